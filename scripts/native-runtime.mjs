@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// better-sqlite3 is a V8 addon: its binary fits either Node's ABI or Electron's, never both.
+// `npm test`/`start:web` need Node's, `npm start`/`dev` need Electron's: this switches on demand
+// and records which one is built, so repeated runs cost nothing. (onnxruntime-node and usearch
+// are N-API and run in both.)
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const target = process.argv[2];
+if (target !== 'node' && target !== 'electron') {
+  console.error('usage: native-runtime.mjs node|electron');
+  process.exit(2);
+}
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const pkgDir = path.dirname(require.resolve('better-sqlite3/package.json', { paths: [root] }));
+const stampFile = path.join(pkgDir, 'build', 'reelscout-runtime.txt');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+function electronVersion() {
+  try {
+    return require(path.join(root, 'node_modules', 'electron', 'package.json')).version;
+  } catch {
+    return null;
+  }
+}
+
+function loadsInNode() {
+  try {
+    execFileSync(process.execPath, ['-e', "new (require('better-sqlite3'))(':memory:').close()"], { cwd: root, stdio: 'pipe' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const want = target === 'node' ? `node-${process.versions.modules}` : `electron-${electronVersion()}`;
+const have = fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8').trim() : null;
+
+if (target === 'node') {
+  if (have === want && loadsInNode()) process.exit(0);
+  if (!loadsInNode()) {
+    console.log('[native-runtime] rebuilding better-sqlite3 for Node', process.version);
+    execFileSync(npm, ['rebuild', 'better-sqlite3'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+  }
+} else {
+  if (!electronVersion()) {
+    console.error('[native-runtime] electron is not installed: run `npm ci` on a machine that can download it');
+    process.exit(1);
+  }
+  if (have === want) process.exit(0);
+  console.log('[native-runtime] rebuilding better-sqlite3 for Electron', electronVersion());
+  execFileSync(npm, ['exec', '--', 'electron-rebuild', '-f', '-o', 'better-sqlite3'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+}
+fs.mkdirSync(path.dirname(stampFile), { recursive: true });
+fs.writeFileSync(stampFile, want + '\n');

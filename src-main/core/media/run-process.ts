@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { AppError } from '../../../src-shared/errors';
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  /** Cap on captured stdout; decoders that stream use spawnTool instead. */
+  maxStdoutBytes?: number;
+  cwd?: string;
+  input?: Buffer;
+}
+
+export interface RunResult {
+  code: number;
+  stdout: Buffer;
+  stderr: string;
+}
+
+const STDERR_KEEP = 64 * 1024;
+
+/** Kills a child and its pipes: SIGTERM first, SIGKILL if it lingers (ffmpeg can ignore TERM mid-write). */
+export function killChild(child: ChildProcess, graceMs = 2000): void {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const t = setTimeout(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }, graceMs);
+  t.unref();
+  child.once('exit', () => clearTimeout(t));
+}
+
+/** Spawns a tool whose lifetime follows the signal: aborting the job kills the process. */
+export function spawnTool(bin: string, args: string[], signal?: AbortSignal, options: SpawnOptions = {}): ChildProcess {
+  if (signal?.aborted) throw new AppError('cancelled', 'cancelled before start');
+  const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true, ...options });
+  if (signal) {
+    const onAbort = () => killChild(child);
+    signal.addEventListener('abort', onAbort, { once: true });
+    child.once('exit', () => signal.removeEventListener('abort', onAbort));
+  }
+  return child;
+}
+
+/** Runs a tool to completion, capturing stdout and the tail of stderr. Non-zero exit is returned, not thrown. */
+export function runTool(bin: string, args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    let child: ChildProcess;
+    try {
+      child = spawnTool(bin, args, opts.signal, { cwd: opts.cwd });
+    } catch (e) {
+      reject(e);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let stderr = '';
+    let overflow = false;
+    child.stdout!.on('data', (c: Buffer) => {
+      size += c.length;
+      if (opts.maxStdoutBytes !== undefined && size > opts.maxStdoutBytes) {
+        if (!overflow) {
+          overflow = true;
+          killChild(child);
+        }
+        return;
+      }
+      chunks.push(c);
+    });
+    child.stderr!.on('data', (c: Buffer) => {
+      stderr += c.toString('utf8');
+      if (stderr.length > STDERR_KEEP * 2) stderr = stderr.slice(-STDERR_KEEP);
+    });
+    child.once('error', (err: NodeJS.ErrnoException) => {
+      reject(new AppError(err.code === 'ENOENT' ? 'media' : 'io', `${bin}: ${err.message}`, { cause: err }));
+    });
+    child.once('close', (code, sig) => {
+      if (opts.signal?.aborted) return reject(new AppError('cancelled', `${bin} cancelled`));
+      if (overflow) return reject(new AppError('io', `${bin} produced more than ${opts.maxStdoutBytes} bytes`));
+      resolve({ code: code ?? (sig ? 128 : 1), stdout: Buffer.concat(chunks), stderr: stderr.slice(-STDERR_KEEP) });
+    });
+    child.stdin!.on('error', () => {
+      /* the tool may exit before reading all input: its exit code says what happened */
+    });
+    if (opts.input) child.stdin!.end(opts.input);
+    else child.stdin!.end();
+  });
+}

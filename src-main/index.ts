@@ -1,0 +1,80 @@
+import path from 'node:path';
+import { app, BrowserWindow } from 'electron';
+import { createAppCore, type AppCore } from './core/app-core';
+import { createLogger } from './core/util/logger';
+import { APP_VERSION } from './core/app-version';
+import { createElectronJsonStore, createKeychainCipher } from './ipc/electron-settings';
+import { hardenApp } from './ipc/security';
+import { registerRpcIpc } from './ipc/rpc-ipc';
+import { handleMediaProtocol, registerMediaScheme } from './ipc/media-protocol';
+import { registerDialogs } from './ipc/dialogs';
+
+// Thin by design: everything testable lives in core/, this file only wires Electron to it.
+let mainWindow: BrowserWindow | null = null;
+let core: AppCore | null = null;
+
+registerMediaScheme();
+
+function createWindow(): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1360,
+    height: 860,
+    minWidth: 960,
+    minHeight: 600,
+    show: false,
+    backgroundColor: '#15171c',
+    title: 'Reelscout',
+    webPreferences: {
+      preload: path.join(__dirname, '../preload/index.js'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      spellcheck: false,
+    },
+  });
+  win.once('ready-to-show', () => win.show());
+  if (process.env.ELECTRON_RENDERER_URL) void win.loadURL(process.env.ELECTRON_RENDERER_URL);
+  else void win.loadFile(path.join(__dirname, '../renderer/index.html'));
+  return win;
+}
+
+if (!app.requestSingleInstanceLock()) app.quit();
+
+app.on('second-instance', () => {
+  if (mainWindow) {
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  }
+});
+
+void app.whenReady().then(() => {
+  const dataDir = app.getPath('userData');
+  const logger = createLogger({ file: path.join(app.getPath('logs'), 'main.log') });
+  hardenApp(logger);
+  core = createAppCore({
+    dataDir,
+    transport: 'electron',
+    version: APP_VERSION,
+    preferencesStore: createElectronJsonStore(),
+    secretCipher: createKeychainCipher(logger),
+    logger,
+  });
+  handleMediaProtocol(core.resolveMedia);
+  registerRpcIpc(core, () => mainWindow, logger);
+  registerDialogs(() => mainWindow);
+  mainWindow = createWindow();
+  mainWindow.on('closed', () => (mainWindow = null));
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow();
+  });
+});
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});
+
+app.on('will-quit', () => {
+  void core?.dispose();
+});

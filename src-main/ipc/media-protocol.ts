@@ -1,0 +1,24 @@
+import { net, protocol } from 'electron';
+import { pathToFileURL } from 'node:url';
+import { parseMediaPath, type MediaRef } from '../../src-shared/media-ref';
+
+export const MEDIA_SCHEME = 'rs-media';
+
+/** Must run before app 'ready'. */
+export function registerMediaScheme(): void {
+  protocol.registerSchemesAsPrivileged([
+    { scheme: MEDIA_SCHEME, privileges: { standard: true, secure: true, stream: true, supportFetchAPI: true } },
+  ]);
+}
+
+/** rs-media://thumb/<path> and rs-media://clip/<id>: only cache files and catalogued clips. */
+export function handleMediaProtocol(resolveMedia: (ref: MediaRef) => string | null): void {
+  protocol.handle(MEDIA_SCHEME, (request) => {
+    const u = new URL(request.url);
+    const ref = parseMediaPath(`${u.hostname}${u.pathname}`);
+    const file = ref ? resolveMedia(ref) : null;
+    if (!file) return new Response('not found', { status: 404 });
+    // net.fetch on file: honours Range requests, so <video> can seek.
+    return net.fetch(pathToFileURL(file).toString(), { headers: request.headers });
+  });
+}

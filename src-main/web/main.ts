@@ -1,0 +1,27 @@
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { startWebApp } from './web-app';
+
+/** `npm run start:web`: the app without Electron, for headless machines and the e2e tests. */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '0' },
+      'data-dir': { type: 'string' },
+      'renderer-dir': { type: 'string' },
+    },
+  });
+  const dataDir = path.resolve(values['data-dir'] ?? process.env.REELSCOUT_DATA_DIR ?? path.join(os.homedir(), '.reelscout-web'));
+  const rendererDir = path.resolve(values['renderer-dir'] ?? path.join(__dirname, '..', 'renderer'));
+  const app = await startWebApp({ dataDir, rendererDir, port: Number(values.port), logToConsole: false });
+  process.stdout.write(`Reelscout (web mode) data: ${dataDir}\nOpen: ${app.server.openUrl}\n`);
+  const stop = () => void app.close().finally(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`reelscout web: ${(e as Error).message}\n`);
+  process.exit(1);
+});

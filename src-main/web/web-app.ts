@@ -1,0 +1,57 @@
+import path from 'node:path';
+import { createAppCore, type AppCore } from '../core/app-core';
+import { createConfJsonStore } from '../core/settings/conf-store';
+import { createFileCipher } from '../core/settings/file-cipher';
+import { createLogger, type Logger } from '../core/util/logger';
+import { startWebServer, type WebServer } from './web-server';
+import { APP_VERSION } from '../core/app-version';
+
+export interface WebAppOptions {
+  dataDir: string;
+  rendererDir: string;
+  port?: number;
+  token?: string;
+  logToConsole?: boolean;
+}
+
+export interface WebApp {
+  core: AppCore;
+  server: WebServer;
+  logger: Logger;
+  logFile: string;
+  close(): Promise<void>;
+}
+
+/** The headless app: the same core as Electron's main process, carried over localhost. */
+export async function startWebApp(o: WebAppOptions): Promise<WebApp> {
+  const logFile = path.join(o.dataDir, 'logs', 'main.log');
+  const logger = createLogger({ file: logFile, console: o.logToConsole });
+  const core = createAppCore({
+    dataDir: o.dataDir,
+    transport: 'web',
+    version: APP_VERSION,
+    preferencesStore: createConfJsonStore(o.dataDir),
+    secretCipher: createFileCipher(path.join(o.dataDir, 'master.key')),
+    logger,
+  });
+  const server = await startWebServer({
+    dispatch: core.dispatch,
+    events: core.events,
+    resolveMedia: core.resolveMedia,
+    rendererDir: o.rendererDir,
+    logger,
+    port: o.port,
+    token: o.token,
+  });
+  logger.info('web.started', { url: server.url });
+  return {
+    core,
+    server,
+    logger,
+    logFile,
+    async close() {
+      await server.close();
+      await core.dispose();
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import crypto from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+
+export const TOKEN_HEADER = 'x-reelscout-token';
+export const TOKEN_COOKIE = 'rs_token';
+
+export function newToken(): string {
+  return crypto.randomBytes(24).toString('base64url');
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+}
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name) return v.join('=');
+  }
+  return undefined;
+}
+
+export type AuthFailure = 'host' | 'origin' | 'token';
+
+/**
+ * Every request and socket must carry the per-run token (header, cookie set on first load, or
+ * query), come to our own host name (no DNS rebinding) and, when a browser says where it comes
+ * from, from our own origin (no cross-site requests from other local pages).
+ */
+export function checkRequest(req: IncomingMessage, token: string, port: number): AuthFailure | null {
+  const allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+  if (!allowedHosts.includes(req.headers.host ?? '')) return 'host';
+  const origin = req.headers.origin;
+  if (origin !== undefined && !allowedHosts.some((h) => origin === `http://${h}`)) return 'origin';
+  const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+  const presented = (req.headers[TOKEN_HEADER] as string | undefined) ?? cookieValue(req.headers.cookie, TOKEN_COOKIE) ?? url.searchParams.get('token') ?? '';
+  return safeEqual(presented, token) ? null : 'token';
+}

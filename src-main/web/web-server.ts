@@ -1,0 +1,190 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Dispatch } from '../core/rpc/dispatcher';
+import type { EventBus } from '../core/rpc/event-bus';
+import type { Logger } from '../core/util/logger';
+import { parseMediaPath, type MediaRef } from '../../src-shared/media-ref';
+import { checkRequest, newToken, TOKEN_COOKIE } from './web-auth';
+import { resolveUnder, sendFile } from './static-files';
+
+export interface WebServerOptions {
+  dispatch: Dispatch;
+  events: EventBus;
+  resolveMedia: (ref: MediaRef) => string | null;
+  /** The built renderer (out/renderer). */
+  rendererDir: string;
+  logger: Logger;
+  port?: number;
+  token?: string;
+}
+
+export interface WebServer {
+  url: string;
+  /** The URL to open: carries the token once, then a cookie does. */
+  openUrl: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+const MAX_RPC_BODY = 4 * 1024 * 1024;
+
+/** Same CSP as the Electron window, plus our own origin for the event socket. */
+export function webCsp(port: number): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "media-src 'self' blob:",
+    `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+function readBody(req: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_RPC_BODY) {
+        reject(new Error('too large'));
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * The contract over localhost HTTP (POST /rpc/<method>) and a WebSocket (/events), serving the
+ * built renderer. Binds 127.0.0.1 only: this is a test and headless transport, not a public server.
+ */
+export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
+  const token = o.token ?? newToken();
+  let port = 0;
+  const sockets = new Set<WebSocket>();
+
+  const server = http.createServer((req, res) => {
+    void handle(req, res).catch((e: unknown) => {
+      o.logger.error('web.request.failed', { message: (e as Error).message });
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  });
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const failure = checkRequest(req, token, port);
+    if (failure) {
+      o.logger.warn('web.refused', { reason: failure, path: (req.url ?? '').split('?')[0] });
+      res.writeHead(failure === 'token' ? 401 : 403, { 'content-type': 'text/plain' }).end(`refused: ${failure}`);
+      return;
+    }
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    const security = {
+      'content-security-policy': webCsp(port),
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cross-origin-resource-policy': 'same-origin',
+    };
+    if (url.searchParams.has('token') && req.method === 'GET' && !url.pathname.startsWith('/media/')) {
+      // Trade the token in the URL for a cookie, and drop it from the address bar and history.
+      res.writeHead(302, {
+        'set-cookie': `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+        location: url.pathname,
+        ...security,
+      });
+      res.end();
+      return;
+    }
+    if (url.pathname.startsWith('/rpc/')) {
+      if (req.method !== 'POST') {
+        res.writeHead(405, { allow: 'POST' }).end();
+        return;
+      }
+      let args: unknown = {};
+      try {
+        const body = await readBody(req);
+        args = body.length ? JSON.parse(body.toString('utf8')) : {};
+      } catch {
+        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: false, error: { kind: 'invalid', message: 'malformed request body' } }));
+        return;
+      }
+      const envelope = await o.dispatch(decodeURIComponent(url.pathname.slice(5)), args, { transport: 'web' });
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', ...security });
+      res.end(JSON.stringify(envelope));
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405).end();
+      return;
+    }
+    if (url.pathname.startsWith('/media/')) {
+      const ref = parseMediaPath(url.pathname.slice('/media'.length));
+      const file = ref ? o.resolveMedia(ref) : null;
+      if (!file) {
+        res.writeHead(404).end();
+        return;
+      }
+      sendFile(req, res, file, security);
+      return;
+    }
+    let rel: string;
+    try {
+      rel = decodeURIComponent(url.pathname);
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    const file = resolveUnder(o.rendererDir, rel === '/' ? 'index.html' : rel);
+    if (!file) {
+      res.writeHead(404).end();
+      return;
+    }
+    sendFile(req, res, file, security);
+  }
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  server.on('upgrade', (req, socket, head) => {
+    const failure = checkRequest(req, token, port);
+    if (failure || new URL(req.url ?? '/', 'http://x').pathname !== '/events') {
+      o.logger.warn('web.ws.refused', { reason: failure ?? 'path' });
+      socket.end(`HTTP/1.1 ${failure === 'token' ? 401 : 403} Refused\r\nConnection: close\r\n\r\n`);
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      sockets.add(ws);
+      ws.on('close', () => sockets.delete(ws));
+      ws.on('error', () => sockets.delete(ws));
+    });
+  });
+  const unsubscribe = o.events.subscribe((event, payload) => {
+    const msg = JSON.stringify({ event, payload });
+    for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(msg);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    openUrl: `${url}/?token=${token}`,
+    port,
+    token,
+    async close() {
+      unsubscribe();
+      for (const ws of sockets) ws.terminate();
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}

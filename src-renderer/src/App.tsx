@@ -1,0 +1,53 @@
+import { useState, type ReactNode } from 'react';
+import { LibraryView } from './views/LibraryView';
+import { SearchView } from './views/SearchView';
+import { CollectionsView } from './views/CollectionsView';
+import { JobsView } from './views/JobsView';
+import { SettingsView } from './views/SettingsView';
+import { StatusBanner } from './components/StatusBanner';
+
+export type ViewId = 'library' | 'search' | 'collections' | 'jobs' | 'settings';
+
+const NAV: { id: ViewId; label: string; icon: string }[] = [
+  { id: 'library', label: 'Library', icon: '▦' },
+  { id: 'search', label: 'Search', icon: '⌕' },
+  { id: 'collections', label: 'Collections', icon: '☁' },
+  { id: 'jobs', label: 'Jobs', icon: '≡' },
+  { id: 'settings', label: 'Settings', icon: '⚙' },
+];
+
+export function App(): ReactNode {
+  const [view, setView] = useState<ViewId>(() => {
+    const fromHash = location.hash.slice(1) as ViewId;
+    return NAV.some((n) => n.id === fromHash) ? fromHash : 'library';
+  });
+  const go = (v: ViewId) => {
+    setView(v);
+    history.replaceState(null, '', `#${v}`);
+  };
+  return (
+    <div className="shell">
+      <nav className="sidebar" aria-label="Main">
+        <div className="brand">
+          <span className="brand-mark">◉</span> Reelscout
+        </div>
+        {NAV.map((n) => (
+          <button key={n.id} className={`nav-item${view === n.id ? ' active' : ''}`} onClick={() => go(n.id)} data-nav={n.id} aria-current={view === n.id ? 'page' : undefined}>
+            <span className="nav-icon" aria-hidden>
+              {n.icon}
+            </span>
+            {n.label}
+          </button>
+        ))}
+      </nav>
+      <main className="content">
+        <StatusBanner onOpenSettings={() => go('settings')} />
+        {view === 'library' && <LibraryView />}
+        {view === 'search' && <SearchView />}
+        {view === 'collections' && <CollectionsView />}
+        {view === 'jobs' && <JobsView />}
+        {view === 'settings' && <SettingsView />}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+/** Something the renderer may display: a cached thumbnail/sprite, or a catalogued clip for playback. */
+export const mediaRefSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('thumb'), path: z.string().min(1).max(1024) }),
+  z.object({ kind: z.literal('clip'), clipId: z.number().int().positive() }),
+]);
+export type MediaRef = z.infer<typeof mediaRefSchema>;
+
+/** The URL path both transports understand (web: under http://host/, Electron: rs-media://). */
+export function mediaPath(ref: MediaRef): string {
+  return ref.kind === 'thumb' ? `thumb/${ref.path.split('/').map(encodeURIComponent).join('/')}` : `clip/${ref.clipId}`;
+}
+
+export function parseMediaPath(p: string): MediaRef | null {
+  const m = /^\/?(thumb|clip)\/(.+)$/.exec(p);
+  if (!m) return null;
+  if (m[1] === 'clip') {
+    const id = Number(m[2]);
+    return Number.isInteger(id) && id > 0 ? { kind: 'clip', clipId: id } : null;
+  }
+  try {
+    const parsed = mediaRefSchema.safeParse({ kind: 'thumb', path: m[2]!.split('/').map(decodeURIComponent).join('/') });
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}

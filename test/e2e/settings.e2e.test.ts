@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchApp, type E2eApp } from './harness';
+
+const KEY = 'rs-live-7f3a9c1e5b2d4a60';
+
+function filesUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? filesUnder(p) : [p];
+  });
+}
+
+describe('settings through the web transport in Chromium', () => {
+  let e: E2eApp;
+  beforeAll(async () => {
+    e = await launchApp();
+  });
+  afterAll(async () => {
+    await e?.close();
+  });
+
+  it('shows the dark shell with its five sections', async () => {
+    const { page } = e;
+    await page.waitForSelector('nav.sidebar');
+    const labels = await page.locator('nav.sidebar .nav-item').allInnerTexts();
+    expect(labels.map((l) => l.replace(/^\W+/, '').trim())).toEqual(['Library', 'Search', 'Collections', 'Jobs', 'Settings']);
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const [r, g, b] = bg.match(/\d+/g)!.map(Number);
+    expect(r! + g! + b!).toBeLessThan(120);
+    await e.screenshot('shell-library');
+  });
+
+  it('saves a base URL and API key, and after a reload finds them persisted with the key masked', async () => {
+    const { page } = e;
+    await page.click('[data-nav="settings"]');
+    await page.fill('#base-asia', 'http://127.0.0.1:9/api');
+    await page.fill('#api-key', KEY);
+    await page.check('input[name="auth"] >> nth=1');
+    await page.click('[data-action="save-settings"]');
+    await expect.poll(() => page.locator('[data-testid="save-status"]').innerText()).toBe('Saved');
+
+    await page.reload();
+    await page.waitForSelector('#base-asia');
+    expect(await page.inputValue('#base-asia')).toBe('http://127.0.0.1:9/api');
+    expect(await page.inputValue('#api-key')).toBe('');
+    const status = await page.locator('[data-testid="key-status"]').innerText();
+    expect(status).toContain('4a60');
+    expect(status).not.toContain(KEY);
+    expect(await page.locator('#api-key').getAttribute('type')).toBe('password');
+    expect(await page.isChecked('input[name="auth"] >> nth=1')).toBe(true);
+    // USA and China are listed but cannot be chosen.
+    expect(await page.locator('#region option[value="usa"]').isDisabled()).toBe(true);
+    expect(await page.locator('#region option[value="china"]').isDisabled()).toBe(true);
+    expect(await page.locator('#region option[value="asia"]').isDisabled()).toBe(false);
+    // The page never holds the key either.
+    expect(await page.content()).not.toContain(KEY);
+    await e.screenshot('settings-saved');
+  });
+
+  it('a failing Test connection reports a kind, not a crash', async () => {
+    const { page } = e;
+    await page.click('[data-action="test-connection"]');
+    const text = await page.locator('[data-testid="test-result"]').innerText({ timeout: 20_000 });
+    expect(text).toMatch(/^(offline|timeout|not_found|server|upstream|invalid|auth):/);
+  });
+
+  it('never writes the key in plaintext: not in the settings file, not in the logs, nowhere in the data folder', async () => {
+    await e.app.core.dispatch('settings.get', {}, { transport: 'test' });
+    e.app.logger.info('probe', { apiKey: KEY, note: `header X-API-Key: ${KEY}` });
+    await new Promise((r) => setTimeout(r, 200));
+    const files = filesUnder(e.dataDir);
+    expect(files.some((f) => f.endsWith('preferences.json'))).toBe(true);
+    expect(files.some((f) => f.endsWith('main.log'))).toBe(true);
+    for (const f of files) {
+      const content = fs.readFileSync(f);
+      expect(content.includes(Buffer.from(KEY)), `${path.relative(e.dataDir, f)} contains the key`).toBe(false);
+    }
+    expect(e.pageErrors).toEqual([]);
+  });
+});
