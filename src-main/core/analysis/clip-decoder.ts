@@ -1,0 +1,197 @@
+import type { ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { AppError } from '../../../src-shared/errors';
+import { ffPath } from '../media/ffmpeg-locate';
+import { killChild, spawnTool } from '../media/run-process';
+import type { FitGeometry } from '../tensors/frame-geometry';
+
+export type PixelFormat = 'rgb24' | 'bgr24' | 'gray';
+
+/** One raw video output of the decoder: a frame rate and a geometry of its own. */
+export interface VideoOutput {
+  name: string;
+  fps: number;
+  geometry: FitGeometry;
+  pixFmt: PixelFormat;
+}
+
+export interface DecodeRequest {
+  filePath: string;
+  /** Seconds from the start of the file; output times are startS + i / fps. */
+  startS: number;
+  durationS?: number;
+  outputs: VideoOutput[];
+  /** Mono float32 PCM at this rate as a further output; null for none (or no audio stream). */
+  audioRate: number | null;
+  /** Stop each video output after this many frames (single-frame seeks). */
+  maxFramesPerOutput?: number;
+  ffmpegPath?: string;
+  signal?: AbortSignal;
+}
+
+export interface DecodeSinks {
+  /** A new buffer per frame (it owns its ArrayBuffer, so it can be kept or transferred). */
+  onFrame: (output: number, frame: Uint8Array, index: number) => void;
+  /** Consecutive samples; sample 0 of the stream is at startS. */
+  onAudio: (samples: Float32Array) => void;
+}
+
+const BYTES_PER_PIXEL: Record<PixelFormat, number> = { rgb24: 3, bgr24: 3, gray: 1 };
+
+/**
+ * ffmpeg arguments for one decode that feeds every consumer: the source is decoded once, split,
+ * and each branch is rate-reduced first (fps before scale: only kept frames are scaled), then
+ * scaled to its own size. Each branch goes to its own pipe as raw pixels; audio goes to the last
+ * pipe as f32le. Pipe numbers follow the child's stdio: 1, then 3, 4, ...
+ */
+export function buildDecodeArgs(req: DecodeRequest): { args: string[]; fds: number[]; audioFd: number | null } {
+  if (req.outputs.length === 0) throw new AppError('internal', 'decode needs at least one video output');
+  const fds = req.outputs.map((_, i) => (i === 0 ? 1 : i + 2));
+  const audioFd = req.audioRate ? req.outputs.length + 2 : null;
+  const args = ['-hide_banner', '-nostdin', '-nostats', '-v', 'error', '-threads', '0'];
+  // Input seeking: fast (from the keyframe before), exact (frames before the point are decoded
+  // and dropped), and output timestamps restart at 0 = startS.
+  if (req.startS > 0) args.push('-ss', req.startS.toFixed(3));
+  if (req.durationS !== undefined) args.push('-t', Math.max(0.001, req.durationS).toFixed(3));
+  args.push('-i', req.filePath);
+  const n = req.outputs.length;
+  const labels = req.outputs.map((_, i) => `v${i}`);
+  const branches = req.outputs.map((o, i) => `[s${i}]fps=${o.fps},${o.geometry.filter},format=${o.pixFmt}[${labels[i]}]`);
+  const split = n === 1 ? '[0:v:0]null[s0]' : `[0:v:0]split=${n}${labels.map((_, i) => `[s${i}]`).join('')}`;
+  args.push('-filter_complex', [split, ...branches].join(';'));
+  req.outputs.forEach((o, i) => {
+    args.push('-map', `[${labels[i]}]`);
+    if (req.maxFramesPerOutput) args.push('-frames:v', String(req.maxFramesPerOutput));
+    args.push('-f', 'rawvideo', '-pix_fmt', o.pixFmt, `pipe:${fds[i]}`);
+  });
+  if (audioFd !== null) {
+    args.push('-map', '0:a:0', '-ac', '1', '-ar', String(req.audioRate), '-c:a', 'pcm_f32le', '-f', 'f32le', `pipe:${audioFd}`);
+  }
+  return { args, fds, audioFd };
+}
+
+/**
+ * One ffmpeg process per decode, several outputs read concurrently. pause()/resume() stop all
+ * pipes together: ffmpeg then blocks on its next write, which is the backpressure when analysis
+ * falls behind decoding. The returned promise settles when ffmpeg has exited and every pipe has
+ * been drained.
+ */
+export class ClipDecoder {
+  private child: ChildProcess | null = null;
+  private readonly streams: Readable[] = [];
+  private paused = false;
+
+  constructor(
+    private readonly req: DecodeRequest,
+    private readonly sinks: DecodeSinks,
+  ) {}
+
+  pause(): void {
+    if (this.paused) return;
+    this.paused = true;
+    for (const s of this.streams) s.pause();
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    for (const s of this.streams) s.resume();
+  }
+
+  run(): Promise<void> {
+    const { args, fds, audioFd } = buildDecodeArgs(this.req);
+    const bin = this.req.ffmpegPath ?? ffPath('ffmpeg');
+    const maxFd = Math.max(2, ...fds, audioFd ?? 0);
+    const stdio: Array<'ignore' | 'pipe'> = Array.from({ length: maxFd + 1 }, (_, i) => (i === 0 ? 'ignore' : 'pipe'));
+    return new Promise((resolve, reject) => {
+      let child: ChildProcess;
+      try {
+        child = spawnTool(bin, args, this.req.signal, { stdio });
+      } catch (e) {
+        reject(e);
+        return;
+      }
+      this.child = child;
+      let failure: unknown = null;
+      let stderr = '';
+      const fail = (e: unknown) => {
+        if (!failure) failure = e;
+        killChild(child);
+      };
+
+      this.req.outputs.forEach((o, i) => {
+        const stream = child.stdio[fds[i]!] as Readable;
+        const size = o.geometry.outWidth * o.geometry.outHeight * BYTES_PER_PIXEL[o.pixFmt];
+        let frame = new Uint8Array(size);
+        let filled = 0;
+        let index = 0;
+        stream.on('data', (chunk: Buffer) => {
+          if (failure) return;
+          let off = 0;
+          while (off < chunk.length) {
+            const take = Math.min(size - filled, chunk.length - off);
+            frame.set(chunk.subarray(off, off + take), filled);
+            filled += take;
+            off += take;
+            if (filled === size) {
+              const done = frame;
+              frame = new Uint8Array(size);
+              filled = 0;
+              try {
+                this.sinks.onFrame(i, done, index++);
+              } catch (e) {
+                fail(e);
+                return;
+              }
+            }
+          }
+        });
+        this.streams.push(stream);
+      });
+
+      if (audioFd !== null) {
+        const stream = child.stdio[audioFd] as Readable;
+        let carry: Buffer | null = null;
+        stream.on('data', (chunk: Buffer) => {
+          if (failure) return;
+          const buf: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
+          const whole = buf.length - (buf.length % 4);
+          carry = whole < buf.length ? Buffer.from(buf.subarray(whole)) : null;
+          if (whole === 0) return;
+          // f32le is little-endian by definition; DataView reads it right on any host.
+          const view = new DataView(buf.buffer, buf.byteOffset, whole);
+          const samples = new Float32Array(whole / 4);
+          for (let k = 0; k < samples.length; k++) samples[k] = view.getFloat32(k * 4, true);
+          try {
+            this.sinks.onAudio(samples);
+          } catch (e) {
+            fail(e);
+          }
+        });
+        this.streams.push(stream);
+      }
+
+      child.stderr!.on('data', (c: Buffer) => {
+        stderr = (stderr + c.toString('utf8')).slice(-8000);
+      });
+      child.once('error', (err: NodeJS.ErrnoException) => {
+        failure = failure ?? new AppError('media', `${bin}: ${err.message}`, { cause: err });
+      });
+      child.once('close', (code) => {
+        this.child = null;
+        if (this.req.signal?.aborted) return reject(new AppError('cancelled', 'analysis cancelled'));
+        if (failure) return reject(failure);
+        if (code !== 0) {
+          const last = stderr.trim().split('\n').filter(Boolean).at(-1) ?? `exit code ${code}`;
+          return reject(new AppError('media', `decoding ${this.req.filePath} failed: ${last.slice(0, 300)}`));
+        }
+        resolve();
+      });
+    });
+  }
+
+  /** Ends the decode early (the caller has what it needs); run() then rejects unless already done. */
+  kill(): void {
+    if (this.child) killChild(this.child);
+  }
+}

@@ -1,0 +1,8 @@
+/** Local preprocessing: the entry points the job pipeline uses per clip. */
+export { analyzeClip, type AnalyzeClipOptions, type AnalyzeClipResult, type AnalyzeProgress, type AnalyzeShotInput } from './analyze-clip';
+export { AnalysisPool, defaultPoolSize, type AnalysisPoolOptions } from './analysis-pool';
+export { DEFAULT_ANALYSIS_SETTINGS, type AnalysisSettings } from './analysis-settings';
+export * from './analysis-types';
+export { storeAnalysis, loadShotAnalysis, type StoredShotAnalysis } from './store-analysis';
+export { probeSource, type SourceInfo } from './source-info';
+export { resolveFaceModelPath, resolveWorkerScript } from './resource-paths';
