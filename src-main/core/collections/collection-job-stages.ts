@@ -1,0 +1,74 @@
+import { AppError } from '../../../src-shared/errors';
+import type { JobSpec, JobState, StageHandler } from '../pipeline/job-types';
+import type { CollectionScheduler } from './collection-runner';
+import { checkCollectionVideos, runCollectionUpload, type CollectionStageDeps } from './collection-stages';
+import { OPEN_STATES } from './collection-store';
+
+export const COLLECTION_UPLOAD_STAGE = 'collection-upload';
+export const COLLECTION_POLL_STAGE = 'collection-poll';
+
+/** Between two status rounds of a clip whose video the service is still processing. */
+export const DEFAULT_STATUS_RECHECK_MS = 2000;
+
+/**
+ * The two collection stages as durable-queue handlers. Upload leads to poll; poll checks once and
+ * asks to run again later while the service is still working, so it holds no slot meanwhile.
+ */
+export function collectionStageHandlers(d: CollectionStageDeps, opts: { recheckMs?: number } = {}): StageHandler[] {
+  const recheckMs = opts.recheckMs ?? DEFAULT_STATUS_RECHECK_MS;
+  const poll = (clipId: number): JobSpec => ({ clipId, stage: COLLECTION_POLL_STAGE, resource: 'network' });
+  return [
+    {
+      stage: COLLECTION_UPLOAD_STAGE,
+      resource: 'network',
+      async run(ctx) {
+        const clipId = ctx.job.clipId!;
+        const r = await runCollectionUpload(d, clipId, ctx.signal, ctx.progress);
+        return r.pollNeeded ? { next: [poll(clipId)] } : {};
+      },
+    },
+    {
+      stage: COLLECTION_POLL_STAGE,
+      resource: 'network',
+      async run(ctx) {
+        const r = await checkCollectionVideos(d, ctx.job.clipId!, ctx.signal);
+        ctx.progress(r.progress);
+        if (r.open > 0) return { again: { delayMs: recheckMs, note: `${r.open} video(s) processing` } };
+        // The Jobs view shows the service's reason; re-attaching in Collections uploads the clip anew.
+        if (r.failed.length > 0) throw new AppError('media', `the service failed the video: ${r.failed.join('; ')}`);
+        return {};
+      },
+    },
+  ];
+}
+
+/** The part of the job queue the scheduler uses. */
+export interface QueueLike {
+  enqueue(spec: JobSpec, opts?: { reset?: boolean }): unknown;
+  find(clipId: number | null, stage: string): { id: number; state: JobState } | undefined;
+  cancelJob(id: number): unknown;
+}
+
+/** Attach and cancel through the durable queue (use instead of the in-process runner). */
+export function createQueueScheduler(queue: QueueLike, d: Pick<CollectionStageDeps, 'store' | 'region'>): CollectionScheduler {
+  const start = (clipId: number) => queue.enqueue({ clipId, stage: COLLECTION_UPLOAD_STAGE, resource: 'network' }, { reset: true });
+  return {
+    schedule(clipIds) {
+      for (const id of clipIds) start(id);
+    },
+    cancel(clipIds) {
+      for (const id of clipIds) {
+        const stillOpen = d.store.rowsOfClip(d.region(), id).some((r) => OPEN_STATES.includes(r.status));
+        if (stillOpen) {
+          // Rows of other collections carry on: restarting the chain skips the cancelled rows.
+          start(id);
+          continue;
+        }
+        for (const stage of [COLLECTION_UPLOAD_STAGE, COLLECTION_POLL_STAGE]) {
+          const job = queue.find(id, stage);
+          if (job && (job.state === 'queued' || job.state === 'running' || job.state === 'paused')) queue.cancelJob(job.id);
+        }
+      }
+    },
+  };
+}
