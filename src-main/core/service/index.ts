@@ -1,0 +1,15 @@
+export * from './client';
+export * from './config';
+export * from './fallback';
+export * from './http-errors';
+export * from './key-state';
+export * from './multipart-upload';
+export * from './polling';
+export * from './rate-limiter';
+export * from './regions';
+export * from './responses';
+export * from './retry';
+export * from './tags';
+export * from './tensor';
+export * from './transport';
+export { sleep, jittered } from './abort';

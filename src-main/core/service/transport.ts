@@ -1,0 +1,152 @@
+import { AppError } from '../../../src-shared/errors';
+import { resolveConfig, type ResolvedServiceConfig, type ServiceConfig } from './config';
+import { errorFromNetwork, errorFromResponse } from './http-errors';
+import { sharedKeyState, type KeyState } from './key-state';
+import { resolveBaseUrl } from './regions';
+import { withRetry } from './retry';
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export interface RequestSpec extends CallOptions {
+  method: 'GET' | 'POST';
+  /** Relative to the base URL (already encoded), or an absolute URL on the same origin. */
+  path: string;
+  query?: Record<string, string>;
+  json?: unknown;
+  /** Short name for messages: "encode_text". */
+  what: string;
+  /** Billable calls stop while the key is over quota; status reads go on. */
+  billable: boolean;
+  /** False for sync calls with an async counterpart: their 504 goes back to the caller. */
+  retryTimeout: boolean;
+}
+
+function header(headers: Headers | Record<string, string | string[] | undefined>, name: string): string | null {
+  if (headers instanceof Headers) return headers.get(name);
+  const v = headers[name.toLowerCase()];
+  return Array.isArray(v) ? (v[0] ?? null) : (v ?? null);
+}
+
+/**
+ * One service endpoint set for one key: auth header, shared limiter and stop states, deadlines,
+ * status-to-kind mapping and retries. Endpoint functions build on request().
+ */
+export class ServiceTransport {
+  readonly config: ResolvedServiceConfig;
+  readonly baseUrl: string;
+  readonly keyState: KeyState;
+
+  constructor(config: ServiceConfig) {
+    this.config = resolveConfig(config);
+    this.baseUrl = resolveBaseUrl(this.config.region, this.config.baseUrls);
+    this.keyState = sharedKeyState(this.baseUrl, this.config.apiKey, {
+      qps: this.config.qps,
+      concurrency: this.config.concurrency,
+      adaptive: this.config.adaptive,
+    });
+  }
+
+  /** Exactly one auth header, never both. */
+  authHeaders(): Record<string, string> {
+    return this.config.authHeader === 'bearer' ? { Authorization: `Bearer ${this.config.apiKey}` } : { 'X-API-Key': this.config.apiKey };
+  }
+
+  url(pathOrUrl: string, query?: Record<string, string>): URL {
+    const base = new URL(`${this.baseUrl}/`);
+    const u = /^https?:\/\//i.test(pathOrUrl) ? new URL(pathOrUrl) : new URL(pathOrUrl.replace(/^\/+/, ''), base);
+    if (u.origin !== base.origin) throw new AppError('invalid', `refusing to send the API key to another origin: ${u.origin}`);
+    for (const [k, v] of Object.entries(query ?? {})) u.searchParams.set(k, v);
+    return u;
+  }
+
+  private checkGates(billable: boolean, what: string): void {
+    if (this.keyState.authRejected) throw new AppError('auth', `${what}: the API key was rejected; enter a valid key`, { status: 401 });
+    if (billable && this.keyState.quotaBlocked) throw new AppError('quota', `${what}: quota exceeded; submissions are paused until resumed`, { status: 402 });
+  }
+
+  /** Applies what a failed status means for every caller of this key. */
+  noteFailure(e: AppError): void {
+    if (e.kind === 'auth' && e.status === 401) this.keyState.authRejected = true;
+    if (e.kind === 'quota') this.keyState.quotaBlocked = true;
+    if (e.kind === 'rate_limit') this.keyState.limiter.onRateLimited(e.retryAfterMs);
+  }
+
+  /**
+   * Runs an exchange under the limiter with retries. `exchange` does the I/O and returns the raw
+   * status and body; everything else is shared with the JSON path and the multipart upload.
+   */
+  async run<T>(
+    what: string,
+    opts: { billable: boolean; retryTimeout: boolean; signal?: AbortSignal; timeoutMs?: number; bypassQuotaGate?: boolean },
+    exchange: (signal: AbortSignal) => Promise<{ status: number; headers: Headers | Record<string, string | string[] | undefined>; bodyText: string }>,
+    onOk: (bodyText: string) => T,
+  ): Promise<T> {
+    return withRetry(
+      async () => {
+        this.checkGates(opts.billable && !opts.bypassQuotaGate, what);
+        const release = await this.keyState.limiter.acquire(opts.signal);
+        // One controller for the caller's signal and our deadline; listeners are removed after
+        // each exchange, so a long-lived caller signal does not collect one per request.
+        const ac = new AbortController();
+        let deadlineHit = false;
+        const timeoutMs = opts.timeoutMs ?? this.config.timeoutMs;
+        const timer = setTimeout(() => {
+          deadlineHit = true;
+          ac.abort();
+        }, timeoutMs);
+        const onUserAbort = () => ac.abort();
+        opts.signal?.addEventListener('abort', onUserAbort, { once: true });
+        if (opts.signal?.aborted) ac.abort();
+        let res: Awaited<ReturnType<typeof exchange>>;
+        try {
+          res = await exchange(ac.signal);
+        } catch (e) {
+          throw errorFromNetwork(e, what, { userSignal: opts.signal, deadlineHit });
+        } finally {
+          clearTimeout(timer);
+          opts.signal?.removeEventListener('abort', onUserAbort);
+          release();
+        }
+        if (res.status < 200 || res.status >= 300) {
+          const err = errorFromResponse(res.status, res.bodyText, header(res.headers, 'retry-after'), what);
+          this.noteFailure(err);
+          throw err;
+        }
+        if (opts.bypassQuotaGate) this.keyState.quotaBlocked = false;
+        return onOk(res.bodyText);
+      },
+      this.config.retry,
+      { signal: opts.signal, retryTimeout: opts.retryTimeout },
+    );
+  }
+
+  /** A JSON request; resolves to the parsed body (an empty body reads as {}). */
+  request(spec: RequestSpec & { bypassQuotaGate?: boolean }): Promise<unknown> {
+    const url = this.url(spec.path, spec.query);
+    const body = spec.json === undefined ? undefined : JSON.stringify(spec.json);
+    const headers: Record<string, string> = { Accept: 'application/json', ...this.authHeaders() };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    return this.run(
+      spec.what,
+      spec,
+      async (signal) => {
+        const r = await fetch(url, { method: spec.method, headers, body, signal });
+        const bodyText = await r.text();
+        return { status: r.status, headers: r.headers, bodyText };
+      },
+      (text) => parseJsonBody(text, spec.what),
+    );
+  }
+}
+
+export function parseJsonBody(text: string, what: string): unknown {
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new AppError('invalid', `${what}: service answered with something that is not JSON: ${text.slice(0, 200)}`);
+  }
+}

@@ -1,0 +1,241 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AppError } from '../../src-shared/errors';
+import { AdaptiveRateLimiter } from '../../src-main/core/service/rate-limiter';
+import { resetSharedKeyStates, sharedKeyState } from '../../src-main/core/service/key-state';
+import { withRetry, DEFAULT_RETRY, type RetryOptions } from '../../src-main/core/service/retry';
+import { pollUntil } from '../../src-main/core/service/polling';
+import { REGIONS, resolveBaseUrl } from '../../src-main/core/service/regions';
+import { ServiceClient } from '../../src-main/core/service/client';
+
+function maxInWindow(times: number[], windowMs: number): number {
+  let best = 0;
+  let lo = 0;
+  for (let hi = 0; hi < times.length; hi++) {
+    while (times[hi]! - times[lo]! >= windowMs) lo++;
+    best = Math.max(best, hi - lo + 1);
+  }
+  return best;
+}
+
+describe('AdaptiveRateLimiter (fake clock)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const make = (qps: number, concurrency = 100, adaptive = {}) => new AdaptiveRateLimiter({ qps, concurrency, adaptive }, () => performance.now());
+
+  it('spaces starts so that no 1-second window holds more than qps + 1', async () => {
+    const lim = make(10);
+    const starts: number[] = [];
+    const all = Array.from({ length: 35 }, () => lim.acquire().then((release) => {
+      starts.push(performance.now());
+      release();
+    }));
+    await vi.advanceTimersByTimeAsync(5000);
+    await Promise.all(all);
+    expect(starts).toHaveLength(35);
+    for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(50);
+    expect(maxInWindow(starts, 1000)).toBeLessThanOrEqual(11);
+    // The average holds the target too: 35 starts take about 3.4 s, not more.
+    expect(starts.at(-1)! - starts[0]!).toBeLessThanOrEqual(3500);
+  });
+
+  it('caps requests in flight', async () => {
+    const lim = make(1000, 2);
+    const released: Array<() => void> = [];
+    let started = 0;
+    const all = Array.from({ length: 5 }, () => lim.acquire().then((r) => {
+      started++;
+      released.push(r);
+    }));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(started).toBe(2);
+    expect(lim.snapshot()).toMatchObject({ active: 2, queued: 3 });
+    released[0]!();
+    released[0]!(); // a double release must not free two slots
+    await vi.advanceTimersByTimeAsync(100);
+    expect(started).toBe(3);
+    released.slice(1).forEach((r) => r());
+    await vi.advanceTimersByTimeAsync(100);
+    released.forEach((r) => r());
+    await vi.advanceTimersByTimeAsync(100);
+    await Promise.all(all);
+    expect(started).toBe(5);
+  });
+
+  it('halves on 429 once per cooldown, pauses for Retry-After, then recovers slowly', async () => {
+    const lim = make(20, 100, { cooldownMs: 1000, recoveryFractionPerSecond: 0.1 });
+    lim.onRateLimited();
+    expect(lim.snapshot().effectiveQps).toBeCloseTo(10);
+    lim.onRateLimited(); // same congestion episode
+    expect(lim.snapshot().effectiveQps).toBeCloseTo(10);
+    expect(lim.snapshot().decreases).toBe(1);
+    await vi.advanceTimersByTimeAsync(1000);
+    // +2 qps per second of recovery, then halved again.
+    expect(lim.snapshot().effectiveQps).toBeCloseTo(12);
+    lim.onRateLimited(3000);
+    expect(lim.snapshot().effectiveQps).toBeCloseTo(6);
+    expect(lim.snapshot().pausedForMs).toBe(3000);
+    const t0 = performance.now();
+    let at = -1;
+    const p = lim.acquire().then((r) => {
+      at = performance.now();
+      r();
+    });
+    await vi.advanceTimersByTimeAsync(2900);
+    expect(at).toBe(-1);
+    await vi.advanceTimersByTimeAsync(200);
+    await p;
+    expect(at - t0).toBeGreaterThanOrEqual(3000);
+    const mid = lim.snapshot().effectiveQps;
+    expect(mid).toBeGreaterThan(6);
+    expect(mid).toBeLessThan(20);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(lim.snapshot().effectiveQps).toBe(20);
+  });
+
+  it('never drops below the floor', () => {
+    const lim = make(32, 1, { cooldownMs: 0, minFraction: 1 / 8 });
+    for (let i = 0; i < 20; i++) lim.onRateLimited();
+    expect(lim.snapshot().effectiveQps).toBe(4);
+  });
+
+  it('removes an aborted waiter from the queue', async () => {
+    const lim = make(1, 1);
+    const first = await lim.acquire();
+    const ac = new AbortController();
+    const waiting = lim.acquire(ac.signal);
+    expect(lim.snapshot().queued).toBe(1);
+    ac.abort();
+    await expect(waiting).rejects.toMatchObject({ kind: 'cancelled' });
+    expect(lim.snapshot().queued).toBe(0);
+    first();
+  });
+});
+
+describe('shared key state', () => {
+  it('is one limiter per key and service, shared by every client', () => {
+    resetSharedKeyStates();
+    const a = sharedKeyState('http://x', 'k1', { qps: 5, concurrency: 2 });
+    const b = sharedKeyState('http://x', 'k1', { qps: 8, concurrency: 2 });
+    const c = sharedKeyState('http://x', 'k2', { qps: 5, concurrency: 2 });
+    const d = sharedKeyState('http://y', 'k1', { qps: 5, concurrency: 2 });
+    expect(a).toBe(b);
+    expect(a.limiter.snapshot().maxQps).toBe(8);
+    expect(c).not.toBe(a);
+    expect(d).not.toBe(a);
+    const cfg = { region: 'asia' as const, baseUrls: { asia: 'http://z' }, apiKey: 'k', authHeader: 'x-api-key' as const, qps: 3, concurrency: 1 };
+    expect(new ServiceClient(cfg).transport.keyState).toBe(new ServiceClient(cfg).transport.keyState);
+  });
+});
+
+describe('withRetry', () => {
+  const opts: RetryOptions = { ...DEFAULT_RETRY, baseDelayMs: 1, maxDelayMs: 2, maxAttempts: 6, serverAttempts: 3, timeoutAttempts: 2 };
+
+  async function attempts(kinds: string[], retryTimeout = true): Promise<{ calls: number; result: unknown }> {
+    let calls = 0;
+    try {
+      const result = await withRetry(
+        async () => {
+          const k = kinds[calls++];
+          if (k === undefined || k === 'ok') return 'ok';
+          throw new AppError(k as never, k);
+        },
+        opts,
+        { retryTimeout },
+      );
+      return { calls, result };
+    } catch (e) {
+      return { calls, result: (e as AppError).kind };
+    }
+  }
+
+  it('retries the kinds the spec says to retry', async () => {
+    expect(await attempts(['rate_limit', 'upstream', 'offline', 'ok'])).toEqual({ calls: 4, result: 'ok' });
+    expect(await attempts(['server', 'server', 'ok'])).toEqual({ calls: 3, result: 'ok' });
+  });
+
+  it('gives up on 500 after the limited attempts and on anything after maxAttempts', async () => {
+    expect(await attempts(['server', 'server', 'server', 'ok'])).toEqual({ calls: 3, result: 'server' });
+    expect(await attempts(['upstream', 'upstream', 'upstream', 'upstream', 'upstream', 'upstream', 'ok'])).toEqual({ calls: 6, result: 'upstream' });
+  });
+
+  it('never retries invalid, auth, quota, not_found, too_large', async () => {
+    for (const k of ['invalid', 'auth', 'quota', 'not_found', 'too_large']) expect(await attempts([k, 'ok'])).toEqual({ calls: 1, result: k });
+  });
+
+  it('hands a 504 back at once when the caller has an async counterpart', async () => {
+    expect(await attempts(['timeout', 'ok'], false)).toEqual({ calls: 1, result: 'timeout' });
+    expect(await attempts(['timeout', 'ok'], true)).toEqual({ calls: 2, result: 'ok' });
+    expect(await attempts(['timeout', 'timeout', 'ok'], true)).toEqual({ calls: 2, result: 'timeout' });
+  });
+
+  it('stops waiting when aborted', async () => {
+    const ac = new AbortController();
+    const p = withRetry(
+      async () => {
+        throw new AppError('upstream', 'x');
+      },
+      { ...opts, baseDelayMs: 60_000, maxDelayMs: 60_000 },
+      { retryTimeout: true, signal: ac.signal },
+    );
+    setTimeout(() => ac.abort(), 5);
+    await expect(p).rejects.toMatchObject({ kind: 'cancelled' });
+  });
+});
+
+describe('pollUntil', () => {
+  it('reports unknown statuses and transient failures, and returns the terminal answer', async () => {
+    const answers: Array<string | AppError> = ['pending', 'mystery', new AppError('offline', 'x'), 'processing', 'completed'];
+    const seen: string[] = [];
+    const r = await pollUntil(
+      async () => {
+        const a = answers.shift()!;
+        if (a instanceof AppError) throw a;
+        return a;
+      },
+      (s) => s === 'completed',
+      (s) => String(s),
+      { initialDelayMs: 1, maxDelayMs: 2, onProgress: (u) => seen.push(u.error ? `error:${u.error.kind}` : String(u.value)) },
+    );
+    expect(r).toBe('completed');
+    expect(seen).toEqual(['pending', 'mystery', 'error:offline', 'processing', 'completed']);
+  });
+
+  it('stops with timeout after maxWait and with cancelled on abort; other errors end it', async () => {
+    await expect(pollUntil(async () => 'pending', () => false, () => 'still pending', { initialDelayMs: 5, maxWaitMs: 30 })).rejects.toMatchObject({ kind: 'timeout' });
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 10);
+    await expect(pollUntil(async () => 'pending', () => false, () => '', { initialDelayMs: 5, signal: ac.signal })).rejects.toMatchObject({ kind: 'cancelled' });
+    await expect(
+      pollUntil(
+        async () => {
+          throw new AppError('not_found', 'gone');
+        },
+        () => false,
+        () => '',
+        { initialDelayMs: 1 },
+      ),
+    ).rejects.toMatchObject({ kind: 'not_found' });
+  });
+});
+
+describe('regions', () => {
+  it('lists three regions, only asia usable', () => {
+    expect(REGIONS.map((r) => [r.id, r.available])).toEqual([
+      ['asia', true],
+      ['usa', false],
+      ['china', false],
+    ]);
+    expect(resolveBaseUrl('asia', { asia: 'https://api.example.com/v/' })).toBe('https://api.example.com/v');
+    for (const region of ['usa', 'china'] as const) {
+      expect(() => resolveBaseUrl(region, { usa: 'https://u', china: 'https://c' })).toThrow(/not available/);
+      expect(() => new ServiceClient({ region, baseUrls: { [region]: 'https://u' }, apiKey: 'k', authHeader: 'x-api-key', qps: 1, concurrency: 1 })).toThrow(AppError);
+    }
+    expect(() => resolveBaseUrl('asia', {})).toThrow(/no base URL/);
+    expect(() => resolveBaseUrl('asia', { asia: 'ftp://x' })).toThrow(/http/);
+  });
+});
