@@ -1,6 +1,232 @@
-import type { MethodDef } from './define';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { appErrorSchema } from '../errors';
+import { method, voidSchema, type MethodDef } from './define';
+import { clipStatusSchema, thumbRefSchema } from './library';
 
-/** Search methods and events: filled in by the search work. */
-export const searchMethods = {} as const satisfies Record<string, MethodDef>;
-export const searchEvents = {} as const satisfies Record<string, z.ZodType>;
+/** The three cinematographic tags the app filters on (the service's tag structure is open; see notes-search). */
+export const TAG_FIELDS = ['shotSize', 'cameraMovement', 'shootingAngle'] as const;
+export const tagFieldSchema = z.enum(TAG_FIELDS);
+export type TagField = z.infer<typeof tagFieldSchema>;
+
+/** Where a tag came from: the service's tagging, or this machine's analysis. */
+export const tagSourceSchema = z.enum(['service', 'local']);
+export type TagSource = z.infer<typeof tagSourceSchema>;
+
+/** Which tags a filter reads: 'either' matches when the service's or the local tag matches. */
+export const TAG_SOURCE_CHOICES = ['either', 'service', 'local'] as const;
+
+const tagValue = z.string().trim().min(1).max(100);
+const tagValues = z.array(tagValue).max(50);
+
+export const tagFilterSchema = z
+  .object({
+    /** Canonical values (lower snake case, e.g. "close_up"); several values of one field mean any of them. */
+    shotSize: tagValues.optional(),
+    cameraMovement: tagValues.optional(),
+    shootingAngle: tagValues.optional(),
+    source: z.enum(TAG_SOURCE_CHOICES).default('either'),
+  })
+  .strict();
+
+const range = z
+  .object({ min: z.number().nonnegative().optional(), max: z.number().nonnegative().optional() })
+  .strict()
+  .refine((r) => r.min === undefined || r.max === undefined || r.min <= r.max, 'min must not exceed max');
+
+export const DATE_FIELDS = ['modified', 'imported'] as const;
+
+/** Every filter narrows (AND across fields); an absent field does not filter. */
+export const searchFiltersSchema = z
+  .object({
+    tags: tagFilterSchema.optional(),
+    /** Clip duration in seconds. */
+    durationS: range.optional(),
+    /** Clips at least this many pixels high (as displayed). */
+    minHeight: z.number().int().positive().max(100_000).optional(),
+    /** Absolute folder: clips in it and below. */
+    folder: z.string().trim().min(1).max(4096).optional(),
+    /** Epoch ms, inclusive; 'modified' is the file's date, 'imported' when it entered the catalog. */
+    date: z
+      .object({ field: z.enum(DATE_FIELDS).default('modified'), from: z.number().optional(), to: z.number().optional() })
+      .strict()
+      .optional(),
+    clipIds: z.array(z.number().int().positive()).min(1).max(10_000).optional(),
+  })
+  .strict();
+export type SearchFiltersIn = z.input<typeof searchFiltersSchema>;
+export type SearchFilters = z.output<typeof searchFiltersSchema>;
+
+export const segmentTagSchema = z.object({
+  field: tagFieldSchema,
+  /** As written by its source, for display. */
+  value: z.string(),
+  canonical: z.string(),
+  source: tagSourceSchema,
+  confidence: z.number().nullable(),
+});
+export type SegmentTag = z.infer<typeof segmentTagSchema>;
+
+/**
+ * What produced a result: the local index with a freshly encoded query ('local'), the local index
+ * with a query embedding read from the cache ('cache'), or only the service's collection search
+ * ('collection'). `sources` lists everything that found it.
+ */
+export const RESULT_SOURCES = ['local', 'cache', 'collection'] as const;
+export const resultSourceSchema = z.enum(RESULT_SOURCES);
+export type ResultSource = z.infer<typeof resultSourceSchema>;
+
+export const searchResultSchema = z.object({
+  rank: z.number().int().positive(),
+  /** null for a clip only the collection search found: the service does not say which moment. */
+  segmentId: z.number().int().nullable(),
+  clipId: z.number().int(),
+  clipName: z.string(),
+  clipPath: z.string(),
+  clipStatus: clipStatusSchema,
+  clipDurationS: z.number().nullable(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  shotId: z.number().int().nullable(),
+  startS: z.number(),
+  endS: z.number(),
+  /** Cosine similarity in the local index; for a collection-only result, the service's score. */
+  similarity: z.number(),
+  source: resultSourceSchema,
+  sources: z.array(resultSourceSchema),
+  /** The shot's poster (or the clip's first poster). */
+  thumb: thumbRefSchema.nullable(),
+  tags: z.array(segmentTagSchema),
+  collection: z.object({ collectionId: z.string(), videoId: z.string(), similarity: z.number(), rank: z.number().int() }).nullable(),
+});
+export type SearchResult = z.infer<typeof searchResultSchema>;
+
+/** Where the query vector came from. */
+export const QUERY_ORIGINS = ['service', 'cache', 'segment'] as const;
+
+export const searchResponseSchema = z.object({
+  results: z.array(searchResultSchema),
+  query: z.object({
+    text: z.string().nullable(),
+    normalized: z.string().nullable(),
+    segmentId: z.number().int().nullable(),
+    origin: z.enum(QUERY_ORIGINS).nullable(),
+    /** When the cached query embedding was first fetched. */
+    cachedAt: z.number().nullable(),
+  }),
+  /**
+   * Set when the search could not run: a new query while the service is unreachable (kind 'offline'),
+   * no key, quota... The UI shows it; earlier queries still run from the cache.
+   */
+  cannotRun: appErrorSchema.nullable(),
+  /** Service collection search for clips in collections: null when no collection applied. */
+  collections: z
+    .object({
+      searched: z.array(z.string()),
+      hits: z.number().int(),
+      unmapped: z.number().int(),
+      error: appErrorSchema.nullable(),
+    })
+    .nullable(),
+  stats: z.object({
+    /** Segments in the index. */
+    indexed: z.number().int(),
+    /** Segments passing the filters; null when no filter was set. */
+    allowed: z.number().int().nullable(),
+    tookMs: z.number(),
+  }),
+});
+export type SearchResponse = z.infer<typeof searchResponseSchema>;
+
+const topK = z.number().int().min(1).max(500).default(30);
+
+export const facetValueSchema = z.object({
+  canonical: z.string(),
+  label: z.string(),
+  service: z.number().int(),
+  local: z.number().int(),
+});
+export type FacetValue = z.infer<typeof facetValueSchema>;
+
+export const facetsSchema = z.object({
+  shotSize: z.array(facetValueSchema),
+  cameraMovement: z.array(facetValueSchema),
+  shootingAngle: z.array(facetValueSchema),
+  /** Folders holding searchable clips, with how many such clips each holds directly. */
+  folders: z.array(z.object({ path: z.string(), clips: z.number().int() })),
+  durationS: z.object({ min: z.number(), max: z.number() }).nullable(),
+  heights: z.array(z.number().int()),
+  modified: z.object({ min: z.number(), max: z.number() }).nullable(),
+  imported: z.object({ min: z.number(), max: z.number() }).nullable(),
+});
+export type Facets = z.infer<typeof facetsSchema>;
+
+export const SERVICE_STATES = ['online', 'offline', 'unconfigured', 'unknown'] as const;
+export const INDEX_STATES = ['loading', 'rebuilding', 'ready', 'error'] as const;
+
+export const searchStatusSchema = z.object({
+  service: z.object({
+    state: z.enum(SERVICE_STATES),
+    /** The last failure that made it offline or unusable. */
+    error: appErrorSchema.nullable(),
+    checkedAt: z.number().nullable(),
+  }),
+  index: z.object({
+    state: z.enum(INDEX_STATES),
+    size: z.number().int(),
+    dimension: z.number().int(),
+    model: z.string(),
+    region: z.string(),
+    /** 'loaded' from disk, or rebuilt from the catalog (and why). */
+    origin: z.string().nullable(),
+    error: z.string().nullable(),
+  }),
+  cachedQueries: z.number().int(),
+});
+export type SearchStatus = z.infer<typeof searchStatusSchema>;
+
+export const cachedQuerySchema = z.object({
+  text: z.string(),
+  normalized: z.string(),
+  createdAt: z.number(),
+  lastUsedAt: z.number(),
+  uses: z.number().int(),
+});
+export type CachedQuery = z.infer<typeof cachedQuerySchema>;
+
+export const searchMethods = {
+  /** Text query: encoded by the service (or read from the query cache), then the local index, filters and collection search. */
+  'search.text': method(
+    z
+      .object({
+        text: z.string().trim().min(1).max(1000),
+        topK,
+        filters: searchFiltersSchema.default({}),
+        /** Also run the service's search in collections holding catalogued clips. */
+        collections: z.boolean().default(true),
+      })
+      .strict(),
+    searchResponseSchema,
+  ),
+  /** Segments nearest to one segment's stored embedding: works offline. */
+  'search.similar': method(
+    z
+      .object({
+        segmentId: z.number().int().positive(),
+        topK,
+        filters: searchFiltersSchema.default({}),
+        excludeSameClip: z.boolean().default(false),
+      })
+      .strict(),
+    searchResponseSchema,
+  ),
+  /** The values the filter bar offers. */
+  'search.facets': method(voidSchema, facetsSchema),
+  'search.status': method(voidSchema, searchStatusSchema),
+  /** Queries whose embedding is cached (they run offline), most recent first. */
+  'search.history': method(z.object({ limit: z.number().int().min(1).max(200).default(20) }).strict(), z.object({ queries: z.array(cachedQuerySchema) })),
+} as const satisfies Record<string, MethodDef>;
+
+export const searchEvents = {
+  /** Index state or service reachability changed. */
+  'search.status': searchStatusSchema,
+} as const satisfies Record<string, z.ZodType>;

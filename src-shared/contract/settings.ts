@@ -7,6 +7,7 @@ export const regionIdSchema = z.enum(REGION_IDS);
 export type RegionId = z.infer<typeof regionIdSchema>;
 
 /** The spec: only the primary (Asia) region is available; the other two are announced. */
+/** The spec announces usa and china as "coming soon": they are listed, never used. */
 export const REGIONS: readonly { id: RegionId; label: string; available: boolean }[] = [
   { id: 'asia', label: 'Asia (primary)', available: true },
   { id: 'usa', label: 'USA (coming soon)', available: false },

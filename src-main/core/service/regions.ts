@@ -1,19 +1,9 @@
 import { AppError } from '../../../src-shared/errors';
+// The region list is part of the renderer contract (Settings shows it); the client reuses it.
+import { REGIONS, type RegionId } from '../../../src-shared/contract/settings';
 
-export type RegionId = 'asia' | 'usa' | 'china';
-
-export interface RegionInfo {
-  id: RegionId;
-  label: string;
-  /** The spec announces usa and china as "coming soon": they are listed, never used. */
-  available: boolean;
-}
-
-export const REGIONS: readonly RegionInfo[] = [
-  { id: 'asia', label: 'Asia (primary)', available: true },
-  { id: 'usa', label: 'USA (coming soon)', available: false },
-  { id: 'china', label: 'China (coming soon)', available: false },
-];
+export { REGIONS, type RegionId };
+export type RegionInfo = (typeof REGIONS)[number];
 
 export const REGION_IDS: readonly RegionId[] = REGIONS.map((r) => r.id);
 

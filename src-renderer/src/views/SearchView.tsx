@@ -1,9 +1,134 @@
-import type { ReactNode } from 'react';
+import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import type { SearchFiltersIn, SearchResult } from '../../../src-shared/contract/search';
+import { cleanFilters, FilterBar } from '../components/search/FilterBar';
+import { ResultCard } from '../components/search/ResultCard';
+import { SearchNotices, StatusLine } from '../components/search/SearchNotices';
+import { SegmentPlayer } from '../components/search/SegmentPlayer';
+import { timeRange } from '../components/search/format';
+import { useFacets, useHistory, useSearchRunner, useSearchStatus } from '../components/search/use-search';
+import '../components/search/search.css';
+
+const TOPK_CHOICES = [12, 24, 48, 96];
 
 export function SearchView(): ReactNode {
+  const status = useSearchStatus();
+  const { facets, reload: reloadFacets } = useFacets();
+  const { queries, reload: reloadHistory } = useHistory();
+  const { response, request, busy, error, run } = useSearchRunner();
+  const [text, setText] = useState('');
+  const [topK, setTopK] = useState(24);
+  const [filters, setFilters] = useState<SearchFiltersIn>({});
+  const [collections, setCollections] = useState(true);
+  const [showFilters, setShowFilters] = useState(false);
+  const [playing, setPlaying] = useState<SearchResult | null>(null);
+  const cleaned = useMemo(() => cleanFilters(filters), [filters]);
+  const activeFilters = Object.keys(cleaned).length;
+  const offline = status?.service.state === 'offline' || status?.service.state === 'unconfigured';
+
+  const searchText = async (q: string) => {
+    if (!q.trim()) return;
+    await run({ kind: 'text', text: q.trim(), topK, filters: cleaned, collections });
+    reloadHistory();
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void searchText(text);
+  };
+  const similar = (r: SearchResult) => {
+    if (r.segmentId === null) return;
+    setPlaying(null);
+    void run({ kind: 'similar', segmentId: r.segmentId, label: `${r.clipName} ${timeRange(r.startS, r.endS)}`, topK, filters: cleaned });
+  };
+  // Filters and top-k apply at once to the search on screen.
+  useEffect(() => {
+    if (!request) return;
+    if (request.kind === 'text') void run({ ...request, topK, filters: cleaned, collections });
+    else void run({ ...request, topK, filters: cleaned });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [cleaned, topK, collections]);
+
+  const results = response?.results ?? [];
   return (
-    <div className="view" data-view="search">
-      <h1>Search</h1>
+    <div className="view sv-view" data-view="search">
+      <div className="row sv-header">
+        <h1>Search</h1>
+        <StatusLine status={status} />
+      </div>
+      <form className="row sv-bar" onSubmit={submit} role="search">
+        <input
+          id="search-query"
+          type="search"
+          className="sv-grow sv-query"
+          placeholder={offline ? 'Offline: earlier queries run from the cache' : 'Describe a moment: “red car at night”, “close-up, handheld”…'}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          aria-label="Search text"
+          autoFocus
+        />
+        <select value={topK} onChange={(e) => setTopK(Number(e.target.value))} aria-label="Number of results" data-testid="search-topk">
+          {TOPK_CHOICES.map((k) => (
+            <option key={k} value={k}>
+              top {k}
+            </option>
+          ))}
+        </select>
+        <button type="button" className={`btn${activeFilters ? ' sv-on' : ''}`} onClick={() => {
+            // Facets scan the catalog: refresh them when the panel opens, not after every search.
+            if (!showFilters) reloadFacets();
+            setShowFilters(!showFilters);
+          }} aria-expanded={showFilters} data-action="toggle-filters">
+          Filters{activeFilters ? ` (${activeFilters})` : ''}
+        </button>
+        <button type="submit" className="btn primary" disabled={busy || !text.trim()} data-action="search">
+          {busy ? 'Searching…' : 'Search'}
+        </button>
+      </form>
+      {queries.length > 0 && (
+        <div className="row sv-history sv-small" aria-label="Recent searches">
+          <span className="muted">Recent (work offline):</span>
+          {queries.map((q) => (
+            <button
+              key={q.normalized}
+              type="button"
+              className="sv-chip"
+              onClick={() => {
+                setText(q.text);
+                void searchText(q.text);
+              }}
+              data-history={q.normalized}
+            >
+              {q.text}
+            </button>
+          ))}
+        </div>
+      )}
+      {showFilters && <FilterBar facets={facets} filters={filters} onChange={setFilters} collections={collections} onCollections={setCollections} />}
+      <SearchNotices response={response} error={error} />
+      {request?.kind === 'similar' && (
+        <div className="sv-note sv-small" data-testid="similar-to">
+          Segments similar to <strong>{request.label}</strong> (from its stored embedding: works offline).
+        </div>
+      )}
+      {response && !response.cannotRun && (
+        <div className="muted sv-small" data-testid="search-summary">
+          {results.length} result{results.length === 1 ? '' : 's'}
+          {response.stats.allowed !== null ? ` among ${response.stats.allowed.toLocaleString()} segments passing the filters` : ''} · {response.stats.indexed.toLocaleString()} indexed · {Math.round(response.stats.tookMs)} ms
+        </div>
+      )}
+      {response && !response.cannotRun && results.length === 0 && <div className="empty">No segments match. Loosen the filters, or let the pipeline index more footage.</div>}
+      {!response && !busy && !error && (
+        <div className="empty">
+          Type what you need and land on the moment. {status && status.index.size === 0 ? 'Nothing is indexed yet: import footage and let the pipeline run.' : ''}
+        </div>
+      )}
+      {results.length > 0 && (
+        <div className="sv-grid" data-testid="search-results">
+          {results.map((r) => (
+            <ResultCard key={`${r.segmentId ?? 'c'}-${r.clipId}-${r.rank}`} r={r} onOpen={setPlaying} onSimilar={similar} />
+          ))}
+        </div>
+      )}
+      {playing && <SegmentPlayer result={playing} onClose={() => setPlaying(null)} onSimilar={similar} />}
     </div>
   );
 }

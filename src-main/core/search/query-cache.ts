@@ -1,0 +1,105 @@
+import type { CatalogDb } from '../catalog/open-catalog';
+import type { CachedQuery } from '../../../src-shared/contract/search';
+import { blobToFloat32, float32ToBlob } from './float32-blob';
+
+/** The embedding space a query vector belongs to: vectors of different spaces never meet. */
+export interface EmbeddingSpace {
+  model: string;
+  region: string;
+}
+
+/**
+ * The cache key of a query: Unicode NFKC (full-width letters, ligatures), case-folded, whitespace
+ * collapsed. "Red  Car" and "red car" are one query; punctuation is kept because it can change meaning.
+ */
+export function normalizeQuery(text: string): string {
+  return text.normalize('NFKC').toLocaleLowerCase('en-US').replace(/\s+/g, ' ').trim();
+}
+
+export interface CachedQueryVector {
+  vector: Float32Array;
+  createdAt: number;
+}
+
+/** Bound on stored queries: at 512 floats each, 20k queries are about 40 MB. */
+export const DEFAULT_QUERY_CACHE_MAX = 20_000;
+
+/**
+ * Query embeddings in the catalog (table query_embeddings, migration 0005), so they survive
+ * restarts: a query typed before runs again offline and costs no quota online.
+ */
+export function createQueryCache(db: CatalogDb, opts: { maxEntries?: number; now?: () => number } = {}) {
+  const now = opts.now ?? Date.now;
+  const maxEntries = opts.maxEntries ?? DEFAULT_QUERY_CACHE_MAX;
+  const getStmt = db.prepare('SELECT dim, vector, created_at FROM query_embeddings WHERE text_norm = ? AND model = ? AND region = ?');
+  const touchStmt = db.prepare('UPDATE query_embeddings SET last_used_at = ?, uses = uses + 1, text = ? WHERE text_norm = ? AND model = ? AND region = ?');
+  const putStmt = db.prepare(
+    `INSERT INTO query_embeddings (text_norm, model, region, text, dim, vector, created_at, last_used_at, uses)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)
+     ON CONFLICT (text_norm, model, region) DO UPDATE SET text = excluded.text, dim = excluded.dim, vector = excluded.vector,
+       created_at = excluded.created_at, last_used_at = excluded.last_used_at, uses = uses + 1`,
+  );
+  const countStmt = db.prepare('SELECT COUNT(*) AS n FROM query_embeddings WHERE model = ? AND region = ?');
+  const countAllStmt = db.prepare('SELECT COUNT(*) AS n FROM query_embeddings');
+  const pruneStmt = db.prepare(
+    `DELETE FROM query_embeddings WHERE (text_norm, model, region) IN
+       (SELECT text_norm, model, region FROM query_embeddings ORDER BY last_used_at DESC LIMIT -1 OFFSET ?)`,
+  );
+  const recentStmt = db.prepare(
+    `SELECT text, text_norm, created_at, last_used_at, uses FROM query_embeddings WHERE model = ? AND region = ?
+     ORDER BY last_used_at DESC LIMIT ?`,
+  );
+  let putsSincePrune = 0;
+
+  return {
+    /** The cached vector, marking it used; undefined when this query was never encoded in this space. */
+    get(text: string, space: EmbeddingSpace): CachedQueryVector | undefined {
+      const norm = normalizeQuery(text);
+      const row = getStmt.get(norm, space.model, space.region) as { dim: number; vector: Buffer; created_at: number } | undefined;
+      if (!row) return undefined;
+      let vector: Float32Array;
+      try {
+        vector = blobToFloat32(row.vector, row.dim);
+      } catch {
+        // A damaged row is a miss: the next online search stores a good one.
+        return undefined;
+      }
+      touchStmt.run(now(), text.trim(), norm, space.model, space.region);
+      return { vector, createdAt: row.created_at };
+    },
+
+    put(text: string, space: EmbeddingSpace, vector: ArrayLike<number>): void {
+      const t = now();
+      putStmt.run(normalizeQuery(text), space.model, space.region, text.trim(), vector.length, float32ToBlob(vector), t, t);
+      // Pruning scans the table: do it now and then, not on every insert.
+      if (++putsSincePrune >= 100) {
+        putsSincePrune = 0;
+        this.prune();
+      }
+    },
+
+    /** Drops the least recently used entries beyond the bound. */
+    prune(): number {
+      const { n } = countAllStmt.get() as { n: number };
+      if (n <= maxEntries) return 0;
+      return pruneStmt.run(maxEntries).changes;
+    },
+
+    count(space: EmbeddingSpace): number {
+      return (countStmt.get(space.model, space.region) as { n: number }).n;
+    },
+
+    recent(space: EmbeddingSpace, limit: number): CachedQuery[] {
+      const rows = recentStmt.all(space.model, space.region, limit) as {
+        text: string;
+        text_norm: string;
+        created_at: number;
+        last_used_at: number;
+        uses: number;
+      }[];
+      return rows.map((r) => ({ text: r.text, normalized: r.text_norm, createdAt: r.created_at, lastUsedAt: r.last_used_at, uses: r.uses }));
+    },
+  };
+}
+
+export type QueryCache = ReturnType<typeof createQueryCache>;

@@ -1,0 +1,210 @@
+import path from 'node:path';
+import type { SearchFilters, TagField } from '../../../src-shared/contract/search';
+import type { CatalogDb } from '../catalog/open-catalog';
+import { folderRange, relativeOnVolume } from '../library/clip-paths';
+import { canonicalTagValue } from '../service/tags';
+import type { EmbeddingSpace } from './query-cache';
+
+/** Column of service_tags and category of shot_local_tags per field (no local shooting angle exists). */
+export const TAG_COLUMNS: Record<TagField, { service: string; local: string | null }> = {
+  shotSize: { service: 'shot_size', local: 'shot_size' },
+  cameraMovement: { service: 'camera_movement', local: 'camera_movement' },
+  shootingAngle: { service: 'shooting_angle', local: null },
+};
+
+export interface SqlPart {
+  sql: string;
+  params: unknown[];
+}
+
+/** True when the filters narrow anything (an empty tag list narrows nothing). */
+export function hasFilters(f: SearchFilters): boolean {
+  const t = f.tags;
+  const tagSet = !!t && (['shotSize', 'cameraMovement', 'shootingAngle'] as const).some((k) => (t[k]?.length ?? 0) > 0);
+  const d = f.durationS;
+  const date = f.date;
+  return (
+    tagSet ||
+    (!!d && (d.min !== undefined || d.max !== undefined)) ||
+    f.minHeight !== undefined ||
+    f.folder !== undefined ||
+    (!!date && (date.from !== undefined || date.to !== undefined)) ||
+    (f.clipIds?.length ?? 0) > 0
+  );
+}
+
+export function tableExists(db: CatalogDb, name: string): boolean {
+  return db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(name) !== undefined;
+}
+
+/**
+ * Stored spellings whose canonical form is wanted. Tags are stored as their source wrote them
+ * ("Close-Up", "close up", "close-up"): the distinct values are few, so mapping them here keeps
+ * the filter itself a plain IN over an index.
+ */
+function rawValuesFor(db: CatalogDb, sql: string, params: unknown[], wanted: ReadonlySet<string>): string[] {
+  const rows = db.prepare(sql).all(...params) as { v: string | null }[];
+  return rows.map((r) => r.v).filter((v): v is string => v !== null && wanted.has(canonicalTagValue(v)));
+}
+
+function placeholders(n: number): string {
+  return new Array<string>(n).fill('?').join(', ');
+}
+
+/** The condition on segment `s` for one tag field, or a false condition when no stored value matches. */
+function tagCondition(db: CatalogDb, field: TagField, values: readonly string[], source: 'either' | 'service' | 'local', hasLocal: boolean): SqlPart {
+  const wanted = new Set(values.map(canonicalTagValue).filter((v) => v !== ''));
+  const cols = TAG_COLUMNS[field];
+  const ors: string[] = [];
+  const params: unknown[] = [];
+  if (source !== 'local') {
+    const raw = rawValuesFor(db, `SELECT DISTINCT ${cols.service} AS v FROM service_tags`, [], wanted);
+    if (raw.length > 0) {
+      // IN (subquery) is computed once into a lookup, instead of one correlated probe per segment.
+      ors.push(`s.id IN (SELECT segment_id FROM service_tags WHERE ${cols.service} IN (${placeholders(raw.length)}))`);
+      params.push(...raw);
+    }
+  }
+  if (source !== 'service' && cols.local !== null && hasLocal) {
+    const raw = rawValuesFor(db, 'SELECT DISTINCT value AS v FROM shot_local_tags WHERE category = ?', [cols.local], wanted);
+    if (raw.length > 0) {
+      ors.push(`s.shot_id IN (SELECT shot_id FROM shot_local_tags WHERE category = ? AND value IN (${placeholders(raw.length)}))`);
+      params.push(cols.local, ...raw);
+    }
+  }
+  return ors.length === 0 ? { sql: '0', params: [] } : { sql: `(${ors.join(' OR ')})`, params };
+}
+
+/**
+ * Clips under an absolute folder: the folder may lie inside a volume (a range of rel_path on it,
+ * answered from the (volume_id, rel_path) index) or above a volume's mount point (all its clips).
+ */
+export function folderCondition(db: CatalogDb, folder: string): SqlPart {
+  const abs = path.resolve(folder);
+  const vols = db.prepare('SELECT id, mount_path FROM volumes').all() as { id: number; mount_path: string }[];
+  const ors: string[] = [];
+  const params: unknown[] = [];
+  const inside = vols
+    .map((v) => ({ ...v, rel: relativeOnVolume(v.mount_path, abs) }))
+    .filter((v): v is { id: number; mount_path: string; rel: string } => v.rel !== null);
+  // Nested mounts: the folder belongs to the deepest mount that contains it.
+  const deepest = inside.length ? Math.max(...inside.map((v) => v.mount_path.length)) : -1;
+  for (const v of inside) {
+    if (v.mount_path.length !== deepest) continue;
+    const r = folderRange(v.rel);
+    if (r === null) {
+      ors.push('c.volume_id = ?');
+      params.push(v.id);
+    } else {
+      ors.push('(c.volume_id = ? AND c.rel_path >= ? AND c.rel_path < ?)');
+      params.push(v.id, r.lo, r.hi);
+    }
+  }
+  for (const v of vols) {
+    const rel = relativeOnVolume(abs, v.mount_path);
+    if (rel !== null && rel !== '') {
+      ors.push('c.volume_id = ?');
+      params.push(v.id);
+    }
+  }
+  return ors.length === 0 ? { sql: '0', params: [] } : { sql: `(${ors.join(' OR ')})`, params };
+}
+
+/** Conditions on the clip `c` (duration, height, folder, date, ids): shared by segment and clip filters. */
+export function clipConditions(db: CatalogDb, f: SearchFilters): SqlPart {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (f.durationS?.min !== undefined) {
+    where.push('c.duration_s >= ?');
+    params.push(f.durationS.min);
+  }
+  if (f.durationS?.max !== undefined) {
+    where.push('c.duration_s <= ?');
+    params.push(f.durationS.max);
+  }
+  if (f.minHeight !== undefined) {
+    where.push('c.height >= ?');
+    params.push(f.minHeight);
+  }
+  if (f.folder !== undefined) {
+    const part = folderCondition(db, f.folder);
+    where.push(part.sql);
+    params.push(...part.params);
+  }
+  if (f.date && (f.date.from !== undefined || f.date.to !== undefined)) {
+    const col = f.date.field === 'imported' ? 'c.created_at' : 'c.mtime_ms';
+    if (f.date.from !== undefined) {
+      where.push(`${col} >= ?`);
+      params.push(f.date.from);
+    }
+    if (f.date.to !== undefined) {
+      where.push(`${col} <= ?`);
+      params.push(f.date.to);
+    }
+  }
+  if (f.clipIds?.length) {
+    where.push('c.id IN (SELECT value FROM json_each(?))');
+    params.push(JSON.stringify(f.clipIds));
+  }
+  return { sql: where.length ? where.join(' AND ') : '1', params };
+}
+
+/** Conditions on segment `s` for the tag filters ('1' when none). */
+export function tagConditions(db: CatalogDb, f: SearchFilters): SqlPart {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const t = f.tags;
+  if (t) {
+    const hasLocal = tableExists(db, 'shot_local_tags');
+    for (const field of ['shotSize', 'cameraMovement', 'shootingAngle'] as const) {
+      const values = t[field];
+      if (!values?.length) continue;
+      const part = tagCondition(db, field, values, t.source, hasLocal);
+      where.push(part.sql);
+      params.push(...part.params);
+    }
+  }
+  return { sql: where.length ? where.join(' AND ') : '1', params };
+}
+
+/** The WHERE condition on segment `s` joined with clip `c` for all filters. */
+export function segmentConditions(db: CatalogDb, f: SearchFilters): SqlPart {
+  const clip = clipConditions(db, f);
+  const tags = tagConditions(db, f);
+  return { sql: `${clip.sql} AND ${tags.sql}`, params: [...clip.params, ...tags.params] };
+}
+
+/**
+ * The segments (with an embedding in `space`) the filters allow, or null when nothing is filtered:
+ * the set then goes to the index's filtered k-NN (an exact scan when it is small).
+ */
+export function allowedSegmentIds(db: CatalogDb, f: SearchFilters, space: EmbeddingSpace): Set<number> | null {
+  if (!hasFilters(f)) return null;
+  const cond = segmentConditions(db, f);
+  const rows = db
+    .prepare(
+      `SELECT s.id FROM segments s
+       JOIN embeddings e ON e.segment_id = s.id AND e.model = ? AND e.region = ?
+       JOIN clips c ON c.id = s.clip_id
+       WHERE ${cond.sql}`,
+    )
+    .pluck()
+    .all(space.model, space.region, ...cond.params) as number[];
+  return new Set(rows);
+}
+
+/**
+ * Which of `clipIds` pass the filters: what a collection hit (a whole video, no segment) is checked
+ * against. Tag filters need at least one segment of the clip with matching tags.
+ */
+export function filterClips(db: CatalogDb, f: SearchFilters, clipIds: readonly number[]): Set<number> {
+  if (clipIds.length === 0) return new Set();
+  const clip = clipConditions(db, f);
+  const tags = tagConditions(db, f);
+  const tagSql = tags.sql === '1' ? '' : ` AND EXISTS (SELECT 1 FROM segments s WHERE s.clip_id = c.id AND ${tags.sql})`;
+  const ids = db
+    .prepare(`SELECT c.id FROM clips c WHERE c.id IN (SELECT value FROM json_each(?)) AND ${clip.sql}${tagSql}`)
+    .pluck()
+    .all(JSON.stringify(clipIds), ...clip.params, ...tags.params) as number[];
+  return new Set(ids);
+}

@@ -1,0 +1,23 @@
+import type { searchMethods } from '../../../src-shared/contract/search';
+import type { CatalogDb } from '../catalog/open-catalog';
+import type { HandlersFor } from '../rpc/handlers';
+import type { EmbeddingSpace } from './query-cache';
+import { searchFacets } from './search-facets';
+import type { SearchService } from './search-service';
+
+export interface SearchHandlerDeps {
+  search: SearchService;
+  db: CatalogDb;
+  space: () => EmbeddingSpace;
+}
+
+/** The search part of the contract; arguments arrive validated (defaults applied) by the dispatcher. */
+export function createSearchHandlers(d: SearchHandlerDeps): HandlersFor<typeof searchMethods> {
+  return {
+    'search.text': (a) => d.search.text(a),
+    'search.similar': (a) => d.search.similar(a),
+    'search.facets': () => searchFacets(d.db, d.space()),
+    'search.status': () => d.search.status(),
+    'search.history': ({ limit }) => ({ queries: d.search.history(limit) }),
+  };
+}

@@ -1,0 +1,101 @@
+import type { searchMethods } from '../../../src-shared/contract/search';
+import { toAppError } from '../../../src-shared/errors';
+import type { CatalogDb } from '../catalog/open-catalog';
+import type { CollectionStore } from '../collections/collection-store';
+import type { EventBus } from '../rpc/event-bus';
+import type { HandlersFor } from '../rpc/handlers';
+import type { ServiceClient, ServiceConfig } from '../service';
+import type { Logger } from '../util/logger';
+import { createQueryCache, type EmbeddingSpace } from './query-cache';
+import { createSearchHandlers } from './search-handlers';
+import { SearchIndexManager, type SearchIndexManagerOptions } from './search-index-manager';
+import { createSearchService, type SearchService } from './search-service';
+
+export interface SearchModuleOptions {
+  db: CatalogDb;
+  /** Where the vector index lives, beside the catalog (e.g. <dataDir>/search-index). */
+  indexDir: string;
+  /** Model and region the pipeline stores embeddings under (embeddings.model / embeddings.region). */
+  space: () => EmbeddingSpace;
+  /** Current service settings with the key; throws AppError when there is no key or address. */
+  serviceConfig: () => ServiceConfig;
+  collectionStore?: CollectionStore;
+  events?: EventBus;
+  logger?: Logger;
+  /** Index tuning (tests shorten the save delay and polling). */
+  index?: Partial<Omit<SearchIndexManagerOptions, 'db' | 'dir' | 'space'>>;
+}
+
+export interface SearchModule {
+  handlers: HandlersFor<typeof searchMethods>;
+  service: SearchService;
+  index: SearchIndexManager;
+  /** Loads (or rebuilds) the index in the background; searches wait for it. */
+  start(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+/** What the app's service provider offers (src-main/core/service-provider.ts), structurally. */
+export interface ServiceProviderLike {
+  client(): ServiceClient;
+  identity(): { region: string; model: string };
+}
+
+/**
+ * Binds search to the app's service provider: the embedding space is the provider's identity (the
+ * same the pipeline stores embeddings under), and search builds its own fast-failing client from the
+ * provider's configuration (same key, so the same shared limiter and auth/quota state).
+ */
+export function searchServiceBinding(provider: ServiceProviderLike): Pick<SearchModuleOptions, 'space' | 'serviceConfig'> {
+  return {
+    space: () => provider.identity(),
+    serviceConfig: () => {
+      const c = provider.client().transport.config;
+      return {
+        region: c.region,
+        baseUrls: c.baseUrls,
+        apiKey: c.apiKey,
+        authHeader: c.authHeader,
+        qps: c.qps,
+        concurrency: c.concurrency,
+        timeoutMs: c.timeoutMs,
+        base64VideoField: c.base64VideoField,
+        adaptive: c.adaptive,
+      };
+    },
+  };
+}
+
+/** Everything search needs, wired: the composition root calls this once and spreads `handlers`. */
+export function createSearchModule(o: SearchModuleOptions): SearchModule {
+  let service: SearchService | null = null;
+  const emitStatus = () => {
+    if (!service || !o.events) return;
+    try {
+      o.events.emit('search.status', service.status());
+    } catch (e) {
+      o.logger?.warn('search.status.emit.failed', { message: toAppError(e).message });
+    }
+  };
+  const index = new SearchIndexManager({ db: o.db, dir: o.indexDir, space: o.space, logger: o.logger, onStatus: emitStatus, ...o.index });
+  service = createSearchService({
+    db: o.db,
+    index,
+    queryCache: createQueryCache(o.db),
+    space: o.space,
+    serviceConfig: o.serviceConfig,
+    collectionStore: o.collectionStore,
+    logger: o.logger,
+    onStatusChange: emitStatus,
+  });
+  return {
+    handlers: createSearchHandlers({ search: service, db: o.db, space: o.space }),
+    service,
+    index,
+    start: () =>
+      index.start().catch((e) => {
+        o.logger?.error('search.index.start.failed', { message: toAppError(e).message });
+      }),
+    dispose: () => index.dispose(),
+  };
+}

