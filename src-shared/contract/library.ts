@@ -1,6 +1,208 @@
-import type { MethodDef } from './define';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { method, voidSchema } from './define';
 
-/** Library methods and events: filled in by the library work. */
-export const libraryMethods = {} as const satisfies Record<string, MethodDef>;
-export const libraryEvents = {} as const satisfies Record<string, z.ZodType>;
+/**
+ * Stored states of a clip plus two that come from where its file is:
+ * - pending: catalogued, not probed yet; probed: metadata known, shots/thumbnails not yet;
+ * - ready: metadata, shots and thumbnails; error: the file cannot be read (reason says why);
+ * - unsupported: readable but not footage (audio only);
+ * - offline: its volume is not connected (nothing is lost: it comes back on reconnect);
+ * - missing: its volume is connected but the file is no longer at its path.
+ */
+export const CLIP_STATUSES = ['pending', 'probed', 'ready', 'error', 'unsupported', 'offline', 'missing'] as const;
+export const clipStatusSchema = z.enum(CLIP_STATUSES);
+export type ClipStatus = z.infer<typeof clipStatusSchema>;
+
+/** Filters the Library view offers: one status, or a group of them. */
+export const CLIP_FILTERS = [...CLIP_STATUSES, 'processing', 'problems'] as const;
+export const clipFilterSchema = z.enum(CLIP_FILTERS);
+export type ClipFilter = z.infer<typeof clipFilterSchema>;
+
+/** A file in the thumbnail cache; `path` goes to api.mediaUrl({ kind: 'thumb', path }). */
+export const thumbRefSchema = z.object({
+  path: z.string(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+});
+export type ThumbRef = z.infer<typeof thumbRefSchema>;
+
+/** A sprite of `frames` tiles side by side, each `width` x `height`. */
+export const filmstripRefSchema = thumbRefSchema.extend({ frames: z.number().int().positive() });
+export type FilmstripRef = z.infer<typeof filmstripRefSchema>;
+
+export const clipSummarySchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  /** Absolute path where the file was last seen. */
+  path: z.string(),
+  folder: z.string(),
+  volumeId: z.number().int(),
+  volumeLabel: z.string(),
+  status: clipStatusSchema,
+  statusReason: z.string().nullable(),
+  errorKind: z.string().nullable(),
+  sizeBytes: z.number(),
+  mtimeMs: z.number(),
+  container: z.string().nullable(),
+  videoCodec: z.string().nullable(),
+  audioCodec: z.string().nullable(),
+  durationS: z.number().nullable(),
+  fps: z.number().nullable(),
+  vfr: z.boolean().nullable(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  rotation: z.number().int().nullable(),
+  audioChannels: z.number().int().nullable(),
+  timecode: z.string().nullable(),
+  shotCount: z.number().int(),
+  poster: thumbRefSchema.nullable(),
+  filmstrip: filmstripRefSchema.nullable(),
+  updatedAt: z.number(),
+});
+export type ClipSummary = z.infer<typeof clipSummarySchema>;
+
+export const shotSchema = z.object({
+  id: z.number().int(),
+  idx: z.number().int(),
+  startS: z.number(),
+  endS: z.number(),
+  startFrame: z.number().int().nullable(),
+  endFrame: z.number().int().nullable(),
+  cutScore: z.number().nullable(),
+  poster: thumbRefSchema.nullable(),
+});
+export type Shot = z.infer<typeof shotSchema>;
+
+export const clipDetailSchema = clipSummarySchema.extend({
+  fingerprint: z.string().nullable(),
+  bitRate: z.number().nullable(),
+  frameCount: z.number().int().nullable(),
+  probedAt: z.number().nullable(),
+  shots: z.array(shotSchema),
+});
+export type ClipDetail = z.infer<typeof clipDetailSchema>;
+
+export const IMPORT_ISSUE_CODES = [
+  'hidden', 'system', 'symlink_loop', 'broken_symlink', 'unreadable', 'not_regular', 'not_video', 'vanished', 'error',
+] as const;
+
+export const importIssueSchema = z.object({
+  path: z.string(),
+  code: z.enum(IMPORT_ISSUE_CODES),
+  reason: z.string(),
+});
+export type ImportIssue = z.infer<typeof importIssueSchema>;
+
+export const importSummarySchema = z.object({
+  importId: z.number().int(),
+  state: z.enum(['running', 'done', 'failed', 'cancelled']),
+  roots: z.array(z.string()),
+  /** New clips catalogued (including those whose probe failed: they are in `failed` too). */
+  added: z.number().int(),
+  /** Known clips whose file changed (size or date) and were re-read. */
+  updated: z.number().int(),
+  /** Known clips whose size and date did not change: only stat'ed. */
+  unchanged: z.number().int(),
+  /** Known clips found at a new path by their fingerprint (their shots and tags are kept). */
+  relocated: z.number().int(),
+  /** Known clips under the imported folders whose file is gone (kept, shown as missing). */
+  missing: z.number().int(),
+  /** Clips catalogued with status error or unsupported by this import. */
+  failed: z.number().int(),
+  /** Entries left out: hidden, system, unreadable, symlink loops... (see issues). */
+  skipped: z.number().int(),
+  /** Files without a video extension. */
+  ignored: z.number().int(),
+  /** Skipped entries and failed clips with their reason; the first few hundred. */
+  issues: z.array(importIssueSchema),
+  issuesTruncated: z.boolean(),
+  error: z.string().nullable(),
+  startedAt: z.number(),
+  finishedAt: z.number().nullable(),
+});
+export type ImportSummary = z.infer<typeof importSummarySchema>;
+
+export const volumeSchema = z.object({
+  id: z.number().int(),
+  key: z.string(),
+  label: z.string(),
+  mountPath: z.string(),
+  online: z.boolean(),
+  clipCount: z.number().int(),
+  lastSeenAt: z.number(),
+});
+export type Volume = z.infer<typeof volumeSchema>;
+
+const SORTS = ['path', 'name', 'added', 'duration'] as const;
+
+export const listArgsSchema = z
+  .object({
+    offset: z.number().int().min(0).default(0),
+    limit: z.number().int().min(1).max(500).default(100),
+    /** Absolute folder: clips in it and below. */
+    folder: z.string().min(1).max(4096).optional(),
+    status: clipFilterSchema.optional(),
+    /** Substring of the file name, case-insensitive. */
+    query: z.string().max(200).optional(),
+    volumeId: z.number().int().optional(),
+    sort: z.enum(SORTS).default('path'),
+  })
+  .strict();
+
+export const listResultSchema = z.object({
+  total: z.number().int(),
+  offset: z.number().int(),
+  items: z.array(clipSummarySchema),
+  /** Per-filter totals over the whole library, for the filter bar. */
+  counts: z.object({
+    all: z.number().int(),
+    ready: z.number().int(),
+    processing: z.number().int(),
+    problems: z.number().int(),
+    offline: z.number().int(),
+  }),
+});
+export type ListResult = z.infer<typeof listResultSchema>;
+
+export const relinkResultSchema = z.object({
+  /** Clips found under the new folder with the same relative path and fingerprint. */
+  relinked: z.number().int(),
+  /** Clips under the old folder with no file at the new location. */
+  notFound: z.number().int(),
+  /** A file is there but its fingerprint differs: left alone. */
+  mismatched: z.number().int(),
+  examples: z.array(z.object({ path: z.string(), outcome: z.enum(['not_found', 'mismatched']) })),
+});
+export type RelinkResult = z.infer<typeof relinkResultSchema>;
+
+const absPath = z.string().trim().min(1).max(4096);
+
+export const libraryMethods = {
+  /** Scans the paths, catalogues and probes new or changed videos; shots and thumbnails follow in the background. */
+  'library.import': method(z.object({ paths: z.array(absPath).min(1).max(10_000) }).strict(), importSummarySchema),
+  'library.list': method(listArgsSchema, listResultSchema),
+  'library.get': method(z.object({ clipId: z.number().int().positive() }).strict(), clipDetailSchema),
+  /** A folder moved (or a drive was copied): point its clips at the new place. */
+  'library.relink': method(z.object({ fromPath: absPath, toPath: absPath }).strict(), relinkResultSchema),
+  'library.volumes': method(voidSchema, z.object({ volumes: z.array(volumeSchema) })),
+  /** The most recent imports, newest first, so the summary survives a restart. */
+  'library.imports': method(z.object({ limit: z.number().int().min(1).max(50).default(5) }).strict(), z.object({ imports: z.array(importSummarySchema) })),
+  /** Probe again and redo shots and thumbnails (after fixing a file, or a new ffmpeg). */
+  'library.retry': method(z.object({ clipIds: z.array(z.number().int().positive()).min(1).max(10_000) }).strict(), z.object({ queued: z.number().int() })),
+} as const;
+
+export const importProgressSchema = z.object({
+  importId: z.number().int(),
+  phase: z.enum(['scanning', 'cataloguing', 'probing', 'done']),
+  done: z.number().int(),
+  total: z.number().int(),
+});
+export type ImportProgress = z.infer<typeof importProgressSchema>;
+
+export const libraryEvents = {
+  /** Clips were added, changed or went on/offline: views re-query. Other domains may emit it too. */
+  'catalog.changed': z.object({ reason: z.string(), clipIds: z.array(z.number().int()).optional() }),
+  'library.importProgress': importProgressSchema,
+  /** The built-in shots/thumbnails queue: how many clips wait, which one runs. */
+  'library.mediaQueue': z.object({ pending: z.number().int(), runningClipId: z.number().int().nullable() }),
+} as const;

@@ -1,0 +1,348 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { AppError, toAppError } from '../../../src-shared/errors';
+import type { ImportIssue, ImportProgress, ImportSummary } from '../../../src-shared/contract/library';
+import type { CatalogDb } from '../catalog/open-catalog';
+import { joinOnVolume, relativeOnVolume } from './clip-paths';
+import { fingerprintFile } from './fingerprint';
+import { mapLimit } from './map-limit';
+import { probeClip, resetClipContent, type StageOptions } from './media-stages';
+import { scanTree, type ScanIssue, type ScannedFile } from './scan-tree';
+import { upsertVolume } from './volume-store';
+import type { VolumeInfo, VolumeResolver } from './volumes/volume-resolver';
+
+export interface ImportOptions {
+  resolver: VolumeResolver;
+  signal?: AbortSignal;
+  /** ffprobe processes at once: probing is mostly process start-up, a little above the core count pays. */
+  probeConcurrency?: number;
+  ffprobe?: string;
+  probe?: StageOptions['probe'];
+  /** Test seam: how a file's fingerprint is computed. */
+  fingerprint?: (file: string, size: number) => Promise<string>;
+  onProgress?: (p: ImportProgress) => void;
+  /** Rows are written (not probed yet): a big drop can show its clips while ffprobe runs. */
+  onCatalogued?: (clipIds: number[]) => void;
+}
+
+export interface ImportResult {
+  summary: ImportSummary;
+  /** Clips that are footage and still need shots and thumbnails. */
+  needMedia: number[];
+  /** Every clip whose row this import created or changed. */
+  touched: number[];
+}
+
+/** How many issues one import keeps in the catalog, and how many the call returns. */
+const STORED_ISSUES = 2000;
+const RETURNED_ISSUES = 300;
+const BATCH = 500;
+
+interface Located {
+  file: ScannedFile;
+  volumeId: number;
+  rel: string;
+}
+
+interface Existing {
+  id: number;
+  size_bytes: number;
+  mtime_ms: number;
+  fingerprint: string | null;
+  status: string;
+  missing_at: number | null;
+}
+
+/** Folders walked that are not inside another walked folder: their subtrees cover everything seen. */
+function topDirs(dirs: readonly string[]): string[] {
+  const sorted = [...dirs].sort();
+  const out: string[] = [];
+  for (const d of sorted) {
+    const last = out.at(-1);
+    if (last && (d === last || d.startsWith(last.endsWith(path.sep) ? last : last + path.sep))) continue;
+    out.push(d);
+  }
+  return out;
+}
+
+function fileIssue(p: string, e: unknown): ScanIssue {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'EACCES' || code === 'EPERM') return { path: p, code: 'unreadable', reason: 'permission denied' };
+  if (code === 'ENOENT') return { path: p, code: 'vanished', reason: 'disappeared while scanning' };
+  return { path: p, code: 'error', reason: `could not be read: ${(e as Error).message}` };
+}
+
+/**
+ * Imports dropped files and folders: walk, catalogue, probe.
+ *
+ * Incremental: a file already catalogued with the same size and modification time is only stat'ed
+ * (not hashed, not probed). A changed one is re-fingerprinted and re-probed; a new one whose
+ * fingerprint matches a catalogued clip whose file is gone is treated as that clip moved, so its
+ * shots, tags and embeddings stay. Catalogued files that vanished from the imported folders are
+ * marked missing, never deleted. Rows are written in batched transactions.
+ */
+export async function importPaths(db: CatalogDb, roots: readonly string[], opts: ImportOptions): Promise<ImportResult> {
+  const startedAt = Date.now();
+  const importId = Number(
+    db.prepare(`INSERT INTO imports (roots_json, state, started_at) VALUES (?, 'running', ?)`).run(JSON.stringify(roots), startedAt)
+      .lastInsertRowid,
+  );
+  const progress = (phase: ImportProgress['phase'], done: number, total: number) => opts.onProgress?.({ importId, phase, done, total });
+  const counts = { added: 0, updated: 0, unchanged: 0, relocated: 0, missing: 0, failed: 0 };
+  const issues: ImportIssue[] = [];
+  const touched = new Set<number>();
+  const toProbe: number[] = [];
+  let ignored = 0;
+  let skipped = 0;
+
+  const finish = (state: ImportSummary['state'], error: string | null): ImportSummary => {
+    const finishedAt = Date.now();
+    db.transaction(() => {
+      db.prepare(
+        `UPDATE imports SET state = ?, added = ?, updated = ?, unchanged = ?, relocated = ?, missing = ?, failed = ?, skipped = ?,
+           ignored = ?, error = ?, finished_at = ? WHERE id = ?`,
+      ).run(state, counts.added, counts.updated, counts.unchanged, counts.relocated, counts.missing, counts.failed, skipped, ignored, error, finishedAt, importId);
+      const ins = db.prepare('INSERT INTO import_issues (import_id, path, reason, code) VALUES (?, ?, ?, ?)');
+      for (const i of issues.slice(0, STORED_ISSUES)) ins.run(importId, i.path, i.reason, i.code);
+    })();
+    return {
+      importId,
+      state,
+      roots: [...roots],
+      ...counts,
+      skipped,
+      ignored,
+      issues: issues.slice(0, RETURNED_ISSUES),
+      issuesTruncated: issues.length > RETURNED_ISSUES,
+      error,
+      startedAt,
+      finishedAt,
+    };
+  };
+
+  try {
+    progress('scanning', 0, 0);
+    const scan = await scanTree(roots, { signal: opts.signal, onProgress: (n) => progress('scanning', n, 0) });
+    issues.push(...scan.issues);
+    skipped = scan.issues.length;
+    ignored = scan.ignored;
+
+    // Volumes: one lookup per folder, one row per volume.
+    opts.resolver.refresh();
+    const volumeByDir = new Map<string, { id: number; info: VolumeInfo }>();
+    const volumeOf = (p: string, isDir = false) => {
+      const dir = isDir ? p : path.dirname(p);
+      let v = volumeByDir.get(dir);
+      if (!v) {
+        const info = opts.resolver.volumeFor(dir);
+        v = { id: upsertVolume(db, info, startedAt), info };
+        volumeByDir.set(dir, v);
+      }
+      return v;
+    };
+
+    // Classify by size and mtime alone: unchanged files cost one indexed lookup.
+    const lookup = db.prepare('SELECT id, size_bytes, mtime_ms, fingerprint, status, missing_at FROM clips WHERE volume_id = ? AND rel_path = ?');
+    const seen = new Set<string>();
+    const clearMissing: number[] = [];
+    const unfinished: number[] = [];
+    const needFingerprint: { loc: Located; existing: Existing | null; fp?: string }[] = [];
+    for (const file of scan.files) {
+      const v = volumeOf(file.path);
+      const rel = relativeOnVolume(v.info.mountPath, file.path) ?? file.path.split(path.sep).join('/');
+      seen.add(`${v.id}:${rel}`);
+      const loc = { file, volumeId: v.id, rel };
+      const existing = lookup.get(v.id, rel) as Existing | undefined;
+      if (existing && existing.size_bytes === file.size && existing.mtime_ms === file.mtimeMs) {
+        counts.unchanged++;
+        if (existing.missing_at !== null) clearMissing.push(existing.id);
+        if (existing.status === 'pending') toProbe.push(existing.id);
+        else if (existing.status === 'probed') unfinished.push(existing.id);
+      } else {
+        needFingerprint.push({ loc, existing: existing ?? null });
+      }
+    }
+
+    progress('cataloguing', 0, needFingerprint.length);
+    const fingerprint = opts.fingerprint ?? fingerprintFile;
+    let hashed = 0;
+    await mapLimit(needFingerprint, 8, async (item) => {
+      if (opts.signal?.aborted) throw new AppError('cancelled', 'import cancelled');
+      try {
+        item.fp = item.loc.file.size === 0 ? '' : await fingerprint(item.loc.file.path, item.loc.file.size);
+      } catch (e) {
+        issues.push(fileIssue(item.loc.file.path, e));
+        skipped++;
+      }
+      if (++hashed % 200 === 0) progress('cataloguing', hashed, needFingerprint.length);
+    });
+
+    // A new path with the fingerprint of a clip whose file is gone: the file moved.
+    const byFingerprint = db.prepare(
+      `SELECT c.id, c.rel_path, v.mount_path, v.online FROM clips c JOIN volumes v ON v.id = c.volume_id
+       WHERE c.fingerprint = ? AND c.size_bytes = ? ORDER BY c.missing_at IS NULL, c.id`,
+    );
+    const claimed = new Set<number>();
+    const relocations: { id: number; loc: Located }[] = [];
+    const inserts: { loc: Located; fp: string }[] = [];
+    const changes: { id: number; loc: Located; fp: string }[] = [];
+    const retouched: { existing: Existing; loc: Located }[] = [];
+    for (const item of needFingerprint) {
+      if (item.fp === undefined) continue;
+      if (item.existing) {
+        // Same bytes under a new date (touched, or copied back): keep everything, refresh the date.
+        if (item.fp !== '' && item.fp === item.existing.fingerprint && item.loc.file.size === item.existing.size_bytes) {
+          retouched.push({ existing: item.existing, loc: item.loc });
+        } else changes.push({ id: item.existing.id, loc: item.loc, fp: item.fp });
+        continue;
+      }
+      if (item.loc.file.size > 0) {
+        const cands = byFingerprint.all(item.fp, item.loc.file.size) as { id: number; rel_path: string; mount_path: string; online: number }[];
+        const moved = cands.find(
+          (c) => c.online === 1 && !claimed.has(c.id) && !fs.existsSync(joinOnVolume(c.mount_path, c.rel_path)),
+        );
+        if (moved) {
+          claimed.add(moved.id);
+          relocations.push({ id: moved.id, loc: item.loc });
+          continue;
+        }
+      }
+      inserts.push({ loc: item.loc, fp: item.fp });
+    }
+
+    const now = Date.now();
+    const insert = db.prepare(
+      `INSERT INTO clips (volume_id, rel_path, file_name, size_bytes, mtime_ms, fingerprint, status, status_reason, error_kind, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    );
+    const relocate = db.prepare(
+      'UPDATE clips SET volume_id = ?, rel_path = ?, file_name = ?, mtime_ms = ?, missing_at = NULL, updated_at = ? WHERE id = ?',
+    );
+    const unmiss = db.prepare('UPDATE clips SET missing_at = NULL, updated_at = ? WHERE id = ?');
+    type Op = () => void;
+    const ops: Op[] = [];
+    for (const { loc, fp } of inserts) {
+      ops.push(() => {
+        const empty = loc.file.size === 0;
+        const { id } = insert.get(
+          loc.volumeId, loc.rel, path.basename(loc.file.path), loc.file.size, loc.file.mtimeMs, fp || null,
+          empty ? 'error' : 'pending', empty ? 'empty file (0 bytes)' : null, empty ? 'media' : null, now, now,
+        ) as { id: number };
+        counts.added++;
+        touched.add(id);
+        if (empty) {
+          counts.failed++;
+          issues.push({ path: loc.file.path, code: 'error', reason: 'empty file (0 bytes)' });
+        } else toProbe.push(id);
+      });
+    }
+    for (const { id, loc, fp } of changes) {
+      ops.push(() => {
+        resetClipContent(db, id, { size: loc.file.size, mtimeMs: loc.file.mtimeMs, fingerprint: fp || null });
+        counts.updated++;
+        touched.add(id);
+        if (loc.file.size === 0) {
+          counts.failed++;
+          issues.push({ path: loc.file.path, code: 'error', reason: 'empty file (0 bytes)' });
+        } else toProbe.push(id);
+      });
+    }
+    for (const { id, loc } of relocations) {
+      ops.push(() => {
+        relocate.run(loc.volumeId, loc.rel, path.basename(loc.file.path), loc.file.mtimeMs, now, id);
+        counts.relocated++;
+        touched.add(id);
+      });
+    }
+    const redate = db.prepare('UPDATE clips SET mtime_ms = ?, missing_at = NULL, updated_at = ? WHERE id = ?');
+    for (const { existing, loc } of retouched) {
+      ops.push(() => {
+        redate.run(loc.file.mtimeMs, now, existing.id);
+        counts.unchanged++;
+        touched.add(existing.id);
+        if (existing.status === 'pending') toProbe.push(existing.id);
+        else if (existing.status === 'probed') unfinished.push(existing.id);
+      });
+    }
+    for (const id of clearMissing) {
+      ops.push(() => {
+        unmiss.run(now, id);
+        touched.add(id);
+      });
+    }
+    for (let i = 0; i < ops.length; i += BATCH) {
+      db.transaction(() => ops.slice(i, i + BATCH).forEach((op) => op()))();
+      progress('cataloguing', Math.min(i + BATCH, ops.length), ops.length);
+    }
+
+    // Catalogued files under the walked folders that were not seen: missing (unless under a folder we could not read).
+    const blocked = scan.issues.map((i) => i.path);
+    const markMissing = db.prepare('UPDATE clips SET missing_at = ?, updated_at = ? WHERE id = ? AND missing_at IS NULL');
+    db.transaction(() => {
+      for (const dir of topDirs(scan.dirs)) {
+        const v = volumeOf(dir, true);
+        const rel = relativeOnVolume(v.info.mountPath, dir);
+        if (rel === null) continue;
+        const rows = (
+          rel === ''
+            ? db.prepare('SELECT id, rel_path FROM clips WHERE volume_id = ? AND missing_at IS NULL').all(v.id)
+            : db
+                .prepare('SELECT id, rel_path FROM clips WHERE volume_id = ? AND rel_path >= ? AND rel_path < ? AND missing_at IS NULL')
+                .all(v.id, `${rel}/`, `${rel}0`)
+        ) as { id: number; rel_path: string }[];
+        for (const r of rows) {
+          if (seen.has(`${v.id}:${r.rel_path}`) || claimed.has(r.id)) continue;
+          const abs = joinOnVolume(v.info.mountPath, r.rel_path);
+          if (blocked.some((b) => abs === b || abs.startsWith(b + path.sep))) continue;
+          if (fs.existsSync(abs)) continue; // hidden now, or reached only through a skipped link
+          markMissing.run(now, now, r.id);
+          counts.missing++;
+          touched.add(r.id);
+        }
+      }
+    })();
+
+    if (touched.size > 0) opts.onCatalogued?.([...touched]);
+
+    // Probe: bounded parallel ffprobe; each result is written as it arrives.
+    const probeTotal = toProbe.length;
+    let probed = 0;
+    progress('probing', 0, probeTotal);
+    const needMedia: number[] = [];
+    const pathOf = db.prepare('SELECT v.mount_path, c.rel_path FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?');
+    await mapLimit(toProbe, opts.probeConcurrency ?? 3, async (id) => {
+      if (opts.signal?.aborted) throw new AppError('cancelled', 'import cancelled');
+      let status: string;
+      try {
+        status = await probeClip(db, id, { signal: opts.signal, probe: opts.probe, ffprobe: opts.ffprobe });
+      } catch (e) {
+        const err = toAppError(e);
+        if (err.kind === 'cancelled') throw err;
+        // The file went away or became unreadable between scan and probe: keep the row, report it.
+        const p = pathOf.get(id) as { mount_path: string; rel_path: string } | undefined;
+        issues.push({ path: p ? joinOnVolume(p.mount_path, p.rel_path) : String(id), code: 'error', reason: err.message });
+        status = 'error';
+      }
+      if (status === 'probed') needMedia.push(id);
+      else if (status === 'error' || status === 'unsupported') {
+        counts.failed++;
+        const row = db
+          .prepare('SELECT v.mount_path, c.rel_path, c.status_reason FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?')
+          .get(id) as { mount_path: string; rel_path: string; status_reason: string | null } | undefined;
+        if (row) issues.push({ path: joinOnVolume(row.mount_path, row.rel_path), code: 'error', reason: row.status_reason ?? status });
+      }
+      touched.add(id);
+      if (++probed % 25 === 0 || probed === probeTotal) progress('probing', probed, probeTotal);
+    });
+    // Clips probed by an earlier import whose shots/thumbnails never finished (app closed mid-way).
+    needMedia.push(...unfinished);
+
+    const summary = finish('done', null);
+    progress('done', probeTotal, probeTotal);
+    return { summary, needMedia, touched: [...touched] };
+  } catch (e) {
+    const err = toAppError(e);
+    finish(err.kind === 'cancelled' ? 'cancelled' : 'failed', err.message);
+    throw err;
+  }
+}

@@ -1,0 +1,369 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { AppError, toAppError } from '../../../src-shared/errors';
+import type { ClipStatus } from '../../../src-shared/contract/library';
+import type { CatalogDb } from '../catalog/open-catalog';
+import { analyseShots } from '../media/detect-shots-in-file';
+import type { CutOptions, ShotSpan } from '../media/find-cuts';
+import { probeFile, type ProbeOutcome } from '../media/probe';
+import { renderThumbnails } from '../media/render-thumbnails';
+import { thumbnailDir } from './clip-paths';
+import { clipAbsPath, displayStatus, getClipRow, type ClipRow } from './clip-store';
+import { fingerprintFile } from './fingerprint';
+import { verdictFor } from './probe-outcome';
+
+export interface StageOptions {
+  signal?: AbortSignal;
+  /** Fraction of this stage done, 0..1. */
+  onProgress?: (fraction: number) => void;
+  ffmpeg?: string;
+  ffprobe?: string;
+  /** Test seam and pipeline hook: how one file is probed. */
+  probe?: (file: string, opts: { signal?: AbortSignal; ffprobe?: string }) => Promise<ProbeOutcome>;
+}
+
+/** Tiles in the hover-scrub filmstrip. */
+export const FILMSTRIP_FRAMES = 12;
+
+const now = () => Date.now();
+
+/**
+ * Throws if the clip's file changed (a re-import reset it) while a stage was working on it, so a
+ * stage never writes results computed from the previous content.
+ */
+function assertSameFile(db: CatalogDb, clipId: number, fingerprint: string | null): void {
+  const cur = db.prepare('SELECT fingerprint FROM clips WHERE id = ?').get(clipId) as { fingerprint: string | null } | undefined;
+  if (!cur) throw new AppError('not_found', `clip ${clipId} was removed while it was processed`);
+  if (cur.fingerprint !== fingerprint) throw new AppError('cancelled', `clip ${clipId} changed on disk while it was processed`);
+}
+
+export function setClipFailure(db: CatalogDb, clipId: number, status: 'error' | 'unsupported', kind: string, reason: string): void {
+  db.prepare('UPDATE clips SET status = ?, error_kind = ?, status_reason = ?, updated_at = ? WHERE id = ?').run(status, kind, reason, now(), clipId);
+}
+
+/** The file must be reachable: offline volume or vanished file are reported, not turned into clip errors. */
+function requireFile(db: CatalogDb, row: ClipRow): { abs: string; st: fs.Stats } {
+  if (!row.online) throw new AppError('offline', `volume "${row.volume_label ?? row.mount_path}" is not connected`);
+  const abs = clipAbsPath(row);
+  try {
+    const st = fs.statSync(abs);
+    if (row.missing_at !== null) db.prepare('UPDATE clips SET missing_at = NULL WHERE id = ?').run(row.id);
+    return { abs, st };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      db.prepare('UPDATE clips SET missing_at = COALESCE(missing_at, ?) WHERE id = ?').run(now(), row.id);
+      throw new AppError('not_found', `file is no longer at ${abs}`);
+    }
+    throw new AppError('io', `cannot read ${abs}: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+/**
+ * Stage 1: ffprobe the file and store its metadata. A file edited since it was catalogued gets its
+ * size, date and fingerprint refreshed first (and loses its old shots). Unreadable media end as
+ * status error/unsupported with a reason; only cancellation and an offline volume throw.
+ */
+export async function probeClip(db: CatalogDb, clipId: number, opts: StageOptions = {}): Promise<ClipStatus> {
+  let row = getClipRow(db, clipId);
+  const { abs, st } = requireFile(db, row);
+  if (st.size !== row.size_bytes || Math.floor(st.mtimeMs) !== row.mtime_ms || row.fingerprint === null) {
+    const fp = await fingerprintFile(abs, st.size);
+    if (fp !== row.fingerprint) resetClipContent(db, clipId, { size: st.size, mtimeMs: Math.floor(st.mtimeMs), fingerprint: fp });
+    else db.prepare('UPDATE clips SET size_bytes = ?, mtime_ms = ? WHERE id = ?').run(st.size, Math.floor(st.mtimeMs), clipId);
+    row = getClipRow(db, clipId);
+  }
+  if (row.size_bytes === 0) {
+    setClipFailure(db, clipId, 'error', 'media', 'empty file (0 bytes)');
+    return 'error';
+  }
+  let outcome: ProbeOutcome;
+  try {
+    outcome = await (opts.probe ?? probeFile)(abs, { signal: opts.signal, ffprobe: opts.ffprobe });
+  } catch (e) {
+    const err = toAppError(e, 'media');
+    if (err.kind === 'cancelled' || opts.signal?.aborted) throw err;
+    assertSameFile(db, clipId, row.fingerprint);
+    setClipFailure(db, clipId, 'error', err.kind, err.message);
+    return 'error';
+  }
+  const status = writeProbe(db, row, outcome);
+  opts.onProgress?.(1);
+  return status;
+}
+
+/** Stores a probe result; returns the clip's new stored status. */
+export function writeProbe(db: CatalogDb, row: ClipRow, outcome: ProbeOutcome): ClipStatus {
+  const { info } = outcome;
+  const verdict = verdictFor(info);
+  const status = verdict.status === 'probed' && row.shots_at !== null && row.thumbs_at !== null ? 'ready' : verdict.status;
+  db.transaction(() => {
+    assertSameFile(db, row.id, row.fingerprint);
+    db.prepare(
+      `UPDATE clips SET status = ?, status_reason = ?, error_kind = ?, container = ?, video_codec = ?, audio_codec = ?,
+         duration_s = ?, fps = ?, vfr = ?, width = ?, height = ?, rotation = ?, audio_channels = ?, timecode = ?,
+         bit_rate = ?, frame_count = COALESCE(CASE WHEN shots_at IS NOT NULL THEN frame_count END, ?), probe_json = ?,
+         probed_at = ?, updated_at = ?
+       WHERE id = ?`,
+    ).run(
+      status,
+      verdict.reason,
+      verdict.errorKind,
+      info.container,
+      info.videoCodec,
+      info.audioCodec,
+      info.durationS,
+      info.fps,
+      info.hasVideo ? (info.vfr ? 1 : 0) : null,
+      info.width,
+      info.height,
+      info.hasVideo ? info.rotation : null,
+      info.audioChannels,
+      info.timecode,
+      info.bitRate === null ? null : Math.round(info.bitRate),
+      info.frameCount,
+      JSON.stringify(outcome.raw),
+      now(),
+      now(),
+      row.id,
+    );
+  })();
+  return status;
+}
+
+/** The file's content changed: new identity, metadata and derived rows are stale. */
+export function resetClipContent(db: CatalogDb, clipId: number, file: { size: number; mtimeMs: number; fingerprint: string | null }): void {
+  db.transaction(() => {
+    db.prepare('DELETE FROM thumbnails WHERE clip_id = ?').run(clipId);
+    db.prepare('DELETE FROM shots WHERE clip_id = ?').run(clipId);
+    db.prepare(
+      `UPDATE clips SET size_bytes = ?, mtime_ms = ?, fingerprint = ?, status = ?, status_reason = ?, error_kind = ?,
+         missing_at = NULL, container = NULL, video_codec = NULL, audio_codec = NULL, duration_s = NULL, fps = NULL,
+         vfr = NULL, width = NULL, height = NULL, rotation = NULL, audio_channels = NULL, timecode = NULL, bit_rate = NULL,
+         frame_count = NULL, probe_json = NULL, probed_at = NULL, shots_at = NULL, thumbs_at = NULL, updated_at = ?
+       WHERE id = ?`,
+    ).run(
+      file.size,
+      file.mtimeMs,
+      file.fingerprint,
+      file.size === 0 ? 'error' : 'pending',
+      file.size === 0 ? 'empty file (0 bytes)' : null,
+      file.size === 0 ? 'media' : null,
+      now(),
+      clipId,
+    );
+  })();
+}
+
+const TRUNCATED_NOTE = 'file ends early';
+
+/**
+ * A file cut short after its index (an interrupted copy of a "fast start" MP4) probes with its full
+ * duration but decodes only its beginning: say so on the card instead of failing it.
+ */
+export function truncationNote(ptsTimes: readonly number[], durationS: number | null): string | null {
+  if (!durationS || ptsTimes.length === 0) return null;
+  const n = ptsTimes.length;
+  const step = n > 1 ? ptsTimes[n - 1]! - ptsTimes[n - 2]! : 0;
+  const decodedEnd = ptsTimes[n - 1]! + step;
+  if (durationS - decodedEnd < Math.max(0.5, durationS * 0.1)) return null;
+  return `${TRUNCATED_NOTE}: only ${decodedEnd.toFixed(1)} s of ${durationS.toFixed(1)} s decode (truncated or damaged copy?)`;
+}
+
+/** Replaces the note starting with `prefix` in a '; '-joined reason (or removes it when note is null). */
+function withNote(reason: string | null, prefix: string, note: string | null): string | null {
+  const parts = (reason ?? '').split('; ').filter((p) => p && !p.startsWith(prefix));
+  if (note) parts.push(note);
+  return parts.length ? parts.join('; ') : null;
+}
+
+/**
+ * A file ffmpeg cannot decode becomes status error with the reason, whoever ran the stage (the
+ * built-in queue or the job pipeline); the error is rethrown for the caller's bookkeeping.
+ */
+async function recordMediaFailure<T>(db: CatalogDb, row: ClipRow, signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    const err = toAppError(e, 'media');
+    if (err.kind === 'media' && !signal?.aborted) {
+      const cur = db.prepare('SELECT fingerprint FROM clips WHERE id = ?').get(row.id) as { fingerprint: string | null } | undefined;
+      if (cur && cur.fingerprint === row.fingerprint) setClipFailure(db, row.id, 'error', 'media', err.message);
+    }
+    throw err;
+  }
+}
+
+function requireFootage(row: ClipRow): void {
+  if (row.status !== 'probed' && row.status !== 'ready') {
+    throw new AppError('invalid', `clip ${row.id} is ${row.status}: probe it first (only footage has shots)`);
+  }
+}
+
+/**
+ * Stage 2: decode every frame at 64x36, score frame differences and cut into shots (find-cuts.ts
+ * documents the method). Re-running on the same file keeps the shot rows (and what hangs off them:
+ * segments, embeddings, tags) when the boundaries come out the same; otherwise replaces them.
+ */
+export async function detectShots(
+  db: CatalogDb,
+  clipId: number,
+  opts: StageOptions & { cutOptions?: Partial<CutOptions> } = {},
+): Promise<ShotSpan[]> {
+  const row = getClipRow(db, clipId);
+  requireFootage(row);
+  const { abs } = requireFile(db, row);
+  const expected = row.frame_count && row.frame_count > 0 ? row.frame_count : null;
+  const decoded = await recordMediaFailure(db, row, opts.signal, () =>
+    analyseShots(abs, {
+      signal: opts.signal,
+      ffmpeg: opts.ffmpeg,
+      cutOptions: opts.cutOptions,
+      durationS: row.duration_s,
+      onFrame: (i) => {
+        if (expected && opts.onProgress && i % 50 === 0) opts.onProgress(Math.min(0.99, i / expected));
+      },
+    }),
+  );
+  const shots = decoded.shots;
+  const reason = withNote(row.status_reason, TRUNCATED_NOTE, truncationNote(decoded.ptsTimes, row.duration_s));
+  db.transaction(() => {
+    assertSameFile(db, clipId, row.fingerprint);
+    const old = db.prepare('SELECT id, idx, start_frame, end_frame FROM shots WHERE clip_id = ? ORDER BY idx').all(clipId) as {
+      id: number;
+      idx: number;
+      start_frame: number | null;
+      end_frame: number | null;
+    }[];
+    const same = old.length === shots.length && old.every((o, i) => o.start_frame === shots[i]!.startFrame && o.end_frame === shots[i]!.endFrame);
+    if (same) {
+      const upd = db.prepare('UPDATE shots SET start_s = ?, end_s = ?, cut_score = ? WHERE id = ?');
+      shots.forEach((s, i) => upd.run(s.startS, s.endS, s.cutScore, old[i]!.id));
+    } else {
+      db.prepare('DELETE FROM thumbnails WHERE clip_id = ?').run(clipId);
+      db.prepare('DELETE FROM shots WHERE clip_id = ?').run(clipId);
+      const ins = db.prepare('INSERT INTO shots (clip_id, idx, start_s, end_s, start_frame, end_frame, cut_score) VALUES (?, ?, ?, ?, ?, ?, ?)');
+      for (const s of shots) ins.run(clipId, s.idx, s.startS, s.endS, s.startFrame, s.endFrame, s.cutScore);
+    }
+    db.prepare(
+      `UPDATE clips SET shots_at = ?, frame_count = ?, thumbs_at = CASE WHEN ? THEN thumbs_at END,
+         status = CASE WHEN ? AND thumbs_at IS NOT NULL THEN status ELSE 'probed' END, status_reason = ?, updated_at = ? WHERE id = ?`,
+    ).run(now(), decoded.frames, same ? 1 : 0, same ? 1 : 0, reason, now(), clipId);
+  })();
+  opts.onProgress?.(1);
+  return shots;
+}
+
+/** Poster frame of a shot: its middle, away from the cut and from fades at either end. */
+export function posterFrameOf(startFrame: number, endFrame: number): number {
+  return Math.max(startFrame, Math.floor((startFrame + endFrame - 1) / 2));
+}
+
+/** Evenly spaced frame indices for the filmstrip, each in the middle of its slice of the clip. */
+export function filmstripFrames(frameCount: number, tiles = FILMSTRIP_FRAMES): number[] {
+  const n = Math.max(1, Math.min(tiles, frameCount));
+  return Array.from({ length: n }, (_, k) => Math.min(frameCount - 1, Math.floor(((k + 0.5) * frameCount) / n)));
+}
+
+/**
+ * Stage 3: a poster per shot (~320 px wide) and one filmstrip sprite per clip (12 tiles of 160 px)
+ * in one decode, into a fresh folder of the thumbnail cache; the previous set is removed once the
+ * new rows are committed, so the UI never points at a file that is gone.
+ */
+export async function makeThumbnails(
+  db: CatalogDb,
+  clipId: number,
+  opts: StageOptions & { cacheDir: string },
+): Promise<{ posters: number; filmstrip: boolean }> {
+  const row = getClipRow(db, clipId);
+  requireFootage(row);
+  const { abs } = requireFile(db, row);
+  const shots = db.prepare('SELECT id, start_frame, end_frame FROM shots WHERE clip_id = ? ORDER BY idx').all(clipId) as {
+    id: number;
+    start_frame: number | null;
+    end_frame: number | null;
+  }[];
+  const frameCount = row.frame_count ?? (shots.length ? Math.max(...shots.map((s) => s.end_frame ?? 0)) : 0);
+  if (frameCount <= 0) throw new AppError('media', 'frame count unknown: run shot detection first');
+  const posterTargets = shots.length
+    ? shots.map((s) => ({ shotId: s.id as number | null, frame: posterFrameOf(s.start_frame ?? 0, s.end_frame ?? frameCount) }))
+    : [{ shotId: null, frame: posterFrameOf(0, frameCount) }];
+
+  const root = thumbnailDir(opts.cacheDir);
+  const clipDir = path.join(root, String(clipId));
+  const version = `${now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const outDir = path.join(clipDir, version);
+  let rendered;
+  try {
+    rendered = await recordMediaFailure(db, row, opts.signal, () =>
+      renderThumbnails(
+        abs,
+        { posterFrames: posterTargets.map((p) => p.frame), stripFrames: filmstripFrames(frameCount) },
+        outDir,
+        { signal: opts.signal, ffmpeg: opts.ffmpeg },
+      ),
+    );
+  } catch (e) {
+    fs.rmSync(outDir, { recursive: true, force: true });
+    throw e;
+  }
+  const rel = (file: string) => path.relative(root, file).split(path.sep).join('/');
+  try {
+    db.transaction(() => {
+      assertSameFile(db, clipId, row.fingerprint);
+      db.prepare('DELETE FROM thumbnails WHERE clip_id = ?').run(clipId);
+      const ins = db.prepare(
+        'INSERT INTO thumbnails (clip_id, shot_id, kind, path, width, height, frames, time_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      );
+      const timeOf = (frame: number) => (row.fps ? frame / row.fps : null);
+      rendered.posters.forEach((img, i) => {
+        const target = posterTargets[i]!;
+        ins.run(clipId, target.shotId, 'poster', rel(img.file), img.width, img.height, null, timeOf(target.frame));
+      });
+      if (rendered.strip) {
+        const s = rendered.strip;
+        ins.run(clipId, null, 'filmstrip', rel(s.file), s.tileWidth, s.tileHeight, s.frames, null);
+      }
+      db.prepare(
+        `UPDATE clips SET thumbs_at = ?, status = CASE WHEN shots_at IS NOT NULL AND status IN ('probed', 'ready') THEN 'ready' ELSE status END,
+           updated_at = ? WHERE id = ?`,
+      ).run(now(), now(), clipId);
+    })();
+  } catch (e) {
+    fs.rmSync(outDir, { recursive: true, force: true });
+    throw e;
+  }
+  for (const name of fs.readdirSync(clipDir)) {
+    if (name !== version) fs.rmSync(path.join(clipDir, name), { recursive: true, force: true });
+  }
+  opts.onProgress?.(1);
+  return { posters: rendered.posters.length, filmstrip: Boolean(rendered.strip) };
+}
+
+/**
+ * Everything a dropped clip needs to show in the Library: probe (if not done), shots, thumbnails.
+ * Idempotent: finished stages are skipped unless `force`. A decoding failure becomes status error
+ * with its reason; cancellation, an offline volume or a vanished file throw and change nothing.
+ */
+export async function processClipMedia(
+  db: CatalogDb,
+  clipId: number,
+  opts: StageOptions & { cacheDir: string; force?: boolean },
+): Promise<ClipStatus> {
+  const progress = (from: number, to: number) => (f: number) => opts.onProgress?.(from + (to - from) * f);
+  let row = getClipRow(db, clipId);
+  if (row.status === 'pending' || opts.force) {
+    await probeClip(db, clipId, { ...opts, onProgress: progress(0, 0.05) });
+    row = getClipRow(db, clipId);
+  }
+  if (row.status !== 'probed' && row.status !== 'ready') return displayStatus(row);
+  try {
+    if (row.shots_at === null || opts.force) await detectShots(db, clipId, { ...opts, onProgress: progress(0.05, 0.8) });
+    row = getClipRow(db, clipId);
+    if (row.thumbs_at === null || opts.force) await makeThumbnails(db, clipId, { ...opts, onProgress: progress(0.8, 1) });
+  } catch (e) {
+    const err = toAppError(e, 'media');
+    if (err.kind !== 'media' || opts.signal?.aborted) throw err;
+    setClipFailure(db, clipId, 'error', 'media', err.message);
+  }
+  return displayStatus(getClipRow(db, clipId));
+}

@@ -1,0 +1,69 @@
+import type { Volume } from '../../../src-shared/contract/library';
+import type { CatalogDb } from '../catalog/open-catalog';
+import type { VolumeInfo, VolumeResolver } from './volumes/volume-resolver';
+
+/** Records a volume seen just now (online, at its current mount path) and returns its id. */
+export function upsertVolume(db: CatalogDb, v: VolumeInfo, at = Date.now()): number {
+  const row = db
+    .prepare(
+      `INSERT INTO volumes (volume_key, mount_path, label, online, last_seen_at) VALUES (?, ?, ?, 1, ?)
+       ON CONFLICT (volume_key) DO UPDATE SET mount_path = excluded.mount_path, label = excluded.label, online = 1,
+         last_seen_at = excluded.last_seen_at
+       RETURNING id`,
+    )
+    .get(v.key, v.mountPath, v.label, at) as { id: number };
+  return row.id;
+}
+
+/**
+ * Checks every known volume against what is mounted now: a disconnected one goes offline (its clips
+ * are kept and shown offline), a reconnected one comes back, possibly at a new mount path.
+ * Returns the ids whose online state or mount path changed.
+ */
+export function refreshVolumes(db: CatalogDb, resolver: VolumeResolver): number[] {
+  resolver.refresh();
+  const rows = db.prepare('SELECT id, volume_key, mount_path, online FROM volumes').all() as {
+    id: number;
+    volume_key: string;
+    mount_path: string;
+    online: number;
+  }[];
+  const changed: number[] = [];
+  const updates: { id: number; online: number; mount: string }[] = [];
+  for (const r of rows) {
+    const where = resolver.locate(r.volume_key, r.mount_path);
+    const online = where !== null ? 1 : 0;
+    const mount = where ?? r.mount_path;
+    if (online !== r.online || mount !== r.mount_path) updates.push({ id: r.id, online, mount });
+  }
+  // Polled every few seconds: write only when a drive came, went or moved.
+  if (updates.length > 0) {
+    const upd = db.prepare('UPDATE volumes SET online = ?, mount_path = ?, last_seen_at = CASE WHEN ? THEN ? ELSE last_seen_at END WHERE id = ?');
+    const at = Date.now();
+    db.transaction(() => {
+      for (const u of updates) {
+        upd.run(u.online, u.mount, u.online, at, u.id);
+        changed.push(u.id);
+      }
+    })();
+  }
+  return changed;
+}
+
+export function listVolumes(db: CatalogDb): Volume[] {
+  const rows = db
+    .prepare(
+      `SELECT v.id, v.volume_key, v.label, v.mount_path, v.online, v.last_seen_at, COUNT(c.id) AS clips
+       FROM volumes v LEFT JOIN clips c ON c.volume_id = v.id GROUP BY v.id ORDER BY v.label, v.id`,
+    )
+    .all() as { id: number; volume_key: string; label: string | null; mount_path: string; online: number; last_seen_at: number; clips: number }[];
+  return rows.map((r) => ({
+    id: r.id,
+    key: r.volume_key,
+    label: r.label ?? r.mount_path,
+    mountPath: r.mount_path,
+    online: r.online === 1,
+    clipCount: r.clips,
+    lastSeenAt: r.last_seen_at,
+  }));
+}

@@ -1,0 +1,28 @@
+/** What the catalog keeps about a clip's media, parsed from ffprobe. */
+export interface MediaInfo {
+  /** Short container name chosen from ffprobe's format list by the file extension (mp4, mov, matroska...). */
+  container: string;
+  formatName: string;
+  videoCodec: string | null;
+  audioCodec: string | null;
+  durationS: number | null;
+  /** Average frame rate; for variable frame rate this is what the clip actually plays at. */
+  fps: number | null;
+  /** r_frame_rate and avg_frame_rate disagree: timestamps are not a fixed grid. */
+  vfr: boolean;
+  /** Size as displayed: coded size with width and height swapped for 90/270 rotation. */
+  width: number | null;
+  height: number | null;
+  codedWidth: number | null;
+  codedHeight: number | null;
+  /** Clockwise degrees a player turns the coded picture to show it: 0, 90, 180 or 270. */
+  rotation: number;
+  audioChannels: number | null;
+  /** Source timecode (SMPTE) from a tmcd track or a container tag, when the camera wrote one. */
+  timecode: string | null;
+  bitRate: number | null;
+  frameCount: number | null;
+  pixFmt: string | null;
+  hasVideo: boolean;
+  hasAudio: boolean;
+}

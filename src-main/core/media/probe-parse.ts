@@ -1,0 +1,151 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { AppError } from '../../../src-shared/errors';
+import type { MediaInfo } from './media-info';
+
+/** ffprobe prints numbers as strings in some fields and numbers in others, and "N/A" when unknown. */
+const numLike = z.union([z.number(), z.string()]).optional();
+const tags = z.record(z.string(), z.union([z.string(), z.number()])).optional();
+
+const streamSchema = z.looseObject({
+  index: z.number().optional(),
+  codec_type: z.string().optional(),
+  codec_name: z.string().optional(),
+  width: z.number().optional(),
+  height: z.number().optional(),
+  r_frame_rate: z.string().optional(),
+  avg_frame_rate: z.string().optional(),
+  duration: numLike,
+  nb_frames: numLike,
+  channels: z.number().optional(),
+  pix_fmt: z.string().optional(),
+  tags,
+  disposition: z.record(z.string(), z.number()).optional(),
+  side_data_list: z.array(z.looseObject({ side_data_type: z.string().optional(), rotation: numLike })).optional(),
+});
+
+const probeSchema = z.looseObject({
+  streams: z.array(streamSchema).default([]),
+  format: z
+    .looseObject({
+      format_name: z.string().optional(),
+      duration: numLike,
+      bit_rate: numLike,
+      tags,
+    })
+    .optional(),
+});
+
+export type FfprobeJson = z.infer<typeof probeSchema>;
+type Stream = z.infer<typeof streamSchema>;
+
+function num(v: string | number | undefined): number | null {
+  if (v === undefined) return null;
+  const n = typeof v === 'number' ? v : Number(v);
+  return Number.isFinite(n) ? n : null;
+}
+
+/** "30000/1001" -> 29.97; "0/0" and garbage -> null. */
+export function parseRate(r: string | undefined): number | null {
+  if (!r) return null;
+  const [a, b] = r.split('/');
+  const n = Number(a);
+  const d = b === undefined ? 1 : Number(b);
+  if (!Number.isFinite(n) || !Number.isFinite(d) || n <= 0 || d <= 0) return null;
+  return n / d;
+}
+
+/**
+ * ffprobe's r_frame_rate is the smallest rate that represents every timestamp, avg_frame_rate is
+ * frames / duration. On a constant-rate file they agree; phone footage and screen recordings drift
+ * apart. Half a percent absorbs rounding in containers that store durations in milliseconds.
+ */
+export function isVariableFrameRate(rFrameRate: number | null, avgFrameRate: number | null): boolean {
+  if (rFrameRate === null || avgFrameRate === null) return false;
+  return Math.abs(rFrameRate - avgFrameRate) / Math.max(rFrameRate, avgFrameRate) > 0.005;
+}
+
+/**
+ * Display-matrix rotation (ffprobe reports it counter-clockwise) wins over the legacy `rotate`
+ * tag (clockwise). Returned clockwise, snapped to a quarter turn.
+ */
+export function rotationOf(stream: Pick<Stream, 'side_data_list' | 'tags'>): number {
+  const matrix = stream.side_data_list?.find((s) => s.rotation !== undefined && num(s.rotation) !== null);
+  let cw: number | null = null;
+  if (matrix) cw = -(num(matrix.rotation) ?? 0);
+  else if (stream.tags?.rotate !== undefined) cw = num(stream.tags.rotate);
+  if (cw === null) return 0;
+  const snapped = Math.round(cw / 90) * 90;
+  return ((snapped % 360) + 360) % 360;
+}
+
+const CONTAINER_BY_EXT: Record<string, string> = {
+  mp4: 'mp4', m4v: 'mp4', mov: 'mov', qt: 'mov', '3gp': '3gp', '3g2': '3g2', mkv: 'matroska', webm: 'webm',
+};
+
+function containerName(formatName: string, file: string): string {
+  const names = formatName.split(',');
+  const byExt = CONTAINER_BY_EXT[path.extname(file).slice(1).toLowerCase()];
+  if (byExt && names.includes(byExt)) return byExt;
+  return names[0] ?? formatName;
+}
+
+function timecodeOf(json: FfprobeJson): string | null {
+  const fromTags = (t: Record<string, string | number> | undefined) => {
+    const v = t?.timecode;
+    return typeof v === 'string' && /^\d{2}[:;.]\d{2}[:;.]\d{2}[:;.]\d{2,3}$/.test(v) ? v : null;
+  };
+  for (const s of json.streams) {
+    const tc = fromTags(s.tags);
+    if (tc) return tc;
+  }
+  return fromTags(json.format?.tags);
+}
+
+/** Cover art in audio files is a "video" stream flagged attached_pic: it is not footage. */
+function isFootage(s: Stream): boolean {
+  return s.codec_type === 'video' && s.disposition?.attached_pic !== 1;
+}
+
+/** Turns ffprobe's JSON into MediaInfo. Throws AppError('invalid') when the JSON is not ffprobe's. */
+export function parseProbeJson(raw: unknown, file: string): MediaInfo {
+  const parsed = probeSchema.safeParse(raw);
+  if (!parsed.success) throw new AppError('invalid', `unexpected ffprobe output: ${parsed.error.issues[0]?.message ?? 'shape'}`);
+  const json = parsed.data;
+  const video = json.streams.find(isFootage);
+  const audio = json.streams.find((s) => s.codec_type === 'audio');
+  const formatName = json.format?.format_name ?? 'unknown';
+
+  const rotation = video ? rotationOf(video) : 0;
+  const codedW = video?.width ?? null;
+  const codedH = video?.height ?? null;
+  const swap = rotation === 90 || rotation === 270;
+  const rRate = parseRate(video?.r_frame_rate);
+  const avgRate = parseRate(video?.avg_frame_rate);
+  const durationS = num(json.format?.duration) ?? num(video?.duration) ?? num(audio?.duration);
+  const fps = avgRate ?? rRate;
+  const nbFrames = num(video?.nb_frames);
+  const frameCount = nbFrames ?? (fps && durationS ? Math.round(fps * durationS) : null);
+
+  return {
+    container: containerName(formatName, file),
+    formatName,
+    videoCodec: video?.codec_name ?? null,
+    audioCodec: audio?.codec_name ?? null,
+    durationS: durationS !== null && durationS >= 0 ? durationS : null,
+    fps,
+    vfr: isVariableFrameRate(rRate, avgRate),
+    width: swap ? codedH : codedW,
+    height: swap ? codedW : codedH,
+    codedWidth: codedW,
+    codedHeight: codedH,
+    rotation,
+    audioChannels: audio?.channels ?? null,
+    timecode: timecodeOf(json),
+    bitRate: num(json.format?.bit_rate),
+    frameCount: video ? frameCount : null,
+    pixFmt: video?.pix_fmt ?? null,
+    hasVideo: Boolean(video),
+    hasAudio: Boolean(audio),
+  };
+}

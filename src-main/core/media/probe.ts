@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import { AppError } from '../../../src-shared/errors';
+import { ffPath } from './ffmpeg-locate';
+import type { MediaInfo } from './media-info';
+import { parseProbeJson } from './probe-parse';
+import { runTool } from './run-process';
+
+export interface ProbeOptions {
+  signal?: AbortSignal;
+  /** ffprobe binary; defaults to the located one. */
+  ffprobe?: string;
+}
+
+export interface ProbeOutcome {
+  info: MediaInfo;
+  /** ffprobe's JSON as printed, kept so later code can read fields this parser ignores. */
+  raw: unknown;
+}
+
+const NOT_MEDIA = 'not a recognisable media file (contents do not match any video format)';
+const ISO_BOX_TYPES = new Set(['ftyp', 'moov', 'mdat', 'free', 'skip', 'wide', 'pnot', 'uuid', 'styp', 'sidx', 'moof']);
+
+/**
+ * The MP4/MOV demuxer is picked by extension, so a text file named .mp4 fails with the same
+ * "moov atom not found" as a truncated copy. A real one starts with an ISO box header.
+ */
+export function startsLikeIsoMedia(head: Uint8Array): boolean {
+  if (head.length < 8) return false;
+  return ISO_BOX_TYPES.has(String.fromCharCode(head[4]!, head[5]!, head[6]!, head[7]!));
+}
+
+function readHead(file: string): Uint8Array {
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const buf = Buffer.alloc(16);
+      const n = fs.readSync(fd, buf, 0, 16, 0);
+      return buf.subarray(0, n);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return new Uint8Array(0);
+  }
+}
+
+/** Maps ffprobe's stderr to a sentence an editor can act on. */
+export function explainProbeFailure(stderr: string, head?: Uint8Array): string {
+  const s = stderr.toLowerCase();
+  if (s.includes('moov atom not found')) {
+    if (head && !startsLikeIsoMedia(head)) return NOT_MEDIA;
+    return 'file is truncated or damaged (moov atom not found): was the copy interrupted?';
+  }
+  if (s.includes('invalid data found when processing input')) return NOT_MEDIA;
+  if (s.includes('permission denied')) return 'permission denied';
+  if (s.includes('no such file')) return 'file disappeared during import';
+  if (s.includes('end of file')) return 'file ends unexpectedly (truncated)';
+  const last = stderr.trim().split('\n').filter(Boolean).at(-1);
+  return last ? `ffprobe could not read the file: ${last.replace(/^.*?:\s*/, '').slice(0, 200)}` : 'ffprobe could not read the file';
+}
+
+/**
+ * One ffprobe run per file: format, streams and side data (rotation) in one JSON document.
+ * Failures become AppError('media') with a readable reason; cancellation stays 'cancelled'.
+ */
+export async function probeFile(file: string, opts: ProbeOptions = {}): Promise<ProbeOutcome> {
+  const bin = opts.ffprobe ?? ffPath('ffprobe');
+  const res = await runTool(
+    bin,
+    ['-v', 'error', '-hide_banner', '-print_format', 'json', '-show_format', '-show_streams', '-i', file],
+    { signal: opts.signal, maxStdoutBytes: 16 * 1024 * 1024 },
+  );
+  if (res.code !== 0) throw new AppError('media', explainProbeFailure(res.stderr, readHead(file)));
+  let raw: unknown;
+  try {
+    raw = JSON.parse(res.stdout.toString('utf8'));
+  } catch (e) {
+    throw new AppError('media', 'ffprobe printed output that is not JSON', { cause: e });
+  }
+  const info = parseProbeJson(raw, file);
+  if (!info.hasVideo && !info.hasAudio) throw new AppError('media', explainProbeFailure(res.stderr || 'Invalid data found when processing input'));
+  return { info, raw };
+}

@@ -1,0 +1,93 @@
+import { useState, type ReactNode } from 'react';
+import type { ClipSummary } from '../../../../src-shared/contract/library';
+import { api } from '../../api/client';
+import { formatDuration, formatFps, formatResolution, reasonLine, STATUS_LABEL, statusTone } from './format';
+
+/** Largest box of aspect w:h that fits in boxW x boxH. */
+function fit(w: number, h: number, boxW: number, boxH: number): { width: number; height: number } {
+  const s = Math.min(boxW / w, boxH / h);
+  return { width: Math.round(w * s), height: Math.round(h * s) };
+}
+
+/**
+ * A clip in the grid. Moving the mouse across the picture scrubs through the filmstrip sprite:
+ * the tile under the pointer is shown by shifting the sprite with background-position.
+ */
+export function ClipCard({ clip, thumbWidth, thumbHeight, selected, onOpen }: {
+  clip: ClipSummary;
+  thumbWidth: number;
+  thumbHeight: number;
+  selected: boolean;
+  onOpen: (id: number) => void;
+}): ReactNode {
+  const [scrub, setScrub] = useState<number | null>(null);
+  const strip = clip.filmstrip;
+  const tone = statusTone(clip.status);
+  const reason = reasonLine(clip);
+  const tileW = strip?.width ?? clip.poster?.width ?? 16;
+  const tileH = strip?.height ?? clip.poster?.height ?? 9;
+  const box = fit(tileW, tileH, thumbWidth, thumbHeight);
+
+  const onMove = (e: React.MouseEvent<HTMLDivElement>) => {
+    if (!strip || strip.frames < 2) return;
+    const r = e.currentTarget.getBoundingClientRect();
+    const frac = Math.min(0.9999, Math.max(0, (e.clientX - r.left) / r.width));
+    setScrub(Math.floor(frac * strip.frames));
+  };
+
+  return (
+    <article
+      className={`clip-card${selected ? ' selected' : ''}`}
+      data-clip-id={clip.id}
+      data-status={clip.status}
+      onClick={() => onOpen(clip.id)}
+      title={clip.path}
+    >
+      <div
+        className="clip-thumb"
+        style={{ height: thumbHeight }}
+        onMouseMove={onMove}
+        onMouseLeave={() => setScrub(null)}
+        data-testid="clip-thumb"
+      >
+        {scrub !== null && strip ? (
+          <div
+            className="clip-sprite"
+            data-scrub={scrub}
+            style={{
+              ...box,
+              backgroundImage: `url("${api.mediaUrl({ kind: 'thumb', path: strip.path })}")`,
+              backgroundSize: `${strip.frames * 100}% 100%`,
+              backgroundPosition: `${(scrub / (strip.frames - 1)) * 100}% 0`,
+            }}
+          />
+        ) : clip.poster ? (
+          <img src={api.mediaUrl({ kind: 'thumb', path: clip.poster.path })} alt="" loading="lazy" draggable={false} style={box} />
+        ) : (
+          <div className={`clip-placeholder tone-${tone}`}>{clip.status === 'pending' || clip.status === 'probed' ? '…' : '⚠'}</div>
+        )}
+        {scrub !== null && strip && <div className="clip-scrub-bar" style={{ left: `${((scrub + 0.5) / strip.frames) * 100}%` }} />}
+        {clip.durationS !== null && <span className="clip-duration">{formatDuration(clip.durationS)}</span>}
+        {clip.shotCount > 1 && <span className="clip-shots">{clip.shotCount} shots</span>}
+      </div>
+      <div className="clip-info">
+        <div className="clip-name" title={clip.name}>
+          {clip.name}
+        </div>
+        <div className="clip-meta">
+          <span>{formatResolution(clip)}</span>
+          {clip.fps ? <span>{formatFps(clip)}</span> : null}
+          {clip.videoCodec ? <span>{clip.videoCodec}</span> : null}
+          <span className={`badge ${tone}`} title={reason ?? STATUS_LABEL[clip.status]} data-testid="clip-status">
+            {STATUS_LABEL[clip.status]}
+          </span>
+        </div>
+        {reason && (
+          <div className={`clip-reason tone-${tone}`} title={reason}>
+            {reason}
+          </div>
+        )}
+      </div>
+    </article>
+  );
+}

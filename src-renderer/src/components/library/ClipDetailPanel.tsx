@@ -1,0 +1,90 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import type { ClipDetail } from '../../../../src-shared/contract/library';
+import type { AppError } from '../../../../src-shared/errors';
+import { api } from '../../api/client';
+import { formatBytes, formatDuration, formatFps, formatResolution, formatSeconds, STATUS_LABEL, statusTone } from './format';
+
+/** Metadata and shots of one clip; refreshed when the catalog changes. */
+export function ClipDetailPanel({ clipId, onClose }: { clipId: number; onClose: () => void }): ReactNode {
+  const [clip, setClip] = useState<ClipDetail | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    const load = () =>
+      api
+        .call('library.get', { clipId })
+        .then((c) => live && (setClip(c), setError(null)))
+        .catch((e: AppError) => live && setError(e.message));
+    void load();
+    const off = api.on('catalog.changed', (p) => {
+      if (!p.clipIds || p.clipIds.includes(clipId)) void load();
+    });
+    return () => {
+      live = false;
+      off();
+    };
+  }, [clipId]);
+
+  const retry = async () => {
+    await api.call('library.retry', { clipIds: [clipId] }).catch((e: AppError) => setError(e.message));
+  };
+
+  return (
+    <aside className="clip-detail card" aria-label="Clip details" data-testid="clip-detail">
+      <div className="row">
+        <strong className="clip-detail-name">{clip?.name ?? '…'}</strong>
+        <span className="spacer" />
+        <button type="button" className="btn link" onClick={onClose} aria-label="Close details">
+          ✕
+        </button>
+      </div>
+      {error && <div className="error-text">{error}</div>}
+      {clip && (
+        <>
+          <div className="muted clip-detail-path">{clip.path}</div>
+          <div className="row">
+            <span className={`badge ${statusTone(clip.status)}`}>{STATUS_LABEL[clip.status]}</span>
+            {(clip.status === 'error' || clip.status === 'unsupported' || clip.status === 'ready') && (
+              <button type="button" className="btn" onClick={retry}>
+                Process again
+              </button>
+            )}
+          </div>
+          {clip.statusReason && <div className={`clip-reason tone-${statusTone(clip.status)}`}>{clip.statusReason}</div>}
+          <dl className="meta-list">
+            <dt>Duration</dt>
+            <dd>{formatDuration(clip.durationS)}</dd>
+            <dt>Picture</dt>
+            <dd>
+              {formatResolution(clip)} {formatFps(clip)} {clip.rotation ? `(rotated ${clip.rotation}°)` : ''}
+            </dd>
+            <dt>Codecs</dt>
+            <dd>
+              {[clip.container, clip.videoCodec, clip.audioCodec && `${clip.audioCodec}${clip.audioChannels ? ` ${clip.audioChannels} ch` : ''}`]
+                .filter(Boolean)
+                .join(' · ') || '–'}
+            </dd>
+            <dt>Timecode</dt>
+            <dd>{clip.timecode ?? '–'}</dd>
+            <dt>Size</dt>
+            <dd>{formatBytes(clip.sizeBytes)}</dd>
+            <dt>Volume</dt>
+            <dd>{clip.volumeLabel}</dd>
+          </dl>
+          <h3>{clip.shots.length} shot{clip.shots.length === 1 ? '' : 's'}</h3>
+          <div className="shot-list">
+            {clip.shots.map((s) => (
+              <figure key={s.id} className="shot">
+                {s.poster ? <img src={api.mediaUrl({ kind: 'thumb', path: s.poster.path })} alt={`shot ${s.idx + 1}`} loading="lazy" /> : <div className="clip-placeholder" />}
+                <figcaption>
+                  {s.idx + 1}. {formatSeconds(s.startS)}–{formatSeconds(s.endS)}
+                </figcaption>
+              </figure>
+            ))}
+          </div>
+        </>
+      )}
+    </aside>
+  );
+}

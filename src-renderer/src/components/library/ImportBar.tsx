@@ -1,0 +1,141 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { ImportProgress } from '../../../../src-shared/contract/library';
+import { api } from '../../api/client';
+
+const PHASE: Record<ImportProgress['phase'], string> = {
+  scanning: 'Scanning',
+  cataloguing: 'Cataloguing',
+  probing: 'Reading metadata',
+  done: 'Done',
+};
+
+/**
+ * Ways in: drop files/folders anywhere on the view (Electron gives real paths through
+ * api.pathForFile), the folder dialog when there is one, or a typed path (the web transport has no
+ * file paths, so it is the way there).
+ */
+export function ImportBar({ running, progress, queue, onImport }: {
+  running: boolean;
+  progress: ImportProgress | null;
+  queue: { pending: number; runningClipId: number | null } | null;
+  onImport: (paths: string[]) => void;
+}): ReactNode {
+  const [text, setText] = useState('');
+  const submit = () => {
+    const paths = text
+      .split('\n')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (paths.length) onImport(paths);
+  };
+  return (
+    <div className="import-bar">
+      <form
+        className="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <input
+          type="text"
+          className="import-path"
+          placeholder="Import folder path, e.g. /Volumes/CARD_A/DCIM"
+          aria-label="Import folder path"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          disabled={running}
+        />
+        <button type="submit" className="btn primary" disabled={running || !text.trim()} data-testid="import-submit">
+          Import
+        </button>
+        {api.chooseFolders && (
+          <button
+            type="button"
+            className="btn"
+            disabled={running}
+            onClick={async () => {
+              const picked = await api.chooseFolders!();
+              if (picked.length) onImport(picked);
+            }}
+          >
+            Choose folders…
+          </button>
+        )}
+        <span className="muted drop-hint">or drop files and folders anywhere here</span>
+      </form>
+      {(running || progress) && (
+        <div className="import-progress" role="status">
+          <span className="spinner" aria-hidden />
+          {progress ? `${PHASE[progress.phase]}: ${progress.done}${progress.total ? ` / ${progress.total}` : ''}` : 'Importing…'}
+          {progress && progress.total > 0 && (
+            <progress max={progress.total} value={progress.done} />
+          )}
+        </div>
+      )}
+      {queue && (
+        <div className="import-progress muted" role="status" data-testid="media-queue">
+          Making shots and thumbnails: {queue.pending + (queue.runningClipId ? 1 : 0)} clip{queue.pending + (queue.runningClipId ? 1 : 0) === 1 ? '' : 's'} to go
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Wraps the view: highlights while files are dragged over it, hands their paths over on drop. */
+export function DropZone({ onPaths, onNoPaths, children }: {
+  onPaths: (paths: string[]) => void;
+  onNoPaths: (count: number) => void;
+  children: ReactNode;
+}): ReactNode {
+  const [over, setOver] = useState(false);
+  const depth = useRef(0);
+  useEffect(() => {
+    // Dropping outside the zone must not navigate the window to the file.
+    const stop = (e: DragEvent) => e.preventDefault();
+    window.addEventListener('dragover', stop);
+    window.addEventListener('drop', stop);
+    return () => {
+      window.removeEventListener('dragover', stop);
+      window.removeEventListener('drop', stop);
+    };
+  }, []);
+  return (
+    <div
+      className={`drop-zone${over ? ' over' : ''}`}
+      onDragEnter={(e) => {
+        if (!e.dataTransfer.types.includes('Files')) return;
+        depth.current++;
+        setOver(true);
+      }}
+      onDragLeave={() => {
+        depth.current = Math.max(0, depth.current - 1);
+        if (depth.current === 0) setOver(false);
+      }}
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes('Files')) {
+          e.preventDefault();
+          e.dataTransfer.dropEffect = 'copy';
+        }
+      }}
+      onDrop={(e) => {
+        e.preventDefault();
+        depth.current = 0;
+        setOver(false);
+        const files = Array.from(e.dataTransfer.files);
+        if (files.length === 0) return;
+        const paths = api.pathForFile ? files.map((f) => api.pathForFile!(f)).filter(Boolean) : [];
+        if (paths.length) onPaths(paths);
+        else onNoPaths(files.length);
+      }}
+      data-testid="drop-zone"
+    >
+      {children}
+      {over && (
+        <div className="drop-overlay" aria-hidden>
+          <div>Drop to import</div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+import { useState, type ReactNode } from 'react';
+import type { ImportSummary } from '../../../../src-shared/contract/library';
+
+const CODE_LABEL: Record<string, string> = {
+  hidden: 'Hidden',
+  system: 'System',
+  symlink_loop: 'Link loop',
+  broken_symlink: 'Broken link',
+  unreadable: 'Unreadable',
+  not_regular: 'Not a file',
+  not_video: 'Not a video',
+  vanished: 'Gone',
+  error: 'Failed',
+};
+
+/** What the last import did: counts, and each skipped or failed file with its reason. */
+export function ImportSummaryPanel({ summary, onDismiss }: { summary: ImportSummary; onDismiss: () => void }): ReactNode {
+  const [open, setOpen] = useState(summary.failed > 0);
+  const parts: [string, number, string?][] = [
+    ['added', summary.added],
+    ['updated', summary.updated],
+    ['unchanged', summary.unchanged],
+    ['moved', summary.relocated],
+    ['missing', summary.missing, 'warn'],
+    ['failed', summary.failed, 'error'],
+    ['skipped', summary.skipped, 'warn'],
+    ['not video', summary.ignored],
+  ];
+  const problems = summary.issues.filter((i) => i.code !== 'hidden' && i.code !== 'system');
+  const quiet = summary.issues.length - problems.length;
+  return (
+    <section className="import-summary card" data-testid="import-summary" aria-label="Import summary">
+      <div className="row">
+        <strong>{summary.state === 'done' ? 'Import finished' : `Import ${summary.state}`}</strong>
+        {parts
+          .filter(([, n]) => n > 0)
+          .map(([label, n, tone]) => (
+            <span key={label} className={`badge ${tone ?? ''}`} data-count={label}>
+              {n} {label}
+            </span>
+          ))}
+        {summary.error && <span className="error-text">{summary.error}</span>}
+        <span className="spacer" />
+        {summary.issues.length > 0 && (
+          <button type="button" className="btn link" onClick={() => setOpen(!open)}>
+            {open ? 'Hide details' : `Details (${summary.issues.length}${summary.issuesTruncated ? '+' : ''})`}
+          </button>
+        )}
+        <button type="button" className="btn link" onClick={onDismiss} aria-label="Dismiss import summary">
+          ✕
+        </button>
+      </div>
+      {open && (
+        <ul className="issue-list">
+          {problems.map((i) => (
+            <li key={`${i.code}:${i.path}`}>
+              <span className={`badge ${i.code === 'error' ? 'error' : 'warn'}`}>{CODE_LABEL[i.code] ?? i.code}</span>
+              <span className="issue-path">{i.path}</span>
+              <span className="muted">{i.reason}</span>
+            </li>
+          ))}
+          {quiet > 0 && <li className="muted">{quiet} hidden or system entr{quiet === 1 ? 'y' : 'ies'} skipped</li>}
+        </ul>
+      )}
+    </section>
+  );
+}

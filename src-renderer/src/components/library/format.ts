@@ -1,0 +1,63 @@
+import type { ClipStatus, ClipSummary } from '../../../../src-shared/contract/library';
+
+export const STATUS_LABEL: Record<ClipStatus, string> = {
+  pending: 'Reading',
+  probed: 'Processing',
+  ready: 'Ready',
+  error: 'Error',
+  unsupported: 'Unsupported',
+  offline: 'Offline',
+  missing: 'Missing',
+};
+
+export function statusTone(s: ClipStatus): 'ok' | 'warn' | 'error' | 'muted' | 'accent' {
+  if (s === 'ready') return 'ok';
+  if (s === 'error') return 'error';
+  if (s === 'unsupported' || s === 'missing') return 'warn';
+  if (s === 'offline') return 'muted';
+  return 'accent';
+}
+
+/** 75.4 -> "1:15", 3725 -> "1:02:05". */
+export function formatDuration(s: number | null): string {
+  if (s === null || !Number.isFinite(s)) return '–';
+  const total = Math.round(s);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const sec = total % 60;
+  const mm = h > 0 ? String(m).padStart(2, '0') : String(m);
+  return `${h > 0 ? `${h}:` : ''}${mm}:${String(sec).padStart(2, '0')}`;
+}
+
+export function formatResolution(c: Pick<ClipSummary, 'width' | 'height'>): string {
+  return c.width && c.height ? `${c.width}×${c.height}` : '–';
+}
+
+export function formatFps(c: Pick<ClipSummary, 'fps' | 'vfr'>): string {
+  if (!c.fps) return '';
+  const v = Math.abs(c.fps - Math.round(c.fps)) < 0.01 ? String(Math.round(c.fps)) : c.fps.toFixed(2);
+  return `${v}${c.vfr ? ' VFR' : ''} fps`;
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = n / 1024;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[u]}`;
+}
+
+/** The line under a card: the reason when something is wrong, notes (VFR, truncated...) otherwise. */
+export function reasonLine(c: ClipSummary): string | null {
+  return c.statusReason;
+}
+
+/** Shot boundaries: tenths matter. 62.35 -> "1:02.4". */
+export function formatSeconds(s: number): string {
+  const m = Math.floor(s / 60);
+  return `${m}:${(s - m * 60).toFixed(1).padStart(4, '0')}`;
+}

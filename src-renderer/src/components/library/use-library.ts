@@ -1,0 +1,160 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ClipFilter, ClipSummary, ImportProgress, ImportSummary, ListResult } from '../../../../src-shared/contract/library';
+import type { AppError } from '../../../../src-shared/errors';
+import { api } from '../../api/client';
+
+export const PAGE = 120;
+
+export interface LibraryQuery {
+  status?: ClipFilter;
+  query?: string;
+}
+
+/**
+ * Clips by index for a virtualized grid: pages are fetched when rows come into view, and the
+ * whole set is refetched (keeping what is on screen until the new page lands) when the catalog
+ * changes. Bursts of catalog.changed (one per clip while thumbnails are made) are coalesced.
+ */
+export function useClipPages(q: LibraryQuery): {
+  total: number;
+  counts: ListResult['counts'] | null;
+  clipAt: (index: number) => ClipSummary | undefined;
+  ensureRange: (start: number, end: number) => void;
+  error: string | null;
+  loaded: boolean;
+} {
+  const [, setTick] = useState(0);
+  const [total, setTotal] = useState(0);
+  const [counts, setCounts] = useState<ListResult['counts'] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loaded, setLoaded] = useState(false);
+  const pages = useRef(new Map<number, ClipSummary[]>());
+  const fresh = useRef(new Set<number>());
+  const inflight = useRef(new Set<number>());
+  const generation = useRef(0);
+  const visible = useRef<[number, number]>([0, PAGE]);
+  const { status, query } = q;
+
+  const fetchPage = useCallback(
+    async (page: number) => {
+      if (inflight.current.has(page)) return;
+      inflight.current.add(page);
+      const gen = generation.current;
+      try {
+        const res = await api.call('library.list', {
+          offset: page * PAGE,
+          limit: PAGE,
+          status,
+          query: query || undefined,
+          sort: 'path',
+        });
+        if (gen !== generation.current) return;
+        pages.current.set(page, res.items);
+        fresh.current.add(page);
+        setTotal(res.total);
+        setCounts(res.counts);
+        setError(null);
+        setLoaded(true);
+        setTick((t) => t + 1);
+      } catch (e) {
+        if (gen === generation.current) setError((e as AppError).message);
+      } finally {
+        inflight.current.delete(page);
+      }
+    },
+    [status, query],
+  );
+
+  const ensureRange = useCallback(
+    (start: number, end: number) => {
+      visible.current = [start, end];
+      const first = Math.floor(start / PAGE);
+      const last = Math.floor(Math.max(start, end - 1) / PAGE);
+      for (let p = first; p <= last; p++) if (!fresh.current.has(p)) void fetchPage(p);
+    },
+    [fetchPage],
+  );
+
+  // A new filter starts from scratch.
+  useEffect(() => {
+    generation.current++;
+    pages.current.clear();
+    fresh.current.clear();
+    inflight.current.clear();
+    setLoaded(false);
+    void fetchPage(0);
+  }, [fetchPage]);
+
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const off = api.on('catalog.changed', () => {
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = null;
+        // Everything is stale; what is visible is refetched now, the rest when scrolled to.
+        generation.current++;
+        fresh.current.clear();
+        inflight.current.clear();
+        const [s, e] = visible.current;
+        const first = Math.floor(s / PAGE);
+        const last = Math.floor(Math.max(s, e - 1) / PAGE);
+        for (let p = first; p <= last; p++) void fetchPage(p);
+        if (last < first) void fetchPage(0);
+      }, 350);
+    });
+    return () => {
+      off();
+      if (timer) clearTimeout(timer);
+    };
+  }, [fetchPage]);
+
+  const clipAt = useCallback((i: number) => pages.current.get(Math.floor(i / PAGE))?.[i % PAGE], []);
+  return { total, counts, clipAt, ensureRange, error, loaded };
+}
+
+/** Import state: running progress, the last summary (also after a restart), the thumbnail queue. */
+export function useImports(): {
+  running: boolean;
+  progress: ImportProgress | null;
+  last: ImportSummary | null;
+  error: string | null;
+  queue: { pending: number; runningClipId: number | null } | null;
+  run: (paths: string[]) => Promise<void>;
+} {
+  const [running, setRunning] = useState(false);
+  const [progress, setProgress] = useState<ImportProgress | null>(null);
+  const [last, setLast] = useState<ImportSummary | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [queue, setQueue] = useState<{ pending: number; runningClipId: number | null } | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    api
+      .call('library.imports', { limit: 1 })
+      .then((r) => live && setLast((cur) => cur ?? r.imports[0] ?? null))
+      .catch(() => undefined);
+    const offP = api.on('library.importProgress', (p) => setProgress(p.phase === 'done' ? null : p));
+    const offQ = api.on('library.mediaQueue', (q) => setQueue(q.pending === 0 && q.runningClipId === null ? null : q));
+    return () => {
+      live = false;
+      offP();
+      offQ();
+    };
+  }, []);
+
+  const run = useCallback(async (paths: string[]) => {
+    if (paths.length === 0) return;
+    setRunning(true);
+    setError(null);
+    try {
+      setLast(await api.call('library.import', { paths }));
+    } catch (e) {
+      setError((e as AppError).message);
+    } finally {
+      setRunning(false);
+      setProgress(null);
+    }
+  }, []);
+
+  return { running, progress, last, error, queue, run };
+}

