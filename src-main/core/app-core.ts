@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { AppError } from '../../src-shared/errors';
 import { openCatalog, type CatalogDb } from './catalog/open-catalog';
 import { ffPath } from './media/ffmpeg-locate';
 import { createDispatcher, type Dispatch } from './rpc/dispatcher';
@@ -10,6 +9,12 @@ import { createSecretStore, type SecretCipher, type SecretStore } from './settin
 import { createSettingsHandlers, readApiKey } from './settings/settings-handlers';
 import type { Logger } from './util/logger';
 import { createMediaResolver } from './media-resolver';
+import { createServiceProvider, type ServiceProvider } from './service-provider';
+import { createLibraryService } from './library/library-handlers';
+import { createAppPipeline } from './pipeline/app-pipeline';
+import { createCollectionsModule } from './collections/collections-module';
+import { collectionStageHandlers, createQueueScheduler } from './collections/collection-job-stages';
+import { createSearchModule, searchServiceBinding } from './search/search-module';
 import type { MediaRef } from '../../src-shared/media-ref';
 
 export interface AppCoreOptions {
@@ -27,6 +32,7 @@ export interface AppCore {
   db: CatalogDb;
   preferences: PreferencesService;
   secrets: SecretStore;
+  service: ServiceProvider;
   paths: { dataDir: string; catalog: string; cacheDir: string; thumbsDir: string };
   resolveMedia: (ref: MediaRef) => string | null;
   dispose(): Promise<void>;
@@ -49,6 +55,7 @@ export function createAppCore(o: AppCoreOptions): AppCore {
   const storedKey = readApiKey(secrets);
   if (storedKey) o.logger.addSecret(storedKey);
   const db = openCatalog(paths.catalog);
+  const service = createServiceProvider(preferences, secrets);
 
   const ffmpegPath = () => {
     try {
@@ -57,6 +64,42 @@ export function createAppCore(o: AppCoreOptions): AppCore {
       return null;
     }
   };
+  // Paths chosen in Settings, read at each use so a change applies without a restart.
+  const tools = () => {
+    const p = preferences.get();
+    return { ffmpeg: p.ffmpegPath || undefined, ffprobe: p.ffprobePath || undefined };
+  };
+  const shutdown = new AbortController();
+
+  const pipeline = createAppPipeline({ db, events, service, cacheDir: paths.cacheDir, tools, logger: o.logger });
+  const library = createLibraryService({
+    db,
+    events,
+    cacheDir: paths.cacheDir,
+    logger: o.logger,
+    tools,
+    signal: shutdown.signal,
+    // The pipeline makes shots and thumbnails as its first stages: one queue, no race.
+    scheduleMedia: pipeline.scheduleMedia,
+  });
+  const collections = createCollectionsModule({
+    db,
+    events,
+    logger: o.logger,
+    cacheDir: paths.cacheDir,
+    region: () => preferences.get().region,
+    client: () => service.client(),
+    ffmpeg: () => ffPath('ffmpeg', { ffmpeg: preferences.get().ffmpegPath || undefined }),
+    scheduler: (d) => createQueueScheduler(pipeline.pipeline.queue, d),
+  });
+  for (const h of collectionStageHandlers(collections.stageDeps)) pipeline.pipeline.queue.register(h);
+  const search = createSearchModule({
+    db,
+    indexDir: path.join(o.dataDir, 'search-index'),
+    ...searchServiceBinding(service),
+    events,
+    logger: o.logger,
+  });
 
   const handlers: Handlers = {
     ...createSettingsHandlers({
@@ -69,10 +112,20 @@ export function createAppCore(o: AppCoreOptions): AppCore {
       version: o.version,
       ffmpegPath,
       probeService: async () => {
-        throw new AppError('offline', 'service client not wired yet');
+        const client = service.client();
+        client.clearAuthRejection();
+        const started = performance.now();
+        const collections = await client.listCollections();
+        return { latencyMs: performance.now() - started, collections: collections.length };
       },
     }),
+    ...library.handlers,
+    ...pipeline.handlers,
+    ...collections.handlers,
+    ...search.handlers,
   };
+  pipeline.start();
+  void search.start();
 
   return {
     dispatch: createDispatcher(handlers, o.logger),
@@ -80,9 +133,15 @@ export function createAppCore(o: AppCoreOptions): AppCore {
     db,
     preferences,
     secrets,
+    service,
     paths,
     resolveMedia: createMediaResolver(db, paths.thumbsDir),
     async dispose() {
+      shutdown.abort();
+      library.dispose();
+      await pipeline.stop();
+      await collections.dispose();
+      await search.dispose();
       db.close();
     },
   };

@@ -1,6 +1,159 @@
-import type { MethodDef } from './define';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { ERROR_KINDS } from '../errors';
+import { method, voidSchema } from './define';
 
-/** Jobs methods and events: filled in by the jobs work. */
-export const jobsMethods = {} as const satisfies Record<string, MethodDef>;
-export const jobsEvents = {} as const satisfies Record<string, z.ZodType>;
+export const JOB_STATE_VALUES = ['queued', 'running', 'succeeded', 'failed', 'paused', 'cancelled'] as const;
+export const jobStateSchema = z.enum(JOB_STATE_VALUES);
+
+/** The indexing stages in order (other modules may add stages of their own: stage is a string). */
+export const INDEX_STAGES = ['probe', 'shots', 'thumbnails', 'analysis', 'tensors', 'upload', 'submit', 'poll', 'index'] as const;
+export type IndexStage = (typeof INDEX_STAGES)[number];
+
+export const STAGE_LABELS: Record<string, string> = {
+  probe: 'Probe',
+  shots: 'Shots',
+  thumbnails: 'Thumbnails',
+  analysis: 'Faces & motion',
+  tensors: 'Tensors',
+  upload: 'Upload tensors',
+  submit: 'Submit tasks',
+  poll: 'Wait for results',
+  index: 'Index',
+};
+
+export const jobViewSchema = z.object({
+  id: z.number().int(),
+  clipId: z.number().int().nullable(),
+  stage: z.string(),
+  state: jobStateSchema,
+  resource: z.enum(['cpu', 'network']),
+  priority: z.number().int(),
+  attempts: z.number().int(),
+  progress: z.number().min(0).max(1),
+  note: z.string().nullable(),
+  errorKind: z.enum(ERROR_KINDS).nullable(),
+  errorMessage: z.string().nullable(),
+  /** Epoch ms: a queued job waits for this (backoff, or the next poll). */
+  notBefore: z.number().nullable(),
+  updatedAt: z.number(),
+  runMs: z.number(),
+});
+export type JobView = z.infer<typeof jobViewSchema>;
+
+/**
+ * One clip's way through the stages. `state` folds its jobs: running when one runs, waiting when
+ * one is queued, blocked when its next job is a network stage held by the gate, failed/paused/
+ * cancelled when its current job is, done when indexed.
+ */
+export const CLIP_JOB_STATES = ['waiting', 'running', 'blocked', 'paused', 'failed', 'cancelled', 'done'] as const;
+export const clipJobsSchema = z.object({
+  clipId: z.number().int(),
+  name: z.string(),
+  durationS: z.number().nullable(),
+  state: z.enum(CLIP_JOB_STATES),
+  /** The stage it is at (the last one when done). */
+  stage: z.string(),
+  stageIndex: z.number().int(),
+  stageCount: z.number().int(),
+  /** 0..1 over every stage of the clip. */
+  progress: z.number().min(0).max(1),
+  note: z.string().nullable(),
+  errorKind: z.enum(ERROR_KINDS).nullable(),
+  errorMessage: z.string().nullable(),
+  priority: z.number().int(),
+  indexedAt: z.number().nullable(),
+  segments: z.number().int(),
+  jobs: z.array(jobViewSchema),
+});
+export type ClipJobs = z.infer<typeof clipJobsSchema>;
+
+export const BLOCK_REASON_VALUES = ['auth', 'quota', 'offline', 'user'] as const;
+export const networkStateSchema = z.object({
+  /** Network stages may start. */
+  open: z.boolean(),
+  /** The block the banner shows (auth > quota > offline > user). */
+  reason: z.enum(BLOCK_REASON_VALUES).nullable(),
+  message: z.string().nullable(),
+  since: z.number().nullable(),
+  /** Every block in force. */
+  reasons: z.array(z.enum(BLOCK_REASON_VALUES)),
+  /** Whether a service URL and key are set at all (no key: indexing stops before uploading). */
+  configured: z.boolean(),
+});
+export type NetworkState = z.infer<typeof networkStateSchema>;
+
+export const jobTotalsSchema = z.object({
+  queued: z.number().int(),
+  running: z.number().int(),
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+  paused: z.number().int(),
+  cancelled: z.number().int(),
+});
+
+export const jobsSummarySchema = z.object({
+  totals: jobTotalsSchema,
+  clips: z.object({
+    total: z.number().int(),
+    done: z.number().int(),
+    active: z.number().int(),
+    failed: z.number().int(),
+  }),
+  /** Milliseconds until the queue is empty at the measured rates; null while unknown (no rates yet, or blocked). */
+  etaMs: z.number().nullable(),
+  network: networkStateSchema,
+  updatedAt: z.number(),
+});
+export type JobsSummary = z.infer<typeof jobsSummarySchema>;
+
+export const JOB_LIST_FILTERS = ['all', 'active', 'failed', 'done'] as const;
+
+const target = z
+  .object({ jobId: z.number().int().optional(), clipId: z.number().int().optional() })
+  .strict()
+  .refine((t) => (t.jobId === undefined) !== (t.clipId === undefined), 'give exactly one of jobId or clipId');
+
+const changedSchema = z.object({ changed: z.number().int() });
+
+export const jobsMethods = {
+  'jobs.summary': method(voidSchema, jobsSummarySchema),
+  /** Clips with their jobs, most urgent first (running, waiting, failed, then done). */
+  'jobs.list': method(
+    z
+      .object({
+        filter: z.enum(JOB_LIST_FILTERS).default('all'),
+        offset: z.number().int().min(0).default(0),
+        limit: z.number().int().min(1).max(500).default(200),
+      })
+      .strict(),
+    z.object({ clips: z.array(clipJobsSchema), total: z.number().int() }),
+  ),
+  'jobs.pause': method(target, changedSchema),
+  'jobs.resume': method(target, changedSchema),
+  'jobs.cancel': method(target, changedSchema),
+  'jobs.retry': method(target, changedSchema),
+  /** Every failed job back to the queue. */
+  'jobs.retryFailed': method(voidSchema, changedSchema),
+  /** Stops starting network stages (uploads, submissions, polls); CPU stages go on. */
+  'jobs.pauseNetwork': method(voidSchema, networkStateSchema),
+  /** Lifts the user's pause and a quota or auth stop (after the quota was raised or the key fixed). */
+  'jobs.resumeNetwork': method(voidSchema, networkStateSchema),
+  /** The clip the user opened goes first. */
+  'jobs.prioritizeClip': method(z.object({ clipId: z.number().int() }).strict(), changedSchema),
+  /** Queues indexing for these clips (all clips without jobs when omitted); `restart` redoes finished stages. */
+  'jobs.indexClips': method(
+    z.object({ clipIds: z.array(z.number().int()).max(100_000).optional(), restart: z.boolean().default(false) }).strict(),
+    changedSchema,
+  ),
+} as const;
+
+export const jobsEvents = {
+  /** Clips whose jobs changed (batched, a few per second at most). */
+  'jobs.clips': z.object({ clips: z.array(clipJobsSchema) }),
+  /** Queue totals, ETA and the network gate (throttled). */
+  'jobs.summary': jobsSummarySchema,
+  /** The network stages stopped for a reason the user must see (auth: enter the key; quota: resume when raised). */
+  'jobs.attention': z.object({ reason: z.enum(BLOCK_REASON_VALUES), message: z.string() }),
+  /** A clip finished indexing: its embeddings and tags are in the catalog. */
+  'jobs.clipIndexed': z.object({ clipId: z.number().int(), segments: z.number().int() }),
+} as const;

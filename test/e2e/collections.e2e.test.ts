@@ -12,7 +12,7 @@ describe('Collections view in Chromium against the emulator', () => {
   let media: ReturnType<typeof tempDir>;
 
   beforeAll(async () => {
-    emu = await startEmulator({ keys: [API_KEY], videoUploadedMs: 300, videoProcessingMs: 1500 });
+    emu = await startEmulator({ keys: [API_KEY], videoUploadedMs: 300, videoProcessingMs: 8000 });
     e = await launchApp();
     const call = async (method: string, args: unknown) => {
       const r = await e.app.core.dispatch(method, args, { transport: 'test' });

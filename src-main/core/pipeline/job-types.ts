@@ -20,6 +20,16 @@ export interface Job {
   payload: unknown;
   /** Epoch ms before which the job must not run (backoff). */
   notBefore: number | null;
+  /** Short progress note ("uploading 3/12"). */
+  note?: string | null;
+  createdAt?: number;
+  updatedAt?: number;
+  startedAt?: number | null;
+  finishedAt?: number | null;
+  /** Time spent running, all attempts together. */
+  runMs?: number;
+  /** Media seconds the job covers: the unit of the ETA's rates. */
+  workS?: number | null;
 }
 
 export interface JobSpec {
@@ -28,24 +38,44 @@ export interface JobSpec {
   resource?: JobResource;
   priority?: number;
   payload?: unknown;
+  /** Media seconds the job covers (for the ETA). */
+  workS?: number | null;
 }
 
 export interface StageContext {
   job: Job;
   /** Aborted on cancel, pause or shutdown: pass it to every ffmpeg child and fetch. */
   signal: AbortSignal;
+  /**
+   * Network stages: aborted first when the job must stop (pause, cancel, a block, shutdown). A
+   * stage checks it before each service call and stops there; calls already in flight finish and
+   * their answers are recorded, since cutting a call the service has already done would lose its
+   * answer (and cost a duplicate later). `signal` follows after a grace period. For CPU stages
+   * both abort together.
+   */
+  stopping: AbortSignal;
   progress(fraction: number, note?: string): void;
 }
 
 export interface StageOutcome {
   /** Jobs to enqueue once this one succeeds (the next stages). */
   next?: JobSpec[];
+  /**
+   * Not finished, nothing wrong: run again after this delay without holding a slot meanwhile
+   * (polling a task the service is still processing). Attempts are not counted.
+   */
+  again?: { delayMs: number; note?: string };
 }
 
 /** One stage of the pipeline. run() must be idempotent: it may be re-run after a crash. */
 export interface StageHandler {
   stage: string;
   resource: JobResource;
+  /**
+   * Network stages only: false for stages whose calls cost nothing (status polls). A quota pause
+   * holds billable stages only, so tasks already paid for still bring their results in.
+   */
+  billable?: boolean;
   maxAttempts?: number;
   run(ctx: StageContext): Promise<StageOutcome | void>;
 }

@@ -11,14 +11,19 @@ export const m0004ServiceCache: Migration = {
     db.exec(`
       -- A time range of a shot that maps to one tensor chunk, hence to one embedding.
       CREATE TABLE segments (
-        id         INTEGER PRIMARY KEY,
-        clip_id    INTEGER NOT NULL REFERENCES clips(id) ON DELETE CASCADE,
-        shot_id    INTEGER NOT NULL REFERENCES shots(id) ON DELETE CASCADE,
-        chunk_idx  INTEGER NOT NULL,
-        start_s    REAL NOT NULL,
-        end_s      REAL NOT NULL,
-        profile_id TEXT NOT NULL,
-        UNIQUE (shot_id, chunk_idx, profile_id)
+        id          INTEGER PRIMARY KEY,
+        clip_id     INTEGER NOT NULL REFERENCES clips(id) ON DELETE CASCADE,
+        shot_id     INTEGER NOT NULL REFERENCES shots(id) ON DELETE CASCADE,
+        chunk_idx   INTEGER NOT NULL,
+        -- '' for a chunk as planned; after a 413 the halves are '0' and '1', their halves '00', '01'...
+        part        TEXT NOT NULL DEFAULT '',
+        start_s     REAL NOT NULL,
+        end_s       REAL NOT NULL,
+        profile_id  TEXT NOT NULL,
+        frames      INTEGER,                     -- frames in the video tensor
+        budget      INTEGER,                     -- byte budget the shot was chunked with (rebuilding needs it)
+        content_sha TEXT,                        -- sha256 of video + audio + kwargs: the request ids derive from it
+        UNIQUE (shot_id, chunk_idx, part, profile_id)
       );
       CREATE INDEX segments_clip ON segments(clip_id);
 
@@ -31,8 +36,10 @@ export const m0004ServiceCache: Migration = {
         region            TEXT NOT NULL,
         storage_keys_json TEXT,                    -- NULL until the upload answered
         uploaded_at       INTEGER,
+        sends             INTEGER NOT NULL DEFAULT 0, -- above 1 only when a crash or lost answer made us send the same request_id again
         UNIQUE (segment_id, service, region)
       );
+      CREATE INDEX tensor_uploads_request ON tensor_uploads(request_id);
 
       -- Asynchronous tasks submitted with those storage keys: polled again after a restart.
       CREATE TABLE service_tasks (
@@ -41,12 +48,18 @@ export const m0004ServiceCache: Migration = {
         kind           TEXT NOT NULL,              -- embedding | tagging
         region         TEXT NOT NULL,
         task_id        TEXT,                       -- the request_id the service returned
+        upload_request_id TEXT,                    -- request_id of the tensor upload whose keys were submitted
         status         TEXT NOT NULL,              -- submitting | pending | processing | completed | failed | unknown
         error_message  TEXT,
+        sends          INTEGER NOT NULL DEFAULT 0, -- submit calls made for this row (see docs/notes-pipeline.md)
+        resubmits      INTEGER NOT NULL DEFAULT 0, -- deliberate new submissions after the service reported failed
+        polled_at      INTEGER,
         submitted_at   INTEGER,
         finished_at    INTEGER,
         UNIQUE (segment_id, kind, region)
       );
+      CREATE INDEX service_tasks_upload ON service_tasks(upload_request_id);
+      CREATE INDEX service_tasks_task ON service_tasks(task_id);
 
       CREATE TABLE embeddings (
         segment_id  INTEGER PRIMARY KEY REFERENCES segments(id) ON DELETE CASCADE,

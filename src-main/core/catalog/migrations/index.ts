@@ -1,7 +1,11 @@
 import type { Migration } from '../migration';
 import { m0001Library } from './0001-library';
 import { m0002ImportLog } from './0002-import-log';
+import { m0003Analysis } from './0003-analysis';
 import { m0004ServiceCache } from './0004-service-cache';
+import { m0005Search } from './0005-search';
+import { m0006Pipeline } from './0006-pipeline';
+import { m0007CollectionUploads } from './0007-collection-uploads';
 
 /** Numbered, append-only. Never edit a migration that has shipped: add the next number. */
-export const MIGRATIONS: readonly Migration[] = [m0001Library, m0002ImportLog, m0004ServiceCache];
+export const MIGRATIONS: readonly Migration[] = [m0001Library, m0002ImportLog, m0003Analysis, m0004ServiceCache, m0005Search, m0006Pipeline, m0007CollectionUploads];

@@ -1,0 +1,630 @@
+import { AppError, toAppError } from '../../../src-shared/errors';
+import type { CatalogDb } from '../catalog/open-catalog';
+import type { Logger } from '../util/logger';
+import { BLOCK_REASONS, DEFAULT_BACKOFF, primaryBlock, reactionFor, type BackoffOptions, type BlockReason } from './error-policy';
+import { findJobRow, getJobRow, rowToJob, type JobRow } from './job-rows';
+import type { Job, JobResource, JobSpec, JobState, StageContext, StageHandler, StageOutcome } from './job-types';
+
+export interface JobQueueOptions {
+  db: CatalogDb;
+  /** Jobs running at once per resource. CPU stages (ffmpeg, ONNX) and network stages never share slots. */
+  concurrency?: Partial<Record<JobResource, number>>;
+  backoff?: BackoffOptions;
+  /** Failed runs before a job is failed, unless its handler says otherwise. */
+  defaultMaxAttempts?: number;
+  /** A job found running at start-up this many times has crashed the app each time: it is failed. */
+  maxRecoveries?: number;
+  /** Progress is written to the database at most this often per job (events go out every time). */
+  progressWriteMs?: number;
+  /** A network job asked to stop gets this long to finish its calls in flight before they are cut. */
+  stopGraceMs?: number;
+  now?: () => number;
+  logger?: Logger;
+}
+
+export interface BlockState {
+  reason: BlockReason;
+  message: string;
+  since: number;
+}
+
+export interface GateState {
+  open: boolean;
+  /** The block the banner shows: the one the user must act on first. */
+  primary: BlockState | null;
+  blocks: BlockState[];
+}
+
+export type JobTotals = Record<JobState, number>;
+
+export interface ListFilter {
+  clipId?: number;
+  states?: JobState[];
+  stages?: string[];
+  limit?: number;
+  offset?: number;
+}
+
+/** Why a running job's signal was aborted: decides where the job goes when its run ends. */
+type AbortWhy = 'cancel' | 'pause' | 'block' | 'shutdown' | 'requeue';
+
+interface Running {
+  job: Job;
+  controller: AbortController;
+  soft: AbortController;
+  hardTimer: NodeJS.Timeout | null;
+  why: AbortWhy | null;
+  startedAt: number;
+  lastWrite: number;
+  promise: Promise<void>;
+}
+
+export const HIGH_PRIORITY = 100;
+const PERSISTED_BLOCKS: readonly BlockReason[] = ['user', 'quota'];
+
+/**
+ * The durable queue: every job is a row of the catalog's jobs table, one per clip and stage, so a
+ * restart (or a crash) finds the work where it was. Runs registered stage handlers with bounded
+ * concurrency per resource, in priority order, honouring not_before (backoff); reacts to the
+ * error kinds through error-policy; gates every network stage behind one switch (user pause,
+ * quota, auth, offline).
+ */
+export class JobQueue {
+  private readonly db: CatalogDb;
+  private readonly handlers = new Map<string, StageHandler>();
+  private readonly running = new Map<number, Running>();
+  private readonly blocks = new Map<BlockReason, BlockState>();
+  private readonly jobListeners = new Set<(job: Job) => void>();
+  private readonly gateListeners = new Set<(gate: GateState) => void>();
+  private readonly concurrency: Record<JobResource, number>;
+  private readonly backoff: BackoffOptions;
+  private readonly defaultMaxAttempts: number;
+  private readonly maxRecoveries: number;
+  private readonly progressWriteMs: number;
+  private readonly stopGraceMs: number;
+  private readonly now: () => number;
+  private readonly logger?: Logger;
+  private wakeTimer: NodeJS.Timeout | null = null;
+  private wakeAt = Infinity;
+  private started = false;
+  private stopping = false;
+  private pumping = false;
+  private pumpAgain = false;
+
+  constructor(o: JobQueueOptions) {
+    this.db = o.db;
+    this.concurrency = { cpu: Math.max(1, o.concurrency?.cpu ?? 1), network: Math.max(1, o.concurrency?.network ?? 3) };
+    this.backoff = o.backoff ?? DEFAULT_BACKOFF;
+    this.defaultMaxAttempts = o.defaultMaxAttempts ?? 5;
+    this.maxRecoveries = o.maxRecoveries ?? 20;
+    this.progressWriteMs = o.progressWriteMs ?? 500;
+    this.stopGraceMs = o.stopGraceMs ?? 10_000;
+    this.now = o.now ?? (() => Date.now());
+    this.logger = o.logger;
+  }
+
+  register(handler: StageHandler): void {
+    if (this.handlers.has(handler.stage)) throw new AppError('internal', `stage ${handler.stage} registered twice`);
+    this.handlers.set(handler.stage, handler);
+    if (this.started) this.pump();
+  }
+
+  hasHandler(stage: string): boolean {
+    return this.handlers.has(stage);
+  }
+
+  // ---- lifecycle -------------------------------------------------------------------------
+
+  /**
+   * Crash recovery first: a job still marked running was cut off by a crash or a kill; it goes
+   * back to queued (its stage is idempotent) unless it has now crashed the app too many times.
+   */
+  start(): void {
+    if (this.started) return;
+    const now = this.now();
+    this.db
+      .prepare(
+        `UPDATE jobs SET recoveries = recoveries + 1, updated_at = @now,
+           state = CASE WHEN recoveries + 1 > @max THEN 'failed' ELSE 'queued' END,
+           last_error_kind = CASE WHEN recoveries + 1 > @max THEN 'internal' ELSE last_error_kind END,
+           last_error_message = CASE WHEN recoveries + 1 > @max THEN 'the app stopped while running this job ' || (recoveries + 1) || ' times' ELSE last_error_message END
+         WHERE state = 'running'`,
+      )
+      .run({ now, max: this.maxRecoveries });
+    for (const row of this.db.prepare("SELECT name, value_json FROM queue_flags WHERE name LIKE 'block.%'").all() as { name: string; value_json: string }[]) {
+      const reason = row.name.slice('block.'.length) as BlockReason;
+      if (!PERSISTED_BLOCKS.includes(reason)) continue;
+      try {
+        const v = JSON.parse(row.value_json) as { message?: string; since?: number };
+        this.blocks.set(reason, { reason, message: v.message ?? '', since: v.since ?? now });
+      } catch {
+        this.blocks.set(reason, { reason, message: '', since: now });
+      }
+    }
+    this.started = true;
+    this.pump();
+  }
+
+  /** Aborts running jobs and leaves them queued for the next start; resolves once they have all ended. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.clearWake();
+    const runs = [...this.running.values()];
+    for (const r of runs) this.abortRun(r, 'shutdown');
+    await Promise.allSettled(runs.map((r) => r.promise));
+    this.started = false;
+    this.stopping = false;
+  }
+
+  // ---- enqueueing ------------------------------------------------------------------------
+
+  /**
+   * One job per clip and stage. An existing job is left alone (its priority raised if asked)
+   * unless `reset`: then it starts over as queued, even if it had succeeded or failed.
+   */
+  enqueue(spec: JobSpec, opts: { reset?: boolean } = {}): Job {
+    const job = this.db.transaction(() => this.enqueueRow(spec, opts.reset ?? false))();
+    this.emitJob(job);
+    this.pump();
+    return job;
+  }
+
+  private enqueueRow(spec: JobSpec, reset: boolean): Job {
+    const now = this.now();
+    const handler = this.handlers.get(spec.stage);
+    const resource = spec.resource ?? handler?.resource ?? 'cpu';
+    const priority = spec.priority ?? 0;
+    const payload = spec.payload === undefined ? null : JSON.stringify(spec.payload);
+    const existing = findJobRow(this.db, spec.clipId, spec.stage);
+    if (!existing) {
+      const info = this.db
+        .prepare(
+          `INSERT INTO jobs (clip_id, stage, state, resource, priority, attempts, progress, payload_json, not_before, created_at, updated_at, work_s)
+           VALUES (?, ?, 'queued', ?, ?, 0, 0, ?, NULL, ?, ?, ?)`,
+        )
+        .run(spec.clipId, spec.stage, resource, priority, payload, now, now, spec.workS ?? null);
+      return rowToJob(getJobRow(this.db, Number(info.lastInsertRowid))!);
+    }
+    const running = this.running.get(existing.id);
+    if (reset && running) {
+      // Cannot rewrite a row its run will settle: the run ends as queued, from the start.
+      this.abortRun(running, 'requeue');
+    }
+    if (reset && !running) {
+      this.db
+        .prepare(
+          `UPDATE jobs SET state = 'queued', resource = ?, priority = MAX(priority, ?), attempts = 0, progress = 0, last_error_kind = NULL,
+             last_error_message = NULL, payload_json = COALESCE(?, payload_json), not_before = NULL, note = NULL, recoveries = 0,
+             started_at = NULL, finished_at = NULL, work_s = COALESCE(?, work_s), updated_at = ? WHERE id = ?`,
+        )
+        .run(resource, priority, payload, spec.workS ?? null, now, existing.id);
+    } else if (priority > existing.priority || (spec.workS != null && existing.work_s == null)) {
+      this.db.prepare('UPDATE jobs SET priority = MAX(priority, ?), work_s = COALESCE(work_s, ?), updated_at = ? WHERE id = ?').run(priority, spec.workS ?? null, now, existing.id);
+    }
+    return rowToJob(getJobRow(this.db, existing.id)!);
+  }
+
+  // ---- per-job controls -----------------------------------------------------------------
+
+  pauseJob(id: number): Job | undefined {
+    const run = this.running.get(id);
+    if (run) this.abortRun(run, 'pause');
+    else this.transition(id, ['queued'], 'paused');
+    return this.get(id);
+  }
+
+  resumeJob(id: number): Job | undefined {
+    this.transition(id, ['paused'], 'queued', { clearNotBefore: true });
+    return this.get(id);
+  }
+
+  cancelJob(id: number): Job | undefined {
+    const run = this.running.get(id);
+    if (run) this.abortRun(run, 'cancel');
+    else this.transition(id, ['queued', 'paused', 'failed'], 'cancelled');
+    return this.get(id);
+  }
+
+  /** A failed or cancelled job starts over with fresh attempts. */
+  retryJob(id: number): Job | undefined {
+    this.transition(id, ['failed', 'cancelled'], 'queued', { resetAttempts: true, clearNotBefore: true });
+    return this.get(id);
+  }
+
+  /** Every failed (and cancelled, if asked) job back to queued. Returns how many. */
+  retryAll(opts: { includeCancelled?: boolean } = {}): number {
+    const states = opts.includeCancelled ? ['failed', 'cancelled'] : ['failed'];
+    const ids = (this.db.prepare(`SELECT id FROM jobs WHERE state IN (${states.map(() => '?').join(',')})`).all(...states) as { id: number }[]).map((r) => r.id);
+    for (const id of ids) this.retryJob(id);
+    return ids.length;
+  }
+
+  pauseClip(clipId: number): number {
+    return this.idsOfClip(clipId, ['queued', 'running']).map((id) => this.pauseJob(id)).length;
+  }
+
+  resumeClip(clipId: number): number {
+    return this.idsOfClip(clipId, ['paused']).map((id) => this.resumeJob(id)).length;
+  }
+
+  cancelClip(clipId: number): number {
+    return this.idsOfClip(clipId, ['queued', 'running', 'paused']).map((id) => this.cancelJob(id)).length;
+  }
+
+  retryClip(clipId: number): number {
+    return this.idsOfClip(clipId, ['failed', 'cancelled']).map((id) => this.retryJob(id)).length;
+  }
+
+  /** The clip the user opened goes first: its unfinished jobs, and the stages they lead to. */
+  prioritizeClip(clipId: number, priority = HIGH_PRIORITY): number {
+    const now = this.now();
+    const info = this.db
+      .prepare("UPDATE jobs SET priority = MAX(priority, ?), updated_at = ? WHERE clip_id = ? AND state IN ('queued', 'paused', 'running')")
+      .run(priority, now, clipId);
+    for (const id of this.idsOfClip(clipId, ['queued', 'paused', 'running'])) {
+      const run = this.running.get(id);
+      if (run) run.job.priority = Math.max(run.job.priority, priority);
+      this.emitJob(this.get(id)!);
+    }
+    this.pump();
+    return info.changes;
+  }
+
+  private idsOfClip(clipId: number, states: JobState[]): number[] {
+    return (this.db.prepare(`SELECT id FROM jobs WHERE clip_id = ? AND state IN (${states.map(() => '?').join(',')}) ORDER BY id`).all(clipId, ...states) as { id: number }[]).map((r) => r.id);
+  }
+
+  private transition(id: number, from: JobState[], to: JobState, o: { resetAttempts?: boolean; clearNotBefore?: boolean } = {}): boolean {
+    const sets = ['state = @to', 'updated_at = @now'];
+    if (o.resetAttempts) sets.push('attempts = 0', 'last_error_kind = NULL', 'last_error_message = NULL', 'recoveries = 0', 'progress = 0', 'note = NULL');
+    if (o.clearNotBefore) sets.push('not_before = NULL');
+    if (to === 'cancelled') sets.push('finished_at = @now');
+    const info = this.db
+      .prepare(`UPDATE jobs SET ${sets.join(', ')} WHERE id = @id AND state IN (${from.map((s) => `'${s}'`).join(',')})`)
+      .run({ id, to, now: this.now() });
+    if (info.changes > 0) {
+      this.emitJob(this.get(id)!);
+      this.pump();
+    }
+    return info.changes > 0;
+  }
+
+  // ---- network gate ---------------------------------------------------------------------
+
+  gate(): GateState {
+    const blocks = [...this.blocks.values()].sort((a, b) => BLOCK_REASONS.indexOf(a.reason) - BLOCK_REASONS.indexOf(b.reason));
+    const p = primaryBlock(this.blocks.keys());
+    return { open: blocks.length === 0, primary: p ? this.blocks.get(p)! : null, blocks };
+  }
+
+  isBlocked(reason?: BlockReason): boolean {
+    return reason ? this.blocks.has(reason) : this.blocks.size > 0;
+  }
+
+  /** Stops starting network stages and aborts the running ones (they go back to queued, attempts kept). */
+  block(reason: BlockReason, message: string): void {
+    const had = this.blocks.get(reason);
+    const state: BlockState = { reason, message, since: had?.since ?? this.now() };
+    this.blocks.set(reason, state);
+    if (PERSISTED_BLOCKS.includes(reason)) {
+      this.db
+        .prepare('INSERT INTO queue_flags (name, value_json, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET value_json = excluded.value_json, updated_at = excluded.updated_at')
+        .run(`block.${reason}`, JSON.stringify({ message, since: state.since }), this.now());
+    }
+    for (const r of this.running.values()) if (!this.mayRun(this.handlers.get(r.job.stage), r.job.resource)) this.abortRun(r, 'block');
+    if (!had || had.message !== message) {
+      this.logger?.info('queue.blocked', { reason, message });
+      this.emitGate();
+    }
+  }
+
+  unblock(...reasons: BlockReason[]): void {
+    let changed = false;
+    for (const reason of reasons) {
+      if (this.blocks.delete(reason)) changed = true;
+      if (PERSISTED_BLOCKS.includes(reason)) this.db.prepare('DELETE FROM queue_flags WHERE name = ?').run(`block.${reason}`);
+    }
+    if (!changed) return;
+    this.logger?.info('queue.unblocked', { reasons, remaining: [...this.blocks.keys()] });
+    this.emitGate();
+    this.pump();
+  }
+
+  // ---- queries --------------------------------------------------------------------------
+
+  get(id: number): Job | undefined {
+    const run = this.running.get(id);
+    if (run) return { ...run.job };
+    const row = getJobRow(this.db, id);
+    return row ? rowToJob(row) : undefined;
+  }
+
+  find(clipId: number | null, stage: string): Job | undefined {
+    const row = findJobRow(this.db, clipId, stage);
+    return row ? this.get(row.id) : undefined;
+  }
+
+  list(f: ListFilter = {}): Job[] {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    if (f.clipId !== undefined) {
+      where.push('clip_id = ?');
+      args.push(f.clipId);
+    }
+    if (f.states?.length) {
+      where.push(`state IN (${f.states.map(() => '?').join(',')})`);
+      args.push(...f.states);
+    }
+    if (f.stages?.length) {
+      where.push(`stage IN (${f.stages.map(() => '?').join(',')})`);
+      args.push(...f.stages);
+    }
+    const sql = `SELECT * FROM jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id LIMIT ? OFFSET ?`;
+    const rows = this.db.prepare(sql).all(...args, f.limit ?? -1, f.offset ?? 0) as JobRow[];
+    return rows.map((r) => this.running.get(r.id)?.job ?? rowToJob(r)).map((j) => ({ ...j }));
+  }
+
+  totals(): JobTotals {
+    const out: JobTotals = { queued: 0, running: 0, succeeded: 0, failed: 0, paused: 0, cancelled: 0 };
+    for (const r of this.db.prepare('SELECT state, COUNT(*) AS n FROM jobs GROUP BY state').all() as { state: JobState; n: number }[]) {
+      if (r.state in out) out[r.state] = r.n;
+    }
+    return out;
+  }
+
+  runningJobs(): Job[] {
+    return [...this.running.values()].map((r) => ({ ...r.job }));
+  }
+
+  /** Nothing running and nothing that could start now or later (blocked network jobs do not count as startable). */
+  isIdle(): boolean {
+    if (this.running.size > 0) return false;
+    const stages = this.startableStages();
+    if (stages.length === 0) return true;
+    const row = this.db.prepare(`SELECT 1 FROM jobs WHERE state = 'queued' AND stage IN (${stages.map(() => '?').join(',')}) LIMIT 1`).get(...stages);
+    return !row;
+  }
+
+  onJob(listener: (job: Job) => void): () => void {
+    this.jobListeners.add(listener);
+    return () => this.jobListeners.delete(listener);
+  }
+
+  onGate(listener: (gate: GateState) => void): () => void {
+    this.gateListeners.add(listener);
+    return () => this.gateListeners.delete(listener);
+  }
+
+  // ---- scheduling -----------------------------------------------------------------------
+
+  /** Starts what may start. Re-entrant calls (a job settling while we pump) fold into one more round. */
+  pump(): void {
+    if (!this.started || this.stopping) return;
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    try {
+      do {
+        this.pumpAgain = false;
+        this.pumpOnce();
+      } while (this.pumpAgain);
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  /** Whether the gate lets a stage start: CPU always; network when open, or when only quota holds and the stage is free. */
+  private mayRun(handler: StageHandler | undefined, resource: JobResource): boolean {
+    if (resource === 'cpu' || this.blocks.size === 0) return true;
+    return this.blocks.size === 1 && this.blocks.has('quota') && handler?.billable === false;
+  }
+
+  /** Whether jobs of this stage may start now (false while the gate holds it). */
+  stageMayRun(stage: string): boolean {
+    const h = this.handlers.get(stage);
+    return !!h && this.mayRun(h, h.resource);
+  }
+
+  /** Registered stages the gate lets start now. */
+  private startableStages(resource?: JobResource): string[] {
+    return [...this.handlers.values()].filter((h) => (resource === undefined || h.resource === resource) && this.mayRun(h, h.resource)).map((h) => h.stage);
+  }
+
+  private pumpOnce(): void {
+    const now = this.now();
+    for (const resource of ['cpu', 'network'] as const) {
+      const stages = this.startableStages(resource);
+      if (stages.length === 0) continue;
+      const busy = [...this.running.values()].filter((r) => r.job.resource === resource).length;
+      const free = this.concurrency[resource] - busy;
+      if (free <= 0) continue;
+      const rows = this.db
+        .prepare(
+          `SELECT * FROM jobs WHERE state = 'queued' AND stage IN (${stages.map(() => '?').join(',')}) AND (not_before IS NULL OR not_before <= ?)
+           ORDER BY priority DESC, id LIMIT ?`,
+        )
+        .all(...stages, now, free) as JobRow[];
+      for (const row of rows) this.startRow(row);
+    }
+    this.scheduleWake(now);
+  }
+
+  /** `now` is the pump's: a job due between its select and this query must still get a timer. */
+  private scheduleWake(now: number): void {
+    const stages = this.startableStages();
+    if (stages.length === 0) return this.clearWake();
+    const row = this.db
+      .prepare(
+        `SELECT MIN(not_before) AS t FROM jobs WHERE state = 'queued' AND not_before IS NOT NULL AND not_before > ?
+         AND stage IN (${stages.map(() => '?').join(',')})`,
+      )
+      .get(now, ...stages) as { t: number | null };
+    const at = row.t ?? Infinity;
+    if (at === this.wakeAt && this.wakeTimer) return;
+    this.clearWake();
+    if (at === Infinity) return;
+    this.wakeAt = at;
+    this.wakeTimer = setTimeout(
+      () => {
+        this.wakeTimer = null;
+        this.wakeAt = Infinity;
+        this.pump();
+      },
+      Math.max(0, at - this.now()) + 5,
+    );
+  }
+
+  private clearWake(): void {
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    this.wakeTimer = null;
+    this.wakeAt = Infinity;
+  }
+
+  private startRow(row: JobRow): void {
+    const handler = this.handlers.get(row.stage)!;
+    const now = this.now();
+    const info = this.db
+      .prepare("UPDATE jobs SET state = 'running', started_at = ?, updated_at = ?, not_before = NULL, finished_at = NULL WHERE id = ? AND state = 'queued'")
+      .run(now, now, row.id);
+    if (info.changes === 0) return;
+    const job = rowToJob({ ...row, state: 'running', started_at: now, updated_at: now, not_before: null, finished_at: null });
+    const controller = new AbortController();
+    const run: Running = { job, controller, soft: new AbortController(), hardTimer: null, why: null, startedAt: now, lastWrite: now, promise: Promise.resolve() };
+    this.running.set(job.id, run);
+    this.emitJob(job);
+    run.promise = this.execute(run, handler);
+  }
+
+  private async execute(run: Running, handler: StageHandler): Promise<void> {
+    const ctx: StageContext = {
+      job: run.job,
+      signal: run.controller.signal,
+      stopping: run.soft.signal,
+      progress: (fraction, note) => this.onProgress(run, fraction, note),
+    };
+    let outcome: StageOutcome | void = undefined;
+    let error: AppError | null = null;
+    try {
+      // A microtask first: the handler must never run inside startRow's caller (the pump).
+      await Promise.resolve();
+      outcome = await handler.run(ctx);
+    } catch (e) {
+      error = toAppError(e);
+    }
+    try {
+      this.settle(run, handler, outcome, error);
+    } catch (e) {
+      // The catalog is gone (closed under us) or broken: nothing more this run can do.
+      this.logger?.error('queue.settle.failed', { jobId: run.job.id, stage: run.job.stage, message: (e as Error).message });
+    } finally {
+      if (run.hardTimer) clearTimeout(run.hardTimer);
+      this.running.delete(run.job.id);
+      this.pump();
+    }
+  }
+
+  private onProgress(run: Running, fraction: number, note?: string): void {
+    if (run.controller.signal.aborted) return;
+    // A stopping job still reports its calls in flight landing.
+    const f = Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : run.job.progress;
+    run.job.progress = f;
+    if (note !== undefined) run.job.note = note;
+    const now = this.now();
+    if (now - run.lastWrite >= this.progressWriteMs || f >= 1) {
+      run.lastWrite = now;
+      try {
+        this.db.prepare('UPDATE jobs SET progress = ?, note = ?, updated_at = ? WHERE id = ?').run(f, run.job.note ?? null, now, run.job.id);
+      } catch {
+        // Progress is advisory; the settle write is the one that matters.
+      }
+    }
+    this.emitJob({ ...run.job });
+  }
+
+  private abortRun(run: Running, why: AbortWhy): void {
+    // The first reason wins: a job paused and then shut down still comes back paused.
+    if (run.why === null) run.why = why;
+    const reason = new AppError('cancelled', `job ${why}`);
+    if (!run.soft.signal.aborted) run.soft.abort(reason);
+    if (run.job.resource === 'cpu') {
+      if (!run.controller.signal.aborted) run.controller.abort(reason);
+      return;
+    }
+    // Network: the stage stops before its next call; calls in flight get the grace period.
+    run.hardTimer ??= setTimeout(() => {
+      if (!run.controller.signal.aborted) run.controller.abort(reason);
+    }, this.stopGraceMs);
+  }
+
+  private settle(run: Running, handler: StageHandler, outcome: StageOutcome | void, error: AppError | null): void {
+    const job = run.job;
+    const now = this.now();
+    const ranMs = Math.max(0, now - run.startedAt);
+    const why = run.why;
+    const update = (fields: Record<string, unknown>) => {
+      const cols = Object.keys(fields);
+      this.db
+        .prepare(`UPDATE jobs SET ${cols.map((c) => `${c} = @${c}`).join(', ')}, run_ms = run_ms + @ranMs, updated_at = @now WHERE id = @id`)
+        .run({ ...fields, ranMs, now, id: job.id });
+    };
+
+    if (!error && why !== 'cancel' && why !== 'requeue') {
+      if (outcome && outcome.again) {
+        update({ state: why === 'pause' ? 'paused' : 'queued', not_before: now + Math.max(0, outcome.again.delayMs), note: outcome.again.note ?? job.note ?? null, progress: job.progress });
+      } else {
+        this.db.transaction(() => {
+          update({ state: 'succeeded', progress: 1, finished_at: now, last_error_kind: null, last_error_message: null, not_before: null, note: job.note ?? null });
+          for (const next of outcome?.next ?? []) {
+            const j = this.enqueueRow({ ...next, priority: Math.max(next.priority ?? 0, job.priority) }, true);
+            queueMicrotask(() => this.emitJob(j));
+          }
+        })();
+      }
+    } else if (why) {
+      const to: Record<AbortWhy, JobState> = { cancel: 'cancelled', pause: 'paused', block: 'queued', shutdown: 'queued', requeue: 'queued' };
+      const fields: Record<string, unknown> = { state: to[why], progress: why === 'requeue' ? 0 : job.progress, note: job.note ?? null };
+      if (why === 'cancel') fields.finished_at = now;
+      if (why === 'requeue') Object.assign(fields, { attempts: 0, last_error_kind: null, last_error_message: null, not_before: null });
+      update(fields);
+    } else {
+      const err = error!;
+      const reaction = reactionFor(err, job.resource, job.attempts, this.backoff);
+      const maxAttempts = handler.maxAttempts ?? this.defaultMaxAttempts;
+      const base = { last_error_kind: err.kind, last_error_message: err.message, progress: job.progress, note: job.note ?? null };
+      if (reaction.kind === 'block') {
+        update({ ...base, state: 'queued' });
+        this.block(reaction.reason, err.message);
+      } else if (reaction.kind === 'retry' && (!reaction.counts || job.attempts + 1 < maxAttempts)) {
+        update({ ...base, state: 'queued', attempts: job.attempts + (reaction.counts ? 1 : 0), not_before: now + reaction.delayMs });
+      } else {
+        update({ ...base, state: 'failed', attempts: job.attempts + 1, finished_at: now });
+        this.logger?.warn('queue.job.failed', { jobId: job.id, clipId: job.clipId, stage: job.stage, kind: err.kind, message: err.message });
+      }
+    }
+    const after = getJobRow(this.db, job.id);
+    if (after) this.emitJob(rowToJob(after));
+  }
+
+  private emitJob(job: Job): void {
+    for (const l of this.jobListeners) {
+      try {
+        l(job);
+      } catch (e) {
+        this.logger?.warn('queue.listener.failed', { message: (e as Error).message });
+      }
+    }
+  }
+
+  private emitGate(): void {
+    const g = this.gate();
+    for (const l of this.gateListeners) {
+      try {
+        l(g);
+      } catch (e) {
+        this.logger?.warn('queue.listener.failed', { message: (e as Error).message });
+      }
+    }
+  }
+}

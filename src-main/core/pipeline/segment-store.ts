@@ -1,0 +1,325 @@
+import type { CatalogDb } from '../catalog/open-catalog';
+import type { StorageKeys } from '../service/responses';
+import type { TensorService } from '../tensors/chunk-upload';
+
+/** Rows of the service cache (migration 0004) as the pipeline reads them. */
+export interface SegmentRow {
+  id: number;
+  clip_id: number;
+  shot_id: number;
+  chunk_idx: number;
+  part: string;
+  start_s: number;
+  end_s: number;
+  profile_id: string;
+  frames: number | null;
+  budget: number | null;
+  content_sha: string | null;
+}
+
+export interface UploadRow {
+  id: number;
+  segment_id: number;
+  service: TensorService;
+  request_id: string;
+  region: string;
+  storage_keys_json: string | null;
+  uploaded_at: number | null;
+  sends: number;
+}
+
+export type TaskStatus = 'submitting' | 'pending' | 'processing' | 'completed' | 'failed' | 'unknown';
+
+export interface TaskRow {
+  id: number;
+  segment_id: number;
+  kind: TensorService;
+  region: string;
+  task_id: string | null;
+  upload_request_id: string | null;
+  status: TaskStatus;
+  error_message: string | null;
+  sends: number;
+  resubmits: number;
+  polled_at: number | null;
+  submitted_at: number | null;
+  finished_at: number | null;
+}
+
+/** The keys a submit needs, as recorded after an upload answered. */
+export interface StoredKeys {
+  video_input_key?: string;
+  audio_input_key?: string;
+  video_kwargs_key?: string;
+}
+
+export function storedKeysOf(k: StorageKeys): StoredKeys {
+  const out: StoredKeys = {};
+  if (k.videoInputKey) out.video_input_key = k.videoInputKey;
+  if (k.audioInputKey) out.audio_input_key = k.audioInputKey;
+  if (k.videoKwargsKey) out.video_kwargs_key = k.videoKwargsKey;
+  return out;
+}
+
+export function parseStoredKeys(json: string | null): StoredKeys | null {
+  if (!json) return null;
+  try {
+    const v = JSON.parse(json) as StoredKeys;
+    return typeof v === 'object' && v !== null ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A chunk as planned, ready to be written as a segment with its two upload rows. */
+export interface PlannedSegment {
+  chunkIdx: number;
+  part: string;
+  startS: number;
+  endS: number;
+  frames: number;
+  contentSha: string;
+  requestIds: Record<TensorService, string>;
+}
+
+export const SERVICES: readonly TensorService[] = ['embedding', 'tagging'];
+
+/** Every read and write of segments, uploads, tasks and results the stages make. */
+export class SegmentStore {
+  constructor(private readonly db: CatalogDb) {}
+
+  shotsOf(clipId: number): { id: number; idx: number; startS: number; endS: number }[] {
+    return this.db.prepare('SELECT id, idx, start_s AS startS, end_s AS endS FROM shots WHERE clip_id = ? ORDER BY idx').all(clipId) as {
+      id: number;
+      idx: number;
+      startS: number;
+      endS: number;
+    }[];
+  }
+
+  segmentsOf(clipId: number, profileId: string): SegmentRow[] {
+    return this.db.prepare('SELECT * FROM segments WHERE clip_id = ? AND profile_id = ? ORDER BY shot_id, chunk_idx, part').all(clipId, profileId) as SegmentRow[];
+  }
+
+  segment(id: number): SegmentRow | undefined {
+    return this.db.prepare('SELECT * FROM segments WHERE id = ?').get(id) as SegmentRow | undefined;
+  }
+
+  shotHasPlan(shotId: number, profileId: string): boolean {
+    return this.db.prepare('SELECT 1 FROM segments WHERE shot_id = ? AND profile_id = ? AND content_sha IS NOT NULL LIMIT 1').get(shotId, profileId) !== undefined;
+  }
+
+  /** Segments whose shot no longer exists are removed by cascade; these are segments of another profile. */
+  dropOtherProfiles(clipId: number, profileId: string): number {
+    return this.db.prepare('DELETE FROM segments WHERE clip_id = ? AND profile_id <> ?').run(clipId, profileId).changes;
+  }
+
+  /** Writes a shot's plan (segments + one upload row per service) in one transaction. */
+  insertPlan(clipId: number, shotId: number, profileId: string, budget: number, region: string, plan: readonly PlannedSegment[]): void {
+    const insSeg = this.db.prepare(
+      'INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    const insUp = this.db.prepare('INSERT INTO tensor_uploads (segment_id, service, request_id, region) VALUES (?, ?, ?, ?)');
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM segments WHERE shot_id = ? AND profile_id = ?').run(shotId, profileId);
+      for (const p of plan) {
+        const id = Number(insSeg.run(clipId, shotId, p.chunkIdx, p.part, p.startS, p.endS, profileId, p.frames, budget, p.contentSha).lastInsertRowid);
+        for (const s of SERVICES) insUp.run(id, s, p.requestIds[s], region);
+      }
+    })();
+  }
+
+  /**
+   * After a 413: the segment is replaced by its two halves (new segments, new request ids). Its
+   * upload rows, tasks and any result go with it; the halves start from scratch.
+   */
+  splitSegment(seg: SegmentRow, halves: readonly PlannedSegment[], region: string): number[] {
+    const insSeg = this.db.prepare(
+      'INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    const insUp = this.db.prepare('INSERT INTO tensor_uploads (segment_id, service, request_id, region) VALUES (?, ?, ?, ?)');
+    return this.db.transaction(() => {
+      this.db.prepare('DELETE FROM segments WHERE id = ?').run(seg.id);
+      return halves.map((p) => {
+        const id = Number(insSeg.run(seg.clip_id, seg.shot_id, p.chunkIdx, p.part, p.startS, p.endS, seg.profile_id, p.frames, seg.budget, p.contentSha).lastInsertRowid);
+        for (const s of SERVICES) insUp.run(id, s, p.requestIds[s], region);
+        return id;
+      });
+    })();
+  }
+
+  uploadsOf(clipId: number, profileId: string, region: string): (UploadRow & { seg: SegmentRow })[] {
+    const rows = this.db
+      .prepare(
+        `SELECT tu.*, s.id AS s_id FROM tensor_uploads tu JOIN segments s ON s.id = tu.segment_id
+         WHERE s.clip_id = ? AND s.profile_id = ? AND tu.region = ? ORDER BY s.shot_id, s.chunk_idx, s.part, tu.service`,
+      )
+      .all(clipId, profileId, region) as (UploadRow & { s_id: number })[];
+    const segs = new Map(this.segmentsOf(clipId, profileId).map((s) => [s.id, s]));
+    return rows.map((r) => ({ ...r, seg: segs.get(r.s_id)! }));
+  }
+
+  upload(segmentId: number, service: TensorService, region: string): UploadRow | undefined {
+    return this.db.prepare('SELECT * FROM tensor_uploads WHERE segment_id = ? AND service = ? AND region = ?').get(segmentId, service, region) as UploadRow | undefined;
+  }
+
+  /** Keys an identical upload (same request id) already got: reused instead of uploading again. */
+  knownKeys(requestId: string, region: string): string | null {
+    const r = this.db
+      .prepare('SELECT storage_keys_json FROM tensor_uploads WHERE request_id = ? AND region = ? AND storage_keys_json IS NOT NULL LIMIT 1')
+      .get(requestId, region) as { storage_keys_json: string } | undefined;
+    return r?.storage_keys_json ?? null;
+  }
+
+  /** Written before the call: `sends` above 1 later shows a request id that had to be sent again. */
+  noteUploadSend(uploadId: number): void {
+    this.db.prepare('UPDATE tensor_uploads SET sends = sends + 1 WHERE id = ?').run(uploadId);
+  }
+
+  recordKeys(uploadId: number, keysJson: string): void {
+    this.db.prepare('UPDATE tensor_uploads SET storage_keys_json = ?, uploaded_at = ? WHERE id = ?').run(keysJson, Date.now(), uploadId);
+  }
+
+  /** The storage keys were refused (expired on the service): the next upload stage sends the tensors again. */
+  forgetKeys(uploadId: number): void {
+    this.db.prepare('UPDATE tensor_uploads SET storage_keys_json = NULL, uploaded_at = NULL WHERE id = ?').run(uploadId);
+  }
+
+  /** A rebuilt chunk differs from the plan (another ffmpeg build decodes differently): not yet uploaded, so adopt it. */
+  updateContent(seg: SegmentRow, contentSha: string, requestIds: Record<TensorService, string>, region: string): void {
+    this.db.transaction(() => {
+      this.db.prepare('UPDATE segments SET content_sha = ? WHERE id = ?').run(contentSha, seg.id);
+      const upd = this.db.prepare('UPDATE tensor_uploads SET request_id = ? WHERE segment_id = ? AND service = ? AND region = ? AND storage_keys_json IS NULL');
+      for (const s of SERVICES) upd.run(requestIds[s], seg.id, s, region);
+    })();
+  }
+
+  /** After a failed task: a new request id (suffix .rN) for a fresh upload and a fresh task. */
+  renameForResubmit(uploadId: number, requestId: string): void {
+    this.db.prepare('UPDATE tensor_uploads SET request_id = ?, storage_keys_json = NULL, uploaded_at = NULL WHERE id = ?').run(requestId, uploadId);
+  }
+
+  // ---- tasks --------------------------------------------------------------------------
+
+  tasksOf(clipId: number, profileId: string, region: string): (TaskRow & { clip_id: number })[] {
+    return this.db
+      .prepare(
+        `SELECT st.*, s.clip_id FROM service_tasks st JOIN segments s ON s.id = st.segment_id
+         WHERE s.clip_id = ? AND s.profile_id = ? AND st.region = ? ORDER BY st.segment_id, st.kind`,
+      )
+      .all(clipId, profileId, region) as (TaskRow & { clip_id: number })[];
+  }
+
+  task(segmentId: number, kind: TensorService, region: string): TaskRow | undefined {
+    return this.db.prepare('SELECT * FROM service_tasks WHERE segment_id = ? AND kind = ? AND region = ?').get(segmentId, kind, region) as TaskRow | undefined;
+  }
+
+  /** A live task for the same uploaded tensors (another segment with identical content): adopted, not resubmitted. */
+  liveTaskFor(uploadRequestId: string, kind: TensorService, region: string): TaskRow | undefined {
+    return this.db
+      .prepare(
+        `SELECT * FROM service_tasks WHERE upload_request_id = ? AND kind = ? AND region = ? AND task_id IS NOT NULL
+         AND status IN ('pending', 'processing', 'completed', 'unknown') ORDER BY status = 'completed' DESC LIMIT 1`,
+      )
+      .get(uploadRequestId, kind, region) as TaskRow | undefined;
+  }
+
+  /** The intent, written before the call: a crash after this leaves 'submitting', which the next run must resolve. */
+  beginSubmit(segmentId: number, kind: TensorService, region: string, uploadRequestId: string): void {
+    this.db
+      .prepare(
+        `INSERT INTO service_tasks (segment_id, kind, region, upload_request_id, status, sends) VALUES (?, ?, ?, ?, 'submitting', 1)
+         ON CONFLICT (segment_id, kind, region) DO UPDATE SET status = 'submitting', upload_request_id = excluded.upload_request_id,
+           task_id = NULL, error_message = NULL, sends = sends + 1, finished_at = NULL`,
+      )
+      .run(segmentId, kind, region, uploadRequestId);
+  }
+
+  recordSubmitted(segmentId: number, kind: TensorService, region: string, taskId: string): void {
+    this.db
+      .prepare("UPDATE service_tasks SET task_id = ?, status = 'pending', submitted_at = ? WHERE segment_id = ? AND kind = ? AND region = ?")
+      .run(taskId, Date.now(), segmentId, kind, region);
+  }
+
+  adoptTask(segmentId: number, kind: TensorService, region: string, from: TaskRow): void {
+    this.db
+      .prepare(
+        `INSERT INTO service_tasks (segment_id, kind, region, task_id, upload_request_id, status, submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (segment_id, kind, region) DO UPDATE SET task_id = excluded.task_id, upload_request_id = excluded.upload_request_id,
+           status = excluded.status, submitted_at = excluded.submitted_at, error_message = NULL`,
+      )
+      .run(segmentId, kind, region, from.task_id, from.upload_request_id, from.status === 'completed' ? 'pending' : from.status, from.submitted_at ?? Date.now());
+  }
+
+  setTaskStatus(taskId: string, region: string, status: TaskStatus, errorMessage: string | null = null): void {
+    const finished = status === 'completed' || status === 'failed' ? Date.now() : null;
+    this.db
+      .prepare('UPDATE service_tasks SET status = ?, error_message = ?, polled_at = ?, finished_at = COALESCE(?, finished_at) WHERE task_id = ? AND region = ?')
+      .run(status, errorMessage, Date.now(), finished, taskId, region);
+  }
+
+  /** Segments waiting on a task id (several when identical content shares one task). */
+  segmentsForTask(taskId: string, region: string): number[] {
+    return (this.db.prepare('SELECT segment_id FROM service_tasks WHERE task_id = ? AND region = ?').all(taskId, region) as { segment_id: number }[]).map(
+      (r) => r.segment_id,
+    );
+  }
+
+  noteResubmit(segmentId: number, kind: TensorService, region: string): void {
+    this.db
+      .prepare("UPDATE service_tasks SET resubmits = resubmits + 1, status = 'failed', task_id = NULL WHERE segment_id = ? AND kind = ? AND region = ?")
+      .run(segmentId, kind, region);
+  }
+
+  // ---- results ------------------------------------------------------------------------
+
+  storeEmbedding(segmentIds: readonly number[], vector: readonly number[], meta: { model: string; region: string; profileId: string }, taskId: string): void {
+    const blob = Buffer.alloc(vector.length * 4);
+    vector.forEach((v, i) => blob.writeFloatLE(v, i * 4));
+    const now = Date.now();
+    const ins = this.db.prepare(
+      `INSERT INTO embeddings (segment_id, dim, vector, model, region, profile_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (segment_id) DO UPDATE SET dim = excluded.dim, vector = excluded.vector, model = excluded.model,
+         region = excluded.region, profile_id = excluded.profile_id, created_at = excluded.created_at`,
+    );
+    this.db.transaction(() => {
+      for (const id of segmentIds) ins.run(id, vector.length, blob, meta.model, meta.region, meta.profileId, now);
+      this.setTaskStatus(taskId, meta.region, 'completed');
+    })();
+  }
+
+  storeTags(segmentIds: readonly number[], rawJson: string, keys: { shotSize: string | null; cameraMovement: string | null; shootingAngle: string | null }, taskId: string, region: string): void {
+    const now = Date.now();
+    const ins = this.db.prepare(
+      `INSERT INTO service_tags (segment_id, raw_json, shot_size, camera_movement, shooting_angle, created_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (segment_id) DO UPDATE SET raw_json = excluded.raw_json, shot_size = excluded.shot_size,
+         camera_movement = excluded.camera_movement, shooting_angle = excluded.shooting_angle, created_at = excluded.created_at`,
+    );
+    this.db.transaction(() => {
+      for (const id of segmentIds) ins.run(id, rawJson, keys.shotSize, keys.cameraMovement, keys.shootingAngle, now);
+      this.setTaskStatus(taskId, region, 'completed');
+    })();
+  }
+
+  /** How complete a clip's index is: every segment needs an embedding and tags; every shot a segment. */
+  coverage(clipId: number, profileId: string): { shots: number; shotsWithSegments: number; segments: number; embedded: number; tagged: number } {
+    return this.db
+      .prepare(
+        `SELECT
+           (SELECT COUNT(*) FROM shots WHERE clip_id = @c) AS shots,
+           (SELECT COUNT(DISTINCT shot_id) FROM segments WHERE clip_id = @c AND profile_id = @p) AS shotsWithSegments,
+           (SELECT COUNT(*) FROM segments WHERE clip_id = @c AND profile_id = @p) AS segments,
+           (SELECT COUNT(*) FROM segments s JOIN embeddings e ON e.segment_id = s.id WHERE s.clip_id = @c AND s.profile_id = @p) AS embedded,
+           (SELECT COUNT(*) FROM segments s JOIN service_tags t ON t.segment_id = s.id WHERE s.clip_id = @c AND s.profile_id = @p) AS tagged`,
+      )
+      .get({ c: clipId, p: profileId }) as { shots: number; shotsWithSegments: number; segments: number; embedded: number; tagged: number };
+  }
+
+  markIndexed(clipId: number, profileId: string): void {
+    this.db.prepare('UPDATE clips SET indexed_at = ?, indexed_profile = ? WHERE id = ?').run(Date.now(), profileId, clipId);
+  }
+
+  clearIndexed(clipId: number): void {
+    this.db.prepare('UPDATE clips SET indexed_at = NULL WHERE id = ?').run(clipId);
+  }
+}

@@ -1,0 +1,115 @@
+import { AppError, toAppError } from '../../../../src-shared/errors';
+import type { AsyncStatus } from '../../service/responses';
+import type { StageHandler } from '../job-types';
+import type { StageDeps } from '../pipeline-deps';
+import { runPool } from '../run-pool';
+import type { TaskRow } from '../segment-store';
+import { nextStage } from './media-stages';
+import { checkpoint } from './checkpoint';
+import { requireClient } from './service-access';
+
+/** A failed task's fresh upload gets a new request id: the old one names the content the service failed on. */
+export function resubmitRequestId(requestId: string, n: number): string {
+  return `${requestId.replace(/\.r\d+$/, '')}.r${n}`;
+}
+
+/**
+ * Reads the status of every task of the clip still in flight (one GET each; tasks submitted before
+ * a crash are simply polled again). A completed task's result is written in the same transaction
+ * that marks it completed: the embedding as float32 LE with model, region and profile; the tags as
+ * the raw JSON plus the three recognised keys. Until all are done the job comes back after a delay
+ * that grows with the tasks' age, without holding a network slot meanwhile.
+ */
+export function pollStage(d: StageDeps): StageHandler {
+  return {
+    stage: 'poll',
+    resource: 'network',
+    // Status reads cost nothing: a quota pause lets results of tasks already paid for come in.
+    billable: false,
+    maxAttempts: 6,
+    async run(ctx) {
+      const clipId = ctx.job.clipId!;
+      const { region, model } = d.identity();
+      const client = requireClient(d);
+      const segs = d.store.segmentsOf(clipId, d.profile.id);
+      const tasks = d.store.tasksOf(clipId, d.profile.id, region);
+      const expected = segs.length * 2;
+      const unsubmitted = tasks.filter((t) => t.task_id === null || t.status === 'submitting');
+      if (tasks.length < expected || unsubmitted.length > 0) {
+        // Something is not submitted yet (resubmission after a failed task, or keys lost): back a step.
+        const needsUpload = d.store.uploadsOf(clipId, d.profile.id, region).some((u) => u.storage_keys_json === null);
+        return { next: nextStage(ctx, needsUpload ? 'upload' : 'submit', ctx.job.workS ?? null) };
+      }
+      const open = new Map<string, TaskRow>();
+      for (const t of tasks) if (t.status !== 'completed' && t.status !== 'failed' && t.task_id) open.set(t.task_id, t);
+      const permanentFailures: string[] = [];
+      let resubmit = false;
+
+      await runPool([...open.values()], d.callsPerJob, async (t) => {
+        let s: AsyncStatus;
+        checkpoint(ctx);
+        try {
+          s = await client.getAsyncStatus(t.task_id!, { signal: ctx.signal });
+        } catch (e) {
+          const err = toAppError(e);
+          if (err.kind !== 'not_found') throw err;
+          // The service does not know the task (any more): treat it as failed, so it is redone.
+          s = { requestId: t.task_id!, status: 'failed', errorMessage: err.message, raw: null };
+        }
+        if (s.status === 'completed') {
+          const ids = d.store.segmentsForTask(t.task_id!, region);
+          if (t.kind === 'embedding') {
+            if (!s.embedding || s.embedding.length === 0) throw new AppError('invalid', `embedding task ${t.task_id} completed without an embedding`);
+            d.store.storeEmbedding(ids, s.embedding, { model, region, profileId: d.profile.id }, t.task_id!);
+          } else {
+            if (s.tagsRaw === undefined) throw new AppError('invalid', `tagging task ${t.task_id} completed without tags`);
+            const tg = s.tags;
+            d.store.storeTags(
+              ids,
+              JSON.stringify(s.tagsRaw),
+              { shotSize: tg?.shotSize?.value ?? null, cameraMovement: tg?.cameraMovement?.value ?? null, shootingAngle: tg?.shootingAngle?.value ?? null },
+              t.task_id!,
+              region,
+            );
+          }
+        } else if (s.status === 'failed') {
+          const reason = s.errorMessage ?? 'no reason given';
+          for (const segId of d.store.segmentsForTask(t.task_id!, region)) {
+            const row = d.store.task(segId, t.kind, region)!;
+            if (row.resubmits < d.maxResubmits) {
+              const up = d.store.upload(segId, t.kind, region)!;
+              d.store.noteResubmit(segId, t.kind, region);
+              d.store.renameForResubmit(up.id, resubmitRequestId(up.request_id, row.resubmits + 1));
+              d.logger?.warn('pipeline.task.failed', { clipId, segmentId: segId, kind: t.kind, reason, resubmit: row.resubmits + 1 });
+              resubmit = true;
+            } else {
+              d.store.setTaskStatus(t.task_id!, region, 'failed', reason);
+              permanentFailures.push(`${t.kind} task ${t.task_id}: ${reason}`);
+            }
+          }
+        } else {
+          d.store.setTaskStatus(t.task_id!, region, s.status);
+        }
+      });
+
+      const after = d.store.tasksOf(clipId, d.profile.id, region);
+      const completed = after.filter((t) => t.status === 'completed').length;
+      ctx.progress(completed / Math.max(1, expected), `${completed}/${expected} results`);
+      if (permanentFailures.length > 0) {
+        throw new AppError('invalid', `the service failed ${permanentFailures.length} task(s): ${permanentFailures[0]}`);
+      }
+      if (resubmit) return { next: nextStage(ctx, 'upload', ctx.job.workS ?? null) };
+      const stillOpen = after.filter((t) => t.status !== 'completed');
+      if (stillOpen.length > 0) {
+        const oldest = Math.min(...stillOpen.map((t) => t.submitted_at ?? Date.now()));
+        return { again: { delayMs: d.pollDelayMs(Date.now() - oldest), note: `${completed}/${expected} results` } };
+      }
+      return { next: nextStage(ctx, 'index', ctx.job.workS ?? null) };
+    },
+  };
+}
+
+/** Default poll spacing: a quarter of the tasks' age, between 0.5 s and 15 s. */
+export function defaultPollDelay(ageMs: number): number {
+  return Math.min(15_000, Math.max(500, Math.round(ageMs / 4)));
+}

@@ -1,0 +1,18 @@
+import { AppError, toAppError } from '../../../../src-shared/errors';
+import type { ServiceClient } from '../../service/client';
+import type { StageDeps } from '../pipeline-deps';
+
+/**
+ * The client for the current settings. Missing settings (no key, no base URL) stop network stages
+ * the way a rejected key does: the queue holds them behind the 'auth' block and the banner sends
+ * the user to Settings, instead of failing every clip's upload.
+ */
+export function requireClient(d: StageDeps): ServiceClient {
+  try {
+    return d.client();
+  } catch (e) {
+    const err = toAppError(e);
+    if (err.kind === 'auth' || err.kind === 'invalid') throw new AppError('auth', `service not set up: ${err.message}`);
+    throw err;
+  }
+}

@@ -1,0 +1,86 @@
+import { AppError, toAppError } from '../../../../src-shared/errors';
+import type { SubmitResult } from '../../service/client';
+import type { TensorService } from '../../tensors/chunk-upload';
+import type { StageHandler } from '../job-types';
+import type { StageDeps } from '../pipeline-deps';
+import { runPool } from '../run-pool';
+import { parseStoredKeys, type SegmentRow, type UploadRow } from '../segment-store';
+import { nextStage } from './media-stages';
+import { checkpoint } from './checkpoint';
+import { requireClient } from './service-access';
+import { backToUpload } from './upload-stage';
+
+interface SubmitItem {
+  seg: SegmentRow;
+  kind: TensorService;
+  up: UploadRow;
+}
+
+/**
+ * Submits one asynchronous task per segment and service (embedding: video + audio keys; tagging:
+ * video + kwargs keys). Order of writes, for idempotency:
+ *   1. the row goes to 'submitting' (intent) before the call;
+ *   2. the service's request_id is recorded, status 'pending', the moment the answer arrives.
+ * A row already past (2) is never submitted again; its task is polled. A row found in
+ * 'submitting' after a crash is the ambiguous case: the spec offers no way to ask whether that
+ * submit reached the service, so it is submitted again (counted in `sends`). A task whose uploaded
+ * tensors are identical to another segment's reuses that task instead of submitting.
+ */
+export function submitStage(d: StageDeps): StageHandler {
+  return {
+    stage: 'submit',
+    resource: 'network',
+    maxAttempts: 6,
+    async run(ctx) {
+      const clipId = ctx.job.clipId!;
+      const { region } = d.identity();
+      const client = requireClient(d);
+      const uploads = d.store.uploadsOf(clipId, d.profile.id, region);
+      if (uploads.some((u) => u.storage_keys_json === null)) return backToUpload(ctx);
+      const items: SubmitItem[] = [];
+      for (const up of uploads) {
+        const task = d.store.task(up.seg.id, up.service, region);
+        const submitted = task && task.task_id !== null && task.status !== 'submitting';
+        if (!submitted) items.push({ seg: up.seg, kind: up.service, up });
+      }
+      const total = uploads.length;
+      let done = total - items.length;
+      let keysLost = false;
+      await runPool(items, d.callsPerJob, async (item) => {
+        const live = d.store.liveTaskFor(item.up.request_id, item.kind, region);
+        if (live && live.segment_id !== item.seg.id) {
+          d.store.adoptTask(item.seg.id, item.kind, region, live);
+        } else {
+          const keys = parseStoredKeys(item.up.storage_keys_json);
+          if (!keys?.video_input_key) throw new AppError('internal', `upload ${item.up.request_id} has no video key`);
+          const prior = d.store.task(item.seg.id, item.kind, region);
+          if (prior?.status === 'submitting') d.logger?.warn('pipeline.submit.ambiguous', { clipId, segmentId: item.seg.id, kind: item.kind, sends: prior.sends });
+          let res: SubmitResult;
+          checkpoint(ctx);
+          try {
+            res = await d.inflight.run(`submit:${region}:${item.kind}:${item.up.request_id}`, async () => {
+              d.store.beginSubmit(item.seg.id, item.kind, region, item.up.request_id);
+              return item.kind === 'embedding'
+                ? client.encodeVideoAsync({ tensor: { video_input_key: keys.video_input_key!, ...(keys.audio_input_key ? { audio_input_key: keys.audio_input_key } : {}) } }, { signal: ctx.signal })
+                : client.tagVideoAsync({ tensor: { video_input_key: keys.video_input_key!, ...(keys.video_kwargs_key ? { video_kwargs_key: keys.video_kwargs_key } : {}) } }, { signal: ctx.signal });
+            });
+          } catch (e) {
+            const err = toAppError(e);
+            // The service no longer knows the storage key (expired): upload again, then submit.
+            if (err.kind !== 'not_found') throw err;
+            d.logger?.warn('pipeline.submit.keys-expired', { clipId, segmentId: item.seg.id, kind: item.kind, message: err.message });
+            d.store.forgetKeys(item.up.id);
+            keysLost = true;
+            return;
+          }
+          if (!d.store.task(item.seg.id, item.kind, region)) d.store.beginSubmit(item.seg.id, item.kind, region, item.up.request_id);
+          d.store.recordSubmitted(item.seg.id, item.kind, region, res.requestId);
+        }
+        done++;
+        ctx.progress(done / Math.max(1, total), `${done}/${total} tasks submitted`);
+      });
+      if (keysLost) return backToUpload(ctx);
+      return { next: nextStage(ctx, 'poll', ctx.job.workS ?? null) };
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import { STAGE_LABELS, type ClipJobs, type JobView } from '../../../../src-shared/contract/jobs';
+
+export function stageLabel(stage: string): string {
+  return STAGE_LABELS[stage] ?? stage;
+}
+
+/** "about 4 min", "about 1 h 20 min", "under a minute". */
+export function formatEta(ms: number | null): string {
+  if (ms === null) return 'estimating…';
+  if (ms <= 0) return 'almost done';
+  const s = Math.round(ms / 1000);
+  if (s < 60) return 'under a minute';
+  const m = Math.round(s / 60);
+  if (m < 60) return `about ${m} min`;
+  const h = Math.floor(m / 60);
+  return `about ${h} h ${m % 60} min`;
+}
+
+export const CLIP_STATE_LABEL: Record<ClipJobs['state'], string> = {
+  waiting: 'Waiting',
+  running: 'Running',
+  blocked: 'Held',
+  paused: 'Paused',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+  done: 'Indexed',
+};
+
+export const JOB_STATE_LABEL: Record<JobView['state'], string> = {
+  queued: 'Queued',
+  running: 'Running',
+  succeeded: 'Done',
+  failed: 'Failed',
+  paused: 'Paused',
+  cancelled: 'Cancelled',
+};
+
+export function formatDuration(s: number | null): string {
+  if (s === null || !Number.isFinite(s)) return '';
+  const m = Math.floor(s / 60);
+  const r = Math.round(s % 60);
+  return m > 0 ? `${m}:${String(r).padStart(2, '0')}` : `${r} s`;
+}
+
+/** When a queued job will be tried again, if it waits for a backoff. */
+export function retryIn(notBefore: number | null, now = Date.now()): string | null {
+  if (notBefore === null || notBefore <= now) return null;
+  const s = Math.ceil((notBefore - now) / 1000);
+  return s < 60 ? `retry in ${s} s` : `retry in ${Math.ceil(s / 60)} min`;
+}
