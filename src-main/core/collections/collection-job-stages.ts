@@ -23,6 +23,7 @@ export function collectionStageHandlers(d: CollectionStageDeps, opts: { recheckM
       resource: 'network',
       async run(ctx) {
         const clipId = ctx.job.clipId!;
+        if (ctx.stopping.aborted) throw new AppError('cancelled', 'stopping before the upload');
         const r = await runCollectionUpload(d, clipId, ctx.signal, ctx.progress);
         return r.pollNeeded ? { next: [poll(clipId)] } : {};
       },
@@ -30,7 +31,10 @@ export function collectionStageHandlers(d: CollectionStageDeps, opts: { recheckM
     {
       stage: COLLECTION_POLL_STAGE,
       resource: 'network',
+      // Status checks cost nothing: they go on through a quota pause.
+      billable: false,
       async run(ctx) {
+        if (ctx.stopping.aborted) throw new AppError('cancelled', 'stopping before the status check');
         const r = await checkCollectionVideos(d, ctx.job.clipId!, ctx.signal);
         ctx.progress(r.progress);
         if (r.open > 0) return { again: { delayMs: recheckMs, note: `${r.open} video(s) processing` } };

@@ -49,20 +49,7 @@ export interface ServiceProviderLike {
 export function searchServiceBinding(provider: ServiceProviderLike): Pick<SearchModuleOptions, 'space' | 'serviceConfig'> {
   return {
     space: () => provider.identity(),
-    serviceConfig: () => {
-      const c = provider.client().transport.config;
-      return {
-        region: c.region,
-        baseUrls: c.baseUrls,
-        apiKey: c.apiKey,
-        authHeader: c.authHeader,
-        qps: c.qps,
-        concurrency: c.concurrency,
-        timeoutMs: c.timeoutMs,
-        base64VideoField: c.base64VideoField,
-        adaptive: c.adaptive,
-      };
-    },
+    serviceConfig: () => ({ ...provider.client().transport.config }),
   };
 }
 

@@ -5,6 +5,7 @@ import { ClipGrid } from '../components/library/ClipGrid';
 import { DropZone, ImportBar } from '../components/library/ImportBar';
 import { ImportSummaryPanel } from '../components/library/ImportSummaryPanel';
 import { useClipPages, useImports } from '../components/library/use-library';
+import { api } from '../api/client';
 import './library.css';
 
 const FILTERS: { id: ClipFilter | 'all'; label: string; count: 'all' | 'ready' | 'processing' | 'problems' | 'offline' }[] = [
@@ -23,6 +24,14 @@ export function LibraryView(): ReactNode {
   const [summaryHidden, setSummaryHidden] = useState(false);
   const pages = useClipPages({ status: filter === 'all' ? undefined : filter, query: query.trim() || undefined });
   const imports = useImports();
+
+  // The clip the editor is looking at goes first in the indexing queue.
+  const openClip = (clipId: number) => {
+    setSelected(clipId);
+    api.call('jobs.prioritizeClip', { clipId }).catch(() => {
+      /* a clip with no pending job: nothing to move */
+    });
+  };
 
   const runImport = (paths: string[]) => {
     setNotice(null);
@@ -70,7 +79,7 @@ export function LibraryView(): ReactNode {
               {pages.counts?.all ? 'No clip matches this filter.' : 'Drop a folder of footage here, or type its path above, to start your library.'}
             </div>
           ) : (
-            <ClipGrid total={pages.total} clipAt={pages.clipAt} ensureRange={pages.ensureRange} selectedId={selected} onOpen={setSelected} />
+            <ClipGrid total={pages.total} clipAt={pages.clipAt} ensureRange={pages.ensureRange} selectedId={selected} onOpen={openClip} />
           )}
           {selected !== null && <ClipDetailPanel clipId={selected} onClose={() => setSelected(null)} />}
         </div>
