@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { launchApp, type E2eApp } from './harness';
 
 const KEY = 'rs-live-7f3a9c1e5b2d4a60';
@@ -14,11 +15,14 @@ function filesUnder(dir: string): string[] {
 
 describe('settings through the web transport in Chromium', () => {
   let e: E2eApp;
+  let emu: EmulatorHandle;
   beforeAll(async () => {
+    emu = await startEmulator({ keys: [KEY] });
     e = await launchApp();
   });
   afterAll(async () => {
     await e?.close();
+    await emu?.close();
   });
 
   it('shows the dark shell with its five sections', async () => {
@@ -64,6 +68,21 @@ describe('settings through the web transport in Chromium', () => {
     await page.click('[data-action="test-connection"]');
     const text = await page.locator('[data-testid="test-result"]').innerText({ timeout: 20_000 });
     expect(text).toMatch(/^(offline|timeout|not_found|server|upstream|invalid|auth):/);
+  });
+
+  it('Test connection succeeds against the service (the emulator) once the URL points at it', async () => {
+    const { page } = e;
+    await page.fill('#base-asia', emu.url);
+    await page.click('[data-action="save-settings"]');
+    await expect.poll(() => page.locator('[data-testid="save-status"]').innerText()).toBe('Saved');
+    await page.click('[data-action="test-connection"]');
+    await expect.poll(() => page.locator('[data-testid="test-result"]').innerText(), { timeout: 20_000 }).toMatch(/^Connected in \d+ ms · 0 collection\(s\)$/);
+    // Exactly one auth header, the one chosen (Bearer), reached the service.
+    const stats = emu.stats();
+    expect(stats.bothAuthHeaders).toBe(0);
+    expect(stats.authHeaderForms.bearer).toBeGreaterThan(0);
+    expect(stats.authHeaderForms['x-api-key']).toBe(0);
+    await e.screenshot('settings-connected');
   });
 
   it('never writes the key in plaintext: not in the settings file, not in the logs, nowhere in the data folder', async () => {
