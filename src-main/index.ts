@@ -40,7 +40,9 @@ function createWindow(): BrowserWindow {
   return win;
 }
 
-if (!app.requestSingleInstanceLock()) app.quit();
+// One instance owns the catalog: a second launch focuses the first window and exits.
+const primary = app.requestSingleInstanceLock();
+if (!primary) app.quit();
 
 app.on('second-instance', () => {
   if (mainWindow) {
@@ -50,6 +52,7 @@ app.on('second-instance', () => {
 });
 
 void app.whenReady().then(() => {
+  if (!primary) return;
   const dataDir = app.getPath('userData');
   const logger = createLogger({ file: path.join(app.getPath('logs'), 'main.log') });
   hardenApp(logger);
