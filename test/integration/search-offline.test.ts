@@ -2,12 +2,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { createSearchModule, type SearchModule } from '../../src-main/core/search/search-module';
-import { ServiceClient, type ServiceConfig } from '../../src-main/core/service';
+import type { ServiceConfig } from '../../src-main/core/service';
 import type { SearchResponse } from '../../src-shared/contract/search';
-import { startEmulator, type EmulatorHandle } from '../emulator/server';
+import type { EmulatorHandle } from '../emulator/server';
 import { openTestCatalog, TEST_SPACE } from '../helpers/search-catalog';
-import { tempDir } from '../helpers/paths';
-import { embedClips, makeColourClips, type EmbeddedClip } from './search-fixture';
+import { emulatedCatalog, makeColourClips, type EmbeddedClip, type EmulatedCatalog } from './search-fixture';
 
 /**
  * Search with the service gone: the emulator is stopped (connections refused) after the catalog
@@ -18,7 +17,7 @@ const KEY = 'search-offline-key-4410';
 let emu: EmulatorHandle;
 let db: CatalogDb;
 let dir: string;
-let cleanup: () => void;
+let world: EmulatedCatalog | undefined;
 let mod: SearchModule;
 let clips: EmbeddedClip[];
 let cfg: ServiceConfig;
@@ -37,13 +36,13 @@ const text = (q: string, filters = {}) => mod.service.text({ text: q, topK: 5, f
 const names = (r: SearchResponse) => r.results.map((x) => clips.find((c) => c.clipId === x.clipId)!.name);
 
 beforeAll(async () => {
-  const t = tempDir('rs-search-offline-');
-  dir = t.dir;
-  cleanup = t.cleanup;
-  emu = await startEmulator({ keys: [KEY], asyncPendingMs: 5, asyncProcessingMs: 5 });
-  cfg = { region: 'asia', baseUrls: { asia: emu.url }, apiKey: KEY, authHeader: 'x-api-key', qps: 500, concurrency: 8 };
-  db = openTestCatalog(dir);
-  clips = await embedClips({ db, client: new ServiceClient(cfg), space: TEST_SPACE, clips: await makeColourClips(path.join(dir, 'footage')) });
+  world = await emulatedCatalog({
+    prefix: 'rs-search-offline-',
+    key: KEY,
+    emulator: { asyncPendingMs: 5, asyncProcessingMs: 5 },
+    footage: (d) => makeColourClips(path.join(d, 'footage')),
+  });
+  ({ dir, emu, cfg, db, clips } = world);
   mod = open();
   await mod.start();
   // Online: these queries are encoded once and cached.
@@ -55,8 +54,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await mod?.dispose();
   db?.close();
-  await emu?.close();
-  cleanup?.();
+  await world?.close();
 });
 
 describe('offline search (emulator stopped)', () => {

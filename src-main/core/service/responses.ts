@@ -26,6 +26,8 @@ function notUnderstood(what: string, body: unknown): AppError {
   return new AppError('invalid', `${what}: service response not understood: ${text.slice(0, 200)}`);
 }
 
+const VIDEO_ID_KEYS = ['video_id', 'videoId', 'id'];
+
 function firstString(o: Record<string, unknown>, keys: string[]): string | undefined {
   for (const k of keys) {
     const v = o[k];
@@ -81,11 +83,16 @@ export function parseEncodeText(body: unknown): EncodeTextResult {
   return { embedding: vectors[0]!, dimension: vectors[0]!.length, raw: body };
 }
 
-export function parseRequestId(body: unknown, what: string): string {
+/** The id a creating call answers with, under the first of `keys` the body has. */
+function requiredId(body: unknown, keys: string[], what: string): string {
   const o = looseRecord.safeParse(body);
-  const id = o.success ? firstString(o.data, ['request_id', 'requestId', 'task_id', 'taskId', 'id']) : undefined;
+  const id = o.success ? firstString(o.data, keys) : undefined;
   if (!id) throw notUnderstood(what, body);
   return id;
+}
+
+export function parseRequestId(body: unknown, what: string): string {
+  return requiredId(body, ['request_id', 'requestId', 'task_id', 'taskId', 'id'], what);
 }
 
 export type AsyncState = 'pending' | 'processing' | 'completed' | 'failed' | 'unknown';
@@ -346,7 +353,7 @@ export function parseSearchResults(body: unknown): SearchHit[] {
   const hits: SearchHit[] = [];
   for (const item of list) {
     if (!isRecord(item)) continue;
-    const videoId = firstString(item, ['video_id', 'videoId', 'id']);
+    const videoId = firstString(item, VIDEO_ID_KEYS);
     const sim = [item.similarity, item.score, item.similarity_score].find((v) => typeof v === 'number' && Number.isFinite(v));
     if (!videoId || typeof sim !== 'number') continue;
     hits.push({ videoId, similarity: sim, raw: item });
@@ -355,10 +362,7 @@ export function parseSearchResults(body: unknown): SearchHit[] {
 }
 
 export function parseVideoId(body: unknown): string {
-  const o = looseRecord.safeParse(body);
-  const id = o.success ? firstString(o.data, ['video_id', 'videoId', 'id']) : undefined;
-  if (!id) throw notUnderstood('video upload', body);
-  return id;
+  return requiredId(body, VIDEO_ID_KEYS, 'video upload');
 }
 
 export type VideoState = 'uploaded' | 'processing' | 'processed' | 'failed' | 'unknown';

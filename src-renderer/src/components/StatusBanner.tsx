@@ -25,47 +25,49 @@ export function StatusBanner({ onOpenSettings }: { onOpenSettings: () => void })
   switch (net.reason) {
     case 'auth':
       return (
-        <div className="banner error" role="alert" data-banner="auth">
-          <span>
-            The service refused the API key: uploads are stopped until a valid key is entered. <span className="muted">{net.message}</span>
-          </span>
-          <div className="spacer" />
-          <button className="btn primary" onClick={onOpenSettings}>
-            Open Settings
-          </button>
-        </div>
+        <NetworkBanner name="auth" tone="error" alert action={{ label: 'Open Settings', onClick: onOpenSettings, primary: true }}>
+          The service refused the API key: uploads are stopped until a valid key is entered. <span className="muted">{net.message}</span>
+        </NetworkBanner>
       );
     case 'quota':
       return (
-        <div className="banner" role="alert" data-banner="quota">
-          <span>
-            Quota exceeded: uploads and submissions are paused (local analysis continues). Raise the quota or check billing, then resume.
-          </span>
-          <div className="spacer" />
-          <button className="btn primary" data-action="resume-quota" onClick={resume}>
-            Resume
-          </button>
-        </div>
+        <NetworkBanner name="quota" alert action={{ label: 'Resume', onClick: resume, primary: true, id: 'resume-quota' }}>
+          Quota exceeded: uploads and submissions are paused (local analysis continues). Raise the quota or check billing, then resume.
+        </NetworkBanner>
       );
     case 'offline':
       return (
-        <div className="banner info" role="status" data-banner="offline">
-          <span>Waiting for the service: it cannot be reached. Indexing carries on by itself as soon as it answers.</span>
-          <div className="spacer" />
-          <button className="btn" onClick={resume} title="Check again now">
-            Retry now
-          </button>
-        </div>
+        <NetworkBanner name="offline" tone="info" action={{ label: 'Retry now', onClick: resume, title: 'Check again now' }}>
+          Waiting for the service: it cannot be reached. Indexing carries on by itself as soon as it answers.
+        </NetworkBanner>
       );
     case 'user':
       return (
-        <div className="banner info" role="status" data-banner="paused">
-          <span>Uploads are paused. Local analysis continues.</span>
-          <div className="spacer" />
-          <button className="btn" onClick={resume}>
-            Resume
-          </button>
-        </div>
+        <NetworkBanner name="paused" tone="info" action={{ label: 'Resume', onClick: resume }}>
+          Uploads are paused. Local analysis continues.
+        </NetworkBanner>
       );
   }
+}
+
+interface BannerAction {
+  label: string;
+  onClick: () => void;
+  primary?: boolean;
+  /** data-action, for a button tests and automation address directly. */
+  id?: string;
+  title?: string;
+}
+
+/** Why the network side is held, and the one thing that lifts it, at the banner's far end. */
+function NetworkBanner({ name, tone, alert, action, children }: { name: string; tone?: 'error' | 'info'; alert?: boolean; action: BannerAction; children: ReactNode }): ReactNode {
+  return (
+    <div className={tone ? `banner ${tone}` : 'banner'} role={alert ? 'alert' : 'status'} data-banner={name}>
+      <span>{children}</span>
+      <div className="spacer" />
+      <button className={action.primary ? 'btn primary' : 'btn'} data-action={action.id} title={action.title} onClick={action.onClick}>
+        {action.label}
+      </button>
+    </div>
+  );
 }

@@ -1,13 +1,7 @@
-/** A detection in network-input pixels (decodeYunet) or in fractions of the picture (normalizeFaces). */
-export interface RawFace {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  score: number;
-  /** Five landmarks as x0, y0, ... x4, y4: right eye, left eye, nose tip, right and left mouth corner. */
-  landmarks: number[];
-}
+import type { Face } from '../analysis-types';
+
+/** A Face as the detector and the worker pass it: in network-input pixels (decodeYunet), in fractions of the picture after normalizeFaces. */
+export type RawFace = Face;
 
 export declare const STRIDES: readonly number[];
 export declare function bgrToPlanar(frame: Uint8Array, width: number, height: number, out?: Float32Array | null): Float32Array;

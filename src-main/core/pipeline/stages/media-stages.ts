@@ -23,67 +23,73 @@ function requireFootage(row: ClipRow): void {
   }
 }
 
+/** The clip's row after the footage check: later stages refuse what the library could not read. */
+function footageRow(d: StageDeps, clipId: number): ClipRow {
+  const row = getClipRow(d.db, clipId);
+  requireFootage(row);
+  return row;
+}
+
+/** Runs a library step that changes the clip's media, then reads the row it left. */
+async function remake(d: StageDeps, clipId: number, step: () => Promise<unknown>): Promise<ClipRow> {
+  await step();
+  d.mediaChanged(clipId);
+  return getClipRow(d.db, clipId);
+}
+
+/**
+ * A CPU stage over one clip: `body` does the work and returns the clip row, whose duration sizes
+ * the `then` stage it hands over to.
+ */
+export function clipStage(stage: string, then: string, body: (ctx: StageContext, clipId: number) => Promise<ClipRow>): StageHandler {
+  return {
+    stage,
+    resource: 'cpu',
+    maxAttempts: 3,
+    async run(ctx) {
+      const row = await body(ctx, clipIdOf(ctx));
+      return { next: nextStage(ctx, then, row.duration_s) };
+    },
+  };
+}
+
 /**
  * probe -> shots -> thumbnails: the library's own stage functions (library/media-stages), each
  * skipped when its result is already in the catalog for the current file. The library refreshes
  * the fingerprint and drops stale shots itself when the file changed.
  */
 export function probeStage(d: StageDeps): StageHandler {
-  return {
-    stage: 'probe',
-    resource: 'cpu',
-    maxAttempts: 3,
-    async run(ctx) {
-      const clipId = clipIdOf(ctx);
-      let row = getClipRow(d.db, clipId);
-      if (row.status === 'pending' || row.probed_at === null) {
-        await probeClip(d.db, clipId, { signal: ctx.signal, onProgress: (f) => ctx.progress(f), ffprobe: d.tools().ffprobe });
-        row = getClipRow(d.db, clipId);
-        d.mediaChanged(clipId);
-      }
-      requireFootage(row);
-      return { next: nextStage(ctx, 'shots', row.duration_s) };
-    },
-  };
+  return clipStage('probe', 'shots', async (ctx, clipId) => {
+    let row = getClipRow(d.db, clipId);
+    if (row.status === 'pending' || row.probed_at === null) {
+      row = await remake(d, clipId, () => probeClip(d.db, clipId, { signal: ctx.signal, onProgress: (f) => ctx.progress(f), ffprobe: d.tools().ffprobe }));
+    }
+    // Probing is what tells footage from the rest, so the check comes after it here.
+    requireFootage(row);
+    return row;
+  });
 }
 
 export function shotsStage(d: StageDeps): StageHandler {
-  return {
-    stage: 'shots',
-    resource: 'cpu',
-    maxAttempts: 3,
-    async run(ctx) {
-      const clipId = clipIdOf(ctx);
-      let row = getClipRow(d.db, clipId);
-      requireFootage(row);
-      if (row.shots_at === null) {
-        await detectShots(d.db, clipId, { signal: ctx.signal, onProgress: (f) => ctx.progress(f, 'detecting cuts'), ffmpeg: d.tools().ffmpeg });
-        row = getClipRow(d.db, clipId);
-        d.mediaChanged(clipId);
-      }
-      const shots = d.store.shotsOf(clipId).length;
-      ctx.progress(1, `${shots} shot${shots === 1 ? '' : 's'}`);
-      return { next: nextStage(ctx, 'thumbnails', row.duration_s) };
-    },
-  };
+  return clipStage('shots', 'thumbnails', async (ctx, clipId) => {
+    let row = footageRow(d, clipId);
+    if (row.shots_at === null) {
+      row = await remake(d, clipId, () => detectShots(d.db, clipId, { signal: ctx.signal, onProgress: (f) => ctx.progress(f, 'detecting cuts'), ffmpeg: d.tools().ffmpeg }));
+    }
+    const shots = d.store.shotsOf(clipId).length;
+    ctx.progress(1, `${shots} shot${shots === 1 ? '' : 's'}`);
+    return row;
+  });
 }
 
 export function thumbnailsStage(d: StageDeps): StageHandler {
-  return {
-    stage: 'thumbnails',
-    resource: 'cpu',
-    maxAttempts: 3,
-    async run(ctx) {
-      const clipId = clipIdOf(ctx);
-      const row = getClipRow(d.db, clipId);
-      requireFootage(row);
-      if (row.thumbs_at === null) {
-        await makeThumbnails(d.db, clipId, { cacheDir: d.cacheDir, signal: ctx.signal, onProgress: (f) => ctx.progress(f), ffmpeg: d.tools().ffmpeg });
-        d.mediaChanged(clipId);
-      }
-      return { next: nextStage(ctx, 'analysis', row.duration_s) };
-    },
-  };
+  return clipStage('thumbnails', 'analysis', async (ctx, clipId) => {
+    let row = footageRow(d, clipId);
+    if (row.thumbs_at === null) {
+      row = await remake(d, clipId, () => makeThumbnails(d.db, clipId, { cacheDir: d.cacheDir, signal: ctx.signal, onProgress: (f) => ctx.progress(f), ffmpeg: d.tools().ffmpeg }));
+    }
+    return row;
+  });
 }
 
 /**
@@ -92,36 +98,29 @@ export function thumbnailsStage(d: StageDeps): StageHandler {
  * tensors stage decodes each shot on its own so that an upload can rebuild exactly the same bytes.
  */
 export function analysisStage(d: StageDeps): StageHandler {
-  return {
-    stage: 'analysis',
-    resource: 'cpu',
-    maxAttempts: 3,
-    async run(ctx) {
-      const clipId = clipIdOf(ctx);
-      const row = getClipRow(d.db, clipId);
-      requireFootage(row);
-      const shots = d.store.shotsOf(clipId);
-      const missing = d.db
-        .prepare(
-          `SELECT COUNT(*) AS n FROM shots s LEFT JOIN shot_analysis a ON a.shot_id = s.id AND a.profile_id = ?
-           WHERE s.clip_id = ? AND a.shot_id IS NULL`,
-        )
-        .get(d.profile.id, clipId) as { n: number };
-      if (shots.length > 0 && missing.n > 0) {
-        const pool = d.analysisPool();
-        const result = await analyzeClip({
-          filePath: clipAbsPath(row),
-          shots: shots.map((s) => ({ id: s.id, startS: s.startS, endS: s.endS })),
-          profile: d.profile,
-          retainTensors: false,
-          pool,
-          signal: ctx.signal,
-          ffmpegPath: d.tools().ffmpeg,
-          onProgress: (p) => ctx.progress(p.fraction, `${p.shotsDone}/${p.shotsTotal} shots`),
-        });
-        storeAnalysis(d.db, result.shots, { profileId: d.profile.id, faceModel: pool.modelPath });
-      }
-      return { next: nextStage(ctx, 'tensors', row.duration_s) };
-    },
-  };
+  return clipStage('analysis', 'tensors', async (ctx, clipId) => {
+    const row = footageRow(d, clipId);
+    const shots = d.store.shotsOf(clipId);
+    const missing = d.db
+      .prepare(
+        `SELECT COUNT(*) AS n FROM shots s LEFT JOIN shot_analysis a ON a.shot_id = s.id AND a.profile_id = ?
+         WHERE s.clip_id = ? AND a.shot_id IS NULL`,
+      )
+      .get(d.profile.id, clipId) as { n: number };
+    if (shots.length > 0 && missing.n > 0) {
+      const pool = d.analysisPool();
+      const result = await analyzeClip({
+        filePath: clipAbsPath(row),
+        shots: shots.map((s) => ({ id: s.id, startS: s.startS, endS: s.endS })),
+        profile: d.profile,
+        retainTensors: false,
+        pool,
+        signal: ctx.signal,
+        ffmpegPath: d.tools().ffmpeg,
+        onProgress: (p) => ctx.progress(p.fraction, `${p.shotsDone}/${p.shotsTotal} shots`),
+      });
+      storeAnalysis(d.db, result.shots, { profileId: d.profile.id, faceModel: pool.modelPath });
+    }
+    return row;
+  });
 }

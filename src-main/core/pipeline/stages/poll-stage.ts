@@ -6,7 +6,7 @@ import { runPool } from '../run-pool';
 import type { TaskRow } from '../segment-store';
 import { nextStage } from './media-stages';
 import { checkpoint } from './checkpoint';
-import { requireClient } from './service-access';
+import { serviceScope } from './service-access';
 
 /** A failed task's fresh upload gets a new request id: the old one names the content the service failed on. */
 export function resubmitRequestId(requestId: string, n: number): string {
@@ -28,9 +28,7 @@ export function pollStage(d: StageDeps): StageHandler {
     billable: false,
     maxAttempts: 6,
     async run(ctx) {
-      const clipId = ctx.job.clipId!;
-      const { region, model } = d.identity();
-      const client = requireClient(d);
+      const { clipId, region, model, client } = serviceScope(d, ctx);
       const segs = d.store.segmentsOf(clipId, d.profile.id);
       const tasks = d.store.tasksOf(clipId, d.profile.id, region);
       const expected = segs.length * 2;

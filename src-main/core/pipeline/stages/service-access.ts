@@ -1,5 +1,6 @@
 import { AppError, toAppError } from '../../../../src-shared/errors';
 import type { ServiceClient } from '../../service/client';
+import type { StageContext } from '../job-types';
 import type { StageDeps } from '../pipeline-deps';
 
 /**
@@ -15,4 +16,9 @@ export function requireClient(d: StageDeps): ServiceClient {
     if (err.kind === 'auth' || err.kind === 'invalid') throw new AppError('auth', `service not set up: ${err.message}`);
     throw err;
   }
+}
+
+/** What every network stage starts from: its clip, the current service identity and a client. */
+export function serviceScope(d: StageDeps, ctx: StageContext): { clipId: number; region: string; model: string; client: ServiceClient } {
+  return { clipId: ctx.job.clipId!, ...d.identity(), client: requireClient(d) };
 }

@@ -7,7 +7,7 @@ import { runPool } from '../run-pool';
 import { parseStoredKeys, type SegmentRow, type UploadRow } from '../segment-store';
 import { nextStage } from './media-stages';
 import { checkpoint } from './checkpoint';
-import { requireClient } from './service-access';
+import { serviceScope } from './service-access';
 import { backToUpload } from './upload-stage';
 
 interface SubmitItem {
@@ -32,9 +32,7 @@ export function submitStage(d: StageDeps): StageHandler {
     resource: 'network',
     maxAttempts: 6,
     async run(ctx) {
-      const clipId = ctx.job.clipId!;
-      const { region } = d.identity();
-      const client = requireClient(d);
+      const { clipId, region, client } = serviceScope(d, ctx);
       const uploads = d.store.uploadsOf(clipId, d.profile.id, region);
       if (uploads.some((u) => u.storage_keys_json === null)) return backToUpload(ctx);
       const items: SubmitItem[] = [];

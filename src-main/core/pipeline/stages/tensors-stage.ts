@@ -8,7 +8,7 @@ import type { StageDeps } from '../pipeline-deps';
 import type { PlannedSegment } from '../segment-store';
 import { ShotFrameCache } from '../shot-frame-cache';
 import { chunkContentSha, chunkRequestIds, decodeShot, planChunks, sarFromProbeJson, type TensorSource } from '../shot-tensors';
-import { nextStage } from './media-stages';
+import { clipStage } from './media-stages';
 
 /** Source facts from the catalog (probe_json holds the SAR the clip row does not). */
 export function tensorSourceOf(db: CatalogDb, row: ClipRow): TensorSource {
@@ -37,29 +37,23 @@ export function plannedSegment(profile: TensorProfile, chunk: TensorChunk, chunk
  * only decodes what is missing.
  */
 export function tensorsStage(d: StageDeps): StageHandler {
-  return {
-    stage: 'tensors',
-    resource: 'cpu',
-    maxAttempts: 3,
-    async run(ctx) {
-      const clipId = ctx.job.clipId!;
-      const row = getClipRow(d.db, clipId);
-      const src = tensorSourceOf(d.db, row);
-      const { region } = d.identity();
-      d.store.dropOtherProfiles(clipId, d.profile.id);
-      const shots = d.store.shotsOf(clipId);
-      let done = 0;
-      for (const shot of shots) {
-        if (!d.store.shotHasPlan(shot.id, d.profile.id)) {
-          const frames = await decodeShot(src, shot, d.profile, { signal: ctx.signal, ffmpeg: d.tools().ffmpeg });
-          d.frameCache.set(ShotFrameCache.key(shot.id, shot.startS, shot.endS, d.profile.id), frames);
-          const chunks = planChunks(frames, d.profile, d.profile.byteBudget);
-          d.store.insertPlan(clipId, shot.id, d.profile.id, d.profile.byteBudget, region, chunks.map((c, i) => plannedSegment(d.profile, c, i, '')));
-        }
-        done++;
-        ctx.progress(done / Math.max(1, shots.length), `${done}/${shots.length} shots`);
+  return clipStage('tensors', 'upload', async (ctx, clipId) => {
+    const row = getClipRow(d.db, clipId);
+    const src = tensorSourceOf(d.db, row);
+    const { region } = d.identity();
+    d.store.dropOtherProfiles(clipId, d.profile.id);
+    const shots = d.store.shotsOf(clipId);
+    let done = 0;
+    for (const shot of shots) {
+      if (!d.store.shotHasPlan(shot.id, d.profile.id)) {
+        const frames = await decodeShot(src, shot, d.profile, { signal: ctx.signal, ffmpeg: d.tools().ffmpeg });
+        d.frameCache.set(ShotFrameCache.key(shot.id, shot.startS, shot.endS, d.profile.id), frames);
+        const chunks = planChunks(frames, d.profile, d.profile.byteBudget);
+        d.store.insertPlan(clipId, shot.id, d.profile.id, d.profile.byteBudget, region, chunks.map((c, i) => plannedSegment(d.profile, c, i, '')));
       }
-      return { next: nextStage(ctx, 'upload', row.duration_s) };
-    },
-  };
+      done++;
+      ctx.progress(done / Math.max(1, shots.length), `${done}/${shots.length} shots`);
+    }
+    return row;
+  });
 }

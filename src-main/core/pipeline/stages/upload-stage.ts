@@ -10,7 +10,7 @@ import { SERVICES, storedKeysOf, type SegmentRow, type UploadRow } from '../segm
 import { ShotFrameCache } from '../shot-frame-cache';
 import { chunkContentSha, chunkForSegment, chunkRequestIds, decodeShot, planChunks } from '../shot-tensors';
 import { checkpoint } from './checkpoint';
-import { requireClient } from './service-access';
+import { serviceScope } from './service-access';
 import { nextStage } from './media-stages';
 import { plannedSegment, tensorSourceOf } from './tensors-stage';
 
@@ -30,9 +30,7 @@ export function uploadStage(d: StageDeps): StageHandler {
     resource: 'network',
     maxAttempts: 6,
     async run(ctx) {
-      const clipId = ctx.job.clipId!;
-      const { region } = d.identity();
-      const client = requireClient(d);
+      const { clipId, region, client } = serviceScope(d, ctx);
       const rows = d.store.uploadsOf(clipId, d.profile.id, region);
       // From the catalog each time: a split changes the total under our feet.
       const report = () => {

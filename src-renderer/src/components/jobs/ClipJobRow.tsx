@@ -6,26 +6,13 @@ import { ProgressLine, StageBar } from './StageBar';
 
 type Action = 'pause' | 'resume' | 'cancel' | 'retry';
 
-function clipActions(c: ClipJobs): Action[] {
-  switch (c.state) {
-    case 'running':
-    case 'waiting':
-    case 'blocked':
-      return ['pause', 'cancel'];
-    case 'paused':
-      return ['resume', 'cancel'];
-    case 'failed':
-    case 'cancelled':
-      return ['retry'];
-    default:
-      return [];
-  }
-}
-
-function jobActions(j: JobView): Action[] {
-  switch (j.state) {
+/** What the editor can do to a clip or to one of its jobs in a given state: anything under way can be paused. */
+function actionsFor(state: ClipJobs['state'] | JobView['state']): Action[] {
+  switch (state) {
     case 'running':
     case 'queued':
+    case 'waiting':
+    case 'blocked':
       return ['pause', 'cancel'];
     case 'paused':
       return ['resume', 'cancel'];
@@ -81,7 +68,7 @@ export function ClipJobRow({ clip }: { clip: ClipJobs }): ReactNode {
               First
             </button>
           )}
-          {clipActions(clip).map((a) => (
+          {actionsFor(clip.state).map((a) => (
             <button key={a} className={`btn small${a === 'retry' ? ' primary' : ''}`} data-action={`clip-${a}`} onClick={() => void run(a, { clipId: clip.clipId }, setActionError)}>
               {ACTION_LABEL[a]}
             </button>
@@ -112,7 +99,7 @@ export function ClipJobRow({ clip }: { clip: ClipJobs }): ReactNode {
                   {j.errorMessage && j.state !== 'succeeded' && <div className={j.state === 'failed' ? 'error-text' : ''}>{j.errorMessage}</div>}
                 </td>
                 <td className="stage-actions">
-                  {jobActions(j).map((a) => (
+                  {actionsFor(j.state).map((a) => (
                     <button key={a} className="btn link small" onClick={() => void run(a, { jobId: j.id }, setActionError)}>
                       {ACTION_LABEL[a]}
                     </button>
