@@ -67,6 +67,9 @@ function ownBuffer(frame: Uint8Array): ArrayBuffer {
  * processed; at most `size` tasks run at once, the rest wait in order. One pool is meant to be
  * shared by all clips of a job run; close() ends its workers.
  */
+const RELEASE_ID = -1;
+const RELEASE_TIMEOUT_MS = 2000;
+
 export class AnalysisPool {
   readonly size: number;
   readonly modelPath: string;
@@ -130,8 +133,32 @@ export class AnalysisPool {
     for (const job of this.queue.splice(0)) this.settle(job, new AppError('cancelled', 'analysis pool closed'));
     const slots = this.slots.splice(0);
     for (const s of slots) if (s.job) this.settle(s.job, new AppError('cancelled', 'analysis pool closed'));
-    await Promise.all(slots.map((s) => s.worker.terminate()));
+    await Promise.all(slots.map((s) => this.retire(s)));
     this.releaseWaiters();
+  }
+
+  /**
+   * Lets an idle worker free its ONNX session before it is terminated: ending a thread that still
+   * holds one can crash the whole process in onnxruntime's finalizers (seen at test-process exit).
+   */
+  private async retire(slot: Slot): Promise<void> {
+    if (!slot.job) {
+      slot.worker.ref();
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, RELEASE_TIMEOUT_MS);
+        function done() {
+          clearTimeout(timer);
+          slot.worker.off('message', onMessage);
+          resolve();
+        }
+        const onMessage = (m: { id: number }) => {
+          if (m.id === RELEASE_ID) done();
+        };
+        slot.worker.on('message', onMessage);
+        slot.worker.postMessage({ id: RELEASE_ID, type: 'release' });
+      });
+    }
+    await slot.worker.terminate();
   }
 
   private submit(message: Record<string, unknown>, transfer: ArrayBuffer[], bytes: number, signal?: AbortSignal): Promise<unknown> {
@@ -199,13 +226,9 @@ export class AnalysisPool {
     }
     const slot = this.slots.find((s) => s.job === job);
     if (slot) {
-      // A running inference cannot be interrupted: end the worker, a fresh one takes its place.
-      slot.job = null;
-      const i = this.slots.indexOf(slot);
-      if (i >= 0) this.slots.splice(i, 1);
-      void slot.worker.terminate();
+      // A running inference cannot be interrupted, and ending a thread inside onnxruntime can take
+      // the process down: the caller is released now, the slot when the worker answers (ignored).
       this.settle(job, new AppError('cancelled', 'analysis cancelled'));
-      this.pump();
     }
   }
 

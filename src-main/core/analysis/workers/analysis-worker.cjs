@@ -51,12 +51,22 @@ function estimateMotion(msg) {
   return estimateSteps(frames, msg.width, msg.height);
 }
 
+// Frees the native session before the pool terminates this thread (see AnalysisPool.retire).
+async function releaseSession() {
+  if (!sessionPromise) return true;
+  const s = await sessionPromise;
+  sessionPromise = null;
+  await s.release();
+  return true;
+}
+
 parentPort.on('message', async (msg) => {
   try {
     let result;
     if (msg.type === 'faces') result = await detectFaces(msg);
     else if (msg.type === 'motion') result = estimateMotion(msg);
     else if (msg.type === 'warmup') result = (await session(), true);
+    else if (msg.type === 'release') result = await releaseSession();
     else throw new Error(`unknown task type ${msg.type}`);
     parentPort.postMessage({ id: msg.id, ok: true, result });
   } catch (e) {
