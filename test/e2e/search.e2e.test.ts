@@ -98,7 +98,7 @@ describe('Search view', () => {
     await page.click('[data-action="toggle-filters"]');
   });
 
-  it('offline: earlier queries run from the cache, a new one says why it cannot run', async () => {
+  it('offline: earlier queries run from the cache, a new one says why it cannot run', { timeout: 150_000 }, async () => {
     const { page } = e;
     await emu.suspend();
     await page.fill('#search-query', 'BLUE ');
@@ -110,7 +110,9 @@ describe('Search view', () => {
     await page.fill('#search-query', 'purple');
     await page.press('#search-query', 'Enter');
     const notice = page.locator('[data-testid="search-cannot-run"]');
-    await notice.waitFor();
+    // Under a fully loaded 2-core CI machine this once took over 30 s (not reproduced alone, where it
+    // takes under a second); the assertion is about what is shown, not how fast.
+    await notice.waitFor({ timeout: 90_000 });
     expect(await notice.getAttribute('data-kind')).toBe('offline');
     expect(await notice.innerText()).toMatch(/never searched before/);
     await expect.poll(() => page.locator('[data-testid="search-status"]').getAttribute('data-service')).toBe('offline');
