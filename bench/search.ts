@@ -4,8 +4,8 @@
  * For each size, in one run: exact search (the JS scan the app uses as oracle and fallback),
  * usearch's SIMD brute force as a second exact reference, and the chosen HNSW index; build time,
  * p50/p95 latency of single queries, recall@10 against exact, memory (RSS delta) and size on disk.
- * At 100k the three usearch storage kinds (f32, f16, i8) are compared; at small sizes the
- * exact/HNSW crossover is measured. Last line: one JSON object.
+ * At 100k the usearch storage kinds (f32, f16, i8) are compared and the chosen index also runs
+ * on worst-case isotropic data; at small sizes the exact/HNSW crossover is measured. Last line: one JSON object.
  *
  * Env: BENCH_SIZES=100000,1000000  BENCH_QUERIES=200  BENCH_VARIANTS=0 (skip the 100k variants)
  *      BENCH_EXACT_BUDGET_S=120 (time cap of the JS exact scan per size; at least 30 queries run)
@@ -20,12 +20,15 @@ import { ExactVectorIndex } from '../src-main/core/search/exact-search';
 import { saveIndex, tryLoadIndex } from '../src-main/core/search/index-store';
 import { DEFAULT_HNSW_OPTIONS, HnswVectorIndex, type HnswOptions } from '../src-main/core/search/vector-index';
 import { normalizeVector } from '../src-main/core/search/vector-math';
-import { ClusteredVectors } from '../src-main/core/search/vector-synthetic';
+import { ClusteredVectors, realisticSpec, type ClusterSpec } from '../src-main/core/search/vector-synthetic';
 import type { SearchFilter, SearchHit, VectorIndex } from '../src-main/core/search/vector-types';
 
 const DIM = 512;
 const CLUSTERS = 1000;
-const SPREAD = 1.0;
+/** Headline data: 1000 Gaussian clusters around 50 topics, low-dimensional within each cluster. */
+const REALISTIC = (seed: number): ClusterSpec => realisticSpec(DIM, CLUSTERS, seed);
+/** Worst case, reported beside it: isotropic clusters around mutually orthogonal centres. */
+const ISOTROPIC = (seed: number): ClusterSpec => ({ dimension: DIM, clusters: CLUSTERS, spread: 1, seed });
 const SIZES = (process.env.BENCH_SIZES ?? '100000,1000000').split(',').map(Number);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
 const VARIANTS = process.env.BENCH_VARIANTS !== '0';
@@ -84,8 +87,8 @@ function recallAt10(got: Array<SearchHit[] | number[]>, truth: Array<SearchHit[]
 }
 
 /** n normalised points, row-major, ids 0..n-1, plus normalised queries from the same clusters. */
-function dataset(n: number, seed: number): { data: Float32Array; queries: Float32Array[] } {
-  const gen = new ClusteredVectors({ dimension: DIM, clusters: CLUSTERS, spread: SPREAD, seed });
+function dataset(n: number, spec: ClusterSpec): { data: Float32Array; queries: Float32Array[] } {
+  const gen = new ClusteredVectors(spec);
   const data = new Float32Array(n * DIM);
   for (let off = 0; off < n; off += BATCH) {
     const rows = Math.min(BATCH, n - off);
@@ -163,7 +166,7 @@ function main(): void {
     log('crossover sizes');
     const crossover: Array<{ n: number; exact: number; hnsw: number }> = [];
     {
-      const { data, queries } = dataset(16_000, 11);
+      const { data, queries } = dataset(16_000, REALISTIC(11));
       for (const n of [500, 1000, 2000, 4000, 8000, 16000]) {
         const exact = new ExactVectorIndex();
         fill(exact, data, n);
@@ -184,7 +187,7 @@ function main(): void {
       keepAlive.length = 0;
       const tag = n >= 1_000_000 ? `${n / 1_000_000}m` : `${n / 1000}k`;
       log(`generating ${n} x ${DIM}`);
-      const [ds, genMs] = time(() => dataset(n, 42));
+      const [ds, genMs] = time(() => dataset(n, REALISTIC(42)));
       const { data, queries } = ds;
       log(`generated in ${(genMs / 1000).toFixed(1)} s`);
 
@@ -282,6 +285,22 @@ function main(): void {
           variants[name] = { build_s: v.buildS, p50_ms: v.lat.p50, p95_ms: v.lat.p95, recall_at_10: v.recall, rss_mb: Math.round(v.rssMb), file_mb: Math.round(v.fileMb) };
         }
         json[`variants_${tag}`] = variants;
+      }
+
+      // The same chosen index on the worst-case data (100k only): how far recall falls when
+      // clusters have no low-dimensional structure and no relation to each other.
+      if (VARIANTS && n === 100_000) {
+        keepAlive.length = 0;
+        const iso = dataset(n, ISOTROPIC(42));
+        const isoTruth = iso.queries.map((q) => Array.from(exactSearch(iso.data, q, DIM, 10, MetricKind.IP, 0).keys as BigUint64Array, (k) => Number(k)));
+        for (const [name, opts] of [
+          ['chosen', {}],
+          ['ef 1024', { expansionSearch: 1024 }],
+        ] as Array<[string, Partial<HnswOptions>]>) {
+          const v = runHnsw(`isotropic ${name}`, n, iso.data, iso.queries, isoTruth, opts, tmpRoot);
+          row(`${tag} isotropic, hnsw ${name}`, 'build s', v.buildS, 'p50/p95 ms', v.lat.p50, v.lat.p95, 'recall', v.recall);
+          json[`isotropic_${name.replace(' ', '')}_${tag}`] = { build_s: v.buildS, p50_ms: v.lat.p50, p95_ms: v.lat.p95, recall_at_10: v.recall };
+        }
       }
     }
   } finally {

@@ -174,9 +174,22 @@ describe('HNSW index on 20k clustered 512-d vectors', () => {
     expect(after[0]!.id).toBe(victim);
     expect(after[0]!.similarity).toBeCloseTo(1, 5);
     expect(hnsw.tombstones).toBeGreaterThanOrEqual(2);
-    hnsw.compact();
-    expect(hnsw.tombstones).toBe(0);
-    expect(hnsw.search(q, 10)[0]!.id).toBe(victim);
+  });
+
+  it('compact() rebuilds the graph without tombstones and keeps every live vector', () => {
+    const small = new HnswVectorIndex({ exactBelow: 0 });
+    small.addBatch(ids.slice(0, 3_000), data.subarray(0, 3_000 * DIM));
+    for (let i = 0; i < 1_000; i++) small.remove(ids[i]!);
+    expect(small.tombstones).toBe(1_000);
+    const before = queries.slice(0, 5).map((q) => small.search(q, 10));
+    small.compact();
+    expect(small.tombstones).toBe(0);
+    expect(small.size).toBe(2_000);
+    queries.slice(0, 5).forEach((q, i) => {
+      const after = small.search(q, 10);
+      expect(after.every((h) => h.id >= ids[1_000]!)).toBe(true);
+      expect(recallAt(10, after, before[i]!)).toBeGreaterThanOrEqual(0.9);
+    });
   });
 });
 

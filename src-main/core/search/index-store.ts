@@ -211,6 +211,8 @@ export async function fillIndex(index: VectorIndex, rows: RebuildSource, batchSi
       total += ids.length;
       ids = [];
       vectors = [];
+      // Each batch blocks for a moment in native code; let timers and IPC run between batches.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
   if (ids.length > 0) index.addBatch(ids, vectors);
