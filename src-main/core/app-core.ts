@@ -57,17 +57,18 @@ export function createAppCore(o: AppCoreOptions): AppCore {
   const db = openCatalog(paths.catalog);
   const service = createServiceProvider(preferences, secrets);
 
-  const ffmpegPath = () => {
-    try {
-      return ffPath('ffmpeg', { ffmpeg: preferences.get().ffmpegPath || undefined });
-    } catch {
-      return null;
-    }
-  };
   // Paths chosen in Settings, read at each use so a change applies without a restart.
   const tools = () => {
     const p = preferences.get();
     return { ffmpeg: p.ffmpegPath || undefined, ffprobe: p.ffprobePath || undefined };
+  };
+  const ffmpegBinary = () => ffPath('ffmpeg', { ffmpeg: tools().ffmpeg });
+  const ffmpegPath = () => {
+    try {
+      return ffmpegBinary();
+    } catch {
+      return null;
+    }
   };
   const shutdown = new AbortController();
 
@@ -89,7 +90,7 @@ export function createAppCore(o: AppCoreOptions): AppCore {
     cacheDir: paths.cacheDir,
     region: () => preferences.get().region,
     client: () => service.client(),
-    ffmpeg: () => ffPath('ffmpeg', { ffmpeg: preferences.get().ffmpegPath || undefined }),
+    ffmpeg: ffmpegBinary,
     scheduler: (d) => createQueueScheduler(pipeline.pipeline.queue, d),
   });
   for (const h of collectionStageHandlers(collections.stageDeps)) pipeline.pipeline.queue.register(h);
