@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { openCatalog, type CatalogDb } from '../../src-main/core/catalog/open-catalog';
-import { float32ToBlob } from '../../src-main/core/search/float32-blob';
+import { float32ToBlob } from '../../src-main/core/catalog/vector-blob';
 
 /** Rows for search tests, written straight into a real catalog file. */
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { ExactVectorIndex } from '../../src-main/core/search/exact-search';
-import { blobToFloat32 } from '../../src-main/core/search/float32-blob';
+import { blobToFloat32 } from '../../src-main/core/catalog/vector-blob';
 import { createSearchModule, type SearchModule } from '../../src-main/core/search/search-module';
 import { ServiceClient, type ServiceConfig } from '../../src-main/core/service';
 import { searchMethods, type SearchResponse } from '../../src-shared/contract/search';

@@ -1,4 +1,5 @@
 import type { CatalogDb } from '../catalog/open-catalog';
+import { float32ToBlob } from '../catalog/vector-blob';
 import type { StorageKeys } from '../service/responses';
 import type { TensorService } from '../tensors/chunk-upload';
 
@@ -274,8 +275,7 @@ export class SegmentStore {
   // ---- results ------------------------------------------------------------------------
 
   storeEmbedding(segmentIds: readonly number[], vector: readonly number[], meta: { model: string; region: string; profileId: string }, taskId: string): void {
-    const blob = Buffer.alloc(vector.length * 4);
-    vector.forEach((v, i) => blob.writeFloatLE(v, i * 4));
+    const blob = float32ToBlob(vector);
     const now = Date.now();
     const ins = this.db.prepare(
       `INSERT INTO embeddings (segment_id, dim, vector, model, region, profile_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)

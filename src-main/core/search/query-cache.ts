@@ -1,6 +1,6 @@
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { CachedQuery } from '../../../src-shared/contract/search';
-import { blobToFloat32, float32ToBlob } from './float32-blob';
+import { blobToFloat32, float32ToBlob } from '../catalog/vector-blob';
 
 /** The embedding space a query vector belongs to: vectors of different spaces never meet. */
 export interface EmbeddingSpace {

@@ -6,7 +6,7 @@ import type { CatalogDb } from '../catalog/open-catalog';
 import type { Logger } from '../util/logger';
 import { saveIndex, tryLoadIndex } from './index-store';
 import type { EmbeddingSpace } from './query-cache';
-import { blobToFloat32 } from './float32-blob';
+import { blobToFloat32 } from '../catalog/vector-blob';
 import { createVectorIndex } from './vector-index';
 import type { SearchFilter, SearchHit, VectorIndex } from './vector-types';
 
