@@ -4,6 +4,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileUrl, makeBrokenClip, makeColourClip } from '../emulator/test-clips';
 import { REPO_ROOT, tempDir } from '../helpers/paths';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * An independent probe of the emulator as a user starts it (npm run emulator, child process),
@@ -27,7 +28,6 @@ function freePort(): Promise<number> {
   });
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const BILLABLE = /^POST \/(video_embedding\/encode_video(\/async)?|video_embedding\/encode_text|video_tagging(\/async)?|files\/upload\/tensors|collections\/[^/]+\/(search|videos\/upload))$/;
 /** Successful billable calls made with k1, to compare with the emulator's quota counter. */

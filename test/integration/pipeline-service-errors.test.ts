@@ -15,12 +15,12 @@ import {
   waitUntil,
 } from './fixtures/pipeline-harness';
 import { expectFullyIndexed, preparedTemplate } from './fixtures/pipeline-suite';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const CLIPS = ['intel_asl_thanks.mkv', 'mdn_flower.mp4', 'mdn_friday.mp4'];
 const ctx = { transport: 'test' as const };
 /** Nothing left to run: idle, and not because the network stages are blocked. */
 const settled = (p: IndexingPipeline) => p.queue.isIdle() && p.networkState().open;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Fresh {
   db: CatalogDb;
