@@ -8,7 +8,7 @@ import type { StageDeps } from '../pipeline-deps';
  * the way a rejected key does: the queue holds them behind the 'auth' block and the banner sends
  * the user to Settings, instead of failing every clip's upload.
  */
-export function requireClient(d: StageDeps): ServiceClient {
+function requireClient(d: StageDeps): ServiceClient {
   try {
     return d.client();
   } catch (e) {
