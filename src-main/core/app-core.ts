@@ -80,8 +80,8 @@ export function createAppCore(o: AppCoreOptions): AppCore {
     logger: o.logger,
     tools,
     signal: shutdown.signal,
-    // The pipeline makes shots and thumbnails as its first stages: one queue, no race.
-    scheduleMedia: pipeline.scheduleMedia,
+    // The one runner: posters, shots, thumbnails and indexing are all stages of the pipeline.
+    indexClips: (ids, opts) => pipeline.pipeline.enqueueClips(ids, opts),
   });
   const collections = createCollectionsModule({
     db,

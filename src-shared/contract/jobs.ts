@@ -1,25 +1,15 @@
 import { z } from 'zod';
 import { ERROR_KINDS } from '../errors';
 import { method, voidSchema } from './define';
+import { STAGE_GRAPH } from './stage-graph';
 
 export const JOB_STATE_VALUES = ['queued', 'running', 'succeeded', 'failed', 'paused', 'cancelled'] as const;
 export const jobStateSchema = z.enum(JOB_STATE_VALUES);
 
-/** The indexing stages in order (other modules may add stages of their own: stage is a string). */
-export const INDEX_STAGES = ['probe', 'shots', 'thumbnails', 'analysis', 'tensors', 'upload', 'submit', 'poll', 'index'] as const;
-export type IndexStage = (typeof INDEX_STAGES)[number];
+export { INDEX_STAGES, type StageName } from './stage-graph';
 
-export const STAGE_LABELS: Record<string, string> = {
-  probe: 'Probe',
-  shots: 'Shots',
-  thumbnails: 'Thumbnails',
-  analysis: 'Faces & motion',
-  tensors: 'Tensors',
-  upload: 'Upload tensors',
-  submit: 'Submit tasks',
-  poll: 'Wait for results',
-  index: 'Index',
-};
+/** Stage labels for the Jobs view, from the stage graph. */
+export const STAGE_LABELS: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(STAGE_GRAPH).map(([k, v]) => [k, v.label]));
 
 export const jobViewSchema = z.object({
   id: z.number().int(),

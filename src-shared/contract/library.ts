@@ -203,6 +203,4 @@ export const libraryEvents = {
   /** Clips were added, changed or went on/offline: views re-query. Other domains may emit it too. */
   'catalog.changed': z.object({ reason: z.string(), clipIds: z.array(z.number().int()).optional() }),
   'library.importProgress': importProgressSchema,
-  /** The built-in shots/thumbnails queue: how many clips wait, which one runs. */
-  'library.mediaQueue': z.object({ pending: z.number().int(), runningClipId: z.number().int().nullable() }),
 } as const;

@@ -11,6 +11,7 @@ import { DeviceWalkVolumeResolver } from '../../src-main/core/library/volumes/ge
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { EventBus } from '../../src-main/core/rpc/event-bus';
 import { mediaFile, tempDir } from '../helpers/paths';
+import { mediaPipeline } from './fixtures/pipeline-harness';
 
 const UNICODE_DIR = 'ünïcødé & spaces';
 const UNICODE_NAME = 'クリップ #1 (take 2).mov';
@@ -115,7 +116,8 @@ describe('bad input corpus', () => {
       events: new EventBus(),
       cacheDir: path.join(dir, 'cache'),
       resolver: new DeviceWalkVolumeResolver(),
-      resumeOnStart: false,
+      indexClips: () => {},
+      pollOnStart: false,
       volumePollMs: 0,
     });
     // Running as root makes chmod 000 readable: simulate the permission error at the one place it is read.
@@ -127,8 +129,11 @@ describe('bad input corpus', () => {
       },
     });
     summary = res.summary;
-    lib.queue!.enqueue(res.needMedia);
-    await lib.queue!.idle();
+    // The media stages run as the app runs them: through the pipeline.
+    const media = mediaPipeline(db, dir);
+    media.indexClips(res.needMedia);
+    await media.settled(res.needMedia);
+    await media.stop();
     clips = (await lib.handlers['library.list']({ offset: 0, limit: 100, sort: 'path' }, { transport: 'test' })).items;
   }, 120_000);
 

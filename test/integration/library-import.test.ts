@@ -7,13 +7,14 @@ import { getClipDetail, listClips } from '../../src-main/core/library/clip-store
 import { fingerprintFile } from '../../src-main/core/library/fingerprint';
 import { importPaths, type ImportOptions } from '../../src-main/core/library/import-library';
 import { createLibraryService } from '../../src-main/core/library/library-handlers';
-import { processClipMedia } from '../../src-main/core/library/media-stages';
+import { detectShots, makeThumbnails } from '../../src-main/core/library/media-stages';
 import { relinkFolder } from '../../src-main/core/library/relink';
 import { refreshVolumes } from '../../src-main/core/library/volume-store';
 import type { VolumeInfo, VolumeResolver } from '../../src-main/core/library/volumes/volume-resolver';
 import { probeFile } from '../../src-main/core/media/probe';
 import { EventBus } from '../../src-main/core/rpc/event-bus';
 import { mediaFile, tempDir } from '../helpers/paths';
+import { mediaPipeline, waitUntil } from './fixtures/pipeline-harness';
 
 /**
  * Folders that stand in for drives: each has a `.volume-id` file with its identity, so a test can
@@ -150,7 +151,8 @@ describe('importing a folder', () => {
   it('recognises a moved file by its fingerprint and keeps its shots', async () => {
     const first = await importPaths(db, [card], opts());
     const id = rowOf(SMALL[1]!).id;
-    await processClipMedia(db, id, { cacheDir: path.join(dir, 'cache') });
+    await detectShots(db, id);
+    await makeThumbnails(db, id, { cacheDir: path.join(dir, 'cache') });
     const before = getClipDetail(db, id);
     expect(before.status).toBe('ready');
     expect(first.summary.added).toBe(3);
@@ -212,12 +214,13 @@ describe('importing a folder', () => {
 });
 
 describe('library handlers', () => {
-  it('imports, emits progress and changes, and fills in shots and thumbnails in the background', async () => {
+  it('imports, emits progress and changes, and the pipeline fills in posters, shots and thumbnails; Process again runs a clip again', async () => {
     const events = new EventBus();
     const seen: { event: EventName; payload: unknown }[] = [];
     events.subscribe((event, payload) => seen.push({ event, payload }));
     const cacheDir = path.join(dir, 'cache');
-    const lib = createLibraryService({ db, events, cacheDir, resolver, resumeOnStart: false, volumePollMs: 0 });
+    const media = mediaPipeline(db, dir, { cacheDir });
+    const lib = createLibraryService({ db, events, cacheDir, resolver, indexClips: media.indexClips, pollOnStart: false, volumePollMs: 0 });
     try {
       const summary = await lib.handlers['library.import']({ paths: [card] }, { transport: 'test' });
       expect(summary).toMatchObject({ added: 3, state: 'done' });
@@ -227,7 +230,8 @@ describe('library handlers', () => {
       expect(phases).toContain('probing');
       expect(seen.some((e) => e.event === 'catalog.changed' && (e.payload as { reason: string }).reason === 'import')).toBe(true);
 
-      await lib.queue!.idle();
+      const imported = listClips(db, { offset: 0, limit: 10, sort: 'path' }).items.map((c) => c.id);
+      await media.settled(imported);
       const list = await lib.handlers['library.list']({ offset: 0, limit: 100, sort: 'path' }, { transport: 'test' });
       expect(list.items.map((c) => c.status)).toEqual(['ready', 'ready', 'ready']);
       for (const c of list.items) {
@@ -239,8 +243,6 @@ describe('library handlers', () => {
           expect(fs.statSync(path.join(cacheDir, 'thumbs', ...rel.split('/'))).size).toBeGreaterThan(500);
         }
       }
-      const mediaChanges = seen.filter((e) => e.event === 'catalog.changed' && (e.payload as { reason: string }).reason === 'media');
-      expect(mediaChanges).toHaveLength(3);
 
       const carphone = list.items.find((c) => c.name === SMALL[0])!;
       const detail = await lib.handlers['library.get']({ clipId: carphone.id }, { transport: 'test' });
@@ -250,8 +252,9 @@ describe('library handlers', () => {
 
       // Retry redoes the work; the same boundaries keep the same shot rows.
       const shotId = detail.shots[0]!.id;
+      const thumbsRunsBefore = media.pipeline.queue.find(detail.id, 'thumbnails')!.finishedAt!;
       expect(await lib.handlers['library.retry']({ clipIds: [detail.id] }, { transport: 'test' })).toEqual({ queued: 1 });
-      await lib.queue!.idle();
+      await waitUntil(() => (media.pipeline.queue.find(detail.id, 'thumbnails')?.finishedAt ?? 0) > thumbsRunsBefore, 60_000, 'the clip processed again');
       const redone = await lib.handlers['library.get']({ clipId: detail.id }, { transport: 'test' });
       expect(redone.status).toBe('ready');
       expect(redone.shots[0]!.id).toBe(shotId);
@@ -266,6 +269,7 @@ describe('library handlers', () => {
       expect(() => lib.handlers['library.get']({ clipId: 9999 }, { transport: 'test' })).toThrow(expect.objectContaining({ kind: 'not_found' }));
     } finally {
       lib.dispose();
+      await media.stop();
     }
   });
 });

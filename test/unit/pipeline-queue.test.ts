@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../src-shared/errors';
 import { openCatalog, type CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { JobQueue } from '../../src-main/core/pipeline/job-queue';
-import type { StageContext, StageHandler } from '../../src-main/core/pipeline/job-types';
+import type { AnyStageHandler, StageContext } from '../../src-main/core/pipeline/job-types';
+import { STAGE_GRAPH, type StageName } from '../../src-shared/contract/stage-graph';
 import { backoffDelay, primaryBlock, reactionFor } from '../../src-main/core/pipeline/error-policy';
 import { tempDir } from '../helpers/paths';
 import path from 'node:path';
@@ -95,10 +96,10 @@ describe('job queue', () => {
     const active = { cpu: 0, network: 0 };
     const peak = { cpu: 0, network: 0 };
     const order: string[] = [];
-    const stage = (name: string, resource: 'cpu' | 'network', next?: string): StageHandler => ({
+    const stage = (name: StageName, next?: StageName): AnyStageHandler => ({
       stage: name,
-      resource,
       async run(ctx) {
+        const resource = STAGE_GRAPH[name].resource;
         active[resource]++;
         peak[resource] = Math.max(peak[resource], active[resource]);
         order.push(`${ctx.job.clipId}:${name}`);
@@ -108,10 +109,10 @@ describe('job queue', () => {
         return next ? { next: [{ clipId: ctx.job.clipId, stage: next }] } : undefined;
       },
     });
-    q.register(stage('a', 'cpu', 'b'));
-    q.register(stage('b', 'network', 'c'));
-    q.register(stage('c', 'cpu'));
-    for (const c of clips) q.enqueue({ clipId: c, stage: 'a' });
+    q.register(stage('poll', 'index'));
+    q.register(stage('index', 'thumbnails'));
+    q.register(stage('thumbnails'));
+    for (const c of clips) q.enqueue({ clipId: c, stage: 'poll' });
     q.start();
     await waitFor(() => q.totals().succeeded === 12);
     expect(peak.cpu).toBe(1);
@@ -119,9 +120,9 @@ describe('job queue', () => {
     expect(peak.network).toBeLessThanOrEqual(2);
     for (const c of clips) {
       const seq = order.filter((o) => o.startsWith(`${c}:`)).map((o) => o.split(':')[1]);
-      expect(seq).toEqual(['a', 'b', 'c']);
-      expect(q.find(c, 'c')!.state).toBe('succeeded');
-      expect(q.find(c, 'b')!.resource).toBe('network');
+      expect(seq).toEqual(['poll', 'index', 'thumbnails']);
+      expect(q.find(c, 'thumbnails')!.state).toBe('succeeded');
+      expect(q.find(c, 'poll')!.resource).toBe('network');
     }
     expect(q.isIdle()).toBe(true);
   });
@@ -130,31 +131,31 @@ describe('job queue', () => {
     const { db, q } = setup();
     const clips = addClips(db, 5);
     const order: string[] = [];
-    q.register({ stage: 'a', resource: 'cpu', run: async (ctx) => { order.push(`a${ctx.job.clipId}`); return { next: [{ clipId: ctx.job.clipId, stage: 'b' }] }; } });
-    q.register({ stage: 'b', resource: 'cpu', run: async (ctx) => { order.push(`b${ctx.job.clipId}`); } });
-    for (const c of clips) q.enqueue({ clipId: c, stage: 'a' });
+    q.register({ stage: 'probe', run: async (ctx) => { order.push(`a${ctx.job.clipId}`); return { next: [{ clipId: ctx.job.clipId, stage: 'poster' }] }; } });
+    q.register({ stage: 'poster', run: async (ctx) => { order.push(`b${ctx.job.clipId}`); } });
+    for (const c of clips) q.enqueue({ clipId: c, stage: 'probe' });
     const last = clips[4]!;
     q.prioritizeClip(last);
     q.start();
     await waitFor(() => q.totals().succeeded === 10);
     expect(order.slice(0, 2)).toEqual([`a${last}`, `b${last}`]);
-    expect(q.find(last, 'b')!.priority).toBe(100);
+    expect(q.find(last, 'poster')!.priority).toBe(100);
   });
 
   it('requeues jobs found running after a crash, and fails one that keeps crashing the app', async () => {
     const { db, q } = setup({ maxRecoveries: 2 });
     const [c1, c2] = addClips(db, 2);
-    q.enqueue({ clipId: c1!, stage: 'a' });
-    q.enqueue({ clipId: c2!, stage: 'a' });
+    q.enqueue({ clipId: c1!, stage: 'probe' });
+    q.enqueue({ clipId: c2!, stage: 'probe' });
     // Both were running when the process died; c2's job had already taken the app down twice.
     db.prepare("UPDATE jobs SET state = 'running'").run();
     db.prepare('UPDATE jobs SET recoveries = 2 WHERE clip_id = ?').run(c2);
     let runs = 0;
-    q.register({ stage: 'a', resource: 'cpu', run: async () => { runs++; } });
+    q.register({ stage: 'probe', run: async () => { runs++; } });
     q.start();
-    await waitFor(() => q.find(c1!, 'a')!.state === 'succeeded');
+    await waitFor(() => q.find(c1!, 'probe')!.state === 'succeeded');
     expect(runs).toBe(1);
-    const poisoned = q.find(c2!, 'a')!;
+    const poisoned = q.find(c2!, 'probe')!;
     expect(poisoned.state).toBe('failed');
     expect(poisoned.lastErrorMessage).toMatch(/3 times/);
   });
@@ -163,22 +164,22 @@ describe('job queue', () => {
     const { db, q } = setup();
     const [c1, c2, c3] = addClips(db, 3);
     let flaky = 0;
-    q.register({ stage: 'bad', resource: 'network', run: async () => { throw new AppError('invalid', 'video_input.shape: must be a non-empty array'); } });
-    q.register({ stage: 'flaky', resource: 'network', maxAttempts: 4, run: async () => { if (++flaky < 3) throw new AppError('upstream', '502'); } });
-    q.register({ stage: 'doomed', resource: 'cpu', maxAttempts: 3, run: async () => { throw new AppError('io', 'disk full'); } });
-    q.enqueue({ clipId: c1!, stage: 'bad' });
-    q.enqueue({ clipId: c2!, stage: 'flaky' });
-    q.enqueue({ clipId: c3!, stage: 'doomed' });
+    q.register({ stage: 'upload', run: async () => { throw new AppError('invalid', 'video_input.shape: must be a non-empty array'); } });
+    q.register({ stage: 'submit', maxAttempts: 4, run: async () => { if (++flaky < 3) throw new AppError('upstream', '502'); } });
+    q.register({ stage: 'shots', maxAttempts: 3, run: async () => { throw new AppError('io', 'disk full'); } });
+    q.enqueue({ clipId: c1!, stage: 'upload' });
+    q.enqueue({ clipId: c2!, stage: 'submit' });
+    q.enqueue({ clipId: c3!, stage: 'shots' });
     q.start();
     await waitFor(() => q.isIdle());
-    const bad = q.find(c1!, 'bad')!;
+    const bad = q.find(c1!, 'upload')!;
     expect(bad.state).toBe('failed');
     expect(bad.lastErrorKind).toBe('invalid');
     expect(bad.lastErrorMessage).toContain('must be a non-empty array');
-    const fl = q.find(c2!, 'flaky')!;
+    const fl = q.find(c2!, 'submit')!;
     expect(fl.state).toBe('succeeded');
     expect(fl.attempts).toBe(2);
-    const doomed = q.find(c3!, 'doomed')!;
+    const doomed = q.find(c3!, 'shots')!;
     expect(doomed.state).toBe('failed');
     expect(doomed.attempts).toBe(3);
     expect(doomed.lastErrorKind).toBe('io');
@@ -195,16 +196,15 @@ describe('job queue', () => {
     let netRuns = 0;
     let cpuRuns = 0;
     q.register({
-      stage: 'net',
-      resource: 'network',
+      stage: 'upload',
       run: async () => {
         netRuns++;
         if (quotaLeft-- <= 0) throw new AppError('quota', 'upload: 402 quota exceeded', { status: 402 });
       },
     });
-    q.register({ stage: 'cpu', resource: 'cpu', run: async () => { cpuRuns++; } });
-    for (const c of clips) q.enqueue({ clipId: c, stage: 'net' });
-    for (const c of clips) q.enqueue({ clipId: c, stage: 'cpu' });
+    q.register({ stage: 'shots', run: async () => { cpuRuns++; } });
+    for (const c of clips) q.enqueue({ clipId: c, stage: 'upload' });
+    for (const c of clips) q.enqueue({ clipId: c, stage: 'shots' });
     const gates: string[] = [];
     q.onGate((g) => gates.push(g.primary?.reason ?? 'open'));
     q.start();
@@ -213,7 +213,7 @@ describe('job queue', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(netRuns).toBe(runsWhenBlocked);
     expect(q.gate().primary?.reason).toBe('quota');
-    const blockedJobs = q.list({ stages: ['net'], states: ['queued'] });
+    const blockedJobs = q.list({ stages: ['upload'], states: ['queued'] });
     expect(blockedJobs.length).toBeGreaterThanOrEqual(3);
     // The quota error did not cost the job an attempt.
     expect(blockedJobs.every((j) => j.attempts === 0)).toBe(true);
@@ -223,14 +223,14 @@ describe('job queue', () => {
     await q.stop();
     const q2 = new JobQueue({ db, backoff: { baseMs: 5, maxMs: 20 } });
     opened.push({ db, q: q2, cleanup: () => {} });
-    q2.register({ stage: 'net', resource: 'network', run: async () => { netRuns++; } });
-    q2.register({ stage: 'cpu', resource: 'cpu', run: async () => {} });
+    q2.register({ stage: 'upload', run: async () => { netRuns++; } });
+    q2.register({ stage: 'shots', run: async () => {} });
     q2.start();
     expect(q2.gate().primary?.reason).toBe('quota');
     await new Promise((r) => setTimeout(r, 30));
-    expect(q2.list({ stages: ['net'], states: ['succeeded'] }).length).toBe(1);
+    expect(q2.list({ stages: ['upload'], states: ['succeeded'] }).length).toBe(1);
     q2.unblock('quota');
-    await waitFor(() => q2.list({ stages: ['net'], states: ['succeeded'] }).length === 4);
+    await waitFor(() => q2.list({ stages: ['upload'], states: ['succeeded'] }).length === 4);
     expect(gates).toContain('quota');
   });
 
@@ -239,8 +239,8 @@ describe('job queue', () => {
     const [c1, c2] = addClips(db, 2);
     let polls = 0;
     let uploads = 0;
-    q.register({ stage: 'upload', resource: 'network', run: async () => { uploads++; } });
-    q.register({ stage: 'poll', resource: 'network', billable: false, run: async () => { polls++; } });
+    q.register({ stage: 'upload', run: async () => { uploads++; } });
+    q.register({ stage: 'poll', run: async () => { polls++; } });
     q.start();
     q.block('quota', '402');
     q.enqueue({ clipId: c1!, stage: 'upload' });
@@ -264,20 +264,19 @@ describe('job queue', () => {
     let limited = 0;
     let polls = 0;
     q.register({
-      stage: 'limited',
-      resource: 'network',
+      stage: 'upload',
       maxAttempts: 1,
       run: async () => {
         if (limited++ < 3) throw new AppError('rate_limit', '429', { retryAfterMs: 10 });
       },
     });
-    q.register({ stage: 'poll', resource: 'network', run: async () => (++polls < 4 ? { again: { delayMs: 15, note: `poll ${polls}` } } : undefined) });
-    q.enqueue({ clipId: c1!, stage: 'limited' });
+    q.register({ stage: 'poll', run: async () => (++polls < 4 ? { again: { delayMs: 15, note: `poll ${polls}` } } : undefined) });
+    q.enqueue({ clipId: c1!, stage: 'upload' });
     q.enqueue({ clipId: c2!, stage: 'poll' });
     q.start();
     await waitFor(() => q.isIdle());
-    expect(q.find(c1!, 'limited')!.state).toBe('succeeded');
-    expect(q.find(c1!, 'limited')!.attempts).toBe(0);
+    expect(q.find(c1!, 'upload')!.state).toBe('succeeded');
+    expect(q.find(c1!, 'upload')!.attempts).toBe(0);
     const p = q.find(c2!, 'poll')!;
     expect(p.state).toBe('succeeded');
     expect(p.attempts).toBe(0);
@@ -290,16 +289,15 @@ describe('job queue', () => {
     const release = deferred();
     let starts = 0;
     q.register({
-      stage: 'long',
-      resource: 'cpu',
+      stage: 'shots',
       run: async (ctx) => {
         starts++;
         ctx.progress(0.3, 'working');
         await Promise.race([untilAborted(ctx), release.promise]);
       },
     });
-    q.register({ stage: 'net', resource: 'network', run: (ctx) => untilAborted(ctx) });
-    const j = q.enqueue({ clipId: c1!, stage: 'long' });
+    q.register({ stage: 'upload', run: (ctx) => untilAborted(ctx) });
+    const j = q.enqueue({ clipId: c1!, stage: 'shots' });
     q.start();
     await waitFor(() => q.get(j.id)!.state === 'running');
     expect(q.get(j.id)!.progress).toBeCloseTo(0.3);
@@ -315,8 +313,8 @@ describe('job queue', () => {
     release.resolve();
     await waitFor(() => q.get(j.id)!.state === 'succeeded');
 
-    const n = q.enqueue({ clipId: c2!, stage: 'net' });
-    q.enqueue({ clipId: c3!, stage: 'net' });
+    const n = q.enqueue({ clipId: c2!, stage: 'upload' });
+    q.enqueue({ clipId: c3!, stage: 'upload' });
     await waitFor(() => q.get(n.id)!.state === 'running');
     q.block('user', 'paused by you');
     await waitFor(() => q.get(n.id)!.state === 'queued');
@@ -332,8 +330,7 @@ describe('job queue', () => {
     const answer = deferred();
     const log: string[] = [];
     q.register({
-      stage: 'net',
-      resource: 'network',
+      stage: 'upload',
       run: async (ctx) => {
         log.push('call 1 sent');
         await answer.promise; // the service is answering call 1
@@ -342,9 +339,9 @@ describe('job queue', () => {
         log.push('call 2 sent');
       },
     });
-    q.register({ stage: 'cpu', resource: 'cpu', run: (ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new AppError('cancelled', 'killed')), { once: true })) });
-    const n = q.enqueue({ clipId: c1!, stage: 'net' });
-    const c = q.enqueue({ clipId: c2!, stage: 'cpu' });
+    q.register({ stage: 'shots', run: (ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new AppError('cancelled', 'killed')), { once: true })) });
+    const n = q.enqueue({ clipId: c1!, stage: 'upload' });
+    const c = q.enqueue({ clipId: c2!, stage: 'shots' });
     q.start();
     await waitFor(() => log.length === 1 && q.get(c.id)!.state === 'running');
     q.block('offline', 'unreachable');
@@ -361,14 +358,14 @@ describe('job queue', () => {
     const { db, q } = setup();
     const [c1] = addClips(db, 1);
     let runs = 0;
-    q.register({ stage: 'a', resource: 'cpu', run: async () => { runs++; } });
+    q.register({ stage: 'probe', run: async () => { runs++; } });
     q.start();
-    const a = q.enqueue({ clipId: c1!, stage: 'a', workS: 12 });
+    const a = q.enqueue({ clipId: c1!, stage: 'probe', workS: 12 });
     await waitFor(() => q.get(a.id)!.state === 'succeeded');
-    const again = q.enqueue({ clipId: c1!, stage: 'a' });
+    const again = q.enqueue({ clipId: c1!, stage: 'probe' });
     expect(again.id).toBe(a.id);
     expect(again.state).toBe('succeeded');
-    q.enqueue({ clipId: c1!, stage: 'a' }, { reset: true });
+    q.enqueue({ clipId: c1!, stage: 'probe' }, { reset: true });
     await waitFor(() => runs === 2 && q.get(a.id)!.state === 'succeeded');
     expect(q.list({ clipId: c1! })).toHaveLength(1);
     expect(q.get(a.id)!.workS).toBe(12);

@@ -1,11 +1,12 @@
 import { AppError } from '../../../src-shared/errors';
-import type { JobSpec, JobState, StageHandler } from '../pipeline/job-types';
+import type { StageName } from '../../../src-shared/contract/stage-graph';
+import type { AnyStageHandler, JobSpec, JobState, StageHandler } from '../pipeline/job-types';
 import type { CollectionScheduler } from './collection-runner';
 import { checkCollectionVideos, runCollectionUpload, type CollectionStageDeps } from './collection-stages';
 import { OPEN_STATES } from './collection-store';
 
-export const COLLECTION_UPLOAD_STAGE = 'collection-upload';
-export const COLLECTION_POLL_STAGE = 'collection-poll';
+export const COLLECTION_UPLOAD_STAGE = 'collection-upload' satisfies StageName;
+export const COLLECTION_POLL_STAGE = 'collection-poll' satisfies StageName;
 
 /** Between two status rounds of a clip whose video the service is still processing. */
 export const DEFAULT_STATUS_RECHECK_MS = 2000;
@@ -14,25 +15,20 @@ export const DEFAULT_STATUS_RECHECK_MS = 2000;
  * The two collection stages as durable-queue handlers. Upload leads to poll; poll checks once and
  * asks to run again later while the service is still working, so it holds no slot meanwhile.
  */
-export function collectionStageHandlers(d: CollectionStageDeps, opts: { recheckMs?: number } = {}): StageHandler[] {
+export function collectionStageHandlers(d: CollectionStageDeps, opts: { recheckMs?: number } = {}): AnyStageHandler[] {
   const recheckMs = opts.recheckMs ?? DEFAULT_STATUS_RECHECK_MS;
-  const poll = (clipId: number): JobSpec => ({ clipId, stage: COLLECTION_POLL_STAGE, resource: 'network' });
-  return [
-    {
+  const poll = (clipId: number): JobSpec & { stage: typeof COLLECTION_POLL_STAGE } => ({ clipId, stage: COLLECTION_POLL_STAGE });
+  const upload: StageHandler<typeof COLLECTION_UPLOAD_STAGE> = {
       stage: COLLECTION_UPLOAD_STAGE,
-      resource: 'network',
       async run(ctx) {
         const clipId = ctx.job.clipId!;
         if (ctx.stopping.aborted) throw new AppError('cancelled', 'stopping before the upload');
         const r = await runCollectionUpload(d, clipId, ctx.signal, ctx.progress);
         return r.pollNeeded ? { next: [poll(clipId)] } : {};
       },
-    },
-    {
+    };
+  const status: StageHandler<typeof COLLECTION_POLL_STAGE> = {
       stage: COLLECTION_POLL_STAGE,
-      resource: 'network',
-      // Status checks cost nothing: they go on through a quota pause.
-      billable: false,
       async run(ctx) {
         if (ctx.stopping.aborted) throw new AppError('cancelled', 'stopping before the status check');
         const r = await checkCollectionVideos(d, ctx.job.clipId!, ctx.signal);
@@ -42,20 +38,20 @@ export function collectionStageHandlers(d: CollectionStageDeps, opts: { recheckM
         if (r.failed.length > 0) throw new AppError('media', `the service failed the video: ${r.failed.join('; ')}`);
         return {};
       },
-    },
-  ];
+    };
+  return [upload, status];
 }
 
 /** The part of the job queue the scheduler uses. */
 export interface QueueLike {
   enqueue(spec: JobSpec, opts?: { reset?: boolean }): unknown;
-  find(clipId: number | null, stage: string): { id: number; state: JobState } | undefined;
+  find(clipId: number | null, stage: StageName): { id: number; state: JobState } | undefined;
   cancelJob(id: number): unknown;
 }
 
 /** Attach and cancel through the durable queue (use instead of the in-process runner). */
 export function createQueueScheduler(queue: QueueLike, d: Pick<CollectionStageDeps, 'store' | 'region'>): CollectionScheduler {
-  const start = (clipId: number) => queue.enqueue({ clipId, stage: COLLECTION_UPLOAD_STAGE, resource: 'network' }, { reset: true });
+  const start = (clipId: number) => queue.enqueue({ clipId, stage: COLLECTION_UPLOAD_STAGE }, { reset: true });
   return {
     schedule(clipIds) {
       for (const id of clipIds) start(id);
@@ -68,7 +64,7 @@ export function createQueueScheduler(queue: QueueLike, d: Pick<CollectionStageDe
           start(id);
           continue;
         }
-        for (const stage of [COLLECTION_UPLOAD_STAGE, COLLECTION_POLL_STAGE]) {
+        for (const stage of [COLLECTION_UPLOAD_STAGE, COLLECTION_POLL_STAGE] as const) {
           const job = queue.find(id, stage);
           if (job && (job.state === 'queued' || job.state === 'running' || job.state === 'paused')) queue.cancelJob(job.id);
         }

@@ -5,7 +5,6 @@ import type { HandlersFor } from '../rpc/handlers';
 import type { Logger } from '../util/logger';
 import { getClipDetail, listClips } from './clip-store';
 import { importPaths } from './import-library';
-import { MediaQueue } from './media-queue';
 import type { StageOptions } from './media-stages';
 import { relinkFolder } from './relink';
 import { listVolumes, refreshVolumes } from './volume-store';
@@ -22,23 +21,21 @@ export interface LibraryDeps {
   /** ffmpeg/ffprobe chosen in Settings, read at each use. */
   tools?: () => { ffmpeg?: string; ffprobe?: string };
   /**
-   * Who makes shots and thumbnails for probed clips. Absent: the built-in MediaQueue. The job
-   * pipeline passes its own enqueue here and drives probeClip/detectShots/makeThumbnails itself.
+   * Hands clips to the indexing pipeline (the one runner: it makes posters, shots and thumbnails
+   * and indexes). The only place the library enqueues work; `restart` runs a clip from the start.
    */
-  scheduleMedia?: (clipIds: number[]) => void;
-  /** Re-queue clips left half-done by a previous run (default true). */
-  resumeOnStart?: boolean;
+  indexClips: (clipIds: number[], opts?: { restart?: boolean }) => void;
+  /** Check drives once right after start (default true). */
+  pollOnStart?: boolean;
   /** How often connected drives are checked, in ms (default 5000; 0 turns the timer off). */
   volumePollMs?: number;
   probe?: StageOptions['probe'];
-  /** Aborting it stops imports and the built-in queue (kills their ffmpeg children): pass the app's shutdown signal. */
+  /** Aborting it stops imports (kills their ffprobe children): pass the app's shutdown signal. */
   signal?: AbortSignal;
 }
 
 export interface LibraryService {
   handlers: HandlersFor<typeof libraryMethods>;
-  /** The built-in queue, when no scheduleMedia was given. */
-  queue: MediaQueue | null;
   /** Checks drives now; emits catalog.changed when one came or went. */
   pollVolumes(): void;
   dispose(): void;
@@ -65,20 +62,8 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
   const { db, events } = deps;
   const resolver = deps.resolver ?? defaultVolumeResolver();
   const tools = () => deps.tools?.() ?? {};
-  const queue = deps.scheduleMedia
-    ? null
-    : new MediaQueue(db, {
-        cacheDir: deps.cacheDir,
-        tools: deps.tools,
-        logger: deps.logger,
-        probe: deps.probe,
-        onClipDone: (clipId) => events.emit('catalog.changed', { reason: 'media', clipIds: [clipId] }),
-        onState: (s) => events.emit('library.mediaQueue', s),
-      });
-  const schedule = (ids: number[]) => {
-    if (ids.length === 0) return;
-    if (deps.scheduleMedia) deps.scheduleMedia(ids);
-    else queue!.enqueue(ids);
+  const schedule = (ids: number[], opts?: { restart?: boolean }) => {
+    if (ids.length > 0) deps.indexClips(ids, opts);
   };
 
   let lastPoll = 0;
@@ -109,21 +94,11 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
   let importChain: Promise<unknown> = Promise.resolve();
   const disposer = new AbortController();
 
-  if (deps.resumeOnStart !== false) {
+  // Clips left half-done by the last run are the pipeline's to pick up (its start queues every
+  // clip not indexed); the library only refreshes which drives are here.
+  if (deps.pollOnStart !== false) {
     setImmediate(() => {
-      if (disposer.signal.aborted) return;
-      try {
-        pollVolumes();
-        const rows = db
-          .prepare(
-            `SELECT c.id FROM clips c JOIN volumes v ON v.id = c.volume_id
-             WHERE c.status IN ('pending', 'probed') AND c.missing_at IS NULL AND v.online = 1 ORDER BY c.id`,
-          )
-          .all() as { id: number }[];
-        schedule(rows.map((r) => r.id));
-      } catch (e) {
-        deps.logger?.warn('library.resume_failed', { message: (e as Error).message });
-      }
+      if (!disposer.signal.aborted) pollVolumes();
     });
   }
 
@@ -154,7 +129,7 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
           },
         });
         events.emit('catalog.changed', { reason: 'import', clipIds: res.touched });
-        schedule(res.needMedia);
+        schedule([...new Set([...res.touched, ...res.needMedia])].sort((a, b) => a - b));
         deps.logger?.info('library.import', {
           importId: res.summary.importId,
           added: res.summary.added,
@@ -215,7 +190,8 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
         )
         .all(Date.now(), JSON.stringify(clipIds)) as { id: number }[];
       events.emit('catalog.changed', { reason: 'retry', clipIds: ids.map((r) => r.id) });
-      schedule(ids.map((r) => r.id));
+      // "Process again": from the first stage, even for a clip that was indexed or failed.
+      schedule(ids.map((r) => r.id), { restart: true });
       return { queued: ids.length };
     },
   };
@@ -223,19 +199,9 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
   const dispose = () => {
     disposer.abort();
     if (timer) clearInterval(timer);
-    queue?.dispose();
   };
   deps.signal?.addEventListener('abort', dispose, { once: true });
   if (deps.signal?.aborted) dispose();
 
-  return { handlers, queue, pollVolumes, dispose };
-}
-
-/**
- * The Library's slice of the contract, for the app core to merge into its handlers. Pass
- * deps.signal (aborted on shutdown) so the background queue's ffmpeg children die with the app,
- * or use createLibraryService and call dispose().
- */
-export function createLibraryHandlers(deps: LibraryDeps): HandlersFor<typeof libraryMethods> {
-  return createLibraryService(deps).handlers;
+  return { handlers, pollVolumes, dispose };
 }

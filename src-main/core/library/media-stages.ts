@@ -6,7 +6,7 @@ import type { CatalogDb } from '../catalog/open-catalog';
 import { analyseShots } from '../media/detect-shots-in-file';
 import type { CutOptions, ShotSpan } from '../media/find-cuts';
 import { probeFile, type ProbeOutcome } from '../media/probe';
-import { renderThumbnails } from '../media/render-thumbnails';
+import { renderKeyframePoster, renderThumbnails } from '../media/render-thumbnails';
 import { thumbnailDir } from './clip-paths';
 import { clipAbsPath, displayStatus, getClipRow, type ClipRow } from './clip-store';
 import { fingerprintFile } from './fingerprint';
@@ -253,6 +253,45 @@ export async function detectShots(
   return shots;
 }
 
+/**
+ * The preview lane's poster: one keyframe near the middle of the clip (ffmpeg seeks to the keyframe
+ * before that time and decodes just it), so every card of a dropped card shows a picture within
+ * seconds, long before shots and per-shot posters exist. Skipped when the clip has posters already;
+ * the thumbnails stage replaces it (and deletes its folder) with the per-shot set.
+ */
+export async function makeQuickPoster(db: CatalogDb, clipId: number, opts: StageOptions & { cacheDir: string }): Promise<boolean> {
+  const row = getClipRow(db, clipId);
+  requireFootage(row);
+  const has = db.prepare("SELECT 1 FROM thumbnails WHERE clip_id = ? AND kind = 'poster' LIMIT 1").get(clipId);
+  if (has) return false;
+  const { abs } = requireFile(db, row);
+  const root = thumbnailDir(opts.cacheDir);
+  const outDir = path.join(root, String(clipId), `quick-${now().toString(36)}`);
+  const atS = row.duration_s && row.duration_s > 0 ? row.duration_s / 2 : 0;
+  let img;
+  try {
+    img = await recordMediaFailure(db, row, opts.signal, () => renderKeyframePoster(abs, atS, outDir, { signal: opts.signal, ffmpeg: opts.ffmpeg }));
+  } catch (e) {
+    fs.rmSync(outDir, { recursive: true, force: true });
+    throw e;
+  }
+  const rel = path.relative(root, img.file).split(path.sep).join('/');
+  db.transaction(() => {
+    assertSameFile(db, clipId, row.fingerprint);
+    if (db.prepare("SELECT 1 FROM thumbnails WHERE clip_id = ? AND kind = 'poster' LIMIT 1").get(clipId)) return;
+    db.prepare('INSERT INTO thumbnails (clip_id, shot_id, kind, path, width, height, frames, time_s) VALUES (?, NULL, ?, ?, ?, ?, NULL, ?)').run(
+      clipId,
+      'poster',
+      rel,
+      img.width,
+      img.height,
+      img.timeS,
+    );
+  })();
+  opts.onProgress?.(1);
+  return true;
+}
+
 /** Poster frame of a shot: its middle, away from the cut and from fades at either end. */
 export function posterFrameOf(startFrame: number, endFrame: number): number {
   return Math.max(startFrame, Math.floor((startFrame + endFrame - 1) / 2));
@@ -337,33 +376,4 @@ export async function makeThumbnails(
   }
   opts.onProgress?.(1);
   return { posters: rendered.posters.length, filmstrip: Boolean(rendered.strip) };
-}
-
-/**
- * Everything a dropped clip needs to show in the Library: probe (if not done), shots, thumbnails.
- * Idempotent: finished stages are skipped unless `force`. A decoding failure becomes status error
- * with its reason; cancellation, an offline volume or a vanished file throw and change nothing.
- */
-export async function processClipMedia(
-  db: CatalogDb,
-  clipId: number,
-  opts: StageOptions & { cacheDir: string; force?: boolean },
-): Promise<ClipStatus> {
-  const progress = (from: number, to: number) => (f: number) => opts.onProgress?.(from + (to - from) * f);
-  let row = getClipRow(db, clipId);
-  if (row.status === 'pending' || opts.force) {
-    await probeClip(db, clipId, { ...opts, onProgress: progress(0, 0.05) });
-    row = getClipRow(db, clipId);
-  }
-  if (row.status !== 'probed' && row.status !== 'ready') return displayStatus(row);
-  try {
-    if (row.shots_at === null || opts.force) await detectShots(db, clipId, { ...opts, onProgress: progress(0.05, 0.8) });
-    row = getClipRow(db, clipId);
-    if (row.thumbs_at === null || opts.force) await makeThumbnails(db, clipId, { ...opts, onProgress: progress(0.8, 1) });
-  } catch (e) {
-    const err = toAppError(e, 'media');
-    if (err.kind !== 'media' || opts.signal?.aborted) throw err;
-    setClipFailure(db, clipId, 'error', 'media', err.message);
-  }
-  return displayStatus(getClipRow(db, clipId));
 }

@@ -88,6 +88,29 @@ export async function renderThumbnails(file: string, req: ThumbnailRequest, outD
   };
 }
 
+/**
+ * One poster from the keyframe at or before `atS` (input seek without accurate seeking: ffmpeg
+ * decodes that keyframe only). Its time is the keyframe's, read back from the showinfo filter.
+ */
+export async function renderKeyframePoster(
+  file: string,
+  atS: number,
+  outDir: string,
+  opts: RenderOptions & { width?: number } = {},
+): Promise<RenderedImage & { timeS: number | null }> {
+  fs.mkdirSync(outDir, { recursive: true });
+  const out = path.join(outDir, 'poster.jpg');
+  const args = ['-hide_banner', '-nostdin', '-loglevel', 'info', '-y', '-noaccurate_seek', '-ss', atS.toFixed(3), '-i', file];
+  args.push('-map', '0:v:0', '-frames:v', '1', '-vf', `showinfo,${scaleTo(opts.width ?? 320)}`, '-q:v', '4', out);
+  const res = await runTool(opts.ffmpeg ?? ffPath('ffmpeg'), args, { signal: opts.signal });
+  const img = readImage(out);
+  if (!img && atS > 0) return renderKeyframePoster(file, 0, outDir, opts);
+  if (!img) throw new AppError('media', `no frame could be decoded for a poster: ${res.stderr.trim().split('\n').at(-1)?.slice(0, 200) ?? ''}`);
+  // Input seeking shifts timestamps to the seek point: the keyframe before it has a negative pts.
+  const pts = /pts_time:\s*(-?[0-9.]+)/.exec(res.stderr);
+  return { ...img, timeS: pts ? atS + Number(pts[1]) : null };
+}
+
 function nearest(list: (RenderedImage | null)[], i: number): RenderedImage | null {
   for (let d = 1; d < list.length; d++) {
     const a = list[i - d];

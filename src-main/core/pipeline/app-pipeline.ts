@@ -23,15 +23,13 @@ export interface AppPipelineDeps {
 export interface AppPipeline {
   pipeline: IndexingPipeline;
   handlers: HandlersFor<typeof jobsMethods>;
-  /** Pass as the library's scheduleMedia: the pipeline then makes shots and thumbnails (no second queue racing it). */
-  scheduleMedia: (clipIds: number[]) => void;
   start(): void;
   stop(): Promise<void>;
 }
 
 /**
- * The pipeline as the app runs it: events on the app's bus, imported clips queued as they arrive
- * (catalog.changed), the key re-checked when the settings change. Call start() once the handlers
+ * The pipeline as the app runs it: events on the app's bus, the key re-checked when the settings
+ * change; the library hands it imported clips (enqueueClips). Call start() once the handlers
  * are in the dispatcher, and stop() before the catalog closes.
  */
 export function createAppPipeline(d: AppPipelineDeps): AppPipeline {
@@ -44,16 +42,14 @@ export function createAppPipeline(d: AppPipelineDeps): AppPipeline {
     tools: d.tools,
     logger: d.logger,
     autoIndex: true,
-    // ffmpeg decodes with several threads itself: one CPU stage at a time per two cores.
-    concurrency: { cpu: Math.max(1, Math.floor(cpus / 2)), network: 3 },
+    // One CPU stage per core: ffmpeg children and the ONNX worker pool do the work off the main
+    // thread, so both cores decode while the event loop only moves rows (bench:index measures it).
+    concurrency: { cpu: Math.max(1, cpus), network: 3 },
     ...d.options,
   });
   return {
     pipeline,
     handlers: createJobsHandlers({ pipeline }),
-    scheduleMedia: (ids) => {
-      pipeline.enqueueClips(ids);
-    },
     start: () => pipeline.start(),
     stop: () => pipeline.stop(),
   };

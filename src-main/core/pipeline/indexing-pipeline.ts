@@ -4,7 +4,8 @@ import type { EventBus } from '../rpc/event-bus';
 import type { ServiceClient } from '../service/client';
 import { DEFAULT_TENSOR_PROFILE, type TensorProfile } from '../tensors/tensor-profile';
 import type { Logger } from '../util/logger';
-import { INDEX_STAGES, type ClipJobs, type JobsSummary, type JobView, type NetworkState } from '../../../src-shared/contract/jobs';
+import { STAGE_GRAPH } from '../../../src-shared/contract/stage-graph';
+import { INDEX_STAGES, type StageName, type ClipJobs, type JobsSummary, type JobView, type NetworkState } from '../../../src-shared/contract/jobs';
 import type { BackoffOptions } from './error-policy';
 import { EtaModel, type ClipRemaining } from './eta';
 import { JobQueue, type GateState } from './job-queue';
@@ -14,7 +15,7 @@ import type { StageDeps } from './pipeline-deps';
 import { InFlight } from './run-pool';
 import { SegmentStore } from './segment-store';
 import { ShotFrameCache } from './shot-frame-cache';
-import { analysisStage, probeStage, shotsStage, thumbnailsStage } from './stages/media-stages';
+import { analysisStage, posterStage, probeStage, shotsStage, thumbnailsStage } from './stages/media-stages';
 import { defaultPollDelay, pollStage } from './stages/poll-stage';
 import { indexStage } from './stages/index-stage';
 import { submitStage } from './stages/submit-stage';
@@ -33,7 +34,7 @@ export interface IndexingPipelineOptions {
   /** App cache folder (thumbnails go to its thumbs/). */
   cacheDir: string;
   service: ServiceAccess;
-  /** Where jobs.* events go; also listened to for settings.changed and catalog.changed (imports). */
+  /** Where jobs.* events go; also listened to for settings.changed. */
   events?: EventBus;
   profile?: TensorProfile;
   tools?: () => { ffmpeg?: string; ffprobe?: string };
@@ -49,7 +50,7 @@ export interface IndexingPipelineOptions {
   maxResubmits?: number;
   /** Decoded shots kept in memory between planning and upload; 0 always decodes again. */
   frameCacheBytes?: number;
-  /** Queue every imported clip (catalog.changed from an import) and, at start, every clip not indexed. */
+  /** At start, queue every clip not indexed (the work a previous run left). */
   autoIndex?: boolean;
   /** Minimum spacing of jobs.clips / jobs.summary events. */
   eventIntervalMs?: number;
@@ -60,7 +61,7 @@ export interface IndexingPipelineOptions {
 export type JobTarget = { jobId: number; clipId?: undefined } | { clipId: number; jobId?: undefined };
 
 const STAGE_INDEX = new Map<string, number>(INDEX_STAGES.map((s, i) => [s, i]));
-const NETWORK_STAGES = new Set(['upload', 'submit', 'poll']);
+const NETWORK_STAGES = new Set<string>(INDEX_STAGES.filter((st) => STAGE_GRAPH[st].resource === 'network'));
 
 function jobView(j: Job): JobView {
   return {
@@ -83,7 +84,7 @@ function jobView(j: Job): JobView {
 
 interface FrontierRow {
   clip_id: number;
-  stage: string;
+  stage: StageName;
   state: Job['state'];
   progress: number;
   resource: JobResource;
@@ -151,7 +152,7 @@ export class IndexingPipeline {
       logger: o.logger,
     };
     const d = this.deps;
-    for (const h of [probeStage(d), shotsStage(d), thumbnailsStage(d), analysisStage(d), tensorsStage(d), uploadStage(d), submitStage(d), pollStage(d), indexStage(d, (c, n) => this.clipIndexed(c, n))]) {
+    for (const h of [probeStage(d), posterStage(d), shotsStage(d), thumbnailsStage(d), analysisStage(d), tensorsStage(d), uploadStage(d), submitStage(d), pollStage(d), indexStage(d, (c, n) => this.clipIndexed(c, n))]) {
       this.queue.register(h);
     }
     this.eta = new EtaModel((stage) => (NETWORK_STAGES.has(stage) ? 'network' : 'cpu'));
@@ -168,12 +169,8 @@ export class IndexingPipeline {
     );
     if (o.events) {
       this.unsubscribers.push(
-        o.events.subscribe((event, payload) => {
+        o.events.subscribe((event) => {
           if (event === 'settings.changed') this.onSettingsChanged();
-          if (event === 'catalog.changed' && o.autoIndex) {
-            const p = payload as { reason: string; clipIds?: number[] };
-            if ((p.reason === 'import' || p.reason === 'retry' || p.reason === 'relink') && p.clipIds?.length) this.enqueueClips(p.clipIds);
-          }
         }),
       );
     }

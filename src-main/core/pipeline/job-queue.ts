@@ -3,7 +3,8 @@ import type { CatalogDb } from '../catalog/open-catalog';
 import type { Logger } from '../util/logger';
 import { BLOCK_REASONS, DEFAULT_BACKOFF, primaryBlock, reactionFor, type BackoffOptions, type BlockReason } from './error-policy';
 import { findJobRow, getJobRow, rowToJob, type JobRow } from './job-rows';
-import type { Job, JobResource, JobSpec, JobState, StageContext, StageHandler, StageOutcome } from './job-types';
+import { LANE_ORDER, STAGE_GRAPH, STAGE_NAMES, type StageName } from '../../../src-shared/contract/stage-graph';
+import type { AnyStageHandler, Job, JobResource, JobSpec, JobState, StageContext, StageOutcome } from './job-types';
 
 export interface JobQueueOptions {
   db: CatalogDb;
@@ -45,6 +46,13 @@ export interface ListFilter {
   offset?: number;
 }
 
+
+/**
+ * Queue order at equal priority: the preview lane (probe, poster) of every clip first, then clip
+ * after clip (lowest id first), so one clip finishes all its stages before the next one starts.
+ */
+const LANE_RANK = `CASE stage ${STAGE_NAMES.map((st) => `WHEN '${st}' THEN ${LANE_ORDER[STAGE_GRAPH[st].lane]}`).join(' ')} ELSE 9 END`;
+
 /** Why a running job's signal was aborted: decides where the job goes when its run ends. */
 type AbortWhy = 'cancel' | 'pause' | 'block' | 'shutdown' | 'requeue';
 
@@ -71,7 +79,7 @@ const PERSISTED_BLOCKS: readonly BlockReason[] = ['user', 'quota'];
  */
 export class JobQueue {
   private readonly db: CatalogDb;
-  private readonly handlers = new Map<string, StageHandler>();
+  private readonly handlers = new Map<StageName, AnyStageHandler>();
   private readonly running = new Map<number, Running>();
   private readonly blocks = new Map<BlockReason, BlockState>();
   private readonly jobListeners = new Set<(job: Job) => void>();
@@ -103,13 +111,13 @@ export class JobQueue {
     this.logger = o.logger;
   }
 
-  register(handler: StageHandler): void {
+  register(handler: AnyStageHandler): void {
     if (this.handlers.has(handler.stage)) throw new AppError('internal', `stage ${handler.stage} registered twice`);
     this.handlers.set(handler.stage, handler);
     if (this.started) this.pump();
   }
 
-  hasHandler(stage: string): boolean {
+  hasHandler(stage: StageName): boolean {
     return this.handlers.has(stage);
   }
 
@@ -171,8 +179,7 @@ export class JobQueue {
 
   private enqueueRow(spec: JobSpec, reset: boolean): Job {
     const now = this.now();
-    const handler = this.handlers.get(spec.stage);
-    const resource = spec.resource ?? handler?.resource ?? 'cpu';
+    const resource = STAGE_GRAPH[spec.stage].resource;
     const priority = spec.priority ?? 0;
     const payload = spec.payload === undefined ? null : JSON.stringify(spec.payload);
     const existing = findJobRow(this.db, spec.clipId, spec.stage);
@@ -311,7 +318,7 @@ export class JobQueue {
         .prepare('INSERT INTO queue_flags (name, value_json, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET value_json = excluded.value_json, updated_at = excluded.updated_at')
         .run(`block.${reason}`, JSON.stringify({ message, since: state.since }), this.now());
     }
-    for (const r of this.running.values()) if (!this.mayRun(this.handlers.get(r.job.stage), r.job.resource)) this.abortRun(r, 'block');
+    for (const r of this.running.values()) if (!this.mayRun(r.job.stage)) this.abortRun(r, 'block');
     if (!had || had.message !== message) {
       this.logger?.info('queue.blocked', { reason, message });
       this.emitGate();
@@ -416,20 +423,20 @@ export class JobQueue {
   }
 
   /** Whether the gate lets a stage start: CPU always; network when open, or when only quota holds and the stage is free. */
-  private mayRun(handler: StageHandler | undefined, resource: JobResource): boolean {
-    if (resource === 'cpu' || this.blocks.size === 0) return true;
-    return this.blocks.size === 1 && this.blocks.has('quota') && handler?.billable === false;
+  private mayRun(stage: StageName): boolean {
+    const decl: { resource: JobResource; billable?: boolean } = STAGE_GRAPH[stage];
+    if (decl.resource === 'cpu' || this.blocks.size === 0) return true;
+    return this.blocks.size === 1 && this.blocks.has('quota') && decl.billable === false;
   }
 
   /** Whether jobs of this stage may start now (false while the gate holds it). */
-  stageMayRun(stage: string): boolean {
-    const h = this.handlers.get(stage);
-    return !!h && this.mayRun(h, h.resource);
+  stageMayRun(stage: StageName): boolean {
+    return this.handlers.has(stage) && this.mayRun(stage);
   }
 
   /** Registered stages the gate lets start now. */
-  private startableStages(resource?: JobResource): string[] {
-    return [...this.handlers.values()].filter((h) => (resource === undefined || h.resource === resource) && this.mayRun(h, h.resource)).map((h) => h.stage);
+  private startableStages(resource?: JobResource): StageName[] {
+    return [...this.handlers.keys()].filter((st) => (resource === undefined || STAGE_GRAPH[st].resource === resource) && this.mayRun(st));
   }
 
   private pumpOnce(): void {
@@ -443,7 +450,7 @@ export class JobQueue {
       const rows = this.db
         .prepare(
           `SELECT * FROM jobs WHERE state = 'queued' AND stage IN (${stages.map(() => '?').join(',')}) AND (not_before IS NULL OR not_before <= ?)
-           ORDER BY priority DESC, id LIMIT ?`,
+           ORDER BY priority DESC, ${LANE_RANK}, clip_id IS NULL, clip_id, id LIMIT ?`,
         )
         .all(...stages, now, free) as JobRow[];
       for (const row of rows) this.startRow(row);
@@ -497,7 +504,7 @@ export class JobQueue {
     run.promise = this.execute(run, handler);
   }
 
-  private async execute(run: Running, handler: StageHandler): Promise<void> {
+  private async execute(run: Running, handler: AnyStageHandler): Promise<void> {
     const ctx: StageContext = {
       job: run.job,
       signal: run.controller.signal,
@@ -558,7 +565,7 @@ export class JobQueue {
     }, this.stopGraceMs);
   }
 
-  private settle(run: Running, handler: StageHandler, outcome: StageOutcome | void, error: AppError | null): void {
+  private settle(run: Running, handler: AnyStageHandler, outcome: StageOutcome | void, error: AppError | null): void {
     const job = run.job;
     const now = this.now();
     const ranMs = Math.max(0, now - run.startedAt);

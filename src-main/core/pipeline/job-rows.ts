@@ -1,12 +1,14 @@
 import type { CatalogDb } from '../catalog/open-catalog';
 import { ERROR_KINDS, type ErrorKind } from '../../../src-shared/errors';
+import type { StageName } from '../../../src-shared/contract/stage-graph';
 import { JOB_STATES, type Job, type JobResource, type JobState } from './job-types';
 
 /** A jobs row as SQLite returns it (0001 columns plus 0006's). */
 export interface JobRow {
   id: number;
   clip_id: number | null;
-  stage: string;
+  /** Only the queue writes this column, always with a declared stage name. */
+  stage: StageName;
   state: string;
   resource: string;
   priority: number;

@@ -1,15 +1,16 @@
 import type { ErrorKind } from '../../../src-shared/errors';
+import type { NextOf, StageName, StageResource } from '../../../src-shared/contract/stage-graph';
 
 export const JOB_STATES = ['queued', 'running', 'succeeded', 'failed', 'paused', 'cancelled'] as const;
 export type JobState = (typeof JOB_STATES)[number];
 
 /** CPU stages (ffmpeg, ONNX) and network stages (service calls) are bounded separately. */
-export type JobResource = 'cpu' | 'network';
+export type JobResource = StageResource;
 
 export interface Job {
   id: number;
   clipId: number | null;
-  stage: string;
+  stage: StageName;
   state: JobState;
   resource: JobResource;
   priority: number;
@@ -34,7 +35,7 @@ export interface Job {
 
 export interface JobSpec {
   clipId: number | null;
-  stage: string;
+  stage: StageName;
   resource?: JobResource;
   priority?: number;
   payload?: unknown;
@@ -57,9 +58,9 @@ export interface StageContext {
   progress(fraction: number, note?: string): void;
 }
 
-export interface StageOutcome {
-  /** Jobs to enqueue once this one succeeds (the next stages). */
-  next?: JobSpec[];
+export interface StageOutcome<S extends StageName = StageName> {
+  /** Jobs to enqueue once this one succeeds: the stage's `next` or one of its loop-backs (stage-graph.ts). */
+  next?: Array<JobSpec & { stage: NextOf<S> }>;
   /**
    * Not finished, nothing wrong: run again after this delay without holding a slot meanwhile
    * (polling a task the service is still processing). Attempts are not counted.
@@ -67,15 +68,16 @@ export interface StageOutcome {
   again?: { delayMs: number; note?: string };
 }
 
-/** One stage of the pipeline. run() must be idempotent: it may be re-run after a crash. */
-export interface StageHandler {
-  stage: string;
-  resource: JobResource;
-  /**
-   * Network stages only: false for stages whose calls cost nothing (status polls). A quota pause
-   * holds billable stages only, so tasks already paid for still bring their results in.
-   */
-  billable?: boolean;
+/**
+ * One stage of the pipeline. Its resource, lane and billing come from the stage graph
+ * (src-shared/contract/stage-graph.ts). run() must be idempotent: it may be re-run after a crash.
+ */
+export interface StageHandler<S extends StageName = StageName> {
+  stage: S;
   maxAttempts?: number;
-  run(ctx: StageContext): Promise<StageOutcome | void>;
+  run(ctx: StageContext): Promise<StageOutcome<S> | void>;
 }
+
+/** Any registered handler (the queue keeps them by name). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyStageHandler = StageHandler<any>;

@@ -51,7 +51,7 @@ export function LibraryView(): ReactNode {
           <h1>Library</h1>
           <span className="muted">{pages.counts ? `${pages.counts.all} clip${pages.counts.all === 1 ? '' : 's'}` : ''}</span>
         </div>
-        <ImportBar running={imports.running} progress={imports.progress} queue={imports.queue} onImport={runImport} />
+        <ImportBar running={imports.running} progress={imports.progress} onImport={runImport} />
         {notice && <div className="banner">{notice}</div>}
         {imports.error && <div className="banner error">Import failed: {imports.error}</div>}
         {imports.last && !summaryHidden && <ImportSummaryPanel key={imports.last.importId} summary={imports.last} onDismiss={() => setSummaryHidden(true)} />}

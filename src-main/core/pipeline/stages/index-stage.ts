@@ -10,7 +10,6 @@ import { nextStage } from './media-stages';
 export function indexStage(d: StageDeps, onIndexed: (clipId: number, segments: number) => void): StageHandler {
   return {
     stage: 'index',
-    resource: 'cpu',
     maxAttempts: 2,
     async run(ctx) {
       const clipId = ctx.job.clipId!;

@@ -2,7 +2,8 @@ import { AppError } from '../../../../src-shared/errors';
 import { storeAnalysis } from '../../analysis/store-analysis';
 import { analyzeClip } from '../../analysis/analyze-clip';
 import { clipAbsPath, getClipRow, type ClipRow } from '../../library/clip-store';
-import { detectShots, makeThumbnails, probeClip } from '../../library/media-stages';
+import { detectShots, makeQuickPoster, makeThumbnails, probeClip } from '../../library/media-stages';
+import type { NextOf, StageName } from '../../../../src-shared/contract/stage-graph';
 import type { JobSpec, StageContext, StageHandler } from '../job-types';
 import type { StageDeps } from '../pipeline-deps';
 
@@ -11,7 +12,8 @@ function clipIdOf(ctx: StageContext): number {
   return ctx.job.clipId;
 }
 
-export function nextStage(ctx: StageContext, stage: string, workS: number | null): JobSpec[] {
+/** The hand-over to `stage` (the handler's declared type checks it against the stage graph). */
+export function nextStage<T extends StageName>(ctx: StageContext, stage: T, workS: number | null): Array<JobSpec & { stage: T }> {
   return [{ clipId: ctx.job.clipId, stage, workS }];
 }
 
@@ -41,10 +43,9 @@ async function remake(d: StageDeps, clipId: number, step: () => Promise<unknown>
  * A CPU stage over one clip: `body` does the work and returns the clip row, whose duration sizes
  * the `then` stage it hands over to.
  */
-export function clipStage(stage: string, then: string, body: (ctx: StageContext, clipId: number) => Promise<ClipRow>): StageHandler {
+export function clipStage<S extends StageName>(stage: S, then: NextOf<S>, body: (ctx: StageContext, clipId: number) => Promise<ClipRow>): StageHandler<S> {
   return {
     stage,
-    resource: 'cpu',
     maxAttempts: 3,
     async run(ctx) {
       const row = await body(ctx, clipIdOf(ctx));
@@ -58,8 +59,8 @@ export function clipStage(stage: string, then: string, body: (ctx: StageContext,
  * skipped when its result is already in the catalog for the current file. The library refreshes
  * the fingerprint and drops stale shots itself when the file changed.
  */
-export function probeStage(d: StageDeps): StageHandler {
-  return clipStage('probe', 'shots', async (ctx, clipId) => {
+export function probeStage(d: StageDeps): StageHandler<'probe'> {
+  return clipStage('probe', 'poster', async (ctx, clipId) => {
     let row = getClipRow(d.db, clipId);
     if (row.status === 'pending' || row.probed_at === null) {
       row = await remake(d, clipId, () => probeClip(d.db, clipId, { signal: ctx.signal, onProgress: (f) => ctx.progress(f), ffprobe: d.tools().ffprobe }));
@@ -70,7 +71,16 @@ export function probeStage(d: StageDeps): StageHandler {
   });
 }
 
-export function shotsStage(d: StageDeps): StageHandler {
+/** The preview lane's poster (a keyframe seek): every card shows a picture before any clip is analysed. */
+export function posterStage(d: StageDeps): StageHandler<'poster'> {
+  return clipStage('poster', 'shots', async (ctx, clipId) => {
+    const row = footageRow(d, clipId);
+    if (await makeQuickPoster(d.db, clipId, { cacheDir: d.cacheDir, signal: ctx.signal, ffmpeg: d.tools().ffmpeg })) d.mediaChanged(clipId);
+    return row;
+  });
+}
+
+export function shotsStage(d: StageDeps): StageHandler<'shots'> {
   return clipStage('shots', 'thumbnails', async (ctx, clipId) => {
     let row = footageRow(d, clipId);
     if (row.shots_at === null) {
@@ -82,7 +92,7 @@ export function shotsStage(d: StageDeps): StageHandler {
   });
 }
 
-export function thumbnailsStage(d: StageDeps): StageHandler {
+export function thumbnailsStage(d: StageDeps): StageHandler<'thumbnails'> {
   return clipStage('thumbnails', 'analysis', async (ctx, clipId) => {
     let row = footageRow(d, clipId);
     if (row.thumbs_at === null) {
@@ -97,7 +107,7 @@ export function thumbnailsStage(d: StageDeps): StageHandler {
  * analysis made with this profile. The tensors analysis builds on the way are not kept here: the
  * tensors stage decodes each shot on its own so that an upload can rebuild exactly the same bytes.
  */
-export function analysisStage(d: StageDeps): StageHandler {
+export function analysisStage(d: StageDeps): StageHandler<'analysis'> {
   return clipStage('analysis', 'tensors', async (ctx, clipId) => {
     const row = footageRow(d, clipId);
     const shots = d.store.shotsOf(clipId);

@@ -20,12 +20,9 @@ export function resubmitRequestId(requestId: string, n: number): string {
  * the raw JSON plus the three recognised keys. Until all are done the job comes back after a delay
  * that grows with the tasks' age, without holding a network slot meanwhile.
  */
-export function pollStage(d: StageDeps): StageHandler {
+export function pollStage(d: StageDeps): StageHandler<'poll'> {
   return {
     stage: 'poll',
-    resource: 'network',
-    // Status reads cost nothing: a quota pause lets results of tasks already paid for come in.
-    billable: false,
     maxAttempts: 6,
     async run(ctx) {
       const { clipId, region, model, client } = serviceScope(d, ctx);

@@ -26,10 +26,9 @@ interface SubmitItem {
  * submit reached the service, so it is submitted again (counted in `sends`). A task whose uploaded
  * tensors are identical to another segment's reuses that task instead of submitting.
  */
-export function submitStage(d: StageDeps): StageHandler {
+export function submitStage(d: StageDeps): StageHandler<'submit'> {
   return {
     stage: 'submit',
-    resource: 'network',
     maxAttempts: 6,
     async run(ctx) {
       const { clipId, region, client } = serviceScope(d, ctx);

@@ -36,7 +36,7 @@ export function plannedSegment(profile: TensorProfile, chunk: TensorChunk, chunk
  * with the same decode. A shot planned before (this profile) is skipped, so a re-run after a crash
  * only decodes what is missing.
  */
-export function tensorsStage(d: StageDeps): StageHandler {
+export function tensorsStage(d: StageDeps): StageHandler<'tensors'> {
   return clipStage('tensors', 'upload', async (ctx, clipId) => {
     const row = getClipRow(d.db, clipId);
     const src = tensorSourceOf(d.db, row);

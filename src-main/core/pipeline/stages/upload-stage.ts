@@ -24,10 +24,9 @@ import { plannedSegment, tensorSourceOf } from './tensors-stage';
  * with the same bytes again: the one case a client cannot close without a lookup the spec does not
  * offer (docs/notes-pipeline.md). A 413 halves the chunk into two new segments and carries on.
  */
-export function uploadStage(d: StageDeps): StageHandler {
+export function uploadStage(d: StageDeps): StageHandler<'upload'> {
   return {
     stage: 'upload',
-    resource: 'network',
     maxAttempts: 6,
     async run(ctx) {
       const { clipId, region, client } = serviceScope(d, ctx);
@@ -137,6 +136,6 @@ export function uploadStage(d: StageDeps): StageHandler {
 }
 
 /** For stages that find uploads missing: go back to the upload stage. */
-export function backToUpload(ctx: StageContext): StageOutcome {
+export function backToUpload(ctx: StageContext): StageOutcome<'submit'> {
   return { next: nextStage(ctx, 'upload', ctx.job.workS ?? null) };
 }

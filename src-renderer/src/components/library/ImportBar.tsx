@@ -14,10 +14,9 @@ const PHASE: Record<ImportProgress['phase'], string> = {
  * api.pathForFile), the folder dialog when there is one, or a typed path (the web transport has no
  * file paths, so it is the way there).
  */
-export function ImportBar({ running, progress, queue, onImport }: {
+export function ImportBar({ running, progress, onImport }: {
   running: boolean;
   progress: ImportProgress | null;
-  queue: { pending: number; runningClipId: number | null } | null;
   onImport: (paths: string[]) => void;
 }): ReactNode {
   const [text, setText] = useState('');
@@ -71,11 +70,6 @@ export function ImportBar({ running, progress, queue, onImport }: {
           {progress && progress.total > 0 && (
             <progress max={progress.total} value={progress.done} />
           )}
-        </div>
-      )}
-      {queue && (
-        <div className="import-progress muted" role="status" data-testid="media-queue">
-          Making shots and thumbnails: {queue.pending + (queue.runningClipId ? 1 : 0)} clip{queue.pending + (queue.runningClipId ? 1 : 0) === 1 ? '' : 's'} to go
         </div>
       )}
     </div>

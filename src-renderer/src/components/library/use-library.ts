@@ -112,20 +112,18 @@ export function useClipPages(q: LibraryQuery): {
   return { total, counts, clipAt, ensureRange, error, loaded };
 }
 
-/** Import state: running progress, the last summary (also after a restart), the thumbnail queue. */
+/** Import state: running progress and the last summary (also after a restart). */
 export function useImports(): {
   running: boolean;
   progress: ImportProgress | null;
   last: ImportSummary | null;
   error: string | null;
-  queue: { pending: number; runningClipId: number | null } | null;
   run: (paths: string[]) => Promise<void>;
 } {
   const [running, setRunning] = useState(false);
   const [progress, setProgress] = useState<ImportProgress | null>(null);
   const [last, setLast] = useState<ImportSummary | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [queue, setQueue] = useState<{ pending: number; runningClipId: number | null } | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -134,11 +132,9 @@ export function useImports(): {
       .then((r) => live && setLast((cur) => cur ?? r.imports[0] ?? null))
       .catch(() => undefined);
     const offP = api.on('library.importProgress', (p) => setProgress(p.phase === 'done' ? null : p));
-    const offQ = api.on('library.mediaQueue', (q) => setQueue(q.pending === 0 && q.runningClipId === null ? null : q));
     return () => {
       live = false;
       offP();
-      offQ();
     };
   }, []);
 
@@ -156,5 +152,5 @@ export function useImports(): {
     }
   }, []);
 
-  return { running, progress, last, error, queue, run };
+  return { running, progress, last, error, run };
 }
