@@ -13,7 +13,6 @@ import { createServiceProvider, type ServiceProvider } from './service-provider'
 import { createLibraryService } from './library/library-handlers';
 import { createAppPipeline } from './pipeline/app-pipeline';
 import { createCollectionsModule } from './collections/collections-module';
-import { collectionStageHandlers, createQueueScheduler } from './collections/collection-job-stages';
 import { createSearchModule, searchServiceBinding } from './search/search-module';
 import type { MediaRef } from '../../src-shared/media-ref';
 
@@ -91,9 +90,8 @@ export function createAppCore(o: AppCoreOptions): AppCore {
     region: () => preferences.get().region,
     client: () => service.client(),
     ffmpeg: ffmpegBinary,
-    scheduler: (d) => createQueueScheduler(pipeline.pipeline.queue, d),
+    queue: pipeline.pipeline.queue,
   });
-  for (const h of collectionStageHandlers(collections.stageDeps)) pipeline.pipeline.queue.register(h);
   const search = createSearchModule({
     db,
     indexDir: path.join(o.dataDir, 'search-index'),
@@ -126,6 +124,8 @@ export function createAppCore(o: AppCoreOptions): AppCore {
     ...search.handlers,
   };
   pipeline.start();
+  // Rows attached just before a crash may not have reached the queue (the row is written first).
+  collections.resume();
   void search.start();
 
   return {
@@ -141,7 +141,6 @@ export function createAppCore(o: AppCoreOptions): AppCore {
       shutdown.abort();
       library.dispose();
       await pipeline.stop();
-      await collections.dispose();
       await search.dispose();
       db.close();
     },

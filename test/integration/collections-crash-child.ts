@@ -7,10 +7,10 @@ import { harness } from './collections-fixture';
 async function main(): Promise<void> {
   const [catalog, cacheDir, url] = process.argv.slice(2);
   if (!catalog || !cacheDir || !url) throw new Error('usage: collections-crash-child CATALOG CACHE_DIR URL');
-  const h = harness({ catalog, cacheDir, url, runner: { concurrency: 1, retryDelayMs: () => 100 } });
+  const h = harness({ catalog, cacheDir, url });
   h.module.resume();
   process.stdout.write('started\n');
-  await h.module.runner!.idle();
+  await h.idle();
   await h.close();
   process.stdout.write('idle\n');
 }

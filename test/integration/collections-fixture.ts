@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openCatalog, type CatalogDb } from '../../src-main/core/catalog/open-catalog';
+import { JobQueue } from '../../src-main/core/pipeline/job-queue';
+import { NetworkWatch } from '../../src-main/core/pipeline/network-watch';
 import { createCollectionsModule, type CollectionsModule, type CollectionsModuleOptions } from '../../src-main/core/collections/collections-module';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { probeFile } from '../../src-main/core/media/probe';
@@ -65,28 +67,35 @@ export interface Harness {
   db: CatalogDb;
   events: EventBus;
   module: CollectionsModule;
+  /** The durable job queue the module's stages run on (as in the app). */
+  queue: JobQueue;
+  /** Resolves once the queue has nothing running or waiting. */
+  idle(timeoutMs?: number): Promise<void>;
   seen: EventPayload<'collections.video'>[];
   call<M extends MethodName>(method: M, args: ArgsIn<M>): Promise<Result<M>>;
   close(): Promise<void>;
 }
 
 /**
- * The collections module as the app builds it, called through the real dispatcher so every
- * argument and result goes through the contract's schemas.
+ * The collections module as the app builds it, on a durable job queue over the same catalog,
+ * called through the real dispatcher so every argument and result goes through the contract's schemas.
  */
-export function harness(o: { catalog: string; cacheDir: string; url: string } & Partial<CollectionsModuleOptions>): Harness {
+export function harness(o: { catalog: string; cacheDir: string; url: string; networkSlots?: number } & Partial<CollectionsModuleOptions>): Harness {
   const db = openCatalog(o.catalog);
   const events = new EventBus();
   const client = serviceClient(o.url);
-  const { catalog: _c, url: _u, ...rest } = o;
+  const { catalog: _c, url: _u, networkSlots, ...rest } = o;
+  const queue = new JobQueue({ db, concurrency: { network: networkSlots ?? 2 }, backoff: { baseMs: 100, maxMs: 400 } });
+  // As in the app: an offline block is lifted by the network watch's probes.
+  const watch = new NetworkWatch(queue, { client: () => client, offlineProbe: { initialMs: 100, maxMs: 400 } });
   const module = createCollectionsModule({
+    queue,
+    recheckMs: 60,
     db,
     events,
     region: () => 'asia',
     client: () => client,
     ffmpeg: () => ffPath('ffmpeg'),
-    poll: { initialDelayMs: 40, maxDelayMs: 150, maxWaitMs: 60_000 },
-    runner: { retryDelayMs: () => 100 },
     ...rest,
   });
   const seen: EventPayload<'collections.video'>[] = [];
@@ -94,10 +103,15 @@ export function harness(o: { catalog: string; cacheDir: string; url: string } & 
     if (event === 'collections.video') seen.push(payload as EventPayload<'collections.video'>);
   });
   const dispatch = createDispatcher(module.handlers as unknown as Handlers);
+  queue.start();
   return {
     db,
     events,
     module,
+    queue,
+    idle: async (timeoutMs = 60_000) => {
+      await waitFor('the job queue to be idle', () => queue.isIdle(), timeoutMs);
+    },
     seen,
     async call(method, args) {
       const env = await dispatch(method, args, { transport: 'test' });
@@ -105,7 +119,8 @@ export function harness(o: { catalog: string; cacheDir: string; url: string } & 
       return env.value as Result<typeof method>;
     },
     async close() {
-      await module.dispose();
+      watch.stop();
+      await queue.stop();
       db.close();
     },
   };

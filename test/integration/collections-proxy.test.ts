@@ -118,7 +118,7 @@ describe('collections.cancel during a proxy transcode', () => {
       const proxyDir = path.join(tmp.dir, 'cache', 'collection-proxies');
       expect(ffmpegProcessesWith(proxyDir).length).toBe(1);
       expect(await h.call('collections.cancel', { collectionId: col.id })).toEqual({ cancelled: 1 });
-      await h.module.runner!.idle();
+      await h.idle();
       await waitFor('ffmpeg to exit', () => ffmpegProcessesWith(proxyDir).length === 0, 5000);
       expect(fs.readdirSync(proxyDir)).toEqual([]);
       expect(emu.stats().byEndpoint[UPLOAD_ROUTE]).toBeUndefined();
@@ -129,7 +129,7 @@ describe('collections.cancel during a proxy transcode', () => {
       expect(await h.call('collections.attach', { collectionId: col.id, clipIds: [clipId!] })).toMatchObject({ queued: 1 });
       await waitFor('transcoding again', () => h.seen.filter((e) => e.status === 'transcoding').length >= 2 || undefined, 30_000);
       expect(await h.call('collections.cancel', { collectionId: col.id, clipIds: [clipId!] })).toEqual({ cancelled: 1 });
-      await h.module.runner!.idle();
+      await h.idle();
       await waitFor('ffmpeg to exit', () => ffmpegProcessesWith(proxyDir).length === 0, 5000);
       expect(emu.stats().byEndpoint[UPLOAD_ROUTE]).toBeUndefined();
     } finally {

@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectionStageHandlers, COLLECTION_POLL_STAGE, COLLECTION_UPLOAD_STAGE, createQueueScheduler } from '../../src-main/core/collections/collection-job-stages';
-import { JobQueue } from '../../src-main/core/pipeline/job-queue';
+import { COLLECTION_POLL_STAGE, COLLECTION_UPLOAD_STAGE } from '../../src-main/core/collections/collection-job-stages';
+import type { JobQueue } from '../../src-main/core/pipeline/job-queue';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { mediaFile, tempDir } from '../helpers/paths';
 import { API_KEY, catalogue, harness, UPLOAD_ROUTE, waitFor, type Harness } from './collections-fixture';
@@ -18,24 +18,11 @@ describe('collection stages on the durable job queue', () => {
     emu = await startEmulator({ keys: [API_KEY], videoUploadedMs: 40, videoProcessingMs: 300 });
     tmp = tempDir('reelscout-collections-queue-');
     const catalog = path.join(tmp.dir, 'catalog.sqlite');
-    h = harness({
-      catalog,
-      cacheDir: path.join(tmp.dir, 'cache'),
-      url: emu.url,
-      // The queue needs the harness's catalog connection, made after the scheduler: reach it late.
-      scheduler: (d) =>
-        createQueueScheduler(
-          { enqueue: (spec, o) => queue.enqueue(spec, o), find: (c, s) => queue.find(c, s), cancelJob: (id) => queue.cancelJob(id) },
-          d,
-        ),
-    });
-    queue = new JobQueue({ db: h.db, backoff: { baseMs: 20, maxMs: 100 } });
-    for (const handler of collectionStageHandlers(h.module.stageDeps, { recheckMs: 60 })) queue.register(handler);
-    queue.start();
+    h = harness({ catalog, cacheDir: path.join(tmp.dir, 'cache'), url: emu.url });
+    queue = h.queue;
   });
 
   afterAll(async () => {
-    await queue?.stop();
     await h?.close();
     await emu?.close();
     tmp?.cleanup();

@@ -1,7 +1,6 @@
 import { AppError } from '../../../src-shared/errors';
 import type { StageName } from '../../../src-shared/contract/stage-graph';
 import type { AnyStageHandler, JobSpec, JobState, StageHandler } from '../pipeline/job-types';
-import type { CollectionScheduler } from './collection-runner';
 import { checkCollectionVideos, runCollectionUpload, type CollectionStageDeps } from './collection-stages';
 import { OPEN_STATES } from './collection-store';
 
@@ -23,7 +22,7 @@ export function collectionStageHandlers(d: CollectionStageDeps, opts: { recheckM
       async run(ctx) {
         const clipId = ctx.job.clipId!;
         if (ctx.stopping.aborted) throw new AppError('cancelled', 'stopping before the upload');
-        const r = await runCollectionUpload(d, clipId, ctx.signal, ctx.progress);
+        const r = await runCollectionUpload(d, clipId, ctx.signal, ctx.stopping, ctx.progress);
         return r.pollNeeded ? { next: [poll(clipId)] } : {};
       },
     };
@@ -42,15 +41,24 @@ export function collectionStageHandlers(d: CollectionStageDeps, opts: { recheckM
   return [upload, status];
 }
 
-/** The part of the job queue the scheduler uses. */
-export interface QueueLike {
+/** What the handlers need from the runner: the app's durable job queue. */
+export interface CollectionScheduler {
+  /** Work on these clips' open rows (upload, then poll). Calling again for a busy clip re-runs it after. */
+  schedule(clipIds: readonly number[]): void;
+  /** Stop the work in flight for these clips; rows of other collections carry on. */
+  cancel(clipIds: readonly number[]): void;
+}
+
+/** The part of the job queue the collections module uses. */
+export interface CollectionQueue {
+  register(handler: AnyStageHandler): void;
   enqueue(spec: JobSpec, opts?: { reset?: boolean }): unknown;
   find(clipId: number | null, stage: StageName): { id: number; state: JobState } | undefined;
   cancelJob(id: number): unknown;
 }
 
-/** Attach and cancel through the durable queue (use instead of the in-process runner). */
-export function createQueueScheduler(queue: QueueLike, d: Pick<CollectionStageDeps, 'store' | 'region'>): CollectionScheduler {
+/** Attach and cancel as jobs of the durable queue. */
+export function createQueueScheduler(queue: Omit<CollectionQueue, 'register'>, d: Pick<CollectionStageDeps, 'store' | 'region'>): CollectionScheduler {
   const start = (clipId: number) => queue.enqueue({ clipId, stage: COLLECTION_UPLOAD_STAGE }, { reset: true });
   return {
     schedule(clipIds) {

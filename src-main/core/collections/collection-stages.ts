@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError, toAppError, type ErrorKind } from '../../../src-shared/errors';
-import type { PollOptions, ServiceClient, VideoStatus } from '../service';
+import type { ServiceClient } from '../service';
 import type { Logger } from '../util/logger';
 import type { ClipFile, ClipFiles } from './clip-files';
 import { POLL_STATES, UPLOAD_STATES, type CollectionStore, type VideoKey, type VideoRow } from './collection-store';
@@ -21,7 +21,6 @@ export interface CollectionStageDeps {
   proxyDir: string;
   /** Files this big or bigger go as a proxy. Tests lower it. */
   proxyThresholdBytes?: number;
-  poll?: Omit<PollOptions<VideoStatus>, 'signal' | 'onProgress'>;
   /** A row changed: push it to the renderer. */
   notify: (key: VideoKey) => void;
   logger?: Logger;
@@ -33,9 +32,6 @@ export type StageProgress = (fraction: number, note?: string) => void;
 
 /** Failures that the same request will meet again: the row fails with the reason. */
 const PERMANENT = new Set<ErrorKind>(['invalid', 'too_large', 'not_found', 'media', 'io', 'internal']);
-
-/** Statuses the service reports before it is done with a video. */
-const SERVICE_WORKING = new Set(['uploaded', 'processing', 'unknown']);
 
 function keyOf(r: VideoKey): VideoKey {
   return { collectionId: r.collectionId, region: r.region, clipId: r.clipId };
@@ -107,7 +103,12 @@ function removeProxyIfUnused(d: CollectionStageDeps, row: VideoRow, proxyPath: s
   for (const r of d.store.rowsOfClip(row.region, row.clipId)) if (r.proxyPath === proxyPath) d.store.update(keyOf(r), { proxyPath: null });
 }
 
-async function uploadOne(d: CollectionStageDeps, client: ServiceClient, row: VideoRow, signal: AbortSignal, onFraction: (f: number) => void): Promise<void> {
+/**
+ * `stopping` ends local work (the transcode) at once and keeps the upload from starting; `signal`
+ * ends a request in flight (the queue aborts it only after a grace period, so an answer the
+ * service is about to give is not lost).
+ */
+async function uploadOne(d: CollectionStageDeps, client: ServiceClient, row: VideoRow, signal: AbortSignal, stopping: AbortSignal, onFraction: (f: number) => void): Promise<void> {
   const key = keyOf(row);
   const file = d.clips.resolve(row.clipId);
   const threshold = d.proxyThresholdBytes ?? DIRECT_UPLOAD_MAX_BYTES;
@@ -116,7 +117,8 @@ async function uploadOne(d: CollectionStageDeps, client: ServiceClient, row: Vid
     let sendPath = file.path;
     // Transcoding is about half the work of a proxied file, the upload the other half.
     const share = plan.source === 'proxy' ? 0.5 : 0;
-    if (plan.source === 'proxy') sendPath = await ensureProxy(d, key, file, signal, (f) => onFraction(f * share));
+    if (plan.source === 'proxy') sendPath = await ensureProxy(d, key, file, AbortSignal.any([signal, stopping]), (f) => onFraction(f * share));
+    if (stopping.aborted) throw new AppError('cancelled', 'stopped before the upload');
     if (!d.store.startUpload(key)) return; // the row got its video_id meanwhile, or vanished
     d.store.update(key, { source: plan.source });
     d.notify(key);
@@ -159,7 +161,13 @@ async function uploadOne(d: CollectionStageDeps, client: ServiceClient, row: Vid
  * video_id is never uploaded again; a row cut off before the answer ('uploading') is uploaded again.
  * Returns whether rows wait for the poll stage.
  */
-export async function runCollectionUpload(d: CollectionStageDeps, clipId: number, signal: AbortSignal, onProgress: StageProgress = () => {}): Promise<{ uploaded: number; failed: number; pollNeeded: boolean }> {
+export async function runCollectionUpload(
+  d: CollectionStageDeps,
+  clipId: number,
+  signal: AbortSignal,
+  stopping: AbortSignal,
+  onProgress: StageProgress = () => {},
+): Promise<{ uploaded: number; failed: number; pollNeeded: boolean }> {
   const region = d.region();
   const rows = d.store.rowsOfClip(region, clipId).filter((r) => r.videoId === null && UPLOAD_STATES.includes(r.status));
   let uploaded = 0;
@@ -168,14 +176,14 @@ export async function runCollectionUpload(d: CollectionStageDeps, clipId: number
   if (rows.length > 0) {
     const client = clientFor(d, rows);
     for (const [i, row] of rows.entries()) {
-      if (signal.aborted) throw new AppError('cancelled', 'cancelled');
+      if (signal.aborted || stopping.aborted) throw new AppError('cancelled', 'cancelled');
       const key = keyOf(row);
       try {
-        await uploadOne(d, client, row, signal, (f) => onProgress((i + f) / rows.length, row.fileName));
+        await uploadOne(d, client, row, signal, stopping, (f) => onProgress((i + f) / rows.length, row.fileName));
         uploaded++;
       } catch (e) {
         const err = toAppError(e);
-        if (err.kind === 'cancelled' || signal.aborted) {
+        if (err.kind === 'cancelled' || signal.aborted || stopping.aborted) {
           // A user cancel already marked the row; a pause or shutdown leaves it to be picked up again.
           if (d.store.row(key)?.status !== 'cancelled') setRow(d, key, { status: 'queued', progress: null });
           throw new AppError('cancelled', 'cancelled', { cause: err });
@@ -196,84 +204,6 @@ export async function runCollectionUpload(d: CollectionStageDeps, clipId: number
   const pollNeeded = d.store.rowsOfClip(region, clipId).some((r) => r.videoId !== null && POLL_STATES.includes(r.status));
   if (firstPermanent && uploaded === 0 && !pollNeeded) throw firstPermanent;
   return { uploaded, failed, pollNeeded };
-}
-
-async function pollOne(d: CollectionStageDeps, client: ServiceClient, row: VideoRow, signal: AbortSignal, onFraction: (f: number) => void): Promise<VideoStatus> {
-  const key = keyOf(row);
-  const videoId = row.videoId!;
-  const write = progressWriter(d, key);
-  let lastStatus = row.status;
-  const final = await client.pollVideoStatus(videoId, {
-    ...d.poll,
-    signal,
-    onProgress: (u) => {
-      if (signal.aborted) return;
-      if (u.error) {
-        setRow(d, key, { errorKind: u.error.kind, errorMessage: `waiting for the service: ${u.error.message}` });
-        return;
-      }
-      const s = u.value!;
-      if (!SERVICE_WORKING.has(s.status)) return;
-      const status = s.status === 'uploaded' ? 'uploaded' : 'processing';
-      const fraction = s.progress === undefined ? null : s.progress / 100;
-      if (status !== lastStatus) {
-        lastStatus = status;
-        setRow(d, key, { status, progress: fraction, errorKind: null, errorMessage: null });
-      } else if (fraction !== null) write(fraction);
-      if (fraction !== null) onFraction(fraction);
-    },
-  });
-  if (final.status === 'processed') {
-    setRow(d, key, { status: 'processed', progress: 1, errorKind: null, errorMessage: null });
-  } else {
-    // The service's failure is about the video itself: re-attaching uploads it anew.
-    setRow(d, key, { status: 'failed', progress: null, errorKind: 'media', errorMessage: final.errorMessage ?? `the service reported ${final.rawStatus ?? 'failed'} without a reason` });
-  }
-  return final;
-}
-
-/**
- * Stage 'collection-poll' for one clip: polls every uploaded row of the clip until the service
- * says processed or failed, writing status and progress as they come. Safe after a restart.
- */
-export async function runCollectionPoll(d: CollectionStageDeps, clipId: number, signal: AbortSignal, onProgress: StageProgress = () => {}): Promise<{ processed: number; failed: number }> {
-  const region = d.region();
-  const rows = d.store.rowsOfClip(region, clipId).filter((r) => r.videoId !== null && POLL_STATES.includes(r.status));
-  if (rows.length === 0) return { processed: 0, failed: 0 };
-  const client = clientFor(d, rows);
-  const fractions = rows.map(() => 0);
-  const report = () => onProgress(fractions.reduce((a, b) => a + b, 0) / rows.length);
-  const settled = await Promise.allSettled(
-    rows.map((row, i) =>
-      pollOne(d, client, row, signal, (f) => {
-        fractions[i] = f;
-        report();
-      }),
-    ),
-  );
-  let processed = 0;
-  let failed = 0;
-  let firstError: AppError | undefined;
-  settled.forEach((s, i) => {
-    const key = keyOf(rows[i]!);
-    if (s.status === 'fulfilled') {
-      if (s.value.status === 'processed') processed++;
-      else failed++;
-      return;
-    }
-    const err = toAppError(s.reason);
-    if (err.kind === 'not_found' || err.kind === 'invalid') {
-      // 404 on the status path: the service does not know this video any more.
-      setRow(d, key, { status: 'failed', progress: null, errorKind: err.kind, errorMessage: err.message });
-      failed++;
-      return;
-    }
-    if (err.kind !== 'cancelled') setRow(d, key, { errorKind: err.kind, errorMessage: err.message });
-    else if (d.store.row(key)?.status === 'cancelled') return;
-    firstError ??= err;
-  });
-  if (firstError) throw firstError;
-  return { processed, failed };
 }
 
 /**

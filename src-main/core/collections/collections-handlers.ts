@@ -7,7 +7,7 @@ import type { HandlersFor } from '../rpc/handlers';
 import type { ServiceClient } from '../service';
 import type { Logger } from '../util/logger';
 import type { ClipFiles } from './clip-files';
-import type { CollectionScheduler } from './collection-runner';
+import type { CollectionScheduler } from './collection-job-stages';
 import { searchCollectionClips } from './collection-search';
 import { interactiveClient } from './interactive-client';
 import { OPEN_STATES, toContractVideo, type CollectionStore, type VideoKey } from './collection-store';

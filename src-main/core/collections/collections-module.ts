@@ -1,10 +1,10 @@
 import path from 'node:path';
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { EventBus } from '../rpc/event-bus';
-import type { PollOptions, ServiceClient, VideoStatus } from '../service';
+import type { ServiceClient } from '../service';
 import type { Logger } from '../util/logger';
 import { createClipFiles } from './clip-files';
-import { createCollectionRunner, type CollectionRunnerOptions, type CollectionScheduler } from './collection-runner';
+import { COLLECTION_POLL_STAGE, COLLECTION_UPLOAD_STAGE, collectionStageHandlers, createQueueScheduler, type CollectionQueue } from './collection-job-stages';
 import type { CollectionStageDeps } from './collection-stages';
 import { createCollectionStore, toContractVideo, type VideoKey } from './collection-store';
 import { createCollectionsHandlers } from './collections-handlers';
@@ -19,19 +19,16 @@ export interface CollectionsModuleOptions {
   ffmpeg: () => string;
   logger?: Logger;
   proxyThresholdBytes?: number;
-  poll?: Omit<PollOptions<VideoStatus>, 'signal' | 'onProgress'>;
-  runner?: CollectionRunnerOptions;
-  /**
-   * Runs the stages some other way (the durable job queue): given the stage deps, returns the
-   * scheduler the handlers use. Without it the in-process runner does the work.
-   */
-  scheduler?: (stageDeps: CollectionStageDeps) => CollectionScheduler;
+  /** The app's one runner (the pipeline's durable job queue): the module registers its two stages on it. */
+  queue: CollectionQueue;
+  /** Between two status rounds of a video the service is still processing. */
+  recheckMs?: number;
   importFolder?: (folder: string) => Promise<void>;
 }
 
 /**
  * Everything the collections feature needs, built from app-level services: the handlers for the
- * contract, the stage functions' deps (for the job queue), and the in-process runner.
+ * contract, and its two stages registered on the app's durable job queue.
  */
 export function createCollectionsModule(o: CollectionsModuleOptions) {
   const store = createCollectionStore(o.db);
@@ -48,12 +45,11 @@ export function createCollectionsModule(o: CollectionsModuleOptions) {
     ffmpeg: o.ffmpeg,
     proxyDir: path.join(o.cacheDir, 'collection-proxies'),
     proxyThresholdBytes: o.proxyThresholdBytes,
-    poll: o.poll,
     notify,
     logger: o.logger,
   };
-  const runner = o.scheduler ? null : createCollectionRunner(stageDeps, o.runner);
-  const scheduler = o.scheduler ? o.scheduler(stageDeps) : runner!;
+  for (const h of collectionStageHandlers(stageDeps, { recheckMs: o.recheckMs })) o.queue.register(h);
+  const scheduler = createQueueScheduler(o.queue, stageDeps);
   const handlers = createCollectionsHandlers({
     store,
     clips,
@@ -65,25 +61,21 @@ export function createCollectionsModule(o: CollectionsModuleOptions) {
     importFolder: o.importFolder,
     logger: o.logger,
   });
-  // The in-process runner leaves rows stopped on 'auth' or 'quota' waiting; a settings change
-  // (a key entered, another URL) is the user's answer to both, so everything open is tried again.
-  const unsubscribe = runner
-    ? o.events.subscribe((event) => {
-        if (event === 'settings.changed') runner.resume();
-      })
-    : () => {};
   return {
     handlers,
     stageDeps,
     store,
-    runner,
-    /** Picks up rows left open by the last run (uploads cut off, videos still processing). */
+    /**
+     * Queues the clips whose rows are open (attached, cut off mid-upload, still processing) and have
+     * no job in the queue: rows written before a crash that lost their job, or by an older version.
+     */
     resume(): number {
-      return runner ? runner.resume() : 0;
-    },
-    async dispose(): Promise<void> {
-      unsubscribe();
-      await runner?.dispose();
+      const region = o.region();
+      const active = (clipId: number) =>
+        ([COLLECTION_UPLOAD_STAGE, COLLECTION_POLL_STAGE] as const).some((st) => ['queued', 'running', 'paused'].includes(o.queue.find(clipId, st)?.state ?? ''));
+      const open = store.openClipIds(region).filter((clipId) => !active(clipId));
+      scheduler.schedule(open);
+      return open.length;
     },
   };
 }

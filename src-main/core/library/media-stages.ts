@@ -8,7 +8,7 @@ import type { CutOptions, ShotSpan } from '../media/find-cuts';
 import { probeFile, type ProbeOutcome } from '../media/probe';
 import { renderKeyframePoster, renderThumbnails } from '../media/render-thumbnails';
 import { thumbnailDir } from './clip-paths';
-import { clipAbsPath, displayStatus, getClipRow, type ClipRow } from './clip-store';
+import { clipAbsPath, getClipRow, type ClipRow } from './clip-store';
 import { fingerprintFile } from './fingerprint';
 import { verdictFor } from './probe-outcome';
 
