@@ -1,0 +1,200 @@
+/**
+ * A card dump through the whole app pipeline against the emulator at zero latency, side by side
+ * with bare decoding of the same files.
+ *
+ *   npm run bench:index [-- --clips N]
+ *
+ * The card: N (default 306) distinct clips re-encoded from the sample clips with ffmpeg (lengths
+ * 2-8 s from different offsets, 640x360 to 1920x1080 and every 30th in 3840x2160, H.264 and a few
+ * MPEG-4 Part 2 and VP9), generated once into .tmp/bench-index-card/ and reused. The run imports the
+ * card as the Library does (catalogue, probe), the pipeline then makes posters, shots, thumbnails,
+ * local analysis and tensors and indexes every clip against the emulator. Measured: time to the last
+ * poster, to the first and the last searchable clip, seconds of footage indexed per wall second, and
+ * `ffmpeg -i FILE -f null -` over the same files, two at a time (both cores, as the pipeline).
+ * Last line: one JSON object.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { openCatalog } from '../src-main/core/catalog/open-catalog';
+import { createLibraryService } from '../src-main/core/library/library-handlers';
+import { ffPath } from '../src-main/core/media/ffmpeg-locate';
+import { IndexingPipeline } from '../src-main/core/pipeline/indexing-pipeline';
+import { EventBus } from '../src-main/core/rpc/event-bus';
+import { createServiceClient, type ServiceClient } from '../src-main/core/service/client';
+import { startEmulator } from '../test/emulator/server';
+
+const MEDIA = path.resolve(__dirname, '..', '..', 'shared', 'media', 'videos');
+const CARD = path.resolve(__dirname, '..', '.tmp', 'bench-index-card');
+const argv = process.argv.slice(2);
+const CLIPS = Number(argv[argv.indexOf('--clips') + 1] ?? 0) || 306;
+const KEY = 'bench-index-key-0123456789';
+
+const SIZES = ['640x360', '960x540', '1280x720', '1920x1080'];
+const LENGTHS = [2, 3, 4, 5, 6, 8];
+
+function sources(): { file: string; durationS: number }[] {
+  const ffprobe = ffPath('ffprobe');
+  return fs
+    .readdirSync(MEDIA)
+    .filter((f) => /\.(mp4|mkv|webm|avi)$/.test(f))
+    .sort()
+    .map((f) => {
+      const out = execFileSync(ffprobe, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', path.join(MEDIA, f)]).toString();
+      return { file: path.join(MEDIA, f), durationS: Number(out.trim()) || 0 };
+    })
+    .filter((s) => s.durationS >= 2);
+}
+
+/** Clip i of the card: which source, where in it, how long, what size and codec. Deterministic. */
+function makeCard(n: number): string[] {
+  fs.mkdirSync(CARD, { recursive: true });
+  const src = sources();
+  const ffmpeg = ffPath('ffmpeg');
+  const files: string[] = [];
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) {
+    const s = src[i % src.length]!;
+    const len = Math.min(LENGTHS[(i * 7) % LENGTHS.length]!, Math.floor(s.durationS));
+    const start = ((i * 1.37) % Math.max(0.01, s.durationS - len)).toFixed(2);
+    const size = i % 30 === 29 ? '3840x2160' : SIZES[(i * 5) % SIZES.length]!;
+    const codec = i % 23 === 11 ? 'mpeg4' : i % 19 === 7 ? 'vp9' : 'h264';
+    const ext = codec === 'vp9' ? 'webm' : codec === 'mpeg4' ? 'avi' : 'mp4';
+    const out = path.join(CARD, `A${String(i + 1).padStart(3, '0')}_C${String(i % 7).padStart(3, '0')}.${ext}`);
+    files.push(out);
+    if (fs.existsSync(out) && fs.statSync(out).size > 0) continue;
+    const [w, h] = size.split('x');
+    const vcodec =
+      codec === 'h264' ? ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p']
+      : codec === 'vp9' ? ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '1M']
+      : ['-c:v', 'mpeg4', '-q:v', '5'];
+    const acodec = codec === 'vp9' ? ['-c:a', 'libopus'] : codec === 'mpeg4' ? ['-c:a', 'mp3'] : ['-c:a', 'aac'];
+    const tmp = `${out}.part.${ext}`;
+    execFileSync(ffmpeg, [
+      '-hide_banner', '-loglevel', 'error', '-y', '-ss', start, '-t', String(len), '-i', s.file,
+      // The hue turn makes every clip distinct even where the same stretch of a source recurs.
+      '-vf', `scale=${w}:${h}:force_original_aspect_ratio=decrease,pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2,hue=h=${(i * 11) % 360},fps=${i % 4 === 0 ? '30000/1001' : '25'}`,
+      ...vcodec, ...acodec, '-ac', '2', '-ar', '48000', tmp,
+    ]);
+    fs.renameSync(tmp, out);
+    if ((i + 1) % 50 === 0) console.log(`  generated ${i + 1}/${n} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+  }
+  return files;
+}
+
+function bareDecode(files: readonly string[], parallel: number): Promise<number> {
+  const ffmpeg = ffPath('ffmpeg');
+  const t0 = performance.now();
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const f = files[next++]!;
+      await new Promise<void>((resolve, reject) => {
+        const p = spawn(ffmpeg, ['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', f, '-f', 'null', '-'], { stdio: 'ignore' });
+        p.on('error', reject);
+        p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code} on ${f}`))));
+      });
+    }
+  };
+  return Promise.all(Array.from({ length: parallel }, worker)).then(() => (performance.now() - t0) / 1000);
+}
+
+async function main(): Promise<void> {
+  console.log(`card: ${CLIPS} clips in ${CARD}`);
+  const files = makeCard(CLIPS);
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'reelscout-bench-index-'));
+  const emu = await startEmulator({ keys: [`${KEY}:100000:100000000`] });
+  const db = openCatalog(path.join(work, 'catalog.sqlite'));
+  const events = new EventBus();
+  let client: ServiceClient | null = null;
+  const service = {
+    client: () =>
+      (client ??= createServiceClient({
+        region: 'asia',
+        baseUrls: { asia: emu.url },
+        apiKey: KEY,
+        authHeader: 'x-api-key',
+        qps: 1000,
+        concurrency: 16,
+        timeoutMs: 60_000,
+      })),
+    configured: () => true,
+    identity: () => ({ region: 'asia', model: `service@${emu.url}` }),
+  };
+  const cpus = os.availableParallelism();
+  const pipeline = new IndexingPipeline({ db, events, service, cacheDir: path.join(work, 'cache'), autoIndex: true, concurrency: { cpu: cpus, network: 3 } });
+  const library = createLibraryService({ db, events, cacheDir: path.join(work, 'cache'), indexClips: (ids, o) => void pipeline.enqueueClips(ids, o), volumePollMs: 0 });
+  pipeline.start();
+
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  const marks: { posters_all_s?: number; first_searchable_s?: number; all_searchable_s?: number } = {};
+  const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+  const t0 = performance.now();
+  const since = () => (performance.now() - t0) / 1000;
+  const importDone = library.handlers['library.import']({ paths: [CARD] }, { transport: 'test' });
+  let lastLog = 0;
+  await new Promise<void>((resolve, reject) => {
+    const tick = setInterval(() => {
+      try {
+        const clips = count('SELECT COUNT(*) AS n FROM clips');
+        const posters = count("SELECT COUNT(DISTINCT clip_id) AS n FROM thumbnails WHERE kind = 'poster'");
+        const indexed = count('SELECT COUNT(*) AS n FROM clips WHERE indexed_at IS NOT NULL');
+        const failed = count("SELECT COUNT(DISTINCT clip_id) AS n FROM jobs WHERE state = 'failed'");
+        if (clips === CLIPS && posters === CLIPS && marks.posters_all_s === undefined) marks.posters_all_s = since();
+        if (indexed > 0 && marks.first_searchable_s === undefined) marks.first_searchable_s = since();
+        if (since() - lastLog > 15) {
+          lastLog = since();
+          console.log(`  ${since().toFixed(0)} s: ${clips} catalogued, ${posters} with a poster, ${indexed} searchable, ${failed} failed`);
+        }
+        if (clips === CLIPS && indexed + failed >= CLIPS) {
+          marks.all_searchable_s = since();
+          clearInterval(tick);
+          resolve();
+        }
+      } catch (e) {
+        clearInterval(tick);
+        reject(e as Error);
+      }
+    }, 100);
+  });
+  loop.disable();
+  await importDone;
+  const footageS = (db.prepare('SELECT COALESCE(SUM(duration_s), 0) AS s FROM clips WHERE indexed_at IS NOT NULL').get() as { s: number }).s;
+  const indexed = count('SELECT COUNT(*) AS n FROM clips WHERE indexed_at IS NOT NULL');
+  const failures = db.prepare("SELECT c.file_name, j.stage, j.last_error_message AS msg FROM jobs j JOIN clips c ON c.id = j.clip_id WHERE j.state = 'failed' LIMIT 5").all();
+  library.dispose();
+  await pipeline.stop();
+  db.close();
+  await emu.close();
+  fs.rmSync(work, { recursive: true, force: true });
+
+  console.log('bare decode of the same files (ffmpeg -i FILE -f null -, two at a time)...');
+  const bare = await bareDecode(files, Math.max(1, cpus));
+  const all = marks.all_searchable_s!;
+  console.log(`clips ${CLIPS}: posters all ${marks.posters_all_s?.toFixed(1)} s, first searchable ${marks.first_searchable_s?.toFixed(1)} s, all searchable ${all.toFixed(1)} s (${indexed} indexed)`);
+  console.log(`footage ${footageS.toFixed(0)} s indexed at ${(footageS / all).toFixed(2)} s/s; bare decode ${bare.toFixed(1)} s; ratio ${(all / bare).toFixed(2)} (goal <= 1.15)`);
+  console.log(`event-loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms, max ${(loop.max / 1e6).toFixed(0)} ms`);
+  if (failures.length) console.log('failed jobs:', JSON.stringify(failures));
+  console.log(
+    JSON.stringify({
+      clips: CLIPS,
+      indexed,
+      posters_all_s: Number((marks.posters_all_s ?? NaN).toFixed(1)),
+      first_searchable_s: Number((marks.first_searchable_s ?? NaN).toFixed(1)),
+      all_searchable_s: Number(all.toFixed(1)),
+      footage_s: Number(footageS.toFixed(1)),
+      footage_per_s: Number((footageS / all).toFixed(3)),
+      bare_decode_s: Number(bare.toFixed(1)),
+      ratio: Number((all / bare).toFixed(2)),
+      event_loop_p99_ms: Math.round(loop.percentile(99) / 1e6),
+    }),
+  );
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
