@@ -181,4 +181,43 @@ describe('indexing pipeline: service errors drive the queue', () => {
     expectComplete(f);
     expect(f.emu.stats().duplicateTensorUploads).toBe(0);
   }, 90_000);
+
+  const submits = (f: Fresh) =>
+    ['POST /video_embedding/encode_video/async', 'POST /video_tagging/async'].reduce((n, r) => n + (f.emu.stats().byEndpoint[r]?.statuses['200'] ?? 0), 0);
+  const uploads = (f: Fresh) => f.emu.stats().byEndpoint['POST /files/upload/tensors']?.statuses['200'] ?? 0;
+  const segments = (f: Fresh) => (f.db.prepare('SELECT COUNT(*) AS n FROM segments').get() as { n: number }).n;
+  const losses = (f: Fresh) => (f.db.prepare('SELECT COALESCE(SUM(losses), 0) AS n FROM tensor_uploads').get() as { n: number }).n;
+
+  it('a service that forgets every storage key and task mid-run: every clip ends indexed, at most one extra upload and submission per segment', async () => {
+    const f = await fresh({ asyncPendingMs: 300, asyncProcessingMs: 300 });
+    f.pipeline.start();
+    // Forget everything once tasks are in flight (a restart of the service, keys expired).
+    await waitUntil(() => submits(f) >= 4, 60_000, 'the first submissions');
+    f.emu.admin.reset({ data: true });
+    await waitUntil(() => settled(f.pipeline), 90_000, 'the run to finish');
+    expectComplete(f);
+    expect(losses(f)).toBeGreaterThan(0);
+    const perService = segments(f) * 2;
+    expect(uploads(f)).toBeLessThanOrEqual(2 * perService);
+    expect(submits(f)).toBeLessThanOrEqual(2 * perService);
+    expect((f.db.prepare('SELECT MAX(losses) AS n FROM tensor_uploads').get() as { n: number }).n).toBe(1);
+  }, 120_000);
+
+  it('a service that forgets the same segment twice fails its clip with the reason instead of sending it forever', async () => {
+    const f = await fresh({ asyncPendingMs: 5000, asyncProcessingMs: 5000 });
+    f.pipeline.start();
+    await waitUntil(() => submits(f) >= 2, 60_000, 'the first submissions');
+    f.emu.admin.reset({ data: true });
+    const resent = () =>
+      (f.db
+        .prepare('SELECT COUNT(*) AS n FROM tensor_uploads u JOIN service_tasks t ON t.segment_id = u.segment_id AND t.kind = u.service AND t.region = u.region WHERE u.losses = 1 AND t.task_id IS NOT NULL')
+        .get() as { n: number }).n;
+    await waitUntil(() => resent() > 0, 60_000, 'a lost segment uploaded and submitted anew');
+    f.emu.admin.reset({ data: true });
+    await waitUntil(() => f.pipeline.queue.list({ states: ['failed'] }).length > 0, 60_000, 'a clip to fail');
+    const failed = f.pipeline.queue.list({ states: ['failed'] })[0]!;
+    expect(failed.lastErrorKind).toBe('not_found');
+    expect(failed.lastErrorMessage).toMatch(/lost the .* again/);
+    expect((await f.handlers['jobs.list']({ filter: 'failed', offset: 0, limit: 10 }, ctx)).clips[0]!.errorMessage).toMatch(/does not keep what it is sent/);
+  }, 120_000);
 });

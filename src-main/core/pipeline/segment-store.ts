@@ -182,8 +182,18 @@ export class SegmentStore {
   }
 
   /** The storage keys were refused (expired on the service): the next upload stage sends the tensors again. */
-  forgetKeys(uploadId: number): void {
-    this.db.prepare('UPDATE tensor_uploads SET storage_keys_json = NULL, uploaded_at = NULL WHERE id = ?').run(uploadId);
+  /**
+   * The service no longer knows this segment's storage keys or its task (404): its upload must be
+   * sent again and its task submitted again. Returns how many times that has now happened.
+   */
+  noteLoss(segmentId: number, kind: TensorService, region: string): number {
+    return this.db.transaction(() => {
+      this.db.prepare("UPDATE service_tasks SET task_id = NULL, status = 'pending' WHERE segment_id = ? AND kind = ? AND region = ?").run(segmentId, kind, region);
+      const row = this.db
+        .prepare('UPDATE tensor_uploads SET storage_keys_json = NULL, uploaded_at = NULL, losses = losses + 1 WHERE segment_id = ? AND service = ? AND region = ? RETURNING losses')
+        .get(segmentId, kind, region) as { losses: number } | undefined;
+      return row?.losses ?? 1;
+    })();
   }
 
   /** A rebuilt chunk differs from the plan (another ffmpeg build decodes differently): not yet uploaded, so adopt it. */

@@ -6,7 +6,7 @@ import { runPool } from '../run-pool';
 import type { TaskRow } from '../segment-store';
 import { nextStage } from './media-stages';
 import { checkpoint } from './checkpoint';
-import { serviceScope } from './service-access';
+import { recordLoss, serviceScope } from './service-access';
 
 /** A failed task's fresh upload gets a new request id: the old one names the content the service failed on. */
 export function resubmitRequestId(requestId: string, n: number): string {
@@ -39,6 +39,7 @@ export function pollStage(d: StageDeps): StageHandler<'poll'> {
       for (const t of tasks) if (t.status !== 'completed' && t.status !== 'failed' && t.task_id) open.set(t.task_id, t);
       const permanentFailures: string[] = [];
       let resubmit = false;
+      let lost = false;
 
       await runPool([...open.values()], d.callsPerJob, async (t) => {
         let s: AsyncStatus;
@@ -48,8 +49,11 @@ export function pollStage(d: StageDeps): StageHandler<'poll'> {
         } catch (e) {
           const err = toAppError(e);
           if (err.kind !== 'not_found') throw err;
-          // The service does not know the task (any more): treat it as failed, so it is redone.
-          s = { requestId: t.task_id!, status: 'failed', errorMessage: err.message, raw: null };
+          // The service forgot the task (restarted, expired): assume it forgot the keys as well, so
+          // the segment is uploaded and submitted once more; a second loss fails the clip.
+          for (const segId of d.store.segmentsForTask(t.task_id!, region)) recordLoss(d, segId, t.kind, region, 'task');
+          lost = true;
+          return;
         }
         if (s.status === 'completed') {
           const ids = d.store.segmentsForTask(t.task_id!, region);
@@ -93,7 +97,7 @@ export function pollStage(d: StageDeps): StageHandler<'poll'> {
       if (permanentFailures.length > 0) {
         throw new AppError('invalid', `the service failed ${permanentFailures.length} task(s): ${permanentFailures[0]}`);
       }
-      if (resubmit) return { next: nextStage(ctx, 'upload', ctx.job.workS ?? null) };
+      if (resubmit || lost) return { next: nextStage(ctx, 'upload', ctx.job.workS ?? null) };
       const stillOpen = after.filter((t) => t.status !== 'completed');
       if (stillOpen.length > 0) {
         const oldest = Math.min(...stillOpen.map((t) => t.submitted_at ?? Date.now()));

@@ -22,3 +22,18 @@ function requireClient(d: StageDeps): ServiceClient {
 export function serviceScope(d: StageDeps, ctx: StageContext): { clipId: number; region: string; model: string; client: ServiceClient } {
   return { clipId: ctx.job.clipId!, ...d.identity(), client: requireClient(d) };
 }
+
+/** Losses of a segment's storage keys or task the pipeline recovers by sending it again; the next one fails the clip. */
+export const RECOVERED_LOSSES = 1;
+
+/**
+ * Records that the service forgot a segment's keys or task (404). Returns normally when one more
+ * upload and submission may recover it; throws the clip's failure when it has already been lost
+ * before (a service that keeps forgetting would otherwise be fed the same segment forever).
+ */
+export function recordLoss(d: StageDeps, segmentId: number, kind: 'embedding' | 'tagging', region: string, what: string): void {
+  const losses = d.store.noteLoss(segmentId, kind, region);
+  if (losses > RECOVERED_LOSSES) {
+    throw new AppError('not_found', `the service lost the ${kind} ${what} of segment ${segmentId} again after it was sent anew (${losses} losses): it does not keep what it is sent; indexing of this clip stopped`);
+  }
+}

@@ -7,7 +7,7 @@ import { runPool } from '../run-pool';
 import { parseStoredKeys, type SegmentRow, type UploadRow } from '../segment-store';
 import { nextStage } from './media-stages';
 import { checkpoint } from './checkpoint';
-import { serviceScope } from './service-access';
+import { recordLoss, serviceScope } from './service-access';
 import { backToUpload } from './upload-stage';
 
 interface SubmitItem {
@@ -66,7 +66,7 @@ export function submitStage(d: StageDeps): StageHandler<'submit'> {
             // The service no longer knows the storage key (expired): upload again, then submit.
             if (err.kind !== 'not_found') throw err;
             d.logger?.warn('pipeline.submit.keys-expired', { clipId, segmentId: item.seg.id, kind: item.kind, message: err.message });
-            d.store.forgetKeys(item.up.id);
+            recordLoss(d, item.seg.id, item.kind, region, 'storage keys');
             keysLost = true;
             return;
           }
