@@ -20,6 +20,8 @@ export const collectionSummarySchema = z.object({
   description: z.string().nullable(),
   /** When the service last listed this collection (or when it was created here). */
   syncedAt: z.number(),
+  /** Since when the service's list no longer has it (clips here are still attached), else null. */
+  goneAt: z.number().nullable(),
   /** Clips of this catalog attached to it, by state group. */
   videos: z.number().int(),
   processed: z.number().int(),

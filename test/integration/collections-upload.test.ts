@@ -171,6 +171,20 @@ describe('collections against the emulator: attach, upload (direct and proxy), p
       await emu.resume();
     }
   });
+
+  it('a collection the service no longer lists stays with its clips and shows as gone from the service (last: it wipes the service)', async () => {
+    const before = (await h.call('collections.list', { refresh: true })).collections.find((c) => c.id === collectionId)!;
+    expect(before).toMatchObject({ goneAt: null });
+    expect(before.videos).toBeGreaterThan(0);
+    emu.admin.reset({ data: true }); // the service lost every collection (a reset on its side)
+    const after = await h.call('collections.list', { refresh: true });
+    expect(after.source).toBe('service');
+    const gone = after.collections.find((c) => c.id === collectionId)!;
+    expect(gone.goneAt).not.toBeNull();
+    expect(gone.videos).toBe(before.videos);
+    // A collection with nothing attached here simply leaves the list.
+    expect(after.collections.every((c) => c.goneAt !== null)).toBe(true);
+  });
 });
 
 describe('collections without a configured service', () => {

@@ -109,7 +109,7 @@ const SELECT_ROW = `SELECT cv.*, c.file_name FROM collection_videos cv LEFT JOIN
 export function createCollectionStore(db: CatalogDb, now: () => number = Date.now) {
   const q = {
     summaries: db.prepare(`
-      SELECT col.id, col.name, col.description, col.synced_at,
+      SELECT col.id, col.name, col.description, col.synced_at, col.gone_at,
              COUNT(cv.clip_id) AS videos,
              SUM(cv.status = 'processed') AS processed,
              SUM(cv.status = 'failed') AS failed,
@@ -122,11 +122,12 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
     lastSynced: db.prepare(`SELECT MAX(synced_at) AS t FROM collections WHERE region = ?`),
     upsertCollection: db.prepare(`
       INSERT INTO collections (id, region, name, description, raw_json, synced_at) VALUES (@id, @region, @name, @description, @raw, @t)
-      ON CONFLICT (id, region) DO UPDATE SET name = excluded.name,
+      ON CONFLICT (id, region) DO UPDATE SET name = excluded.name, gone_at = NULL,
         description = COALESCE(excluded.description, collections.description),
         raw_json = COALESCE(excluded.raw_json, collections.raw_json), synced_at = excluded.synced_at`),
     collectionIds: db.prepare(`SELECT id FROM collections WHERE region = ?`),
     deleteCollection: db.prepare(`DELETE FROM collections WHERE id = ? AND region = ?`),
+    markGone: db.prepare(`UPDATE collections SET gone_at = COALESCE(gone_at, ?) WHERE id = ? AND region = ?`),
     hasCollection: db.prepare(`SELECT 1 FROM collections WHERE id = ? AND region = ?`),
     row: db.prepare(`${SELECT_ROW} WHERE cv.collection_id = ? AND cv.region = ? AND cv.clip_id = ?`),
     rowsOfCollection: db.prepare(`${SELECT_ROW} WHERE cv.collection_id = ? AND cv.region = ? ORDER BY cv.attached_at, cv.clip_id`),
@@ -148,12 +149,13 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
 
   const store = {
     summaries(region: string): CollectionSummary[] {
-      const rows = q.summaries.all(region) as { id: string; name: string; description: string | null; synced_at: number; videos: number; processed: number | null; failed: number | null; in_flight: number | null }[];
+      const rows = q.summaries.all(region) as { id: string; name: string; description: string | null; synced_at: number; gone_at: number | null; videos: number; processed: number | null; failed: number | null; in_flight: number | null }[];
       return rows.map((r) => ({
         id: r.id,
         name: r.name,
         description: r.description,
         syncedAt: r.synced_at,
+        goneAt: r.gone_at,
         videos: r.videos,
         processed: r.processed ?? 0,
         failed: r.failed ?? 0,
@@ -180,7 +182,7 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
     /**
      * The service's list replaces the cache. A collection the service no longer lists is dropped
      * unless clips of this catalog are attached to it: their mapping must survive a list that
-     * pages differently or lags behind a create.
+     * pages differently or lags behind a create, and the user must see that it is gone (gone_at).
      */
     replaceCollections(region: string, items: readonly CachedCollection[]): void {
       db.transaction(() => {
@@ -189,6 +191,7 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
         for (const { id } of q.collectionIds.all(region) as { id: string }[]) {
           if (keep.has(id)) continue;
           if ((q.rowsOfCollection.all(id, region) as unknown[]).length === 0) q.deleteCollection.run(id, region);
+          else q.markGone.run(now(), id, region);
         }
       })();
     },

@@ -57,7 +57,9 @@ export function CollectionsView(): ReactNode {
         {list && (
           <span className={`col-small ${list.source === 'cache' && list.error ? 'col-warn' : 'muted'}`} data-testid="collections-source">
             {list.source === 'service'
-              ? `Up to date with the service (${timeOf(list.syncedAt)})`
+              ? goneCount(list.collections) > 0
+                ? `Synced with the service (${timeOf(list.syncedAt)}): ${goneCount(list.collections)} collection(s) it no longer lists`
+                : `Up to date with the service (${timeOf(list.syncedAt)})`
               : list.error
                 ? `Offline list: cached ${list.syncedAt === null ? '— nothing cached yet' : `at ${timeOf(list.syncedAt)}`}. The service could not be asked (${list.error.kind}: ${list.error.message}).`
                 : `From the cache (synced ${timeOf(list.syncedAt)})`}
@@ -129,4 +131,8 @@ export function CollectionsView(): ReactNode {
       </div>
     </div>
   );
+}
+
+function goneCount(collections: readonly { goneAt: number | null }[]): number {
+  return collections.filter((c) => c.goneAt !== null).length;
 }

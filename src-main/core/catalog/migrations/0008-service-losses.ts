@@ -1,14 +1,18 @@
 import type { Migration } from '../migration';
 
 /**
- * How often the service forgot what it had for a segment (its storage keys or its task answered
- * 404: the service restarted, keys expired). One loss is recovered by one new upload and one new
- * submission; a second fails the clip with the reason (docs/notes-pipeline.md, "A service that forgets").
+ * What the service forgot. tensor_uploads.losses: how often a segment's storage keys or task
+ * answered 404 (the service restarted, keys expired); one loss is recovered by one new upload and one
+ * new submission, a second fails the clip (docs/notes-pipeline.md, "A service that forgets").
+ * collections.gone_at: the service's list no longer has a collection clips here are attached to.
  */
 export const m0008ServiceLosses: Migration = {
   version: 8,
-  name: 'pipeline: losses of storage keys and tasks',
+  name: 'what the service forgot: segment losses, collections gone',
   up(db) {
-    db.exec('ALTER TABLE tensor_uploads ADD COLUMN losses INTEGER NOT NULL DEFAULT 0;');
+    db.exec(`
+      ALTER TABLE tensor_uploads ADD COLUMN losses INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE collections ADD COLUMN gone_at INTEGER;
+    `);
   },
 };

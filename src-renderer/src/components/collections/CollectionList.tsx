@@ -14,6 +14,11 @@ export function CollectionList({ collections, selectedId, onSelect }: { collecti
               <span className="col-item-name">{c.name}</span>
               {c.description ? <span className="col-item-desc muted">{c.description}</span> : null}
               <span className="col-item-counts">
+                {c.goneAt !== null && (
+                  <span className="badge error" title="The service's list no longer has this collection: its videos are probably gone too. Re-attach the clips to a collection it has.">
+                    Gone from the service
+                  </span>
+                )}
                 <span className="badge">{c.videos} clip{c.videos === 1 ? '' : 's'}</span>
                 {c.processed > 0 && <span className="badge ok">{c.processed} ready</span>}
                 {c.inFlight > 0 && <span className="badge warn">{c.inFlight} in progress</span>}
