@@ -127,6 +127,30 @@ describe('job queue', () => {
     expect(q.isIdle()).toBe(true);
   });
 
+  it('runs the preview lane (probe, poster) for every clip first, then the local stages clip after clip', async () => {
+    const { db, q } = setup({ concurrency: { cpu: 1, network: 1 } });
+    const clips = addClips(db, 4);
+    const order: string[] = [];
+    const chain: Array<[StageName, StageName | null]> = [['probe', 'poster'], ['poster', 'shots'], ['shots', 'thumbnails'], ['thumbnails', null]];
+    for (const [name, next] of chain) {
+      q.register({
+        stage: name,
+        run: async (ctx) => {
+          order.push(`${name}${ctx.job.clipId}`);
+          return next ? { next: [{ clipId: ctx.job.clipId, stage: next }] } : undefined;
+        },
+      } as AnyStageHandler);
+    }
+    for (const c of [...clips].reverse()) q.enqueue({ clipId: c, stage: 'probe' });
+    q.start();
+    await waitFor(() => q.totals().succeeded === 16);
+    const [a, b, c, d] = clips;
+    expect(order).toEqual([
+      ...[a, b, c, d].flatMap((id) => [`probe${id}`, `poster${id}`]),
+      ...[a, b, c, d].flatMap((id) => [`shots${id}`, `thumbnails${id}`]),
+    ]);
+  });
+
   it('puts a prioritised clip first, and its later stages inherit the priority', async () => {
     const { db, q } = setup();
     const clips = addClips(db, 5);
