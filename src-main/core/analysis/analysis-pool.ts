@@ -69,6 +69,8 @@ function ownBuffer(frame: Uint8Array): ArrayBuffer {
  */
 const RELEASE_ID = -1;
 const RELEASE_TIMEOUT_MS = 2000;
+/** Longest a closing pool waits for an inference in flight (one frame batch takes well under a second). */
+const BUSY_TIMEOUT_MS = 10_000;
 
 export class AnalysisPool {
   readonly size: number;
@@ -138,27 +140,35 @@ export class AnalysisPool {
   }
 
   /**
-   * Lets an idle worker free its ONNX session before it is terminated: ending a thread that still
-   * holds one can crash the whole process in onnxruntime's finalizers (seen at test-process exit).
+   * Ends a worker without ending a thread inside onnxruntime, which can crash the whole process in
+   * its finalizers ("terminate called after throwing an instance of 'Napi::Error'", seen when the
+   * app closed while two clips were being analysed): a busy worker first finishes its inference (its
+   * caller was already released), then frees its session, then is terminated.
    */
   private async retire(slot: Slot): Promise<void> {
-    if (!slot.job) {
-      slot.worker.ref();
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, RELEASE_TIMEOUT_MS);
-        function done() {
-          clearTimeout(timer);
-          slot.worker.off('message', onMessage);
-          resolve();
-        }
-        const onMessage = (m: { id: number }) => {
-          if (m.id === RELEASE_ID) done();
-        };
-        slot.worker.on('message', onMessage);
-        slot.worker.postMessage({ id: RELEASE_ID, type: 'release' });
-      });
-    }
+    slot.worker.ref();
+    if (slot.job) await this.answer(slot, slot.job.id, BUSY_TIMEOUT_MS);
+    await this.answer(slot, RELEASE_ID, RELEASE_TIMEOUT_MS, { id: RELEASE_ID, type: 'release' });
     await slot.worker.terminate();
+  }
+
+  /** Resolves when the worker answers message `id` (or after the timeout); sends `message` first if given. */
+  private answer(slot: Slot, id: number, timeoutMs: number, message?: Record<string, unknown>): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, timeoutMs);
+      function done() {
+        clearTimeout(timer);
+        slot.worker.off('message', onMessage);
+        slot.worker.off('exit', done);
+        resolve();
+      }
+      const onMessage = (m: { id: number }) => {
+        if (m.id === id) done();
+      };
+      slot.worker.on('message', onMessage);
+      slot.worker.once('exit', done);
+      if (message) slot.worker.postMessage(message);
+    });
   }
 
   private submit(message: Record<string, unknown>, transfer: ArrayBuffer[], bytes: number, signal?: AbortSignal): Promise<unknown> {

@@ -1,0 +1,97 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
+import { tempDir } from '../helpers/paths';
+import { launchApp, type E2eApp } from './harness';
+
+const CLIPS = 300;
+const DISTINCT = 12;
+
+/** A valid ISO 'free' box carrying the copy's index: every file gets its own fingerprint and stays a valid MP4. */
+function freeBox(i: number): Buffer {
+  const b = Buffer.alloc(16);
+  b.writeUInt32BE(16, 0);
+  b.write('free', 4, 'latin1');
+  b.writeBigUInt64BE(BigInt(i), 8);
+  return b;
+}
+
+/**
+ * A card of 300 small clips (12 pictures, each file its own bytes) imported through the UI: every
+ * card shows its poster before any clip has gone through its local stages, and "Process again" on
+ * one clip really runs it again. (bench:index measures the same at full size.)
+ */
+describe('a 300-clip card in the Library', () => {
+  let e: E2eApp;
+  let media: ReturnType<typeof tempDir>;
+  let card: string;
+
+  beforeAll(async () => {
+    media = tempDir('reelscout-e2e-scale-');
+    card = path.join(media.dir, 'CARD_300');
+    fs.mkdirSync(card);
+    const ffmpeg = ffPath('ffmpeg');
+    const bases: Buffer[] = [];
+    for (let i = 0; i < DISTINCT; i++) {
+      const out = path.join(media.dir, `base${i}.mp4`);
+      execFileSync(ffmpeg, [
+        '-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=s=192x108:r=25:d=2`,
+        '-vf', `hue=h=${i * (360 / DISTINCT)}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '25', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', out,
+      ]);
+      bases.push(fs.readFileSync(out));
+    }
+    for (let i = 0; i < CLIPS; i++) fs.writeFileSync(path.join(card, `C${String(i + 1).padStart(4, '0')}.mp4`), Buffer.concat([bases[i % DISTINCT]!, freeBox(i)]));
+    e = await launchApp({ viewport: { width: 1280, height: 720 } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await e?.close();
+    media?.cleanup();
+  });
+
+  it('shows a poster on every card before any clip starts its shots, thumbnails or analysis', async () => {
+    const { page } = e;
+    const catalog = new Database(path.join(e.dataDir, 'catalog.sqlite'), { readonly: true, fileMustExist: false });
+    try {
+      await page.waitForSelector('[data-view="library"]');
+      await page.fill('input[aria-label="Import folder path"]', card);
+      await page.click('[data-testid="import-submit"]');
+      const t0 = Date.now();
+      await page.locator('[data-testid="import-summary"]').waitFor({ timeout: 120_000 });
+      const imported = Date.now();
+      const count = (sql: string) => (catalog.prepare(sql).get() as { n: number }).n;
+      await expect.poll(() => count("SELECT COUNT(DISTINCT clip_id) AS n FROM thumbnails WHERE kind = 'poster'"), { timeout: 120_000, interval: 100 }).toBe(CLIPS);
+      console.log(`300 clips: catalogued and probed in ${((imported - t0) / 1000).toFixed(1)} s, every poster ${((Date.now() - t0) / 1000).toFixed(1)} s after the drop`);
+      // The instant the last poster landed: no clip has shots yet (the preview lane runs first).
+      const shotsDone = count("SELECT COUNT(*) AS n FROM jobs WHERE stage = 'shots' AND state = 'succeeded'");
+      expect(shotsDone).toBe(0);
+      expect(count('SELECT COUNT(*) AS n FROM clips WHERE indexed_at IS NOT NULL')).toBe(0);
+
+      const imgs = page.locator('.clip-card[data-clip-id] img');
+      await expect.poll(() => imgs.evaluateAll((els) => els.filter((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0).length), { timeout: 30_000 }).toBeGreaterThan(8);
+      await e.screenshot('library-300-posters');
+      expect(e.pageErrors).toEqual([]);
+    } finally {
+      catalog.close();
+    }
+  }, 240_000);
+
+  it('"Process again" runs the opened clip through its stages again', async () => {
+    const { page } = e;
+    const first = page.locator('.clip-card[data-clip-id]').first();
+    const clipId = Number(await first.getAttribute('data-clip-id'));
+    await first.click(); // opening a clip puts it first in the queue
+    await expect.poll(() => first.getAttribute('data-status'), { timeout: 90_000 }).toBe('ready');
+    const detail = page.locator('[data-testid="clip-detail"]');
+    const posterOf = () => page.locator(`.clip-card[data-clip-id="${clipId}"] img`).getAttribute('src');
+    const before = await posterOf();
+    await detail.getByRole('button', { name: 'Process again' }).click();
+    // The restart drops its thumbnails and shots and makes them anew: a new poster set, ready again.
+    await expect.poll(async () => (await posterOf()) !== before && (await first.getAttribute('data-status')) === 'ready', { timeout: 90_000 }).toBe(true);
+    await e.screenshot('library-process-again');
+    expect(e.pageErrors).toEqual([]);
+  }, 180_000);
+});
