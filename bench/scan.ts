@@ -11,20 +11,12 @@ import { openCatalog } from '../src-main/core/catalog/open-catalog';
 import { importPaths } from '../src-main/core/library/import-library';
 import { defaultVolumeResolver } from '../src-main/core/library/volumes/default-resolver';
 import { ffPath } from '../src-main/core/media/ffmpeg-locate';
+import { freeBox } from '../test/helpers/distinct-copies';
 
 const FILES = Number(process.env.SCAN_FILES ?? 5000);
 const DISTINCT = 20;
 const PER_DIR = 100;
 const PROBE_CONCURRENCY = Number(process.env.SCAN_PROBE_CONCURRENCY ?? 3);
-
-/** A valid ISO 'free' box carrying the copy's index: every copy gets its own fingerprint and stays a valid MP4. */
-function freeBox(i: number): Buffer {
-  const b = Buffer.alloc(16);
-  b.writeUInt32BE(16, 0);
-  b.write('free', 4, 'latin1');
-  b.writeBigUInt64BE(BigInt(i), 8);
-  return b;
-}
 
 async function main(): Promise<void> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'reelscout-bench-scan-'));

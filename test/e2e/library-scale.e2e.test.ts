@@ -6,18 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { tempDir } from '../helpers/paths';
 import { launchApp, type E2eApp } from './harness';
+import { freeBox } from '../helpers/distinct-copies';
 
 const CLIPS = 300;
 const DISTINCT = 12;
-
-/** A valid ISO 'free' box carrying the copy's index: every file gets its own fingerprint and stays a valid MP4. */
-function freeBox(i: number): Buffer {
-  const b = Buffer.alloc(16);
-  b.writeUInt32BE(16, 0);
-  b.write('free', 4, 'latin1');
-  b.writeBigUInt64BE(BigInt(i), 8);
-  return b;
-}
 
 /**
  * A card of 300 small clips (12 pictures, each file its own bytes) imported through the UI: every
