@@ -4,6 +4,7 @@ import type { EventBus } from '../rpc/event-bus';
 import type { HandlersFor } from '../rpc/handlers';
 import type { Logger } from '../util/logger';
 import { getClipDetail, listClips } from './clip-store';
+import { applyClipEvent } from './clips-repository';
 import { importPaths } from './import-library';
 import type { StageOptions } from './media-stages';
 import { relinkFolder } from './relink';
@@ -183,12 +184,11 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
       };
     },
     'library.retry': ({ clipIds }) => {
-      const ids = db
-        .prepare(
-          `UPDATE clips SET status = 'pending', status_reason = NULL, error_kind = NULL, shots_at = NULL, thumbs_at = NULL, updated_at = ?
-           WHERE id IN (SELECT value FROM json_each(?)) RETURNING id`,
-        )
-        .all(Date.now(), JSON.stringify(clipIds)) as { id: number }[];
+      const ids = db.transaction(() => {
+        const known = db.prepare('SELECT id FROM clips WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id').all(JSON.stringify(clipIds)) as { id: number }[];
+        for (const { id } of known) applyClipEvent(db, id, { type: 'processAgain' }, { status_reason: null, error_kind: null });
+        return known;
+      })();
       events.emit('catalog.changed', { reason: 'retry', clipIds: ids.map((r) => r.id) });
       // "Process again": from the first stage, even for a clip that was indexed or failed.
       schedule(ids.map((r) => r.id), { restart: true });

@@ -9,6 +9,7 @@ import { probeFile, type ProbeOutcome } from '../media/probe';
 import { renderKeyframePoster, renderThumbnails } from '../media/render-thumbnails';
 import { thumbnailDir } from './clip-paths';
 import { clipAbsPath, getClipRow, type ClipRow } from './clip-store';
+import { applyClipEvent } from './clips-repository';
 import { fingerprintFile } from './fingerprint';
 import { verdictFor } from './probe-outcome';
 
@@ -38,7 +39,7 @@ function assertSameFile(db: CatalogDb, clipId: number, fingerprint: string | nul
 }
 
 export function setClipFailure(db: CatalogDb, clipId: number, status: 'error' | 'unsupported', kind: string, reason: string): void {
-  db.prepare('UPDATE clips SET status = ?, error_kind = ?, status_reason = ?, updated_at = ? WHERE id = ?').run(status, kind, reason, now(), clipId);
+  applyClipEvent(db, clipId, { type: 'failed', status }, { error_kind: kind, status_reason: reason });
 }
 
 /** The file must be reachable: offline volume or vanished file are reported, not turned into clip errors. */
@@ -95,39 +96,30 @@ export async function probeClip(db: CatalogDb, clipId: number, opts: StageOption
 export function writeProbe(db: CatalogDb, row: ClipRow, outcome: ProbeOutcome): ClipStatus {
   const { info } = outcome;
   const verdict = verdictFor(info);
-  const status = verdict.status === 'probed' && row.shots_at !== null && row.thumbs_at !== null ? 'ready' : verdict.status;
-  db.transaction(() => {
+  return db.transaction(() => {
     assertSameFile(db, row.id, row.fingerprint);
-    db.prepare(
-      `UPDATE clips SET status = ?, status_reason = ?, error_kind = ?, container = ?, video_codec = ?, audio_codec = ?,
-         duration_s = ?, fps = ?, vfr = ?, width = ?, height = ?, rotation = ?, audio_channels = ?, timecode = ?,
-         bit_rate = ?, frame_count = COALESCE(CASE WHEN shots_at IS NOT NULL THEN frame_count END, ?), probe_json = ?,
-         probed_at = ?, updated_at = ?
-       WHERE id = ?`,
-    ).run(
-      status,
-      verdict.reason,
-      verdict.errorKind,
-      info.container,
-      info.videoCodec,
-      info.audioCodec,
-      info.durationS,
-      info.fps,
-      info.hasVideo ? (info.vfr ? 1 : 0) : null,
-      info.width,
-      info.height,
-      info.hasVideo ? info.rotation : null,
-      info.audioChannels,
-      info.timecode,
-      info.bitRate === null ? null : Math.round(info.bitRate),
-      info.frameCount,
-      JSON.stringify(outcome.raw),
-      now(),
-      now(),
-      row.id,
-    );
+    // Shot detection counts frames exactly; the probe's count only stands in until it has run.
+    const frameCount = row.shots_at !== null && row.frame_count !== null ? row.frame_count : info.frameCount;
+    return applyClipEvent(db, row.id, { type: 'probed', verdict: verdict.status }, {
+      status_reason: verdict.reason,
+      error_kind: verdict.errorKind,
+      container: info.container,
+      video_codec: info.videoCodec,
+      audio_codec: info.audioCodec,
+      duration_s: info.durationS,
+      fps: info.fps,
+      vfr: info.hasVideo ? (info.vfr ? 1 : 0) : null,
+      width: info.width,
+      height: info.height,
+      rotation: info.hasVideo ? info.rotation : null,
+      audio_channels: info.audioChannels,
+      timecode: info.timecode,
+      bit_rate: info.bitRate === null ? null : Math.round(info.bitRate),
+      frame_count: frameCount,
+      probe_json: JSON.stringify(outcome.raw),
+      probed_at: now(),
+    }).status;
   })();
-  return status;
 }
 
 /** The file's content changed: new identity, metadata and derived rows are stale. */
@@ -135,22 +127,16 @@ export function resetClipContent(db: CatalogDb, clipId: number, file: { size: nu
   db.transaction(() => {
     db.prepare('DELETE FROM thumbnails WHERE clip_id = ?').run(clipId);
     db.prepare('DELETE FROM shots WHERE clip_id = ?').run(clipId);
-    db.prepare(
-      `UPDATE clips SET size_bytes = ?, mtime_ms = ?, fingerprint = ?, status = ?, status_reason = ?, error_kind = ?,
-         missing_at = NULL, container = NULL, video_codec = NULL, audio_codec = NULL, duration_s = NULL, fps = NULL,
-         vfr = NULL, width = NULL, height = NULL, rotation = NULL, audio_channels = NULL, timecode = NULL, bit_rate = NULL,
-         frame_count = NULL, probe_json = NULL, probed_at = NULL, shots_at = NULL, thumbs_at = NULL, updated_at = ?
-       WHERE id = ?`,
-    ).run(
-      file.size,
-      file.mtimeMs,
-      file.fingerprint,
-      file.size === 0 ? 'error' : 'pending',
-      file.size === 0 ? 'empty file (0 bytes)' : null,
-      file.size === 0 ? 'media' : null,
-      now(),
-      clipId,
-    );
+    const cleared = ['container', 'video_codec', 'audio_codec', 'duration_s', 'fps', 'vfr', 'width', 'height', 'rotation', 'audio_channels', 'timecode', 'bit_rate', 'frame_count', 'probe_json', 'probed_at'];
+    applyClipEvent(db, clipId, { type: 'contentChanged', empty: file.size === 0 }, {
+      ...Object.fromEntries(cleared.map((c) => [c, null])),
+      size_bytes: file.size,
+      mtime_ms: file.mtimeMs,
+      fingerprint: file.fingerprint,
+      status_reason: file.size === 0 ? 'empty file (0 bytes)' : null,
+      error_kind: file.size === 0 ? 'media' : null,
+      missing_at: null,
+    });
   })();
 }
 
@@ -244,10 +230,7 @@ export async function detectShots(
       const ins = db.prepare('INSERT INTO shots (clip_id, idx, start_s, end_s, start_frame, end_frame, cut_score) VALUES (?, ?, ?, ?, ?, ?, ?)');
       for (const s of shots) ins.run(clipId, s.idx, s.startS, s.endS, s.startFrame, s.endFrame, s.cutScore);
     }
-    db.prepare(
-      `UPDATE clips SET shots_at = ?, frame_count = ?, thumbs_at = CASE WHEN ? THEN thumbs_at END,
-         status = CASE WHEN ? AND thumbs_at IS NOT NULL THEN status ELSE 'probed' END, status_reason = ?, updated_at = ? WHERE id = ?`,
-    ).run(now(), decoded.frames, same ? 1 : 0, same ? 1 : 0, reason, now(), clipId);
+    applyClipEvent(db, clipId, { type: 'shotsDetected', sameShots: same }, { frame_count: decoded.frames, status_reason: reason });
   })();
   opts.onProgress?.(1);
   return shots;
@@ -362,10 +345,7 @@ export async function makeThumbnails(
         const s = rendered.strip;
         ins.run(clipId, null, 'filmstrip', rel(s.file), s.tileWidth, s.tileHeight, s.frames, null);
       }
-      db.prepare(
-        `UPDATE clips SET thumbs_at = ?, status = CASE WHEN shots_at IS NOT NULL AND status IN ('probed', 'ready') THEN 'ready' ELSE status END,
-           updated_at = ? WHERE id = ?`,
-      ).run(now(), now(), clipId);
+      applyClipEvent(db, clipId, { type: 'thumbnailsMade' });
     })();
   } catch (e) {
     fs.rmSync(outDir, { recursive: true, force: true });

@@ -2,6 +2,7 @@ import type { CatalogDb } from '../catalog/open-catalog';
 import { float32ToBlob } from '../catalog/vector-blob';
 import type { StorageKeys } from '../service/responses';
 import type { TensorService } from '../tensors/chunk-upload';
+import { applyClipEvent } from '../library/clips-repository';
 
 /** Rows of the service cache (migration 0004) as the pipeline reads them. */
 export interface SegmentRow {
@@ -326,10 +327,10 @@ export class SegmentStore {
   }
 
   markIndexed(clipId: number, profileId: string): void {
-    this.db.prepare('UPDATE clips SET indexed_at = ?, indexed_profile = ? WHERE id = ?').run(Date.now(), profileId, clipId);
+    applyClipEvent(this.db, clipId, { type: 'indexed' }, {}, { indexedProfile: profileId });
   }
 
   clearIndexed(clipId: number): void {
-    this.db.prepare('UPDATE clips SET indexed_at = NULL WHERE id = ?').run(clipId);
+    applyClipEvent(this.db, clipId, { type: 'indexCleared' });
   }
 }
