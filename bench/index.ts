@@ -64,7 +64,7 @@ function makeCard(n: number): string[] {
     const ext = codec === 'vp9' ? 'webm' : codec === 'mpeg4' ? 'avi' : 'mp4';
     const out = path.join(CARD, `A${String(i + 1).padStart(3, '0')}_C${String(i % 7).padStart(3, '0')}.${ext}`);
     files.push(out);
-    if (fs.existsSync(out) && fs.statSync(out).size > 0) continue;
+    if (fs.existsSync(out) && fs.statSync(out).size > 4096) continue;
     const [w, h] = size.split('x');
     const vcodec =
       codec === 'h264' ? ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p']
@@ -73,11 +73,13 @@ function makeCard(n: number): string[] {
     const acodec = codec === 'vp9' ? ['-c:a', 'libopus'] : codec === 'mpeg4' ? ['-c:a', 'mp3'] : ['-c:a', 'aac'];
     const tmp = `${out}.part.${ext}`;
     execFileSync(ffmpeg, [
-      '-hide_banner', '-loglevel', 'error', '-y', '-ss', start, '-t', String(len), '-i', s.file,
+      // Output seeking (after -i): some sources (an index-less AVI) seek wrong from the input side.
+      '-hide_banner', '-loglevel', 'error', '-y', '-i', s.file, '-ss', start, '-t', String(len),
       // The hue turn makes every clip distinct even where the same stretch of a source recurs.
       '-vf', `scale=${w}:${h}:force_original_aspect_ratio=decrease,pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2,hue=h=${(i * 11) % 360},fps=${i % 4 === 0 ? '30000/1001' : '25'}`,
       ...vcodec, ...acodec, '-ac', '2', '-ar', '48000', tmp,
     ]);
+    if (fs.statSync(tmp).size <= 4096) throw new Error(`ffmpeg made an empty clip from ${s.file} at ${start} s`);
     fs.renameSync(tmp, out);
     if ((i + 1) % 50 === 0) console.log(`  generated ${i + 1}/${n} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
   }
