@@ -129,11 +129,12 @@ describe('Jobs view: an imported folder indexes to done', () => {
     const detail = await page.locator('.clip-job .clip-job-detail').first().innerText();
     expect(detail).toMatch(/segments? indexed/);
 
-    // Expanding a clip shows its nine stages, all done.
+    // Expanding a clip shows its ten stages, all done.
     await page.click('.clip-job .clip-job-toggle');
     const stages = await page.$$eval('.stage-table tr', (trs) => trs.map((tr) => [tr.querySelector('.stage-name')?.textContent, tr.querySelector('.job-state-badge')?.textContent]));
     expect(stages).toEqual([
       ['Probe', 'Done'],
+      ['Poster', 'Done'],
       ['Shots', 'Done'],
       ['Thumbnails', 'Done'],
       ['Faces & motion', 'Done'],

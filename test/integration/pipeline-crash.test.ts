@@ -6,6 +6,7 @@ import { mediaFile, REPO_ROOT, tempDir } from '../helpers/paths';
 import { startHoldProxy, type HoldProxy } from './fixtures/hold-proxy';
 import { TEST_KEY, importFiles, openTestCatalog } from './fixtures/pipeline-harness';
 import { expectFullyIndexed } from './fixtures/pipeline-suite';
+import { INDEX_STAGES } from '../../src-shared/contract/stage-graph';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const CHILD = path.join(REPO_ROOT, 'test', 'integration', 'fixtures', 'index-child.ts');
@@ -120,7 +121,7 @@ describe('indexing survives SIGKILL', () => {
     const recovered = (db.prepare('SELECT SUM(recoveries) AS n FROM jobs').get() as { n: number }).n;
     expect(recovered).toBeGreaterThan(0);
     const states = db.prepare('SELECT state, COUNT(*) AS n FROM jobs GROUP BY state').all() as { state: string; n: number }[];
-    expect(states).toEqual([{ state: 'succeeded', n: CLIPS.length * 9 }]);
+    expect(states).toEqual([{ state: 'succeeded', n: CLIPS.length * INDEX_STAGES.length }]);
 
     const st = emu.stats();
     expect(st.duplicateTensorUploads).toBe(0);

@@ -39,6 +39,9 @@ export function useJobList(filter: JobListFilter): { clips: ClipJobs[]; total: n
   const [error, setError] = useState<string | null>(null);
   const refetchTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const generation = useRef(0);
+  // What the list holds, for the event handler: a state updater runs later (at render), so a
+  // decision taken inside one is not known when the handler returns.
+  const held = useRef<ReadonlySet<number>>(new Set());
 
   const reload = useCallback(() => {
     const gen = ++generation.current;
@@ -46,6 +49,7 @@ export function useJobList(filter: JobListFilter): { clips: ClipJobs[]; total: n
       (r) => {
         if (gen !== generation.current) return;
         setClips(r.clips);
+        held.current = new Set(r.clips.map((c) => c.clipId));
         setTotal(r.total);
         setError(null);
         setLoading(false);
@@ -69,19 +73,10 @@ export function useJobList(filter: JobListFilter): { clips: ClipJobs[]; total: n
       }, 400);
     };
     const off = api.on('jobs.clips', ({ clips: changed }) => {
-      let needRefetch = false;
-      setClips((prev) => {
-        const byId = new Map(changed.map((c) => [c.clipId, c]));
-        const next = prev.map((c) => {
-          const u = byId.get(c.clipId);
-          if (!u) return c;
-          byId.delete(c.clipId);
-          if (!matches(u, filter)) needRefetch = true;
-          return u;
-        });
-        for (const u of byId.values()) if (matches(u, filter)) needRefetch = true;
-        return next;
-      });
+      // A held clip that left the filter, or a new one that belongs in it: the list must be fetched.
+      const needRefetch = changed.some((u) => (held.current.has(u.clipId) ? !matches(u, filter) : matches(u, filter)));
+      const byId = new Map(changed.map((c) => [c.clipId, c]));
+      setClips((prev) => prev.map((c) => byId.get(c.clipId) ?? c));
       if (needRefetch) scheduleRefetch();
     });
     return () => {
