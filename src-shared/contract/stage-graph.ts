@@ -58,10 +58,6 @@ export type NextOf<S extends StageName> =
 
 export const STAGE_NAMES = Object.keys(STAGE_GRAPH) as StageName[];
 
-export function isStageName(s: string): s is StageName {
-  return Object.prototype.hasOwnProperty.call(STAGE_GRAPH, s);
-}
-
 /** The indexing chain in order, walked from its first stage along `next`. */
 export const INDEX_STAGES: readonly StageName[] = (() => {
   const out: StageName[] = [];

@@ -8,7 +8,7 @@ import { nextClipState, type ClipEvent, type ClipMediaStatus, type ClipState } f
  * that belong to the same step (probe metadata, the reason shown on the card) are written with it
  * in one statement. Location columns (volume, path, missing_at) are the importer's and relink's.
  */
-export type ClipColumns = Readonly<Record<string, string | number | null>>;
+type ClipColumns = Readonly<Record<string, string | number | null>>;
 
 /** Columns an event's companions may set: everything but the lifecycle itself. */
 const LIFECYCLE = new Set(['status', 'shots_at', 'thumbs_at', 'indexed_at', 'indexed_profile', 'id']);
@@ -19,12 +19,6 @@ interface LifecycleRow {
   shots_at: number | null;
   thumbs_at: number | null;
   indexed_at: number | null;
-}
-
-export function clipState(db: CatalogDb, clipId: number): ClipState {
-  const r = db.prepare('SELECT status, shots_at, thumbs_at, indexed_at FROM clips WHERE id = ?').get(clipId) as LifecycleRow | undefined;
-  if (!r) throw new AppError('not_found', `clip ${clipId} does not exist`);
-  return { status: r.status, hasShots: r.shots_at !== null, hasThumbs: r.thumbs_at !== null, indexed: r.indexed_at !== null };
 }
 
 /**

@@ -117,10 +117,6 @@ export class JobQueue {
     if (this.started) this.pump();
   }
 
-  hasHandler(stage: StageName): boolean {
-    return this.handlers.has(stage);
-  }
-
   // ---- lifecycle -------------------------------------------------------------------------
 
   /**
