@@ -89,8 +89,8 @@ export async function renderThumbnails(file: string, req: ThumbnailRequest, outD
 }
 
 /**
- * One poster from the keyframe at or before `atS` (input seek without accurate seeking: ffmpeg
- * decodes that keyframe only). Its time is the keyframe's, read back from the showinfo filter.
+ * One poster from a keyframe near `atS` (input seek without accurate seeking, non-key frames
+ * skipped: ffmpeg decodes one keyframe only). Its time is read back from the showinfo filter.
  */
 export async function renderKeyframePoster(
   file: string,
@@ -100,7 +100,10 @@ export async function renderKeyframePoster(
 ): Promise<RenderedImage & { timeS: number | null }> {
   fs.mkdirSync(outDir, { recursive: true });
   const out = path.join(outDir, 'poster.jpg');
-  const args = ['-hide_banner', '-nostdin', '-loglevel', 'info', '-y', '-noaccurate_seek', '-ss', atS.toFixed(3), '-i', file];
+  // -skip_frame nokey: the decoder drops everything but keyframes, so it never decodes its way from
+  // the keyframe to the seek point (0.23 s instead of 0.8 s for a 1080p clip here); one thread,
+  // since frame threading holds the first picture back until several frames are in flight.
+  const args = ['-hide_banner', '-nostdin', '-loglevel', 'info', '-y', '-threads', '1', '-skip_frame', 'nokey', '-noaccurate_seek', '-ss', atS.toFixed(3), '-i', file];
   args.push('-map', '0:v:0', '-frames:v', '1', '-vf', `showinfo,${scaleTo(opts.width ?? 320)}`, '-q:v', '4', out);
   const res = await runTool(opts.ffmpeg ?? ffPath('ffmpeg'), args, { signal: opts.signal });
   const img = readImage(out);
