@@ -225,7 +225,9 @@ export async function detectShots(
       const upd = db.prepare('UPDATE shots SET start_s = ?, end_s = ?, cut_score = ? WHERE id = ?');
       shots.forEach((s, i) => upd.run(s.startS, s.endS, s.cutScore, old[i]!.id));
     } else {
-      db.prepare('DELETE FROM thumbnails WHERE clip_id = ?').run(clipId);
+      // Per-shot posters go with their shots; clip-level images (the preview lane's poster, the
+      // filmstrip) stay, so the card keeps its picture until the thumbnails stage replaces them.
+      db.prepare('DELETE FROM thumbnails WHERE clip_id = ? AND shot_id IS NOT NULL').run(clipId);
       db.prepare('DELETE FROM shots WHERE clip_id = ?').run(clipId);
       const ins = db.prepare('INSERT INTO shots (clip_id, idx, start_s, end_s, start_frame, end_frame, cut_score) VALUES (?, ?, ?, ?, ?, ?, ?)');
       for (const s of shots) ins.run(clipId, s.idx, s.startS, s.endS, s.startFrame, s.endFrame, s.cutScore);
