@@ -58,6 +58,9 @@ export interface IndexingPipelineOptions {
   onClipIndexed?: (clipId: number, segments: number) => void;
 }
 
+/** Priority of the first clip of an enqueued batch (a clip the user opens gets the queue's HIGH_PRIORITY, 100). */
+const LEAD_PRIORITY = 1;
+
 export type JobTarget = { jobId: number; clipId?: undefined } | { clipId: number; jobId?: undefined };
 
 const STAGE_INDEX = new Map<string, number>(INDEX_STAGES.map((s, i) => [s, i]));
@@ -225,7 +228,10 @@ export class IndexingPipeline {
       if (!opts.restart && (active || this.isIndexed(meta))) continue;
       if (!opts.restart && jobs.some((j) => j.state === 'failed' || j.state === 'cancelled')) continue;
       if (opts.restart) this.restartClip(id);
-      this.queue.enqueue({ clipId: id, stage: 'probe', workS: meta.duration_s, priority: opts.priority }, { reset: true });
+      // The first clip of a batch leads: it goes through every stage on one CPU slot while the
+      // other slots make the rest of the card's posters, so something is searchable within seconds.
+      const priority = Math.max(opts.priority ?? 0, n === 0 && ids.length > 1 ? LEAD_PRIORITY : 0);
+      this.queue.enqueue({ clipId: id, stage: 'probe', workS: meta.duration_s, priority }, { reset: true });
       n++;
     }
     return n;
