@@ -46,7 +46,6 @@ export interface ListFilter {
   offset?: number;
 }
 
-
 /**
  * Queue order at equal priority: the preview lane (probe, poster) of every clip first, then clip
  * after clip (lowest id first), so one clip finishes all its stages before the next one starts.

@@ -36,7 +36,6 @@ export interface Job {
 export interface JobSpec {
   clipId: number | null;
   stage: StageName;
-  resource?: JobResource;
   priority?: number;
   payload?: unknown;
   /** Media seconds the job covers (for the ETA). */
