@@ -21,6 +21,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openCatalog } from '../src-main/core/catalog/open-catalog';
 import { createLibraryService } from '../src-main/core/library/library-handlers';
 import { ffPath } from '../src-main/core/media/ffmpeg-locate';
+import { appCpuSlots } from '../src-main/core/pipeline/app-pipeline';
 import { IndexingPipeline } from '../src-main/core/pipeline/indexing-pipeline';
 import { EventBus } from '../src-main/core/rpc/event-bus';
 import { createServiceClient, type ServiceClient } from '../src-main/core/service/client';
@@ -126,7 +127,9 @@ async function main(): Promise<void> {
     identity: () => ({ region: 'asia', model: `service@${emu.url}` }),
   };
   const cpus = os.availableParallelism();
-  const pipeline = new IndexingPipeline({ db, events, service, cacheDir: path.join(work, 'cache'), autoIndex: true, concurrency: { cpu: cpus, network: 3 } });
+  const cpuSlots = Number(process.env.BENCH_CPU_SLOTS ?? 0) || appCpuSlots();
+  console.log(`CPU slots: ${cpuSlots} (${cpus} cores)`);
+  const pipeline = new IndexingPipeline({ db, events, service, cacheDir: path.join(work, 'cache'), autoIndex: true, concurrency: { cpu: cpuSlots, network: 3 } });
   const library = createLibraryService({ db, events, cacheDir: path.join(work, 'cache'), indexClips: (ids, o) => void pipeline.enqueueClips(ids, o), volumePollMs: 0 });
   pipeline.start();
 
@@ -192,6 +195,7 @@ async function main(): Promise<void> {
       bare_decode_s: Number(bare.toFixed(1)),
       ratio: Number((all / bare).toFixed(2)),
       event_loop_p99_ms: Math.round(loop.percentile(99) / 1e6),
+      cpu_slots: cpuSlots,
     }),
   );
 }

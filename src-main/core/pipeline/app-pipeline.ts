@@ -33,7 +33,6 @@ export interface AppPipeline {
  * are in the dispatcher, and stop() before the catalog closes.
  */
 export function createAppPipeline(d: AppPipelineDeps): AppPipeline {
-  const cpus = os.availableParallelism();
   const pipeline = new IndexingPipeline({
     db: d.db,
     events: d.events,
@@ -42,9 +41,7 @@ export function createAppPipeline(d: AppPipelineDeps): AppPipeline {
     tools: d.tools,
     logger: d.logger,
     autoIndex: true,
-    // One CPU stage per core: ffmpeg children and the ONNX worker pool do the work off the main
-    // thread, so both cores decode while the event loop only moves rows (bench:index measures it).
-    concurrency: { cpu: Math.max(1, cpus), network: 3 },
+    concurrency: { cpu: appCpuSlots(), network: 3 },
     ...d.options,
   });
   return {
@@ -53,4 +50,14 @@ export function createAppPipeline(d: AppPipelineDeps): AppPipeline {
     start: () => pipeline.start(),
     stop: () => pipeline.stop(),
   };
+}
+
+/**
+ * CPU stages run at once: one per core plus one. ffmpeg children and the ONNX worker pool do the
+ * work off the main thread; the extra slot keeps a core busy while another stage waits on a pipe or
+ * spawns, and lets the card's lead clip run through its stages while two slots make posters
+ * (bench:index measures it against one per core).
+ */
+export function appCpuSlots(): number {
+  return os.availableParallelism() + 1;
 }
