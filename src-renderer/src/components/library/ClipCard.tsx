@@ -50,7 +50,14 @@ export function ClipCard({ clip, thumbWidth, thumbHeight, selected, onOpen }: {
         onMouseLeave={() => setScrub(null)}
         data-testid="clip-thumb"
       >
-        {scrub !== null && strip ? (
+        {clip.poster ? (
+          <img src={api.mediaUrl({ kind: 'thumb', path: clip.poster.path })} alt="" loading="lazy" draggable={false} style={box} />
+        ) : (
+          <div className={`clip-placeholder tone-${tone}`}>{clip.status === 'pending' || clip.status === 'probed' ? '…' : '⚠'}</div>
+        )}
+        {/* Laid over the poster, never in its place, and transparent to the pointer: swapping the node
+            under the pointer between mousedown and mouseup made Chromium drop the click on the card. */}
+        {scrub !== null && strip && (
           <div
             className="clip-sprite"
             data-scrub={scrub}
@@ -61,10 +68,6 @@ export function ClipCard({ clip, thumbWidth, thumbHeight, selected, onOpen }: {
               backgroundPosition: `${(scrub / (strip.frames - 1)) * 100}% 0`,
             }}
           />
-        ) : clip.poster ? (
-          <img src={api.mediaUrl({ kind: 'thumb', path: clip.poster.path })} alt="" loading="lazy" draggable={false} style={box} />
-        ) : (
-          <div className={`clip-placeholder tone-${tone}`}>{clip.status === 'pending' || clip.status === 'probed' ? '…' : '⚠'}</div>
         )}
         {scrub !== null && strip && <div className="clip-scrub-bar" style={{ left: `${((scrub + 0.5) / strip.frames) * 100}%` }} />}
         {clip.durationS !== null && <span className="clip-duration">{formatDuration(clip.durationS)}</span>}
