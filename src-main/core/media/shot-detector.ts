@@ -18,9 +18,14 @@ export interface ShotBoundary extends Cut {
   midS: number;
 }
 
+/** A shot and the transition that opens it (null for the first shot). */
+export interface DetectedShot extends ShotSpan {
+  transition: { kind: BoundaryKind; startS: number; endS: number } | null;
+}
+
 export interface ShotDetection {
   cuts: ShotBoundary[];
-  shots: ShotSpan[];
+  shots: DetectedShot[];
   /** Frames pushed (decode order, the index space of cuts and shots). */
   frames: number;
   ptsTimes: number[];
@@ -100,7 +105,11 @@ export class ShotDetector {
         .filter((g) => g.midS - times[0]! >= this.opts.minShotS - eps && times[times.length - 1]! - g.midS >= this.opts.minShotS - eps)
         .map((g): ShotBoundary => ({ frame: g.frame, timeS: g.midS, score: g.score, kind: g.kind, startS: g.startS, endS: g.endS, midS: g.midS })),
     ].sort((a, b) => a.frame - b.frame);
-    return { cuts, shots: shotsFromCuts(cuts, this.times, durationS), frames: this.times.length, ptsTimes: [...this.times] };
+    const shots = shotsFromCuts(cuts, this.times, durationS).map((s): DetectedShot => {
+      const c = s.idx > 0 ? cuts[s.idx - 1]! : null;
+      return { ...s, transition: c ? { kind: c.kind, startS: c.startS, endS: c.endS } : null };
+    });
+    return { cuts, shots, frames: this.times.length, ptsTimes: [...this.times] };
   }
 }
 
