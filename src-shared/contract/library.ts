@@ -69,6 +69,8 @@ export const shotSchema = z.object({
   startFrame: z.number().int().nullable(),
   endFrame: z.number().int().nullable(),
   cutScore: z.number().nullable(),
+  /** The transition that opens this shot (null: the clip's first shot, or detected before 0013); startS is its middle. */
+  transition: z.object({ kind: z.enum(['cut', 'dissolve', 'fade']), startS: z.number(), endS: z.number() }).nullable(),
   poster: thumbRefSchema.nullable(),
 });
 export type Shot = z.infer<typeof shotSchema>;

@@ -59,4 +59,26 @@ describe('shot detection', () => {
     const a = await analyseShots(mediaFile('intel_car-detection.mp4'));
     expect(a.cuts).toEqual([]);
   });
+  it('finds a real 1 s dissolve and a fade through black in their middles, and ignores a two-frame flash', async () => {
+    const make = (name: string, graph: string, inputs: string[]): string => {
+      const out = path.join(dir, name);
+      execFileSync(ffPath('ffmpeg'), ['-hide_banner', '-loglevel', 'error', '-y', ...inputs.flatMap((p) => ['-i', mediaFile(p)]), '-filter_complex', graph,
+        '-map', '[out]', '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '20', out]);
+      return out;
+    };
+    const n = (i: number, len: number): string => `[${i}:v]fps=${FPS},trim=duration=${len},setpts=PTS-STARTPTS,scale=320:180,setsar=1,format=yuv420p[v${i}]`;
+    const gradual = make('gradual.mp4',
+      `${n(0, 3)};${n(1, 4)};${n(2, 3)};[v0][v1]xfade=transition=fade:duration=1:offset=2[ab];[ab][v2]xfade=transition=fadeblack:duration=1:offset=5[out]`,
+      ['sam2_01_dog.mp4', 'sam2_04_coffee.mp4', 'mdn_flower.mp4']);
+    const g = await analyseShots(gradual, { durationS: 8 });
+    expect(g.cuts.map((c) => c.kind), JSON.stringify(g.cuts)).toEqual(['dissolve', 'fade']);
+    expect(Math.abs(g.cuts[0]!.midS - 2.5)).toBeLessThanOrEqual(0.2);
+    expect(g.cuts[0]!.startS).toBeLessThan(g.cuts[0]!.midS);
+    expect(g.cuts[0]!.endS).toBeGreaterThan(g.cuts[0]!.midS);
+    expect(Math.abs(g.cuts[1]!.midS - 5.5)).toBeLessThanOrEqual(0.25);
+    expect(g.shots.map((s) => s.startS)).toEqual([0, g.cuts[0]!.midS, g.cuts[1]!.midS]);
+
+    const flash = make('flash.mp4', `${n(0, 4)};[v0]drawbox=x=0:y=0:w=iw:h=ih:color=white@0.95:t=fill:enable='between(n,50,51)'[out]`, ['sam2_04_coffee.mp4']);
+    expect((await analyseShots(flash, { durationS: 4 })).cuts).toEqual([]);
+  });
 });

@@ -251,8 +251,21 @@ export function getClipDetail(db: CatalogDb, clipId: number): ClipDetail {
   const row = getClipRow(db, clipId);
   const thumbs = thumbsFor(db, [clipId]).get(clipId) ?? [];
   const shots = db
-    .prepare('SELECT id, idx, start_s, end_s, start_frame, end_frame, cut_score FROM shots WHERE clip_id = ? ORDER BY idx')
-    .all(clipId) as { id: number; idx: number; start_s: number; end_s: number; start_frame: number | null; end_frame: number | null; cut_score: number | null }[];
+    .prepare(
+      'SELECT id, idx, start_s, end_s, start_frame, end_frame, cut_score, transition_kind, transition_start_s, transition_end_s FROM shots WHERE clip_id = ? ORDER BY idx',
+    )
+    .all(clipId) as {
+    id: number;
+    idx: number;
+    start_s: number;
+    end_s: number;
+    start_frame: number | null;
+    end_frame: number | null;
+    cut_score: number | null;
+    transition_kind: 'cut' | 'dissolve' | 'fade' | null;
+    transition_start_s: number | null;
+    transition_end_s: number | null;
+  }[];
   const posterByShot = new Map(thumbs.filter((t) => t.kind === 'poster' && t.shot_id !== null).map((t) => [t.shot_id!, toThumb(t)]));
   return {
     ...toSummary(row, thumbs, shots.length),
@@ -269,6 +282,10 @@ export function getClipDetail(db: CatalogDb, clipId: number): ClipDetail {
         startFrame: s.start_frame,
         endFrame: s.end_frame,
         cutScore: s.cut_score,
+        transition:
+          s.transition_kind !== null && s.transition_start_s !== null && s.transition_end_s !== null
+            ? { kind: s.transition_kind, startS: s.transition_start_s, endS: s.transition_end_s }
+            : null,
         poster: posterByShot.get(s.id) ?? null,
       }),
     ),

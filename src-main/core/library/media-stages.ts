@@ -222,15 +222,19 @@ export async function detectShots(
     }[];
     const same = old.length === shots.length && old.every((o, i) => o.start_frame === shots[i]!.startFrame && o.end_frame === shots[i]!.endFrame);
     if (same) {
-      const upd = db.prepare('UPDATE shots SET start_s = ?, end_s = ?, cut_score = ? WHERE id = ?');
-      shots.forEach((s, i) => upd.run(s.startS, s.endS, s.cutScore, old[i]!.id));
+      const upd = db.prepare(
+        'UPDATE shots SET start_s = ?, end_s = ?, cut_score = ?, transition_kind = ?, transition_start_s = ?, transition_end_s = ? WHERE id = ?',
+      );
+      shots.forEach((s, i) => upd.run(s.startS, s.endS, s.cutScore, s.transition?.kind ?? null, s.transition?.startS ?? null, s.transition?.endS ?? null, old[i]!.id));
     } else {
       // Per-shot posters go with their shots; clip-level images (the preview lane's poster, the
       // filmstrip) stay, so the card keeps its picture until the thumbnails stage replaces them.
       db.prepare('DELETE FROM thumbnails WHERE clip_id = ? AND shot_id IS NOT NULL').run(clipId);
       db.prepare('DELETE FROM shots WHERE clip_id = ?').run(clipId);
-      const ins = db.prepare('INSERT INTO shots (clip_id, idx, start_s, end_s, start_frame, end_frame, cut_score) VALUES (?, ?, ?, ?, ?, ?, ?)');
-      for (const s of shots) ins.run(clipId, s.idx, s.startS, s.endS, s.startFrame, s.endFrame, s.cutScore);
+      const ins = db.prepare(
+        'INSERT INTO shots (clip_id, idx, start_s, end_s, start_frame, end_frame, cut_score, transition_kind, transition_start_s, transition_end_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      );
+      for (const s of shots) ins.run(clipId, s.idx, s.startS, s.endS, s.startFrame, s.endFrame, s.cutScore, s.transition?.kind ?? null, s.transition?.startS ?? null, s.transition?.endS ?? null);
     }
     applyClipEvent(db, clipId, { type: 'shotsDetected', sameShots: same }, { frame_count: decoded.frames, status_reason: reason });
   })();

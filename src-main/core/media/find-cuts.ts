@@ -13,7 +13,7 @@ import { combinedScore, type FrameScore } from './shot-score';
  *    still stands out against the calm side.
  * Then no shot may be shorter than `minShotS`: candidates are accepted strongest first, and one
  * closer than that to an accepted cut or to either end of the clip is dropped.
- * Gradual transitions (dissolves, fades) are not reported as cuts, by design.
+ * Gradual transitions (dissolves, fades) are found by find-gradual.ts; ShotDetector combines both.
  */
 export interface CutOptions {
   minScore: number;
@@ -21,9 +21,18 @@ export interface CutOptions {
   ratio: number;
   windowS: number;
   minShotS: number;
+  /**
+   * A second way in for cuts within one camera set-up (colours barely change): a frame reaching
+   * `isolatedScore` and `isolatedRatio` times the local baseline is a cut even below `minEach`, as
+   * long as the smaller of its two measures is at least `isolatedBalance` times the larger (both
+   * still move: an exposure step or an object alone moves one).
+   */
+  isolatedScore: number;
+  isolatedBalance: number;
+  isolatedRatio: number;
 }
 
-export const DEFAULT_CUT_OPTIONS: CutOptions = { minScore: 0.12, minEach: 0.08, ratio: 2.5, windowS: 0.5, minShotS: 0.5 };
+export const DEFAULT_CUT_OPTIONS: CutOptions = { minScore: 0.12, minEach: 0.08, ratio: 2.5, windowS: 0.5, minShotS: 0.5, isolatedScore: 0.08, isolatedBalance: 0.12, isolatedRatio: 5 };
 
 export interface Cut {
   /** Index of the first frame of the new shot. */
@@ -53,7 +62,8 @@ export function findCuts(frames: readonly FrameScore[], times: readonly number[]
   for (let i = 1; i < n; i++) {
     const f = frames[i]!;
     const s = scores[i]!;
-    if (s < o.minScore || f.hist < o.minEach || f.pixel < o.minEach) continue;
+    const strong = s >= o.minScore && f.hist >= o.minEach && f.pixel >= o.minEach;
+    if (!strong && (s < o.isolatedScore || Math.min(f.hist, f.pixel) < o.isolatedBalance * Math.max(f.hist, f.pixel))) continue;
     const t = times[i]!;
     while (lo < i && times[lo]! < t - o.windowS) lo++;
     while (hi < n && times[hi]! <= t + o.windowS) hi++;
@@ -61,7 +71,7 @@ export function findCuts(frames: readonly FrameScore[], times: readonly number[]
     const after = sideMean(scores, i + 2, hi);
     const sides = [before, after].filter((x): x is number => x !== null);
     const baseline = sides.length === 0 ? 0 : Math.max(Math.min(...sides), Math.max(...sides) / 2);
-    if (s >= o.ratio * baseline) candidates.push({ frame: i, timeS: t, score: s });
+    if (s >= (strong ? o.ratio : o.isolatedRatio) * baseline) candidates.push({ frame: i, timeS: t, score: s });
   }
   candidates.sort((a, b) => b.score - a.score);
   const accepted: Cut[] = [];
