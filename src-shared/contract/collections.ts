@@ -65,6 +65,9 @@ export const collectionSearchHitSchema = z.object({
   similarity: z.number(),
   /** 1-based position in the service's answer, sorted by similarity. */
   rank: z.number().int().positive(),
+  /** The matching moment when the service names one (seconds); null for a whole-video hit. */
+  startS: z.number().nullable(),
+  endS: z.number().nullable(),
 });
 export type CollectionSearchHit = z.infer<typeof collectionSearchHitSchema>;
 

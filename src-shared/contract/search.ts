@@ -160,7 +160,8 @@ export const facetsSchema = z.object({
 });
 export type Facets = z.infer<typeof facetsSchema>;
 
-export const SERVICE_STATES = ['online', 'offline', 'unconfigured', 'unknown'] as const;
+/** offline: no answer at all for a while; slow: it answers 5xx/timeouts (contract/service-wait.ts). */
+export const SERVICE_STATES = ['online', 'slow', 'offline', 'unconfigured', 'unknown'] as const;
 export const INDEX_STATES = ['loading', 'rebuilding', 'ready', 'error'] as const;
 
 export const searchStatusSchema = z.object({
@@ -169,6 +170,10 @@ export const searchStatusSchema = z.object({
     /** The last failure that made it offline or unusable. */
     error: appErrorSchema.nullable(),
     checkedAt: z.number().nullable(),
+    /** A call someone waits for is being tried again: since when, how often, until when, and why. */
+    waiting: z
+      .object({ since: z.number(), attempts: z.number().int(), deadlineAt: z.number(), error: appErrorSchema })
+      .nullable(),
   }),
   index: z.object({
     state: z.enum(INDEX_STATES),

@@ -1,5 +1,6 @@
 import type { EmulatorConfig } from './config';
 import { dominantColour, frameStats, type FrameStats, type Frames } from './semantics';
+import { spell } from './vocabulary';
 
 /** What the emulator keeps of a video or video tensor: statistics, never the pixels. */
 export interface VideoAnalysis {
@@ -64,9 +65,20 @@ function extras(s: FrameStats): Record<string, unknown> {
   return { dominant_color: dominantColour(s), brightness: Math.round(s.brightness * 1000) / 1000, saturation: Math.round(s.saturation * 1000) / 1000 };
 }
 
-/** The tags structure in one of the shapes a real service might use (config tagShape). */
-export function renderTags(a: VideoAnalysis, shape: EmulatorConfig['tagShape']): unknown {
-  const t = tagLabels(a.stats);
+/** The labels of a statistics summary spelled in a vocabulary style. */
+function spelledLabels(s: FrameStats, style: EmulatorConfig['tagVocabulary']): ReturnType<typeof tagLabels> {
+  const t = tagLabels(s);
+  const one = (field: 'shotSize' | 'cameraMovement' | 'shootingAngle'): Label => ({
+    ...t[field],
+    label: spell(style, field, t[field].label),
+    title: spell(style, field, t[field].label, t[field].title),
+  });
+  return { shotSize: one('shotSize'), cameraMovement: one('cameraMovement'), shootingAngle: one('shootingAngle') };
+}
+
+/** The tags structure in one of the shapes a real service might use (config tagShape), values in the tagVocabulary style. */
+export function renderTags(a: VideoAnalysis, shape: EmulatorConfig['tagShape'], style: EmulatorConfig['tagVocabulary'] = 'snake'): unknown {
+  const t = spelledLabels(a.stats, style);
   switch (shape) {
     case 'flat':
       return { shot_size: t.shotSize.label, camera_movement: t.cameraMovement.label, shooting_angle: t.shootingAngle.label, ...extras(a.stats) };
@@ -80,7 +92,7 @@ export function renderTags(a: VideoAnalysis, shape: EmulatorConfig['tagShape']):
     case 'segments': {
       const per = (field: 'shotSize' | 'cameraMovement' | 'shootingAngle') =>
         a.segments.map((seg) => {
-          const l = tagLabels(seg.stats)[field];
+          const l = spelledLabels(seg.stats, style)[field];
           return { start: seg.start, end: seg.end, label: l.label, confidence: l.confidence };
         });
       return { shot_size: per('shotSize'), camera_movement: per('cameraMovement'), shooting_angle: per('shootingAngle'), ...extras(a.stats) };
@@ -103,7 +115,7 @@ export function renderTags(a: VideoAnalysis, shape: EmulatorConfig['tagShape']):
     case 'segment-list':
       return {
         segments: a.segments.map((seg) => {
-          const l = tagLabels(seg.stats);
+          const l = spelledLabels(seg.stats, style);
           return { start_time: seg.start, end_time: seg.end, shot_size: l.shotSize.label, camera_movement: l.cameraMovement.label, shooting_angle: l.shootingAngle.label };
         }),
         ...extras(a.stats),

@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
 import { ERROR_BODIES, LIST_PAGINGS, TAG_SHAPES, type EmulatorConfig } from './config';
+import { TAG_VOCABULARIES } from './vocabulary';
 import { startEmulator, type EmulatorOptions } from './server';
 
 const USAGE = `npm run emulator -- --port N --api-key KEY[:QPS[:QUOTA]] [--api-key ...] [--max-body-bytes N]
   [--config file.json] [--latency-ms N] [--embedding-dim N] [--tag-shape ${TAG_SHAPES.join('|')}]
+  [--tag-vocabulary ${TAG_VOCABULARIES.join('|')}] [--top-k-max N] [--collection-hits video|segment]
   [--error-body ${ERROR_BODIES.join('|')}] [--list-paging ${LIST_PAGINGS.join('|')}] [--list-page-size N]
   [--sync-timeout-ms N] [--sync-processing-ms N] [--fail-429 P] [--fail-500 P] [--fail-502 P] [--fail-504 P]
   [--failure-seed N] [--quota-exceeded]
@@ -27,6 +29,9 @@ async function main(): Promise<void> {
       'latency-ms': { type: 'string' },
       'embedding-dim': { type: 'string' },
       'tag-shape': { type: 'string' },
+      'tag-vocabulary': { type: 'string' },
+      'top-k-max': { type: 'string' },
+      'collection-hits': { type: 'string' },
       'error-body': { type: 'string' },
       'list-paging': { type: 'string' },
       'list-page-size': { type: 'string' },
@@ -54,6 +59,9 @@ async function main(): Promise<void> {
   set('latencyMs', num(values['latency-ms'], 'latency-ms'));
   set('embeddingDim', num(values['embedding-dim'], 'embedding-dim'));
   set('tagShape', values['tag-shape'] as EmulatorConfig['tagShape'] | undefined);
+  set('tagVocabulary', values['tag-vocabulary'] as EmulatorConfig['tagVocabulary'] | undefined);
+  set('topKMax', num(values['top-k-max'], 'top-k-max'));
+  set('collectionHits', values['collection-hits'] as EmulatorConfig['collectionHits'] | undefined);
   set('errorBody', values['error-body'] as EmulatorConfig['errorBody'] | undefined);
   set('listPaging', values['list-paging'] as EmulatorConfig['listPaging'] | undefined);
   set('listPageSize', num(values['list-page-size'], 'list-page-size'));

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { z } from 'zod';
+import { TAG_VOCABULARIES } from './vocabulary';
 
 /**
  * Every knob of the emulator. Defaults make a fast, well-behaved service; tests turn knobs through
@@ -31,6 +32,8 @@ export const emulatorConfigSchema = z.object({
   syncProcessingMs: z.number().min(0),
   embeddingDim: z.number().int().min(1).max(8192),
   tagShape: z.enum(TAG_SHAPES),
+  /** How tag values are spelled (the spec does not show them): see vocabulary.ts. */
+  tagVocabulary: z.enum(TAG_VOCABULARIES),
   /** Field of a completed tagging task that carries the tags (the spec does not name it). */
   tagResultField: z.enum(TAG_RESULT_FIELDS),
   errorBody: z.enum(ERROR_BODIES),
@@ -41,6 +44,8 @@ export const emulatorConfigSchema = z.object({
   asyncProcessingMs: z.number().min(0),
   /** Probability that an async task ends in failed with an error_message. */
   asyncFailureRate: rate,
+  /** error_message of those failed tasks (free text in the spec): e.g. "model timeout", "could not decode the video tensor". */
+  asyncFailureMessage: z.string().min(1),
   videoUploadedMs: z.number().min(0),
   videoProcessingMs: z.number().min(0),
   /** The 402 switch: every billable call answers 402 while set. */
@@ -50,6 +55,10 @@ export const emulatorConfigSchema = z.object({
   /** Hosts whose http(s) video_url the emulator fetches; file:// URLs are always allowed. */
   allowedUrlHosts: z.array(z.string()),
   topKMax: z.number().int().min(1),
+  /** Status of a collection search whose top_k is above topKMax: 400 "top_k must be at most N" or 422 (FastAPI-like). */
+  topKErrorStatus: z.union([z.literal(400), z.literal(422)]),
+  /** Collection search hits: one per video, or one per segment (a video_id several times, each with its times). */
+  collectionHits: z.enum(['video', 'segment']),
   /** Frames decoded per video (URL, base64 and upload modes). */
   decodeFrames: z.number().int().min(1).max(64),
 });
@@ -68,6 +77,7 @@ export const DEFAULT_CONFIG: EmulatorConfig = {
   syncProcessingMs: 0,
   embeddingDim: 512,
   tagShape: 'labeled',
+  tagVocabulary: 'snake',
   tagResultField: 'tags',
   errorBody: 'json',
   listPaging: 'array',
@@ -76,12 +86,15 @@ export const DEFAULT_CONFIG: EmulatorConfig = {
   asyncPendingMs: 40,
   asyncProcessingMs: 80,
   asyncFailureRate: 0,
+  asyncFailureMessage: 'processing failed (injected by asyncFailureRate)',
   videoUploadedMs: 50,
   videoProcessingMs: 200,
   quotaExceeded: false,
   base64Field: 'video_base64',
   allowedUrlHosts: ['127.0.0.1', 'localhost', '[::1]'],
   topKMax: 100,
+  topKErrorStatus: 422,
+  collectionHits: 'video',
   decodeFrames: 8,
 };
 

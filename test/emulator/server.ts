@@ -11,7 +11,7 @@ import { DEFAULT_CONFIG, keyPatchSchema, loadConfigFile, mergeConfig, parseKeySp
 import { decodeVideoFrames } from './frames';
 import { HttpError, readBody, readJsonObject, renderError, requireString, sendJson, sendText, sleep } from './http-util';
 import { boundaryOf, MultipartParser } from './multipart';
-import { cosine, embedStats, embedText, prng } from './semantics';
+import { cosine, embedStats, embedText, prng, type FrameStats } from './semantics';
 import { EmulatorState, LOG_CAP, type EmulatorStats, type KeyRecord, type Outcome, type TaskRecord, type TensorRole, type VideoRecord } from './state';
 import { decodeDescriptor, TensorProblem, videoTensorFrames } from './tensors';
 
@@ -30,6 +30,11 @@ export interface FailNextSpec {
   /** Route name, e.g. "POST /video_embedding/encode_text"; all routes when absent. */
   endpoint?: string;
   retryAfterSeconds?: number;
+  /**
+   * The request is carried out, then answered with the status: a gateway that timed out while the
+   * service did the work. The client cannot tell from the answer whether anything happened.
+   */
+  afterWork?: boolean;
 }
 
 export interface EmulatorAdmin {
@@ -78,6 +83,8 @@ interface Ctx {
   key: KeyRecord;
   route: (typeof ROUTES)[number];
   charged: boolean;
+  /** Sent instead of the success answer (FailNextSpec.afterWork). */
+  lateFailure?: HttpError;
 }
 
 const MAX_TEXT = 2000;
@@ -114,7 +121,7 @@ class Emulator {
   }
 
   failNext(spec: FailNextSpec): void {
-    this.failQueue.push({ status: spec.status, count: spec.count ?? 1, endpoint: spec.endpoint, retryAfterSeconds: spec.retryAfterSeconds });
+    this.failQueue.push({ status: spec.status, count: spec.count ?? 1, endpoint: spec.endpoint, retryAfterSeconds: spec.retryAfterSeconds, afterWork: spec.afterWork });
   }
 
   private count(endpoint: string, status: number): void {
@@ -130,6 +137,7 @@ class Emulator {
   }
 
   private ok(ctx: Ctx, body: unknown): void {
+    if (ctx.lateFailure) return this.sendError(ctx.res, ctx.route.name, ctx.lateFailure);
     this.count(ctx.route.name, 200);
     sendJson(ctx.res, 200, body);
   }
@@ -169,13 +177,13 @@ class Emulator {
     await sleep(latencyMs + (latencyJitterMs ? Math.random() * latencyJitterMs : 0));
 
     const injected = this.injectedFailure(route.name);
-    if (injected) {
+    if (injected) this.state.stats.injected[injected.error.status] = (this.state.stats.injected[injected.error.status] ?? 0) + 1;
+    if (injected && !injected.afterWork) {
       req.resume();
-      this.state.stats.injected[injected.status] = (this.state.stats.injected[injected.status] ?? 0) + 1;
-      return this.sendError(res, route.name, injected);
+      return this.sendError(res, route.name, injected.error);
     }
 
-    const ctx: Ctx = { req, res, url, param: decodeURIComponent(route.pattern.exec(url.pathname)?.[1] ?? ''), key, route, charged: false };
+    const ctx: Ctx = { req, res, url, param: decodeURIComponent(route.pattern.exec(url.pathname)?.[1] ?? ''), key, route, charged: false, lateFailure: injected?.error };
     try {
       await this.dispatch(ctx);
     } catch (e) {
@@ -219,12 +227,12 @@ class Emulator {
     return undefined;
   }
 
-  private injectedFailure(endpoint: string): HttpError | undefined {
+  private injectedFailure(endpoint: string): { error: HttpError; afterWork: boolean } | undefined {
     const qi = this.failQueue.findIndex((f) => !f.endpoint || f.endpoint === endpoint);
     if (qi >= 0) {
       const f = this.failQueue[qi]!;
       if (--f.count <= 0) this.failQueue.splice(qi, 1);
-      return this.injectedError(f.status, f.retryAfterSeconds ?? this.config.injectedRetryAfterSeconds);
+      return { error: this.injectedError(f.status, f.retryAfterSeconds ?? this.config.injectedRetryAfterSeconds), afterWork: f.afterWork ?? false };
     }
     const { failureRates, failureEndpoints } = this.config;
     if (failureEndpoints.length && !failureEndpoints.includes(endpoint)) return undefined;
@@ -232,7 +240,7 @@ class Emulator {
     let acc = 0;
     for (const status of [429, 500, 502, 504] as const) {
       acc += failureRates[status] ?? 0;
-      if (r < acc) return this.injectedError(status, this.config.injectedRetryAfterSeconds);
+      if (r < acc) return { error: this.injectedError(status, this.config.injectedRetryAfterSeconds), afterWork: false };
     }
     return undefined;
   }
@@ -403,7 +411,7 @@ class Emulator {
     source()
       .catch((e: unknown): Outcome => ({ ok: false, message: e instanceof Error ? e.message : String(e) }))
       .then((o) => {
-        task.outcome = injectFail ? { ok: false, message: 'processing failed (injected by asyncFailureRate)' } : o;
+        task.outcome = injectFail ? { ok: false, message: this.config.asyncFailureMessage } : o;
       });
     this.state.stats.taskSubmissions++;
     const seen = this.state.submissions.get(signature) ?? 0;
@@ -444,7 +452,7 @@ class Emulator {
     if (age < task.pendingMs + task.processingMs || !task.outcome) return this.ok(ctx, { ...base, status: 'processing' });
     if (!task.outcome.ok) return this.ok(ctx, { ...base, status: 'failed', error_message: task.outcome.message });
     if (task.kind === 'embedding') return this.ok(ctx, { ...base, status: 'completed', embedding: embedStats(task.outcome.analysis.stats, this.config.embeddingDim) });
-    return this.ok(ctx, { ...base, status: 'completed', [this.config.tagResultField]: renderTags(task.outcome.analysis, this.config.tagShape) });
+    return this.ok(ctx, { ...base, status: 'completed', [this.config.tagResultField]: renderTags(task.outcome.analysis, this.config.tagShape, this.config.tagVocabulary) });
   }
 
   // ---- tagging ---------------------------------------------------------------------------------
@@ -475,7 +483,7 @@ class Emulator {
     }
     this.charge(ctx);
     const analysis = await this.underSyncDeadline(work);
-    this.ok(ctx, { tags: renderTags(analysis, this.config.tagShape) });
+    this.ok(ctx, { tags: renderTags(analysis, this.config.tagShape, this.config.tagVocabulary) });
   }
 
   // ---- tensors ---------------------------------------------------------------------------------
@@ -603,22 +611,30 @@ class Emulator {
     this.requireCollection(ctx.param);
     const body = await readJsonObject(ctx.req, this.config.maxBodyBytes);
     const text = requireString(body, 'text', { maxLength: MAX_TEXT });
-    let topK = 10;
+    const max = this.config.topKMax;
+    let topK = Math.min(10, max);
     if (body.top_k !== undefined) {
-      if (typeof body.top_k !== 'number' || !Number.isInteger(body.top_k) || body.top_k < 1 || body.top_k > this.config.topKMax) {
-        throw new HttpError(422, `must be an integer from 1 to ${this.config.topKMax}`, { field: 'top_k' });
+      if (typeof body.top_k !== 'number' || !Number.isInteger(body.top_k) || body.top_k < 1) {
+        throw new HttpError(422, `must be an integer from 1 to ${max}`, { field: 'top_k' });
+      }
+      if (body.top_k > max) {
+        throw new HttpError(this.config.topKErrorStatus, this.config.topKErrorStatus === 400 ? `top_k must be at most ${max}` : `ensure this value is less than or equal to ${max}`, { field: 'top_k' });
       }
       topK = body.top_k;
     }
     this.charge(ctx);
     const q = embedText(text, this.config.embeddingDim);
+    const sim = (stats: FrameStats) => Math.round(cosine(q, embedStats(stats, this.config.embeddingDim)) * 1e6) / 1e6;
     const results = [...this.state.videos.values()]
       .filter((v) => v.collectionId === ctx.param && this.videoState(v).status === 'processed' && v.outcome?.ok)
-      .map((v) => {
+      .flatMap((v) => {
         const a = (v.outcome as { ok: true; analysis: VideoAnalysis }).analysis;
-        return { video_id: v.id, similarity: Math.round(cosine(q, embedStats(a.stats, this.config.embeddingDim)) * 1e6) / 1e6, start_time: 0, end_time: a.duration };
+        if (this.config.collectionHits === 'segment') {
+          return a.segments.map((seg) => ({ video_id: v.id, similarity: sim(seg.stats), start_time: seg.start, end_time: seg.end }));
+        }
+        return [{ video_id: v.id, similarity: sim(a.stats), start_time: 0, end_time: a.duration }];
       })
-      .sort((a, b) => b.similarity - a.similarity || a.video_id.localeCompare(b.video_id))
+      .sort((a, b) => b.similarity - a.similarity || a.video_id.localeCompare(b.video_id) || a.start_time - b.start_time)
       .slice(0, topK);
     this.ok(ctx, { results });
   }
@@ -766,7 +782,7 @@ class Emulator {
           this.setKey(keyPatchSchema.parse(body));
           return sendJson(res, 200, { ok: true });
         case 'POST /__admin/fail-next': {
-          const spec = z.object({ status: z.number().int().min(400).max(599), count: z.number().int().min(1).optional(), endpoint: z.string().optional(), retryAfterSeconds: z.number().int().min(0).optional() }).strict().parse(body);
+          const spec = z.object({ status: z.number().int().min(400).max(599), count: z.number().int().min(1).optional(), endpoint: z.string().optional(), retryAfterSeconds: z.number().int().min(0).optional(), afterWork: z.boolean().optional() }).strict().parse(body);
           this.failNext(spec);
           return sendJson(res, 200, { ok: true });
         }

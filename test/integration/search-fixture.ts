@@ -125,7 +125,7 @@ async function embedAndTag(client: ServiceClient, video: ReturnType<typeof encod
   return {
     embedding: done.embedding,
     tagsRaw: tdone.tagsRaw,
-    tags: { shotSize: tdone.tags?.shotSize?.value, cameraMovement: tdone.tags?.cameraMovement?.value, shootingAngle: tdone.tags?.shootingAngle?.value },
+    tags: { shotSize: tdone.tags?.shotSize?.canonical, cameraMovement: tdone.tags?.cameraMovement?.canonical, shootingAngle: tdone.tags?.shootingAngle?.canonical },
   };
 }
 

@@ -80,7 +80,7 @@ describe('local tags', () => {
     expect(summary.maxFaces).toBe(2);
     const tags = localTagsFor(summary, still);
     expect(tags).toEqual([
-      { category: 'shot_size', value: 'medium close-up', confidence: 0.81, source: 'local', magnitude: 0.315 },
+      { category: 'shot_size', value: 'medium_close_up', confidence: 0.81, source: 'local', magnitude: 0.315 },
       { category: 'camera_movement', value: 'static', confidence: 0.9, source: 'local', magnitude: 0 },
     ]);
   });
@@ -89,6 +89,6 @@ describe('local tags', () => {
     const frames: FrameFaces[] = [{ frameIndex: 0, timeS: 0, faces: [{ x: 0, y: 0, w: 0.5, h: 0.5, score: 0.4, landmarks: [] }] }];
     const tags = localTagsFor(summarizeFaces(frames, 0.6), { ...still, movement: null });
     expect(tags).toHaveLength(1);
-    expect(tags[0]).toMatchObject({ category: 'shot_size', value: 'no person', source: 'local' });
+    expect(tags[0]).toMatchObject({ category: 'shot_size', value: 'no_person', source: 'local' });
   });
 });

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { allowedSegmentIds, filterClips, hasFilters } from '../../src-main/core/search/search-filters';
+import { recanonicaliseStoredTags } from '../../src-main/core/tags/recanonicalise';
 import { searchFiltersSchema, type SearchFiltersIn } from '../../src-shared/contract/search';
 import { axisVector, insertClip, insertSegment, insertShot, insertVolume, openTestCatalog, putEmbedding, putLocalTag, putServiceTags, TEST_SPACE } from '../helpers/search-catalog';
 import { tempDir } from '../helpers/paths';
@@ -49,6 +50,8 @@ beforeAll(() => {
   putLocalTag(db, shotOf('office'), 'shot_size', 'close-up');
   putLocalTag(db, shotOf('beach'), 'shot_size', 'wide');
   putLocalTag(db, shotOf('drone'), 'camera_movement', 'pan right');
+  // Rows spelled as before the vocabulary, brought onto it as migration 0014 does.
+  recanonicaliseStoredTags(db);
   // A segment embedded by another model never passes: it is not in this space's index.
   const other = insertSegment(db, { clipId: clip.beach!, shotId: shotOf('beach'), chunkIdx: 9, startS: 8, endS: 12 });
   putEmbedding(db, other, axisVector(8, 0), { model: 'other-model', region: 'asia' });
@@ -73,10 +76,12 @@ describe('search filters', () => {
     expect(hasFilters(searchFiltersSchema.parse({ durationS: {} }))).toBe(false);
   });
 
-  it('matches tag values by canonical form whatever the stored spelling', () => {
+  it('matches tag values by canonical form whatever the stored or typed spelling', () => {
     expect(allowed({ tags: { shotSize: ['close_up'], source: 'service' } })).toEqual(['beach1', 'city0']);
     expect(allowed({ tags: { shotSize: ['Close-Up'], source: 'service' } })).toEqual(['beach1', 'city0']);
     expect(allowed({ tags: { shootingAngle: ['low_angle'] } })).toEqual(['city0']);
+    expect(allowed({ tags: { shotSize: ['CU'], source: 'service' } })).toEqual(['beach1', 'city0']);
+    expect(allowed({ tags: { shootingAngle: ['overhead'] } })).toEqual(['drone0']);
   });
 
   it('reads local tags per shot, service tags per segment, or either', () => {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../src-shared/errors';
 import { AdaptiveRateLimiter } from '../../src-main/core/service/rate-limiter';
 import { resetSharedKeyStates, sharedKeyState } from '../../src-main/core/service/key-state';
-import { withRetry, DEFAULT_RETRY, type RetryOptions } from '../../src-main/core/service/retry';
+import { withRetry, DEFAULT_RETRY, SYNC_CALL_RETRY, type RetryOptions } from '../../src-main/core/service/retry';
 import { pollUntil } from '../../src-main/core/service/polling';
 import { REGIONS, resolveBaseUrl } from '../../src-main/core/service/regions';
 import { ServiceClient } from '../../src-main/core/service/client';
@@ -184,6 +184,50 @@ describe('withRetry', () => {
     );
     setTimeout(() => ac.abort(), 5);
     await expect(p).rejects.toMatchObject({ kind: 'cancelled' });
+  });
+
+  it('gives up on no answer at all after offlineAttempts, and says how long it tried', async () => {
+    const few: RetryOptions = { ...opts, offlineAttempts: 3 };
+    let calls = 0;
+    const p = withRetry(async () => {
+      calls++;
+      throw new AppError('offline', 'encode_text: service unreachable (ECONNREFUSED)');
+    }, few, { retryTimeout: true });
+    const err = await p.catch((e: AppError) => e);
+    expect(err.kind).toBe('offline');
+    expect(err.message).toMatch(/ECONNREFUSED\) \(gave up after 3 attempts in \d+ s\)$/);
+    expect(calls).toBe(3);
+  });
+
+  it('retries a busy service until the deadline, never past it, and reports every wait', async () => {
+    let clock = 0;
+    const sync: RetryOptions = { ...SYNC_CALL_RETRY, deadlineMs: 10_000, baseDelayMs: 1000, maxDelayMs: 4000 };
+    const waits: { attempt: number; delayMs: number; deadlineAt?: number }[] = [];
+    const budgets: (number | undefined)[] = [];
+    const p = withRetry(
+      async (_attempt, remainingMs) => {
+        budgets.push(remainingMs);
+        clock += 500; // each answer takes half a second
+        throw new AppError('timeout', 'encode_text: 504 request timeout', { status: 504 });
+      },
+      sync,
+      {
+        retryTimeout: true,
+        random: () => 1,
+        now: () => clock,
+        onRetry: (i) => {
+          waits.push(i);
+          clock += i.delayMs;
+        },
+      },
+    );
+    const err = await p.catch((e: AppError) => e);
+    expect(err).toMatchObject({ kind: 'timeout', status: 504 });
+    expect(clock).toBeLessThan(10_000);
+    expect(waits.every((w) => w.deadlineAt === 10_000)).toBe(true);
+    expect(waits.map((w) => w.delayMs)).toEqual([1000, 2000, 4000]);
+    // Each attempt may run only as long as the deadline leaves.
+    expect(budgets).toEqual([10_000, 8500, 6000, 1500]);
   });
 });
 

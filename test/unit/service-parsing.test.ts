@@ -12,7 +12,7 @@ import {
   parseTagResult,
   parseVideoStatus,
 } from '../../src-main/core/service/responses';
-import { canonicalTagValue, normalizeTags } from '../../src-main/core/service/tags';
+import { normalizeTags } from '../../src-main/core/service/tags';
 import { renderTags, type VideoAnalysis } from '../emulator/analysis';
 import { colourStats } from '../emulator/semantics';
 import { TAG_SHAPES } from '../emulator/config';
@@ -83,13 +83,13 @@ describe('normalizeTags: the three recognised tags in every shape', () => {
   it('recognises camelCase, Title Case and nested spellings', () => {
     expect(normalizeTags({ shotSize: 'wide' }).shotSize?.canonical).toBe('wide');
     const title = normalizeTags({ 'Shot Size': 'Medium Shot', 'Camera Movement': 'Dolly In', 'Shooting Angle': "Bird's-eye" });
-    expect(title.shotSize?.canonical).toBe('medium_shot');
+    expect(title.shotSize?.canonical).toBe('medium');
     expect(title.cameraMovement?.canonical).toBe('dolly_in');
-    expect(title.shootingAngle?.canonical).toBe('birds_eye');
+    expect(title.shootingAngle?.canonical).toBe('overhead');
     const nested = normalizeTags({ cinematography: { shotSize: { value: 'wide', score: 0.5 }, camera: { movement: 'handheld', angle: { value: 'low' } } }, color: { dominant: 'red' } });
     expect(nested.shotSize).toEqual({ value: 'wide', canonical: 'wide', confidence: 0.5 });
     expect(nested.cameraMovement?.canonical).toBe('handheld');
-    expect(nested.shootingAngle?.canonical).toBe('low');
+    expect(nested.shootingAngle?.canonical).toBe('low_angle');
     expect(nested.other).toEqual({ color: { dominant: 'red' } });
   });
 
@@ -133,9 +133,13 @@ describe('normalizeTags: the three recognised tags in every shape', () => {
     }
   });
 
-  it('canonicalises values for filters', () => {
-    expect(canonicalTagValue('  Extreme Close-Up ')).toBe('extreme_close_up');
-    expect(canonicalTagValue('POV/over-the-shoulder')).toBe('pov_over_the_shoulder');
+  it('puts values of every field onto the vocabulary, and keeps a value outside it in snake case', () => {
+    const t = normalizeTags({ shot_size: [{ start: 0, end: 1, label: 'CU' }, { start: 1, end: 3, label: 'Close-Up Shot' }, { start: 3, end: 4, label: 'WS' }], camera_movement: 'Hand-held', shooting_angle: 'POV/over-the-shoulder' });
+    // "CU" and "Close-Up Shot" are one value, so their durations add up against "WS".
+    expect(t.shotSize).toMatchObject({ canonical: 'close_up' });
+    expect(t.segments?.map((s) => s.shotSize?.canonical)).toEqual(['close_up', 'close_up', 'wide']);
+    expect(t.cameraMovement?.canonical).toBe('handheld');
+    expect(t.shootingAngle).toEqual({ value: 'POV/over-the-shoulder', canonical: 'pov_over_the_shoulder' });
   });
 
   it("reads every tag shape the emulator can produce to the same labels", () => {

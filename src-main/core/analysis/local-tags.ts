@@ -1,3 +1,4 @@
+import { canonicalTag } from '../tags/tag-vocabulary';
 import type { CameraMotion, FrameFaces, LocalTag, ShotSize } from './analysis-types';
 
 /**
@@ -67,7 +68,8 @@ export function summarizeFaces(frames: readonly FrameFaces[], minScore: number):
 const round3 = (v: number) => Math.round(v * 1000) / 1000;
 
 /**
- * Tags available offline, before and without the service. Confidence of a shot size grows with
+ * Tags available offline, before and without the service, as ids of the one tag vocabulary (so a
+ * local "close-up" and the service's "CU" are the same facet). Confidence of a shot size grows with
  * the detector's score and with the share of frames that show a face; "no person" (no face
  * found) is capped at 0.8, since a person seen from behind or far away has no detectable face.
  */
@@ -75,12 +77,12 @@ export function localTagsFor(summary: FaceSummary, motion: CameraMotion): LocalT
   const tags: LocalTag[] = [];
   if (summary.framesSampled > 0) {
     if (summary.largestFaceHeight === null) {
-      tags.push({ category: 'shot_size', value: 'no person', confidence: round3(Math.min(0.8, 0.5 + 0.1 * summary.framesSampled)), source: 'local', magnitude: null });
+      tags.push({ category: 'shot_size', value: canonicalTag('shotSize', 'no person'), confidence: round3(Math.min(0.8, 0.5 + 0.1 * summary.framesSampled)), source: 'local', magnitude: null });
     } else {
       const share = summary.framesWithFaces / summary.framesSampled;
       tags.push({
         category: 'shot_size',
-        value: shotSizeForFaceHeight(summary.largestFaceHeight),
+        value: canonicalTag('shotSize', shotSizeForFaceHeight(summary.largestFaceHeight)),
         confidence: round3((summary.meanScore ?? 0) * (0.5 + 0.5 * share)),
         source: 'local',
         magnitude: round3(summary.largestFaceHeight),
@@ -88,7 +90,7 @@ export function localTagsFor(summary: FaceSummary, motion: CameraMotion): LocalT
     }
   }
   if (motion.movement !== null) {
-    tags.push({ category: 'camera_movement', value: motion.movement, confidence: round3(motion.confidence), source: 'local', magnitude: round3(motion.magnitude) });
+    tags.push({ category: 'camera_movement', value: canonicalTag('cameraMovement', motion.movement), confidence: round3(motion.confidence), source: 'local', magnitude: round3(motion.magnitude) });
   }
   return tags;
 }

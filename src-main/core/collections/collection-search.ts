@@ -1,5 +1,6 @@
 import type { CollectionSearchHit } from '../../../src-shared/contract/collections';
 import type { ServiceClient } from '../service';
+import type { CallOptions } from '../service/transport';
 import type { CollectionStore } from './collection-store';
 import type { RemoteHit } from './merge-search-results';
 
@@ -16,21 +17,22 @@ export interface CollectionSearchResult {
 }
 
 /**
- * The service's text search inside one collection, with each video_id mapped back to the clip it
- * was uploaded from. Needs the service: offline it fails with the client's 'offline' error.
+ * The service's text search inside one collection (one hit per video, the client groups them), with
+ * each video_id mapped back to the clip it was uploaded from. Needs the service: offline it fails
+ * with the client's 'offline' error.
  */
-export async function searchCollectionClips(d: CollectionSearchDeps, collectionId: string, text: string, topK: number, signal?: AbortSignal): Promise<CollectionSearchResult> {
-  const hits = await d.client().searchCollection(collectionId, text, topK, { signal });
+export async function searchCollectionClips(d: CollectionSearchDeps, collectionId: string, text: string, topK: number, opts: Pick<CallOptions, 'signal' | 'onRetry'> = {}): Promise<CollectionSearchResult> {
+  const hits = await d.client().searchCollection(collectionId, text, topK, opts);
   const map = d.store.clipsByVideoId(d.region(), collectionId, hits.map((h) => h.videoId));
   // The spec leaves the order open: the client sorts by similarity; cut to top_k in case the service sends more.
   const results = hits.slice(0, topK).map((h, i) => {
     const m = map.get(h.videoId);
-    return { videoId: h.videoId, clipId: m?.clipId ?? null, fileName: m?.fileName ?? null, similarity: h.similarity, rank: i + 1 };
+    return { videoId: h.videoId, clipId: m?.clipId ?? null, fileName: m?.fileName ?? null, similarity: h.similarity, rank: i + 1, startS: h.startS, endS: h.endS };
   });
   return { results, unmapped: results.filter((r) => r.clipId === null).length };
 }
 
 /** The shape mergeSearchResults takes. */
 export function toRemoteHits(results: readonly CollectionSearchHit[]): RemoteHit[] {
-  return results.map((r) => ({ videoId: r.videoId, clipId: r.clipId, similarity: r.similarity }));
+  return results.map((r) => ({ videoId: r.videoId, clipId: r.clipId, similarity: r.similarity, startS: r.startS, endS: r.endS }));
 }

@@ -9,7 +9,8 @@ import type { Logger } from '../util/logger';
 import type { ClipFiles } from './clip-files';
 import type { CollectionScheduler } from './collection-job-stages';
 import { searchCollectionClips } from './collection-search';
-import { interactiveClient } from './interactive-client';
+import { createCollectionOnce } from './create-collection-once';
+import { interactiveClient, syncCallClient } from './interactive-client';
 import { OPEN_STATES, toContractVideo, type CollectionStore, type VideoKey } from './collection-store';
 
 export interface CollectionsDeps {
@@ -62,9 +63,9 @@ export function createCollectionsHandlers(d: CollectionsDeps): HandlersFor<typeo
 
     'collections.create': async ({ name, description }) => {
       const region = d.region();
-      const { collectionId, raw } = await d.client().createCollection(name, description);
+      const { collectionId, raw, found } = await createCollectionOnce(d.client(), name, description);
       d.store.upsertCollection(region, { id: collectionId, name, description, raw });
-      d.logger?.info('collections.created', { collectionId });
+      d.logger?.info('collections.created', { collectionId, foundAfterLostAnswer: found });
       d.events.emit('collections.changed', listFromCache(region, 'cache'));
       const summary = d.store.summary(region, collectionId);
       if (!summary) throw new AppError('internal', `collection ${collectionId} was not cached`);
@@ -116,6 +117,6 @@ export function createCollectionsHandlers(d: CollectionsDeps): HandlersFor<typeo
       return { cancelled: rows.length };
     },
 
-    'collections.search': ({ collectionId, text, topK }) => searchCollectionClips({ ...d, client: () => interactiveClient(d.client()) }, collectionId, text, topK),
+    'collections.search': ({ collectionId, text, topK }) => searchCollectionClips({ ...d, client: () => syncCallClient(d.client()) }, collectionId, text, topK),
   };
 }

@@ -10,7 +10,7 @@
  *   best remote hit (rank = position among those clips).
  * - A clip found by both: its best local segment gets the remote term added (the service says
  *   the video matches, the local index says where); its other segments keep their local score.
- * - A clip found only remotely appears once, as a whole-clip result (no time range).
+ * - A clip found only remotely appears once: at the moment the service names, or as a whole clip.
  * - A remote video that maps to no clip of this catalog is dropped unless keepUnmapped.
  * - Ties: results backed by both sources first, then higher local similarity, then higher remote
  *   similarity, then clip id and segment id, so the order is deterministic.
@@ -29,6 +29,9 @@ export interface RemoteHit {
   /** null: the video is in the collection but was not uploaded from this catalog. */
   clipId: number | null;
   similarity: number;
+  /** The moment the service matched, when it names one. */
+  startS?: number | null;
+  endS?: number | null;
 }
 
 export interface MergeOptions {
@@ -120,9 +123,9 @@ export function mergeSearchResults(local: readonly LocalHit[], remote: readonly 
   const remoteOnly = (clipId: number | null, x: { hit: RemoteHit; rank: number }): MergedHit => ({
     clipId,
     segmentId: null,
-    startS: null,
-    endS: null,
-    wholeClip: true,
+    startS: x.hit.startS ?? null,
+    endS: x.hit.endS ?? null,
+    wholeClip: x.hit.startS === null || x.hit.startS === undefined,
     videoId: x.hit.videoId,
     score: 1 / (k + x.rank),
     localSimilarity: null,

@@ -2,30 +2,20 @@ import path from 'node:path';
 import type { FacetValue, Facets, TagField } from '../../../src-shared/contract/search';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { joinOnVolume } from '../library/clip-paths';
-import { canonicalTagValue } from '../service/tags';
+import { tagLabel } from '../tags/tag-vocabulary';
 import type { EmbeddingSpace } from './query-cache';
 import { TAG_COLUMNS, tableExists } from './search-filters';
 
 const MAX_FOLDERS = 500;
 
-/** "close_up" -> "close up": a readable label when no stored spelling is better. */
-function labelOf(canonical: string): string {
-  return canonical.replace(/_/g, ' ');
-}
-
 function tagFacet(db: CatalogDb, field: TagField, space: EmbeddingSpace, hasLocal: boolean): FacetValue[] {
   const cols = TAG_COLUMNS[field];
-  const byCanonical = new Map<string, FacetValue & { best: number }>();
-  const add = (raw: string, n: number, source: 'service' | 'local') => {
-    const canonical = canonicalTagValue(raw);
+  // Stored values are vocabulary ids already: one row per id and source.
+  const byCanonical = new Map<string, FacetValue>();
+  const add = (canonical: string, n: number, source: 'service' | 'local') => {
     if (!canonical) return;
-    const e = byCanonical.get(canonical) ?? { canonical, label: labelOf(canonical), service: 0, local: 0, best: 0 };
+    const e = byCanonical.get(canonical) ?? { canonical, label: tagLabel(field, canonical), service: 0, local: 0 };
     e[source] += n;
-    // The most frequent spelling names the value.
-    if (n > e.best) {
-      e.best = n;
-      e.label = raw.trim();
-    }
     byCanonical.set(canonical, e);
   };
   const service = db
@@ -47,9 +37,7 @@ function tagFacet(db: CatalogDb, field: TagField, space: EmbeddingSpace, hasLoca
       .all(space.model, space.region, cols.local) as { v: string; n: number }[];
     for (const r of local) add(r.v, r.n, 'local');
   }
-  return [...byCanonical.values()]
-    .map(({ canonical, label, service: s, local: l }) => ({ canonical, label, service: s, local: l }))
-    .sort((a, b) => b.service + b.local - (a.service + a.local) || a.canonical.localeCompare(b.canonical));
+  return [...byCanonical.values()].sort((a, b) => b.service + b.local - (a.service + a.local) || a.canonical.localeCompare(b.canonical));
 }
 
 /** What the filter bar can offer: tag values with counts per source, folders, and ranges, over searchable clips. */

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { SearchFilters, TagField } from '../../../src-shared/contract/search';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { folderRange, relativeOnVolume } from '../library/clip-paths';
-import { canonicalTagValue } from '../service/tags';
+import { canonicalTag } from '../tags/tag-vocabulary';
 import type { EmbeddingSpace } from './query-cache';
 
 /** Column of service_tags and category of shot_local_tags per field (no local shooting angle exists). */
@@ -37,40 +37,26 @@ export function tableExists(db: CatalogDb, name: string): boolean {
   return db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(name) !== undefined;
 }
 
-/**
- * Stored spellings whose canonical form is wanted. Tags are stored as their source wrote them
- * ("Close-Up", "close up", "close-up"): the distinct values are few, so mapping them here keeps
- * the filter itself a plain IN over an index.
- */
-function rawValuesFor(db: CatalogDb, sql: string, params: unknown[], wanted: ReadonlySet<string>): string[] {
-  const rows = db.prepare(sql).all(...params) as { v: string | null }[];
-  return rows.map((r) => r.v).filter((v): v is string => v !== null && wanted.has(canonicalTagValue(v)));
-}
-
 function placeholders(n: number): string {
   return new Array<string>(n).fill('?').join(', ');
 }
 
-/** The condition on segment `s` for one tag field, or a false condition when no stored value matches. */
-function tagCondition(db: CatalogDb, field: TagField, values: readonly string[], source: 'either' | 'service' | 'local', hasLocal: boolean): SqlPart {
-  const wanted = new Set(values.map(canonicalTagValue).filter((v) => v !== ''));
+/** The condition on segment `s` for one tag field; a false condition when no value is named. */
+function tagCondition(field: TagField, values: readonly string[], source: 'either' | 'service' | 'local', hasLocal: boolean): SqlPart {
+  // Both tables store vocabulary ids; a filter may name a value in any spelling ("CU", "close-up").
+  const wanted = [...new Set(values.map((v) => canonicalTag(field, v)).filter((v) => v !== ''))];
+  if (wanted.length === 0) return { sql: '0', params: [] };
   const cols = TAG_COLUMNS[field];
   const ors: string[] = [];
   const params: unknown[] = [];
   if (source !== 'local') {
-    const raw = rawValuesFor(db, `SELECT DISTINCT ${cols.service} AS v FROM service_tags`, [], wanted);
-    if (raw.length > 0) {
-      // IN (subquery) is computed once into a lookup, instead of one correlated probe per segment.
-      ors.push(`s.id IN (SELECT segment_id FROM service_tags WHERE ${cols.service} IN (${placeholders(raw.length)}))`);
-      params.push(...raw);
-    }
+    // IN (subquery) is computed once into a lookup, instead of one correlated probe per segment.
+    ors.push(`s.id IN (SELECT segment_id FROM service_tags WHERE ${cols.service} IN (${placeholders(wanted.length)}))`);
+    params.push(...wanted);
   }
   if (source !== 'service' && cols.local !== null && hasLocal) {
-    const raw = rawValuesFor(db, 'SELECT DISTINCT value AS v FROM shot_local_tags WHERE category = ?', [cols.local], wanted);
-    if (raw.length > 0) {
-      ors.push(`s.shot_id IN (SELECT shot_id FROM shot_local_tags WHERE category = ? AND value IN (${placeholders(raw.length)}))`);
-      params.push(cols.local, ...raw);
-    }
+    ors.push(`s.shot_id IN (SELECT shot_id FROM shot_local_tags WHERE category = ? AND value IN (${placeholders(wanted.length)}))`);
+    params.push(cols.local, ...wanted);
   }
   return ors.length === 0 ? { sql: '0', params: [] } : { sql: `(${ors.join(' OR ')})`, params };
 }
@@ -159,7 +145,7 @@ export function tagConditions(db: CatalogDb, f: SearchFilters): SqlPart {
     for (const field of ['shotSize', 'cameraMovement', 'shootingAngle'] as const) {
       const values = t[field];
       if (!values?.length) continue;
-      const part = tagCondition(db, field, values, t.source, hasLocal);
+      const part = tagCondition(field, values, t.source, hasLocal);
       where.push(part.sql);
       params.push(...part.params);
     }

@@ -5,6 +5,7 @@ import type { CollectionStore } from '../collections/collection-store';
 import type { EventBus } from '../rpc/event-bus';
 import type { HandlersFor } from '../rpc/handlers';
 import type { ServiceClient, ServiceConfig } from '../service';
+import type { RetryOptions } from '../service/retry';
 import type { Logger } from '../util/logger';
 import { createQueryCache, type EmbeddingSpace } from './query-cache';
 import { createSearchHandlers } from './search-handlers';
@@ -22,6 +23,8 @@ export interface SearchModuleOptions {
   collectionStore?: CollectionStore;
   events?: EventBus;
   logger?: Logger;
+  /** Retry policy of the calls someone waits for (tests shorten the deadline); SYNC_CALL_RETRY by default. */
+  serviceRetry?: Partial<RetryOptions>;
   /** Index tuning (tests shorten the save delay and polling). */
   index?: Partial<Omit<SearchIndexManagerOptions, 'db' | 'dir' | 'space'>>;
 }
@@ -74,6 +77,7 @@ export function createSearchModule(o: SearchModuleOptions): SearchModule {
     collectionStore: o.collectionStore,
     logger: o.logger,
     onStatusChange: emitStatus,
+    retry: o.serviceRetry,
   });
   return {
     handlers: createSearchHandlers({ search: service, db: o.db, space: o.space }),

@@ -8,9 +8,12 @@ import type {
 } from '../../../src-shared/contract/search';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { searchCollectionClips, toRemoteHits } from '../collections/collection-search';
+import { INTERACTIVE_TIMEOUT_MS } from '../collections/interactive-client';
 import { createCollectionStore, type CollectionStore } from '../collections/collection-store';
 import { mergeSearchResults, type LocalHit, type MergedHit, type RemoteHit } from '../collections/merge-search-results';
 import { resolveBaseUrl, resolveConfig, ServiceClient, type ServiceConfig } from '../service';
+import { SYNC_CALL_RETRY, type RetryInfo } from '../service/retry';
+import { INITIAL_HEALTH, nextHealth, type ServiceHealth } from '../service/service-health';
 import type { Logger } from '../util/logger';
 import { normalizeQuery, type EmbeddingSpace, type QueryCache } from './query-cache';
 import { allowedSegmentIds, filterClips } from './search-filters';
@@ -35,32 +38,29 @@ export interface SearchServiceDeps {
   onStatusChange?: () => void;
   /** Most collections searched per query: each search is a billable call. */
   maxCollections?: number;
-  /** After a failure that says the service is unreachable, collection searches are skipped for this long. */
+  /** Once the service is offline (no answer at all), collection searches are skipped for this long. */
   offlineBackoffMs?: number;
+  /** Retry policy of the interactive calls (tests shorten the deadline). */
+  retry?: Partial<typeof SYNC_CALL_RETRY>;
   now?: () => number;
 }
 
-type ServiceState = SearchStatus['service']['state'];
-
-/** Kinds meaning "the service cannot be reached right now", as opposed to a refusal. */
-const UNREACHABLE = new Set(['offline', 'timeout', 'upstream', 'server']);
-
-/**
- * Interactive calls fail fast: someone is waiting at the search box, and a cached or local answer
- * is better than a long retry ladder. The job pipeline keeps the client's patient defaults.
- */
-const INTERACTIVE = { retry: { maxAttempts: 2, baseDelayMs: 250, maxDelayMs: 1000, timeoutAttempts: 1, serverAttempts: 2 }, timeoutMs: 20_000 };
-const COLLECTION_TIMEOUT_MS = 10_000;
 
 function explainCannotRun(err: AppError, text: string): AppErrorData {
   const fallback = 'Earlier searches still run from the cache, and "find similar" and filters work offline.';
   const q = text.length > 60 ? `${text.slice(0, 57)}…` : text;
   switch (err.kind) {
     case 'offline':
+      return { kind: err.kind, message: `Cannot run "${q}" offline: it was never searched before, and the service that encodes new queries cannot be reached (${err.message}). ${fallback}` };
     case 'timeout':
     case 'upstream':
     case 'server':
-      return { kind: err.kind, message: `Cannot run "${q}" offline: it was never searched before, and the service that encodes new queries is unreachable (${err.message}). ${fallback}` };
+    case 'rate_limit':
+      return {
+        kind: err.kind,
+        ...(err.status === undefined ? {} : { status: err.status }),
+        message: `Cannot run "${q}" now: the service is reachable but too busy or slow to encode new queries (${err.message}). Try again in a minute. ${fallback}`,
+      };
     case 'auth':
       return { kind: 'auth', message: `Cannot run "${q}": new queries need the service and ${err.message}. ${fallback}` };
     case 'quota':
@@ -75,8 +75,12 @@ export function createSearchService(d: SearchServiceDeps) {
   const collectionStore = d.collectionStore ?? createCollectionStore(d.db);
   const maxCollections = d.maxCollections ?? 5;
   const offlineBackoffMs = d.offlineBackoffMs ?? 30_000;
+  const retry = { ...SYNC_CALL_RETRY, ...d.retry };
   let client: { key: string; client: ServiceClient } | null = null;
-  const service: { state: ServiceState; error: AppErrorData | null; checkedAt: number | null } = { state: 'unknown', error: null, checkedAt: null };
+  let health: ServiceHealth = INITIAL_HEALTH;
+  /** Set while the configuration itself is missing (no key, no address). */
+  let unconfigured: AppErrorData | null = null;
+  let waiting: SearchStatus['service']['waiting'] = null;
 
   const processedCollections = d.db
     .prepare(
@@ -87,20 +91,43 @@ export function createSearchService(d: SearchServiceDeps) {
   const clipOfSegment = d.db.prepare('SELECT clip_id FROM segments WHERE id = ?').pluck();
   const segmentsOfClip = d.db.prepare('SELECT id FROM segments WHERE clip_id = ?').pluck();
 
-  function setService(state: ServiceState, error: AppErrorData | null): void {
-    const changed = state !== service.state || JSON.stringify(error) !== JSON.stringify(service.error);
-    service.state = state;
-    service.error = error;
-    service.checkedAt = now();
+  function updateHealth(next: ServiceHealth): void {
+    const changed = next.state !== health.state || JSON.stringify(next.error) !== JSON.stringify(health.error);
+    health = next;
+    unconfigured = null;
     if (changed) d.onStatusChange?.();
   }
 
   /** Errors of the settings themselves (no key, no address): already recorded as 'unconfigured'. */
   const configErrors = new WeakSet<AppError>();
 
+  function noteSuccess(): void {
+    updateHealth(nextHealth(health, { type: 'succeeded', at: now() }));
+  }
+
   function noteFailure(err: AppError): void {
     if (err.kind === 'cancelled' || configErrors.has(err)) return;
-    setService(UNREACHABLE.has(err.kind) ? 'offline' : 'online', err.toJSON());
+    updateHealth(nextHealth(health, { type: 'failed', at: now(), error: err.toJSON() }));
+  }
+
+  /** Every failed attempt of a call someone waits for: the health follows it, and the UI shows the wait. */
+  function noteRetry(info: RetryInfo): void {
+    noteFailure(info.error);
+    if (info.deadlineAt === undefined) return;
+    waiting = { since: waiting?.since ?? now(), attempts: (waiting?.attempts ?? 0) + 1, deadlineAt: info.deadlineAt, error: info.error.toJSON() };
+    d.onStatusChange?.();
+  }
+
+  /** Runs a call with the wait made visible; the wait ends with the call. */
+  async function patiently<T>(call: (onRetry: (info: RetryInfo) => void) => Promise<T>): Promise<T> {
+    try {
+      return await call(noteRetry);
+    } finally {
+      if (waiting) {
+        waiting = null;
+        d.onStatusChange?.();
+      }
+    }
   }
 
   /** The interactive client for the current settings; a settings change gives a new one. */
@@ -111,19 +138,25 @@ export function createSearchService(d: SearchServiceDeps) {
       cfg = d.serviceConfig();
       const key = JSON.stringify(cfg);
       if (client?.key === key) return client.client;
-      c = new ServiceClient({ ...cfg, ...INTERACTIVE, timeoutMs: Math.min(cfg.timeoutMs ?? INTERACTIVE.timeoutMs, INTERACTIVE.timeoutMs) });
+      // Encoding a query and searching a collection have no asynchronous counterpart and someone is
+      // waiting: a busy service (502/503/504) is tried again with backoff up to the deadline the UI
+      // shows (SYNC_CALL_RETRY); no answer at all gives up after a few attempts and the cache answers.
+      c = new ServiceClient({ ...cfg, retry, timeoutMs: Math.min(cfg.timeoutMs ?? INTERACTIVE_TIMEOUT_MS, INTERACTIVE_TIMEOUT_MS) });
       client = { key, client: c };
       return c;
     } catch (e) {
       const err = toAppError(e);
       configErrors.add(err);
-      setService('unconfigured', err.toJSON());
+      if (JSON.stringify(unconfigured) !== JSON.stringify(err.toJSON())) {
+        unconfigured = err.toJSON();
+        d.onStatusChange?.();
+      }
       throw err;
     }
   }
 
   function recentlyUnreachable(): boolean {
-    return service.state === 'offline' && service.checkedAt !== null && now() - service.checkedAt < offlineBackoffMs;
+    return health.state === 'offline' && health.checkedAt !== null && now() - health.checkedAt < offlineBackoffMs;
   }
 
   /** Local k-NN under the filters. An empty allow-set means nothing can match: the index is not asked. */
@@ -151,7 +184,7 @@ export function createSearchService(d: SearchServiceDeps) {
     const ids = processedCollections.all(region, maxCollections) as string[];
     if (ids.length === 0) return { remote: [], info: null };
     if (recentlyUnreachable()) {
-      return { remote: [], info: { searched: [], hits: 0, unmapped: 0, error: service.error ?? { kind: 'offline', message: 'the service is unreachable' } } };
+      return { remote: [], info: { searched: [], hits: 0, unmapped: 0, error: health.error ?? { kind: 'offline', message: 'the service cannot be reached' } } };
     }
     let c: ServiceClient;
     try {
@@ -159,10 +192,8 @@ export function createSearchService(d: SearchServiceDeps) {
     } catch (e) {
       return { remote: [], info: { searched: [], hits: 0, unmapped: 0, error: toAppError(e).toJSON() } };
     }
-    const settled = await Promise.allSettled(
-      ids.map((id) =>
-        searchCollectionClips({ store: collectionStore, client: () => c, region: () => region }, id, text, topK, AbortSignal.timeout(COLLECTION_TIMEOUT_MS)),
-      ),
+    const settled = await patiently((onRetry) =>
+      Promise.allSettled(ids.map((id) => searchCollectionClips({ store: collectionStore, client: () => c, region: () => region }, id, text, topK, { onRetry }))),
     );
     const remote: RemoteHit[] = [];
     let unmapped = 0;
@@ -175,13 +206,11 @@ export function createSearchService(d: SearchServiceDeps) {
         unmapped += s.value.unmapped;
       } else {
         const err = toAppError(s.reason);
-        // An abort from our own deadline means "no answer in time".
-        const e = err.kind === 'cancelled' ? new AppError('timeout', `collection search: no answer within ${COLLECTION_TIMEOUT_MS / 1000} s`) : err;
-        error ??= e.toJSON();
-        noteFailure(e);
+        error ??= err.toJSON();
+        noteFailure(err);
       }
     });
-    if (searched.length > 0) setService('online', null);
+    if (searched.length > 0) noteSuccess();
     // Whole-video hits obey the clip filters; tag filters need a matching segment in the clip.
     const mapped = remote.filter((h) => h.clipId !== null);
     const pass = filterClips(d.db, filters, [...new Set(mapped.map((h) => h.clipId!))]);
@@ -235,8 +264,8 @@ export function createSearchService(d: SearchServiceDeps) {
           width: c.width,
           height: c.height,
           shotId: null,
-          startS: 0,
-          endS: c.clipDurationS ?? 0,
+          startS: m.startS ?? 0,
+          endS: m.endS ?? c.clipDurationS ?? 0,
           similarity: m.remoteSimilarity ?? 0,
           source: 'collection',
           sources: ['collection'],
@@ -280,11 +309,12 @@ export function createSearchService(d: SearchServiceDeps) {
         cachedAt = cached.createdAt;
       } else {
         try {
-          const r = await serviceClient().encodeText(args.text);
+          const c = serviceClient();
+          const r = await patiently((onRetry) => c.encodeText(args.text, { onRetry }));
           vector = r.embedding;
           d.queryCache.put(args.text, space, r.embedding);
           origin = 'service';
-          setService('online', null);
+          noteSuccess();
         } catch (e) {
           const err = toAppError(e);
           noteFailure(err);
@@ -336,19 +366,20 @@ export function createSearchService(d: SearchServiceDeps) {
     },
 
     status(): SearchStatus {
-      let state = service.state;
-      if (state === 'unknown' || state === 'unconfigured') {
+      let state: SearchStatus['service']['state'] = health.state;
+      let error = health.error;
+      if (unconfigured || state === 'unknown') {
         // Cheap local check, no network: is there a key and an address at all?
         try {
           const cfg = resolveConfig(d.serviceConfig());
           resolveBaseUrl(cfg.region, cfg.baseUrls);
-          if (state === 'unconfigured') state = 'unknown';
-        } catch {
+        } catch (e) {
           state = 'unconfigured';
+          error = unconfigured ?? toAppError(e).toJSON();
         }
       }
       return {
-        service: { state, error: service.error, checkedAt: service.checkedAt },
+        service: { state, error, checkedAt: health.checkedAt, waiting },
         index: d.index.status(),
         cachedQueries: d.queryCache.count(d.space()),
       };

@@ -1,6 +1,7 @@
 import type { SegmentTag, TagField } from '../../../src-shared/contract/search';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { canonicalTagValue, normalizeTags } from '../service/tags';
+import { normalizeTags } from '../service/tags';
+import { tagLabel } from '../tags/tag-vocabulary';
 import { tableExists } from './search-filters';
 
 const LOCAL_FIELD: Record<string, TagField> = { shot_size: 'shotSize', camera_movement: 'cameraMovement' };
@@ -16,7 +17,8 @@ function serviceConfidence(rawJson: string, field: TagField, canonical: string):
 }
 
 /**
- * Tags of each segment from both sources: the service's (per segment) and the local analysis's
+ * Both tables hold vocabulary ids (migration 0014 brought older rows onto them); the label shown
+ * is the vocabulary's. Tags of each segment from both sources: the service's (per segment) and the local analysis's
  * (per shot, so shared by the shot's segments). Service tags first, then local by confidence.
  */
 export function tagsForSegments(db: CatalogDb, segmentIds: readonly number[]): Map<number, SegmentTag[]> {
@@ -42,8 +44,7 @@ export function tagsForSegments(db: CatalogDb, segmentIds: readonly number[]): M
     ];
     for (const [field, value] of cols) {
       if (value === null || value.trim() === '') continue;
-      const canonical = canonicalTagValue(value);
-      push(r.segment_id, { field, value, canonical, source: 'service', confidence: serviceConfidence(r.raw_json, field, canonical) });
+      push(r.segment_id, { field, value: tagLabel(field, value), canonical: value, source: 'service', confidence: serviceConfidence(r.raw_json, field, value) });
     }
   }
   if (tableExists(db, 'shot_local_tags')) {
@@ -58,7 +59,7 @@ export function tagsForSegments(db: CatalogDb, segmentIds: readonly number[]): M
     for (const r of local) {
       const field = LOCAL_FIELD[r.category];
       if (!field) continue;
-      push(r.segment_id, { field, value: r.value, canonical: canonicalTagValue(r.value), source: 'local', confidence: r.confidence });
+      push(r.segment_id, { field, value: tagLabel(field, r.value), canonical: r.value, source: 'local', confidence: r.confidence });
     }
   }
   return out;

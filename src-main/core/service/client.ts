@@ -1,5 +1,6 @@
-import { AppError } from '../../../src-shared/errors';
+import { AppError, toAppError } from '../../../src-shared/errors';
 import type { ServiceConfig } from './config';
+import { topKBoundFromMessage } from './learned-limits';
 import { multipartExchange, type UploadProgress } from './multipart-upload';
 import { pollUntil, type PollOptions } from './polling';
 import type { LimiterSnapshot } from './rate-limiter';
@@ -179,8 +180,12 @@ export class ServiceClient {
     return { ...parseStorageKeys(body), requestId: req.request_id };
   }
 
+  /**
+   * Sent exactly once: creation is not idempotent in the spec, so a lost answer must be resolved by
+   * looking at the list (collections/create-collection-once.ts), never by sending it again here.
+   */
   async createCollection(name: string, description = '', opts: CallOptions = {}): Promise<{ collectionId: string; raw: unknown }> {
-    const body = await this.transport.request({ method: 'POST', path: '/collections', json: { name: requireString(name, 'name'), description }, what: 'create collection', billable: false, retryTimeout: false, ...opts });
+    const body = await this.transport.request({ method: 'POST', path: '/collections', json: { name: requireString(name, 'name'), description }, what: 'create collection', billable: false, retryTimeout: false, retry: { maxAttempts: 1 }, ...opts });
     return { collectionId: parseCollectionId(body), raw: body };
   }
 
@@ -210,13 +215,32 @@ export class ServiceClient {
     throw new AppError('invalid', `list collections: more than ${MAX_LIST_PAGES} pages`);
   }
 
+  /**
+   * Text search in a collection, one hit per video. The bounds of top_k are not in the spec: when a
+   * search that sent top_k is refused (400/422), the bound the message names is tried (or top_k is
+   * left out when it names none), and what worked is remembered for this service, so no error
+   * reaches the user. A refusal that was not about top_k fails the same way without it and is thrown.
+   */
   async searchCollection(collectionId: string, text: string, topK?: number, opts: CallOptions = {}): Promise<SearchHit[]> {
     requireString(text, 'text');
     if (topK !== undefined && !Number.isInteger(topK)) throw new AppError('invalid', 'top_k must be an integer');
-    const json: Record<string, unknown> = { text };
-    if (topK !== undefined) json.top_k = topK;
-    const body = await this.transport.request({ method: 'POST', path: `/collections/${pathId(collectionId, 'collection_id')}/search`, json, what: 'collection search', billable: true, retryTimeout: true, ...opts });
-    return parseSearchResults(body);
+    const limits = this.transport.keyState.learned;
+    const path = `/collections/${pathId(collectionId, 'collection_id')}/search`;
+    let trying: number | 'omit' | undefined = limits.searchTopK;
+    for (let adapt = 0; ; adapt++) {
+      const k = topK === undefined || trying === 'omit' ? undefined : trying === undefined ? topK : Math.min(topK, trying);
+      const json: Record<string, unknown> = k === undefined ? { text } : { text, top_k: k };
+      try {
+        const body = await this.transport.request({ method: 'POST', path, json, what: 'collection search', billable: true, retryTimeout: true, ...opts });
+        if (adapt > 0) limits.searchTopK = trying;
+        return parseSearchResults(body);
+      } catch (e) {
+        const err = toAppError(e);
+        if (k === undefined || err.kind !== 'invalid' || adapt >= 2) throw err;
+        const bound = topKBoundFromMessage(err.message);
+        trying = bound !== undefined && bound < k ? bound : 'omit';
+      }
+    }
   }
 
   async uploadVideoToCollection(collectionId: string, filePath: string, opts: UploadVideoOptions = {}): Promise<{ videoId: string; raw: unknown }> {

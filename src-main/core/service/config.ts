@@ -43,8 +43,10 @@ export const serviceConfigSchema = z.object({
       maxAttempts: z.number().int().positive(),
       serverAttempts: z.number().int().positive(),
       timeoutAttempts: z.number().int().positive(),
+      offlineAttempts: z.number().int().positive(),
       baseDelayMs: z.number().nonnegative(),
       maxDelayMs: z.number().nonnegative(),
+      deadlineMs: z.number().int().positive(),
     })
     .partial()
     .optional(),

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AdaptiveRateLimiter, type LimiterOptions } from './rate-limiter';
+import type { LearnedLimits } from './learned-limits';
 
 /**
  * What every caller of one API key on one service must share: the limiter (the service limits per
@@ -11,6 +12,8 @@ export interface KeyState {
   authRejected: boolean;
   /** Set by a 402: billable submissions stop until resumed or a probe succeeds. */
   quotaBlocked: boolean;
+  /** Bounds the spec leaves open, learned from this service's answers (learned-limits.ts). */
+  learned: LearnedLimits;
 }
 
 const registry = new Map<string, KeyState>();
@@ -26,7 +29,7 @@ export function sharedKeyState(baseUrl: string, apiKey: string, opts: LimiterOpt
     existing.limiter.configure(opts);
     return existing;
   }
-  const created: KeyState = { limiter: new AdaptiveRateLimiter(opts), authRejected: false, quotaBlocked: false };
+  const created: KeyState = { limiter: new AdaptiveRateLimiter(opts), authRejected: false, quotaBlocked: false, learned: {} };
   registry.set(k, created);
   return created;
 }

@@ -336,10 +336,28 @@ export function parseCollectionId(body: unknown): string {
 export interface SearchHit {
   videoId: string;
   similarity: number;
+  /** The matching moment, when the service says (seconds from the video's start). */
+  startS: number | null;
+  endS: number | null;
   raw: unknown;
 }
 
-/** Ordering is not stated in the spec: hits are sorted by similarity, highest first, ties in service order. */
+function firstFinite(o: Record<string, unknown>, keys: readonly string[]): number | null {
+  for (const k of keys) {
+    const v = o[k];
+    if (typeof v === 'number' && Number.isFinite(v)) return v;
+  }
+  return null;
+}
+
+const HIT_START_KEYS = ['start_time', 'start', 'startTime', 'start_s', 'start_sec', 'begin'];
+const HIT_END_KEYS = ['end_time', 'end', 'endTime', 'end_s', 'end_sec', 'stop'];
+
+/**
+ * Ordering is not stated in the spec: hits are sorted by similarity, highest first, ties in service
+ * order. Whether a hit is a video or one of its segments is not stated either: a video that comes
+ * back several times keeps its best hit (with that hit's times), so the answer is one hit per video.
+ */
 export function parseSearchResults(body: unknown): SearchHit[] {
   let list: unknown[] | undefined;
   if (Array.isArray(body)) list = body;
@@ -356,9 +374,14 @@ export function parseSearchResults(body: unknown): SearchHit[] {
     const videoId = firstString(item, VIDEO_ID_KEYS);
     const sim = [item.similarity, item.score, item.similarity_score].find((v) => typeof v === 'number' && Number.isFinite(v));
     if (!videoId || typeof sim !== 'number') continue;
-    hits.push({ videoId, similarity: sim, raw: item });
+    const startS = firstFinite(item, HIT_START_KEYS);
+    const endS = firstFinite(item, HIT_END_KEYS);
+    const timed = startS !== null && endS !== null && endS > startS;
+    hits.push({ videoId, similarity: sim, startS: timed ? startS : null, endS: timed ? endS : null, raw: item });
   }
-  return hits.map((h, i) => ({ h, i })).sort((a, b) => b.h.similarity - a.h.similarity || a.i - b.i).map((x) => x.h);
+  const sorted = hits.map((h, i) => ({ h, i })).sort((a, b) => b.h.similarity - a.h.similarity || a.i - b.i).map((x) => x.h);
+  const seen = new Set<string>();
+  return sorted.filter((h) => (seen.has(h.videoId) ? false : (seen.add(h.videoId), true)));
 }
 
 export function parseVideoId(body: unknown): string {

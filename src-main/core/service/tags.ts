@@ -11,13 +11,16 @@
  *   - a list of labelled tags:        [{ category: "shot size", label: "wide" }]
  */
 
-export type TagField = 'shotSize' | 'cameraMovement' | 'shootingAngle';
+import type { TagField } from '../../../src-shared/contract/search';
+import { canonicalTag } from '../tags/tag-vocabulary';
+
+export type { TagField };
 export const TAG_FIELDS: readonly TagField[] = ['shotSize', 'cameraMovement', 'shootingAngle'];
 
 export interface TagValue {
   /** As the service wrote it. */
   value: string;
-  /** Lower snake case, for filters: "Close-Up" -> "close_up". */
+  /** The vocabulary's id (tags/tag-vocabulary.ts): "CU", "Close-Up Shot" -> "close_up". */
   canonical: string;
   confidence?: number;
 }
@@ -58,16 +61,6 @@ export function normalizeKey(k: string): string {
   return k.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
-export function canonicalTagValue(v: string): string {
-  return v
-    .trim()
-    .toLowerCase()
-    .replace(/[\s\-/]+/g, '_')
-    .replace(/[^a-z0-9_]/g, '')
-    .replace(/_+/g, '_')
-    .replace(/^_|_$/g, '');
-}
-
 function fieldForKey(key: string): TagField | undefined {
   const n = normalizeKey(key);
   for (const f of TAG_FIELDS) if (FIELD_KEYS[f].includes(n)) return f;
@@ -102,8 +95,8 @@ function asConfidence(v: unknown): number | undefined {
   return n > 1 && n <= 100 ? n / 100 : n;
 }
 
-function tagValue(value: string, confidence?: number): TagValue | undefined {
-  const canonical = canonicalTagValue(value);
+function tagValue(field: TagField, value: string, confidence?: number): TagValue | undefined {
+  const canonical = canonicalTag(field, value);
   if (!canonical) return undefined;
   return confidence === undefined ? { value, canonical } : { value, canonical, confidence };
 }
@@ -119,15 +112,15 @@ interface TimedValue {
 }
 
 /** A label-bearing object: { label, confidence }. */
-function labelOf(o: Record<string, unknown>): TagValue | undefined {
+function labelOf(o: Record<string, unknown>, field: TagField): TagValue | undefined {
   const label = pickByKeys(o, LABEL_KEYS);
-  if (typeof label === 'string') return tagValue(label, asConfidence(pickByKeys(o, CONFIDENCE_KEYS)));
-  if (isRecord(label)) return labelOf(label);
+  if (typeof label === 'string') return tagValue(field, label, asConfidence(pickByKeys(o, CONFIDENCE_KEYS)));
+  if (isRecord(label)) return labelOf(label, field);
   return undefined;
 }
 
 /** { close_up: 0.9, wide: 0.1 }: every value a number, the largest wins. */
-function fromProbabilityMap(o: Record<string, unknown>): TagValue | undefined {
+function fromProbabilityMap(o: Record<string, unknown>, field: TagField): TagValue | undefined {
   const entries = Object.entries(o);
   if (entries.length === 0 || !entries.every(([, v]) => asNumber(v) !== undefined)) return undefined;
   let best: [string, number] | undefined;
@@ -135,7 +128,7 @@ function fromProbabilityMap(o: Record<string, unknown>): TagValue | undefined {
     const n = asNumber(v)!;
     if (!best || n > best[1]) best = [k, n];
   }
-  return best ? tagValue(best[0], asConfidence(best[1])) : undefined;
+  return best ? tagValue(field, best[0], asConfidence(best[1])) : undefined;
 }
 
 function bestCandidate(items: TagValue[]): TagValue | undefined {
@@ -145,7 +138,7 @@ function bestCandidate(items: TagValue[]): TagValue | undefined {
 }
 
 /** Duration-weighted majority over segments; confidence is the mean of the winner's segments. */
-export function dominantValue(timed: TimedValue[]): TagValue | undefined {
+function dominantValue(field: TagField, timed: TimedValue[]): TagValue | undefined {
   const byCanonical = new Map<string, { weight: number; first: TagValue; confs: number[] }>();
   for (const t of timed) {
     const dur = t.start !== undefined && t.end !== undefined && t.end > t.start ? t.end - t.start : 1;
@@ -158,7 +151,7 @@ export function dominantValue(timed: TimedValue[]): TagValue | undefined {
   for (const e of byCanonical.values()) if (!best || e.weight > best.weight) best = e;
   if (!best) return undefined;
   const conf = best.confs.length ? best.confs.reduce((a, b) => a + b, 0) / best.confs.length : undefined;
-  return tagValue(best.first.value, conf);
+  return tagValue(field, best.first.value, conf);
 }
 
 interface ReadValue {
@@ -166,37 +159,37 @@ interface ReadValue {
   timed?: TimedValue[];
 }
 
-function readFieldValue(v: unknown, depth: number): ReadValue {
-  if (typeof v === 'string') return { value: tagValue(v) };
-  if (typeof v === 'number' || typeof v === 'boolean') return { value: tagValue(String(v)) };
+function readFieldValue(field: TagField, v: unknown, depth: number): ReadValue {
+  if (typeof v === 'string') return { value: tagValue(field, v) };
+  if (typeof v === 'number' || typeof v === 'boolean') return { value: tagValue(field, String(v)) };
   if (Array.isArray(v)) {
     const timed: TimedValue[] = [];
     const candidates: TagValue[] = [];
     for (const item of v) {
       if (typeof item === 'string') {
-        const t = tagValue(item);
+        const t = tagValue(field, item);
         if (t) candidates.push(t);
       } else if (isRecord(item)) {
-        const tag = labelOf(item) ?? (depth < MAX_DEPTH ? readFieldValue(pickByKeys(item, ['segments']), depth + 1).value : undefined);
+        const tag = labelOf(item, field) ?? (depth < MAX_DEPTH ? readFieldValue(field, pickByKeys(item, ['segments']), depth + 1).value : undefined);
         if (!tag) continue;
         if (hasTimes(item)) timed.push({ start: asNumber(pickByKeys(item, START_KEYS)), end: asNumber(pickByKeys(item, END_KEYS)), tag });
         else candidates.push(tag);
       }
     }
-    if (timed.length) return { value: dominantValue(timed), timed };
+    if (timed.length) return { value: dominantValue(field, timed), timed };
     // Candidates without confidences keep the service's order: the first is its pick.
     const anyConf = candidates.some((c) => c.confidence !== undefined);
     return { value: anyConf ? bestCandidate(candidates) : candidates[0] };
   }
   if (isRecord(v)) {
-    const label = labelOf(v);
+    const label = labelOf(v, field);
     const segs = pickByKeys(v, ['segments', 'per_segment', 'timeline']);
     if (Array.isArray(segs) && depth < MAX_DEPTH) {
-      const inner = readFieldValue(segs, depth + 1);
+      const inner = readFieldValue(field, segs, depth + 1);
       return { value: label ?? inner.value, timed: inner.timed };
     }
     if (label) return { value: label };
-    return { value: fromProbabilityMap(v) };
+    return { value: fromProbabilityMap(v, field) };
   }
   return {};
 }
@@ -216,7 +209,7 @@ function findFields(root: Record<string, unknown>): { found: Found; usedTopKeys:
         const owner = topKey ?? k;
         if (field) {
           if (!found[field]) {
-            const read = readFieldValue(v, depth);
+            const read = readFieldValue(field, v, depth);
             if (read.value || read.timed) {
               found[field] = read;
               usedTopKeys.add(owner);
@@ -243,7 +236,7 @@ function fromLabelledList(items: unknown[]): Found {
       if (!field || found[field]) continue;
       const rest = { ...item };
       delete rest[k];
-      const read = readFieldValue(rest, 1);
+      const read = readFieldValue(field, rest, 1);
       if (read.value) found[field] = read;
     }
   }
@@ -330,7 +323,7 @@ export function normalizeTags(raw: unknown): NormalizedTags {
     for (const f of TAG_FIELDS) {
       if (found[f]?.value) continue;
       const timed = listed.filter((s) => s[f]).map((s) => ({ start: s.start, end: s.end, tag: s[f]! }));
-      const v = dominantValue(timed);
+      const v = dominantValue(f, timed);
       if (v) found[f] = { value: v };
     }
   }

@@ -3,14 +3,21 @@ import { resolveConfig, type ResolvedServiceConfig, type ServiceConfig } from '.
 import { errorFromNetwork, errorFromResponse } from './http-errors';
 import { sharedKeyState, type KeyState } from './key-state';
 import { resolveBaseUrl } from './regions';
-import { withRetry } from './retry';
+import { withRetry, type RetryInfo, type RetryOptions } from './retry';
 
 export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Each failed attempt that will be tried again (the UI shows a slow service). */
+  onRetry?: (info: RetryInfo) => void;
 }
 
-export interface RequestSpec extends CallOptions {
+export interface RequestPolicy {
+  /** Overrides of the client's retry policy for this call (a call that is not idempotent sends once). */
+  retry?: Partial<RetryOptions>;
+}
+
+export interface RequestSpec extends CallOptions, RequestPolicy {
   method: 'GET' | 'POST';
   /** Relative to the base URL (already encoded), or an absolute URL on the same origin. */
   path: string;
@@ -80,19 +87,20 @@ export class ServiceTransport {
    */
   async run<T>(
     what: string,
-    opts: { billable: boolean; retryTimeout: boolean; signal?: AbortSignal; timeoutMs?: number; bypassQuotaGate?: boolean },
+    opts: { billable: boolean; retryTimeout: boolean; signal?: AbortSignal; timeoutMs?: number; bypassQuotaGate?: boolean; onRetry?: (info: RetryInfo) => void } & RequestPolicy,
     exchange: (signal: AbortSignal) => Promise<{ status: number; headers: Headers | Record<string, string | string[] | undefined>; bodyText: string }>,
     onOk: (bodyText: string) => T,
   ): Promise<T> {
     return withRetry(
-      async () => {
+      async (_attempt, remainingMs) => {
         this.checkGates(opts.billable && !opts.bypassQuotaGate, what);
         const release = await this.keyState.limiter.acquire(opts.signal);
         // One controller for the caller's signal and our deadline; listeners are removed after
         // each exchange, so a long-lived caller signal does not collect one per request.
         const ac = new AbortController();
         let deadlineHit = false;
-        const timeoutMs = opts.timeoutMs ?? this.config.timeoutMs;
+        // Within a retry deadline, no attempt runs past it.
+        const timeoutMs = Math.min(opts.timeoutMs ?? this.config.timeoutMs, remainingMs ?? Infinity);
         const timer = setTimeout(() => {
           deadlineHit = true;
           ac.abort();
@@ -118,8 +126,8 @@ export class ServiceTransport {
         if (opts.bypassQuotaGate) this.keyState.quotaBlocked = false;
         return onOk(res.bodyText);
       },
-      this.config.retry,
-      { signal: opts.signal, retryTimeout: opts.retryTimeout },
+      opts.retry ? { ...this.config.retry, ...opts.retry } : this.config.retry,
+      { signal: opts.signal, retryTimeout: opts.retryTimeout, onRetry: opts.onRetry },
     );
   }
 

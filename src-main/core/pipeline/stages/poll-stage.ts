@@ -1,5 +1,6 @@
 import { AppError, toAppError } from '../../../../src-shared/errors';
 import type { AsyncStatus } from '../../service/responses';
+import { classifyTaskFailure, type TaskFailureCause } from '../../service/task-failure';
 import type { StageHandler } from '../job-types';
 import type { StageDeps } from '../pipeline-deps';
 import { runPool } from '../run-pool';
@@ -14,10 +15,24 @@ export function resubmitRequestId(requestId: string, n: number): string {
 }
 
 /**
+ * A task the service failed on its side is sent again at once up to maxResubmits times; after
+ * that the job fails as 'upstream', the queue retries it later with backoff, and each later run
+ * sends it again, up to this many more times.
+ */
+export const LATER_RESUBMITS = 2;
+
+/** The job's error for tasks failed for good, by what the user can do about them. */
+function taskFailureError(failures: readonly { cause: TaskFailureCause; text: string }[]): AppError {
+  const input = failures.find((f) => f.cause === 'input');
+  if (input) return new AppError('invalid', `the service could not use what was sent (${failures.length} task(s)): ${input.text}`);
+  return new AppError('upstream', `the service failed ${failures.length} task(s) on its side: ${failures[0]!.text}; they are sent again later`);
+}
+
+/**
  * Reads the status of every task of the clip still in flight (one GET each; tasks submitted before
  * a crash are simply polled again). A completed task's result is written in the same transaction
  * that marks it completed: the embedding as float32 LE with model, region and profile; the tags as
- * the raw JSON plus the three recognised keys. Until all are done the job comes back after a delay
+ * the raw JSON plus the three recognised fields as vocabulary ids (tags/tag-vocabulary.ts). Until all are done the job comes back after a delay
  * that grows with the tasks' age, without holding a network slot meanwhile.
  */
 export function pollStage(d: StageDeps): StageHandler<'poll'> {
@@ -26,6 +41,13 @@ export function pollStage(d: StageDeps): StageHandler<'poll'> {
     maxAttempts: 6,
     async run(ctx) {
       const { clipId, region, model, client } = serviceScope(d, ctx);
+      /** A new upload under a new request id, then a new task (the old one named content the service failed on). */
+      const resubmitNow = (segId: number, kind: TaskRow['kind'], resubmits: number, reason: string) => {
+        const up = d.store.upload(segId, kind, region)!;
+        d.store.noteResubmit(segId, kind, region);
+        d.store.renameForResubmit(up.id, resubmitRequestId(up.request_id, resubmits + 1));
+        d.logger?.warn('pipeline.task.failed', { clipId, segmentId: segId, kind, reason, resubmit: resubmits + 1 });
+      };
       const segs = d.store.segmentsOf(clipId, d.profile.id);
       const tasks = d.store.tasksOf(clipId, d.profile.id, region);
       const expected = segs.length * 2;
@@ -35,9 +57,19 @@ export function pollStage(d: StageDeps): StageHandler<'poll'> {
         const needsUpload = d.store.uploadsOf(clipId, d.profile.id, region).some((u) => u.storage_keys_json === null);
         return { next: nextStage(ctx, needsUpload ? 'upload' : 'submit', ctx.job.workS ?? null) };
       }
+      const failed = tasks.filter((t) => t.status === 'failed');
+      if (failed.length > 0) {
+        // A retry after the service failed tasks on its side: send them again while the budget lasts.
+        const again = failed.filter((t) => classifyTaskFailure(t.error_message) === 'service' && t.resubmits < d.maxResubmits + LATER_RESUBMITS);
+        if (again.length < failed.length) {
+          throw taskFailureError(failed.map((t) => ({ cause: classifyTaskFailure(t.error_message), text: `${t.kind} task ${t.task_id}: ${t.error_message ?? 'no reason given'}` })));
+        }
+        for (const t of again) resubmitNow(t.segment_id, t.kind, t.resubmits, t.error_message ?? 'no reason given');
+        return { next: nextStage(ctx, 'upload', ctx.job.workS ?? null) };
+      }
       const open = new Map<string, TaskRow>();
       for (const t of tasks) if (t.status !== 'completed' && t.status !== 'failed' && t.task_id) open.set(t.task_id, t);
-      const permanentFailures: string[] = [];
+      const permanentFailures: { cause: TaskFailureCause; text: string }[] = [];
       let resubmit = false;
       let lost = false;
 
@@ -66,24 +98,22 @@ export function pollStage(d: StageDeps): StageHandler<'poll'> {
             d.store.storeTags(
               ids,
               JSON.stringify(s.tagsRaw),
-              { shotSize: tg?.shotSize?.value ?? null, cameraMovement: tg?.cameraMovement?.value ?? null, shootingAngle: tg?.shootingAngle?.value ?? null },
+              { shotSize: tg?.shotSize?.canonical ?? null, cameraMovement: tg?.cameraMovement?.canonical ?? null, shootingAngle: tg?.shootingAngle?.canonical ?? null },
               t.task_id!,
               region,
             );
           }
         } else if (s.status === 'failed') {
           const reason = s.errorMessage ?? 'no reason given';
+          const cause = classifyTaskFailure(reason);
           for (const segId of d.store.segmentsForTask(t.task_id!, region)) {
             const row = d.store.task(segId, t.kind, region)!;
-            if (row.resubmits < d.maxResubmits) {
-              const up = d.store.upload(segId, t.kind, region)!;
-              d.store.noteResubmit(segId, t.kind, region);
-              d.store.renameForResubmit(up.id, resubmitRequestId(up.request_id, row.resubmits + 1));
-              d.logger?.warn('pipeline.task.failed', { clipId, segmentId: segId, kind: t.kind, reason, resubmit: row.resubmits + 1 });
+            if (cause === 'service' && row.resubmits < d.maxResubmits) {
+              resubmitNow(segId, t.kind, row.resubmits, reason);
               resubmit = true;
             } else {
               d.store.setTaskStatus(t.task_id!, region, 'failed', reason);
-              permanentFailures.push(`${t.kind} task ${t.task_id}: ${reason}`);
+              permanentFailures.push({ cause, text: `${t.kind} task ${t.task_id}: ${reason}` });
             }
           }
         } else {
@@ -94,9 +124,7 @@ export function pollStage(d: StageDeps): StageHandler<'poll'> {
       const after = d.store.tasksOf(clipId, d.profile.id, region);
       const completed = after.filter((t) => t.status === 'completed').length;
       ctx.progress(completed / Math.max(1, expected), `${completed}/${expected} results`);
-      if (permanentFailures.length > 0) {
-        throw new AppError('invalid', `the service failed ${permanentFailures.length} task(s): ${permanentFailures[0]}`);
-      }
+      if (permanentFailures.length > 0) throw taskFailureError(permanentFailures);
       if (resubmit || lost) return { next: nextStage(ctx, 'upload', ctx.job.workS ?? null) };
       const stillOpen = after.filter((t) => t.status !== 'completed');
       if (stillOpen.length > 0) {

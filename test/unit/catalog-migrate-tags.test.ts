@@ -1,0 +1,81 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { migrate, schemaVersion } from '../../src-main/core/catalog/migrate';
+import { MIGRATIONS } from '../../src-main/core/catalog/migrations';
+import { openCatalog } from '../../src-main/core/catalog/open-catalog';
+import { searchFacets } from '../../src-main/core/search/search-facets';
+import { allowedSegmentIds } from '../../src-main/core/search/search-filters';
+import { tagsForSegments } from '../../src-main/core/search/segment-tags';
+import { searchFiltersSchema } from '../../src-shared/contract/search';
+import { tempDir } from '../helpers/paths';
+import { axisVector, insertClip, insertSegment, insertShot, insertVolume, putEmbedding, putLocalTag, putServiceTags, TEST_SPACE } from '../helpers/search-catalog';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
+
+/** One service's spellings per segment, as catalogs before migration 0014 stored them. */
+const OLD_SERVICE_TAGS = [
+  { shotSize: 'EWS', cameraMovement: 'static', shootingAngle: 'eye_level' },
+  { shotSize: 'Extreme Wide Shot', cameraMovement: 'Static Shot', shootingAngle: 'Eye-Level' },
+  { shotSize: 'extreme_wide', cameraMovement: 'hand-held', shootingAngle: 'High Angle' },
+  { shotSize: 'medium shot', cameraMovement: 'Tracking Shot', shootingAngle: 'high_angle' },
+  { shotSize: 'MS', cameraMovement: 'tracking', shootingAngle: "bird's eye" },
+  { shotSize: 'medium', cameraMovement: 'handheld', shootingAngle: 'Over-the-shoulder' },
+];
+
+describe('migration 0014: tag values onto the canonical vocabulary', () => {
+  it('rewrites service and local tags of an older catalog so facets merge and filters find every shot', () => {
+    const t = tempDir('reelscout-migrate-tags-');
+    cleanups.push(t.cleanup);
+    const file = path.join(t.dir, 'catalog.sqlite');
+    const old = new Database(file);
+    old.pragma('foreign_keys = ON');
+    expect(migrate(old, MIGRATIONS, 13)).toBe(13);
+    const vol = insertVolume(old, '/media/card');
+    const segs: number[] = [];
+    const shots: number[] = [];
+    OLD_SERVICE_TAGS.forEach((tags, i) => {
+      const clip = insertClip(old, { volumeId: vol, relPath: `A00${i}.mov`, durationS: 4 });
+      const shot = insertShot(old, clip, 0, 0, 4);
+      shots.push(shot);
+      const seg = insertSegment(old, { clipId: clip, shotId: shot, startS: 0, endS: 4 });
+      putEmbedding(old, seg, axisVector(8, i));
+      putServiceTags(old, seg, tags);
+      segs.push(seg);
+    });
+    // The local analysis wrote its own words before the vocabulary.
+    putLocalTag(old, shots[0]!, 'shot_size', 'close-up');
+    putLocalTag(old, shots[1]!, 'shot_size', 'close_up');
+    putLocalTag(old, shots[2]!, 'camera_movement', 'pan left');
+    const distinctBefore = old.prepare('SELECT COUNT(DISTINCT shot_size) FROM service_tags').pluck().get();
+    expect(distinctBefore).toBe(6);
+    old.close();
+
+    const db = openCatalog(file);
+    cleanups.unshift(() => db.close());
+    expect(schemaVersion(db)).toBeGreaterThanOrEqual(14);
+
+    const facets = searchFacets(db, TEST_SPACE);
+    const counts = (f: typeof facets.shotSize) => Object.fromEntries(f.map((v) => [v.canonical, [v.label, v.service, v.local]]));
+    expect(counts(facets.shotSize)).toEqual({ extreme_wide: ['Extreme wide', 3, 0], medium: ['Medium', 3, 0], close_up: ['Close-up', 0, 2] });
+    expect(counts(facets.cameraMovement)).toEqual({ static: ['Static', 2, 0], handheld: ['Handheld', 2, 0], tracking: ['Tracking', 2, 0], pan_left: ['Pan left', 0, 1] });
+    // A value outside the vocabulary stays, as its own facet.
+    expect(counts(facets.shootingAngle)).toEqual({
+      eye_level: ['Eye level', 2, 0],
+      high_angle: ['High angle', 2, 0],
+      overhead: ['Overhead', 1, 0],
+      over_the_shoulder: ['Over the shoulder', 1, 0],
+    });
+
+    const allowed = (tags: Record<string, unknown>) => [...(allowedSegmentIds(db, searchFiltersSchema.parse({ tags }), TEST_SPACE) ?? [])].sort((a, b) => a - b);
+    expect(allowed({ shotSize: ['extreme_wide'], source: 'service' })).toEqual(segs.slice(0, 3));
+    expect(allowed({ cameraMovement: ['handheld'] })).toEqual([segs[2], segs[5]]);
+    expect(allowed({ shotSize: ['close_up'], source: 'local' })).toEqual(segs.slice(0, 2));
+
+    // Cards show the vocabulary's label; raw_json keeps what the service sent.
+    const cardTags = tagsForSegments(db, [segs[1]!]).get(segs[1]!)!;
+    expect(cardTags.find((x) => x.field === 'shotSize' && x.source === 'service')).toMatchObject({ value: 'Extreme wide', canonical: 'extreme_wide' });
+    expect(JSON.parse(db.prepare('SELECT raw_json FROM service_tags WHERE segment_id = ?').pluck().get(segs[1]) as string)).toMatchObject({ shotSize: 'Extreme Wide Shot' });
+  });
+});
