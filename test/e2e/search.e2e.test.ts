@@ -98,6 +98,35 @@ describe('Search view', () => {
     await page.click('[data-action="toggle-filters"]');
   });
 
+  it('a busy service: the wait shows what it answered and when the app gives up; the query runs once it answers', { timeout: 90_000 }, async () => {
+    const { page } = e;
+    emu.admin.setConfig({ failureRates: { 504: 1 }, failureEndpoints: ['POST /video_embedding/encode_text'] });
+    await page.fill('#search-query', 'teal water');
+    await page.press('#search-query', 'Enter');
+    const wait = page.locator('[data-testid="search-waiting"]');
+    await wait.waitFor({ timeout: 30_000 });
+    await expect.poll(() => wait.innerText()).toMatch(/The service is slow\s*it answered 504; trying again \(attempt \d+\), giving up in \d+ s\./);
+    const left = Number(/giving up in (\d+) s/.exec(await wait.innerText())![1]);
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThanOrEqual(45);
+    // A 504 is a slow service, never "offline".
+    await expect.poll(() => page.locator('[data-testid="search-status"]').getAttribute('data-service')).toBe('slow');
+    await e.screenshot('search-service-slow');
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await e.screenshot('search-service-slow-1920');
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await e.screenshot('search-service-slow-1280');
+    emu.admin.setConfig({ failureRates: { 504: 0 } });
+    // The query ran: it is in the history (cached), and its results replaced the earlier ones.
+    await page.locator('[data-history="teal water"]').waitFor({ timeout: 30_000 });
+    await expect.poll(() => page.locator('[data-action="search"]').innerText()).toBe('Search');
+    await expect.poll(() => wait.count()).toBe(0);
+    expect(await page.locator('[data-testid="search-result"]').count()).toBeGreaterThan(0);
+    expect(await page.locator('[data-testid="search-cannot-run"]').count()).toBe(0);
+    await expect.poll(() => page.locator('[data-testid="search-status"]').getAttribute('data-service')).toBe('online');
+    await page.setViewportSize({ width: 1360, height: 860 });
+  });
+
   it('offline: earlier queries run from the cache, a new one says why it cannot run', { timeout: 150_000 }, async () => {
     const { page } = e;
     await emu.suspend();
@@ -114,6 +143,8 @@ describe('Search view', () => {
     // takes under a second); the assertion is about what is shown, not how fast.
     await notice.waitFor({ timeout: 90_000 });
     expect(await notice.getAttribute('data-kind')).toBe('offline');
+    expect(await notice.getAttribute('data-class')).toBe('offline');
+    expect(await notice.innerText()).toMatch(/^Offline/);
     expect(await notice.innerText()).toMatch(/never searched before/);
     await expect.poll(() => page.locator('[data-testid="search-status"]').getAttribute('data-service')).toBe('offline');
     await e.screenshot('search-offline');

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCollectionOnce } from '../../src-main/core/collections/create-collection-once';
@@ -121,6 +122,16 @@ describe('sync calls through a slow service', () => {
     emu.admin.setConfig({ failureRates: { 504: 0 } });
     const again = await text('red', { collections: true });
     expect(again.collections).toMatchObject({ searched: [collectionId], error: null });
+  });
+
+  it('sync tagging of Base64 video (no async counterpart) waits out two 504s', async () => {
+    const client = new ServiceClient({ ...cfg, retry: { baseDelayMs: 50, maxDelayMs: 200 } });
+    emu.admin.reset({ stats: true });
+    emu.admin.failNext({ status: 504, count: 2, endpoint: 'POST /video_tagging' });
+    const base64 = fs.readFileSync(clips[0]!.file).toString('base64');
+    const r = await client.tagVideo({ base64 });
+    expect(r.tags.shotSize?.canonical).toBeTruthy();
+    expect(emu.stats().byEndpoint['POST /video_tagging']!.statuses).toEqual({ 200: 1, 504: 2 });
   });
 
   it('retries a 504 of the collection search instead of dropping the collection results', async () => {

@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../helpers/paths';
+import { vocabularyTable } from '../helpers/vocabulary-table';
 import { canonicalTag, tagLabel, TAG_VOCABULARY } from '../../src-main/core/tags/tag-vocabulary';
 
 /** Spellings of each taxonomy, as their papers, datasets and tools write them. */
@@ -75,5 +79,11 @@ describe('tag vocabulary', () => {
         expect(canonicalTag(field, e.label)).toBe(e.id);
       }
     }
+  });
+
+  it('the README table is the declared vocabulary', () => {
+    const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+    const block = /<!-- tag-vocabulary:begin -->\n([\s\S]*?)\n<!-- tag-vocabulary:end -->/.exec(readme);
+    expect(block?.[1]).toBe(vocabularyTable());
   });
 });

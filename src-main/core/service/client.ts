@@ -1,6 +1,7 @@
 import { AppError, toAppError } from '../../../src-shared/errors';
 import type { ServiceConfig } from './config';
 import { topKBoundFromMessage } from './learned-limits';
+import { SYNC_CALL_RETRY } from './retry';
 import { multipartExchange, type UploadProgress } from './multipart-upload';
 import { pollUntil, type PollOptions } from './polling';
 import type { LimiterSnapshot } from './rate-limiter';
@@ -153,7 +154,9 @@ export class ServiceClient {
     const hasData = input.base64 !== undefined;
     if (hasUrl === hasData) throw new AppError('invalid', 'video_tagging: send either video_url or base64 data');
     const json = hasUrl ? { video_url: requireString(input.videoUrl, 'video_url') } : { [this.transport.config.base64VideoField]: requireString(input.base64, 'base64 video') };
-    const body = await this.transport.request({ method: 'POST', path: '/video_tagging', json, what: 'video_tagging', billable: true, retryTimeout: false, ...opts });
+    // A URL has the async counterpart its caller falls back to on 504; Base64 data has none, so a
+    // busy service is waited out within the sync-call deadline.
+    const body = await this.transport.request({ method: 'POST', path: '/video_tagging', json, what: 'video_tagging', billable: true, retryTimeout: hasData, ...(hasData ? { retry: SYNC_CALL_RETRY } : {}), ...opts });
     return parseTagResult(body);
   }
 
@@ -238,7 +241,9 @@ export class ServiceClient {
         const err = toAppError(e);
         if (k === undefined || err.kind !== 'invalid' || adapt >= 2) throw err;
         const bound = topKBoundFromMessage(err.message);
-        trying = bound !== undefined && bound < k ? bound : 'omit';
+        // A bound at or above what was sent means the refusal is about something else.
+        if (bound !== undefined && bound >= k) throw err;
+        trying = bound ?? 'omit';
       }
     }
   }

@@ -50,7 +50,7 @@ export interface TagOutcome {
   requestId?: string;
 }
 
-/** Base64 input has no async counterpart in the spec, so its 504 goes back to the caller. */
+/** Base64 input has no async counterpart in the spec: the client waits a busy service out (SYNC_CALL_RETRY) and a 504 that outlasts it goes back to the caller. */
 export async function tagVideoWithFallback(client: ServiceClient, input: TagVideoInput, opts: FallbackOptions = {}): Promise<TagOutcome> {
   try {
     const r = await client.tagVideo(input, opts);

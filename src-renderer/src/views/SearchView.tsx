@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 're
 import type { SearchFiltersIn, SearchResult } from '../../../src-shared/contract/search';
 import { cleanFilters, FilterBar } from '../components/search/FilterBar';
 import { ResultCard } from '../components/search/ResultCard';
-import { SearchNotices, StatusLine } from '../components/search/SearchNotices';
+import { SearchNotices, ServiceWait, StatusLine } from '../components/search/SearchNotices';
 import { SegmentPlayer } from '../components/search/SegmentPlayer';
 import { timeRange } from '../components/search/format';
 import { useFacets, useHistory, useSearchRunner, useSearchStatus } from '../components/search/use-search';
@@ -103,6 +103,7 @@ export function SearchView(): ReactNode {
         </div>
       )}
       {showFilters && <FilterBar facets={facets} filters={filters} onChange={setFilters} collections={collections} onCollections={setCollections} />}
+      {busy && <ServiceWait status={status} />}
       <SearchNotices response={response} error={error} />
       {request?.kind === 'similar' && (
         <div className="sv-note sv-small" data-testid="similar-to">
@@ -122,7 +123,8 @@ export function SearchView(): ReactNode {
         </div>
       )}
       {results.length > 0 && (
-        <div className="sv-grid" data-testid="search-results">
+        // While a new search runs, the previous results stay but read as stale.
+        <div className="sv-grid" data-testid="search-results" aria-busy={busy}>
           {results.map((r) => (
             <ResultCard key={`${r.segmentId ?? 'c'}-${r.clipId}-${r.rank}`} r={r} onOpen={setPlaying} onSimilar={similar} />
           ))}

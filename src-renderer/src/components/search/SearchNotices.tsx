@@ -1,12 +1,29 @@
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { SearchResponse, SearchStatus } from '../../../../src-shared/contract/search';
-import type { AppError } from '../../../../src-shared/errors';
+import { classifyServiceFailure, type ServiceFailureClass } from '../../../../src-shared/contract/service-wait';
+import type { AppError, AppErrorData } from '../../../../src-shared/errors';
+
+const STATE_LABEL: Record<SearchStatus['service']['state'], string> = {
+  online: 'service online',
+  slow: 'service slow: it answers, but late or with errors',
+  offline: 'offline: no answer from the service',
+  unconfigured: 'service not set up',
+  unknown: 'service not contacted yet',
+};
+
+/** Offline (no answer), slow (busy or late), refused (key, quota, request): each asks something else of the user. */
+const CLASS_TITLE: Record<ServiceFailureClass, string> = { offline: 'Offline', slow: 'Service busy', refused: 'Refused' };
+
+function failureTitle(err: AppErrorData): string {
+  const cls = classifyServiceFailure(err);
+  return cls === 'refused' && (err.kind === 'auth' || err.kind === 'quota') ? `Refused (${err.kind === 'auth' ? 'API key' : 'quota'})` : CLASS_TITLE[cls];
+}
 
 /** One line about where things stand: the service, the index, the cache. */
 export function StatusLine({ status }: { status: SearchStatus | null }): ReactNode {
   if (!status) return null;
   const s = status.service.state;
-  const label = s === 'online' ? 'service online' : s === 'offline' ? 'offline' : s === 'unconfigured' ? 'service not set up' : 'service not contacted yet';
+  const label = STATE_LABEL[s];
   const idx = status.index;
   return (
     <div className="row sv-status sv-small" data-testid="search-status" data-service={s}>
@@ -36,8 +53,14 @@ export function SearchNotices({ response, error }: { response: SearchResponse | 
   return (
     <>
       {response.cannotRun && (
-        <div className={`banner${response.cannotRun.kind === 'offline' ? '' : ' error'}`} role="alert" data-testid="search-cannot-run" data-kind={response.cannotRun.kind}>
-          <strong>{response.cannotRun.kind === 'offline' ? 'Offline' : response.cannotRun.kind}</strong>
+        <div
+          className={`banner${classifyServiceFailure(response.cannotRun) === 'refused' ? ' error' : ''}`}
+          role="alert"
+          data-testid="search-cannot-run"
+          data-kind={response.cannotRun.kind}
+          data-class={classifyServiceFailure(response.cannotRun)}
+        >
+          <strong>{failureTitle(response.cannotRun)}</strong>
           <span>{response.cannotRun.message}</span>
         </div>
       )}
@@ -52,5 +75,34 @@ export function SearchNotices({ response, error }: { response: SearchResponse | 
         </div>
       )}
     </>
+  );
+}
+
+/**
+ * While a call someone waits for is being tried again: what the service said, how often, and how
+ * long until the app gives up (the deadline main retries within).
+ */
+export function ServiceWait({ status }: { status: SearchStatus | null }): ReactNode {
+  const waiting = status?.service.waiting ?? null;
+  // Re-rendered twice a second so the countdown moves; the time itself is read at render.
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    if (!waiting) return;
+    const t = setInterval(() => setTick((n) => n + 1), 500);
+    return () => clearInterval(t);
+  }, [waiting]);
+  if (!waiting) return null;
+  const now = Date.now();
+  const total = Math.max(1, waiting.deadlineAt - waiting.since);
+  const left = Math.max(0, Math.ceil((waiting.deadlineAt - now) / 1000));
+  const what = waiting.error.status ? `it answered ${waiting.error.status}` : classifyServiceFailure(waiting.error) === 'offline' ? 'no answer' : 'no answer in time';
+  return (
+    <div className="banner sv-waiting" role="status" aria-live="polite" data-testid="search-waiting" data-attempts={waiting.attempts}>
+      <strong>{classifyServiceFailure(waiting.error) === 'offline' ? 'Reaching the service…' : 'The service is slow'}</strong>
+      <span>
+        {what}; trying again (attempt {waiting.attempts + 1}), giving up in {left} s.
+      </span>
+      <progress max={total} value={Math.min(total, now - waiting.since)} aria-label="Time waited for the service" />
+    </div>
   );
 }
