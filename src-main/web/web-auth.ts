@@ -25,16 +25,19 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 export type AuthFailure = 'host' | 'origin' | 'token';
 
 /**
- * Every request and socket must carry the per-run token (header, cookie set on first load, or
- * query), come to our own host name (no DNS rebinding) and, when a browser says where it comes
- * from, from our own origin (no cross-site requests from other local pages).
+ * Every request and socket must carry the per-run token (header, or the cookie set on first load),
+ * come to our own host name (no DNS rebinding) and, when a browser says where it comes from, from
+ * our own origin (no cross-site requests from other local pages). The token in a query string is
+ * taken only where the printed URL carries it (`GET /?token=`, traded at once for the cookie): query
+ * strings end up in logs and histories.
  */
-export function checkRequest(req: IncomingMessage, token: string, port: number): AuthFailure | null {
+export function checkRequest(req: IncomingMessage, token: string, port: number, opts: { acceptQueryToken?: boolean } = {}): AuthFailure | null {
   const allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
   if (!allowedHosts.includes(req.headers.host ?? '')) return 'host';
   const origin = req.headers.origin;
   if (origin !== undefined && !allowedHosts.some((h) => origin === `http://${h}`)) return 'origin';
   const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-  const presented = (req.headers[TOKEN_HEADER] as string | undefined) ?? cookieValue(req.headers.cookie, TOKEN_COOKIE) ?? url.searchParams.get('token') ?? '';
+  const fromQuery = opts.acceptQueryToken ? url.searchParams.get('token') : null;
+  const presented = (req.headers[TOKEN_HEADER] as string | undefined) ?? cookieValue(req.headers.cookie, TOKEN_COOKIE) ?? fromQuery ?? '';
   return safeEqual(presented, token) ? null : 'token';
 }

@@ -17,7 +17,16 @@ export interface WebServerOptions {
   logger: Logger;
   port?: number;
   token?: string;
+  /** Connection limits (tests shorten them). */
+  limits?: Partial<typeof DEFAULT_LIMITS>;
 }
+
+/**
+ * A local server still gets slow or stuck clients (a hung tab, a port scanner): headers must come
+ * within 10 s and a whole request within 60 s, idle keep-alive sockets close after 5 s, and no more
+ * than 64 connections are open at once.
+ */
+export const DEFAULT_LIMITS = { headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000, maxConnections: 64 };
 
 export interface WebServer {
   url: string;
@@ -46,20 +55,29 @@ export function webCsp(port: number): string {
   ].join('; ');
 }
 
-function readBody(req: http.IncomingMessage): Promise<Buffer> {
+/** Past this much a body is not even drained: the connection is dropped. */
+const MAX_DRAIN = 64 * 1024 * 1024;
+
+/**
+ * The body, or null when it is over MAX_RPC_BODY. An oversized body is read to its end and thrown
+ * away, so the client gets its 413 instead of a reset connection.
+ */
+function readBody(req: http.IncomingMessage): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_RPC_BODY) {
-        reject(new Error('too large'));
-        req.destroy();
-      } else chunks.push(c);
+      if (size <= MAX_RPC_BODY) chunks.push(c);
+      else if (size > MAX_DRAIN) req.destroy();
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('end', () => resolve(size > MAX_RPC_BODY ? null : Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+function sendRpcError(res: http.ServerResponse, status: number, kind: string, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers }).end(JSON.stringify({ ok: false, error: { kind, message } }));
 }
 
 /**
@@ -79,7 +97,7 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
   });
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const failure = checkRequest(req, token, port);
+    const failure = checkRequest(req, token, port, { acceptQueryToken: req.method === 'GET' && (req.url ?? '').split('?')[0] === '/' });
     if (failure) {
       o.logger.warn('web.refused', { reason: failure, path: (req.url ?? '').split('?')[0] });
       res.writeHead(failure === 'token' ? 401 : 403, { 'content-type': 'text/plain' }).end(`refused: ${failure}`);
@@ -92,7 +110,7 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
       'referrer-policy': 'no-referrer',
       'cross-origin-resource-policy': 'same-origin',
     };
-    if (url.searchParams.has('token') && req.method === 'GET' && !url.pathname.startsWith('/media/')) {
+    if (url.searchParams.has('token') && req.method === 'GET' && url.pathname === '/') {
       // Trade the token in the URL for a cookie, and drop it from the address bar and history.
       res.writeHead(302, {
         'set-cookie': `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
@@ -107,15 +125,33 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
         res.writeHead(405, { allow: 'POST' }).end();
         return;
       }
+      let name: string;
+      try {
+        name = decodeURIComponent(url.pathname.slice(5));
+      } catch {
+        req.resume();
+        sendRpcError(res, 400, 'invalid', 'malformed method name', security);
+        return;
+      }
+      if (Number(req.headers['content-length'] ?? 0) > MAX_RPC_BODY) {
+        res.setHeader('connection', 'close');
+        req.resume();
+        sendRpcError(res, 413, 'too_large', `request body over ${MAX_RPC_BODY} bytes`, security);
+        return;
+      }
       let args: unknown = {};
       try {
         const body = await readBody(req);
+        if (body === null) {
+          sendRpcError(res, 413, 'too_large', `request body over ${MAX_RPC_BODY} bytes`, security);
+          return;
+        }
         args = body.length ? JSON.parse(body.toString('utf8')) : {};
       } catch {
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: false, error: { kind: 'invalid', message: 'malformed request body' } }));
+        sendRpcError(res, 400, 'invalid', 'malformed request body', security);
         return;
       }
-      const envelope = await o.dispatch(decodeURIComponent(url.pathname.slice(5)), args, { transport: 'web' });
+      const envelope = await o.dispatch(name, args, { transport: 'web' });
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', ...security });
       res.end(JSON.stringify(envelope));
       return;
@@ -168,6 +204,11 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(msg);
   });
 
+  const limits = { ...DEFAULT_LIMITS, ...o.limits };
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port ?? 0, '127.0.0.1', () => resolve());
