@@ -20,6 +20,8 @@ export const SIDECAR_NAME = `${INDEX_BASENAME}.meta.json`;
 const FORMAT = 'reelscout-vector-index';
 const FORMAT_VERSION = 1;
 const TMP_PREFIX = `.${INDEX_BASENAME}.tmp-`;
+/** Present while the native loader runs (crash-loop breaker, see tryLoadIndex). */
+export const LOADING_MARKER = `.${INDEX_BASENAME}.loading`;
 
 const sidecarSchema = z.object({
   format: z.literal(FORMAT),
@@ -41,7 +43,7 @@ const sidecarSchema = z.object({
 });
 export type IndexSidecar = z.infer<typeof sidecarSchema>;
 
-export type RebuildReason = 'missing' | 'corrupt' | 'stale' | 'unreadable';
+export type RebuildReason = 'missing' | 'corrupt' | 'stale' | 'unreadable' | 'crashed';
 
 export type LoadResult<T extends VectorIndex> =
   | { ok: true; index: T; sidecar: IndexSidecar }
@@ -170,11 +172,22 @@ export function tryLoadIndex<T extends VectorIndex>(dir: string, generation: num
     if (bytes !== f.bytes) return { ok: false, reason: 'corrupt', detail: `${f.name} is ${bytes} bytes, expected ${f.bytes}` };
     if (fileCrc32(file) !== f.crc32) return { ok: false, reason: 'corrupt', detail: `${f.name} fails its checksum` };
   }
+  // The native loader trusts the file: a damaged one with a matching CRC (written so, or crafted)
+  // can kill the process outright. A marker written before loading and removed after says, at the
+  // next start, that the last load never finished: that start rebuilds instead of dying again.
+  const marker = path.join(dir, LOADING_MARKER);
+  if (fs.existsSync(marker)) {
+    fs.rmSync(marker, { force: true });
+    return { ok: false, reason: 'crashed', detail: 'the last start stopped while loading the saved index' };
+  }
+  fs.writeFileSync(marker, String(process.pid));
   const index = createIndex();
   try {
     index.load(path.join(dir, INDEX_BASENAME));
   } catch (e) {
     return { ok: false, reason: 'unreadable', detail: toAppError(e).message };
+  } finally {
+    fs.rmSync(marker, { force: true });
   }
   if (index.size !== sidecar.count || (sidecar.count > 0 && index.dimension !== sidecar.dimension)) {
     return { ok: false, reason: 'corrupt', detail: 'loaded index does not match its sidecar' };

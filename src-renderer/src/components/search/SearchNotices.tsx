@@ -35,6 +35,11 @@ export function StatusLine({ status }: { status: SearchStatus | null }): ReactNo
       </span>
       <span className="muted">·</span>
       <span className="muted">{status.cachedQueries} queries cached for offline use</span>
+      {idx.state === 'ready' && idx.origin && /^rebuilt \((crashed|corrupt|unreadable)/.test(idx.origin) && (
+        <span className="sv-warn" data-testid="index-rebuilt" title={idx.origin}>
+          · search index rebuilt from the catalog ({idx.origin.replace(/^rebuilt \(|\)$/g, '')}); nothing was lost
+        </span>
+      )}
     </div>
   );
 }
