@@ -6,14 +6,16 @@ import { APP_VERSION } from './core/app-version';
 import { createElectronJsonStore, createKeychainCipher } from './ipc/electron-settings';
 import { hardenApp } from './ipc/security';
 import { registerRpcIpc } from './ipc/rpc-ipc';
-import { handleMediaProtocol, registerMediaScheme } from './ipc/media-protocol';
-import { registerDialogs } from './ipc/dialogs';
+import { handleMediaProtocol, registerSchemes } from './ipc/media-protocol';
+import { chooseToolFile, registerDialogs } from './ipc/dialogs';
+import { handleAppProtocol, rendererDirOf } from './ipc/app-protocol';
+import { APP_ORIGIN } from './ipc/app-origin';
 
 // Thin by design: everything testable lives in core/, this file only wires Electron to it.
 let mainWindow: BrowserWindow | null = null;
 let core: AppCore | null = null;
 
-registerMediaScheme();
+registerSchemes();
 
 function createWindow(): BrowserWindow {
   const win = new BrowserWindow({
@@ -35,8 +37,8 @@ function createWindow(): BrowserWindow {
     },
   });
   win.once('ready-to-show', () => win.show());
-  if (process.env.ELECTRON_RENDERER_URL) void win.loadURL(process.env.ELECTRON_RENDERER_URL);
-  else void win.loadFile(path.join(__dirname, '../renderer/index.html'));
+  // The built renderer comes from app://reelscout/ (exact-origin trust), never from file://.
+  void win.loadURL(process.env.ELECTRON_RENDERER_URL ?? `${APP_ORIGIN}/`);
   return win;
 }
 
@@ -63,10 +65,12 @@ void app.whenReady().then(() => {
     preferencesStore: createElectronJsonStore(),
     secretCipher: createKeychainCipher(logger),
     logger,
+    chooseFile: chooseToolFile(() => mainWindow),
   });
+  handleAppProtocol(rendererDirOf(__dirname));
   handleMediaProtocol(core.resolveMedia);
   registerRpcIpc(core, () => mainWindow, logger);
-  registerDialogs(() => mainWindow);
+  registerDialogs(() => mainWindow, logger);
   mainWindow = createWindow();
   mainWindow.on('closed', () => (mainWindow = null));
   app.on('activate', () => {

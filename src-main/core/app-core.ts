@@ -6,7 +6,13 @@ import { EventBus } from './rpc/event-bus';
 import type { Handlers } from './rpc/handlers';
 import { createPreferences, type JsonStore, type PreferencesService } from './settings/preferences';
 import { createSecretStore, type SecretCipher, type SecretStore } from './settings/secret-store';
-import { createSettingsHandlers, readApiKey } from './settings/settings-handlers';
+import { createSettingsHandlers } from './settings/settings-handlers';
+import { bindLegacyKey, readStoredKey } from './settings/api-key';
+import { verifyTool } from './media/tool-check';
+import { locateTool, type FfTool } from './media/ffmpeg-locate';
+import { createServiceClient } from './service/client';
+import type { ToolStatus } from '../../src-shared/contract/settings';
+import { toAppError } from '../../src-shared/errors';
 import type { Logger } from './util/logger';
 import { createMediaResolver } from './media-resolver';
 import { createServiceProvider, type ServiceProvider } from './service-provider';
@@ -15,6 +21,7 @@ import { createAppPipeline } from './pipeline/app-pipeline';
 import { createCollectionsModule } from './collections/collections-module';
 import { createSearchModule, searchServiceBinding } from './search/search-module';
 import type { MediaRef } from '../../src-shared/media-ref';
+import { acquireDataDirLock, type DataDirLock } from './util/data-dir-lock';
 
 export interface AppCoreOptions {
   dataDir: string;
@@ -23,6 +30,10 @@ export interface AppCoreOptions {
   preferencesStore: JsonStore;
   secretCipher: SecretCipher;
   logger: Logger;
+  /** Web mode's --ffmpeg/--ffprobe: they win over Settings and are checked like a chosen program. */
+  toolPaths?: Partial<Record<FfTool, string>>;
+  /** Electron: main's native file dialog for choosing ffmpeg/ffprobe. */
+  chooseFile?: (tool: FfTool) => Promise<string | null>;
 }
 
 export interface AppCore {
@@ -42,6 +53,17 @@ export interface AppCore {
  * web server both build one of these and only differ in how they carry the contract.
  */
 export function createAppCore(o: AppCoreOptions): AppCore {
+  // Before anything is opened or recovered: a second instance must not touch the first one's jobs.
+  const lock = acquireDataDirLock(o.dataDir, o.transport);
+  try {
+    return composeAppCore(o, lock);
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
+}
+
+function composeAppCore(o: AppCoreOptions, lock: DataDirLock): AppCore {
   const paths = {
     dataDir: o.dataDir,
     catalog: path.join(o.dataDir, 'catalog.sqlite'),
@@ -51,16 +73,44 @@ export function createAppCore(o: AppCoreOptions): AppCore {
   const events = new EventBus();
   const preferences = createPreferences(o.preferencesStore, o.logger);
   const secrets = createSecretStore(path.join(o.dataDir, 'secrets.json'), o.secretCipher);
-  const storedKey = readApiKey(secrets);
-  if (storedKey) o.logger.addSecret(storedKey);
+  const storedKey = readStoredKey(secrets);
+  if (storedKey) o.logger.addSecret(storedKey.key);
+  {
+    const p = preferences.get();
+    bindLegacyKey(secrets, p.baseUrls[p.region]);
+  }
   const db = openCatalog(paths.catalog);
   const service = createServiceProvider(preferences, secrets);
 
-  // Paths chosen in Settings, read at each use so a change applies without a restart.
-  const tools = () => {
+  // Paths chosen in main (Settings' file dialog, web mode's flags), read at each use so a change
+  // applies without a restart, and checked to be ffmpeg/ffprobe before anything runs them.
+  const chosenTool = (tool: FfTool): { path: string; source: 'flag' | 'setting' } | null => {
+    const flag = o.toolPaths?.[tool];
+    if (flag) return { path: flag, source: 'flag' };
     const p = preferences.get();
-    return { ffmpeg: p.ffmpegPath || undefined, ffprobe: p.ffprobePath || undefined };
+    const setting = tool === 'ffmpeg' ? p.ffmpegPath : p.ffprobePath;
+    return setting ? { path: setting, source: 'setting' } : null;
   };
+  const tools = () => {
+    const out: { ffmpeg?: string; ffprobe?: string } = {};
+    for (const tool of ['ffmpeg', 'ffprobe'] as const) {
+      const chosen = chosenTool(tool);
+      if (!chosen) continue;
+      verifyTool(tool, chosen.path);
+      out[tool] = chosen.path;
+    }
+    return out;
+  };
+  const toolStatus = (): ToolStatus[] =>
+    (['ffmpeg', 'ffprobe'] as const).map((tool) => {
+      const chosen = chosenTool(tool);
+      try {
+        const located = locateTool(tool, { explicit: { [tool]: chosen?.path } });
+        return { tool, path: located.path, source: chosen?.source ?? located.source, version: verifyTool(tool, located.path), error: null };
+      } catch (e) {
+        return { tool, path: chosen?.path ?? null, source: chosen?.source ?? null, version: null, error: toAppError(e).toJSON() };
+      }
+    });
   const ffmpegBinary = () => ffPath('ffmpeg', { ffmpeg: tools().ffmpeg });
   const ffmpegPath = () => {
     try {
@@ -110,13 +160,18 @@ export function createAppCore(o: AppCoreOptions): AppCore {
       dataDir: o.dataDir,
       version: o.version,
       ffmpegPath,
-      probeService: async () => {
-        const client = service.client();
+      probeService: async (target) => {
+        // A client of its own for what the form holds; it shares the limiter of that address and key.
+        const p = preferences.get();
+        const client = createServiceClient({ region: p.region, baseUrls: { [p.region]: target.baseUrl }, apiKey: target.apiKey, authHeader: target.authHeader, qps: p.qps, concurrency: p.concurrency });
         client.clearAuthRejection();
         const started = performance.now();
         const collections = await client.listCollections();
         return { latencyMs: performance.now() - started, collections: collections.length };
       },
+      toolStatus,
+      chooseFile: o.chooseFile,
+      verifyTool,
     }),
     ...library.handlers,
     ...pipeline.handlers,
@@ -143,6 +198,7 @@ export function createAppCore(o: AppCoreOptions): AppCore {
       await pipeline.stop();
       await search.dispose();
       db.close();
+      lock.release();
     },
   };
 }

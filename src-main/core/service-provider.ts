@@ -2,7 +2,8 @@ import { AppError } from '../../src-shared/errors';
 import { createServiceClient, type ServiceClient } from './service/client';
 import type { PreferencesService } from './settings/preferences';
 import type { SecretStore } from './settings/secret-store';
-import { readApiKey } from './settings/settings-handlers';
+import { keyFor, readStoredKey } from './settings/api-key';
+import { originOf } from '../../src-shared/contract/settings';
 
 export interface ServiceProvider {
   /** A client for the current settings; throws 'auth' without a key and 'invalid' without a base URL. */
@@ -21,14 +22,14 @@ export function createServiceProvider(preferences: PreferencesService, secrets: 
   let cached: { sig: string; client: ServiceClient } | null = null;
   const current = () => {
     const p = preferences.get();
-    const key = readApiKey(secrets);
-    return { p, key, baseUrl: p.baseUrls[p.region] };
+    return { p, baseUrl: p.baseUrls[p.region] };
   };
   return {
     client() {
-      const { p, key, baseUrl } = current();
+      const { p, baseUrl } = current();
       if (!baseUrl) throw new AppError('invalid', 'no service base URL is set for this region (Settings)');
-      if (!key) throw new AppError('auth', 'no API key is set (Settings)');
+      // Bound to the origin it was saved for: never sent to an address the renderer changed.
+      const key = keyFor(secrets, baseUrl);
       const sig = JSON.stringify([p.region, baseUrl, p.authHeader, p.qps, p.concurrency, p.base64VideoField, key]);
       if (cached?.sig !== sig) {
         cached = {
@@ -47,8 +48,9 @@ export function createServiceProvider(preferences: PreferencesService, secrets: 
       return cached.client;
     },
     configured() {
-      const { key, baseUrl } = current();
-      return !!key && !!baseUrl;
+      const { baseUrl } = current();
+      const stored = readStoredKey(secrets);
+      return !!baseUrl && !!stored && stored.origin === originOf(baseUrl);
     },
     identity() {
       // The spec names no model or version: the region's base URL is the best identity we have.

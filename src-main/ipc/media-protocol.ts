@@ -1,12 +1,14 @@
 import { net, protocol } from 'electron';
 import { pathToFileURL } from 'node:url';
 import { parseMediaPath, type MediaRef } from '../../src-shared/media-ref';
+import { APP_SCHEME_PRIVILEGES } from './app-protocol';
 
 export const MEDIA_SCHEME = 'rs-media';
 
-/** Must run before app 'ready'. */
-export function registerMediaScheme(): void {
+/** Must run before app 'ready', and once: the app's own scheme is registered in the same call. */
+export function registerSchemes(): void {
   protocol.registerSchemesAsPrivileged([
+    APP_SCHEME_PRIVILEGES,
     { scheme: MEDIA_SCHEME, privileges: { standard: true, secure: true, stream: true, supportFetchAPI: true } },
   ]);
 }

@@ -1,17 +1,13 @@
 import { ipcMain, type BrowserWindow } from 'electron';
 import type { AppCore } from '../core/app-core';
 import type { Logger } from '../core/util/logger';
-import { isAppUrl } from './security';
+import { fromApp } from './sender';
 import { IPC_RPC, IPC_EVENT } from '../../src-preload/channels';
 
 /** Carries the contract over IPC; the dispatcher validates every argument before core sees it. */
 export function registerRpcIpc(core: AppCore, getWindow: () => BrowserWindow | null, logger: Logger): () => void {
   ipcMain.handle(IPC_RPC, async (event, method: unknown, args: unknown) => {
-    const frameUrl = event.senderFrame?.url ?? '';
-    if (!isAppUrl(frameUrl)) {
-      logger.warn('ipc.refused', { frame: frameUrl.slice(0, 200) });
-      return { ok: false, error: { kind: 'auth', message: 'refused: not the app renderer' } };
-    }
+    if (!fromApp(event, logger, IPC_RPC)) return { ok: false, error: { kind: 'auth', message: 'refused: not the app renderer' } };
     return core.dispatch(typeof method === 'string' ? method : '', args, { transport: 'electron' });
   });
   const unsubscribe = core.events.subscribe((name, payload) => {

@@ -1,5 +1,6 @@
 import { app, session, shell, type WebContents } from 'electron';
 import type { Logger } from '../core/util/logger';
+import { isAppUrl } from './app-origin';
 
 export const RENDERER_CSP = [
   "default-src 'self'",
@@ -14,12 +15,7 @@ export const RENDERER_CSP = [
   "form-action 'none'",
 ].join('; ');
 
-/** Is this URL our own renderer (the packaged file or the electron-vite dev server)? */
-export function isAppUrl(url: string): boolean {
-  const dev = process.env.ELECTRON_RENDERER_URL;
-  if (dev && (url.startsWith(dev) || url.startsWith(dev.replace(/^http/, 'ws')))) return true;
-  return url.startsWith('file://');
-}
+const isApp = (url: string) => isAppUrl(url, process.env.ELECTRON_RENDERER_URL);
 
 /** Applied once: deny everything the app does not need, for every window that will ever exist. */
 export function hardenApp(logger: Logger): void {
@@ -34,7 +30,7 @@ export function hardenApp(logger: Logger): void {
   // No remote content: only our files, the dev server and our media protocol.
   session.defaultSession.webRequest.onBeforeRequest((details, callback) => {
     const u = details.url;
-    const allowed = isAppUrl(u) || u.startsWith('rs-media:') || u.startsWith('devtools:') || u.startsWith('data:') || u.startsWith('blob:');
+    const allowed = isApp(u) || u.startsWith('rs-media:') || u.startsWith('devtools:') || u.startsWith('data:') || u.startsWith('blob:');
     if (!allowed) logger.warn('security.request.blocked', { url: u.slice(0, 200) });
     callback({ cancel: !allowed });
   });
@@ -44,13 +40,13 @@ export function hardenApp(logger: Logger): void {
       return { action: 'deny' };
     });
     contents.on('will-navigate', (event, url) => {
-      if (!isAppUrl(url)) {
+      if (!isApp(url)) {
         event.preventDefault();
         logger.warn('security.navigation.denied', { url: url.slice(0, 200) });
       }
     });
     contents.on('will-redirect', (event, url) => {
-      if (!isAppUrl(url)) event.preventDefault();
+      if (!isApp(url)) event.preventDefault();
     });
     contents.on('will-attach-webview', (event) => event.preventDefault());
   });

@@ -10,11 +10,15 @@ async function main(): Promise<void> {
       port: { type: 'string', default: '0' },
       'data-dir': { type: 'string' },
       'renderer-dir': { type: 'string' },
+      // Programs the app runs are chosen where the app is started, never over the RPC.
+      ffmpeg: { type: 'string' },
+      ffprobe: { type: 'string' },
     },
   });
   const dataDir = path.resolve(values['data-dir'] ?? process.env.REELSCOUT_DATA_DIR ?? path.join(os.homedir(), '.reelscout-web'));
   const rendererDir = path.resolve(values['renderer-dir'] ?? path.join(__dirname, '..', 'renderer'));
-  const app = await startWebApp({ dataDir, rendererDir, port: Number(values.port), logToConsole: false });
+  const toolPaths = { ffmpeg: values.ffmpeg && path.resolve(values.ffmpeg), ffprobe: values.ffprobe && path.resolve(values.ffprobe) };
+  const app = await startWebApp({ dataDir, rendererDir, port: Number(values.port), logToConsole: false, toolPaths });
   process.stdout.write(`Reelscout (web mode) data: ${dataDir}\nOpen: ${app.server.openUrl}\n`);
   const stop = () => void app.close().finally(() => process.exit(0));
   process.on('SIGINT', stop);

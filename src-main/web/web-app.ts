@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { createAppCore, type AppCore } from '../core/app-core';
 import { createConfJsonStore } from '../core/settings/conf-store';
-import { createFileCipher } from '../core/settings/file-cipher';
+import { createFileCipher, moveLegacyKey, webKeyFile } from '../core/settings/file-cipher';
 import { createLogger, type Logger } from '../core/util/logger';
 import { startWebServer, type WebServer } from './web-server';
 import { APP_VERSION } from '../core/app-version';
@@ -12,6 +12,10 @@ export interface WebAppOptions {
   port?: number;
   token?: string;
   logToConsole?: boolean;
+  /** The master key file (outside dataDir; default webKeyFile(dataDir)). */
+  keyFile?: string;
+  /** --ffmpeg / --ffprobe: checked to be those programs before use. */
+  toolPaths?: { ffmpeg?: string; ffprobe?: string };
 }
 
 export interface WebApp {
@@ -26,23 +30,33 @@ export interface WebApp {
 export async function startWebApp(o: WebAppOptions): Promise<WebApp> {
   const logFile = path.join(o.dataDir, 'logs', 'main.log');
   const logger = createLogger({ file: logFile, console: o.logToConsole });
+  const keyFile = o.keyFile ?? webKeyFile(o.dataDir);
+  moveLegacyKey(o.dataDir, keyFile);
   const core = createAppCore({
     dataDir: o.dataDir,
     transport: 'web',
     version: APP_VERSION,
     preferencesStore: createConfJsonStore(o.dataDir),
-    secretCipher: createFileCipher(path.join(o.dataDir, 'master.key')),
+    secretCipher: createFileCipher(keyFile),
     logger,
+    toolPaths: o.toolPaths,
   });
-  const server = await startWebServer({
-    dispatch: core.dispatch,
-    events: core.events,
-    resolveMedia: core.resolveMedia,
-    rendererDir: o.rendererDir,
-    logger,
-    port: o.port,
-    token: o.token,
-  });
+  let server: WebServer;
+  try {
+    server = await startWebServer({
+      dispatch: core.dispatch,
+      events: core.events,
+      resolveMedia: core.resolveMedia,
+      rendererDir: o.rendererDir,
+      logger,
+      port: o.port,
+      token: o.token,
+    });
+  } catch (e) {
+    // A port in use: give the data folder (and its lock) back before failing.
+    await core.dispose();
+    throw e;
+  }
   logger.info('web.started', { url: server.url });
   return {
     core,

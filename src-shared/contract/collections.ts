@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ERROR_KINDS, appErrorSchema } from '../errors';
 import { method, type MethodDef } from './define';
+import { absolutePathSchema } from './safe-strings';
 
 /**
  * Where one clip stands in one service collection. The service's own video states (uploaded,
@@ -76,7 +77,7 @@ export const attachArgsSchema = z
     collectionId,
     clipIds: z.array(clipId).min(1).max(100_000).optional(),
     /** Every catalogued clip under this folder. */
-    folder: z.string().trim().min(1).max(4096).optional(),
+    folder: absolutePathSchema.optional(),
   })
   .strict()
   .refine((a) => (a.clipIds === undefined) !== (a.folder === undefined), 'give either clipIds or folder');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { method, voidSchema } from './define';
+import { absolutePathSchema } from './safe-strings';
 
 /**
  * Stored states of a clip plus two that come from where its file is:
@@ -142,7 +143,7 @@ export const listArgsSchema = z
     offset: z.number().int().min(0).default(0),
     limit: z.number().int().min(1).max(500).default(100),
     /** Absolute folder: clips in it and below. */
-    folder: z.string().min(1).max(4096).optional(),
+    folder: absolutePathSchema.optional(),
     status: clipFilterSchema.optional(),
     /** Substring of the file name, case-insensitive. */
     query: z.string().max(200).optional(),
@@ -177,7 +178,7 @@ export const relinkResultSchema = z.object({
 });
 export type RelinkResult = z.infer<typeof relinkResultSchema>;
 
-const absPath = z.string().trim().min(1).max(4096);
+const absPath = absolutePathSchema;
 
 export const libraryMethods = {
   /** Scans the paths, catalogues and probes new or changed videos; shots and thumbnails follow in the background. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { appErrorSchema } from '../errors';
 import { method, voidSchema, okSchema } from './define';
+import { safeText } from './safe-strings';
 
 export const REGION_IDS = ['asia', 'usa', 'china'] as const;
 export const regionIdSchema = z.enum(REGION_IDS);
@@ -14,10 +15,32 @@ export const REGIONS: readonly { id: RegionId; label: string; available: boolean
   { id: 'china', label: 'China (coming soon)', available: false },
 ];
 
-const httpUrl = z
-  .string()
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** https, or plain http to this machine only: the API key travels with every request. */
+export function isAllowedServiceUrl(s: string): boolean {
+  let u: URL;
+  try {
+    u = new URL(s);
+  } catch {
+    return false;
+  }
+  if (u.username || u.password) return false;
+  return u.protocol === 'https:' || (u.protocol === 'http:' && LOOPBACK_HOSTS.has(u.hostname));
+}
+
+/** The origin a URL sends to ("" for none): the API key is bound to it. */
+export function originOf(s: string): string {
+  try {
+    return new URL(s).origin;
+  } catch {
+    return '';
+  }
+}
+
+const httpUrl = safeText(2048)
   .trim()
-  .refine((s) => s === '' || /^https?:\/\/[^\s]+$/i.test(s), 'must be an http(s) URL');
+  .refine((s) => s === '' || isAllowedServiceUrl(s), 'must be an https URL (plain http only to localhost)');
 
 export const preferencesSchema = z.object({
   region: regionIdSchema.refine((r) => REGIONS.find((x) => x.id === r)?.available, 'region is not available yet').default('asia'),
@@ -28,9 +51,13 @@ export const preferencesSchema = z.object({
   qps: z.number().positive().max(1000).default(5),
   concurrency: z.number().int().min(1).max(64).default(4),
   /** Field name for Base64 video in synchronous tagging: the spec does not name it. */
-  base64VideoField: z.string().min(1).max(64).default('video_base64'),
-  ffmpegPath: z.string().default(''),
-  ffprobePath: z.string().default(''),
+  base64VideoField: safeText(64).min(1).default('video_base64'),
+  /**
+   * Chosen in main only (a native file dialog in Electron, a flag in web mode) and checked to be
+   * ffmpeg/ffprobe: no RPC can set a program the app will run.
+   */
+  ffmpegPath: safeText(4096).default(''),
+  ffprobePath: safeText(4096).default(''),
 });
 export type Preferences = z.infer<typeof preferencesSchema>;
 
@@ -41,16 +68,30 @@ export const preferencesPatchSchema = z
     authHeader: z.enum(['x-api-key', 'bearer']),
     qps: z.number().positive().max(1000),
     concurrency: z.number().int().min(1).max(64),
-    base64VideoField: z.string().min(1).max(64),
-    ffmpegPath: z.string(),
-    ffprobePath: z.string(),
+    base64VideoField: safeText(64).min(1),
   })
   .partial()
   .strict();
 export type PreferencesPatch = z.infer<typeof preferencesPatchSchema>;
 
-/** The key itself never reaches the renderer: only whether it is set and a masked hint. */
-export const apiKeyStatusSchema = z.object({ set: z.boolean(), masked: z.string() });
+/**
+ * The key itself never reaches the renderer: only whether it is set, a masked hint, the origin it
+ * was saved for, and whether that is the current region's address (if not, it is not used).
+ */
+export const apiKeyStatusSchema = z.object({ set: z.boolean(), masked: z.string(), origin: z.string().nullable(), usable: z.boolean() });
+
+export const TOOLS = ['ffmpeg', 'ffprobe'] as const;
+export const toolSchema = z.enum(TOOLS);
+export const toolStatusSchema = z.object({
+  tool: toolSchema,
+  path: z.string().nullable(),
+  source: z.enum(['setting', 'flag', 'env', 'bundled', 'system']).nullable(),
+  version: z.string().nullable(),
+  error: appErrorSchema.nullable(),
+});
+export type ToolStatus = z.infer<typeof toolStatusSchema>;
+
+const apiKeyInput = safeText(512).trim().min(8);
 
 export const settingsViewSchema = z.object({
   preferences: preferencesSchema,
@@ -69,9 +110,22 @@ export const connectionTestSchema = z.object({
 export const settingsMethods = {
   'settings.get': method(voidSchema, settingsViewSchema),
   'settings.update': method(preferencesPatchSchema, settingsViewSchema),
-  'settings.setApiKey': method(z.object({ key: z.string().trim().min(8).max(512) }).strict(), settingsViewSchema),
+  /** Saved for the origin of the current region's base URL, and used only there. */
+  'settings.setApiKey': method(z.object({ key: apiKeyInput }).strict(), settingsViewSchema),
   'settings.clearApiKey': method(voidSchema, settingsViewSchema),
-  'settings.testConnection': method(voidSchema, connectionTestSchema),
+  /**
+   * Tests what the form holds, saved or not. The stored key is sent only to the origin it was saved
+   * for: testing another address needs the key typed in the form.
+   */
+  'settings.testConnection': method(
+    z.object({ baseUrl: httpUrl.optional(), authHeader: z.enum(['x-api-key', 'bearer']).optional(), apiKey: apiKeyInput.optional() }).strict().default({}),
+    connectionTestSchema,
+  ),
+  /** ffmpeg/ffprobe in use, where from, and their version. */
+  'settings.tools': method(voidSchema, z.object({ tools: z.array(toolStatusSchema) })),
+  /** Electron: main's own file dialog picks the program, which is checked before it is kept. Web mode: a flag or the environment. */
+  'settings.chooseTool': method(z.object({ tool: toolSchema }).strict(), z.object({ tools: z.array(toolStatusSchema) })),
+  'settings.clearTool': method(z.object({ tool: toolSchema }).strict(), z.object({ tools: z.array(toolStatusSchema) })),
   'app.info': method(
     voidSchema,
     z.object({ version: z.string(), transport: z.enum(['electron', 'web']), dataDir: z.string(), ffmpeg: z.string().nullable() }),

@@ -11,6 +11,8 @@ export interface JsonStore {
 export interface PreferencesService {
   get(): Preferences;
   update(patch: PreferencesPatch): Preferences;
+  /** Main only, after verifyTool: no RPC patch can carry a program path. */
+  setToolPath(tool: 'ffmpeg' | 'ffprobe', file: string): Preferences;
   readonly path: string;
 }
 
@@ -28,19 +30,21 @@ export function createPreferences(json: JsonStore, logger?: Logger): Preferences
     }
     return preferencesSchema.parse(merged);
   };
+  const save = (candidate: unknown): Preferences => {
+    const next = preferencesSchema.safeParse(candidate);
+    if (!next.success) throw new AppError('invalid', next.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+    json.store = next.data as unknown as Record<string, unknown>;
+    return next.data;
+  };
   return {
     path: json.path,
     get,
     update(patch) {
       const current = get();
-      const next = preferencesSchema.safeParse({
-        ...current,
-        ...patch,
-        baseUrls: { ...current.baseUrls, ...(patch.baseUrls ?? {}) },
-      });
-      if (!next.success) throw new AppError('invalid', next.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
-      json.store = next.data as unknown as Record<string, unknown>;
-      return next.data;
+      return save({ ...current, ...patch, baseUrls: { ...current.baseUrls, ...(patch.baseUrls ?? {}) } });
+    },
+    setToolPath(tool, file) {
+      return save({ ...get(), [tool === 'ffmpeg' ? 'ffmpegPath' : 'ffprobePath']: file });
     },
   };
 }

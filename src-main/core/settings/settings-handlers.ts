@@ -1,12 +1,12 @@
-import { REGIONS, type settingsMethods, type SettingsView } from '../../../src-shared/contract/settings';
-import { toAppError } from '../../../src-shared/errors';
+import { originOf, REGIONS, type settingsMethods, type SettingsView, type ToolStatus } from '../../../src-shared/contract/settings';
+import { AppError, toAppError } from '../../../src-shared/errors';
+import type { FfTool } from '../media/ffmpeg-locate';
 import type { HandlersFor } from '../rpc/handlers';
 import type { EventBus } from '../rpc/event-bus';
 import type { Logger } from '../util/logger';
+import { clearKey, readStoredKey, storeKey } from './api-key';
 import { maskKey, type PreferencesService } from './preferences';
 import type { SecretStore } from './secret-store';
-
-export const API_KEY_SECRET = 'service.apiKey';
 
 export interface SettingsDeps {
   preferences: PreferencesService;
@@ -17,22 +17,28 @@ export interface SettingsDeps {
   dataDir: string;
   version: string;
   ffmpegPath: () => string | null;
-  /** One cheap authenticated call (the collection list) against the configured service. */
-  probeService: () => Promise<{ latencyMs: number; collections: number }>;
-}
-
-export function readApiKey(secrets: SecretStore): string | null {
-  try {
-    return secrets.get(API_KEY_SECRET);
-  } catch {
-    return null;
-  }
+  /** One cheap authenticated call (the collection list) against this address, header and key. */
+  probeService: (target: { baseUrl: string; authHeader: 'x-api-key' | 'bearer'; apiKey: string }) => Promise<{ latencyMs: number; collections: number }>;
+  /** Where ffmpeg and ffprobe come from, checked. */
+  toolStatus: () => ToolStatus[];
+  /** Main's native file dialog (Electron); absent in web mode, where flags and the environment choose. */
+  chooseFile?: (tool: FfTool) => Promise<string | null>;
+  /** Checks a chosen program is that tool (tool-check.ts); throws 'media' when it is not. */
+  verifyTool: (tool: FfTool, file: string) => string;
 }
 
 export function createSettingsHandlers(d: SettingsDeps): HandlersFor<typeof settingsMethods> {
+  const currentBaseUrl = () => {
+    const p = d.preferences.get();
+    return p.baseUrls[p.region];
+  };
   const view = (): SettingsView => {
-    const key = readApiKey(d.secrets);
-    return { preferences: d.preferences.get(), apiKey: { set: !!key, masked: maskKey(key) }, regions: [...REGIONS] };
+    const stored = readStoredKey(d.secrets);
+    return {
+      preferences: d.preferences.get(),
+      apiKey: { set: !!stored, masked: maskKey(stored?.key ?? null), origin: stored?.origin ?? null, usable: !!stored && stored.origin === originOf(currentBaseUrl()) },
+      regions: [...REGIONS],
+    };
   };
   const changed = () => {
     const v = view();
@@ -48,24 +54,55 @@ export function createSettingsHandlers(d: SettingsDeps): HandlersFor<typeof sett
     },
     'settings.setApiKey': ({ key }) => {
       d.logger.addSecret(key);
-      d.secrets.set(API_KEY_SECRET, key);
-      d.logger.info('settings.apiKey.set', { store: d.secrets.kind });
+      storeKey(d.secrets, key, currentBaseUrl());
+      d.logger.info('settings.apiKey.set', { store: d.secrets.kind, origin: originOf(currentBaseUrl()) });
       return changed();
     },
     'settings.clearApiKey': () => {
-      d.secrets.delete(API_KEY_SECRET);
+      clearKey(d.secrets);
       d.logger.info('settings.apiKey.cleared');
       return changed();
     },
-    'settings.testConnection': async () => {
+    'settings.testConnection': async (form) => {
       try {
-        const r = await d.probeService();
+        const p = d.preferences.get();
+        const baseUrl = form.baseUrl || currentBaseUrl();
+        if (!baseUrl) throw new AppError('invalid', 'no service address to test');
+        let apiKey = form.apiKey;
+        if (apiKey) d.logger.addSecret(apiKey);
+        else {
+          // The stored key goes only to the origin it was saved for.
+          const stored = readStoredKey(d.secrets);
+          if (!stored) throw new AppError('auth', 'no API key: type one to test the connection');
+          if (stored.origin !== originOf(baseUrl)) throw new AppError('auth', `the stored API key is for ${stored.origin ?? 'another address'}: type the key for ${originOf(baseUrl)} to test it`);
+          apiKey = stored.key;
+        }
+        const r = await d.probeService({ baseUrl, authHeader: form.authHeader ?? p.authHeader, apiKey });
         return { ok: true, latencyMs: r.latencyMs, collections: r.collections };
       } catch (e) {
         const err = toAppError(e);
         d.logger.warn('settings.testConnection.failed', { kind: err.kind, message: err.message });
         return { ok: false, error: err.toJSON() };
       }
+    },
+    'settings.tools': () => ({ tools: d.toolStatus() }),
+    'settings.chooseTool': async ({ tool }) => {
+      if (!d.chooseFile) {
+        throw new AppError('invalid', `web mode: start it with --${tool} PATH, or set ${tool === 'ffmpeg' ? 'FFMPEG_PATH' : 'FFPROBE_PATH'}`);
+      }
+      const file = await d.chooseFile(tool);
+      if (file) {
+        const version = d.verifyTool(tool, file);
+        d.preferences.setToolPath(tool, file);
+        d.logger.info('settings.tool.chosen', { tool, version });
+        changed();
+      }
+      return { tools: d.toolStatus() };
+    },
+    'settings.clearTool': ({ tool }) => {
+      d.preferences.setToolPath(tool, '');
+      changed();
+      return { tools: d.toolStatus() };
     },
     'app.info': () => ({ version: d.version, transport: d.transport, dataDir: d.dataDir, ffmpeg: d.ffmpegPath() }),
   };

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import type { Preferences, RegionId } from '../../../src-shared/contract/settings';
+import type { Preferences, RegionId, ToolStatus } from '../../../src-shared/contract/settings';
 import type { AppError } from '../../../src-shared/errors';
 import { api } from '../api/client';
 import { useSettings } from '../api/use-settings';
@@ -13,10 +13,18 @@ export function SettingsView(): ReactNode {
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const [test, setTest] = useState<TestResult | null>(null);
   const [busy, setBusy] = useState(false);
+  const [tools, setTools] = useState<ToolStatus[] | null>(null);
+  const [toolError, setToolError] = useState<string | null>(null);
 
   useEffect(() => {
     if (settings && !draft) setDraft(settings.preferences);
   }, [settings, draft]);
+  useEffect(() => {
+    api
+      .call('settings.tools', {})
+      .then((r) => setTools(r.tools))
+      .catch((e: AppError) => setToolError(e.message));
+  }, []);
 
   if (error) return <div className="view error-text">Settings could not be loaded: {error}</div>;
   if (!settings || !draft) return <div className="view muted">Loading settings…</div>;
@@ -53,7 +61,12 @@ export function SettingsView(): ReactNode {
     setTest(null);
     setBusy(true);
     try {
-      const r = await api.call('settings.testConnection', {});
+      // What the form holds, saved or not; a typed key goes along, the stored one only to its own address.
+      const r = await api.call('settings.testConnection', {
+        baseUrl: draft.baseUrls[region],
+        authHeader: draft.authHeader,
+        ...(keyInput.trim() ? { apiKey: keyInput.trim() } : {}),
+      });
       setTest(
         r.ok
           ? { ok: true, text: `Connected in ${Math.round(r.latencyMs ?? 0)} ms · ${r.collections ?? 0} collection(s)` }
@@ -105,8 +118,12 @@ export function SettingsView(): ReactNode {
               value={keyInput}
               onChange={(e) => setKeyInput(e.target.value)}
             />
-            <span className="badge" data-testid="key-status">
-              {settings.apiKey.set ? `stored ${settings.apiKey.masked}` : 'no key'}
+            <span className={`badge${settings.apiKey.set && !settings.apiKey.usable ? ' warn' : ''}`} data-testid="key-status" data-usable={settings.apiKey.usable}>
+              {!settings.apiKey.set
+                ? 'no key'
+                : settings.apiKey.usable
+                  ? `stored ${settings.apiKey.masked}`
+                  : `stored ${settings.apiKey.masked} for ${settings.apiKey.origin ?? 'another address'}: enter the key again for this address`}
             </span>
             {settings.apiKey.set && (
               <button className="btn" onClick={() => void api.call('settings.clearApiKey', {}).then(setSettings)}>
@@ -144,6 +161,37 @@ export function SettingsView(): ReactNode {
           {status && <span className={status.ok ? 'ok-text' : 'error-text'} data-testid="save-status">{status.text}</span>}
           {test && <span className={test.ok ? 'ok-text' : 'error-text'} data-testid="test-result">{test.text}</span>}
         </div>
+      </section>
+      <section className="card" data-testid="tools">
+        <h3 style={{ marginTop: 0 }}>ffmpeg and ffprobe</h3>
+        {toolError && <div className="error-text">{toolError}</div>}
+        {tools?.map((t) => (
+          <div className="field" key={t.tool} data-tool={t.tool}>
+            <label>{t.tool}</label>
+            <div className="row">
+              <span className={t.error ? 'error-text' : ''}>
+                {t.error ? t.error.message : `${t.path} (${t.source === 'flag' ? 'start-up flag' : t.source === 'setting' ? 'chosen' : t.source}) · ${t.version ?? ''}`}
+              </span>
+              <button
+                className="btn"
+                data-action={`choose-${t.tool}`}
+                onClick={() =>
+                  void api
+                    .call('settings.chooseTool', { tool: t.tool })
+                    .then((r) => (setTools(r.tools), setToolError(null)))
+                    .catch((e: AppError) => setToolError(e.message))
+                }
+              >
+                Choose…
+              </button>
+              {t.source === 'setting' && (
+                <button className="btn" onClick={() => void api.call('settings.clearTool', { tool: t.tool }).then((r) => setTools(r.tools))}>
+                  Use the default
+                </button>
+              )}
+            </div>
+          </div>
+        ))}
       </section>
     </div>
   );
