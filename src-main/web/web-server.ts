@@ -89,12 +89,23 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
   let port = 0;
   const sockets = new Set<WebSocket>();
 
-  const server = http.createServer((req, res) => {
-    void handle(req, res).catch((e: unknown) => {
-      o.logger.error('web.request.failed', { message: (e as Error).message });
-      if (!res.headersSent) res.writeHead(500).end();
-    });
-  });
+  const limits = { ...DEFAULT_LIMITS, ...o.limits };
+  const server = http.createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // How often Node looks for connections past those timeouts (30 s by default).
+      connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs / 2),
+    },
+    (req, res) => {
+      void handle(req, res).catch((e: unknown) => {
+        o.logger.error('web.request.failed', { message: (e as Error).message });
+        if (!res.headersSent) res.writeHead(500).end();
+      });
+    },
+  );
+  server.maxConnections = limits.maxConnections;
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const failure = checkRequest(req, token, port, { acceptQueryToken: req.method === 'GET' && (req.url ?? '').split('?')[0] === '/' });
@@ -204,11 +215,6 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(msg);
   });
 
-  const limits = { ...DEFAULT_LIMITS, ...o.limits };
-  server.headersTimeout = limits.headersTimeoutMs;
-  server.requestTimeout = limits.requestTimeoutMs;
-  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
-  server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port ?? 0, '127.0.0.1', () => resolve());
