@@ -52,7 +52,17 @@ if (target === 'node') {
   }
   if (have === want) process.exit(0);
   console.log('[native-runtime] rebuilding better-sqlite3 for Electron', electronVersion());
-  execFileSync(npm, ['exec', '--', 'electron-rebuild', '-f', '-o', 'better-sqlite3'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+  // Electron's documented manual rebuild: npm's own node-gyp against Electron's headers (a
+  // prebuilt binary for that Electron is fetched first when one exists). No @electron/rebuild,
+  // whose current versions require Node 22.
+  const env = {
+    ...process.env,
+    npm_config_runtime: 'electron',
+    npm_config_target: electronVersion(),
+    npm_config_disturl: 'https://electronjs.org/headers',
+    npm_config_build_from_source: process.env.npm_config_build_from_source ?? '',
+  };
+  execFileSync(npm, ['rebuild', 'better-sqlite3'], { cwd: root, stdio: 'inherit', env, shell: process.platform === 'win32' });
 }
 fs.mkdirSync(path.dirname(stampFile), { recursive: true });
 fs.writeFileSync(stampFile, want + '\n');

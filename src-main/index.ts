@@ -34,6 +34,8 @@ function createWindow(): BrowserWindow {
       webSecurity: true,
       allowRunningInsecureContent: false,
       spellcheck: false,
+      // A middle click must not open a link in a new window (electronegativity AUXCLICK_JS_CHECK).
+      disableBlinkFeatures: 'Auxclick',
     },
   });
   win.once('ready-to-show', () => win.show());

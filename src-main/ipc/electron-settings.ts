@@ -1,9 +1,8 @@
-import path from 'node:path';
 import { app, safeStorage } from 'electron';
 import ElectronStore from 'electron-store';
 import type { JsonStore } from '../core/settings/preferences';
 import type { SecretCipher } from '../core/settings/secret-store';
-import { createFileCipher } from '../core/settings/file-cipher';
+import { createFileCipher, masterKeyFile, moveLegacyKey } from '../core/settings/file-cipher';
 import type { Logger } from '../core/util/logger';
 
 export function createElectronJsonStore(): JsonStore {
@@ -28,7 +27,11 @@ export function createKeychainCipher(logger: Logger): SecretCipher {
   const weakLinux = process.platform === 'linux' && safeStorage.getSelectedStorageBackend?.() === 'basic_text';
   if (!safeStorage.isEncryptionAvailable() || weakLinux) {
     logger.warn('secrets.keychain.unavailable', { fallback: 'encrypted-file' });
-    return createFileCipher(path.join(app.getPath('userData'), 'master.key'));
+    // The key file lives outside the data folder, as in web mode (file-cipher.ts).
+    const dataDir = app.getPath('userData');
+    const keyFile = masterKeyFile(dataDir);
+    moveLegacyKey(dataDir, keyFile);
+    return createFileCipher(keyFile);
   }
   return {
     kind: 'keychain',

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { createAppCore, type AppCore } from '../core/app-core';
 import { createConfJsonStore } from '../core/settings/conf-store';
-import { createFileCipher, moveLegacyKey, webKeyFile } from '../core/settings/file-cipher';
+import { createFileCipher, moveLegacyKey, masterKeyFile } from '../core/settings/file-cipher';
 import { createLogger, type Logger } from '../core/util/logger';
 import { startWebServer, type WebServer } from './web-server';
 import { APP_VERSION } from '../core/app-version';
@@ -12,7 +12,7 @@ export interface WebAppOptions {
   port?: number;
   token?: string;
   logToConsole?: boolean;
-  /** The master key file (outside dataDir; default webKeyFile(dataDir)). */
+  /** The master key file (outside dataDir; default masterKeyFile(dataDir)). */
   keyFile?: string;
   /** --ffmpeg / --ffprobe: checked to be those programs before use. */
   toolPaths?: { ffmpeg?: string; ffprobe?: string };
@@ -30,7 +30,7 @@ export interface WebApp {
 export async function startWebApp(o: WebAppOptions): Promise<WebApp> {
   const logFile = path.join(o.dataDir, 'logs', 'main.log');
   const logger = createLogger({ file: logFile, console: o.logToConsole });
-  const keyFile = o.keyFile ?? webKeyFile(o.dataDir);
+  const keyFile = o.keyFile ?? masterKeyFile(o.dataDir);
   moveLegacyKey(o.dataDir, keyFile);
   const core = createAppCore({
     dataDir: o.dataDir,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetSharedKeyStates } from '../../src-main/core/service/key-state';
-import { createFileCipher, webKeyFile } from '../../src-main/core/settings/file-cipher';
+import { createFileCipher, masterKeyFile } from '../../src-main/core/settings/file-cipher';
 import { startWebApp, type WebApp } from '../../src-main/web/web-app';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { makeColourClip } from '../emulator/test-clips';
@@ -119,7 +119,7 @@ describe('hardening: programs the app runs', () => {
   it('a script given as ffprobe is refused without being run; the real one is accepted', async () => {
     const footage = path.join(tmp.dir, 'footage');
     fs.mkdirSync(footage);
-    makeColourClip(footage, 'red', 'red', { durationS: 1 });
+    makeColourClip(footage, 'red', 'red', { seconds: 1 });
     app = await startWebApp({ dataDir: path.join(tmp.dir, 'b'), rendererDir: RENDERER, toolPaths: { ffprobe: script } });
     const tools = await app.core.dispatch('settings.tools', {}, { transport: 'test' });
     const probe = (tools as { value: { tools: { tool: string; error: { message: string } | null }[] } }).value.tools.find((t) => t.tool === 'ffprobe')!;
@@ -153,7 +153,7 @@ describe('hardening: web-mode secrets', () => {
         const p = path.join(dataDir, f);
         if (fs.statSync(p).isFile()) expect(fs.readFileSync(p).includes('copied-key-must-stay-secret'), f).toBe(false);
       }
-      expect(fs.existsSync(webKeyFile(dataDir))).toBe(true);
+      expect(fs.existsSync(masterKeyFile(dataDir))).toBe(true);
 
       // The copy, opened on another machine (another key folder): the key cannot be read.
       const copy = path.join(tmp.dir, 'copy');

@@ -8,12 +8,13 @@ import type { SecretCipher } from './secret-store';
 const KEY_BYTES = 32;
 
 /**
- * Where web mode keeps the master key of a data folder: in the user's own configuration folder
+ * Where the file cipher (web mode, and Electron on a Linux desktop without a keyring) keeps the
+ * master key of a data folder: in the user's own configuration folder
  * (XDG_CONFIG_HOME or ~/.config on Linux, ~/Library/Application Support on macOS, %APPDATA% on
  * Windows), never inside the data folder, named after the data folder's path. REELSCOUT_KEY_DIR
  * overrides the folder.
  */
-export function webKeyFile(dataDir: string, env: NodeJS.ProcessEnv = process.env): string {
+export function masterKeyFile(dataDir: string, env: NodeJS.ProcessEnv = process.env): string {
   const home = os.homedir();
   const base =
     env.REELSCOUT_KEY_DIR ??
@@ -27,8 +28,8 @@ export function webKeyFile(dataDir: string, env: NodeJS.ProcessEnv = process.env
 }
 
 /**
- * Web mode has no OS keychain. The AES-256-GCM master key is derived from
- * REELSCOUT_SECRET_PASSPHRASE, or lives in a 0600 file outside the data folder (webKeyFile), so a
+ * For when there is no OS keychain. The AES-256-GCM master key is derived from
+ * REELSCOUT_SECRET_PASSPHRASE, or lives in a 0600 file outside the data folder (masterKeyFile), so a
  * copy of the data folder alone (secrets.json included) does not reveal the API key.
  */
 export function createFileCipher(keyFile: string, passphrase = process.env.REELSCOUT_SECRET_PASSPHRASE): SecretCipher {
