@@ -90,6 +90,8 @@ export const toolStatusSchema = z.object({
   error: appErrorSchema.nullable(),
 });
 export type ToolStatus = z.infer<typeof toolStatusSchema>;
+/** canChoose: false in web mode, where `--ffmpeg`/`--ffprobe` or the environment choose. */
+export const toolsViewSchema = z.object({ tools: z.array(toolStatusSchema), canChoose: z.boolean() });
 
 const apiKeyInput = safeText(512).trim().min(8);
 
@@ -121,11 +123,11 @@ export const settingsMethods = {
     z.object({ baseUrl: httpUrl.optional(), authHeader: z.enum(['x-api-key', 'bearer']).optional(), apiKey: apiKeyInput.optional() }).strict().default({}),
     connectionTestSchema,
   ),
-  /** ffmpeg/ffprobe in use, where from, and their version. */
-  'settings.tools': method(voidSchema, z.object({ tools: z.array(toolStatusSchema) })),
+  /** ffmpeg/ffprobe in use, where from, their version, and whether this app can choose others (Electron). */
+  'settings.tools': method(voidSchema, toolsViewSchema),
   /** Electron: main's own file dialog picks the program, which is checked before it is kept. Web mode: a flag or the environment. */
-  'settings.chooseTool': method(z.object({ tool: toolSchema }).strict(), z.object({ tools: z.array(toolStatusSchema) })),
-  'settings.clearTool': method(z.object({ tool: toolSchema }).strict(), z.object({ tools: z.array(toolStatusSchema) })),
+  'settings.chooseTool': method(z.object({ tool: toolSchema }).strict(), toolsViewSchema),
+  'settings.clearTool': method(z.object({ tool: toolSchema }).strict(), toolsViewSchema),
   'app.info': method(
     voidSchema,
     z.object({ version: z.string(), transport: z.enum(['electron', 'web']), dataDir: z.string(), ffmpeg: z.string().nullable() }),

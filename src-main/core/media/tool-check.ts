@@ -40,6 +40,7 @@ export function verifyTool(tool: FfTool, file: string): string {
   if (r.status !== 0 || !new RegExp(`^${tool} version \\S+`).test(first)) {
     throw new AppError('media', `${tool}: ${file} does not answer as ${tool} (${first || r.error?.message || `exit ${r.status}`})`);
   }
-  verified.set(id, first);
-  return first;
+  const version = first.replace(/\s+Copyright.*$/, '');
+  verified.set(id, version);
+  return version;
 }

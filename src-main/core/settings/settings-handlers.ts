@@ -40,6 +40,7 @@ export function createSettingsHandlers(d: SettingsDeps): HandlersFor<typeof sett
       regions: [...REGIONS],
     };
   };
+  const toolsView = () => ({ tools: d.toolStatus(), canChoose: !!d.chooseFile });
   const changed = () => {
     const v = view();
     d.events.emit('settings.changed', v);
@@ -85,7 +86,7 @@ export function createSettingsHandlers(d: SettingsDeps): HandlersFor<typeof sett
         return { ok: false, error: err.toJSON() };
       }
     },
-    'settings.tools': () => ({ tools: d.toolStatus() }),
+    'settings.tools': () => toolsView(),
     'settings.chooseTool': async ({ tool }) => {
       if (!d.chooseFile) {
         throw new AppError('invalid', `web mode: start it with --${tool} PATH, or set ${tool === 'ffmpeg' ? 'FFMPEG_PATH' : 'FFPROBE_PATH'}`);
@@ -97,12 +98,12 @@ export function createSettingsHandlers(d: SettingsDeps): HandlersFor<typeof sett
         d.logger.info('settings.tool.chosen', { tool, version });
         changed();
       }
-      return { tools: d.toolStatus() };
+      return toolsView();
     },
     'settings.clearTool': ({ tool }) => {
       d.preferences.setToolPath(tool, '');
       changed();
-      return { tools: d.toolStatus() };
+      return toolsView();
     },
     'app.info': () => ({ version: d.version, transport: d.transport, dataDir: d.dataDir, ffmpeg: d.ffmpegPath() }),
   };

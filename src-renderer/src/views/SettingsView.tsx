@@ -13,7 +13,7 @@ export function SettingsView(): ReactNode {
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const [test, setTest] = useState<TestResult | null>(null);
   const [busy, setBusy] = useState(false);
-  const [tools, setTools] = useState<ToolStatus[] | null>(null);
+  const [tools, setTools] = useState<{ tools: ToolStatus[]; canChoose: boolean } | null>(null);
   const [toolError, setToolError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -22,7 +22,7 @@ export function SettingsView(): ReactNode {
   useEffect(() => {
     api
       .call('settings.tools', {})
-      .then((r) => setTools(r.tools))
+      .then(setTools)
       .catch((e: AppError) => setToolError(e.message));
   }, []);
 
@@ -165,27 +165,34 @@ export function SettingsView(): ReactNode {
       <section className="card" data-testid="tools">
         <h3 style={{ marginTop: 0 }}>ffmpeg and ffprobe</h3>
         {toolError && <div className="error-text">{toolError}</div>}
-        {tools?.map((t) => (
+        {tools && !tools.canChoose && (
+          <p className="muted" data-testid="tools-web-hint">
+            In web mode the programs are chosen where the app starts: <code>npm run start:web -- --ffmpeg PATH --ffprobe PATH</code>, or FFMPEG_PATH / FFPROBE_PATH.
+          </p>
+        )}
+        {tools?.tools.map((t) => (
           <div className="field" key={t.tool} data-tool={t.tool}>
             <label>{t.tool}</label>
             <div className="row">
               <span className={t.error ? 'error-text' : ''}>
                 {t.error ? t.error.message : `${t.path} (${t.source === 'flag' ? 'start-up flag' : t.source === 'setting' ? 'chosen' : t.source}) · ${t.version ?? ''}`}
               </span>
-              <button
-                className="btn"
-                data-action={`choose-${t.tool}`}
-                onClick={() =>
-                  void api
-                    .call('settings.chooseTool', { tool: t.tool })
-                    .then((r) => (setTools(r.tools), setToolError(null)))
-                    .catch((e: AppError) => setToolError(e.message))
-                }
-              >
-                Choose…
-              </button>
+              {tools.canChoose && (
+                <button
+                  className="btn"
+                  data-action={`choose-${t.tool}`}
+                  onClick={() =>
+                    void api
+                      .call('settings.chooseTool', { tool: t.tool })
+                      .then((r) => (setTools(r), setToolError(null)))
+                      .catch((e: AppError) => setToolError(e.message))
+                  }
+                >
+                  Choose…
+                </button>
+              )}
               {t.source === 'setting' && (
-                <button className="btn" onClick={() => void api.call('settings.clearTool', { tool: t.tool }).then((r) => setTools(r.tools))}>
+                <button className="btn" onClick={() => void api.call('settings.clearTool', { tool: t.tool }).then(setTools)}>
                   Use the default
                 </button>
               )}
