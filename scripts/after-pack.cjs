@@ -4,7 +4,7 @@ const path = require('node:path');
 const { flipFuses } = require('@electron/fuses');
 const { fuseConfig } = require('./fuses.cjs');
 
-exports.default = async function afterPack(context) {
+module.exports.default = async function afterPack(context) {
   const platform = context.electronPlatformName;
   const name = context.packager.appInfo.productFilename;
   const binary =

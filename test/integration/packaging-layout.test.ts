@@ -38,7 +38,6 @@ describe('packaging layout (electron-builder.json)', () => {
     expect(config.win.target.map((t) => t.target)).toEqual(['nsis']);
     expect(config.linux.target.map((t) => t.target)).toEqual(['AppImage', 'deb']);
     expect(fs.existsSync(path.join(REPO_ROOT, config.afterPack))).toBe(true);
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { FUSES, fuseConfig } = require(path.join(REPO_ROOT, 'scripts', 'fuses.cjs')) as { FUSES: Record<string, boolean>; fuseConfig: (reset: boolean) => Record<string, unknown> };
     expect(FUSES).toEqual({
       RunAsNode: false,

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { IpcMainInvokeEvent } from 'electron';
 import { appRequestPath, isAppUrl } from '../../src-main/ipc/app-origin';
 import { fromApp } from '../../src-main/ipc/sender';
 import { createLogger } from '../../src-main/core/util/logger';
@@ -31,7 +30,8 @@ describe('the app origin (Electron, tested without Electron)', () => {
 
   it('every IPC handler refuses a sender that is not the app frame', () => {
     const logger = createLogger({});
-    const ev = (url: string | undefined) => ({ senderFrame: url === undefined ? null : { url } }) as unknown as IpcMainInvokeEvent;
+    // The shape fromApp reads of Electron's IpcMainInvokeEvent (electron itself stays out of tests).
+    const ev = (url: string | undefined) => ({ senderFrame: url === undefined ? null : { url } }) as unknown as Parameters<typeof fromApp>[0];
     expect(fromApp(ev('app://reelscout/'), logger, 'x')).toBe(true);
     expect(fromApp(ev('file:///tmp/evil.html'), logger, 'x')).toBe(false);
     expect(fromApp(ev('https://evil.example/'), logger, 'x')).toBe(false);
