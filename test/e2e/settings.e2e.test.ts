@@ -70,11 +70,22 @@ describe('settings through the web transport in Chromium', () => {
     expect(text).toMatch(/^(offline|timeout|not_found|server|upstream|invalid|auth):/);
   });
 
-  it('Test connection succeeds against the service (the emulator) once the URL points at it', async () => {
+  it('Test connection succeeds against the service (the emulator) once the URL points at it and the key is entered for it', async () => {
     const { page } = e;
     await page.fill('#base-asia', emu.url);
     await page.click('[data-action="save-settings"]');
     await expect.poll(() => page.locator('[data-testid="save-status"]').innerText()).toBe('Saved');
+    // The stored key belongs to the old address: it is not sent to the new one until entered again.
+    const keyStatus = page.locator('[data-testid="key-status"]');
+    expect(await keyStatus.getAttribute('data-usable')).toBe('false');
+    expect(await keyStatus.innerText()).toMatch(/for http:\/\/127\.0\.0\.1:9: enter the key again for this address/);
+    await page.click('[data-action="test-connection"]');
+    await expect.poll(() => page.locator('[data-testid="test-result"]').innerText(), { timeout: 20_000 }).toMatch(/^auth: the stored API key is for http:\/\/127\.0\.0\.1:9/);
+    expect(emu.stats().totalRequests).toBe(0);
+    await e.screenshot('settings-key-other-origin');
+    await page.fill('#api-key', KEY);
+    await page.click('[data-action="save-settings"]');
+    await expect.poll(() => keyStatus.getAttribute('data-usable')).toBe('true');
     await page.click('[data-action="test-connection"]');
     await expect.poll(() => page.locator('[data-testid="test-result"]').innerText(), { timeout: 20_000 }).toMatch(/^Connected in \d+ ms · 0 collection\(s\)$/);
     // Exactly one auth header, the one chosen (Bearer), reached the service.
