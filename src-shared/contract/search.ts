@@ -18,15 +18,30 @@ export const TAG_SOURCE_CHOICES = ['either', 'service', 'local'] as const;
 const tagValue = z.string().trim().min(1).max(100);
 const tagValues = z.array(tagValue).max(50);
 
-export const tagFilterSchema = z
+/** People in the shot, from the local face detection (largest count in one sampled frame). */
+export const PEOPLE_VALUES = ['no_people', 'one_person', 'two_people', 'group'] as const;
+
+const tagSelection = z
   .object({
-    /** Canonical values (lower snake case, e.g. "close_up"); several values of one field mean any of them. */
+    /** Vocabulary ids (README "Tag vocabulary", e.g. "close_up"); several values of one field mean any of them. */
     shotSize: tagValues.optional(),
     cameraMovement: tagValues.optional(),
     shootingAngle: tagValues.optional(),
+    people: z.array(z.enum(PEOPLE_VALUES)).max(4).optional(),
+  })
+  .strict();
+
+export const tagFilterSchema = tagSelection
+  .extend({
+    /** Segments whose tag is one of these are left out ("not handheld"); a segment without the tag stays. */
+    exclude: tagSelection.optional(),
+    /** 'either' reads the one tag per field decided between the sources (notes-search, "Tags that agree"). */
     source: z.enum(TAG_SOURCE_CHOICES).default('either'),
   })
   .strict();
+export type TagSelection = z.infer<typeof tagSelection>;
+export const FACET_FIELDS = ['shotSize', 'cameraMovement', 'shootingAngle', 'people'] as const;
+export type FacetField = (typeof FACET_FIELDS)[number];
 
 const range = z
   .object({ min: z.number().nonnegative().optional(), max: z.number().nonnegative().optional() })
@@ -56,13 +71,19 @@ export const searchFiltersSchema = z
 export type SearchFiltersIn = z.input<typeof searchFiltersSchema>;
 export type SearchFilters = z.output<typeof searchFiltersSchema>;
 
+/**
+ * The one tag of a field on a segment, decided between the sources ('both' when they agree;
+ * notes-search "Tags that agree"); `other` is the source that lost, when they disagreed. People
+ * come from the local face detection only.
+ */
 export const segmentTagSchema = z.object({
-  field: tagFieldSchema,
-  /** As written by its source, for display. */
+  field: z.enum(FACET_FIELDS),
+  /** The label shown. */
   value: z.string(),
   canonical: z.string(),
-  source: tagSourceSchema,
+  source: z.enum(['service', 'local', 'both']),
   confidence: z.number().nullable(),
+  other: z.object({ canonical: z.string(), value: z.string(), source: tagSourceSchema, confidence: z.number().nullable() }).nullable(),
 });
 export type SegmentTag = z.infer<typeof segmentTagSchema>;
 
@@ -142,6 +163,9 @@ const topK = z.number().int().min(1).max(500).default(30);
 export const facetValueSchema = z.object({
   canonical: z.string(),
   label: z.string(),
+  /** Searchable segments whose one resolved tag is this value: what a filter on it finds. */
+  segments: z.number().int(),
+  /** Segments where each source says so (a segment can be in both): shown as a detail. */
   service: z.number().int(),
   local: z.number().int(),
 });
@@ -151,6 +175,7 @@ export const facetsSchema = z.object({
   shotSize: z.array(facetValueSchema),
   cameraMovement: z.array(facetValueSchema),
   shootingAngle: z.array(facetValueSchema),
+  people: z.array(facetValueSchema),
   /** Folders holding searchable clips, with how many such clips each holds directly. */
   folders: z.array(z.object({ path: z.string(), clips: z.number().int() })),
   durationS: z.object({ min: z.number(), max: z.number() }).nullable(),

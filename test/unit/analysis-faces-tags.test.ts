@@ -85,10 +85,9 @@ describe('local tags', () => {
     ]);
   });
 
-  it('says "no person" when no face passes the score, and nothing about motion it could not measure', () => {
+  it('gives no shot size when no face passes the score, and nothing about motion it could not measure', () => {
     const frames: FrameFaces[] = [{ frameIndex: 0, timeS: 0, faces: [{ x: 0, y: 0, w: 0.5, h: 0.5, score: 0.4, landmarks: [] }] }];
     const tags = localTagsFor(summarizeFaces(frames, 0.6), { ...still, movement: null });
-    expect(tags).toHaveLength(1);
-    expect(tags[0]).toMatchObject({ category: 'shot_size', value: 'no_person', source: 'local' });
+    expect(tags).toEqual([]);
   });
 });

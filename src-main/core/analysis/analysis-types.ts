@@ -43,7 +43,7 @@ export interface CameraMotion {
   validSteps: number;
 }
 
-export const SHOT_SIZES = ['extreme close-up', 'close-up', 'medium close-up', 'medium', 'wide', 'extreme wide', 'no person'] as const;
+export const SHOT_SIZES = ['extreme close-up', 'close-up', 'medium close-up', 'medium', 'wide', 'extreme wide'] as const;
 export type ShotSize = (typeof SHOT_SIZES)[number];
 
 export type LocalTagCategory = 'shot_size' | 'camera_movement';

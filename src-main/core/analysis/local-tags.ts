@@ -12,7 +12,7 @@ import type { CameraMotion, FrameFaces, LocalTag, ShotSize } from './analysis-ty
  *   >= 0.04  wide (full figure with room around it)
  *   <  0.04  extreme wide (the person is small in the landscape)
  * With the default 320 px detector input a 16:9 face needs about 10 px (ratio 0.055) to be found,
- * so extreme wide shots mostly read as "no person"; raise faceInputLongSide to see them.
+ * so extreme wide shots mostly have no face (and no local shot size); raise faceInputLongSide to see them.
  */
 export const SHOT_SIZE_BOUNDS: ReadonlyArray<readonly [number, ShotSize]> = [
   [0.6, 'extreme close-up'],
@@ -70,24 +70,21 @@ const round3 = (v: number) => Math.round(v * 1000) / 1000;
 /**
  * Tags available offline, before and without the service, as ids of the one tag vocabulary (so a
  * local "close-up" and the service's "CU" are the same facet). Confidence of a shot size grows with
- * the detector's score and with the share of frames that show a face; "no person" (no face
- * found) is capped at 0.8, since a person seen from behind or far away has no detectable face.
+ * the detector's score and with the share of frames that show a face.
  */
 export function localTagsFor(summary: FaceSummary, motion: CameraMotion): LocalTag[] {
   const tags: LocalTag[] = [];
-  if (summary.framesSampled > 0) {
-    if (summary.largestFaceHeight === null) {
-      tags.push({ category: 'shot_size', value: canonicalTag('shotSize', 'no person'), confidence: round3(Math.min(0.8, 0.5 + 0.1 * summary.framesSampled)), source: 'local', magnitude: null });
-    } else {
-      const share = summary.framesWithFaces / summary.framesSampled;
-      tags.push({
-        category: 'shot_size',
-        value: canonicalTag('shotSize', shotSizeForFaceHeight(summary.largestFaceHeight)),
-        confidence: round3((summary.meanScore ?? 0) * (0.5 + 0.5 * share)),
-        source: 'local',
-        magnitude: round3(summary.largestFaceHeight),
-      });
-    }
+  // Without a face there is no local framing estimate; that no person was seen is the people
+  // facet's (shot_analysis.max_faces), not a shot size.
+  if (summary.framesSampled > 0 && summary.largestFaceHeight !== null) {
+    const share = summary.framesWithFaces / summary.framesSampled;
+    tags.push({
+      category: 'shot_size',
+      value: canonicalTag('shotSize', shotSizeForFaceHeight(summary.largestFaceHeight)),
+      confidence: round3((summary.meanScore ?? 0) * (0.5 + 0.5 * share)),
+      source: 'local',
+      magnitude: round3(summary.largestFaceHeight),
+    });
   }
   if (motion.movement !== null) {
     tags.push({ category: 'camera_movement', value: canonicalTag('cameraMovement', motion.movement), confidence: round3(motion.confidence), source: 'local', magnitude: round3(motion.magnitude) });

@@ -299,15 +299,19 @@ export class SegmentStore {
     })();
   }
 
-  storeTags(segmentIds: readonly number[], rawJson: string, keys: { shotSize: string | null; cameraMovement: string | null; shootingAngle: string | null }, taskId: string, region: string): void {
+  /** Tag values are vocabulary ids; confidences as the service gave them (null when it gave none). */
+  storeTags(segmentIds: readonly number[], rawJson: string, tags: Record<'shotSize' | 'cameraMovement' | 'shootingAngle', { id: string; confidence: number | null } | null>, taskId: string, region: string): void {
     const now = Date.now();
     const ins = this.db.prepare(
-      `INSERT INTO service_tags (segment_id, raw_json, shot_size, camera_movement, shooting_angle, created_at) VALUES (?, ?, ?, ?, ?, ?)
+      `INSERT INTO service_tags (segment_id, raw_json, shot_size, camera_movement, shooting_angle, shot_size_conf, camera_movement_conf, shooting_angle_conf, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (segment_id) DO UPDATE SET raw_json = excluded.raw_json, shot_size = excluded.shot_size,
-         camera_movement = excluded.camera_movement, shooting_angle = excluded.shooting_angle, created_at = excluded.created_at`,
+         camera_movement = excluded.camera_movement, shooting_angle = excluded.shooting_angle, shot_size_conf = excluded.shot_size_conf,
+         camera_movement_conf = excluded.camera_movement_conf, shooting_angle_conf = excluded.shooting_angle_conf, created_at = excluded.created_at`,
     );
+    const { shotSize: a, cameraMovement: b, shootingAngle: c } = tags;
     this.db.transaction(() => {
-      for (const id of segmentIds) ins.run(id, rawJson, keys.shotSize, keys.cameraMovement, keys.shootingAngle, now);
+      for (const id of segmentIds) ins.run(id, rawJson, a?.id ?? null, b?.id ?? null, c?.id ?? null, a?.confidence ?? null, b?.confidence ?? null, c?.confidence ?? null, now);
       this.setTaskStatus(taskId, region, 'completed');
     })();
   }

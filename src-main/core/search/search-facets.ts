@@ -1,48 +1,41 @@
 import path from 'node:path';
-import type { FacetValue, Facets, TagField } from '../../../src-shared/contract/search';
+import type { FacetField, FacetValue, Facets } from '../../../src-shared/contract/search';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { joinOnVolume } from '../library/clip-paths';
 import { tagLabel } from '../tags/tag-vocabulary';
 import type { EmbeddingSpace } from './query-cache';
-import { TAG_COLUMNS, tableExists } from './search-filters';
+import { PEOPLE_LABELS, PEOPLE_SQL, tagValuesSql, type PeopleValue } from './tag-resolution';
 
 const MAX_FOLDERS = 500;
 
-function tagFacet(db: CatalogDb, field: TagField, space: EmbeddingSpace, hasLocal: boolean): FacetValue[] {
-  const cols = TAG_COLUMNS[field];
-  // Stored values are vocabulary ids already: one row per id and source.
-  const byCanonical = new Map<string, FacetValue>();
-  const add = (canonical: string, n: number, source: 'service' | 'local') => {
-    if (!canonical) return;
-    const e = byCanonical.get(canonical) ?? { canonical, label: tagLabel(field, canonical), service: 0, local: 0 };
-    e[source] += n;
-    byCanonical.set(canonical, e);
-  };
-  const service = db
-    .prepare(
-      `SELECT st.${cols.service} AS v, COUNT(*) AS n FROM service_tags st
-       JOIN embeddings e ON e.segment_id = st.segment_id AND e.model = ? AND e.region = ?
-       WHERE st.${cols.service} IS NOT NULL GROUP BY st.${cols.service}`,
-    )
-    .all(space.model, space.region) as { v: string; n: number }[];
-  for (const r of service) add(r.v, r.n, 'service');
-  if (cols.local !== null && hasLocal) {
-    const local = db
-      .prepare(
-        `SELECT lt.value AS v, COUNT(DISTINCT s.id) AS n FROM shot_local_tags lt
-         JOIN segments s ON s.shot_id = lt.shot_id
-         JOIN embeddings e ON e.segment_id = s.id AND e.model = ? AND e.region = ?
-         WHERE lt.category = ? GROUP BY lt.value`,
-      )
-      .all(space.model, space.region, cols.local) as { v: string; n: number }[];
-    for (const r of local) add(r.v, r.n, 'local');
-  }
-  return [...byCanonical.values()].sort((a, b) => b.service + b.local - (a.service + a.local) || a.canonical.localeCompare(b.canonical));
+/**
+ * Values of one field over the searchable segments of `space`: how many segments resolve to each
+ * (tag-resolution.ts), and how many each source tags so.
+ */
+function facet(db: CatalogDb, field: FacetField, space: EmbeddingSpace): FacetValue[] {
+  const count = (sql: string) =>
+    new Map(
+      (
+        db
+          .prepare(
+            `SELECT tv.value AS v, COUNT(DISTINCT tv.segment_id) AS n FROM (${sql}) tv
+             JOIN embeddings e ON e.segment_id = tv.segment_id AND e.model = ? AND e.region = ?
+             WHERE tv.value IS NOT NULL GROUP BY tv.value`,
+          )
+          .all(space.model, space.region) as { v: string; n: number }[]
+      ).map((r) => [r.v, r.n]),
+    );
+  const resolved = count(field === 'people' ? PEOPLE_SQL : tagValuesSql(field, 'either'));
+  const service = field === 'people' ? new Map<string, number>() : count(tagValuesSql(field, 'service'));
+  const local = field === 'people' ? resolved : count(tagValuesSql(field, 'local'));
+  const label = (v: string) => (field === 'people' ? PEOPLE_LABELS[v as PeopleValue] : tagLabel(field, v));
+  return [...resolved.entries()]
+    .map(([canonical, segments]) => ({ canonical, label: label(canonical), segments, service: service.get(canonical) ?? 0, local: local.get(canonical) ?? 0 }))
+    .sort((a, b) => b.segments - a.segments || a.canonical.localeCompare(b.canonical));
 }
 
 /** What the filter bar can offer: tag values with counts per source, folders, and ranges, over searchable clips. */
 export function searchFacets(db: CatalogDb, space: EmbeddingSpace): Facets {
-  const hasLocal = tableExists(db, 'shot_local_tags');
   const searchable = `SELECT DISTINCT s.clip_id FROM segments s JOIN embeddings e ON e.segment_id = s.id AND e.model = ? AND e.region = ?`;
   const clips = db
     .prepare(
@@ -66,9 +59,10 @@ export function searchFacets(db: CatalogDb, space: EmbeddingSpace): Facets {
     imported = widen(imported, c.created_at);
   }
   return {
-    shotSize: tagFacet(db, 'shotSize', space, hasLocal),
-    cameraMovement: tagFacet(db, 'cameraMovement', space, hasLocal),
-    shootingAngle: tagFacet(db, 'shootingAngle', space, hasLocal),
+    shotSize: facet(db, 'shotSize', space),
+    cameraMovement: facet(db, 'cameraMovement', space),
+    shootingAngle: facet(db, 'shootingAngle', space),
+    people: facet(db, 'people', space),
     folders: [...folders.entries()]
       .sort((a, b) => a[0].localeCompare(b[0]))
       .slice(0, MAX_FOLDERS)

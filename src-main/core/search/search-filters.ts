@@ -1,16 +1,10 @@
 import path from 'node:path';
-import type { SearchFilters, TagField } from '../../../src-shared/contract/search';
+import { FACET_FIELDS, type FacetField, type SearchFilters, type TagSelection } from '../../../src-shared/contract/search';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { folderRange, relativeOnVolume } from '../library/clip-paths';
 import { canonicalTag } from '../tags/tag-vocabulary';
+import { PEOPLE_SQL, tagValuesSql, type TagSourceChoice } from './tag-resolution';
 import type { EmbeddingSpace } from './query-cache';
-
-/** Column of service_tags and category of shot_local_tags per field (no local shooting angle exists). */
-export const TAG_COLUMNS: Record<TagField, { service: string; local: string | null }> = {
-  shotSize: { service: 'shot_size', local: 'shot_size' },
-  cameraMovement: { service: 'camera_movement', local: 'camera_movement' },
-  shootingAngle: { service: 'shooting_angle', local: null },
-};
 
 export interface SqlPart {
   sql: string;
@@ -20,11 +14,12 @@ export interface SqlPart {
 /** True when the filters narrow anything (an empty tag list narrows nothing). */
 export function hasFilters(f: SearchFilters): boolean {
   const t = f.tags;
-  const tagSet = !!t && (['shotSize', 'cameraMovement', 'shootingAngle'] as const).some((k) => (t[k]?.length ?? 0) > 0);
+  const picks = (sel: TagSelection | undefined) => !!sel && FACET_FIELDS.some((k) => (sel[k]?.length ?? 0) > 0);
   const d = f.durationS;
   const date = f.date;
   return (
-    tagSet ||
+    picks(t) ||
+    picks(t?.exclude) ||
     (!!d && (d.min !== undefined || d.max !== undefined)) ||
     f.minHeight !== undefined ||
     f.folder !== undefined ||
@@ -33,32 +28,22 @@ export function hasFilters(f: SearchFilters): boolean {
   );
 }
 
-export function tableExists(db: CatalogDb, name: string): boolean {
-  return db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(name) !== undefined;
-}
-
 function placeholders(n: number): string {
   return new Array<string>(n).fill('?').join(', ');
 }
 
-/** The condition on segment `s` for one tag field; a false condition when no value is named. */
-function tagCondition(field: TagField, values: readonly string[], source: 'either' | 'service' | 'local', hasLocal: boolean): SqlPart {
+/** (segment_id, value) rows of a facet field, as filters read it. */
+function valuesSql(field: FacetField, source: TagSourceChoice): string {
+  return field === 'people' ? PEOPLE_SQL : tagValuesSql(field, source);
+}
+
+/** Segment `s` has (or, `negate`, has not) one of `values` in `field`. */
+function tagCondition(field: FacetField, values: readonly string[], source: TagSourceChoice, negate: boolean): SqlPart {
   // Both tables store vocabulary ids; a filter may name a value in any spelling ("CU", "close-up").
-  const wanted = [...new Set(values.map((v) => canonicalTag(field, v)).filter((v) => v !== ''))];
-  if (wanted.length === 0) return { sql: '0', params: [] };
-  const cols = TAG_COLUMNS[field];
-  const ors: string[] = [];
-  const params: unknown[] = [];
-  if (source !== 'local') {
-    // IN (subquery) is computed once into a lookup, instead of one correlated probe per segment.
-    ors.push(`s.id IN (SELECT segment_id FROM service_tags WHERE ${cols.service} IN (${placeholders(wanted.length)}))`);
-    params.push(...wanted);
-  }
-  if (source !== 'service' && cols.local !== null && hasLocal) {
-    ors.push(`s.shot_id IN (SELECT shot_id FROM shot_local_tags WHERE category = ? AND value IN (${placeholders(wanted.length)}))`);
-    params.push(cols.local, ...wanted);
-  }
-  return ors.length === 0 ? { sql: '0', params: [] } : { sql: `(${ors.join(' OR ')})`, params };
+  const wanted = [...new Set(values.map((v) => (field === 'people' ? v : canonicalTag(field, v))).filter((v) => v !== ''))];
+  if (wanted.length === 0) return { sql: negate ? '1' : '0', params: [] };
+  // IN (subquery) is computed once into a lookup, instead of one correlated probe per segment.
+  return { sql: `s.id ${negate ? 'NOT IN' : 'IN'} (SELECT segment_id FROM (${valuesSql(field, source)}) WHERE value IN (${placeholders(wanted.length)}))`, params: wanted };
 }
 
 /**
@@ -135,19 +120,20 @@ export function clipConditions(db: CatalogDb, f: SearchFilters): SqlPart {
   return { sql: where.length ? where.join(' AND ') : '1', params };
 }
 
-/** Conditions on segment `s` for the tag filters ('1' when none). */
-export function tagConditions(db: CatalogDb, f: SearchFilters): SqlPart {
+/** Conditions on segment `s` for the tag filters ('1' when none): wanted values, then exclusions. */
+export function tagConditions(f: SearchFilters): SqlPart {
   const where: string[] = [];
   const params: unknown[] = [];
   const t = f.tags;
   if (t) {
-    const hasLocal = tableExists(db, 'shot_local_tags');
-    for (const field of ['shotSize', 'cameraMovement', 'shootingAngle'] as const) {
-      const values = t[field];
-      if (!values?.length) continue;
-      const part = tagCondition(field, values, t.source, hasLocal);
-      where.push(part.sql);
-      params.push(...part.params);
+    for (const [sel, negate] of [[t, false], [t.exclude, true]] as const) {
+      for (const field of FACET_FIELDS) {
+        const values = sel?.[field];
+        if (!values?.length) continue;
+        const part = tagCondition(field, values, t.source, negate);
+        where.push(part.sql);
+        params.push(...part.params);
+      }
     }
   }
   return { sql: where.length ? where.join(' AND ') : '1', params };
@@ -156,7 +142,7 @@ export function tagConditions(db: CatalogDb, f: SearchFilters): SqlPart {
 /** The WHERE condition on segment `s` joined with clip `c` for all filters. */
 export function segmentConditions(db: CatalogDb, f: SearchFilters): SqlPart {
   const clip = clipConditions(db, f);
-  const tags = tagConditions(db, f);
+  const tags = tagConditions(f);
   return { sql: `${clip.sql} AND ${tags.sql}`, params: [...clip.params, ...tags.params] };
 }
 
@@ -186,7 +172,7 @@ export function allowedSegmentIds(db: CatalogDb, f: SearchFilters, space: Embedd
 export function filterClips(db: CatalogDb, f: SearchFilters, clipIds: readonly number[]): Set<number> {
   if (clipIds.length === 0) return new Set();
   const clip = clipConditions(db, f);
-  const tags = tagConditions(db, f);
+  const tags = tagConditions(f);
   const tagSql = tags.sql === '1' ? '' : ` AND EXISTS (SELECT 1 FROM segments s WHERE s.clip_id = c.id AND ${tags.sql})`;
   const ids = db
     .prepare(`SELECT c.id FROM clips c WHERE c.id IN (SELECT value FROM json_each(?)) AND ${clip.sql}${tagSql}`)

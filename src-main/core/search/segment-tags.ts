@@ -1,66 +1,64 @@
 import type { SegmentTag, TagField } from '../../../src-shared/contract/search';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { normalizeTags } from '../service/tags';
 import { tagLabel } from '../tags/tag-vocabulary';
-import { tableExists } from './search-filters';
+import { PEOPLE_LABELS, peopleFor, resolveTag, TAG_COLUMNS, type SourcedTag } from './tag-resolution';
 
-const LOCAL_FIELD: Record<string, TagField> = { shot_size: 'shotSize', camera_movement: 'cameraMovement' };
-
-function serviceConfidence(rawJson: string, field: TagField, canonical: string): number | null {
-  try {
-    const t = normalizeTags(JSON.parse(rawJson));
-    const v = t[field];
-    return v && v.canonical === canonical && v.confidence !== undefined ? v.confidence : null;
-  } catch {
-    return null;
-  }
-}
+const FIELDS: readonly TagField[] = ['shotSize', 'cameraMovement', 'shootingAngle'];
 
 /**
- * Both tables hold vocabulary ids (migration 0014 brought older rows onto them); the label shown
- * is the vocabulary's. Tags of each segment from both sources: the service's (per segment) and the local analysis's
- * (per shot, so shared by the shot's segments). Service tags first, then local by confidence.
+ * The tags a card shows per segment: for each field the one tag decided between the service's
+ * (per segment) and the local analysis's (per shot), by the rule filters and facets use
+ * (tag-resolution.ts), with the losing source kept as `other`; and the people in the shot.
  */
 export function tagsForSegments(db: CatalogDb, segmentIds: readonly number[]): Map<number, SegmentTag[]> {
   const out = new Map<number, SegmentTag[]>();
   if (segmentIds.length === 0) return out;
   const ids = JSON.stringify(segmentIds);
-  const push = (id: number, t: SegmentTag) => {
-    const list = out.get(id) ?? [];
-    list.push(t);
-    out.set(id, list);
-  };
-  const service = db
-    .prepare(
-      `SELECT segment_id, raw_json, shot_size, camera_movement, shooting_angle FROM service_tags
-       WHERE segment_id IN (SELECT value FROM json_each(?))`,
-    )
-    .all(ids) as { segment_id: number; raw_json: string; shot_size: string | null; camera_movement: string | null; shooting_angle: string | null }[];
-  for (const r of service) {
-    const cols: [TagField, string | null][] = [
-      ['shotSize', r.shot_size],
-      ['cameraMovement', r.camera_movement],
-      ['shootingAngle', r.shooting_angle],
-    ];
-    for (const [field, value] of cols) {
-      if (value === null || value.trim() === '') continue;
-      push(r.segment_id, { field, value: tagLabel(field, value), canonical: value, source: 'service', confidence: serviceConfidence(r.raw_json, field, value) });
-    }
+  const service = new Map<number, Record<string, unknown>>();
+  for (const r of db.prepare(`SELECT * FROM service_tags WHERE segment_id IN (SELECT value FROM json_each(?))`).all(ids) as Record<string, unknown>[]) {
+    service.set(r.segment_id as number, r);
   }
-  if (tableExists(db, 'shot_local_tags')) {
-    const local = db
-      .prepare(
-        `SELECT s.id AS segment_id, lt.category, lt.value, lt.confidence FROM segments s
-         JOIN shot_local_tags lt ON lt.shot_id = s.shot_id
-         WHERE s.id IN (SELECT value FROM json_each(?))
-         ORDER BY s.id, lt.category, lt.confidence DESC`,
-      )
-      .all(ids) as { segment_id: number; category: string; value: string; confidence: number }[];
-    for (const r of local) {
-      const field = LOCAL_FIELD[r.category];
-      if (!field) continue;
-      push(r.segment_id, { field, value: tagLabel(field, r.value), canonical: r.value, source: 'local', confidence: r.confidence });
+  const local = new Map<number, Map<string, SourcedTag>>();
+  const people = new Map<number, number | null>();
+  const rows = db
+    .prepare(
+      `SELECT s.id AS segment_id, lt.category, lt.value, lt.confidence, sa.max_faces FROM segments s
+       LEFT JOIN shot_local_tags lt ON lt.shot_id = s.shot_id
+       LEFT JOIN shot_analysis sa ON sa.shot_id = s.shot_id
+       WHERE s.id IN (SELECT value FROM json_each(?))
+       ORDER BY s.id, lt.category, lt.confidence DESC`,
+    )
+    .all(ids) as { segment_id: number; category: string | null; value: string | null; confidence: number | null; max_faces: number | null }[];
+  for (const r of rows) {
+    people.set(r.segment_id, r.max_faces);
+    if (r.category === null || r.value === null) continue;
+    const m = local.get(r.segment_id) ?? new Map<string, SourcedTag>();
+    if (!m.has(r.category)) m.set(r.category, { value: r.value, confidence: r.confidence });
+    local.set(r.segment_id, m);
+  }
+  for (const id of segmentIds) {
+    const tags: SegmentTag[] = [];
+    const st = service.get(id);
+    for (const field of FIELDS) {
+      const c = TAG_COLUMNS[field];
+      const sv = st?.[c.service] as string | null | undefined;
+      const s = sv ? { value: sv, confidence: (st?.[c.confidence] as number | null) ?? null } : null;
+      const l = c.local ? (local.get(id)?.get(c.local) ?? null) : null;
+      const won = resolveTag(s, l);
+      if (!won) continue;
+      const lost = s && l && s.value !== l.value ? (won.source === 'service' ? { ...l, source: 'local' as const } : { ...s, source: 'service' as const }) : null;
+      tags.push({
+        field,
+        value: tagLabel(field, won.value),
+        canonical: won.value,
+        source: won.source,
+        confidence: won.confidence,
+        other: lost ? { canonical: lost.value, value: tagLabel(field, lost.value), source: lost.source, confidence: lost.confidence } : null,
+      });
     }
+    const p = peopleFor(people.get(id) ?? null);
+    if (p) tags.push({ field: 'people', value: PEOPLE_LABELS[p], canonical: p, source: 'local', confidence: null, other: null });
+    out.set(id, tags);
   }
   return out;
 }

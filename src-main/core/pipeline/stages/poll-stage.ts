@@ -98,7 +98,11 @@ export function pollStage(d: StageDeps): StageHandler<'poll'> {
             d.store.storeTags(
               ids,
               JSON.stringify(s.tagsRaw),
-              { shotSize: tg?.shotSize?.canonical ?? null, cameraMovement: tg?.cameraMovement?.canonical ?? null, shootingAngle: tg?.shootingAngle?.canonical ?? null },
+              {
+                shotSize: tg?.shotSize ? { id: tg.shotSize.canonical, confidence: tg.shotSize.confidence ?? null } : null,
+                cameraMovement: tg?.cameraMovement ? { id: tg.cameraMovement.canonical, confidence: tg.cameraMovement.confidence ?? null } : null,
+                shootingAngle: tg?.shootingAngle ? { id: tg.shootingAngle.canonical, confidence: tg.shootingAngle.confidence ?? null } : null,
+              },
               t.task_id!,
               region,
             );
