@@ -110,16 +110,33 @@ export const searchResultSchema = z.object({
   shotId: z.number().int().nullable(),
   startS: z.number(),
   endS: z.number(),
-  /** Cosine similarity in the local index; for a collection-only result, the service's score. */
+  /**
+   * Relevance 0..100 calibrated per query against the library (notes-search "Relevance"): 50 is the
+   * floor of a good match; null when no text was searched (filters only). Results are in this order.
+   */
+  score: z.number().min(0).max(100).nullable(),
+  /** Above the relevance floor. */
+  good: z.boolean(),
+  /** The raw cosine in the local index (the service's collection similarity for a collection-only result): for the tooltip. */
   similarity: z.number(),
   source: resultSourceSchema,
   sources: z.array(resultSourceSchema),
   /** The shot's poster (or the clip's first poster). */
   thumb: thumbRefSchema.nullable(),
   tags: z.array(segmentTagSchema),
-  collection: z.object({ collectionId: z.string(), videoId: z.string(), similarity: z.number(), rank: z.number().int() }).nullable(),
+  collection: z.object({ collectionId: z.string(), videoId: z.string(), similarity: z.number() }).nullable(),
+  /** Other matching ranges of the same clip, best first ("2 more in this clip"). */
+  more: z.array(
+    z.object({ segmentId: z.number().int().nullable(), startS: z.number(), endS: z.number(), score: z.number().nullable(), similarity: z.number(), thumb: thumbRefSchema.nullable() }),
+  ),
+  /** The same file (same fingerprint) catalogued at other paths. */
+  otherLocations: z.array(z.object({ clipId: z.number().int(), clipPath: z.string() })),
 });
 export type SearchResult = z.infer<typeof searchResultSchema>;
+
+/** A facet filter read from the query's words ("close-up", "not handheld"): shown as a removable chip. */
+export const queryChipSchema = z.object({ field: z.enum(FACET_FIELDS), value: z.string(), label: z.string(), negated: z.boolean(), phrase: z.string() });
+export type QueryChip = z.infer<typeof queryChipSchema>;
 
 /** Where the query vector came from. */
 export const QUERY_ORIGINS = ['service', 'cache', 'segment'] as const;
@@ -148,6 +165,10 @@ export const searchResponseSchema = z.object({
       error: appErrorSchema.nullable(),
     })
     .nullable(),
+  /** What the query's words became: the text sent to the service, and the filters read from it. */
+  parsed: z.object({ text: z.string(), chips: z.array(queryChipSchema) }).nullable(),
+  /** No result reaches the relevance floor: the UI says so and shows the closest ones. */
+  noGoodMatch: z.boolean(),
   stats: z.object({
     /** Segments in the index. */
     indexed: z.number().int(),
@@ -244,7 +265,8 @@ export const searchMethods = {
         segmentId: z.number().int().positive(),
         topK,
         filters: searchFiltersSchema.default({}),
-        excludeSameClip: z.boolean().default(false),
+        /** Left out by default: the source's own neighbourhood (its clip within 30 s); or its whole clip; or nothing. */
+        exclude: z.enum(['neighbourhood', 'clip', 'none']).default('neighbourhood'),
       })
       .strict(),
     searchResponseSchema,

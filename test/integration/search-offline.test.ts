@@ -102,7 +102,7 @@ describe('offline search (emulator stopped)', () => {
 
   it('finds similar segments from any segment', async () => {
     const blue = clips.find((c) => c.name === 'blue')!.segments[0]!.id;
-    const r = await mod.service.similar({ segmentId: blue, topK: 3, filters: {}, excludeSameClip: false });
+    const r = await mod.service.similar({ segmentId: blue, topK: 3, filters: {}, exclude: 'none' });
     expect(r.cannotRun).toBeNull();
     expect(names(r)[0]).toBe('green-then-blue');
     expect(r.results[0]!.startS).toBe(2);
@@ -117,7 +117,7 @@ describe('offline search (emulator stopped)', () => {
     const byTag = await text('blue', { tags: { shotSize: [tagged.canonical], source: 'service' } });
     expect(byTag.results.length).toBeGreaterThan(0);
     expect(byTag.results.every((x) => x.tags.some((t) => t.canonical === tagged.canonical))).toBe(true);
-    const sim = await mod.service.similar({ segmentId: twoShot.segments[1]!.id, topK: 5, filters: { clipIds: [twoShot.clipId] }, excludeSameClip: false });
+    const sim = await mod.service.similar({ segmentId: twoShot.segments[1]!.id, topK: 5, filters: { clipIds: [twoShot.clipId] }, exclude: 'none' });
     expect(sim.results.map((x) => x.segmentId)).toEqual([twoShot.segments[0]!.id]);
   });
 

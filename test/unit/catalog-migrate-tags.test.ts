@@ -57,25 +57,28 @@ describe('migration 0014: tag values onto the canonical vocabulary', () => {
     expect(schemaVersion(db)).toBeGreaterThanOrEqual(14);
 
     const facets = searchFacets(db, TEST_SPACE);
-    const counts = (f: typeof facets.shotSize) => Object.fromEntries(f.map((v) => [v.canonical, [v.label, v.service, v.local]]));
-    expect(counts(facets.shotSize)).toEqual({ extreme_wide: ['Extreme wide', 3, 0], medium: ['Medium', 3, 0], close_up: ['Close-up', 0, 2] });
-    expect(counts(facets.cameraMovement)).toEqual({ static: ['Static', 2, 0], handheld: ['Handheld', 2, 0], tracking: ['Tracking', 2, 0], pan_left: ['Pan left', 0, 1] });
+    // [label, segments (one resolved tag each), service says, local says]
+    const counts = (f: typeof facets.shotSize) => Object.fromEntries(f.map((v) => [v.canonical, [v.label, v.segments, v.service, v.local]]));
+    // Segments 0 and 1: the service says extreme wide (no confidence: 0.5), the local close-up (0.8) wins.
+    expect(counts(facets.shotSize)).toEqual({ extreme_wide: ['Extreme wide', 1, 3, 0], medium: ['Medium', 3, 3, 0], close_up: ['Close-up', 2, 0, 2] });
+    expect(counts(facets.cameraMovement)).toEqual({ static: ['Static', 2, 2, 0], handheld: ['Handheld', 1, 2, 0], tracking: ['Tracking', 2, 2, 0], pan_left: ['Pan left', 1, 0, 1] });
     // A value outside the vocabulary stays, as its own facet.
     expect(counts(facets.shootingAngle)).toEqual({
-      eye_level: ['Eye level', 2, 0],
-      high_angle: ['High angle', 2, 0],
-      overhead: ['Overhead', 1, 0],
-      over_the_shoulder: ['Over the shoulder', 1, 0],
+      eye_level: ['Eye level', 2, 2, 0],
+      high_angle: ['High angle', 2, 2, 0],
+      overhead: ['Overhead', 1, 1, 0],
+      over_the_shoulder: ['Over the shoulder', 1, 1, 0],
     });
 
     const allowed = (tags: Record<string, unknown>) => [...(allowedSegmentIds(db, searchFiltersSchema.parse({ tags }), TEST_SPACE) ?? [])].sort((a, b) => a - b);
     expect(allowed({ shotSize: ['extreme_wide'], source: 'service' })).toEqual(segs.slice(0, 3));
-    expect(allowed({ cameraMovement: ['handheld'] })).toEqual([segs[2], segs[5]]);
+    expect(allowed({ cameraMovement: ['handheld'], source: 'service' })).toEqual([segs[2], segs[5]]);
     expect(allowed({ shotSize: ['close_up'], source: 'local' })).toEqual(segs.slice(0, 2));
 
     // Cards show the vocabulary's label; raw_json keeps what the service sent.
     const cardTags = tagsForSegments(db, [segs[1]!]).get(segs[1]!)!;
-    expect(cardTags.find((x) => x.field === 'shotSize' && x.source === 'service')).toMatchObject({ value: 'Extreme wide', canonical: 'extreme_wide' });
+    expect(cardTags.find((x) => x.field === 'shotSize')).toMatchObject({ value: 'Close-up', canonical: 'close_up', source: 'local', other: { value: 'Extreme wide', canonical: 'extreme_wide', source: 'service' } });
+    expect(cardTags.find((x) => x.field === 'shootingAngle')).toMatchObject({ value: 'Eye level', canonical: 'eye_level', source: 'service', other: null });
     expect(JSON.parse(db.prepare('SELECT raw_json FROM service_tags WHERE segment_id = ?').pluck().get(segs[1]) as string)).toMatchObject({ shotSize: 'Extreme Wide Shot' });
   });
 });

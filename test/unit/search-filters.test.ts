@@ -87,11 +87,19 @@ describe('search filters', () => {
   it('reads local tags per shot, service tags per segment, or either', () => {
     // Local: a shot tag covers every segment of the shot.
     expect(allowed({ tags: { shotSize: ['close_up'], source: 'local' } })).toEqual(['office0', 'office1']);
-    expect(allowed({ tags: { shotSize: ['close_up'], source: 'either' } })).toEqual(['beach1', 'city0', 'office0', 'office1']);
+    // Either: the one resolved tag per segment. beach1's service says close-up without a confidence
+    // (0.5), its shot's local tag says wide at 0.8: wide wins, so beach1 is not a close-up.
+    expect(allowed({ tags: { shotSize: ['close_up'], source: 'either' } })).toEqual(['city0', 'office0', 'office1']);
+    expect(allowed({ tags: { shotSize: ['wide'], source: 'either' } })).toEqual(['beach0', 'beach1']);
     expect(allowed({ tags: { cameraMovement: ['pan_right'], source: 'service' } })).toEqual(['beach0']);
     expect(allowed({ tags: { cameraMovement: ['pan_right'], source: 'local' } })).toEqual(['drone0', 'drone1']);
     // No local analysis measures the angle: asking local-only for it matches nothing.
     expect(allowed({ tags: { shootingAngle: ['low_angle'], source: 'local' } })).toEqual([]);
+  });
+
+  it('leaves out excluded values; a segment without the tag stays', () => {
+    expect(allowed({ tags: { exclude: { shotSize: ['close_up'] } } })).toEqual(['beach0', 'beach1', 'city1', 'drone0', 'drone1']);
+    expect(allowed({ tags: { shotSize: ['wide', 'close_up'], exclude: { cameraMovement: ['pan_right'] } } })).toEqual(['beach1', 'city0', 'office0', 'office1']);
   });
 
   it('ORs values within a field and ANDs across fields', () => {
@@ -119,7 +127,8 @@ describe('search filters', () => {
   });
 
   it('combines clip and tag filters', () => {
-    expect(allowed({ folder: path.join(root, 'trip'), tags: { shotSize: ['close_up'] }, minHeight: 1000 })).toEqual(['beach1']);
+    expect(allowed({ folder: path.join(root, 'trip'), tags: { shotSize: ['close_up'], source: 'service' }, minHeight: 1000 })).toEqual(['beach1']);
+    expect(allowed({ folder: path.join(root, 'trip'), tags: { shotSize: ['wide'] }, minHeight: 1000 })).toEqual(['beach0', 'beach1']);
   });
 
   it('checks whole-clip (collection) hits against the same filters', () => {

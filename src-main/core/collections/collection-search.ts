@@ -2,7 +2,6 @@ import type { CollectionSearchHit } from '../../../src-shared/contract/collectio
 import type { ServiceClient } from '../service';
 import type { CallOptions } from '../service/transport';
 import type { CollectionStore } from './collection-store';
-import type { RemoteHit } from './merge-search-results';
 
 export interface CollectionSearchDeps {
   store: CollectionStore;
@@ -30,9 +29,4 @@ export async function searchCollectionClips(d: CollectionSearchDeps, collectionI
     return { videoId: h.videoId, clipId: m?.clipId ?? null, fileName: m?.fileName ?? null, similarity: h.similarity, rank: i + 1, startS: h.startS, endS: h.endS };
   });
   return { results, unmapped: results.filter((r) => r.clipId === null).length };
-}
-
-/** The shape mergeSearchResults takes. */
-export function toRemoteHits(results: readonly CollectionSearchHit[]): RemoteHit[] {
-  return results.map((r) => ({ videoId: r.videoId, clipId: r.clipId, similarity: r.similarity, startS: r.startS, endS: r.endS }));
 }

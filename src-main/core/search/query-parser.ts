@@ -1,4 +1,4 @@
-import type { FacetField, TagSelection } from '../../../src-shared/contract/search';
+import { FACET_FIELDS, type FacetField, type SearchFilters, type TagSelection } from '../../../src-shared/contract/search';
 import { TAG_VOCABULARY, tagLabel } from '../tags/tag-vocabulary';
 import { PEOPLE_LABELS, type PeopleValue } from './tag-resolution';
 
@@ -182,4 +182,21 @@ export function parseQuery(query: string): ParsedQuery {
     .replace(/\s+/g, ' ')
     .trim();
   return { text, include, exclude, chips };
+}
+
+/** The filters of the search bar plus those the query's words named: included values add to a field, exclusions add to its exclusions. */
+export function withParsedFilters(filters: SearchFilters, parsed: ParsedQuery): SearchFilters {
+  if (parsed.chips.length === 0) return filters;
+  const tags = { source: 'either' as const, ...filters.tags };
+  const merged: SearchFilters['tags'] = { ...tags, exclude: { ...tags.exclude } };
+  const add = (target: TagSelection, from: TagSelection) => {
+    for (const f of FACET_FIELDS) {
+      const v = from[f];
+      if (!v?.length) continue;
+      (target as Record<string, string[]>)[f] = [...new Set([...((target[f] as string[] | undefined) ?? []), ...v])];
+    }
+  };
+  add(merged, parsed.include);
+  add(merged.exclude!, parsed.exclude);
+  return { ...filters, tags: merged };
 }

@@ -7,10 +7,9 @@ import type {
   SearchStatus,
 } from '../../../src-shared/contract/search';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { searchCollectionClips, toRemoteHits } from '../collections/collection-search';
+import { searchCollectionClips } from '../collections/collection-search';
 import { INTERACTIVE_TIMEOUT_MS } from '../collections/interactive-client';
 import { createCollectionStore, type CollectionStore } from '../collections/collection-store';
-import { mergeSearchResults, type LocalHit, type MergedHit, type RemoteHit } from '../collections/merge-search-results';
 import { resolveBaseUrl, resolveConfig, ServiceClient, type ServiceConfig } from '../service';
 import { SYNC_CALL_RETRY, type RetryInfo } from '../service/retry';
 import { INITIAL_HEALTH, nextHealth, type ServiceHealth } from '../service/service-health';
@@ -18,7 +17,11 @@ import type { Logger } from '../util/logger';
 import { normalizeQuery, type EmbeddingSpace, type QueryCache } from './query-cache';
 import { allowedSegmentIds, filterClips } from './search-filters';
 import type { SearchIndexManager } from './search-index-manager';
-import { loadClips, loadSegments, type SegmentInfo } from './search-results';
+import { createCalibrationSample } from './calibration-sample';
+import { parseQuery, withParsedFilters } from './query-parser';
+import { aboveFloor, relevanceScore, type Calibration } from './relevance';
+import { groupResults, type Hit, type Range, type ResultGroup } from './result-groups';
+import { loadClips, loadSegments } from './search-results';
 import type { SearchFilter, SearchHit } from './vector-types';
 
 export interface SearchServiceDeps {
@@ -45,6 +48,9 @@ export interface SearchServiceDeps {
   now?: () => number;
 }
 
+
+/** find-similar leaves out the source clip within this many seconds of the source segment. */
+export const NEIGHBOURHOOD_S = 30;
 
 function explainCannotRun(err: AppError, text: string): AppErrorData {
   const fallback = 'Earlier searches still run from the cache, and "find similar" and filters work offline.';
@@ -77,6 +83,7 @@ export function createSearchService(d: SearchServiceDeps) {
   const offlineBackoffMs = d.offlineBackoffMs ?? 30_000;
   const retry = { ...SYNC_CALL_RETRY, ...d.retry };
   let client: { key: string; client: ServiceClient } | null = null;
+  const calibration = createCalibrationSample(d.db, d.space, () => d.index.status().size);
   let health: ServiceHealth = INITIAL_HEALTH;
   /** Set while the configuration itself is missing (no key, no address). */
   let unconfigured: AppErrorData | null = null;
@@ -88,8 +95,6 @@ export function createSearchService(d: SearchServiceDeps) {
        GROUP BY collection_id ORDER BY COUNT(*) DESC, collection_id LIMIT ?`,
     )
     .pluck();
-  const clipOfSegment = d.db.prepare('SELECT clip_id FROM segments WHERE id = ?').pluck();
-  const segmentsOfClip = d.db.prepare('SELECT id FROM segments WHERE clip_id = ?').pluck();
 
   function updateHealth(next: ServiceHealth): void {
     const changed = next.state !== health.state || JSON.stringify(next.error) !== JSON.stringify(health.error);
@@ -179,7 +184,7 @@ export function createSearchService(d: SearchServiceDeps) {
     return { hits, allowed: allowed?.size ?? null, indexed };
   }
 
-  async function collectionHits(text: string, topK: number, filters: SearchFilters): Promise<{ remote: RemoteHit[]; info: SearchResponse['collections'] }> {
+  async function collectionHits(text: string, topK: number, filters: SearchFilters): Promise<{ remote: Hit[]; info: SearchResponse['collections'] }> {
     const region = d.space().region;
     const ids = processedCollections.all(region, maxCollections) as string[];
     if (ids.length === 0) return { remote: [], info: null };
@@ -195,14 +200,16 @@ export function createSearchService(d: SearchServiceDeps) {
     const settled = await patiently((onRetry) =>
       Promise.allSettled(ids.map((id) => searchCollectionClips({ store: collectionStore, client: () => c, region: () => region }, id, text, topK, { onRetry }))),
     );
-    const remote: RemoteHit[] = [];
+    const remote: Hit[] = [];
     let unmapped = 0;
     let error: AppErrorData | null = null;
     const searched: string[] = [];
     settled.forEach((s, i) => {
       if (s.status === 'fulfilled') {
         searched.push(ids[i]!);
-        remote.push(...toRemoteHits(s.value.results));
+        for (const h of s.value.results) {
+          if (h.clipId !== null) remote.push({ clipId: h.clipId, segmentId: null, shotId: null, startS: h.startS, endS: h.endS, similarity: h.similarity, source: 'collection', videoId: h.videoId });
+        }
         unmapped += s.value.unmapped;
       } else {
         const err = toAppError(s.reason);
@@ -212,97 +219,134 @@ export function createSearchService(d: SearchServiceDeps) {
     });
     if (searched.length > 0) noteSuccess();
     // Whole-video hits obey the clip filters; tag filters need a matching segment in the clip.
-    const mapped = remote.filter((h) => h.clipId !== null);
-    const pass = filterClips(d.db, filters, [...new Set(mapped.map((h) => h.clipId!))]);
-    const kept = mapped.filter((h) => pass.has(h.clipId!));
+    const pass = filterClips(d.db, filters, [...new Set(remote.map((h) => h.clipId))]);
+    const kept = remote.filter((h) => pass.has(h.clipId));
     return { remote: kept, info: { searched, hits: kept.length, unmapped, error } };
   }
 
-  function toResults(merged: readonly MergedHit[], segments: ReadonlyMap<number, SegmentInfo>, localSource: 'local' | 'cache', remote: readonly RemoteHit[]): SearchResult[] {
-    const remoteByClip = new Map<number, RemoteHit>();
-    for (const r of remote) if (r.clipId !== null && !remoteByClip.has(r.clipId)) remoteByClip.set(r.clipId, r);
-    const clipOnly = loadClips(d.db, merged.filter((m) => m.segmentId === null && m.clipId !== null).map((m) => m.clipId!));
+  const collectionOfVideo = d.db.prepare('SELECT collection_id FROM collection_videos WHERE video_id = ? AND region = ?').pluck();
+  const fingerprintOf = d.db.prepare('SELECT fingerprint FROM clips WHERE id = ?').pluck();
+  const segmentsNear = d.db.prepare('SELECT id FROM segments WHERE clip_id = ? AND start_s < ? AND end_s > ?').pluck();
+  const segmentsOfClip = d.db.prepare('SELECT id FROM segments WHERE clip_id = ?').pluck();
+
+  /** Local index hits with their clip and time range (segments deleted since indexing drop out). */
+  function localHits(found: readonly SearchHit[]): Hit[] {
+    const segments = loadSegments(d.db, found.map((h) => h.id));
+    return found.flatMap((h) => {
+      const s = segments.get(h.id);
+      return s ? [{ clipId: s.clipId, segmentId: h.id, shotId: s.shotId, startS: s.startS, endS: s.endS, similarity: h.similarity, source: 'local' as const }] : [];
+    });
+  }
+
+  /** Groups to cards: one per clip (and per file), its best range shown, the rest as "more". */
+  function toResults(groups: readonly ResultGroup[], cal: Calibration | null, localSource: 'local' | 'cache'): SearchResult[] {
+    const segIds = groups.flatMap((g) => [g.best, ...g.more].map((r) => r.segmentId).filter((id): id is number => id !== null));
+    const segments = loadSegments(d.db, segIds);
+    const clips = loadClips(d.db, groups.flatMap((g) => [g.clipId, ...g.sameFile]));
+    const scoreOf = (r: Range) => (cal ? Math.round(r.score) : null);
+    const simOf = (r: Range) => r.similarity ?? r.remoteSimilarity ?? 0;
     const out: SearchResult[] = [];
-    for (const m of merged) {
-      const inCollection = m.remoteSimilarity !== null && m.videoId !== null && m.remoteRank !== null;
-      const collectionId = inCollection ? collectionOf(m.videoId!) : null;
-      const collection = inCollection && collectionId ? { collectionId, videoId: m.videoId!, similarity: m.remoteSimilarity!, rank: m.remoteRank! } : null;
-      if (m.segmentId !== null) {
-        const s = segments.get(m.segmentId);
-        if (!s) continue;
-        out.push({
-          rank: out.length + 1,
-          segmentId: s.segmentId,
-          clipId: s.clipId,
-          clipName: s.clipName,
-          clipPath: s.clipPath,
-          clipStatus: s.clipStatus,
-          clipDurationS: s.clipDurationS,
-          width: s.width,
-          height: s.height,
-          shotId: s.shotId,
-          startS: s.startS,
-          endS: s.endS,
-          similarity: m.localSimilarity ?? 0,
-          source: localSource,
-          sources: collection ? [localSource, 'collection'] : [localSource],
-          thumb: s.thumb,
-          tags: s.tags,
-          collection,
-        });
-      } else if (m.clipId !== null) {
-        const c = clipOnly.get(m.clipId);
-        if (!c) continue;
-        out.push({
-          rank: out.length + 1,
-          segmentId: null,
-          clipId: c.clipId,
-          clipName: c.clipName,
-          clipPath: c.clipPath,
-          clipStatus: c.clipStatus,
-          clipDurationS: c.clipDurationS,
-          width: c.width,
-          height: c.height,
-          shotId: null,
+    for (const g of groups) {
+      const c = clips.get(g.clipId);
+      if (!c) continue;
+      const r = g.best;
+      const seg = r.segmentId === null ? undefined : segments.get(r.segmentId);
+      const collectionId = r.videoId ? ((collectionOfVideo.get(r.videoId, d.space().region) as string | undefined) ?? null) : null;
+      const sources = r.sources.map((x) => (x === 'local' ? localSource : 'collection'));
+      out.push({
+        rank: out.length + 1,
+        segmentId: seg ? r.segmentId : null,
+        clipId: c.clipId,
+        clipName: c.clipName,
+        clipPath: c.clipPath,
+        clipStatus: c.clipStatus,
+        clipDurationS: c.clipDurationS,
+        width: c.width,
+        height: c.height,
+        shotId: seg?.shotId ?? null,
+        startS: r.startS ?? 0,
+        endS: r.endS ?? c.clipDurationS ?? 0,
+        score: scoreOf(r),
+        good: cal ? aboveFloor(simOf(r), cal) : true,
+        similarity: simOf(r),
+        source: sources[0]!,
+        sources,
+        thumb: seg?.thumb ?? c.thumb,
+        tags: seg?.tags ?? [],
+        collection: r.videoId && collectionId ? { collectionId, videoId: r.videoId, similarity: r.remoteSimilarity ?? 0 } : null,
+        more: g.more.map((m) => ({
+          segmentId: m.segmentId,
           startS: m.startS ?? 0,
           endS: m.endS ?? c.clipDurationS ?? 0,
-          similarity: m.remoteSimilarity ?? 0,
-          source: 'collection',
-          sources: ['collection'],
-          thumb: c.thumb,
-          tags: [],
-          collection,
-        });
-      }
+          score: scoreOf(m),
+          similarity: simOf(m),
+          thumb: (m.segmentId === null ? undefined : segments.get(m.segmentId)?.thumb) ?? null,
+        })),
+        otherLocations: g.sameFile.flatMap((id) => {
+          const o = clips.get(id);
+          return o ? [{ clipId: id, clipPath: o.clipPath }] : [];
+        }),
+      });
     }
     return out;
   }
 
-  const collectionOfVideo = d.db.prepare('SELECT collection_id FROM collection_videos WHERE video_id = ? AND region = ?').pluck();
-  function collectionOf(videoId: string): string | null {
-    return (collectionOfVideo.get(videoId, d.space().region) as string | undefined) ?? null;
+  /** Hits to cards, scored against the query's calibration (none: filters only, unscored). */
+  function assemble(hits: readonly Hit[], cal: Calibration | null, topK: number, localSource: 'local' | 'cache') {
+    const identities = new Map<number, string>();
+    const identity = (clipId: number) => {
+      let id = identities.get(clipId);
+      if (id === undefined) {
+        const f = fingerprintOf.get(clipId) as string | null | undefined;
+        id = f ? `file:${f}` : `clip:${clipId}`;
+        identities.set(clipId, id);
+      }
+      return id;
+    };
+    const groups = groupResults(hits, { score: (cos) => (cal ? relevanceScore(cos, cal) : 0), identity, topK });
+    const results = toResults(groups, cal, localSource);
+    return { results, noGoodMatch: cal !== null && results.length > 0 && !results.some((r) => r.good) };
   }
 
-  /** Local hits with their clip and time range (segments deleted since indexing drop out). */
-  function localHits(hits: readonly SearchHit[]): { local: LocalHit[]; segments: Map<number, SegmentInfo> } {
-    const segments = loadSegments(d.db, hits.map((h) => h.id));
-    const local: LocalHit[] = [];
-    for (const h of hits) {
-      const s = segments.get(h.id);
-      if (s) local.push({ clipId: s.clipId, segmentId: h.id, startS: s.startS, endS: s.endS, similarity: h.similarity });
-    }
-    return { local, segments };
+  /**
+   * A query that was only camera or people words: no text to encode, so the segments the filters
+   * allow are listed (unscored), clip by clip, in time order.
+   */
+  async function filterOnly(filters: SearchFilters, topK: number, text: string, parsed: SearchResponse['parsed'], t0: number): Promise<SearchResponse> {
+    const space = d.space();
+    const allowed = allowedSegmentIds(d.db, filters, space) ?? new Set<number>();
+    const indexed = (await d.index.ready()).size;
+    const ids = [...allowed].sort((a, b) => a - b).slice(0, fetchFor(topK));
+    const hits = localHits(ids.map((id) => ({ id, similarity: 0 })));
+    const { results } = assemble(hits, null, topK, 'local');
+    return {
+      results,
+      query: { text, normalized: '', segmentId: null, origin: null, cachedAt: null },
+      cannotRun: null,
+      collections: null,
+      parsed,
+      noGoodMatch: false,
+      stats: { indexed, allowed: allowed.size, tookMs: performance.now() - t0 },
+    };
   }
+
+  /** Over-fetch: merging adjacent segments and grouping by clip turns many hits into few cards. */
+  const fetchFor = (topK: number) => Math.min(500, topK * 4);
 
   return {
     async text(args: { text: string; topK: number; filters: SearchFilters; collections: boolean }): Promise<SearchResponse> {
       const t0 = performance.now();
       const space = d.space();
-      const normalized = normalizeQuery(args.text);
+      // Camera, framing, angle and people words become filters; the rest is what the service encodes.
+      const parsed = parseQuery(args.text);
+      const filters = withParsedFilters(args.filters, parsed);
+      const parsedInfo = { text: parsed.text, chips: parsed.chips };
+      const normalized = normalizeQuery(parsed.text);
+      if (parsed.text === '') return filterOnly(filters, args.topK, args.text, parsedInfo, t0);
       let vector: ArrayLike<number>;
       let origin: 'service' | 'cache';
       let cachedAt: number | null = null;
-      const cached = d.queryCache.get(args.text, space);
+      const cached = d.queryCache.get(parsed.text, space);
       if (cached) {
         vector = cached.vector;
         origin = 'cache';
@@ -310,9 +354,9 @@ export function createSearchService(d: SearchServiceDeps) {
       } else {
         try {
           const c = serviceClient();
-          const r = await patiently((onRetry) => c.encodeText(args.text, { onRetry }));
+          const r = await patiently((onRetry) => c.encodeText(parsed.text, { onRetry }));
           vector = r.embedding;
-          d.queryCache.put(args.text, space, r.embedding);
+          d.queryCache.put(parsed.text, space, r.embedding);
           origin = 'service';
           noteSuccess();
         } catch (e) {
@@ -323,44 +367,54 @@ export function createSearchService(d: SearchServiceDeps) {
           return {
             results: [],
             query: { text: args.text, normalized, segmentId: null, origin: null, cachedAt: null },
-            cannotRun: explainCannotRun(err, args.text),
+            cannotRun: explainCannotRun(err, parsed.text),
             collections: null,
+            parsed: parsedInfo,
+            noGoodMatch: false,
             stats: { indexed, allowed: null, tookMs: performance.now() - t0 },
           };
         }
       }
       const [local, coll] = await Promise.all([
-        localSearch(vector, args.topK, args.filters),
-        args.collections ? collectionHits(args.text, args.topK, args.filters) : Promise.resolve({ remote: [] as RemoteHit[], info: null }),
+        localSearch(vector, fetchFor(args.topK), filters),
+        args.collections ? collectionHits(parsed.text, args.topK, filters) : Promise.resolve({ remote: [] as Hit[], info: null }),
       ]);
-      const { local: hits, segments } = localHits(local.hits);
-      const merged = mergeSearchResults(hits, coll.remote, { topK: args.topK });
+      const cal = calibration.forQuery(vector);
+      const { results, noGoodMatch } = assemble([...localHits(local.hits), ...coll.remote], cal, args.topK, origin === 'cache' ? 'cache' : 'local');
       return {
-        results: toResults(merged, segments, origin === 'cache' ? 'cache' : 'local', coll.remote),
+        results,
         query: { text: args.text, normalized, segmentId: null, origin, cachedAt },
         cannotRun: null,
         collections: coll.info,
+        parsed: parsedInfo,
+        noGoodMatch,
         stats: { indexed: local.indexed, allowed: local.allowed, tookMs: performance.now() - t0 },
       };
     },
 
-    /** Nearest segments to a segment's own stored embedding: no service involved. */
-    async similar(args: { segmentId: number; topK: number; filters: SearchFilters; excludeSameClip: boolean }): Promise<SearchResponse> {
+    /**
+     * Nearest segments to a segment's own stored embedding: no service involved. The source's own
+     * neighbourhood (its clip within NEIGHBOURHOOD_S) is left out by default: it always looks alike.
+     */
+    async similar(args: { segmentId: number; topK: number; filters: SearchFilters; exclude: 'neighbourhood' | 'clip' | 'none' }): Promise<SearchResponse> {
       const t0 = performance.now();
       const vector = d.index.storedVector(args.segmentId);
       const exclude = new Set<number>([args.segmentId]);
-      if (args.excludeSameClip) {
-        const clipId = clipOfSegment.get(args.segmentId) as number | undefined;
-        if (clipId !== undefined) for (const id of segmentsOfClip.all(clipId) as number[]) exclude.add(id);
+      const src = loadSegments(d.db, [args.segmentId]).get(args.segmentId);
+      if (src && args.exclude === 'clip') for (const id of segmentsOfClip.all(src.clipId) as number[]) exclude.add(id);
+      if (src && args.exclude === 'neighbourhood') {
+        for (const id of segmentsNear.all(src.clipId, src.endS + NEIGHBOURHOOD_S, src.startS - NEIGHBOURHOOD_S) as number[]) exclude.add(id);
       }
-      const local = await localSearch(vector, args.topK, args.filters, exclude);
-      const { local: hits, segments } = localHits(local.hits);
-      const merged = mergeSearchResults(hits, [], { topK: args.topK });
+      const local = await localSearch(vector, fetchFor(args.topK), args.filters, exclude);
+      const cal = calibration.forQuery(vector);
+      const { results, noGoodMatch } = assemble(localHits(local.hits), cal, args.topK, 'local');
       return {
-        results: toResults(merged, segments, 'local', []),
+        results,
         query: { text: null, normalized: null, segmentId: args.segmentId, origin: 'segment', cachedAt: null },
         cannotRun: null,
         collections: null,
+        parsed: null,
+        noGoodMatch,
         stats: { indexed: local.indexed, allowed: local.allowed, tookMs: performance.now() - t0 },
       };
     },
