@@ -273,6 +273,13 @@ export const searchMethods = {
   ),
   /** The values the filter bar offers. */
   'search.facets': method(voidSchema, facetsSchema),
+  /** Faces the local analysis found in a shot, per sampled frame (boxes as fractions of the picture), for the viewer. */
+  'search.faces': method(
+    z.object({ shotId: z.number().int().positive() }).strict(),
+    z.object({
+      frames: z.array(z.object({ timeS: z.number(), faces: z.array(z.object({ x: z.number(), y: z.number(), w: z.number(), h: z.number(), score: z.number() })) })),
+    }),
+  ),
   'search.status': method(voidSchema, searchStatusSchema),
   /** Queries whose embedding is cached (they run offline), most recent first. */
   'search.history': method(z.object({ limit: z.number().int().min(1).max(200).default(20) }).strict(), z.object({ queries: z.array(cachedQuerySchema) })),

@@ -94,7 +94,9 @@ describe('Search view', () => {
     const expected = (await call('search.text', { text: 'blue', topK: 24, filters: { durationS: { max: 3 }, tags: { shotSize: [tag] } } })) as { ok: true; value: { results: unknown[] } };
     expect(shown).toBe(expected.value.results.length);
     await page.click('[data-action="clear-filters"]');
-    await expect.poll(() => page.locator(`[data-testid="search-result"][data-clip="${twoShot.clipId}"]`).count()).toBe(2);
+    // One card per clip: its two shots are the card and "1 more in this clip".
+    await expect.poll(() => page.locator(`[data-testid="search-result"][data-clip="${twoShot.clipId}"]`).count()).toBe(1);
+    expect(await page.locator(`[data-testid="search-result"][data-clip="${twoShot.clipId}"] [data-action="more-in-clip"]`).innerText()).toBe('1 more in this clip');
     await page.click('[data-action="toggle-filters"]');
   });
 

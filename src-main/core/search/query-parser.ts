@@ -178,7 +178,7 @@ export function parseQuery(query: string): ParsedQuery {
     .join(' ')
     .replace(/\s*[,;]+\s*/g, ' ')
     .replace(/\b(and|or|with|in|a|an|the|shot|shots)\b(?=\s*$)/gi, '')
-    .replace(/^\s*\b(and|or|with|in|shot|shots)\b/gi, '')
+    .replace(/^\s*\b(and|or|shot|shots)\b/gi, '')
     .replace(/\s+/g, ' ')
     .trim();
   return { text, include, exclude, chips };

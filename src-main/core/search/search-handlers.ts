@@ -3,6 +3,7 @@ import type { CatalogDb } from '../catalog/open-catalog';
 import type { HandlersFor } from '../rpc/handlers';
 import type { EmbeddingSpace } from './query-cache';
 import { searchFacets } from './search-facets';
+import { shotFaces } from './shot-faces';
 import type { SearchService } from './search-service';
 
 export interface SearchHandlerDeps {
@@ -17,6 +18,7 @@ export function createSearchHandlers(d: SearchHandlerDeps): HandlersFor<typeof s
     'search.text': (a) => d.search.text(a),
     'search.similar': (a) => d.search.similar(a),
     'search.facets': () => searchFacets(d.db, d.space()),
+    'search.faces': ({ shotId }) => ({ frames: shotFaces(d.db, shotId) }),
     'search.status': () => d.search.status(),
     'search.history': ({ limit }) => ({ queries: d.search.history(limit) }),
   };

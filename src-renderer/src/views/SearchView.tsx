@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
-import type { SearchFiltersIn, SearchResult } from '../../../src-shared/contract/search';
+import type { QueryChip, SearchFiltersIn, SearchResult } from '../../../src-shared/contract/search';
 import { cleanFilters, FilterBar } from '../components/search/FilterBar';
 import { ResultCard } from '../components/search/ResultCard';
 import { SearchNotices, ServiceWait, StatusLine } from '../components/search/SearchNotices';
@@ -110,6 +110,27 @@ export function SearchView(): ReactNode {
           Segments similar to <strong>{request.label}</strong> (from its stored embedding: works offline).
         </div>
       )}
+      {response?.parsed && response.parsed.chips.length > 0 && (
+        <QueryChips
+          chips={response.parsed.chips}
+          sentText={response.parsed.text}
+          onRemove={(c) => {
+            // Removing a chip removes its words from the query, and the search runs again without them.
+            const next = removePhrase(text, c.phrase);
+            setText(next);
+            void searchText(next);
+          }}
+        />
+      )}
+      {response && !response.cannotRun && response.noGoodMatch && (
+        <div className="banner" role="status" data-testid="no-good-match">
+          <strong>No good match</strong>
+          <span>
+            Nothing in the library stands out for “{response.parsed?.text ?? response.query.text}”: the closest results are below, all under the relevance floor (50). Try other words, or check that the
+            footage is indexed.
+          </span>
+        </div>
+      )}
       {response && !response.cannotRun && (
         <div className="muted sv-small" data-testid="search-summary">
           {results.length} result{results.length === 1 ? '' : 's'}
@@ -126,11 +147,42 @@ export function SearchView(): ReactNode {
         // While a new search runs, the previous results stay but read as stale.
         <div className="sv-grid" data-testid="search-results" aria-busy={busy}>
           {results.map((r) => (
-            <ResultCard key={`${r.segmentId ?? 'c'}-${r.clipId}-${r.rank}`} r={r} onOpen={setPlaying} onSimilar={similar} />
+            <ResultCard
+              key={`${r.segmentId ?? 'c'}-${r.clipId}-${r.rank}`}
+              r={r}
+              onOpen={(res, at) => setPlaying(at ? { ...res, ...at } : res)}
+              onSimilar={similar}
+            />
           ))}
         </div>
       )}
       {playing && <SegmentPlayer result={playing} onClose={() => setPlaying(null)} onSimilar={similar} />}
+    </div>
+  );
+}
+
+/** The query without a chip's words (and a "not" or "-" that negated them). */
+function removePhrase(query: string, phrase: string): string {
+  const i = query.toLowerCase().indexOf(phrase.toLowerCase());
+  if (i < 0) return query;
+  return `${query.slice(0, i)} ${query.slice(i + phrase.length)}`.replace(/\s*,\s*,/g, ',').replace(/\s+/g, ' ').replace(/^[\s,]+|[\s,]+$/g, '');
+}
+
+/** What the query's words became: filters as removable chips, and the words the service was asked about. */
+function QueryChips({ chips, sentText, onRemove }: { chips: QueryChip[]; sentText: string; onRemove: (c: QueryChip) => void }): ReactNode {
+  return (
+    <div className="row sv-querychips sv-small" data-testid="query-chips" aria-label="Filters read from the query">
+      <span className="muted">Understood:</span>
+      {chips.map((c) => (
+        <span key={`${c.field}-${c.value}-${c.negated}`} className={`sv-chip on${c.negated ? ' sv-chip-not' : ''}`} data-chip={`${c.negated ? 'not-' : ''}${c.value}`}>
+          {c.negated ? 'not ' : ''}
+          {c.label}
+          <button type="button" className="sv-chip-x" aria-label={`Remove ${c.negated ? 'not ' : ''}${c.label}`} onClick={() => onRemove(c)} data-action="remove-chip">
+            ×
+          </button>
+        </span>
+      ))}
+      <span className="muted">{sentText ? <>· searching for “{sentText}”</> : '· filters only'}</span>
     </div>
   );
 }

@@ -1,11 +1,10 @@
 import type { ReactNode } from 'react';
-import type { FacetValue, Facets, SearchFiltersIn, TagField } from '../../../../src-shared/contract/search';
-import { dateFromInput, dateInputValue, FIELD_LABEL, tagText } from './format';
+import { FACET_FIELDS, type FacetField, type FacetValue, type Facets, type SearchFiltersIn } from '../../../../src-shared/contract/search';
+import { dateFromInput, dateInputValue, FIELD_LABEL } from './format';
 
-const TAG_FIELDS: TagField[] = ['shotSize', 'cameraMovement', 'shootingAngle'];
 const HEIGHTS = [480, 720, 1080, 2160];
 
-function TagChips({ field, values, selected, onToggle }: { field: TagField; values: FacetValue[]; selected: string[]; onToggle: (v: string) => void }): ReactNode {
+function TagChips({ field, values, selected, onToggle }: { field: FacetField; values: FacetValue[]; selected: string[]; onToggle: (v: string) => void }): ReactNode {
   return (
     <div className="sv-tagrow" data-filter={field}>
       <span className="sv-filter-label">{FIELD_LABEL[field]}</span>
@@ -17,11 +16,11 @@ function TagChips({ field, values, selected, onToggle }: { field: TagField; valu
           className={`sv-chip${selected.includes(v.canonical) ? ' on' : ''}`}
           aria-pressed={selected.includes(v.canonical)}
           onClick={() => onToggle(v.canonical)}
-          title={`${v.service} segment(s) tagged by the service, ${v.local} by local analysis`}
+          title={field === 'people' ? `${v.segments} segment(s), from the local face detection` : `${v.segments} segment(s) with this ${FIELD_LABEL[field].toLowerCase()} (the service says so of ${v.service}, the local analysis of ${v.local})`}
           data-tag={v.canonical}
         >
-          {tagText(v.label)}
-          <span className="sv-chip-count">{v.service + v.local}</span>
+          {v.label}
+          <span className="sv-chip-count">{v.segments}</span>
         </button>
       ))}
     </div>
@@ -44,8 +43,8 @@ export function FilterBar({ facets, filters, onChange, collections, onCollection
 }): ReactNode {
   const tags = filters.tags ?? {};
   const setTags = (patch: Partial<NonNullable<SearchFiltersIn['tags']>>) => onChange({ ...filters, tags: { ...tags, ...patch } });
-  const toggle = (field: TagField, v: string) => {
-    const cur = tags[field] ?? [];
+  const toggle = (field: FacetField, v: string) => {
+    const cur: string[] = tags[field] ?? [];
     setTags({ [field]: cur.includes(v) ? cur.filter((x) => x !== v) : [...cur, v] });
   };
   const date = filters.date ?? { field: 'modified' as const };
@@ -54,7 +53,7 @@ export function FilterBar({ facets, filters, onChange, collections, onCollection
 
   return (
     <section className="card sv-filters" aria-label="Filters">
-      {TAG_FIELDS.map((f) => (
+      {FACET_FIELDS.map((f) => (
         <TagChips key={f} field={f} values={facets?.[f] ?? []} selected={tags[f] ?? []} onToggle={(v) => toggle(f, v)} />
       ))}
       <div className="sv-filter-grid">
@@ -122,9 +121,10 @@ export function FilterBar({ facets, filters, onChange, collections, onCollection
 export function cleanFilters(f: SearchFiltersIn): SearchFiltersIn {
   const out: SearchFiltersIn = {};
   const t = f.tags;
-  if (t && (t.shotSize?.length || t.cameraMovement?.length || t.shootingAngle?.length)) {
-    out.tags = { source: t.source ?? 'either' };
-    for (const k of TAG_FIELDS) if (t[k]?.length) out.tags[k] = t[k];
+  if (t && FACET_FIELDS.some((k) => t[k]?.length)) {
+    const tags: Record<string, unknown> = { source: t.source ?? 'either' };
+    for (const k of FACET_FIELDS) if (t[k]?.length) tags[k] = t[k];
+    out.tags = tags as SearchFiltersIn['tags'];
   }
   const d = f.durationS;
   if (d && (d.min !== undefined || d.max !== undefined)) {

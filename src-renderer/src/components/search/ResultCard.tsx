@@ -1,12 +1,46 @@
-import type { ReactNode } from 'react';
-import type { SearchResult } from '../../../../src-shared/contract/search';
+import { useState, type ReactNode } from 'react';
+import type { SearchResult, SegmentTag } from '../../../../src-shared/contract/search';
 import { api } from '../../api/client';
-import { FIELD_LABEL, percent, primaryTags, SOURCE_LABEL, SOURCE_TITLE, tagText, timeRange } from './format';
+import { cosineText, FIELD_LABEL, scoreBand, SOURCE_LABEL, SOURCE_TITLE, timeRange } from './format';
 
-export function ResultCard({ r, onOpen, onSimilar }: { r: SearchResult; onOpen: (r: SearchResult) => void; onSimilar: (r: SearchResult) => void }): ReactNode {
-  const playable = r.clipStatus !== 'offline' && r.clipStatus !== 'missing';
+function tagTitle(t: SegmentTag): string {
+  const from = t.source === 'both' ? 'the service and the local analysis agree' : t.source === 'service' ? 'the service' : 'the local analysis';
+  const other = t.other ? `; ${t.other.source === 'service' ? 'the service' : 'the local analysis'} said ${t.other.value}` : '';
+  return `${FIELD_LABEL[t.field]}: ${t.value} (${from}${other})`;
+}
+
+/** The tags a card shows: one per field, decided between the sources in main. */
+export function TagList({ tags }: { tags: readonly SegmentTag[] }): ReactNode {
   return (
-    <article className="sv-card" data-testid="search-result" data-clip={r.clipId} data-segment={r.segmentId ?? ''} data-source={r.source}>
+    <div className="sv-tags">
+      {tags.map((t) => (
+        <span key={t.field} className={`sv-tag sv-tag-${t.source}`} title={tagTitle(t)} data-field={t.field} data-tag={t.canonical}>
+          {t.value}
+        </span>
+      ))}
+    </div>
+  );
+}
+
+function Score({ r }: { r: SearchResult }): ReactNode {
+  const band = scoreBand(r.score);
+  const title =
+    r.score === null
+      ? 'Listed because it passes the filters (no text to rank by)'
+      : `Relevance ${r.score}/100 for this query (50 = the floor of a good match); cosine ${cosineText(r.similarity)}`;
+  return (
+    <span className={`sv-score sv-score-${band}`} title={title} data-testid="score" data-score={r.score ?? ''}>
+      {r.score === null ? 'filter match' : `${r.score}`}
+    </span>
+  );
+}
+
+export function ResultCard({ r, onOpen, onSimilar }: { r: SearchResult; onOpen: (r: SearchResult, at?: { startS: number; endS: number; segmentId: number | null }) => void; onSimilar: (r: SearchResult) => void }): ReactNode {
+  const playable = r.clipStatus !== 'offline' && r.clipStatus !== 'missing';
+  const [showMore, setShowMore] = useState(false);
+  const wholeClip = r.segmentId === null && r.startS === 0 && r.endS === (r.clipDurationS ?? 0);
+  return (
+    <article className={`sv-card${r.good ? '' : ' sv-card-weak'}`} data-testid="search-result" data-clip={r.clipId} data-segment={r.segmentId ?? ''} data-source={r.source} data-good={r.good}>
       <button type="button" className="sv-thumb" onClick={() => onOpen(r)} title={playable ? 'Play this moment' : `The clip is ${r.clipStatus}`} data-action="open-result">
         {r.thumb ? <img src={api.mediaUrl({ kind: 'thumb', path: r.thumb.path })} alt="" loading="lazy" /> : <span className="sv-nothumb">no preview</span>}
         <span className="sv-rank">#{r.rank}</span>
@@ -17,16 +51,14 @@ export function ResultCard({ r, onOpen, onSimilar }: { r: SearchResult; onOpen: 
             </span>
           ))}
         </span>
-        <span className="sv-range">{r.segmentId === null ? 'whole clip' : timeRange(r.startS, r.endS)}</span>
+        <span className="sv-range">{wholeClip ? 'whole clip' : timeRange(r.startS, r.endS)}</span>
       </button>
       <div className="sv-meta">
         <div className="sv-name" title={r.clipPath}>
           {r.clipName}
         </div>
         <div className="row sv-tight sv-small">
-          <span className="sv-sim" title={r.source === 'collection' ? 'The service’s collection similarity' : 'Cosine similarity in the local index'} data-testid="similarity">
-            {percent(r.similarity)}
-          </span>
+          <Score r={r} />
           {r.height !== null && <span className="muted">{r.height}p</span>}
           {!playable && <span className="badge warn">{r.clipStatus}</span>}
           {r.segmentId !== null && (
@@ -35,13 +67,31 @@ export function ResultCard({ r, onOpen, onSimilar }: { r: SearchResult; onOpen: 
             </button>
           )}
         </div>
-        <div className="sv-tags">
-          {primaryTags(r.tags).map((t) => (
-            <span key={t.field} className={`sv-tag sv-tag-${t.source}`} title={`${FIELD_LABEL[t.field]} (${t.source})`}>
-              {tagText(t.value)}
-            </span>
-          ))}
-        </div>
+        <TagList tags={r.tags} />
+        {r.otherLocations.length > 0 && (
+          <div className="muted sv-small" data-testid="other-locations" title={r.otherLocations.map((o) => o.clipPath).join('\n')}>
+            same file also at {r.otherLocations.length === 1 ? r.otherLocations[0]!.clipPath : `${r.otherLocations.length} other places`}
+          </div>
+        )}
+        {r.more.length > 0 && (
+          <div className="sv-more">
+            <button type="button" className="sv-link" onClick={() => setShowMore(!showMore)} aria-expanded={showMore} data-action="more-in-clip">
+              {showMore ? 'hide' : `${r.more.length} more in this clip`}
+            </button>
+            {showMore && (
+              <ul className="sv-more-list">
+                {r.more.map((m) => (
+                  <li key={`${m.segmentId}-${m.startS}`}>
+                    <button type="button" className="sv-link" onClick={() => onOpen(r, m)} data-action="open-more">
+                      {timeRange(m.startS, m.endS)}
+                    </button>
+                    {m.score !== null && <span className={`sv-score sv-score-${scoreBand(m.score)}`}>{Math.round(m.score)}</span>}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        )}
       </div>
     </article>
   );

@@ -1,28 +1,60 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { SearchResult, SegmentTag } from '../../../../src-shared/contract/search';
 import { api } from '../../api/client';
-import { clock, FIELD_LABEL, tagText, timeRange } from './format';
+import { clock, FIELD_LABEL, timeRange } from './format';
 
 function TagOverlay({ tags }: { tags: SegmentTag[] }): ReactNode {
   if (tags.length === 0) return null;
   return (
     <div className="sv-overlay" data-testid="player-tags">
-      {(['shotSize', 'cameraMovement', 'shootingAngle'] as const).map((field) => {
-        const of = tags.filter((t) => t.field === field);
-        if (of.length === 0) return null;
-        return (
-          <div key={field} className="sv-overlay-row">
-            <span className="sv-overlay-field">{FIELD_LABEL[field]}</span>
-            {of.map((t) => (
-              <span key={`${t.source}-${t.canonical}`} className={`sv-tag sv-tag-${t.source}`} data-tag-source={t.source}>
-                {tagText(t.value)}
-                <span className="sv-tag-src">{t.source}{t.confidence !== null ? ` ${Math.round(t.confidence * 100)}%` : ''}</span>
-              </span>
-            ))}
-          </div>
-        );
-      })}
+      {tags.map((t) => (
+        <div key={t.field} className="sv-overlay-row">
+          <span className="sv-overlay-field">{FIELD_LABEL[t.field]}</span>
+          <span className={`sv-tag sv-tag-${t.source}`} data-tag-source={t.source}>
+            {t.value}
+            <span className="sv-tag-src">
+              {t.source === 'both' ? 'service + local' : t.source}
+              {t.confidence !== null ? ` ${Math.round(t.confidence * 100)}%` : ''}
+            </span>
+          </span>
+          {t.other && <span className="sv-tag-other muted" title={`${t.other.source} said ${t.other.value}`}>({t.other.source}: {t.other.value})</span>}
+        </div>
+      ))}
     </div>
+  );
+}
+
+type FaceFrames = { timeS: number; faces: { x: number; y: number; w: number; h: number; score: number }[] }[];
+
+/**
+ * The faces the local analysis found, drawn over the picture for the sampled frame nearest the
+ * playhead (within a second). Boxes are fractions of the picture; the video is letterboxed in its
+ * element, so they are placed in the displayed picture's own rectangle.
+ */
+function FaceBoxes({ frames, now, video }: { frames: FaceFrames; now: number; video: HTMLVideoElement | null }): ReactNode {
+  if (!video || frames.length === 0 || !video.videoWidth) return null;
+  let best: FaceFrames[number] | null = null;
+  for (const f of frames) if (Math.abs(f.timeS - now) <= 1 && (!best || Math.abs(f.timeS - now) < Math.abs(best.timeS - now))) best = f;
+  if (!best || best.faces.length === 0) return null;
+  const ew = video.clientWidth;
+  const eh = video.clientHeight;
+  const scale = Math.min(ew / video.videoWidth, eh / video.videoHeight);
+  const pw = video.videoWidth * scale;
+  const ph = video.videoHeight * scale;
+  const left = video.offsetLeft + (ew - pw) / 2;
+  const top = video.offsetTop + (eh - ph) / 2;
+  return (
+    <>
+      {best.faces.map((f, i) => (
+        <div
+          key={i}
+          className="sv-face"
+          data-testid="face-box"
+          style={{ left: left + f.x * pw, top: top + f.y * ph, width: f.w * pw, height: f.h * ph }}
+          title={`face ${Math.round(f.score * 100)}%`}
+        />
+      ))}
+    </>
   );
 }
 
@@ -35,6 +67,19 @@ export function SegmentPlayer({ result, onClose, onSimilar }: { result: SearchRe
   const [loop, setLoop] = useState(true);
   const [now, setNow] = useState(result.startS);
   const [error, setError] = useState<string | null>(null);
+  const [faces, setFaces] = useState<FaceFrames>([]);
+  useEffect(() => {
+    setFaces([]);
+    if (result.shotId === null) return;
+    let live = true;
+    api
+      .call('search.faces', { shotId: result.shotId })
+      .then((r) => live && setFaces(r.frames))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [result.shotId]);
   const loopRef = useRef(loop);
   loopRef.current = loop;
   const start = result.startS;
@@ -100,6 +145,7 @@ export function SegmentPlayer({ result, onClose, onSimilar }: { result: SearchRe
             data-end={result.endS}
             onError={() => setError(`This clip cannot be played here (${result.clipStatus === 'ready' ? 'format not supported by the player' : result.clipStatus}).`)}
           />
+          <FaceBoxes frames={faces} now={now} video={video.current} />
           <TagOverlay tags={result.tags} />
         </div>
         {duration > 0 && (

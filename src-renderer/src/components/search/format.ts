@@ -1,4 +1,4 @@
-import type { ResultSource, SegmentTag, TagField } from '../../../../src-shared/contract/search';
+import type { FacetField, ResultSource } from '../../../../src-shared/contract/search';
 
 /** 75.5 -> "1:15.5": editors read time ranges in minutes and seconds. */
 export function clock(s: number): string {
@@ -12,10 +12,11 @@ export function timeRange(startS: number, endS: number): string {
   return `${clock(startS)}–${clock(endS)}`;
 }
 
-export const FIELD_LABEL: Record<TagField, string> = {
+export const FIELD_LABEL: Record<FacetField, string> = {
   shotSize: 'Shot size',
   cameraMovement: 'Movement',
   shootingAngle: 'Angle',
+  people: 'People',
 };
 
 export const SOURCE_LABEL: Record<ResultSource, string> = {
@@ -27,22 +28,17 @@ export const SOURCE_LABEL: Record<ResultSource, string> = {
 export const SOURCE_TITLE: Record<ResultSource, string> = {
   local: 'Found in the local index with a query the service just encoded',
   cache: 'Found in the local index with the query embedding saved earlier (works offline)',
-  collection: 'Found by the service’s collection search (a whole video: no time range given)',
+  collection: 'Found by the service’s collection search',
 };
 
-/** The tag to show per field: the service's first, else the most confident local one. */
-export function primaryTags(tags: readonly SegmentTag[]): SegmentTag[] {
-  const out: SegmentTag[] = [];
-  for (const field of ['shotSize', 'cameraMovement', 'shootingAngle'] as const) {
-    const of = tags.filter((t) => t.field === field);
-    const pick = of.find((t) => t.source === 'service') ?? of[0];
-    if (pick) out.push(pick);
-  }
-  return out;
+/** A relevance score in words, for the badge and its reader: 50 is the floor of a good match. */
+export function scoreBand(score: number | null): 'strong' | 'good' | 'weak' | 'none' {
+  if (score === null) return 'none';
+  return score >= 80 ? 'strong' : score >= 50 ? 'good' : 'weak';
 }
 
-export function percent(similarity: number): string {
-  return `${Math.round(similarity * 1000) / 10}%`;
+export function cosineText(similarity: number): string {
+  return similarity.toFixed(3);
 }
 
 export function dateInputValue(ms: number | undefined): string {
@@ -60,7 +56,3 @@ export function dateFromInput(value: string, endOfDay: boolean): number | undefi
   return endOfDay ? d.getTime() + 86_400_000 - 1 : d.getTime();
 }
 
-/** "eye_level" -> "eye level": services often answer in snake case. */
-export function tagText(value: string): string {
-  return value.replace(/_/g, ' ');
-}
