@@ -5,7 +5,10 @@
  * usearch's SIMD brute force as a second exact reference, and the chosen HNSW index; build time,
  * p50/p95 latency of single queries, recall@10 against exact, memory (RSS delta) and size on disk.
  * At 100k the usearch storage kinds (f32, f16, i8) are compared and the chosen index also runs
- * on worst-case isotropic data; at small sizes the exact/HNSW crossover is measured. Last line: one JSON object.
+ * on worst-case isotropic data; at small sizes the exact/HNSW crossover is measured. The app's full
+ * query path is measured too: k x 2 candidates (candidatesFor), the per-query calibration against a 256-vector
+ * library sample, scoring, merging adjacent segments of a shot and grouping by clip (synthetic
+ * clips of 8 segments, shots of 4). Last line: one JSON object.
  *
  * Env: BENCH_SIZES=100000,1000000  BENCH_QUERIES=200  BENCH_VARIANTS=0 (skip the 100k variants)
  *      BENCH_EXACT_BUDGET_S=120 (time cap of the JS exact scan per size; at least 30 queries run)
@@ -22,6 +25,8 @@ import { DEFAULT_HNSW_OPTIONS, HnswVectorIndex, type HnswOptions } from '../src-
 import { normalizeVector } from '../src-main/core/search/vector-math';
 import { ClusteredVectors, realisticSpec, type ClusterSpec } from '../src-main/core/search/vector-synthetic';
 import type { SearchFilter, SearchHit, VectorIndex } from '../src-main/core/search/vector-types';
+import { calibrate, relevanceScore, SAMPLE_SIZE } from '../src-main/core/search/relevance';
+import { candidatesFor, groupResults, type Hit } from '../src-main/core/search/result-groups';
 
 const DIM = 512;
 const CLUSTERS = 1000;
@@ -251,6 +256,36 @@ function main(): void {
         filtered[name] = { ...f.lat, recall: r };
         row(`${tag} hnsw filter ${name}`, '', '', 'p50/p95 ms', f.lat.p50, f.lat.p95, 'recall', r);
       }
+
+      // The app's whole path on top of the index: over-fetch, calibrate, score, merge, group.
+      const sample = new Float32Array(SAMPLE_SIZE * DIM);
+      for (let i = 0; i < SAMPLE_SIZE; i++) sample.set(data.subarray(((i * 7919) % n) * DIM, (((i * 7919) % n) + 1) * DIM), i * DIM);
+      const asHits = (found: SearchHit[]): Hit[] =>
+        found.map((h) => ({ clipId: Math.floor(h.id / 8), segmentId: h.id, shotId: Math.floor(h.id / 4), startS: (h.id % 8) * 4, endS: (h.id % 8) * 4 + 4, similarity: h.similarity, source: 'local' as const }));
+      const fullPath = (q: Float32Array): number[] => {
+        const found = chosen.index.search(q, candidatesFor(10));
+        const sims = new Float64Array(SAMPLE_SIZE);
+        for (let i = 0; i < SAMPLE_SIZE; i++) {
+          let d = 0;
+          for (let j = 0; j < DIM; j++) d += sample[i * DIM + j]! * q[j]!;
+          sims[i] = d;
+        }
+        const cal = calibrate(sims, n);
+        return groupResults(asHits(found), { score: (c) => relevanceScore(c, cal), identity: (c) => `clip:${c}`, topK: 10 }).map((g) => g.best.segmentId!);
+      };
+      const full = measure(queries, fullPath);
+      // Its recall: the cards' segments against the same grouping over the exact top 40.
+      const fullTruth = queries.map((q) => {
+        const m = exactSearch(data, q, DIM, candidatesFor(10), MetricKind.IP, 1);
+        const ids = Array.from(m.keys as BigUint64Array, (k) => Number(k));
+        const sims = Array.from(m.distances as Float32Array, (d) => 1 - d);
+        const found = ids.map((id, i) => ({ id, similarity: sims[i]! }));
+        return groupResults(asHits(found), { score: (c) => c, identity: (c) => `clip:${c}`, topK: 10 }).map((g) => g.best.segmentId!);
+      });
+      const fullRecall = recallAt10(full.hits, fullTruth);
+      row(`${tag} app path (calibrate + group)`, '', '', 'p50/p95 ms', full.lat.p50, full.lat.p95, 'recall', fullRecall);
+      json[`app_path_p95_ms_${tag}`] = full.lat.p95;
+      json[`app_path_recall_at_10_${tag}`] = fullRecall;
 
       json[`p50_ms_${tag}`] = chosen.lat.p50;
       json[`p95_ms_${tag}`] = chosen.lat.p95;

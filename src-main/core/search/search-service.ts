@@ -20,7 +20,7 @@ import type { SearchIndexManager } from './search-index-manager';
 import { createCalibrationSample } from './calibration-sample';
 import { parseQuery, withParsedFilters } from './query-parser';
 import { aboveFloor, relevanceScore, type Calibration } from './relevance';
-import { groupResults, type Hit, type Range, type ResultGroup } from './result-groups';
+import { candidatesFor, groupResults, type Hit, type Range, type ResultGroup } from './result-groups';
 import { loadClips, loadSegments } from './search-results';
 import type { SearchFilter, SearchHit } from './vector-types';
 
@@ -316,7 +316,7 @@ export function createSearchService(d: SearchServiceDeps) {
     const space = d.space();
     const allowed = allowedSegmentIds(d.db, filters, space) ?? new Set<number>();
     const indexed = (await d.index.ready()).size;
-    const ids = [...allowed].sort((a, b) => a - b).slice(0, fetchFor(topK));
+    const ids = [...allowed].sort((a, b) => a - b).slice(0, candidatesFor(topK));
     const hits = localHits(ids.map((id) => ({ id, similarity: 0 })));
     const { results } = assemble(hits, null, topK, 'local');
     return {
@@ -329,9 +329,6 @@ export function createSearchService(d: SearchServiceDeps) {
       stats: { indexed, allowed: allowed.size, tookMs: performance.now() - t0 },
     };
   }
-
-  /** Over-fetch: merging adjacent segments and grouping by clip turns many hits into few cards. */
-  const fetchFor = (topK: number) => Math.min(500, topK * 4);
 
   return {
     async text(args: { text: string; topK: number; filters: SearchFilters; collections: boolean }): Promise<SearchResponse> {
@@ -376,7 +373,7 @@ export function createSearchService(d: SearchServiceDeps) {
         }
       }
       const [local, coll] = await Promise.all([
-        localSearch(vector, fetchFor(args.topK), filters),
+        localSearch(vector, candidatesFor(args.topK), filters),
         args.collections ? collectionHits(parsed.text, args.topK, filters) : Promise.resolve({ remote: [] as Hit[], info: null }),
       ]);
       const cal = calibration.forQuery(vector);
@@ -405,7 +402,7 @@ export function createSearchService(d: SearchServiceDeps) {
       if (src && args.exclude === 'neighbourhood') {
         for (const id of segmentsNear.all(src.clipId, src.endS + NEIGHBOURHOOD_S, src.startS - NEIGHBOURHOOD_S) as number[]) exclude.add(id);
       }
-      const local = await localSearch(vector, fetchFor(args.topK), args.filters, exclude);
+      const local = await localSearch(vector, candidatesFor(args.topK), args.filters, exclude);
       const cal = calibration.forQuery(vector);
       const { results, noGoodMatch } = assemble(localHits(local.hits), cal, args.topK, 'local');
       return {
