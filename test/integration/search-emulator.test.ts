@@ -4,13 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { ExactVectorIndex } from '../../src-main/core/search/exact-search';
 import { blobToFloat32 } from '../../src-main/core/catalog/vector-blob';
-import { createSearchModule, type SearchModule } from '../../src-main/core/search/search-module';
+import type { SearchModule } from '../../src-main/core/search/search-module';
 import { ServiceClient, type ServiceConfig } from '../../src-main/core/service';
 import { searchMethods, type SearchResponse } from '../../src-shared/contract/search';
 import type { EmulatorHandle } from '../emulator/server';
-import { insertClip, TEST_SPACE } from '../helpers/search-catalog';
+import { insertClip } from '../helpers/search-catalog';
 import { MEDIA_DIR } from '../helpers/paths';
-import { emulatedCatalog, makeColourClips, probe, type EmbeddedClip, type EmulatedCatalog } from './search-fixture';
+import { emulatedCatalog, makeColourClips, probe, searchOver, type EmbeddedClip, type EmulatedCatalog } from './search-fixture';
 
 /**
  * End-to-end search against the emulator: generated colour clips and real clips go through tensor
@@ -24,6 +24,7 @@ let emu: EmulatorHandle;
 let db: CatalogDb;
 let dir: string;
 let world: EmulatedCatalog | undefined;
+let search: Awaited<ReturnType<typeof searchOver>> | undefined;
 let mod: SearchModule;
 let clips: EmbeddedClip[];
 let cfg: ServiceConfig;
@@ -48,14 +49,12 @@ beforeAll(async () => {
     thumbs: 'thumbs',
   });
   ({ dir, emu, cfg, db, clips } = world);
-  mod = createSearchModule({ db, indexDir: path.join(dir, 'search-index'), space: () => TEST_SPACE, serviceConfig: () => cfg, index: { pollMs: 0 } });
-  await mod.start();
+  search = await searchOver(world);
+  mod = search.mod;
 }, 120_000);
 
 afterAll(async () => {
-  await mod?.dispose();
-  db?.close();
-  await world?.close();
+  await search?.close();
 });
 
 describe('text search against the emulator', () => {

@@ -6,6 +6,7 @@ import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { readSmallFrames } from '../../src-main/core/media/frame-reader';
 import { runTool } from '../../src-main/core/media/run-process';
 import type { EmbeddingSpace } from '../../src-main/core/search/query-cache';
+import { createSearchModule, type SearchModule, type SearchModuleOptions } from '../../src-main/core/search/search-module';
 import { ServiceClient, type ServiceConfig } from '../../src-main/core/service';
 import { encodeUint8Tensor } from '../../src-main/core/tensors/tensor-codec';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../emulator/server';
@@ -247,4 +248,24 @@ export async function emulatedCatalog(o: {
     await close();
     throw e;
   }
+}
+
+/**
+ * The search module over an emulated catalog, as the composition root builds it (index polling
+ * off). `close()` disposes the module, closes the catalog and stops the emulated world.
+ */
+export async function searchOver(
+  world: EmulatedCatalog,
+  over: Partial<Omit<SearchModuleOptions, 'db' | 'space' | 'serviceConfig' | 'indexDir'>> = {},
+): Promise<{ mod: SearchModule; close(): Promise<void> }> {
+  const mod = createSearchModule({ db: world.db, indexDir: path.join(world.dir, 'search-index'), space: () => TEST_SPACE, serviceConfig: () => world.cfg, index: { pollMs: 0 }, ...over });
+  await mod.start();
+  return {
+    mod,
+    async close() {
+      await mod.dispose();
+      world.db.close();
+      await world.close();
+    },
+  };
 }

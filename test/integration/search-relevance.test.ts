@@ -3,10 +3,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { fingerprintFile } from '../../src-main/core/library/fingerprint';
-import { createSearchModule, type SearchModule } from '../../src-main/core/search/search-module';
+import type { SearchModule } from '../../src-main/core/search/search-module';
 import { searchMethods, type SearchResponse } from '../../src-shared/contract/search';
-import { TEST_SPACE } from '../helpers/search-catalog';
-import { emulatedCatalog, makeColourClips, type EmbeddedClip, type EmulatedCatalog } from './search-fixture';
+import { emulatedCatalog, makeColourClips, searchOver, type EmbeddedClip, type EmulatedCatalog } from './search-fixture';
 
 /**
  * Search an editor trusts (issue 12), on the emulator's colour vocabulary: readable scores in the
@@ -14,6 +13,7 @@ import { emulatedCatalog, makeColourClips, type EmbeddedClip, type EmulatedCatal
  */
 const KEY = 'relevance-key-2207';
 let world: EmulatedCatalog | undefined;
+let search: Awaited<ReturnType<typeof searchOver>> | undefined;
 let db: CatalogDb;
 let mod: SearchModule;
 let clips: EmbeddedClip[];
@@ -42,14 +42,12 @@ beforeAll(async () => {
   ({ db, clips } = world);
   // Fingerprints as the import computes them.
   for (const c of clips) db.prepare('UPDATE clips SET fingerprint = ? WHERE id = ?').run(await fingerprintFile(c.file), c.clipId);
-  mod = createSearchModule({ db, indexDir: path.join(world.dir, 'search-index'), space: () => TEST_SPACE, serviceConfig: () => world!.cfg, index: { pollMs: 0 } });
-  await mod.start();
+  search = await searchOver(world);
+  mod = search.mod;
 }, 120_000);
 
 afterAll(async () => {
-  await mod?.dispose();
-  db?.close();
-  await world?.close();
+  await search?.close();
 });
 
 describe('search an editor trusts', () => {

@@ -5,13 +5,12 @@ import { createCollectionOnce } from '../../src-main/core/collections/create-col
 import { createCollectionStore } from '../../src-main/core/collections/collection-store';
 import { searchCollectionClips } from '../../src-main/core/collections/collection-search';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
-import { createSearchModule, type SearchModule } from '../../src-main/core/search/search-module';
+import type { createSearchModule, SearchModule } from '../../src-main/core/search/search-module';
 import { resetSharedKeyStates } from '../../src-main/core/service/key-state';
 import { ServiceClient, type ServiceConfig } from '../../src-main/core/service';
 import { searchMethods, type SearchResponse, type SearchStatus } from '../../src-shared/contract/search';
 import type { EmulatorHandle } from '../emulator/server';
-import { TEST_SPACE } from '../helpers/search-catalog';
-import { emulatedCatalog, makeColourClips, type EmbeddedClip, type EmulatedCatalog } from './search-fixture';
+import { emulatedCatalog, makeColourClips, searchOver, type EmbeddedClip, type EmulatedCatalog } from './search-fixture';
 
 /**
  * A service that chose differently where the spec says "not shown" (issue 15): sync calls that
@@ -25,9 +24,10 @@ const ENCODE = 'POST /video_embedding/encode_text';
 const SEARCH = 'POST /collections/{collection_id}/search';
 
 let world: EmulatedCatalog | undefined;
+let search: Awaited<ReturnType<typeof searchOver>> | undefined;
 let emu: EmulatorHandle;
 let db: CatalogDb;
-let dir: string;
+
 let cfg: ServiceConfig;
 let clips: EmbeddedClip[];
 let mod: SearchModule;
@@ -59,14 +59,14 @@ beforeAll(async () => {
     emulator: { asyncPendingMs: 5, asyncProcessingMs: 5, videoUploadedMs: 5, videoProcessingMs: 20, failureSeed: 15 },
     footage: (d) => makeColourClips(path.join(d, 'footage')),
   });
-  ({ dir, emu, cfg, db, clips } = world);
+  ({ emu, cfg, db, clips } = world);
   collectionId = await collectionOfAllClips(new ServiceClient(cfg));
   const events = {
     emit: (_name: string, payload: unknown) => statuses.push(payload as SearchStatus),
   } as unknown as NonNullable<Parameters<typeof createSearchModule>[0]['events']>;
   // A short deadline keeps the "gives up" cases quick; the 504 storm fits well inside it.
-  mod = createSearchModule({ db, indexDir: path.join(dir, 'search-index'), space: () => TEST_SPACE, serviceConfig: () => cfg, events, index: { pollMs: 0 }, serviceRetry: { baseDelayMs: 50, maxDelayMs: 200, deadlineMs: 8_000 } });
-  await mod.start();
+  search = await searchOver(world, { events, serviceRetry: { baseDelayMs: 50, maxDelayMs: 200, deadlineMs: 8_000 } });
+  mod = search.mod;
 }, 120_000);
 
 afterEach(() => {
@@ -75,9 +75,7 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  await mod?.dispose();
-  db?.close();
-  await world?.close();
+  await search?.close();
 });
 
 describe('sync calls through a slow service', () => {
