@@ -6,7 +6,7 @@
  * p50/p95 latency of single queries, recall@10 against exact, memory (RSS delta) and size on disk.
  * At 100k the usearch storage kinds (f32, f16, i8) are compared and the chosen index also runs
  * on worst-case isotropic data; at small sizes the exact/HNSW crossover is measured. The app's full
- * query path is measured too: k x 2 candidates (candidatesFor), the per-query calibration against a 256-vector
+ * query path is measured too: k x 1.5 candidates (candidatesFor), the per-query calibration against a 256-vector
  * library sample, scoring, merging adjacent segments of a shot and grouping by clip (synthetic
  * clips of 8 segments, shots of 4). Last line: one JSON object.
  *

@@ -87,6 +87,12 @@ describe('Search: chips, scores, people, faces', () => {
     await expect.poll(() => page.locator('[data-testid="search-result"]').count()).toBeGreaterThan(1);
     const scores = await page.locator('[data-testid="search-result"] [data-testid="score"]').evaluateAll((els) => els.map((el) => Number((el as HTMLElement).dataset.score)));
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    // The two-shot clip is one card; its other shot is behind "1 more in this clip".
+    const twoShot = clips.find((c) => c.name === 'green-then-blue')!;
+    const card = page.locator(`[data-testid="search-result"][data-clip="${twoShot.clipId}"]`);
+    await card.locator('[data-action="more-in-clip"]').click();
+    expect(await card.locator('[data-action="open-more"]').count()).toBe(1);
+    await e.screenshot('search-grouped-results-1280');
 
     await page.click('[data-action="toggle-filters"]');
     const people = page.locator('[data-filter="people"]');

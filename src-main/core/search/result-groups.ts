@@ -61,12 +61,13 @@ export interface GroupOptions {
 const DEFAULT_GAP_S = 0.05;
 
 /**
- * Hits fetched per card wanted: merging a shot's segments and grouping by clip turn several hits
- * into one card. Two per card keeps the 1M p95 of the whole path within 2 ms (bench:search "app
- * path"); a page that groups into fewer cards than asked shows fewer, never wrong ones.
+ * Hits fetched for `topK` cards: a few more than the cards wanted, since merging a shot's segments
+ * and grouping by clip turn several hits into one card. Kept small: at 1M segments every extra
+ * candidate costs graph search and exact re-ranking (bench:search "app path"); a page that groups
+ * into fewer cards than asked shows fewer, never wrong ones.
  */
 export function candidatesFor(topK: number): number {
-  return Math.min(500, topK * 2);
+  return Math.min(500, topK + Math.ceil(topK / 2));
 }
 
 function rangeOf(h: Hit, score: number): Range {
