@@ -24,9 +24,18 @@ export interface GradualOptions {
   black: number;
   /** Transitions this close (seconds) are one. */
   joinS: number;
+  /** A transition ends at the first frame this close (share of the farthest) to its final picture. */
+  settle: number;
+  /** A dissolve's end-to-end change is at least this, and its frames at most `maxBlend` from a linear blend. */
+  dissolveMin: number;
+  maxBlend: number;
+  /** Start and end thumbnails this correlated: an exposure change, not a dissolve. */
+  exposureCorr: number;
+  /** A dissolve's frame-to-frame change varies at most this much (coefficient of variation). */
+  maxUnsteady: number;
 }
 
-export const DEFAULT_GRADUAL_OPTIONS: GradualOptions = { low: 0.012, high: 0.17, gap: 1, minS: 0.25, maxS: 2.6, maxPath: 1.8, black: 0.06, joinS: 0.2 };
+export const DEFAULT_GRADUAL_OPTIONS: GradualOptions = { low: 0.012, high: 0.17, gap: 1, minS: 0.25, maxS: 2.6, maxPath: 1.8, black: 0.06, joinS: 0.2, settle: 0.95, dissolveMin: 0.12, maxBlend: 0.2, exposureCorr: 0.9, maxUnsteady: 0.35 };
 
 export const THUMB = { width: 16, height: 9 } as const;
 const THUMB_PX = THUMB.width * THUMB.height;
@@ -74,6 +83,69 @@ export function thumbDistance(thumbs: Uint8Array, a: number, b: number): number 
   return s / (THUMB_PX * 255);
 }
 
+/** The first frame in [from, to] whose distance from `ref` is at least `share` of the largest there. */
+function firstFarFrom(thumbs: Uint8Array, ref: number, from: number, to: number, share: number): number {
+  let max = 0;
+  for (let k = from; k <= to; k++) max = Math.max(max, thumbDistance(thumbs, ref, k));
+  for (let k = from; k <= to; k++) if (thumbDistance(thumbs, ref, k) >= share * max) return k;
+  return to;
+}
+
+/** The last frame in [from, to] whose distance from `ref` is at least `share` of the largest there. */
+function lastFarFrom(thumbs: Uint8Array, ref: number, from: number, to: number, share: number): number {
+  let max = 0;
+  for (let k = from; k <= to; k++) max = Math.max(max, thumbDistance(thumbs, ref, k));
+  for (let k = to; k >= from; k--) if (thumbDistance(thumbs, ref, k) >= share * max) return k;
+  return from;
+}
+
+/**
+ * How far the frames a quarter, half and three quarters through [a, b] are from the linear blend of
+ * the end pictures at that point, relative to the end-to-end change (the worst of the three).
+ */
+export function blendError(thumbs: Uint8Array, a: number, b: number, change: number): number {
+  let worst = 0;
+  for (const q of [0.25, 0.5, 0.75]) {
+    const m = Math.round(a + q * (b - a));
+    let e = 0;
+    for (let t = 0; t < THUMB_PX; t++) e += Math.abs(thumbs[m * THUMB_PX + t]! - ((1 - q) * thumbs[a * THUMB_PX + t]! + q * thumbs[b * THUMB_PX + t]!));
+    worst = Math.max(worst, e / (THUMB_PX * 255) / Math.max(1e-9, change));
+  }
+  return worst;
+}
+
+/** Pearson correlation of two thumbnails' luma (1: one is an exposure change of the other). */
+export function thumbCorrelation(thumbs: Uint8Array, a: number, b: number): number {
+  let ma = 0;
+  let mb = 0;
+  for (let t = 0; t < THUMB_PX; t++) {
+    ma += thumbs[a * THUMB_PX + t]!;
+    mb += thumbs[b * THUMB_PX + t]!;
+  }
+  ma /= THUMB_PX;
+  mb /= THUMB_PX;
+  let ab = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let t = 0; t < THUMB_PX; t++) {
+    const x = thumbs[a * THUMB_PX + t]! - ma;
+    const y = thumbs[b * THUMB_PX + t]! - mb;
+    ab += x * y;
+    aa += x * x;
+    bb += y * y;
+  }
+  return aa === 0 || bb === 0 ? 0 : ab / Math.sqrt(aa * bb);
+}
+
+/** Coefficient of variation of the frame-to-frame thumbnail changes over [a, b]: 0 for a perfectly steady change. */
+export function stepVariation(thumbs: Uint8Array, a: number, b: number): number {
+  const steps: number[] = [];
+  for (let k = a + 1; k <= b; k++) steps.push(thumbDistance(thumbs, k - 1, k));
+  const mean = steps.reduce((x, y) => x + y, 0) / steps.length;
+  if (mean === 0) return 0;
+  return Math.sqrt(steps.reduce((x, y) => x + (y - mean) ** 2, 0) / steps.length) / mean;
+}
+
 function pathLength(thumbs: Uint8Array, from: number, to: number): number {
   let s = 0;
   for (let k = from + 1; k <= to; k++) s += thumbDistance(thumbs, k - 1, k);
@@ -116,7 +188,7 @@ export function findGradual(
       continue;
     }
     // Grow the candidate [s, e]: frames s..e change the picture, frame s-1 is the last old one.
-    const s = i;
+    let s = i;
     let e = i;
     let quiet = 0;
     let j = i + 1;
@@ -133,9 +205,7 @@ export function findGradual(
       j++;
     }
     i = e + 1;
-    const spanS = times[e]! - times[s - 1]!;
-    if (touchesHard || spanS < o.minS || times[e]! - times[s]! >= o.maxS) continue;
-    const change = thumbDistance(thumbs, s - 1, e);
+    if (touchesHard) continue;
     // Darkest/brightest frame: a fade through black or white passes through it.
     let lo = s;
     let hi = s;
@@ -144,6 +214,20 @@ export function findGradual(
       if (luma[k]! > luma[hi]!) hi = k;
     }
     const through = luma[lo]! <= o.black ? lo : luma[hi]! >= 1 - o.black ? hi : -1;
+    // The candidate grew while frames kept changing, which includes motion in the shots around the
+    // transition. The transition itself is where the picture moves away from where it began: it
+    // ends at the first frame that reaches (almost) the farthest point, and begins at the last
+    // frame before it that is (almost) as far from that end. Each half of a fade is trimmed so.
+    if (through > s && through < e) {
+      s = lastFarFrom(thumbs, through, s - 1, through - 1, o.settle) + 1;
+      e = firstFarFrom(thumbs, through, through + 1, e, o.settle);
+    } else {
+      e = firstFarFrom(thumbs, s - 1, s, e, o.settle);
+      s = lastFarFrom(thumbs, e, s - 1, e - 1, o.settle) + 1;
+    }
+    const spanS = times[e]! - times[s - 1]!;
+    if (spanS < o.minS || times[e]! - times[s]! >= o.maxS) continue;
+    const change = thumbDistance(thumbs, s - 1, e);
     let kind: GradualTransition['kind'];
     let frame: number;
     if (through > s && through < e) {
@@ -154,9 +238,17 @@ export function findGradual(
       kind = 'fade';
       frame = through;
     } else {
-      if (change < o.high) continue;
+      // A dissolve is a blend: part way through, each pixel is the same mix of the two pictures.
+      // Motion and pans are not (blendError); with that test a smaller total change is enough.
+      if (change < o.dissolveMin) continue;
       if (pathLength(thumbs, s - 1, e) > o.maxPath * change) continue;
+      if (blendError(thumbs, s - 1, e, change) > o.maxBlend) continue;
       const fadeEnd = luma[s - 1]! <= o.black || luma[e]! <= o.black || luma[s - 1]! >= 1 - o.black || luma[e]! >= 1 - o.black;
+      // Between two pictures (not out of or into black or white): an exposure change (auto-iris, a
+      // cloud) keeps the picture's structure, the end nearly an affine copy of the start; and a
+      // dissolve changes the picture at a steady rate, where a vehicle crossing the frame does it in bursts.
+      if (!fadeEnd && thumbCorrelation(thumbs, s - 1, e) >= o.exposureCorr) continue;
+      if (!fadeEnd && stepVariation(thumbs, s - 1, e) > o.maxUnsteady) continue;
       kind = fadeEnd ? 'fade' : 'dissolve';
       const mid = (times[s - 1]! + times[e]!) / 2;
       frame = s;
