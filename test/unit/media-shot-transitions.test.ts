@@ -63,6 +63,12 @@ describe('ShotDetector transitions on generated frames', () => {
     expect(r.cuts.map((c) => c.kind)).toEqual(['fade']);
   });
 
+  it('an exposure change (the same picture brightening over a second) is no boundary', () => {
+    const bright = A.map((v) => Math.min(255, Math.round(v * 1.6 + 20)));
+    const r = run([...still(A, 50), ...ramp(A, bright, 25), ...still(bright, 50)]);
+    expect(r.cuts).toEqual([]);
+  });
+
   it('a hard cut stays a cut', () => {
     const r = run([...still(A, 50), ...still(B, 50)]);
     expect(r.cuts.map((c) => [c.kind, c.frame])).toEqual([['cut', 50]]);
