@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aboveFloor, calibrate, floorZ, relevanceScore, sampleIds } from '../../src-main/core/search/relevance';
+import { aboveFloor, calibrate, floorZ, relevanceScore } from '../../src-main/core/search/relevance';
 
 /** A seeded normal generator: similarities of a query to segments it has nothing to do with. */
 function normals(n: number, mean: number, sd: number, seed: number): number[] {
@@ -48,14 +48,5 @@ describe('relevance calibration', () => {
     expect(floorZ(1_000_000)).toBeCloseTo(Math.sqrt(2 * Math.log(1e6)) + 1.5, 9);
     expect(floorZ(1)).toBe(floorZ(2));
     expect(relevanceScore(calibrate([0, 0.1, 0.2], 10).median + floorZ(10) * calibrate([0, 0.1, 0.2], 10).spread, calibrate([0, 0.1, 0.2], 10))).toBeCloseTo(50, 6);
-  });
-
-  it('samples ids spread over the whole range, the same every time', () => {
-    const ids = Array.from({ length: 10_000 }, (_, i) => i + 1);
-    const s = sampleIds(ids, 256);
-    expect(s).toHaveLength(256);
-    expect(s[0]).toBe(1);
-    expect(s.at(-1)!).toBeGreaterThan(9_900);
-    expect(sampleIds([...ids].reverse(), 256)).toEqual(s);
   });
 });

@@ -103,7 +103,7 @@ function lastFarFrom(thumbs: Uint8Array, ref: number, from: number, to: number, 
  * How far the frames a quarter, half and three quarters through [a, b] are from the linear blend of
  * the end pictures at that point, relative to the end-to-end change (the worst of the three).
  */
-export function blendError(thumbs: Uint8Array, a: number, b: number, change: number): number {
+function blendError(thumbs: Uint8Array, a: number, b: number, change: number): number {
   let worst = 0;
   for (const q of [0.25, 0.5, 0.75]) {
     const m = Math.round(a + q * (b - a));
@@ -115,7 +115,7 @@ export function blendError(thumbs: Uint8Array, a: number, b: number, change: num
 }
 
 /** Pearson correlation of two thumbnails' luma (1: one is an exposure change of the other). */
-export function thumbCorrelation(thumbs: Uint8Array, a: number, b: number): number {
+function thumbCorrelation(thumbs: Uint8Array, a: number, b: number): number {
   let ma = 0;
   let mb = 0;
   for (let t = 0; t < THUMB_PX; t++) {
@@ -138,7 +138,7 @@ export function thumbCorrelation(thumbs: Uint8Array, a: number, b: number): numb
 }
 
 /** Coefficient of variation of the frame-to-frame thumbnail changes over [a, b]: 0 for a perfectly steady change. */
-export function stepVariation(thumbs: Uint8Array, a: number, b: number): number {
+function stepVariation(thumbs: Uint8Array, a: number, b: number): number {
   const steps: number[] = [];
   for (let k = a + 1; k <= b; k++) steps.push(thumbDistance(thumbs, k - 1, k));
   const mean = steps.reduce((x, y) => x + y, 0) / steps.length;

@@ -61,11 +61,3 @@ export function relevanceScore(cos: number, c: Calibration): number {
 export function aboveFloor(cos: number, c: Calibration): boolean {
   return zScore(cos, c) >= c.floorZ;
 }
-
-/** A deterministic spread-out sample of ids: every k-th of the sorted ids. */
-export function sampleIds(ids: readonly number[], size = SAMPLE_SIZE): number[] {
-  if (ids.length <= size) return [...ids];
-  const sorted = [...ids].sort((a, b) => a - b);
-  const step = sorted.length / size;
-  return Array.from({ length: size }, (_, i) => sorted[Math.floor(i * step)]!);
-}

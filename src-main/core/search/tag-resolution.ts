@@ -1,4 +1,4 @@
-import type { TagField } from '../../../src-shared/contract/search';
+import type { PEOPLE_VALUES, TagField } from '../../../src-shared/contract/search';
 
 /**
  * One tag per field and segment, decided between the service's tag (per segment) and the local
@@ -66,7 +66,6 @@ export function tagValuesSql(field: TagField, source: TagSourceChoice = 'either'
 }
 
 /** People in a shot, from the local face detection's largest count in one sampled frame. */
-export const PEOPLE_VALUES = ['no_people', 'one_person', 'two_people', 'group'] as const;
 export type PeopleValue = (typeof PEOPLE_VALUES)[number];
 export const PEOPLE_LABELS: Record<PeopleValue, string> = { no_people: 'No people', one_person: 'One person', two_people: 'Two people', group: 'Group' };
 
