@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import {
+  clipTimebase,
+  framesToTimecode,
+  parseRational,
+  rateFromFps,
+  secondsToFrame,
+  timecodeAt,
+  timecodeToFrames,
+  type FrameRate,
+} from '../../src-shared/timecode';
+
+const r2997: FrameRate = { num: 30000, den: 1001 };
+const r5994: FrameRate = { num: 60000, den: 1001 };
+const r23976: FrameRate = { num: 24000, den: 1001 };
+const r25: FrameRate = { num: 25, den: 1 };
+
+// Published drop-frame conversions (SMPTE 12M; e.g. the tables in Apple's and Adobe's timecode
+// notes): 29.97 DF skips frame numbers 00 and 01 at each minute but every tenth, 59.94 DF 00-03.
+const DF_2997: Array<[number, string]> = [
+  [0, '00:00:00;00'],
+  [1799, '00:00:59;29'],
+  [1800, '00:01:00;02'],
+  [3597, '00:01:59;29'],
+  [3598, '00:02:00;02'],
+  [17981, '00:09:59;29'],
+  [17982, '00:10:00;00'],
+  [17983, '00:10:00;01'],
+  [19781, '00:10:59;29'],
+  [19782, '00:11:00;02'],
+  [107892, '01:00:00;00'],
+  [2589407, '23:59:59;29'],
+];
+const DF_5994: Array<[number, string]> = [
+  [3599, '00:00:59;59'],
+  [3600, '00:01:00;04'],
+  [35964, '00:10:00;00'],
+  [215784, '01:00:00;00'],
+];
+
+describe('SMPTE timecode', () => {
+  it.each(DF_2997)('29.97 DF frame %i is %s and back', (frames, tc) => {
+    expect(framesToTimecode(frames, r2997, true)).toBe(tc);
+    expect(timecodeToFrames(tc, r2997)).toBe(frames);
+  });
+
+  it.each(DF_5994)('59.94 DF frame %i is %s and back', (frames, tc) => {
+    expect(framesToTimecode(frames, r5994, true)).toBe(tc);
+    expect(timecodeToFrames(tc, r5994)).toBe(frames);
+  });
+
+  it('round-trips every frame of the first 25 hours at 29.97 DF (wrapping at 24 h)', () => {
+    const perDay = 2589408;
+    for (let f = 0; f < perDay + 20000; f += 7) {
+      const tc = framesToTimecode(f, r2997, true);
+      expect(timecodeToFrames(tc, r2997)).toBe(f % perDay);
+    }
+  });
+
+  it('refuses the numbers drop-frame skips, and frames beyond the rate', () => {
+    expect(timecodeToFrames('00:01:00;00', r2997)).toBeNull();
+    expect(timecodeToFrames('00:01:00;01', r2997)).toBeNull();
+    expect(timecodeToFrames('00:10:00;00', r2997)).toBe(17982);
+    expect(timecodeToFrames('00:00:00:25', r25)).toBeNull();
+  });
+
+  it('counts non-drop rates by their nominal frames per second', () => {
+    expect(framesToTimecode(86400, r23976, false)).toBe('01:00:00:00');
+    expect(framesToTimecode(90000, r25, false)).toBe('01:00:00:00');
+    expect(framesToTimecode(1800, r2997, false)).toBe('00:01:00:00');
+    expect(timecodeToFrames('10:00:00:00', r23976)).toBe(864000);
+  });
+
+  it('maps seconds to the frame they show, exactly on frame starts', () => {
+    for (let k = 0; k < 5000; k += 13) expect(secondsToFrame((k * 1001) / 30000, r2997)).toBe(k);
+    expect(secondsToFrame(10, r25)).toBe(250);
+    expect(secondsToFrame(0.0399, r25)).toBe(0);
+  });
+
+  it('starts a clip at its start timecode, drop-frame from the label', () => {
+    const df = clipTimebase(r2997, '01:00:00;00');
+    expect(df).toEqual({ rate: r2997, dropFrame: true, startFrame: 107892 });
+    // 60 wall seconds are 1798.2 frames; 60.06 s are exactly 1800, which skip to ;02 at the minute.
+    expect(timecodeAt(df, 60)).toBe('01:00:59;28');
+    expect(timecodeAt(df, 60.06)).toBe('01:01:00;02');
+  });
+
+  it('counts a clip without a start timecode from zero', () => {
+    expect(timecodeAt(clipTimebase(r25, null), 10)).toBe('00:00:10:00');
+    expect(timecodeAt(clipTimebase(r2997, null), 0)).toBe('00:00:00;00');
+    expect(clipTimebase(r23976, '00:59:59:00').startFrame).toBe(86376);
+  });
+
+  it('snaps probed rates to the rationals NLEs use', () => {
+    expect(rateFromFps(23.976023976)).toEqual(r23976);
+    expect(rateFromFps(29.97)).toEqual(r2997);
+    expect(rateFromFps(59.94006)).toEqual(r5994);
+    expect(rateFromFps(25)).toEqual(r25);
+    expect(rateFromFps(12.5)).toEqual({ num: 12500, den: 1000 });
+    expect(parseRational('30000/1001')).toEqual(r2997);
+    expect(parseRational('0/0')).toBeNull();
+  });
+});
