@@ -10,6 +10,7 @@ import { handleMediaProtocol, registerSchemes } from './ipc/media-protocol';
 import { chooseToolFile, registerDialogs } from './ipc/dialogs';
 import { handleAppProtocol, rendererDirOf } from './ipc/app-protocol';
 import { APP_ORIGIN } from './ipc/app-origin';
+import { createDesktopShell } from './ipc/desktop-shell';
 
 // Thin by design: everything testable lives in core/, this file only wires Electron to it.
 let mainWindow: BrowserWindow | null = null;
@@ -68,6 +69,7 @@ void app.whenReady().then(() => {
     secretCipher: createKeychainCipher(logger),
     logger,
     chooseFile: chooseToolFile(() => mainWindow),
+    desktop: createDesktopShell(() => mainWindow),
   });
   handleAppProtocol(rendererDirOf(__dirname));
   handleMediaProtocol(core.resolveMedia);

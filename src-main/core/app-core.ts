@@ -17,6 +17,11 @@ import type { Logger } from './util/logger';
 import { createMediaResolver } from './media-resolver';
 import { createServiceProvider, type ServiceProvider } from './service-provider';
 import { createLibraryService } from './library/library-handlers';
+import { createMarksHandlers } from './marks/marks-handlers';
+import { createExportHandlers } from './export/export-handlers';
+import { createServiceActionsHandlers } from './service-actions/service-actions-handlers';
+import { createFilesHandlers, type DesktopShell } from './files/files-handlers';
+import { resolveUnder } from './util/resolve-under';
 import { createAppPipeline } from './pipeline/app-pipeline';
 import { createCollectionsModule } from './collections/collections-module';
 import { createSearchModule, searchServiceBinding } from './search/search-module';
@@ -34,6 +39,8 @@ export interface AppCoreOptions {
   toolPaths?: Partial<Record<FfTool, string>>;
   /** Electron: main's native file dialog for choosing ffmpeg/ffprobe. */
   chooseFile?: (tool: FfTool) => Promise<string | null>;
+  /** Electron: reveal, open and drag real files out (absent in web mode, which says why). */
+  desktop?: DesktopShell;
 }
 
 export interface AppCore {
@@ -177,6 +184,23 @@ function composeAppCore(o: AppCoreOptions, lock: DataDirLock): AppCore {
     ...pipeline.handlers,
     ...collections.handlers,
     ...search.handlers,
+    ...createMarksHandlers(db, events),
+    ...createExportHandlers(db),
+    ...createServiceActionsHandlers({
+      db,
+      events,
+      signal: shutdown.signal,
+      client: () => service.client(),
+      identity: () => service.identity(),
+      ffmpeg: ffmpegBinary,
+      ffprobe: () => tools().ffprobe,
+      profile: pipeline.pipeline.profile,
+      logger: o.logger,
+    }),
+    ...createFilesHandlers(db, o.desktop, (clipId) => {
+      const t = db.prepare("SELECT path FROM thumbnails WHERE clip_id = ? AND kind = 'poster' ORDER BY shot_id IS NOT NULL, id LIMIT 1").get(clipId) as { path: string } | undefined;
+      return t ? resolveUnder(paths.thumbsDir, t.path) : null;
+    }),
   };
   pipeline.start();
   // Rows attached just before a crash may not have reached the queue (the row is written first).

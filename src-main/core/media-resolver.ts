@@ -5,11 +5,12 @@ import { resolveUnder } from './util/resolve-under';
 
 /**
  * Only two kinds of file are ever served to the renderer: files in the thumbnail cache and
- * catalogued clips. Anything else (a crafted path) resolves to null.
+ * catalogued clips on a drive (a clip that lives at a URL is never fetched). Anything else (a
+ * crafted path) resolves to null.
  */
 export function createMediaResolver(db: CatalogDb, thumbsDir: string): (ref: MediaRef) => string | null {
   const clipPath = db.prepare(
-    `SELECT v.mount_path AS mount, c.rel_path AS rel FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?`,
+    `SELECT v.mount_path AS mount, c.rel_path AS rel FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ? AND c.source_url IS NULL`,
   );
   return (ref) => {
     if (ref.kind === 'thumb') return resolveUnder(thumbsDir, ref.path);

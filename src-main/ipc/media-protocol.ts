@@ -1,6 +1,7 @@
 import { net, protocol } from 'electron';
 import { pathToFileURL } from 'node:url';
 import { parseMediaPath, type MediaRef } from '../../src-shared/media-ref';
+import { APP_ORIGIN } from './app-origin';
 import { APP_SCHEME_PRIVILEGES } from './app-protocol';
 
 export const MEDIA_SCHEME = 'rs-media';
@@ -9,18 +10,23 @@ export const MEDIA_SCHEME = 'rs-media';
 export function registerSchemes(): void {
   protocol.registerSchemesAsPrivileged([
     APP_SCHEME_PRIVILEGES,
-    { scheme: MEDIA_SCHEME, privileges: { standard: true, secure: true, stream: true, supportFetchAPI: true } },
+    { scheme: MEDIA_SCHEME, privileges: { standard: true, secure: true, stream: true, supportFetchAPI: true, corsEnabled: true } },
   ]);
 }
 
 /** rs-media://thumb/<path> and rs-media://clip/<id>: only cache files and catalogued clips. */
 export function handleMediaProtocol(resolveMedia: (ref: MediaRef) => string | null): void {
-  protocol.handle(MEDIA_SCHEME, (request) => {
+  protocol.handle(MEDIA_SCHEME, async (request) => {
     const u = new URL(request.url);
     const ref = parseMediaPath(`${u.hostname}${u.pathname}`);
     const file = ref ? resolveMedia(ref) : null;
     if (!file) return new Response('not found', { status: 404 });
     // net.fetch on file: honours Range requests, so <video> can seek.
-    return net.fetch(pathToFileURL(file).toString(), { headers: request.headers });
+    const res = await net.fetch(pathToFileURL(file).toString(), { headers: request.headers });
+    // The viewer's level meter reads the sound through Web Audio, which hears silence from a
+    // cross-origin element unless the media allows the app's origin (and only that origin).
+    const headers = new Headers(res.headers);
+    headers.set('Access-Control-Allow-Origin', APP_ORIGIN);
+    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
   });
 }

@@ -5,6 +5,10 @@ import { libraryMethods, libraryEvents } from './library';
 import { jobsMethods, jobsEvents } from './jobs';
 import { searchMethods, searchEvents } from './search';
 import { collectionsMethods, collectionsEvents } from './collections';
+import { marksMethods } from './marks';
+import { exportMethods } from './export';
+import { filesMethods } from './files';
+import { serviceActionsMethods } from './service-actions';
 
 export * from './define';
 
@@ -15,6 +19,10 @@ export const METHODS = {
   ...jobsMethods,
   ...searchMethods,
   ...collectionsMethods,
+  ...marksMethods,
+  ...exportMethods,
+  ...filesMethods,
+  ...serviceActionsMethods,
 } as const satisfies Record<string, MethodDef>;
 
 /** Events pushed from main to the renderer. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { method, voidSchema } from './define';
 import { absolutePathSchema } from './safe-strings';
+import { frameRateSchema, ratingFilterSchema, ratingSchema } from './marks';
 
 /**
  * Stored states of a clip plus two that come from where its file is:
@@ -37,6 +38,8 @@ export const clipSummarySchema = z.object({
   /** Absolute path where the file was last seen. */
   path: z.string(),
   folder: z.string(),
+  /** A clip added by URL: the service analysed it there; nothing is on a drive (no playback, no hand-off). */
+  sourceUrl: z.string().nullable(),
   volumeId: z.number().int(),
   volumeLabel: z.string(),
   status: clipStatusSchema,
@@ -54,7 +57,13 @@ export const clipSummarySchema = z.object({
   height: z.number().int().nullable(),
   rotation: z.number().int().nullable(),
   audioChannels: z.number().int().nullable(),
+  /** Start timecode label as the file carries it (tmcd track, stream or format tag); null: counts from 00:00:00:00. */
   timecode: z.string().nullable(),
+  /** The rate timecode and exports count in (probed rate as a rational; VFR conformed to the nearest standard). */
+  rate: frameRateSchema.nullable(),
+  rating: ratingSchema,
+  keywords: z.array(z.string()),
+  rangeCount: z.number().int(),
   shotCount: z.number().int(),
   poster: thumbRefSchema.nullable(),
   filmstrip: filmstripRefSchema.nullable(),
@@ -136,7 +145,13 @@ export const volumeSchema = z.object({
 });
 export type Volume = z.infer<typeof volumeSchema>;
 
-const SORTS = ['path', 'name', 'added', 'duration'] as const;
+/** Library orders; the list view's columns sort by these. */
+export const CLIP_SORTS = ['path', 'name', 'added', 'duration', 'resolution', 'fps', 'codec', 'timecode', 'date', 'rating'] as const;
+export type ClipSort = (typeof CLIP_SORTS)[number];
+/** What one click on a column gives: longest, largest, newest first; names and codes A to Z; favourites first. */
+export const CLIP_SORT_NATURAL: Record<ClipSort, 'asc' | 'desc'> = {
+  path: 'asc', name: 'asc', added: 'desc', duration: 'desc', resolution: 'desc', fps: 'desc', codec: 'asc', timecode: 'asc', date: 'desc', rating: 'asc',
+};
 
 export const listArgsSchema = z
   .object({
@@ -148,7 +163,11 @@ export const listArgsSchema = z
     /** Substring of the file name, case-insensitive. */
     query: z.string().max(200).optional(),
     volumeId: z.number().int().optional(),
-    sort: z.enum(SORTS).default('path'),
+    sort: z.enum(CLIP_SORTS).default('path'),
+    /** Reverse the sort's natural order (CLIP_SORT_NATURAL; a second click on a column). */
+    reversed: z.boolean().optional(),
+    rating: ratingFilterSchema.optional(),
+    keyword: z.string().max(60).optional(),
   })
   .strict();
 
@@ -184,6 +203,8 @@ export const libraryMethods = {
   /** Scans the paths, catalogues and probes new or changed videos; shots and thumbnails follow in the background. */
   'library.import': method(z.object({ paths: z.array(absPath).min(1).max(10_000) }).strict(), importSummarySchema),
   'library.list': method(listArgsSchema, listResultSchema),
+  /** Every clip id the same query matches (Select all, then batch actions on all of them). */
+  'library.ids': method(listArgsSchema.omit({ offset: true, limit: true }), z.object({ ids: z.array(z.number().int()) })),
   'library.get': method(z.object({ clipId: z.number().int().positive() }).strict(), clipDetailSchema),
   /** A folder moved (or a drive was copied): point its clips at the new place. */
   'library.relink': method(z.object({ fromPath: absPath, toPath: absPath }).strict(), relinkResultSchema),

@@ -5,13 +5,15 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 /**
  * Text that crosses the contract into files, URLs, SQL or child processes: bounded, and without
- * NUL, other C0 control characters (tab excepted) or lone surrogates.
+ * NUL, other C0 control characters (tab excepted, and line feeds in multiline text such as notes) or
+ * lone surrogates.
  */
-export function safeText(max: number) {
+export function safeText(max: number, opts: { multiline?: boolean } = {}) {
+  const allowed = opts.multiline ? '\t\n' : '\t';
   return z
     .string()
     .max(max)
-    .refine((s) => ![...s].some((c) => (c < ' ' && c !== '\t') || c === '\u007f'), 'must not contain control characters')
+    .refine((s) => ![...s].some((c) => (c < ' ' && !allowed.includes(c)) || c === '\u007f'), 'must not contain control characters')
     .refine((s) => !LONE_SURROGATE.test(s), 'must be valid Unicode');
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { frameRateSchema, ratingFilterSchema } from './marks';
 import { appErrorSchema } from '../errors';
 import { method, voidSchema, type MethodDef } from './define';
 import { clipStatusSchema, thumbRefSchema } from './library';
@@ -66,6 +67,9 @@ export const searchFiltersSchema = z
       .strict()
       .optional(),
     clipIds: z.array(z.number().int().positive()).min(1).max(10_000).optional(),
+    /** The editor's marks: a clip (or one of its ranges) rated so, or carrying the keyword. */
+    rating: ratingFilterSchema.optional(),
+    keyword: z.string().trim().min(1).max(60).optional(),
   })
   .strict();
 export type SearchFiltersIn = z.input<typeof searchFiltersSchema>;
@@ -105,6 +109,9 @@ export const searchResultSchema = z.object({
   clipPath: z.string(),
   clipStatus: clipStatusSchema,
   clipDurationS: z.number().nullable(),
+  /** The clip's clock: times are shown as its source timecode. */
+  clipRate: frameRateSchema.nullable(),
+  clipTimecode: z.string().nullable(),
   width: z.number().int().nullable(),
   height: z.number().int().nullable(),
   shotId: z.number().int().nullable(),
@@ -278,6 +285,16 @@ export const searchMethods = {
     z.object({ shotId: z.number().int().positive() }).strict(),
     z.object({
       frames: z.array(z.object({ timeS: z.number(), faces: z.array(z.object({ x: z.number(), y: z.number(), w: z.number(), h: z.number(), score: z.number() })) })),
+    }),
+  ),
+  /**
+   * A clip's tags along its length for the viewer's overlay: indexed segments with the service's
+   * and local tags resolved, and shots not sent to the service with their local tags.
+   */
+  'search.clipTags': method(
+    z.object({ clipId: z.number().int().positive() }).strict(),
+    z.object({
+      spans: z.array(z.object({ segmentId: z.number().int().nullable(), shotId: z.number().int(), startS: z.number(), endS: z.number(), tags: z.array(segmentTagSchema) })),
     }),
   ),
   'search.status': method(voidSchema, searchStatusSchema),

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
+import { addKeywords, rate, removeKeyword } from '../../src-main/core/marks/marks-repository';
 import { createSearchModule, type SearchModule } from '../../src-main/core/search/search-module';
 import type { ServiceConfig } from '../../src-main/core/service';
 import type { SearchResponse } from '../../src-shared/contract/search';
@@ -119,6 +120,21 @@ describe('offline search (emulator stopped)', () => {
     expect(byTag.results.every((x) => x.tags.some((t) => t.canonical === tagged.canonical))).toBe(true);
     const sim = await mod.service.similar({ segmentId: twoShot.segments[1]!.id, topK: 5, filters: { clipIds: [twoShot.clipId] }, exclude: 'none' });
     expect(sim.results.map((x) => x.segmentId)).toEqual([twoShot.segments[0]!.id]);
+  });
+
+  it("filters by the editor's marks: rating and keyword (issue 11)", async () => {
+    const blue = clips.find((c) => c.name === 'blue')!;
+    rate(db, { clipIds: [blue.clipId], rangeIds: [] }, 'reject');
+    addKeywords(db, { clipIds: [blue.clipId], rangeIds: [] }, ['sky']);
+    try {
+      expect(names(await text('blue'))).toContain('blue');
+      expect(names(await text('blue', { rating: 'not_rejected' }))).not.toContain('blue');
+      expect(names(await text('blue', { rating: 'reject' }))).toEqual(['blue']);
+      expect(names(await text('blue', { keyword: 'SKY' }))).toEqual(['blue']);
+    } finally {
+      rate(db, { clipIds: [blue.clipId], rangeIds: [] }, null);
+      removeKeyword(db, { clipIds: [blue.clipId], rangeIds: [] }, 'sky');
+    }
   });
 
   it('still runs cached queries after a restart with the service gone', async () => {

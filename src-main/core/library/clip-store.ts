@@ -4,6 +4,7 @@ import { AppError } from '../../../src-shared/errors';
 import type {
   ClipDetail,
   ClipFilter,
+  ClipSort,
   ClipStatus,
   ClipSummary,
   FilmstripRef,
@@ -12,7 +13,10 @@ import type {
   Shot,
   ThumbRef,
 } from '../../../src-shared/contract/library';
+import { CLIP_SORT_NATURAL } from '../../../src-shared/contract/library';
 import type { CatalogDb } from '../catalog/open-catalog';
+import { rateFromFps } from '../../../src-shared/timecode';
+import { markFilterSql, markSummaries } from '../marks/marks-repository';
 import { folderRange, joinOnVolume, relativeOnVolume } from './clip-paths';
 
 /** A clip row joined with its volume, as stored. */
@@ -46,6 +50,8 @@ export interface ClipRow {
   thumbs_at: number | null;
   created_at: number;
   updated_at: number;
+  /** Set for a clip that lives at a URL (Add by URL): its "path" is the URL. */
+  source_url: string | null;
   mount_path: string;
   volume_label: string | null;
   online: number;
@@ -54,10 +60,10 @@ export interface ClipRow {
 const CLIP_COLUMNS = `c.id, c.volume_id, c.rel_path, c.file_name, c.size_bytes, c.mtime_ms, c.fingerprint, c.status,
   c.status_reason, c.error_kind, c.missing_at, c.container, c.video_codec, c.audio_codec, c.duration_s, c.fps, c.vfr,
   c.width, c.height, c.rotation, c.audio_channels, c.timecode, c.bit_rate, c.frame_count, c.probed_at, c.shots_at,
-  c.thumbs_at, c.created_at, c.updated_at, v.mount_path, v.label AS volume_label, v.online`;
+  c.thumbs_at, c.created_at, c.updated_at, c.source_url, v.mount_path, v.label AS volume_label, v.online`;
 
-export function clipAbsPath(row: Pick<ClipRow, 'mount_path' | 'rel_path'>): string {
-  return joinOnVolume(row.mount_path, row.rel_path);
+export function clipAbsPath(row: Pick<ClipRow, 'mount_path' | 'rel_path'> & { source_url?: string | null }): string {
+  return row.source_url ?? joinOnVolume(row.mount_path, row.rel_path);
 }
 
 export function displayStatus(row: Pick<ClipRow, 'online' | 'missing_at' | 'status'>): ClipStatus {
@@ -115,7 +121,10 @@ function shotCounts(db: CatalogDb, clipIds: readonly number[]): Map<number, numb
 
 const toThumb = (t: ThumbRow): ThumbRef => ({ path: t.path, width: t.width, height: t.height });
 
-function toSummary(row: ClipRow, thumbs: ThumbRow[], shotCount: number): ClipSummary {
+type Marks = ReturnType<typeof markSummaries> extends Map<number, infer V> ? V : never;
+const NO_MARKS: Marks = { rating: null, keywords: [], rangeCount: 0 };
+
+function toSummary(row: ClipRow, thumbs: ThumbRow[], shotCount: number, marks: Marks): ClipSummary {
   const abs = clipAbsPath(row);
   const posters = thumbs.filter((t) => t.kind === 'poster');
   const strip = thumbs.find((t) => t.kind === 'filmstrip');
@@ -124,7 +133,8 @@ function toSummary(row: ClipRow, thumbs: ThumbRow[], shotCount: number): ClipSum
     id: row.id,
     name: row.file_name,
     path: abs,
-    folder: path.dirname(abs),
+    folder: row.source_url ? '' : path.dirname(abs),
+    sourceUrl: row.source_url,
     volumeId: row.volume_id,
     volumeLabel: row.volume_label ?? row.mount_path,
     status: displayStatus(row),
@@ -148,6 +158,10 @@ function toSummary(row: ClipRow, thumbs: ThumbRow[], shotCount: number): ClipSum
     rotation: row.rotation,
     audioChannels: row.audio_channels,
     timecode: row.timecode,
+    rate: row.fps ? rateFromFps(row.fps) : null,
+    rating: marks.rating,
+    keywords: marks.keywords,
+    rangeCount: marks.rangeCount,
     shotCount,
     poster: posters[0] ? toThumb(posters[0]) : null,
     filmstrip,
@@ -183,14 +197,29 @@ function resolveFolder(db: CatalogDb, folder: string): { volumeIds: number[]; re
   return matches.filter((m) => m.mount.length === longest).map((m) => ({ volumeIds: [m.id], rel: m.rel }));
 }
 
-const ORDER_BY: Record<z.output<typeof listArgsSchema>['sort'], string> = {
-  path: 'v.mount_path, c.rel_path',
-  name: 'c.file_name COLLATE NOCASE, c.id',
-  added: 'c.id DESC',
-  duration: 'c.duration_s DESC NULLS LAST, c.id',
+/** Each sort's key; its natural direction is the contract's CLIP_SORT_NATURAL, `reversed` flips it. */
+const ORDER_BY: Record<ClipSort, string> = {
+  path: 'v.mount_path || c.rel_path',
+  name: 'c.file_name COLLATE NOCASE',
+  added: 'c.id',
+  duration: 'c.duration_s',
+  resolution: 'c.width * c.height',
+  fps: 'c.fps',
+  codec: 'c.video_codec',
+  timecode: 'c.timecode',
+  date: 'c.mtime_ms',
+  rating: "CASE (SELECT rating FROM clip_marks m WHERE m.clip_id = c.id) WHEN 'favorite' THEN 0 WHEN 'reject' THEN 2 ELSE 1 END",
 };
 
-export function listClips(db: CatalogDb, args: z.output<typeof listArgsSchema>): ListResult {
+function orderSql(sort: ClipSort, reversed: boolean): string {
+  const o = { key: ORDER_BY[sort], dir: CLIP_SORT_NATURAL[sort] === 'asc' ? 'ASC' : 'DESC' };
+  const dir = reversed ? (o.dir === 'ASC' ? 'DESC' : 'ASC') : o.dir;
+  // Unknown values (not probed yet) last either way; the id keeps pages stable.
+  return `${o.key} IS NULL, ${o.key} ${dir}, c.id ${dir}`;
+}
+
+/** The WHERE clause of a Library query (filters, folder, name, marks): shared by the list and its ids. */
+function whereFor(db: CatalogDb, args: Omit<z.output<typeof listArgsSchema>, 'offset' | 'limit'>): { whereSql: string; params: unknown[] } {
   const where: string[] = [];
   const params: unknown[] = [];
   if (args.status) {
@@ -220,15 +249,24 @@ export function listClips(db: CatalogDb, args: z.output<typeof listArgsSchema>):
       where.push(`(${ors.join(' OR ')})`);
     }
   }
+  const marks = markFilterSql({ rating: args.rating, keyword: args.keyword });
+  where.push(...marks.sql);
+  params.push(...marks.params);
   const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  return { whereSql, params };
+}
+
+export function listClips(db: CatalogDb, args: z.output<typeof listArgsSchema>): ListResult {
+  const { whereSql, params } = whereFor(db, args);
   const from = 'FROM clips c JOIN volumes v ON v.id = c.volume_id';
   const total = (db.prepare(`SELECT COUNT(*) AS n ${from} ${whereSql}`).get(...params) as { n: number }).n;
   const rows = db
-    .prepare(`SELECT ${CLIP_COLUMNS} ${from} ${whereSql} ORDER BY ${ORDER_BY[args.sort]} LIMIT ? OFFSET ?`)
+    .prepare(`SELECT ${CLIP_COLUMNS} ${from} ${whereSql} ORDER BY ${orderSql(args.sort, args.reversed === true)} LIMIT ? OFFSET ?`)
     .all(...params, args.limit, args.offset) as ClipRow[];
   const ids = rows.map((r) => r.id);
   const thumbs = thumbsFor(db, ids);
   const counts = shotCounts(db, ids);
+  const marksById = markSummaries(db, ids);
   const c = db
     .prepare(
       `SELECT COUNT(*) AS all_n,
@@ -242,9 +280,17 @@ export function listClips(db: CatalogDb, args: z.output<typeof listArgsSchema>):
   return {
     total,
     offset: args.offset,
-    items: rows.map((r) => toSummary(r, thumbs.get(r.id) ?? [], counts.get(r.id) ?? 0)),
+    items: rows.map((r) => toSummary(r, thumbs.get(r.id) ?? [], counts.get(r.id) ?? 0, marksById.get(r.id) ?? NO_MARKS)),
     counts: { all: c.all_n, ready: c.ready ?? 0, processing: c.processing ?? 0, problems: c.problems ?? 0, offline: c.offline ?? 0 },
   };
+}
+
+/** Every clip id the Library query matches, in its order (Select all, batch actions). */
+export function listClipIds(db: CatalogDb, args: Omit<z.output<typeof listArgsSchema>, 'offset' | 'limit'>): number[] {
+  const { whereSql, params } = whereFor(db, args);
+  return (
+    db.prepare(`SELECT c.id FROM clips c JOIN volumes v ON v.id = c.volume_id ${whereSql} ORDER BY ${orderSql(args.sort, args.reversed === true)}`).all(...params) as { id: number }[]
+  ).map((r) => r.id);
 }
 
 export function getClipDetail(db: CatalogDb, clipId: number): ClipDetail {
@@ -268,7 +314,7 @@ export function getClipDetail(db: CatalogDb, clipId: number): ClipDetail {
   }[];
   const posterByShot = new Map(thumbs.filter((t) => t.kind === 'poster' && t.shot_id !== null).map((t) => [t.shot_id!, toThumb(t)]));
   return {
-    ...toSummary(row, thumbs, shots.length),
+    ...toSummary(row, thumbs, shots.length, markSummaries(db, [clipId]).get(clipId) ?? NO_MARKS),
     fingerprint: row.fingerprint,
     bitRate: row.bit_rate,
     frameCount: row.frame_count,

@@ -3,7 +3,7 @@ import type { CatalogDb } from '../catalog/open-catalog';
 import type { EventBus } from '../rpc/event-bus';
 import type { HandlersFor } from '../rpc/handlers';
 import type { Logger } from '../util/logger';
-import { getClipDetail, listClips } from './clip-store';
+import { getClipDetail, listClipIds, listClips } from './clip-store';
 import { applyClipEvent } from './clips-repository';
 import { importPaths } from './import-library';
 import type { StageOptions } from './media-stages';
@@ -147,6 +147,7 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
       if (Date.now() - lastPoll > 3000) pollVolumes();
       return listClips(db, args);
     },
+    'library.ids': (args) => ({ ids: listClipIds(db, args) }),
     'library.get': ({ clipId }) => getClipDetail(db, clipId),
     'library.relink': async ({ fromPath, toPath }) => {
       const res = await relinkFolder(db, fromPath, toPath, { resolver });

@@ -5,6 +5,7 @@ import type { ClipStatus } from '../../../src-shared/contract/library';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { analyseShots } from '../media/detect-shots-in-file';
 import type { CutOptions, ShotSpan } from '../media/find-cuts';
+import type { DetectedShot } from '../media/shot-detector';
 import { probeFile, type ProbeOutcome } from '../media/probe';
 import { renderKeyframePoster, renderThumbnails } from '../media/render-thumbnails';
 import { thumbnailDir } from './clip-paths';
@@ -214,32 +215,50 @@ export async function detectShots(
   const reason = withNote(row.status_reason, TRUNCATED_NOTE, truncationNote(decoded.ptsTimes, row.duration_s));
   db.transaction(() => {
     assertSameFile(db, clipId, row.fingerprint);
-    const old = db.prepare('SELECT id, idx, start_frame, end_frame FROM shots WHERE clip_id = ? ORDER BY idx').all(clipId) as {
-      id: number;
-      idx: number;
-      start_frame: number | null;
-      end_frame: number | null;
-    }[];
-    const same = old.length === shots.length && old.every((o, i) => o.start_frame === shots[i]!.startFrame && o.end_frame === shots[i]!.endFrame);
-    if (same) {
-      const upd = db.prepare(
-        'UPDATE shots SET start_s = ?, end_s = ?, cut_score = ?, transition_kind = ?, transition_start_s = ?, transition_end_s = ? WHERE id = ?',
-      );
-      shots.forEach((s, i) => upd.run(s.startS, s.endS, s.cutScore, s.transition?.kind ?? null, s.transition?.startS ?? null, s.transition?.endS ?? null, old[i]!.id));
-    } else {
-      // Per-shot posters go with their shots; clip-level images (the preview lane's poster, the
-      // filmstrip) stay, so the card keeps its picture until the thumbnails stage replaces them.
-      db.prepare('DELETE FROM thumbnails WHERE clip_id = ? AND shot_id IS NOT NULL').run(clipId);
-      db.prepare('DELETE FROM shots WHERE clip_id = ?').run(clipId);
-      const ins = db.prepare(
-        'INSERT INTO shots (clip_id, idx, start_s, end_s, start_frame, end_frame, cut_score, transition_kind, transition_start_s, transition_end_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      );
-      for (const s of shots) ins.run(clipId, s.idx, s.startS, s.endS, s.startFrame, s.endFrame, s.cutScore, s.transition?.kind ?? null, s.transition?.startS ?? null, s.transition?.endS ?? null);
-    }
+    const same = replaceShots(db, clipId, shots);
     applyClipEvent(db, clipId, { type: 'shotsDetected', sameShots: same }, { frame_count: decoded.frames, status_reason: reason });
   })();
   opts.onProgress?.(1);
   return shots;
+}
+
+/**
+ * The one writer of a clip's shot rows: keeps them (and the segments, embeddings and tags hanging
+ * off them) when the boundaries are the frames they were; otherwise replaces them with their
+ * per-shot posters. Returns whether they were the same. Call inside the caller's transaction.
+ */
+/** A shot as stored: frames may be unknown (a clip the service analysed from its URL). */
+export type ShotRowInput = Pick<DetectedShot, 'idx' | 'startS' | 'endS'> & {
+  startFrame: number | null;
+  endFrame: number | null;
+  cutScore: number | null;
+  transition?: DetectedShot['transition'];
+};
+
+export function replaceShots(db: CatalogDb, clipId: number, shots: readonly ShotRowInput[]): boolean {
+  const old = db.prepare('SELECT id, idx, start_frame, end_frame FROM shots WHERE clip_id = ? ORDER BY idx').all(clipId) as {
+    id: number;
+    idx: number;
+    start_frame: number | null;
+    end_frame: number | null;
+  }[];
+  const same = old.length === shots.length && old.every((o, i) => o.start_frame === shots[i]!.startFrame && o.end_frame === shots[i]!.endFrame);
+  if (same) {
+    const upd = db.prepare(
+      'UPDATE shots SET start_s = ?, end_s = ?, cut_score = ?, transition_kind = ?, transition_start_s = ?, transition_end_s = ? WHERE id = ?',
+    );
+    shots.forEach((s, i) => upd.run(s.startS, s.endS, s.cutScore, s.transition?.kind ?? null, s.transition?.startS ?? null, s.transition?.endS ?? null, old[i]!.id));
+  } else {
+    // Per-shot posters go with their shots; clip-level images (the preview lane's poster, the
+    // filmstrip) stay, so the card keeps its picture until the thumbnails stage replaces them.
+    db.prepare('DELETE FROM thumbnails WHERE clip_id = ? AND shot_id IS NOT NULL').run(clipId);
+    db.prepare('DELETE FROM shots WHERE clip_id = ?').run(clipId);
+    const ins = db.prepare(
+      'INSERT INTO shots (clip_id, idx, start_s, end_s, start_frame, end_frame, cut_score, transition_kind, transition_start_s, transition_end_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    for (const s of shots) ins.run(clipId, s.idx, s.startS, s.endS, s.startFrame, s.endFrame, s.cutScore, s.transition?.kind ?? null, s.transition?.startS ?? null, s.transition?.endS ?? null);
+  }
+  return same;
 }
 
 /**

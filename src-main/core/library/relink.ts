@@ -7,6 +7,7 @@ import { joinOnVolume, relativeOnVolume } from './clip-paths';
 import { fingerprintFile } from './fingerprint';
 import { upsertVolume } from './volume-store';
 import type { VolumeResolver } from './volumes/volume-resolver';
+import { mergeMarks } from '../marks/marks-repository';
 
 export interface RelinkOptions {
   resolver: VolumeResolver;
@@ -95,7 +96,10 @@ export async function relinkFolder(db: CatalogDb, fromPath: string, toPath: stri
     const rel = relativeOnVolume(info.mountPath, target) ?? target.split(path.sep).join('/');
     db.transaction(() => {
       const dup = byTarget.get(volumeId, rel) as { id: number; fingerprint: string | null } | undefined;
-      if (dup && dup.id !== clip.id) db.prepare('DELETE FROM clips WHERE id = ?').run(dup.id);
+      if (dup && dup.id !== clip.id) {
+        mergeMarks(db, dup.id, clip.id);
+        db.prepare('DELETE FROM clips WHERE id = ?').run(dup.id);
+      }
       move.run(volumeId, rel, path.basename(target), Math.floor(st.mtimeMs), Date.now(), clip.id);
     })();
     result.relinked++;

@@ -2,6 +2,9 @@ import type { Volume } from '../../../src-shared/contract/library';
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { VolumeInfo, VolumeResolver } from './volumes/volume-resolver';
 
+/** The volume clips that live at a URL hang off (library/remote-clips.ts). */
+export const URL_VOLUME_KEY = 'url';
+
 /** Records a volume seen just now (online, at its current mount path) and returns its id. */
 export function upsertVolume(db: CatalogDb, v: VolumeInfo, at = Date.now()): number {
   const row = db
@@ -31,6 +34,7 @@ export function refreshVolumes(db: CatalogDb, resolver: VolumeResolver): number[
   const changed: number[] = [];
   const updates: { id: number; online: number; mount: string }[] = [];
   for (const r of rows) {
+    if (r.volume_key === URL_VOLUME_KEY) continue; // clips at URLs: no drive to look for
     const where = resolver.locate(r.volume_key, r.mount_path);
     const online = where !== null ? 1 : 0;
     const mount = where ?? r.mount_path;

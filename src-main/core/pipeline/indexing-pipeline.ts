@@ -213,8 +213,8 @@ export class IndexingPipeline {
         this.o.db
           .prepare(
             opts.restart
-              ? 'SELECT id FROM clips ORDER BY id'
-              : `SELECT c.id FROM clips c WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.clip_id = c.id AND j.state IN ('queued', 'running', 'paused', 'failed', 'cancelled'))
+              ? 'SELECT id FROM clips WHERE source_url IS NULL ORDER BY id'
+              : `SELECT c.id FROM clips c WHERE c.source_url IS NULL AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.clip_id = c.id AND j.state IN ('queued', 'running', 'paused', 'failed', 'cancelled'))
                  AND (c.indexed_at IS NULL OR c.indexed_profile IS NOT ?) ORDER BY c.id`,
           )
           .all(...(opts.restart ? [] : [this.profile.id])) as { id: number }[]
@@ -430,7 +430,8 @@ export class IndexingPipeline {
   }
 
   private clipMeta(clipId: number): ClipMeta | undefined {
-    return this.o.db.prepare('SELECT id, file_name, duration_s, indexed_at, indexed_profile FROM clips WHERE id = ?').get(clipId) as ClipMeta | undefined;
+    // A clip that lives at a URL was analysed by the service from there: no local stage applies.
+    return this.o.db.prepare('SELECT id, file_name, duration_s, indexed_at, indexed_profile FROM clips WHERE id = ? AND source_url IS NULL').get(clipId) as ClipMeta | undefined;
   }
 
   private isIndexed(meta: ClipMeta): boolean {

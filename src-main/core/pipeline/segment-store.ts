@@ -316,6 +316,37 @@ export class SegmentStore {
     })();
   }
 
+  /**
+   * Results the service computed from a URL (Add by URL): no tensors, uploads or tasks, so the
+   * segments are written with their embedding and tags at once, one per vector over the shot.
+   */
+  insertFetchedSegments(
+    clipId: number,
+    shotId: number,
+    spans: readonly { startS: number; endS: number; vector: readonly number[] }[],
+    tags: Record<'shotSize' | 'cameraMovement' | 'shootingAngle', { id: string; confidence: number | null } | null>,
+    rawTagsJson: string,
+    meta: { model: string; region: string; profileId: string },
+  ): number[] {
+    const insSeg = this.db.prepare('INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id) VALUES (?, ?, ?, \'\', ?, ?, ?)');
+    const insEmb = this.db.prepare('INSERT INTO embeddings (segment_id, dim, vector, model, region, profile_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const insTag = this.db.prepare(
+      `INSERT INTO service_tags (segment_id, raw_json, shot_size, camera_movement, shooting_angle, shot_size_conf, camera_movement_conf, shooting_angle_conf, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const { shotSize: a, cameraMovement: b, shootingAngle: c } = tags;
+    const now = Date.now();
+    return this.db.transaction(() => {
+      this.db.prepare('DELETE FROM segments WHERE clip_id = ?').run(clipId);
+      return spans.map((sp, i) => {
+        const id = Number(insSeg.run(clipId, shotId, i, sp.startS, sp.endS, meta.profileId).lastInsertRowid);
+        insEmb.run(id, sp.vector.length, float32ToBlob(sp.vector), meta.model, meta.region, meta.profileId, now);
+        insTag.run(id, rawTagsJson, a?.id ?? null, b?.id ?? null, c?.id ?? null, a?.confidence ?? null, b?.confidence ?? null, c?.confidence ?? null, now);
+        return id;
+      });
+    })();
+  }
+
   /** How complete a clip's index is: every segment needs an embedding and tags; every shot a segment. */
   coverage(clipId: number, profileId: string): { shots: number; shotsWithSegments: number; segments: number; embedded: number; tagged: number } {
     return this.db

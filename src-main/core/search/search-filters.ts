@@ -2,6 +2,7 @@ import path from 'node:path';
 import { FACET_FIELDS, type FacetField, type SearchFilters, type TagSelection } from '../../../src-shared/contract/search';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { folderRange, relativeOnVolume } from '../library/clip-paths';
+import { markFilterSql } from '../marks/marks-repository';
 import { canonicalTag } from '../tags/tag-vocabulary';
 import { PEOPLE_SQL, tagValuesSql, type TagSourceChoice } from './tag-resolution';
 import type { EmbeddingSpace } from './query-cache';
@@ -24,7 +25,9 @@ export function hasFilters(f: SearchFilters): boolean {
     f.minHeight !== undefined ||
     f.folder !== undefined ||
     (!!date && (date.from !== undefined || date.to !== undefined)) ||
-    (f.clipIds?.length ?? 0) > 0
+    (f.clipIds?.length ?? 0) > 0 ||
+    f.rating !== undefined ||
+    f.keyword !== undefined
   );
 }
 
@@ -117,6 +120,9 @@ export function clipConditions(db: CatalogDb, f: SearchFilters): SqlPart {
     where.push('c.id IN (SELECT value FROM json_each(?))');
     params.push(JSON.stringify(f.clipIds));
   }
+  const marks = markFilterSql({ rating: f.rating, keyword: f.keyword });
+  where.push(...marks.sql);
+  params.push(...marks.params);
   return { sql: where.length ? where.join(' AND ') : '1', params };
 }
 

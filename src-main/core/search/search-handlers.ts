@@ -3,6 +3,7 @@ import type { CatalogDb } from '../catalog/open-catalog';
 import type { HandlersFor } from '../rpc/handlers';
 import type { EmbeddingSpace } from './query-cache';
 import { searchFacets } from './search-facets';
+import { clipTagSpans } from './segment-tags';
 import { shotFaces } from './shot-faces';
 import type { SearchService } from './search-service';
 
@@ -19,6 +20,7 @@ export function createSearchHandlers(d: SearchHandlerDeps): HandlersFor<typeof s
     'search.similar': (a) => d.search.similar(a),
     'search.facets': () => searchFacets(d.db, d.space()),
     'search.faces': ({ shotId }) => ({ frames: shotFaces(d.db, shotId) }),
+    'search.clipTags': ({ clipId }) => ({ spans: clipTagSpans(d.db, clipId) }),
     'search.status': () => d.search.status(),
     'search.history': ({ limit }) => ({ queries: d.search.history(limit) }),
   };

@@ -2,6 +2,7 @@ import type { ThumbRef } from '../../../src-shared/contract/library';
 import type { SegmentTag } from '../../../src-shared/contract/search';
 import type { ClipStatus } from '../../../src-shared/contract/library';
 import type { CatalogDb } from '../catalog/open-catalog';
+import { rateFromFps, type FrameRate } from '../../../src-shared/timecode';
 import { joinOnVolume } from '../library/clip-paths';
 import { tagsForSegments } from './segment-tags';
 
@@ -11,6 +12,9 @@ export interface ClipInfo {
   clipPath: string;
   clipStatus: ClipStatus;
   clipDurationS: number | null;
+  /** The clip's clock, so results show source timecode. */
+  clipRate: FrameRate | null;
+  clipTimecode: string | null;
   width: number | null;
   height: number | null;
 }
@@ -33,11 +37,14 @@ interface ClipRowLite {
   missing_at: number | null;
   status: ClipStatus;
   duration_s: number | null;
+  fps: number | null;
+  timecode: string | null;
   width: number | null;
   height: number | null;
+  source_url: string | null;
 }
 
-const CLIP_COLS = `c.id AS clip_id, c.file_name, c.rel_path, v.mount_path, v.online, c.missing_at, c.status, c.duration_s, c.width, c.height`;
+const CLIP_COLS = `c.id AS clip_id, c.file_name, c.rel_path, v.mount_path, v.online, c.missing_at, c.status, c.duration_s, c.fps, c.timecode, c.width, c.height, c.source_url`;
 
 function clipInfo(r: ClipRowLite): ClipInfo {
   // Same rule as the Library: a clip on a disconnected volume is offline, one gone from its path is missing.
@@ -45,9 +52,11 @@ function clipInfo(r: ClipRowLite): ClipInfo {
   return {
     clipId: r.clip_id,
     clipName: r.file_name,
-    clipPath: joinOnVolume(r.mount_path, r.rel_path),
+    clipPath: r.source_url ?? joinOnVolume(r.mount_path, r.rel_path),
     clipStatus,
     clipDurationS: r.duration_s,
+    clipRate: r.fps ? rateFromFps(r.fps) : null,
+    clipTimecode: r.timecode,
     width: r.width,
     height: r.height,
   };

@@ -261,6 +261,8 @@ export function createSearchService(d: SearchServiceDeps) {
         clipPath: c.clipPath,
         clipStatus: c.clipStatus,
         clipDurationS: c.clipDurationS,
+        clipRate: c.clipRate,
+        clipTimecode: c.clipTimecode,
         width: c.width,
         height: c.height,
         shotId: seg?.shotId ?? null,

@@ -36,29 +36,71 @@ export function tagsForSegments(db: CatalogDb, segmentIds: readonly number[]): M
     if (!m.has(r.category)) m.set(r.category, { value: r.value, confidence: r.confidence });
     local.set(r.segment_id, m);
   }
-  for (const id of segmentIds) {
-    const tags: SegmentTag[] = [];
-    const st = service.get(id);
-    for (const field of FIELDS) {
-      const c = TAG_COLUMNS[field];
-      const sv = st?.[c.service] as string | null | undefined;
-      const s = sv ? { value: sv, confidence: (st?.[c.confidence] as number | null) ?? null } : null;
-      const l = c.local ? (local.get(id)?.get(c.local) ?? null) : null;
-      const won = resolveTag(s, l);
-      if (!won) continue;
-      const lost = s && l && s.value !== l.value ? (won.source === 'service' ? { ...l, source: 'local' as const } : { ...s, source: 'service' as const }) : null;
-      tags.push({
-        field,
-        value: tagLabel(field, won.value),
-        canonical: won.value,
-        source: won.source,
-        confidence: won.confidence,
-        other: lost ? { canonical: lost.value, value: tagLabel(field, lost.value), source: lost.source, confidence: lost.confidence } : null,
-      });
-    }
-    const p = peopleFor(people.get(id) ?? null);
-    if (p) tags.push({ field: 'people', value: PEOPLE_LABELS[p], canonical: p, source: 'local', confidence: null, other: null });
-    out.set(id, tags);
-  }
+  for (const id of segmentIds) out.set(id, resolvedTags(service.get(id), local.get(id), people.get(id) ?? null));
   return out;
+}
+
+/** One tag per field from the two sources (rule in tag-resolution.ts), the loser kept as `other`, then people. */
+function resolvedTags(st: Record<string, unknown> | undefined, localTags: Map<string, SourcedTag> | undefined, maxFaces: number | null): SegmentTag[] {
+  const tags: SegmentTag[] = [];
+  for (const field of FIELDS) {
+    const c = TAG_COLUMNS[field];
+    const sv = st?.[c.service] as string | null | undefined;
+    const s = sv ? { value: sv, confidence: (st?.[c.confidence] as number | null) ?? null } : null;
+    const l = c.local ? (localTags?.get(c.local) ?? null) : null;
+    const won = resolveTag(s, l);
+    if (!won) continue;
+    const lost = s && l && s.value !== l.value ? (won.source === 'service' ? { ...l, source: 'local' as const } : { ...s, source: 'service' as const }) : null;
+    tags.push({
+      field,
+      value: tagLabel(field, won.value),
+      canonical: won.value,
+      source: won.source,
+      confidence: won.confidence,
+      other: lost ? { canonical: lost.value, value: tagLabel(field, lost.value), source: lost.source, confidence: lost.confidence } : null,
+    });
+  }
+  const p = peopleFor(maxFaces);
+  if (p) tags.push({ field: 'people', value: PEOPLE_LABELS[p], canonical: p, source: 'local', confidence: null, other: null });
+  return tags;
+}
+
+export interface TagSpan {
+  segmentId: number | null;
+  shotId: number;
+  startS: number;
+  endS: number;
+  tags: SegmentTag[];
+}
+
+/**
+ * What the viewer's overlay follows along a clip: its indexed segments with their resolved tags,
+ * and, for shots not (yet) sent to the service, the shot with its local tags alone. In time order.
+ */
+export function clipTagSpans(db: CatalogDb, clipId: number): TagSpan[] {
+  const profile = (db.prepare('SELECT indexed_profile FROM clips WHERE id = ?').get(clipId) as { indexed_profile: string | null } | undefined)?.indexed_profile;
+  const segs = db
+    .prepare(
+      `SELECT id, shot_id, start_s, end_s FROM segments WHERE clip_id = ? AND (? IS NULL OR profile_id = ?)
+       AND id IN (SELECT segment_id FROM service_tags UNION SELECT segment_id FROM embeddings) ORDER BY start_s, id`,
+    )
+    .all(clipId, profile ?? null, profile ?? null) as { id: number; shot_id: number; start_s: number; end_s: number }[];
+  const bySeg = tagsForSegments(db, segs.map((s) => s.id));
+  const spans: TagSpan[] = segs.map((s) => ({ segmentId: s.id, shotId: s.shot_id, startS: s.start_s, endS: s.end_s, tags: bySeg.get(s.id) ?? [] }));
+  const covered = new Set(segs.map((s) => s.shot_id));
+  const shots = db.prepare('SELECT id, start_s, end_s FROM shots WHERE clip_id = ? ORDER BY idx').all(clipId) as { id: number; start_s: number; end_s: number }[];
+  for (const shot of shots) {
+    if (covered.has(shot.id)) continue;
+    const rows = db
+      .prepare(
+        `SELECT lt.category, lt.value, lt.confidence, sa.max_faces FROM shots sh
+         LEFT JOIN shot_local_tags lt ON lt.shot_id = sh.id LEFT JOIN shot_analysis sa ON sa.shot_id = sh.id
+         WHERE sh.id = ? ORDER BY lt.category, lt.confidence DESC`,
+      )
+      .all(shot.id) as { category: string | null; value: string | null; confidence: number | null; max_faces: number | null }[];
+    const m = new Map<string, SourcedTag>();
+    for (const r of rows) if (r.category !== null && r.value !== null && !m.has(r.category)) m.set(r.category, { value: r.value, confidence: r.confidence });
+    spans.push({ segmentId: null, shotId: shot.id, startS: shot.start_s, endS: shot.end_s, tags: resolvedTags(undefined, m, rows[0]?.max_faces ?? null) });
+  }
+  return spans.sort((a, b) => a.startS - b.startS);
 }

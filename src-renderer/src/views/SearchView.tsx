@@ -3,8 +3,8 @@ import type { QueryChip, SearchFiltersIn, SearchResult } from '../../../src-shar
 import { cleanFilters, FilterBar } from '../components/search/FilterBar';
 import { ResultCard } from '../components/search/ResultCard';
 import { SearchNotices, ServiceWait, StatusLine } from '../components/search/SearchNotices';
-import { SegmentPlayer } from '../components/search/SegmentPlayer';
-import { timeRange } from '../components/search/format';
+import { Viewer } from '../components/viewer/Viewer';
+import { tcRange } from '../components/timecode-format';
 import { useFacets, useHistory, useSearchRunner, useSearchStatus } from '../components/search/use-search';
 import '../components/search/search.css';
 
@@ -37,7 +37,7 @@ export function SearchView(): ReactNode {
   const similar = (r: SearchResult) => {
     if (r.segmentId === null) return;
     setPlaying(null);
-    void run({ kind: 'similar', segmentId: r.segmentId, label: `${r.clipName} ${timeRange(r.startS, r.endS)}`, topK, filters: cleaned });
+    void run({ kind: 'similar', segmentId: r.segmentId, label: `${r.clipName} ${tcRange({ rate: r.clipRate, timecode: r.clipTimecode }, r.startS, r.endS)}`, topK, filters: cleaned });
   };
   // Filters and top-k apply at once to the search on screen.
   useEffect(() => {
@@ -156,7 +156,21 @@ export function SearchView(): ReactNode {
           ))}
         </div>
       )}
-      {playing && <SegmentPlayer result={playing} onClose={() => setPlaying(null)} onSimilar={similar} />}
+      {playing && (
+        <Viewer
+          key={`${playing.clipId}-${playing.startS}`}
+          clipId={playing.clipId}
+          range={playing.segmentId === null && playing.startS === 0 ? null : { startS: playing.startS, endS: playing.endS }}
+          onClose={() => setPlaying(null)}
+          extra={
+            playing.segmentId !== null ? (
+              <button type="button" className="btn" onClick={() => similar(playing)} data-action="player-similar">
+                Find similar
+              </button>
+            ) : undefined
+          }
+        />
+      )}
     </div>
   );
 }

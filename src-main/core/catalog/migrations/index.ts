@@ -10,6 +10,8 @@ import { m0008ServiceLosses } from './0008-service-losses';
 import { m0013ShotTransitions } from './0013-shot-transitions';
 import { m0014CanonicalTags } from './0014-canonical-tags';
 import { m0015TagResolution } from './0015-tag-resolution';
+import { m0016Marks } from './0016-marks';
+import { m0017RemoteClips } from './0017-remote-clips';
 
 /** Numbered, append-only. Never edit a migration that has shipped: add the next number. */
-export const MIGRATIONS: readonly Migration[] = [m0001Library, m0002ImportLog, m0003Analysis, m0004ServiceCache, m0005Search, m0006Pipeline, m0007CollectionUploads, m0008ServiceLosses, m0013ShotTransitions, m0014CanonicalTags, m0015TagResolution];
+export const MIGRATIONS: readonly Migration[] = [m0001Library, m0002ImportLog, m0003Analysis, m0004ServiceCache, m0005Search, m0006Pipeline, m0007CollectionUploads, m0008ServiceLosses, m0013ShotTransitions, m0014CanonicalTags, m0015TagResolution, m0016Marks, m0017RemoteClips];

@@ -1,7 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import type { ClipSummary } from '../../../../src-shared/contract/library';
 import { api } from '../../api/client';
-import { formatDuration, formatFps, formatResolution, reasonLine, STATUS_LABEL, statusTone } from './format';
+import { tcDuration } from '../timecode-format';
+import { formatFps, formatResolution, reasonLine, STATUS_LABEL, statusTone } from './format';
 
 /** Largest box of aspect w:h that fits in boxW x boxH. */
 function fit(w: number, h: number, boxW: number, boxH: number): { width: number; height: number } {
@@ -13,12 +14,15 @@ function fit(w: number, h: number, boxW: number, boxH: number): { width: number;
  * A clip in the grid. Moving the mouse across the picture scrubs through the filmstrip sprite:
  * the tile under the pointer is shown by shifting the sprite with background-position.
  */
-export function ClipCard({ clip, thumbWidth, thumbHeight, selected, onOpen }: {
+export function ClipCard({ clip, thumbWidth, thumbHeight, selected, focused, onClick, onOpen, onDragStart }: {
   clip: ClipSummary;
   thumbWidth: number;
   thumbHeight: number;
   selected: boolean;
-  onOpen: (id: number) => void;
+  focused: boolean;
+  onClick: (e: React.MouseEvent) => void;
+  onOpen: () => void;
+  onDragStart: (e: React.DragEvent) => void;
 }): ReactNode {
   const [scrub, setScrub] = useState<number | null>(null);
   const strip = clip.filmstrip;
@@ -37,10 +41,16 @@ export function ClipCard({ clip, thumbWidth, thumbHeight, selected, onOpen }: {
 
   return (
     <article
-      className={`clip-card${selected ? ' selected' : ''}`}
+      className={`clip-card${selected ? ' selected' : ''}${focused ? ' focused' : ''}`}
       data-clip-id={clip.id}
       data-status={clip.status}
-      onClick={() => onOpen(clip.id)}
+      data-selected={selected}
+      aria-selected={selected}
+      role="option"
+      onClick={onClick}
+      onDoubleClick={onOpen}
+      draggable
+      onDragStart={onDragStart}
       title={clip.path}
     >
       <div
@@ -70,7 +80,13 @@ export function ClipCard({ clip, thumbWidth, thumbHeight, selected, onOpen }: {
           />
         )}
         {scrub !== null && strip && <div className="clip-scrub-bar" style={{ left: `${((scrub + 0.5) / strip.frames) * 100}%` }} />}
-        {clip.durationS !== null && <span className="clip-duration">{formatDuration(clip.durationS)}</span>}
+        {clip.durationS !== null && <span className="clip-duration" title="Duration">{tcDuration(clip, clip.durationS)}</span>}
+        {clip.rating && (
+          <span className={`clip-rating ${clip.rating}`} data-testid="clip-rating" title={clip.rating === 'favorite' ? 'Favourite' : 'Rejected'}>
+            {clip.rating === 'favorite' ? '★' : '⊘'}
+          </span>
+        )}
+        {clip.sourceUrl && <span className="clip-remote" title={`Lives at ${clip.sourceUrl}`}>URL</span>}
         {clip.shotCount > 1 && <span className="clip-shots">{clip.shotCount} shots</span>}
       </div>
       <div className="clip-info">
@@ -85,6 +101,16 @@ export function ClipCard({ clip, thumbWidth, thumbHeight, selected, onOpen }: {
             {STATUS_LABEL[clip.status]}
           </span>
         </div>
+        {(clip.keywords.length > 0 || clip.rangeCount > 0) && (
+          <div className="clip-marks-line muted">
+            {clip.rangeCount > 0 && <span>{clip.rangeCount} range{clip.rangeCount === 1 ? '' : 's'}</span>}
+            {clip.keywords.map((k) => (
+              <span key={k} className="keyword-chip small">
+                {k}
+              </span>
+            ))}
+          </div>
+        )}
         {reason && (
           <div className={`clip-reason tone-${tone}`} title={reason}>
             {reason}

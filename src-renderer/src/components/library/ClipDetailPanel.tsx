@@ -2,10 +2,11 @@ import { useEffect, useState, type ReactNode } from 'react';
 import type { ClipDetail } from '../../../../src-shared/contract/library';
 import type { AppError } from '../../../../src-shared/errors';
 import { api } from '../../api/client';
-import { formatBytes, formatDuration, formatFps, formatResolution, formatSeconds, STATUS_LABEL, statusTone } from './format';
+import { tcAt, tcDuration } from '../timecode-format';
+import { formatBytes, formatFps, formatResolution, STATUS_LABEL, statusTone } from './format';
 
 /** Metadata and shots of one clip; refreshed when the catalog changes. */
-export function ClipDetailPanel({ clipId, onClose }: { clipId: number; onClose: () => void }): ReactNode {
+export function ClipDetailPanel({ clipId, onClose, onOpen }: { clipId: number; onClose: () => void; onOpen: (range: { startS: number; endS: number } | null) => void }): ReactNode {
   const [clip, setClip] = useState<ClipDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -44,6 +45,11 @@ export function ClipDetailPanel({ clipId, onClose }: { clipId: number; onClose: 
         <>
           <div className="muted clip-detail-path">{clip.path}</div>
           <div className="row">
+            {!clip.sourceUrl && (
+              <button type="button" className="btn primary" onClick={() => onOpen(null)} data-action="open-viewer" title="Open in the viewer (Enter or double-click on a card)">
+                ▶ Open
+              </button>
+            )}
             <span className={`badge ${statusTone(clip.status)}`}>{STATUS_LABEL[clip.status]}</span>
             {(clip.status === 'error' || clip.status === 'unsupported' || clip.status === 'ready') && (
               <button type="button" className="btn" onClick={retry}>
@@ -54,7 +60,7 @@ export function ClipDetailPanel({ clipId, onClose }: { clipId: number; onClose: 
           {clip.statusReason && <div className={`clip-reason tone-${statusTone(clip.status)}`}>{clip.statusReason}</div>}
           <dl className="meta-list">
             <dt>Duration</dt>
-            <dd>{formatDuration(clip.durationS)}</dd>
+            <dd className="mono">{tcDuration(clip, clip.durationS)}</dd>
             <dt>Picture</dt>
             <dd>
               {formatResolution(clip)} {formatFps(clip)} {clip.rotation ? `(rotated ${clip.rotation}°)` : ''}
@@ -66,7 +72,10 @@ export function ClipDetailPanel({ clipId, onClose }: { clipId: number; onClose: 
                 .join(' · ') || '–'}
             </dd>
             <dt>Timecode</dt>
-            <dd>{clip.timecode ?? '–'}</dd>
+            <dd className="mono" title={clip.timecode ? 'start timecode of the file' : 'the file carries none: counted from zero'}>
+              {clip.rate || clip.fps ? tcAt(clip, 0) : '–'}
+              {clip.timecode ? '' : ' (none in file)'}
+            </dd>
             <dt>Size</dt>
             <dd>{formatBytes(clip.sizeBytes)}</dd>
             <dt>Volume</dt>
@@ -76,15 +85,17 @@ export function ClipDetailPanel({ clipId, onClose }: { clipId: number; onClose: 
           <div className="shot-list">
             {clip.shots.map((s) => (
               <figure key={s.id} className="shot">
-                {s.poster ? <img src={api.mediaUrl({ kind: 'thumb', path: s.poster.path })} alt={`shot ${s.idx + 1}`} loading="lazy" /> : <div className="clip-placeholder" />}
+                <button type="button" className="shot-open" onClick={() => onOpen({ startS: s.startS, endS: s.endS })} title="Open this shot in the viewer" data-action="open-shot" data-shot={s.idx + 1}>
+                  {s.poster ? <img src={api.mediaUrl({ kind: 'thumb', path: s.poster.path })} alt={`shot ${s.idx + 1}`} loading="lazy" /> : <div className="clip-placeholder" />}
+                </button>
                 <figcaption>
-                  {s.idx + 1}. {formatSeconds(s.startS)}–{formatSeconds(s.endS)}
+                  {s.idx + 1}. <span className="mono">{tcAt(clip, s.startS)}</span> · {tcDuration(clip, s.endS - s.startS)}
                   {s.transition && s.transition.kind !== 'cut' && (
                     // A gradual transition opens this shot: the boundary is its middle, the span is shown.
                     <span
                       className="shot-transition"
                       data-testid="shot-transition"
-                      title={`${s.transition.kind} from ${formatSeconds(s.transition.startS)} to ${formatSeconds(s.transition.endS)}; the shot starts at its middle`}
+                      title={`${s.transition.kind} from ${tcAt(clip, s.transition.startS)} to ${tcAt(clip, s.transition.endS)}; the shot starts at its middle`}
                     >
                       {' '}
                       · {s.transition.kind} {(s.transition.endS - s.transition.startS).toFixed(1)} s

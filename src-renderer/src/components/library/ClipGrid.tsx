@@ -3,17 +3,27 @@ import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 're
 import type { ClipSummary } from '../../../../src-shared/contract/library';
 import { ClipCard } from './ClipCard';
 
+/** What the grid and the list share: clips by index, the selection, and what a click, double-click or drag does. */
+export interface ClipViewProps {
+  total: number;
+  clipAt: (i: number) => ClipSummary | undefined;
+  ensureRange: (start: number, end: number) => void;
+  selected: ReadonlySet<number>;
+  focus: number | null;
+  /** Scroll this index into view (a new object each time it is asked). */
+  reveal: { index: number | null };
+  onItemClick: (index: number, clip: ClipSummary, e: React.MouseEvent) => void;
+  onItemOpen: (index: number, clip: ClipSummary) => void;
+  onItemDrag: (clip: ClipSummary, e: React.DragEvent) => void;
+}
+
 const MIN_CARD = 220;
 const GAP = 14;
 const INFO_H = 74;
 
 /** Virtualized grid: only the rows in view (plus a few) exist in the DOM, whatever the library size. */
-export function ClipGrid({ total, clipAt, ensureRange, selectedId, onOpen }: {
-  total: number;
-  clipAt: (i: number) => ClipSummary | undefined;
-  ensureRange: (start: number, end: number) => void;
-  selectedId: number | null;
-  onOpen: (id: number) => void;
+export function ClipGrid({ total, clipAt, ensureRange, selected, focus, reveal, onItemClick, onItemOpen, onItemDrag, onColumns }: ClipViewProps & {
+  onColumns: (cols: number) => void;
 }): ReactNode {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
@@ -33,6 +43,7 @@ export function ClipGrid({ total, clipAt, ensureRange, selectedId, onOpen }: {
   const thumbH = Math.round((cardW * 9) / 16);
   const rowH = thumbH + INFO_H + GAP;
   const rows = Math.ceil(total / cols);
+  useEffect(() => onColumns(cols), [cols, onColumns]);
 
   const virtualizer = useVirtualizer({
     count: rows,
@@ -41,6 +52,11 @@ export function ClipGrid({ total, clipAt, ensureRange, selectedId, onOpen }: {
     overscan: 3,
   });
   useEffect(() => virtualizer.measure(), [rowH, cols, virtualizer]);
+  // The card being worked on stays in view when the columns change (the detail panel opened) or
+  // the keyboard moved; a new filter asks for the top (reveal.index 0).
+  useEffect(() => {
+    if (reveal.index !== null && reveal.index < total) virtualizer.scrollToIndex(Math.floor(reveal.index / cols), { align: reveal.index === 0 ? 'start' : 'auto' });
+  }, [reveal, cols, total, virtualizer]);
 
   const items = virtualizer.getVirtualItems();
   const firstRow = items[0]?.index ?? 0;
@@ -50,7 +66,7 @@ export function ClipGrid({ total, clipAt, ensureRange, selectedId, onOpen }: {
   }, [firstRow, lastRow, cols, total, ensureRange]);
 
   return (
-    <div className="clip-grid-scroll" ref={scrollRef} data-testid="clip-grid">
+    <div className="clip-grid-scroll" ref={scrollRef} data-testid="clip-grid" role="listbox" aria-multiselectable="true" aria-label="Clips">
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {items.map((row) => (
           <div key={row.key} className="clip-row" style={{ transform: `translateY(${row.start}px)`, height: rowH - GAP, gap: GAP }}>
@@ -61,7 +77,16 @@ export function ClipGrid({ total, clipAt, ensureRange, selectedId, onOpen }: {
               return (
                 <div key={c} style={{ width: cardW, height: rowH - GAP, flex: '0 0 auto' }}>
                   {clip ? (
-                    <ClipCard clip={clip} thumbWidth={cardW} thumbHeight={thumbH} selected={clip.id === selectedId} onOpen={onOpen} />
+                    <ClipCard
+                      clip={clip}
+                      thumbWidth={cardW}
+                      thumbHeight={thumbH}
+                      selected={selected.has(clip.id)}
+                      focused={focus === i}
+                      onClick={(e) => onItemClick(i, clip, e)}
+                      onOpen={() => onItemOpen(i, clip)}
+                      onDragStart={(e) => onItemDrag(clip, e)}
+                    />
                   ) : (
                     <div className="clip-card skeleton" style={{ height: rowH - GAP }} />
                   )}

@@ -18,17 +18,6 @@ export function statusTone(s: ClipStatus): 'ok' | 'warn' | 'error' | 'muted' | '
   return 'accent';
 }
 
-/** 75.4 -> "1:15", 3725 -> "1:02:05". */
-export function formatDuration(s: number | null): string {
-  if (s === null || !Number.isFinite(s)) return '–';
-  const total = Math.round(s);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const sec = total % 60;
-  const mm = h > 0 ? String(m).padStart(2, '0') : String(m);
-  return `${h > 0 ? `${h}:` : ''}${mm}:${String(sec).padStart(2, '0')}`;
-}
-
 export function formatResolution(c: Pick<ClipSummary, 'width' | 'height'>): string {
   return c.width && c.height ? `${c.width}×${c.height}` : '–';
 }
@@ -54,10 +43,4 @@ export function formatBytes(n: number): string {
 /** The line under a card: the reason when something is wrong, notes (VFR, truncated...) otherwise. */
 export function reasonLine(c: ClipSummary): string | null {
   return c.statusReason;
-}
-
-/** Shot boundaries: tenths matter. 62.35 -> "1:02.4". */
-export function formatSeconds(s: number): string {
-  const m = Math.floor(s / 60);
-  return `${m}:${(s - m * 60).toFixed(1).padStart(4, '0')}`;
 }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ClipFilter, ClipSummary, ImportProgress, ImportSummary, ListResult } from '../../../../src-shared/contract/library';
+import type { ClipFilter, ClipSort, ClipSummary, ImportProgress, ImportSummary, ListResult } from '../../../../src-shared/contract/library';
+import type { RatingFilter } from '../../../../src-shared/contract/marks';
 import type { AppError } from '../../../../src-shared/errors';
 import { api } from '../../api/client';
 
@@ -8,6 +9,10 @@ export const PAGE = 120;
 export interface LibraryQuery {
   status?: ClipFilter;
   query?: string;
+  sort: ClipSort;
+  reversed: boolean;
+  rating?: RatingFilter;
+  keyword?: string;
 }
 
 /**
@@ -33,7 +38,7 @@ export function useClipPages(q: LibraryQuery): {
   const inflight = useRef(new Set<number>());
   const generation = useRef(0);
   const visible = useRef<[number, number]>([0, PAGE]);
-  const { status, query } = q;
+  const { status, query, sort, reversed, rating, keyword } = q;
 
   const fetchPage = useCallback(
     async (page: number) => {
@@ -46,7 +51,10 @@ export function useClipPages(q: LibraryQuery): {
           limit: PAGE,
           status,
           query: query || undefined,
-          sort: 'path',
+          sort,
+          reversed,
+          rating,
+          keyword,
         });
         if (gen !== generation.current) return;
         pages.current.set(page, res.items);
@@ -62,7 +70,7 @@ export function useClipPages(q: LibraryQuery): {
         inflight.current.delete(page);
       }
     },
-    [status, query],
+    [status, query, sort, reversed, rating, keyword],
   );
 
   const ensureRange = useCallback(

@@ -105,6 +105,20 @@ export function FilterBar({ facets, filters, onChange, collections, onCollection
             <input type="date" value={dateInputValue(date.to)} onChange={(e) => setDate({ to: dateFromInput(e.target.value, true) })} data-filter="date-to" aria-label="To" />
           </span>
         </label>
+        <label>
+          <span className="sv-filter-label">Rating</span>
+          <select value={filters.rating ?? ''} onChange={(e) => onChange({ ...filters, rating: (e.target.value || undefined) as SearchFiltersIn['rating'] })} data-filter="rating">
+            <option value="">any</option>
+            <option value="favorite">favourites</option>
+            <option value="not_rejected">hide rejected</option>
+            <option value="reject">rejected</option>
+            <option value="unrated">unrated</option>
+          </select>
+        </label>
+        <label>
+          <span className="sv-filter-label">Keyword</span>
+          <input type="text" className="sv-num" placeholder="any" value={filters.keyword ?? ''} onChange={(e) => onChange({ ...filters, keyword: e.target.value || undefined })} data-filter="keyword" />
+        </label>
         <label className="sv-check">
           <input type="checkbox" checked={collections} onChange={(e) => onCollections(e.target.checked)} data-filter="collections" />
           <span>Also search service collections</span>
@@ -136,5 +150,7 @@ export function cleanFilters(f: SearchFiltersIn): SearchFiltersIn {
     out.date = { field: f.date.field ?? 'modified', ...(f.date.from !== undefined && { from: f.date.from }), ...(f.date.to !== undefined && { to: f.date.to }) };
   }
   if (f.clipIds?.length) out.clipIds = f.clipIds;
+  if (f.rating) out.rating = f.rating;
+  if (f.keyword?.trim()) out.keyword = f.keyword.trim();
   return out;
 }

@@ -1,7 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import type { SearchResult, SegmentTag } from '../../../../src-shared/contract/search';
 import { api } from '../../api/client';
-import { cosineText, FIELD_LABEL, scoreBand, SOURCE_LABEL, SOURCE_TITLE, timeRange } from './format';
+import { cosineText, FIELD_LABEL, scoreBand, SOURCE_LABEL, SOURCE_TITLE } from './format';
+import { tcRange } from '../timecode-format';
 
 function tagTitle(t: SegmentTag): string {
   const from = t.source === 'both' ? 'the service and the local analysis agree' : t.source === 'service' ? 'the service' : 'the local analysis';
@@ -38,6 +39,7 @@ function Score({ r }: { r: SearchResult }): ReactNode {
 export function ResultCard({ r, onOpen, onSimilar }: { r: SearchResult; onOpen: (r: SearchResult, at?: { startS: number; endS: number; segmentId: number | null }) => void; onSimilar: (r: SearchResult) => void }): ReactNode {
   const playable = r.clipStatus !== 'offline' && r.clipStatus !== 'missing';
   const [showMore, setShowMore] = useState(false);
+  const clock = { rate: r.clipRate, timecode: r.clipTimecode };
   const wholeClip = r.segmentId === null && r.startS === 0 && r.endS === (r.clipDurationS ?? 0);
   return (
     <article className={`sv-card${r.good ? '' : ' sv-card-weak'}`} data-testid="search-result" data-clip={r.clipId} data-segment={r.segmentId ?? ''} data-source={r.source} data-good={r.good}>
@@ -51,7 +53,7 @@ export function ResultCard({ r, onOpen, onSimilar }: { r: SearchResult; onOpen: 
             </span>
           ))}
         </span>
-        <span className="sv-range">{wholeClip ? 'whole clip' : timeRange(r.startS, r.endS)}</span>
+        <span className="sv-range">{wholeClip ? 'whole clip' : tcRange(clock, r.startS, r.endS)}</span>
       </button>
       <div className="sv-meta">
         <div className="sv-name" title={r.clipPath}>
@@ -83,7 +85,7 @@ export function ResultCard({ r, onOpen, onSimilar }: { r: SearchResult; onOpen: 
                 {r.more.map((m) => (
                   <li key={`${m.segmentId}-${m.startS}`}>
                     <button type="button" className="sv-link" onClick={() => onOpen(r, m)} data-action="open-more">
-                      {timeRange(m.startS, m.endS)}
+                      {tcRange(clock, m.startS, m.endS)}
                     </button>
                     {m.score !== null && <span className={`sv-score sv-score-${scoreBand(m.score)}`}>{Math.round(m.score)}</span>}
                   </li>

@@ -1,17 +1,5 @@
 import type { FacetField, ResultSource } from '../../../../src-shared/contract/search';
 
-/** 75.5 -> "1:15.5": editors read time ranges in minutes and seconds. */
-export function clock(s: number): string {
-  const safe = Math.max(0, s);
-  const m = Math.floor(safe / 60);
-  const sec = safe - m * 60;
-  return `${m}:${sec < 10 ? '0' : ''}${sec.toFixed(1)}`;
-}
-
-export function timeRange(startS: number, endS: number): string {
-  return `${clock(startS)}–${clock(endS)}`;
-}
-
 export const FIELD_LABEL: Record<FacetField, string> = {
   shotSize: 'Shot size',
   cameraMovement: 'Movement',

@@ -1,0 +1,177 @@
+import type { ExportSelection } from '../../../src-shared/contract/export';
+import { clipTimebase, framesToTimecode, frameToSeconds, rateFromFps, secondsToFrame, type FrameRate } from '../../../src-shared/timecode';
+import type { CatalogDb } from '../catalog/open-catalog';
+import { clipAbsPath, getClipRow, type ClipRow } from '../library/clip-store';
+import { clipMarks, rangesById } from '../marks/marks-repository';
+import { clipTagSpans } from '../search/segment-tags';
+import type { ExportDocument, ExportItem, ExportMarker } from './export-model';
+
+interface ClipFacts {
+  row: ClipRow;
+  rate: FrameRate;
+  dropFrame: boolean;
+  startFrame: number;
+  durationFrames: number;
+  audioRate: number | null;
+  markers: ExportMarker[];
+  rating: ExportItem['rating'];
+  keywords: string[];
+}
+
+/** The audio sample rate is only in the stored ffprobe answer. */
+function audioRateOf(db: CatalogDb, clipId: number): number | null {
+  const r = db.prepare('SELECT probe_json FROM clips WHERE id = ?').get(clipId) as { probe_json: string | null } | undefined;
+  if (!r?.probe_json) return null;
+  try {
+    const j = JSON.parse(r.probe_json) as { streams?: { codec_type?: string; sample_rate?: string | number }[] };
+    const a = j.streams?.find((s) => s.codec_type === 'audio');
+    const n = Number(a?.sample_rate);
+    return Number.isFinite(n) && n > 0 ? n : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A clip's markers in frames: one per shot (its number and resolved tags: what the editor would
+ * otherwise retype), a transition's span as a marker with a duration, and the saved ranges.
+ */
+function clipMarkers(db: CatalogDb, clipId: number, rate: FrameRate): ExportMarker[] {
+  const shots = db
+    .prepare('SELECT id, idx, start_s, transition_kind, transition_start_s, transition_end_s FROM shots WHERE clip_id = ? ORDER BY idx')
+    .all(clipId) as { id: number; idx: number; start_s: number; transition_kind: string | null; transition_start_s: number | null; transition_end_s: number | null }[];
+  const spans = clipTagSpans(db, clipId);
+  const out: ExportMarker[] = [];
+  for (const s of shots) {
+    const tags = spans.find((sp) => sp.shotId === s.id)?.tags ?? [];
+    const label = tags.filter((t) => t.field !== 'people').map((t) => t.value);
+    out.push({
+      frame: secondsToFrame(s.start_s, rate),
+      durationFrames: 0,
+      name: `Shot ${s.idx + 1}${label.length ? ` · ${label.join(', ')}` : ''}`,
+      note: tags.map((t) => `${t.field}: ${t.value} (${t.source})`).join('; '),
+      kind: 'shot',
+    });
+    if (s.transition_kind && s.transition_kind !== 'cut' && s.transition_start_s !== null && s.transition_end_s !== null) {
+      const a = secondsToFrame(s.transition_start_s, rate);
+      const b = Math.max(a + 1, secondsToFrame(s.transition_end_s, rate));
+      out.push({ frame: a, durationFrames: b - a, name: `${s.transition_kind} into shot ${s.idx + 1}`, note: `shot boundary at its middle`, kind: 'transition' });
+    }
+  }
+  return out;
+}
+
+function factsOf(db: CatalogDb, clipId: number): ClipFacts | string {
+  const row = getClipRow(db, clipId);
+  if (row.source_url) return `${row.file_name} lives at a URL: an editing application needs the file on a drive`;
+  if (!row.fps || !row.duration_s) return `${row.file_name} has not been read yet (no frame rate or duration)`;
+  const rate = rateFromFps(row.fps);
+  const tb = clipTimebase(rate, row.timecode);
+  const marks = clipMarks(db, clipId);
+  const markers = clipMarkers(db, clipId, rate);
+  for (const r of marks.ranges) {
+    const a = convertFrame(r.inFrame, r.rate, rate);
+    markers.push({ frame: a, durationFrames: Math.max(1, convertFrame(r.outFrame, r.rate, rate) - a), name: r.name, note: r.note, kind: 'user' });
+  }
+  markers.sort((x, y) => x.frame - y.frame);
+  return {
+    row,
+    rate,
+    dropFrame: tb.dropFrame,
+    startFrame: tb.startFrame,
+    durationFrames: Math.max(1, secondsToFrame(row.duration_s, rate)),
+    audioRate: audioRateOf(db, clipId),
+    markers,
+    rating: marks.rating,
+    keywords: marks.keywords,
+  };
+}
+
+/** A frame count marked at one rate, at another (a range saved before a re-probe changed the rate). */
+function convertFrame(frame: number, from: FrameRate, to: FrameRate): number {
+  if (from.num === to.num && from.den === to.den) return frame;
+  return secondsToFrame(frameToSeconds(frame, from), to);
+}
+
+function baseName(fileName: string): string {
+  return fileName.replace(/\.[^.]+$/, '');
+}
+
+function item(f: ClipFacts, part: { inFrame: number; outFrame: number; name: string; note?: string; rating?: ExportItem['rating']; keywords?: string[] }): ExportItem {
+  const inFrame = Math.max(0, Math.min(part.inFrame, f.durationFrames - 1));
+  const outFrame = Math.max(inFrame + 1, Math.min(part.outFrame, f.durationFrames));
+  return {
+    clipId: f.row.id,
+    name: part.name,
+    fileName: f.row.file_name,
+    path: clipAbsPath(f.row),
+    rate: f.rate,
+    vfr: f.row.vfr === 1,
+    dropFrame: f.dropFrame,
+    startFrame: f.startFrame,
+    durationFrames: f.durationFrames,
+    width: f.row.width,
+    height: f.row.height,
+    audioChannels: f.row.audio_channels,
+    audioRate: f.audioRate,
+    inFrame,
+    outFrame,
+    note: [part.note, f.row.vfr === 1 ? 'variable frame rate source, conformed' : ''].filter(Boolean).join(' · '),
+    rating: part.rating === undefined ? f.rating : part.rating,
+    keywords: [...new Set([...(part.keywords ?? []), ...f.keywords])],
+    // Markers of the used part only: an NLE drops (or misplaces) markers outside a clip's In/Out.
+    markers: f.markers.filter((m) => m.frame >= inFrame && m.frame < outFrame),
+  };
+}
+
+/**
+ * The export document for a selection: whole clips, saved ranges, shots and moments (search
+ * results), in that order; clips that cannot be placed on a timeline are listed in `skipped`.
+ */
+export function buildExportDocument(db: CatalogDb, sel: ExportSelection, title: string): { doc: ExportDocument; skipped: { clipId: number; reason: string }[] } {
+  const facts = new Map<number, ClipFacts | string>();
+  const factsFor = (clipId: number) => {
+    if (!facts.has(clipId)) facts.set(clipId, factsOf(db, clipId));
+    return facts.get(clipId)!;
+  };
+  const items: ExportItem[] = [];
+  const skipped: { clipId: number; reason: string }[] = [];
+  const add = (clipId: number, make: (f: ClipFacts) => ExportItem) => {
+    const f = factsFor(clipId);
+    if (typeof f === 'string') skipped.push({ clipId, reason: f });
+    else items.push(make(f));
+  };
+  for (const clipId of sel.clipIds) add(clipId, (f) => item(f, { inFrame: 0, outFrame: f.durationFrames, name: baseName(f.row.file_name) }));
+  for (const r of rangesById(db, sel.rangeIds)) {
+    add(r.clipId, (f) =>
+      item(f, { inFrame: convertFrame(r.inFrame, r.rate, f.rate), outFrame: convertFrame(r.outFrame, r.rate, f.rate), name: r.name, note: r.note, rating: r.rating ?? f.rating, keywords: r.keywords }),
+    );
+  }
+  if (sel.shotIds.length > 0) {
+    const shots = db
+      .prepare('SELECT id, clip_id, idx, start_s, end_s FROM shots WHERE id IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(sel.shotIds)) as { id: number; clip_id: number; idx: number; start_s: number; end_s: number }[];
+    const byId = new Map(shots.map((s) => [s.id, s]));
+    for (const id of sel.shotIds) {
+      const s = byId.get(id);
+      if (!s) continue;
+      add(s.clip_id, (f) => item(f, { inFrame: secondsToFrame(s.start_s, f.rate), outFrame: secondsToFrame(s.end_s, f.rate), name: `${baseName(f.row.file_name)} shot ${s.idx + 1}` }));
+    }
+  }
+  for (const s of sel.spans) {
+    add(s.clipId, (f) => {
+      const inFrame = secondsToFrame(s.startS, f.rate);
+      return item(f, { inFrame, outFrame: Math.max(inFrame + 1, secondsToFrame(s.endS, f.rate)), name: s.name ?? `${baseName(f.row.file_name)} ${framesToTimecode(f.startFrame + inFrame, f.rate, f.dropFrame)}` });
+    });
+  }
+  const first = items[0];
+  return {
+    doc: {
+      title,
+      items,
+      sequenceRate: first?.rate ?? { num: 25, den: 1 },
+      sequenceDropFrame: first?.dropFrame ?? false,
+    },
+    skipped,
+  };
+}

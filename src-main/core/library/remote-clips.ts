@@ -1,0 +1,50 @@
+import type { CatalogDb } from '../catalog/open-catalog';
+import type { ProbeOutcome } from '../media/probe';
+import { applyClipEvent } from './clips-repository';
+import { getClipRow } from './clip-store';
+import { replaceShots, writeProbe } from './media-stages';
+import { upsertVolume, URL_VOLUME_KEY } from './volume-store';
+
+/** "https://cdn.example/reviews/A001%20v2.mp4?sig=..." -> "A001 v2.mp4". */
+export function nameFromUrl(url: string): string {
+  const u = new URL(url);
+  const last = u.pathname.split('/').filter(Boolean).pop();
+  try {
+    return (last ? decodeURIComponent(last) : '') || u.hostname;
+  } catch {
+    return last || u.hostname;
+  }
+}
+
+/**
+ * Catalogues (or finds again) a clip that lives at `url`: metadata from a probe of the URL when
+ * ffprobe could read it, one shot spanning the clip (the service does not say where its cuts
+ * are), and no thumbnails (nothing is downloaded to make them). Returns the clip and its shot.
+ */
+export function catalogueRemoteClip(db: CatalogDb, url: string, name: string, probe: ProbeOutcome | null): { clipId: number; shotId: number } {
+  return db.transaction(() => {
+    const volumeId = upsertVolume(db, { key: URL_VOLUME_KEY, mountPath: '', label: 'Web' });
+    const now = Date.now();
+    const known = db.prepare('SELECT id FROM clips WHERE source_url = ?').get(url) as { id: number } | undefined;
+    const clipId =
+      known?.id ??
+      (
+        db
+          .prepare(
+            `INSERT INTO clips (volume_id, rel_path, file_name, size_bytes, mtime_ms, fingerprint, status, source_url, created_at, updated_at)
+             VALUES (?, ?, ?, 0, ?, NULL, 'pending', ?, ?, ?) RETURNING id`,
+          )
+          .get(volumeId, url, name, now, url, now, now) as { id: number }
+      ).id;
+    db.prepare('UPDATE clips SET file_name = ?, updated_at = ? WHERE id = ?').run(name, now, clipId);
+    if (probe) writeProbe(db, getClipRow(db, clipId), probe);
+    else applyClipEvent(db, clipId, { type: 'probed', verdict: 'probed' }, { status_reason: 'lives at a URL; its details could not be read here' });
+    const duration = getClipRow(db, clipId).duration_s ?? 0;
+    replaceShots(db, clipId, [{ idx: 0, startS: 0, endS: duration, startFrame: null, endFrame: null, cutScore: null }]);
+    const shotId = (db.prepare('SELECT id FROM shots WHERE clip_id = ?').get(clipId) as { id: number }).id;
+    applyClipEvent(db, clipId, { type: 'shotsDetected', sameShots: false });
+    // No pictures to make for a clip that is never downloaded: its media steps are complete.
+    applyClipEvent(db, clipId, { type: 'thumbnailsMade' });
+    return { clipId, shotId };
+  })();
+}

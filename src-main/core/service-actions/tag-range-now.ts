@@ -1,0 +1,106 @@
+import type { SegmentTag } from '../../../src-shared/contract/search';
+import { AppError } from '../../../src-shared/errors';
+import type { CatalogDb } from '../catalog/open-catalog';
+import { clipAbsPath, getClipRow } from '../library/clip-store';
+import { runTool } from '../media/run-process';
+import { tensorSourceOf } from '../pipeline/stages/tensors-stage';
+import { decodeShot, planChunks } from '../pipeline/shot-tensors';
+import type { ServiceClient, UploadTensorsRequest } from '../service/client';
+import { tagVideoWithFallback } from '../service/fallback';
+import type { NormalizedTags, TagField } from '../service/tags';
+import { chunkRequestId, chunkUploadBody } from '../tensors/chunk-upload';
+import type { TensorProfile } from '../tensors/tensor-profile';
+import { tagLabel } from '../tags/tag-vocabulary';
+
+export interface TagRangeDeps {
+  db: CatalogDb;
+  client: () => ServiceClient;
+  ffmpeg: () => string;
+  profile: TensorProfile;
+  /**
+   * Largest Base64 body sent to synchronous tagging. The spec names no request limit (413 is
+   * "too large", size not shown); a range above this, or one the service answers 413 to, goes
+   * through tensor mode instead, which the pipeline already sizes to the service's limits.
+   */
+  maxBase64Bytes?: number;
+}
+
+export const DEFAULT_MAX_BASE64_BYTES = 8 * 1024 * 1024;
+const FIELDS: TagField[] = ['shotSize', 'cameraMovement', 'shootingAngle'];
+
+/** The service's answer as the viewer shows tags: vocabulary labels, source "service". */
+export function serviceTagsForDisplay(tags: NormalizedTags): SegmentTag[] {
+  const out: SegmentTag[] = [];
+  for (const field of FIELDS) {
+    const t = tags[field] ?? tags.segments?.find((s) => s[field])?.[field];
+    if (!t) continue;
+    out.push({ field, value: tagLabel(field, t.canonical), canonical: t.canonical, source: 'service', confidence: t.confidence ?? null, other: null });
+  }
+  return out;
+}
+
+/**
+ * The range as a small H.264 file (720p at most, the range's sound): what "Base64-encoded video
+ * data" means for a moment of a long camera original, which is never sent whole.
+ */
+async function cutRange(ffmpeg: string, file: string, startS: number, endS: number, signal?: AbortSignal): Promise<Buffer> {
+  const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-ss', startS.toFixed(3), '-i', file, '-t', (endS - startS).toFixed(3)];
+  args.push('-map', '0:v:0', '-map', '0:a:0?', '-vf', "scale='min(1280,iw)':-2", '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '28', '-pix_fmt', 'yuv420p');
+  args.push('-c:a', 'aac', '-b:a', '96k', '-movflags', 'frag_keyframe+empty_moov', '-f', 'mp4', 'pipe:1');
+  const r = await runTool(ffmpeg, args, { signal, maxStdoutBytes: 512 * 1024 * 1024 });
+  if (r.code !== 0 || r.stdout.length === 0) throw new AppError('media', `ffmpeg could not cut the range: ${r.stderr.trim().split('\n').pop() ?? `exit ${r.code}`}`);
+  return r.stdout;
+}
+
+/** Tensor mode for a range too large to send as a file: one upload + async tagging per chunk; the first chunk with tags answers. */
+async function tagAsTensors(d: TagRangeDeps, clipId: number, startS: number, endS: number, signal?: AbortSignal): Promise<{ tags: NormalizedTags; bytes: number }> {
+  const row = getClipRow(d.db, clipId);
+  const frames = await decodeShot(tensorSourceOf(d.db, row), { id: 0, startS, endS }, d.profile, { signal, ffmpeg: d.ffmpeg() });
+  const chunks = planChunks(frames, d.profile, d.profile.byteBudget);
+  const client = d.client();
+  let bytes = 0;
+  for (const chunk of chunks) {
+    // A request id of its own ("now" + time), so it never collides with the pipeline's uploads.
+    const body = chunkUploadBody(chunk, 'tagging', `${chunkRequestId(d.profile, 'tagging', `now${clipId}`, chunk)}.${Date.now().toString(36)}`);
+    bytes += body.video_input.data.length;
+    const keys = await client.uploadTensors(body as unknown as UploadTensorsRequest, { signal });
+    if (!keys.videoInputKey) throw new AppError('invalid', 'the service stored the tensors without a video_input key');
+    const { requestId } = await client.tagVideoAsync({ tensor: { video_input_key: keys.videoInputKey, ...(keys.videoKwargsKey ? { video_kwargs_key: keys.videoKwargsKey } : {}) } }, { signal });
+    const s = await client.pollAsyncTask(requestId, { signal });
+    if (s.status === 'failed') throw new AppError('server', `tagging failed: ${s.errorMessage ?? 'no reason given'}`);
+    if (s.tags && serviceTagsForDisplay(s.tags).length > 0) return { tags: s.tags, bytes };
+  }
+  return { tags: { other: {}, raw: null }, bytes };
+}
+
+/**
+ * "Tag this range now": In to Out of a catalogued clip to the service's tagging, answered at once.
+ * Small ranges go as a Base64 file to synchronous tagging; larger ones, or a 413, as tensors.
+ */
+export async function tagRangeNow(
+  d: TagRangeDeps,
+  clipId: number,
+  startS: number,
+  endS: number,
+  signal?: AbortSignal,
+): Promise<{ tags: SegmentTag[]; via: 'base64' | 'tensor'; bytes: number }> {
+  const row = getClipRow(d.db, clipId);
+  if (!row.online || row.missing_at !== null) throw new AppError('not_found', `${row.file_name} is not reachable (drive disconnected or file moved)`);
+  if (!row.duration_s) throw new AppError('media', `${row.file_name} has not been read yet`);
+  const end = Math.min(endS, row.duration_s);
+  if (end - startS <= 0) throw new AppError('invalid', 'the range is empty');
+  const file = clipAbsPath(row);
+  const max = d.maxBase64Bytes ?? DEFAULT_MAX_BASE64_BYTES;
+  const cut = await cutRange(d.ffmpeg(), file, startS, end, signal);
+  const b64 = cut.toString('base64');
+  if (b64.length <= max) {
+    try {
+      const r = await tagVideoWithFallback(d.client(), { base64: b64 }, { signal });
+      return { tags: serviceTagsForDisplay(r.tags), via: 'base64', bytes: b64.length };
+    } catch (e) {
+      if (!(e instanceof AppError) || e.kind !== 'too_large') throw e;
+    }
+  }
+  const t = await tagAsTensors(d, clipId, startS, end, signal);
+  return { tags: serviceTagsForDisplay(t.tags), via: 'tensor', bytes: t.bytes };
+}

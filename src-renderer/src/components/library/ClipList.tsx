@@ -1,0 +1,93 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { CLIP_SORT_NATURAL, type ClipSort, type ClipSummary } from '../../../../src-shared/contract/library';
+import { rateLabel } from '../../../../src-shared/timecode';
+import { tcAt, tcDuration } from '../timecode-format';
+import type { ClipViewProps } from './ClipGrid';
+import { formatResolution, STATUS_LABEL, statusTone } from './format';
+
+const ROW_H = 30;
+
+interface Column {
+  sort: ClipSort | null;
+  label: string;
+  width: string;
+  cell: (c: ClipSummary) => ReactNode;
+}
+
+const COLUMNS: Column[] = [
+  { sort: 'name', label: 'Name', width: 'minmax(180px, 2fr)', cell: (c) => <span className="cl-name" title={c.path}>{c.name}</span> },
+  { sort: 'duration', label: 'Duration', width: '104px', cell: (c) => <span className="mono">{tcDuration(c, c.durationS)}</span> },
+  { sort: 'resolution', label: 'Resolution', width: '96px', cell: (c) => formatResolution(c) },
+  { sort: 'fps', label: 'FPS', width: '70px', cell: (c) => (c.rate ? `${rateLabel(c.rate)}${c.vfr ? ' VFR' : ''}` : '–') },
+  { sort: 'codec', label: 'Codec', width: '80px', cell: (c) => c.videoCodec ?? '–' },
+  { sort: 'timecode', label: 'Start TC', width: '108px', cell: (c) => <span className="mono">{c.rate || c.fps ? tcAt(c, 0) : '–'}</span> },
+  { sort: 'date', label: 'Date', width: '140px', cell: (c) => new Date(c.mtimeMs).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' }) },
+  { sort: 'rating', label: 'Rating', width: '64px', cell: (c) => (c.rating === 'favorite' ? <span className="clip-rating favorite">★</span> : c.rating === 'reject' ? <span className="clip-rating reject">⊘</span> : '') },
+  { sort: null, label: 'Keywords', width: 'minmax(90px, 1fr)', cell: (c) => <span className="muted">{c.keywords.join(', ')}</span> },
+  { sort: null, label: 'Status', width: '96px', cell: (c) => <span className={`badge ${statusTone(c.status)}`}>{STATUS_LABEL[c.status]}</span> },
+];
+const TEMPLATE = COLUMNS.map((c) => c.width).join(' ');
+const direction = (sort: ClipSort, reversed: boolean) => (CLIP_SORT_NATURAL[sort] === 'asc') !== reversed ? 'asc' : 'desc';
+
+/** The Library as a table: sortable columns, one row per clip, virtualized like the grid. */
+export function ClipList({ total, clipAt, ensureRange, selected, focus, reveal, onItemClick, onItemOpen, onItemDrag, sort, reversed, onSort }: ClipViewProps & {
+  sort: ClipSort;
+  reversed: boolean;
+  onSort: (sort: ClipSort) => void;
+}): ReactNode {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_H, overscan: 10 });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items.at(-1)?.index ?? 0;
+  useEffect(() => {
+    if (total > 0) ensureRange(first, Math.min(total, last + 1));
+  }, [first, last, total, ensureRange]);
+  useEffect(() => {
+    if (reveal.index !== null && reveal.index < total) virtualizer.scrollToIndex(reveal.index, { align: reveal.index === 0 ? 'start' : 'auto' });
+  }, [reveal, total, virtualizer]);
+
+  return (
+    <div className="clip-list" data-testid="clip-list">
+      <div className="cl-head" role="row" style={{ gridTemplateColumns: TEMPLATE }}>
+        {COLUMNS.map((col) => (
+          <div key={col.label} role="columnheader" aria-sort={col.sort === sort ? (direction(col.sort, reversed) === 'asc' ? 'ascending' : 'descending') : undefined}>
+            {col.sort ? (
+              <button type="button" className={`cl-sort${col.sort === sort ? ' active' : ''}`} onClick={() => onSort(col.sort!)} data-sort={col.sort}>
+                {col.label}
+                {col.sort === sort ? (direction(col.sort, reversed) === 'asc' ? ' ▲' : ' ▼') : ''}
+              </button>
+            ) : (
+              <span className="cl-label">{col.label}</span>
+            )}
+          </div>
+        ))}
+      </div>
+      <div className="cl-scroll" ref={scrollRef} role="listbox" aria-multiselectable="true" aria-label="Clips">
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {items.map((row) => {
+            const clip = clipAt(row.index);
+            return (
+              <div
+                key={row.key}
+                className={`cl-row${clip && selected.has(clip.id) ? ' selected' : ''}${focus === row.index ? ' focused' : ''}`}
+                style={{ transform: `translateY(${row.start}px)`, height: ROW_H, gridTemplateColumns: TEMPLATE }}
+                role="option"
+                aria-selected={!!clip && selected.has(clip.id)}
+                data-clip-id={clip?.id}
+                data-index={row.index}
+                onClick={(e) => clip && onItemClick(row.index, clip, e)}
+                onDoubleClick={() => clip && onItemOpen(row.index, clip)}
+                draggable={!!clip}
+                onDragStart={(e) => clip && onItemDrag(clip, e)}
+              >
+                {clip ? COLUMNS.map((col) => <div key={col.label} className="cl-cell">{col.cell(clip)}</div>) : <div className="cl-cell muted">…</div>}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,136 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import type { ClipDetail } from '../../../../src-shared/contract/library';
+import type { ClipMarks, Range, Rating } from '../../../../src-shared/contract/marks';
+import type { AppError } from '../../../../src-shared/errors';
+import { framesToTimecode, frameToSeconds, type FrameRate } from '../../../../src-shared/timecode';
+import { api } from '../../api/client';
+import { ExportMenu } from '../ExportMenu';
+import { HandOff } from '../HandOff';
+import { KeywordEditor, RatingButtons } from '../marks/MarkControls';
+import { TagRangeNow } from './TagRangeNow';
+
+/**
+ * Under the viewer: rate and keyword the clip, save In/Out as a named range with a note, the
+ * clip's saved ranges (load, rate, keyword, delete), hand-off and export of the range or clip.
+ */
+export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, extra }: {
+  clip: ClipDetail;
+  rate: FrameRate;
+  inFrame: number | null;
+  outFrame: number | null;
+  onLoadRange: (inFrame: number, outFrame: number) => void;
+  tc: (frame: number | null) => string;
+  extra?: ReactNode;
+}): ReactNode {
+  const [marks, setMarks] = useState<ClipMarks | null>(null);
+  const [name, setName] = useState('');
+  const [note, setNote] = useState('');
+  const [status, setStatus] = useState<string | null>(null);
+  const [activeRange, setActiveRange] = useState<number | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    const load = () => api.call('marks.forClip', { clipId: clip.id }).then((m) => live && setMarks(m)).catch(() => undefined);
+    void load();
+    const off = api.on('catalog.changed', (p) => {
+      if (p.reason === 'marks' && (!p.clipIds || p.clipIds.includes(clip.id))) void load();
+    });
+    return () => {
+      live = false;
+      off();
+    };
+  }, [clip.id]);
+
+  const hasRange = inFrame !== null && outFrame !== null && outFrame > inFrame;
+  const baseName = clip.name.replace(/\.[^.]+$/, '');
+  const saveRange = async () => {
+    if (!hasRange) return;
+    try {
+      const r = await api.call('marks.saveRange', {
+        clipId: clip.id,
+        inFrame: inFrame!,
+        outFrame: outFrame!,
+        rate,
+        name: name.trim() || `${baseName} ${tc(inFrame)}`,
+        note,
+      });
+      setActiveRange(r.id);
+      setName('');
+      setNote('');
+      setStatus(`Saved “${r.name}”`);
+    } catch (e) {
+      setStatus((e as AppError).message);
+    }
+  };
+  const rateClip = (rating: Rating) => void api.call('marks.rate', { clipIds: [clip.id], rating }).catch((e: AppError) => setStatus(e.message));
+  const rangeSpan = (r: Range) => `${tc(r.inFrame)} – ${tc(r.outFrame - 1)} · ${framesToTimecode(r.outFrame - r.inFrame, rate, false)}`;
+  const selection =
+    activeRange !== null
+      ? { rangeIds: [activeRange] }
+      : hasRange
+        ? { spans: [{ clipId: clip.id, startS: frameToSeconds(inFrame!, rate), endS: frameToSeconds(outFrame!, rate) }] }
+        : { clipIds: [clip.id] };
+
+  return (
+    <div className="viewer-marks-panel" data-testid="marks-panel">
+      <div className="row">
+        <span className="muted">Clip</span>
+        <RatingButtons rating={marks?.rating ?? null} onRate={rateClip} label="clip" />
+        <KeywordEditor keywords={marks?.keywords ?? []} targets={{ clipIds: [clip.id] }} label="clip" />
+        <span className="spacer" />
+        {extra}
+      </div>
+      <div className="row viewer-save-range">
+        <input
+          type="text"
+          placeholder={hasRange ? `Range name (${baseName} ${tc(inFrame)})` : 'Mark In and Out (I, O) to save a range'}
+          aria-label="Range name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          disabled={!hasRange}
+          data-testid="range-name"
+        />
+        <input type="text" placeholder="Note" aria-label="Range note" value={note} onChange={(e) => setNote(e.target.value)} disabled={!hasRange} className="viewer-note" />
+        <button type="button" className="btn primary" onClick={() => void saveRange()} disabled={!hasRange} data-action="save-range">
+          Save range
+        </button>
+        <TagRangeNow clipId={clip.id} startS={hasRange ? frameToSeconds(inFrame!, rate) : null} endS={hasRange ? frameToSeconds(outFrame!, rate) : null} />
+        {status && <span className="muted sv-small" role="status">{status}</span>}
+      </div>
+      {marks && marks.ranges.length > 0 && (
+        <ul className="viewer-ranges" aria-label="Saved ranges" data-testid="saved-ranges">
+          {marks.ranges.map((r) => (
+            <li key={r.id} className={`viewer-range${activeRange === r.id ? ' active' : ''}`} data-range-id={r.id}>
+              <button
+                type="button"
+                className="btn link"
+                onClick={() => {
+                  setActiveRange(activeRange === r.id ? null : r.id);
+                  onLoadRange(r.inFrame, r.outFrame);
+                }}
+                title="Load its In and Out"
+              >
+                {r.name}
+              </button>
+              <span className="mono muted sv-small">{rangeSpan(r)}</span>
+              {r.note && <span className="muted sv-small viewer-range-note">{r.note}</span>}
+              <RatingButtons rating={r.rating} onRate={(rating) => void api.call('marks.rate', { rangeIds: [r.id], rating })} label={r.name} />
+              <KeywordEditor keywords={r.keywords} targets={{ rangeIds: [r.id] }} label={r.name} />
+              <button type="button" className="btn link" aria-label={`Delete range ${r.name}`} onClick={() => void api.call('marks.deleteRange', { rangeId: r.id })}>
+                Delete
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="row">
+        <span className="muted" data-testid="export-scope">
+          {activeRange !== null ? 'Selected range' : hasRange ? 'In to Out' : 'Whole clip'}
+        </span>
+        <ExportMenu selection={selection} title={baseName} />
+        <span className="spacer" />
+        <HandOff clipIds={[clip.id]} path={clip.path} />
+      </div>
+    </div>
+  );
+}

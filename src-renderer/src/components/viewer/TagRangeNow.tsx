@@ -1,0 +1,38 @@
+import { useState, type ReactNode } from 'react';
+import type { SegmentTag } from '../../../../src-shared/contract/search';
+import type { AppError } from '../../../../src-shared/errors';
+import { api } from '../../api/client';
+import { FIELD_LABEL } from '../search/format';
+
+/** Sends In to Out to the service's tagging now and shows what it said, without waiting for indexing. */
+export function TagRangeNow({ clipId, startS, endS }: { clipId: number; startS: number | null; endS: number | null }): ReactNode {
+  const [state, setState] = useState<{ busy: boolean; tags: SegmentTag[] | null; note: string | null }>({ busy: false, tags: null, note: null });
+  const run = async () => {
+    if (startS === null || endS === null) return;
+    setState({ busy: true, tags: null, note: 'Asking the service…' });
+    try {
+      const r = await api.call('viewer.tagRange', { clipId, startS, endS });
+      setState({ busy: false, tags: r.tags, note: `${r.via === 'base64' ? 'sent as a file' : 'sent as tensors'} (${Math.round(r.bytes / 1024)} KB)` });
+    } catch (e) {
+      setState({ busy: false, tags: null, note: (e as AppError).message });
+    }
+  };
+  return (
+    <span className="tag-range-now row">
+      <button type="button" className="btn" disabled={startS === null || state.busy} onClick={() => void run()} data-action="tag-range" title="Send In to Out to the service's tagging and show the answer">
+        Tag this range now
+      </button>
+      {state.tags && (
+        <span className="row" data-testid="tag-range-result">
+          {state.tags.length === 0 && <span className="muted">no tags in the answer</span>}
+          {state.tags.map((t) => (
+            <span key={t.field} className="sv-tag" data-field={t.field}>
+              <span className="muted">{FIELD_LABEL[t.field]}</span> {t.value}
+            </span>
+          ))}
+        </span>
+      )}
+      {state.note && <span className="muted sv-small" role="status">{state.note}</span>}
+    </span>
+  );
+}

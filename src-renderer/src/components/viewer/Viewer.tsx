@@ -1,0 +1,321 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { ClipDetail } from '../../../../src-shared/contract/library';
+import type { Result } from '../../../../src-shared/contract';
+import type { AppError } from '../../../../src-shared/errors';
+import { framesToTimecode, frameToSeconds, rateLabel, secondsToFrame } from '../../../../src-shared/timecode';
+import { api } from '../../api/client';
+import { timebaseOf } from '../timecode-format';
+import { FaceBoxes, type FaceFrames } from './FaceBoxes';
+import { LevelMeter } from './LevelMeter';
+import { MarksPanel } from './MarksPanel';
+import { nextShuttle, STOPPED, type ShuttleEvent } from './shuttle';
+import { TagOverlay } from './TagOverlay';
+import { ViewerTimeline } from './ViewerTimeline';
+import './viewer.css';
+
+type Spans = Result<'search.clipTags'>['spans'];
+
+export interface ViewerProps {
+  clipId: number;
+  /** Open at this range (a search result, a shot): playhead at its start, In/Out around it. */
+  range?: { startS: number; endS: number } | null;
+  onClose: () => void;
+  /** Actions of the view that opened it (Find similar in Search). */
+  extra?: ReactNode;
+}
+
+const isTyping = (t: EventTarget | null) => t instanceof HTMLElement && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
+
+/**
+ * The one viewer (Library cards and shots, search results, collections): plays the clip with its
+ * sound, J/K/L shuttle, frame steps, In/Out marks, shot jumps, source timecode, the shot strip and
+ * indexed segments under the picture, and the tags of the span being shown over it.
+ */
+export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNode {
+  const video = useRef<HTMLVideoElement>(null);
+  const dialog = useRef<HTMLDivElement>(null);
+  const [clip, setClip] = useState<ClipDetail | null>(null);
+  const [spans, setSpans] = useState<Spans>([]);
+  const [faces, setFaces] = useState<FaceFrames>([]);
+  const [now, setNow] = useState(range?.startS ?? 0);
+  const [error, setError] = useState<string | null>(null);
+  const [muted, setMuted] = useState(false);
+  const [speed, setSpeed] = useState(0);
+  const shuttle = useRef(STOPPED);
+  const tb = useMemo(() => (clip ? timebaseOf(clip) : null), [clip]);
+  const [inFrame, setIn] = useState<number | null>(null);
+  const [outFrame, setOut] = useState<number | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    const load = () => {
+      api.call('library.get', { clipId }).then((c) => live && setClip(c)).catch((e: AppError) => live && setError(e.message));
+      api.call('search.clipTags', { clipId }).then((r) => live && setSpans(r.spans)).catch(() => undefined);
+    };
+    load();
+    const off = api.on('catalog.changed', (p) => {
+      if (!p.clipIds || p.clipIds.includes(clipId)) load();
+    });
+    return () => {
+      live = false;
+      off();
+    };
+  }, [clipId]);
+
+  // A range to open at becomes In/Out once the rate is known.
+  const opened = useRef(false);
+  useEffect(() => {
+    if (!tb || opened.current) return;
+    opened.current = true;
+    if (range) {
+      setIn(secondsToFrame(range.startS, tb.rate));
+      setOut(Math.max(secondsToFrame(range.startS, tb.rate) + 1, secondsToFrame(range.endS, tb.rate)));
+    }
+  }, [tb, range]);
+
+  useEffect(() => dialog.current?.focus(), []);
+
+  const frame = tb ? secondsToFrame(now, tb.rate) : 0;
+  const currentShot = clip?.shots.find((s) => now >= s.startS - 1e-6 && now < s.endS) ?? clip?.shots.at(-1) ?? null;
+  const span = spans.find((s) => now >= s.startS - 1e-6 && now < s.endS) ?? null;
+
+  const shotId = currentShot?.id ?? null;
+  useEffect(() => {
+    setFaces([]);
+    if (shotId === null) return;
+    let live = true;
+    api
+      .call('search.faces', { shotId })
+      .then((r) => live && setFaces(r.frames))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [shotId]);
+
+  /** Shows frame k: the middle of its interval, so rounding never lands on the neighbour. */
+  const seekFrame = useCallback(
+    (k: number) => {
+      const v = video.current;
+      if (!v || !tb) return;
+      const last = clip?.durationS ? secondsToFrame(clip.durationS, tb.rate) - 1 : Number.POSITIVE_INFINITY;
+      const f = Math.max(0, Math.min(last, k));
+      v.currentTime = frameToSeconds(f + 0.5, tb.rate);
+      setNow(v.currentTime);
+    },
+    [tb, clip?.durationS],
+  );
+
+  const applyShuttle = useCallback(
+    (e: ShuttleEvent) => {
+      const v = video.current;
+      const { state, step } = nextShuttle(shuttle.current, e);
+      shuttle.current = state;
+      setSpeed(state.speed);
+      if (!v || !tb) return;
+      if (step) {
+        v.pause();
+        seekFrame(secondsToFrame(v.currentTime, tb.rate) + step);
+        return;
+      }
+      if (state.speed > 0) {
+        v.playbackRate = state.speed;
+        void v.play().catch(() => undefined);
+      } else v.pause();
+    },
+    [tb, seekFrame],
+  );
+
+  // Backwards shuttle: browsers do not play in reverse, so the playhead is moved per animation frame.
+  useEffect(() => {
+    if (speed >= 0) return;
+    let raf = 0;
+    let last = performance.now();
+    const tick = (t: number) => {
+      const v = video.current;
+      if (!v) return;
+      const dt = (t - last) / 1000;
+      last = t;
+      v.currentTime = Math.max(0, v.currentTime + speed * dt);
+      setNow(v.currentTime);
+      if (v.currentTime <= 0) applyShuttle({ type: 'stop' });
+      else raf = requestAnimationFrame(tick);
+    };
+    raf = requestAnimationFrame(tick);
+    return () => cancelAnimationFrame(raf);
+  }, [speed, applyShuttle]);
+
+  useEffect(() => {
+    const v = video.current;
+    if (!v) return;
+    const onTime = () => setNow(v.currentTime);
+    const onEnded = () => applyShuttle({ type: 'ended' });
+    const onMeta = () => {
+      if (range) v.currentTime = range.startS + (tb ? frameToSeconds(0.5, tb.rate) : 0);
+    };
+    v.addEventListener('timeupdate', onTime);
+    v.addEventListener('seeked', onTime);
+    v.addEventListener('ended', onEnded);
+    v.addEventListener('loadedmetadata', onMeta);
+    if (v.readyState >= 1 && !opened.current) onMeta();
+    return () => {
+      v.removeEventListener('timeupdate', onTime);
+      v.removeEventListener('seeked', onTime);
+      v.removeEventListener('ended', onEnded);
+      v.removeEventListener('loadedmetadata', onMeta);
+    };
+  }, [applyShuttle, range, tb]);
+
+  // Smooth playhead while playing (timeupdate fires only ~4 times a second).
+  useEffect(() => {
+    if (speed <= 0) return;
+    let raf = 0;
+    const tick = () => {
+      if (video.current) setNow(video.current.currentTime);
+      raf = requestAnimationFrame(tick);
+    };
+    raf = requestAnimationFrame(tick);
+    return () => cancelAnimationFrame(raf);
+  }, [speed]);
+
+  const shotJump = (dir: -1 | 1) => {
+    if (!clip || !tb) return;
+    const starts = clip.shots.map((s) => secondsToFrame(s.startS, tb.rate));
+    const target = dir > 0 ? starts.find((f) => f > frame) : [...starts].reverse().find((f) => f < frame);
+    if (target !== undefined) seekFrame(target);
+  };
+
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if (isTyping(e.target)) {
+      if (e.key === 'Escape') (e.target as HTMLElement).blur();
+      return;
+    }
+    if (e.metaKey || e.ctrlKey || e.altKey) return;
+    const key = e.key.toLowerCase();
+    let handled = true;
+    if (e.key === 'Escape') onClose();
+    else if (key === 'j' && !e.repeat) applyShuttle({ type: 'J' });
+    else if (key === 'l' && !e.repeat) applyShuttle({ type: 'L' });
+    else if (key === 'k' && !e.repeat) applyShuttle({ type: 'K', down: true });
+    else if (e.key === ' ') applyShuttle({ type: 'space' });
+    else if (e.key === 'ArrowLeft') {
+      applyShuttle({ type: 'stop' });
+      seekFrame(frame - 1);
+    } else if (e.key === 'ArrowRight') {
+      applyShuttle({ type: 'stop' });
+      seekFrame(frame + 1);
+    } else if (e.key === 'ArrowUp') shotJump(-1);
+    else if (e.key === 'ArrowDown') shotJump(1);
+    else if (key === 'i' && e.shiftKey) {
+      if (inFrame !== null) seekFrame(inFrame);
+    } else if (key === 'o' && e.shiftKey) {
+      if (outFrame !== null) seekFrame(outFrame - 1);
+    } else if (key === 'i') {
+      setIn(frame);
+      if (outFrame !== null && outFrame <= frame) setOut(null);
+    } else if (key === 'o') {
+      setOut(frame + 1);
+      if (inFrame !== null && inFrame > frame) setIn(null);
+    } else if (key === 'm') setMuted((m) => !m);
+    else handled = false;
+    if (handled) {
+      e.preventDefault();
+      e.stopPropagation();
+    }
+  };
+  const onKeyUp = (e: React.KeyboardEvent) => {
+    if (e.key.toLowerCase() === 'k') applyShuttle({ type: 'K', down: false });
+  };
+
+  const tc = (f: number | null) => (f === null || !tb ? '--:--:--:--' : framesToTimecode(tb.startFrame + f, tb.rate, tb.dropFrame));
+  const durTc = (frames: number) => (tb ? framesToTimecode(frames, tb.rate, tb.dropFrame) : '');
+  const markIn = inFrame ?? 0;
+  const markOut = outFrame ?? (clip?.durationS && tb ? secondsToFrame(clip.durationS, tb.rate) : null);
+  const spanLabel = span ? `${span.segmentId === null ? 'shot (local tags)' : 'segment'} ${tc(secondsToFrame(span.startS, tb?.rate ?? { num: 25, den: 1 }))}` : 'no shot here';
+
+  return (
+    <div className="sv-modal" role="presentation" onClick={onClose}>
+      <div
+        className="viewer card"
+        role="dialog"
+        aria-modal="true"
+        aria-label={`Viewer: ${clip?.name ?? ''}`}
+        data-testid="viewer"
+        tabIndex={-1}
+        ref={dialog}
+        onKeyDown={onKeyDown}
+        onKeyUp={onKeyUp}
+        onClick={(e) => e.stopPropagation()}
+      >
+        <div className="row viewer-head">
+          <strong className="viewer-name" title={clip?.path}>
+            {clip?.name ?? '…'}
+          </strong>
+          {tb && <span className="muted">{rateLabel(tb.rate)} fps{tb.dropFrame ? ' DF' : ''}{clip?.vfr ? ' (VFR, conformed)' : ''}</span>}
+          <span className="spacer" />
+          <span className="viewer-tc" data-testid="viewer-tc" data-frame={frame} aria-label="Timecode">
+            {tc(frame)}
+          </span>
+          <button type="button" className="btn" onClick={onClose} data-action="close-player" aria-label="Close viewer (Esc)">
+            ✕
+          </button>
+        </div>
+        <div className="viewer-stage-row">
+          <div className="sv-stage viewer-stage">
+            <video
+              ref={video}
+              src={api.mediaUrl({ kind: 'clip', clipId })}
+              crossOrigin="anonymous"
+              muted={muted}
+              playsInline
+              preload="auto"
+              onClick={() => applyShuttle({ type: 'space' })}
+              onError={() => setError(`This clip cannot be played here (${clip?.status === 'ready' ? 'its format is not supported by the player' : (clip?.statusReason ?? clip?.status ?? 'unknown')}).`)}
+              data-testid="viewer-video"
+            />
+            <FaceBoxes frames={faces} now={now} video={video.current} />
+            <TagOverlay tags={span?.tags ?? []} spanLabel={spanLabel} />
+            {speed !== 0 && speed !== 1 && <div className="viewer-speed">{speed > 0 ? `▶ ${speed}×` : `◀ ${-speed}×`}</div>}
+          </div>
+          <LevelMeter video={video.current} hasAudio={!!clip?.audioCodec} muted={muted} />
+        </div>
+        {clip && tb && (
+          <ViewerTimeline clip={clip} spans={spans} now={now} rate={tb.rate} inFrame={inFrame} outFrame={outFrame} onSeek={(s) => seekFrame(secondsToFrame(s, tb.rate))} />
+        )}
+        {error && <div className="error-text sv-small">{error}</div>}
+        <div className="row viewer-transport">
+          <button type="button" className="btn" title="Previous shot (↑)" onClick={() => shotJump(-1)} aria-label="Previous shot">⏮</button>
+          <button type="button" className="btn" title="Back one frame (←)" onClick={() => seekFrame(frame - 1)} aria-label="Back one frame">◁|</button>
+          <button type="button" className="btn" title="Play backwards, again for faster (J)" onClick={() => applyShuttle({ type: 'J' })} aria-label="Play backwards">◀◀</button>
+          <button type="button" className="btn" title="Play / pause (Space)" onClick={() => applyShuttle({ type: 'space' })} aria-label={speed === 0 ? 'Play' : 'Pause'} data-action="play">
+            {speed === 0 ? '▶' : '❚❚'}
+          </button>
+          <button type="button" className="btn" title="Play forward, again for faster (L)" onClick={() => applyShuttle({ type: 'L' })} aria-label="Play faster">▶▶</button>
+          <button type="button" className="btn" title="Forward one frame (→)" onClick={() => seekFrame(frame + 1)} aria-label="Forward one frame">|▷</button>
+          <button type="button" className="btn" title="Next shot (↓)" onClick={() => shotJump(1)} aria-label="Next shot">⏭</button>
+          <button type="button" className="btn" onClick={() => setMuted((m) => !m)} aria-pressed={muted} title="Sound on/off (M)" data-action="mute">
+            {muted ? '🔇' : '🔊'}
+          </button>
+          <span className="viewer-marks">
+            <button type="button" className="btn" onClick={() => setIn(frame)} title="Mark In (I); Shift+I goes to it" data-action="mark-in">
+              In
+            </button>
+            <span data-testid="mark-in" className="mono">{tc(inFrame)}</span>
+            <button type="button" className="btn" onClick={() => setOut(frame + 1)} title="Mark Out (O); Shift+O goes to it" data-action="mark-out">
+              Out
+            </button>
+            <span data-testid="mark-out" className="mono">{tc(outFrame === null ? null : outFrame - 1)}</span>
+            <span className="muted mono" data-testid="mark-duration" title="Duration In to Out">
+              {markOut !== null && markOut > markIn ? `dur ${durTc(markOut - markIn)}` : ''}
+            </span>
+          </span>
+          <span className="spacer" />
+          <span className="muted sv-small viewer-keys">J K L · ←→ frame · ↑↓ shot · I O · Space · Esc</span>
+        </div>
+        {clip && tb && (
+          <MarksPanel clip={clip} rate={tb.rate} inFrame={inFrame} outFrame={outFrame} onLoadRange={(i, o) => { setIn(i); setOut(o); seekFrame(i); }} tc={tc} extra={extra} />
+        )}
+      </div>
+    </div>
+  );
+}

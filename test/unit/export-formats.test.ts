@@ -1,0 +1,396 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ExportDocument, ExportItem } from '../../src-main/core/export/export-model';
+import { writeExport } from '../../src-main/core/export/write-export';
+import { framesToTimecode, timecodeToFrames, type FrameRate } from '../../src-shared/timecode';
+import { REPO_ROOT } from '../helpers/paths';
+import { FCPXML_1_10, type ElementRule } from '../helpers/fcpxml-dtd-rules';
+
+/**
+ * Issue 11's hand-off files, read back by parsers that are not the writers: Python's
+ * xml.etree (and xmllint for well-formedness) for FCPXML and xmeml, JSON.parse for OTIO, fixed
+ * columns for the EDL, an RFC 4180 reader for CSV, tabs for Avid markers. Expected frames and
+ * times are computed here from the document's numbers. Every file is left in
+ * test-results/exports/<rate>/ for a person (or an NLE) to open.
+ */
+const OUT = path.join(REPO_ROOT, 'test-results', 'exports');
+
+interface RateCase {
+  label: string;
+  rate: FrameRate;
+  df: boolean;
+  /** Start timecode of the first file. */
+  tc: string;
+}
+const RATES: RateCase[] = [
+  { label: '23.976', rate: { num: 24000, den: 1001 }, df: false, tc: '01:00:00:00' },
+  { label: '25', rate: { num: 25, den: 1 }, df: false, tc: '10:00:00:00' },
+  { label: '29.97df', rate: { num: 30000, den: 1001 }, df: true, tc: '00:59:58;00' },
+  { label: '59.94df', rate: { num: 60000, den: 1001 }, df: true, tc: '01:00:00;00' },
+];
+
+const NOTE = 'Check focus & <exposure> "soon" — café';
+
+function documentAt(c: RateCase): ExportDocument {
+  const startFrame = timecodeToFrames(c.tc, c.rate)!;
+  const base = { rate: c.rate, vfr: false, dropFrame: c.df, width: 1920, height: 1080, audioChannels: 2, audioRate: 48000 };
+  const a001: Omit<ExportItem, 'name' | 'inFrame' | 'outFrame' | 'note' | 'rating' | 'keywords' | 'markers'> = {
+    ...base,
+    clipId: 1,
+    fileName: 'A001 #take.mov',
+    path: '/Volumes/CARD 01/A001 #take.mov',
+    startFrame,
+    durationFrames: 600,
+  };
+  return {
+    title: `Selects ${c.label}`,
+    sequenceRate: c.rate,
+    sequenceDropFrame: c.df,
+    items: [
+      {
+        ...a001,
+        name: 'Wide establishing',
+        inFrame: 48,
+        outFrame: 120,
+        note: NOTE,
+        rating: 'favorite',
+        keywords: ['exterior', 'dusk'],
+        markers: [
+          { frame: 60, durationFrames: 0, name: 'Shot 2 · Wide, Static', note: 'shotSize: Wide (service)', kind: 'shot' },
+          { frame: 90, durationFrames: 12, name: 'dissolve into shot 3', note: 'shot boundary at its middle', kind: 'transition' },
+          { frame: 100, durationFrames: 10, name: 'Best line', note: NOTE, kind: 'user' },
+        ],
+      },
+      {
+        ...base,
+        clipId: 2,
+        name: 'B002',
+        fileName: 'B002.mxf',
+        path: 'C:\\Footage\\Day 2\\B002.mxf',
+        startFrame: 0,
+        durationFrames: 250,
+        audioChannels: 0,
+        inFrame: 0,
+        outFrame: 250,
+        note: '',
+        rating: 'reject',
+        keywords: ['interview', 'b-roll'],
+        markers: [],
+      },
+      { ...a001, name: 'Second take of A001', inFrame: 200, outFrame: 260, note: '', rating: null, keywords: [], markers: [] },
+    ],
+  };
+}
+
+function write(c: RateCase, format: Parameters<typeof writeExport>[0]): { file: string; text: string } {
+  const r = writeExport(format, documentAt(c));
+  const dir = path.join(OUT, c.label);
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `selects.${r.fileName.split('.').pop()}`);
+  fs.writeFileSync(file, r.text);
+  return { file, text: r.text };
+}
+
+/** An XML tree as Python's ElementTree reads it: an independent parser. */
+interface XNode {
+  tag: string;
+  attrs: Record<string, string>;
+  text: string;
+  children: XNode[];
+}
+function parseXml(file: string): XNode {
+  execFileSync('xmllint', ['--noout', file]); // well-formed, or this throws
+  const py = `
+import json, sys, xml.etree.ElementTree as ET
+def conv(e): return {"tag": e.tag, "attrs": dict(e.attrib), "text": (e.text or "").strip(), "children": [conv(c) for c in e]}
+print(json.dumps(conv(ET.parse(sys.argv[1]).getroot())))`;
+  return JSON.parse(execFileSync('python3', ['-c', py, file]).toString()) as XNode;
+}
+const kids = (n: XNode, tag: string) => n.children.filter((c) => c.tag === tag);
+const one = (n: XNode, tag: string) => {
+  const k = kids(n, tag);
+  expect(k, `<${n.tag}> has one <${tag}>`).toHaveLength(1);
+  return k[0]!;
+};
+const at = (n: XNode, p: string): XNode => p.split('/').reduce((x, t) => one(x, t), n);
+
+/** "1001/24000s" or "10s" as an exact fraction [num, den] (BigInt). */
+function rational(t: string): [bigint, bigint] {
+  const m = /^(\d+)(?:\/(\d+))?s$/.exec(t);
+  expect(m, `time "${t}" is rational seconds`).not.toBeNull();
+  return [BigInt(m![1]!), BigInt(m![2] ?? '1')];
+}
+/** frames at rate as seconds, compared exactly with a rational time attribute. */
+function expectTime(attr: string | undefined, frames: number, rate: FrameRate) {
+  expect(attr).toBeDefined();
+  const [n, d] = rational(attr!);
+  expect(n * BigInt(rate.num), `${attr} is frame ${frames}`).toBe(BigInt(frames) * BigInt(rate.den) * d);
+}
+
+/** Element order and attributes against the DTD's rules (test/helpers/fcpxml-dtd-rules.ts). */
+function checkAgainstDtd(n: XNode, rules: Record<string, ElementRule>): void {
+  const rule = rules[n.tag];
+  if (!rule) return; // elements this writer never emits are not described
+  for (const a of rule.required) expect(n.attrs, `<${n.tag}> has required ${a}`).toHaveProperty(a);
+  for (const a of Object.keys(n.attrs)) expect(rule.allowed, `<${n.tag}> may carry ${a}`).toContain(a);
+  for (const [a, values] of Object.entries(rule.enums ?? {})) if (n.attrs[a] !== undefined) expect(values).toContain(n.attrs[a]);
+  // Children must follow the groups in order; each group may repeat within its bounds.
+  let g = 0;
+  const counts = new Array<number>(rule.children.length).fill(0);
+  for (const child of n.children) {
+    while (g < rule.children.length && !rule.children[g]!.names.includes(child.tag)) g++;
+    expect(g, `<${child.tag}> is allowed in <${n.tag}> at this position`).toBeLessThan(rule.children.length);
+    counts[g]!++;
+    expect(counts[g]!, `<${child.tag}> count in <${n.tag}>`).toBeLessThanOrEqual(rule.children[g]!.max);
+    checkAgainstDtd(child, rules);
+  }
+  rule.children.forEach((grp, i) => expect(counts[i]!, `<${n.tag}> has at least ${grp.min} of ${grp.names.join('|')}`).toBeGreaterThanOrEqual(grp.min));
+  if (rule.empty) expect(n.children, `<${n.tag}> is EMPTY`).toHaveLength(0);
+}
+
+const tc = (c: RateCase, f: number) => framesToTimecode(f, c.rate, c.df);
+
+describe.each(RATES)('exports at $label', (c) => {
+  const doc = documentAt(c);
+  const [i1, i2, i3] = doc.items as [ExportItem, ExportItem, ExportItem];
+
+  it('FCPXML 1.10: DTD order and attributes, frame-exact clip, marker, keyword and rating times', () => {
+    const { file } = write(c, 'fcpxml');
+    const root = parseXml(file);
+    expect(root.tag).toBe('fcpxml');
+    expect(root.attrs.version).toBe('1.10');
+    checkAgainstDtd(root, FCPXML_1_10);
+    expect(fs.readFileSync(file, 'utf8')).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<!DOCTYPE fcpxml>\n/);
+
+    const res = one(root, 'resources');
+    const formats = kids(res, 'format');
+    expect(formats).toHaveLength(1); // one rate and size
+    expectTime(formats[0]!.attrs.frameDuration, 1, c.rate);
+    const assets = kids(res, 'asset');
+    expect(assets).toHaveLength(2); // A001 used twice, one asset
+    const ids = new Set([...formats, ...assets].map((x) => x.attrs.id));
+    const a001 = assets.find((a) => a.attrs.name === 'A001 #take')!;
+    expectTime(a001.attrs.start, i1.startFrame, c.rate);
+    expectTime(a001.attrs.duration, 600, c.rate);
+    expect(one(a001, 'media-rep').attrs.src).toBe('file:///Volumes/CARD%2001/A001%20%23take.mov');
+    const b002 = assets.find((a) => a.attrs.name === 'B002')!;
+    expect(one(b002, 'media-rep').attrs.src).toBe('file:///C:/Footage/Day%202/B002.mxf');
+    expect(b002.attrs.hasAudio).toBe('0');
+    expect(a001.attrs.audioChannels).toBe('2');
+
+    const clips = kids(at(root, 'library/event'), 'asset-clip');
+    expect(clips.map((x) => x.attrs.name)).toEqual(['Wide establishing', 'B002', 'Second take of A001']);
+    for (const cl of clips) expect(ids.has(cl.attrs.ref!) && ids.has(cl.attrs.format!)).toBe(true);
+    const [c1, c2, c3] = clips as [XNode, XNode, XNode];
+    expectTime(c1.attrs.start, i1.startFrame + 48, c.rate);
+    expectTime(c1.attrs.duration, 72, c.rate);
+    expect(c1.attrs.tcFormat).toBe(c.df ? 'DF' : 'NDF');
+    expect(one(c1, 'note').text).toBe(NOTE);
+    const markers = kids(c1, 'marker');
+    expect(markers.map((m) => m.attrs.value)).toEqual(['Shot 2 · Wide, Static', 'dissolve into shot 3', 'Best line']);
+    expectTime(markers[0]!.attrs.start, i1.startFrame + 60, c.rate);
+    expectTime(markers[1]!.attrs.start, i1.startFrame + 90, c.rate);
+    expectTime(markers[1]!.attrs.duration, 12, c.rate);
+    expect(markers[2]!.attrs.note).toBe(NOTE);
+    expect(one(c1, 'keyword').attrs.value).toBe('exterior, dusk');
+    expect(one(c1, 'rating').attrs.value).toBe('favorite');
+    expectTime(one(c2, 'rating').attrs.start, 0, c.rate);
+    expect(one(c2, 'rating').attrs.value).toBe('reject');
+    expectTime(c3.attrs.start, i3.startFrame + 200, c.rate);
+    expectTime(c3.attrs.duration, 60, c.rate);
+    expect(kids(c3, 'rating')).toHaveLength(0);
+  });
+
+  it('FCP7 XML (xmeml): sequence, clipitems, files and markers field by field', () => {
+    const { file } = write(c, 'xmeml');
+    expect(fs.readFileSync(file, 'utf8')).toMatch(/<!DOCTYPE xmeml>/);
+    const root = parseXml(file);
+    expect(root.tag).toBe('xmeml');
+    expect(root.attrs.version).toBe('4');
+    const seq = one(root, 'sequence');
+    const nominal = String(Math.round(c.rate.num / c.rate.den));
+    expect(at(seq, 'rate/timebase').text).toBe(nominal);
+    expect(at(seq, 'rate/ntsc').text).toBe(c.rate.den === 1001 ? 'TRUE' : 'FALSE');
+    expect(at(seq, 'timecode/string').text).toBe(c.df ? '01:00:00;00' : '01:00:00:00');
+    expect(at(seq, 'timecode/displayformat').text).toBe(c.df ? 'DF' : 'NDF');
+    expect(at(seq, 'duration').text).toBe(String(72 + 250 + 60));
+    const items = kids(at(seq, 'media/video/track'), 'clipitem');
+    expect(items).toHaveLength(3);
+    const num = (n: XNode, p: string) => Number(at(n, p).text);
+    expect([num(items[0]!, 'start'), num(items[0]!, 'end'), num(items[0]!, 'in'), num(items[0]!, 'out')]).toEqual([0, 72, 48, 120]);
+    expect([num(items[1]!, 'start'), num(items[1]!, 'end'), num(items[1]!, 'in'), num(items[1]!, 'out')]).toEqual([72, 322, 0, 250]);
+    expect([num(items[2]!, 'start'), num(items[2]!, 'end'), num(items[2]!, 'in'), num(items[2]!, 'out')]).toEqual([322, 382, 200, 260]);
+    const f1 = one(items[0]!, 'file');
+    expect(at(f1, 'pathurl').text).toBe('file://localhost/Volumes/CARD%2001/A001%20%23take.mov');
+    expect(at(f1, 'timecode/string').text).toBe(c.tc);
+    expect(num(f1, 'timecode/frame')).toBe(i1.startFrame);
+    expect(num(f1, 'duration')).toBe(600);
+    expect(at(f1, 'media/audio/channelcount').text).toBe('2');
+    // The same file again is a reference to the first <file> element.
+    const f3 = one(items[2]!, 'file');
+    expect(f3.attrs.id).toBe(f1.attrs.id);
+    expect(f3.children).toHaveLength(0);
+    expect(at(one(items[1]!, 'file'), 'pathurl').text).toBe('file://localhost/C:/Footage/Day%202/B002.mxf');
+    const markers = kids(items[0]!, 'marker');
+    expect(markers.map((m) => [at(m, 'name').text, num(m, 'in'), num(m, 'out')])).toEqual([
+      ['Shot 2 · Wide, Static', 60, -1],
+      ['dissolve into shot 3', 90, 102],
+      ['Best line', 100, 110],
+    ]);
+    expect(at(markers[2]!, 'comment').text).toBe(NOTE);
+    expect(at(items[0]!, 'logginginfo/description').text).toBe(NOTE);
+    expect(at(items[0]!, 'logginginfo/lognote').text).toBe('exterior, dusk');
+    expect(at(items[0]!, 'logginginfo/good').text).toBe('TRUE');
+    expect(at(items[1]!, 'labels/label2').text).toBe('Rejected');
+  });
+
+  it('CMX3600 EDL: every event line column by column, Resolve marker comments', () => {
+    const { text } = write(c, 'edl');
+    const lines = text.split('\r\n');
+    expect(lines[0]).toBe(`TITLE: Selects ${c.label}`);
+    expect(lines[1]).toBe(`FCM: ${c.df ? 'DROP FRAME' : 'NON-DROP FRAME'}`);
+    const events = lines.filter((l) => /^\d{3} /.test(l));
+    expect(events).toHaveLength(3);
+    const recStart = timecodeToFrames(c.df ? '01:00:00;00' : '01:00:00:00', c.rate)!;
+    const expected = [
+      { n: '001', reel: 'A001__TA', ch: 'AA/V', src: [i1.startFrame + 48, i1.startFrame + 120], rec: [recStart, recStart + 72] },
+      { n: '002', reel: 'B002', ch: 'V', src: [0, 250], rec: [recStart + 72, recStart + 322] },
+      { n: '003', reel: 'A001__TA', ch: 'AA/V', src: [i3.startFrame + 200, i3.startFrame + 260], rec: [recStart + 322, recStart + 382] },
+    ];
+    events.forEach((l, i) => {
+      const e = expected[i]!;
+      // CMX3600 columns (1-based): event 1-3, reel 6-13, channel 15-19, transition 21-24,
+      // source In 30-40, source Out 42-52, record In 54-64, record Out 66-76.
+      expect(l.length).toBe(76);
+      expect(l.slice(0, 3)).toBe(e.n);
+      expect(l.slice(3, 5)).toBe('  ');
+      expect(l.slice(5, 13).trimEnd()).toBe(e.reel);
+      expect(l.slice(14, 19).trimEnd()).toBe(e.ch);
+      expect(l.slice(20, 24)).toBe('C   ');
+      expect(l.slice(29, 40)).toBe(tc(c, e.src[0]!));
+      expect(l.slice(41, 52)).toBe(tc(c, e.src[1]!));
+      expect(l.slice(53, 64)).toBe(tc(c, e.rec[0]!));
+      expect(l.slice(65, 76)).toBe(tc(c, e.rec[1]!));
+      for (const sep of [13, 19, 24, 28, 40, 52, 64]) expect(l[sep]).toBe(' ');
+    });
+    const comment = (i: number) => lines.slice(lines.indexOf(events[i]!) + 1, lines.indexOf(events[i + 1] ?? '\u0000') === -1 ? undefined : lines.indexOf(events[i + 1]!));
+    expect(comment(0)).toContain('* FROM CLIP NAME: A001 #take.mov');
+    const markers = lines.filter((l) => l.startsWith(' |C:')).map((l) => /^ \|C:(ResolveColor\w+) \|M:(.+) \|D:(\d+)$/.exec(l));
+    expect(markers.map((m) => [m?.[1], m?.[2], Number(m?.[3])])).toEqual([
+      ['ResolveColorGreen', 'Wide establishing', 72],
+      ['ResolveColorRed', 'B002', 250],
+      ['ResolveColorBlue', 'Second take of A001', 60],
+    ]);
+  });
+
+  it('OpenTimelineIO: clips, source ranges, media references and markers in media time', () => {
+    const { text } = write(c, 'otio');
+    const t = JSON.parse(text) as {
+      OTIO_SCHEMA: string;
+      global_start_time: { value: number; rate: number };
+      tracks: { OTIO_SCHEMA: string; children: { OTIO_SCHEMA: string; kind: string; children: Record<string, unknown>[] }[] };
+    };
+    expect(t.OTIO_SCHEMA).toBe('Timeline.1');
+    expect(t.tracks.OTIO_SCHEMA).toBe('Stack.1');
+    const track = t.tracks.children[0]!;
+    expect([track.OTIO_SCHEMA, track.kind]).toEqual(['Track.1', 'Video']);
+    const fps = c.rate.num / c.rate.den;
+    expect(t.global_start_time.rate).toBeCloseTo(fps, 9);
+    type Rt = { OTIO_SCHEMA: string; value: number; rate: number };
+    type Tr = { OTIO_SCHEMA: string; start_time: Rt; duration: Rt };
+    const clips = track.children as unknown as {
+      OTIO_SCHEMA: string;
+      name: string;
+      source_range: Tr;
+      media_references: { DEFAULT_MEDIA: { OTIO_SCHEMA: string; target_url: string; available_range: Tr } };
+      active_media_reference_key: string;
+      markers: { OTIO_SCHEMA: string; name: string; color: string; marked_range: Tr; comment: string }[];
+      metadata: { reelscout: { rating: string | null; keywords: string[]; note: string } };
+    }[];
+    expect(clips.map((x) => [x.OTIO_SCHEMA, x.name])).toEqual([
+      ['Clip.2', 'Wide establishing'],
+      ['Clip.2', 'B002'],
+      ['Clip.2', 'Second take of A001'],
+    ]);
+    const c1 = clips[0]!;
+    expect(c1.source_range.OTIO_SCHEMA).toBe('TimeRange.1');
+    expect(c1.source_range.start_time.OTIO_SCHEMA).toBe('RationalTime.1');
+    expect([c1.source_range.start_time.value, c1.source_range.duration.value]).toEqual([i1.startFrame + 48, 72]);
+    expect(c1.source_range.start_time.rate).toBeCloseTo(fps, 9);
+    expect(c1.active_media_reference_key).toBe('DEFAULT_MEDIA');
+    const ref = c1.media_references.DEFAULT_MEDIA;
+    expect(ref.OTIO_SCHEMA).toBe('ExternalReference.1');
+    expect(ref.target_url).toBe('file:///Volumes/CARD%2001/A001%20%23take.mov');
+    expect([ref.available_range.start_time.value, ref.available_range.duration.value]).toEqual([i1.startFrame, 600]);
+    expect(c1.markers.map((m) => [m.OTIO_SCHEMA, m.name, m.marked_range.start_time.value, m.marked_range.duration.value])).toEqual([
+      ['Marker.2', 'Shot 2 · Wide, Static', i1.startFrame + 60, 0],
+      ['Marker.2', 'dissolve into shot 3', i1.startFrame + 90, 12],
+      ['Marker.2', 'Best line', i1.startFrame + 100, 10],
+    ]);
+    expect(c1.metadata.reelscout).toMatchObject({ rating: 'favorite', keywords: ['exterior', 'dusk'], note: NOTE });
+    expect(clips[1]!.media_references.DEFAULT_MEDIA.target_url).toBe('file:///C:/Footage/Day%202/B002.mxf');
+    expect([clips[2]!.source_range.start_time.value, clips[2]!.source_range.duration.value]).toEqual([i3.startFrame + 200, 60]);
+  });
+
+  it('CSV (RFC 4180): one row per item with source timecodes, marks and markers', () => {
+    const { text } = write(c, 'csv');
+    const rows = parseCsv(text);
+    expect(rows[0]).toEqual(['Name', 'File', 'Path', 'In', 'Out', 'Duration', 'FPS', 'Drop frame', 'Rating', 'Keywords', 'Note', 'Markers']);
+    expect(rows).toHaveLength(4);
+    const [, r1, r2, r3] = rows as [string[], string[], string[], string[]];
+    expect(r1.slice(0, 6)).toEqual(['Wide establishing', 'A001 #take.mov', '/Volumes/CARD 01/A001 #take.mov', tc(c, i1.startFrame + 48), tc(c, i1.startFrame + 120), tc(c, 72)]);
+    expect(r1.slice(7)).toEqual([c.df ? 'yes' : 'no', 'favorite', 'exterior, dusk', NOTE, `${tc(c, i1.startFrame + 60)} Shot 2 · Wide, Static; ${tc(c, i1.startFrame + 90)} dissolve into shot 3; ${tc(c, i1.startFrame + 100)} Best line`]);
+    expect(r2.slice(2, 5)).toEqual(['C:\\Footage\\Day 2\\B002.mxf', tc(c, 0), tc(c, 250)]);
+    expect(r2[8]).toBe('reject');
+    expect(r3.slice(3, 5)).toEqual([tc(c, i3.startFrame + 200), tc(c, i3.startFrame + 260)]);
+    expect(i2.markers).toHaveLength(0);
+  });
+
+  it('Avid marker text: user, timecode, track, colour, comment, duration per line', () => {
+    const { text } = write(c, 'avid');
+    const lines = text.split('\r\n').filter(Boolean).map((l) => l.split('\t'));
+    expect(lines.every((f) => f.length === 6)).toBe(true);
+    expect(lines.map((f) => [f[1], f[2], f[5]])).toEqual([
+      [tc(c, i1.startFrame + 48), 'V1', '72'],
+      [tc(c, i1.startFrame + 60), 'V1', '1'],
+      [tc(c, i1.startFrame + 90), 'V1', '12'],
+      [tc(c, i1.startFrame + 100), 'V1', '10'],
+      [tc(c, 0), 'V1', '250'],
+      [tc(c, i3.startFrame + 200), 'V1', '60'],
+    ]);
+    expect(lines.every((f) => f[0] === 'Reelscout' && ['red', 'green', 'blue', 'cyan', 'magenta', 'yellow', 'black', 'white'].includes(f[3]!))).toBe(true);
+    expect(lines[0]![4]).toContain('Wide establishing (favourite)');
+    expect(lines[3]![4]).toBe(`Best line: ${NOTE}`);
+  });
+});
+
+/** RFC 4180: quoted fields may hold commas, doubled quotes and line breaks; records end in CRLF. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      row.push(field);
+      field = '';
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
+    } else field += ch;
+  }
+  return rows;
+}
