@@ -98,7 +98,7 @@ describe('Search: chips, scores, people, faces', () => {
     await page.press('#search-query', 'Enter');
     await expect.poll(() => page.locator('[data-testid="search-result"]').count()).toBe(1);
     await page.locator('[data-testid="search-result"] [data-action="open-result"]').click();
-    const video = page.locator('[data-testid="search-player"] video');
+    const video = page.locator('[data-testid="viewer"] video');
     await expect.poll(() => video.evaluate((v) => (v as HTMLVideoElement).readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
     await page.locator('[data-testid="face-box"]').first().waitFor({ timeout: 15_000 });
     const box = await page.locator('[data-testid="face-box"]').first().boundingBox();

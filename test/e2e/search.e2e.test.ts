@@ -40,20 +40,22 @@ describe('Search view', () => {
     const firstTwo = await page.locator('[data-testid="search-result"]').evaluateAll((els) => els.slice(0, 2).map((el) => Number((el as HTMLElement).dataset.clip)));
     expect(firstTwo.sort()).toEqual([twoShot.clipId, blue.clipId].sort());
     const card = page.locator(`[data-testid="search-result"][data-clip="${twoShot.clipId}"]`).first();
-    expect(await card.locator('.sv-range').innerText()).toBe('0:02.0–0:04.0');
+    // Source timecode of the segment (the fixture clips carry none: counted from zero).
+    expect(await card.locator('.sv-range').innerText()).toMatch(/^00:00:02[:;]00–00:00:04[:;]00$/);
     expect(await card.getAttribute('data-source')).toBe('local');
     // Thumbnails load through the media route.
     await expect.poll(() => card.locator('img').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
     await e.screenshot('search-results');
 
     await card.locator('[data-action="open-result"]').click();
-    const video = page.locator('[data-testid="search-player"] video');
+    const video = page.locator('[data-testid="viewer"] video');
     await video.waitFor();
     await expect.poll(() => video.evaluate((v) => (v as HTMLVideoElement).readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
-    // Seeked to the segment start (2 s) and kept within the segment (looping at its end, 4 s).
+    // The viewer opens at the segment: playhead at its start (2 s), In/Out around it.
     await expect.poll(() => video.evaluate((v) => (v as HTMLVideoElement).currentTime), { timeout: 10_000 }).toBeGreaterThanOrEqual(1.95);
     const t = await video.evaluate((v) => (v as HTMLVideoElement).currentTime);
     expect(t).toBeLessThanOrEqual(4.1);
+    expect(await page.locator('[data-testid="mark-in"]').innerText()).toMatch(/^00:00:02[:;]00$/);
     const overlay = await page.locator('[data-testid="player-tags"]').innerText();
     expect(overlay).toMatch(/Shot size/);
     expect(overlay).toMatch(/service/);

@@ -144,11 +144,6 @@ export function LibraryView(): ReactNode {
   const onColumns = useCallback((n: number) => {
     cols.current = n;
   }, []);
-  // The detail panel narrows the grid: keep the card being worked on in view.
-  useEffect(() => {
-    if (selection.focus !== null) setReveal({ index: selection.focus });
-  }, [detail]); // eslint-disable-line react-hooks/exhaustive-deps
-
   const selectedIds = [...selection.ids];
   const filtered = listQuery.query || listQuery.rating || listQuery.keyword || listQuery.status;
   const view = {
@@ -248,8 +243,13 @@ export function LibraryView(): ReactNode {
               <ClipList {...view} sort={sort} reversed={reversed} onSort={onSort} />
             )}
           </div>
-          {detail !== null && (
+          {/* The inspector column is always there, so opening a clip never reflows the grid under the pointer. */}
+          {detail !== null ? (
             <ClipDetailPanel clipId={detail} onClose={() => setDetail(null)} onOpen={(range) => openViewer(detail, range)} />
+          ) : (
+            <aside className="clip-detail card clip-detail-empty muted" aria-label="Clip details">
+              Select a clip to see its details and shots. Double-click or Enter opens it in the viewer; Shift and Ctrl/Cmd select several.
+            </aside>
           )}
         </div>
         {viewer && (

@@ -7,6 +7,7 @@ import type { ClipViewProps } from './ClipGrid';
 import { formatResolution, STATUS_LABEL, statusTone } from './format';
 
 const ROW_H = 30;
+const HEAD_H = 32;
 
 interface Column {
   sort: ClipSort | null;
@@ -20,9 +21,9 @@ const COLUMNS: Column[] = [
   { sort: 'duration', label: 'Duration', width: '104px', cell: (c) => <span className="mono">{tcDuration(c, c.durationS)}</span> },
   { sort: 'resolution', label: 'Resolution', width: '96px', cell: (c) => formatResolution(c) },
   { sort: 'fps', label: 'FPS', width: '70px', cell: (c) => (c.rate ? `${rateLabel(c.rate)}${c.vfr ? ' VFR' : ''}` : '–') },
-  { sort: 'codec', label: 'Codec', width: '80px', cell: (c) => c.videoCodec ?? '–' },
+  { sort: 'codec', label: 'Codec', width: '64px', cell: (c) => c.videoCodec ?? '–' },
   { sort: 'timecode', label: 'Start TC', width: '108px', cell: (c) => <span className="mono">{c.rate || c.fps ? tcAt(c, 0) : '–'}</span> },
-  { sort: 'date', label: 'Date', width: '140px', cell: (c) => new Date(c.mtimeMs).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' }) },
+  { sort: 'date', label: 'Date', width: '128px', cell: (c) => new Date(c.mtimeMs).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' }) },
   { sort: 'rating', label: 'Rating', width: '64px', cell: (c) => (c.rating === 'favorite' ? <span className="clip-rating favorite">★</span> : c.rating === 'reject' ? <span className="clip-rating reject">⊘</span> : '') },
   { sort: null, label: 'Keywords', width: 'minmax(90px, 1fr)', cell: (c) => <span className="muted">{c.keywords.join(', ')}</span> },
   { sort: null, label: 'Status', width: '96px', cell: (c) => <span className={`badge ${statusTone(c.status)}`}>{STATUS_LABEL[c.status]}</span> },
@@ -37,7 +38,8 @@ export function ClipList({ total, clipAt, ensureRange, selected, focus, reveal, 
   onSort: (sort: ClipSort) => void;
 }): ReactNode {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_H, overscan: 10 });
+  // Rows start under the sticky header inside the same scroller.
+  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_H, overscan: 10, scrollMargin: HEAD_H });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items.at(-1)?.index ?? 0;
@@ -49,7 +51,7 @@ export function ClipList({ total, clipAt, ensureRange, selected, focus, reveal, 
   }, [reveal, total, virtualizer]);
 
   return (
-    <div className="clip-list" data-testid="clip-list">
+    <div className="clip-list cl-scroll" data-testid="clip-list" ref={scrollRef} role="grid" aria-label="Clips" aria-multiselectable="true">
       <div className="cl-head" role="row" style={{ gridTemplateColumns: TEMPLATE }}>
         {COLUMNS.map((col) => (
           <div key={col.label} role="columnheader" aria-sort={col.sort === sort ? (direction(col.sort, reversed) === 'asc' ? 'ascending' : 'descending') : undefined}>
@@ -64,16 +66,15 @@ export function ClipList({ total, clipAt, ensureRange, selected, focus, reveal, 
           </div>
         ))}
       </div>
-      <div className="cl-scroll" ref={scrollRef} role="listbox" aria-multiselectable="true" aria-label="Clips">
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {items.map((row) => {
+      <div className="cl-body" style={{ height: virtualizer.getTotalSize() }}>
+        {items.map((row) => {
             const clip = clipAt(row.index);
             return (
               <div
                 key={row.key}
                 className={`cl-row${clip && selected.has(clip.id) ? ' selected' : ''}${focus === row.index ? ' focused' : ''}`}
-                style={{ transform: `translateY(${row.start}px)`, height: ROW_H, gridTemplateColumns: TEMPLATE }}
-                role="option"
+                style={{ transform: `translateY(${row.start - HEAD_H}px)`, height: ROW_H, gridTemplateColumns: TEMPLATE }}
+                role="row"
                 aria-selected={!!clip && selected.has(clip.id)}
                 data-clip-id={clip?.id}
                 data-index={row.index}
@@ -82,11 +83,18 @@ export function ClipList({ total, clipAt, ensureRange, selected, focus, reveal, 
                 draggable={!!clip}
                 onDragStart={(e) => clip && onItemDrag(clip, e)}
               >
-                {clip ? COLUMNS.map((col) => <div key={col.label} className="cl-cell">{col.cell(clip)}</div>) : <div className="cl-cell muted">…</div>}
+                {clip ? (
+                  COLUMNS.map((col) => (
+                    <div key={col.label} className="cl-cell" role="gridcell">
+                      {col.cell(clip)}
+                    </div>
+                  ))
+                ) : (
+                  <div className="cl-cell muted">…</div>
+                )}
               </div>
             );
-          })}
-        </div>
+        })}
       </div>
     </div>
   );

@@ -139,7 +139,16 @@ export function useImports(): {
       .call('library.imports', { limit: 1 })
       .then((r) => live && setLast((cur) => cur ?? r.imports[0] ?? null))
       .catch(() => undefined);
-    const offP = api.on('library.importProgress', (p) => setProgress(p.phase === 'done' ? null : p));
+    const offP = api.on('library.importProgress', (p) => {
+      setProgress(p.phase === 'done' ? null : p);
+      // An import this window did not start (another window, the desktop's drop) ends: show its summary.
+      if (p.phase === 'done') {
+        api
+          .call('library.imports', { limit: 1 })
+          .then((r) => live && setLast(r.imports[0] ?? null))
+          .catch(() => undefined);
+      }
+    });
     return () => {
       live = false;
       offP();

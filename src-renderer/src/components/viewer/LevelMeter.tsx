@@ -7,6 +7,16 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
  */
 const graphs = new WeakMap<HTMLVideoElement, { ctx: AudioContext; analyser: AnalyserNode }>();
 
+/**
+ * Builds (once) and resumes the element's audio graph. Call it from the user's key press or click
+ * that starts playback: an AudioContext created or resumed outside a gesture stays suspended, and
+ * a suspended graph would silence the element it took over.
+ */
+export function startAudioGraph(video: HTMLVideoElement): void {
+  const g = graphFor(video);
+  if (g && g.ctx.state === 'suspended') void g.ctx.resume();
+}
+
 function graphFor(video: HTMLVideoElement): { ctx: AudioContext; analyser: AnalyserNode } | null {
   const known = graphs.get(video);
   if (known) return known;
@@ -35,12 +45,9 @@ export function LevelMeter({ video, hasAudio, muted }: { video: HTMLVideoElement
     const buf = new Float32Array(2048);
     const tick = () => {
       raf = requestAnimationFrame(tick);
-      if (!graph) {
-        if (video.paused) return; // created on the first play: a user gesture has happened by then
-        graph = graphFor(video);
-        if (!graph) return;
-      }
-      if (graph.ctx.state === 'suspended') void graph.ctx.resume();
+      // The graph exists once playback was started by the user (startAudioGraph).
+      graph ??= graphs.get(video) ?? null;
+      if (!graph) return;
       graph.analyser.getFloatTimeDomainData(buf);
       let sum = 0;
       for (const v of buf) sum += v * v;

@@ -42,6 +42,9 @@ export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, ext
   }, [clip.id]);
 
   const hasRange = inFrame !== null && outFrame !== null && outFrame > inFrame;
+  // A saved range stays "the selection" only while the marks are still its In and Out.
+  const selected = marks?.ranges.find((r) => r.id === activeRange && r.inFrame === inFrame && r.outFrame === outFrame) ?? null;
+  const activeRangeId = selected?.id ?? null;
   const baseName = clip.name.replace(/\.[^.]+$/, '');
   const saveRange = async () => {
     if (!hasRange) return;
@@ -65,8 +68,8 @@ export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, ext
   const rateClip = (rating: Rating) => void api.call('marks.rate', { clipIds: [clip.id], rating }).catch((e: AppError) => setStatus(e.message));
   const rangeSpan = (r: Range) => `${tc(r.inFrame)} – ${tc(r.outFrame - 1)} · ${framesToTimecode(r.outFrame - r.inFrame, rate, false)}`;
   const selection =
-    activeRange !== null
-      ? { rangeIds: [activeRange] }
+    activeRangeId !== null
+      ? { rangeIds: [activeRangeId] }
       : hasRange
         ? { spans: [{ clipId: clip.id, startS: frameToSeconds(inFrame!, rate), endS: frameToSeconds(outFrame!, rate) }] }
         : { clipIds: [clip.id] };
@@ -83,7 +86,7 @@ export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, ext
       <div className="row viewer-save-range">
         <input
           type="text"
-          placeholder={hasRange ? `Range name (${baseName} ${tc(inFrame)})` : 'Mark In and Out (I, O) to save a range'}
+          placeholder={hasRange ? `Range name (${baseName} ${tc(inFrame)})` : 'Range: mark In and Out (I, O)'}
           aria-label="Range name"
           value={name}
           onChange={(e) => setName(e.target.value)}
@@ -100,12 +103,12 @@ export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, ext
       {marks && marks.ranges.length > 0 && (
         <ul className="viewer-ranges" aria-label="Saved ranges" data-testid="saved-ranges">
           {marks.ranges.map((r) => (
-            <li key={r.id} className={`viewer-range${activeRange === r.id ? ' active' : ''}`} data-range-id={r.id}>
+            <li key={r.id} className={`viewer-range${activeRangeId === r.id ? ' active' : ''}`} data-range-id={r.id}>
               <button
                 type="button"
                 className="btn link"
                 onClick={() => {
-                  setActiveRange(activeRange === r.id ? null : r.id);
+                  setActiveRange(r.id);
                   onLoadRange(r.inFrame, r.outFrame);
                 }}
                 title="Load its In and Out"
@@ -125,7 +128,7 @@ export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, ext
       )}
       <div className="row">
         <span className="muted" data-testid="export-scope">
-          {activeRange !== null ? 'Selected range' : hasRange ? 'In to Out' : 'Whole clip'}
+          {activeRangeId !== null ? `Range “${selected!.name}”` : hasRange ? 'In to Out' : 'Whole clip'}
         </span>
         <ExportMenu selection={selection} title={baseName} />
         <span className="spacer" />

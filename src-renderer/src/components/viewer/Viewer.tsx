@@ -6,7 +6,7 @@ import { framesToTimecode, frameToSeconds, rateLabel, secondsToFrame } from '../
 import { api } from '../../api/client';
 import { timebaseOf } from '../timecode-format';
 import { FaceBoxes, type FaceFrames } from './FaceBoxes';
-import { LevelMeter } from './LevelMeter';
+import { LevelMeter, startAudioGraph } from './LevelMeter';
 import { MarksPanel } from './MarksPanel';
 import { nextShuttle, STOPPED, type ShuttleEvent } from './shuttle';
 import { TagOverlay } from './TagOverlay';
@@ -37,7 +37,13 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
   const [clip, setClip] = useState<ClipDetail | null>(null);
   const [spans, setSpans] = useState<Spans>([]);
   const [faces, setFaces] = useState<FaceFrames>([]);
-  const [now, setNow] = useState(range?.startS ?? 0);
+  const [now, setNowState] = useState(range?.startS ?? 0);
+  // The playhead as of the last event, for key presses that come faster than renders.
+  const nowRef = useRef(range?.startS ?? 0);
+  const setNow = useCallback((t: number) => {
+    nowRef.current = t;
+    setNowState(t);
+  }, []);
   const [error, setError] = useState<string | null>(null);
   const [muted, setMuted] = useState(false);
   const [speed, setSpeed] = useState(0);
@@ -93,17 +99,23 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
     };
   }, [shotId]);
 
-  /** Shows frame k: the middle of its interval, so rounding never lands on the neighbour. */
+  /**
+   * Shows frame k: the middle of its interval, so rounding never lands on the neighbour. Seeks
+   * asked while one is in flight are coalesced (only the latest is sent when it lands), as
+   * scrubbing players do: a burst of seeks can wedge Chromium's decoder in "seeking" for good.
+   */
+  const pendingSeek = useRef<number | null>(null);
   const seekFrame = useCallback(
     (k: number) => {
       const v = video.current;
       if (!v || !tb) return;
       const last = clip?.durationS ? secondsToFrame(clip.durationS, tb.rate) - 1 : Number.POSITIVE_INFINITY;
-      const f = Math.max(0, Math.min(last, k));
-      v.currentTime = frameToSeconds(f + 0.5, tb.rate);
-      setNow(v.currentTime);
+      const t = frameToSeconds(Math.max(0, Math.min(last, k)) + 0.5, tb.rate);
+      setNow(t);
+      if (v.seeking) pendingSeek.current = t;
+      else v.currentTime = t;
     },
-    [tb, clip?.durationS],
+    [tb, clip?.durationS, setNow],
   );
 
   const applyShuttle = useCallback(
@@ -115,12 +127,26 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
       if (!v || !tb) return;
       if (step) {
         v.pause();
-        seekFrame(secondsToFrame(v.currentTime, tb.rate) + step);
+        seekFrame(secondsToFrame(nowRef.current, tb.rate) + step);
         return;
       }
       if (state.speed > 0) {
         v.playbackRate = state.speed;
-        void v.play().catch(() => undefined);
+        if (v.paused) {
+          const start = () => {
+            // Rerouting the sound into the meter's graph while a seek is pending stalls Chromium's
+            // pipeline for good, so the graph is made (once) when no seek is in flight.
+            if (!v.muted) startAudioGraph(v);
+            v.play().catch((err: Error) => {
+              // Not an abort by a pause that followed: say why nothing plays.
+              if (err.name !== 'AbortError') setError(`Playback did not start: ${err.message}`);
+              shuttle.current = { ...shuttle.current, speed: 0 };
+              setSpeed(0);
+            });
+          };
+          if (v.seeking) v.addEventListener('seeked', start, { once: true });
+          else start();
+        }
       } else v.pause();
     },
     [tb, seekFrame],
@@ -143,28 +169,43 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
     };
     raf = requestAnimationFrame(tick);
     return () => cancelAnimationFrame(raf);
-  }, [speed, applyShuttle]);
+  }, [speed, applyShuttle, setNow]);
 
   useEffect(() => {
     const v = video.current;
     if (!v) return;
-    const onTime = () => setNow(v.currentTime);
+    // While paused the playhead is where the editor put it (seekFrame); while playing, the video's.
+    const onTime = () => {
+      if (!v.paused) setNow(v.currentTime);
+    };
+    const onSeeked = () => {
+      const next = pendingSeek.current;
+      pendingSeek.current = null;
+      if (next !== null) v.currentTime = next;
+    };
     const onEnded = () => applyShuttle({ type: 'ended' });
+    const onPause = () => {
+      if (pendingSeek.current === null && !v.seeking) setNow(v.currentTime);
+    };
     const onMeta = () => {
-      if (range) v.currentTime = range.startS + (tb ? frameToSeconds(0.5, tb.rate) : 0);
+      if (!range) return;
+      v.currentTime = range.startS + (tb ? frameToSeconds(0.5, tb.rate) : 0);
+      setNow(v.currentTime);
     };
     v.addEventListener('timeupdate', onTime);
-    v.addEventListener('seeked', onTime);
+    v.addEventListener('seeked', onSeeked);
     v.addEventListener('ended', onEnded);
+    v.addEventListener('pause', onPause);
     v.addEventListener('loadedmetadata', onMeta);
     if (v.readyState >= 1 && !opened.current) onMeta();
     return () => {
       v.removeEventListener('timeupdate', onTime);
-      v.removeEventListener('seeked', onTime);
+      v.removeEventListener('seeked', onSeeked);
       v.removeEventListener('ended', onEnded);
+      v.removeEventListener('pause', onPause);
       v.removeEventListener('loadedmetadata', onMeta);
     };
-  }, [applyShuttle, range, tb]);
+  }, [applyShuttle, range, tb, setNow]);
 
   // Smooth playhead while playing (timeupdate fires only ~4 times a second).
   useEffect(() => {
@@ -176,16 +217,18 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
     };
     raf = requestAnimationFrame(tick);
     return () => cancelAnimationFrame(raf);
-  }, [speed]);
+  }, [speed, setNow]);
 
   const shotJump = (dir: -1 | 1) => {
     if (!clip || !tb) return;
+    const frame = secondsToFrame(nowRef.current, tb.rate);
     const starts = clip.shots.map((s) => secondsToFrame(s.startS, tb.rate));
     const target = dir > 0 ? starts.find((f) => f > frame) : [...starts].reverse().find((f) => f < frame);
     if (target !== undefined) seekFrame(target);
   };
 
   const onKeyDown = (e: React.KeyboardEvent) => {
+    const frame = tb ? secondsToFrame(nowRef.current, tb.rate) : 0;
     if (isTyping(e.target)) {
       if (e.key === 'Escape') (e.target as HTMLElement).blur();
       return;
@@ -284,7 +327,7 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
         )}
         {error && <div className="error-text sv-small">{error}</div>}
         <div className="row viewer-transport">
-          <button type="button" className="btn" title="Previous shot (↑)" onClick={() => shotJump(-1)} aria-label="Previous shot">⏮</button>
+          <button type="button" className="btn" title="Previous shot (↑)" onClick={() => shotJump(-1)} aria-label="Previous shot">▲ shot</button>
           <button type="button" className="btn" title="Back one frame (←)" onClick={() => seekFrame(frame - 1)} aria-label="Back one frame">◁|</button>
           <button type="button" className="btn" title="Play backwards, again for faster (J)" onClick={() => applyShuttle({ type: 'J' })} aria-label="Play backwards">◀◀</button>
           <button type="button" className="btn" title="Play / pause (Space)" onClick={() => applyShuttle({ type: 'space' })} aria-label={speed === 0 ? 'Play' : 'Pause'} data-action="play">
@@ -292,9 +335,9 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
           </button>
           <button type="button" className="btn" title="Play forward, again for faster (L)" onClick={() => applyShuttle({ type: 'L' })} aria-label="Play faster">▶▶</button>
           <button type="button" className="btn" title="Forward one frame (→)" onClick={() => seekFrame(frame + 1)} aria-label="Forward one frame">|▷</button>
-          <button type="button" className="btn" title="Next shot (↓)" onClick={() => shotJump(1)} aria-label="Next shot">⏭</button>
+          <button type="button" className="btn" title="Next shot (↓)" onClick={() => shotJump(1)} aria-label="Next shot">▼ shot</button>
           <button type="button" className="btn" onClick={() => setMuted((m) => !m)} aria-pressed={muted} title="Sound on/off (M)" data-action="mute">
-            {muted ? '🔇' : '🔊'}
+            {muted ? '♪ off' : '♪ on'}
           </button>
           <span className="viewer-marks">
             <button type="button" className="btn" onClick={() => setIn(frame)} title="Mark In (I); Shift+I goes to it" data-action="mark-in">
