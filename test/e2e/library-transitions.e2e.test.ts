@@ -50,5 +50,35 @@ describe('Library: shot transitions', () => {
     await e.screenshot('library-shot-transition-1280');
     await page.setViewportSize({ width: 1920, height: 1080 });
     await e.screenshot('library-shot-transition-1920');
+
+    // The viewer's shot strip shows the dissolve's whole span (hatched) across the boundary.
+    await page.locator('[data-testid="clip-detail"] [data-action="open-shot"][data-shot="2"]').click();
+    const hatch = page.locator('[data-testid="viewer-timeline"] [data-transition-into="2"]');
+    await hatch.waitFor({ timeout: 15_000 });
+    const strip = (await page.locator('[data-testid="viewer-timeline"]').boundingBox())!;
+    const box = (await hatch.boundingBox())!;
+    // The 1 s dissolve of the 5 s clip: a fifth of the strip, starting at 2 s.
+    expect(box.width / strip.width).toBeGreaterThan(0.15);
+    expect(box.width / strip.width).toBeLessThan(0.25);
+    expect(Math.abs((box.x - strip.x) / strip.width - 0.4)).toBeLessThan(0.05);
+    await e.screenshot('viewer-transition-1920');
+    await page.keyboard.press('Escape');
+
+    // The exports carry the transition: a marker as long as the dissolve, where it starts.
+    const xml = (await call('export.build', { format: 'fcpxml', selection: { clipIds: [clipId] } })) as { ok: true; value: { text: string } };
+    const file = path.join(e.dataDir, 'dissolve.fcpxml');
+    fs.writeFileSync(file, xml.value.text);
+    const q = (x: string) => execFileSync('xmllint', ['--xpath', x, file]).toString().trim();
+    const frames = (t: string) => {
+      const m = /^(\d+)(?:\/(\d+))?s$/.exec(t)!;
+      return (Number(m[1]) / Number(m[2] ?? 1)) * 25;
+    };
+    const t = detail.shots[1]!.transition!;
+    expect(q('string(//marker[starts-with(@value, "dissolve")]/@value)')).toBe('dissolve into shot 2');
+    expect(Math.abs(frames(q('string(//marker[starts-with(@value, "dissolve")]/@start)')) - Math.floor(t.startS * 25))).toBeLessThanOrEqual(1);
+    expect(Math.abs(frames(q('string(//marker[starts-with(@value, "dissolve")]/@duration)')) - (t.endS - t.startS) * 25)).toBeLessThanOrEqual(2);
+    const edl = (await call('export.build', { format: 'otio', selection: { clipIds: [clipId] } })) as { ok: true; value: { text: string } };
+    const markers = JSON.parse(edl.value.text).tracks.children[0].children[0].markers as { name: string; marked_range: { duration: { value: number } } }[];
+    expect(markers.find((m) => m.name === 'dissolve into shot 2')!.marked_range.duration.value).toBeGreaterThan(10);
   });
 });

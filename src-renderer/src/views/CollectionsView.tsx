@@ -8,6 +8,7 @@ import { CreateCollectionForm } from '../components/collections/CreateCollection
 import { timeOf } from '../components/collections/format';
 import { useCollectionsList, useCollectionVideos } from '../components/collections/use-collections';
 import { VideoTable } from '../components/collections/VideoTable';
+import { Viewer } from '../components/viewer/Viewer';
 import '../components/collections/collections.css';
 
 export function CollectionsView(): ReactNode {
@@ -15,6 +16,7 @@ export function CollectionsView(): ReactNode {
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [showAttach, setShowAttach] = useState(false);
+  const [viewerClip, setViewerClip] = useState<number | null>(null);
 
   // Counts in the list follow status changes, read from the cache (no service call).
   const countsTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -121,14 +123,16 @@ export function CollectionsView(): ReactNode {
                 videos={videos}
                 onCancel={(clipId) => void act(() => api.call('collections.cancel', { collectionId: selected.id, clipIds: [clipId] }))}
                 onRetry={(clipId) => void act(() => api.call('collections.attach', { collectionId: selected.id, clipIds: [clipId] }))}
+                onOpen={setViewerClip}
               />
-              <CollectionSearch key={selected.id} collectionId={selected.id} />
+              <CollectionSearch key={selected.id} collectionId={selected.id} onOpen={setViewerClip} />
             </>
           ) : (
             <div className="empty">Create a collection, or refresh to load the service's list.</div>
           )}
         </section>
       </div>
+      {viewerClip !== null && <Viewer key={viewerClip} clipId={viewerClip} onClose={() => setViewerClip(null)} />}
     </div>
   );
 }

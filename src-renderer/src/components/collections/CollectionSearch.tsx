@@ -4,7 +4,7 @@ import type { AppError } from '../../../../src-shared/errors';
 import { api } from '../../api/client';
 
 /** The service's text search inside one collection; results are mapped back to clips. */
-export function CollectionSearch({ collectionId }: { collectionId: string }): ReactNode {
+export function CollectionSearch({ collectionId, onOpen }: { collectionId: string; onOpen: (clipId: number) => void }): ReactNode {
   const [text, setText] = useState('');
   const [topK, setTopK] = useState(10);
   const [results, setResults] = useState<CollectionSearchHit[] | null>(null);
@@ -56,7 +56,15 @@ export function CollectionSearch({ collectionId }: { collectionId: string }): Re
             {results.map((r) => (
               <li key={r.videoId} data-video={r.videoId}>
                 <span className="col-rank">{r.rank}</span>
-                <span className="col-grow">{r.fileName ?? <span className="muted">not from this catalog ({r.videoId})</span>}</span>
+                <span className="col-grow">
+                  {r.clipId !== null ? (
+                    <button type="button" className="btn link" onClick={() => onOpen(r.clipId!)} title="Open in the viewer">
+                      {r.fileName}
+                    </button>
+                  ) : (
+                    <span className="muted">not from this catalog ({r.videoId})</span>
+                  )}
+                </span>
                 <span className="col-mono col-small">{r.similarity.toFixed(3)}</span>
               </li>
             ))}

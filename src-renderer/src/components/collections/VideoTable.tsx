@@ -3,7 +3,7 @@ import type { CollectionVideo } from '../../../../src-shared/contract/collection
 import { OPEN, reasonOf, STATE_LABEL, stateTone } from './format';
 import { ProgressBar } from './ProgressBar';
 
-export function VideoTable({ videos, onCancel, onRetry }: { videos: CollectionVideo[]; onCancel: (clipId: number) => void; onRetry: (clipId: number) => void }): ReactNode {
+export function VideoTable({ videos, onCancel, onRetry, onOpen }: { videos: CollectionVideo[]; onCancel: (clipId: number) => void; onRetry: (clipId: number) => void; onOpen: (clipId: number) => void }): ReactNode {
   if (videos.length === 0) return <div className="empty col-empty">No clips in this collection yet.</div>;
   return (
     <table className="col-videos" aria-label="Clips in the collection">
@@ -24,7 +24,9 @@ export function VideoTable({ videos, onCancel, onRetry }: { videos: CollectionVi
           return (
             <tr key={v.clipId} data-clip={v.clipId} data-status={v.status}>
               <td>
-                <div className="col-clip-name">{v.fileName}</div>
+                <button type="button" className="col-clip-name btn link" onClick={() => onOpen(v.clipId)} title="Open in the viewer">
+                  {v.fileName}
+                </button>
                 {v.videoId && <div className="muted col-small col-mono">{v.videoId}</div>}
                 {reason && <div className={`col-small ${v.status === 'failed' ? 'error-text' : 'col-warn'}`}>{reason}</div>}
               </td>

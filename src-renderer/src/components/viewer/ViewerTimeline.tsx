@@ -39,12 +39,20 @@ export function ViewerTimeline({ clip, spans, now, rate, inFrame, outFrame, onSe
             style={{ left: pct(s.startS), width: width(s.startS, s.endS) }}
             title={`Shot ${s.idx + 1}`}
             data-shot={s.idx + 1}
-          >
-            {s.transition && s.transition.kind !== 'cut' && (
-              <span className="vt-transition" title={`${s.transition.kind}`} style={{ left: 0, width: `${((s.transition.endS - s.startS) / Math.max(1e-6, s.endS - s.startS)) * 100}%` }} />
-            )}
-          </div>
+          />
         ))}
+        {/* A dissolve or fade spans the boundary (its middle): drawn across both shots, hatched. */}
+        {clip.shots.map((s) =>
+          s.transition && s.transition.kind !== 'cut' ? (
+            <span
+              key={`t${s.id}`}
+              className="vt-transition"
+              title={`${s.transition.kind} into shot ${s.idx + 1}`}
+              data-transition-into={s.idx + 1}
+              style={{ left: pct(s.transition.startS), width: width(s.transition.startS, s.transition.endS) }}
+            />
+          ) : null,
+        )}
       </div>
       <div className="vt-row vt-segments" aria-label="Indexed segments">
         {indexed.map((s) => (
