@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
@@ -63,6 +64,17 @@ describe('Search view', () => {
     const shot = await e.screenshot('search');
     expect(shot).toMatch(/search\.png$/);
     await page.click('[data-action="close-player"]');
+
+    // The results go to the NLE as a selects EDL: one event per result, in rank order, with the
+    // result's source timecodes.
+    const ranges = await page.locator('[data-testid="search-result"] .sv-range').allInnerTexts();
+    await page.selectOption('.sv-summary-row [data-testid="export-format"]', 'edl');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('.sv-summary-row [data-action="export"]')]);
+    expect(download.suggestedFilename()).toMatch(/^Search .+\.edl$/);
+    const edl = fs.readFileSync((await download.path())!, 'utf8').split('\r\n');
+    const events = edl.filter((l) => /^\d{3} /.test(l));
+    expect(events).toHaveLength(ranges.length);
+    events.forEach((l, i) => expect(`${l.slice(29, 40)}–${l.slice(41, 52)}`).toBe(ranges[i]));
   });
 
   it('narrows the results with filters', async () => {

@@ -21,6 +21,7 @@ export interface ClipSpec {
   volumeId: number;
   relPath: string;
   durationS?: number | null;
+  fps?: number | null;
   width?: number | null;
   height?: number | null;
   mtimeMs?: number;
@@ -32,10 +33,10 @@ export function insertClip(db: CatalogDb, c: ClipSpec): number {
   return Number(
     db
       .prepare(
-        `INSERT INTO clips (volume_id, rel_path, file_name, size_bytes, mtime_ms, status, duration_s, width, height, created_at, updated_at)
-         VALUES (?, ?, ?, 1000, ?, 'ready', ?, ?, ?, ?, ?)`,
+        `INSERT INTO clips (volume_id, rel_path, file_name, size_bytes, mtime_ms, status, duration_s, fps, width, height, created_at, updated_at)
+         VALUES (?, ?, ?, 1000, ?, 'ready', ?, ?, ?, ?, ?, ?)`,
       )
-      .run(c.volumeId, c.relPath, path.posix.basename(c.relPath), c.mtimeMs ?? now, c.durationS ?? null, c.width ?? null, c.height ?? null, c.createdAt ?? now, now)
+      .run(c.volumeId, c.relPath, path.posix.basename(c.relPath), c.mtimeMs ?? now, c.durationS ?? null, c.fps ?? null, c.width ?? null, c.height ?? null, c.createdAt ?? now, now)
       .lastInsertRowid,
   );
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseRational } from '../../src-shared/timecode';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { readSmallFrames } from '../../src-main/core/media/frame-reader';
@@ -51,14 +52,15 @@ async function ffmpeg(args: string[]): Promise<void> {
 }
 
 const probeSchema = z.object({
-  streams: z.array(z.object({ width: z.number(), height: z.number() })).min(1),
+  streams: z.array(z.object({ width: z.number(), height: z.number(), avg_frame_rate: z.string().optional() })).min(1),
   format: z.object({ duration: z.string() }),
 });
 
-export async function probe(file: string): Promise<{ durationS: number; width: number; height: number }> {
-  const r = await runTool(ffPath('ffprobe'), ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height:format=duration', '-of', 'json', file]);
+export async function probe(file: string): Promise<{ durationS: number; width: number; height: number; fps: number | null }> {
+  const r = await runTool(ffPath('ffprobe'), ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height,avg_frame_rate:format=duration', '-of', 'json', file]);
   const p = probeSchema.parse(JSON.parse(r.stdout.toString('utf8')));
-  return { durationS: Number(p.format.duration), width: p.streams[0]!.width, height: p.streams[0]!.height };
+  const rate = parseRational(p.streams[0]!.avg_frame_rate);
+  return { durationS: Number(p.format.duration), width: p.streams[0]!.width, height: p.streams[0]!.height, fps: rate ? rate.num / rate.den : null };
 }
 
 /**
@@ -182,7 +184,7 @@ export async function embedClips(o: EmbedOptions): Promise<EmbeddedClip[]> {
   const work: { seg: EmbeddedSegment; decoded: { frames: Uint8Array[]; times: number[] } }[] = [];
   for (const { c, info, decoded, shots, posters } of prepared) {
     const vol = volumeFor(c.file);
-    const clipId = insertClip(o.db, { volumeId: vol.id, relPath: vol.rel, durationS: info.durationS, width: info.width, height: info.height, mtimeMs: fs.statSync(c.file).mtimeMs });
+    const clipId = insertClip(o.db, { volumeId: vol.id, relPath: vol.rel, durationS: info.durationS, fps: info.fps, width: info.width, height: info.height, mtimeMs: fs.statSync(c.file).mtimeMs });
     const segments: EmbeddedSegment[] = [];
     for (const [idx, sh] of shots.entries()) {
       const shotId = insertShot(o.db, clipId, idx, sh.startS, sh.endS);

@@ -4,6 +4,7 @@ import { cleanFilters, FilterBar } from '../components/search/FilterBar';
 import { ResultCard } from '../components/search/ResultCard';
 import { SearchNotices, ServiceWait, StatusLine } from '../components/search/SearchNotices';
 import { Viewer } from '../components/viewer/Viewer';
+import { ExportMenu } from '../components/ExportMenu';
 import { tcRange } from '../components/timecode-format';
 import { useFacets, useHistory, useSearchRunner, useSearchStatus } from '../components/search/use-search';
 import '../components/search/search.css';
@@ -132,9 +133,20 @@ export function SearchView(): ReactNode {
         </div>
       )}
       {response && !response.cannotRun && (
-        <div className="muted sv-small" data-testid="search-summary">
-          {results.length} result{results.length === 1 ? '' : 's'}
-          {response.stats.allowed !== null ? ` among ${response.stats.allowed.toLocaleString()} segments passing the filters` : ''} · {response.stats.indexed.toLocaleString()} indexed · {Math.round(response.stats.tookMs)} ms
+        <div className="row sv-summary-row">
+          <div className="muted sv-small" data-testid="search-summary">
+            {results.length} result{results.length === 1 ? '' : 's'}
+            {response.stats.allowed !== null ? ` among ${response.stats.allowed.toLocaleString()} segments passing the filters` : ''} · {response.stats.indexed.toLocaleString()} indexed · {Math.round(response.stats.tookMs)} ms
+          </div>
+          <span className="sv-grow" />
+          {results.length > 0 && (
+            // The moments found, in rank order, as items of a selects sequence for the NLE.
+            <ExportMenu
+              label="Export results"
+              title={`Search ${response.parsed?.text ?? response.query.text ?? 'results'}`}
+              selection={{ spans: results.filter((r) => r.endS > r.startS).map((r) => ({ clipId: r.clipId, startS: r.startS, endS: r.endS })) }}
+            />
+          )}
         </div>
       )}
       {response && !response.cannotRun && results.length === 0 && <div className="empty">No segments match. Loosen the filters, or let the pipeline index more footage.</div>}

@@ -2,6 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import type { ClipDetail } from '../../../../src-shared/contract/library';
 import type { AppError } from '../../../../src-shared/errors';
 import { api } from '../../api/client';
+import { ExportMenu } from '../ExportMenu';
 import { tcAt, tcDuration } from '../timecode-format';
 import { formatBytes, formatFps, formatResolution, STATUS_LABEL, statusTone } from './format';
 
@@ -81,7 +82,11 @@ export function ClipDetailPanel({ clipId, onClose, onOpen }: { clipId: number; o
             <dt>Volume</dt>
             <dd>{clip.volumeLabel}</dd>
           </dl>
-          <h3>{clip.shots.length} shot{clip.shots.length === 1 ? '' : 's'}</h3>
+          <div className="row">
+            <h3>{clip.shots.length} shot{clip.shots.length === 1 ? '' : 's'}</h3>
+            <span className="spacer" />
+            {clip.shots.length > 1 && !clip.sourceUrl && <ExportMenu selection={{ shotIds: clip.shots.map((s) => s.id) }} title={`${clip.name.replace(/\.[^.]+$/, '')} shots`} label="Export shots" />}
+          </div>
           <div className="shot-list">
             {clip.shots.map((s) => (
               <figure key={s.id} className="shot">

@@ -5,7 +5,7 @@ import type { AppError } from '../../../../src-shared/errors';
 import { framesToTimecode, frameToSeconds, type FrameRate } from '../../../../src-shared/timecode';
 import { api } from '../../api/client';
 import { ExportMenu } from '../ExportMenu';
-import { HandOff } from '../HandOff';
+import { dragOutHandler, HandOff, useHandOffCapabilities } from '../HandOff';
 import { KeywordEditor, RatingButtons } from '../marks/MarkControls';
 import { TagRangeNow } from './TagRangeNow';
 
@@ -27,6 +27,7 @@ export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, ext
   const [note, setNote] = useState('');
   const [status, setStatus] = useState<string | null>(null);
   const [activeRange, setActiveRange] = useState<number | null>(null);
+  const caps = useHandOffCapabilities();
 
   useEffect(() => {
     let live = true;
@@ -103,7 +104,14 @@ export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, ext
       {marks && marks.ranges.length > 0 && (
         <ul className="viewer-ranges" aria-label="Saved ranges" data-testid="saved-ranges">
           {marks.ranges.map((r) => (
-            <li key={r.id} className={`viewer-range${activeRangeId === r.id ? ' active' : ''}`} data-range-id={r.id}>
+            <li
+              key={r.id}
+              className={`viewer-range${activeRangeId === r.id ? ' active' : ''}`}
+              data-range-id={r.id}
+              draggable
+              onDragStart={dragOutHandler([clip.id], caps, setStatus)}
+              title="Drag into your NLE or a folder (the clip's file)"
+            >
               <button
                 type="button"
                 className="btn link"
