@@ -51,11 +51,13 @@ beforeAll(async () => {
   await call('settings.setApiKey', { key: KEY });
   await call('library.import', { paths: [footage] });
   for (const c of (await call<{ items: { id: number; name: string }[] }>('library.list', { sort: 'name' })).items) ids[c.name] = c.id;
-  // Indexed through the emulator: both shots of A001 have service-tagged segments.
+  // Indexed through the emulator: both shots of A001 have segments with the service's tags
+  // (embeddings and tags arrive from separate tasks: wait for the tags).
   const end = Date.now() + 120_000;
   for (;;) {
-    const spans = (await call<{ spans: { segmentId: number | null; shotId: number }[] }>('search.clipTags', { clipId: ids['A001.mp4'] })).spans;
-    if (new Set(spans.filter((s) => s.segmentId !== null).map((s) => s.shotId)).size >= 2) break;
+    const spans = (await call<{ spans: { segmentId: number | null; shotId: number; tags: { source: string }[] }[] }>('search.clipTags', { clipId: ids['A001.mp4'] })).spans;
+    const tagged = spans.filter((s) => s.segmentId !== null && s.tags.some((t) => t.source !== 'local'));
+    if (new Set(tagged.map((s) => s.shotId)).size >= 2) break;
     if (Date.now() > end) throw new Error('A001 was not indexed in time');
     await new Promise((r) => setTimeout(r, 300));
   }
