@@ -42,12 +42,16 @@ export function fps(rate: FrameRate): number {
 }
 
 /**
- * The rational for a probed rate. Variable-rate footage (phones, screen recordings) is conformed
- * to the nearest standard rate, as NLEs do when they import it; other rates keep three decimals.
+ * The rational for a probed rate: a standard rate when within 0.1% of one, else three decimals.
+ * Variable-rate footage (phones, screen recordings: `vfr`) is conformed to the nearest standard
+ * rate whatever its average, as NLEs do when they import it, so its timecode and exports count in
+ * a rate an editing application accepts.
  */
-export function rateFromFps(value: number | null | undefined): FrameRate {
+export function rateFromFps(value: number | null | undefined, vfr = false): FrameRate {
   if (!value || !Number.isFinite(value) || value <= 0) return { num: 25, den: 1 };
-  for (const r of STANDARD_RATES) if (Math.abs(fps(r) - value) / fps(r) < 0.001) return r;
+  const dist = (r: FrameRate) => Math.abs(fps(r) - value) / fps(r);
+  const nearest = STANDARD_RATES.reduce((a, b) => (dist(b) < dist(a) ? b : a));
+  if (vfr || dist(nearest) < 0.001) return nearest;
   return { num: Math.round(value * 1000), den: 1000 };
 }
 

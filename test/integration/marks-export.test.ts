@@ -67,6 +67,12 @@ beforeAll(async () => {
   fs.mkdirSync(footage, { recursive: true });
   makeClip(path.join(footage, 'A001.mov'));
   execFileSync(ffPath('ffmpeg'), ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=30000/1001:duration=3', '-c:v', 'libx264', '-preset', 'ultrafast', path.join(footage, 'B001.mp4')]);
+  fs.mkdirSync(path.join(tmp.dir, 'phone'));
+  // A variable-rate clip (phone-like): 1 s at 30 fps then 1 s at 15 fps, timestamps kept as they are.
+  execFileSync(ffPath('ffmpeg'), [
+    '-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=30:duration=1', '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=15:duration=1',
+    '-filter_complex', '[0:v][1:v]concat=n=2:v=1[v]', '-map', '[v]', '-fps_mode', 'vfr', '-c:v', 'libx264', '-preset', 'ultrafast', path.join(tmp.dir, 'phone', 'PHONE.mp4'),
+  ]);
   app = await startWebApp({ dataDir: path.join(tmp.dir, 'data'), rendererDir: RENDERER });
   await call('library.import', { paths: [footage] });
 }, 90_000);
@@ -170,5 +176,17 @@ describe('marks in the catalog', () => {
     const clip = otio.tracks.children[0].children[0];
     expect([clip.source_range.start_time.value, clip.source_range.duration.value]).toEqual([900025, 25]);
     expect(clip.name).toBe('A001 10:00:01:00');
+  });
+
+  it('conforms a variable-rate source to the nearest standard rate and says so in the export', async () => {
+    await call('library.import', { paths: [path.join(tmp.dir, 'phone')] });
+    const phone = (await call<{ items: { id: number; name: string; vfr: boolean | null; fps: number | null; rate: { num: number; den: number } | null }[] }>('library.list', { query: 'PHONE' })).items[0]!;
+    expect(phone.vfr).toBe(true);
+    expect(phone.fps!).toBeLessThan(29);
+    expect(phone.rate).toEqual({ num: 24000, den: 1001 });
+    const csv = await call<{ text: string }>('export.build', { format: 'csv', selection: { clipIds: [phone.id] } });
+    const row = csv.text.split('\r\n')[1]!;
+    expect(row).toContain(',23.976,no,');
+    expect(row).toContain('variable frame rate source, conformed');
   });
 });

@@ -97,6 +97,10 @@ describe('SMPTE timecode', () => {
     expect(rateFromFps(59.94006)).toEqual(r5994);
     expect(rateFromFps(25)).toEqual(r25);
     expect(rateFromFps(12.5)).toEqual({ num: 12500, den: 1000 });
+    // Variable-rate phone footage averaging 29.87 fps is conformed to 29.97, 24.6 to 25.
+    expect(rateFromFps(29.87, true)).toEqual(r2997);
+    expect(rateFromFps(24.6, true)).toEqual(r25);
+    expect(rateFromFps(29.87)).toEqual({ num: 29870, den: 1000 });
     expect(parseRational('30000/1001')).toEqual(r2997);
     expect(parseRational('0/0')).toBeNull();
   });

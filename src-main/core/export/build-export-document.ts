@@ -65,7 +65,7 @@ function factsOf(db: CatalogDb, clipId: number): ClipFacts | string {
   const row = getClipRow(db, clipId);
   if (row.source_url) return `${row.file_name} lives at a URL: an editing application needs the file on a drive`;
   if (!row.fps || !row.duration_s) return `${row.file_name} has not been read yet (no frame rate or duration)`;
-  const rate = rateFromFps(row.fps);
+  const rate = rateFromFps(row.fps, row.vfr === 1);
   const tb = clipTimebase(rate, row.timecode);
   const marks = clipMarks(db, clipId);
   const markers = clipMarkers(db, clipId, rate);

@@ -158,7 +158,7 @@ function toSummary(row: ClipRow, thumbs: ThumbRow[], shotCount: number, marks: M
     rotation: row.rotation,
     audioChannels: row.audio_channels,
     timecode: row.timecode,
-    rate: row.fps ? rateFromFps(row.fps) : null,
+    rate: row.fps ? rateFromFps(row.fps, row.vfr === 1) : null,
     rating: marks.rating,
     keywords: marks.keywords,
     rangeCount: marks.rangeCount,

@@ -38,13 +38,14 @@ interface ClipRowLite {
   status: ClipStatus;
   duration_s: number | null;
   fps: number | null;
+  vfr: number | null;
   timecode: string | null;
   width: number | null;
   height: number | null;
   source_url: string | null;
 }
 
-const CLIP_COLS = `c.id AS clip_id, c.file_name, c.rel_path, v.mount_path, v.online, c.missing_at, c.status, c.duration_s, c.fps, c.timecode, c.width, c.height, c.source_url`;
+const CLIP_COLS = `c.id AS clip_id, c.file_name, c.rel_path, v.mount_path, v.online, c.missing_at, c.status, c.duration_s, c.fps, c.vfr, c.timecode, c.width, c.height, c.source_url`;
 
 function clipInfo(r: ClipRowLite): ClipInfo {
   // Same rule as the Library: a clip on a disconnected volume is offline, one gone from its path is missing.
@@ -55,7 +56,7 @@ function clipInfo(r: ClipRowLite): ClipInfo {
     clipPath: r.source_url ?? joinOnVolume(r.mount_path, r.rel_path),
     clipStatus,
     clipDurationS: r.duration_s,
-    clipRate: r.fps ? rateFromFps(r.fps) : null,
+    clipRate: r.fps ? rateFromFps(r.fps, r.vfr === 1) : null,
     clipTimecode: r.timecode,
     width: r.width,
     height: r.height,
