@@ -38,8 +38,9 @@ export function ClipList({ total, clipAt, ensureRange, selected, focus, reveal, 
   onSort: (sort: ClipSort) => void;
 }): ReactNode {
   const scrollRef = useRef<HTMLDivElement>(null);
-  // Rows start under the sticky header inside the same scroller.
-  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_H, overscan: 10, scrollMargin: HEAD_H });
+  // Rows start under the sticky header inside the same scroller; scrolling to a row leaves it
+  // below the header, not under it.
+  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_H, overscan: 10, scrollMargin: HEAD_H, scrollPaddingStart: HEAD_H });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items.at(-1)?.index ?? 0;
