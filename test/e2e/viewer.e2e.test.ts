@@ -152,6 +152,23 @@ describe('viewer, marks and hand-off', () => {
     expect(await overlay.getAttribute('data-span')).toContain('10:00:04:00');
     expect(await overlay.innerText()).toMatch(/service/);
     await e.screenshot('viewer-shot2-1280');
+
+    // And while playing: from half a second before the cut, the overlay changes as the playhead crosses it.
+    await press('ArrowUp');
+    await atFrame(0);
+    await press('ArrowDown');
+    await press('ArrowLeft', 12);
+    await atFrame(88);
+    await expect.poll(() => overlay.getAttribute('data-span')).toBe(firstSpan);
+    await press('l');
+    await expect.poll(() => overlay.getAttribute('data-span'), { timeout: 10_000 }).toContain('10:00:04:00');
+    await press('k');
+    await e.screenshot('viewer-playing-past-cut-1280');
+    // Back to the cut, however far playback went: the first shot's start, then the next shot.
+    await press('ArrowUp', 2);
+    await atFrame(0);
+    await press('ArrowDown');
+    await atFrame(100);
   });
 
   it('marks In and Out, saves the range with a name, rates it and tags it now', async () => {
