@@ -101,10 +101,14 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
 
   /**
    * Shows frame k: the middle of its interval, so rounding never lands on the neighbour. Seeks
-   * asked while one is in flight are coalesced (only the latest is sent when it lands), as
+   * asked while one is in flight are coalesced (only the latest is sent when one lands), as
    * scrubbing players do: a burst of seeks can wedge Chromium's decoder in "seeking" for good.
+   * `wanted` is where the paused picture must end up: every landing that is not there (a seek
+   * Chromium dropped under load, one asked between its end and its event) sends it again, a few
+   * times at most (a file shorter than its catalogued duration clamps the seek).
    */
-  const pendingSeek = useRef<number | null>(null);
+  const wanted = useRef<number | null>(null);
+  const resends = useRef(0);
   const seekFrame = useCallback(
     (k: number) => {
       const v = video.current;
@@ -112,8 +116,9 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
       const last = clip?.durationS ? secondsToFrame(clip.durationS, tb.rate) - 1 : Number.POSITIVE_INFINITY;
       const t = frameToSeconds(Math.max(0, Math.min(last, k)) + 0.5, tb.rate);
       setNow(t);
-      if (v.seeking) pendingSeek.current = t;
-      else v.currentTime = t;
+      wanted.current = t;
+      resends.current = 0;
+      if (!v.seeking) v.currentTime = t;
     },
     [tb, clip?.durationS, setNow],
   );
@@ -130,6 +135,8 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
         seekFrame(secondsToFrame(nowRef.current, tb.rate) + step);
         return;
       }
+      // Playing (either way): the video leads the playhead, no paused target to reach.
+      if (state.speed !== 0) wanted.current = null;
       if (state.speed > 0) {
         v.playbackRate = state.speed;
         if (v.paused) {
@@ -179,13 +186,14 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
       if (!v.paused) setNow(v.currentTime);
     };
     const onSeeked = () => {
-      const next = pendingSeek.current;
-      pendingSeek.current = null;
-      if (next !== null) v.currentTime = next;
+      const w = wanted.current;
+      if (w === null || !v.paused || Math.abs(v.currentTime - w) <= 1e-6 || resends.current >= 3) return;
+      resends.current++;
+      v.currentTime = w;
     };
     const onEnded = () => applyShuttle({ type: 'ended' });
     const onPause = () => {
-      if (pendingSeek.current === null && !v.seeking) setNow(v.currentTime);
+      if (wanted.current === null && !v.seeking) setNow(v.currentTime);
     };
     const onMeta = () => {
       if (!range) return;
