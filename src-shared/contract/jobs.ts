@@ -89,8 +89,14 @@ export const jobsSummarySchema = z.object({
     active: z.number().int(),
     failed: z.number().int(),
   }),
-  /** Milliseconds until the queue is empty at the measured rates; null while unknown (no rates yet, or blocked). */
+  /**
+   * Milliseconds until the queue is empty at the measured rates, counting down with the clock and
+   * moving at most 1.5x per refresh unless etaNote names why (pipeline/eta-display.ts); null while
+   * unknown (no rates yet, or blocked).
+   */
   etaMs: z.number().nullable(),
+  /** Why the ETA last moved by more than the clock (footage added, network paused or resumed); null when it did not. */
+  etaNote: z.string().nullable(),
   network: networkStateSchema,
   updatedAt: z.number(),
 });

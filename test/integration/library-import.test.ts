@@ -7,7 +7,8 @@ import { getClipDetail, listClips } from '../../src-main/core/library/clip-store
 import { fingerprintFile } from '../../src-main/core/library/fingerprint';
 import { importPaths, type ImportOptions } from '../../src-main/core/library/import-library';
 import { createLibraryService } from '../../src-main/core/library/library-handlers';
-import { detectShots, makeThumbnails } from '../../src-main/core/library/media-stages';
+import { detectShots, planThumbnails, saveThumbnails } from '../../src-main/core/library/media-stages';
+import { analyzeClip } from '../../src-main/core/analysis/analyze-clip';
 import { relinkFolder } from '../../src-main/core/library/relink';
 import { refreshVolumes } from '../../src-main/core/library/volume-store';
 import type { VolumeInfo, VolumeResolver } from '../../src-main/core/library/volumes/volume-resolver';
@@ -152,7 +153,11 @@ describe('importing a folder', () => {
     const first = await importPaths(db, [card], opts());
     const id = rowOf(SMALL[1]!).id;
     await detectShots(db, id);
-    await makeThumbnails(db, id, { cacheDir: path.join(dir, 'cache') });
+    // The thumbnails come out of the clip's analysis decode, as in the pipeline.
+    const plan = planThumbnails(db, id, path.join(dir, 'cache'));
+    const detail = getClipDetail(db, id);
+    const analysed = await analyzeClip({ filePath: detail.path, shots: detail.shots.map((s) => ({ id: s.id, startS: s.startS, endS: s.endS })), stills: plan.request });
+    saveThumbnails(db, plan, analysed.stills!);
     const before = getClipDetail(db, id);
     expect(before.status).toBe('ready');
     expect(first.summary.added).toBe(3);
@@ -252,9 +257,9 @@ describe('library handlers', () => {
 
       // Retry redoes the work; the same boundaries keep the same shot rows.
       const shotId = detail.shots[0]!.id;
-      const thumbsRunsBefore = media.pipeline.queue.find(detail.id, 'thumbnails')!.finishedAt!;
+      const thumbsRunsBefore = media.pipeline.queue.find(detail.id, 'analysis')!.finishedAt!;
       expect(await lib.handlers['library.retry']({ clipIds: [detail.id] }, { transport: 'test' })).toEqual({ queued: 1 });
-      await waitUntil(() => (media.pipeline.queue.find(detail.id, 'thumbnails')?.finishedAt ?? 0) > thumbsRunsBefore, 60_000, 'the clip processed again');
+      await waitUntil(() => (media.pipeline.queue.find(detail.id, 'analysis')?.finishedAt ?? 0) > thumbsRunsBefore, 60_000, 'the clip processed again');
       const redone = await lib.handlers['library.get']({ clipId: detail.id }, { transport: 'test' });
       expect(redone.status).toBe('ready');
       expect(redone.shots[0]!.id).toBe(shotId);

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSmallFrames } from '../../src-main/core/media/frame-reader';
-import { renderThumbnails } from '../../src-main/core/media/render-thumbnails';
+import { ClipDecoder } from '../../src-main/core/analysis/clip-decoder';
+import { fitGeometry } from '../../src-main/core/tensors/frame-geometry';
 import { mediaFile, tempDir } from '../helpers/paths';
 
 /** Processes whose command line mentions `needle` (Linux /proc). */
@@ -55,9 +56,19 @@ describe.skipIf(process.platform !== 'linux')('ffmpeg children follow cancellati
     expect(await waitFor(() => processesUsing(clip).length === 0)).toBe(true);
   });
 
-  it('kills thumbnail rendering when its signal aborts', async () => {
+  it('kills the analysis decode (posters and filmstrip included) when its signal aborts', async () => {
     const ctrl = new AbortController();
-    const run = renderThumbnails(clip, { posterFrames: [1390], stripFrames: [1, 1393] }, path.join(dir, 'th'), { signal: ctrl.signal });
+    const run = new ClipDecoder(
+      {
+        filePath: clip,
+        startS: 0,
+        outputs: [{ name: 'tensor', fps: 2, geometry: fitGeometry(1280, 720, 224, 224, 'letterbox'), pixFmt: 'rgb24' }],
+        audioRate: null,
+        stills: { posterFrames: [1390], stripFrames: [1, 1393], outDir: path.join(dir, 'th') },
+        signal: ctrl.signal,
+      },
+      { onFrame: () => {}, onAudio: () => {} },
+    ).run();
     expect(await waitFor(() => processesUsing(clip).length > 0)).toBe(true);
     ctrl.abort();
     await expect(run).rejects.toMatchObject({ kind: 'cancelled' });

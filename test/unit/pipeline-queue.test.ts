@@ -110,8 +110,8 @@ describe('job queue', () => {
       },
     });
     q.register(stage('poll', 'index'));
-    q.register(stage('index', 'thumbnails'));
-    q.register(stage('thumbnails'));
+    q.register(stage('index', 'analysis'));
+    q.register(stage('analysis'));
     for (const c of clips) q.enqueue({ clipId: c, stage: 'poll' });
     q.start();
     await waitFor(() => q.totals().succeeded === 12);
@@ -120,8 +120,8 @@ describe('job queue', () => {
     expect(peak.network).toBeLessThanOrEqual(2);
     for (const c of clips) {
       const seq = order.filter((o) => o.startsWith(`${c}:`)).map((o) => o.split(':')[1]);
-      expect(seq).toEqual(['poll', 'index', 'thumbnails']);
-      expect(q.find(c, 'thumbnails')!.state).toBe('succeeded');
+      expect(seq).toEqual(['poll', 'index', 'analysis']);
+      expect(q.find(c, 'analysis')!.state).toBe('succeeded');
       expect(q.find(c, 'poll')!.resource).toBe('network');
     }
     expect(q.isIdle()).toBe(true);
@@ -131,7 +131,7 @@ describe('job queue', () => {
     const { db, q } = setup({ concurrency: { cpu: 1, network: 1 } });
     const clips = addClips(db, 4);
     const order: string[] = [];
-    const chain: Array<[StageName, StageName | null]> = [['probe', 'poster'], ['poster', 'shots'], ['shots', 'thumbnails'], ['thumbnails', null]];
+    const chain: Array<[StageName, StageName | null]> = [['probe', 'poster'], ['poster', 'shots'], ['shots', 'analysis'], ['analysis', null]];
     for (const [name, next] of chain) {
       q.register({
         stage: name,
@@ -147,7 +147,7 @@ describe('job queue', () => {
     const [a, b, c, d] = clips;
     expect(order).toEqual([
       ...[a, b, c, d].flatMap((id) => [`probe${id}`, `poster${id}`]),
-      ...[a, b, c, d].flatMap((id) => [`shots${id}`, `thumbnails${id}`]),
+      ...[a, b, c, d].flatMap((id) => [`shots${id}`, `analysis${id}`]),
     ]);
   });
 

@@ -1,6 +1,8 @@
 import { AppError, toAppError } from '../../../src-shared/errors';
 import { detectorGeometry, displaySize, fitGeometry, motionGeometry, type FitGeometry } from '../tensors/frame-geometry';
-import { chunkShot } from '../tensors/shot-chunks';
+import { readStills, type RenderedStills, type StillsRequest } from '../media/stills';
+import { AudioWindow, decodeRangeOf, GRID_EPS, gridTime, sampleIndex, ShotCursor } from '../tensors/shot-grid';
+import { chunkShot, type ShotFrames } from '../tensors/shot-chunks';
 import { DEFAULT_TENSOR_PROFILE, type TensorProfile } from '../tensors/tensor-profile';
 import { AnalysisPool } from './analysis-pool';
 import { DEFAULT_ANALYSIS_SETTINGS, type AnalysisSettings } from './analysis-settings';
@@ -36,11 +38,16 @@ export interface AnalyzeClipOptions {
   onShot?: (shot: ShotAnalysis) => void;
   /** Keep every shot's tensor chunks in the result (default true). Long clips: stream through onShot instead. */
   retainTensors?: boolean;
+  /** Each shot's sampled frames and audio as the tensors are cut from them (the pipeline plans its uploads from these). */
+  onTensorFrames?: (frames: ShotFrames) => void;
+  /** Posters and filmstrip made by the same decode. */
+  stills?: StillsRequest;
   /** A shared pool (one per job run); a private one is made and closed when omitted. */
   pool?: AnalysisPool;
   /** Known source facts (from the catalog) to skip the probe. */
   source?: SourceInfo;
   ffmpegPath?: string;
+  ffprobePath?: string;
 }
 
 export interface AnalyzeClipResult {
@@ -48,6 +55,8 @@ export interface AnalyzeClipResult {
   source: SourceInfo;
   /** In the order the shots were given. */
   shots: ShotAnalysis[];
+  /** What `stills` asked for, once written; null when not asked. */
+  stills: RenderedStills | null;
   stats: { decodeMs: number; totalMs: number; framesDecoded: number; fallbackShots: number };
 }
 
@@ -68,7 +77,6 @@ interface ShotState {
 const OUT_TENSOR = 0;
 const OUT_FACES = 1;
 const OUT_MOTION = 2;
-const EPS = 1e-6;
 
 function checkShots(shots: readonly AnalyzeShotInput[]): AnalyzeShotInput[] {
   const sorted = [...shots].sort((a, b) => a.startS - b.startS);
@@ -85,12 +93,14 @@ function checkShots(shots: readonly AnalyzeShotInput[]): AnalyzeShotInput[] {
 function noop(): void {}
 
 /**
- * Local preprocessing of one clip: one ffmpeg process decodes the shots' time range once and
- * feeds four consumers (profile-size RGB frames for the video tensor, detector-size BGR frames for
- * faces, small gray frames for motion, mono PCM for the audio tensor). Faces and motion run in the
- * worker pool while decoding continues; each shot is chunked and tagged as soon as the decoder has
- * passed its end. Shots with no sample on the frame grid (shorter than 1/fps) get one frame from
- * a separate seek to their midpoint.
+ * Local preprocessing of one clip, the clip's one full decode after shot detection: one ffmpeg
+ * process decodes from the start of the file to the last shot's end and feeds every consumer:
+ * profile-size RGB frames for the video tensor, detector-size BGR frames for faces, small gray
+ * frames for motion, mono PCM for the audio tensor, and (when asked) the per-shot posters and the
+ * filmstrip, which ffmpeg writes itself. Faces and motion run in the worker pool while decoding
+ * continues; each shot is chunked and tagged as soon as the decoder has passed its end. Shots with
+ * no sample on the frame grid (shorter than 1/fps) get one frame from a keyframe-bounded seek to
+ * their midpoint.
  */
 export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClipResult> {
   const t0 = performance.now();
@@ -100,11 +110,11 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
   const signal = opts.signal;
   if (signal?.aborted) throw new AppError('cancelled', 'analysis cancelled');
   if (opts.shots.length === 0) {
-    const source = opts.source ?? (await probeSource(opts.filePath, { signal }));
-    return { profileId: profile.id, source, shots: [], stats: { decodeMs: 0, totalMs: 0, framesDecoded: 0, fallbackShots: 0 } };
+    const source = opts.source ?? (await probeSource(opts.filePath, { signal, ffprobe: opts.ffprobePath }));
+    return { profileId: profile.id, source, shots: [], stills: null, stats: { decodeMs: 0, totalMs: 0, framesDecoded: 0, fallbackShots: 0 } };
   }
   const shots = checkShots(opts.shots);
-  const source = opts.source ?? (await probeSource(opts.filePath, { signal }));
+  const source = opts.source ?? (await probeSource(opts.filePath, { signal, ffprobe: opts.ffprobePath }));
   const disp = displaySize(source.width, source.height, source.sar);
   const geom: FitGeometry[] = [];
   geom[OUT_TENSOR] = fitGeometry(disp.width, disp.height, profile.frameWidth, profile.frameHeight, profile.fit);
@@ -116,9 +126,8 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
     { name: 'motion', fps: settings.motionFps, geometry: geom[OUT_MOTION]!, pixFmt: 'gray' },
   ];
 
-  const rangeStart = shots[0]!.startS;
-  let rangeEnd = Math.max(...shots.map((s) => s.endS));
-  if (source.durationS !== null && source.durationS > rangeStart) rangeEnd = Math.min(rangeEnd, source.durationS + 0.5);
+  // From the start of the file: the grid's origin (tensors/shot-grid.ts), and the stills' frame numbers.
+  const { startS: rangeStart, endS: rangeEnd } = decodeRangeOf(shots, source.durationS);
   const rate = profile.audioSampleRate;
 
   const pool = opts.pool ?? new AnalysisPool();
@@ -149,40 +158,14 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
   };
 
   // Per-output cursor: the shot that the next frame on that output may belong to.
-  const cursor = [0, 0, 0];
+  const cursors = [0, 1, 2].map(() => new ShotCursor(states.map((st) => ({ startS: st.input.startS, endS: st.input.endS, st }))));
   const counts = [0, 0, 0];
   const fpsOf = [profile.fps, profile.fps, settings.motionFps];
-  const shotAt = (output: number, t: number): ShotState | null => {
-    let c = cursor[output]!;
-    while (c < states.length && states[c]!.input.endS <= t + EPS) c++;
-    cursor[output] = c;
-    const s = states[c];
-    return s && s.input.startS <= t + EPS ? s : null;
-  };
+  const shotAt = (output: number, t: number): ShotState | null => cursors[output]!.at(t)?.st ?? null;
 
   // Audio kept from the earliest shot not yet finalised onwards.
-  let audioSegments: Float32Array[] = [];
-  let audioBase = 0; // global index (from rangeStart) of audioSegments[0][0]
-  let audioTotal = 0;
-  const sampleAt = (t: number) => Math.round((t - rangeStart) * rate);
-  const takeAudio = (from: number, to: number): Float32Array => {
-    const out = new Float32Array(Math.max(0, to - from));
-    let pos = audioBase;
-    for (const seg of audioSegments) {
-      const a = Math.max(from, pos);
-      const b = Math.min(to, pos + seg.length);
-      if (b > a) out.set(seg.subarray(a - pos, b - pos), a - from);
-      pos += seg.length;
-      if (pos >= to) break;
-    }
-    return out;
-  };
-  const dropAudioBefore = (sample: number) => {
-    while (audioSegments.length > 0 && audioBase + audioSegments[0]!.length <= sample) {
-      audioBase += audioSegments[0]!.length;
-      audioSegments.shift();
-    }
-  };
+  const audio = new AudioWindow();
+  const sampleAt = (t: number) => sampleIndex(t, rate);
 
   const flushFaces = (s: ShotState) => {
     if (s.faceBatch.length === 0) return;
@@ -235,20 +218,19 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
     }
     const steps = stepParts.flat();
     const motion = classifyMotion(steps, motionGeom.outWidth, 1 / settings.motionFps, settings.motionThresholds);
-    const chunks = chunkShot(
-      {
-        shotId: s.input.id,
-        startS: s.input.startS,
-        endS: s.input.endS,
-        frames: s.frames,
-        frameTimes: s.frameTimes,
-        audio: s.audio ?? new Float32Array(0),
-        sourceWidth: disp.width,
-        sourceHeight: disp.height,
-        content: geom[OUT_TENSOR]!.content,
-      },
-      profile,
-    );
+    const shotFrames: ShotFrames = {
+      shotId: s.input.id,
+      startS: s.input.startS,
+      endS: s.input.endS,
+      frames: s.frames,
+      frameTimes: s.frameTimes,
+      audio: s.audio ?? new Float32Array(0),
+      sourceWidth: disp.width,
+      sourceHeight: disp.height,
+      content: geom[OUT_TENSOR]!.content,
+    };
+    opts.onTensorFrames?.(shotFrames);
+    const chunks = chunkShot(shotFrames, profile);
     const analysis: ShotAnalysis = {
       shotId: s.input.id,
       startS: s.input.startS,
@@ -273,7 +255,7 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
   const finalize = (s: ShotState) => {
     flushFaces(s);
     flushMotion(s, true);
-    s.audio = takeAudio(sampleAt(s.input.startS), sampleAt(s.input.endS));
+    s.audio = audio.take(sampleAt(s.input.startS), sampleAt(s.input.endS));
     if (s.frames.length === 0) {
       pendingFallback.push(s);
       return;
@@ -286,8 +268,8 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
   let decodeEnded = false;
   const streamPast = (t: number) => {
     if (decodeEnded) return true;
-    for (let o = 0; o < outputs.length; o++) if (rangeStart + counts[o]! / fpsOf[o]! < t - EPS) return false;
-    if (source.hasAudio && audioTotal < sampleAt(t)) return false;
+    for (let o = 0; o < outputs.length; o++) if (rangeStart + counts[o]! / fpsOf[o]! < t - GRID_EPS) return false;
+    if (source.hasAudio && audio.total < sampleAt(t)) return false;
     return true;
   };
   const advance = () => {
@@ -295,7 +277,7 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
       finalize(states[nextToFinalize]!);
       nextToFinalize++;
       const next = states[nextToFinalize];
-      dropAudioBefore(next ? sampleAt(next.input.startS) : Number.MAX_SAFE_INTEGER);
+      audio.dropBefore(next ? sampleAt(next.input.startS) : Number.MAX_SAFE_INTEGER);
     }
   };
 
@@ -324,13 +306,14 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
       durationS: rangeEnd - rangeStart,
       outputs,
       audioRate: source.hasAudio ? rate : null,
+      stills: opts.stills,
       ffmpegPath: opts.ffmpegPath,
       signal,
     },
     {
       onFrame: (o, frame, index) => {
         counts[o] = index + 1;
-        const t = rangeStart + index / fpsOf[o]!;
+        const t = rangeStart + gridTime(index, fpsOf[o]!);
         const s = shotAt(o, t);
         if (s) {
           if (o === OUT_TENSOR) {
@@ -351,8 +334,7 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
         backpressure();
       },
       onAudio: (samples) => {
-        audioSegments.push(samples);
-        audioTotal += samples.length;
+        audio.push(samples);
         advance();
       },
     },
@@ -367,7 +349,8 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
     const decodeMs = performance.now() - tDecode;
     decodeEnded = true;
     advance();
-    audioSegments = [];
+    audio.clear();
+    const stills = opts.stills ? readStills(opts.stills) : null;
 
     for (const s of pendingFallback) {
       if (firstError) break;
@@ -381,6 +364,7 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
       profileId: profile.id,
       source,
       shots: opts.shots.map((s) => byId.get(s.id)!),
+      stills,
       stats: { decodeMs, totalMs: performance.now() - t0, framesDecoded, fallbackShots },
     };
   } catch (e) {

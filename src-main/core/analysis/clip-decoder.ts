@@ -1,8 +1,10 @@
+import fs from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { AppError } from '../../../src-shared/errors';
 import { ffPath } from '../media/ffmpeg-locate';
 import { killChild, spawnTool } from '../media/run-process';
+import { stillsBranches, type StillsRequest } from '../media/stills';
 import type { FitGeometry } from '../tensors/frame-geometry';
 
 export type PixelFormat = 'rgb24' | 'bgr24' | 'gray';
@@ -23,6 +25,8 @@ export interface DecodeRequest {
   outputs: VideoOutput[];
   /** Mono float32 PCM at this rate as a further output; null for none (or no audio stream). */
   audioRate: number | null;
+  /** Posters and filmstrip written as JPEGs by further branches of the same decode (frame numbers count from the decode's start). */
+  stills?: StillsRequest;
   /** Stop each video output after this many frames (single-frame seeks). */
   maxFramesPerOutput?: number;
   ffmpegPath?: string;
@@ -48,22 +52,25 @@ export function buildDecodeArgs(req: DecodeRequest): { args: string[]; fds: numb
   if (req.outputs.length === 0) throw new AppError('internal', 'decode needs at least one video output');
   const fds = req.outputs.map((_, i) => (i === 0 ? 1 : i + 2));
   const audioFd = req.audioRate ? req.outputs.length + 2 : null;
-  const args = ['-hide_banner', '-nostdin', '-nostats', '-v', 'error', '-threads', '0'];
+  const args = ['-hide_banner', '-nostdin', '-nostats', '-y', '-v', 'error', '-threads', '0'];
   // Input seeking: fast (from the keyframe before), exact (frames before the point are decoded
   // and dropped), and output timestamps restart at 0 = startS.
   if (req.startS > 0) args.push('-ss', req.startS.toFixed(3));
   if (req.durationS !== undefined) args.push('-t', Math.max(0.001, req.durationS).toFixed(3));
   args.push('-i', req.filePath);
-  const n = req.outputs.length;
+  const stills = req.stills ? stillsBranches(req.stills) : [];
+  const n = req.outputs.length + stills.length;
   const labels = req.outputs.map((_, i) => `v${i}`);
   const branches = req.outputs.map((o, i) => `[s${i}]fps=${o.fps},${o.geometry.filter},format=${o.pixFmt}[${labels[i]}]`);
-  const split = n === 1 ? '[0:v:0]null[s0]' : `[0:v:0]split=${n}${labels.map((_, i) => `[s${i}]`).join('')}`;
+  stills.forEach((b, i) => branches.push(`[s${req.outputs.length + i}]${b.filter}[j${i}]`));
+  const split = n === 1 ? '[0:v:0]null[s0]' : `[0:v:0]split=${n}${Array.from({ length: n }, (_, i) => `[s${i}]`).join('')}`;
   args.push('-filter_complex', [split, ...branches].join(';'));
   req.outputs.forEach((o, i) => {
     args.push('-map', `[${labels[i]}]`);
     if (req.maxFramesPerOutput) args.push('-frames:v', String(req.maxFramesPerOutput));
     args.push('-f', 'rawvideo', '-pix_fmt', o.pixFmt, `pipe:${fds[i]}`);
   });
+  stills.forEach((b, i) => args.push('-map', `[j${i}]`, ...b.outputArgs));
   if (audioFd !== null) {
     args.push('-map', '0:a:0', '-ac', '1', '-ar', String(req.audioRate), '-c:a', 'pcm_f32le', '-f', 'f32le', `pipe:${audioFd}`);
   }
@@ -100,6 +107,7 @@ export class ClipDecoder {
 
   run(): Promise<void> {
     const { args, fds, audioFd } = buildDecodeArgs(this.req);
+    if (this.req.stills) fs.mkdirSync(this.req.stills.outDir, { recursive: true });
     const bin = this.req.ffmpegPath ?? ffPath('ffmpeg');
     const maxFd = Math.max(2, ...fds, audioFd ?? 0);
     const stdio: Array<'ignore' | 'pipe'> = Array.from({ length: maxFd + 1 }, (_, i) => (i === 0 ? 'ignore' : 'pipe'));

@@ -7,7 +7,7 @@ import { analyseShots } from '../media/detect-shots-in-file';
 import type { CutOptions, ShotSpan } from '../media/find-cuts';
 import type { DetectedShot } from '../media/shot-detector';
 import { probeFile, type ProbeOutcome } from '../media/probe';
-import { renderKeyframePoster, renderThumbnails } from '../media/render-thumbnails';
+import { renderKeyframePoster, type RenderedStills, type StillsRequest } from '../media/stills';
 import { thumbnailDir } from './clip-paths';
 import { clipAbsPath, getClipRow, type ClipRow } from './clip-store';
 import { applyClipEvent } from './clips-repository';
@@ -311,19 +311,26 @@ export function filmstripFrames(frameCount: number, tiles = FILMSTRIP_FRAMES): n
   return Array.from({ length: n }, (_, k) => Math.min(frameCount - 1, Math.floor(((k + 0.5) * frameCount) / n)));
 }
 
+/** Where and what the thumbnails of a clip will be: made by the clip's analysis decode, saved by saveThumbnails. */
+export interface ThumbnailPlan {
+  clipId: number;
+  fingerprint: string | null;
+  fps: number | null;
+  request: StillsRequest;
+  /** One per requested poster frame: the shot it stands for (null: the clip has no shots). */
+  posterTargets: Array<{ shotId: number | null; frame: number }>;
+  clipDir: string;
+  version: string;
+}
+
 /**
- * Stage 3: a poster per shot (~320 px wide) and one filmstrip sprite per clip (12 tiles of 160 px)
- * in one decode, into a fresh folder of the thumbnail cache; the previous set is removed once the
- * new rows are committed, so the UI never points at a file that is gone.
+ * A poster per shot (~320 px wide, its middle frame) and one filmstrip sprite per clip (12 tiles
+ * of 160 px), into a fresh folder of the thumbnail cache: the previous set stays until the new
+ * rows are committed, so the UI never points at a file that is gone.
  */
-export async function makeThumbnails(
-  db: CatalogDb,
-  clipId: number,
-  opts: StageOptions & { cacheDir: string },
-): Promise<{ posters: number; filmstrip: boolean }> {
+export function planThumbnails(db: CatalogDb, clipId: number, cacheDir: string): ThumbnailPlan {
   const row = getClipRow(db, clipId);
   requireFootage(row);
-  const { abs } = requireFile(db, row);
   const shots = db.prepare('SELECT id, start_frame, end_frame FROM shots WHERE clip_id = ? ORDER BY idx').all(clipId) as {
     id: number;
     start_frame: number | null;
@@ -334,36 +341,39 @@ export async function makeThumbnails(
   const posterTargets = shots.length
     ? shots.map((s) => ({ shotId: s.id as number | null, frame: posterFrameOf(s.start_frame ?? 0, s.end_frame ?? frameCount) }))
     : [{ shotId: null, frame: posterFrameOf(0, frameCount) }];
-
-  const root = thumbnailDir(opts.cacheDir);
-  const clipDir = path.join(root, String(clipId));
+  const clipDir = path.join(thumbnailDir(cacheDir), String(clipId));
   const version = `${now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const outDir = path.join(clipDir, version);
-  let rendered;
-  try {
-    rendered = await recordMediaFailure(db, row, opts.signal, () =>
-      renderThumbnails(
-        abs,
-        { posterFrames: posterTargets.map((p) => p.frame), stripFrames: filmstripFrames(frameCount) },
-        outDir,
-        { signal: opts.signal, ffmpeg: opts.ffmpeg },
-      ),
-    );
-  } catch (e) {
-    fs.rmSync(outDir, { recursive: true, force: true });
-    throw e;
-  }
+  return {
+    clipId,
+    fingerprint: row.fingerprint,
+    fps: row.fps,
+    request: { posterFrames: posterTargets.map((p) => p.frame), stripFrames: filmstripFrames(frameCount), outDir: path.join(clipDir, version) },
+    posterTargets,
+    clipDir,
+    version,
+  };
+}
+
+/** The decode that was to make them failed or was cancelled: nothing of the new set stays. */
+export function discardThumbnails(plan: ThumbnailPlan): void {
+  fs.rmSync(plan.request.outDir, { recursive: true, force: true });
+}
+
+/** Commits what the decode wrote for `plan`, then removes the clip's older sets. */
+export function saveThumbnails(db: CatalogDb, plan: ThumbnailPlan, rendered: RenderedStills): void {
+  const root = path.dirname(plan.clipDir);
   const rel = (file: string) => path.relative(root, file).split(path.sep).join('/');
+  const { clipId } = plan;
   try {
     db.transaction(() => {
-      assertSameFile(db, clipId, row.fingerprint);
+      assertSameFile(db, clipId, plan.fingerprint);
       db.prepare('DELETE FROM thumbnails WHERE clip_id = ?').run(clipId);
       const ins = db.prepare(
         'INSERT INTO thumbnails (clip_id, shot_id, kind, path, width, height, frames, time_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       );
-      const timeOf = (frame: number) => (row.fps ? frame / row.fps : null);
+      const timeOf = (frame: number) => (plan.fps ? frame / plan.fps : null);
       rendered.posters.forEach((img, i) => {
-        const target = posterTargets[i]!;
+        const target = plan.posterTargets[i]!;
         ins.run(clipId, target.shotId, 'poster', rel(img.file), img.width, img.height, null, timeOf(target.frame));
       });
       if (rendered.strip) {
@@ -373,12 +383,10 @@ export async function makeThumbnails(
       applyClipEvent(db, clipId, { type: 'thumbnailsMade' });
     })();
   } catch (e) {
-    fs.rmSync(outDir, { recursive: true, force: true });
+    discardThumbnails(plan);
     throw e;
   }
-  for (const name of fs.readdirSync(clipDir)) {
-    if (name !== version) fs.rmSync(path.join(clipDir, name), { recursive: true, force: true });
+  for (const name of fs.readdirSync(plan.clipDir)) {
+    if (name !== plan.version) fs.rmSync(path.join(plan.clipDir, name), { recursive: true, force: true });
   }
-  opts.onProgress?.(1);
-  return { posters: rendered.posters.length, filmstrip: Boolean(rendered.strip) };
 }

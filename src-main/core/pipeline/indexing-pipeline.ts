@@ -8,6 +8,7 @@ import { STAGE_GRAPH } from '../../../src-shared/contract/stage-graph';
 import { INDEX_STAGES, type StageName, type ClipJobs, type JobsSummary, type JobView, type NetworkState } from '../../../src-shared/contract/jobs';
 import type { BackoffOptions } from './error-policy';
 import { EtaModel, type ClipRemaining } from './eta';
+import { nextShownEta, type ShownEta } from './eta-display';
 import { JobQueue, type GateState } from './job-queue';
 import type { Job, JobResource } from './job-types';
 import { NetworkWatch } from './network-watch';
@@ -15,11 +16,11 @@ import type { StageDeps } from './pipeline-deps';
 import { InFlight } from './run-pool';
 import { SegmentStore } from './segment-store';
 import { ShotFrameCache } from './shot-frame-cache';
-import { analysisStage, posterStage, probeStage, shotsStage, thumbnailsStage } from './stages/media-stages';
+import { posterStage, probeStage, shotsStage } from './stages/media-stages';
 import { defaultPollDelay, pollStage } from './stages/poll-stage';
 import { indexStage } from './stages/index-stage';
 import { submitStage } from './stages/submit-stage';
-import { tensorsStage } from './stages/tensors-stage';
+import { analysisStage } from './stages/analysis-stage';
 import { uploadStage } from './stages/upload-stage';
 
 /** What the pipeline needs of the service settings (the app's ServiceProvider fits). */
@@ -124,6 +125,7 @@ export class IndexingPipeline {
   readonly profile: TensorProfile;
   private readonly deps: StageDeps;
   private readonly eta: EtaModel;
+  private shownEta: ShownEta | null = null;
   private readonly watch: NetworkWatch;
   private pool: AnalysisPool | null = null;
   private readonly dirtyClips = new Set<number>();
@@ -155,7 +157,7 @@ export class IndexingPipeline {
       logger: o.logger,
     };
     const d = this.deps;
-    for (const h of [probeStage(d), posterStage(d), shotsStage(d), thumbnailsStage(d), analysisStage(d), tensorsStage(d), uploadStage(d), submitStage(d), pollStage(d), indexStage(d, (c, n) => this.clipIndexed(c, n))]) {
+    for (const h of [probeStage(d), posterStage(d), shotsStage(d), analysisStage(d), uploadStage(d), submitStage(d), pollStage(d), indexStage(d, (c, n) => this.clipIndexed(c, n))]) {
       this.queue.register(h);
     }
     this.eta = new EtaModel((stage) => (NETWORK_STAGES.has(stage) ? 'network' : 'cpu'));
@@ -332,6 +334,7 @@ export class IndexingPipeline {
       }));
       etaMs = this.eta.estimate(remaining, this.slots());
     }
+    this.shownEta = nextShownEta(this.shownEta, { rawMs: etaMs, now: Date.now(), activeClips: active.length, networkOpen: gateOpen });
     return {
       totals: this.queue.totals(),
       clips: {
@@ -340,7 +343,8 @@ export class IndexingPipeline {
         active: active.length,
         failed: states.filter((x) => x.state === 'failed').length,
       },
-      etaMs,
+      etaMs: active.length === 0 ? 0 : this.shownEta.ms,
+      etaNote: this.shownEta.note,
       network: this.networkState(),
       updatedAt: Date.now(),
     };

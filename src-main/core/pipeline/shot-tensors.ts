@@ -5,6 +5,7 @@ import { parseSar } from '../analysis/source-info';
 import { tensorRequestId } from '../service/tensor';
 import { displaySize, fitGeometry } from '../tensors/frame-geometry';
 import { chunkShot, splitChunk, type ShotFrames, type TensorChunk } from '../tensors/shot-chunks';
+import { AudioWindow, decodeRangeOf, GRID_EPS, gridTime, sampleIndex, ShotCursor } from '../tensors/shot-grid';
 import { float32ToLittleEndian } from '../tensors/tensor-codec';
 import type { TensorProfile } from '../tensors/tensor-profile';
 
@@ -16,6 +17,8 @@ export interface TensorSource {
   height: number;
   sar: number;
   hasAudio: boolean;
+  /** The probe's duration: bounds the decoded range as analysis bounds it. */
+  durationS: number | null;
 }
 
 export interface ShotSpan {
@@ -23,8 +26,6 @@ export interface ShotSpan {
   startS: number;
   endS: number;
 }
-
-const EPS = 1e-6;
 
 /** SAR from the ffprobe JSON the library stored (probe_json), as analysis/source-info reads it. */
 export function sarFromProbeJson(probeJson: string | null, rotation: number | null): number {
@@ -40,12 +41,10 @@ export function sarFromProbeJson(probeJson: string | null, rotation: number | nu
 }
 
 /**
- * Decodes one shot at the profile's frame rate and size, with its mono audio. The same decode
- * (same seek, same filters) runs when the tensors are planned and when a chunk is rebuilt for an
- * upload, so the bytes, and the request ids derived from them, come out the same each time. A
- * shot shorter than one frame interval gets a single frame from its midpoint (as analysis does).
+ * Decodes one range (Tag this range now) at the profile's frame rate and size, with its mono
+ * audio. A range shorter than one frame interval gets a single frame from its midpoint.
  */
-export async function decodeShot(src: TensorSource, shot: ShotSpan, profile: TensorProfile, opts: { signal?: AbortSignal; ffmpeg?: string } = {}): Promise<ShotFrames> {
+export async function decodeRange(src: TensorSource, shot: ShotSpan, profile: TensorProfile, opts: { signal?: AbortSignal; ffmpeg?: string } = {}): Promise<ShotFrames> {
   const disp = displaySize(src.width, src.height, src.sar);
   const geometry = fitGeometry(disp.width, disp.height, profile.frameWidth, profile.frameHeight, profile.fit);
   const output: VideoOutput = { name: 'tensor', fps: profile.fps, geometry, pixFmt: 'rgb24' };
@@ -59,7 +58,7 @@ export async function decodeShot(src: TensorSource, shot: ShotSpan, profile: Ten
     {
       onFrame: (_o, frame, index) => {
         const t = shot.startS + index / profile.fps;
-        if (t < shot.endS - EPS) {
+        if (t < shot.endS - GRID_EPS) {
           frames.push(frame);
           frameTimes.push(t);
         }
@@ -76,7 +75,7 @@ export async function decodeShot(src: TensorSource, shot: ShotSpan, profile: Ten
           onFrame: (_o, frame) => {
             if (frames.length === 0) {
               frames.push(frame);
-              frameTimes.push(Math.min(Math.max(start, shot.startS), shot.endS - EPS));
+              frameTimes.push(Math.min(Math.max(start, shot.startS), shot.endS - GRID_EPS));
             }
           },
           onAudio: () => {},
@@ -106,6 +105,140 @@ export async function decodeShot(src: TensorSource, shot: ShotSpan, profile: Ten
     sourceHeight: disp.height,
     content: geometry.content,
   };
+}
+
+/**
+ * Rebuilds the sampled frames of some of a clip's shots exactly as analysis made them (the same
+ * range, filters and grid: tensors/shot-grid.ts), for tensors evicted from memory or lost in a
+ * restart. One decode for all of them: each wanted shot is handed to `use` in time order while the
+ * decoder waits, and decoding stops once the last one is out. `shots` are all the clip's shots
+ * (they fix the decoded range); `wanted` the ids to rebuild.
+ */
+export async function rebuildShotFrames(
+  src: TensorSource,
+  shots: readonly ShotSpan[],
+  wanted: ReadonlySet<number>,
+  profile: TensorProfile,
+  opts: { signal?: AbortSignal; ffmpeg?: string },
+  use: (frames: ShotFrames) => Promise<void>,
+): Promise<void> {
+  const sorted = [...shots].sort((a, b) => a.startS - b.startS);
+  const targets = sorted.filter((s) => wanted.has(s.id));
+  if (targets.length === 0) return;
+  const disp = displaySize(src.width, src.height, src.sar);
+  const geometry = fitGeometry(disp.width, disp.height, profile.frameWidth, profile.frameHeight, profile.fit);
+  const output: VideoOutput = { name: 'tensor', fps: profile.fps, geometry, pixFmt: 'rgb24' };
+  const range = decodeRangeOf(sorted, src.durationS);
+  const rate = profile.audioSampleRate;
+  const collected = new Map(targets.map((s) => [s.id, { frames: [] as Uint8Array[], frameTimes: [] as number[] }]));
+  const cursor = new ShotCursor(targets);
+  const audio = new AudioWindow();
+  let frameCount = 0;
+  let decodeEnded = false;
+  let next = 0;
+  const ready: ShotFrames[] = [];
+  let wake: (() => void) | null = null;
+  const poke = () => {
+    wake?.();
+    wake = null;
+  };
+  const passed = (t: number) =>
+    decodeEnded || (range.startS + gridTime(frameCount, profile.fps) >= t - GRID_EPS && (!src.hasAudio || audio.total >= sampleIndex(t, rate)));
+  const advance = () => {
+    while (next < targets.length && passed(targets[next]!.endS)) {
+      const s = targets[next]!;
+      const got = collected.get(s.id)!;
+      collected.delete(s.id);
+      ready.push({
+        shotId: s.id,
+        startS: s.startS,
+        endS: s.endS,
+        frames: got.frames,
+        frameTimes: got.frameTimes,
+        audio: audio.take(sampleIndex(s.startS, rate), sampleIndex(s.endS, rate)),
+        sourceWidth: disp.width,
+        sourceHeight: disp.height,
+        content: geometry.content,
+      });
+      next++;
+      const after = targets[next];
+      audio.dropBefore(after ? sampleIndex(after.startS, rate) : Number.MAX_SAFE_INTEGER);
+      poke();
+    }
+  };
+  const decoder = new ClipDecoder(
+    { filePath: src.filePath, startS: range.startS, durationS: range.endS - range.startS, outputs: [output], audioRate: src.hasAudio ? rate : null, ffmpegPath: opts.ffmpeg, signal: opts.signal },
+    {
+      onFrame: (_o, frame, index) => {
+        frameCount = index + 1;
+        const t = range.startS + gridTime(index, profile.fps);
+        const s = cursor.at(t);
+        if (s) {
+          const got = collected.get(s.id)!;
+          got.frames.push(frame);
+          got.frameTimes.push(t);
+        }
+        advance();
+      },
+      onAudio: (samples) => {
+        audio.push(samples);
+        advance();
+      },
+    },
+  );
+  let stoppedEarly = false;
+  const decoding = decoder.run().then(
+    () => {
+      decodeEnded = true;
+      advance();
+      poke();
+    },
+    (e: unknown) => {
+      decodeEnded = true;
+      poke();
+      if (!stoppedEarly) throw e;
+    },
+  );
+  // The decode's failure surfaces through `decoding` below, not as an unhandled rejection meanwhile.
+  decoding.catch(() => undefined);
+  try {
+    let handed = 0;
+    while (handed < targets.length) {
+      const f = ready.shift();
+      if (!f) {
+        if (decodeEnded) break;
+        await new Promise<void>((r) => (wake = r));
+        continue;
+      }
+      decoder.pause();
+      if (f.frames.length === 0) await singleFrame(f);
+      await use(f);
+      handed++;
+      if (handed === targets.length && !decodeEnded) {
+        stoppedEarly = true;
+        decoder.kill();
+      }
+      decoder.resume();
+    }
+  } catch (e) {
+    stoppedEarly = true;
+    decoder.kill();
+    await decoding.catch(() => undefined);
+    throw e;
+  }
+  await decoding;
+
+  /** As analysis does for a shot with no grid point: one frame from a seek to its midpoint. */
+  async function singleFrame(f: ShotFrames): Promise<void> {
+    const mid = (f.startS + f.endS) / 2;
+    const frames: Uint8Array[] = [];
+    await new ClipDecoder(
+      { filePath: src.filePath, startS: mid, durationS: Math.max(0.5, 2 / profile.fps), outputs: [output], audioRate: null, maxFramesPerOutput: 1, ffmpegPath: opts.ffmpeg, signal: opts.signal },
+      { onFrame: (_o, frame) => void (frames.length === 0 && frames.push(frame)), onAudio: () => {} },
+    ).run();
+    (f.frames as Uint8Array[]).push(...frames);
+    (f.frameTimes as number[]).push(...frames.map(() => mid));
+  }
 }
 
 /** The upload content of one chunk, hashed: video bytes, audio bytes (LE) and the kwargs. */

@@ -3,8 +3,8 @@ import { AppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { clipAbsPath, getClipRow } from '../library/clip-store';
 import { runTool } from '../media/run-process';
-import { tensorSourceOf } from '../pipeline/stages/tensors-stage';
-import { decodeShot, planChunks } from '../pipeline/shot-tensors';
+import { tensorSourceOf } from '../pipeline/stages/analysis-stage';
+import { decodeRange, planChunks } from '../pipeline/shot-tensors';
 import type { ServiceClient, UploadTensorsRequest } from '../service/client';
 import { tagVideoWithFallback } from '../service/fallback';
 import type { NormalizedTags, TagField } from '../service/tags';
@@ -55,7 +55,7 @@ async function cutRange(ffmpeg: string, file: string, startS: number, endS: numb
 /** Tensor mode for a range too large to send as a file: one upload + async tagging per chunk; the first chunk with tags answers. */
 async function tagAsTensors(d: TagRangeDeps, clipId: number, startS: number, endS: number, signal?: AbortSignal): Promise<{ tags: NormalizedTags; bytes: number }> {
   const row = getClipRow(d.db, clipId);
-  const frames = await decodeShot(tensorSourceOf(d.db, row), { id: 0, startS, endS }, d.profile, { signal, ffmpeg: d.ffmpeg() });
+  const frames = await decodeRange(tensorSourceOf(d.db, row), { id: 0, startS, endS }, d.profile, { signal, ffmpeg: d.ffmpeg() });
   const chunks = planChunks(frames, d.profile, d.profile.byteBudget);
   const client = d.client();
   let bytes = 0;

@@ -79,7 +79,9 @@ export function JobsView(): ReactNode {
               <div className="jobs-big" data-testid="eta">
                 {summary.clips.active === 0 ? '—' : !summary.network.open && summary.etaMs === null ? 'on hold' : formatEta(summary.etaMs)}
               </div>
-              <div className="muted">remaining</div>
+              <div className="muted" data-testid="eta-note">
+                remaining{summary.clips.active > 0 && summary.etaNote ? ` · ${summary.etaNote}` : ''}
+              </div>
             </div>
           </div>
           <div className="progress-line big state-running" aria-label="clips indexed">

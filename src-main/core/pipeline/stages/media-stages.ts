@@ -1,8 +1,6 @@
 import { AppError } from '../../../../src-shared/errors';
-import { storeAnalysis } from '../../analysis/store-analysis';
-import { analyzeClip } from '../../analysis/analyze-clip';
-import { clipAbsPath, getClipRow, type ClipRow } from '../../library/clip-store';
-import { detectShots, makeQuickPoster, makeThumbnails, probeClip } from '../../library/media-stages';
+import { getClipRow, type ClipRow } from '../../library/clip-store';
+import { detectShots, makeQuickPoster, probeClip } from '../../library/media-stages';
 import type { NextOf, StageName } from '../../../../src-shared/contract/stage-graph';
 import type { JobSpec, StageContext, StageHandler } from '../job-types';
 import type { StageDeps } from '../pipeline-deps';
@@ -26,7 +24,7 @@ function requireFootage(row: ClipRow): void {
 }
 
 /** The clip's row after the footage check: later stages refuse what the library could not read. */
-function footageRow(d: StageDeps, clipId: number): ClipRow {
+export function footageRow(d: StageDeps, clipId: number): ClipRow {
   const row = getClipRow(d.db, clipId);
   requireFootage(row);
   return row;
@@ -55,7 +53,7 @@ export function clipStage<S extends StageName>(stage: S, then: NextOf<S>, body: 
 }
 
 /**
- * probe -> shots -> thumbnails: the library's own stage functions (library/media-stages), each
+ * probe -> poster -> shots: the library's own stage functions (library/media-stages), each
  * skipped when its result is already in the catalog for the current file. The library refreshes
  * the fingerprint and drops stale shots itself when the file changed.
  */
@@ -81,56 +79,13 @@ export function posterStage(d: StageDeps): StageHandler<'poster'> {
 }
 
 export function shotsStage(d: StageDeps): StageHandler<'shots'> {
-  return clipStage('shots', 'thumbnails', async (ctx, clipId) => {
+  return clipStage('shots', 'analysis', async (ctx, clipId) => {
     let row = footageRow(d, clipId);
     if (row.shots_at === null) {
       row = await remake(d, clipId, () => detectShots(d.db, clipId, { signal: ctx.signal, onProgress: (f) => ctx.progress(f, 'detecting cuts'), ffmpeg: d.tools().ffmpeg }));
     }
     const shots = d.store.shotsOf(clipId).length;
     ctx.progress(1, `${shots} shot${shots === 1 ? '' : 's'}`);
-    return row;
-  });
-}
-
-export function thumbnailsStage(d: StageDeps): StageHandler<'thumbnails'> {
-  return clipStage('thumbnails', 'analysis', async (ctx, clipId) => {
-    let row = footageRow(d, clipId);
-    if (row.thumbs_at === null) {
-      row = await remake(d, clipId, () => makeThumbnails(d.db, clipId, { cacheDir: d.cacheDir, signal: ctx.signal, onProgress: (f) => ctx.progress(f), ffmpeg: d.tools().ffmpeg }));
-    }
-    return row;
-  });
-}
-
-/**
- * Faces, camera motion and local tags (analysis/). Skipped when every shot already has an
- * analysis made with this profile. The tensors analysis builds on the way are not kept here: the
- * tensors stage decodes each shot on its own so that an upload can rebuild exactly the same bytes.
- */
-export function analysisStage(d: StageDeps): StageHandler<'analysis'> {
-  return clipStage('analysis', 'tensors', async (ctx, clipId) => {
-    const row = footageRow(d, clipId);
-    const shots = d.store.shotsOf(clipId);
-    const missing = d.db
-      .prepare(
-        `SELECT COUNT(*) AS n FROM shots s LEFT JOIN shot_analysis a ON a.shot_id = s.id AND a.profile_id = ?
-         WHERE s.clip_id = ? AND a.shot_id IS NULL`,
-      )
-      .get(d.profile.id, clipId) as { n: number };
-    if (shots.length > 0 && missing.n > 0) {
-      const pool = d.analysisPool();
-      const result = await analyzeClip({
-        filePath: clipAbsPath(row),
-        shots: shots.map((s) => ({ id: s.id, startS: s.startS, endS: s.endS })),
-        profile: d.profile,
-        retainTensors: false,
-        pool,
-        signal: ctx.signal,
-        ffmpegPath: d.tools().ffmpeg,
-        onProgress: (p) => ctx.progress(p.fraction, `${p.shotsDone}/${p.shotsTotal} shots`),
-      });
-      storeAnalysis(d.db, result.shots, { profileId: d.profile.id, faceModel: pool.modelPath });
-    }
     return row;
   });
 }

@@ -2,17 +2,17 @@ import { AppError, toAppError } from '../../../../src-shared/errors';
 import { getClipRow } from '../../library/clip-store';
 import type { UploadTensorsRequest } from '../../service/client';
 import { chunkUploadBody } from '../../tensors/chunk-upload';
-import { splitChunk, type TensorChunk } from '../../tensors/shot-chunks';
+import { splitChunk, type ShotFrames, type TensorChunk } from '../../tensors/shot-chunks';
 import type { StageContext, StageHandler, StageOutcome } from '../job-types';
 import type { StageDeps } from '../pipeline-deps';
 import { runPool } from '../run-pool';
 import { SERVICES, storedKeysOf, type SegmentRow, type UploadRow } from '../segment-store';
 import { ShotFrameCache } from '../shot-frame-cache';
-import { chunkContentSha, chunkForSegment, chunkRequestIds, decodeShot, planChunks } from '../shot-tensors';
+import { chunkContentSha, chunkForSegment, chunkRequestIds, planChunks, rebuildShotFrames } from '../shot-tensors';
 import { checkpoint } from './checkpoint';
 import { serviceScope } from './service-access';
 import { nextStage } from './media-stages';
-import { plannedSegment, tensorSourceOf } from './tensors-stage';
+import { plannedSegment, tensorSourceOf } from './analysis-stage';
 
 /**
  * Sends every tensor of the clip that has no storage keys yet: embedding uploads carry video +
@@ -57,20 +57,32 @@ export function uploadStage(d: StageDeps): StageHandler<'upload'> {
           if (!list.some((s) => s.id === r.seg.id)) list.push(r.seg);
           byShot.set(r.seg.shot_id, list);
         }
-        const shots = new Map(d.store.shotsOf(clipId).map((s) => [s.id, s]));
-        for (const [shotId, segs] of byShot) {
-          const shot = shots.get(shotId);
-          if (!shot) continue; // the shots were re-detected meanwhile: its segments are gone with it
+        const allShots = d.store.shotsOf(clipId);
+        const shots = new Map(allShots.map((s) => [s.id, s]));
+        const keyOf = (shotId: number) => {
+          const shot = shots.get(shotId)!;
+          return ShotFrameCache.key(shot.id, shot.startS, shot.endS, d.profile.id);
+        };
+        const uploadShot = async (frames: ShotFrames) => {
+          const segs = byShot.get(frames.shotId)!;
           checkpoint(ctx);
-          const cacheKey = ShotFrameCache.key(shot.id, shot.startS, shot.endS, d.profile.id);
-          const frames = d.frameCache.get(cacheKey) ?? (await decodeShot(src, shot, d.profile, { signal: ctx.signal, ffmpeg: d.tools().ffmpeg }));
           const planned = planChunks(frames, d.profile, segs[0]!.budget ?? d.profile.byteBudget);
           await runPool(segs, d.callsPerJob, async (seg) => {
             const chunk = chunkForSegment(planned, seg.chunk_idx, seg.part, d.profile);
             await uploadSegment(seg, chunk, report);
           });
-          d.frameCache.delete(cacheKey);
+          d.frameCache.delete(keyOf(frames.shotId));
+        };
+        // A shot re-detected meanwhile has no row any more: its segments are gone with it.
+        const wanted = [...byShot.keys()].filter((id) => shots.has(id));
+        const evicted = new Set<number>();
+        for (const shotId of wanted) {
+          const frames = d.frameCache.get(keyOf(shotId));
+          if (frames) await uploadShot(frames);
+          else evicted.add(shotId);
         }
+        // Frames no longer in memory (a restart, a long clip): one decode rebuilds them all.
+        await rebuildShotFrames(src, allShots, evicted, d.profile, { signal: ctx.signal, ffmpeg: d.tools().ffmpeg }, uploadShot);
       }
       report();
       const left = d.store.uploadsOf(clipId, d.profile.id, region).filter((r) => r.storage_keys_json === null);

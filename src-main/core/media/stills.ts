@@ -5,11 +5,13 @@ import { ffPath } from './ffmpeg-locate';
 import { jpegSize } from './jpeg-size';
 import { runTool } from './run-process';
 
-export interface ThumbnailRequest {
-  /** Frame indices (decode order, as counted by shot detection) wanted as posters. */
+/** The per-shot posters and the filmstrip of a clip, made inside the clip's analysis decode. */
+export interface StillsRequest {
+  /** Frame indices (decode order from the start of the file, as shot detection counts) wanted as posters. */
   posterFrames: number[];
   /** Frame indices for the filmstrip sprite, left to right. */
   stripFrames: number[];
+  outDir: string;
   posterWidth?: number;
   tileWidth?: number;
 }
@@ -20,7 +22,7 @@ export interface RenderedImage {
   height: number;
 }
 
-export interface RenderedThumbnails {
+export interface RenderedStills {
   /** posterFrames[i] -> its image (a missing frame is replaced by the nearest one that decoded). */
   posters: RenderedImage[];
   strip: (RenderedImage & { frames: number; tileWidth: number; tileHeight: number }) | null;
@@ -40,42 +42,40 @@ function selectExpr(frames: number[]): string {
   return frames.map((n) => `eq(n\\,${n})`).join('+');
 }
 
+const sortedUnique = (frames: number[]) => [...new Set(frames)].sort((a, b) => a - b);
+
 /**
- * All posters and the filmstrip in one decode of the clip: the frame indices are exact (the same
- * decode order shot detection counted), and one process is cheaper than a seek per image.
+ * The stills as branches of a decode's filter graph: each branch picks its exact frames by number
+ * (one decode for every image, cheaper than a seek per image) and has ffmpeg write the JPEGs.
  * ffmpeg applies the display rotation before scaling, so portrait phone footage stays portrait.
  */
-export async function renderThumbnails(file: string, req: ThumbnailRequest, outDir: string, opts: RenderOptions = {}): Promise<RenderedThumbnails> {
-  const posterWidth = req.posterWidth ?? 320;
-  const tileWidth = req.tileWidth ?? 160;
-  const posterFrames = [...new Set(req.posterFrames)].sort((a, b) => a - b);
-  const stripFrames = [...new Set(req.stripFrames)].sort((a, b) => a - b);
-  if (posterFrames.length === 0 && stripFrames.length === 0) return { posters: [], strip: null };
-  fs.mkdirSync(outDir, { recursive: true });
-
-  const graph: string[] = [];
-  const outputs: string[] = [];
-  const split = posterFrames.length > 0 && stripFrames.length > 0;
-  const inP = split ? '[p0]' : '[0:v:0]';
-  const inS = split ? '[s0]' : '[0:v:0]';
-  if (split) graph.push('[0:v:0]split=2[p0][s0]');
+export function stillsBranches(req: StillsRequest): Array<{ filter: string; outputArgs: string[] }> {
+  const posterFrames = sortedUnique(req.posterFrames);
+  const stripFrames = sortedUnique(req.stripFrames);
+  const out: Array<{ filter: string; outputArgs: string[] }> = [];
   if (posterFrames.length > 0) {
-    graph.push(`${inP}select='${selectExpr(posterFrames)}',${scaleTo(posterWidth)}[posters]`);
-    outputs.push('-map', '[posters]', '-fps_mode', 'passthrough', '-q:v', '4', path.join(outDir, 'poster-%04d.jpg'));
+    out.push({
+      filter: `select='${selectExpr(posterFrames)}',${scaleTo(req.posterWidth ?? 320)}`,
+      outputArgs: ['-fps_mode', 'passthrough', '-q:v', '4', path.join(req.outDir, 'poster-%04d.jpg')],
+    });
   }
   if (stripFrames.length > 0) {
-    graph.push(`${inS}select='${selectExpr(stripFrames)}',${scaleTo(tileWidth)},tile=${stripFrames.length}x1[strip]`);
-    outputs.push('-map', '[strip]', '-frames:v', '1', '-q:v', '5', path.join(outDir, 'filmstrip.jpg'));
+    out.push({
+      filter: `select='${selectExpr(stripFrames)}',${scaleTo(req.tileWidth ?? 160)},tile=${stripFrames.length}x1`,
+      outputArgs: ['-frames:v', '1', '-q:v', '5', path.join(req.outDir, 'filmstrip.jpg')],
+    });
   }
-  const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-i', file, '-filter_complex', graph.join(';'), ...outputs];
-  const res = await runTool(opts.ffmpeg ?? ffPath('ffmpeg'), args, { signal: opts.signal });
+  return out;
+}
 
-  const posters: (RenderedImage | null)[] = posterFrames.map((_, i) => readImage(path.join(outDir, `poster-${String(i + 1).padStart(4, '0')}.jpg`)));
-  const anyPoster = posters.some(Boolean);
-  const strip = stripFrames.length > 0 ? readImage(path.join(outDir, 'filmstrip.jpg')) : null;
-  if (!anyPoster && !strip) {
-    const last = res.stderr.trim().split('\n').at(-1) ?? '';
-    throw new AppError('media', `no frame could be decoded for thumbnails${last ? `: ${last.slice(0, 200)}` : ''}`);
+/** Reads back what the branches wrote; a decode that produced no image at all is a media error. */
+export function readStills(req: StillsRequest, stderrTail = ''): RenderedStills {
+  const posterFrames = sortedUnique(req.posterFrames);
+  const stripFrames = sortedUnique(req.stripFrames);
+  const posters: (RenderedImage | null)[] = posterFrames.map((_, i) => readImage(path.join(req.outDir, `poster-${String(i + 1).padStart(4, '0')}.jpg`)));
+  const strip = stripFrames.length > 0 ? readImage(path.join(req.outDir, 'filmstrip.jpg')) : null;
+  if (!posters.some(Boolean) && !strip) {
+    throw new AppError('media', `no frame could be decoded for thumbnails${stderrTail ? `: ${stderrTail.slice(0, 200)}` : ''}`);
   }
   // A frame past a damaged tail never decodes: reuse the closest poster that did.
   const filled = posters.map((p, i) => p ?? nearest(posters, i));

@@ -1,0 +1,56 @@
+/**
+ * The ETA the editor sees, as a pure transition: (what was shown, a new reading) -> what to show.
+ * The model's raw estimate moves with every finished job (a long clip finishing, a slow upload);
+ * shown as it is, it jumped from 26 min to 25 h between two refreshes. So the shown ETA counts
+ * down with the clock and follows the raw estimate by at most a factor of STEP per refresh, unless
+ * something the editor can name changed the work (footage added, the network paused or resumed):
+ * then it takes the new estimate at once and says why.
+ */
+
+/** Largest change of the shown ETA between two refreshes without a named cause. */
+export const ETA_STEP = 1.5;
+/** How long a cause stays beside the ETA. */
+export const ETA_NOTE_MS = 60_000;
+
+export interface EtaReading {
+  /** The model's estimate now; null while unknown. */
+  rawMs: number | null;
+  now: number;
+  /** Clips with indexing work left. */
+  activeClips: number;
+  networkOpen: boolean;
+}
+
+export interface ShownEta {
+  ms: number | null;
+  at: number;
+  activeClips: number;
+  networkOpen: boolean;
+  /** Why the ETA last changed by more than the clock: shown beside it for a while. */
+  note: string | null;
+  noteAt: number;
+}
+
+function causeOf(prev: ShownEta, r: EtaReading): string | null {
+  if (r.activeClips > prev.activeClips) {
+    const n = r.activeClips - prev.activeClips;
+    return `${n} more clip${n === 1 ? '' : 's'} to index`;
+  }
+  if (prev.networkOpen && !r.networkOpen) return 'network stages paused';
+  if (!prev.networkOpen && r.networkOpen) return 'network stages resumed';
+  return null;
+}
+
+export function nextShownEta(prev: ShownEta | null, r: EtaReading): ShownEta {
+  const base = { at: r.now, activeClips: r.activeClips, networkOpen: r.networkOpen };
+  const keptNote = prev?.note && r.now - prev.noteAt < ETA_NOTE_MS ? { note: prev.note, noteAt: prev.noteAt } : { note: null, noteAt: 0 };
+  if (r.rawMs === null) return { ...base, ms: null, ...keptNote };
+  if (!prev || prev.ms === null) return { ...base, ms: r.rawMs, ...keptNote };
+  const cause = causeOf(prev, r);
+  if (cause) return { ...base, ms: r.rawMs, note: cause, noteAt: r.now };
+  // Where the clock alone would have brought the last shown value.
+  const expected = Math.max(0, prev.ms - Math.max(0, r.now - prev.at));
+  const low = expected / ETA_STEP;
+  const high = Math.max(expected * ETA_STEP, expected + 1000);
+  return { ...base, ms: Math.round(Math.min(high, Math.max(low, r.rawMs))), ...keptNote };
+}

@@ -1,0 +1,89 @@
+/**
+ * Where a clip's sampled frames and audio samples sit. The grid is anchored at the start of the
+ * file: frame k of a stream sampled at `fps` is at k / fps, audio sample j at j / rate. Analysis
+ * (which plans the tensors) and the upload stage (which rebuilds a tensor evicted from memory)
+ * decode the same range with the same filters and cut it into shots with these rules, so both
+ * get the same bytes, and so the same request ids.
+ */
+export const GRID_EPS = 1e-6;
+
+export interface TimeSpan {
+  startS: number;
+  endS: number;
+}
+
+/**
+ * The decoded range for a clip's shots: from the start of the file (the grid's origin, and frame
+ * numbers count from there for the stills) to the last shot's end, but not far past the stream's
+ * duration (shots are closed at the probe's duration, which a short stream may not reach).
+ */
+export function decodeRangeOf(shots: readonly TimeSpan[], durationS: number | null): { startS: 0; endS: number } {
+  let endS = Math.max(...shots.map((s) => s.endS));
+  if (durationS !== null && durationS > 0) endS = Math.min(endS, durationS + 0.5);
+  return { startS: 0, endS };
+}
+
+/** Time of sampled frame `index` on a stream sampled at `fps` from the origin. */
+export function gridTime(index: number, fps: number): number {
+  return index / fps;
+}
+
+/** Index of the audio sample at time t (from the origin). */
+export function sampleIndex(t: number, rate: number): number {
+  return Math.round(t * rate);
+}
+
+/**
+ * Which shot a sampled time belongs to, for times that only increase (one cursor per stream):
+ * a shot holds [startS, endS) with GRID_EPS of slack on both sides, the gaps between shots none.
+ */
+export class ShotCursor<T extends TimeSpan> {
+  private next = 0;
+
+  constructor(private readonly shots: readonly T[]) {}
+
+  at(t: number): T | null {
+    while (this.next < this.shots.length && this.shots[this.next]!.endS <= t + GRID_EPS) this.next++;
+    const s = this.shots[this.next];
+    return s && s.startS <= t + GRID_EPS ? s : null;
+  }
+}
+
+/** Audio kept from a stream as it arrives, cut into shot slices by sample index, oldest dropped. */
+export class AudioWindow {
+  private parts: Float32Array[] = [];
+  /** Sample index of parts[0][0]. */
+  private base = 0;
+  total = 0;
+
+  push(samples: Float32Array): void {
+    this.parts.push(samples);
+    this.total += samples.length;
+  }
+
+  /** Samples [from, to), zeros where the stream has none. */
+  take(from: number, to: number): Float32Array {
+    const out = new Float32Array(Math.max(0, to - from));
+    let pos = this.base;
+    for (const seg of this.parts) {
+      const a = Math.max(from, pos);
+      const b = Math.min(to, pos + seg.length);
+      if (b > a) out.set(seg.subarray(a - pos, b - pos), a - from);
+      pos += seg.length;
+      if (pos >= to) break;
+    }
+    return out;
+  }
+
+  /** Forgets every part that ends before `sample`. */
+  dropBefore(sample: number): void {
+    while (this.parts.length > 0 && this.base + this.parts[0]!.length <= sample) {
+      this.base += this.parts[0]!.length;
+      this.parts.shift();
+    }
+  }
+
+  clear(): void {
+    this.parts = [];
+  }
+}

@@ -1,0 +1,61 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { migrate } from '../../src-main/core/catalog/migrate';
+import { MIGRATIONS } from '../../src-main/core/catalog/migrations';
+import { openCatalog } from '../../src-main/core/catalog/open-catalog';
+import { STAGE_NAMES } from '../../src-shared/contract/stage-graph';
+import { tempDir } from '../helpers/paths';
+import { insertClip, insertVolume } from '../helpers/search-catalog';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
+
+describe('migration 0018: thumbnails and tensors jobs become analysis jobs', () => {
+  it('keeps every unfinished clip unfinished under a stage the queue still runs', () => {
+    const t = tempDir('reelscout-migrate-stages-');
+    cleanups.push(t.cleanup);
+    const file = path.join(t.dir, 'catalog.sqlite');
+    const old = new Database(file);
+    old.pragma('foreign_keys = ON');
+    expect(migrate(old, MIGRATIONS, 17)).toBe(17);
+    const vol = insertVolume(old, '/media/card');
+    const clip = (name: string) => insertClip(old, { volumeId: vol, relPath: name, durationS: 4 });
+    const job = old.prepare(
+      "INSERT INTO jobs (clip_id, stage, state, resource, priority, created_at, updated_at, last_error_message) VALUES (?, ?, ?, 'cpu', ?, 1, 1, ?)",
+    );
+    const waitingThumbs = clip('A.mov');
+    job.run(waitingThumbs, 'shots', 'succeeded', 0, null);
+    job.run(waitingThumbs, 'thumbnails', 'queued', 5, null);
+    const tensorsRunning = clip('B.mov');
+    job.run(tensorsRunning, 'analysis', 'succeeded', 0, null);
+    job.run(tensorsRunning, 'tensors', 'running', 0, null);
+    const tensorsFailed = clip('C.mov');
+    job.run(tensorsFailed, 'thumbnails', 'succeeded', 0, null);
+    job.run(tensorsFailed, 'analysis', 'succeeded', 0, null);
+    job.run(tensorsFailed, 'tensors', 'failed', 0, 'disk full');
+    const finished = clip('D.mov');
+    job.run(finished, 'thumbnails', 'succeeded', 0, null);
+    job.run(finished, 'analysis', 'succeeded', 0, null);
+    job.run(finished, 'tensors', 'succeeded', 0, null);
+    job.run(finished, 'upload', 'queued', 0, null);
+    old.close();
+
+    const db = openCatalog(file);
+    cleanups.unshift(() => db.close());
+    const jobsOf = (c: number) =>
+      db.prepare('SELECT stage, state, priority, last_error_message AS err FROM jobs WHERE clip_id = ? ORDER BY stage').all(c);
+    expect(jobsOf(waitingThumbs)).toEqual([
+      { stage: 'analysis', state: 'queued', priority: 5, err: null },
+      { stage: 'shots', state: 'succeeded', priority: 0, err: null },
+    ]);
+    expect(jobsOf(tensorsRunning)).toEqual([{ stage: 'analysis', state: 'queued', priority: 0, err: null }]);
+    expect(jobsOf(tensorsFailed)).toEqual([{ stage: 'analysis', state: 'failed', priority: 0, err: 'disk full' }]);
+    expect(jobsOf(finished)).toEqual([
+      { stage: 'analysis', state: 'succeeded', priority: 0, err: null },
+      { stage: 'upload', state: 'queued', priority: 0, err: null },
+    ]);
+    const stages = db.prepare('SELECT DISTINCT stage FROM jobs').pluck().all() as string[];
+    for (const s of stages) expect(STAGE_NAMES).toContain(s);
+  });
+});
