@@ -28,9 +28,10 @@ import { createServiceClient, type ServiceClient } from '../src-main/core/servic
 import { startEmulator } from '../test/emulator/server';
 
 const MEDIA = path.resolve(__dirname, '..', '..', 'shared', 'media', 'videos');
-const CARD = path.resolve(__dirname, '..', '.tmp', 'bench-index-card');
 const argv = process.argv.slice(2);
 const CLIPS = Number(argv[argv.indexOf('--clips') + 1] ?? 0) || 306;
+// One folder per card size: the import takes the whole folder, so a smaller card must not see a bigger one's files.
+const CARD = path.resolve(__dirname, '..', '.tmp', CLIPS === 306 ? 'bench-index-card' : `bench-index-card-${CLIPS}`);
 const KEY = 'bench-index-key-0123456789';
 
 const SIZES = ['640x360', '960x540', '1280x720', '1920x1080'];
@@ -170,6 +171,14 @@ async function main(): Promise<void> {
   const footageS = (db.prepare('SELECT COALESCE(SUM(duration_s), 0) AS s FROM clips WHERE indexed_at IS NOT NULL').get() as { s: number }).s;
   const indexed = count('SELECT COUNT(*) AS n FROM clips WHERE indexed_at IS NOT NULL');
   const failures = db.prepare("SELECT c.file_name, j.stage, j.last_error_message AS msg FROM jobs j JOIN clips c ON c.id = j.clip_id WHERE j.state = 'failed' LIMIT 5").all();
+  // Where the time went: running time per stage, summed over the parallel slots.
+  const stageS = Object.fromEntries(
+    (db.prepare('SELECT stage, SUM(run_ms) AS ms FROM jobs GROUP BY stage ORDER BY SUM(run_ms) DESC').all() as { stage: string; ms: number }[]).map((r) => [
+      r.stage,
+      Math.round(r.ms / 100) / 10,
+    ]),
+  );
+  console.log(`stage running time (s, summed over slots): ${JSON.stringify(stageS)}`);
   library.dispose();
   await pipeline.stop();
   db.close();
@@ -196,6 +205,7 @@ async function main(): Promise<void> {
       ratio: Number((all / bare).toFixed(2)),
       event_loop_p99_ms: Math.round(loop.percentile(99) / 1e6),
       cpu_slots: cpuSlots,
+      stage_s: stageS,
     }),
   );
 }

@@ -138,6 +138,7 @@ function composeAppCore(o: AppCoreOptions, lock: DataDirLock): AppCore {
     signal: shutdown.signal,
     // The one runner: posters, shots, thumbnails and indexing are all stages of the pipeline.
     indexClips: (ids, opts) => pipeline.pipeline.enqueueClips(ids, opts),
+    indexStates: (ids) => pipeline.pipeline.indexStates(ids),
   });
   const collections = createCollectionsModule({
     db,

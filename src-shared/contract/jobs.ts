@@ -36,11 +36,14 @@ export type JobView = z.infer<typeof jobViewSchema>;
  * cancelled when its current job is, done when indexed.
  */
 export const CLIP_JOB_STATES = ['waiting', 'running', 'blocked', 'paused', 'failed', 'cancelled', 'done'] as const;
+/** Where a clip's indexing is, folded from its jobs: the one fold the Jobs view and the Library both show. */
+export const clipIndexStateSchema = z.enum(CLIP_JOB_STATES);
+export type ClipIndexState = z.infer<typeof clipIndexStateSchema>;
 export const clipJobsSchema = z.object({
   clipId: z.number().int(),
   name: z.string(),
   durationS: z.number().nullable(),
-  state: z.enum(CLIP_JOB_STATES),
+  state: clipIndexStateSchema,
   /** The stage it is at (the last one when done). */
   stage: z.string(),
   stageIndex: z.number().int(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { method, voidSchema } from './define';
 import { absolutePathSchema } from './safe-strings';
+import { clipIndexStateSchema } from './jobs';
 import { frameRateSchema, ratingFilterSchema, ratingSchema } from './marks';
 
 /**
@@ -15,8 +16,12 @@ export const CLIP_STATUSES = ['pending', 'probed', 'ready', 'error', 'unsupporte
 export const clipStatusSchema = z.enum(CLIP_STATUSES);
 export type ClipStatus = z.infer<typeof clipStatusSchema>;
 
-/** Filters the Library view offers: one status, or a group of them. */
-export const CLIP_FILTERS = [...CLIP_STATUSES, 'processing', 'problems'] as const;
+/**
+ * Filters the Library view offers: one status, or a group of them. `indexed`: searchable (the
+ * index stage stamped it, the Jobs view's "Indexed"); `indexing`: footage on a connected drive not
+ * indexed yet.
+ */
+export const CLIP_FILTERS = [...CLIP_STATUSES, 'indexed', 'indexing', 'problems'] as const;
 export const clipFilterSchema = z.enum(CLIP_FILTERS);
 export type ClipFilter = z.infer<typeof clipFilterSchema>;
 
@@ -65,6 +70,8 @@ export const clipSummarySchema = z.object({
   keywords: z.array(z.string()),
   rangeCount: z.number().int(),
   shotCount: z.number().int(),
+  /** Its indexing, folded from its jobs as the Jobs view folds them ('done' reads "Indexed" in both); null: no indexing work. */
+  indexing: clipIndexStateSchema.nullable(),
   poster: thumbRefSchema.nullable(),
   filmstrip: filmstripRefSchema.nullable(),
   updatedAt: z.number(),
@@ -178,8 +185,8 @@ export const listResultSchema = z.object({
   /** Per-filter totals over the whole library, for the filter bar. */
   counts: z.object({
     all: z.number().int(),
-    ready: z.number().int(),
-    processing: z.number().int(),
+    indexed: z.number().int(),
+    indexing: z.number().int(),
     problems: z.number().int(),
     offline: z.number().int(),
   }),

@@ -181,7 +181,7 @@ describe('importing a folder', () => {
     const off = listClips(db, { offset: 0, limit: 10, sort: 'path' });
     expect(off.items.map((c) => c.status)).toEqual(['offline', 'offline', 'offline']);
     expect(off.items[0]!.statusReason).toMatch(/CARD_A.*not connected/);
-    expect(off.counts).toMatchObject({ all: 3, offline: 3, ready: 0 });
+    expect(off.counts).toMatchObject({ all: 3, offline: 3, indexed: 0, indexing: 0 });
 
     const remounted = path.join(dir, 'CARD_A1');
     fs.renameSync(unplugged, remounted);
@@ -225,7 +225,16 @@ describe('library handlers', () => {
     events.subscribe((event, payload) => seen.push({ event, payload }));
     const cacheDir = path.join(dir, 'cache');
     const media = mediaPipeline(db, dir, { cacheDir });
-    const lib = createLibraryService({ db, events, cacheDir, resolver, indexClips: media.indexClips, pollOnStart: false, volumePollMs: 0 });
+    const lib = createLibraryService({
+      db,
+      events,
+      cacheDir,
+      resolver,
+      indexClips: media.indexClips,
+      indexStates: (ids) => media.pipeline.indexStates(ids),
+      pollOnStart: false,
+      volumePollMs: 0,
+    });
     try {
       const summary = await lib.handlers['library.import']({ paths: [card] }, { transport: 'test' });
       expect(summary).toMatchObject({ added: 3, state: 'done' });
@@ -239,6 +248,11 @@ describe('library handlers', () => {
       await media.settled(imported);
       const list = await lib.handlers['library.list']({ offset: 0, limit: 100, sort: 'path' }, { transport: 'test' });
       expect(list.items.map((c) => c.status)).toEqual(['ready', 'ready', 'ready']);
+      // The cards say what the Jobs view says of each clip: held at the upload (the network is paused here).
+      const jobs = media.pipeline.listClips('all').clips;
+      expect(list.items.map((c) => c.indexing)).toEqual(list.items.map((c) => jobs.find((j) => j.clipId === c.id)!.state));
+      expect(list.items.map((c) => c.indexing)).toEqual(['blocked', 'blocked', 'blocked']);
+      expect(list.counts).toMatchObject({ indexed: 0, indexing: 3 });
       for (const c of list.items) {
         expect(c.shotCount).toBe(1);
         expect(c.poster!.width).toBe(320);

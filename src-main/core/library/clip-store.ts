@@ -162,12 +162,19 @@ function toSummary(row: ClipRow, thumbs: ThumbRow[], shotCount: number, marks: M
     rating: marks.rating,
     keywords: marks.keywords,
     rangeCount: marks.rangeCount,
+    // The pipeline's fold is added by the library service (library-handlers), which knows it.
+    indexing: null,
     shotCount,
     poster: posters[0] ? toThumb(posters[0]) : null,
     filmstrip,
     updatedAt: row.updated_at,
   };
 }
+
+/** Searchable: the index stage stamped it (clips-repository's `indexed` event), as the Jobs view's "Indexed". */
+const INDEXED = `c.indexed_at IS NOT NULL`;
+/** Footage still on its way there (a clip that failed reading is a problem, not this). */
+const INDEXING = `c.indexed_at IS NULL AND c.status IN ('pending', 'probed', 'ready')`;
 
 /** SQL condition and parameters for a Library filter. */
 function filterSql(filter: ClipFilter): { sql: string; params: unknown[] } {
@@ -177,8 +184,10 @@ function filterSql(filter: ClipFilter): { sql: string; params: unknown[] } {
       return { sql: 'v.online = 0', params: [] };
     case 'missing':
       return { sql: 'v.online = 1 AND c.missing_at IS NOT NULL', params: [] };
-    case 'processing':
-      return { sql: `${present} AND c.status IN ('pending', 'probed')`, params: [] };
+    case 'indexed':
+      return { sql: `${present} AND ${INDEXED}`, params: [] };
+    case 'indexing':
+      return { sql: `${present} AND ${INDEXING}`, params: [] };
     case 'problems':
       return { sql: `v.online = 1 AND (c.missing_at IS NOT NULL OR c.status IN ('error', 'unsupported'))`, params: [] };
     default:
@@ -270,18 +279,18 @@ export function listClips(db: CatalogDb, args: z.output<typeof listArgsSchema>):
   const c = db
     .prepare(
       `SELECT COUNT(*) AS all_n,
-        SUM(v.online = 1 AND c.missing_at IS NULL AND c.status = 'ready') AS ready,
-        SUM(v.online = 1 AND c.missing_at IS NULL AND c.status IN ('pending', 'probed')) AS processing,
+        SUM(v.online = 1 AND c.missing_at IS NULL AND ${INDEXED}) AS indexed,
+        SUM(v.online = 1 AND c.missing_at IS NULL AND ${INDEXING}) AS indexing,
         SUM(v.online = 1 AND (c.missing_at IS NOT NULL OR c.status IN ('error', 'unsupported'))) AS problems,
         SUM(v.online = 0) AS offline
        ${from}`,
     )
-    .get() as { all_n: number; ready: number | null; processing: number | null; problems: number | null; offline: number | null };
+    .get() as { all_n: number; indexed: number | null; indexing: number | null; problems: number | null; offline: number | null };
   return {
     total,
     offset: args.offset,
     items: rows.map((r) => toSummary(r, thumbs.get(r.id) ?? [], counts.get(r.id) ?? 0, marksById.get(r.id) ?? NO_MARKS)),
-    counts: { all: c.all_n, ready: c.ready ?? 0, processing: c.processing ?? 0, problems: c.problems ?? 0, offline: c.offline ?? 0 },
+    counts: { all: c.all_n, indexed: c.indexed ?? 0, indexing: c.indexing ?? 0, problems: c.problems ?? 0, offline: c.offline ?? 0 },
   };
 }
 

@@ -1,4 +1,5 @@
-import type { libraryMethods, ImportSummary, ImportIssue } from '../../../src-shared/contract/library';
+import type { ClipIndexState } from '../../../src-shared/contract/jobs';
+import type { ClipSummary, libraryMethods, ImportSummary, ImportIssue } from '../../../src-shared/contract/library';
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { EventBus } from '../rpc/event-bus';
 import type { HandlersFor } from '../rpc/handlers';
@@ -26,6 +27,8 @@ export interface LibraryDeps {
    * and indexes). The only place the library enqueues work; `restart` runs a clip from the start.
    */
   indexClips: (clipIds: number[], opts?: { restart?: boolean }) => void;
+  /** The pipeline's fold of each clip's jobs, the words the Jobs view shows (absent: cards carry null). */
+  indexStates?: (clipIds: readonly number[]) => ReadonlyMap<number, ClipIndexState>;
   /** Check drives once right after start (default true). */
   pollOnStart?: boolean;
   /** How often connected drives are checked, in ms (default 5000; 0 turns the timer off). */
@@ -63,6 +66,10 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
   const { db, events } = deps;
   const resolver = deps.resolver ?? defaultVolumeResolver();
   const tools = () => deps.tools?.() ?? {};
+  const withIndexing = <T extends ClipSummary>(items: T[]): T[] => {
+    const states = deps.indexStates?.(items.map((c) => c.id));
+    return states ? items.map((c) => ({ ...c, indexing: states.get(c.id) ?? null })) : items;
+  };
   const schedule = (ids: number[], opts?: { restart?: boolean }) => {
     if (ids.length > 0) deps.indexClips(ids, opts);
   };
@@ -145,10 +152,11 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
     },
     'library.list': (args) => {
       if (Date.now() - lastPoll > 3000) pollVolumes();
-      return listClips(db, args);
+      const res = listClips(db, args);
+      return { ...res, items: withIndexing(res.items) };
     },
     'library.ids': (args) => ({ ids: listClipIds(db, args) }),
-    'library.get': ({ clipId }) => getClipDetail(db, clipId),
+    'library.get': ({ clipId }) => withIndexing([getClipDetail(db, clipId)])[0]!,
     'library.relink': async ({ fromPath, toPath }) => {
       const res = await relinkFolder(db, fromPath, toPath, { resolver });
       if (res.relinked > 0) events.emit('catalog.changed', { reason: 'relink' });

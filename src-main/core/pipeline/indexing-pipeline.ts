@@ -366,18 +366,39 @@ export class IndexingPipeline {
     return { clips: page, total: all.length };
   }
 
-  /** Each clip's furthest indexing job in one query: what the summary and the list sort by. */
-  private frontiers(): FrontierRow[] {
+  /**
+   * The Library's cards in the same words as the Jobs view: each clip's jobs folded as the summary
+   * and the list fold them. A clip with no indexing job (one added by URL, indexed by the service
+   * from there) is 'done' once indexed, otherwise null.
+   */
+  indexStates(clipIds: readonly number[]): Map<number, ClipJobs['state']> {
+    const out = new Map<number, ClipJobs['state']>();
+    if (clipIds.length === 0) return out;
+    const gateOpen = this.queue.gate().open;
+    for (const r of this.frontiers(clipIds)) out.set(r.clip_id, this.foldState(r, gateOpen));
+    const rest = clipIds.filter((id) => !out.has(id));
+    if (rest.length > 0) {
+      const indexed = this.o.db
+        .prepare('SELECT id FROM clips WHERE id IN (SELECT value FROM json_each(?)) AND indexed_at IS NOT NULL')
+        .all(JSON.stringify(rest)) as { id: number }[];
+      for (const { id } of indexed) out.set(id, 'done');
+    }
+    return out;
+  }
+
+  /** Each clip's furthest indexing job in one query (of the given clips, or all): what the summary and the list sort by. */
+  private frontiers(clipIds?: readonly number[]): FrontierRow[] {
     const idx = `CASE stage ${INDEX_STAGES.map((st, i) => `WHEN '${st}' THEN ${i}`).join(' ')} END`;
     const name = `CASE f.si ${INDEX_STAGES.map((st, i) => `WHEN ${i} THEN '${st}'`).join(' ')} END`;
     return this.o.db
       .prepare(
         `WITH f AS (SELECT clip_id, COALESCE(MAX(CASE WHEN state <> 'succeeded' THEN ${idx} END), MAX(${idx})) AS si
-                   FROM jobs WHERE clip_id IS NOT NULL AND stage IN (${INDEX_STAGES.map((st) => `'${st}'`).join(',')}) GROUP BY clip_id)
+                   FROM jobs WHERE clip_id IS NOT NULL AND stage IN (${INDEX_STAGES.map((st) => `'${st}'`).join(',')})
+                   ${clipIds ? 'AND clip_id IN (SELECT value FROM json_each(?))' : ''} GROUP BY clip_id)
          SELECT f.clip_id, j.stage, j.state, j.progress, j.resource, j.priority, c.duration_s, c.indexed_at, c.indexed_profile
          FROM f JOIN jobs j ON j.clip_id = f.clip_id AND j.stage = ${name} JOIN clips c ON c.id = f.clip_id`,
       )
-      .all() as FrontierRow[];
+      .all(...(clipIds ? [JSON.stringify(clipIds)] : [])) as FrontierRow[];
   }
 
   private foldState(r: Pick<FrontierRow, 'stage' | 'state' | 'resource' | 'indexed_at' | 'indexed_profile'>, gateOpen: boolean): ClipJobs['state'] {

@@ -15,10 +15,11 @@ import { useClipPages, useImports } from '../components/library/use-library';
 import { Viewer } from '../components/viewer/Viewer';
 import './library.css';
 
-const FILTERS: { id: ClipFilter | 'all'; label: string; count: 'all' | 'ready' | 'processing' | 'problems' | 'offline' }[] = [
+// "Indexed" as in the Jobs view: searchable.
+const FILTERS: { id: ClipFilter | 'all'; label: string; count: 'all' | 'indexed' | 'indexing' | 'problems' | 'offline' }[] = [
   { id: 'all', label: 'All', count: 'all' },
-  { id: 'ready', label: 'Ready', count: 'ready' },
-  { id: 'processing', label: 'Processing', count: 'processing' },
+  { id: 'indexed', label: 'Indexed', count: 'indexed' },
+  { id: 'indexing', label: 'Indexing', count: 'indexing' },
   { id: 'problems', label: 'Problems', count: 'problems' },
   { id: 'offline', label: 'Offline', count: 'offline' },
 ];

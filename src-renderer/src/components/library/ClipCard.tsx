@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import type { ClipSummary } from '../../../../src-shared/contract/library';
 import { api } from '../../api/client';
 import { tcDuration } from '../timecode-format';
-import { formatFps, formatResolution, reasonLine, STATUS_LABEL, statusTone } from './format';
+import { clipBadge, formatFps, formatResolution, reasonLine, statusTone } from './format';
 
 /** Largest box of aspect w:h that fits in boxW x boxH. */
 function fit(w: number, h: number, boxW: number, boxH: number): { width: number; height: number } {
@@ -27,6 +27,7 @@ export function ClipCard({ clip, thumbWidth, thumbHeight, selected, focused, onC
   const [scrub, setScrub] = useState<number | null>(null);
   const strip = clip.filmstrip;
   const tone = statusTone(clip.status);
+  const badge = clipBadge(clip);
   const reason = reasonLine(clip);
   const tileW = strip?.width ?? clip.poster?.width ?? 16;
   const tileH = strip?.height ?? clip.poster?.height ?? 9;
@@ -97,8 +98,8 @@ export function ClipCard({ clip, thumbWidth, thumbHeight, selected, focused, onC
           <span>{formatResolution(clip)}</span>
           {clip.fps ? <span>{formatFps(clip)}</span> : null}
           {clip.videoCodec ? <span>{clip.videoCodec}</span> : null}
-          <span className={`badge ${tone}`} title={reason ?? STATUS_LABEL[clip.status]} data-testid="clip-status">
-            {STATUS_LABEL[clip.status]}
+          <span className={`badge ${badge.tone}`} title={reason ?? badge.label} data-testid="clip-status" data-indexing={clip.indexing ?? undefined}>
+            {badge.label}
           </span>
         </div>
         {(clip.keywords.length > 0 || clip.rangeCount > 0) && (

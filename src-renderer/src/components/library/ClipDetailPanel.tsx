@@ -4,7 +4,7 @@ import type { AppError } from '../../../../src-shared/errors';
 import { api } from '../../api/client';
 import { ExportMenu } from '../ExportMenu';
 import { tcAt, tcDuration } from '../timecode-format';
-import { formatBytes, formatFps, formatResolution, STATUS_LABEL, statusTone } from './format';
+import { clipBadge, formatBytes, formatFps, formatResolution, statusTone } from './format';
 
 /** Metadata and shots of one clip; refreshed when the catalog changes. */
 export function ClipDetailPanel({ clipId, onClose, onOpen }: { clipId: number; onClose: () => void; onOpen: (range: { startS: number; endS: number } | null) => void }): ReactNode {
@@ -51,7 +51,7 @@ export function ClipDetailPanel({ clipId, onClose, onOpen }: { clipId: number; o
                 ▶ Open
               </button>
             )}
-            <span className={`badge ${statusTone(clip.status)}`}>{STATUS_LABEL[clip.status]}</span>
+            <span className={`badge ${clipBadge(clip).tone}`}>{clipBadge(clip).label}</span>
             {(clip.status === 'error' || clip.status === 'unsupported' || clip.status === 'ready') && (
               <button type="button" className="btn" onClick={retry}>
                 Process again

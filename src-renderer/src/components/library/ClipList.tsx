@@ -4,7 +4,7 @@ import { CLIP_SORT_NATURAL, type ClipSort, type ClipSummary } from '../../../../
 import { rateLabel } from '../../../../src-shared/timecode';
 import { tcAt, tcDuration } from '../timecode-format';
 import type { ClipViewProps } from './ClipGrid';
-import { formatResolution, STATUS_LABEL, statusTone } from './format';
+import { clipBadge, formatResolution } from './format';
 
 const ROW_H = 30;
 const HEAD_H = 32;
@@ -26,7 +26,7 @@ const COLUMNS: Column[] = [
   { sort: 'date', label: 'Date', width: '128px', cell: (c) => new Date(c.mtimeMs).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' }) },
   { sort: 'rating', label: 'Rating', width: '64px', cell: (c) => (c.rating === 'favorite' ? <span className="clip-rating favorite">★</span> : c.rating === 'reject' ? <span className="clip-rating reject">⊘</span> : '') },
   { sort: null, label: 'Keywords', width: 'minmax(90px, 1fr)', cell: (c) => <span className="muted">{c.keywords.join(', ')}</span> },
-  { sort: null, label: 'Status', width: '96px', cell: (c) => <span className={`badge ${statusTone(c.status)}`}>{STATUS_LABEL[c.status]}</span> },
+  { sort: null, label: 'Status', width: '96px', cell: (c) => <span className={`badge ${clipBadge(c).tone}`}>{clipBadge(c).label}</span> },
 ];
 const TEMPLATE = COLUMNS.map((c) => c.width).join(' ');
 const direction = (sort: ClipSort, reversed: boolean) => (CLIP_SORT_NATURAL[sort] === 'asc') !== reversed ? 'asc' : 'desc';

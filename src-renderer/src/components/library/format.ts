@@ -1,4 +1,5 @@
 import type { ClipStatus, ClipSummary } from '../../../../src-shared/contract/library';
+import { CLIP_STATE_LABEL } from '../jobs/format';
 
 export const STATUS_LABEL: Record<ClipStatus, string> = {
   pending: 'Reading',
@@ -16,6 +17,26 @@ export function statusTone(s: ClipStatus): 'ok' | 'warn' | 'error' | 'muted' | '
   if (s === 'unsupported' || s === 'missing') return 'warn';
   if (s === 'offline') return 'muted';
   return 'accent';
+}
+
+type Tone = ReturnType<typeof statusTone>;
+const INDEX_TONE: Record<NonNullable<ClipSummary['indexing']>, Tone> = {
+  done: 'ok',
+  failed: 'error',
+  running: 'accent',
+  waiting: 'accent',
+  blocked: 'muted',
+  paused: 'muted',
+  cancelled: 'muted',
+};
+
+/**
+ * A card's badge: what is wrong with the file first (reading, error, offline...), otherwise where
+ * its indexing is, in the Jobs view's own words ("Indexed" is finished in both places).
+ */
+export function clipBadge(c: Pick<ClipSummary, 'status' | 'indexing'>): { label: string; tone: Tone } {
+  if ((c.status === 'probed' || c.status === 'ready') && c.indexing) return { label: CLIP_STATE_LABEL[c.indexing], tone: INDEX_TONE[c.indexing] };
+  return { label: STATUS_LABEL[c.status], tone: statusTone(c.status) };
 }
 
 export function formatResolution(c: Pick<ClipSummary, 'width' | 'height'>): string {
