@@ -53,7 +53,10 @@ describe('Library view in Chromium through the web transport', () => {
       .poll(() => ready.locator('img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth)))
       .toEqual([320, 320, 320]);
     const bikes = page.locator('.clip-card', { hasText: CLIPS[0]! });
-    expect(await bikes.innerText()).toMatch(/640×272[\s\S]*25 fps[\s\S]*Ready/);
+    // No service is set up here: the card says what the Jobs view says of it, held before the upload.
+    expect(await bikes.innerText()).toMatch(/640×272[\s\S]*25 fps[\s\S]*Held/);
+    expect(await bikes.locator('[data-testid="clip-status"]').getAttribute('data-indexing')).toBe('blocked');
+    expect(await bikes.locator('[data-testid="clip-status"]').getAttribute('title')).toMatch(/Jobs/);
     expect(await bikes.locator('.clip-shots').innerText()).toBe('5 shots');
     const bad = page.locator('.clip-card[data-status="error"]');
     expect(await bad.innerText()).toMatch(/shot list\.mp4[\s\S]*Error[\s\S]*not a recognisable media file/);

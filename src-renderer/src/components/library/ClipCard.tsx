@@ -98,7 +98,7 @@ export function ClipCard({ clip, thumbWidth, thumbHeight, selected, focused, onC
           <span>{formatResolution(clip)}</span>
           {clip.fps ? <span>{formatFps(clip)}</span> : null}
           {clip.videoCodec ? <span>{clip.videoCodec}</span> : null}
-          <span className={`badge ${badge.tone}`} title={reason ?? badge.label} data-testid="clip-status" data-indexing={clip.indexing ?? undefined}>
+          <span className={`badge ${badge.tone}`} title={reason ?? badge.title} data-testid="clip-status" data-indexing={clip.indexing ?? undefined}>
             {badge.label}
           </span>
         </div>

@@ -34,10 +34,19 @@ const INDEX_TONE: Record<NonNullable<ClipSummary['indexing']>, Tone> = {
  * A card's badge: what is wrong with the file first (reading, error, offline...), otherwise where
  * its indexing is, in the Jobs view's own words ("Indexed" is finished in both places).
  */
-export function clipBadge(c: Pick<ClipSummary, 'status' | 'indexing'>): { label: string; tone: Tone } {
-  if ((c.status === 'probed' || c.status === 'ready') && c.indexing) return { label: CLIP_STATE_LABEL[c.indexing], tone: INDEX_TONE[c.indexing] };
-  return { label: STATUS_LABEL[c.status], tone: statusTone(c.status) };
+export function clipBadge(c: Pick<ClipSummary, 'status' | 'indexing'>): { label: string; tone: Tone; title: string } {
+  if ((c.status === 'probed' || c.status === 'ready') && c.indexing) {
+    const label = CLIP_STATE_LABEL[c.indexing];
+    return { label, tone: INDEX_TONE[c.indexing], title: INDEX_TITLE[c.indexing] ?? label };
+  }
+  return { label: STATUS_LABEL[c.status], tone: statusTone(c.status), title: STATUS_LABEL[c.status] };
 }
+
+const INDEX_TITLE: Partial<Record<NonNullable<ClipSummary['indexing']>, string>> = {
+  done: 'Indexed: searchable',
+  blocked: 'Held: the network stages are paused or the service is not set up or not reachable (see Jobs)',
+  failed: 'Indexing failed (see Jobs for the reason)',
+};
 
 export function formatResolution(c: Pick<ClipSummary, 'width' | 'height'>): string {
   return c.width && c.height ? `${c.width}×${c.height}` : '–';
