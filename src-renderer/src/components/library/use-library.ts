@@ -19,6 +19,7 @@ export interface LibraryQuery {
  * Clips by index for a virtualized grid: pages are fetched when rows come into view, and the
  * whole set is refetched (keeping what is on screen until the new page lands) when the catalog
  * changes. Bursts of catalog.changed (one per clip while thumbnails are made) are coalesced.
+ * Each card's indexing badge follows the pipeline's `jobs.clips` events between refetches.
  */
 export function useClipPages(q: LibraryQuery): {
   total: number;
@@ -95,7 +96,7 @@ export function useClipPages(q: LibraryQuery): {
 
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | null = null;
-    const off = api.on('catalog.changed', () => {
+    const refetch = () => {
       if (timer) return;
       timer = setTimeout(() => {
         timer = null;
@@ -109,9 +110,25 @@ export function useClipPages(q: LibraryQuery): {
         for (let p = first; p <= last; p++) void fetchPage(p);
         if (last < first) void fetchPage(0);
       }, 350);
+    };
+    const offCatalog = api.on('catalog.changed', refetch);
+    // A clip finished indexing: the Indexed/Indexing counts move (its badge is patched below first).
+    const offIndexed = api.on('jobs.clipIndexed', refetch);
+    // The Jobs view's fold of each changed clip: the cards on hand take its word at once.
+    const offClips = api.on('jobs.clips', ({ clips }) => {
+      const state = new Map(clips.map((c) => [c.clipId, c.state]));
+      let changed = false;
+      for (const [page, items] of pages.current) {
+        if (!items.some((c) => state.has(c.id) && c.indexing !== state.get(c.id))) continue;
+        pages.current.set(page, items.map((c) => (state.has(c.id) ? { ...c, indexing: state.get(c.id)! } : c)));
+        changed = true;
+      }
+      if (changed) setTick((t) => t + 1);
     });
     return () => {
-      off();
+      offCatalog();
+      offIndexed();
+      offClips();
       if (timer) clearTimeout(timer);
     };
   }, [fetchPage]);
