@@ -250,7 +250,7 @@ export function replaceShots(db: CatalogDb, clipId: number, shots: readonly Shot
     shots.forEach((s, i) => upd.run(s.startS, s.endS, s.cutScore, s.transition?.kind ?? null, s.transition?.startS ?? null, s.transition?.endS ?? null, old[i]!.id));
   } else {
     // Per-shot posters go with their shots; clip-level images (the preview lane's poster, the
-    // filmstrip) stay, so the card keeps its picture until the thumbnails stage replaces them.
+    // filmstrip) stay, so the card keeps its picture until the analysis stage replaces them.
     db.prepare('DELETE FROM thumbnails WHERE clip_id = ? AND shot_id IS NOT NULL').run(clipId);
     db.prepare('DELETE FROM shots WHERE clip_id = ?').run(clipId);
     const ins = db.prepare(
@@ -265,7 +265,7 @@ export function replaceShots(db: CatalogDb, clipId: number, shots: readonly Shot
  * The preview lane's poster: one keyframe near the middle of the clip (ffmpeg seeks to the keyframe
  * before that time and decodes just it), so every card of a dropped card shows a picture within
  * seconds, long before shots and per-shot posters exist. Skipped when the clip has posters already;
- * the thumbnails stage replaces it (and deletes its folder) with the per-shot set.
+ * the analysis stage replaces it (and deletes its folder) with the per-shot set.
  */
 export async function makeQuickPoster(db: CatalogDb, clipId: number, opts: StageOptions & { cacheDir: string }): Promise<boolean> {
   const row = getClipRow(db, clipId);

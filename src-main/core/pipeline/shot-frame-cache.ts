@@ -1,7 +1,7 @@
 import type { ShotFrames } from '../tensors/shot-chunks';
 
 /**
- * Decoded shots kept between the tensors stage and the upload stage, bounded in bytes (LRU). The
+ * Decoded shots kept between the analysis stage and the upload stage, bounded in bytes (LRU). The
  * catalog never holds tensors: after a restart, or for shots evicted here, the upload stage decodes
  * the shot again from the file, with the same decode, so the bytes are the same.
  */
