@@ -66,7 +66,7 @@ export function analysisStage(d: StageDeps): StageHandler<'analysis'> {
 
     const pool = d.analysisPool();
     const byId = new Map(shots.map((s) => [s.id, s]));
-    let result;
+    let result: Awaited<ReturnType<typeof analyzeClip>>;
     try {
       result = await analyzeClip({
         filePath: src.filePath,
