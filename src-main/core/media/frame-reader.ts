@@ -29,6 +29,9 @@ export function readSmallFrames(file: string, opts: FrameReadOptions): Promise<F
   const frameBytes = opts.width * opts.height * 3;
   const args = [
     '-hide_banner', '-nostdin', '-nostats', '-loglevel', 'info',
+    // Deblocking is invisible once a frame is averaged down to 64x36, and costs about a sixth of an
+    // H.264 decode: skipped (decoders without a loop filter ignore it).
+    '-skip_loop_filter', 'all',
     '-i', file,
     '-map', '0:v:0', '-an', '-sn', '-dn',
     '-vf', `scale=${opts.width}:${opts.height}:flags=area,format=rgb24,showinfo`,
