@@ -99,8 +99,8 @@ function noop(): void {}
  * frames for motion, mono PCM for the audio tensor, and (when asked) the per-shot posters and the
  * filmstrip, which ffmpeg writes itself. Faces and motion run in the worker pool while decoding
  * continues; each shot is chunked and tagged as soon as the decoder has passed its end. Shots with
- * no sample on the frame grid (shorter than 1/fps) get one frame from a keyframe-bounded seek to
- * their midpoint.
+ * no sample on the frame grid (shorter than 1/fps) get one frame from a seek to their midpoint
+ * (a one-frame decode, counted apart from the full decode).
  */
 export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClipResult> {
   const t0 = performance.now();
