@@ -98,7 +98,7 @@ export const jobsSummarySchema = z.object({
    * unknown (no rates yet, or blocked).
    */
   etaMs: z.number().nullable(),
-  /** Why the ETA last moved by more than the clock (footage added, network paused or resumed); null when it did not. */
+  /** Why the ETA last moved by more than the clock (footage added, uploads held or resumed); null when it did not. */
   etaNote: z.string().nullable(),
   network: networkStateSchema,
   updatedAt: z.number(),

@@ -47,6 +47,19 @@ describe('the ETA the editor sees', () => {
     expect(shown[1]).toMatchObject({ ms: 300 * MIN, note: '290 more clips to index' });
     expect(shown[2]!.note).toBe('290 more clips to index');
     expect(shown[3]!.note).toBeNull();
-    expect(shown[4]).toMatchObject({ ms: 900 * MIN, note: 'network stages paused' });
+    expect(shown[4]).toMatchObject({ ms: 900 * MIN, note: 'uploads on hold' });
+  });
+
+  it('names a pause while the network stages hold (no estimate then) and the resume after it', () => {
+    const shown = run([
+      reading(10 * MIN, 0),
+      reading(null, 1000, { networkOpen: false }),
+      reading(null, 2000, { networkOpen: false }),
+      reading(40 * MIN, 3000),
+    ]);
+    expect(shown[1]).toMatchObject({ ms: null, note: 'uploads on hold' });
+    expect(shown[2]).toMatchObject({ ms: null, note: 'uploads on hold' });
+    // Back from unknown: the new estimate as it is, and why it moved.
+    expect(shown[3]).toMatchObject({ ms: 40 * MIN, note: 'uploads resumed' });
   });
 });

@@ -36,21 +36,25 @@ function causeOf(prev: ShownEta, r: EtaReading): string | null {
     const n = r.activeClips - prev.activeClips;
     return `${n} more clip${n === 1 ? '' : 's'} to index`;
   }
-  if (prev.networkOpen && !r.networkOpen) return 'network stages paused';
-  if (!prev.networkOpen && r.networkOpen) return 'network stages resumed';
+  if (prev.networkOpen && !r.networkOpen) return 'uploads on hold';
+  if (!prev.networkOpen && r.networkOpen) return 'uploads resumed';
   return null;
 }
 
 export function nextShownEta(prev: ShownEta | null, r: EtaReading): ShownEta {
   const base = { at: r.now, activeClips: r.activeClips, networkOpen: r.networkOpen };
-  const keptNote = prev?.note && r.now - prev.noteAt < ETA_NOTE_MS ? { note: prev.note, noteAt: prev.noteAt } : { note: null, noteAt: 0 };
-  if (r.rawMs === null) return { ...base, ms: null, ...keptNote };
-  if (!prev || prev.ms === null) return { ...base, ms: r.rawMs, ...keptNote };
-  const cause = causeOf(prev, r);
-  if (cause) return { ...base, ms: r.rawMs, note: cause, noteAt: r.now };
+  const cause = prev ? causeOf(prev, r) : null;
+  // A cause is named even when the estimate is unknown (a pause holds the network stages).
+  const note = cause
+    ? { note: cause, noteAt: r.now }
+    : prev?.note && r.now - prev.noteAt < ETA_NOTE_MS
+      ? { note: prev.note, noteAt: prev.noteAt }
+      : { note: null, noteAt: 0 };
+  if (r.rawMs === null) return { ...base, ms: null, ...note };
+  if (!prev || prev.ms === null || cause) return { ...base, ms: r.rawMs, ...note };
   // Where the clock alone would have brought the last shown value.
   const expected = Math.max(0, prev.ms - Math.max(0, r.now - prev.at));
   const low = expected / ETA_STEP;
   const high = Math.max(expected * ETA_STEP, expected + 1000);
-  return { ...base, ms: Math.round(Math.min(high, Math.max(low, r.rawMs))), ...keptNote };
+  return { ...base, ms: Math.round(Math.min(high, Math.max(low, r.rawMs))), ...note };
 }
