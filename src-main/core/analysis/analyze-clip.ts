@@ -8,7 +8,7 @@ import { AnalysisPool } from './analysis-pool';
 import { DEFAULT_ANALYSIS_SETTINGS, type AnalysisSettings } from './analysis-settings';
 import type { FrameFaces, ShotAnalysis } from './analysis-types';
 import { classifyMotion } from './camera-motion';
-import { ClipDecoder, type VideoOutput } from './clip-decoder';
+import { ClipDecoder, firstFramesAt, type VideoOutput } from './clip-decoder';
 import { localTagsFor, summarizeFaces } from './local-tags';
 import { probeSource, type SourceInfo } from './source-info';
 import type { MotionStep } from './workers/block-motion.cjs';
@@ -383,31 +383,15 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
   /** One frame at the midpoint of a shot shorter than the sampling interval, for tensor and faces. */
   async function decodeSingleFrame(s: ShotState): Promise<void> {
     const mid = (s.input.startS + s.input.endS) / 2;
-    const single = new ClipDecoder(
-      {
-        filePath: opts.filePath,
-        startS: mid,
-        durationS: Math.max(0.5, 2 / profile.fps),
-        outputs: outputs.slice(0, 2),
-        audioRate: null,
-        maxFramesPerOutput: 1,
-        ffmpegPath: opts.ffmpegPath,
-        signal,
-      },
-      {
-        onFrame: (o, frame) => {
-          if (o === OUT_TENSOR && s.frames.length === 0) {
-            s.frames.push(frame);
-            s.frameTimes.push(mid);
-          } else if (o === OUT_FACES && s.faceFrames === 0) {
-            s.faceBatch.push(frame);
-            s.faceFrames = 1;
-          }
-        },
-        onAudio: noop,
-      },
-    );
-    await single.run();
+    const [tensor, face] = await firstFramesAt(opts.filePath, mid, [outputs[OUT_TENSOR]!, outputs[OUT_FACES]!], { ffmpegPath: opts.ffmpegPath, signal });
+    if (tensor) {
+      s.frames.push(tensor);
+      s.frameTimes.push(mid);
+    }
+    if (face) {
+      s.faceBatch.push(face);
+      s.faceFrames = 1;
+    }
     flushFaces(s);
     if (s.frames.length === 0) {
       // Nothing decodable there (past the end of the stream): the shot gets no tensor and no tags.

@@ -43,6 +43,26 @@ export interface DecodeSinks {
 const BYTES_PER_PIXEL: Record<PixelFormat, number> = { rgb24: 3, bgr24: 3, gray: 1 };
 
 /**
+ * The first frame of each output at `atS`: an exact seek (decoded from the keyframe before it)
+ * that stops after one frame, for a span too short to hold a sample of the frame grid. Null for an
+ * output with nothing decodable there (past the end of the stream).
+ */
+export async function firstFramesAt(
+  filePath: string,
+  atS: number,
+  outputs: VideoOutput[],
+  opts: { ffmpegPath?: string; signal?: AbortSignal } = {},
+): Promise<Array<Uint8Array | null>> {
+  const got: Array<Uint8Array | null> = outputs.map(() => null);
+  const slowest = Math.min(...outputs.map((o) => o.fps));
+  await new ClipDecoder(
+    { filePath, startS: atS, durationS: Math.max(0.5, 2 / slowest), outputs, audioRate: null, maxFramesPerOutput: 1, ffmpegPath: opts.ffmpegPath, signal: opts.signal },
+    { onFrame: (o, frame) => void (got[o] ??= frame), onAudio: () => {} },
+  ).run();
+  return got;
+}
+
+/**
  * ffmpeg arguments for one decode that feeds every consumer: the source is decoded once, split,
  * and each branch is rate-reduced first (fps before scale: only kept frames are scaled), then
  * scaled to its own size. Each branch goes to its own pipe as raw pixels; audio goes to the last

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../../../src-shared/errors';
-import { ClipDecoder, type VideoOutput } from '../analysis/clip-decoder';
+import { ClipDecoder, firstFramesAt, type VideoOutput } from '../analysis/clip-decoder';
 import { parseSar } from '../analysis/source-info';
 import { tensorRequestId } from '../service/tensor';
 import { displaySize, fitGeometry } from '../tensors/frame-geometry';
@@ -40,14 +40,19 @@ export function sarFromProbeJson(probeJson: string | null, rotation: number | nu
   }
 }
 
+/** The tensor frames' output: the profile's rate, its size and fit over the displayed picture. */
+function tensorOutput(src: TensorSource, profile: TensorProfile): { output: VideoOutput; disp: { width: number; height: number } } {
+  const disp = displaySize(src.width, src.height, src.sar);
+  const geometry = fitGeometry(disp.width, disp.height, profile.frameWidth, profile.frameHeight, profile.fit);
+  return { output: { name: 'tensor', fps: profile.fps, geometry, pixFmt: 'rgb24' }, disp };
+}
+
 /**
  * Decodes one range (Tag this range now) at the profile's frame rate and size, with its mono
  * audio. A range shorter than one frame interval gets a single frame from its midpoint.
  */
 export async function decodeRange(src: TensorSource, shot: ShotSpan, profile: TensorProfile, opts: { signal?: AbortSignal; ffmpeg?: string } = {}): Promise<ShotFrames> {
-  const disp = displaySize(src.width, src.height, src.sar);
-  const geometry = fitGeometry(disp.width, disp.height, profile.frameWidth, profile.frameHeight, profile.fit);
-  const output: VideoOutput = { name: 'tensor', fps: profile.fps, geometry, pixFmt: 'rgb24' };
+  const { output, disp } = tensorOutput(src, profile);
   const duration = shot.endS - shot.startS;
   if (!(duration > 0)) throw new AppError('invalid', `shot ${shot.id} has an empty range`);
   const frames: Uint8Array[] = [];
@@ -69,19 +74,12 @@ export async function decodeRange(src: TensorSource, shot: ShotSpan, profile: Te
   if (frames.length === 0) {
     const mid = (shot.startS + shot.endS) / 2;
     for (const start of [mid, shot.startS, Math.max(0, shot.startS - 1 / profile.fps)]) {
-      await new ClipDecoder(
-        { filePath: src.filePath, startS: start, durationS: Math.max(0.5, 2 / profile.fps), outputs: [output], audioRate: null, maxFramesPerOutput: 1, ffmpegPath: opts.ffmpeg, signal: opts.signal },
-        {
-          onFrame: (_o, frame) => {
-            if (frames.length === 0) {
-              frames.push(frame);
-              frameTimes.push(Math.min(Math.max(start, shot.startS), shot.endS - GRID_EPS));
-            }
-          },
-          onAudio: () => {},
-        },
-      ).run();
-      if (frames.length > 0) break;
+      const [frame] = await firstFramesAt(src.filePath, start, [output], { ffmpegPath: opts.ffmpeg, signal: opts.signal });
+      if (frame) {
+        frames.push(frame);
+        frameTimes.push(Math.min(Math.max(start, shot.startS), shot.endS - GRID_EPS));
+        break;
+      }
     }
   }
   // Exactly one sample per 1/rate s of the shot: silence where the stream has none (or is shorter).
@@ -103,7 +101,7 @@ export async function decodeRange(src: TensorSource, shot: ShotSpan, profile: Te
     audio,
     sourceWidth: disp.width,
     sourceHeight: disp.height,
-    content: geometry.content,
+    content: output.geometry.content,
   };
 }
 
@@ -125,9 +123,7 @@ export async function rebuildShotFrames(
   const sorted = [...shots].sort((a, b) => a.startS - b.startS);
   const targets = sorted.filter((s) => wanted.has(s.id));
   if (targets.length === 0) return;
-  const disp = displaySize(src.width, src.height, src.sar);
-  const geometry = fitGeometry(disp.width, disp.height, profile.frameWidth, profile.frameHeight, profile.fit);
-  const output: VideoOutput = { name: 'tensor', fps: profile.fps, geometry, pixFmt: 'rgb24' };
+  const { output, disp } = tensorOutput(src, profile);
   const range = decodeRangeOf(sorted, src.durationS);
   const rate = profile.audioSampleRate;
   const collected = new Map(targets.map((s) => [s.id, { frames: [] as Uint8Array[], frameTimes: [] as number[] }]));
@@ -158,7 +154,7 @@ export async function rebuildShotFrames(
         audio: audio.take(sampleIndex(s.startS, rate), sampleIndex(s.endS, rate)),
         sourceWidth: disp.width,
         sourceHeight: disp.height,
-        content: geometry.content,
+        content: output.geometry.content,
       });
       next++;
       const after = targets[next];
@@ -231,13 +227,11 @@ export async function rebuildShotFrames(
   /** As analysis does for a shot with no grid point: one frame from a seek to its midpoint. */
   async function singleFrame(f: ShotFrames): Promise<void> {
     const mid = (f.startS + f.endS) / 2;
-    const frames: Uint8Array[] = [];
-    await new ClipDecoder(
-      { filePath: src.filePath, startS: mid, durationS: Math.max(0.5, 2 / profile.fps), outputs: [output], audioRate: null, maxFramesPerOutput: 1, ffmpegPath: opts.ffmpeg, signal: opts.signal },
-      { onFrame: (_o, frame) => void (frames.length === 0 && frames.push(frame)), onAudio: () => {} },
-    ).run();
-    (f.frames as Uint8Array[]).push(...frames);
-    (f.frameTimes as number[]).push(...frames.map(() => mid));
+    const [frame] = await firstFramesAt(src.filePath, mid, [output], { ffmpegPath: opts.ffmpeg, signal: opts.signal });
+    if (frame) {
+      (f.frames as Uint8Array[]).push(frame);
+      (f.frameTimes as number[]).push(mid);
+    }
   }
 }
 
