@@ -47,7 +47,6 @@ export interface AnalyzeClipOptions {
   /** Known source facts (from the catalog) to skip the probe. */
   source?: SourceInfo;
   ffmpegPath?: string;
-  ffprobePath?: string;
 }
 
 export interface AnalyzeClipResult {
@@ -110,11 +109,11 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
   const signal = opts.signal;
   if (signal?.aborted) throw new AppError('cancelled', 'analysis cancelled');
   if (opts.shots.length === 0) {
-    const source = opts.source ?? (await probeSource(opts.filePath, { signal, ffprobe: opts.ffprobePath }));
+    const source = opts.source ?? (await probeSource(opts.filePath, { signal }));
     return { profileId: profile.id, source, shots: [], stills: null, stats: { decodeMs: 0, totalMs: 0, framesDecoded: 0, fallbackShots: 0 } };
   }
   const shots = checkShots(opts.shots);
-  const source = opts.source ?? (await probeSource(opts.filePath, { signal, ffprobe: opts.ffprobePath }));
+  const source = opts.source ?? (await probeSource(opts.filePath, { signal }));
   const disp = displaySize(source.width, source.height, source.sar);
   const geom: FitGeometry[] = [];
   geom[OUT_TENSOR] = fitGeometry(disp.width, disp.height, profile.frameWidth, profile.frameHeight, profile.fit);

@@ -69,13 +69,13 @@ export function stillsBranches(req: StillsRequest): Array<{ filter: string; outp
 }
 
 /** Reads back what the branches wrote; a decode that produced no image at all is a media error. */
-export function readStills(req: StillsRequest, stderrTail = ''): RenderedStills {
+export function readStills(req: StillsRequest): RenderedStills {
   const posterFrames = sortedUnique(req.posterFrames);
   const stripFrames = sortedUnique(req.stripFrames);
   const posters: (RenderedImage | null)[] = posterFrames.map((_, i) => readImage(path.join(req.outDir, `poster-${String(i + 1).padStart(4, '0')}.jpg`)));
   const strip = stripFrames.length > 0 ? readImage(path.join(req.outDir, 'filmstrip.jpg')) : null;
   if (!posters.some(Boolean) && !strip) {
-    throw new AppError('media', `no frame could be decoded for thumbnails${stderrTail ? `: ${stderrTail.slice(0, 200)}` : ''}`);
+    throw new AppError('media', 'no frame could be decoded for thumbnails');
   }
   // A frame past a damaged tail never decodes: reuse the closest poster that did.
   const filled = posters.map((p, i) => p ?? nearest(posters, i));

@@ -65,7 +65,6 @@ export function analysisStage(d: StageDeps): StageHandler<'analysis'> {
     if (shots.length === 0 || (unplanned.size === 0 && unanalysed.n === 0 && !stills)) return row;
 
     const pool = d.analysisPool();
-    const byId = new Map(shots.map((s) => [s.id, s]));
     let result: Awaited<ReturnType<typeof analyzeClip>>;
     try {
       result = await analyzeClip({
@@ -79,11 +78,10 @@ export function analysisStage(d: StageDeps): StageHandler<'analysis'> {
         source: { width: src.width, height: src.height, sar: src.sar, durationS: src.durationS, hasAudio: src.hasAudio },
         stills: stills?.request,
         onTensorFrames: (frames) => {
-          const shot = byId.get(frames.shotId);
-          if (!shot || !unplanned.has(shot.id)) return;
-          d.frameCache.set(ShotFrameCache.key(shot.id, shot.startS, shot.endS, d.profile.id), frames);
+          if (!unplanned.has(frames.shotId)) return;
+          d.frameCache.set(ShotFrameCache.key(frames.shotId, frames.startS, frames.endS, d.profile.id), frames);
           const chunks = planChunks(frames, d.profile, d.profile.byteBudget);
-          d.store.insertPlan(clipId, shot.id, d.profile.id, d.profile.byteBudget, region, chunks.map((c, i) => plannedSegment(d.profile, c, i, '')));
+          d.store.insertPlan(clipId, frames.shotId, d.profile.id, d.profile.byteBudget, region, chunks.map((c, i) => plannedSegment(d.profile, c, i, '')));
         },
         onProgress: (p) => ctx.progress(p.fraction, `${p.shotsDone}/${p.shotsTotal} shots`),
       });

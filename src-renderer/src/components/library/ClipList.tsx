@@ -26,8 +26,13 @@ const COLUMNS: Column[] = [
   { sort: 'date', label: 'Date', width: '128px', cell: (c) => new Date(c.mtimeMs).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' }) },
   { sort: 'rating', label: 'Rating', width: '64px', cell: (c) => (c.rating === 'favorite' ? <span className="clip-rating favorite">★</span> : c.rating === 'reject' ? <span className="clip-rating reject">⊘</span> : '') },
   { sort: null, label: 'Keywords', width: 'minmax(90px, 1fr)', cell: (c) => <span className="muted">{c.keywords.join(', ')}</span> },
-  { sort: null, label: 'Status', width: '96px', cell: (c) => <span className={`badge ${clipBadge(c).tone}`}>{clipBadge(c).label}</span> },
+  { sort: null, label: 'Status', width: '96px', cell: (c) => <StatusBadge clip={c} /> },
 ];
+
+function StatusBadge({ clip }: { clip: ClipSummary }): ReactNode {
+  const badge = clipBadge(clip);
+  return <span className={`badge ${badge.tone}`}>{badge.label}</span>;
+}
 const TEMPLATE = COLUMNS.map((c) => c.width).join(' ');
 const direction = (sort: ClipSort, reversed: boolean) => (CLIP_SORT_NATURAL[sort] === 'asc') !== reversed ? 'asc' : 'desc';
 
