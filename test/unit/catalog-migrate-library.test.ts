@@ -1,9 +1,9 @@
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, schemaVersion } from '../../src-main/core/catalog/migrate';
 import { MIGRATIONS } from '../../src-main/core/catalog/migrations';
 import { openCatalog } from '../../src-main/core/catalog/open-catalog';
+import { catalogAtVersion } from '../helpers/old-catalog';
 import { tempDir } from '../helpers/paths';
 
 const cleanups: (() => void)[] = [];
@@ -17,10 +17,7 @@ function freshFile(): string {
 
 describe('catalog migrations (library tables)', () => {
   it('upgrades a version-1 catalog with data to the latest version without losing rows', () => {
-    const file = freshFile();
-    const old = new Database(file);
-    old.pragma('foreign_keys = ON');
-    expect(migrate(old, MIGRATIONS, 1)).toBe(1);
+    const { file, old } = catalogAtVersion(1, cleanups);
     const now = Date.now();
     old.prepare(`INSERT INTO volumes (id, volume_key, mount_path, label, online, last_seen_at) VALUES (1, 'uuid:abcd', '/media/card', 'CARD', 1, ?)`).run(now);
     old.prepare(

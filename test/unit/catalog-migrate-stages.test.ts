@@ -1,11 +1,7 @@
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrate } from '../../src-main/core/catalog/migrate';
-import { MIGRATIONS } from '../../src-main/core/catalog/migrations';
 import { openCatalog } from '../../src-main/core/catalog/open-catalog';
 import { STAGE_NAMES } from '../../src-shared/contract/stage-graph';
-import { tempDir } from '../helpers/paths';
+import { catalogAtVersion } from '../helpers/old-catalog';
 import { insertClip, insertVolume } from '../helpers/search-catalog';
 
 const cleanups: (() => void)[] = [];
@@ -13,12 +9,7 @@ afterEach(() => cleanups.splice(0).forEach((c) => c()));
 
 describe('migration 0018: thumbnails and tensors jobs become analysis jobs', () => {
   it('keeps every unfinished clip unfinished under a stage the queue still runs', () => {
-    const t = tempDir('reelscout-migrate-stages-');
-    cleanups.push(t.cleanup);
-    const file = path.join(t.dir, 'catalog.sqlite');
-    const old = new Database(file);
-    old.pragma('foreign_keys = ON');
-    expect(migrate(old, MIGRATIONS, 17)).toBe(17);
+    const { file, old } = catalogAtVersion(17, cleanups);
     const vol = insertVolume(old, '/media/card');
     const clip = (name: string) => insertClip(old, { volumeId: vol, relPath: name, durationS: 4 });
     const job = old.prepare(

@@ -1,14 +1,11 @@
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrate, schemaVersion } from '../../src-main/core/catalog/migrate';
-import { MIGRATIONS } from '../../src-main/core/catalog/migrations';
+import { schemaVersion } from '../../src-main/core/catalog/migrate';
 import { openCatalog } from '../../src-main/core/catalog/open-catalog';
 import { searchFacets } from '../../src-main/core/search/search-facets';
 import { allowedSegmentIds } from '../../src-main/core/search/search-filters';
 import { tagsForSegments } from '../../src-main/core/search/segment-tags';
 import { searchFiltersSchema } from '../../src-shared/contract/search';
-import { tempDir } from '../helpers/paths';
+import { catalogAtVersion } from '../helpers/old-catalog';
 import { axisVector, insertClip, insertSegment, insertShot, insertVolume, putEmbedding, putLocalTag, putServiceTags, TEST_SPACE } from '../helpers/search-catalog';
 
 const cleanups: (() => void)[] = [];
@@ -26,12 +23,7 @@ const OLD_SERVICE_TAGS = [
 
 describe('migration 0014: tag values onto the canonical vocabulary', () => {
   it('rewrites service and local tags of an older catalog so facets merge and filters find every shot', () => {
-    const t = tempDir('reelscout-migrate-tags-');
-    cleanups.push(t.cleanup);
-    const file = path.join(t.dir, 'catalog.sqlite');
-    const old = new Database(file);
-    old.pragma('foreign_keys = ON');
-    expect(migrate(old, MIGRATIONS, 13)).toBe(13);
+    const { file, old } = catalogAtVersion(13, cleanups);
     const vol = insertVolume(old, '/media/card');
     const segs: number[] = [];
     const shots: number[] = [];
