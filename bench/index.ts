@@ -7,7 +7,7 @@
  * The card: N (default 306) distinct clips re-encoded from the sample clips with ffmpeg (lengths
  * 2-8 s from different offsets, 640x360 to 1920x1080 and every 30th in 3840x2160, H.264 and a few
  * MPEG-4 Part 2 and VP9), generated once into .tmp/bench-index-card/ and reused. The run imports the
- * card as the Library does (catalogue, probe), the pipeline then makes posters, shots, thumbnails,
+ * card as the Library does (catalogue, probe), the pipeline then makes posters and, in one decode per clip, shots, thumbnails,
  * local analysis and tensors and indexes every clip against the emulator. Measured: time to the last
  * poster, to the first and the last searchable clip, seconds of footage indexed per wall second, and
  * `ffmpeg -i FILE -f null -` over the same files, two at a time (both cores, as the pipeline).

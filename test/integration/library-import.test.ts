@@ -3,11 +3,11 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventName } from '../../src-shared/contract';
 import { openCatalog, type CatalogDb } from '../../src-main/core/catalog/open-catalog';
-import { getClipDetail, listClips } from '../../src-main/core/library/clip-store';
+import { getClipDetail, getClipRow, listClips } from '../../src-main/core/library/clip-store';
 import { fingerprintFile } from '../../src-main/core/library/fingerprint';
 import { importPaths, type ImportOptions } from '../../src-main/core/library/import-library';
 import { createLibraryService } from '../../src-main/core/library/library-handlers';
-import { detectShots, planThumbnails, saveThumbnails } from '../../src-main/core/library/media-stages';
+import { planThumbnails, saveDetectedShots, saveThumbnails } from '../../src-main/core/library/media-stages';
 import { analyzeClip } from '../../src-main/core/analysis/analyze-clip';
 import { relinkFolder } from '../../src-main/core/library/relink';
 import { refreshVolumes } from '../../src-main/core/library/volume-store';
@@ -152,12 +152,21 @@ describe('importing a folder', () => {
   it('recognises a moved file by its fingerprint and keeps its shots', async () => {
     const first = await importPaths(db, [card], opts());
     const id = rowOf(SMALL[1]!).id;
-    await detectShots(db, id);
-    // The thumbnails come out of the clip's analysis decode, as in the pipeline.
+    // Shots and thumbnails come out of the clip's one decode, as in the pipeline.
     const plan = planThumbnails(db, id, path.join(dir, 'cache'));
-    const detail = getClipDetail(db, id);
-    const analysed = await analyzeClip({ filePath: detail.path, shots: detail.shots.map((s) => ({ id: s.id, startS: s.startS, endS: s.endS })), stills: plan.request });
-    saveThumbnails(db, plan, analysed.stills!);
+    const row = getClipRow(db, id);
+    const analysed = await analyzeClip({
+      filePath: getClipDetail(db, id).path,
+      shots: {
+        durationS: row.duration_s,
+        save: (detection) => {
+          saveDetectedShots(db, row, detection);
+          return getClipDetail(db, id).shots.map((s) => ({ id: s.id, startS: s.startS, endS: s.endS }));
+        },
+      },
+      stills: plan.request,
+    });
+    saveThumbnails(db, plan, analysed.stills!, analysed.shots.map((s) => s.shotId));
     const before = getClipDetail(db, id);
     expect(before.status).toBe('ready');
     expect(first.summary.added).toBe(3);

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readSmallFrames } from '../../src-main/core/media/frame-reader';
-import { ClipDecoder } from '../../src-main/core/analysis/clip-decoder';
+import { analyseShots } from '../../src-main/core/media/detect-shots-in-file';
+import { ClipDecoder } from '../../src-main/core/media/clip-decoder';
 import { fitGeometry } from '../../src-main/core/tensors/frame-geometry';
 import { mediaFile, tempDir } from '../helpers/paths';
 
@@ -40,12 +40,10 @@ describe.skipIf(process.platform !== 'linux')('ffmpeg children follow cancellati
   });
   afterAll(() => cleanup?.());
 
-  it('kills frame decoding when its signal aborts', async () => {
+  it('kills shot detection decoding when its signal aborts', async () => {
     const ctrl = new AbortController();
     let frames = 0;
-    const run = readSmallFrames(clip, {
-      width: 64,
-      height: 36,
+    const run = analyseShots(clip, {
       signal: ctrl.signal,
       onFrame: () => {
         if (++frames === 20) ctrl.abort();
@@ -64,7 +62,7 @@ describe.skipIf(process.platform !== 'linux')('ffmpeg children follow cancellati
         startS: 0,
         outputs: [{ name: 'tensor', fps: 2, geometry: fitGeometry(1280, 720, 224, 224, 'letterbox'), pixFmt: 'rgb24' }],
         audioRate: null,
-        stills: { posterFrames: [1390], stripFrames: [1, 1393], outDir: path.join(dir, 'th') },
+        stills: { posterFps: 2, stripFrames: [1, 1393], outDir: path.join(dir, 'th') },
         signal: ctrl.signal,
       },
       { onFrame: () => {}, onAudio: () => {} },

@@ -82,9 +82,9 @@ describe('indexing survives SIGKILL', () => {
     const cut: string[][] = [];
     const progressAtKill: number[] = [];
     let tasksInFlightAtKill = 0;
-    // Random points spread over the run: after a random number of finished jobs (of 9 per clip),
-    // plus a random delay, so every kill falls inside the run however fast the machine is.
-    const totalJobs = CLIPS.length * 9;
+    // Random points spread over the run: after a random number of finished jobs (one per stage of
+    // each clip), plus a random delay, so every kill falls inside the run however fast the machine is.
+    const totalJobs = CLIPS.length * INDEX_STAGES.length;
     const thresholds = Array.from({ length: KILLS }, () => 1 + Math.floor(Math.random() * (totalJobs - 10))).sort((a, b) => a - b);
 
     for (let k = 0; k < KILLS; k++) {

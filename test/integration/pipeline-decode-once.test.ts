@@ -69,7 +69,7 @@ function countKinds(spawns: Spawn[]): Record<Kind, number> {
   return out;
 }
 
-describe('one clip costs one probe and two full decodes (shot detection, then everything else)', () => {
+describe('one clip costs one probe and one full decode (shot detection and everything else)', () => {
   const tmp = tempDir('rs-decode-once-');
   const log = path.join(tmp.dir, 'spawns.log');
   let emu: EmulatorHandle;
@@ -122,15 +122,17 @@ describe('one clip costs one probe and two full decodes (shot detection, then ev
       // Every process came from the configured tools, none from the defaults.
       expect(spawns.filter((s) => s.via === 'default')).toEqual([]);
       const kinds = countKinds(spawns);
-      expect(kinds).toMatchObject({ probe: 1, 'keyframe-seek': 1, 'full-decode': 2 });
+      expect(kinds).toMatchObject({ probe: 1, 'keyframe-seek': 1, 'full-decode': 1 });
       // The frame seeks are only for shots shorter than one tensor frame interval (1 s here).
       expect(kinds['frame-seek']).toBeLessThanOrEqual(r.shots);
       const full = spawns.filter((s) => kindOf(s) === 'full-decode');
-      // The first is shot detection (every frame, tiny); the second feeds the stills, faces, motion and tensors.
-      expect(full[0]!.args.join(' ')).not.toContain('split=');
-      expect(full[1]!.args.join(' ')).toMatch(/split=\d+/);
-      expect(full[1]!.args.some((a) => a.endsWith('poster-%04d.jpg'))).toBe(true);
-      expect(full[1]!.args.some((a) => a.endsWith('filmstrip.jpg'))).toBe(true);
+      // It feeds every consumer: shot detection (every frame, showinfo for their times), tensors,
+      // faces, motion, the poster candidates and the filmstrip.
+      const graph = full[0]!.args.join(' ');
+      expect(graph).toMatch(/split=\d+/);
+      expect(graph).toContain('scale=64:36:flags=area,format=rgb24,showinfo');
+      expect(full[0]!.args.some((a) => a.endsWith('candidate-%06d.jpg'))).toBe(true);
+      expect(full[0]!.args.some((a) => a.endsWith('filmstrip.jpg'))).toBe(true);
     });
   }
 

@@ -100,7 +100,7 @@ describe('indexing pipeline: every sample clip against the emulator', () => {
     expect(last.etaMs).toBe(0);
     expect(summaries.some((s) => s.etaMs !== null && s.etaMs > 0)).toBe(true);
     const stagesSeen = new Set(clipEvents.map((c) => c.stage));
-    for (const s of ['probe', 'poster', 'shots', 'analysis', 'upload', 'submit', 'poll', 'index']) expect(stagesSeen).toContain(s);
+    for (const s of ['probe', 'poster', 'analysis', 'upload', 'submit', 'poll', 'index']) expect(stagesSeen).toContain(s);
     expect(clipEvents.some((c) => c.state === 'running' && c.progress > 0 && c.progress < 1)).toBe(true);
     const list = pipeline.listClips('all');
     expect(list.total).toBe(clipIds.length);

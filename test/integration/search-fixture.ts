@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { parseRational } from '../../src-shared/timecode';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
-import { readSmallFrames } from '../../src-main/core/media/frame-reader';
+import { ClipDecoder } from '../../src-main/core/media/clip-decoder';
 import { runTool } from '../../src-main/core/media/run-process';
 import type { EmbeddingSpace } from '../../src-main/core/search/query-cache';
 import { createSearchModule, type SearchModule, type SearchModuleOptions } from '../../src-main/core/search/search-module';
@@ -92,8 +92,12 @@ export async function makeColourClips(dir: string): Promise<FixtureClip[]> {
 /** Every decoded frame of a clip at TENSOR_SIDE², with its time. */
 async function decodeSmall(file: string): Promise<{ frames: Uint8Array[]; times: number[] }> {
   const frames: Uint8Array[] = [];
-  const r = await readSmallFrames(file, { width: TENSOR_SIDE, height: TENSOR_SIDE, onFrame: (rgb) => frames.push(rgb.slice()) });
-  return { frames, times: r.ptsTimes };
+  const geometry = { outWidth: TENSOR_SIDE, outHeight: TENSOR_SIDE, filter: `scale=${TENSOR_SIDE}:${TENSOR_SIDE}:flags=area` };
+  const r = await new ClipDecoder(
+    { filePath: file, startS: 0, outputs: [{ name: 'small', fps: 'every', geometry, pixFmt: 'rgb24' }], audioRate: null },
+    { onFrame: (_o, rgb) => frames.push(rgb), onAudio: () => {} },
+  ).run();
+  return { frames, times: r.frameTimes };
 }
 
 /** Frames of [startS, endS) sampled at TENSOR_FPS, as one uint8 [T, H, W, 3] tensor. */

@@ -26,7 +26,7 @@ describe('catalog migrations (library tables)', () => {
     ).run(now, now);
     old.prepare(`INSERT INTO shots (id, clip_id, idx, start_s, end_s, start_frame, end_frame) VALUES (3, 7, 0, 0, 4.5, 0, 112)`).run();
     old.prepare(`INSERT INTO thumbnails (clip_id, shot_id, kind, path, width, height) VALUES (7, 3, 'poster', '7/v1/poster-0001.jpg', 320, 180)`).run();
-    old.prepare(`INSERT INTO jobs (clip_id, stage, state, resource, created_at, updated_at) VALUES (7, 'shots', 'succeeded', 'cpu', ?, ?)`).run(now, now);
+    old.prepare(`INSERT INTO jobs (clip_id, stage, state, resource, created_at, updated_at) VALUES (7, 'probe', 'succeeded', 'cpu', ?, ?)`).run(now, now);
     old.close();
 
     // Reopening with the app's opener runs every newer migration.

@@ -36,16 +36,54 @@ describe('migration 0018: thumbnails and tensors jobs become analysis jobs', () 
     cleanups.unshift(() => db.close());
     const jobsOf = (c: number) =>
       db.prepare('SELECT stage, state, priority, last_error_message AS err FROM jobs WHERE clip_id = ? ORDER BY stage').all(c);
-    expect(jobsOf(waitingThumbs)).toEqual([
-      { stage: 'analysis', state: 'queued', priority: 5, err: null },
-      { stage: 'shots', state: 'succeeded', priority: 0, err: null },
-    ]);
+    // (0019 then drops the finished shots job: shot detection is part of analysis.)
+    expect(jobsOf(waitingThumbs)).toEqual([{ stage: 'analysis', state: 'queued', priority: 5, err: null }]);
     expect(jobsOf(tensorsRunning)).toEqual([{ stage: 'analysis', state: 'queued', priority: 0, err: null }]);
     expect(jobsOf(tensorsFailed)).toEqual([{ stage: 'analysis', state: 'failed', priority: 0, err: 'disk full' }]);
     expect(jobsOf(finished)).toEqual([
       { stage: 'analysis', state: 'succeeded', priority: 0, err: null },
       { stage: 'upload', state: 'queued', priority: 0, err: null },
     ]);
+    const stages = db.prepare('SELECT DISTINCT stage FROM jobs').pluck().all() as string[];
+    for (const s of stages) expect(STAGE_NAMES).toContain(s);
+  });
+});
+
+describe('migration 0019: shots jobs become analysis jobs', () => {
+  it('keeps a clip waiting for, running or failing shot detection unfinished under analysis', () => {
+    const { file, old } = catalogAtVersion(18, cleanups);
+    const vol = insertVolume(old, '/media/card');
+    const clip = (name: string) => insertClip(old, { volumeId: vol, relPath: name, durationS: 4 });
+    const job = old.prepare(
+      "INSERT INTO jobs (clip_id, stage, state, resource, priority, created_at, updated_at, last_error_message) VALUES (?, ?, ?, 'cpu', ?, 1, 1, ?)",
+    );
+    const waiting = clip('A.mov');
+    job.run(waiting, 'poster', 'succeeded', 0, null);
+    job.run(waiting, 'shots', 'queued', 3, null);
+    const running = clip('B.mov');
+    job.run(running, 'shots', 'running', 0, null);
+    const failed = clip('C.mov');
+    job.run(failed, 'shots', 'failed', 0, 'moov atom not found');
+    const again = clip('D.mov');
+    job.run(again, 'analysis', 'succeeded', 0, null);
+    job.run(again, 'shots', 'queued', 0, null);
+    const done = clip('E.mov');
+    job.run(done, 'shots', 'succeeded', 0, null);
+    job.run(done, 'analysis', 'succeeded', 0, null);
+    old.close();
+
+    const db = openCatalog(file);
+    cleanups.unshift(() => db.close());
+    const jobsOf = (c: number) =>
+      db.prepare('SELECT stage, state, priority, last_error_message AS err FROM jobs WHERE clip_id = ? ORDER BY stage').all(c);
+    expect(jobsOf(waiting)).toEqual([
+      { stage: 'analysis', state: 'queued', priority: 3, err: null },
+      { stage: 'poster', state: 'succeeded', priority: 0, err: null },
+    ]);
+    expect(jobsOf(running)).toEqual([{ stage: 'analysis', state: 'queued', priority: 0, err: null }]);
+    expect(jobsOf(failed)).toEqual([{ stage: 'analysis', state: 'failed', priority: 0, err: 'moov atom not found' }]);
+    expect(jobsOf(again)).toEqual([{ stage: 'analysis', state: 'queued', priority: 0, err: null }]);
+    expect(jobsOf(done)).toEqual([{ stage: 'analysis', state: 'succeeded', priority: 0, err: null }]);
     const stages = db.prepare('SELECT DISTINCT stage FROM jobs').pluck().all() as string[];
     for (const s of stages) expect(STAGE_NAMES).toContain(s);
   });

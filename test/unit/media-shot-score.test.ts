@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { combinedScore, FrameDiffer } from '../../src-main/core/media/shot-score';
 import { jpegSize } from '../../src-main/core/media/jpeg-size';
-import { fillMissingTimes } from '../../src-main/core/media/frame-reader';
+import { fillMissingTimes } from '../../src-main/core/media/clip-decoder';
 
 const W = 8;
 const H = 4;

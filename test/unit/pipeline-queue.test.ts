@@ -131,7 +131,7 @@ describe('job queue', () => {
     const { db, q } = setup({ concurrency: { cpu: 1, network: 1 } });
     const clips = addClips(db, 4);
     const order: string[] = [];
-    const chain: Array<[StageName, StageName | null]> = [['probe', 'poster'], ['poster', 'shots'], ['shots', 'analysis'], ['analysis', null]];
+    const chain: Array<[StageName, StageName | null]> = [['probe', 'poster'], ['poster', 'analysis'], ['analysis', 'index'], ['index', null]];
     for (const [name, next] of chain) {
       q.register({
         stage: name,
@@ -147,7 +147,7 @@ describe('job queue', () => {
     const [a, b, c, d] = clips;
     expect(order).toEqual([
       ...[a, b, c, d].flatMap((id) => [`probe${id}`, `poster${id}`]),
-      ...[a, b, c, d].flatMap((id) => [`shots${id}`, `analysis${id}`]),
+      ...[a, b, c, d].flatMap((id) => [`analysis${id}`, `index${id}`]),
     ]);
   });
 
@@ -190,10 +190,10 @@ describe('job queue', () => {
     let flaky = 0;
     q.register({ stage: 'upload', run: async () => { throw new AppError('invalid', 'video_input.shape: must be a non-empty array'); } });
     q.register({ stage: 'submit', maxAttempts: 4, run: async () => { if (++flaky < 3) throw new AppError('upstream', '502'); } });
-    q.register({ stage: 'shots', maxAttempts: 3, run: async () => { throw new AppError('io', 'disk full'); } });
+    q.register({ stage: 'analysis', maxAttempts: 3, run: async () => { throw new AppError('io', 'disk full'); } });
     q.enqueue({ clipId: c1!, stage: 'upload' });
     q.enqueue({ clipId: c2!, stage: 'submit' });
-    q.enqueue({ clipId: c3!, stage: 'shots' });
+    q.enqueue({ clipId: c3!, stage: 'analysis' });
     q.start();
     await waitFor(() => q.isIdle());
     const bad = q.find(c1!, 'upload')!;
@@ -203,7 +203,7 @@ describe('job queue', () => {
     const fl = q.find(c2!, 'submit')!;
     expect(fl.state).toBe('succeeded');
     expect(fl.attempts).toBe(2);
-    const doomed = q.find(c3!, 'shots')!;
+    const doomed = q.find(c3!, 'analysis')!;
     expect(doomed.state).toBe('failed');
     expect(doomed.attempts).toBe(3);
     expect(doomed.lastErrorKind).toBe('io');
@@ -226,9 +226,9 @@ describe('job queue', () => {
         if (quotaLeft-- <= 0) throw new AppError('quota', 'upload: 402 quota exceeded', { status: 402 });
       },
     });
-    q.register({ stage: 'shots', run: async () => { cpuRuns++; } });
+    q.register({ stage: 'analysis', run: async () => { cpuRuns++; } });
     for (const c of clips) q.enqueue({ clipId: c, stage: 'upload' });
-    for (const c of clips) q.enqueue({ clipId: c, stage: 'shots' });
+    for (const c of clips) q.enqueue({ clipId: c, stage: 'analysis' });
     const gates: string[] = [];
     q.onGate((g) => gates.push(g.primary?.reason ?? 'open'));
     q.start();
@@ -248,7 +248,7 @@ describe('job queue', () => {
     const q2 = new JobQueue({ db, backoff: { baseMs: 5, maxMs: 20 } });
     opened.push({ db, q: q2, cleanup: () => {} });
     q2.register({ stage: 'upload', run: async () => { netRuns++; } });
-    q2.register({ stage: 'shots', run: async () => {} });
+    q2.register({ stage: 'analysis', run: async () => {} });
     q2.start();
     expect(q2.gate().primary?.reason).toBe('quota');
     await new Promise((r) => setTimeout(r, 30));
@@ -313,7 +313,7 @@ describe('job queue', () => {
     const release = deferred();
     let starts = 0;
     q.register({
-      stage: 'shots',
+      stage: 'analysis',
       run: async (ctx) => {
         starts++;
         ctx.progress(0.3, 'working');
@@ -321,7 +321,7 @@ describe('job queue', () => {
       },
     });
     q.register({ stage: 'upload', run: (ctx) => untilAborted(ctx) });
-    const j = q.enqueue({ clipId: c1!, stage: 'shots' });
+    const j = q.enqueue({ clipId: c1!, stage: 'analysis' });
     q.start();
     await waitFor(() => q.get(j.id)!.state === 'running');
     expect(q.get(j.id)!.progress).toBeCloseTo(0.3);
@@ -363,9 +363,9 @@ describe('job queue', () => {
         log.push('call 2 sent');
       },
     });
-    q.register({ stage: 'shots', run: (ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new AppError('cancelled', 'killed')), { once: true })) });
+    q.register({ stage: 'analysis', run: (ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new AppError('cancelled', 'killed')), { once: true })) });
     const n = q.enqueue({ clipId: c1!, stage: 'upload' });
-    const c = q.enqueue({ clipId: c2!, stage: 'shots' });
+    const c = q.enqueue({ clipId: c2!, stage: 'analysis' });
     q.start();
     await waitFor(() => log.length === 1 && q.get(c.id)!.state === 'running');
     q.block('offline', 'unreachable');

@@ -1,14 +1,17 @@
 import { AppError, toAppError } from '../../../src-shared/errors';
-import { detectorGeometry, displaySize, fitGeometry, motionGeometry, type FitGeometry } from '../tensors/frame-geometry';
+import { ClipDecoder, firstFramesAt, type VideoOutput } from '../media/clip-decoder';
+import { SHOT_OUTPUT } from '../media/detect-shots-in-file';
+import { ShotDetector, type ShotDetection, type ShotDetectorOptions } from '../media/shot-detector';
 import { readStills, type RenderedStills, type StillsRequest } from '../media/stills';
-import { AudioWindow, decodeRangeOf, GRID_EPS, gridTime, sampleIndex, ShotCursor } from '../tensors/shot-grid';
+import { detectorGeometry, displaySize, fitGeometry, motionGeometry } from '../tensors/frame-geometry';
+import { FrameSpool } from '../tensors/frame-spool';
 import { chunkShot, type ShotFrames } from '../tensors/shot-chunks';
+import { AudioWindow, gridTime, sampleIndex, ShotCursor } from '../tensors/shot-grid';
 import { DEFAULT_TENSOR_PROFILE, type TensorProfile } from '../tensors/tensor-profile';
 import { AnalysisPool } from './analysis-pool';
 import { DEFAULT_ANALYSIS_SETTINGS, type AnalysisSettings } from './analysis-settings';
 import type { FrameFaces, ShotAnalysis } from './analysis-types';
 import { classifyMotion } from './camera-motion';
-import { ClipDecoder, firstFramesAt, type VideoOutput } from './clip-decoder';
 import { localTagsFor, summarizeFaces } from './local-tags';
 import { probeSource, type SourceInfo } from './source-info';
 import type { MotionStep } from './workers/block-motion.cjs';
@@ -21,15 +24,25 @@ export interface AnalyzeShotInput {
 }
 
 export interface AnalyzeProgress {
-  /** 0..1 of the decoded time range. */
+  /** 0..1 of the decode. */
   fraction: number;
-  shotsDone: number;
-  shotsTotal: number;
+  /** Known once the decode is done when the shots are detected in it. */
+  shotsTotal: number | null;
+}
+
+/** Shot detection in the same decode: every frame also goes to a ShotDetector. */
+export interface DetectShotsRequest {
+  cutOptions?: Partial<ShotDetectorOptions>;
+  /** Closes the last shot (the probe's duration); null: the last frame's time plus one frame. */
+  durationS: number | null;
+  /** Stores what was found and returns the shots, with their ids, that the analysis is for. */
+  save: (detection: ShotDetection) => readonly AnalyzeShotInput[];
 }
 
 export interface AnalyzeClipOptions {
   filePath: string;
-  shots: readonly AnalyzeShotInput[];
+  /** The clip's shots, or how to find and store them in the same decode. */
+  shots: readonly AnalyzeShotInput[] | DetectShotsRequest;
   profile?: TensorProfile;
   settings?: Partial<AnalysisSettings>;
   signal?: AbortSignal;
@@ -47,35 +60,27 @@ export interface AnalyzeClipOptions {
   /** Known source facts (from the catalog) to skip the probe. */
   source?: SourceInfo;
   ffmpegPath?: string;
+  /** Tensor frames kept in memory while the decode runs; past this they wait in a temporary file. */
+  frameMemoryBytes?: number;
 }
 
 export interface AnalyzeClipResult {
   profileId: string;
   source: SourceInfo;
-  /** In the order the shots were given. */
+  /** In the order the shots were given (or detected). */
   shots: ShotAnalysis[];
-  /** What `stills` asked for, once written; null when not asked. */
+  /** What `stills` asked for, once written, posters in the order of `shots`; null when not asked. */
   stills: RenderedStills | null;
   stats: { decodeMs: number; totalMs: number; framesDecoded: number; fallbackShots: number };
-}
-
-interface ShotState {
-  input: AnalyzeShotInput;
-  frames: Uint8Array[];
-  frameTimes: number[];
-  faceFrames: number;
-  faceBatch: Uint8Array[];
-  faceBatchStart: number;
-  faceTasks: Array<Promise<{ start: number; faces: RawFace[][] }>>;
-  motionBatch: Uint8Array[];
-  motionTasks: Array<Promise<MotionStep[]>>;
-  audio: Float32Array | null;
-  result: Promise<ShotAnalysis> | null;
 }
 
 const OUT_TENSOR = 0;
 const OUT_FACES = 1;
 const OUT_MOTION = 2;
+const OUT_SHOTS = 3;
+
+/** 256 MB: about 14 minutes of tensor frames at 224x224, 2 fps. */
+const DEFAULT_FRAME_MEMORY = 256 * 1024 * 1024;
 
 function checkShots(shots: readonly AnalyzeShotInput[]): AnalyzeShotInput[] {
   const sorted = [...shots].sort((a, b) => a.startS - b.startS);
@@ -91,15 +96,32 @@ function checkShots(shots: readonly AnalyzeShotInput[]): AnalyzeShotInput[] {
 
 function noop(): void {}
 
+/** Runs of consecutive frames on a grid whose times fall in one shot: [first, end) indices per shot. */
+function framesPerShot(shots: readonly AnalyzeShotInput[], count: number, fps: number): Map<number, { first: number; end: number }> {
+  const cursor = new ShotCursor(shots);
+  const out = new Map<number, { first: number; end: number }>();
+  for (let k = 0; k < count; k++) {
+    const s = cursor.at(gridTime(k, fps));
+    if (!s) continue;
+    const r = out.get(s.id);
+    if (r) r.end = k + 1;
+    else out.set(s.id, { first: k, end: k + 1 });
+  }
+  return out;
+}
+
 /**
- * Local preprocessing of one clip, the clip's one full decode after shot detection: one ffmpeg
- * process decodes from the start of the file to the last shot's end and feeds every consumer:
- * profile-size RGB frames for the video tensor, detector-size BGR frames for faces, small gray
- * frames for motion, mono PCM for the audio tensor, and (when asked) the per-shot posters and the
- * filmstrip, which ffmpeg writes itself. Faces and motion run in the worker pool while decoding
- * continues; each shot is chunked and tagged as soon as the decoder has passed its end. Shots with
- * no sample on the frame grid (shorter than 1/fps) get one frame from a seek to their midpoint
- * (a one-frame decode, counted apart from the full decode).
+ * Local preprocessing of one clip in its one full decode: one ffmpeg process decodes the file from
+ * its start and feeds every consumer at once: every frame at 64x36 for shot detection (when the
+ * shots are not known yet), profile-size RGB frames for the video tensor, detector-size BGR frames
+ * for faces, small gray frames for motion, mono PCM for the audio tensor, and (when asked) poster
+ * candidates and the filmstrip, which ffmpeg writes itself. Faces and motion do not depend on the
+ * shots: they run in the worker pool while decoding continues, frame by frame and step by step.
+ * The tensor frames and the audio wait (tensors/frame-spool.ts) until the decode is over and the
+ * shots are found; then every shot gets its frames, faces, motion steps (those between two of its
+ * own frames), audio and poster, and is chunked and tagged. Shots with no sample on the frame
+ * grid (shorter than 1/fps) get one frame from a seek to their midpoint (a one-frame decode,
+ * counted apart from the full decode).
  */
 export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClipResult> {
   const t0 = performance.now();
@@ -108,186 +130,88 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
   const retain = opts.retainTensors ?? true;
   const signal = opts.signal;
   if (signal?.aborted) throw new AppError('cancelled', 'analysis cancelled');
-  if (opts.shots.length === 0) {
-    const source = opts.source ?? (await probeSource(opts.filePath, { signal }));
+  const detect = Array.isArray(opts.shots) ? null : (opts.shots as DetectShotsRequest);
+  const given = detect ? null : checkShots(opts.shots as readonly AnalyzeShotInput[]);
+  const source = opts.source ?? (await probeSource(opts.filePath, { signal }));
+  if (given && given.length === 0) {
     return { profileId: profile.id, source, shots: [], stills: null, stats: { decodeMs: 0, totalMs: 0, framesDecoded: 0, fallbackShots: 0 } };
   }
-  const shots = checkShots(opts.shots);
-  const source = opts.source ?? (await probeSource(opts.filePath, { signal }));
   const disp = displaySize(source.width, source.height, source.sar);
-  const geom: FitGeometry[] = [];
-  geom[OUT_TENSOR] = fitGeometry(disp.width, disp.height, profile.frameWidth, profile.frameHeight, profile.fit);
-  geom[OUT_FACES] = detectorGeometry(disp.width, disp.height, settings.faceInputLongSide);
-  geom[OUT_MOTION] = motionGeometry(disp.width, disp.height, settings.motionLongSide);
+  const tensorGeom = fitGeometry(disp.width, disp.height, profile.frameWidth, profile.frameHeight, profile.fit);
+  const faceGeom = detectorGeometry(disp.width, disp.height, settings.faceInputLongSide);
+  const motionGeom = motionGeometry(disp.width, disp.height, settings.motionLongSide);
   const outputs: VideoOutput[] = [
-    { name: 'tensor', fps: profile.fps, geometry: geom[OUT_TENSOR]!, pixFmt: 'rgb24' },
-    { name: 'faces', fps: profile.fps, geometry: geom[OUT_FACES]!, pixFmt: 'bgr24' },
-    { name: 'motion', fps: settings.motionFps, geometry: geom[OUT_MOTION]!, pixFmt: 'gray' },
+    { name: 'tensor', fps: profile.fps, geometry: tensorGeom, pixFmt: 'rgb24' },
+    { name: 'faces', fps: profile.fps, geometry: faceGeom, pixFmt: 'bgr24' },
+    { name: 'motion', fps: settings.motionFps, geometry: motionGeom, pixFmt: 'gray' },
   ];
-
-  // From the start of the file: the grid's origin (tensors/shot-grid.ts), and the stills' frame numbers.
-  const { startS: rangeStart, endS: rangeEnd } = decodeRangeOf(shots, source.durationS);
+  if (detect) outputs[OUT_SHOTS] = SHOT_OUTPUT;
   const rate = profile.audioSampleRate;
-
   const pool = opts.pool ?? new AnalysisPool();
   const ownPool = !opts.pool;
-  const faceGeom = geom[OUT_FACES]!;
-  const motionGeom = geom[OUT_MOTION]!;
 
-  const states: ShotState[] = shots.map((input) => ({
-    input,
-    frames: [],
-    frameTimes: [],
-    faceFrames: 0,
-    faceBatch: [],
-    faceBatchStart: 0,
-    faceTasks: [],
-    motionBatch: [],
-    motionTasks: [],
-    audio: null,
-    result: null,
-  }));
-  const byId = new Map<number, ShotAnalysis>();
-  let shotsDone = 0;
+  const tensorFrames = new FrameSpool(tensorGeom.outWidth * tensorGeom.outHeight * 3, opts.frameMemoryBytes ?? DEFAULT_FRAME_MEMORY);
+  const audio = new AudioWindow();
+  const detector = detect ? new ShotDetector(detect.cutOptions) : null;
+  /** Faces of face frame k (the tensor grid), filled in as the pool answers. */
+  const facesAt: RawFace[][] = [];
+  /** Motion step j: from motion frame j to j + 1. */
+  const stepsFrom: MotionStep[] = [];
+  const tasks: Array<Promise<unknown>> = [];
   let firstError: AppError | null = null;
   let decoder: ClipDecoder | null = null;
   const fail = (e: unknown) => {
     if (!firstError) firstError = toAppError(e);
     decoder?.kill();
   };
-
-  // Per-output cursor: the shot that the next frame on that output may belong to.
-  const cursors = [0, 1, 2].map(() => new ShotCursor(states.map((st) => ({ startS: st.input.startS, endS: st.input.endS, st }))));
-  const counts = [0, 0, 0];
-  const fpsOf = [profile.fps, profile.fps, settings.motionFps];
-  const shotAt = (output: number, t: number): ShotState | null => cursors[output]!.at(t)?.st ?? null;
-
-  // Audio kept from the earliest shot not yet finalised onwards.
-  const audio = new AudioWindow();
-  const sampleAt = (t: number) => sampleIndex(t, rate);
-
-  const flushFaces = (s: ShotState) => {
-    if (s.faceBatch.length === 0) return;
-    const start = s.faceBatchStart;
-    const frames = s.faceBatch;
-    s.faceBatch = [];
-    s.faceBatchStart = s.faceFrames;
-    const p = pool
-      .detectFaces(
-        {
-          width: faceGeom.outWidth,
-          height: faceGeom.outHeight,
-          contentWidth: faceGeom.content.width,
-          contentHeight: faceGeom.content.height,
-          frames,
-          scoreThreshold: settings.faceScoreThreshold,
-          nmsThreshold: settings.faceNmsThreshold,
-          topK: settings.faceTopK,
-        },
-        signal,
-      )
-      .then((faces) => ({ start, faces }));
+  const track = (p: Promise<unknown>) => {
     p.catch(fail);
-    s.faceTasks.push(p);
+    tasks.push(p);
   };
-  const flushMotion = (s: ShotState, final: boolean) => {
-    if (s.motionBatch.length < 2) {
-      if (final) s.motionBatch = [];
-      return;
-    }
-    const frames = s.motionBatch;
+
+  let faceBatch: Uint8Array[] = [];
+  let faceBatchStart = 0;
+  const faceTask = (frames: Uint8Array[]) =>
+    pool.detectFaces(
+      {
+        width: faceGeom.outWidth,
+        height: faceGeom.outHeight,
+        contentWidth: faceGeom.content.width,
+        contentHeight: faceGeom.content.height,
+        frames,
+        scoreThreshold: settings.faceScoreThreshold,
+        nmsThreshold: settings.faceNmsThreshold,
+        topK: settings.faceTopK,
+      },
+      signal,
+    );
+  const flushFaces = () => {
+    if (faceBatch.length === 0) return;
+    const start = faceBatchStart;
+    const frames = faceBatch;
+    faceBatchStart += frames.length;
+    faceBatch = [];
+    track(faceTask(frames).then((faces) => faces.forEach((list, k) => (facesAt[start + k] = list))));
+  };
+  let motionBatch: Uint8Array[] = [];
+  let motionBatchStart = 0;
+  const flushMotion = () => {
+    if (motionBatch.length < 2) return;
+    const start = motionBatchStart;
+    const frames = motionBatch;
     // The next batch starts from this batch's last frame so no step between batches is lost.
-    s.motionBatch = final ? [] : [frames[frames.length - 1]!.slice()];
-    const p = pool.estimateMotion({ width: motionGeom.outWidth, height: motionGeom.outHeight, frames }, signal);
-    p.catch(fail);
-    s.motionTasks.push(p);
-  };
-
-  let fallbackShots = 0;
-
-  const buildResult = async (s: ShotState, fallback: boolean): Promise<ShotAnalysis> => {
-    const faceParts = await Promise.all(s.faceTasks);
-    const stepParts = await Promise.all(s.motionTasks);
-    const faces: FrameFaces[] = s.frameTimes.map((timeS, frameIndex) => ({ frameIndex, timeS, faces: [] }));
-    for (const part of faceParts) {
-      part.faces.forEach((list, k) => {
-        const slot = faces[part.start + k];
-        if (slot) slot.faces = list.map((f) => ({ x: f.x, y: f.y, w: f.w, h: f.h, score: f.score, landmarks: f.landmarks }));
-      });
-    }
-    const steps = stepParts.flat();
-    const motion = classifyMotion(steps, motionGeom.outWidth, 1 / settings.motionFps, settings.motionThresholds);
-    const shotFrames: ShotFrames = {
-      shotId: s.input.id,
-      startS: s.input.startS,
-      endS: s.input.endS,
-      frames: s.frames,
-      frameTimes: s.frameTimes,
-      audio: s.audio ?? new Float32Array(0),
-      sourceWidth: disp.width,
-      sourceHeight: disp.height,
-      content: geom[OUT_TENSOR]!.content,
-    };
-    opts.onTensorFrames?.(shotFrames);
-    const chunks = chunkShot(shotFrames, profile);
-    const analysis: ShotAnalysis = {
-      shotId: s.input.id,
-      startS: s.input.startS,
-      endS: s.input.endS,
-      frameTimes: s.frameTimes.slice(),
-      chunks,
-      faces,
-      motion,
-      localTags: localTagsFor(summarizeFaces(faces, settings.tagFaceMinScore), motion),
-      singleFrameFallback: fallback,
-    };
-    s.frames = [];
-    s.audio = null;
-    opts.onShot?.(analysis);
-    if (!retain) analysis.chunks = [];
-    byId.set(s.input.id, analysis);
-    shotsDone++;
-    return analysis;
-  };
-
-  const pendingFallback: ShotState[] = [];
-  const finalize = (s: ShotState) => {
-    flushFaces(s);
-    flushMotion(s, true);
-    s.audio = audio.take(sampleAt(s.input.startS), sampleAt(s.input.endS));
-    if (s.frames.length === 0) {
-      pendingFallback.push(s);
-      return;
-    }
-    s.result = buildResult(s, false);
-    s.result.catch(fail);
-  };
-
-  let nextToFinalize = 0;
-  let decodeEnded = false;
-  const streamPast = (t: number) => {
-    if (decodeEnded) return true;
-    for (let o = 0; o < outputs.length; o++) if (rangeStart + counts[o]! / fpsOf[o]! < t - GRID_EPS) return false;
-    if (source.hasAudio && audio.total < sampleAt(t)) return false;
-    return true;
-  };
-  const advance = () => {
-    while (nextToFinalize < states.length && streamPast(states[nextToFinalize]!.input.endS)) {
-      finalize(states[nextToFinalize]!);
-      nextToFinalize++;
-      const next = states[nextToFinalize];
-      audio.dropBefore(next ? sampleAt(next.input.startS) : Number.MAX_SAFE_INTEGER);
-    }
+    motionBatchStart += frames.length - 1;
+    motionBatch = [frames[frames.length - 1]!.slice()];
+    track(pool.estimateMotion({ width: motionGeom.outWidth, height: motionGeom.outHeight, frames }, signal).then((steps) => steps.forEach((st, k) => (stepsFrom[start + k] = st))));
   };
 
   let lastProgress = -1;
-  const progress = (decodedS: number) => {
-    if (!opts.onProgress) return;
-    const fraction = Math.min(1, Math.max(0, (decodedS - rangeStart) / Math.max(1e-3, rangeEnd - rangeStart)));
-    if (fraction - lastProgress < 0.01 && fraction < 1) return;
+  const progress = (fraction: number, shotsTotal: number | null) => {
+    if (!opts.onProgress || (fraction - lastProgress < 0.01 && fraction < 1)) return;
     lastProgress = fraction;
-    opts.onProgress({ fraction, shotsDone, shotsTotal: states.length });
+    opts.onProgress({ fraction: Math.min(1, Math.max(0, fraction)), shotsTotal });
   };
+  const span = source.durationS && source.durationS > 0 ? source.durationS : null;
 
   const backpressure = () => {
     if (!decoder || pool.hasRoom()) return;
@@ -296,13 +220,12 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
     void pool.waitForRoom().then(() => d.resume());
   };
 
-  let framesDecoded = 0;
+  let motionFrames = 0;
   const tDecode = performance.now();
   decoder = new ClipDecoder(
     {
       filePath: opts.filePath,
-      startS: rangeStart,
-      durationS: rangeEnd - rangeStart,
+      startS: 0,
       outputs,
       audioRate: source.hasAudio ? rate : null,
       stills: opts.stills,
@@ -310,93 +233,152 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
       signal,
     },
     {
-      onFrame: (o, frame, index) => {
-        counts[o] = index + 1;
-        const t = rangeStart + gridTime(index, fpsOf[o]!);
-        const s = shotAt(o, t);
-        if (s) {
-          if (o === OUT_TENSOR) {
-            s.frames.push(frame);
-            s.frameTimes.push(t);
-            framesDecoded++;
-            progress(t);
-          } else if (o === OUT_FACES) {
-            s.faceBatch.push(frame);
-            s.faceFrames++;
-            if (s.faceBatch.length >= settings.faceBatchFrames) flushFaces(s);
-          } else {
-            s.motionBatch.push(frame);
-            if (s.motionBatch.length >= settings.motionBatchFrames) flushMotion(s, false);
-          }
+      onFrame: (o, frame) => {
+        if (o === OUT_TENSOR) {
+          tensorFrames.push(frame);
+          if (span) progress(gridTime(tensorFrames.length, profile.fps) / span, given?.length ?? null);
+        } else if (o === OUT_FACES) {
+          faceBatch.push(frame);
+          if (faceBatch.length >= settings.faceBatchFrames) flushFaces();
+        } else if (o === OUT_MOTION) {
+          motionFrames++;
+          motionBatch.push(frame);
+          if (motionBatch.length >= settings.motionBatchFrames) flushMotion();
+        } else {
+          // The time arrives later on ffmpeg's log; retime() sets them all once the decode is over.
+          detector!.push(frame, Number.NaN);
         }
-        advance();
         backpressure();
       },
-      onAudio: (samples) => {
-        audio.push(samples);
-        advance();
-      },
+      onAudio: (samples) => audio.push(samples),
     },
   );
 
+  let fallbackShots = 0;
   try {
-    try {
-      await decoder.run();
-    } catch (e) {
+    const decoded = await decoder.run().catch((e: unknown) => {
       throw firstError ?? e;
-    }
+    });
     const decodeMs = performance.now() - tDecode;
-    decodeEnded = true;
-    advance();
-    audio.clear();
-    const stills = opts.stills ? readStills(opts.stills) : null;
+    flushFaces();
+    flushMotion();
 
-    for (const s of pendingFallback) {
-      if (firstError) break;
-      await decodeSingleFrame(s);
-      fallbackShots++;
+    let shots: AnalyzeShotInput[];
+    if (detect) {
+      if (decoded.frameTimes.length === 0) throw new AppError('media', 'no frame could be decoded');
+      detector!.retime(decoded.frameTimes);
+      shots = checkShots(detect.save(detector!.finish(detect.durationS)));
+    } else {
+      shots = given!;
     }
-    await Promise.all(states.map((s) => s.result).filter((p): p is Promise<ShotAnalysis> => p !== null));
+    const stills = opts.stills ? readStills(opts.stills, shots) : null;
+    await Promise.all(tasks);
     if (firstError) throw firstError;
-    progress(rangeEnd);
+
+    const tensorRuns = framesPerShot(shots, tensorFrames.length, profile.fps);
+    const motionRuns = framesPerShot(shots, motionFrames, settings.motionFps);
+    const results: ShotAnalysis[] = [];
+    for (const shot of shots) {
+      if (signal?.aborted) throw new AppError('cancelled', 'analysis cancelled');
+      const run = tensorRuns.get(shot.id);
+      const frames: Uint8Array[] = [];
+      const frameTimes: number[] = [];
+      let faceLists: RawFace[][] = [];
+      if (run) {
+        for (let k = run.first; k < run.end; k++) {
+          frames.push(tensorFrames.get(k));
+          frameTimes.push(gridTime(k, profile.fps));
+          faceLists.push(facesAt[k] ?? []);
+        }
+      } else {
+        const fallback = await singleFrame(shot);
+        if (fallback.tensor) {
+          frames.push(fallback.tensor);
+          frameTimes.push(fallback.atS);
+        }
+        faceLists = fallback.faces;
+        fallbackShots++;
+      }
+      const m = motionRuns.get(shot.id);
+      const steps = m ? stepsFrom.slice(m.first, m.end - 1).filter(Boolean) : [];
+      results.push(buildResult(shot, frames, frameTimes, faceLists, steps, audio.take(sampleIndex(shot.startS, rate), sampleIndex(shot.endS, rate)), !run));
+    }
+    progress(1, shots.length);
+    // The caller's order (detected shots come sorted already).
+    const order = given ? (opts.shots as readonly AnalyzeShotInput[]) : shots;
     return {
       profileId: profile.id,
       source,
-      shots: opts.shots.map((s) => byId.get(s.id)!),
-      stills,
-      stats: { decodeMs, totalMs: performance.now() - t0, framesDecoded, fallbackShots },
+      shots: reorder(results, shots, order),
+      stills: stills ? { ...stills, posters: reorder(stills.posters, shots, order) } : null,
+      stats: { decodeMs, totalMs: performance.now() - t0, framesDecoded: tensorFrames.length, fallbackShots },
     };
   } catch (e) {
     if (signal?.aborted) throw new AppError('cancelled', 'analysis cancelled');
     throw firstError ?? toAppError(e);
   } finally {
-    // Results still in flight after a failure must not surface as unhandled rejections.
-    for (const s of states) {
-      s.result?.catch(noop);
-      for (const p of s.faceTasks) p.catch(noop);
-      for (const p of s.motionTasks) p.catch(noop);
-    }
+    // Work still in flight after a failure must not surface as unhandled rejections.
+    for (const p of tasks) p.catch(noop);
+    tensorFrames.close();
+    audio.clear();
     if (ownPool) await pool.close();
   }
 
-  /** One frame at the midpoint of a shot shorter than the sampling interval, for tensor and faces. */
-  async function decodeSingleFrame(s: ShotState): Promise<void> {
-    const mid = (s.input.startS + s.input.endS) / 2;
-    const [tensor, face] = await firstFramesAt(opts.filePath, mid, [outputs[OUT_TENSOR]!, outputs[OUT_FACES]!], { ffmpegPath: opts.ffmpegPath, signal });
-    if (tensor) {
-      s.frames.push(tensor);
-      s.frameTimes.push(mid);
-    }
-    if (face) {
-      s.faceBatch.push(face);
-      s.faceFrames = 1;
-    }
-    flushFaces(s);
-    if (s.frames.length === 0) {
-      // Nothing decodable there (past the end of the stream): the shot gets no tensor and no tags.
-      s.faceTasks = [];
-    }
-    s.result = buildResult(s, true);
-    s.result.catch(fail);
+  function buildResult(
+    shot: AnalyzeShotInput,
+    frames: Uint8Array[],
+    frameTimes: number[],
+    faceLists: RawFace[][],
+    steps: MotionStep[],
+    shotAudio: Float32Array,
+    fallback: boolean,
+  ): ShotAnalysis {
+    const faces: FrameFaces[] = frameTimes.map((timeS, frameIndex) => ({
+      frameIndex,
+      timeS,
+      faces: (faceLists[frameIndex] ?? []).map((f) => ({ x: f.x, y: f.y, w: f.w, h: f.h, score: f.score, landmarks: f.landmarks })),
+    }));
+    const motion = classifyMotion(steps, motionGeom.outWidth, 1 / settings.motionFps, settings.motionThresholds);
+    const shotFrames: ShotFrames = {
+      shotId: shot.id,
+      startS: shot.startS,
+      endS: shot.endS,
+      frames,
+      frameTimes,
+      audio: shotAudio,
+      sourceWidth: disp.width,
+      sourceHeight: disp.height,
+      content: tensorGeom.content,
+    };
+    opts.onTensorFrames?.(shotFrames);
+    const analysis: ShotAnalysis = {
+      shotId: shot.id,
+      startS: shot.startS,
+      endS: shot.endS,
+      frameTimes: frameTimes.slice(),
+      chunks: chunkShot(shotFrames, profile),
+      faces,
+      motion,
+      localTags: localTagsFor(summarizeFaces(faces, settings.tagFaceMinScore), motion),
+      singleFrameFallback: fallback,
+    };
+    opts.onShot?.(analysis);
+    if (!retain) analysis.chunks = [];
+    return analysis;
   }
+
+  /** One frame at the midpoint of a shot shorter than the sampling interval, for tensor and faces. */
+  async function singleFrame(shot: AnalyzeShotInput): Promise<{ tensor: Uint8Array | null; atS: number; faces: RawFace[][] }> {
+    const atS = (shot.startS + shot.endS) / 2;
+    const [tensor, face] = await firstFramesAt(opts.filePath, atS, [outputs[OUT_TENSOR]!, outputs[OUT_FACES]!], { ffmpegPath: opts.ffmpegPath, signal });
+    // Nothing decodable there (past the end of the stream): the shot gets no tensor and no tags.
+    const faces = tensor && face ? await faceTask([face]) : [];
+    return { tensor: tensor ?? null, atS, faces };
+  }
+}
+
+/** Items made for `sorted` shots, put in the order of `wanted`. */
+function reorder<T>(items: readonly T[], sorted: readonly AnalyzeShotInput[], wanted: readonly AnalyzeShotInput[]): T[] {
+  const at = new Map(sorted.map((s, i) => [s.id, i]));
+  return wanted.map((s) => items[at.get(s.id)!]!);
 }

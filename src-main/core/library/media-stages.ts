@@ -3,9 +3,7 @@ import path from 'node:path';
 import { AppError, toAppError } from '../../../src-shared/errors';
 import type { ClipStatus } from '../../../src-shared/contract/library';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { analyseShots } from '../media/detect-shots-in-file';
-import type { CutOptions, ShotSpan } from '../media/find-cuts';
-import type { DetectedShot } from '../media/shot-detector';
+import type { DetectedShot, ShotDetection } from '../media/shot-detector';
 import { probeFile, type ProbeOutcome } from '../media/probe';
 import { renderKeyframePoster, type RenderedStills, type StillsRequest } from '../media/stills';
 import { thumbnailDir } from './clip-paths';
@@ -164,10 +162,10 @@ function withNote(reason: string | null, prefix: string, note: string | null): s
 }
 
 /**
- * A file ffmpeg cannot decode becomes status error with the reason, whoever ran the stage (the
- * built-in queue or the job pipeline); the error is rethrown for the caller's bookkeeping.
+ * A file ffmpeg cannot decode becomes status error with the reason, whichever stage decoded it;
+ * the error is rethrown for the caller's bookkeeping.
  */
-async function recordMediaFailure<T>(db: CatalogDb, row: ClipRow, signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+export async function recordMediaFailure<T>(db: CatalogDb, row: ClipRow, signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (e) {
@@ -187,39 +185,18 @@ function requireFootage(row: ClipRow): void {
 }
 
 /**
- * Stage 2: decode every frame at 64x36, score frame differences and cut into shots (find-cuts.ts
- * documents the method). Re-running on the same file keeps the shot rows (and what hangs off them:
+ * Stores what shot detection found in the clip's decode (shot-detector.ts documents the method):
+ * the shots, the exact frame count, and a note on the card when the file decodes short of its
+ * duration. Detecting again on the same file keeps the shot rows (and what hangs off them:
  * segments, embeddings, tags) when the boundaries come out the same; otherwise replaces them.
  */
-export async function detectShots(
-  db: CatalogDb,
-  clipId: number,
-  opts: StageOptions & { cutOptions?: Partial<CutOptions> } = {},
-): Promise<ShotSpan[]> {
-  const row = getClipRow(db, clipId);
-  requireFootage(row);
-  const { abs } = requireFile(db, row);
-  const expected = row.frame_count && row.frame_count > 0 ? row.frame_count : null;
-  const decoded = await recordMediaFailure(db, row, opts.signal, () =>
-    analyseShots(abs, {
-      signal: opts.signal,
-      ffmpeg: opts.ffmpeg,
-      cutOptions: opts.cutOptions,
-      durationS: row.duration_s,
-      onFrame: (i) => {
-        if (expected && opts.onProgress && i % 50 === 0) opts.onProgress(Math.min(0.99, i / expected));
-      },
-    }),
-  );
-  const shots = decoded.shots;
-  const reason = withNote(row.status_reason, TRUNCATED_NOTE, truncationNote(decoded.ptsTimes, row.duration_s));
+export function saveDetectedShots(db: CatalogDb, row: ClipRow, detection: Pick<ShotDetection, 'shots' | 'frames' | 'ptsTimes'>): void {
+  const reason = withNote(row.status_reason, TRUNCATED_NOTE, truncationNote(detection.ptsTimes, row.duration_s));
   db.transaction(() => {
-    assertSameFile(db, clipId, row.fingerprint);
-    const same = replaceShots(db, clipId, shots);
-    applyClipEvent(db, clipId, { type: 'shotsDetected', sameShots: same }, { frame_count: decoded.frames, status_reason: reason });
+    assertSameFile(db, row.id, row.fingerprint);
+    const same = replaceShots(db, row.id, detection.shots);
+    applyClipEvent(db, row.id, { type: 'shotsDetected', sameShots: same }, { frame_count: detection.frames, status_reason: reason });
   })();
-  opts.onProgress?.(1);
-  return shots;
 }
 
 /**
@@ -300,55 +277,44 @@ export async function makeQuickPoster(db: CatalogDb, clipId: number, opts: Stage
   return true;
 }
 
-/** Poster frame of a shot: its middle, away from the cut and from fades at either end. */
-export function posterFrameOf(startFrame: number, endFrame: number): number {
-  return Math.max(startFrame, Math.floor((startFrame + endFrame - 1) / 2));
-}
-
 /** Evenly spaced frame indices for the filmstrip, each in the middle of its slice of the clip. */
 export function filmstripFrames(frameCount: number, tiles = FILMSTRIP_FRAMES): number[] {
   const n = Math.max(1, Math.min(tiles, frameCount));
   return Array.from({ length: n }, (_, k) => Math.min(frameCount - 1, Math.floor(((k + 0.5) * frameCount) / n)));
 }
 
-/** Where and what the thumbnails of a clip will be: made by the clip's analysis decode, saved by saveThumbnails. */
+/**
+ * Poster candidates per second of footage: a shot's poster is the candidate nearest its middle,
+ * so at most a quarter second off it.
+ */
+export const POSTER_CANDIDATE_FPS = 2;
+
+/** Where and what the thumbnails of a clip will be: made by the clip's decode, saved by saveThumbnails. */
 export interface ThumbnailPlan {
   clipId: number;
   fingerprint: string | null;
-  fps: number | null;
   request: StillsRequest;
-  /** One per requested poster frame: the shot it stands for (null: the clip has no shots). */
-  posterTargets: Array<{ shotId: number | null; frame: number }>;
   clipDir: string;
   version: string;
 }
 
 /**
- * A poster per shot (~320 px wide, its middle frame) and one filmstrip sprite per clip (12 tiles
+ * A poster per shot (~320 px wide, near its middle) and one filmstrip sprite per clip (12 tiles
  * of 160 px), into a fresh folder of the thumbnail cache: the previous set stays until the new
- * rows are committed, so the UI never points at a file that is gone.
+ * rows are committed, so the UI never points at a file that is gone. The filmstrip's frames come
+ * from the clip's frame count (the probe's until shot detection has counted them); a clip whose
+ * count is unknown gets no filmstrip.
  */
 export function planThumbnails(db: CatalogDb, clipId: number, cacheDir: string): ThumbnailPlan {
   const row = getClipRow(db, clipId);
   requireFootage(row);
-  const shots = db.prepare('SELECT id, start_frame, end_frame FROM shots WHERE clip_id = ? ORDER BY idx').all(clipId) as {
-    id: number;
-    start_frame: number | null;
-    end_frame: number | null;
-  }[];
-  const frameCount = row.frame_count ?? (shots.length ? Math.max(...shots.map((s) => s.end_frame ?? 0)) : 0);
-  if (frameCount <= 0) throw new AppError('media', 'frame count unknown: run shot detection first');
-  const posterTargets = shots.length
-    ? shots.map((s) => ({ shotId: s.id as number | null, frame: posterFrameOf(s.start_frame ?? 0, s.end_frame ?? frameCount) }))
-    : [{ shotId: null, frame: posterFrameOf(0, frameCount) }];
+  const frameCount = row.frame_count ?? 0;
   const clipDir = path.join(thumbnailDir(cacheDir), String(clipId));
   const version = `${now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   return {
     clipId,
     fingerprint: row.fingerprint,
-    fps: row.fps,
-    request: { posterFrames: posterTargets.map((p) => p.frame), stripFrames: filmstripFrames(frameCount), outDir: path.join(clipDir, version) },
-    posterTargets,
+    request: { posterFps: POSTER_CANDIDATE_FPS, stripFrames: frameCount > 0 ? filmstripFrames(frameCount) : [], outDir: path.join(clipDir, version) },
     clipDir,
     version,
   };
@@ -359,8 +325,8 @@ export function discardThumbnails(plan: ThumbnailPlan): void {
   fs.rmSync(plan.request.outDir, { recursive: true, force: true });
 }
 
-/** Commits what the decode wrote for `plan`, then removes the clip's older sets. */
-export function saveThumbnails(db: CatalogDb, plan: ThumbnailPlan, rendered: RenderedStills): void {
+/** Commits what the decode wrote for `plan` (rendered.posters[i] stands for shotIds[i]), then removes the clip's older sets. */
+export function saveThumbnails(db: CatalogDb, plan: ThumbnailPlan, rendered: RenderedStills, shotIds: ReadonlyArray<number | null>): void {
   const root = path.dirname(plan.clipDir);
   const rel = (file: string) => path.relative(root, file).split(path.sep).join('/');
   const { clipId } = plan;
@@ -371,10 +337,8 @@ export function saveThumbnails(db: CatalogDb, plan: ThumbnailPlan, rendered: Ren
       const ins = db.prepare(
         'INSERT INTO thumbnails (clip_id, shot_id, kind, path, width, height, frames, time_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       );
-      const timeOf = (frame: number) => (plan.fps ? frame / plan.fps : null);
       rendered.posters.forEach((img, i) => {
-        const target = plan.posterTargets[i]!;
-        ins.run(clipId, target.shotId, 'poster', rel(img.file), img.width, img.height, null, timeOf(target.frame));
+        if (img) ins.run(clipId, shotIds[i] ?? null, 'poster', rel(img.file), img.width, img.height, null, img.timeS);
       });
       if (rendered.strip) {
         const s = rendered.strip;

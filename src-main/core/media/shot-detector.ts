@@ -71,7 +71,7 @@ export class ShotDetector {
 
   /**
    * Replaces the times pushed so far, for readers that learn presentation times after the frames
-   * (frame-reader.ts parses them from ffmpeg's log, which lags the picture pipe).
+   * (the decoder parses them from ffmpeg's log, which lags the picture pipe).
    */
   retime(times: readonly number[]): void {
     if (times.length !== this.times.length) throw new RangeError(`${times.length} times for ${this.times.length} frames`);

@@ -5,11 +5,16 @@ import { ffPath } from './ffmpeg-locate';
 import { jpegSize } from './jpeg-size';
 import { runTool } from './run-process';
 
-/** The per-shot posters and the filmstrip of a clip, made inside the clip's analysis decode. */
+/**
+ * The per-shot posters and the filmstrip of a clip, made inside the clip's one decode. That decode
+ * also finds the shots, so it cannot know which frames the posters will be: it writes poster
+ * candidates on a grid (frame k at k / posterFps s from the start of the file), and readStills
+ * keeps, for each shot, the candidate nearest its middle.
+ */
 export interface StillsRequest {
-  /** Frame indices (decode order from the start of the file, as shot detection counts) wanted as posters. */
-  posterFrames: number[];
-  /** Frame indices for the filmstrip sprite, left to right. */
+  /** Poster candidates per second of footage. */
+  posterFps: number;
+  /** Frame indices (decode order from the start of the file) for the filmstrip sprite, left to right. */
   stripFrames: number[];
   outDir: string;
   posterWidth?: number;
@@ -23,8 +28,8 @@ export interface RenderedImage {
 }
 
 export interface RenderedStills {
-  /** posterFrames[i] -> its image (a missing frame is replaced by the nearest one that decoded). */
-  posters: RenderedImage[];
+  /** One per span asked of readStills, with the time of the frame it shows (null: nothing decoded). */
+  posters: Array<(RenderedImage & { timeS: number }) | null>;
   strip: (RenderedImage & { frames: number; tileWidth: number; tileHeight: number }) | null;
 }
 
@@ -44,21 +49,23 @@ function selectExpr(frames: number[]): string {
 
 const sortedUnique = (frames: number[]) => [...new Set(frames)].sort((a, b) => a - b);
 
+const candidateFile = (req: StillsRequest, k: number) => path.join(req.outDir, `candidate-${String(k + 1).padStart(6, '0')}.jpg`);
+
 /**
- * The stills as branches of a decode's filter graph: each branch picks its exact frames by number
- * (one decode for every image, cheaper than a seek per image) and has ffmpeg write the JPEGs.
- * ffmpeg applies the display rotation before scaling, so portrait phone footage stays portrait.
+ * The stills as branches of a decode's filter graph, ffmpeg writing the JPEGs: the poster
+ * candidates on their grid, and the filmstrip's exact frames picked by number (one decode for
+ * every image, cheaper than a seek per image). ffmpeg applies the display rotation before
+ * scaling, so portrait phone footage stays portrait.
  */
 export function stillsBranches(req: StillsRequest): Array<{ filter: string; outputArgs: string[] }> {
-  const posterFrames = sortedUnique(req.posterFrames);
   const stripFrames = sortedUnique(req.stripFrames);
-  const out: Array<{ filter: string; outputArgs: string[] }> = [];
-  if (posterFrames.length > 0) {
-    out.push({
-      filter: `select='${selectExpr(posterFrames)}',${scaleTo(req.posterWidth ?? 320)}`,
-      outputArgs: ['-fps_mode', 'passthrough', '-q:v', '4', path.join(req.outDir, 'poster-%04d.jpg')],
-    });
-  }
+  const out: Array<{ filter: string; outputArgs: string[] }> = [
+    {
+      // eof_action=pass: a clip shorter than one candidate step still gets its one frame.
+      filter: `fps=${req.posterFps}:eof_action=pass,${scaleTo(req.posterWidth ?? 320)}`,
+      outputArgs: ['-q:v', '4', path.join(req.outDir, 'candidate-%06d.jpg')],
+    },
+  ];
   if (stripFrames.length > 0) {
     out.push({
       filter: `select='${selectExpr(stripFrames)}',${scaleTo(req.tileWidth ?? 160)},tile=${stripFrames.length}x1`,
@@ -68,20 +75,48 @@ export function stillsBranches(req: StillsRequest): Array<{ filter: string; outp
   return out;
 }
 
-/** Reads back what the branches wrote; a decode that produced no image at all is a media error. */
-export function readStills(req: StillsRequest): RenderedStills {
-  const posterFrames = sortedUnique(req.posterFrames);
+/**
+ * Reads back what the branches wrote once the shots are known: for each span (a shot), the
+ * candidate nearest its middle, preferring one inside it (a shot shorter than the candidate step
+ * may hold none: it gets its neighbour's nearest frame). Candidates no span kept are deleted. A
+ * decode that produced no image at all is a media error.
+ */
+export function readStills(req: StillsRequest, spans: ReadonlyArray<{ startS: number; endS: number }>): RenderedStills {
   const stripFrames = sortedUnique(req.stripFrames);
-  const posters: (RenderedImage | null)[] = posterFrames.map((_, i) => readImage(path.join(req.outDir, `poster-${String(i + 1).padStart(4, '0')}.jpg`)));
+  const candidates = fs
+    .readdirSync(req.outDir)
+    .map((name) => /^candidate-(\d+)\.jpg$/.exec(name))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => Number(m[1]) - 1)
+    .sort((a, b) => a - b);
+  const timeOf = (k: number) => k / req.posterFps;
+  const pick = (span: { startS: number; endS: number }): number | null => {
+    const mid = (span.startS + span.endS) / 2;
+    let best: number | null = null;
+    let bestCost = Infinity;
+    for (const k of candidates) {
+      const t = timeOf(k);
+      // Outside the span costs more than any distance inside it.
+      const cost = Math.abs(t - mid) + (t >= span.startS - 1e-6 && t < span.endS - 1e-6 ? 0 : 1e6);
+      if (cost < bestCost) [best, bestCost] = [k, cost];
+    }
+    return best;
+  };
+  const posters: RenderedStills['posters'] = [];
+  const kept = new Set<number>();
+  for (const span of spans) {
+    const k = pick(span);
+    const img = k === null ? null : readImage(candidateFile(req, k));
+    if (k !== null && img) kept.add(k);
+    posters.push(k !== null && img ? { ...img, timeS: timeOf(k) } : null);
+  }
+  for (const k of candidates) if (!kept.has(k)) fs.rmSync(candidateFile(req, k), { force: true });
   const strip = stripFrames.length > 0 ? readImage(path.join(req.outDir, 'filmstrip.jpg')) : null;
   if (!posters.some(Boolean) && !strip) {
     throw new AppError('media', 'no frame could be decoded for thumbnails');
   }
-  // A frame past a damaged tail never decodes: reuse the closest poster that did.
-  const filled = posters.map((p, i) => p ?? nearest(posters, i));
-  const byFrame = new Map(posterFrames.map((f, i) => [f, filled[i]!] as const));
   return {
-    posters: req.posterFrames.map((f) => byFrame.get(f)).filter((p): p is RenderedImage => Boolean(p)),
+    posters,
     strip: strip
       ? { ...strip, frames: stripFrames.length, tileWidth: Math.round(strip.width / stripFrames.length), tileHeight: strip.height }
       : null,
@@ -112,16 +147,6 @@ export async function renderKeyframePoster(
   // Input seeking shifts timestamps to the seek point: the keyframe before it has a negative pts.
   const pts = /pts_time:\s*(-?[0-9.]+)/.exec(res.stderr);
   return { ...img, timeS: pts ? atS + Number(pts[1]) : null };
-}
-
-function nearest(list: (RenderedImage | null)[], i: number): RenderedImage | null {
-  for (let d = 1; d < list.length; d++) {
-    const a = list[i - d];
-    if (a) return a;
-    const b = list[i + d];
-    if (b) return b;
-  }
-  return null;
 }
 
 function readImage(file: string): RenderedImage | null {

@@ -16,7 +16,7 @@ import type { StageDeps } from './pipeline-deps';
 import { InFlight } from './run-pool';
 import { SegmentStore } from './segment-store';
 import { ShotFrameCache } from './shot-frame-cache';
-import { posterStage, probeStage, shotsStage } from './stages/media-stages';
+import { posterStage, probeStage } from './stages/media-stages';
 import { defaultPollDelay, pollStage } from './stages/poll-stage';
 import { indexStage } from './stages/index-stage';
 import { submitStage } from './stages/submit-stage';
@@ -157,7 +157,7 @@ export class IndexingPipeline {
       logger: o.logger,
     };
     const d = this.deps;
-    for (const h of [probeStage(d), posterStage(d), shotsStage(d), analysisStage(d), uploadStage(d), submitStage(d), pollStage(d), indexStage(d, (c, n) => this.clipIndexed(c, n))]) {
+    for (const h of [probeStage(d), posterStage(d), analysisStage(d), uploadStage(d), submitStage(d), pollStage(d), indexStage(d, (c, n) => this.clipIndexed(c, n))]) {
       this.queue.register(h);
     }
     this.eta = new EtaModel((stage) => (NETWORK_STAGES.has(stage) ? 'network' : 'cpu'));

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../../../src-shared/errors';
-import { ClipDecoder, firstFramesAt, type VideoOutput } from '../analysis/clip-decoder';
+import { ClipDecoder, firstFramesAt, type VideoOutput } from '../media/clip-decoder';
 import { parseSar } from '../analysis/source-info';
 import { tensorRequestId } from '../service/tensor';
-import { displaySize, fitGeometry } from '../tensors/frame-geometry';
+import { displaySize, fitGeometry, type ContentBox } from '../tensors/frame-geometry';
 import { chunkShot, splitChunk, type ShotFrames, type TensorChunk } from '../tensors/shot-chunks';
-import { AudioWindow, decodeRangeOf, GRID_EPS, gridTime, sampleIndex, ShotCursor } from '../tensors/shot-grid';
+import { AudioWindow, GRID_EPS, gridTime, sampleIndex, ShotCursor } from '../tensors/shot-grid';
 import { float32ToLittleEndian } from '../tensors/tensor-codec';
 import type { TensorProfile } from '../tensors/tensor-profile';
 
@@ -17,7 +17,7 @@ export interface TensorSource {
   height: number;
   sar: number;
   hasAudio: boolean;
-  /** The probe's duration: bounds the decoded range as analysis bounds it. */
+  /** The probe's duration (closes the last shot; measures progress). */
   durationS: number | null;
 }
 
@@ -41,10 +41,10 @@ export function sarFromProbeJson(probeJson: string | null, rotation: number | nu
 }
 
 /** The tensor frames' output: the profile's rate, its size and fit over the displayed picture. */
-function tensorOutput(src: TensorSource, profile: TensorProfile): { output: VideoOutput; disp: { width: number; height: number } } {
+function tensorOutput(src: TensorSource, profile: TensorProfile): { output: VideoOutput; disp: { width: number; height: number }; content: ContentBox } {
   const disp = displaySize(src.width, src.height, src.sar);
   const geometry = fitGeometry(disp.width, disp.height, profile.frameWidth, profile.frameHeight, profile.fit);
-  return { output: { name: 'tensor', fps: profile.fps, geometry, pixFmt: 'rgb24' }, disp };
+  return { output: { name: 'tensor', fps: profile.fps, geometry, pixFmt: 'rgb24' }, disp, content: geometry.content };
 }
 
 /**
@@ -52,7 +52,7 @@ function tensorOutput(src: TensorSource, profile: TensorProfile): { output: Vide
  * audio. A range shorter than one frame interval gets a single frame from its midpoint.
  */
 export async function decodeRange(src: TensorSource, shot: ShotSpan, profile: TensorProfile, opts: { signal?: AbortSignal; ffmpeg?: string } = {}): Promise<ShotFrames> {
-  const { output, disp } = tensorOutput(src, profile);
+  const { output, disp, content } = tensorOutput(src, profile);
   const duration = shot.endS - shot.startS;
   if (!(duration > 0)) throw new AppError('invalid', `shot ${shot.id} has an empty range`);
   const frames: Uint8Array[] = [];
@@ -101,16 +101,16 @@ export async function decodeRange(src: TensorSource, shot: ShotSpan, profile: Te
     audio,
     sourceWidth: disp.width,
     sourceHeight: disp.height,
-    content: output.geometry.content,
+    content,
   };
 }
 
 /**
- * Rebuilds the sampled frames of some of a clip's shots exactly as analysis made them (the same
- * range, filters and grid: tensors/shot-grid.ts), for tensors evicted from memory or lost in a
- * restart. One decode for all of them: each wanted shot is handed to `use` in time order while the
- * decoder waits, and decoding stops once the last one is out. `shots` are all the clip's shots
- * (they fix the decoded range); `wanted` the ids to rebuild.
+ * Rebuilds the sampled frames of some of a clip's shots exactly as analysis made them (decoded
+ * from the start of the file with the same filters, on the same grid: tensors/shot-grid.ts), for
+ * tensors evicted from memory or lost in a restart. One decode for all of them: each wanted shot is
+ * handed to `use` in time order while the decoder waits, and decoding stops once the last one is
+ * out. `shots` are all the clip's shots; `wanted` the ids to rebuild.
  */
 export async function rebuildShotFrames(
   src: TensorSource,
@@ -123,8 +123,7 @@ export async function rebuildShotFrames(
   const sorted = [...shots].sort((a, b) => a.startS - b.startS);
   const targets = sorted.filter((s) => wanted.has(s.id));
   if (targets.length === 0) return;
-  const { output, disp } = tensorOutput(src, profile);
-  const range = decodeRangeOf(sorted, src.durationS);
+  const { output, disp, content } = tensorOutput(src, profile);
   const rate = profile.audioSampleRate;
   const collected = new Map(targets.map((s) => [s.id, { frames: [] as Uint8Array[], frameTimes: [] as number[] }]));
   const cursor = new ShotCursor(targets);
@@ -139,7 +138,7 @@ export async function rebuildShotFrames(
     wake = null;
   };
   const passed = (t: number) =>
-    decodeEnded || (range.startS + gridTime(frameCount, profile.fps) >= t - GRID_EPS && (!src.hasAudio || audio.total >= sampleIndex(t, rate)));
+    decodeEnded || (gridTime(frameCount, profile.fps) >= t - GRID_EPS && (!src.hasAudio || audio.total >= sampleIndex(t, rate)));
   const advance = () => {
     while (next < targets.length && passed(targets[next]!.endS)) {
       const s = targets[next]!;
@@ -154,7 +153,7 @@ export async function rebuildShotFrames(
         audio: audio.take(sampleIndex(s.startS, rate), sampleIndex(s.endS, rate)),
         sourceWidth: disp.width,
         sourceHeight: disp.height,
-        content: output.geometry.content,
+        content,
       });
       next++;
       const after = targets[next];
@@ -163,11 +162,11 @@ export async function rebuildShotFrames(
     }
   };
   const decoder = new ClipDecoder(
-    { filePath: src.filePath, startS: range.startS, durationS: range.endS - range.startS, outputs: [output], audioRate: src.hasAudio ? rate : null, ffmpegPath: opts.ffmpeg, signal: opts.signal },
+    { filePath: src.filePath, startS: 0, outputs: [output], audioRate: src.hasAudio ? rate : null, ffmpegPath: opts.ffmpeg, signal: opts.signal },
     {
       onFrame: (_o, frame, index) => {
         frameCount = index + 1;
-        const t = range.startS + gridTime(index, profile.fps);
+        const t = gridTime(index, profile.fps);
         const s = cursor.at(t);
         if (s) {
           const got = collected.get(s.id)!;

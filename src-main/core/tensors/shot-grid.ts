@@ -2,25 +2,14 @@
  * Where a clip's sampled frames and audio samples sit. The grid is anchored at the start of the
  * file: frame k of a stream sampled at `fps` is at k / fps, audio sample j at j / rate. Analysis
  * (which plans the tensors) and the upload stage (which rebuilds a tensor evicted from memory)
- * decode the same range with the same filters and cut it into shots with these rules, so both
- * get the same bytes, and so the same request ids.
+ * decode from the start of the file with the same filters and cut it into shots with these rules,
+ * so both get the same bytes, and so the same request ids.
  */
 export const GRID_EPS = 1e-6;
 
 export interface TimeSpan {
   startS: number;
   endS: number;
-}
-
-/**
- * The decoded range for a clip's shots: from the start of the file (the grid's origin, and frame
- * numbers count from there for the stills) to the last shot's end, but not far past the stream's
- * duration (shots are closed at the probe's duration, which a short stream may not reach).
- */
-export function decodeRangeOf(shots: readonly TimeSpan[], durationS: number | null): { startS: 0; endS: number } {
-  let endS = Math.max(...shots.map((s) => s.endS));
-  if (durationS !== null && durationS > 0) endS = Math.min(endS, durationS + 0.5);
-  return { startS: 0, endS };
 }
 
 /** Time of sampled frame `index` on a stream sampled at `fps` from the origin. */

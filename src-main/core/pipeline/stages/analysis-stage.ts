@@ -1,9 +1,9 @@
 import { AppError } from '../../../../src-shared/errors';
-import { analyzeClip } from '../../analysis/analyze-clip';
+import { analyzeClip, type AnalyzeShotInput } from '../../analysis/analyze-clip';
 import { storeAnalysis } from '../../analysis/store-analysis';
 import type { CatalogDb } from '../../catalog/open-catalog';
-import { clipAbsPath, type ClipRow } from '../../library/clip-store';
-import { discardThumbnails, planThumbnails, saveThumbnails, type ThumbnailPlan } from '../../library/media-stages';
+import { clipAbsPath, getClipRow, type ClipRow } from '../../library/clip-store';
+import { discardThumbnails, planThumbnails, recordMediaFailure, saveDetectedShots, saveThumbnails, type ThumbnailPlan } from '../../library/media-stages';
 import type { TensorChunk } from '../../tensors/shot-chunks';
 import type { TensorProfile } from '../../tensors/tensor-profile';
 import type { StageHandler } from '../job-types';
@@ -40,12 +40,13 @@ export function plannedSegment(profile: TensorProfile, chunk: TensorChunk, chunk
 }
 
 /**
- * The clip's one full decode after shot detection (analysis/analyze-clip.ts): per-shot posters
- * and the filmstrip, faces, camera motion and local tags, and the tensors, planned here as one
- * segment per chunk (content hash and the two request ids derived from it) with the frames kept
- * in memory for the upload stage. The catalog holds no tensor bytes: after a restart the upload
- * stage rebuilds them with the same decode. Skipped when the clip has its thumbnails and every
- * shot its analysis and plan for this profile.
+ * The clip's one full decode (analysis/analyze-clip.ts): shot detection when the clip has no
+ * shots yet, per-shot posters and the filmstrip, faces, camera motion and local tags, and the
+ * tensors, planned here as one segment per chunk (content hash and the two request ids derived
+ * from it) with the frames kept in memory for the upload stage. The catalog holds no tensor bytes:
+ * after a restart the upload stage rebuilds them with the same decode. Skipped when the clip has
+ * its shots, its thumbnails and every shot its analysis and plan for this profile. A file that
+ * cannot be decoded ends as a clip in error with ffmpeg's reason.
  */
 export function analysisStage(d: StageDeps): StageHandler<'analysis'> {
   return clipStage('analysis', 'upload', async (ctx, clipId) => {
@@ -53,47 +54,68 @@ export function analysisStage(d: StageDeps): StageHandler<'analysis'> {
     const src = tensorSourceOf(d.db, row);
     const { region } = d.identity();
     d.store.dropOtherProfiles(clipId, d.profile.id);
-    const shots = d.store.shotsOf(clipId);
-    const unplanned = new Set(shots.filter((s) => !d.store.shotHasPlan(s.id, d.profile.id)).map((s) => s.id));
-    const unanalysed = d.db
-      .prepare(
-        `SELECT COUNT(*) AS n FROM shots s LEFT JOIN shot_analysis a ON a.shot_id = s.id AND a.profile_id = ?
-         WHERE s.clip_id = ? AND a.shot_id IS NULL`,
-      )
-      .get(d.profile.id, clipId) as { n: number };
-    const stills: ThumbnailPlan | null = row.thumbs_at === null ? planThumbnails(d.db, clipId, d.cacheDir) : null;
-    if (shots.length === 0 || (unplanned.size === 0 && unanalysed.n === 0 && !stills)) return row;
+    const detect = row.shots_at === null;
+    const spans = (): AnalyzeShotInput[] => d.store.shotsOf(clipId).map((s) => ({ id: s.id, startS: s.startS, endS: s.endS }));
+    const known = detect ? [] : spans();
+    if (!detect) {
+      const unplanned = known.filter((s) => !d.store.shotHasPlan(s.id, d.profile.id)).length;
+      const unanalysed = d.db
+        .prepare(
+          `SELECT COUNT(*) AS n FROM shots s LEFT JOIN shot_analysis a ON a.shot_id = s.id AND a.profile_id = ?
+           WHERE s.clip_id = ? AND a.shot_id IS NULL`,
+        )
+        .get(d.profile.id, clipId) as { n: number };
+      if (known.length === 0 || (unplanned === 0 && unanalysed.n === 0 && row.thumbs_at !== null)) return row;
+    }
+    // New shots may be new boundaries, whose posters went with the old rows.
+    const stills: ThumbnailPlan | null = row.thumbs_at === null || detect ? planThumbnails(d.db, clipId, d.cacheDir) : null;
 
     const pool = d.analysisPool();
     let result: Awaited<ReturnType<typeof analyzeClip>>;
     try {
-      result = await analyzeClip({
-        filePath: src.filePath,
-        shots: shots.map((s) => ({ id: s.id, startS: s.startS, endS: s.endS })),
-        profile: d.profile,
-        retainTensors: false,
-        pool,
-        signal: ctx.signal,
-        ffmpegPath: d.tools().ffmpeg,
-        source: { width: src.width, height: src.height, sar: src.sar, durationS: src.durationS, hasAudio: src.hasAudio },
-        stills: stills?.request,
-        onTensorFrames: (frames) => {
-          if (!unplanned.has(frames.shotId)) return;
-          d.frameCache.set(ShotFrameCache.key(frames.shotId, frames.startS, frames.endS, d.profile.id), frames);
-          const chunks = planChunks(frames, d.profile, d.profile.byteBudget);
-          d.store.insertPlan(clipId, frames.shotId, d.profile.id, d.profile.byteBudget, region, chunks.map((c, i) => plannedSegment(d.profile, c, i, '')));
-        },
-        onProgress: (p) => ctx.progress(p.fraction, `${p.shotsDone}/${p.shotsTotal} shots`),
-      });
+      result = await recordMediaFailure(d.db, row, ctx.signal, () =>
+        analyzeClip({
+          filePath: src.filePath,
+          shots: detect
+            ? {
+                durationS: row.duration_s,
+                save: (detection) => {
+                  saveDetectedShots(d.db, row, detection);
+                  d.mediaChanged(clipId);
+                  return spans();
+                },
+              }
+            : known,
+          profile: d.profile,
+          retainTensors: false,
+          pool,
+          signal: ctx.signal,
+          ffmpegPath: d.tools().ffmpeg,
+          source: { width: src.width, height: src.height, sar: src.sar, durationS: src.durationS, hasAudio: src.hasAudio },
+          stills: stills?.request,
+          onTensorFrames: (frames) => {
+            if (d.store.shotHasPlan(frames.shotId, d.profile.id)) return;
+            d.frameCache.set(ShotFrameCache.key(frames.shotId, frames.startS, frames.endS, d.profile.id), frames);
+            const chunks = planChunks(frames, d.profile, d.profile.byteBudget);
+            d.store.insertPlan(clipId, frames.shotId, d.profile.id, d.profile.byteBudget, region, chunks.map((c, i) => plannedSegment(d.profile, c, i, '')));
+          },
+          onProgress: (p) => ctx.progress(p.fraction, p.shotsTotal === null ? 'decoding' : `${p.shotsTotal} shot${p.shotsTotal === 1 ? '' : 's'}`),
+        }),
+      );
     } catch (e) {
       if (stills) discardThumbnails(stills);
       throw e;
     }
     storeAnalysis(d.db, result.shots, { profileId: d.profile.id, faceModel: pool.modelPath });
     if (stills && result.stills) {
-      saveThumbnails(d.db, stills, result.stills);
+      saveThumbnails(
+        d.db,
+        stills,
+        result.stills,
+        result.shots.map((s) => s.shotId),
+      );
       d.mediaChanged(clipId);
     }
-    return row;
+    return getClipRow(d.db, clipId);
   });
 }

@@ -1,6 +1,6 @@
 import { AppError } from '../../../../src-shared/errors';
 import { getClipRow, type ClipRow } from '../../library/clip-store';
-import { detectShots, makeQuickPoster, probeClip } from '../../library/media-stages';
+import { makeQuickPoster, probeClip } from '../../library/media-stages';
 import type { NextOf, StageName } from '../../../../src-shared/contract/stage-graph';
 import type { JobSpec, StageContext, StageHandler } from '../job-types';
 import type { StageDeps } from '../pipeline-deps';
@@ -53,9 +53,9 @@ export function clipStage<S extends StageName>(stage: S, then: NextOf<S>, body: 
 }
 
 /**
- * probe -> poster -> shots: the library's own stage functions (library/media-stages), each
- * skipped when its result is already in the catalog for the current file. The library refreshes
- * the fingerprint and drops stale shots itself when the file changed.
+ * probe -> poster: the library's own stage functions (library/media-stages), each skipped when
+ * its result is already in the catalog for the current file. The library refreshes the
+ * fingerprint and drops stale shots itself when the file changed.
  */
 export function probeStage(d: StageDeps): StageHandler<'probe'> {
   return clipStage('probe', 'poster', async (ctx, clipId) => {
@@ -71,21 +71,9 @@ export function probeStage(d: StageDeps): StageHandler<'probe'> {
 
 /** The preview lane's poster (a keyframe seek): every card shows a picture before any clip is analysed. */
 export function posterStage(d: StageDeps): StageHandler<'poster'> {
-  return clipStage('poster', 'shots', async (ctx, clipId) => {
+  return clipStage('poster', 'analysis', async (ctx, clipId) => {
     const row = footageRow(d, clipId);
     if (await makeQuickPoster(d.db, clipId, { cacheDir: d.cacheDir, signal: ctx.signal, ffmpeg: d.tools().ffmpeg })) d.mediaChanged(clipId);
-    return row;
-  });
-}
-
-export function shotsStage(d: StageDeps): StageHandler<'shots'> {
-  return clipStage('shots', 'analysis', async (ctx, clipId) => {
-    let row = footageRow(d, clipId);
-    if (row.shots_at === null) {
-      row = await remake(d, clipId, () => detectShots(d.db, clipId, { signal: ctx.signal, onProgress: (f) => ctx.progress(f, 'detecting cuts'), ffmpeg: d.tools().ffmpeg }));
-    }
-    const shots = d.store.shotsOf(clipId).length;
-    ctx.progress(1, `${shots} shot${shots === 1 ? '' : 's'}`);
     return row;
   });
 }

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { AppError } from '../../../src-shared/errors';
-import { ffPath } from '../media/ffmpeg-locate';
-import { killChild, spawnTool } from '../media/run-process';
-import { stillsBranches, type StillsRequest } from '../media/stills';
+import { ffPath } from './ffmpeg-locate';
+import { killChild, spawnTool } from './run-process';
+import { stillsBranches, type StillsRequest } from './stills';
 import type { FitGeometry } from '../tensors/frame-geometry';
 
 export type PixelFormat = 'rgb24' | 'bgr24' | 'gray';
@@ -12,9 +12,18 @@ export type PixelFormat = 'rgb24' | 'bgr24' | 'gray';
 /** One raw video output of the decoder: a frame rate and a geometry of its own. */
 export interface VideoOutput {
   name: string;
-  fps: number;
-  geometry: FitGeometry;
+  /**
+   * Frames per second on the grid from startS, or 'every' for every decoded frame as it is
+   * (variable frame rate kept; their presentation times come back in DecodeResult.frameTimes).
+   */
+  fps: number | 'every';
+  geometry: Pick<FitGeometry, 'outWidth' | 'outHeight' | 'filter'>;
   pixFmt: PixelFormat;
+}
+
+export interface DecodeResult {
+  /** Presentation times (seconds from startS) of the 'every' output's frames; empty without one. */
+  frameTimes: number[];
 }
 
 export interface DecodeRequest {
@@ -54,7 +63,7 @@ export async function firstFramesAt(
   opts: { ffmpegPath?: string; signal?: AbortSignal } = {},
 ): Promise<Array<Uint8Array | null>> {
   const got: Array<Uint8Array | null> = outputs.map(() => null);
-  const slowest = Math.min(...outputs.map((o) => o.fps));
+  const slowest = Math.min(...outputs.map((o) => (o.fps === 'every' ? 25 : o.fps)));
   await new ClipDecoder(
     { filePath, startS: atS, durationS: Math.max(0.5, 2 / slowest), outputs, audioRate: null, maxFramesPerOutput: 1, ffmpegPath: opts.ffmpegPath, signal: opts.signal },
     { onFrame: (o, frame) => void (got[o] ??= frame), onAudio: () => {} },
@@ -66,13 +75,17 @@ export async function firstFramesAt(
  * ffmpeg arguments for one decode that feeds every consumer: the source is decoded once, split,
  * and each branch is rate-reduced first (fps before scale: only kept frames are scaled), then
  * scaled to its own size. Each branch goes to its own pipe as raw pixels; audio goes to the last
- * pipe as f32le. Pipe numbers follow the child's stdio: 1, then 3, 4, ...
+ * pipe as f32le. Pipe numbers follow the child's stdio: 1, then 3, 4, ... The 'every' output
+ * passes frames through unchanged in number and timing; showinfo logs their times (hence the
+ * info log level, with level tags so errors can still be told apart).
  */
 export function buildDecodeArgs(req: DecodeRequest): { args: string[]; fds: number[]; audioFd: number | null } {
   if (req.outputs.length === 0) throw new AppError('internal', 'decode needs at least one video output');
+  if (req.outputs.filter((o) => o.fps === 'every').length > 1) throw new AppError('internal', "at most one 'every' output per decode");
+  const timed = req.outputs.some((o) => o.fps === 'every');
   const fds = req.outputs.map((_, i) => (i === 0 ? 1 : i + 2));
   const audioFd = req.audioRate ? req.outputs.length + 2 : null;
-  const args = ['-hide_banner', '-nostdin', '-nostats', '-y', '-v', 'error', '-threads', '0'];
+  const args = ['-hide_banner', '-nostdin', '-nostats', '-y', '-loglevel', timed ? 'level+info' : 'level+error', '-threads', '0'];
   // Input seeking: fast (from the keyframe before), exact (frames before the point are decoded
   // and dropped), and output timestamps restart at 0 = startS.
   if (req.startS > 0) args.push('-ss', req.startS.toFixed(3));
@@ -81,13 +94,16 @@ export function buildDecodeArgs(req: DecodeRequest): { args: string[]; fds: numb
   const stills = req.stills ? stillsBranches(req.stills) : [];
   const n = req.outputs.length + stills.length;
   const labels = req.outputs.map((_, i) => `v${i}`);
-  const branches = req.outputs.map((o, i) => `[s${i}]fps=${o.fps},${o.geometry.filter},format=${o.pixFmt}[${labels[i]}]`);
+  const branches = req.outputs.map((o, i) =>
+    o.fps === 'every' ? `[s${i}]${o.geometry.filter},format=${o.pixFmt},showinfo[${labels[i]}]` : `[s${i}]fps=${o.fps},${o.geometry.filter},format=${o.pixFmt}[${labels[i]}]`,
+  );
   stills.forEach((b, i) => branches.push(`[s${req.outputs.length + i}]${b.filter}[j${i}]`));
   const split = n === 1 ? '[0:v:0]null[s0]' : `[0:v:0]split=${n}${Array.from({ length: n }, (_, i) => `[s${i}]`).join('')}`;
   args.push('-filter_complex', [split, ...branches].join(';'));
   req.outputs.forEach((o, i) => {
     args.push('-map', `[${labels[i]}]`);
     if (req.maxFramesPerOutput) args.push('-frames:v', String(req.maxFramesPerOutput));
+    if (o.fps === 'every') args.push('-fps_mode', 'passthrough');
     args.push('-f', 'rawvideo', '-pix_fmt', o.pixFmt, `pipe:${fds[i]}`);
   });
   stills.forEach((b, i) => args.push('-map', `[j${i}]`, ...b.outputArgs));
@@ -107,6 +123,8 @@ export class ClipDecoder {
   private child: ChildProcess | null = null;
   private readonly streams: Readable[] = [];
   private paused = false;
+  /** Frames delivered per output. */
+  private readonly counts: number[] = [];
 
   constructor(
     private readonly req: DecodeRequest,
@@ -125,7 +143,7 @@ export class ClipDecoder {
     for (const s of this.streams) s.resume();
   }
 
-  run(): Promise<void> {
+  run(): Promise<DecodeResult> {
     const { args, fds, audioFd } = buildDecodeArgs(this.req);
     if (this.req.stills) fs.mkdirSync(this.req.stills.outDir, { recursive: true });
     const bin = this.req.ffmpegPath ?? ffPath('ffmpeg');
@@ -141,7 +159,7 @@ export class ClipDecoder {
       }
       this.child = child;
       let failure: unknown = null;
-      let stderr = '';
+      const log = new DecodeLog();
       const fail = (e: unknown) => {
         if (!failure) failure = e;
         killChild(child);
@@ -165,6 +183,7 @@ export class ClipDecoder {
               const done = frame;
               frame = new Uint8Array(size);
               filled = 0;
+              this.counts[i] = index + 1;
               try {
                 this.sinks.onFrame(i, done, index++);
               } catch (e) {
@@ -199,9 +218,7 @@ export class ClipDecoder {
         this.streams.push(stream);
       }
 
-      child.stderr!.on('data', (c: Buffer) => {
-        stderr = (stderr + c.toString('utf8')).slice(-8000);
-      });
+      child.stderr!.on('data', (c: Buffer) => log.push(c.toString('utf8')));
       child.once('error', (err: NodeJS.ErrnoException) => {
         failure = failure ?? new AppError('media', `${bin}: ${err.message}`, { cause: err });
       });
@@ -209,11 +226,14 @@ export class ClipDecoder {
         this.child = null;
         if (this.req.signal?.aborted) return reject(new AppError('cancelled', 'analysis cancelled'));
         if (failure) return reject(failure);
-        if (code !== 0) {
-          const last = stderr.trim().split('\n').filter(Boolean).at(-1) ?? `exit code ${code}`;
+        log.end();
+        const everyFrames = this.counts[this.req.outputs.findIndex((o) => o.fps === 'every')] ?? 0;
+        // A damaged tail can make ffmpeg exit non-zero after good frames: an 'every' output keeps what decoded.
+        if (code !== 0 && !(everyFrames > 0)) {
+          const last = log.lastError() ?? `exit code ${code}`;
           return reject(new AppError('media', `decoding ${this.req.filePath} failed: ${last.slice(0, 300)}`));
         }
-        resolve();
+        resolve({ frameTimes: fillMissingTimes(Array.from({ length: everyFrames }, (_, k) => log.times[k] ?? Number.NaN)) });
       });
     });
   }
@@ -222,4 +242,57 @@ export class ClipDecoder {
   kill(): void {
     if (this.child) killChild(this.child);
   }
+}
+
+const SHOWINFO_RE = /\bn:\s*(\d+)\s+pts:\s*-?\d+\s+pts_time:(-?[\d.]+)/;
+const ERROR_RE = /\[(error|fatal|panic)\] /;
+
+/** ffmpeg's log (level-tagged lines): showinfo's frame times, and the last error for the message. */
+class DecodeLog {
+  readonly times: number[] = [];
+  private partial = '';
+  private last: string | null = null;
+
+  push(text: string): void {
+    const lines = (this.partial + text).split('\n');
+    this.partial = lines.pop() ?? '';
+    for (const line of lines) this.line(line);
+  }
+
+  end(): void {
+    if (this.partial) this.line(this.partial);
+    this.partial = '';
+  }
+
+  lastError(): string | null {
+    return this.last;
+  }
+
+  private line(line: string): void {
+    const m = SHOWINFO_RE.exec(line);
+    if (m) this.times[Number(m[1])] = Number(m[2]);
+    else if (ERROR_RE.test(line)) this.last = line.replace(ERROR_RE, '').trim();
+  }
+}
+
+/** showinfo lines can be lost when ffmpeg is killed mid-line: interpolate gaps rather than fail. */
+export function fillMissingTimes(times: readonly number[]): number[] {
+  const out = times.slice();
+  const known = out.map((t, i) => (Number.isFinite(t) ? i : -1)).filter((i) => i >= 0);
+  if (known.length === 0) return out.map((_, i) => i / 25);
+  const typicalStep = known.length > 1 ? (out[known.at(-1)!]! - out[known[0]!]!) / (known.at(-1)! - known[0]!) : 1 / 25;
+  for (let i = 0; i < out.length; i++) {
+    if (Number.isFinite(out[i])) continue;
+    let j = i;
+    while (j < out.length && !Number.isFinite(out[j])) j++;
+    const before = i > 0 ? out[i - 1]! : null;
+    const after = j < out.length ? out[j]! : null;
+    for (let k = i; k < j; k++) {
+      if (before !== null && after !== null) out[k] = before + ((after - before) * (k - i + 1)) / (j - i + 1);
+      else if (before !== null) out[k] = before + typicalStep * (k - i + 1);
+      else out[k] = Math.max(0, after! - typicalStep * (j - k));
+    }
+    i = j - 1;
+  }
+  return out;
 }
