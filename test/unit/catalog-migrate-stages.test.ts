@@ -7,14 +7,26 @@ import { insertClip, insertVolume } from '../helpers/search-catalog';
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
 
+/** An older app's catalog with a card of clips and a way to add jobs; `reopen` migrates it with the app's opener. */
+function jobsAtVersion(version: number) {
+  const { file, old } = catalogAtVersion(version, cleanups);
+  const vol = insertVolume(old, '/media/card');
+  const clip = (name: string) => insertClip(old, { volumeId: vol, relPath: name, durationS: 4 });
+  const insert = old.prepare(
+    "INSERT INTO jobs (clip_id, stage, state, resource, priority, created_at, updated_at, last_error_message) VALUES (?, ?, ?, 'cpu', ?, 1, 1, ?)",
+  );
+  const reopen = () => {
+    const db = openCatalog(file);
+    cleanups.unshift(() => db.close());
+    const jobsOf = (c: number) => db.prepare('SELECT stage, state, priority, last_error_message AS err FROM jobs WHERE clip_id = ? ORDER BY stage').all(c);
+    return { db, jobsOf };
+  };
+  return { old, clip, job: insert, reopen };
+}
+
 describe('migration 0018: thumbnails and tensors jobs become analysis jobs', () => {
   it('keeps every unfinished clip unfinished under a stage the queue still runs', () => {
-    const { file, old } = catalogAtVersion(17, cleanups);
-    const vol = insertVolume(old, '/media/card');
-    const clip = (name: string) => insertClip(old, { volumeId: vol, relPath: name, durationS: 4 });
-    const job = old.prepare(
-      "INSERT INTO jobs (clip_id, stage, state, resource, priority, created_at, updated_at, last_error_message) VALUES (?, ?, ?, 'cpu', ?, 1, 1, ?)",
-    );
+    const { old, clip, job, reopen } = jobsAtVersion(17);
     const waitingThumbs = clip('A.mov');
     job.run(waitingThumbs, 'shots', 'succeeded', 0, null);
     job.run(waitingThumbs, 'thumbnails', 'queued', 5, null);
@@ -31,11 +43,7 @@ describe('migration 0018: thumbnails and tensors jobs become analysis jobs', () 
     job.run(finished, 'tensors', 'succeeded', 0, null);
     job.run(finished, 'upload', 'queued', 0, null);
     old.close();
-
-    const db = openCatalog(file);
-    cleanups.unshift(() => db.close());
-    const jobsOf = (c: number) =>
-      db.prepare('SELECT stage, state, priority, last_error_message AS err FROM jobs WHERE clip_id = ? ORDER BY stage').all(c);
+    const { db, jobsOf } = reopen();
     // (0019 then drops the finished shots job: shot detection is part of analysis.)
     expect(jobsOf(waitingThumbs)).toEqual([{ stage: 'analysis', state: 'queued', priority: 5, err: null }]);
     expect(jobsOf(tensorsRunning)).toEqual([{ stage: 'analysis', state: 'queued', priority: 0, err: null }]);
@@ -51,12 +59,7 @@ describe('migration 0018: thumbnails and tensors jobs become analysis jobs', () 
 
 describe('migration 0019: shots jobs become analysis jobs', () => {
   it('keeps a clip waiting for, running or failing shot detection unfinished under analysis', () => {
-    const { file, old } = catalogAtVersion(18, cleanups);
-    const vol = insertVolume(old, '/media/card');
-    const clip = (name: string) => insertClip(old, { volumeId: vol, relPath: name, durationS: 4 });
-    const job = old.prepare(
-      "INSERT INTO jobs (clip_id, stage, state, resource, priority, created_at, updated_at, last_error_message) VALUES (?, ?, ?, 'cpu', ?, 1, 1, ?)",
-    );
+    const { old, clip, job, reopen } = jobsAtVersion(18);
     const waiting = clip('A.mov');
     job.run(waiting, 'poster', 'succeeded', 0, null);
     job.run(waiting, 'shots', 'queued', 3, null);
@@ -71,11 +74,7 @@ describe('migration 0019: shots jobs become analysis jobs', () => {
     job.run(done, 'shots', 'succeeded', 0, null);
     job.run(done, 'analysis', 'succeeded', 0, null);
     old.close();
-
-    const db = openCatalog(file);
-    cleanups.unshift(() => db.close());
-    const jobsOf = (c: number) =>
-      db.prepare('SELECT stage, state, priority, last_error_message AS err FROM jobs WHERE clip_id = ? ORDER BY stage').all(c);
+    const { db, jobsOf } = reopen();
     expect(jobsOf(waiting)).toEqual([
       { stage: 'analysis', state: 'queued', priority: 3, err: null },
       { stage: 'poster', state: 'succeeded', priority: 0, err: null },
