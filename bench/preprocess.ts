@@ -4,10 +4,10 @@
  *   npm run bench:preprocess [-- --repeat N] [-- --keep]
  *
  * Input: a 2-minute 1920x1080 H.264 file (30 fps, AAC audio) generated from the sample clips
- * (scaled, padded, concatenated) and cached in the temp folder between runs. Shots: a fixed split
- * every 5 s (shot detection is a separate stage). "Full" = probe + one decode feeding tensor, face,
- * motion and audio outputs + YuNet on every sampled frame + motion estimation + chunking + local
- * tags + base64 encoding of every upload body. "Bare" = ffmpeg -i FILE -vf fps=F,scale=W:H -f null -.
+ * (scaled, padded, concatenated) and cached in the temp folder between runs. "Full" = what the
+ * pipeline's analysis stage does: probe + one decode feeding shot detection (every frame at
+ * 64x36), tensor, face, motion and audio outputs + YuNet on every sampled frame + motion
+ * estimation + chunking + local tags + base64 encoding of every upload body. "Bare" = ffmpeg -i FILE -vf fps=F,scale=W:H -f null -.
  * Last line: one JSON object with `ratio` = full / bare (median over repeats).
  */
 import fs from 'node:fs';
@@ -17,6 +17,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { AnalysisPool } from '../src-main/core/analysis/analysis-pool';
 import { analyzeClip } from '../src-main/core/analysis/analyze-clip';
 import { ffPath } from '../src-main/core/media/ffmpeg-locate';
+import type { ShotDetection } from '../src-main/core/media/shot-detector';
 import { runTool } from '../src-main/core/media/run-process';
 import { chunkRequestId, chunkUploadBody } from '../src-main/core/tensors/chunk-upload';
 import { DEFAULT_TENSOR_PROFILE } from '../src-main/core/tensors/tensor-profile';
@@ -85,7 +86,8 @@ async function bare(file: string): Promise<number> {
 
 async function full(file: string) {
   const profile = DEFAULT_TENSOR_PROFILE;
-  const shots = Array.from({ length: Math.ceil(DURATION / SHOT_S) }, (_, i) => ({ id: i + 1, startS: i * SHOT_S, endS: Math.min(DURATION, (i + 1) * SHOT_S) }));
+  // The shots are found in the same decode, as in the pipeline (the input cuts every SHOT_S s).
+  const shots = { durationS: DURATION, save: (d: ShotDetection) => d.shots.map((s, i) => ({ id: i + 1, startS: s.startS, endS: s.endS })) };
   const lag = monitorEventLoopDelay({ resolution: 10 });
   let chunks = 0;
   let uploadBytes = 0;

@@ -279,6 +279,8 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
     const motionRuns = framesPerShot(shots, motionFrames, settings.motionFps);
     const results: ShotAnalysis[] = [];
     for (const shot of shots) {
+      // Each shot's chunking and hashing is a burst of synchronous work: let the event loop in between.
+      await new Promise<void>((r) => setImmediate(r));
       if (signal?.aborted) throw new AppError('cancelled', 'analysis cancelled');
       const run = tensorRuns.get(shot.id);
       const frames: Uint8Array[] = [];

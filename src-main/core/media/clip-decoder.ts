@@ -6,6 +6,7 @@ import { ffPath } from './ffmpeg-locate';
 import { killChild, spawnTool } from './run-process';
 import { stillsBranches, type StillsRequest } from './stills';
 import type { FitGeometry } from '../tensors/frame-geometry';
+import { gridFilter } from '../tensors/shot-grid';
 
 export type PixelFormat = 'rgb24' | 'bgr24' | 'gray';
 
@@ -95,7 +96,7 @@ export function buildDecodeArgs(req: DecodeRequest): { args: string[]; fds: numb
   const n = req.outputs.length + stills.length;
   const labels = req.outputs.map((_, i) => `v${i}`);
   const branches = req.outputs.map((o, i) =>
-    o.fps === 'every' ? `[s${i}]${o.geometry.filter},format=${o.pixFmt},showinfo[${labels[i]}]` : `[s${i}]fps=${o.fps},${o.geometry.filter},format=${o.pixFmt}[${labels[i]}]`,
+    o.fps === 'every' ? `[s${i}]${o.geometry.filter},format=${o.pixFmt},showinfo[${labels[i]}]` : `[s${i}]${gridFilter(o.fps)},${o.geometry.filter},format=${o.pixFmt}[${labels[i]}]`,
   );
   stills.forEach((b, i) => branches.push(`[s${req.outputs.length + i}]${b.filter}[j${i}]`));
   const split = n === 1 ? '[0:v:0]null[s0]' : `[0:v:0]split=${n}${Array.from({ length: n }, (_, i) => `[s${i}]`).join('')}`;

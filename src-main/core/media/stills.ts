@@ -4,6 +4,7 @@ import { AppError } from '../../../src-shared/errors';
 import { ffPath } from './ffmpeg-locate';
 import { jpegSize } from './jpeg-size';
 import { runTool } from './run-process';
+import { gridFilter } from '../tensors/shot-grid';
 
 /**
  * The per-shot posters and the filmstrip of a clip, made inside the clip's one decode. That decode
@@ -61,8 +62,7 @@ export function stillsBranches(req: StillsRequest): Array<{ filter: string; outp
   const stripFrames = sortedUnique(req.stripFrames);
   const out: Array<{ filter: string; outputArgs: string[] }> = [
     {
-      // eof_action=pass: a clip shorter than one candidate step still gets its one frame.
-      filter: `fps=${req.posterFps}:eof_action=pass,${scaleTo(req.posterWidth ?? 320)}`,
+      filter: `${gridFilter(req.posterFps)},${scaleTo(req.posterWidth ?? 320)}`,
       outputArgs: ['-q:v', '4', path.join(req.outDir, 'candidate-%06d.jpg')],
     },
   ];
