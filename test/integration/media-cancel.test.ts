@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseShots } from '../../src-main/core/media/detect-shots-in-file';
 import { ClipDecoder } from '../../src-main/core/media/clip-decoder';
+import { TOOL_PRIORITY } from '../../src-main/core/media/run-process';
 import { fitGeometry } from '../../src-main/core/tensors/frame-geometry';
 import { mediaFile, tempDir } from '../helpers/paths';
 
@@ -39,6 +40,18 @@ describe.skipIf(process.platform !== 'linux')('ffmpeg children follow cancellati
     fs.symlinkSync(mediaFile('intel_one-by-one-person-detection.mp4'), clip);
   });
   afterAll(() => cleanup?.());
+
+  it('runs ffmpeg below normal priority, so the app is scheduled first while it decodes', async () => {
+    const ctrl = new AbortController();
+    const run = analyseShots(clip, { signal: ctrl.signal });
+    expect(await waitFor(() => processesUsing(clip).length > 0)).toBe(true);
+    // Field 19 of /proc/<pid>/stat is the nice value (after the parenthesised command name).
+    const nice = processesUsing(clip).map((pid) => Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]));
+    ctrl.abort();
+    await expect(run).rejects.toMatchObject({ kind: 'cancelled' });
+    expect(nice.length).toBeGreaterThan(0);
+    for (const n of nice) expect(n).toBe(TOOL_PRIORITY);
+  });
 
   it('kills shot detection decoding when its signal aborts', async () => {
     const ctrl = new AbortController();

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import os from 'node:os';
 import { AppError } from '../../../src-shared/errors';
 
 export interface RunOptions {
@@ -28,10 +29,24 @@ export function killChild(child: ChildProcess, graceMs = 2000): void {
   child.once('exit', () => clearTimeout(t));
 }
 
+/**
+ * Niceness of the media tools: below normal, so while a card decodes on every core the app's own
+ * processes (the main process answering the UI, the renderer) are scheduled first. The tools
+ * still get every cycle the app leaves idle.
+ */
+export const TOOL_PRIORITY = 10;
+
 /** Spawns a tool whose lifetime follows the signal: aborting the job kills the process. */
 export function spawnTool(bin: string, args: string[], signal?: AbortSignal, options: SpawnOptions = {}): ChildProcess {
   if (signal?.aborted) throw new AppError('cancelled', 'cancelled before start');
   const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true, ...options });
+  if (child.pid !== undefined) {
+    try {
+      os.setPriority(child.pid, TOOL_PRIORITY);
+    } catch {
+      // Not allowed here (some sandboxes) or already gone: it runs at normal priority.
+    }
+  }
   if (signal) {
     const onAbort = () => killChild(child);
     signal.addEventListener('abort', onAbort, { once: true });
