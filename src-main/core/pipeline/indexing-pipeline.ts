@@ -318,11 +318,24 @@ export class IndexingPipeline {
     };
   }
 
+  /** The Jobs summary with the ETA as last shown (reading it does not move it; flush() does). */
   summary(): JobsSummary {
+    const f = this.fold();
+    if (!this.shownEta) this.advanceEta(f);
+    return this.summaryOf(f);
+  }
+
+  private fold() {
     const rows = this.frontiers();
     const gateOpen = this.queue.gate().open;
     const states = rows.map((r) => ({ r, state: this.foldState(r, gateOpen) }));
     const active = states.filter((x) => x.state === 'running' || x.state === 'waiting' || x.state === 'blocked');
+    return { rows, gateOpen, states, active };
+  }
+
+  /** One refresh of the shown ETA (eta-display.ts): once per summary event, whoever reads it. */
+  private advanceEta(f: ReturnType<IndexingPipeline['fold']>): void {
+    const { active, gateOpen } = f;
     let etaMs: number | null = null;
     if (active.length === 0) etaMs = 0;
     else if (gateOpen || active.every((x) => !INDEX_STAGES.slice(STAGE_INDEX.get(x.r.stage) ?? 0).some((st) => NETWORK_STAGES.has(st)))) {
@@ -335,6 +348,10 @@ export class IndexingPipeline {
       etaMs = this.eta.estimate(remaining, this.slots());
     }
     this.shownEta = nextShownEta(this.shownEta, { rawMs: etaMs, now: Date.now(), activeClips: active.length, networkOpen: gateOpen });
+  }
+
+  private summaryOf(f: ReturnType<IndexingPipeline['fold']>): JobsSummary {
+    const { rows, states, active } = f;
     return {
       totals: this.queue.totals(),
       clips: {
@@ -343,8 +360,8 @@ export class IndexingPipeline {
         active: active.length,
         failed: states.filter((x) => x.state === 'failed').length,
       },
-      etaMs: active.length === 0 ? 0 : this.shownEta.ms,
-      etaNote: this.shownEta.note,
+      etaMs: active.length === 0 ? 0 : (this.shownEta?.ms ?? null),
+      etaNote: this.shownEta?.note ?? null,
       network: this.networkState(),
       updatedAt: Date.now(),
     };
@@ -550,7 +567,9 @@ export class IndexingPipeline {
       this.dirtyClips.clear();
       const clips = ids.map((id) => this.clipJobs(id)).filter((c): c is ClipJobs => c !== null);
       if (clips.length > 0) events.emit('jobs.clips', { clips });
-      events.emit('jobs.summary', this.summary());
+      const f = this.fold();
+      this.advanceEta(f);
+      events.emit('jobs.summary', this.summaryOf(f));
     } catch (e) {
       // The catalog closed under a late timer (shutdown): nothing to report any more.
       this.o.logger?.debug('pipeline.flush.skipped', { message: (e as Error).message });
