@@ -6,7 +6,8 @@ import { readStills, type RenderedStills, type StillsRequest } from '../media/st
 import { detectorGeometry, displaySize, fitGeometry, motionGeometry } from '../tensors/frame-geometry';
 import { FrameSpool } from '../tensors/frame-spool';
 import { chunkShot, type ShotFrames } from '../tensors/shot-chunks';
-import { AudioWindow, gridTime, sampleIndex, ShotCursor } from '../tensors/shot-grid';
+import { AudioSpool } from '../tensors/audio-spool';
+import { gridTime, sampleIndex, ShotCursor } from '../tensors/shot-grid';
 import { DEFAULT_TENSOR_PROFILE, type TensorProfile } from '../tensors/tensor-profile';
 import { AnalysisPool } from './analysis-pool';
 import { DEFAULT_ANALYSIS_SETTINGS, type AnalysisSettings } from './analysis-settings';
@@ -60,8 +61,8 @@ export interface AnalyzeClipOptions {
   /** Known source facts (from the catalog) to skip the probe. */
   source?: SourceInfo;
   ffmpegPath?: string;
-  /** Tensor frames kept in memory while the decode runs; past this they wait in a temporary file. */
-  frameMemoryBytes?: number;
+  /** Bytes of tensor frames and of audio kept in memory while the decode runs; the rest waits in a temporary file. */
+  spoolMemory?: { frames?: number; audio?: number };
 }
 
 export interface AnalyzeClipResult {
@@ -79,8 +80,10 @@ const OUT_FACES = 1;
 const OUT_MOTION = 2;
 const OUT_SHOTS = 3;
 
-/** 256 MB: about 14 minutes of tensor frames at 224x224, 2 fps. */
-const DEFAULT_FRAME_MEMORY = 256 * 1024 * 1024;
+/** 128 MB: about 7 minutes of tensor frames at 224x224, 2 fps; a longer clip's rest waits on disk. */
+const DEFAULT_FRAME_MEMORY = 128 * 1024 * 1024;
+/** 32 MB: about 8 minutes of 16 kHz mono float32. */
+const AUDIO_MEMORY = 32 * 1024 * 1024;
 
 function checkShots(shots: readonly AnalyzeShotInput[]): AnalyzeShotInput[] {
   const sorted = [...shots].sort((a, b) => a.startS - b.startS);
@@ -117,9 +120,10 @@ function framesPerShot(shots: readonly AnalyzeShotInput[], count: number, fps: n
  * for faces, small gray frames for motion, mono PCM for the audio tensor, and (when asked) poster
  * candidates and the filmstrip, which ffmpeg writes itself. Faces and motion do not depend on the
  * shots: they run in the worker pool while decoding continues, frame by frame and step by step.
- * The tensor frames and the audio wait (tensors/frame-spool.ts) until the decode is over and the
- * shots are found; then every shot gets its frames, faces, motion steps (those between two of its
- * own frames), audio and poster, and is chunked and tagged. Shots with no sample on the frame
+ * The tensor frames and the audio wait (tensors/frame-spool.ts, audio-spool.ts: memory, then a
+ * temporary file) until the decode is over and the shots are found; then every shot gets its
+ * frames, faces, motion steps (those between two of its own frames), audio and poster, and is
+ * chunked and tagged. Shots with no sample on the frame
  * grid (shorter than 1/fps) get one frame from a seek to their midpoint (a one-frame decode,
  * counted apart from the full decode).
  */
@@ -150,8 +154,8 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
   const pool = opts.pool ?? new AnalysisPool();
   const ownPool = !opts.pool;
 
-  const tensorFrames = new FrameSpool(tensorGeom.outWidth * tensorGeom.outHeight * 3, opts.frameMemoryBytes ?? DEFAULT_FRAME_MEMORY);
-  const audio = new AudioWindow();
+  const tensorFrames = new FrameSpool(tensorGeom.outWidth * tensorGeom.outHeight * 3, opts.spoolMemory?.frames ?? DEFAULT_FRAME_MEMORY);
+  const audio = new AudioSpool(opts.spoolMemory?.audio ?? AUDIO_MEMORY);
   const detector = detect ? new ShotDetector(detect.cutOptions) : null;
   /** Faces of face frame k (the tensor grid), filled in as the pool answers. */
   const facesAt: RawFace[][] = [];
@@ -322,7 +326,7 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
     // Work still in flight after a failure must not surface as unhandled rejections.
     for (const p of tasks) p.catch(noop);
     tensorFrames.close();
-    audio.clear();
+    audio.close();
     if (ownPool) await pool.close();
   }
 

@@ -81,8 +81,4 @@ export class AudioWindow {
       this.parts.shift();
     }
   }
-
-  clear(): void {
-    this.parts = [];
-  }
 }
