@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src-shared/errors';
 import { ExactVectorIndex } from '../../src-main/core/search/exact-search';
-import { INDEX_BASENAME, SIDECAR_NAME, loadOrRebuild, saveIndex, tryLoadIndex } from '../../src-main/core/search/index-store';
+import { INDEX_BASENAME, LOADING_MARKER, SIDECAR_NAME, loadOrRebuild, saveIndex, tryLoadIndex } from '../../src-main/core/search/index-store';
 import { HnswVectorIndex } from '../../src-main/core/search/vector-index';
 import { ClusteredVectors, seededRandom } from '../../src-main/core/search/vector-synthetic';
 import type { SearchHit, VectorIndex } from '../../src-main/core/search/vector-types';
@@ -260,6 +260,10 @@ describe('persistence', () => {
     expect(loaded.index.size).toBe(N);
     expect(loaded.index.dimension).toBe(64);
     for (const q of queries) expect(loaded.index.search(q, 10)).toEqual(index.search(q, 10));
+    // Until it settles, a start dying now would leave the marker: the next start rebuilds.
+    expect(fs.existsSync(path.join(tmp.dir, LOADING_MARKER))).toBe(true);
+    loaded.settle();
+    expect(fs.existsSync(path.join(tmp.dir, LOADING_MARKER))).toBe(false);
     // The loaded index keeps working: inserts and removals.
     loaded.index.add(999_999, queries[0]!);
     expect(loaded.index.search(queries[0]!, 1)[0]!.id).toBe(999_999);
@@ -274,6 +278,10 @@ describe('persistence', () => {
     const loaded = tryLoadIndex(dir, 1, () => new ExactVectorIndex());
     if (!loaded.ok) throw new Error(loaded.detail);
     expect(loaded.index.search(queries[1]!, 7)).toEqual(index.search(queries[1]!, 7));
+    // A second load before the first settled: as after a crash right after loading, rebuild.
+    expect(tryLoadIndex(dir, 1, () => new ExactVectorIndex())).toMatchObject({ ok: false, reason: 'crashed' });
+    expect(fs.existsSync(path.join(dir, LOADING_MARKER))).toBe(false);
+    loaded.settle();
   });
 
   it('rebuilds when missing, loads when intact, rebuilds when truncated, garbled or stale', async () => {

@@ -46,7 +46,8 @@ export type IndexSidecar = z.infer<typeof sidecarSchema>;
 export type RebuildReason = 'missing' | 'corrupt' | 'stale' | 'unreadable' | 'crashed';
 
 export type LoadResult<T extends VectorIndex> =
-  | { ok: true; index: T; sidecar: IndexSidecar }
+  /** `settle` removes the crash-loop marker: call it once the index has been in use for a while, or at a clean close. */
+  | { ok: true; index: T; sidecar: IndexSidecar; settle: () => void }
   | { ok: false; reason: RebuildReason; detail: string };
 
 /** CRC-32 of a whole file, streamed so multi-GB files never sit in memory twice. */
@@ -173,26 +174,29 @@ export function tryLoadIndex<T extends VectorIndex>(dir: string, generation: num
     if (fileCrc32(file) !== f.crc32) return { ok: false, reason: 'corrupt', detail: `${f.name} fails its checksum` };
   }
   // The native loader trusts the file: a damaged one with a matching CRC (written so, or crafted)
-  // can kill the process outright. A marker written before loading and removed after says, at the
-  // next start, that the last load never finished: that start rebuilds instead of dying again.
+  // can kill the process outright, in the loader or a little later (the damage it did to the heap
+  // makes a later malloc or free abort). A marker written before loading and removed only when the
+  // caller says the index has settled tells the next start that the last one died with this index
+  // freshly loaded: that start rebuilds instead of dying again.
   const marker = path.join(dir, LOADING_MARKER);
   if (fs.existsSync(marker)) {
     fs.rmSync(marker, { force: true });
     return { ok: false, reason: 'crashed', detail: 'the last start stopped while loading the saved index' };
   }
   fs.writeFileSync(marker, String(process.pid));
+  const settle = () => fs.rmSync(marker, { force: true });
   const index = createIndex();
   try {
     index.load(path.join(dir, INDEX_BASENAME));
   } catch (e) {
+    settle();
     return { ok: false, reason: 'unreadable', detail: toAppError(e).message };
-  } finally {
-    fs.rmSync(marker, { force: true });
   }
   if (index.size !== sidecar.count || (sidecar.count > 0 && index.dimension !== sidecar.dimension)) {
+    settle();
     return { ok: false, reason: 'corrupt', detail: 'loaded index does not match its sidecar' };
   }
-  return { ok: true, index, sidecar };
+  return { ok: true, index, sidecar, settle };
 }
 
 export type RebuildSource = Iterable<readonly [number, VectorInput]> | AsyncIterable<readonly [number, VectorInput]>;
@@ -243,7 +247,10 @@ export async function loadOrRebuild<T extends VectorIndex = VectorIndex>(
 ): Promise<LoadOrRebuildResult<T>> {
   const createIndex = options.createIndex ?? (createVectorIndex as unknown as () => T);
   const loaded = tryLoadIndex(dir, options.generation, createIndex);
-  if (loaded.ok) return { index: loaded.index, source: 'loaded' };
+  if (loaded.ok) {
+    loaded.settle();
+    return { index: loaded.index, source: 'loaded' };
+  }
   const index = createIndex();
   await fillIndex(index, rebuild(), options.batchSize);
   if (options.persist !== false) saveIndex(dir, index, options.generation);

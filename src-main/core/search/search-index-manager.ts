@@ -41,6 +41,12 @@ export interface SearchIndexManagerOptions {
 const PAGE_ROWS = 4096;
 const STATE_GEN = 'index_generation:';
 const STATE_PRUNED = 'log_pruned_through';
+/**
+ * How long a loaded index keeps its crash-loop marker: glibc notices heap damage from a bad file
+ * at some later allocation (the audit's file aborted within milliseconds to a second or two). A
+ * start killed within this window for another reason only costs the next start a rebuild.
+ */
+export const LOAD_SETTLE_MS = 30_000;
 
 export function spaceKey(space: EmbeddingSpace): string {
   return createHash('sha256').update(`${space.model}\u0000${space.region}`).digest('hex').slice(0, 16);
@@ -95,6 +101,9 @@ export class SearchIndexManager {
   private backgroundRebuild: Promise<void> | null = null;
   private skippedDims = 0;
   private disposed = false;
+  /** Removes the crash-loop marker of the index loaded last (index-store.ts). */
+  private settleLoad: (() => void) | null = null;
+  private settleTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly q: ReturnType<typeof prepareQueries>;
 
   constructor(opts: SearchIndexManagerOptions) {
@@ -207,6 +216,7 @@ export class SearchIndexManager {
     } catch (e) {
       this.o.logger?.warn('search.index.save.failed', { message: toAppError(e).message });
     }
+    this.settle();
     this.disposed = true;
     this.token++;
   }
@@ -226,7 +236,16 @@ export class SearchIndexManager {
     return v ?? undefined;
   }
 
+  /** The loaded index survived its first moments (or is closed cleanly): the next start may load it again. */
+  private settle(): void {
+    if (this.settleTimer) clearTimeout(this.settleTimer);
+    this.settleTimer = null;
+    this.settleLoad?.();
+    this.settleLoad = null;
+  }
+
   private async open(space: EmbeddingSpace): Promise<void> {
+    this.settle();
     const token = ++this.token;
     this.currentSpace = space;
     this.index = null;
@@ -242,6 +261,9 @@ export class SearchIndexManager {
     else {
       const loaded = tryLoadIndex(this.dirFor(space), recorded, this.o.createIndex);
       if (loaded.ok) {
+        this.settleLoad = loaded.settle;
+        this.settleTimer = setTimeout(() => this.settle(), LOAD_SETTLE_MS);
+        this.settleTimer.unref?.();
         this.index = loaded.index;
         this.appliedSeq = recorded;
         this.origin = 'loaded';
