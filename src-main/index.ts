@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { app, BrowserWindow } from 'electron';
 import { createAppCore, type AppCore } from './core/app-core';
-import { createLogger } from './core/util/logger';
+import { createLogger, silentLogger, type Logger } from './core/util/logger';
 import { APP_VERSION } from './core/app-version';
 import { createElectronJsonStore, createKeychainCipher } from './ipc/electron-settings';
 import { hardenApp } from './ipc/security';
@@ -60,6 +60,7 @@ void app.whenReady().then(() => {
   if (!primary) return;
   const dataDir = app.getPath('userData');
   const logger = createLogger({ file: path.join(app.getPath('logs'), 'main.log') });
+  quitLog = logger;
   hardenApp(logger);
   core = createAppCore({
     dataDir,
@@ -86,6 +87,16 @@ app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
 });
 
-app.on('will-quit', () => {
-  void core?.dispose();
+// Quitting waits for the core to close (the job queue stops, the search index is saved and its
+// load settled): Electron does not wait for a promise returned from a will-quit listener.
+let closed = false;
+let quitLog: Logger = silentLogger;
+app.on('will-quit', (event) => {
+  if (closed || !core) return;
+  event.preventDefault();
+  closed = true;
+  void core
+    .dispose()
+    .catch((e: unknown) => quitLog.error('app.close.failed', { message: e instanceof Error ? e.message : String(e) }))
+    .finally(() => app.quit());
 });
