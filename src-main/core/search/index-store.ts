@@ -3,8 +3,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { z } from 'zod';
 import { AppError, toAppError } from '../../../src-shared/errors';
-import { createVectorIndex } from './vector-index';
-import type { VectorIndex, VectorInput } from './vector-types';
+import type { VectorIndex } from './vector-types';
 
 /**
  * Persistence of the vector index beside the catalog:
@@ -197,62 +196,4 @@ export function tryLoadIndex<T extends VectorIndex>(dir: string, generation: num
     return { ok: false, reason: 'corrupt', detail: 'loaded index does not match its sidecar' };
   }
   return { ok: true, index, sidecar, settle };
-}
-
-export type RebuildSource = Iterable<readonly [number, VectorInput]> | AsyncIterable<readonly [number, VectorInput]>;
-
-export interface LoadOrRebuildOptions<T extends VectorIndex> {
-  /** The catalog's generation: an index saved at another generation is rebuilt. */
-  generation: number;
-  createIndex?: () => T;
-  /** Rows per addBatch call while rebuilding. */
-  batchSize?: number;
-  /** Save the rebuilt index at once (default true). */
-  persist?: boolean;
-}
-
-export type LoadOrRebuildResult<T extends VectorIndex> =
-  | { index: T; source: 'loaded' }
-  | { index: T; source: 'rebuilt'; reason: RebuildReason; detail: string };
-
-/** Fills `index` from (id, vector) pairs in batches; returns the number of pairs read. */
-export async function fillIndex(index: VectorIndex, rows: RebuildSource, batchSize = 8192): Promise<number> {
-  let ids: number[] = [];
-  let vectors: VectorInput[] = [];
-  let total = 0;
-  for await (const [id, vector] of rows) {
-    ids.push(id);
-    vectors.push(vector);
-    if (ids.length >= batchSize) {
-      index.addBatch(ids, vectors);
-      total += ids.length;
-      ids = [];
-      vectors = [];
-      // Each batch blocks for a moment in native code; let timers and IPC run between batches.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-  }
-  if (ids.length > 0) index.addBatch(ids, vectors);
-  return total + ids.length;
-}
-
-/**
- * Opens the persisted index, or rebuilds it from the catalog when the files are missing, damaged,
- * from another catalog generation or unreadable by this build; the rebuilt index is saved at once.
- */
-export async function loadOrRebuild<T extends VectorIndex = VectorIndex>(
-  dir: string,
-  rebuild: () => RebuildSource,
-  options: LoadOrRebuildOptions<T>,
-): Promise<LoadOrRebuildResult<T>> {
-  const createIndex = options.createIndex ?? (createVectorIndex as unknown as () => T);
-  const loaded = tryLoadIndex(dir, options.generation, createIndex);
-  if (loaded.ok) {
-    loaded.settle();
-    return { index: loaded.index, source: 'loaded' };
-  }
-  const index = createIndex();
-  await fillIndex(index, rebuild(), options.batchSize);
-  if (options.persist !== false) saveIndex(dir, index, options.generation);
-  return { index, source: 'rebuilt', reason: loaded.reason, detail: loaded.detail };
 }
