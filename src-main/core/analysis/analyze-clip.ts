@@ -123,9 +123,8 @@ function framesPerShot(shots: readonly AnalyzeShotInput[], count: number, fps: n
  * The tensor frames and the audio wait (tensors/frame-spool.ts, audio-spool.ts: memory, then a
  * temporary file) until the decode is over and the shots are found; then every shot gets its
  * frames, faces, motion steps (those between two of its own frames), audio and poster, and is
- * chunked and tagged. Shots with no sample on the frame
- * grid (shorter than 1/fps) get one frame from a seek to their midpoint (a one-frame decode,
- * counted apart from the full decode).
+ * chunked and tagged. Shots with no sample on the frame grid (shorter than 1/fps) get one frame
+ * from a seek to their midpoint (a one-frame decode, counted apart from the full decode).
  */
 export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClipResult> {
   const t0 = performance.now();
@@ -266,6 +265,10 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
     const decodeMs = performance.now() - tDecode;
     flushFaces();
     flushMotion();
+    // Every face and motion answer is in before anything is stored: a failed task fails the clip
+    // without leaving shots in the catalog that no analysis went with.
+    await Promise.all(tasks);
+    if (firstError) throw firstError;
 
     let shots: AnalyzeShotInput[];
     if (detect) {
@@ -276,8 +279,6 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
       shots = given!;
     }
     const stills = opts.stills ? readStills(opts.stills, shots) : null;
-    await Promise.all(tasks);
-    if (firstError) throw firstError;
 
     const tensorRuns = framesPerShot(shots, tensorFrames.length, profile.fps);
     const motionRuns = framesPerShot(shots, motionFrames, settings.motionFps);
