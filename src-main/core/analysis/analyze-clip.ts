@@ -3,11 +3,11 @@ import { ClipDecoder, firstFramesAt, type VideoOutput } from '../media/clip-deco
 import { SHOT_OUTPUT } from '../media/detect-shots-in-file';
 import { ShotDetector, type ShotDetection, type ShotDetectorOptions } from '../media/shot-detector';
 import { readStills, type RenderedStills, type StillsRequest } from '../media/stills';
-import { detectorGeometry, displaySize, fitGeometry, motionGeometry } from '../tensors/frame-geometry';
+import { detectorGeometry, motionGeometry } from '../tensors/frame-geometry';
 import { FrameSpool } from '../tensors/frame-spool';
 import { chunkShot, type ShotFrames } from '../tensors/shot-chunks';
 import { AudioSpool } from '../tensors/audio-spool';
-import { gridTime, sampleIndex, ShotCursor } from '../tensors/shot-grid';
+import { gridTime, sampleIndex, ShotCursor, tensorOutput } from '../tensors/shot-grid';
 import { DEFAULT_TENSOR_PROFILE, type TensorProfile } from '../tensors/tensor-profile';
 import { AnalysisPool } from './analysis-pool';
 import { DEFAULT_ANALYSIS_SETTINGS, type AnalysisSettings } from './analysis-settings';
@@ -139,12 +139,12 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
   if (given && given.length === 0) {
     return { profileId: profile.id, source, shots: [], stills: null, stats: { decodeMs: 0, totalMs: 0, framesDecoded: 0, fallbackShots: 0 } };
   }
-  const disp = displaySize(source.width, source.height, source.sar);
-  const tensorGeom = fitGeometry(disp.width, disp.height, profile.frameWidth, profile.frameHeight, profile.fit);
+  const tensor = tensorOutput(source, profile);
+  const disp = tensor.disp;
   const faceGeom = detectorGeometry(disp.width, disp.height, settings.faceInputLongSide);
   const motionGeom = motionGeometry(disp.width, disp.height, settings.motionLongSide);
   const outputs: VideoOutput[] = [
-    { name: 'tensor', fps: profile.fps, geometry: tensorGeom, pixFmt: 'rgb24' },
+    tensor.output,
     { name: 'faces', fps: profile.fps, geometry: faceGeom, pixFmt: 'bgr24' },
     { name: 'motion', fps: settings.motionFps, geometry: motionGeom, pixFmt: 'gray' },
   ];
@@ -153,7 +153,7 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
   const pool = opts.pool ?? new AnalysisPool();
   const ownPool = !opts.pool;
 
-  const tensorFrames = new FrameSpool(tensorGeom.outWidth * tensorGeom.outHeight * 3, opts.spoolMemory?.frames ?? DEFAULT_FRAME_MEMORY);
+  const tensorFrames = new FrameSpool(tensor.output.geometry.outWidth * tensor.output.geometry.outHeight * 3, opts.spoolMemory?.frames ?? DEFAULT_FRAME_MEMORY);
   const audio = new AudioSpool(opts.spoolMemory?.audio ?? AUDIO_MEMORY);
   const detector = detect ? new ShotDetector(detect.cutOptions) : null;
   /** Faces of face frame k (the tensor grid), filled in as the pool answers. */
@@ -355,7 +355,7 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
       audio: shotAudio,
       sourceWidth: disp.width,
       sourceHeight: disp.height,
-      content: tensorGeom.content,
+      content: tensor.content,
     };
     opts.onTensorFrames?.(shotFrames);
     const analysis: ShotAnalysis = {

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../../../src-shared/errors';
-import { ClipDecoder, firstFramesAt, type VideoOutput } from '../media/clip-decoder';
+import { ClipDecoder, firstFramesAt } from '../media/clip-decoder';
 import { parseSar } from '../analysis/source-info';
 import { tensorRequestId } from '../service/tensor';
-import { displaySize, fitGeometry, type ContentBox } from '../tensors/frame-geometry';
 import { chunkShot, splitChunk, type ShotFrames, type TensorChunk } from '../tensors/shot-chunks';
-import { AudioWindow, GRID_EPS, gridTime, sampleIndex, ShotCursor } from '../tensors/shot-grid';
+import { AudioWindow, GRID_EPS, gridTime, sampleIndex, ShotCursor, tensorOutput } from '../tensors/shot-grid';
 import { float32ToLittleEndian } from '../tensors/tensor-codec';
 import type { TensorProfile } from '../tensors/tensor-profile';
 
@@ -38,13 +37,6 @@ export function sarFromProbeJson(probeJson: string | null, rotation: number | nu
   } catch {
     return 1;
   }
-}
-
-/** The tensor frames' output: the profile's rate, its size and fit over the displayed picture. */
-function tensorOutput(src: TensorSource, profile: TensorProfile): { output: VideoOutput; disp: { width: number; height: number }; content: ContentBox } {
-  const disp = displaySize(src.width, src.height, src.sar);
-  const geometry = fitGeometry(disp.width, disp.height, profile.frameWidth, profile.frameHeight, profile.fit);
-  return { output: { name: 'tensor', fps: profile.fps, geometry, pixFmt: 'rgb24' }, disp, content: geometry.content };
 }
 
 /**

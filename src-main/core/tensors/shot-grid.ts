@@ -5,7 +5,22 @@
  * decode from the start of the file with the same filters and cut it into shots with these rules,
  * so both get the same bytes, and so the same request ids.
  */
+import type { VideoOutput } from '../media/clip-decoder';
+import { displaySize, fitGeometry, type ContentBox } from './frame-geometry';
+import type { TensorProfile } from './tensor-profile';
+
 export const GRID_EPS = 1e-6;
+
+/**
+ * The tensor frames' decoder output: the profile's rate, its size and fit over the displayed
+ * picture (SAR applied). Analysis and the upload stage's rebuild both decode with this one
+ * definition, which is what makes their bytes equal.
+ */
+export function tensorOutput(source: { width: number; height: number; sar: number }, profile: TensorProfile): { output: VideoOutput; disp: { width: number; height: number }; content: ContentBox } {
+  const disp = displaySize(source.width, source.height, source.sar);
+  const geometry = fitGeometry(disp.width, disp.height, profile.frameWidth, profile.frameHeight, profile.fit);
+  return { output: { name: 'tensor', fps: profile.fps, geometry, pixFmt: 'rgb24' }, disp, content: geometry.content };
+}
 
 export interface TimeSpan {
   startS: number;
