@@ -102,18 +102,16 @@ export async function decodeRange(src: TensorSource, shot: ShotSpan, profile: Te
  * from the start of the file with the same filters, on the same grid: tensors/shot-grid.ts), for
  * tensors evicted from memory or lost in a restart. One decode for all of them: each wanted shot is
  * handed to `use` in time order while the decoder waits, and decoding stops once the last one is
- * out. `shots` are all the clip's shots; `wanted` the ids to rebuild.
+ * out.
  */
 export async function rebuildShotFrames(
   src: TensorSource,
   shots: readonly ShotSpan[],
-  wanted: ReadonlySet<number>,
   profile: TensorProfile,
   opts: { signal?: AbortSignal; ffmpeg?: string },
   use: (frames: ShotFrames) => Promise<void>,
 ): Promise<void> {
-  const sorted = [...shots].sort((a, b) => a.startS - b.startS);
-  const targets = sorted.filter((s) => wanted.has(s.id));
+  const targets = [...shots].sort((a, b) => a.startS - b.startS);
   if (targets.length === 0) return;
   const { output, disp, content } = tensorOutput(src, profile);
   const rate = profile.audioSampleRate;
