@@ -3,12 +3,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventName } from '../../src-shared/contract';
 import { openCatalog, type CatalogDb } from '../../src-main/core/catalog/open-catalog';
-import { getClipDetail, getClipRow, listClips } from '../../src-main/core/library/clip-store';
+import { getClipDetail, listClips } from '../../src-main/core/library/clip-store';
 import { fingerprintFile } from '../../src-main/core/library/fingerprint';
 import { importPaths, type ImportOptions } from '../../src-main/core/library/import-library';
 import { createLibraryService } from '../../src-main/core/library/library-handlers';
-import { planThumbnails, saveDetectedShots, saveThumbnails } from '../../src-main/core/library/media-stages';
-import { analyzeClip } from '../../src-main/core/analysis/analyze-clip';
 import { relinkFolder } from '../../src-main/core/library/relink';
 import { refreshVolumes } from '../../src-main/core/library/volume-store';
 import type { VolumeInfo, VolumeResolver } from '../../src-main/core/library/volumes/volume-resolver';
@@ -152,21 +150,14 @@ describe('importing a folder', () => {
   it('recognises a moved file by its fingerprint and keeps its shots', async () => {
     const first = await importPaths(db, [card], opts());
     const id = rowOf(SMALL[1]!).id;
-    // Shots and thumbnails come out of the clip's one decode, as in the pipeline.
-    const plan = planThumbnails(db, id, path.join(dir, 'cache'));
-    const row = getClipRow(db, id);
-    const analysed = await analyzeClip({
-      filePath: getClipDetail(db, id).path,
-      shots: {
-        durationS: row.duration_s,
-        save: (detection) => {
-          saveDetectedShots(db, row, detection);
-          return getClipDetail(db, id).shots.map((s) => ({ id: s.id, startS: s.startS, endS: s.endS }));
-        },
-      },
-      stills: plan.request,
-    });
-    saveThumbnails(db, plan, analysed.stills!, analysed.shots.map((s) => s.shotId));
+    // Shots and thumbnails from the pipeline's media stages (network paused).
+    const media = mediaPipeline(db, dir, { cacheDir: path.join(dir, 'cache') });
+    try {
+      media.indexClips([id]);
+      await media.settled([id]);
+    } finally {
+      await media.stop();
+    }
     const before = getClipDetail(db, id);
     expect(before.status).toBe('ready');
     expect(first.summary.added).toBe(3);
