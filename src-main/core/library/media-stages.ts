@@ -287,7 +287,7 @@ export function filmstripFrames(frameCount: number, tiles = FILMSTRIP_FRAMES): n
  * Poster candidates per second of footage: a shot's poster is the candidate nearest its middle,
  * so at most a quarter second off it.
  */
-export const POSTER_CANDIDATE_FPS = 2;
+const POSTER_CANDIDATE_FPS = 2;
 
 /** Where and what the thumbnails of a clip will be: made by the clip's decode, saved by saveThumbnails. */
 export interface ThumbnailPlan {

@@ -46,7 +46,7 @@ const STATE_PRUNED = 'log_pruned_through';
  * at some later allocation (the audit's file aborted within milliseconds to a second or two). A
  * start killed within this window for another reason only costs the next start a rebuild.
  */
-export const LOAD_SETTLE_MS = 30_000;
+const LOAD_SETTLE_MS = 30_000;
 
 export function spaceKey(space: EmbeddingSpace): string {
   return createHash('sha256').update(`${space.model}\u0000${space.region}`).digest('hex').slice(0, 16);
