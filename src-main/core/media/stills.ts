@@ -139,7 +139,10 @@ export async function renderKeyframePoster(
   // the keyframe to the seek point (0.23 s instead of 0.8 s for a 1080p clip here); one thread,
   // since frame threading holds the first picture back until several frames are in flight.
   const args = ['-hide_banner', '-nostdin', '-loglevel', 'info', '-y', '-threads', '1', '-skip_frame', 'nokey', '-noaccurate_seek', '-ss', atS.toFixed(3), '-i', file];
-  args.push('-map', '0:v:0', '-frames:v', '1', '-vf', `showinfo,${scaleTo(opts.width ?? 320)}`, '-q:v', '4', out);
+  // Passthrough: the keyframe before atS arrives with a negative timestamp, which the image
+  // muxer's constant-rate sync drops; the JPEG was then the next keyframe (or, in a clip with one
+  // keyframe, nothing, and a second ffmpeg from 0), while the time read below was the dropped one's.
+  args.push('-map', '0:v:0', '-frames:v', '1', '-fps_mode', 'passthrough', '-vf', `showinfo,${scaleTo(opts.width ?? 320)}`, '-q:v', '4', out);
   const res = await runTool(opts.ffmpeg ?? ffPath('ffmpeg'), args, { signal: opts.signal });
   const img = readImage(out);
   if (!img && atS > 0) return renderKeyframePoster(file, 0, outDir, opts);
