@@ -1,9 +1,15 @@
+import crypto from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClipDecoder, type VideoOutput } from '../../src-main/core/media/clip-decoder';
+import { probeSource } from '../../src-main/core/analysis/source-info';
+import { ClipDecoder, buildDecodeArgs, decodeThreads, type VideoOutput } from '../../src-main/core/media/clip-decoder';
+import { SHOT_OUTPUT } from '../../src-main/core/media/detect-shots-in-file';
+import { detectorGeometry, motionGeometry } from '../../src-main/core/tensors/frame-geometry';
+import { tensorOutput } from '../../src-main/core/tensors/shot-grid';
+import { DEFAULT_TENSOR_PROFILE } from '../../src-main/core/tensors/tensor-profile';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { runTool } from '../../src-main/core/media/run-process';
-import { tempDir } from '../helpers/paths';
+import { mediaFile, tempDir } from '../helpers/paths';
 
 /**
  * A lossless clip whose frame N has luma 2N (as stored, read back as the Y plane), so every output
@@ -51,4 +57,42 @@ describe('ClipDecoder: which source frame each output frame is', () => {
       every.frameTimes.forEach((t, i) => expect(t).toBeCloseTo(i / fps, 3));
     });
   }
+});
+
+describe('ClipDecoder: thread count', () => {
+  it('splits the cores between the decodes running at once, at least one each', () => {
+    expect([1, 2, 3, 4].map((n) => decodeThreads(2, n))).toEqual([2, 1, 1, 1]);
+    expect([0, 1, 3, 8].map((n) => decodeThreads(8, n))).toEqual([8, 8, 2, 1]);
+    expect(decodeThreads(1, 1)).toBe(1);
+    const args = buildDecodeArgs({ filePath: 'x.mp4', startS: 0, outputs: [SHOT_OUTPUT], audioRate: null, threads: 1 }).args;
+    expect(args.slice(args.indexOf('-threads'), args.indexOf('-threads') + 2)).toEqual(['-threads', '1']);
+    expect(args.slice(args.indexOf('-filter_complex_threads'), args.indexOf('-filter_complex_threads') + 2)).toEqual(['-filter_complex_threads', '1']);
+  });
+
+  // The upload stage's rebuild may run with another thread count than the analysis that planned
+  // the request ids from the same bytes.
+  it('gives the same bytes on every output, audio included, whatever the thread count', async () => {
+    const file = mediaFile('mdn_friday.mp4');
+    const src = await probeSource(file);
+    const t = tensorOutput(src, DEFAULT_TENSOR_PROFILE);
+    const outputs: VideoOutput[] = [
+      t.output,
+      { name: 'faces', fps: 2, geometry: detectorGeometry(t.disp.width, t.disp.height, 320), pixFmt: 'bgr24' },
+      { name: 'motion', fps: 5, geometry: motionGeometry(t.disp.width, t.disp.height, 160), pixFmt: 'gray' },
+      SHOT_OUTPUT,
+    ];
+    const digests = async (threads: number | undefined) => {
+      const h = [...outputs.map(() => crypto.createHash('sha256')), crypto.createHash('sha256')];
+      const counts = outputs.map(() => 0);
+      await new ClipDecoder(
+        { filePath: file, startS: 0, outputs, audioRate: 16_000, threads },
+        { onFrame: (o, f) => (h[o]!.update(f), counts[o]!++), onAudio: (a) => h[outputs.length]!.update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)) },
+      ).run();
+      expect(Math.min(...counts)).toBeGreaterThan(0);
+      return h.map((x) => x.digest('hex'));
+    };
+    const own = await digests(undefined);
+    expect(await digests(1)).toEqual(own);
+    expect(await digests(3)).toEqual(own);
+  });
 });

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeThreads } from '../../src-main/core/media/clip-decoder';
 import { ffPath, resetFfPathCache } from '../../src-main/core/media/ffmpeg-locate';
 import { resetSharedKeyStates } from '../../src-main/core/service/key-state';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
@@ -133,6 +135,8 @@ describe('one clip costs one probe and one full decode (shot detection and every
       expect(graph).toContain('scale=64:36:flags=area,format=rgb24,showinfo');
       expect(full[0]!.args.some((a) => a.endsWith('candidate-%06d.jpg'))).toBe(true);
       expect(full[0]!.args.some((a) => a.endsWith('filmstrip.jpg'))).toBe(true);
+      // The clip decodes alone: every core for it (a card shares them between its decodes).
+      expect(full[0]!.args[full[0]!.args.indexOf('-threads') + 1]).toBe(String(decodeThreads(os.availableParallelism(), 1)));
     });
   }
 

@@ -3,7 +3,7 @@ import { ClipDecoder, firstFramesAt, type VideoOutput } from '../media/clip-deco
 import { SHOT_OUTPUT } from '../media/detect-shots-in-file';
 import { ShotDetector, type ShotDetection, type ShotDetectorOptions } from '../media/shot-detector';
 import { readStills, type RenderedStills, type StillsRequest } from '../media/stills';
-import { detectorGeometry, motionGeometry } from '../tensors/frame-geometry';
+import { detectorGeometry, motionGeometry, type FitGeometry } from '../tensors/frame-geometry';
 import { FrameSpool } from '../tensors/frame-spool';
 import { chunkShot, type ShotFrames } from '../tensors/shot-chunks';
 import { AudioSpool } from '../tensors/audio-spool';
@@ -61,6 +61,8 @@ export interface AnalyzeClipOptions {
   /** Known source facts (from the catalog) to skip the probe. */
   source?: SourceInfo;
   ffmpegPath?: string;
+  /** The decode's threads (DecodeRequest.threads). */
+  threads?: number;
   /** Bytes of tensor frames and of audio kept in memory while the decode runs; the rest waits in a temporary file. */
   spoolMemory?: { frames?: number; audio?: number };
 }
@@ -98,6 +100,29 @@ function checkShots(shots: readonly AnalyzeShotInput[]): AnalyzeShotInput[] {
 }
 
 function noop(): void {}
+
+/**
+ * The raw video outputs of a clip's analysis decode, in the OUT_* order: tensor frames, face
+ * detector frames, gray motion frames and, when the shots are found in the same decode, every
+ * frame for the detector.
+ */
+export function analysisOutputs(
+  source: Pick<SourceInfo, 'width' | 'height' | 'sar'>,
+  profile: TensorProfile,
+  settings: AnalysisSettings,
+  detect: boolean,
+): { outputs: VideoOutput[]; tensor: ReturnType<typeof tensorOutput>; faceGeom: FitGeometry; motionGeom: FitGeometry } {
+  const tensor = tensorOutput(source, profile);
+  const faceGeom = detectorGeometry(tensor.disp.width, tensor.disp.height, settings.faceInputLongSide);
+  const motionGeom = motionGeometry(tensor.disp.width, tensor.disp.height, settings.motionLongSide);
+  const outputs: VideoOutput[] = [
+    tensor.output,
+    { name: 'faces', fps: profile.fps, geometry: faceGeom, pixFmt: 'bgr24' },
+    { name: 'motion', fps: settings.motionFps, geometry: motionGeom, pixFmt: 'gray' },
+  ];
+  if (detect) outputs[OUT_SHOTS] = SHOT_OUTPUT;
+  return { outputs, tensor, faceGeom, motionGeom };
+}
 
 /** Runs of consecutive frames on a grid whose times fall in one shot: [first, end) indices per shot. */
 function framesPerShot(shots: readonly AnalyzeShotInput[], count: number, fps: number): Map<number, { first: number; end: number }> {
@@ -139,16 +164,8 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
   if (given && given.length === 0) {
     return { profileId: profile.id, source, shots: [], stills: null, stats: { decodeMs: 0, totalMs: 0, framesDecoded: 0, fallbackShots: 0 } };
   }
-  const tensor = tensorOutput(source, profile);
+  const { outputs, tensor, faceGeom, motionGeom } = analysisOutputs(source, profile, settings, !!detect);
   const disp = tensor.disp;
-  const faceGeom = detectorGeometry(disp.width, disp.height, settings.faceInputLongSide);
-  const motionGeom = motionGeometry(disp.width, disp.height, settings.motionLongSide);
-  const outputs: VideoOutput[] = [
-    tensor.output,
-    { name: 'faces', fps: profile.fps, geometry: faceGeom, pixFmt: 'bgr24' },
-    { name: 'motion', fps: settings.motionFps, geometry: motionGeom, pixFmt: 'gray' },
-  ];
-  if (detect) outputs[OUT_SHOTS] = SHOT_OUTPUT;
   const rate = profile.audioSampleRate;
   const pool = opts.pool ?? new AnalysisPool();
   const ownPool = !opts.pool;
@@ -233,6 +250,7 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
       audioRate: source.hasAudio ? rate : null,
       stills: opts.stills,
       ffmpegPath: opts.ffmpegPath,
+      threads: opts.threads,
       signal,
     },
     {

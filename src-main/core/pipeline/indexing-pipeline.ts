@@ -1,5 +1,7 @@
+import os from 'node:os';
 import { AnalysisPool, type AnalysisPoolOptions } from '../analysis/analysis-pool';
 import type { CatalogDb } from '../catalog/open-catalog';
+import { decodeThreads } from '../media/clip-decoder';
 import type { EventBus } from '../rpc/event-bus';
 import type { ServiceClient } from '../service/client';
 import { DEFAULT_TENSOR_PROFILE, type TensorProfile } from '../tensors/tensor-profile';
@@ -146,6 +148,7 @@ export class IndexingPipeline {
       client: () => o.service.client(),
       identity: () => o.service.identity(),
       tools: o.tools ?? (() => ({})),
+      decodeThreads: () => decodeThreads(os.availableParallelism(), this.queue.runningJobs().filter((j) => STAGE_GRAPH[j.stage].resource === 'cpu').length),
       analysisPool: () => (this.pool ??= new AnalysisPool(o.analysis)),
       callsPerJob: o.callsPerJob ?? 4,
       pollDelayMs: o.pollDelayMs ?? defaultPollDelay,

@@ -19,6 +19,8 @@ export interface StageDeps {
   /** Region and model label stored beside embeddings (the search reads them back by these). */
   identity(): { region: string; model: string };
   tools(): { ffmpeg?: string; ffprobe?: string };
+  /** Threads for a decode starting now: the cores split between the CPU jobs running (media/clip-decoder.ts decodeThreads). */
+  decodeThreads(): number;
   /** The worker pool for faces and motion, made on first use and shared by every clip. */
   analysisPool(): AnalysisPool;
   /** Service calls one network job makes at once (the client's limiter still bounds the key as a whole). */

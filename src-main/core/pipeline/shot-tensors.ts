@@ -108,7 +108,7 @@ export async function rebuildShotFrames(
   src: TensorSource,
   shots: readonly ShotSpan[],
   profile: TensorProfile,
-  opts: { signal?: AbortSignal; ffmpeg?: string },
+  opts: { signal?: AbortSignal; ffmpeg?: string; threads?: number },
   use: (frames: ShotFrames) => Promise<void>,
 ): Promise<void> {
   const targets = [...shots].sort((a, b) => a.startS - b.startS);
@@ -152,7 +152,7 @@ export async function rebuildShotFrames(
     }
   };
   const decoder = new ClipDecoder(
-    { filePath: src.filePath, startS: 0, outputs: [output], audioRate: src.hasAudio ? rate : null, ffmpegPath: opts.ffmpeg, signal: opts.signal },
+    { filePath: src.filePath, startS: 0, outputs: [output], audioRate: src.hasAudio ? rate : null, ffmpegPath: opts.ffmpeg, threads: opts.threads, signal: opts.signal },
     {
       onFrame: (_o, frame, index) => {
         frameCount = index + 1;
