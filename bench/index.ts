@@ -26,6 +26,7 @@ import { openCatalog } from '../src-main/core/catalog/open-catalog';
 import { getClipRow } from '../src-main/core/library/clip-store';
 import { planThumbnails } from '../src-main/core/library/media-stages';
 import { buildDecodeArgs, decodeThreads } from '../src-main/core/media/clip-decoder';
+import { runPool } from '../src-main/core/pipeline/run-pool';
 import { tensorSourceOf } from '../src-main/core/pipeline/stages/analysis-stage';
 import { createLibraryService } from '../src-main/core/library/library-handlers';
 import { ffPath } from '../src-main/core/media/ffmpeg-locate';
@@ -96,45 +97,25 @@ function makeCard(n: number): string[] {
   return files;
 }
 
-function bareDecode(files: readonly string[], parallel: number): Promise<number> {
-  const ffmpeg = ffPath('ffmpeg');
-  const t0 = performance.now();
-  let next = 0;
-  const worker = async () => {
-    while (next < files.length) {
-      const f = files[next++]!;
-      await new Promise<void>((resolve, reject) => {
-        const p = spawn(ffmpeg, ['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', f, '-f', 'null', '-'], { stdio: 'ignore' });
-        p.on('error', reject);
-        p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code} on ${f}`))));
-      });
-    }
-  };
-  return Promise.all(Array.from({ length: parallel }, worker)).then(() => (performance.now() - t0) / 1000);
-}
-
-/** Runs ffmpeg decodes `parallel` at a time with every output pipe on /dev/null; wall seconds. */
-function decodeAloneS(decodes: ReadonlyArray<{ args: string[]; fds: number[]; audioFd: number | null; outDir: string }>, parallel: number): Promise<number> {
+/** Runs ffmpeg once per argument list, `parallel` at a time, every output on /dev/null; wall seconds. */
+async function timeFfmpeg(runs: ReadonlyArray<{ args: string[]; fds?: number[] }>, parallel: number): Promise<number> {
   const ffmpeg = ffPath('ffmpeg');
   const devNull = fs.openSync('/dev/null', 'w');
   const t0 = performance.now();
-  let next = 0;
-  const worker = async () => {
-    while (next < decodes.length) {
-      const d = decodes[next++]!;
-      const maxFd = Math.max(2, ...d.fds, d.audioFd ?? 0);
-      fs.mkdirSync(d.outDir, { recursive: true });
-      await new Promise<void>((resolve, reject) => {
-        // 'ignore' leaves descriptors above 2 closed: every pipe gets /dev/null explicitly.
-        const p = spawn(ffmpeg, d.args, { stdio: Array.from({ length: maxFd + 1 }, (_, i) => (i === 0 ? 'ignore' : devNull)) });
+  try {
+    await runPool(runs, parallel, (run) => {
+      // 'ignore' would leave descriptors above 2 closed: every output pipe gets /dev/null.
+      const stdio = Array.from({ length: Math.max(2, ...(run.fds ?? [])) + 1 }, (_, i) => (i === 0 ? 'ignore' : devNull));
+      return new Promise<void>((resolve, reject) => {
+        const p = spawn(ffmpeg, run.args, { stdio });
         p.on('error', reject);
-        p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}: ${d.args.join(' ')}`))));
+        p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited ${code}: ${run.args.join(' ')}`))));
       });
-    }
-  };
-  return Promise.all(Array.from({ length: parallel }, worker))
-    .then(() => (performance.now() - t0) / 1000)
-    .finally(() => fs.closeSync(devNull));
+    });
+  } finally {
+    fs.closeSync(devNull);
+  }
+  return (performance.now() - t0) / 1000;
 }
 
 async function main(): Promise<void> {
@@ -211,25 +192,33 @@ async function main(): Promise<void> {
     ]),
   );
   console.log(`stage running time (s, summed over slots): ${JSON.stringify(stageS)}`);
-  // The analysis decode of every clip as the pipeline spawned it (same outputs, stills, threads), for the floor below.
+  // The analysis decode of every indexed clip with the pipeline's outputs and stills, and about its
+  // threads (one share of the cores each; the pipeline gives a decode that starts alone more).
   const floorDir = path.join(work, 'floor');
-  const decodes = (db.prepare('SELECT id FROM clips ORDER BY id').all() as { id: number }[]).map(({ id }) => {
+  const decodes = (db.prepare('SELECT id FROM clips WHERE indexed_at IS NOT NULL ORDER BY id').all() as { id: number }[]).map(({ id }) => {
     const src = tensorSourceOf(db, getClipRow(db, id));
     const stills = planThumbnails(db, id, floorDir).request;
+    fs.mkdirSync(stills.outDir, { recursive: true });
     const { outputs } = analysisOutputs(src, pipeline.profile, DEFAULT_ANALYSIS_SETTINGS, true);
     const audioRate = src.hasAudio ? pipeline.profile.audioSampleRate : null;
-    return { ...buildDecodeArgs({ filePath: src.filePath, startS: 0, outputs, audioRate, stills, threads: decodeThreads(cpus, cpuSlots) }), outDir: stills.outDir };
+    const { args, fds, audioFd } = buildDecodeArgs({ filePath: src.filePath, startS: 0, outputs, audioRate, stills, threads: decodeThreads(cpus, cpuSlots) });
+    return { args, fds: audioFd === null ? fds : [...fds, audioFd] };
   });
   library.dispose();
   await pipeline.stop();
   db.close();
   await emu.close();
 
-  console.log('bare decode of the same files (ffmpeg -i FILE -f null -, two at a time)...');
-  const bare = await bareDecode(files, Math.max(1, cpus));
-  console.log(`the pipeline's analysis decodes alone (outputs discarded, ${cpuSlots} at a time)...`);
-  const decodeAlone = await decodeAloneS(decodes, cpuSlots);
-  fs.rmSync(work, { recursive: true, force: true });
+  let bare: number;
+  let decodeAlone: number;
+  try {
+    console.log('bare decode of the same files (ffmpeg -i FILE -f null -, two at a time)...');
+    bare = await timeFfmpeg(files.map((f) => ({ args: ['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', f, '-f', 'null', '-'] })), Math.max(1, cpus));
+    console.log(`the pipeline's analysis decodes alone (outputs discarded, ${cpuSlots} at a time)...`);
+    decodeAlone = await timeFfmpeg(decodes, cpuSlots);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
   const all = marks.all_searchable_s!;
   console.log(`clips ${CLIPS}: posters all ${marks.posters_all_s?.toFixed(1)} s, first searchable ${marks.first_searchable_s?.toFixed(1)} s, all searchable ${all.toFixed(1)} s (${indexed} indexed)`);
   console.log(`footage ${footageS.toFixed(0)} s indexed at ${(footageS / all).toFixed(2)} s/s; bare decode ${bare.toFixed(1)} s; ratio ${(all / bare).toFixed(2)} (goal <= 1.15)`);

@@ -66,6 +66,8 @@ describe('ClipDecoder: thread count', () => {
     expect(decodeThreads(1, 1)).toBe(1);
     const args = buildDecodeArgs({ filePath: 'x.mp4', startS: 0, outputs: [SHOT_OUTPUT], audioRate: null, threads: 1 }).args;
     expect(args.slice(args.indexOf('-threads'), args.indexOf('-threads') + 2)).toEqual(['-threads', '1']);
+    // Before -i: an input option, the decoder's threads.
+    expect(args.indexOf('-threads')).toBeLessThan(args.indexOf('-i'));
     expect(args.slice(args.indexOf('-filter_complex_threads'), args.indexOf('-filter_complex_threads') + 2)).toEqual(['-filter_complex_threads', '1']);
   });
 

@@ -39,7 +39,7 @@ export interface DecodeRequest {
   stills?: StillsRequest;
   /** Stop each video output after this many frames (single-frame seeks). */
   maxFramesPerOutput?: number;
-  /** Decoder and filter graph threads (decodeThreads); absent: ffmpeg's own choice, one more than the cores. */
+  /** Threads of the decoder and of the filter graph (decodeThreads); absent: ffmpeg's own choice for each. */
   threads?: number;
   ffmpegPath?: string;
   signal?: AbortSignal;
@@ -56,9 +56,10 @@ const BYTES_PER_PIXEL: Record<PixelFormat, number> = { rgb24: 3, bgr24: 3, gray:
 
 /**
  * Threads for a decode that shares the machine with `decodesAtOnce - 1` others: the cores split
- * between them, at least one. ffmpeg's own choice (cores + 1 frame threads, and as many filter
- * threads) for each of three decodes on 2 cores cost 15% more CPU than one thread each on the
- * 60-clip bench card, for the same frames; a decode alone still gets every core.
+ * between them, at least one; it sets the decoder's and the filter graph's threads (the JPEG
+ * encoders of the stills keep their own). ffmpeg's own choice (cores + 1 decoder threads, a filter
+ * thread per core) for each of three decodes on 2 cores cost 15% more CPU than one thread each on
+ * the 60-clip bench card, for the same frames; a decode alone still gets every core.
  */
 export function decodeThreads(cores: number, decodesAtOnce: number): number {
   return Math.max(1, Math.floor(cores / Math.max(1, decodesAtOnce)));

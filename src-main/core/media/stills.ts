@@ -124,8 +124,9 @@ export function readStills(req: StillsRequest, spans: ReadonlyArray<{ startS: nu
 }
 
 /**
- * One poster from a keyframe near `atS` (input seek without accurate seeking, non-key frames
- * skipped: ffmpeg decodes one keyframe only). Its time is read back from the showinfo filter.
+ * One poster from the keyframe at or before `atS` (input seek without accurate seeking, non-key
+ * frames skipped: ffmpeg decodes one keyframe only). Its time is read back from the showinfo
+ * filter. A file whose seek finds nothing (a broken index) gets the first keyframe instead.
  */
 export async function renderKeyframePoster(
   file: string,

@@ -121,6 +121,16 @@ function frontierOf(jobs: readonly Job[]): Job | null {
  * The indexing pipeline: the durable queue with the nine stages registered, the network watch,
  * the ETA and the events the Jobs view and the banner live on. One per app.
  */
+/**
+ * How many jobs share the cores when `caller` starts a decode: the running CPU jobs (a caller on
+ * the CPU lane is one of them) plus the caller when it runs on the network lane (the upload
+ * stage's rebuild decodes there).
+ */
+export function decodesAtOnce(running: ReadonlyArray<Pick<Job, 'id' | 'resource'>>, caller: Pick<Job, 'id' | 'resource'>): number {
+  const cpu = running.filter((j) => j.resource === 'cpu');
+  return cpu.length + (cpu.some((j) => j.id === caller.id) ? 0 : 1);
+}
+
 export class IndexingPipeline {
   readonly queue: JobQueue;
   readonly store: SegmentStore;
@@ -148,7 +158,7 @@ export class IndexingPipeline {
       client: () => o.service.client(),
       identity: () => o.service.identity(),
       tools: o.tools ?? (() => ({})),
-      decodeThreads: () => decodeThreads(os.availableParallelism(), this.queue.runningJobs().filter((j) => STAGE_GRAPH[j.stage].resource === 'cpu').length),
+      decodeThreads: (job) => decodeThreads(os.availableParallelism(), decodesAtOnce(this.queue.runningJobs(), job)),
       analysisPool: () => (this.pool ??= new AnalysisPool(o.analysis)),
       callsPerJob: o.callsPerJob ?? 4,
       pollDelayMs: o.pollDelayMs ?? defaultPollDelay,

@@ -3,6 +3,7 @@ import type { CatalogDb } from '../catalog/open-catalog';
 import type { ServiceClient } from '../service/client';
 import type { TensorProfile } from '../tensors/tensor-profile';
 import type { Logger } from '../util/logger';
+import type { Job } from './job-types';
 import type { InFlight } from './run-pool';
 import type { SegmentStore } from './segment-store';
 import type { ShotFrameCache } from './shot-frame-cache';
@@ -19,8 +20,8 @@ export interface StageDeps {
   /** Region and model label stored beside embeddings (the search reads them back by these). */
   identity(): { region: string; model: string };
   tools(): { ffmpeg?: string; ffprobe?: string };
-  /** Threads for a decode starting now: the cores split between the CPU jobs running (media/clip-decoder.ts decodeThreads). */
-  decodeThreads(): number;
+  /** Threads for a decode `job` starts now: the cores split between it and the CPU jobs running (decodesAtOnce). */
+  decodeThreads(job: Job): number;
   /** The worker pool for faces and motion, made on first use and shared by every clip. */
   analysisPool(): AnalysisPool;
   /** Service calls one network job makes at once (the client's limiter still bounds the key as a whole). */

@@ -91,7 +91,7 @@ export function analysisStage(d: StageDeps): StageHandler<'analysis'> {
           pool,
           signal: ctx.signal,
           ffmpegPath: d.tools().ffmpeg,
-          threads: d.decodeThreads(),
+          threads: d.decodeThreads(ctx.job),
           source: { width: src.width, height: src.height, sar: src.sar, durationS: src.durationS, hasAudio: src.hasAudio },
           stills: stills?.request,
           onTensorFrames: (frames) => {

@@ -82,7 +82,7 @@ export function uploadStage(d: StageDeps): StageHandler<'upload'> {
           else evicted.add(shotId);
         }
         // Frames no longer in memory (a restart, a long clip): one decode rebuilds them all.
-        await rebuildShotFrames(src, allShots.filter((s) => evicted.has(s.id)), d.profile, { signal: ctx.signal, ffmpeg: d.tools().ffmpeg, threads: d.decodeThreads() }, uploadShot);
+        await rebuildShotFrames(src, allShots.filter((s) => evicted.has(s.id)), d.profile, { signal: ctx.signal, ffmpeg: d.tools().ffmpeg, threads: d.decodeThreads(ctx.job) }, uploadShot);
       }
       report();
       const left = d.store.uploadsOf(clipId, d.profile.id, region).filter((r) => r.storage_keys_json === null);
