@@ -13,7 +13,9 @@
  * `ffmpeg -i FILE -f null -` over the same files, two at a time (both cores, as the pipeline).
  * Beside them, the floor: the pipeline's analysis decodes alone (the same ffmpeg arguments, every
  * output thrown away), the part of the ratio no change to what happens to the frames can remove.
- * Last line: one JSON object.
+ * And where the CPU went (Linux): ffmpeg/ffprobe's and this process's core-seconds while indexing,
+ * the cores kept busy, and the CPU of the bare decode and of the decodes alone; with the cores
+ * saturated, the ratio is a ratio of work. Last line: one JSON object.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -97,10 +99,24 @@ function makeCard(n: number): string[] {
   return files;
 }
 
-/** Runs ffmpeg once per argument list, `parallel` at a time, every output on /dev/null; wall seconds. */
-async function timeFfmpeg(runs: ReadonlyArray<{ args: string[]; fds?: number[] }>, parallel: number): Promise<number> {
+let clockTick: number | undefined;
+
+/** CPU seconds of this process (with its worker threads) and of its exited children, where /proc tells (Linux); null elsewhere. */
+function cpuSeconds(): { app: number; tools: number } | null {
+  if (!fs.existsSync('/proc/self/stat')) return null;
+  // getconf runs before the reading below: its own CPU is counted in neither.
+  const tick = (clockTick ??= Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100);
+  const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+  // Fields after the command name: utime, stime, cutime, cstime are 14-17 of stat(5), in clock ticks.
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+  return { app: (f[11]! + f[12]!) / tick, tools: (f[13]! + f[14]!) / tick };
+}
+
+/** Runs ffmpeg once per argument list, `parallel` at a time, every output on /dev/null; wall seconds and ffmpeg's CPU seconds. */
+async function timeFfmpeg(runs: ReadonlyArray<{ args: string[]; fds?: number[] }>, parallel: number): Promise<{ wallS: number; cpuS: number | null }> {
   const ffmpeg = ffPath('ffmpeg');
   const devNull = fs.openSync('/dev/null', 'w');
+  const cpu0 = cpuSeconds();
   const t0 = performance.now();
   try {
     await runPool(runs, parallel, (run) => {
@@ -115,7 +131,9 @@ async function timeFfmpeg(runs: ReadonlyArray<{ args: string[]; fds?: number[] }
   } finally {
     fs.closeSync(devNull);
   }
-  return (performance.now() - t0) / 1000;
+  const wallS = (performance.now() - t0) / 1000;
+  const cpu1 = cpuSeconds();
+  return { wallS, cpuS: cpu0 && cpu1 ? cpu1.tools - cpu0.tools : null };
 }
 
 async function main(): Promise<void> {
@@ -150,7 +168,15 @@ async function main(): Promise<void> {
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   const marks: { posters_all_s?: number; first_searchable_s?: number; all_searchable_s?: number } = {};
-  const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+  // Prepared once: the watcher runs ten times a second in the process it measures.
+  const counts = {
+    clips: db.prepare('SELECT COUNT(*) AS n FROM clips'),
+    posters: db.prepare("SELECT COUNT(DISTINCT clip_id) AS n FROM thumbnails WHERE kind = 'poster'"),
+    indexed: db.prepare('SELECT COUNT(*) AS n FROM clips WHERE indexed_at IS NOT NULL'),
+    failed: db.prepare("SELECT COUNT(DISTINCT clip_id) AS n FROM jobs WHERE state = 'failed'"),
+  };
+  const n = (stmt: (typeof counts)[keyof typeof counts]) => (stmt.get() as { n: number }).n;
+  const cpu0 = cpuSeconds();
   const t0 = performance.now();
   const since = () => (performance.now() - t0) / 1000;
   const importDone = library.handlers['library.import']({ paths: [CARD] }, { transport: 'test' });
@@ -158,10 +184,10 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const tick = setInterval(() => {
       try {
-        const clips = count('SELECT COUNT(*) AS n FROM clips');
-        const posters = count("SELECT COUNT(DISTINCT clip_id) AS n FROM thumbnails WHERE kind = 'poster'");
-        const indexed = count('SELECT COUNT(*) AS n FROM clips WHERE indexed_at IS NOT NULL');
-        const failed = count("SELECT COUNT(DISTINCT clip_id) AS n FROM jobs WHERE state = 'failed'");
+        const clips = n(counts.clips);
+        const posters = n(counts.posters);
+        const indexed = n(counts.indexed);
+        const failed = n(counts.failed);
         if (clips === CLIPS && posters === CLIPS && marks.posters_all_s === undefined) marks.posters_all_s = since();
         if (indexed > 0 && marks.first_searchable_s === undefined) marks.first_searchable_s = since();
         if (since() - lastLog > 15) {
@@ -181,8 +207,10 @@ async function main(): Promise<void> {
   });
   loop.disable();
   await importDone;
+  const cpu1 = cpuSeconds();
+  const cpu = cpu0 && cpu1 ? { app: cpu1.app - cpu0.app, tools: cpu1.tools - cpu0.tools } : null;
   const footageS = (db.prepare('SELECT COALESCE(SUM(duration_s), 0) AS s FROM clips WHERE indexed_at IS NOT NULL').get() as { s: number }).s;
-  const indexed = count('SELECT COUNT(*) AS n FROM clips WHERE indexed_at IS NOT NULL');
+  const indexed = n(counts.indexed);
   const failures = db.prepare("SELECT c.file_name, j.stage, j.last_error_message AS msg FROM jobs j JOIN clips c ON c.id = j.clip_id WHERE j.state = 'failed' LIMIT 5").all();
   // Where the time went: running time per stage, summed over the parallel slots.
   const stageS = Object.fromEntries(
@@ -209,22 +237,29 @@ async function main(): Promise<void> {
   db.close();
   await emu.close();
 
-  let bare: number;
-  let decodeAlone: number;
+  let bareRun: Awaited<ReturnType<typeof timeFfmpeg>>;
+  let aloneRun: Awaited<ReturnType<typeof timeFfmpeg>>;
   try {
     console.log('bare decode of the same files (ffmpeg -i FILE -f null -, two at a time)...');
-    bare = await timeFfmpeg(files.map((f) => ({ args: ['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', f, '-f', 'null', '-'] })), Math.max(1, cpus));
+    bareRun = await timeFfmpeg(files.map((f) => ({ args: ['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', f, '-f', 'null', '-'] })), Math.max(1, cpus));
     console.log(`the pipeline's analysis decodes alone (outputs discarded, ${cpuSlots} at a time)...`);
-    decodeAlone = await timeFfmpeg(decodes, cpuSlots);
+    aloneRun = await timeFfmpeg(decodes, cpuSlots);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
+  const [bare, decodeAlone] = [bareRun.wallS, aloneRun.wallS];
   const all = marks.all_searchable_s!;
   console.log(`clips ${CLIPS}: posters all ${marks.posters_all_s?.toFixed(1)} s, first searchable ${marks.first_searchable_s?.toFixed(1)} s, all searchable ${all.toFixed(1)} s (${indexed} indexed)`);
   console.log(`footage ${footageS.toFixed(0)} s indexed at ${(footageS / all).toFixed(2)} s/s; bare decode ${bare.toFixed(1)} s; ratio ${(all / bare).toFixed(2)} (goal <= 1.15)`);
   console.log(
     `floor: the analysis decodes alone take ${decodeAlone.toFixed(1)} s, ${(decodeAlone / bare).toFixed(2)} x the bare decode, before any frame is used (pipeline / decodes alone ${(all / decodeAlone).toFixed(2)})`,
   );
+  if (cpu) {
+    console.log(
+      `CPU while indexing: ${cpu.tools.toFixed(1)} core-s in ffmpeg/ffprobe, ${cpu.app.toFixed(1)} core-s in this process (pipeline, ONNX worker, and the emulator, which a real service would not put on these cores); ${((cpu.app + cpu.tools) / all).toFixed(2)} of ${os.availableParallelism()} cores busy`,
+    );
+    console.log(`CPU of the bare decode ${bareRun.cpuS?.toFixed(1)} core-s, of the analysis decodes alone ${aloneRun.cpuS?.toFixed(1)} core-s`);
+  }
   console.log(`event-loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms, max ${(loop.max / 1e6).toFixed(0)} ms`);
   if (failures.length) console.log('failed jobs:', JSON.stringify(failures));
   console.log(
@@ -241,6 +276,11 @@ async function main(): Promise<void> {
       decode_alone_s: Number(decodeAlone.toFixed(1)),
       decode_alone_ratio: Number((decodeAlone / bare).toFixed(2)),
       event_loop_p99_ms: Math.round(loop.percentile(99) / 1e6),
+      tools_cpu_s: cpu ? Number(cpu.tools.toFixed(1)) : null,
+      app_cpu_s: cpu ? Number(cpu.app.toFixed(1)) : null,
+      cores_busy: cpu ? Number(((cpu.app + cpu.tools) / all).toFixed(2)) : null,
+      bare_decode_cpu_s: bareRun.cpuS === null ? null : Number(bareRun.cpuS.toFixed(1)),
+      decode_alone_cpu_s: aloneRun.cpuS === null ? null : Number(aloneRun.cpuS.toFixed(1)),
       cpu_slots: cpuSlots,
       stage_s: stageS,
     }),
