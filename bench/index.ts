@@ -13,9 +13,10 @@
  * `ffmpeg -i FILE -f null -` over the same files, two at a time (both cores, as the pipeline).
  * Beside them, the floor: the pipeline's analysis decodes alone (the same ffmpeg arguments, every
  * output thrown away), the part of the ratio no change to what happens to the frames can remove.
- * And where the CPU went (Linux): ffmpeg/ffprobe's and this process's core-seconds while indexing,
- * the cores kept busy, and the CPU of the bare decode and of the decodes alone; with the cores
- * saturated, the ratio is a ratio of work. Last line: one JSON object.
+ * And where the CPU went (Linux): the core-seconds of ffmpeg/ffprobe, of the app (this process) and
+ * of the emulator (a process of its own, as the service is) while indexing, the cores kept busy,
+ * and the CPU of the bare decode and of the decodes alone; with the cores saturated, the ratio is
+ * a ratio of work. Last line: one JSON object.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -36,7 +37,6 @@ import { appCpuSlots } from '../src-main/core/pipeline/app-pipeline';
 import { IndexingPipeline } from '../src-main/core/pipeline/indexing-pipeline';
 import { EventBus } from '../src-main/core/rpc/event-bus';
 import { createServiceClient, type ServiceClient } from '../src-main/core/service/client';
-import { startEmulator } from '../test/emulator/server';
 
 const MEDIA = path.resolve(__dirname, '..', '..', 'shared', 'media', 'videos');
 const argv = process.argv.slice(2);
@@ -101,15 +101,43 @@ function makeCard(n: number): string[] {
 
 let clockTick: number | undefined;
 
-/** CPU seconds of this process (with its worker threads) and of its exited children, where /proc tells (Linux); null elsewhere. */
-function cpuSeconds(): { app: number; tools: number } | null {
-  if (!fs.existsSync('/proc/self/stat')) return null;
+/** CPU seconds of a process (self: with its worker threads) and of its exited children, where /proc tells (Linux); null elsewhere. */
+function cpuSeconds(pid: number | 'self' = 'self'): { own: number; children: number } | null {
+  const file = `/proc/${pid}/stat`;
+  if (!fs.existsSync(file)) return null;
   // getconf runs before the reading below: its own CPU is counted in neither.
   const tick = (clockTick ??= Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100);
-  const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+  const stat = fs.readFileSync(file, 'utf8');
   // Fields after the command name: utime, stime, cutime, cstime are 14-17 of stat(5), in clock ticks.
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
-  return { app: (f[11]! + f[12]!) / tick, tools: (f[13]! + f[14]!) / tick };
+  return { own: (f[11]! + f[12]!) / tick, children: (f[13]! + f[14]!) / tick };
+}
+
+/**
+ * The emulator in a process of its own, as the service is: its CPU is told apart from the app's,
+ * and its parsing of the uploads does not hold up the pipeline's event loop.
+ */
+async function startEmulatorProcess(keySpec: string): Promise<{ url: string; cpuS: () => number | null; close: () => Promise<void> }> {
+  const cli = path.resolve(__dirname, '..', 'test', 'emulator', 'cli.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', cli, '--api-key', keySpec], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    void exited.then(() => reject(new Error(`the emulator exited before listening: ${out}`)));
+  });
+  return {
+    url,
+    cpuS: () => cpuSeconds(child.pid!)?.own ?? null,
+    close: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 /** Runs ffmpeg once per argument list, `parallel` at a time, every output on /dev/null; wall seconds and ffmpeg's CPU seconds. */
@@ -133,14 +161,14 @@ async function timeFfmpeg(runs: ReadonlyArray<{ args: string[]; fds?: number[] }
   }
   const wallS = (performance.now() - t0) / 1000;
   const cpu1 = cpuSeconds();
-  return { wallS, cpuS: cpu0 && cpu1 ? cpu1.tools - cpu0.tools : null };
+  return { wallS, cpuS: cpu0 && cpu1 ? cpu1.children - cpu0.children : null };
 }
 
 async function main(): Promise<void> {
   console.log(`card: ${CLIPS} clips in ${CARD}`);
   const files = makeCard(CLIPS);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'reelscout-bench-index-'));
-  const emu = await startEmulator({ keys: [`${KEY}:100000:100000000`] });
+  const emu = await startEmulatorProcess(`${KEY}:100000:100000000`);
   const db = openCatalog(path.join(work, 'catalog.sqlite'));
   const events = new EventBus();
   let client: ServiceClient | null = null;
@@ -177,6 +205,7 @@ async function main(): Promise<void> {
   };
   const n = (stmt: (typeof counts)[keyof typeof counts]) => (stmt.get() as { n: number }).n;
   const cpu0 = cpuSeconds();
+  const emuCpu0 = emu.cpuS();
   const t0 = performance.now();
   const since = () => (performance.now() - t0) / 1000;
   const importDone = library.handlers['library.import']({ paths: [CARD] }, { transport: 'test' });
@@ -208,7 +237,11 @@ async function main(): Promise<void> {
   loop.disable();
   await importDone;
   const cpu1 = cpuSeconds();
-  const cpu = cpu0 && cpu1 ? { app: cpu1.app - cpu0.app, tools: cpu1.tools - cpu0.tools } : null;
+  const emuCpu1 = emu.cpuS();
+  const cpu =
+    cpu0 && cpu1 && emuCpu0 !== null && emuCpu1 !== null
+      ? { app: cpu1.own - cpu0.own, tools: cpu1.children - cpu0.children, emulator: emuCpu1 - emuCpu0 }
+      : null;
   const footageS = (db.prepare('SELECT COALESCE(SUM(duration_s), 0) AS s FROM clips WHERE indexed_at IS NOT NULL').get() as { s: number }).s;
   const indexed = n(counts.indexed);
   const failures = db.prepare("SELECT c.file_name, j.stage, j.last_error_message AS msg FROM jobs j JOIN clips c ON c.id = j.clip_id WHERE j.state = 'failed' LIMIT 5").all();
@@ -256,7 +289,7 @@ async function main(): Promise<void> {
   );
   if (cpu) {
     console.log(
-      `CPU while indexing: ${cpu.tools.toFixed(1)} core-s in ffmpeg/ffprobe, ${cpu.app.toFixed(1)} core-s in this process (pipeline, ONNX worker, and the emulator, which a real service would not put on these cores); ${((cpu.app + cpu.tools) / all).toFixed(2)} of ${os.availableParallelism()} cores busy`,
+      `CPU while indexing: ${cpu.tools.toFixed(1)} core-s in ffmpeg/ffprobe, ${cpu.app.toFixed(1)} in the app (pipeline and its ONNX worker), ${cpu.emulator.toFixed(1)} in the emulator (a real service's are not on these cores); ${((cpu.app + cpu.tools + cpu.emulator) / all).toFixed(2)} of ${os.availableParallelism()} cores busy`,
     );
     console.log(`CPU of the bare decode ${bareRun.cpuS?.toFixed(1)} core-s, of the analysis decodes alone ${aloneRun.cpuS?.toFixed(1)} core-s`);
   }
@@ -278,7 +311,8 @@ async function main(): Promise<void> {
       event_loop_p99_ms: Math.round(loop.percentile(99) / 1e6),
       tools_cpu_s: cpu ? Number(cpu.tools.toFixed(1)) : null,
       app_cpu_s: cpu ? Number(cpu.app.toFixed(1)) : null,
-      cores_busy: cpu ? Number(((cpu.app + cpu.tools) / all).toFixed(2)) : null,
+      emulator_cpu_s: cpu ? Number(cpu.emulator.toFixed(1)) : null,
+      cores_busy: cpu ? Number(((cpu.app + cpu.tools + cpu.emulator) / all).toFixed(2)) : null,
       bare_decode_cpu_s: bareRun.cpuS === null ? null : Number(bareRun.cpuS.toFixed(1)),
       decode_alone_cpu_s: aloneRun.cpuS === null ? null : Number(aloneRun.cpuS.toFixed(1)),
       cpu_slots: cpuSlots,

@@ -413,6 +413,16 @@ describe('one test per row of the error table: the client reacts as the spec say
     expect(requestsTo('POST /video_embedding/encode_video/async', key)).toHaveLength(1);
   });
 
+  it('a tensor whose data does not fit its shape is refused before it is sent', async () => {
+    const key = newKey();
+    const c = client(key);
+    const video = encodeTensor(solidFrames([1, 2, 3]), [4, 8, 8, 3], 'uint8');
+    const e = await caught(c.uploadTensors({ service: 'tagging', request_id: 'rs-misshaped', video_input: { ...video, shape: [5, 8, 8, 3] } }));
+    expect(e.kind).toBe('invalid');
+    expect(e.message).toMatch(/needs 960/);
+    expect(requestsTo('POST /files/upload/tensors', key)).toHaveLength(0);
+  });
+
   it('429: the shared limiter slows down, honours Retry-After, and every call succeeds', async () => {
     const key = newKey({ qps: 2 });
     const c = client(key, { qps: 20, concurrency: 8 });

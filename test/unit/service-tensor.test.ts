@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src-shared/errors';
-import { checkTensorDescriptor, encodeTensor, littleEndianBytes, tensorRequestId, base64Length, tensorByteLength } from '../../src-main/core/service/tensor';
+import { checkTensorDescriptor, checkTensorSize, encodeTensor, littleEndianBytes, tensorRequestId, base64Length, tensorByteLength } from '../../src-main/core/service/tensor';
 import { decodeDescriptor } from '../emulator/tensors';
 
 describe('encodeTensor', () => {
@@ -50,13 +50,24 @@ describe('encodeTensor', () => {
   });
 });
 
-describe('checkTensorDescriptor', () => {
-  it('catches length, dtype and base64 mistakes before upload', () => {
-    const ok = encodeTensor(new Float32Array(6), [2, 3], 'float32');
+describe('checkTensorDescriptor and checkTensorSize', () => {
+  const ok = encodeTensor(new Float32Array(6), [2, 3], 'float32');
+
+  it('catches length, dtype and base64 mistakes in a descriptor from outside', () => {
     expect(() => checkTensorDescriptor(ok, 'v')).not.toThrow();
     expect(() => checkTensorDescriptor({ ...ok, shape: [3, 3] }, 'v')).toThrow(/needs 36/);
     expect(() => checkTensorDescriptor({ ...ok, dtype: 'complex64' as never }, 'v')).toThrow(/dtype/);
     expect(() => checkTensorDescriptor({ ...ok, data: 'not base64!' }, 'v')).toThrow(/base64/);
+    expect(() => checkTensorDescriptor({ ...ok, data: `${ok.data.slice(0, -4)}A*AA` }, 'v')).toThrow(/base64/);
+  });
+
+  it('checks an upload in constant time: dtype and size against the shape, not the alphabet', () => {
+    expect(() => checkTensorSize(ok, 'v')).not.toThrow();
+    expect(() => checkTensorSize({ ...ok, shape: [3, 3] }, 'v')).toThrow(/needs 36/);
+    expect(() => checkTensorSize({ ...ok, dtype: 'complex64' as never }, 'v')).toThrow(/dtype/);
+    expect(() => checkTensorSize({ ...ok, data: ok.data.slice(1) }, 'v')).toThrow(/base64/);
+    // Same length, a character outside the alphabet: only the scan of checkTensorDescriptor sees it.
+    expect(() => checkTensorSize({ ...ok, data: `${ok.data.slice(0, -4)}A*AA` }, 'v')).not.toThrow();
   });
 });
 

@@ -26,7 +26,7 @@ import {
   type TagResult,
   type VideoStatus,
 } from './responses';
-import { checkTensorDescriptor, type TensorDescriptor } from './tensor';
+import { checkTensorSize, type TensorDescriptor } from './tensor';
 import { ServiceTransport, parseJsonBody, type CallOptions } from './transport';
 
 export type EmbeddingTensorRef = { video_input_key: string; audio_input_key?: string };
@@ -170,8 +170,8 @@ export class ServiceClient {
     if (req.service !== 'embedding' && req.service !== 'tagging') throw new AppError('invalid', `service must be embedding or tagging, got ${String(req.service)}`);
     requireString(req.request_id, 'request_id');
     if (!req.video_input) throw new AppError('invalid', `${req.service} tensors need video_input`);
-    checkTensorDescriptor(req.video_input, 'video_input');
-    if (req.audio_input) checkTensorDescriptor(req.audio_input, 'audio_input');
+    checkTensorSize(req.video_input, 'video_input');
+    if (req.audio_input) checkTensorSize(req.audio_input, 'audio_input');
     if (req.video_kwargs !== undefined && (typeof req.video_kwargs !== 'object' || req.video_kwargs === null || Array.isArray(req.video_kwargs))) {
       throw new AppError('invalid', 'video_kwargs must be an object');
     }

@@ -6,6 +6,7 @@ export {
   base64DecodedLength,
   base64Length,
   checkTensorDescriptor,
+  checkTensorSize,
   DTYPE_BYTES,
   dtypeOfArray,
   elementCount,
