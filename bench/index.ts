@@ -121,6 +121,9 @@ async function startEmulatorProcess(keySpec: string): Promise<{ url: string; cpu
   const cli = path.resolve(__dirname, '..', 'test', 'emulator', 'cli.ts');
   const child = spawn(process.execPath, ['--import', 'tsx', cli, '--api-key', keySpec], { stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // A bench that fails must not leave the emulator listening behind it.
+  const stop = () => child.kill('SIGTERM');
+  process.once('exit', stop);
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (c: Buffer) => {
@@ -134,7 +137,8 @@ async function startEmulatorProcess(keySpec: string): Promise<{ url: string; cpu
     url,
     cpuS: () => cpuSeconds(child.pid!)?.own ?? null,
     close: async () => {
-      child.kill('SIGTERM');
+      process.off('exit', stop);
+      stop();
       await exited;
     },
   };
