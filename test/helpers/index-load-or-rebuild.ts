@@ -1,4 +1,4 @@
-import { saveIndex, tryLoadIndex, type RebuildReason } from '../../src-main/core/search/index-store';
+import { clearLoadingMarker, saveIndex, tryLoadIndex, type RebuildReason } from '../../src-main/core/search/index-store';
 import { createVectorIndex } from '../../src-main/core/search/vector-index';
 import type { VectorIndex, VectorInput } from '../../src-main/core/search/vector-types';
 
@@ -60,6 +60,9 @@ export async function loadOrRebuild<T extends VectorIndex = VectorIndex>(
   }
   const index = createIndex();
   await fillIndex(index, rebuild(), options.batchSize);
-  if (options.persist !== false) saveIndex(dir, index, options.generation);
+  if (options.persist !== false) {
+    saveIndex(dir, index, options.generation);
+    clearLoadingMarker(dir);
+  }
   return { index, source: 'rebuilt', reason: loaded.reason, detail: loaded.detail };
 }

@@ -3,7 +3,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { ExactVectorIndex } from '../../src-main/core/search/exact-search';
+import { LOADING_MARKER } from '../../src-main/core/search/index-store';
 import { SearchIndexManager, spaceKey } from '../../src-main/core/search/search-index-manager';
+import { createVectorIndex } from '../../src-main/core/search/vector-index';
+import type { VectorIndex } from '../../src-main/core/search/vector-types';
 import { axisVector, insertClip, insertSegment, insertShot, insertVolume, openTestCatalog, putEmbedding, TEST_SPACE } from '../helpers/search-catalog';
 import { tempDir } from '../helpers/paths';
 
@@ -131,6 +134,55 @@ describe('search index kept in step with the catalog', () => {
     await m3.start();
     expect(m3.status()).toMatchObject({ state: 'ready', size: 12 });
     expect(m3.status().origin).toMatch(/^rebuilt \(missing/);
+  });
+
+  it('a load given up keeps the crash-loop marker until a rebuilt index is saved over the files', async () => {
+    const s = setup();
+    const m1 = s.manager();
+    await m1.start();
+    await m1.dispose();
+    const dir = path.join(s.dir, 'search-index', spaceKey(TEST_SPACE));
+    const marker = path.join(dir, LOADING_MARKER);
+    // A loader that throws after it may have damaged the heap; and a start that cannot save its
+    // rebuild (it might as well have died): the next start must not load these files again.
+    const indexWith = (fail: { load?: boolean; save?: boolean }) => () => {
+      const index = createVectorIndex();
+      if (fail.load) {
+        index.load = () => {
+          throw new Error('unreadable file');
+        };
+      }
+      if (fail.save) {
+        index.save = () => {
+          throw new Error('disk full');
+        };
+      }
+      return index;
+    };
+    const managerWith = (createIndex: () => VectorIndex) =>
+      new SearchIndexManager({ db: s.db, dir: path.join(s.dir, 'search-index'), space: () => ({ ...TEST_SPACE }), pollMs: 0, saveDelayMs: 60_000, createIndex });
+    const m2 = managerWith(indexWith({ load: true, save: true }));
+    await m2.start();
+    expect(m2.status().state).toBe('error');
+    await m2.dispose();
+    expect(fs.existsSync(marker)).toBe(true);
+
+    const m3 = managerWith(indexWith({ load: true }));
+    await m3.start();
+    expect(m3.status().origin).toBe('rebuilt (crashed: the last start stopped while loading the saved index)');
+    expect(fs.existsSync(marker)).toBe(false);
+    await m3.dispose();
+
+    const m4 = managerWith(indexWith({ load: true }));
+    await m4.start();
+    expect(m4.status().origin).toMatch(/^rebuilt \(unreadable: unreadable file/);
+    expect(fs.existsSync(marker)).toBe(false);
+    await m4.dispose();
+
+    const m5 = s.manager();
+    await m5.start();
+    expect(m5.status().origin).toBe('loaded');
+    await sameAsOracle(s.db, m5);
   });
 
   it('keeps embedding spaces apart and refuses a query of another dimension', async () => {

@@ -143,6 +143,11 @@ export function saveIndex(dir: string, index: VectorIndex, generation: number): 
   }
 }
 
+/** A rebuilt index has been saved in `dir`: the files a crash-loop marker spoke of are gone. */
+export function clearLoadingMarker(dir: string): void {
+  fs.rmSync(path.join(dir, LOADING_MARKER), { force: true });
+}
+
 /** Reads the sidecar and checks every file against it; never lets a damaged file reach usearch. */
 export function tryLoadIndex<T extends VectorIndex>(dir: string, generation: number, createIndex: () => T): LoadResult<T> {
   const sidecarPath = path.join(dir, SIDECAR_NAME);
@@ -176,24 +181,23 @@ export function tryLoadIndex<T extends VectorIndex>(dir: string, generation: num
   // can kill the process outright, in the loader or a little later (the damage it did to the heap
   // makes a later malloc or free abort). A marker written before loading and removed only when the
   // caller says the index has settled tells the next start that the last one died with this index
-  // freshly loaded: that start rebuilds instead of dying again.
+  // freshly loaded: that start rebuilds instead of dying again. Whenever the load is given up, the
+  // marker stays until a rebuilt index has been saved over these files (clearLoadingMarker): a
+  // start that dies before then, or a loader that damaged the heap before it threw, must leave the
+  // next start rebuilding too, not loading the same files again.
   const marker = path.join(dir, LOADING_MARKER);
   if (fs.existsSync(marker)) {
-    fs.rmSync(marker, { force: true });
     return { ok: false, reason: 'crashed', detail: 'the last start stopped while loading the saved index' };
   }
   fs.writeFileSync(marker, String(process.pid));
-  const settle = () => fs.rmSync(marker, { force: true });
   const index = createIndex();
   try {
     index.load(path.join(dir, INDEX_BASENAME));
   } catch (e) {
-    settle();
     return { ok: false, reason: 'unreadable', detail: toAppError(e).message };
   }
   if (index.size !== sidecar.count || (sidecar.count > 0 && index.dimension !== sidecar.dimension)) {
-    settle();
     return { ok: false, reason: 'corrupt', detail: 'loaded index does not match its sidecar' };
   }
-  return { ok: true, index, sidecar, settle };
+  return { ok: true, index, sidecar, settle: () => clearLoadingMarker(dir) };
 }

@@ -4,7 +4,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { AppError, toAppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { Logger } from '../util/logger';
-import { saveIndex, tryLoadIndex } from './index-store';
+import { clearLoadingMarker, saveIndex, tryLoadIndex } from './index-store';
 import type { EmbeddingSpace } from './query-cache';
 import { blobToFloat32 } from '../catalog/vector-blob';
 import { createVectorIndex } from './vector-index';
@@ -290,6 +290,7 @@ export class SearchIndexManager {
       this.state = 'ready';
       this.o.logger?.info('search.index.rebuilt', { size: built.index.size, reason });
       this.saveNow(built.index, space, built.seq);
+      clearLoadingMarker(this.dirFor(space));
       this.catchUp();
     } catch (e) {
       if (token !== this.token) return;
