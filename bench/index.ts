@@ -131,6 +131,7 @@ async function startEmulatorProcess(keySpec: string): Promise<{ url: string; cpu
       const m = /listening on (\S+)/.exec(out);
       if (m) resolve(m[1]!);
     });
+    child.once('error', reject);
     void exited.then(() => reject(new Error(`the emulator exited before listening: ${out}`)));
   });
   return {

@@ -163,7 +163,9 @@ describe('search index kept in step with the catalog', () => {
       new SearchIndexManager({ db: s.db, dir: path.join(s.dir, 'search-index'), space: () => ({ ...TEST_SPACE }), pollMs: 0, saveDelayMs: 60_000, createIndex });
     const m2 = managerWith(indexWith({ load: true, save: true }));
     await m2.start();
-    expect(m2.status().state).toBe('error');
+    // The rebuilt index serves the session though it could not be saved.
+    expect(m2.status()).toMatchObject({ state: 'ready', size: 12 });
+    await sameAsOracle(s.db, m2);
     await m2.dispose();
     expect(fs.existsSync(marker)).toBe(true);
 

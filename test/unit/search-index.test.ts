@@ -339,6 +339,9 @@ describe('persistence', () => {
     const other = await loadOrRebuild(dir, source, { generation: 2, createIndex: () => new HnswVectorIndex({ quantization: 'f16' }) });
     expect(other).toMatchObject({ source: 'rebuilt', reason: 'unreadable' });
     expect(rebuildCalls).toBe(8);
+    // Its rebuild was saved over the files: the marker is gone and the next start loads.
+    expect(fs.existsSync(path.join(dir, LOADING_MARKER))).toBe(false);
+    expect((await loadOrRebuild(dir, source, { generation: 2, createIndex: () => new HnswVectorIndex({ quantization: 'f16' }) })).source).toBe('loaded');
   });
 
   it('rejects a negative generation', () => {

@@ -65,6 +65,7 @@ describe('checkTensorDescriptor and checkTensorSize', () => {
     expect(() => checkTensorSize(ok, 'v')).not.toThrow();
     expect(() => checkTensorSize({ ...ok, shape: [3, 3] }, 'v')).toThrow(/needs 36/);
     expect(() => checkTensorSize({ ...ok, dtype: 'complex64' as never }, 'v')).toThrow(/dtype/);
+    expect(() => checkTensorSize({ ...ok, dtype: 'toString' as never }, 'v')).toThrow(/unsupported dtype toString/);
     expect(() => checkTensorSize({ ...ok, data: ok.data.slice(1) }, 'v')).toThrow(/base64/);
     // Same length, a character outside the alphabet: only the scan of checkTensorDescriptor sees it.
     expect(() => checkTensorSize({ ...ok, data: `${ok.data.slice(0, -4)}A*AA` }, 'v')).not.toThrow();

@@ -189,7 +189,12 @@ export function tryLoadIndex<T extends VectorIndex>(dir: string, generation: num
   if (fs.existsSync(marker)) {
     return { ok: false, reason: 'crashed', detail: 'the last start stopped while loading the saved index' };
   }
-  fs.writeFileSync(marker, String(process.pid));
+  try {
+    fs.writeFileSync(marker, String(process.pid));
+  } catch {
+    // A full disk or a read-only folder: the load goes ahead without the breaker's protection,
+    // which a rebuild (whose save would fail the same way) could not give either.
+  }
   const index = createIndex();
   try {
     index.load(path.join(dir, INDEX_BASENAME));

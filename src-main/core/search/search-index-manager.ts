@@ -94,6 +94,8 @@ export class SearchIndexManager {
   private token = 0;
   private state: IndexState = 'loading';
   private origin: string | null = null;
+  /** The index in memory was loaded from the saved files (not rebuilt from the catalog). */
+  private fromFile = false;
   private error: string | null = null;
   private dirty = false;
   private saveTimer: NodeJS.Timeout | null = null;
@@ -265,6 +267,7 @@ export class SearchIndexManager {
         this.settleTimer = setTimeout(() => this.settle(), LOAD_SETTLE_MS);
         this.settleTimer.unref?.();
         this.index = loaded.index;
+        this.fromFile = true;
         this.appliedSeq = recorded;
         this.origin = 'loaded';
         this.state = 'ready';
@@ -285,12 +288,19 @@ export class SearchIndexManager {
       const built = await this.buildFromCatalog(space, token);
       if (!built) return;
       this.index = built.index;
+      this.fromFile = false;
       this.appliedSeq = built.seq;
       this.origin = `rebuilt (${reason})`;
       this.state = 'ready';
       this.o.logger?.info('search.index.rebuilt', { size: built.index.size, reason });
-      this.saveNow(built.index, space, built.seq);
-      clearLoadingMarker(this.dirFor(space));
+      try {
+        this.saveNow(built.index, space, built.seq);
+      } catch (e) {
+        // The rebuilt index serves this session all the same; the files on disk (and a marker
+        // left by a load given up) stay until a later save succeeds.
+        this.o.logger?.warn('search.index.save.failed', { message: toAppError(e).message });
+        this.markDirty();
+      }
       this.catchUp();
     } catch (e) {
       if (token !== this.token) return;
@@ -383,6 +393,7 @@ export class SearchIndexManager {
       const built = await this.buildFromCatalog(space, token);
       if (!built || token !== this.token) return;
       this.index = built.index;
+      this.fromFile = false;
       this.appliedSeq = built.seq;
       this.origin = 'rebuilt (large backlog of changes)';
       this.saveNow(built.index, space, built.seq);
@@ -419,6 +430,9 @@ export class SearchIndexManager {
       if (seq > pruned) this.q.setState.run(STATE_PRUNED, seq);
     })();
     this.dirty = false;
+    // A rebuilt index now replaces the files a crash-loop marker spoke of; a loaded one's marker
+    // is left to settle (it came from those very files).
+    if (!this.fromFile) clearLoadingMarker(this.dirFor(space));
   }
 
   /** Rows skipped because their vector did not fit the index (another dimension, zero or damaged). */

@@ -176,13 +176,13 @@ export function encodeFloat32Tensor(values: Float32Array, shape: readonly number
 }
 
 /**
- * Catches a descriptor the service would reject with 422 before paying for the upload: a dtype it
- * does not take, or data whose length does not fit the shape. Constant time: it does not read the
+ * Catches a descriptor the service would reject with 422 before paying for the upload: a dtype
+ * the codec does not know, or data whose length does not fit the shape. Constant time: it does not read the
  * data, whose alphabet is right by construction when the app encoded it (encodeTensor); scanning
  * megabytes of base64 per upload held the main process's event loop for 10-20 ms each.
  */
 export function checkTensorSize(d: TensorDescriptor, name: string): void {
-  if (!(d.dtype in DTYPE_BYTES)) throw new AppError('invalid', `${name}: unsupported dtype ${String(d.dtype)}`);
+  if (!Object.hasOwn(DTYPE_BYTES, d.dtype)) throw new AppError('invalid', `${name}: unsupported dtype ${String(d.dtype)}`);
   const expected = tensorByteLength(d.shape, d.dtype);
   if (typeof d.data !== 'string' || d.data.length % 4 !== 0) throw new AppError('invalid', `${name}: data is not base64`);
   const got = base64DecodedLength(d.data);
