@@ -118,10 +118,6 @@ function frontierOf(jobs: readonly Job[]): Job | null {
 }
 
 /**
- * The indexing pipeline: the durable queue with the nine stages registered, the network watch,
- * the ETA and the events the Jobs view and the banner live on. One per app.
- */
-/**
  * How many jobs share the cores when `caller` starts a decode: the running CPU jobs (a caller on
  * the CPU lane is one of them) plus the caller when it runs on the network lane (the upload
  * stage's rebuild decodes there).
@@ -131,6 +127,10 @@ export function decodesAtOnce(running: ReadonlyArray<Pick<Job, 'id' | 'resource'
   return cpu.length + (cpu.some((j) => j.id === caller.id) ? 0 : 1);
 }
 
+/**
+ * The indexing pipeline: the durable queue with the nine stages registered, the network watch,
+ * the ETA and the events the Jobs view and the banner live on. One per app.
+ */
 export class IndexingPipeline {
   readonly queue: JobQueue;
   readonly store: SegmentStore;

@@ -177,9 +177,10 @@ export function encodeFloat32Tensor(values: Float32Array, shape: readonly number
 
 /**
  * Catches a descriptor the service would reject with 422 before paying for the upload: a dtype
- * the codec does not know, or data whose length does not fit the shape. Constant time: it does not read the
- * data, whose alphabet is right by construction when the app encoded it (encodeTensor); scanning
- * megabytes of base64 per upload held the main process's event loop for 10-20 ms each.
+ * the codec does not know, or data whose length does not fit the shape. Constant time: it does
+ * not read the data, whose alphabet is right by construction when the app encoded it
+ * (encodeTensor); scanning megabytes of base64 per upload held the main process's event loop for
+ * 10-20 ms each.
  */
 export function checkTensorSize(d: TensorDescriptor, name: string): void {
   if (!Object.hasOwn(DTYPE_BYTES, d.dtype)) throw new AppError('invalid', `${name}: unsupported dtype ${String(d.dtype)}`);
