@@ -122,7 +122,7 @@ function frontierOf(jobs: readonly Job[]): Job | null {
  * the CPU lane is one of them) plus the caller when it runs on the network lane (the upload
  * stage's rebuild decodes there).
  */
-export function decodesAtOnce(running: ReadonlyArray<Pick<Job, 'id' | 'resource'>>, caller: Pick<Job, 'id' | 'resource'>): number {
+export function decodesAtOnce(running: ReadonlyArray<Pick<Job, 'id' | 'resource'>>, caller: Pick<Job, 'id'>): number {
   const cpu = running.filter((j) => j.resource === 'cpu');
   return cpu.length + (cpu.some((j) => j.id === caller.id) ? 0 : 1);
 }

@@ -94,8 +94,6 @@ export class SearchIndexManager {
   private token = 0;
   private state: IndexState = 'loading';
   private origin: string | null = null;
-  /** The index in memory was loaded from the saved files (not rebuilt from the catalog). */
-  private fromFile = false;
   private error: string | null = null;
   private dirty = false;
   private saveTimer: NodeJS.Timeout | null = null;
@@ -267,7 +265,6 @@ export class SearchIndexManager {
         this.settleTimer = setTimeout(() => this.settle(), LOAD_SETTLE_MS);
         this.settleTimer.unref?.();
         this.index = loaded.index;
-        this.fromFile = true;
         this.appliedSeq = recorded;
         this.origin = 'loaded';
         this.state = 'ready';
@@ -288,7 +285,6 @@ export class SearchIndexManager {
       const built = await this.buildFromCatalog(space, token);
       if (!built) return;
       this.index = built.index;
-      this.fromFile = false;
       this.appliedSeq = built.seq;
       this.origin = `rebuilt (${reason})`;
       this.state = 'ready';
@@ -393,7 +389,6 @@ export class SearchIndexManager {
       const built = await this.buildFromCatalog(space, token);
       if (!built || token !== this.token) return;
       this.index = built.index;
-      this.fromFile = false;
       this.appliedSeq = built.seq;
       this.origin = 'rebuilt (large backlog of changes)';
       this.saveNow(built.index, space, built.seq);
@@ -430,9 +425,9 @@ export class SearchIndexManager {
       if (seq > pruned) this.q.setState.run(STATE_PRUNED, seq);
     })();
     this.dirty = false;
-    // A rebuilt index now replaces the files a crash-loop marker spoke of; a loaded one's marker
-    // is left to settle (it came from those very files).
-    if (!this.fromFile) clearLoadingMarker(this.dirFor(space));
+    // These files replace the ones a crash-loop marker spoke of, unless the marker is a loaded
+    // index's that has not settled yet (the index in memory came from those very files).
+    if (!this.settleLoad) clearLoadingMarker(this.dirFor(space));
   }
 
   /** Rows skipped because their vector did not fit the index (another dimension, zero or damaged). */
