@@ -39,12 +39,19 @@ function setup(clips = 3, segsPerClip = 4) {
   }
   const entry = { db, managers: [] as SearchIndexManager[], cleanup: t.cleanup, dir: t.dir };
   open.push(entry);
-  const manager = (space = () => ({ ...TEST_SPACE })) => {
-    const m = new SearchIndexManager({ db, dir: path.join(t.dir, 'search-index'), space, pollMs: 0, saveDelayMs: 60_000 });
+  const manager = (space = () => ({ ...TEST_SPACE }), createIndex?: () => VectorIndex) => {
+    const m = new SearchIndexManager({ db, dir: path.join(t.dir, 'search-index'), space, pollMs: 0, saveDelayMs: 60_000, ...(createIndex ? { createIndex } : {}) });
     entry.managers.push(m);
     return m;
   };
-  return { db, dir: t.dir, segs, clipIds, manager };
+  /** One start and a clean close: the index saved; its folder. */
+  const savedIndex = async () => {
+    const m = manager();
+    await m.start();
+    await m.dispose();
+    return path.join(t.dir, 'search-index', spaceKey(TEST_SPACE));
+  };
+  return { db, dir: t.dir, segs, clipIds, manager, savedIndex };
 }
 
 /** The oracle: exact search over the catalog's current vectors. */
@@ -115,10 +122,7 @@ describe('search index kept in step with the catalog', () => {
 
   it('rebuilds from the catalog when the saved index is damaged or missing', async () => {
     const s = setup();
-    const m1 = s.manager();
-    await m1.start();
-    await m1.dispose();
-    const dir = path.join(s.dir, 'search-index', spaceKey(TEST_SPACE));
+    const dir = await s.savedIndex();
     const f32 = fs.readdirSync(dir).find((f) => f.endsWith('.f32'))!;
     const buf = fs.readFileSync(path.join(dir, f32));
     buf[buf.length - 3] = buf[buf.length - 3]! ^ 0xff;
@@ -138,11 +142,7 @@ describe('search index kept in step with the catalog', () => {
 
   it('a load given up keeps the crash-loop marker until a rebuilt index is saved over the files', async () => {
     const s = setup();
-    const m1 = s.manager();
-    await m1.start();
-    await m1.dispose();
-    const dir = path.join(s.dir, 'search-index', spaceKey(TEST_SPACE));
-    const marker = path.join(dir, LOADING_MARKER);
+    const marker = path.join(await s.savedIndex(), LOADING_MARKER);
     // A loader that throws after it may have damaged the heap; and a start that cannot save its
     // rebuild (it might as well have died): the next start must not load these files again.
     const indexWith = (fail: { load?: boolean; save?: boolean }) => () => {
@@ -159,8 +159,7 @@ describe('search index kept in step with the catalog', () => {
       }
       return index;
     };
-    const managerWith = (createIndex: () => VectorIndex) =>
-      new SearchIndexManager({ db: s.db, dir: path.join(s.dir, 'search-index'), space: () => ({ ...TEST_SPACE }), pollMs: 0, saveDelayMs: 60_000, createIndex });
+    const managerWith = (createIndex: () => VectorIndex) => s.manager(undefined, createIndex);
     const m2 = managerWith(indexWith({ load: true, save: true }));
     await m2.start();
     // The rebuilt index serves the session though it could not be saved.
