@@ -30,8 +30,10 @@ describe('a 300-clip card in the Library', () => {
     const bases: Buffer[] = [];
     for (let i = 0; i < DISTINCT; i++) {
       const out = path.join(media.dir, `base${i}.mp4`);
+      // The first picture as a camera makes it (1080p at 29.97): the longest meta line a card shows.
+      const src = i === 0 ? 'testsrc2=s=1920x1080:r=30000/1001:d=1' : 'testsrc2=s=192x108:r=25:d=2';
       execFileSync(ffmpeg, [
-        '-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=s=192x108:r=25:d=2`,
+        '-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', src,
         '-vf', `hue=h=${i * (360 / DISTINCT)}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '25', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', out,
       ]);
       bases.push(fs.readFileSync(out));
@@ -66,6 +68,15 @@ describe('a 300-clip card in the Library', () => {
 
       const imgs = page.locator('.clip-card[data-clip-id] img');
       await expect.poll(() => imgs.evaluateAll((els) => els.filter((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0).length), { timeout: 30_000 }).toBeGreaterThan(8);
+      // At 1280 px a card reads its resolution, rate and codec whole, beside where the clip is.
+      const hd = page.locator('.clip-card', { hasText: 'C0001.mp4' });
+      const meta = await hd.locator('.clip-meta > span').evaluateAll((spans) => spans.map((el) => ({ text: el.textContent, cut: el.scrollWidth > el.clientWidth })));
+      expect(meta).toEqual([
+        { text: '1920×1080', cut: false },
+        { text: '29.97 fps', cut: false },
+        { text: 'h264', cut: false },
+      ]);
+      expect(await hd.locator('[data-testid="clip-status"]').isVisible()).toBe(true);
       await e.screenshot('library-300-posters');
       expect(e.pageErrors).toEqual([]);
     } finally {

@@ -54,12 +54,14 @@ describe('Library view in Chromium through the web transport', () => {
       .toEqual([320, 320, 320]);
     const bikes = page.locator('.clip-card', { hasText: CLIPS[0]! });
     // No service is set up here: the card says what the Jobs view says of it, held before the upload.
-    expect(await bikes.innerText()).toMatch(/640×272[\s\S]*25 fps[\s\S]*Held/);
+    expect(await bikes.locator('.clip-meta').innerText()).toMatch(/640×272[\s\S]*25 fps[\s\S]*h264/);
+    expect(await bikes.locator('[data-testid="clip-status"]').innerText()).toBe('Held');
     expect(await bikes.locator('[data-testid="clip-status"]').getAttribute('data-indexing')).toBe('blocked');
     expect(await bikes.locator('[data-testid="clip-status"]').getAttribute('title')).toMatch(/Jobs/);
     expect(await bikes.locator('.clip-shots').innerText()).toBe('5 shots');
     const bad = page.locator('.clip-card[data-status="error"]');
-    expect(await bad.innerText()).toMatch(/shot list\.mp4[\s\S]*Error[\s\S]*not a recognisable media file/);
+    expect(await bad.locator('[data-testid="clip-status"]').innerText()).toBe('Error');
+    expect(await bad.locator('.clip-info').innerText()).toMatch(/shot list\.mp4[\s\S]*not a recognisable media file/);
     expect(await bad.locator('[data-testid="clip-status"]').getAttribute('title')).toMatch(/not a recognisable media file/);
 
     // Hover-scrub: the pointer's x picks a tile of the filmstrip sprite.

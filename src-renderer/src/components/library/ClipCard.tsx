@@ -87,7 +87,14 @@ export function ClipCard({ clip, thumbWidth, thumbHeight, selected, focused, onC
             {clip.rating === 'favorite' ? '★' : '⊘'}
           </span>
         )}
-        {clip.sourceUrl && <span className="clip-remote" title={`Lives at ${clip.sourceUrl}`}>URL</span>}
+        {/* Over the picture, not in the meta line: a narrow card kept the badge whole there and cut the
+            frame rate and codec to "29.97…" and "h…", which an editor needs to read. */}
+        <div className="clip-corner">
+          {clip.sourceUrl && <span className="clip-remote" title={`Lives at ${clip.sourceUrl}`}>URL</span>}
+          <span className={`badge ${badge.tone}`} title={reason ?? badge.title} data-testid="clip-status" data-indexing={clip.indexing ?? undefined}>
+            {badge.label}
+          </span>
+        </div>
         {clip.shotCount > 1 && <span className="clip-shots">{clip.shotCount} shots</span>}
       </div>
       <div className="clip-info">
@@ -98,9 +105,6 @@ export function ClipCard({ clip, thumbWidth, thumbHeight, selected, focused, onC
           <span>{formatResolution(clip)}</span>
           {clip.fps ? <span>{formatFps(clip)}</span> : null}
           {clip.videoCodec ? <span>{clip.videoCodec}</span> : null}
-          <span className={`badge ${badge.tone}`} title={reason ?? badge.title} data-testid="clip-status" data-indexing={clip.indexing ?? undefined}>
-            {badge.label}
-          </span>
         </div>
         {(clip.keywords.length > 0 || clip.rangeCount > 0) && (
           <div className="clip-marks-line muted">
