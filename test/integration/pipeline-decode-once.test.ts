@@ -102,7 +102,7 @@ describe('one clip costs one probe and one full decode (shot detection and every
     const file = path.join(dataDir, name);
     fs.copyFileSync(mediaFile(name), file);
     const db = openTestCatalog(dataDir);
-    const ids = await importFiles(db, [file], { ffprobe: tools.ffprobe });
+    const ids = await importFiles(db, [file]);
     const pipeline = new IndexingPipeline(testPipelineOptions(db, dataDir, testServiceAccess(emu.url), { tools: () => tools }));
     if (opts.pauseNetworkAndStop) pipeline.pauseNetwork();
     pipeline.enqueueClips(ids);

@@ -133,6 +133,11 @@ describe('Tag this range now', () => {
     expect(summary.added).toBe(1);
     const list = await call<{ items: { id: number; name: string }[] }>('library.list', { query: 'juggle' });
     clipId = list.items[0]!.id;
+    // The range is cut from what the pipeline's probe read (its first stage, right after the import).
+    for (const end = Date.now() + 30_000; (await call<{ durationS: number | null }>('library.get', { clipId })).durationS === null; ) {
+      if (Date.now() > end) throw new Error('the clip was never probed');
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }, 60_000);
 
   it('sends In to Out as a small Base64 file to synchronous tagging and returns the tags', async () => {

@@ -6,7 +6,7 @@ import type { CatalogDb } from '../catalog/open-catalog';
 import { joinOnVolume, relativeOnVolume } from './clip-paths';
 import { fingerprintFile } from './fingerprint';
 import { mapLimit } from './map-limit';
-import { probeClip, resetClipContent, type StageOptions } from './media-stages';
+import { resetClipContent } from './media-stages';
 import { scanTree, type ScanIssue, type ScannedFile } from './scan-tree';
 import { upsertVolume } from './volume-store';
 import type { VolumeInfo, VolumeResolver } from './volumes/volume-resolver';
@@ -14,20 +14,17 @@ import type { VolumeInfo, VolumeResolver } from './volumes/volume-resolver';
 export interface ImportOptions {
   resolver: VolumeResolver;
   signal?: AbortSignal;
-  /** ffprobe processes at once: probing is mostly process start-up, a little above the core count pays. */
-  probeConcurrency?: number;
-  ffprobe?: string;
-  probe?: StageOptions['probe'];
   /** Test seam: how a file's fingerprint is computed. */
   fingerprint?: (file: string, size: number) => Promise<string>;
   onProgress?: (p: ImportProgress) => void;
-  /** Rows are written (not probed yet): a big drop can show its clips while ffprobe runs. */
-  onCatalogued?: (clipIds: number[]) => void;
 }
 
 export interface ImportResult {
   summary: ImportSummary;
-  /** Clips that are footage and still need shots and thumbnails. */
+  /**
+   * Clips the pipeline must take from its first stage (the probe): new and changed files, and
+   * unchanged ones whose probe, poster or media never finished (an import or a run cut short).
+   */
   needMedia: number[];
   /** Every clip whose row this import created or changed. */
   touched: number[];
@@ -73,7 +70,9 @@ function fileIssue(p: string, e: unknown): ScanIssue {
 }
 
 /**
- * Imports dropped files and folders: walk, catalogue, probe.
+ * Imports dropped files and folders: walk and catalogue. Probing is the pipeline's first stage,
+ * so a drop of several hundred clips is in the Library in a second and every clip's probe and
+ * poster are made by the one runner, clip after clip, before any clip is analysed.
  *
  * Incremental: a file already catalogued with the same size and modification time is only stat'ed
  * (not hashed, not probed). A changed one is re-fingerprinted and re-probed; a new one whose
@@ -91,7 +90,7 @@ export async function importPaths(db: CatalogDb, roots: readonly string[], opts:
   const counts = { added: 0, updated: 0, unchanged: 0, relocated: 0, missing: 0, failed: 0 };
   const issues: ImportIssue[] = [];
   const touched = new Set<number>();
-  const toProbe: number[] = [];
+  const needMedia: number[] = [];
   let ignored = 0;
   let skipped = 0;
 
@@ -145,7 +144,6 @@ export async function importPaths(db: CatalogDb, roots: readonly string[], opts:
     const lookup = db.prepare('SELECT id, size_bytes, mtime_ms, fingerprint, status, missing_at FROM clips WHERE volume_id = ? AND rel_path = ?');
     const seen = new Set<string>();
     const clearMissing: number[] = [];
-    const unfinished: number[] = [];
     const needFingerprint: { loc: Located; existing: Existing | null; fp?: string }[] = [];
     for (const file of scan.files) {
       const v = volumeOf(file.path);
@@ -156,8 +154,7 @@ export async function importPaths(db: CatalogDb, roots: readonly string[], opts:
       if (existing && existing.size_bytes === file.size && existing.mtime_ms === file.mtimeMs) {
         counts.unchanged++;
         if (existing.missing_at !== null) clearMissing.push(existing.id);
-        if (existing.status === 'pending') toProbe.push(existing.id);
-        else if (existing.status === 'probed') unfinished.push(existing.id);
+        if (existing.status === 'pending' || existing.status === 'probed') needMedia.push(existing.id);
       } else {
         needFingerprint.push({ loc, existing: existing ?? null });
       }
@@ -233,7 +230,7 @@ export async function importPaths(db: CatalogDb, roots: readonly string[], opts:
         if (empty) {
           counts.failed++;
           issues.push({ path: loc.file.path, code: 'error', reason: 'empty file (0 bytes)' });
-        } else toProbe.push(id);
+        } else needMedia.push(id);
       });
     }
     for (const { id, loc, fp } of changes) {
@@ -244,7 +241,7 @@ export async function importPaths(db: CatalogDb, roots: readonly string[], opts:
         if (loc.file.size === 0) {
           counts.failed++;
           issues.push({ path: loc.file.path, code: 'error', reason: 'empty file (0 bytes)' });
-        } else toProbe.push(id);
+        } else needMedia.push(id);
       });
     }
     for (const { id, loc } of relocations) {
@@ -260,8 +257,7 @@ export async function importPaths(db: CatalogDb, roots: readonly string[], opts:
         redate.run(loc.file.mtimeMs, now, existing.id);
         counts.unchanged++;
         touched.add(existing.id);
-        if (existing.status === 'pending') toProbe.push(existing.id);
-        else if (existing.status === 'probed') unfinished.push(existing.id);
+        if (existing.status === 'pending' || existing.status === 'probed') needMedia.push(existing.id);
       });
     }
     for (const id of clearMissing) {
@@ -302,43 +298,8 @@ export async function importPaths(db: CatalogDb, roots: readonly string[], opts:
       }
     })();
 
-    if (touched.size > 0) opts.onCatalogued?.([...touched]);
-
-    // Probe: bounded parallel ffprobe; each result is written as it arrives.
-    const probeTotal = toProbe.length;
-    let probed = 0;
-    progress('probing', 0, probeTotal);
-    const needMedia: number[] = [];
-    const pathOf = db.prepare('SELECT v.mount_path, c.rel_path FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?');
-    await mapLimit(toProbe, opts.probeConcurrency ?? 3, async (id) => {
-      if (opts.signal?.aborted) throw new AppError('cancelled', 'import cancelled');
-      let status: string;
-      try {
-        status = await probeClip(db, id, { signal: opts.signal, probe: opts.probe, ffprobe: opts.ffprobe });
-      } catch (e) {
-        const err = toAppError(e);
-        if (err.kind === 'cancelled') throw err;
-        // The file went away or became unreadable between scan and probe: keep the row, report it.
-        const p = pathOf.get(id) as { mount_path: string; rel_path: string } | undefined;
-        issues.push({ path: p ? joinOnVolume(p.mount_path, p.rel_path) : String(id), code: 'error', reason: err.message });
-        status = 'error';
-      }
-      if (status === 'probed') needMedia.push(id);
-      else if (status === 'error' || status === 'unsupported') {
-        counts.failed++;
-        const row = db
-          .prepare('SELECT v.mount_path, c.rel_path, c.status_reason FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?')
-          .get(id) as { mount_path: string; rel_path: string; status_reason: string | null } | undefined;
-        if (row) issues.push({ path: joinOnVolume(row.mount_path, row.rel_path), code: 'error', reason: row.status_reason ?? status });
-      }
-      touched.add(id);
-      if (++probed % 25 === 0 || probed === probeTotal) progress('probing', probed, probeTotal);
-    });
-    // Clips probed by an earlier import whose shots/thumbnails never finished (app closed mid-way).
-    needMedia.push(...unfinished);
-
     const summary = finish('done', null);
-    progress('done', probeTotal, probeTotal);
+    progress('done', ops.length, ops.length);
     return { summary, needMedia, touched: [...touched] };
   } catch (e) {
     const err = toAppError(e);

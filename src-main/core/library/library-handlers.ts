@@ -7,7 +7,6 @@ import type { Logger } from '../util/logger';
 import { getClipDetail, listClipIds, listClips } from './clip-store';
 import { applyClipEvent } from './clips-repository';
 import { importPaths } from './import-library';
-import type { StageOptions } from './media-stages';
 import { relinkFolder } from './relink';
 import { listVolumes, refreshVolumes } from './volume-store';
 import { defaultVolumeResolver } from './volumes/default-resolver';
@@ -20,8 +19,6 @@ export interface LibraryDeps {
   cacheDir: string;
   logger?: Logger;
   resolver?: VolumeResolver;
-  /** ffmpeg/ffprobe chosen in Settings, read at each use. */
-  tools?: () => { ffmpeg?: string; ffprobe?: string };
   /**
    * Hands clips to the indexing pipeline (the one runner: it makes posters, shots and thumbnails
    * and indexes). The only place the library enqueues work; `restart` runs a clip from the start.
@@ -33,8 +30,7 @@ export interface LibraryDeps {
   pollOnStart?: boolean;
   /** How often connected drives are checked, in ms (default 5000; 0 turns the timer off). */
   volumePollMs?: number;
-  probe?: StageOptions['probe'];
-  /** Aborting it stops imports (kills their ffprobe children): pass the app's shutdown signal. */
+  /** Aborting it stops imports: pass the app's shutdown signal. */
   signal?: AbortSignal;
 }
 
@@ -65,7 +61,6 @@ interface ImportRow {
 export function createLibraryService(deps: LibraryDeps): LibraryService {
   const { db, events } = deps;
   const resolver = deps.resolver ?? defaultVolumeResolver();
-  const tools = () => deps.tools?.() ?? {};
   const withIndexing = <T extends ClipSummary>(items: T[]): T[] => {
     const states = deps.indexStates?.(items.map((c) => c.id));
     return states ? items.map((c) => ({ ...c, indexing: states.get(c.id) ?? null })) : items;
@@ -116,27 +111,13 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
   const handlers: HandlersFor<typeof libraryMethods> = {
     'library.import': ({ paths }) => {
       const run = importChain.then(async () => {
-        const t = tools();
-        let lastChange = 0;
         const res = await importPaths(db, paths, {
           resolver,
           signal: disposer.signal,
-          ffprobe: t.ffprobe,
-          probe: deps.probe,
-          onCatalogued: (clipIds) => {
-            lastChange = Date.now();
-            events.emit('catalog.changed', { reason: 'import', clipIds });
-          },
-          onProgress: (p) => {
-            events.emit('library.importProgress', p);
-            // Long probing runs: let the grid pick up metadata every couple of seconds.
-            if (p.phase === 'probing' && Date.now() - lastChange > 2000) {
-              lastChange = Date.now();
-              events.emit('catalog.changed', { reason: 'import' });
-            }
-          },
+          onProgress: (p) => events.emit('library.importProgress', p),
         });
         events.emit('catalog.changed', { reason: 'import', clipIds: res.touched });
+        // The pipeline probes them (its first stage) and makes every poster before analysing any clip.
         schedule([...new Set([...res.touched, ...res.needMedia])].sort((a, b) => a - b));
         deps.logger?.info('library.import', {
           importId: res.summary.importId,

@@ -18,8 +18,6 @@ export interface StageOptions {
   onProgress?: (fraction: number) => void;
   ffmpeg?: string;
   ffprobe?: string;
-  /** Test seam and pipeline hook: how one file is probed. */
-  probe?: (file: string, opts: { signal?: AbortSignal; ffprobe?: string }) => Promise<ProbeOutcome>;
 }
 
 /** Tiles in the hover-scrub filmstrip. */
@@ -78,7 +76,7 @@ export async function probeClip(db: CatalogDb, clipId: number, opts: StageOption
   }
   let outcome: ProbeOutcome;
   try {
-    outcome = await (opts.probe ?? probeFile)(abs, { signal: opts.signal, ffprobe: opts.ffprobe });
+    outcome = await probeFile(abs, { signal: opts.signal, ffprobe: opts.ffprobe });
   } catch (e) {
     const err = toAppError(e, 'media');
     if (err.kind === 'cancelled' || opts.signal?.aborted) throw err;

@@ -5,7 +5,6 @@ import { api } from '../../api/client';
 const PHASE: Record<ImportProgress['phase'], string> = {
   scanning: 'Scanning',
   cataloguing: 'Cataloguing',
-  probing: 'Reading metadata',
   done: 'Done',
 };
 
