@@ -116,7 +116,7 @@ export const importSummarySchema = z.object({
   importId: z.number().int(),
   state: z.enum(['running', 'done', 'failed', 'cancelled']),
   roots: z.array(z.string()),
-  /** New clips catalogued (including those whose probe failed: they are in `failed` too). */
+  /** New clips catalogued (the pipeline's first stage probes them). */
   added: z.number().int(),
   /** Known clips whose file changed (size or date) and were re-read. */
   updated: z.number().int(),
@@ -126,7 +126,7 @@ export const importSummarySchema = z.object({
   relocated: z.number().int(),
   /** Known clips under the imported folders whose file is gone (kept, shown as missing). */
   missing: z.number().int(),
-  /** Clips catalogued with status error or unsupported by this import. */
+  /** Clips this import could tell are unusable as it catalogued them (a zero-byte file); what ffprobe finds is the clips' own status. */
   failed: z.number().int(),
   /** Entries left out: hidden, system, unreadable, symlink loops... (see issues). */
   skipped: z.number().int(),
@@ -207,7 +207,7 @@ export type RelinkResult = z.infer<typeof relinkResultSchema>;
 const absPath = absolutePathSchema;
 
 export const libraryMethods = {
-  /** Scans the paths, catalogues and probes new or changed videos; shots and thumbnails follow in the background. */
+  /** Scans the paths and catalogues new or changed videos; the pipeline probes them, then posters, shots and thumbnails follow in the background. */
   'library.import': method(z.object({ paths: z.array(absPath).min(1).max(10_000) }).strict(), importSummarySchema),
   'library.list': method(listArgsSchema, listResultSchema),
   /** Every clip id the same query matches (Select all, then batch actions on all of them). */

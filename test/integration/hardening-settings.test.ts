@@ -125,8 +125,8 @@ describe('hardening: programs the app runs', () => {
     const probe = (tools as { value: { tools: { tool: string; error: { message: string } | null }[] } }).value.tools.find((t) => t.tool === 'ffprobe')!;
     expect(probe.error?.message).toMatch(/not a program binary/);
     const imported = await app.core.dispatch('library.import', { paths: [footage] }, { transport: 'test' });
-    // The import catalogues; the pipeline's probe stage, the first to run a tool, stops the clip
-    // with the reason (after its retries), and nothing ran the script.
+    // The import catalogues; the pipeline's probe stage, the first to run a tool, fails the clip's
+    // probe with the reason, and nothing ran the script.
     expect(imported).toMatchObject({ ok: true, value: { added: 1 } });
     const probeJob = async () => {
       const r = (await app!.core.dispatch('jobs.list', { filter: 'all' }, { transport: 'test' })) as { value: { clips: { state: string; stage: string; errorKind: string | null; errorMessage: string | null }[] } };

@@ -115,6 +115,21 @@ describe('importing a folder', () => {
     expect(listClips(db, { offset: 0, limit: 2, sort: 'name' }).total).toBe(4);
   });
 
+  it('an import the app closed on before handing its clips over: the next start probes them', async () => {
+    const first = await importPaths(db, [card], opts());
+    expect(listClips(db, { offset: 0, limit: 10, sort: 'path' }).items.map((c) => c.status)).toEqual(['pending', 'pending', 'pending']);
+    // A new run: the pipeline's start queues every clip not indexed, these among them.
+    const media = mediaPipeline(db, dir, { cacheDir: path.join(dir, 'cache'), autoIndex: true });
+    try {
+      await media.settled(first.needMedia);
+    } finally {
+      await media.stop();
+    }
+    const after = listClips(db, { offset: 0, limit: 10, sort: 'path' }).items;
+    expect(after.map((c) => c.status)).toEqual(['ready', 'ready', 'ready']);
+    expect(after.every((c) => c.durationS !== null && c.poster !== null)).toBe(true);
+  });
+
   it('re-reads a changed file, keeps a touched one, marks a deleted one missing and brings it back', async () => {
     await importPaths(db, [card], opts());
     const target = path.join(card, 'DCIM', SMALL[0]!);
@@ -217,6 +232,38 @@ describe('importing a folder', () => {
     expect(byId.get(ids[1]!)!.path).toBe(path.join(archive, SMALL[1]!));
     expect(byId.get(ids[2]!)!.path).toBe(path.join(card, 'DCIM', 'day 2', SMALL[2]!));
     await expect(relinkFolder(db, path.join(dir, 'elsewhere'), archive, { resolver })).rejects.toMatchObject({ kind: 'not_found' });
+  });
+  it('a clip handed over again starts from the probe when the import found its file changed while later stages waited, or when its probe had failed', async () => {
+    const cacheDir = path.join(dir, 'cache');
+    const first = await importPaths(db, [card], opts());
+    const target = path.join(card, 'DCIM', SMALL[0]!);
+    const pulled = path.join(card, 'DCIM', SMALL[1]!);
+    const pulledBytes = fs.readFileSync(pulled);
+    fs.rmSync(pulled); // gone between the catalogue and the probe (a card pulled too early)
+    const media = mediaPipeline(db, dir, { cacheDir });
+    const lib = createLibraryService({ db, events: new EventBus(), cacheDir, resolver, indexClips: media.indexClips, pollOnStart: false, volumePollMs: 0 });
+    try {
+      media.indexClips(first.needMedia);
+      await media.settled(first.needMedia);
+      const pulledId = rowOf(SMALL[1]!).id;
+      expect(rowOf(SMALL[1]!).status).toBe('missing');
+      expect(media.pipeline.queue.find(pulledId, 'probe')!.state).toBe('failed');
+      const targetId = rowOf(SMALL[0]!).id;
+      expect(rowOf(SMALL[0]!).status).toBe('ready');
+      // Network paused here: its upload waits, a later stage, when the file changes under it.
+      expect(media.pipeline.queue.find(targetId, 'upload')?.state).toMatch(/queued|paused/);
+
+      fs.writeFileSync(pulled, pulledBytes);
+      fs.appendFileSync(target, Buffer.from('trailing bytes'));
+      const again = await lib.handlers['library.import']({ paths: [card] }, { transport: 'test' });
+      expect(again).toMatchObject({ updated: 1 });
+      await waitUntil(() => rowOf(SMALL[0]!).status === 'ready' && rowOf(SMALL[1]!).status === 'ready', 60_000, 'both clips read again');
+      expect(rowOf(SMALL[0]!).sizeBytes).toBe(fs.statSync(target).size);
+      expect(media.pipeline.queue.list({ states: ['failed'] })).toEqual([]);
+    } finally {
+      lib.dispose();
+      await media.stop();
+    }
   });
 });
 

@@ -75,7 +75,8 @@ function fileIssue(p: string, e: unknown): ScanIssue {
  * poster are made by the one runner, clip after clip, before any clip is analysed.
  *
  * Incremental: a file already catalogued with the same size and modification time is only stat'ed
- * (not hashed, not probed). A changed one is re-fingerprinted and re-probed; a new one whose
+ * (not hashed, not probed). A changed one is re-fingerprinted and, when its content changed, reset
+ * to `pending` for the pipeline to probe again; a new one whose
  * fingerprint matches a catalogued clip whose file is gone is treated as that clip moved, so its
  * shots, tags and embeddings stay. Catalogued files that vanished from the imported folders are
  * marked missing, never deleted. Rows are written in batched transactions.

@@ -32,7 +32,9 @@ const now = () => Date.now();
 function assertSameFile(db: CatalogDb, clipId: number, fingerprint: string | null): void {
   const cur = db.prepare('SELECT fingerprint FROM clips WHERE id = ?').get(clipId) as { fingerprint: string | null } | undefined;
   if (!cur) throw new AppError('not_found', `clip ${clipId} was removed while it was processed`);
-  if (cur.fingerprint !== fingerprint) throw new AppError('cancelled', `clip ${clipId} changed on disk while it was processed`);
+  // A transient state, not a verdict: the stage reads the file again (a re-import that found the
+  // file changed resets the row while its probe may still be running).
+  if (cur.fingerprint !== fingerprint) throw new AppError('io', `clip ${clipId} changed on disk while it was processed`);
 }
 
 export function setClipFailure(db: CatalogDb, clipId: number, status: 'error' | 'unsupported', kind: string, reason: string): void {

@@ -103,6 +103,8 @@ interface FrontierRow {
 interface ClipMeta {
   id: number;
   file_name: string;
+  /** The stored clip status (clips-repository's words: pending, probed, ready, error, unsupported). */
+  status: string;
   duration_s: number | null;
   indexed_at: number | null;
   indexed_profile: string | null;
@@ -239,10 +241,16 @@ export class IndexingPipeline {
       const meta = this.clipMeta(id);
       if (!meta) continue;
       const jobs = this.queue.list({ clipId: id });
+      // A `pending` row holds nothing derived: a job past the probe belongs to content the import
+      // found changed and reset (it would run on a row with no size), and a failed or cancelled
+      // probe (the card was pulled, ffprobe was wrong) is worth another try when the clip is handed
+      // over again (a re-import, the drive back). Both start again from the probe.
+      const stale = meta.status === 'pending' && jobs.some((j) => (STAGE_INDEX.has(j.stage) && j.stage !== 'probe') || j.state === 'failed' || j.state === 'cancelled');
+      const restart = opts.restart === true || stale;
       const active = jobs.some((j) => j.state === 'queued' || j.state === 'running' || j.state === 'paused');
-      if (!opts.restart && (active || this.isIndexed(meta))) continue;
-      if (!opts.restart && jobs.some((j) => j.state === 'failed' || j.state === 'cancelled')) continue;
-      if (opts.restart) this.restartClip(id);
+      if (!restart && (active || this.isIndexed(meta))) continue;
+      if (!restart && jobs.some((j) => j.state === 'failed' || j.state === 'cancelled')) continue;
+      if (restart) this.restartClip(id);
       // The first clip of a batch leads: it goes through every stage on one CPU slot while the
       // other slots make the rest of the card's posters, so something is searchable within seconds.
       const priority = Math.max(opts.priority ?? 0, n === 0 && ids.length > 1 ? LEAD_PRIORITY : 0);
@@ -486,7 +494,7 @@ export class IndexingPipeline {
 
   private clipMeta(clipId: number): ClipMeta | undefined {
     // A clip that lives at a URL was analysed by the service from there: no local stage applies.
-    return this.o.db.prepare('SELECT id, file_name, duration_s, indexed_at, indexed_profile FROM clips WHERE id = ? AND source_url IS NULL').get(clipId) as ClipMeta | undefined;
+    return this.o.db.prepare('SELECT id, file_name, status, duration_s, indexed_at, indexed_profile FROM clips WHERE id = ? AND source_url IS NULL').get(clipId) as ClipMeta | undefined;
   }
 
   private isIndexed(meta: ClipMeta): boolean {

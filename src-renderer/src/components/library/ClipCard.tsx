@@ -48,6 +48,8 @@ export function ClipCard({ clip, thumbWidth, thumbHeight, selected, focused, onC
       data-selected={selected}
       aria-selected={selected}
       role="option"
+      // The name first: the badge over the picture would otherwise lead what a screen reader says.
+      aria-label={`${clip.name}, ${badge.label}`}
       onClick={onClick}
       onDoubleClick={onOpen}
       draggable

@@ -35,6 +35,12 @@ const INDEX_TONE: Record<NonNullable<ClipSummary['indexing']>, Tone> = {
  * its indexing is, in the Jobs view's own words ("Indexed" is finished in both places).
  */
 export function clipBadge(c: Pick<ClipSummary, 'status' | 'indexing'>): { label: string; tone: Tone; title: string } {
+  // A clip not read yet whose probe stopped (failed, paused, cancelled) must not say "Reading" for ever.
+  if (c.status === 'pending' && (c.indexing === 'failed' || c.indexing === 'paused' || c.indexing === 'cancelled')) {
+    const label = CLIP_STATE_LABEL[c.indexing];
+    const title = c.indexing === 'failed' ? 'The file could not be read (see Jobs for the reason); importing it again retries' : label;
+    return { label, tone: INDEX_TONE[c.indexing], title };
+  }
   if ((c.status === 'probed' || c.status === 'ready') && c.indexing) {
     const label = CLIP_STATE_LABEL[c.indexing];
     return { label, tone: INDEX_TONE[c.indexing], title: INDEX_TITLE[c.indexing] ?? label };
