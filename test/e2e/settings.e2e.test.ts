@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
+import type { WebSocketRoute } from 'playwright-core';
 import { launchApp, type E2eApp } from './harness';
 
 const KEY = 'rs-live-7f3a9c1e5b2d4a60';
@@ -108,5 +109,28 @@ describe('settings through the web transport in Chromium', () => {
       expect(content.includes(Buffer.from(KEY)), `${path.relative(e.dataDir, f)} contains the key`).toBe(false);
     }
     expect(e.pageErrors).toEqual([]);
+  });
+});
+
+describe('the web transport after its event stream was closed', () => {
+  it('reads settings again when the stream reopens: a key set while no event could reach the page lifts the setup banner', async () => {
+    const routes: WebSocketRoute[] = [];
+    // The page's first event socket goes nowhere (a socket not yet open, or dropped); the next one reaches the server.
+    const e = await launchApp({ beforeGoto: (page) => page.routeWebSocket(/\/events$/, (ws) => (routes.push(ws) > 1 ? void ws.connectToServer() : undefined)) });
+    const ctx = { transport: 'test' as const };
+    try {
+      await e.page.waitForSelector('[data-banner="setup"]');
+      expect((await e.app.core.dispatch('settings.update', { baseUrls: { asia: 'http://127.0.0.1:9' } }, ctx)).ok).toBe(true);
+      expect((await e.app.core.dispatch('settings.setApiKey', { key: KEY }, ctx)).ok).toBe(true);
+      // Its settings.changed reached no page: the page still says cloud indexing is off.
+      await e.page.waitForTimeout(800);
+      expect(await e.page.locator('[data-banner="setup"]').isVisible()).toBe(true);
+      await routes[0]!.close();
+      await e.page.waitForSelector('[data-banner="setup"]', { state: 'detached', timeout: 10_000 });
+      expect(routes).toHaveLength(2);
+      expect(e.pageErrors).toEqual([]);
+    } finally {
+      await e.close();
+    }
   });
 });

@@ -10,6 +10,8 @@ export interface ApiClient {
   /** Resolves with the validated result, rejects with an AppError that has a kind. */
   call<M extends MethodName>(method: M, args: ArgsIn<M>): Promise<Result<M>>;
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+  /** Read state again: the event stream (re)opened and what it sent while closed is lost (web transport only). */
+  onResync(listener: () => void): () => void;
   mediaUrl(ref: MediaRef): string;
   pathForFile?: (file: File) => string;
   chooseFolders?: () => Promise<string[]>;
@@ -30,6 +32,7 @@ export function createApiClient(transport: Transport): ApiClient {
         if (parsed.success) listener(parsed.data as EventPayload<typeof event>);
       });
     },
+    onResync: (listener) => transport.onConnect?.(listener) ?? (() => {}),
     mediaUrl: (ref) => transport.mediaBase + mediaPath(ref),
     pathForFile: transport.pathForFile,
     chooseFolders: transport.chooseFolders,

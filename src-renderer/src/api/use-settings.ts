@@ -8,14 +8,19 @@ export function useSettings(): { settings: SettingsView | null; error: string | 
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    api.call('settings.get', {}).then(
-      (s) => live && setSettings(s),
-      (e: Error) => live && setError(e.message),
-    );
+    const load = () =>
+      void api.call('settings.get', {}).then(
+        (s) => live && setSettings(s),
+        (e: Error) => live && setError(e.message),
+      );
+    load();
     const off = api.on('settings.changed', (s) => setSettings(s));
+    // A change made before the event stream opened (or while it reconnected) sent no event we saw.
+    const offSync = api.onResync(load);
     return () => {
       live = false;
       off();
+      offSync();
     };
   }, []);
   return { settings, error, setSettings };

@@ -4,13 +4,17 @@ import type { Transport } from './transport';
 /** The contract over the localhost server: POST /rpc/<method>, events on a WebSocket. The token travels as a cookie. */
 export function createWebTransport(): Transport {
   const listeners = new Set<(m: EventMessage) => void>();
+  const connectListeners = new Set<() => void>();
   let socket: WebSocket | null = null;
   let retryMs = 500;
 
   const connect = () => {
     const ws = new WebSocket(`ws://${location.host}/events`);
     socket = ws;
-    ws.onopen = () => (retryMs = 500);
+    ws.onopen = () => {
+      retryMs = 500;
+      for (const l of connectListeners) l();
+    };
     ws.onmessage = (e) => {
       const parsed = eventMessageSchema.safeParse(JSON.parse(String(e.data)));
       if (parsed.success) for (const l of listeners) l(parsed.data);
@@ -43,6 +47,10 @@ export function createWebTransport(): Transport {
       listeners.add(listener);
       if (!socket) connect();
       return () => listeners.delete(listener);
+    },
+    onConnect(listener) {
+      connectListeners.add(listener);
+      return () => connectListeners.delete(listener);
     },
     mediaBase: '/media/',
   };

@@ -12,7 +12,13 @@ export function useJobsSummary(): { summary: JobsSummary | null; refresh: () => 
   }, []);
   useEffect(() => {
     refresh();
-    return api.on('jobs.summary', setSummary);
+    const off = api.on('jobs.summary', setSummary);
+    // A block or a change sent before the event stream opened (or while it reconnected) is read again.
+    const offSync = api.onResync(refresh);
+    return () => {
+      off();
+      offSync();
+    };
   }, [refresh]);
   return { summary, refresh };
 }

@@ -112,6 +112,8 @@ export function useClipPages(q: LibraryQuery): {
       }, 350);
     };
     const offCatalog = api.on('catalog.changed', refetch);
+    // Changes made while the event stream was not open sent no event we saw.
+    const offSync = api.onResync(refetch);
     // A clip finished indexing: the Indexed/Indexing counts move (its badge is patched below first).
     const offIndexed = api.on('jobs.clipIndexed', refetch);
     // The Jobs view's fold of each changed clip: the cards on hand take its word at once.
@@ -127,6 +129,7 @@ export function useClipPages(q: LibraryQuery): {
     });
     return () => {
       offCatalog();
+      offSync();
       offIndexed();
       offClips();
       if (timer) clearTimeout(timer);
