@@ -38,8 +38,11 @@ describe('Library view in Chromium through the web transport', () => {
     const summary = page.locator('[data-testid="import-summary"]');
     await summary.waitFor({ timeout: 60_000 });
     expect(await summary.locator('[data-count="added"]').innerText()).toBe('4 added');
-    // What ffprobe makes of each file is the pipeline's first stage to say, on the clip's card (below).
-    expect(await summary.locator('[data-count="failed"]').count()).toBe(0);
+    // What ffprobe makes of each file is the pipeline's first stage to say: the summary counts and
+    // lists it once the probe has run, and opens its list.
+    await expect.poll(() => summary.locator('[data-count="failed"]').count(), { timeout: 30_000 }).toBe(1);
+    expect(await summary.locator('[data-count="failed"]').innerText()).toBe('1 failed');
+    await expect.poll(() => summary.innerText()).toMatch(/shot list\.mp4\s+not a recognisable media file/);
 
     const cards = page.locator('.clip-card[data-clip-id]');
     await expect.poll(() => cards.count(), { timeout: 30_000 }).toBe(4);

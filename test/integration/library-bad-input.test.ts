@@ -172,10 +172,26 @@ describe('bad input corpus', () => {
     expect(byName.get('locked.mp4')).toMatchObject({ code: 'unreadable', reason: 'permission denied' });
     expect(summary.skipped).toBe(4);
     expect(summary.ignored).toBe(1);
-    // An empty file fails as it is catalogued; the rest are read by the pipeline's probe, which
-    // gives each clip its status and reason (checked per file above), not the import summary.
+    // As it returns, the import knows only the empty file; the rest are read by the pipeline's probe.
     expect(summary.failed).toBe(1);
     expect(byName.get('empty.mp4')?.reason).toBe('empty file (0 bytes)');
     expect(byName.has('notes.mp4')).toBe(false);
+  });
+
+  it('its summary, read again once the pipeline has probed, counts and lists every file that could not be used', async () => {
+    const later = (await lib.handlers['library.imports']({ limit: 1 }, { transport: 'test' })).imports[0]!;
+    expect(later.importId).toBe(summary.importId);
+    // Four that ffprobe refuses or finds empty, and one whose index reads fine but whose every
+    // frame is missing (found by the poster, after the probe): the import's count could not know it.
+    expect(later.failed).toBe(5);
+    const byName = new Map(later.issues.map((i) => [path.basename(i.path), i]));
+    expect(byName.get('notes.mp4')).toMatchObject({ code: 'error', reason: expect.stringMatching(/not a recognisable media file/) });
+    expect(byName.get('truncated.mp4')?.reason).toMatch(/truncated/);
+    expect(byName.get('audio-only.mp4')?.reason).toMatch(/audio only/);
+    expect(byName.get('header-only.mp4')?.reason).toMatch(/no frame could be decoded/);
+    expect(byName.get('empty.mp4')?.reason).toBe('empty file (0 bytes)');
+    expect(later.issues.filter((i) => path.basename(i.path) === 'empty.mp4')).toHaveLength(1);
+    // The skipped entries are still there, once each.
+    expect(byName.get('locked.mp4')?.code).toBe('unreadable');
   });
 });

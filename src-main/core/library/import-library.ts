@@ -104,6 +104,9 @@ export async function importPaths(db: CatalogDb, roots: readonly string[], opts:
       ).run(state, counts.added, counts.updated, counts.unchanged, counts.relocated, counts.missing, counts.failed, skipped, ignored, error, finishedAt, importId);
       const ins = db.prepare('INSERT INTO import_issues (import_id, path, reason, code) VALUES (?, ?, ?, ?)');
       for (const i of issues.slice(0, STORED_ISSUES)) ins.run(importId, i.path, i.reason, i.code);
+      // The clips it catalogued, changed or handed over: the summary reads their verdicts later.
+      const link = db.prepare('INSERT OR IGNORE INTO import_clips (import_id, clip_id) VALUES (?, ?)');
+      for (const id of new Set([...touched, ...needMedia])) link.run(importId, id);
     })();
     return {
       importId,

@@ -4,6 +4,7 @@ import type { CatalogDb } from '../catalog/open-catalog';
 import type { EventBus } from '../rpc/event-bus';
 import type { HandlersFor } from '../rpc/handlers';
 import type { Logger } from '../util/logger';
+import { joinOnVolume } from './clip-paths';
 import { getClipDetail, listClipIds, listClips } from './clip-store';
 import { applyClipEvent } from './clips-repository';
 import { importPaths } from './import-library';
@@ -107,6 +108,19 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
 
   const issuesOf = (importId: number): ImportIssue[] =>
     db.prepare('SELECT path, code, reason FROM import_issues WHERE import_id = ? ORDER BY id LIMIT 300').all(importId) as ImportIssue[];
+  /**
+   * The import's clips that turned out unusable, read now: ffprobe's verdicts come from the
+   * pipeline after the import returned (a zero-byte file is also among them, stored as an issue).
+   */
+  const unusableOf = (importId: number): ImportIssue[] =>
+    (
+      db
+        .prepare(
+          `SELECT v.mount_path, c.rel_path, c.status_reason FROM import_clips ic JOIN clips c ON c.id = ic.clip_id JOIN volumes v ON v.id = c.volume_id
+           WHERE ic.import_id = ? AND c.status IN ('error', 'unsupported') ORDER BY c.rel_path LIMIT 300`,
+        )
+        .all(importId) as { mount_path: string; rel_path: string; status_reason: string | null }[]
+    ).map((r) => ({ path: joinOnVolume(r.mount_path, r.rel_path), code: 'error', reason: r.status_reason ?? 'unusable' }));
 
   const handlers: HandlersFor<typeof libraryMethods> = {
     'library.import': ({ paths }) => {
@@ -151,7 +165,15 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
       const rows = db.prepare('SELECT * FROM imports ORDER BY id DESC LIMIT ?').all(limit) as ImportRow[];
       return {
         imports: rows.map((r) => {
-          const issues = issuesOf(r.id);
+          const stored = issuesOf(r.id);
+          const unusable = unusableOf(r.id);
+          const seen = new Set(stored.map((i) => i.path));
+          const issues = [...stored, ...unusable.filter((i) => !seen.has(i.path))];
+          // An import from before the clips were linked to it (migration 0020) keeps its stored count.
+          const linked = db.prepare('SELECT 1 FROM import_clips WHERE import_id = ? LIMIT 1').get(r.id) !== undefined;
+          const failed = linked
+            ? (db.prepare("SELECT COUNT(*) AS n FROM import_clips ic JOIN clips c ON c.id = ic.clip_id WHERE ic.import_id = ? AND c.status IN ('error', 'unsupported')").get(r.id) as { n: number }).n
+            : r.failed;
           return {
             importId: r.id,
             state: r.state,
@@ -161,11 +183,11 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
             unchanged: r.unchanged,
             relocated: r.relocated,
             missing: r.missing,
-            failed: r.failed,
+            failed,
             skipped: r.skipped,
             ignored: r.ignored,
             issues,
-            issuesTruncated: r.skipped + r.failed > issues.length,
+            issuesTruncated: r.skipped + failed > issues.length,
             error: r.error,
             startedAt: r.started_at,
             finishedAt: r.finished_at,

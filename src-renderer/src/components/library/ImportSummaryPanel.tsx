@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { ImportSummary } from '../../../../src-shared/contract/library';
 
 const CODE_LABEL: Record<string, string> = {
@@ -16,6 +16,11 @@ const CODE_LABEL: Record<string, string> = {
 /** What the last import did: counts, and each skipped or failed file with its reason. */
 export function ImportSummaryPanel({ summary, onDismiss }: { summary: ImportSummary; onDismiss: () => void }): ReactNode {
   const [open, setOpen] = useState(summary.failed > 0);
+  // ffprobe's verdicts arrive after the import (the pipeline probes): the list opens when the first does.
+  const anyFailed = summary.failed > 0;
+  useEffect(() => {
+    if (anyFailed) setOpen(true);
+  }, [summary.importId, anyFailed]);
   const parts: [string, number, string?][] = [
     ['added', summary.added],
     ['updated', summary.updated],

@@ -169,9 +169,24 @@ export function useImports(): {
           .catch(() => undefined);
       }
     });
+    // What ffprobe makes of the files comes after the import returned (the pipeline probes): the
+    // last summary is read again as the catalog changes, at most once a second.
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const offC = api.on('catalog.changed', () => {
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = null;
+        api
+          .call('library.imports', { limit: 1 })
+          .then((r) => live && setLast((cur) => (cur && r.imports[0]?.importId === cur.importId ? r.imports[0] : cur)))
+          .catch(() => undefined);
+      }, 1000);
+    });
     return () => {
       live = false;
       offP();
+      offC();
+      if (timer) clearTimeout(timer);
     };
   }, []);
 
