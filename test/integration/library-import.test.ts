@@ -265,6 +265,29 @@ describe('importing a folder', () => {
       await media.stop();
     }
   });
+  it('a clip whose drive was away when its probe came is read as soon as the drive is back, not after the minute its probe waits', async () => {
+    const cacheDir = path.join(dir, 'cache');
+    await importPaths(db, [card], opts());
+    const ids = listClips(db, { offset: 0, limit: 10, sort: 'path' }).items.map((c) => c.id);
+    const away = path.join(dir, 'away');
+    fs.renameSync(card, away);
+    expect(refreshVolumes(db, resolver)).toHaveLength(1);
+    const media = mediaPipeline(db, dir, { cacheDir });
+    const lib = createLibraryService({ db, events: new EventBus(), cacheDir, resolver, indexClips: media.indexClips, pollOnStart: false, volumePollMs: 0 });
+    try {
+      media.indexClips(ids);
+      // Each probe meets the unplugged drive and waits a minute (OFFLINE_VOLUME_RETRY_MS) to look again.
+      await waitUntil(() => ids.every((id) => media.pipeline.queue.find(id, 'probe')?.lastErrorKind === 'offline'), 20_000, 'the probes meeting the unplugged drive');
+      expect(ids.every((id) => (media.pipeline.queue.find(id, 'probe')?.notBefore ?? 0) > Date.now() + 30_000)).toBe(true);
+      fs.renameSync(away, card);
+      // The Library's drive check finds it back and hands its waiting clips over again.
+      await lib.handlers['library.volumes']({}, { transport: 'test' });
+      await waitUntil(() => ids.every((id) => listClips(db, { offset: 0, limit: 10, sort: 'path' }).items.find((c) => c.id === id)!.status === 'ready'), 30_000, 'the clips read once the drive is back');
+    } finally {
+      lib.dispose();
+      await media.stop();
+    }
+  });
 });
 
 describe('library handlers', () => {

@@ -43,7 +43,8 @@ export function backoffDelay(attempt: number, opts: BackoffOptions = DEFAULT_BAC
 export function reactionFor(err: AppError, resource: JobResource, attemptsSoFar: number, backoff: BackoffOptions = DEFAULT_BACKOFF): Reaction {
   switch (err.kind) {
     case 'offline':
-      // On a CPU stage "offline" is the clip's drive, unplugged: look again in a minute, for free.
+      // On a CPU stage "offline" is the clip's drive, unplugged: look again in a minute, for free,
+      // or as soon as the Library finds the drive back and hands the clip over again (wakeClip).
       return resource === 'network' ? { kind: 'block', reason: 'offline' } : { kind: 'retry', delayMs: OFFLINE_VOLUME_RETRY_MS, counts: false };
     case 'auth':
     case 'quota':

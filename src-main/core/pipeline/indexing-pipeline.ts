@@ -248,7 +248,12 @@ export class IndexingPipeline {
       const stale = meta.status === 'pending' && jobs.some((j) => (STAGE_INDEX.has(j.stage) && j.stage !== 'probe') || j.state === 'failed' || j.state === 'cancelled');
       const restart = opts.restart === true || stale;
       const active = jobs.some((j) => j.state === 'queued' || j.state === 'running' || j.state === 'paused');
-      if (!restart && (active || this.isIndexed(meta))) continue;
+      if (!restart && active) {
+        // Handed over again while it waits: a probe held back by a drive that was away runs now.
+        this.queue.wakeClip(id);
+        continue;
+      }
+      if (!restart && this.isIndexed(meta)) continue;
       if (!restart && jobs.some((j) => j.state === 'failed' || j.state === 'cancelled')) continue;
       if (restart) this.restartClip(id);
       // The first clip of a batch leads: it goes through every stage on one CPU slot while the
