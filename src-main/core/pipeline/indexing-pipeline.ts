@@ -6,6 +6,7 @@ import type { EventBus } from '../rpc/event-bus';
 import type { ServiceClient } from '../service/client';
 import { DEFAULT_TENSOR_PROFILE, type TensorProfile } from '../tensors/tensor-profile';
 import type { Logger } from '../util/logger';
+import type { ClipStatus } from '../../../src-shared/contract/library';
 import { STAGE_GRAPH } from '../../../src-shared/contract/stage-graph';
 import { INDEX_STAGES, type StageName, type ClipJobs, type JobsSummary, type JobView, type NetworkState } from '../../../src-shared/contract/jobs';
 import type { BackoffOptions } from './error-policy';
@@ -103,8 +104,8 @@ interface FrontierRow {
 interface ClipMeta {
   id: number;
   file_name: string;
-  /** The stored clip status (clips-repository's words: pending, probed, ready, error, unsupported). */
-  status: string;
+  /** The stored status (clips-repository writes pending, probed, ready, error, unsupported). */
+  status: ClipStatus;
   duration_s: number | null;
   indexed_at: number | null;
   indexed_profile: string | null;
@@ -245,7 +246,8 @@ export class IndexingPipeline {
       // found changed and reset (it would run on a row with no size), and a failed or cancelled
       // probe (the card was pulled, ffprobe was wrong) is worth another try when the clip is handed
       // over again (a re-import, the drive back). Both start again from the probe.
-      const stale = meta.status === 'pending' && jobs.some((j) => (STAGE_INDEX.has(j.stage) && j.stage !== 'probe') || j.state === 'failed' || j.state === 'cancelled');
+      const stopped = jobs.some((j) => j.state === 'failed' || j.state === 'cancelled');
+      const stale = meta.status === 'pending' && (stopped || jobs.some((j) => STAGE_INDEX.has(j.stage) && j.stage !== 'probe'));
       const restart = opts.restart === true || stale;
       const active = jobs.some((j) => j.state === 'queued' || j.state === 'running' || j.state === 'paused');
       if (!restart && active) {
@@ -254,7 +256,7 @@ export class IndexingPipeline {
         continue;
       }
       if (!restart && this.isIndexed(meta)) continue;
-      if (!restart && jobs.some((j) => j.state === 'failed' || j.state === 'cancelled')) continue;
+      if (!restart && stopped) continue;
       if (restart) this.restartClip(id);
       // The first clip of a batch leads: it goes through every stage on one CPU slot while the
       // other slots make the rest of the card's posters, so something is searchable within seconds.

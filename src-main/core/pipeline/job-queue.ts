@@ -257,28 +257,22 @@ export class JobQueue {
     return this.idsOfClip(clipId, ['failed', 'cancelled']).map((id) => this.retryJob(id)).length;
   }
 
-  /** The clip the user opened goes first: its unfinished jobs, and the stages they lead to. */
   /**
    * A clip's jobs waiting out the retry delay of a drive that was away (`offline` on a CPU stage)
    * may run now: someone handed the clip over again (its drive came back, a re-import). If the
    * drive is still away they meet it again and wait again.
    */
   wakeClip(clipId: number): number {
-    const ids = (
-      this.db
-        .prepare("SELECT id FROM jobs WHERE clip_id = ? AND state = 'queued' AND last_error_kind = 'offline' AND not_before IS NOT NULL")
-        .all(clipId) as { id: number }[]
-    ).map((r) => r.id);
-    if (ids.length === 0) return 0;
-    const clear = this.db.prepare('UPDATE jobs SET not_before = NULL, updated_at = ? WHERE id = ?');
-    for (const id of ids) {
-      clear.run(this.now(), id);
-      this.emitJob(this.get(id)!);
-    }
+    const woken = this.db
+      .prepare("UPDATE jobs SET not_before = NULL, updated_at = ? WHERE clip_id = ? AND state = 'queued' AND last_error_kind = 'offline' AND not_before IS NOT NULL RETURNING id")
+      .all(this.now(), clipId) as { id: number }[];
+    if (woken.length === 0) return 0;
+    for (const { id } of woken) this.emitJob(this.get(id)!);
     this.pump();
-    return ids.length;
+    return woken.length;
   }
 
+  /** The clip the user opened goes first: its unfinished jobs, and the stages they lead to. */
   prioritizeClip(clipId: number, priority = HIGH_PRIORITY): number {
     const now = this.now();
     const info = this.db
