@@ -111,16 +111,21 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
   /**
    * The import's clips that turned out unusable, read now: ffprobe's verdicts come from the
    * pipeline after the import returned (a zero-byte file is also among them, stored as an issue).
+   * `failed` is null for an import from before its clips were linked to it (migration 0020).
    */
-  const unusableOf = (importId: number): ImportIssue[] =>
-    (
-      db
-        .prepare(
-          `SELECT v.mount_path, c.rel_path, c.status_reason FROM import_clips ic JOIN clips c ON c.id = ic.clip_id JOIN volumes v ON v.id = c.volume_id
-           WHERE ic.import_id = ? AND c.status IN ('error', 'unsupported') ORDER BY c.rel_path LIMIT 300`,
-        )
-        .all(importId) as { mount_path: string; rel_path: string; status_reason: string | null }[]
-    ).map((r) => ({ path: joinOnVolume(r.mount_path, r.rel_path), code: 'error', reason: r.status_reason ?? 'unusable' }));
+  const unusableOf = (importId: number): { failed: number | null; issues: ImportIssue[] } => {
+    const rows = db
+      .prepare(
+        `SELECT v.mount_path, c.rel_path, c.status_reason FROM import_clips ic JOIN clips c ON c.id = ic.clip_id JOIN volumes v ON v.id = c.volume_id
+         WHERE ic.import_id = ? AND c.status IN ('error', 'unsupported') ORDER BY c.rel_path`,
+      )
+      .all(importId) as { mount_path: string; rel_path: string; status_reason: string | null }[];
+    const linked = rows.length > 0 || db.prepare('SELECT 1 FROM import_clips WHERE import_id = ? LIMIT 1').get(importId) !== undefined;
+    return {
+      failed: linked ? rows.length : null,
+      issues: rows.slice(0, 300).map((r) => ({ path: joinOnVolume(r.mount_path, r.rel_path), code: 'error', reason: r.status_reason ?? 'unusable' })),
+    };
+  };
 
   const handlers: HandlersFor<typeof libraryMethods> = {
     'library.import': ({ paths }) => {
@@ -168,12 +173,8 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
           const stored = issuesOf(r.id);
           const unusable = unusableOf(r.id);
           const seen = new Set(stored.map((i) => i.path));
-          const issues = [...stored, ...unusable.filter((i) => !seen.has(i.path))];
-          // An import from before the clips were linked to it (migration 0020) keeps its stored count.
-          const linked = db.prepare('SELECT 1 FROM import_clips WHERE import_id = ? LIMIT 1').get(r.id) !== undefined;
-          const failed = linked
-            ? (db.prepare("SELECT COUNT(*) AS n FROM import_clips ic JOIN clips c ON c.id = ic.clip_id WHERE ic.import_id = ? AND c.status IN ('error', 'unsupported')").get(r.id) as { n: number }).n
-            : r.failed;
+          const issues = [...stored, ...unusable.issues.filter((i) => !seen.has(i.path))];
+          const failed = unusable.failed ?? r.failed;
           return {
             importId: r.id,
             state: r.state,
