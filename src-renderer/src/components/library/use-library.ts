@@ -21,6 +21,24 @@ export interface LibraryQuery {
  * changes. Bursts of catalog.changed (one per clip while thumbnails are made) are coalesced.
  * Each card's indexing badge follows the pipeline's `jobs.clips` events between refetches.
  */
+/** Runs `fn` once, `ms` after the first call of a burst (catalog events come in bursts while a card indexes). */
+function coalesce(fn: () => void, ms: number): { call: () => void; cancel: () => void } {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  return {
+    call: () => {
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = null;
+        fn();
+      }, ms);
+    },
+    cancel: () => {
+      if (timer) clearTimeout(timer);
+      timer = null;
+    },
+  };
+}
+
 export function useClipPages(q: LibraryQuery): {
   total: number;
   counts: ListResult['counts'] | null;
@@ -95,22 +113,17 @@ export function useClipPages(q: LibraryQuery): {
   }, [fetchPage]);
 
   useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | null = null;
-    const refetch = () => {
-      if (timer) return;
-      timer = setTimeout(() => {
-        timer = null;
-        // Everything is stale; what is visible is refetched now, the rest when scrolled to.
-        generation.current++;
-        fresh.current.clear();
-        inflight.current.clear();
-        const [s, e] = visible.current;
-        const first = Math.floor(s / PAGE);
-        const last = Math.floor(Math.max(s, e - 1) / PAGE);
-        for (let p = first; p <= last; p++) void fetchPage(p);
-        if (last < first) void fetchPage(0);
-      }, 350);
-    };
+    const { call: refetch, cancel } = coalesce(() => {
+      // Everything is stale; what is visible is refetched now, the rest when scrolled to.
+      generation.current++;
+      fresh.current.clear();
+      inflight.current.clear();
+      const [s, e] = visible.current;
+      const first = Math.floor(s / PAGE);
+      const last = Math.floor(Math.max(s, e - 1) / PAGE);
+      for (let p = first; p <= last; p++) void fetchPage(p);
+      if (last < first) void fetchPage(0);
+    }, 350);
     const offCatalog = api.on('catalog.changed', refetch);
     // Changes made while the event stream was not open sent no event we saw.
     const offSync = api.onResync(refetch);
@@ -132,7 +145,7 @@ export function useClipPages(q: LibraryQuery): {
       offSync();
       offIndexed();
       offClips();
-      if (timer) clearTimeout(timer);
+      cancel();
     };
   }, [fetchPage]);
 
@@ -155,38 +168,27 @@ export function useImports(): {
 
   useEffect(() => {
     let live = true;
-    api
-      .call('library.imports', { limit: 1 })
-      .then((r) => live && setLast((cur) => cur ?? r.imports[0] ?? null))
-      .catch(() => undefined);
+    /** The newest import's summary, given to `pick` with the one shown. */
+    const readLast = (pick: (cur: ImportSummary | null, newest: ImportSummary | null) => ImportSummary | null) =>
+      void api
+        .call('library.imports', { limit: 1 })
+        .then((r) => live && setLast((cur) => pick(cur, r.imports[0] ?? null)))
+        .catch(() => undefined);
+    readLast((cur, newest) => cur ?? newest);
     const offP = api.on('library.importProgress', (p) => {
       setProgress(p.phase === 'done' ? null : p);
       // An import this window did not start (another window, the desktop's drop) ends: show its summary.
-      if (p.phase === 'done') {
-        api
-          .call('library.imports', { limit: 1 })
-          .then((r) => live && setLast(r.imports[0] ?? null))
-          .catch(() => undefined);
-      }
+      if (p.phase === 'done') readLast((_, newest) => newest);
     });
     // What ffprobe makes of the files comes after the import returned (the pipeline probes): the
-    // last summary is read again as the catalog changes, at most once a second.
-    let timer: ReturnType<typeof setTimeout> | null = null;
-    const offC = api.on('catalog.changed', () => {
-      if (timer) return;
-      timer = setTimeout(() => {
-        timer = null;
-        api
-          .call('library.imports', { limit: 1 })
-          .then((r) => live && setLast((cur) => (cur && r.imports[0]?.importId === cur.importId ? r.imports[0] : cur)))
-          .catch(() => undefined);
-      }, 1000);
-    });
+    // summary shown is read again as the catalog changes, at most once a second.
+    const refresh = coalesce(() => readLast((cur, newest) => (cur && newest?.importId === cur.importId ? newest : cur)), 1000);
+    const offC = api.on('catalog.changed', refresh.call);
     return () => {
       live = false;
       offP();
       offC();
-      if (timer) clearTimeout(timer);
+      refresh.cancel();
     };
   }, []);
 
