@@ -51,6 +51,31 @@ function opts(): ImportOptions {
   };
 }
 
+/** The library's handlers on a pipeline with its network paused, as the app wires them. */
+function libraryOnPipeline(events = new EventBus()) {
+  const cacheDir = path.join(dir, 'cache');
+  const media = mediaPipeline(db, dir, { cacheDir });
+  const lib = createLibraryService({
+    db,
+    events,
+    cacheDir,
+    resolver,
+    indexClips: media.indexClips,
+    indexStates: (ids) => media.pipeline.indexStates(ids),
+    pollOnStart: false,
+    volumePollMs: 0,
+  });
+  return {
+    media,
+    lib,
+    cacheDir,
+    async stop() {
+      lib.dispose();
+      await media.stop();
+    },
+  };
+}
+
 function rowOf(name: string) {
   return listClips(db, { offset: 0, limit: 500, sort: 'path', query: name }).items.find((c) => c.name === name)!;
 }
@@ -234,14 +259,12 @@ describe('importing a folder', () => {
     await expect(relinkFolder(db, path.join(dir, 'elsewhere'), archive, { resolver })).rejects.toMatchObject({ kind: 'not_found' });
   });
   it('a clip handed over again starts from the probe when the import found its file changed while later stages waited, or when its probe had failed', async () => {
-    const cacheDir = path.join(dir, 'cache');
     const first = await importPaths(db, [card], opts());
     const target = path.join(card, 'DCIM', SMALL[0]!);
     const pulled = path.join(card, 'DCIM', SMALL[1]!);
     const pulledBytes = fs.readFileSync(pulled);
     fs.rmSync(pulled); // gone between the catalogue and the probe (a card pulled too early)
-    const media = mediaPipeline(db, dir, { cacheDir });
-    const lib = createLibraryService({ db, events: new EventBus(), cacheDir, resolver, indexClips: media.indexClips, pollOnStart: false, volumePollMs: 0 });
+    const { media, lib, stop } = libraryOnPipeline();
     try {
       media.indexClips(first.needMedia);
       await media.settled(first.needMedia);
@@ -261,19 +284,16 @@ describe('importing a folder', () => {
       expect(rowOf(SMALL[0]!).sizeBytes).toBe(fs.statSync(target).size);
       expect(media.pipeline.queue.list({ states: ['failed'] })).toEqual([]);
     } finally {
-      lib.dispose();
-      await media.stop();
+      await stop();
     }
   });
   it('a clip whose drive was away when its probe came is read as soon as the drive is back, not after the minute its probe waits', async () => {
-    const cacheDir = path.join(dir, 'cache');
     await importPaths(db, [card], opts());
     const ids = listClips(db, { offset: 0, limit: 10, sort: 'path' }).items.map((c) => c.id);
     const away = path.join(dir, 'away');
     fs.renameSync(card, away);
     expect(refreshVolumes(db, resolver)).toHaveLength(1);
-    const media = mediaPipeline(db, dir, { cacheDir });
-    const lib = createLibraryService({ db, events: new EventBus(), cacheDir, resolver, indexClips: media.indexClips, pollOnStart: false, volumePollMs: 0 });
+    const { media, lib, stop } = libraryOnPipeline();
     try {
       media.indexClips(ids);
       // Each probe meets the unplugged drive and waits a minute (OFFLINE_VOLUME_RETRY_MS) to look again.
@@ -284,8 +304,7 @@ describe('importing a folder', () => {
       await lib.handlers['library.volumes']({}, { transport: 'test' });
       await waitUntil(() => ids.every((id) => listClips(db, { offset: 0, limit: 10, sort: 'path' }).items.find((c) => c.id === id)!.status === 'ready'), 30_000, 'the clips read once the drive is back');
     } finally {
-      lib.dispose();
-      await media.stop();
+      await stop();
     }
   });
 });
@@ -295,18 +314,7 @@ describe('library handlers', () => {
     const events = new EventBus();
     const seen: { event: EventName; payload: unknown }[] = [];
     events.subscribe((event, payload) => seen.push({ event, payload }));
-    const cacheDir = path.join(dir, 'cache');
-    const media = mediaPipeline(db, dir, { cacheDir });
-    const lib = createLibraryService({
-      db,
-      events,
-      cacheDir,
-      resolver,
-      indexClips: media.indexClips,
-      indexStates: (ids) => media.pipeline.indexStates(ids),
-      pollOnStart: false,
-      volumePollMs: 0,
-    });
+    const { media, lib, cacheDir, stop } = libraryOnPipeline(events);
     try {
       const summary = await lib.handlers['library.import']({ paths: [card] }, { transport: 'test' });
       expect(summary).toMatchObject({ added: 3, state: 'done' });
@@ -358,8 +366,7 @@ describe('library handlers', () => {
       expect(vols.volumes).toEqual([expect.objectContaining({ key: 'uuid:card-a', online: true, clipCount: 3 })]);
       expect(() => lib.handlers['library.get']({ clipId: 9999 }, { transport: 'test' })).toThrow(expect.objectContaining({ kind: 'not_found' }));
     } finally {
-      lib.dispose();
-      await media.stop();
+      await stop();
     }
   });
 });
