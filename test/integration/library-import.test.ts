@@ -76,6 +76,16 @@ function libraryOnPipeline(events = new EventBus()) {
   };
 }
 
+/** The card imported, then unplugged (its folder moved away) and seen gone: its clip ids and where it went. */
+async function importThenUnplug(): Promise<{ ids: number[]; away: string }> {
+  await importPaths(db, [card], opts());
+  const ids = listClips(db, { offset: 0, limit: 10, sort: 'path' }).items.map((c) => c.id);
+  const away = path.join(dir, 'away');
+  fs.renameSync(card, away);
+  expect(refreshVolumes(db, resolver)).toHaveLength(1);
+  return { ids, away };
+}
+
 function rowOf(name: string) {
   return listClips(db, { offset: 0, limit: 500, sort: 'path', query: name }).items.find((c) => c.name === name)!;
 }
@@ -215,11 +225,7 @@ describe('importing a folder', () => {
   });
 
   it('shows clips of an unplugged drive as offline, and online again when it comes back elsewhere', async () => {
-    await importPaths(db, [card], opts());
-    const ids = listClips(db, { offset: 0, limit: 10, sort: 'path' }).items.map((c) => c.id);
-    const unplugged = path.join(dir, 'away');
-    fs.renameSync(card, unplugged);
-    expect(refreshVolumes(db, resolver)).toHaveLength(1);
+    const { ids, away: unplugged } = await importThenUnplug();
     const off = listClips(db, { offset: 0, limit: 10, sort: 'path' });
     expect(off.items.map((c) => c.status)).toEqual(['offline', 'offline', 'offline']);
     expect(off.items[0]!.statusReason).toMatch(/CARD_A.*not connected/);
@@ -287,12 +293,9 @@ describe('importing a folder', () => {
       await stop();
     }
   });
+
   it('a clip whose drive was away when its probe came is read as soon as the drive is back, not after the minute its probe waits', async () => {
-    await importPaths(db, [card], opts());
-    const ids = listClips(db, { offset: 0, limit: 10, sort: 'path' }).items.map((c) => c.id);
-    const away = path.join(dir, 'away');
-    fs.renameSync(card, away);
-    expect(refreshVolumes(db, resolver)).toHaveLength(1);
+    const { ids, away } = await importThenUnplug();
     const { media, lib, stop } = libraryOnPipeline();
     try {
       media.indexClips(ids);
