@@ -175,7 +175,7 @@ export function SettingsView(): ReactNode {
             <label>{t.tool}</label>
             <div className="row">
               <span className={t.error ? 'error-text' : ''}>
-                {t.error ? t.error.message : `${t.path} (${t.source === 'flag' ? 'start-up flag' : t.source === 'setting' ? 'chosen' : t.source}) · ${t.version ?? ''}`}
+                {t.error ? t.error.message : `${t.version ?? t.tool} · ${toolSourceText(t)} · ${t.path}`}
               </span>
               {tools.canChoose && (
                 <button
@@ -202,4 +202,22 @@ export function SettingsView(): ReactNode {
       </section>
     </div>
   );
+}
+
+/** Where the program in use came from, in the words of the resolution order (ffmpeg-locate.ts). */
+function toolSourceText(t: ToolStatus): string {
+  switch (t.source) {
+    case 'bundled':
+      return `bundled with Reelscout${t.origin ? ` (${t.origin})` : ''}`;
+    case 'setting':
+      return 'chosen in Settings';
+    case 'flag':
+      return `start-up flag --${t.tool}`;
+    case 'env':
+      return t.tool === 'ffmpeg' ? 'FFMPEG_PATH' : 'FFPROBE_PATH';
+    case 'system':
+      return "the system's, found on PATH";
+    default:
+      return 'unknown source';
+  }
 }
