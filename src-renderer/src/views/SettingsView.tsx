@@ -174,9 +174,19 @@ export function SettingsView(): ReactNode {
           <div className="field" key={t.tool} data-tool={t.tool}>
             <label>{t.tool}</label>
             <div className="row">
-              <span className={t.error ? 'error-text' : ''}>
-                {t.error ? t.error.message : `${t.version ?? t.tool} · ${toolSourceText(t)} · ${t.path}`}
-              </span>
+              {t.error ? (
+                <span className="error-text">{t.error.message}</span>
+              ) : (
+                <div className="tool-status">
+                  <div data-testid="tool-version">{t.version ?? t.tool}</div>
+                  <div className="muted" data-testid="tool-source">
+                    {toolSourceText(t)}
+                  </div>
+                  <code className="muted tool-path" data-testid="tool-path">
+                    {t.path}
+                  </code>
+                </div>
+              )}
               {tools.canChoose && (
                 <button
                   className="btn"
