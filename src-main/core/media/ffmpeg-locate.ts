@@ -33,7 +33,7 @@ export function bundleTarget(platform: NodeJS.Platform = process.platform, arch:
  * repository at build/ffmpeg/<os>-<arch> (staged by `npm install`'s postinstall). One lookup for the
  * package, dev and tests.
  */
-export function bundledTool(tool: FfTool, loc: ResourceLocations = {}): { path: string; origin: string } | null {
+function bundledTool(tool: FfTool, loc: ResourceLocations = {}): { path: string; origin: string } | null {
   const res = loc.resourcesPath ?? electronResourcesPath();
   const root = loc.appRoot ?? findAppRoot();
   const dirs = [res && path.join(res, 'ffmpeg'), root && path.join(root, 'build', 'ffmpeg', bundleTarget())];
