@@ -266,6 +266,8 @@ export async function searchOver(
 ): Promise<{ mod: SearchModule; close(): Promise<void> }> {
   const mod = createSearchModule({ db: world.db, indexDir: path.join(world.dir, 'search-index'), space: () => TEST_SPACE, serviceConfig: () => world.cfg, index: { pollMs: 0 }, ...over });
   await mod.start();
+  // The reference queries, encoded by the service as the app's query-bank job does it.
+  await mod.encodeBank();
   return {
     mod,
     async close() {
