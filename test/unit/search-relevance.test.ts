@@ -6,6 +6,7 @@ import {
   FLOOR_MIN,
   floorOfNullMaxima,
   textRelevance,
+  textZ,
   videoRelevance,
   videoU,
 } from '../../src-main/core/search/relevance/relevance-math';
@@ -179,5 +180,30 @@ describe('text relevance on a library (vectors only)', () => {
     // ...but relevance gives it no credit for that, and nearly every unrelated query finds nothing good.
     expect(outlierGood).toBeLessThanOrEqual(runs * 0.01);
     expect(good).toBeLessThanOrEqual(runs * 0.03);
+  });
+});
+
+describe('near-identical content', () => {
+  it('scores near 100 even where the spread leaves the floor close to the ceiling of z (a space of few dimensions)', () => {
+    // A segment whose bank answers spread widely: z can reach only (1 - 0) / 0.24 = 4.2, the floor is 3.9.
+    const b = { median: 0, spread: 0.24 };
+    expect(textRelevance(0.99, b, 3.9).score).toBeGreaterThanOrEqual(85);
+    expect(textRelevance(0.999, b, 3.9).score).toBeGreaterThanOrEqual(95);
+    // A floor z cannot reach at all: 0.95 still counts as the floor's cosine.
+    expect(textRelevance(0.96, b, 5.5).good).toBe(true);
+    // What is far from identical keeps its place under the floor.
+    expect(textRelevance(0.7, b, 3.9).good).toBe(false);
+    // Continuous and monotonic across the floor.
+    const xs = Array.from({ length: 200 }, (_, i) => -0.2 + (i * 1.2) / 199);
+    const ys = xs.map((c) => textRelevance(c, b, 3.9).score);
+    for (let i = 1; i < ys.length; i++) expect(ys[i]!).toBeGreaterThanOrEqual(ys[i - 1]!);
+  });
+
+  it('leaves models whose text and pictures never come close scored by spreads alone', () => {
+    const b = { median: 0.18, spread: 0.03 };
+    for (const cos of [0.25, 0.3, 0.35, 0.4]) {
+      const bySpread = Math.round(100 / (1 + Math.exp(-2 * (textZ(cos, b) - 3))));
+      expect(textRelevance(cos, b, 3).score).toBe(bySpread);
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { toAppError, type AppError, type AppErrorData } from '../../../src-shared/errors';
 import {
   STRICTNESS_MIN_SCORE,
@@ -10,7 +11,8 @@ import {
 } from '../../../src-shared/contract/search';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { createCollectionStore, type CollectionStore } from '../collections/collection-store';
-import { ServiceClient, type ServiceConfig } from '../service';
+import { resolveBaseUrl, resolveConfig, ServiceClient, type ServiceConfig } from '../service';
+import { findKeyState, type KeyState } from '../service/key-state';
 import { syncCallConfig } from '../service/interactive-client';
 import type { RetryOptions } from '../service/retry';
 import type { Logger } from '../util/logger';
@@ -59,6 +61,8 @@ export interface SearchServiceDeps {
 export const NEIGHBOURHOOD_S = 30;
 /** The most hits one page may look through before it stops filling (a text query; filters list everything). */
 const MAX_CANDIDATES = 4096;
+/** Baselines computed per turn of the event loop while warming (about 15 ms of work). */
+const WARM_PAGE = 1024;
 
 function explainCannotRun(err: AppError, text: string): AppErrorData {
   const fallback = 'Earlier searches still run from the cache, and "find similar" and filters work offline.';
@@ -115,13 +119,56 @@ export function createSearchService(d: SearchServiceDeps) {
   const textRelevance = new TextRelevance();
   const videoRelevance = new VideoRelevance();
   let videoSample: { key: string; size: number } | null = null;
-  let client: { key: string; client: ServiceClient; unsubscribe: () => void } | null = null;
-  const health = createSearchHealth({ serviceConfig: d.serviceConfig, keyState: () => client?.client.transport.keyState ?? null, now, onChange: d.onStatusChange });
+  let client: { key: string; client: ServiceClient } | null = null;
+  let watched: { state: KeyState; off: () => void } | null = null;
+  /**
+   * The configured key's shared state, whoever used it (the pipeline's calls move its health as much
+   * as search's); its changes are pushed as search.status.
+   */
+  const keyState = (): KeyState | null => {
+    let state: KeyState | undefined;
+    try {
+      const cfg = resolveConfig(d.serviceConfig());
+      state = findKeyState(resolveBaseUrl(cfg.region, cfg.baseUrls), cfg.apiKey);
+    } catch {
+      state = undefined;
+    }
+    if (state && watched?.state !== state) {
+      watched?.off();
+      watched = { state, off: state.onHealth(() => d.onStatusChange?.()) };
+    }
+    return state ?? null;
+  };
+  const health = createSearchHealth({ serviceConfig: d.serviceConfig, keyState, now, onChange: d.onStatusChange });
   const collectionDeps = { db: d.db, store: collectionStore, region: () => d.space().region, maxCollections };
   const collectionOfVideo = d.db.prepare('SELECT collection_id FROM collection_videos WHERE video_id = ? AND region = ?').pluck();
   const segmentsNear = d.db.prepare('SELECT id FROM segments WHERE clip_id = ? AND start_s < ? AND end_s > ?').pluck();
   const segmentsOfClip = d.db.prepare('SELECT id FROM segments WHERE clip_id = ?').pluck();
   let relevanceInfo: RelevanceInfo = { state: 'calibrating', encoded: 0, total: 0 };
+  let warming = 0;
+
+  /**
+   * Every segment's baseline and the library's floor, computed in the background once the bank is
+   * whole (and after the index is replaced), page by page, yielding between pages: searches then
+   * only read them (a cold search computes its own candidates' baselines, ~15 µs each).
+   */
+  async function warmBaselines(): Promise<void> {
+    const token = ++warming;
+    try {
+      const index = await d.index.ready();
+      if (!textRelevance.ready) return;
+      const ids = index.ids();
+      const vectorOf = (id: number) => index.vector(id);
+      for (let i = 0; i < ids.length; i += WARM_PAGE) {
+        if (token !== warming || !textRelevance.ready) return;
+        textRelevance.baselines.get(ids.slice(i, i + WARM_PAGE), vectorOf);
+        await yieldToLoop();
+      }
+      if (token === warming && textRelevance.ready) textRelevance.scorer(index, []);
+    } catch (e) {
+      d.logger?.warn('search.relevance.warm.failed', { message: toAppError(e).message });
+    }
+  }
 
   /** The interactive client for the current settings (its calls take the key's next token); a settings change gives a new one. */
   function serviceClient(): ServiceClient {
@@ -130,9 +177,8 @@ export function createSearchService(d: SearchServiceDeps) {
       const key = JSON.stringify(cfg);
       if (client?.key === key) return client.client;
       const c = new ServiceClient(syncCallConfig(cfg, d.retry));
-      client?.unsubscribe();
-      // Every call of this key (the pipeline's too) moves the health search shows.
-      client = { key, client: c, unsubscribe: c.transport.keyState.onHealth(() => d.onStatusChange?.()) };
+      client = { key, client: c };
+      keyState();
       health.noteConfigured();
       return c;
     } catch (e) {
@@ -145,7 +191,9 @@ export function createSearchService(d: SearchServiceDeps) {
   /** The text bank of the active space, read from the query cache; asks the runner for what is missing. */
   function refreshTextBank(indexDimension: number): void {
     const state = readTextBank(d.queryCache, d.space(), indexDimension);
+    const before = textRelevance.baselines.current?.key;
     textRelevance.setBank(state.bank);
+    if (state.bank && state.bank.key !== before) void warmBaselines();
     const next: RelevanceInfo = { state: state.bank ? 'ready' : 'calibrating', encoded: state.encoded, total: state.total };
     if (JSON.stringify(next) !== JSON.stringify(relevanceInfo)) {
       relevanceInfo = next;
@@ -323,6 +371,8 @@ export function createSearchService(d: SearchServiceDeps) {
       const c = serviceClient();
       const r = await health.patiently((onRetry) => c.encodeText(text, { onRetry }));
       d.queryCache.put(text, space, r.embedding);
+      // One more query runs offline now: the status line counts them.
+      d.onStatusChange?.();
       return { vector: Float32Array.from(r.embedding), origin: 'service', cachedAt: null };
     } catch (e) {
       return { error: toAppError(e) };
@@ -431,6 +481,7 @@ export function createSearchService(d: SearchServiceDeps) {
         if (ids === null) r.baselines.clear();
         else r.forget(ids);
       }
+      if (ids === null) void warmBaselines();
     },
 
     /** The reference queries were (partly) encoded: read them again. */

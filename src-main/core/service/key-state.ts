@@ -66,6 +66,11 @@ export function sharedKeyState(baseUrl: string, apiKey: string, opts: LimiterOpt
   return created;
 }
 
+/** The state of a key on a service if any client has used it yet (a lookup that creates nothing). */
+export function findKeyState(baseUrl: string, apiKey: string): KeyState | undefined {
+  return registry.get(registryKey(baseUrl, apiKey));
+}
+
 /** Tests and a settings change that swaps services start from a clean slate. */
 export function resetSharedKeyStates(): void {
   registry.clear();

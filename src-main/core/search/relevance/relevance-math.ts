@@ -22,8 +22,16 @@
  * so two queries' scores compare.
  *
  * The score: 100 / (1 + exp(-SLOPE x (z - floor))): 50 at the floor, 73 half a spread above, 88 one
- * spread above, 12 one below. Monotonic in the cosine for a given segment. A cosine at or below 0 is never a
- * match: its score is held under 50.
+ * spread above, 12 one below. A cosine at or below 0 is never a match: its score is held under 50.
+ *
+ * Near-identical content. z cannot exceed (1 - median_v) / spread_v, and in a space of few
+ * dimensions (or on a segment whose bank answers spread widely) that ceiling can sit near the floor:
+ * an exact match would read as barely good. So the floor's cosine on v is never above
+ * NEAR_IDENTICAL_COS (a query and a segment that close point the same way), and above the floor the
+ * score is also at least 50 + 50 x (cos - cos_floor) / (1 - cos_floor): the fraction of the way from
+ * the floor to identical. Models whose text and pictures never come that close (real text-video
+ * cosines stay under 0.5) are scored by spreads alone; identical content scores near 100 in any.
+ * Monotonic in the cosine for a given segment.
  *
  * FIND-SIMILAR (a segment's own vector as the query). Picture-to-picture cosines of one library crowd
  * together, and an exact twin cannot stand out by more than the segment's spread allows, so spreads
@@ -54,6 +62,8 @@ export const FLOOR_MIN = 1.5;
 export const FLOOR_MAX = 6;
 /** One-sided 99% of a normal: the null maxima's mean + this many standard deviations. */
 const NULL_QUANTILE_SD = 2.326;
+/** A cosine this high is at or above the floor on any segment: query and segment point the same way. */
+export const NEAR_IDENTICAL_COS = 0.95;
 export const VIDEO_FLOOR = 0.5;
 export const VIDEO_SLOPE = 6;
 const MATCH_FLOOR_SCORE = 50;
@@ -98,7 +108,12 @@ function capped(score: number, cos: number): Relevance {
 }
 
 export function textRelevance(cos: number, b: Baseline, floorZ: number): Relevance {
-  return capped(logistic(SLOPE * (textZ(cos, b) - floorZ)), cos);
+  const floorCos = Math.min(b.median + floorZ * b.spread, NEAR_IDENTICAL_COS);
+  const z = textZ(cos, b);
+  const zFloor = textZ(floorCos, b);
+  const bySpread = logistic(SLOPE * (z - zFloor));
+  const towardIdentical = cos >= floorCos ? 50 + (50 * (cos - floorCos)) / Math.max(1e-6, 1 - floorCos) : 0;
+  return capped(Math.max(bySpread, towardIdentical), cos);
 }
 
 export function videoU(cos: number, b: Baseline): number {
