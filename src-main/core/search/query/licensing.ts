@@ -47,7 +47,9 @@ const RULES: Readonly<Record<QueryUse | 'term', (x: Context) => Span | null>> = 
     const next = word(c.end);
     // "man looking down", "man pulls out a gun": the action of the noun before it.
     if (c.inflected && content(c.first - 1) && !cue) return null;
-    const negated = tokens[c.coreFirst]!.minus || NEGATORS.has(prev);
+    let before = c.first - 1;
+    while (DETERMINERS.has(word(before))) before--;
+    const negated = tokens[c.coreFirst]!.minus || NEGATORS.has(word(before));
     if (!(cue || c.complete || DIRECTIONS.has(next) || MANNERS.has(prev) || negated || allCamera)) return null;
     // "pan up": the direction goes with the chip; "pan across the city" keeps its preposition.
     return !c.complete && BARE_DIRECTIONS.has(next) ? { first: c.first, end: c.end + 1 } : c;

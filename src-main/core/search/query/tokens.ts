@@ -25,7 +25,7 @@ const QUOTE_OPEN = /["“”„«]/;
 const QUOTE_CLOSE = /["“”»]/;
 const WORD = /[\p{L}\p{N}](?:[\p{L}\p{N}]|['’](?=[\p{L}\p{N}]))*/uy;
 
-export function normalWord(w: string): string {
+function normalWord(w: string): string {
   return w
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -43,7 +43,7 @@ export function tokenize(query: string): Token[] {
   let i = 0;
   const push = (t: Omit<Token, 'norm' | 'caps' | 'capitalised' | 'minus' | 'hyphenBefore'> & Partial<Token>) =>
     out.push({
-      norm: t.kind === 'word' ? normalWord(t.raw) : t.kind === 'quoted' ? normalWord(t.raw) : '',
+      norm: t.kind === 'boundary' ? '' : normalWord(t.raw),
       caps: t.kind === 'word' && /^\p{Lu}{2,}$/u.test(t.raw.replace(/[^\p{L}]/gu, '')),
       capitalised: t.kind === 'word' && /^\p{Lu}\p{Ll}+$/u.test(t.raw),
       minus: false,
