@@ -234,12 +234,18 @@ export function compactKey(field: TagField, raw: string): string {
     .replace(/['’]/g, '')
     .split(/[^a-z0-9]+/)
     .filter((w) => w !== '');
+  return compactWords(field, words);
+}
+
+/** `compactKey` of words already lower-cased and split (the query parser's): stemmed, fillers dropped, joined. */
+export function compactWords(field: TagField, words: readonly string[]): string {
   const filler = FILLER[field];
-  const stem = (w: string) => (field === 'cameraMovement' ? (STEMS[w] ?? w) : w);
-  return words
-    .map(stem)
-    .filter((w) => !filler.has(w))
-    .join('');
+  let out = '';
+  for (const w of words) {
+    const s = field === 'cameraMovement' ? (STEMS[w] ?? w) : w;
+    if (!filler.has(s)) out += s;
+  }
+  return out;
 }
 
 const INDEX: Readonly<Record<TagField, ReadonlyMap<string, VocabularyEntry>>> = (() => {

@@ -35,9 +35,12 @@ const JOINERS = new Set(['a', 'an', 'the', 'to']);
 /** Candidates left to right, longest first at each word; a word belongs to one candidate at most. */
 export function findCandidates(tokens: readonly Token[]): Candidate[] {
   const out: Candidate[] = [];
+  // Each word's singular, and the vocabulary word it may be a typo of, once (a word is in up to five runs).
+  const lemmas = tokens.map((t) => lemma(t.norm));
+  const words: Words = { norms: tokens.map((t) => t.norm), lemmas, fixes: lemmas.map((w) => typoOf(w) ?? w) };
   let i = 0;
   while (i < tokens.length) {
-    const c = tokens[i]!.kind === 'word' ? (phraseAt(tokens, i, out[out.length - 1]?.end ?? 0) ?? countAt(tokens, i) ?? nobodyAt(tokens, i)) : undefined;
+    const c = tokens[i]!.kind === 'word' ? (phraseAt(tokens, words, i, out[out.length - 1]?.end ?? 0) ?? countAt(tokens, i) ?? nobodyAt(tokens, i)) : undefined;
     if (c) {
       out.push(c);
       i = c.end;
@@ -53,16 +56,22 @@ function runLength(tokens: readonly Token[], i: number): number {
   return n;
 }
 
-function phraseAt(tokens: readonly Token[], i: number, free: number): Candidate | undefined {
-  const norms = tokens.map((t) => t.norm);
+interface Words {
+  norms: string[];
+  lemmas: string[];
+  /** The vocabulary word each word is a typo of, or the word. */
+  fixes: string[];
+}
+
+function phraseAt(tokens: readonly Token[], { norms, lemmas, fixes }: Words, i: number, free: number): Candidate | undefined {
   for (let n = runLength(tokens, i); n >= 1; n--) {
     const span = norms.slice(i, i + n);
     if (CUES.has(span[0]!) || JOINERS.has(span[0]!) || JOINERS.has(span[n - 1]!)) continue;
-    const typed = span.map(lemma);
+    const typed = lemmas.slice(i, i + n);
     let meanings = usable(typed, meaningsOf(typed));
     let fixed: string[] = [];
     if (meanings.length === 0) {
-      const corrected = typed.map((w) => typoOf(w) ?? w);
+      const corrected = fixes.slice(i, i + n);
       fixed = corrected.filter((w, k) => w !== typed[k]);
       if (fixed.length > 0) meanings = usable(corrected, meaningsOf(corrected));
     }

@@ -1,5 +1,5 @@
 import type { FacetField, TagField } from '../../../../src-shared/contract/search';
-import { compactKey, PEOPLE_VOCABULARY, TAG_VOCABULARY, type QueryUse } from '../../tags/tag-vocabulary';
+import { compactWords, PEOPLE_VOCABULARY, TAG_VOCABULARY, type QueryUse } from '../../tags/tag-vocabulary';
 import { CUES } from './english';
 
 /**
@@ -62,7 +62,7 @@ export function lemma(w: string): string {
 /**
  * What a run of words names: first its words run together ("close up" -> "closeup", "bird's eye" ->
  * "birdseye"; the last one also in the singular: "two-shots"), then each field's own compact form
- * (`compactKey`: words naming the field dropped and movement verbs stemmed: "wide shot" -> "wide",
+ * (`compactWords`: words naming the field dropped and movement verbs stemmed: "wide shot" -> "wide",
  * "panning to the left" -> "panleft"). Exact spellings first, then the words without cue words.
  */
 export function meaningsOf(words: readonly string[]): Meaning[] {
@@ -77,7 +77,7 @@ export function meaningsOf(words: readonly string[]): Meaning[] {
   // The words without "shot", "angle"...: "tilted shot" is the dutch "tilted" before it is a tilt.
   take(TABLE.get(words.filter((w) => !CUES.has(w)).join('')));
   for (const field of TAG_FIELDS) {
-    const key = compactKey(field, words.join(' '));
+    const key = compactWords(field, words);
     if (key && key !== joined) take(TABLE.get(key), field);
   }
   return out;

@@ -2,30 +2,25 @@ import { isKnownWord, lemma, TYPO_TARGETS } from './phrase-table';
 import { isFunctionWord } from './english';
 
 /**
- * Optimal string alignment distance (Damerau-Levenshtein restricted to edits that do not overlap):
- * insertions, deletions, substitutions and transpositions of two adjacent letters each cost one, so
- * "closup" (a deletion), "arial" (a deletion) and "handhled" (a transposition) are one edit away.
- * Stops early: returns `limit + 1` as soon as the distance must exceed `limit`.
+ * Whether two words are at most one edit apart in the optimal string alignment distance
+ * (Damerau-Levenshtein without overlapping edits): one insertion, deletion, substitution, or swap of
+ * two neighbouring letters. "closup" (a deletion), "arial" (a deletion) and "handhled" (a swap) are
+ * one edit from their vocabulary words. Linear: this runs for every unknown word against every
+ * vocabulary word of five letters or more.
  */
-export function osaDistance(a: string, b: string, limit = 1): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let prev2: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2]! + 1);
-      row.push(d);
-      best = Math.min(best, d);
-    }
-    if (best > limit) return limit + 1;
-    prev2 = prev;
-    prev = row;
+export function withinOneEdit(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    // One substitution, or one swap of neighbours, then the rest equal.
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
   }
-  return prev[b.length]!;
+  // One letter more in the longer word.
+  const [long, short] = a.length > b.length ? [a, b] : [b, a];
+  return long.slice(i + 1) === short.slice(i);
 }
 
 /**
@@ -36,6 +31,6 @@ export function osaDistance(a: string, b: string, limit = 1): number {
  */
 export function typoOf(word: string): string | undefined {
   if (word.length < 5 || !/^[a-z]+$/.test(word) || isKnownWord(word) || isKnownWord(lemma(word)) || isFunctionWord(word)) return undefined;
-  const near = TYPO_TARGETS.filter((t) => osaDistance(word, t) <= 1);
+  const near = TYPO_TARGETS.filter((t) => withinOneEdit(word, t));
   return near.length === 1 ? near[0] : undefined;
 }
