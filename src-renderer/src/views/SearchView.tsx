@@ -6,6 +6,7 @@ import { SearchNotices, ServiceWait, StatusLine } from '../components/search/Sea
 import { Viewer } from '../components/viewer/Viewer';
 import { ExportMenu } from '../components/ExportMenu';
 import { tcRange } from '../components/timecode-format';
+import { quotePhrase, removePhrase } from '../components/search/query-text';
 import { useFacets, useHistory, useSearchRunner, useSearchStatus } from '../components/search/use-search';
 import '../components/search/search.css';
 
@@ -133,6 +134,12 @@ export function SearchView(): ReactNode {
             setText(next);
             void searchText(next);
           }}
+          onWords={(c) => {
+            // Its words in quotes: the parser leaves quoted words to the service, now and in every later search.
+            const next = quotePhrase(text, c.phrase);
+            setText(next);
+            void searchText(next);
+          }}
         />
       )}
       {response && !response.cannotRun && response.relevance.state === 'calibrating' && (
@@ -224,22 +231,17 @@ function noMatchText(r: SearchResponse): string {
   return `${what}: the closest results are below, all under the relevance floor (50). Try other words, or check that the footage is indexed.`;
 }
 
-/** The query without a chip's words (and a "not" or "-" that negated them). */
-function removePhrase(query: string, phrase: string): string {
-  const i = query.toLowerCase().indexOf(phrase.toLowerCase());
-  if (i < 0) return query;
-  return `${query.slice(0, i)} ${query.slice(i + phrase.length)}`.replace(/\s*,\s*,/g, ',').replace(/\s+/g, ' ').replace(/^[\s,]+|[\s,]+$/g, '');
-}
-
-/** What the query's words became: filters as removable chips, and the words the service was asked about. */
-function QueryChips({ chips, sentText, onRemove }: { chips: QueryChip[]; sentText: string; onRemove: (c: QueryChip) => void }): ReactNode {
+/** What the query's words became: filters as chips (their words turn them back into words, × removes them), and the words the service was asked about. */
+function QueryChips({ chips, sentText, onRemove, onWords }: { chips: QueryChip[]; sentText: string; onRemove: (c: QueryChip) => void; onWords: (c: QueryChip) => void }): ReactNode {
   return (
     <div className="row sv-querychips sv-small" data-testid="query-chips" aria-label="Filters read from the query">
       <span className="muted">Understood:</span>
       {chips.map((c) => (
         <span key={`${c.field}-${c.value}-${c.negated}`} className={`sv-chip on${c.negated ? ' sv-chip-not' : ''}`} data-chip={`${c.negated ? 'not-' : ''}${c.value}`}>
-          {c.negated ? 'not ' : ''}
-          {c.label}
+          <button type="button" className="sv-chip-words" title={`Search “${c.phrase}” as words, not as a filter`} onClick={() => onWords(c)} data-action="chip-to-words">
+            {c.negated ? 'not ' : ''}
+            {c.label}
+          </button>
           <button type="button" className="sv-chip-x" aria-label={`Remove ${c.negated ? 'not ' : ''}${c.label}`} onClick={() => onRemove(c)} data-action="remove-chip">
             ×
           </button>
