@@ -22,9 +22,9 @@ import type { SearchModule } from '../../src-main/core/search/search-module';
 const GIBBERISH = ['qwertyuiop', 'xyzzy plugh', 'asdf jkl semicolon', 'quarterly tax spreadsheet', 'synergy deliverables roadmap', 'invoice reconciliation meeting notes', 'password reset instructions', 'lorem ipsum dolor sit amet'];
 
 /** A 2 s clip of one colour; size and rate vary the bytes of the same picture. */
-function colourClip(file: string, colour: string, size = '320x240', fps = 10): string {
+function colourClip(file: string, colour: string, size = '320x240', fps = 10, seconds = 2): string {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  execFileSync(ffPath('ffmpeg'), ['-v', 'error', '-y', '-f', 'lavfi', '-i', `color=c=${colour}:s=${size}:d=2:r=${fps}`, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-preset', 'ultrafast', file]);
+  execFileSync(ffPath('ffmpeg'), ['-v', 'error', '-y', '-f', 'lavfi', '-i', `color=c=${colour}:s=${size}:d=${seconds}:r=${fps}`, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-preset', 'ultrafast', file]);
   return file;
 }
 
@@ -33,8 +33,8 @@ async function clips(dir: string, spec: Array<[name: string, colour: string]>): 
 }
 
 function textSearch(mod: SearchModule) {
-  return async (q: string, o: { collections?: boolean; topK?: number } = {}): Promise<SearchResponse> => {
-    const args = searchMethods['search.text'].args.parse({ text: q, topK: o.topK ?? 10, collections: o.collections ?? false });
+  return async (q: string, o: { collections?: boolean; topK?: number; offset?: number } = {}): Promise<SearchResponse> => {
+    const args = searchMethods['search.text'].args.parse({ text: q, topK: o.topK ?? 10, offset: o.offset ?? 0, collections: o.collections ?? false });
     return searchMethods['search.text'].result.parse(await mod.handlers['search.text'](args, { transport: 'test' }));
   };
 }
@@ -52,7 +52,11 @@ describe('a homogeneous library with one outlier', () => {
       prefix: 'rs-calibration-',
       key: 'calibration-key',
       emulator: { asyncPendingMs: 5, asyncProcessingMs: 5 },
-      footage: (d) => clips(path.join(d, 'footage'), [...dark, ['black', '0x000000'], ['magenta', '0xe000e0']]),
+      footage: async (d) => [
+        ...(await clips(path.join(d, 'footage'), [...dark, ['black', '0x000000'], ['magenta', '0xe000e0']])),
+        // One long dark clip: fifteen 4 s segments of one shot that all look alike.
+        { name: 'long-dark', file: colourClip(path.join(d, 'footage', 'long-dark.mp4'), '0x0a0a0a', '320x240', 10, 60), shots: [{ startS: 0, endS: 60 }] },
+      ],
     });
     const s = await searchOver(world);
     close = s.close;
@@ -70,6 +74,19 @@ describe('a homogeneous library with one outlier', () => {
     expect(black.similarity).toBeGreaterThan(0.99);
     expect(black.score!).toBeGreaterThanOrEqual(80);
     expect(black.good).toBe(true);
+  });
+
+  it('a page counts cards: a long clip whose fifteen segments all match fills one card, and the page is still full', async () => {
+    const r = await text('black', { topK: 5 });
+    expect(r.results).toHaveLength(5);
+    expect(new Set(r.results.map((x) => x.clipId)).size).toBe(5);
+    const long = r.results.find((x) => x.clipName === 'long-dark.mp4');
+    // Its adjacent segments of one shot are one moment.
+    expect(long!.more).toHaveLength(0);
+    expect(r.page).toMatchObject({ offset: 0, limit: 5, hasMore: true });
+    const next = await text('black', { topK: 5, offset: 5 });
+    expect(next.results[0]!.rank).toBe(6);
+    expect(next.results.some((x) => r.results.some((y) => y.clipId === x.clipId))).toBe(false);
   });
 
   it('gibberish and unrelated phrases all fall under the floor, however much the magenta clip stands out', async () => {
