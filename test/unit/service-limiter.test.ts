@@ -103,6 +103,44 @@ describe('AdaptiveRateLimiter (fake clock)', () => {
     expect(order.filter((x) => x.startsWith('bg'))).toEqual(['bg0', 'bg1', 'bg2', 'bg3', 'bg4', 'bg5']);
   });
 
+  it('while someone searches, background work leaves room in each window for the next search, and gets it back after', async () => {
+    const lim = make(10, 100);
+    const starts: { who: string; at: number }[] = [];
+    const take = (who: string, priority: 'interactive' | 'background') =>
+      lim.acquire(undefined, priority).then((r) => {
+        starts.push({ who, at: performance.now() });
+        r();
+      });
+    // A card's uploads keep the key busy: 10 a second.
+    const bg = Array.from({ length: 200 }, (_, i) => take(`bg${i}`, 'background'));
+    await vi.advanceTimersByTimeAsync(3000);
+    const t0 = performance.now();
+    const q1 = Promise.all([0, 1, 2, 3].map((i) => take(`q1-${i}`, 'interactive')));
+    await vi.advanceTimersByTimeAsync(1500);
+    await q1;
+    // The first search waits a token at a time (the window was full)...
+    const first = starts.filter((s) => s.who.startsWith('q1-')).map((s) => s.at - t0);
+    await vi.advanceTimersByTimeAsync(1500);
+    // ...the next one, 3 s later, finds its four tokens and room kept: it starts at once.
+    const t1 = performance.now();
+    const q2 = Promise.all([0, 1, 2, 3].map((i) => take(`q2-${i}`, 'interactive')));
+    await vi.advanceTimersByTimeAsync(1500);
+    await q2;
+    const second = starts.filter((s) => s.who.startsWith('q2-')).map((s) => s.at - t1);
+    expect(Math.max(...second)).toBeLessThan(Math.max(...first));
+    expect(Math.max(...second)).toBeLessThanOrEqual(5);
+    // Background ran at 6 a second meanwhile (4 kept per window), and at 10 again 10 s after the last search.
+    const bgIn = (from: number, to: number) => starts.filter((s) => s.who.startsWith('bg') && s.at >= from && s.at < to).length;
+    expect(bgIn(t1 + 200, t1 + 1400)).toBeLessThanOrEqual(8);
+    await vi.advanceTimersByTimeAsync(12_000);
+    const t2 = performance.now();
+    await vi.advanceTimersByTimeAsync(3300);
+    expect(bgIn(t2, t2 + 3300)).toBeGreaterThanOrEqual(27);
+    await vi.advanceTimersByTimeAsync(30_000);
+    await Promise.all(bg);
+    expect(maxInWindow(starts.map((s) => s.at).sort((a, b) => a - b), 1000)).toBeLessThanOrEqual(10);
+  });
+
   it('caps requests in flight', async () => {
     const lim = make(1000, 2);
     const released: Array<() => void> = [];

@@ -46,6 +46,14 @@ export type CallPriority = 'interactive' | 'background';
 /** Requests in flight allowed to interactive callers beyond the cap background work fills. */
 export const INTERACTIVE_EXTRA_SLOTS = 4;
 /**
+ * For this long after an interactive call, background work leaves part of each window to the next
+ * one (half the window, at most a search's four calls): someone who searched is likely to search
+ * again, and must not wait a token at a time behind a card's uploads. Background work gets the
+ * whole budget back once they stop.
+ */
+export const INTERACTIVE_RESERVE_MS = 10_000;
+const MAX_INTERACTIVE_RESERVE = 4;
+/**
  * Added to the window: a start the client times exactly one window after another may reach the
  * service a little earlier than the one before it did (the network's jitter), and a service that
  * counts a sliding window would refuse it.
@@ -76,8 +84,10 @@ export const MAX_BURST = 8;
  * spell), so the service's per-key QPS holds however it counts. A fractional rate after a 429 (2.5)
  * runs at its whole part per second (2), the one reading of "2.5 queries per second" that a service
  * counting whole seconds accepts.
- * Two queues: interactive waiters are served before background ones; each is FIFO. A concurrency
- * cap bounds requests in flight (INTERACTIVE_EXTRA_SLOTS more for interactive callers).
+ * Two queues: interactive waiters are served before background ones; each is FIFO; while someone
+ * searches (INTERACTIVE_RESERVE_MS), background work leaves room in each window and in the bucket
+ * for the next search's calls. A concurrency cap bounds requests in flight (INTERACTIVE_EXTRA_SLOTS
+ * more for interactive callers).
  * Adaptive (AIMD): a 429 multiplies the rate by decreaseFactor (at most once per cooldown, so a burst
  * of 429s from one episode counts once) and pauses everyone for Retry-After; the rate then recovers
  * linearly, slowly by default (5% of the maximum per second: 10 s from half to full).
@@ -98,6 +108,7 @@ export class AdaptiveRateLimiter {
   private active = 0;
   private decreases = 0;
   private readonly queues: Record<CallPriority, Waiter[]> = { interactive: [], background: [] };
+  private lastInteractiveAt = Number.NEGATIVE_INFINITY;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(opts: LimiterOptions, private readonly now: () => number = () => performance.now()) {
@@ -181,23 +192,32 @@ export class AdaptiveRateLimiter {
     return this.current;
   }
 
-  /** When the next start may happen: a token in the bucket, and room in the rolling window. */
-  private nextStartAt(t: number): number {
+  /**
+   * When the next start of this priority may happen: a token in the bucket, and room in the rolling
+   * window (for background work, beyond what is kept for someone searching).
+   */
+  private nextStartAt(t: number, priority: CallPriority): number {
     const rate = this.effectiveQps(t);
     const burst = this.burst(rate);
     this.tokens = Math.min(burst, this.tokens + ((t - this.tokensAt) * rate) / 1000);
     this.tokensAt = t;
-    const tokenAt = this.tokens >= 1 ? t : t + ((1 - this.tokens) * 1000) / rate;
     const size = Math.max(1, Math.floor(rate));
+    const kept = priority === 'background' && t - this.lastInteractiveAt < INTERACTIVE_RESERVE_MS ? Math.min(MAX_INTERACTIVE_RESERVE, Math.floor(size / 2)) : 0;
+    const need = 1 + Math.min(kept, burst - 1);
+    const tokenAt = this.tokens >= need ? t : t + ((need - this.tokens) * 1000) / rate;
     const windowMs = (rate >= 1 ? 1000 : 1000 / rate) + WINDOW_SAFETY_MS;
     while (this.starts.length > size) this.starts.shift();
-    const windowAt = this.starts.length < size ? Number.NEGATIVE_INFINITY : this.starts[0]! + windowMs;
+    const room = size - kept;
+    // The oldest start that must leave the window before one more fits.
+    const blocking = this.starts.length - room;
+    const windowAt = blocking < 0 ? Number.NEGATIVE_INFINITY : this.starts[blocking]! + windowMs;
     return Math.max(tokenAt, windowAt, this.pausedUntil);
   }
 
-  private next(): Waiter | undefined {
-    if (this.queues.interactive.length > 0 && this.active < this.concurrency + INTERACTIVE_EXTRA_SLOTS) return this.queues.interactive.shift();
-    if (this.queues.background.length > 0 && this.active < this.concurrency) return this.queues.background.shift();
+  /** The waiter to serve next, and the priority it waits at: interactive first, within the concurrency caps. */
+  private nextPriority(): CallPriority | undefined {
+    if (this.queues.interactive.length > 0 && this.active < this.concurrency + INTERACTIVE_EXTRA_SLOTS) return 'interactive';
+    if (this.queues.background.length > 0 && this.active < this.concurrency) return 'background';
     return undefined;
   }
 
@@ -207,15 +227,16 @@ export class AdaptiveRateLimiter {
       this.timer = undefined;
     }
     for (;;) {
-      if (this.queues.interactive.length === 0 && this.queues.background.length === 0) return;
+      const priority = this.nextPriority();
+      if (!priority) return;
       const t = this.now();
-      const readyAt = this.nextStartAt(t);
+      const readyAt = this.nextStartAt(t, priority);
       if (t < readyAt) {
         this.timer = setTimeout(() => this.pump(), Math.max(1, Math.ceil(readyAt - t)));
         return;
       }
-      const w = this.next();
-      if (!w) return;
+      const w = this.queues[priority].shift()!;
+      if (priority === 'interactive') this.lastInteractiveAt = t;
       if (w.signal && w.onAbort) w.signal.removeEventListener('abort', w.onAbort);
       this.active++;
       this.tokens -= 1;
