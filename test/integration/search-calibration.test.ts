@@ -121,6 +121,7 @@ describe('one clip reached locally, through a collection and by URL', () => {
   let close: (() => Promise<void>) | undefined;
   let text: ReturnType<typeof textSearch>;
   let server: http.Server | undefined;
+  let mod: SearchModule | undefined;
   const routes: Record<string, number> = {};
 
   beforeAll(async () => {
@@ -160,12 +161,29 @@ describe('one clip reached locally, through a collection and by URL', () => {
 
     const s = await searchOver(world);
     close = s.close;
+    mod = s.mod;
     text = textSearch(s.mod);
   }, 180_000);
 
   afterAll(async () => {
     server?.close();
     await close?.();
+  });
+
+  it('find-similar uses the same scale: the near twin (another file of the same picture) scores high, other colours do not', async () => {
+    const red = world!.clips.find((c) => c.name === 'red')!;
+    const r = searchMethods['search.similar'].result.parse(
+      await mod!.handlers['search.similar'](searchMethods['search.similar'].args.parse({ segmentId: red.segments[0]!.id, topK: 10 }), { transport: 'test' }),
+    );
+    expect(r.results.some((x) => x.clipId === red.clipId)).toBe(false);
+    const twin = r.results.find((x) => x.clipId === routes.url);
+    expect(twin?.score!).toBeGreaterThanOrEqual(80);
+    expect(twin?.good).toBe(true);
+    for (const name of ['blue', 'green', 'grey', 'dark']) {
+      const other = r.results.find((x) => x.clipId === world!.clips.find((c) => c.name === name)!.clipId);
+      if (other) expect(other.good, name).toBe(false);
+    }
+    expect(r.noGoodMatch).toBe(false);
   });
 
   it('scores the three within 10 points, each a match, each its own card', async () => {
