@@ -1,3 +1,4 @@
+import { seededRandom } from '../../util/seeded-random';
 import type { SearchHit } from '../vector-types';
 import { BaselineCache, type VectorBank } from './baselines';
 import { floorOfNullMaxima, textRelevance, textZ, VIDEO_FLOOR, videoRelevance, type Baseline, type Relevance } from './relevance-math';
@@ -26,21 +27,9 @@ const NULL_TERMS = 3;
 /** The floor is measured again when the library has grown or shrunk by more than this fraction. */
 const RESIZE_FRACTION = 0.05;
 
-/** mulberry32: the null queries are the same on every machine and every start. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Sums of NULL_TERMS random bank rows, normalised: text unrelated to anything in particular. */
 export function nullQueries(bank: VectorBank, count = NULL_QUERIES): Float32Array[] {
-  const rand = prng(0x9e3779b9 ^ bank.rows);
+  const rand = seededRandom(0x9e3779b9 ^ bank.rows);
   const d = bank.dimension;
   return Array.from({ length: count }, () => {
     const q = new Float32Array(d);
