@@ -65,7 +65,7 @@ describe('Search: chips, scores, people, faces', () => {
     expect(await page.locator('[data-testid="search-result"]').evaluateAll((els) => els.map((el) => Number((el as HTMLElement).dataset.clip)))).toEqual([carphone.clipId]);
     const score = page.locator('[data-testid="search-result"] [data-testid="score"]').first();
     expect(Number(await score.getAttribute('data-score'))).toBeGreaterThanOrEqual(0);
-    expect(await score.getAttribute('title')).toMatch(/^Relevance \d+\/100 for this query .*cosine -?\d\.\d{3}$/);
+    expect(await score.getAttribute('title')).toMatch(/^Relevance \d+\/100: .*raw cosine -?\d\.\d{3}/);
     await e.screenshot('search-query-chips-1280');
     await page.setViewportSize({ width: 1920, height: 1080 });
     await e.screenshot('search-query-chips-1920');

@@ -155,6 +155,9 @@ export function createSearchService(d: SearchServiceDeps) {
   async function warmBaselines(): Promise<void> {
     const token = ++warming;
     try {
+      // Never within the caller's turn: the index calls in while it is still being opened.
+      await yieldToLoop();
+      if (token !== warming) return;
       const index = await d.index.ready();
       if (!textRelevance.ready) return;
       const ids = index.ids();
