@@ -176,9 +176,9 @@ describe('one clip reached locally, through a collection and by URL', () => {
       await mod!.handlers['search.similar'](searchMethods['search.similar'].args.parse({ segmentId: red.segments[0]!.id, topK: 10 }), { transport: 'test' }),
     );
     expect(r.results.some((x) => x.clipId === red.clipId)).toBe(false);
-    const twin = r.results.find((x) => x.clipId === routes.url);
-    expect(twin?.score!).toBeGreaterThanOrEqual(80);
-    expect(twin?.good).toBe(true);
+    const twin = r.results.find((x) => x.clipId === routes.url)!;
+    expect(twin.score!).toBeGreaterThanOrEqual(80);
+    expect(twin.good).toBe(true);
     for (const name of ['blue', 'green', 'grey', 'dark']) {
       const other = r.results.find((x) => x.clipId === world!.clips.find((c) => c.name === name)!.clipId);
       if (other) expect(other.good, name).toBe(false);
