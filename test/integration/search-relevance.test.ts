@@ -60,8 +60,10 @@ describe('search an editor trusts', () => {
     const scores = r.results.map((x) => x.score!);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
     expect(r.results[0]!.good).toBe(true);
-    // The service encoded only "red".
+    // The service encoded only "red"; the recent searches show (and run again) what was typed.
     expect(world!.emu.stats().textEncodes['red close-up']).toBeUndefined();
+    const recent = await mod.handlers['search.history']({ limit: 5 }, { transport: 'test' });
+    expect(recent.queries[0]).toMatchObject({ text: 'red close-up', normalized: 'red' });
     // Excluding it instead: no close-up left.
     const notCu = await text('red not close-up');
     expect(notCu.results.every((x) => x.tags.find((t) => t.field === 'shotSize')?.canonical !== 'close_up')).toBe(true);

@@ -60,8 +60,12 @@ export function createQueryCache(db: CatalogDb, opts: { maxEntries?: number; now
   let putsSincePrune = 0;
 
   return {
-    /** The cached vector, marking it used; undefined when this query was never encoded in this space. */
-    get(text: string, space: EmbeddingSpace): CachedQueryVector | undefined {
+    /**
+     * The cached vector, marking it used; undefined when this query was never encoded in this space.
+     * `typed`: what the editor typed (camera words and all), which the recent searches show and run
+     * again; `text` is what was encoded.
+     */
+    get(text: string, space: EmbeddingSpace, typed = text): CachedQueryVector | undefined {
       const norm = normalizeQuery(text);
       const row = getStmt.get(norm, space.model, space.region) as { dim: number; vector: Buffer; created_at: number } | undefined;
       if (!row) return undefined;
@@ -72,13 +76,13 @@ export function createQueryCache(db: CatalogDb, opts: { maxEntries?: number; now
         // A damaged row is a miss: the next online search stores a good one.
         return undefined;
       }
-      touchStmt.run(now(), text.trim(), norm, space.model, space.region);
+      touchStmt.run(now(), typed.trim(), norm, space.model, space.region);
       return { vector, createdAt: row.created_at };
     },
 
-    put(text: string, space: EmbeddingSpace, vector: ArrayLike<number>): void {
+    put(text: string, space: EmbeddingSpace, vector: ArrayLike<number>, typed = text): void {
       const t = now();
-      putStmt.run(normalizeQuery(text), space.model, space.region, text.trim(), vector.length, float32ToBlob(vector), t, t);
+      putStmt.run(normalizeQuery(text), space.model, space.region, typed.trim(), vector.length, float32ToBlob(vector), t, t);
       // Pruning scans the table: do it now and then, not on every insert.
       if (++putsSincePrune >= 100) {
         putsSincePrune = 0;

@@ -367,13 +367,13 @@ export function createSearchService(d: SearchServiceDeps) {
   }
 
   /** The query's vector: from the cache, or encoded by the service (null with the reason it cannot run). */
-  async function queryVector(text: string, space: EmbeddingSpace): Promise<{ vector: Float32Array; origin: 'service' | 'cache'; cachedAt: number | null } | { error: AppError }> {
-    const cached = d.queryCache.get(text, space);
+  async function queryVector(text: string, typed: string, space: EmbeddingSpace): Promise<{ vector: Float32Array; origin: 'service' | 'cache'; cachedAt: number | null } | { error: AppError }> {
+    const cached = d.queryCache.get(text, space, typed);
     if (cached) return { vector: cached.vector, origin: 'cache', cachedAt: cached.createdAt };
     try {
       const c = serviceClient();
       const r = await health.patiently((onRetry) => c.encodeText(text, { onRetry }));
-      d.queryCache.put(text, space, r.embedding);
+      d.queryCache.put(text, space, r.embedding, typed);
       // One more query runs offline now: the status line counts them.
       d.onStatusChange?.();
       return { vector: Float32Array.from(r.embedding), origin: 'service', cachedAt: null };
@@ -411,7 +411,7 @@ export function createSearchService(d: SearchServiceDeps) {
       if (parsed.text === '') return filterOnly(filters, args.offset, args.topK, args.text, parsedInfo, t0);
       // encode_text (on a cache miss) and every collection search go out together.
       const collectionsWanted = args.collections ? collectionSearch(parsed.text, args.offset + args.topK, filters) : Promise.resolve({ hits: [] as CollectionHit[], info: null });
-      const [q, coll] = await Promise.all([queryVector(parsed.text, space), collectionsWanted]);
+      const [q, coll] = await Promise.all([queryVector(parsed.text, args.text, space), collectionsWanted]);
       if ('error' in q) {
         d.logger?.info('search.text.cannotRun', { kind: q.error.kind });
         return {
