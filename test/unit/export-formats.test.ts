@@ -7,6 +7,7 @@ import { writeExport } from '../../src-main/core/export/write-export';
 import { framesToTimecode, timecodeToFrames, type FrameRate } from '../../src-shared/timecode';
 import { REPO_ROOT } from '../helpers/paths';
 import { FCPXML_1_10, type ElementRule } from '../helpers/fcpxml-dtd-rules';
+import { parseCsv } from '../helpers/csv-reader';
 
 /**
  * Issue 11's hand-off files, read back by parsers that are not the writers: Python's
@@ -365,32 +366,3 @@ describe.each(RATES)('exports at $label', (c) => {
     expect(lines[3]![4]).toBe(`Best line: ${NOTE}`);
   });
 });
-
-/** RFC 4180: quoted fields may hold commas, doubled quotes and line breaks; records end in CRLF. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += ch;
-  }
-  return rows;
-}

@@ -1,4 +1,5 @@
 import { framesToTimecode } from '../../../src-shared/timecode';
+import { oneLine } from './exchange-text';
 import type { ExportDocument, ExportMarker } from './export-model';
 
 /** Avid's marker colours (its Markers window offers these eight). */
@@ -12,13 +13,12 @@ const AVID_COLOR: Record<ExportMarker['kind'], string> = { shot: 'blue', transit
  */
 export function writeAvidMarkers(doc: ExportDocument): string {
   const lines: string[] = [];
-  const clean = (s: string) => s.replace(/[\t\r\n]+/g, ' ').trim();
   for (const it of doc.items) {
     const tc = (f: number) => framesToTimecode(it.startFrame + f, it.rate, it.dropFrame);
     const head = [it.name, it.rating === 'favorite' ? '(favourite)' : it.rating === 'reject' ? '(reject)' : '', it.note].filter(Boolean).join(' ');
-    lines.push(['Reelscout', tc(it.inFrame), 'V1', it.rating === 'reject' ? 'red' : it.rating === 'favorite' ? 'green' : 'white', clean(head), String(it.outFrame - it.inFrame)].join('\t'));
+    lines.push(['Reelscout', tc(it.inFrame), 'V1', it.rating === 'reject' ? 'red' : it.rating === 'favorite' ? 'green' : 'white', oneLine(head), String(it.outFrame - it.inFrame)].join('\t'));
     for (const m of it.markers) {
-      lines.push(['Reelscout', tc(m.frame), 'V1', AVID_COLOR[m.kind], clean([m.name, m.note].filter(Boolean).join(': ')), String(Math.max(1, m.durationFrames))].join('\t'));
+      lines.push(['Reelscout', tc(m.frame), 'V1', AVID_COLOR[m.kind], oneLine([m.name, m.note].filter(Boolean).join(': ')), String(Math.max(1, m.durationFrames))].join('\t'));
     }
   }
   return lines.join('\r\n') + '\r\n';

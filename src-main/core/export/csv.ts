@@ -1,11 +1,6 @@
 import { framesToTimecode, rateLabel } from '../../../src-shared/timecode';
 import type { ExportDocument } from './export-model';
-
-/** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
-function field(v: string | number): string {
-  const s = String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
+import { csvField, oneLine } from './exchange-text';
 
 export const CSV_HEADER = ['Name', 'File', 'Path', 'In', 'Out', 'Duration', 'FPS', 'Drop frame', 'Rating', 'Keywords', 'Note', 'Markers'] as const;
 
@@ -27,10 +22,10 @@ export function writeCsv(doc: ExportDocument): string {
       rateLabel(it.rate),
       it.dropFrame ? 'yes' : 'no',
       it.rating ?? '',
-      it.keywords.join(', '),
+      it.keywords.map(oneLine).join(', '),
       it.note,
-      it.markers.map((m) => `${tc(m.frame)} ${m.name}`).join('; '),
+      it.markers.map((m) => `${tc(m.frame)} ${oneLine(m.name)}`).join('; '),
     ]);
   }
-  return rows.map((r) => r.map(field).join(',')).join('\r\n') + '\r\n';
+  return rows.map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
 }

@@ -1,5 +1,6 @@
 import { framesToTimecode, type FrameRate } from '../../../src-shared/timecode';
 import type { ExportDocument, ExportItem } from './export-model';
+import { asciiLine } from './exchange-text';
 import { sequenceStartFrame } from './sequence-start';
 
 /**
@@ -20,7 +21,7 @@ const RESOLVE_COLOR = { favorite: 'ResolveColorGreen', reject: 'ResolveColorRed'
 
 /** Resolve reads "|C:colour |M:name |D:frames" after an event as a marker at its record In. */
 function resolveMarker(it: ExportItem, durationFrames: number): string {
-  const name = it.name.replace(/\|/g, '/').replace(/[\r\n]+/g, ' ');
+  const name = asciiLine(it.name).replace(/\|/g, '/');
   return ` |C:${RESOLVE_COLOR[it.rating ?? 'none']} |M:${name} |D:${durationFrames}`;
 }
 
@@ -41,7 +42,7 @@ export function eventLine(n: number, reel: string, channel: string, srcIn: strin
 export function writeEdl(doc: ExportDocument): string {
   const seq = doc.sequenceRate;
   const df = doc.sequenceDropFrame;
-  const lines = [`TITLE: ${doc.title.replace(/[\r\n]+/g, ' ').slice(0, 70)}`, `FCM: ${df ? 'DROP FRAME' : 'NON-DROP FRAME'}`, ''];
+  const lines = [`TITLE: ${asciiLine(doc.title).slice(0, 70)}`, `FCM: ${df ? 'DROP FRAME' : 'NON-DROP FRAME'}`, ''];
   let rec = sequenceStartFrame(seq, df);
   doc.items.forEach((it, i) => {
     const len = Math.max(1, onSequence(it.outFrame - it.inFrame, it.rate, seq));
@@ -49,9 +50,9 @@ export function writeEdl(doc: ExportDocument): string {
     const recTc = (f: number) => framesToTimecode(f, seq, df);
     const channel = (it.audioChannels ?? 0) > 0 ? 'AA/V' : 'V';
     lines.push(eventLine(i + 1, reelName(it.fileName), channel, src(it.inFrame), src(it.outFrame), recTc(rec), recTc(rec + len)));
-    lines.push(`* FROM CLIP NAME: ${it.fileName}`);
-    if (it.note) lines.push(`* COMMENT: ${it.note.replace(/[\r\n]+/g, ' ')}`);
-    if (it.keywords.length) lines.push(`* KEYWORDS: ${it.keywords.join(', ')}`);
+    lines.push(`* FROM CLIP NAME: ${asciiLine(it.fileName)}`);
+    if (it.note) lines.push(`* COMMENT: ${asciiLine(it.note)}`);
+    if (it.keywords.length) lines.push(`* KEYWORDS: ${asciiLine(it.keywords.join(', '))}`);
     lines.push(resolveMarker(it, len));
     lines.push('');
     rec += len;

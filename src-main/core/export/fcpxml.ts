@@ -1,5 +1,6 @@
 import type { FrameRate } from '../../../src-shared/timecode';
 import type { ExportDocument, ExportItem } from './export-model';
+import { oneLine, textBlock } from './exchange-text';
 import { fileUrl } from './file-url';
 import { attrs, xmlEscape } from './xml-text';
 
@@ -46,7 +47,7 @@ export function writeFcpxml(doc: ExportDocument): string {
     res.push(
       `    <asset${attrs({
         id,
-        name: it.fileName.replace(/\.[^.]+$/, ''),
+        name: oneLine(it.fileName.replace(/\.[^.]+$/, '')),
         start: rationalTime(it.startFrame, it.rate),
         duration: rationalTime(it.durationFrames, it.rate),
         hasVideo: 1,
@@ -67,18 +68,18 @@ export function writeFcpxml(doc: ExportDocument): string {
     clips.push(
       `      <asset-clip${attrs({
         ref: assets.get(it.path),
-        name: it.name,
+        name: oneLine(it.name),
         start: span.start,
         duration: span.duration,
         format: formats.get(formatKey(it)),
         tcFormat: it.dropFrame ? 'DF' : 'NDF',
       })}>`,
     );
-    if (it.note) clips.push(`        <note>${xmlEscape(it.note)}</note>`);
+    if (it.note) clips.push(`        <note>${xmlEscape(textBlock(it.note))}</note>`);
     for (const m of it.markers) {
-      clips.push(`        <marker${attrs({ start: t(m.frame), duration: rationalTime(Math.max(1, m.durationFrames), it.rate), value: m.name, note: m.note || undefined })}/>`);
+      clips.push(`        <marker${attrs({ start: t(m.frame), duration: rationalTime(Math.max(1, m.durationFrames), it.rate), value: oneLine(m.name), note: oneLine(m.note) || undefined })}/>`);
     }
-    if (it.keywords.length > 0) clips.push(`        <keyword${attrs({ ...span, value: it.keywords.join(', ') })}/>`);
+    if (it.keywords.length > 0) clips.push(`        <keyword${attrs({ ...span, value: it.keywords.map(oneLine).join(', ') })}/>`);
     if (it.rating) clips.push(`        <rating${attrs({ ...span, value: it.rating })}/>`);
     clips.push(`      </asset-clip>`);
   }
@@ -90,7 +91,7 @@ export function writeFcpxml(doc: ExportDocument): string {
     ...res,
     '  </resources>',
     '  <library>',
-    `    <event${attrs({ name: doc.title })}>`,
+    `    <event${attrs({ name: oneLine(doc.title) })}>`,
     ...clips.map((l) => `  ${l}`),
     '    </event>',
     '  </library>',

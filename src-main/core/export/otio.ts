@@ -1,5 +1,6 @@
 import { fps, type FrameRate } from '../../../src-shared/timecode';
 import type { ExportDocument, ExportMarker } from './export-model';
+import { oneLine, textBlock } from './exchange-text';
 import { fileUrl } from './file-url';
 import { sequenceStartFrame } from './sequence-start';
 
@@ -17,22 +18,22 @@ const MARKER_COLOR: Record<ExportMarker['kind'], string> = { shot: 'BLUE', trans
 export function writeOtio(doc: ExportDocument): string {
   const clips = doc.items.map((it) => ({
     OTIO_SCHEMA: 'Clip.2',
-    name: it.name,
+    name: oneLine(it.name),
     source_range: range(it.startFrame + it.inFrame, it.outFrame - it.inFrame, it.rate),
     effects: [],
     markers: it.markers.map((m) => ({
       OTIO_SCHEMA: 'Marker.2',
-      name: m.name,
+      name: oneLine(m.name),
       color: MARKER_COLOR[m.kind],
       marked_range: range(it.startFrame + m.frame, m.durationFrames, it.rate),
-      comment: m.note,
+      comment: oneLine(m.note),
       metadata: { reelscout: { kind: m.kind } },
     })),
     enabled: true,
     media_references: {
       DEFAULT_MEDIA: {
         OTIO_SCHEMA: 'ExternalReference.1',
-        name: it.fileName,
+        name: oneLine(it.fileName),
         target_url: fileUrl(it.path),
         available_range: range(it.startFrame, it.durationFrames, it.rate),
         available_image_bounds: null,
@@ -40,11 +41,11 @@ export function writeOtio(doc: ExportDocument): string {
       },
     },
     active_media_reference_key: 'DEFAULT_MEDIA',
-    metadata: { reelscout: { clipId: it.clipId, rating: it.rating, keywords: it.keywords, note: it.note, dropFrame: it.dropFrame, vfr: it.vfr } },
+    metadata: { reelscout: { clipId: it.clipId, rating: it.rating, keywords: it.keywords.map(oneLine), note: textBlock(it.note), dropFrame: it.dropFrame, vfr: it.vfr } },
   }));
   const timeline = {
     OTIO_SCHEMA: 'Timeline.1',
-    name: doc.title,
+    name: oneLine(doc.title),
     global_start_time: rt(sequenceStartFrame(doc.sequenceRate, doc.sequenceDropFrame), doc.sequenceRate),
     metadata: {},
     tracks: {

@@ -1,6 +1,7 @@
 import { framesToTimecode, nominalFps, type FrameRate } from '../../../src-shared/timecode';
 import { sequenceStartFrame } from './sequence-start';
 import type { ExportDocument, ExportItem } from './export-model';
+import { oneLine, textBlock } from './exchange-text';
 import { fileUrl } from './file-url';
 import { xmlEscape } from './xml-text';
 
@@ -25,7 +26,7 @@ function fileXml(it: ExportItem, id: string, known: boolean): string {
   const audio = (it.audioChannels ?? 0) > 0;
   return [
     `<file id="${id}">`,
-    el('name', it.fileName),
+    el('name', oneLine(it.fileName)),
     el('pathurl', fileUrl(it.path, 'localhost')),
     rateXml(it.rate),
     el('duration', it.durationFrames),
@@ -59,7 +60,7 @@ export function writeXmeml(doc: ExportDocument): string {
     items.push(
       [
         `<clipitem id="clipitem-${i + 1}">`,
-        el('name', it.name),
+        el('name', oneLine(it.name)),
         el('enabled', 'TRUE'),
         el('duration', it.durationFrames),
         rateXml(it.rate),
@@ -68,8 +69,8 @@ export function writeXmeml(doc: ExportDocument): string {
         el('in', it.inFrame),
         el('out', it.outFrame),
         fileXml(it, fileIds.get(it.path)!, known),
-        ...it.markers.map((m) => `<marker>${el('name', m.name)}${el('comment', m.note)}${el('in', m.frame)}${el('out', m.durationFrames > 0 ? m.frame + m.durationFrames : -1)}</marker>`),
-        `<logginginfo>${el('description', it.note)}${el('lognote', it.keywords.join(', '))}${el('good', it.rating === 'favorite' ? 'TRUE' : 'FALSE')}</logginginfo>`,
+        ...it.markers.map((m) => `<marker>${el('name', oneLine(m.name))}${el('comment', textBlock(m.note))}${el('in', m.frame)}${el('out', m.durationFrames > 0 ? m.frame + m.durationFrames : -1)}</marker>`),
+        `<logginginfo>${el('description', textBlock(it.note))}${el('lognote', it.keywords.map(oneLine).join(', '))}${el('good', it.rating === 'favorite' ? 'TRUE' : 'FALSE')}</logginginfo>`,
         it.rating === 'reject' ? `<labels>${el('label2', 'Rejected')}</labels>` : '',
         '</clipitem>',
       ].join(''),
@@ -81,7 +82,7 @@ export function writeXmeml(doc: ExportDocument): string {
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<!DOCTYPE xmeml>',
     '<xmeml version="4">',
-    `<sequence id="sequence-1">${el('name', doc.title)}${el('duration', at)}${rateXml(seq)}`,
+    `<sequence id="sequence-1">${el('name', oneLine(doc.title))}${el('duration', at)}${rateXml(seq)}`,
     timecodeXml(sequenceStartFrame(seq, doc.sequenceDropFrame), seq, doc.sequenceDropFrame),
     '<media><video>',
     `<format><samplecharacteristics>${rateXml(seq)}${first?.width ? el('width', first.width) : ''}${first?.height ? el('height', first.height) : ''}</samplecharacteristics></format>`,
