@@ -1,5 +1,5 @@
 import type { ExportSelection } from '../../../src-shared/contract/export';
-import { clipTimebase, framesToTimecode, frameToSeconds, rateFromFps, secondsToFrame, type FrameRate } from '../../../src-shared/timecode';
+import { clipFrameCount, clipTimebase, framesToTimecode, frameToSeconds, rateFromFps, secondsToFrame, shotFrames, type FrameRate } from '../../../src-shared/timecode';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { clipAbsPath, getClipRow, type ClipRow } from '../library/clip-store';
 import { clipMarks, rangesById } from '../marks/marks-repository';
@@ -36,17 +36,17 @@ function audioRateOf(db: CatalogDb, clipId: number): number | null {
  * A clip's markers in frames: one per shot (its number and resolved tags: what the editor would
  * otherwise retype), a transition's span as a marker with a duration, and the saved ranges.
  */
-function clipMarkers(db: CatalogDb, clipId: number, rate: FrameRate): ExportMarker[] {
+function clipMarkers(db: CatalogDb, clipId: number, rate: FrameRate, vfr: boolean): ExportMarker[] {
   const shots = db
-    .prepare('SELECT id, idx, start_s, transition_kind, transition_start_s, transition_end_s FROM shots WHERE clip_id = ? ORDER BY idx')
-    .all(clipId) as { id: number; idx: number; start_s: number; transition_kind: string | null; transition_start_s: number | null; transition_end_s: number | null }[];
+    .prepare('SELECT id, idx, start_s, end_s, start_frame, end_frame, transition_kind, transition_start_s, transition_end_s FROM shots WHERE clip_id = ? ORDER BY idx')
+    .all(clipId) as (ShotRow & { transition_kind: string | null; transition_start_s: number | null; transition_end_s: number | null })[];
   const spans = clipTagSpans(db, clipId);
   const out: ExportMarker[] = [];
   for (const s of shots) {
     const tags = spans.find((sp) => sp.shotId === s.id)?.tags ?? [];
     const label = tags.filter((t) => t.field !== 'people').map((t) => t.value);
     out.push({
-      frame: secondsToFrame(s.start_s, rate),
+      frame: shotFrames(shotPlace(s), rate, vfr).inFrame,
       durationFrames: 0,
       name: `Shot ${s.idx + 1}${label.length ? ` · ${label.join(', ')}` : ''}`,
       note: tags.map((t) => `${t.field}: ${t.value} (${t.source})`).join('; '),
@@ -68,7 +68,8 @@ function factsOf(db: CatalogDb, clipId: number): ClipFacts | string {
   const rate = rateFromFps(row.fps, row.vfr === 1);
   const tb = clipTimebase(rate, row.timecode);
   const marks = clipMarks(db, clipId);
-  const markers = clipMarkers(db, clipId, rate);
+  const vfr = row.vfr === 1;
+  const markers = clipMarkers(db, clipId, rate, vfr);
   for (const r of marks.ranges) {
     const a = convertFrame(r.inFrame, r.rate, rate);
     markers.push({ frame: a, durationFrames: Math.max(1, convertFrame(r.outFrame, r.rate, rate) - a), name: r.name, note: r.note, kind: 'user' });
@@ -79,13 +80,23 @@ function factsOf(db: CatalogDb, clipId: number): ClipFacts | string {
     rate,
     dropFrame: tb.dropFrame,
     startFrame: tb.startFrame,
-    durationFrames: Math.max(1, secondsToFrame(row.duration_s, rate)),
+    durationFrames: clipFrameCount({ frameCount: row.frame_count, durationS: row.duration_s, vfr }, rate) ?? 1,
     audioRate: audioRateOf(db, clipId),
     markers,
     rating: marks.rating,
     keywords: marks.keywords,
   };
 }
+
+interface ShotRow {
+  id: number;
+  idx: number;
+  start_s: number;
+  end_s: number;
+  start_frame: number | null;
+  end_frame: number | null;
+}
+const shotPlace = (s: ShotRow) => ({ startS: s.start_s, endS: s.end_s, startFrame: s.start_frame, endFrame: s.end_frame });
 
 /** A frame count marked at one rate, at another (a range saved before a re-probe changed the rate). */
 function convertFrame(frame: number, from: FrameRate, to: FrameRate): number {
@@ -149,13 +160,13 @@ export function buildExportDocument(db: CatalogDb, sel: ExportSelection, title: 
   }
   if (sel.shotIds.length > 0) {
     const shots = db
-      .prepare('SELECT id, clip_id, idx, start_s, end_s FROM shots WHERE id IN (SELECT value FROM json_each(?))')
-      .all(JSON.stringify(sel.shotIds)) as { id: number; clip_id: number; idx: number; start_s: number; end_s: number }[];
+      .prepare('SELECT id, clip_id, idx, start_s, end_s, start_frame, end_frame FROM shots WHERE id IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(sel.shotIds)) as (ShotRow & { clip_id: number })[];
     const byId = new Map(shots.map((s) => [s.id, s]));
     for (const id of sel.shotIds) {
       const s = byId.get(id);
       if (!s) continue;
-      add(s.clip_id, (f) => item(f, { inFrame: secondsToFrame(s.start_s, f.rate), outFrame: secondsToFrame(s.end_s, f.rate), name: `${baseName(f.row.file_name)} shot ${s.idx + 1}` }));
+      add(s.clip_id, (f) => item(f, { ...shotFrames(shotPlace(s), f.rate, f.row.vfr === 1), name: `${baseName(f.row.file_name)} shot ${s.idx + 1}` }));
     }
   }
   for (const s of sel.spans) {

@@ -151,6 +151,7 @@ function toSummary(row: ClipRow, thumbs: ThumbRow[], shotCount: number, marks: M
     videoCodec: row.video_codec,
     audioCodec: row.audio_codec,
     durationS: row.duration_s,
+    frameCount: row.frame_count,
     fps: row.fps,
     vfr: row.vfr === null ? null : row.vfr === 1,
     width: row.width,
@@ -326,7 +327,6 @@ export function getClipDetail(db: CatalogDb, clipId: number): ClipDetail {
     ...toSummary(row, thumbs, shots.length, markSummaries(db, [clipId]).get(clipId) ?? NO_MARKS),
     fingerprint: row.fingerprint,
     bitRate: row.bit_rate,
-    frameCount: row.frame_count,
     probedAt: row.probed_at,
     shots: shots.map(
       (s): Shot => ({

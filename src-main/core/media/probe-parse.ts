@@ -125,7 +125,10 @@ export function parseProbeJson(raw: unknown, file: string): MediaInfo {
   const durationS = num(json.format?.duration) ?? num(video?.duration) ?? num(audio?.duration);
   const fps = avgRate ?? rRate;
   const nbFrames = num(video?.nb_frames);
-  const frameCount = nbFrames ?? (fps && durationS ? Math.round(fps * durationS) : null);
+  // The video's own length when the container does not count frames (Matroska, WebM): the
+  // container's duration runs to the end of the longest stream, often the audio.
+  const videoS = num(video?.duration) ?? durationS;
+  const frameCount = nbFrames ?? (fps && videoS ? Math.round(fps * videoS) : null);
 
   return {
     container: containerName(formatName, file),

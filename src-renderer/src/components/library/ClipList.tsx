@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { CLIP_SORT_NATURAL, type ClipSort, type ClipSummary } from '../../../../src-shared/contract/library';
 import { rateLabel } from '../../../../src-shared/timecode';
-import { tcAt, tcDuration } from '../timecode-format';
+import { clipLengthTc, tcAt } from '../timecode-format';
 import type { ClipViewProps } from './ClipGrid';
 import { clipBadge, formatResolution } from './format';
 
@@ -18,7 +18,7 @@ interface Column {
 
 const COLUMNS: Column[] = [
   { sort: 'name', label: 'Name', width: 'minmax(180px, 2fr)', cell: (c) => <span className="cl-name" title={c.path}>{c.name}</span> },
-  { sort: 'duration', label: 'Duration', width: '104px', cell: (c) => <span className="mono">{tcDuration(c, c.durationS)}</span> },
+  { sort: 'duration', label: 'Duration', width: '104px', cell: (c) => <span className="mono">{clipLengthTc(c)}</span> },
   { sort: 'resolution', label: 'Resolution', width: '96px', cell: (c) => formatResolution(c) },
   { sort: 'fps', label: 'FPS', width: '70px', cell: (c) => (c.rate ? `${rateLabel(c.rate)}${c.vfr ? ' VFR' : ''}` : '–') },
   { sort: 'codec', label: 'Codec', width: '64px', cell: (c) => c.videoCodec ?? '–' },

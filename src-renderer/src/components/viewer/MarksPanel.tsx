@@ -2,11 +2,12 @@ import { useEffect, useState, type ReactNode } from 'react';
 import type { ClipDetail } from '../../../../src-shared/contract/library';
 import type { ClipMarks, Range, Rating } from '../../../../src-shared/contract/marks';
 import type { AppError } from '../../../../src-shared/errors';
-import { framesToTimecode, frameToSeconds, type FrameRate } from '../../../../src-shared/timecode';
+import { frameToSeconds, type FrameRate } from '../../../../src-shared/timecode';
 import { api } from '../../api/client';
 import { ExportMenu } from '../ExportMenu';
 import { dragOutHandler, HandOff, useHandOffCapabilities } from '../HandOff';
 import { KeywordEditor, RatingButtons } from '../marks/MarkControls';
+import { tcLength } from '../timecode-format';
 import { TagRangeNow } from './TagRangeNow';
 
 /**
@@ -67,7 +68,8 @@ export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, ext
     }
   };
   const rateClip = (rating: Rating) => void api.call('marks.rate', { clipIds: [clip.id], rating }).catch((e: AppError) => setStatus(e.message));
-  const rangeSpan = (r: Range) => `${tc(r.inFrame)} – ${tc(r.outFrame - 1)} · ${framesToTimecode(r.outFrame - r.inFrame, rate, false)}`;
+  // In to its last frame (the Out the viewer shows), and the length counted as the clip counts (";" when drop-frame).
+  const rangeSpan = (r: Range) => `${tc(r.inFrame)} – ${tc(r.outFrame - 1)} · ${tcLength(clip, r.outFrame - r.inFrame)}`;
   const selection =
     activeRangeId !== null
       ? { rangeIds: [activeRangeId] }

@@ -2,11 +2,12 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import type { ClipDetail } from '../../../../src-shared/contract/library';
 import type { Result } from '../../../../src-shared/contract';
 import type { AppError } from '../../../../src-shared/errors';
-import { framesToTimecode, frameToSeconds, rateLabel, secondsToFrame } from '../../../../src-shared/timecode';
+import { clipFrameCount, framesToTimecode, frameToSeconds, rateLabel, secondsToFrame, shotFrames } from '../../../../src-shared/timecode';
 import { api } from '../../api/client';
 import { timebaseOf } from '../timecode-format';
 import { FaceBoxes, type FaceFrames } from './FaceBoxes';
 import { LevelMeter, startAudioGraph } from './LevelMeter';
+import { marksOfRange } from './marks';
 import { MarksPanel } from './MarksPanel';
 import { nextShuttle, STOPPED, type ShuttleEvent } from './shuttle';
 import { TagOverlay } from './TagOverlay';
@@ -74,8 +75,9 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
     if (!tb || opened.current) return;
     opened.current = true;
     if (range) {
-      setIn(secondsToFrame(range.startS, tb.rate));
-      setOut(Math.max(secondsToFrame(range.startS, tb.rate) + 1, secondsToFrame(range.endS, tb.rate)));
+      const m = marksOfRange(range, tb.rate);
+      setIn(m.inFrame);
+      setOut(m.outFrame);
     }
   }, [tb, range]);
 
@@ -113,14 +115,15 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
     (k: number) => {
       const v = video.current;
       if (!v || !tb) return;
-      const last = clip?.durationS ? secondsToFrame(clip.durationS, tb.rate) - 1 : Number.POSITIVE_INFINITY;
+      const length = clip ? clipFrameCount(clip, tb.rate) : null;
+      const last = length !== null ? length - 1 : Number.POSITIVE_INFINITY;
       const t = frameToSeconds(Math.max(0, Math.min(last, k)) + 0.5, tb.rate);
       setNow(t);
       wanted.current = t;
       resends.current = 0;
       if (!v.seeking) v.currentTime = t;
     },
-    [tb, clip?.durationS, setNow],
+    [tb, clip, setNow],
   );
 
   const applyShuttle = useCallback(
@@ -230,7 +233,7 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
   const shotJump = (dir: -1 | 1) => {
     if (!clip || !tb) return;
     const frame = secondsToFrame(nowRef.current, tb.rate);
-    const starts = clip.shots.map((s) => secondsToFrame(s.startS, tb.rate));
+    const starts = clip.shots.map((s) => shotFrames(s, tb.rate, clip.vfr === true).inFrame);
     const target = dir > 0 ? starts.find((f) => f > frame) : [...starts].reverse().find((f) => f < frame);
     if (target !== undefined) seekFrame(target);
   };
@@ -281,7 +284,7 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
   const tc = (f: number | null) => (f === null || !tb ? '--:--:--:--' : framesToTimecode(tb.startFrame + f, tb.rate, tb.dropFrame));
   const durTc = (frames: number) => (tb ? framesToTimecode(frames, tb.rate, tb.dropFrame) : '');
   const markIn = inFrame ?? 0;
-  const markOut = outFrame ?? (clip?.durationS && tb ? secondsToFrame(clip.durationS, tb.rate) : null);
+  const markOut = outFrame ?? (clip && tb ? clipFrameCount(clip, tb.rate) : null);
   const spanLabel = span ? `${span.segmentId === null ? 'shot (local tags)' : 'segment'} ${tc(secondsToFrame(span.startS, tb?.rate ?? { num: 25, den: 1 }))}` : 'no shot here';
 
   return (
