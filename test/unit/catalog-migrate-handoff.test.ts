@@ -53,3 +53,34 @@ describe('migration 0021: shot times on their frames', () => {
     expect(g(102).start_s).toBe(1.23456);
   });
 });
+
+describe('migration 0022: audio layout, audio rate and reel name as columns', () => {
+  it('fills them from the probe answer a catalogued clip keeps', () => {
+    const { file, old } = catalogAtVersion(21, cleanups);
+    const now = Date.now();
+    old.prepare(`INSERT INTO volumes (id, volume_key, mount_path, online, last_seen_at) VALUES (1, 'k', '/m', 1, ?)`).run(now);
+    const clip = old.prepare(`INSERT INTO clips (id, volume_id, rel_path, file_name, size_bytes, mtime_ms, status, probe_json, created_at, updated_at) VALUES (?, 1, ?, ?, 1, 1, 'ready', ?, ?, ?)`);
+    const probe = {
+      streams: [
+        { codec_type: 'video', tags: { timecode: '01:00:00:00' } },
+        { codec_type: 'audio', channels: 1, sample_rate: '48000' },
+        { codec_type: 'audio', channels: 1, sample_rate: '48000' },
+        { codec_type: 'data', tags: { reel_name: 'A001C003' } },
+      ],
+      format: {},
+    };
+    clip.run(1, 'a.mov', 'a.mov', JSON.stringify(probe), now, now);
+    clip.run(2, 'b.mxf', 'b.mxf', JSON.stringify({ streams: [{ codec_type: 'video' }], format: { tags: { tape_name: 'TAPE 7' } } }), now, now);
+    clip.run(3, 'c.mp4', 'c.mp4', null, now, now);
+    clip.run(4, 'd.mp4', 'd.mp4', 'not json', now, now);
+    old.close();
+
+    const db = openCatalog(file);
+    cleanups.unshift(() => db.close());
+    const row = (id: number) => db.prepare('SELECT audio_rate, audio_layout, reel_name FROM clips WHERE id = ?').get(id);
+    expect(row(1)).toEqual({ audio_rate: 48000, audio_layout: '[1,1]', reel_name: 'A001C003' });
+    expect(row(2)).toEqual({ audio_rate: null, audio_layout: '[]', reel_name: 'TAPE 7' });
+    expect(row(3)).toEqual({ audio_rate: null, audio_layout: null, reel_name: null });
+    expect(row(4)).toEqual({ audio_rate: null, audio_layout: null, reel_name: null });
+  });
+});
