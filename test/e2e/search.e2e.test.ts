@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { framesToTimecode, timecodeToFrames } from '../../src-shared/timecode';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { makeColourClips, type EmbeddedClip } from '../integration/search-fixture';
 import { searchableLibrary } from './search-world';
@@ -74,7 +75,10 @@ describe('Search view', () => {
     const edl = fs.readFileSync((await download.path())!, 'utf8').split('\r\n');
     const events = edl.filter((l) => /^\d{3} /.test(l));
     expect(events).toHaveLength(ranges.length);
-    events.forEach((l, i) => expect(`${l.slice(29, 40)}–${l.slice(41, 52)}`).toBe(ranges[i]));
+    // Cards show In to the last frame; the EDL's Out is the frame after it (the colour clips run at 25 fps).
+    const r25 = { num: 25, den: 1 };
+    const lastFrame = (out: string) => framesToTimecode(timecodeToFrames(out, r25)! - 1, r25, false);
+    events.forEach((l, i) => expect(`${l.slice(29, 40)}–${lastFrame(l.slice(41, 52))}`).toBe(ranges[i]));
   });
 
   it('narrows the results with filters', async () => {

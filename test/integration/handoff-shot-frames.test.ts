@@ -4,6 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClipDetail } from '../../src-shared/contract/library';
 import { framesToTimecode, shotFrames, timecodeToFrames, type FrameRate } from '../../src-shared/timecode';
+import { createExportHandlers } from '../../src-main/core/export/export-handlers';
+import type { DesktopShell } from '../../src-main/core/files/files-handlers';
 import { startWebApp, type WebApp } from '../../src-main/web/web-app';
 import { marksOfRange, rangeOfFrames } from '../../src-renderer/src/components/viewer/marks';
 import { tcFrame, timebaseOf } from '../../src-renderer/src/components/timecode-format';
@@ -85,7 +87,7 @@ describe.each(CASES)('shots of $name start on their cut frame', (c) => {
   it('in every export: FCPXML, FCP7 XML, EDL, OTIO, CSV and Avid markers', async () => {
     const clip = clips.get(c.name)!;
     const shotIds = clip.shots.map((s) => s.id);
-    const build = (format: string) => call<{ fileName: string; text: string }>('export.build', { format, selection: { shotIds }, title: `shots ${c.name}` });
+    const build = async (format: string) => (await call<{ files: { fileName: string; text: string }[] }>('export.build', { format, selection: { shotIds }, title: `shots ${c.name}` })).files[0]!;
     const dir = path.join(REPO_ROOT, 'test-results', 'exports', 'shot-frames');
     fs.mkdirSync(dir, { recursive: true });
     const start = timecodeToFrames(c.timecode, c.r)!;
@@ -116,12 +118,37 @@ describe.each(CASES)('shots of $name start on their cut frame', (c) => {
     const csv = parseCsv((await build('csv')).text);
     expect(csv.slice(2).map((r) => r[3])).toEqual(tcs);
 
-    // Avid: the shot markers sit on the cut frames too.
+    // Avid: the list is in the sequence's record timecode, the shots one after another from
+    // 01:00:00:00, so shot k+2 (which follows shots 1..k+1 of cut-frame lengths) opens at the cut.
     const avid = (await build('avid')).text.split('\r\n').filter(Boolean).map((l) => l.split('\t'));
-    for (const [k, tc] of tcs.entries()) {
-      const at = avid.filter((f) => f[4]!.startsWith(`Shot ${k + 2}`)).map((f) => f[1]);
-      expect(at.length).toBeGreaterThan(0);
-      expect(new Set(at)).toEqual(new Set([tc]));
+    const rec = timecodeToFrames(c.timecode.includes(';') ? '01:00:00;00' : '01:00:00:00', c.r)!;
+    for (const [k, f] of c.cuts.entries()) {
+      const at = avid.filter((x) => x[4]!.includes(`Shot ${k + 2}`)).map((x) => x[1]);
+      expect(at).toEqual([framesToTimecode(rec + f, c.r, c.timecode.includes(';'))]);
     }
+  });
+});
+
+describe('saving an export', () => {
+  it('in the desktop app, main builds the files and hands them to the system save dialog; the web transport refuses', async () => {
+    const clip = clips.get(CASES[0].name)!;
+    const asked: { fileName: string; text: string }[][] = [];
+    const shell: DesktopShell = {
+      reveal: () => undefined,
+      open: async () => undefined,
+      startDrag: () => undefined,
+      saveFiles: async (files) => {
+        asked.push(files);
+        return files.map((f) => `/chosen/${f.fileName}`);
+      },
+    };
+    const handlers = createExportHandlers(app.core.db, shell);
+    const r = await handlers['export.save']({ format: 'edl', selection: { clipIds: [clip.id], rangeIds: [], shotIds: [], spans: [] }, title: 'Day 1 selects' }, { transport: 'electron' });
+    expect(r).toMatchObject({ savedTo: ['/chosen/Day 1 selects.edl'], items: 1, skipped: [], notes: [] });
+    expect(asked[0]!.map((f) => f.fileName)).toEqual(['Day 1 selects.edl']);
+    expect(asked[0]![0]!.text).toMatch(/^TITLE: Day 1 selects\r\n/);
+    const web = await app.core.dispatch('export.save', { format: 'edl', selection: { clipIds: [clip.id] } }, { transport: 'test' });
+    expect(web.ok).toBe(false);
+    if (!web.ok) expect(web.error.message).toMatch(/browser downloads/);
   });
 });

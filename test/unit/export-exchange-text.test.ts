@@ -30,7 +30,8 @@ function evilDocument(): ExportDocument {
     durationFrames: 100,
     width: 320,
     height: 180,
-    audioChannels: 2,
+    reel: null,
+    audioLayout: [2],
     audioRate: 48000,
     inFrame: 10,
     outFrame: 60,
@@ -43,7 +44,7 @@ function evilDocument(): ExportDocument {
 }
 
 function write(format: Parameters<typeof writeExport>[0]): { file: string; text: string } {
-  const r = writeExport(format, evilDocument());
+  const r = writeExport(format, evilDocument()).files[0]!;
   const dir = path.join(REPO_ROOT, 'test-results', 'exports', 'injection');
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `evil.${r.fileName.split('.').pop()}`);

@@ -12,24 +12,9 @@ interface ClipFacts {
   dropFrame: boolean;
   startFrame: number;
   durationFrames: number;
-  audioRate: number | null;
   markers: ExportMarker[];
   rating: ExportItem['rating'];
   keywords: string[];
-}
-
-/** The audio sample rate is only in the stored ffprobe answer. */
-function audioRateOf(db: CatalogDb, clipId: number): number | null {
-  const r = db.prepare('SELECT probe_json FROM clips WHERE id = ?').get(clipId) as { probe_json: string | null } | undefined;
-  if (!r?.probe_json) return null;
-  try {
-    const j = JSON.parse(r.probe_json) as { streams?: { codec_type?: string; sample_rate?: string | number }[] };
-    const a = j.streams?.find((s) => s.codec_type === 'audio');
-    const n = Number(a?.sample_rate);
-    return Number.isFinite(n) && n > 0 ? n : null;
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -81,7 +66,6 @@ function factsOf(db: CatalogDb, clipId: number): ClipFacts | string {
     dropFrame: tb.dropFrame,
     startFrame: tb.startFrame,
     durationFrames: clipFrameCount({ frameCount: row.frame_count, durationS: row.duration_s, vfr }, rate) ?? 1,
-    audioRate: audioRateOf(db, clipId),
     markers,
     rating: marks.rating,
     keywords: marks.keywords,
@@ -104,6 +88,15 @@ function convertFrame(frame: number, from: FrameRate, to: FrameRate): number {
   return secondsToFrame(frameToSeconds(frame, from), to);
 }
 
+/** Channels per audio stream, as the probe stored them (a catalog from before 0022 without them: the first stream's count). */
+function audioLayoutOf(row: ClipRow): number[] {
+  if (row.audio_layout) {
+    const parsed = JSON.parse(row.audio_layout) as unknown;
+    if (Array.isArray(parsed)) return parsed.filter((n): n is number => typeof n === 'number' && n > 0);
+  }
+  return row.audio_channels ? [row.audio_channels] : [];
+}
+
 function baseName(fileName: string): string {
   return fileName.replace(/\.[^.]+$/, '');
 }
@@ -123,23 +116,38 @@ function item(f: ClipFacts, part: { inFrame: number; outFrame: number; name: str
     durationFrames: f.durationFrames,
     width: f.row.width,
     height: f.row.height,
-    audioChannels: f.row.audio_channels,
-    audioRate: f.audioRate,
+    reel: f.row.reel_name,
+    audioLayout: audioLayoutOf(f.row),
+    audioRate: f.row.audio_rate,
     inFrame,
     outFrame,
     note: [part.note, f.row.vfr === 1 ? 'variable frame rate source, conformed' : ''].filter(Boolean).join(' · '),
     rating: part.rating === undefined ? f.rating : part.rating,
     keywords: [...new Set([...(part.keywords ?? []), ...f.keywords])],
-    // Markers of the used part only: an NLE drops (or misplaces) markers outside a clip's In/Out.
-    markers: f.markers.filter((m) => m.frame >= inFrame && m.frame < outFrame),
+    // Markers of the used part only (an NLE drops or misplaces markers outside a clip's In/Out),
+    // without the range that is this item itself.
+    markers: f.markers.filter((m) => m.frame >= inFrame && m.frame < outFrame && !(m.kind === 'user' && m.frame === inFrame && m.frame + m.durationFrames === outFrame && m.name === part.name)),
   };
+}
+
+/**
+ * A title for an export the caller did not name, from what it holds: the item's name when there
+ * is one ("Best line"), the clip's when all come from one ("A001, 3 items"), else the count and
+ * the first names ("4 items: A001, B002, C003…").
+ */
+export function titleFor(items: readonly Pick<ExportItem, 'name' | 'fileName'>[]): string {
+  if (items.length === 1) return items[0]!.name;
+  const files = [...new Set(items.map((it) => baseName(it.fileName)))];
+  if (files.length === 1) return `${files[0]}, ${items.length} items`;
+  return `${items.length} items: ${files.slice(0, 3).join(', ')}${files.length > 3 ? '…' : ''}`;
 }
 
 /**
  * The export document for a selection: whole clips, saved ranges, shots and moments (search
  * results), in that order; clips that cannot be placed on a timeline are listed in `skipped`.
+ * `title` names it (what the selection is); without one it is named after its items.
  */
-export function buildExportDocument(db: CatalogDb, sel: ExportSelection, title: string): { doc: ExportDocument; skipped: { clipId: number; reason: string }[] } {
+export function buildExportDocument(db: CatalogDb, sel: ExportSelection, title?: string): { doc: ExportDocument; skipped: { clipId: number; reason: string }[] } {
   const facts = new Map<number, ClipFacts | string>();
   const factsFor = (clipId: number) => {
     if (!facts.has(clipId)) facts.set(clipId, factsOf(db, clipId));
@@ -178,7 +186,7 @@ export function buildExportDocument(db: CatalogDb, sel: ExportSelection, title: 
   const first = items[0];
   return {
     doc: {
-      title,
+      title: title ?? titleFor(items),
       items,
       sequenceRate: first?.rate ?? { num: 25, den: 1 },
       sequenceDropFrame: first?.dropFrame ?? false,

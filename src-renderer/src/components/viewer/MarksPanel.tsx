@@ -70,12 +70,13 @@ export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, ext
   const rateClip = (rating: Rating) => void api.call('marks.rate', { clipIds: [clip.id], rating }).catch((e: AppError) => setStatus(e.message));
   // In to its last frame (the Out the viewer shows), and the length counted as the clip counts (";" when drop-frame).
   const rangeSpan = (r: Range) => `${tc(r.inFrame)} – ${tc(r.outFrame - 1)} · ${tcLength(clip, r.outFrame - r.inFrame)}`;
-  const selection =
-    activeRangeId !== null
-      ? { rangeIds: [activeRangeId] }
+  // What the export holds, and the name its files get: the saved range, In to Out, or the clip.
+  const { selection, exportTitle } =
+    selected !== null
+      ? { selection: { rangeIds: [selected.id] }, exportTitle: `${baseName} – ${selected.name}` }
       : hasRange
-        ? { spans: [{ clipId: clip.id, startS: frameToSeconds(inFrame!, rate), endS: frameToSeconds(outFrame!, rate) }] }
-        : { clipIds: [clip.id] };
+        ? { selection: { spans: [{ clipId: clip.id, startS: frameToSeconds(inFrame!, rate), endS: frameToSeconds(outFrame!, rate) }] }, exportTitle: `${baseName} ${tc(inFrame)}–${tc(outFrame! - 1)}` }
+        : { selection: { clipIds: [clip.id] }, exportTitle: baseName };
 
   return (
     <div className="viewer-marks-panel" data-testid="marks-panel">
@@ -140,7 +141,7 @@ export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, ext
         <span className="muted" data-testid="export-scope">
           {activeRangeId !== null ? `Range “${selected!.name}”` : hasRange ? 'In to Out' : 'Whole clip'}
         </span>
-        <ExportMenu selection={selection} title={baseName} />
+        <ExportMenu selection={selection} title={exportTitle} />
         <span className="spacer" />
         <HandOff clipIds={[clip.id]} path={clip.path} />
       </div>
