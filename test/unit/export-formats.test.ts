@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +6,8 @@ import { titleFor } from '../../src-main/core/export/build-export-document';
 import { exportFileName, writeExport } from '../../src-main/core/export/write-export';
 import { framesToTimecode, timecodeToFrames, type FrameRate } from '../../src-shared/timecode';
 import { REPO_ROOT } from '../helpers/paths';
-import { FCPXML_1_10, type ElementRule } from '../helpers/fcpxml-dtd-rules';
+import { FCPXML_1_10 } from '../helpers/fcpxml-dtd-rules';
+import { at, checkAgainstDtd, expectTime, kids, one, parseXml, type XNode } from '../helpers/xml-read';
 import { parseCsv } from '../helpers/csv-reader';
 
 /**
@@ -96,63 +96,6 @@ function write(c: RateCase, format: Parameters<typeof writeExport>[0]): { file: 
   const file = path.join(dir, `selects.${r.fileName.split('.').pop()}`);
   fs.writeFileSync(file, r.text);
   return { file, text: r.text };
-}
-
-/** An XML tree as Python's ElementTree reads it: an independent parser. */
-interface XNode {
-  tag: string;
-  attrs: Record<string, string>;
-  text: string;
-  children: XNode[];
-}
-function parseXml(file: string): XNode {
-  execFileSync('xmllint', ['--noout', file]); // well-formed, or this throws
-  const py = `
-import json, sys, xml.etree.ElementTree as ET
-def conv(e): return {"tag": e.tag, "attrs": dict(e.attrib), "text": (e.text or "").strip(), "children": [conv(c) for c in e]}
-print(json.dumps(conv(ET.parse(sys.argv[1]).getroot())))`;
-  return JSON.parse(execFileSync('python3', ['-c', py, file]).toString()) as XNode;
-}
-const kids = (n: XNode, tag: string) => n.children.filter((c) => c.tag === tag);
-const one = (n: XNode, tag: string) => {
-  const k = kids(n, tag);
-  expect(k, `<${n.tag}> has one <${tag}>`).toHaveLength(1);
-  return k[0]!;
-};
-const at = (n: XNode, p: string): XNode => p.split('/').reduce((x, t) => one(x, t), n);
-
-/** "1001/24000s" or "10s" as an exact fraction [num, den] (BigInt). */
-function rational(t: string): [bigint, bigint] {
-  const m = /^(\d+)(?:\/(\d+))?s$/.exec(t);
-  expect(m, `time "${t}" is rational seconds`).not.toBeNull();
-  return [BigInt(m![1]!), BigInt(m![2] ?? '1')];
-}
-/** frames at rate as seconds, compared exactly with a rational time attribute. */
-function expectTime(attr: string | undefined, frames: number, rate: FrameRate) {
-  expect(attr).toBeDefined();
-  const [n, d] = rational(attr!);
-  expect(n * BigInt(rate.num), `${attr} is frame ${frames}`).toBe(BigInt(frames) * BigInt(rate.den) * d);
-}
-
-/** Element order and attributes against the DTD's rules (test/helpers/fcpxml-dtd-rules.ts). */
-function checkAgainstDtd(n: XNode, rules: Record<string, ElementRule>): void {
-  const rule = rules[n.tag];
-  if (!rule) return; // elements this writer never emits are not described
-  for (const a of rule.required) expect(n.attrs, `<${n.tag}> has required ${a}`).toHaveProperty(a);
-  for (const a of Object.keys(n.attrs)) expect(rule.allowed, `<${n.tag}> may carry ${a}`).toContain(a);
-  for (const [a, values] of Object.entries(rule.enums ?? {})) if (n.attrs[a] !== undefined) expect(values).toContain(n.attrs[a]);
-  // Children must follow the groups in order; each group may repeat within its bounds.
-  let g = 0;
-  const counts = new Array<number>(rule.children.length).fill(0);
-  for (const child of n.children) {
-    while (g < rule.children.length && !rule.children[g]!.names.includes(child.tag)) g++;
-    expect(g, `<${child.tag}> is allowed in <${n.tag}> at this position`).toBeLessThan(rule.children.length);
-    counts[g]!++;
-    expect(counts[g]!, `<${child.tag}> count in <${n.tag}>`).toBeLessThanOrEqual(rule.children[g]!.max);
-    checkAgainstDtd(child, rules);
-  }
-  rule.children.forEach((grp, i) => expect(counts[i]!, `<${n.tag}> has at least ${grp.min} of ${grp.names.join('|')}`).toBeGreaterThanOrEqual(grp.min));
-  if (rule.empty) expect(n.children, `<${n.tag}> is EMPTY`).toHaveLength(0);
 }
 
 const tc = (c: RateCase, f: number) => framesToTimecode(f, c.rate, c.df);
@@ -396,7 +339,7 @@ describe.each(RATES)('exports at $label', (c) => {
   it('CSV (RFC 4180): one row per item with source timecodes, marks and markers', () => {
     const { text } = write(c, 'csv');
     const rows = parseCsv(text);
-    expect(rows[0]).toEqual(['Name', 'File', 'Path', 'In', 'Out', 'Duration', 'FPS', 'Drop frame', 'Rating', 'Keywords', 'Note', 'Markers']);
+    expect(rows[0]).toEqual(['Name', 'File', 'Path', 'In', 'Out (exclusive)', 'Duration', 'FPS', 'Drop frame', 'Rating', 'Keywords', 'Note', 'Markers']);
     expect(rows).toHaveLength(4);
     const [, r1, r2, r3] = rows as [string[], string[], string[], string[]];
     expect(r1.slice(0, 6)).toEqual(['Wide establishing', 'A001 #take.mov', '/Volumes/CARD 01/A001 #take.mov', tc(c, i1.startFrame + 48), tc(c, i1.startFrame + 120), tc(c, 72)]);

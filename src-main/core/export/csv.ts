@@ -2,11 +2,12 @@ import { framesToTimecode, rateLabel } from '../../../src-shared/timecode';
 import type { ExportDocument } from './export-model';
 import { csvField, oneLine } from './exchange-text';
 
-export const CSV_HEADER = ['Name', 'File', 'Path', 'In', 'Out', 'Duration', 'FPS', 'Drop frame', 'Rating', 'Keywords', 'Note', 'Markers'] as const;
+export const CSV_HEADER = ['Name', 'File', 'Path', 'In', 'Out (exclusive)', 'Duration', 'FPS', 'Drop frame', 'Rating', 'Keywords', 'Note', 'Markers'] as const;
 
 /**
- * A spreadsheet of the items: source timecode In and Out (Out is the last frame's successor, as
- * NLEs write it), duration as timecode, and the markers as "timecode name" joined by "; ".
+ * A spreadsheet of the items: source timecode In and Out (Out is the frame after the last one, as
+ * EDLs and NLEs write it, and the header says so), duration as a timecode in the file's own
+ * counting (";" when drop-frame), and the markers as "timecode name" joined by "; ".
  */
 export function writeCsv(doc: ExportDocument): string {
   const rows: string[][] = [[...CSV_HEADER]];
