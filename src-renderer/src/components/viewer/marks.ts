@@ -10,3 +10,21 @@ export function marksOfRange(range: { startS: number; endS: number }, rate: Fram
 export function rangeOfFrames(span: FrameSpan, rate: FrameRate): { startS: number; endS: number } {
   return { startS: frameToSeconds(span.inFrame, rate), endS: frameToSeconds(span.outFrame, rate) };
 }
+
+/** In and Out as the viewer holds them: frame numbers, Out exclusive (the viewer shows Out - 1, the range's last frame). */
+export interface Marks {
+  inFrame: number | null;
+  outFrame: number | null;
+}
+
+export const NO_MARKS: Marks = { inFrame: null, outFrame: null };
+
+/** I at the playhead: an Out at or before it no longer closes a range and goes. */
+export function markIn(m: Marks, frame: number): Marks {
+  return { inFrame: frame, outFrame: m.outFrame !== null && m.outFrame <= frame ? null : m.outFrame };
+}
+
+/** O at the playhead: the range ends after this frame; an In after it goes. */
+export function markOut(m: Marks, frame: number): Marks {
+  return { inFrame: m.inFrame !== null && m.inFrame > frame ? null : m.inFrame, outFrame: frame + 1 };
+}
