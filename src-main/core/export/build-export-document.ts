@@ -1,7 +1,7 @@
 import type { ExportSelection } from '../../../src-shared/contract/export';
 import { clipFrameCount, clipTimebase, framesToTimecode, frameToSeconds, rateFromFps, secondsToFrame, shotFrames, type FrameRate } from '../../../src-shared/timecode';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { clipAbsPath, getClipRow, type ClipRow } from '../library/clip-store';
+import { clipAbsPath, getClipRow, shotPlace, shotsById, shotsOfClip, type ClipRow } from '../library/clip-store';
 import { clipMarks, rangesById } from '../marks/marks-repository';
 import { clipTagSpans } from '../search/segment-tags';
 import type { ExportDocument, ExportItem, ExportMarker } from './export-model';
@@ -22,9 +22,7 @@ interface ClipFacts {
  * otherwise retype), a transition's span as a marker with a duration, and the saved ranges.
  */
 function clipMarkers(db: CatalogDb, clipId: number, rate: FrameRate, vfr: boolean): ExportMarker[] {
-  const shots = db
-    .prepare('SELECT id, idx, start_s, end_s, start_frame, end_frame, transition_kind, transition_start_s, transition_end_s FROM shots WHERE clip_id = ? ORDER BY idx')
-    .all(clipId) as (ShotRow & { transition_kind: string | null; transition_start_s: number | null; transition_end_s: number | null })[];
+  const shots = shotsOfClip(db, clipId);
   const spans = clipTagSpans(db, clipId);
   const out: ExportMarker[] = [];
   for (const s of shots) {
@@ -71,16 +69,6 @@ function factsOf(db: CatalogDb, clipId: number): ClipFacts | string {
     keywords: marks.keywords,
   };
 }
-
-interface ShotRow {
-  id: number;
-  idx: number;
-  start_s: number;
-  end_s: number;
-  start_frame: number | null;
-  end_frame: number | null;
-}
-const shotPlace = (s: ShotRow) => ({ startS: s.start_s, endS: s.end_s, startFrame: s.start_frame, endFrame: s.end_frame });
 
 /** A frame count marked at one rate, at another (a range saved before a re-probe changed the rate). */
 function convertFrame(frame: number, from: FrameRate, to: FrameRate): number {
@@ -167,9 +155,7 @@ export function buildExportDocument(db: CatalogDb, sel: ExportSelection, title?:
     );
   }
   if (sel.shotIds.length > 0) {
-    const shots = db
-      .prepare('SELECT id, clip_id, idx, start_s, end_s, start_frame, end_frame FROM shots WHERE id IN (SELECT value FROM json_each(?))')
-      .all(JSON.stringify(sel.shotIds)) as (ShotRow & { clip_id: number })[];
+    const shots = shotsById(db, sel.shotIds);
     const byId = new Map(shots.map((s) => [s.id, s]));
     for (const id of sel.shotIds) {
       const s = byId.get(id);
