@@ -248,7 +248,13 @@ describe('viewer, marks and hand-off', () => {
       await page.keyboard.press('Shift+Tab');
       expect(await inViewer()).toBe(true);
     }
-    await page.locator('[data-testid="viewer-tc"]').click();
+    // Esc closes it, wherever the focus is, and the Library has the keyboard back: Enter reopens the clip.
+    await press('Escape');
+    await expect.poll(() => page.locator('[data-testid="viewer"]').count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('library-clips');
+    await press('Enter');
+    await video().waitFor();
+    await expect.poll(() => video().evaluate((v) => (v as HTMLVideoElement).readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
     // In the browser the hand-off says why dragging a real file out cannot work.
     expect(await page.locator('[data-testid="hand-off-why"]').innerText()).toMatch(/desktop app/);
     await e.screenshot('viewer-range-1280');
