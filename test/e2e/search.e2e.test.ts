@@ -42,8 +42,9 @@ describe('Search view', () => {
     const firstTwo = await page.locator('[data-testid="search-result"]').evaluateAll((els) => els.slice(0, 2).map((el) => Number((el as HTMLElement).dataset.clip)));
     expect(firstTwo.sort()).toEqual([twoShot.clipId, blue.clipId].sort());
     const card = page.locator(`[data-testid="search-result"][data-clip="${twoShot.clipId}"]`).first();
-    // Source timecode of the segment (the fixture clips carry none: counted from zero).
-    expect(await card.locator('.sv-range').innerText()).toMatch(/^00:00:02[:;]00–00:00:04[:;]00$/);
+    // Source timecode of the segment, In to its last frame (the fixture clips carry none: counted
+    // from zero; they run at 10 fps, so the segment 2-4 s ends on frame 00:00:03:09).
+    expect(await card.locator('.sv-range').innerText()).toMatch(/^00:00:02[:;]00–00:00:03[:;]09$/);
     expect(await card.getAttribute('data-source')).toBe('local');
     // Thumbnails load through the media route.
     await expect.poll(() => card.locator('img').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
@@ -75,9 +76,9 @@ describe('Search view', () => {
     const edl = fs.readFileSync((await download.path())!, 'utf8').split('\r\n');
     const events = edl.filter((l) => /^\d{3} /.test(l));
     expect(events).toHaveLength(ranges.length);
-    // Cards show In to the last frame; the EDL's Out is the frame after it (the colour clips run at 25 fps).
-    const r25 = { num: 25, den: 1 };
-    const lastFrame = (out: string) => framesToTimecode(timecodeToFrames(out, r25)! - 1, r25, false);
+    // Cards show In to the last frame; the EDL's Out is the frame after it (the colour clips run at 10 fps).
+    const r10 = { num: 10, den: 1 };
+    const lastFrame = (out: string) => framesToTimecode(timecodeToFrames(out, r10)! - 1, r10, false);
     events.forEach((l, i) => expect(`${l.slice(29, 40)}–${lastFrame(l.slice(41, 52))}`).toBe(ranges[i]));
   });
 
