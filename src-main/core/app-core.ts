@@ -113,9 +113,9 @@ function composeAppCore(o: AppCoreOptions, lock: DataDirLock): AppCore {
       const chosen = chosenTool(tool);
       try {
         const located = locateTool(tool, { explicit: { [tool]: chosen?.path } });
-        return { tool, path: located.path, source: chosen?.source ?? located.source, version: verifyTool(tool, located.path), error: null };
+        return { tool, path: located.path, source: chosen?.source ?? located.source, origin: located.origin ?? null, version: verifyTool(tool, located.path), error: null };
       } catch (e) {
-        return { tool, path: chosen?.path ?? null, source: chosen?.source ?? null, version: null, error: toAppError(e).toJSON() };
+        return { tool, path: chosen?.path ?? null, source: chosen?.source ?? null, origin: null, version: null, error: toAppError(e).toJSON() };
       }
     });
   const ffmpegBinary = () => ffPath('ffmpeg', { ffmpeg: tools().ffmpeg });
@@ -155,6 +155,9 @@ function composeAppCore(o: AppCoreOptions, lock: DataDirLock): AppCore {
     ...searchServiceBinding(service),
     events,
     logger: o.logger,
+    // The reference queries relevance is measured against are a job of the one runner.
+    queue: pipeline.pipeline.queue,
+    backgroundClient: () => service.client(),
   });
 
   const handlers: Handlers = {
@@ -179,6 +182,12 @@ function composeAppCore(o: AppCoreOptions, lock: DataDirLock): AppCore {
       toolStatus,
       chooseFile: o.chooseFile,
       verifyTool,
+      // A new key or address: the pipeline retries what the old one was refused, search asks for its
+      // reference queries in the new space.
+      onChanged: () => {
+        pipeline.pipeline.onSettingsChanged();
+        search.service.bankChanged();
+      },
     }),
     ...library.handlers,
     ...pipeline.handlers,
