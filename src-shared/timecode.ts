@@ -176,14 +176,46 @@ export function clipTimebase(rate: FrameRate, startTimecode: string | null | und
   return { rate, dropFrame: supportsDropFrame(rate), startFrame: 0 };
 }
 
+/** A part of a clip as frames of its counting rate: [inFrame, outFrame), Out exclusive. */
+export interface FrameSpan {
+  inFrame: number;
+  outFrame: number;
+}
+
+/** What the catalog holds of a shot's place: frames of its decode, and their presentation times. */
+export interface ShotPlace {
+  startS: number;
+  endS: number;
+  /** Decoded frame numbers, Out exclusive (null: the clip was never decoded here, e.g. a URL clip). */
+  startFrame: number | null;
+  endFrame: number | null;
+}
+
+/**
+ * Where a shot starts and ends, in frames: a constant-rate clip's decoded frame numbers as they
+ * are (what an NLE counts, with nothing to round); a variable-rate clip's presentation times on
+ * the grid of the rate it is conformed to, as NLEs place them.
+ */
+export function shotFrames(s: ShotPlace, rate: FrameRate, vfr: boolean): FrameSpan {
+  if (!vfr && s.startFrame !== null && s.endFrame !== null) return { inFrame: s.startFrame, outFrame: Math.max(s.startFrame + 1, s.endFrame) };
+  const inFrame = secondsToFrame(s.startS, rate);
+  return { inFrame, outFrame: Math.max(inFrame + 1, secondsToFrame(s.endS, rate)) };
+}
+
+/**
+ * A clip's length in frames: its video's frames, whatever the container says (AAC audio often
+ * runs a frame or two past the last picture, and the container's duration with it). The decoded
+ * or probed frame count of a constant-rate clip; else its duration on the rate's grid.
+ */
+export function clipFrameCount(c: { frameCount: number | null; durationS: number | null; vfr: boolean | null }, rate: FrameRate): number | null {
+  if (!c.vfr && c.frameCount !== null && c.frameCount > 0) return c.frameCount;
+  if (c.durationS === null || !(c.durationS > 0)) return null;
+  return Math.max(1, Math.round((c.durationS * rate.num) / rate.den));
+}
+
 /** Source timecode of the frame shown at `seconds` into the file. */
 export function timecodeAt(tb: Timebase, seconds: number): string {
   return framesToTimecode(tb.startFrame + secondsToFrame(seconds, tb.rate), tb.rate, tb.dropFrame);
-}
-
-/** A length as a timecode duration (from 00:00:00:00), as NLEs show durations. */
-export function durationTimecode(tb: Timebase, seconds: number): string {
-  return framesToTimecode(secondsToFrame(seconds, tb.rate), tb.rate, tb.dropFrame);
 }
 
 /** "23.976", "29.97", "25": a rate as editors say it. */

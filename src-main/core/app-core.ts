@@ -194,7 +194,7 @@ function composeAppCore(o: AppCoreOptions, lock: DataDirLock): AppCore {
     ...collections.handlers,
     ...search.handlers,
     ...createMarksHandlers(db, events),
-    ...createExportHandlers(db),
+    ...createExportHandlers(db, o.desktop),
     ...createServiceActionsHandlers({
       db,
       events,

@@ -33,10 +33,34 @@ export const exportSelectionSchema = z
   .strict();
 export type ExportSelection = z.output<typeof exportSelectionSchema>;
 
+const exportArgsSchema = z.object({ format: exportFormatSchema, selection: exportSelectionSchema, title: safeText(200).trim().min(1).optional() }).strict();
+
+export const exportFileSchema = z.object({ fileName: z.string(), mime: z.string(), text: z.string() });
+export type ExportFile = z.infer<typeof exportFileSchema>;
+
+const skippedSchema = z.array(z.object({ clipId: z.number().int(), reason: z.string() }));
+
+const exportBuiltSchema = z.object({
+  files: z.array(exportFileSchema).min(1),
+  items: z.number().int(),
+  skipped: skippedSchema,
+  /** What the user should know: rates split into several files, or conformed on one sequence. */
+  notes: z.array(z.string()),
+});
+
 export const exportMethods = {
-  /** Builds the file in memory; the renderer saves it (a download in either transport). */
-  'export.build': method(
-    z.object({ format: exportFormatSchema, selection: exportSelectionSchema, title: safeText(200).trim().min(1).optional() }).strict(),
-    z.object({ fileName: z.string(), mime: z.string(), text: z.string(), items: z.number().int(), skipped: z.array(z.object({ clipId: z.number().int(), reason: z.string() })) }),
+  /**
+   * Builds the files in memory (one, or one per frame rate for EDL and Avid marker lists); the
+   * browser saves them as downloads. Named after `title`: what the selection holds.
+   */
+  'export.build': method(exportArgsSchema, exportBuiltSchema),
+  /**
+   * The desktop app's export: main builds the files and asks where to save them in the system's
+   * own dialog (the path never comes from the renderer). `savedTo` lists the files written, empty
+   * when the user cancelled. The web transport has no such dialog: it refuses (`files.capabilities`).
+   */
+  'export.save': method(
+    exportArgsSchema,
+    exportBuiltSchema.omit({ files: true }).extend({ savedTo: z.array(z.string()) }),
   ),
 } as const;

@@ -55,7 +55,10 @@ export const clipSummarySchema = z.object({
   container: z.string().nullable(),
   videoCodec: z.string().nullable(),
   audioCodec: z.string().nullable(),
+  /** The container's duration; the clip ends at its last video frame (`frameCount`), which audio may outlast. */
   durationS: z.number().nullable(),
+  /** Video frames: decoded (exact) once the analysis ran, the probe's count before. */
+  frameCount: z.number().int().nullable(),
   fps: z.number().nullable(),
   vfr: z.boolean().nullable(),
   width: z.number().int().nullable(),
@@ -95,7 +98,6 @@ export type Shot = z.infer<typeof shotSchema>;
 export const clipDetailSchema = clipSummarySchema.extend({
   fingerprint: z.string().nullable(),
   bitRate: z.number().nullable(),
-  frameCount: z.number().int().nullable(),
   probedAt: z.number().nullable(),
   shots: z.array(shotSchema),
 });

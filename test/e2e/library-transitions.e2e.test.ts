@@ -65,9 +65,9 @@ describe('Library: shot transitions', () => {
     await page.keyboard.press('Escape');
 
     // The exports carry the transition: a marker as long as the dissolve, where it starts.
-    const xml = (await call('export.build', { format: 'fcpxml', selection: { clipIds: [clipId] } })) as { ok: true; value: { text: string } };
+    const xml = (await call('export.build', { format: 'fcpxml', selection: { clipIds: [clipId] } })) as { ok: true; value: { files: { text: string }[] } };
     const file = path.join(e.dataDir, 'dissolve.fcpxml');
-    fs.writeFileSync(file, xml.value.text);
+    fs.writeFileSync(file, xml.value.files[0]!.text);
     const q = (x: string) => execFileSync('xmllint', ['--xpath', x, file]).toString().trim();
     const frames = (t: string) => {
       const m = /^(\d+)(?:\/(\d+))?s$/.exec(t)!;
@@ -77,8 +77,8 @@ describe('Library: shot transitions', () => {
     expect(q('string(//marker[starts-with(@value, "dissolve")]/@value)')).toBe('dissolve into shot 2');
     expect(Math.abs(frames(q('string(//marker[starts-with(@value, "dissolve")]/@start)')) - Math.floor(t.startS * 25))).toBeLessThanOrEqual(1);
     expect(Math.abs(frames(q('string(//marker[starts-with(@value, "dissolve")]/@duration)')) - (t.endS - t.startS) * 25)).toBeLessThanOrEqual(2);
-    const edl = (await call('export.build', { format: 'otio', selection: { clipIds: [clipId] } })) as { ok: true; value: { text: string } };
-    const markers = JSON.parse(edl.value.text).tracks.children[0].children[0].markers as { name: string; marked_range: { duration: { value: number } } }[];
+    const edl = (await call('export.build', { format: 'otio', selection: { clipIds: [clipId] } })) as { ok: true; value: { files: { text: string }[] } };
+    const markers = JSON.parse(edl.value.files[0]!.text).tracks.children[0].children[0].markers as { name: string; marked_range: { duration: { value: number } } }[];
     expect(markers.find((m) => m.name === 'dissolve into shot 2')!.marked_range.duration.value).toBeGreaterThan(10);
   });
 });

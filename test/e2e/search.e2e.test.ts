@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { framesToTimecode, timecodeToFrames } from '../../src-shared/timecode';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { makeColourClips, type EmbeddedClip } from '../integration/search-fixture';
 import { searchableLibrary } from './search-world';
@@ -41,8 +42,9 @@ describe('Search view', () => {
     const firstTwo = await page.locator('[data-testid="search-result"]').evaluateAll((els) => els.slice(0, 2).map((el) => Number((el as HTMLElement).dataset.clip)));
     expect(firstTwo.sort()).toEqual([twoShot.clipId, blue.clipId].sort());
     const card = page.locator(`[data-testid="search-result"][data-clip="${twoShot.clipId}"]`).first();
-    // Source timecode of the segment (the fixture clips carry none: counted from zero).
-    expect(await card.locator('.sv-range').innerText()).toMatch(/^00:00:02[:;]00–00:00:04[:;]00$/);
+    // Source timecode of the segment, In to its last frame (the fixture clips carry none: counted
+    // from zero; they run at 10 fps, so the segment 2-4 s ends on frame 00:00:03:09).
+    expect(await card.locator('.sv-range').innerText()).toMatch(/^00:00:02[:;]00–00:00:03[:;]09$/);
     expect(await card.getAttribute('data-source')).toBe('local');
     // Thumbnails load through the media route.
     await expect.poll(() => card.locator('img').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
@@ -74,7 +76,10 @@ describe('Search view', () => {
     const edl = fs.readFileSync((await download.path())!, 'utf8').split('\r\n');
     const events = edl.filter((l) => /^\d{3} /.test(l));
     expect(events).toHaveLength(ranges.length);
-    events.forEach((l, i) => expect(`${l.slice(29, 40)}–${l.slice(41, 52)}`).toBe(ranges[i]));
+    // Cards show In to the last frame; the EDL's Out is the frame after it (the colour clips run at 10 fps).
+    const r10 = { num: 10, den: 1 };
+    const lastFrame = (out: string) => framesToTimecode(timecodeToFrames(out, r10)! - 1, r10, false);
+    events.forEach((l, i) => expect(`${l.slice(29, 40)}–${lastFrame(l.slice(41, 52))}`).toBe(ranges[i]));
   });
 
   it('narrows the results with filters', async () => {

@@ -169,6 +169,30 @@ describe('viewer, marks and hand-off', () => {
     await atFrame(0);
     await press('ArrowDown');
     await atFrame(100);
+
+    // T hides the tags over the picture (a burnt-in timecode under them shows), T shows them
+    // again; the corner is a setting, kept for the next time the viewer opens.
+    await press('t');
+    await expect.poll(() => overlay.count()).toBe(0);
+    expect(await page.locator('[data-action="overlay"]').getAttribute('aria-pressed')).toBe('false');
+    await e.screenshot('viewer-overlay-hidden-1280');
+    await press('t');
+    await expect.poll(() => overlay.count()).toBe(1);
+    await page.selectOption('[data-testid="overlay-position"]', 'bottom-right');
+    expect(await overlay.getAttribute('data-position')).toBe('bottom-right');
+    const stage = await page.locator('.viewer-stage').boundingBox();
+    const tags = await overlay.boundingBox();
+    expect(tags!.x + tags!.width).toBeGreaterThan(stage!.x + stage!.width * 0.6);
+    expect(tags!.y).toBeGreaterThan(stage!.y + stage!.height * 0.4);
+    expect(await page.evaluate(() => localStorage.getItem('reelscout.viewerOverlay'))).toContain('bottom-right');
+    await e.screenshot('viewer-overlay-bottom-right-1280');
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await page.waitForTimeout(300);
+    await e.screenshot('viewer-overlay-bottom-right-1920');
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.selectOption('[data-testid="overlay-position"]', 'top-left');
+    // The select had the focus; the viewer's keys work again from the viewer itself.
+    await page.locator('[data-testid="viewer-tc"]').click();
   });
 
   it('marks In and Out, saves the range with a name, rates it and tags it now', async () => {
@@ -205,6 +229,32 @@ describe('viewer, marks and hand-off', () => {
     await answer.waitFor({ timeout: 30_000 });
     expect(await answer.innerText()).toMatch(/Shot size/);
     expect(emu.stats().byEndpoint['POST /video_tagging']?.requests).toBe(taggings + 1);
+    // After the tagging the keyboard is still the viewer's: L plays, K stops.
+    const inViewer = () => page.evaluate(() => document.querySelector('[data-testid="viewer"]')!.contains(document.activeElement));
+    expect(await inViewer()).toBe(true);
+    await press('l');
+    await expect.poll(() => video().evaluate((v) => !(v as HTMLVideoElement).paused && (v as HTMLVideoElement).playbackRate === 1)).toBe(true);
+    await press('k');
+    await expect.poll(() => video().evaluate((v) => (v as HTMLVideoElement).paused)).toBe(true);
+    // Tab walks the viewer's controls and wraps; it never reaches the page behind the modal.
+    const seen = new Set<string>();
+    for (let i = 0; i < 80; i++) {
+      await press('Tab');
+      expect(await inViewer()).toBe(true);
+      seen.add(await page.evaluate(() => (document.activeElement as HTMLElement).outerHTML.slice(0, 80)));
+    }
+    expect(seen.size).toBeGreaterThan(10);
+    for (let i = 0; i < 10; i++) {
+      await page.keyboard.press('Shift+Tab');
+      expect(await inViewer()).toBe(true);
+    }
+    // Esc closes it, wherever the focus is, and the Library has the keyboard back: Enter reopens the clip.
+    await press('Escape');
+    await expect.poll(() => page.locator('[data-testid="viewer"]').count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('library-clips');
+    await press('Enter');
+    await video().waitFor();
+    await expect.poll(() => video().evaluate((v) => (v as HTMLVideoElement).readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
     // In the browser the hand-off says why dragging a real file out cannot work.
     expect(await page.locator('[data-testid="hand-off-why"]').innerText()).toMatch(/desktop app/);
     await e.screenshot('viewer-range-1280');
@@ -220,7 +270,14 @@ describe('viewer, marks and hand-off', () => {
     expect(await page.locator('[data-testid="export-scope"]').innerText()).toBe('Range “Across the cut”');
     await page.selectOption('[data-testid="marks-panel"] [data-testid="export-format"]', 'fcpxml');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="marks-panel"] [data-action="export"]')]);
-    expect(download.suggestedFilename()).toBe('A001.fcpxml');
+    // Named after what it holds, and the page says where it went and offers it again.
+    expect(download.suggestedFilename()).toBe('A001 – Across the cut.fcpxml');
+    const status = page.locator('[data-testid="marks-panel"] [data-testid="export-status"]');
+    expect(await status.innerText()).toContain("Downloaded “A001 – Across the cut.fcpxml” (1 item) to this browser's downloads folder.");
+    await e.screenshot('viewer-export-downloaded-1280');
+    const [again] = await Promise.all([page.waitForEvent('download'), status.locator('[data-action="download-again"]').click()]);
+    expect(again.suggestedFilename()).toBe(download.suggestedFilename());
+    expect(fs.readFileSync((await again.path())!, 'utf8')).toBe(fs.readFileSync((await download.path())!, 'utf8'));
     const dir = path.join(REPO_ROOT, 'test-results', 'exports', 'e2e');
     fs.mkdirSync(dir, { recursive: true });
     const file = path.join(dir, download.suggestedFilename());
@@ -232,9 +289,11 @@ describe('viewer, marks and hand-off', () => {
     expect(q('string(//asset-clip/@name)')).toBe('Across the cut');
     expect(q('string(//asset-clip/rating/@value)')).toBe('favorite');
     expect(q('string(//asset-clip/marker[starts-with(@value, "Shot 2")]/@start)')).toBe(`${(900000 + 100) / FPS}s`);
-    await page.keyboard.press('Escape'); // leaves the focused button
+    // Esc closes the viewer from a text field as from anywhere, and the Library has the keyboard again.
+    await page.focus('[data-testid="range-name"]');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.locator('[data-testid="viewer"]').count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('library-clips');
   });
 
   it('shows the Library as a list sorted by duration, with multi-select and batch rating', async () => {
@@ -273,6 +332,27 @@ describe('viewer, marks and hand-off', () => {
     await expect.poll(() => page.locator('[data-testid="selection-count"]').innerText()).toBe('3 selected');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.locator('[data-testid="batch-bar"]').count()).toBe(0);
+
+    // Home, End, PageUp and PageDown move through the list (and the grid) as in a file browser.
+    await page.focus('[data-testid="library-clips"]');
+    const focused = () => page.locator('[data-testid="clip-list"] .cl-row.selected').getAttribute('data-clip-id');
+    await page.keyboard.press('End');
+    await expect.poll(focused).toBe(String(ids['A001.mp4']));
+    await page.keyboard.press('Home');
+    await expect.poll(focused).toBe(String(ids['B001.mp4']));
+    await page.keyboard.press('PageDown');
+    await expect.poll(focused).toBe(String(ids['A001.mp4']));
+    await page.keyboard.press('PageUp');
+    await expect.poll(focused).toBe(String(ids['B001.mp4']));
+    await e.screenshot('library-list-keys-1280');
+    await page.click('[data-layout="grid"]');
+    await page.focus('[data-testid="library-clips"]');
+    // The same order (shortest first) in the grid.
+    await page.keyboard.press('End');
+    await expect.poll(() => page.locator('.clip-card.selected').getAttribute('data-clip-id')).toBe(String(ids['A001.mp4']));
+    await page.keyboard.press('Home');
+    await expect.poll(() => page.locator('.clip-card.selected').getAttribute('data-clip-id')).toBe(String(ids['B001.mp4']));
+    await page.click('[data-layout="list"]');
 
     // Filtering by name shows the match count.
     await page.fill('input[aria-label="Filter by name"]', 'C00');

@@ -91,6 +91,24 @@ export const FCPXML_1_10: Record<string, ElementRule> = {
     allowed: ['ref', ...SOURCE_ATTRS, 'srcEnable', 'audioStart', 'audioDuration', 'format', 'tcStart', 'tcFormat', 'modDate', 'audioRole', 'videoRole'],
     enums: { tcFormat: ['DF', 'NDF'], srcEnable: ['all', 'audio', 'video'], enabled: ['0', '1'] },
   },
+  // A project holds one sequence: an optional note, its spine, optional metadata.
+  project: { children: [{ names: ['sequence'], min: 1, max: 1 }], required: [], allowed: ['name', 'uid', 'id', 'modDate'] },
+  sequence: {
+    children: [
+      { names: ['note'], min: 0, max: 1 },
+      { names: ['spine'], min: 1, max: 1 },
+      { names: ['metadata'], min: 0, max: 1 },
+    ],
+    required: ['format'],
+    allowed: ['format', 'duration', 'tcStart', 'tcFormat', 'audioLayout', 'audioRate', 'renderFormat', 'keywords'],
+    enums: { tcFormat: ['DF', 'NDF'], audioLayout: ['mono', 'stereo', 'surround'], audioRate: ['32k', '44.1k', '48k', '88.2k', '96k', '176.4k', '192k'] },
+  },
+  // Story elements in timeline order.
+  spine: {
+    children: [{ names: ['audio', 'video', 'clip', 'title', 'caption', 'mc-clip', 'ref-clip', 'sync-clip', 'asset-clip', 'audition', 'gap', 'transition'], min: 0, max: MANY }],
+    required: [],
+    allowed: ['lane', 'offset', 'name', 'format'],
+  },
   marker: { children: [], empty: true, required: ['start', 'value'], allowed: ['start', 'duration', 'value', 'completed', 'note'] },
   rating: { children: [], empty: true, required: ['value'], allowed: ['name', 'start', 'duration', 'value', 'note'], enums: { value: ['favorite', 'reject'] } },
   keyword: { children: [], empty: true, required: ['value'], allowed: ['start', 'duration', 'value', 'note'] },

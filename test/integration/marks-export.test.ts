@@ -152,7 +152,8 @@ describe('marks in the catalog', () => {
   });
 
   it('travels in the exports built from the catalog: range, its marks, the shot boundary inside it', async () => {
-    const xml = await call<{ fileName: string; text: string; items: number }>('export.build', { format: 'fcpxml', selection: { rangeIds: [range.id], clipIds: [b001] }, title: 'Marks test' });
+    const built = await call<{ files: { fileName: string; text: string }[]; items: number }>('export.build', { format: 'fcpxml', selection: { rangeIds: [range.id], clipIds: [b001] }, title: 'Marks test' });
+    const xml = { ...built.files[0]!, items: built.items };
     expect(xml.fileName).toBe('Marks test.fcpxml');
     expect(xml.items).toBe(2);
     // Clips first, then ranges (the contract's order).
@@ -172,10 +173,10 @@ describe('marks in the catalog', () => {
     expect(q('string(//asset-clip[@name="B001"]/rating/@value)')).toBe('reject');
     expect(q('string(//asset-clip[@name="B001"]/@tcFormat)')).toBe('DF');
 
-    const csv = await call<{ text: string }>('export.build', { format: 'csv', selection: { rangeIds: [range.id] } });
+    const csv = (await call<{ files: { text: string }[] }>('export.build', { format: 'csv', selection: { rangeIds: [range.id] } })).files[0]!;
     const row = csv.text.split('\r\n')[1]!;
     expect(row).toContain(`${framesToTimecode(900075, { num: 25, den: 1 }, false)},${framesToTimecode(900150, { num: 25, den: 1 }, false)}`);
-    const otio = JSON.parse((await call<{ text: string }>('export.build', { format: 'otio', selection: { shotIds: [] , spans: [{ clipId: a001, startS: 1, endS: 2 }] } })).text);
+    const otio = JSON.parse((await call<{ files: { text: string }[] }>('export.build', { format: 'otio', selection: { shotIds: [], spans: [{ clipId: a001, startS: 1, endS: 2 }] } })).files[0]!.text);
     const clip = otio.tracks.children[0].children[0];
     expect([clip.source_range.start_time.value, clip.source_range.duration.value]).toEqual([900025, 25]);
     expect(clip.name).toBe('A001 10:00:01:00');
@@ -190,7 +191,7 @@ describe('marks in the catalog', () => {
     expect(phone.vfr).toBe(true);
     expect(phone.fps!).toBeLessThan(29);
     expect(phone.rate).toEqual({ num: 24000, den: 1001 });
-    const csv = await call<{ text: string }>('export.build', { format: 'csv', selection: { clipIds: [phone.id] } });
+    const csv = (await call<{ files: { text: string }[] }>('export.build', { format: 'csv', selection: { clipIds: [phone.id] } })).files[0]!;
     const row = csv.text.split('\r\n')[1]!;
     expect(row).toContain(',23.976,no,');
     expect(row).toContain('variable frame rate source, conformed');

@@ -1,12 +1,14 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ExportDocument, ExportItem } from '../../src-main/core/export/export-model';
-import { writeExport } from '../../src-main/core/export/write-export';
+import { titleFor } from '../../src-main/core/export/build-export-document';
+import { exportFileName, writeExport } from '../../src-main/core/export/write-export';
 import { framesToTimecode, timecodeToFrames, type FrameRate } from '../../src-shared/timecode';
 import { REPO_ROOT } from '../helpers/paths';
-import { FCPXML_1_10, type ElementRule } from '../helpers/fcpxml-dtd-rules';
+import { FCPXML_1_10 } from '../helpers/fcpxml-dtd-rules';
+import { at, checkAgainstDtd, expectTime, kids, one, parseXml, type XNode } from '../helpers/xml-read';
+import { parseCsv } from '../helpers/csv-reader';
 
 /**
  * Issue 11's hand-off files, read back by parsers that are not the writers: Python's
@@ -35,7 +37,7 @@ const NOTE = 'Check focus & <exposure> "soon" — café';
 
 function documentAt(c: RateCase): ExportDocument {
   const startFrame = timecodeToFrames(c.tc, c.rate)!;
-  const base = { rate: c.rate, vfr: false, dropFrame: c.df, width: 1920, height: 1080, audioChannels: 2, audioRate: 48000 };
+  const base = { rate: c.rate, vfr: false, dropFrame: c.df, width: 1920, height: 1080, audioLayout: [2], audioRate: 48000, reel: null };
   const a001: Omit<ExportItem, 'name' | 'inFrame' | 'outFrame' | 'note' | 'rating' | 'keywords' | 'markers'> = {
     ...base,
     clipId: 1,
@@ -71,7 +73,8 @@ function documentAt(c: RateCase): ExportDocument {
         path: 'C:\\Footage\\Day 2\\B002.mxf',
         startFrame: 0,
         durationFrames: 250,
-        audioChannels: 0,
+        audioLayout: [],
+        audioRate: null,
         inFrame: 0,
         outFrame: 250,
         note: '',
@@ -85,69 +88,14 @@ function documentAt(c: RateCase): ExportDocument {
 }
 
 function write(c: RateCase, format: Parameters<typeof writeExport>[0]): { file: string; text: string } {
-  const r = writeExport(format, documentAt(c));
+  const { files } = writeExport(format, documentAt(c));
+  expect(files).toHaveLength(1);
+  const r = files[0]!;
   const dir = path.join(OUT, c.label);
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `selects.${r.fileName.split('.').pop()}`);
   fs.writeFileSync(file, r.text);
   return { file, text: r.text };
-}
-
-/** An XML tree as Python's ElementTree reads it: an independent parser. */
-interface XNode {
-  tag: string;
-  attrs: Record<string, string>;
-  text: string;
-  children: XNode[];
-}
-function parseXml(file: string): XNode {
-  execFileSync('xmllint', ['--noout', file]); // well-formed, or this throws
-  const py = `
-import json, sys, xml.etree.ElementTree as ET
-def conv(e): return {"tag": e.tag, "attrs": dict(e.attrib), "text": (e.text or "").strip(), "children": [conv(c) for c in e]}
-print(json.dumps(conv(ET.parse(sys.argv[1]).getroot())))`;
-  return JSON.parse(execFileSync('python3', ['-c', py, file]).toString()) as XNode;
-}
-const kids = (n: XNode, tag: string) => n.children.filter((c) => c.tag === tag);
-const one = (n: XNode, tag: string) => {
-  const k = kids(n, tag);
-  expect(k, `<${n.tag}> has one <${tag}>`).toHaveLength(1);
-  return k[0]!;
-};
-const at = (n: XNode, p: string): XNode => p.split('/').reduce((x, t) => one(x, t), n);
-
-/** "1001/24000s" or "10s" as an exact fraction [num, den] (BigInt). */
-function rational(t: string): [bigint, bigint] {
-  const m = /^(\d+)(?:\/(\d+))?s$/.exec(t);
-  expect(m, `time "${t}" is rational seconds`).not.toBeNull();
-  return [BigInt(m![1]!), BigInt(m![2] ?? '1')];
-}
-/** frames at rate as seconds, compared exactly with a rational time attribute. */
-function expectTime(attr: string | undefined, frames: number, rate: FrameRate) {
-  expect(attr).toBeDefined();
-  const [n, d] = rational(attr!);
-  expect(n * BigInt(rate.num), `${attr} is frame ${frames}`).toBe(BigInt(frames) * BigInt(rate.den) * d);
-}
-
-/** Element order and attributes against the DTD's rules (test/helpers/fcpxml-dtd-rules.ts). */
-function checkAgainstDtd(n: XNode, rules: Record<string, ElementRule>): void {
-  const rule = rules[n.tag];
-  if (!rule) return; // elements this writer never emits are not described
-  for (const a of rule.required) expect(n.attrs, `<${n.tag}> has required ${a}`).toHaveProperty(a);
-  for (const a of Object.keys(n.attrs)) expect(rule.allowed, `<${n.tag}> may carry ${a}`).toContain(a);
-  for (const [a, values] of Object.entries(rule.enums ?? {})) if (n.attrs[a] !== undefined) expect(values).toContain(n.attrs[a]);
-  // Children must follow the groups in order; each group may repeat within its bounds.
-  let g = 0;
-  const counts = new Array<number>(rule.children.length).fill(0);
-  for (const child of n.children) {
-    while (g < rule.children.length && !rule.children[g]!.names.includes(child.tag)) g++;
-    expect(g, `<${child.tag}> is allowed in <${n.tag}> at this position`).toBeLessThan(rule.children.length);
-    counts[g]!++;
-    expect(counts[g]!, `<${child.tag}> count in <${n.tag}>`).toBeLessThanOrEqual(rule.children[g]!.max);
-    checkAgainstDtd(child, rules);
-  }
-  rule.children.forEach((grp, i) => expect(counts[i]!, `<${n.tag}> has at least ${grp.min} of ${grp.names.join('|')}`).toBeGreaterThanOrEqual(grp.min));
-  if (rule.empty) expect(n.children, `<${n.tag}> is EMPTY`).toHaveLength(0);
 }
 
 const tc = (c: RateCase, f: number) => framesToTimecode(f, c.rate, c.df);
@@ -201,6 +149,23 @@ describe.each(RATES)('exports at $label', (c) => {
     expectTime(c3.attrs.start, i3.startFrame + 200, c.rate);
     expectTime(c3.attrs.duration, 60, c.rate);
     expect(kids(c3, 'rating')).toHaveLength(0);
+
+    // The "Selects" project: the same items one after another on its spine, from 00:00:00:00.
+    const project = one(at(root, 'library/event'), 'project');
+    expect(project.attrs.name).toBe('Selects');
+    const sequence = one(project, 'sequence');
+    expect(sequence.attrs.format).toBe(formats[0]!.attrs.id);
+    expect(sequence.attrs.tcStart).toBe('0s');
+    expect(sequence.attrs.tcFormat).toBe(c.df ? 'DF' : 'NDF');
+    expect([sequence.attrs.audioLayout, sequence.attrs.audioRate]).toEqual(['stereo', '48k']);
+    expectTime(sequence.attrs.duration, 72 + 250 + 60, c.rate);
+    const spine = kids(one(sequence, 'spine'), 'asset-clip');
+    expect(spine.map((x) => x.attrs.name)).toEqual(['Wide establishing', 'B002', 'Second take of A001']);
+    [0, 72, 322].forEach((off, k) => expectTime(spine[k]!.attrs.offset, off, c.rate));
+    [72, 250, 60].forEach((len, k) => expectTime(spine[k]!.attrs.duration, len, c.rate));
+    expectTime(spine[0]!.attrs.start, i1.startFrame + 48, c.rate);
+    expect(spine.map((x) => x.attrs.ref)).toEqual(clips.map((x) => x.attrs.ref));
+    expect(kids(spine[0]!, 'marker').map((m) => m.attrs.value)).toEqual(['Shot 2 · Wide, Static', 'dissolve into shot 3', 'Best line']);
   });
 
   it('FCP7 XML (xmeml): sequence, clipitems, files and markers field by field', () => {
@@ -244,6 +209,32 @@ describe.each(RATES)('exports at $label', (c) => {
     expect(at(items[0]!, 'logginginfo/lognote').text).toBe('exterior, dusk');
     expect(at(items[0]!, 'logginginfo/good').text).toBe('TRUE');
     expect(at(items[1]!, 'labels/label2').text).toBe('Rejected');
+    expect(at(f1, 'timecode/reel/name').text).toBe('A001_TAK');
+
+    // Sound: one audio track per source channel (A001 is stereo, B002 silent), linked to V1.
+    const audio = at(seq, 'media/audio');
+    const tracks = kids(audio, 'track');
+    expect(tracks).toHaveLength(2);
+    tracks.forEach((t, k) => {
+      const a = kids(t, 'clipitem');
+      expect(a.map((x) => [at(x, 'name').text, num(x, 'start'), num(x, 'end'), num(x, 'in'), num(x, 'out')])).toEqual([
+        ['Wide establishing', 0, 72, 48, 120],
+        ['Second take of A001', 322, 382, 200, 260],
+      ]);
+      expect(a.map((x) => [at(x, 'sourcetrack/mediatype').text, at(x, 'sourcetrack/trackindex').text])).toEqual([
+        ['audio', String(k + 1)],
+        ['audio', String(k + 1)],
+      ]);
+      expect(a.map((x) => one(x, 'file').attrs.id)).toEqual([f1.attrs.id, f1.attrs.id]);
+      // Each member of the group lists the whole group: V1 and both channels.
+      expect(kids(a[1]!, 'link').map((l) => [at(l, 'linkclipref').text, at(l, 'mediatype').text, at(l, 'clipindex').text])).toEqual([
+        ['clipitem-3', 'video', '3'],
+        ['clipitem-3-a1', 'audio', '2'],
+        ['clipitem-3-a2', 'audio', '2'],
+      ]);
+    });
+    expect(kids(items[0]!, 'link')).toHaveLength(3);
+    expect(kids(items[1]!, 'link')).toHaveLength(0);
   });
 
   it('CMX3600 EDL: every event line column by column, Resolve marker comments', () => {
@@ -255,9 +246,9 @@ describe.each(RATES)('exports at $label', (c) => {
     expect(events).toHaveLength(3);
     const recStart = timecodeToFrames(c.df ? '01:00:00;00' : '01:00:00:00', c.rate)!;
     const expected = [
-      { n: '001', reel: 'A001__TA', ch: 'AA/V', src: [i1.startFrame + 48, i1.startFrame + 120], rec: [recStart, recStart + 72] },
+      { n: '001', reel: 'A001_TAK', ch: 'AA/V', src: [i1.startFrame + 48, i1.startFrame + 120], rec: [recStart, recStart + 72] },
       { n: '002', reel: 'B002', ch: 'V', src: [0, 250], rec: [recStart + 72, recStart + 322] },
-      { n: '003', reel: 'A001__TA', ch: 'AA/V', src: [i3.startFrame + 200, i3.startFrame + 260], rec: [recStart + 322, recStart + 382] },
+      { n: '003', reel: 'A001_TAK', ch: 'AA/V', src: [i3.startFrame + 200, i3.startFrame + 260], rec: [recStart + 322, recStart + 382] },
     ];
     events.forEach((l, i) => {
       const e = expected[i]!;
@@ -277,6 +268,13 @@ describe.each(RATES)('exports at $label', (c) => {
     });
     const comment = (i: number) => lines.slice(lines.indexOf(events[i]!) + 1, lines.indexOf(events[i + 1] ?? '\u0000') === -1 ? undefined : lines.indexOf(events[i + 1]!));
     expect(comment(0)).toContain('* FROM CLIP NAME: A001 #take.mov');
+    // The media reference OpenTimelineIO takes, and the path for the conform.
+    expect(comment(0)).toContain('* FROM CLIP: file:///Volumes/CARD%2001/A001%20%23take.mov');
+    expect(comment(0)).toContain('* SOURCE FILE: /Volumes/CARD 01/A001 #take.mov');
+    expect(comment(1)).toContain('* SOURCE FILE: C:\\Footage\\Day 2\\B002.mxf');
+    // CMX3600 is 7-bit: the note's dash and accent are spelled plainly.
+    expect(comment(0)).toContain('* COMMENT: Check focus & <exposure> "soon" - cafe');
+    expect([...text].every((ch) => ch <= '~')).toBe(true);
     const markers = lines.filter((l) => l.startsWith(' |C:')).map((l) => /^ \|C:(ResolveColor\w+) \|M:(.+) \|D:(\d+)$/.exec(l));
     expect(markers.map((m) => [m?.[1], m?.[2], Number(m?.[3])])).toEqual([
       ['ResolveColorGreen', 'Wide establishing', 72],
@@ -296,6 +294,10 @@ describe.each(RATES)('exports at $label', (c) => {
     expect(t.tracks.OTIO_SCHEMA).toBe('Stack.1');
     const track = t.tracks.children[0]!;
     expect([track.OTIO_SCHEMA, track.kind]).toEqual(['Track.1', 'Video']);
+    // A stereo source: two audio tracks; the silent B002 leaves a gap of its length on each.
+    const audio = t.tracks.children.slice(1);
+    expect(audio.map((a) => a.kind)).toEqual(['Audio', 'Audio']);
+    for (const a of audio) expect(a.children.map((x) => x.OTIO_SCHEMA)).toEqual(['Clip.2', 'Gap.1', 'Clip.2']);
     const fps = c.rate.num / c.rate.den;
     expect(t.global_start_time.rate).toBeCloseTo(fps, 9);
     type Rt = { OTIO_SCHEMA: string; value: number; rate: number };
@@ -337,7 +339,7 @@ describe.each(RATES)('exports at $label', (c) => {
   it('CSV (RFC 4180): one row per item with source timecodes, marks and markers', () => {
     const { text } = write(c, 'csv');
     const rows = parseCsv(text);
-    expect(rows[0]).toEqual(['Name', 'File', 'Path', 'In', 'Out', 'Duration', 'FPS', 'Drop frame', 'Rating', 'Keywords', 'Note', 'Markers']);
+    expect(rows[0]).toEqual(['Name', 'File', 'Path', 'In', 'Out (exclusive)', 'Duration', 'FPS', 'Drop frame', 'Rating', 'Keywords', 'Note', 'Markers']);
     expect(rows).toHaveLength(4);
     const [, r1, r2, r3] = rows as [string[], string[], string[], string[]];
     expect(r1.slice(0, 6)).toEqual(['Wide establishing', 'A001 #take.mov', '/Volumes/CARD 01/A001 #take.mov', tc(c, i1.startFrame + 48), tc(c, i1.startFrame + 120), tc(c, 72)]);
@@ -348,49 +350,84 @@ describe.each(RATES)('exports at $label', (c) => {
     expect(i2.markers).toHaveLength(0);
   });
 
-  it('Avid marker text: user, timecode, track, colour, comment, duration per line', () => {
+  it('Avid marker text: one marker per moment in record timecode of the sequence, user, track, colour, comment, duration', () => {
     const { text } = write(c, 'avid');
     const lines = text.split('\r\n').filter(Boolean).map((l) => l.split('\t'));
     expect(lines.every((f) => f.length === 6)).toBe(true);
+    // Items one after another from 01:00:00:00, as the EDL and XML of the same export lay them.
+    const rec = timecodeToFrames(c.df ? '01:00:00;00' : '01:00:00:00', c.rate)!;
     expect(lines.map((f) => [f[1], f[2], f[5]])).toEqual([
-      [tc(c, i1.startFrame + 48), 'V1', '72'],
-      [tc(c, i1.startFrame + 60), 'V1', '1'],
-      [tc(c, i1.startFrame + 90), 'V1', '12'],
-      [tc(c, i1.startFrame + 100), 'V1', '10'],
-      [tc(c, 0), 'V1', '250'],
-      [tc(c, i3.startFrame + 200), 'V1', '60'],
+      [tc(c, rec), 'V1', '72'],
+      [tc(c, rec + 60 - 48), 'V1', '1'],
+      [tc(c, rec + 90 - 48), 'V1', '12'],
+      [tc(c, rec + 100 - 48), 'V1', '10'],
+      [tc(c, rec + 72), 'V1', '250'],
+      [tc(c, rec + 322), 'V1', '60'],
     ]);
+    expect(new Set(lines.map((f) => f[1])).size).toBe(lines.length);
     expect(lines.every((f) => f[0] === 'Reelscout' && ['red', 'green', 'blue', 'cyan', 'magenta', 'yellow', 'black', 'white'].includes(f[3]!))).toBe(true);
     expect(lines[0]![4]).toContain('Wide establishing (favourite)');
     expect(lines[3]![4]).toBe(`Best line: ${NOTE}`);
   });
 });
 
-/** RFC 4180: quoted fields may hold commas, doubled quotes and line breaks; records end in CRLF. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += ch;
-  }
-  return rows;
-}
+describe('a selection of mixed rates, shared names and reels', () => {
+  const r25 = { num: 25, den: 1 };
+  const r2997 = { num: 30000, den: 1001 };
+  const clip = (over: Partial<ExportItem>): ExportItem => ({
+    clipId: 1, name: 'x', fileName: 'x.mov', path: '/m/x.mov', reel: null, rate: r25, vfr: false, dropFrame: false, startFrame: 0, durationFrames: 500, width: 1920, height: 1080,
+    audioLayout: [2], audioRate: 48000, inFrame: 0, outFrame: 100, note: '', rating: null, keywords: [], markers: [], ...over,
+  });
+  const doc: ExportDocument = {
+    title: 'Mixed',
+    sequenceRate: r25,
+    sequenceDropFrame: false,
+    items: [
+      clip({ name: 'Interview take 1', fileName: 'Interview take 1.mov', path: '/m/Interview take 1.mov' }),
+      clip({ name: 'Interview take 2', fileName: 'Interview take 2.mov', path: '/m/Interview take 2.mov', rate: r2997, dropFrame: true, startFrame: 107892 }),
+      clip({ name: 'Tape', fileName: 'card.mxf', path: '/m/card.mxf', reel: 'A001C003_220101_R1AB' }),
+      clip({ name: 'Same tape', fileName: 'card2.mxf', path: '/m/card2.mxf', reel: 'A001C003_220101_R1AB' }),
+      clip({ name: 'Japan', fileName: 'é 日本 #1 50%.mov', path: '/m/é 日本 #1 50%.mov', rate: r2997, dropFrame: true }),
+    ],
+  };
+
+  it('EDL: one list per rate, named so; reels unique per export, the files\' own reels kept', () => {
+    const { files, notes } = writeExport('edl', doc);
+    expect(files.map((f) => f.fileName)).toEqual(['Mixed 25 fps.edl', 'Mixed 29.97 fps DF.edl']);
+    expect(notes).toEqual(['Mixed frame rates: 2 files, one per rate (25 fps, 29.97 fps DF); a list holds one rate.']);
+    const events = files.map((f) => f.text.split('\r\n').filter((l) => /^\d{3} /.test(l)));
+    expect(events[0]!.map((l) => l.slice(5, 13).trimEnd())).toEqual(['INTERV01', 'A001C003', 'A001C003']);
+    expect(events[1]!.map((l) => l.slice(5, 13).trimEnd())).toEqual(['INTERV02', 'E_1_50']);
+    expect(files[1]!.text).toMatch(/^FCM: DROP FRAME$/m);
+    // Every source timecode of the 29.97 list is drop-frame and every record timecode too.
+    expect(events[1]!.every((l) => [l.slice(29, 40), l.slice(41, 52), l.slice(53, 64), l.slice(65, 76)].every((t) => t.includes(';')))).toBe(true);
+    expect(files[1]!.text).toContain('* SOURCE FILE: file:///m/%C3%A9%20%E6%97%A5%E6%9C%AC%20%231%2050%25.mov');
+    expect(files[1]!.text).toContain('* FROM CLIP NAME: e ?? #1 50%.mov');
+  });
+
+  it('Avid markers: one list per rate; XML formats: one sequence and a note that the rates are conformed', () => {
+    expect(writeExport('avid', doc).files.map((f) => f.fileName)).toEqual(['Mixed 25 fps.txt', 'Mixed 29.97 fps DF.txt']);
+    for (const f of ['fcpxml', 'xmeml', 'otio'] as const) {
+      const { files, notes } = writeExport(f, doc);
+      expect(files).toHaveLength(1);
+      expect(notes[0]).toMatch(/^Mixed frame rates \(25, 29\.97 fps\): the sequence runs at 25 fps; 2 items at other rates/);
+    }
+    expect(writeExport('csv', doc).notes).toEqual([]);
+  });
+
+  it('Avid markers: markers on one frame are one marker', () => {
+    const same = clip({ name: 'Best line', markers: [{ frame: 0, durationFrames: 0, name: 'Shot 1', note: '', kind: 'shot' }, { frame: 40, durationFrames: 5, name: 'a', note: '', kind: 'user' }, { frame: 40, durationFrames: 9, name: 'b', note: '', kind: 'tag' }] });
+    const lines = writeExport('avid', { ...doc, items: [same] }).files[0]!.text.split('\r\n').filter(Boolean).map((l) => l.split('\t'));
+    expect(lines.map((f) => [f[1], f[4], f[5]])).toEqual([
+      ['01:00:00:00', 'Best line | Shot 1', '100'],
+      ['01:00:01:15', 'a | b', '9'],
+    ]);
+  });
+
+  it('names an untitled export after what it holds', () => {
+    expect(titleFor([{ name: 'Best line', fileName: 'A001.mov' }])).toBe('Best line');
+    expect(titleFor([{ name: 'a', fileName: 'A001.mov' }, { name: 'b', fileName: 'A001.mov' }])).toBe('A001, 2 items');
+    expect(titleFor(doc.items)).toBe('5 items: Interview take 1, Interview take 2, card…');
+    expect(exportFileName('A001 10:00:03:00–10:00:05:24', 'fcpxml')).toBe('A001 10.00.03.00–10.00.05.24.fcpxml');
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextSelection, NO_SELECTION, type SelectionEvent, type SelectionState } from '../../src-renderer/src/components/library/selection';
+import { navigationDelta, nextSelection, NO_SELECTION, type SelectionEvent, type SelectionState } from '../../src-renderer/src/components/library/selection';
 
 // Ten clips in view, ids 100..109 at positions 0..9; position 7's page is "not loaded".
 const idAt = (i: number) => (i >= 0 && i < 10 && i !== 7 ? 100 + i : undefined);
@@ -43,5 +43,19 @@ describe('Library selection', () => {
     expect(all.ids.size).toBe(4);
     expect(run([{ type: 'clear' }], all).ids.size).toBe(0);
     expect(run([click(3), { type: 'reset' }])).toEqual(NO_SELECTION);
+  });
+
+  it('Home, End, PageUp and PageDown move as file browsers do, in the grid by whole rows', () => {
+    const grid = { cols: 4, page: 10 }; // 2.5 rows in view: a page is 2 rows
+    expect(['ArrowRight', 'ArrowLeft', 'ArrowDown', 'ArrowUp', 'PageDown', 'PageUp', 'Home', 'End', 'a'].map((k) => navigationDelta(k, 'grid', grid, 10))).toEqual([1, -1, 4, -4, 8, -8, -10, 10, null]);
+    expect(['ArrowRight', 'ArrowDown', 'PageDown', 'PageUp'].map((k) => navigationDelta(k, 'list', { cols: 1, page: 6 }, 10))).toEqual([null, 1, 6, -6]);
+    // A screen smaller than a row still moves a row.
+    expect(navigationDelta('PageDown', 'grid', { cols: 4, page: 0 }, 10)).toBe(4);
+    const move = (key: string, from: SelectionState) => nextSelection(from, { type: 'move', delta: navigationDelta(key, 'list', { cols: 1, page: 6 }, 10)!, extend: false, total: 10 }, idAt);
+    expect(move('End', NO_SELECTION).focus).toBe(9);
+    expect(move('Home', NO_SELECTION).focus).toBe(0);
+    expect(move('PageDown', move('Home', NO_SELECTION)).focus).toBe(6);
+    expect(move('PageDown', move('PageDown', move('Home', NO_SELECTION))).focus).toBe(9);
+    expect(ids(move('PageUp', move('End', NO_SELECTION)))).toEqual([103]);
   });
 });

@@ -62,6 +62,27 @@ describe('ffprobe JSON parsing', () => {
     expect(info.hasAudio).toBe(true);
   });
 
+  it('reads the reel name, each audio stream\'s channels and the audio rate; counts frames of the video, not the container', () => {
+    const info = parseProbeJson(
+      {
+        streams: [
+          { codec_type: 'video', codec_name: 'prores', width: 1920, height: 1080, r_frame_rate: '24000/1001', avg_frame_rate: '24000/1001', duration: '5.005' },
+          { codec_type: 'audio', codec_name: 'pcm_s24le', channels: 1, sample_rate: '48000' },
+          { codec_type: 'audio', codec_name: 'pcm_s24le', channels: 1, sample_rate: '48000' },
+          { codec_type: 'audio', codec_name: 'pcm_s24le', channels: 2, sample_rate: '48000' },
+          { codec_type: 'data', codec_name: 'tmcd', tags: { reel_name: 'A001C003', timecode: '01:00:00:00' } },
+        ],
+        format: { format_name: 'mov,mp4,m4a,3gp,3g2,mj2', duration: '5.1' },
+      },
+      'A001C003.mov',
+    );
+    expect([info.reelName, info.audioLayout, info.audioRate]).toEqual(['A001C003', [1, 1, 2], 48000]);
+    // No frame count in the stream: the video's own duration (5.005 s = 120 frames), not the container's 5.1 s.
+    expect(info.frameCount).toBe(120);
+    const mxf = parseProbeJson({ streams: [{ codec_type: 'video', avg_frame_rate: '25/1' }], format: { format_name: 'mxf', tags: { tape_name: ' TAPE 7 ' } } }, 'x.mxf');
+    expect([mxf.reelName, mxf.audioLayout, mxf.audioRate]).toEqual(['TAPE 7', [], null]);
+  });
+
   it('picks the container name that matches the extension', () => {
     const mk = (file: string) => parseProbeJson({ streams: [{ codec_type: 'video', codec_name: 'vp9' }], format: { format_name: 'matroska,webm' } }, file);
     expect(mk('a.webm').container).toBe('webm');

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
+  clipFrameCount,
   clipTimebase,
   framesToTimecode,
   parseRational,
   rateFromFps,
   secondsToFrame,
+  shotFrames,
   timecodeAt,
   timecodeToFrames,
   type FrameRate,
@@ -103,5 +105,22 @@ describe('SMPTE timecode', () => {
     expect(rateFromFps(29.87)).toEqual({ num: 29870, den: 1000 });
     expect(parseRational('30000/1001')).toEqual(r2997);
     expect(parseRational('0/0')).toBeNull();
+  });
+
+  it("places a constant-rate shot by its decoded frame numbers, a variable-rate one by its times on the conformed grid", () => {
+    // showinfo's six digits: frame 221 at 24 fps printed 9.20833 s, below the frame's start.
+    const rounded = { startS: 9.20833, endS: 12.5, startFrame: 221, endFrame: 300 };
+    expect(secondsToFrame(rounded.startS, { num: 24, den: 1 })).toBe(220);
+    expect(shotFrames(rounded, { num: 24, den: 1 }, false)).toEqual({ inFrame: 221, outFrame: 300 });
+    expect(shotFrames({ startS: 1, endS: 2, startFrame: 28, endFrame: 55 }, r2997, true)).toEqual({ inFrame: 29, outFrame: 59 });
+    expect(shotFrames({ startS: 0, endS: 4.2, startFrame: null, endFrame: null }, r25, false)).toEqual({ inFrame: 0, outFrame: 105 });
+  });
+
+  it('ends a clip at its last video frame, not where the container (its audio) ends', () => {
+    // mdn_flower.mp4: 150 frames at 29.97 (5.005 s), container 5.055 s.
+    expect(clipFrameCount({ frameCount: 150, durationS: 5.055, vfr: false }, r2997)).toBe(150);
+    expect(clipFrameCount({ frameCount: null, durationS: 5.005, vfr: false }, r2997)).toBe(150);
+    expect(clipFrameCount({ frameCount: 140, durationS: 5.005, vfr: true }, r2997)).toBe(150);
+    expect(clipFrameCount({ frameCount: null, durationS: null, vfr: false }, r2997)).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import type { ExportSelection } from '../../../src-shared/contract/export';
-import { clipTimebase, framesToTimecode, frameToSeconds, rateFromFps, secondsToFrame, type FrameRate } from '../../../src-shared/timecode';
+import { clipFrameCount, clipTimebase, framesToTimecode, frameToSeconds, rateFromFps, secondsToFrame, shotFrames, type FrameRate } from '../../../src-shared/timecode';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { clipAbsPath, getClipRow, type ClipRow } from '../library/clip-store';
+import { clipAbsPath, getClipRow, shotPlace, shotsById, shotsOfClip, type ClipRow } from '../library/clip-store';
 import { clipMarks, rangesById } from '../marks/marks-repository';
 import { clipTagSpans } from '../search/segment-tags';
 import type { ExportDocument, ExportItem, ExportMarker } from './export-model';
@@ -12,41 +12,24 @@ interface ClipFacts {
   dropFrame: boolean;
   startFrame: number;
   durationFrames: number;
-  audioRate: number | null;
   markers: ExportMarker[];
   rating: ExportItem['rating'];
   keywords: string[];
-}
-
-/** The audio sample rate is only in the stored ffprobe answer. */
-function audioRateOf(db: CatalogDb, clipId: number): number | null {
-  const r = db.prepare('SELECT probe_json FROM clips WHERE id = ?').get(clipId) as { probe_json: string | null } | undefined;
-  if (!r?.probe_json) return null;
-  try {
-    const j = JSON.parse(r.probe_json) as { streams?: { codec_type?: string; sample_rate?: string | number }[] };
-    const a = j.streams?.find((s) => s.codec_type === 'audio');
-    const n = Number(a?.sample_rate);
-    return Number.isFinite(n) && n > 0 ? n : null;
-  } catch {
-    return null;
-  }
 }
 
 /**
  * A clip's markers in frames: one per shot (its number and resolved tags: what the editor would
  * otherwise retype), a transition's span as a marker with a duration, and the saved ranges.
  */
-function clipMarkers(db: CatalogDb, clipId: number, rate: FrameRate): ExportMarker[] {
-  const shots = db
-    .prepare('SELECT id, idx, start_s, transition_kind, transition_start_s, transition_end_s FROM shots WHERE clip_id = ? ORDER BY idx')
-    .all(clipId) as { id: number; idx: number; start_s: number; transition_kind: string | null; transition_start_s: number | null; transition_end_s: number | null }[];
+function clipMarkers(db: CatalogDb, clipId: number, rate: FrameRate, vfr: boolean): ExportMarker[] {
+  const shots = shotsOfClip(db, clipId);
   const spans = clipTagSpans(db, clipId);
   const out: ExportMarker[] = [];
   for (const s of shots) {
     const tags = spans.find((sp) => sp.shotId === s.id)?.tags ?? [];
     const label = tags.filter((t) => t.field !== 'people').map((t) => t.value);
     out.push({
-      frame: secondsToFrame(s.start_s, rate),
+      frame: shotFrames(shotPlace(s), rate, vfr).inFrame,
       durationFrames: 0,
       name: `Shot ${s.idx + 1}${label.length ? ` · ${label.join(', ')}` : ''}`,
       note: tags.map((t) => `${t.field}: ${t.value} (${t.source})`).join('; '),
@@ -68,7 +51,8 @@ function factsOf(db: CatalogDb, clipId: number): ClipFacts | string {
   const rate = rateFromFps(row.fps, row.vfr === 1);
   const tb = clipTimebase(rate, row.timecode);
   const marks = clipMarks(db, clipId);
-  const markers = clipMarkers(db, clipId, rate);
+  const vfr = row.vfr === 1;
+  const markers = clipMarkers(db, clipId, rate, vfr);
   for (const r of marks.ranges) {
     const a = convertFrame(r.inFrame, r.rate, rate);
     markers.push({ frame: a, durationFrames: Math.max(1, convertFrame(r.outFrame, r.rate, rate) - a), name: r.name, note: r.note, kind: 'user' });
@@ -79,8 +63,7 @@ function factsOf(db: CatalogDb, clipId: number): ClipFacts | string {
     rate,
     dropFrame: tb.dropFrame,
     startFrame: tb.startFrame,
-    durationFrames: Math.max(1, secondsToFrame(row.duration_s, rate)),
-    audioRate: audioRateOf(db, clipId),
+    durationFrames: clipFrameCount({ frameCount: row.frame_count, durationS: row.duration_s, vfr }, rate) ?? 1,
     markers,
     rating: marks.rating,
     keywords: marks.keywords,
@@ -91,6 +74,15 @@ function factsOf(db: CatalogDb, clipId: number): ClipFacts | string {
 function convertFrame(frame: number, from: FrameRate, to: FrameRate): number {
   if (from.num === to.num && from.den === to.den) return frame;
   return secondsToFrame(frameToSeconds(frame, from), to);
+}
+
+/** Channels per audio stream, as the probe stored them (a catalog from before 0022 without them: the first stream's count). */
+function audioLayoutOf(row: ClipRow): number[] {
+  if (row.audio_layout) {
+    const parsed = JSON.parse(row.audio_layout) as unknown;
+    if (Array.isArray(parsed)) return parsed.filter((n): n is number => typeof n === 'number' && n > 0);
+  }
+  return row.audio_channels ? [row.audio_channels] : [];
 }
 
 function baseName(fileName: string): string {
@@ -112,23 +104,38 @@ function item(f: ClipFacts, part: { inFrame: number; outFrame: number; name: str
     durationFrames: f.durationFrames,
     width: f.row.width,
     height: f.row.height,
-    audioChannels: f.row.audio_channels,
-    audioRate: f.audioRate,
+    reel: f.row.reel_name,
+    audioLayout: audioLayoutOf(f.row),
+    audioRate: f.row.audio_rate,
     inFrame,
     outFrame,
     note: [part.note, f.row.vfr === 1 ? 'variable frame rate source, conformed' : ''].filter(Boolean).join(' · '),
     rating: part.rating === undefined ? f.rating : part.rating,
     keywords: [...new Set([...(part.keywords ?? []), ...f.keywords])],
-    // Markers of the used part only: an NLE drops (or misplaces) markers outside a clip's In/Out.
-    markers: f.markers.filter((m) => m.frame >= inFrame && m.frame < outFrame),
+    // Markers of the used part only (an NLE drops or misplaces markers outside a clip's In/Out),
+    // without the range that is this item itself.
+    markers: f.markers.filter((m) => m.frame >= inFrame && m.frame < outFrame && !(m.kind === 'user' && m.frame === inFrame && m.frame + m.durationFrames === outFrame && m.name === part.name)),
   };
+}
+
+/**
+ * A title for an export the caller did not name, from what it holds: the item's name when there
+ * is one ("Best line"), the clip's when all come from one ("A001, 3 items"), else the count and
+ * the first names ("4 items: A001, B002, C003…").
+ */
+export function titleFor(items: readonly Pick<ExportItem, 'name' | 'fileName'>[]): string {
+  if (items.length === 1) return items[0]!.name;
+  const files = [...new Set(items.map((it) => baseName(it.fileName)))];
+  if (files.length === 1) return `${files[0]}, ${items.length} items`;
+  return `${items.length} items: ${files.slice(0, 3).join(', ')}${files.length > 3 ? '…' : ''}`;
 }
 
 /**
  * The export document for a selection: whole clips, saved ranges, shots and moments (search
  * results), in that order; clips that cannot be placed on a timeline are listed in `skipped`.
+ * `title` names it (what the selection is); without one it is named after its items.
  */
-export function buildExportDocument(db: CatalogDb, sel: ExportSelection, title: string): { doc: ExportDocument; skipped: { clipId: number; reason: string }[] } {
+export function buildExportDocument(db: CatalogDb, sel: ExportSelection, title?: string): { doc: ExportDocument; skipped: { clipId: number; reason: string }[] } {
   const facts = new Map<number, ClipFacts | string>();
   const factsFor = (clipId: number) => {
     if (!facts.has(clipId)) facts.set(clipId, factsOf(db, clipId));
@@ -148,14 +155,12 @@ export function buildExportDocument(db: CatalogDb, sel: ExportSelection, title: 
     );
   }
   if (sel.shotIds.length > 0) {
-    const shots = db
-      .prepare('SELECT id, clip_id, idx, start_s, end_s FROM shots WHERE id IN (SELECT value FROM json_each(?))')
-      .all(JSON.stringify(sel.shotIds)) as { id: number; clip_id: number; idx: number; start_s: number; end_s: number }[];
+    const shots = shotsById(db, sel.shotIds);
     const byId = new Map(shots.map((s) => [s.id, s]));
     for (const id of sel.shotIds) {
       const s = byId.get(id);
       if (!s) continue;
-      add(s.clip_id, (f) => item(f, { inFrame: secondsToFrame(s.start_s, f.rate), outFrame: secondsToFrame(s.end_s, f.rate), name: `${baseName(f.row.file_name)} shot ${s.idx + 1}` }));
+      add(s.clip_id, (f) => item(f, { ...shotFrames(shotPlace(s), f.rate, f.row.vfr === 1), name: `${baseName(f.row.file_name)} shot ${s.idx + 1}` }));
     }
   }
   for (const s of sel.spans) {
@@ -167,7 +172,7 @@ export function buildExportDocument(db: CatalogDb, sel: ExportSelection, title: 
   const first = items[0];
   return {
     doc: {
-      title,
+      title: title ?? titleFor(items),
       items,
       sequenceRate: first?.rate ?? { num: 25, den: 1 },
       sequenceDropFrame: first?.dropFrame ?? false,

@@ -1,17 +1,13 @@
 import { framesToTimecode, rateLabel } from '../../../src-shared/timecode';
 import type { ExportDocument } from './export-model';
+import { csvField, oneLine } from './exchange-text';
 
-/** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
-function field(v: string | number): string {
-  const s = String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-export const CSV_HEADER = ['Name', 'File', 'Path', 'In', 'Out', 'Duration', 'FPS', 'Drop frame', 'Rating', 'Keywords', 'Note', 'Markers'] as const;
+export const CSV_HEADER = ['Name', 'File', 'Path', 'In', 'Out (exclusive)', 'Duration', 'FPS', 'Drop frame', 'Rating', 'Keywords', 'Note', 'Markers'] as const;
 
 /**
- * A spreadsheet of the items: source timecode In and Out (Out is the last frame's successor, as
- * NLEs write it), duration as timecode, and the markers as "timecode name" joined by "; ".
+ * A spreadsheet of the items: source timecode In and Out (Out is the frame after the last one, as
+ * EDLs and NLEs write it, and the header says so), duration as a timecode in the file's own
+ * counting (";" when drop-frame), and the markers as "timecode name" joined by "; ".
  */
 export function writeCsv(doc: ExportDocument): string {
   const rows: string[][] = [[...CSV_HEADER]];
@@ -27,10 +23,10 @@ export function writeCsv(doc: ExportDocument): string {
       rateLabel(it.rate),
       it.dropFrame ? 'yes' : 'no',
       it.rating ?? '',
-      it.keywords.join(', '),
+      it.keywords.map(oneLine).join(', '),
       it.note,
-      it.markers.map((m) => `${tc(m.frame)} ${m.name}`).join('; '),
+      it.markers.map((m) => `${tc(m.frame)} ${oneLine(m.name)}`).join('; '),
     ]);
   }
-  return rows.map((r) => r.map(field).join(',')).join('\r\n') + '\r\n';
+  return rows.map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
 }

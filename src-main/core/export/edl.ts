@@ -1,27 +1,21 @@
-import { framesToTimecode, type FrameRate } from '../../../src-shared/timecode';
-import type { ExportDocument, ExportItem } from './export-model';
-import { sequenceStartFrame } from './sequence-start';
-
-/**
- * Reel names: CMX3600 allows 8 characters, upper case letters, digits and "_". The file name
- * (without extension) is kept when it fits, else it is cut; the full name travels in the
- * "* FROM CLIP NAME" comment, which Resolve and Premiere use to relink.
- */
-export function reelName(fileName: string): string {
-  const base = fileName.replace(/\.[^.]+$/, '').toUpperCase().replace(/[^A-Z0-9_]/g, '_');
-  return (base || 'AX').slice(0, 8);
-}
-
-function onSequence(frames: number, from: FrameRate, to: FrameRate): number {
-  return Math.round((frames * from.den * to.num) / (from.num * to.den));
-}
+import { framesToTimecode } from '../../../src-shared/timecode';
+import { asciiLine } from './exchange-text';
+import { audioChannelCount, type ExportDocument, type ExportItem } from './export-model';
+import { fileUrl } from './file-url';
+import { assignReels } from './reels';
+import { sequenceStartFrame, splitByRate } from './sequence';
 
 const RESOLVE_COLOR = { favorite: 'ResolveColorGreen', reject: 'ResolveColorRed', none: 'ResolveColorBlue' } as const;
 
 /** Resolve reads "|C:colour |M:name |D:frames" after an event as a marker at its record In. */
 function resolveMarker(it: ExportItem, durationFrames: number): string {
-  const name = it.name.replace(/\|/g, '/').replace(/[\r\n]+/g, ' ');
-  return ` |C:${RESOLVE_COLOR[it.rating ?? 'none']} |M:${name} |D:${durationFrames}`;
+  return ` |C:${RESOLVE_COLOR[it.rating ?? 'none']} |M:${asciiLine(it.name).replace(/\|/g, '/')} |D:${durationFrames}`;
+}
+
+/** CMX3600 channels: V, B (V + A1), AA/V (V + A1 + A2, the most a list can say). */
+function channelCode(it: ExportItem): string {
+  const n = audioChannelCount(it);
+  return n === 0 ? 'V' : n === 1 ? 'B' : 'AA/V';
 }
 
 /**
@@ -32,26 +26,45 @@ export function eventLine(n: number, reel: string, channel: string, srcIn: strin
   return `${String(n).padStart(3, '0')}  ${reel.padEnd(8)} ${channel.padEnd(5)} ${'C'.padEnd(4)} ${''.padEnd(3)} ${srcIn} ${srcOut} ${recIn} ${recOut}`;
 }
 
+/** A path as 7-bit text: as it is when it is, else its file URL (percent-encoded UTF-8, exact). */
+function asciiPath(p: string): string {
+  return /^[\x20-\x7e]*$/.test(p) ? p : fileUrl(p);
+}
+
 /**
- * A CMX3600 EDL of the items cut one after another from 01:00:00:00: source times in each
- * file's own timecode, record times on the sequence. Each event carries the clip's file name,
- * its note and keywords as comments, and a Resolve marker (colour from the rating, the item's
- * name, its length) so Resolve's "Timeline markers from EDL" brings the selects in as markers.
+ * CMX3600 EDLs of the items cut one after another from 01:00:00:00: one list per frame rate
+ * (a list has one rate for all its timecodes), source times in each file's own timecode, record
+ * times on the list's rate. Text is 7-bit ASCII, as CMX3600 is (accents dropped, other characters
+ * as "?"). Each event carries:
+ * - `* FROM CLIP NAME:` the file name (Resolve and Premiere relink by it);
+ * - `* FROM CLIP:` the file URL, the media reference OpenTimelineIO's reader takes (Avid style);
+ * - `* SOURCE FILE:` the path (its file URL when the path is not 7-bit);
+ * - the note and keywords as comments, and a Resolve marker (colour from the rating, the item's
+ *   name, its length) so "Timeline markers from EDL" brings the selects in as markers.
+ * Reels are the files' own reel names, else made unique per export (reels.ts); the event's reel
+ * and its FROM CLIP NAME / SOURCE FILE lines are the mapping from reel to file.
  */
-export function writeEdl(doc: ExportDocument): string {
+export function writeEdls(doc: ExportDocument): { title: string; text: string }[] {
+  const reels = assignReels(doc.items);
+  return splitByRate(doc).map((part) => ({ title: part.title, text: writeOneEdl(part, reels) }));
+}
+
+function writeOneEdl(doc: ExportDocument, reels: Map<string, string>): string {
   const seq = doc.sequenceRate;
   const df = doc.sequenceDropFrame;
-  const lines = [`TITLE: ${doc.title.replace(/[\r\n]+/g, ' ').slice(0, 70)}`, `FCM: ${df ? 'DROP FRAME' : 'NON-DROP FRAME'}`, ''];
+  const lines = [`TITLE: ${asciiLine(doc.title).slice(0, 70)}`, `FCM: ${df ? 'DROP FRAME' : 'NON-DROP FRAME'}`, ''];
   let rec = sequenceStartFrame(seq, df);
   doc.items.forEach((it, i) => {
-    const len = Math.max(1, onSequence(it.outFrame - it.inFrame, it.rate, seq));
+    // One rate per list: record and source lengths are the same frames.
+    const len = it.outFrame - it.inFrame;
     const src = (f: number) => framesToTimecode(it.startFrame + f, it.rate, it.dropFrame);
     const recTc = (f: number) => framesToTimecode(f, seq, df);
-    const channel = (it.audioChannels ?? 0) > 0 ? 'AA/V' : 'V';
-    lines.push(eventLine(i + 1, reelName(it.fileName), channel, src(it.inFrame), src(it.outFrame), recTc(rec), recTc(rec + len)));
-    lines.push(`* FROM CLIP NAME: ${it.fileName}`);
-    if (it.note) lines.push(`* COMMENT: ${it.note.replace(/[\r\n]+/g, ' ')}`);
-    if (it.keywords.length) lines.push(`* KEYWORDS: ${it.keywords.join(', ')}`);
+    lines.push(eventLine(i + 1, reels.get(it.path) ?? 'AX', channelCode(it), src(it.inFrame), src(it.outFrame), recTc(rec), recTc(rec + len)));
+    lines.push(`* FROM CLIP NAME: ${asciiLine(it.fileName)}`);
+    lines.push(`* FROM CLIP: ${fileUrl(it.path)}`);
+    lines.push(`* SOURCE FILE: ${asciiPath(it.path)}`);
+    if (it.note) lines.push(`* COMMENT: ${asciiLine(it.note)}`);
+    if (it.keywords.length) lines.push(`* KEYWORDS: ${asciiLine(it.keywords.join(', '))}`);
     lines.push(resolveMarker(it, len));
     lines.push('');
     rec += len;

@@ -1,17 +1,24 @@
+import type { ArgsOut } from '../../../src-shared/contract';
 import type { exportMethods } from '../../../src-shared/contract/export';
 import { AppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
+import { WEB_HAND_OFF_REASON, type DesktopShell } from '../files/files-handlers';
 import type { HandlersFor } from '../rpc/handlers';
 import { buildExportDocument } from './build-export-document';
 import { writeExport } from './write-export';
 
-export function createExportHandlers(db: CatalogDb): HandlersFor<typeof exportMethods> {
+export function createExportHandlers(db: CatalogDb, desktop: DesktopShell | undefined): HandlersFor<typeof exportMethods> {
+  const build = ({ format, selection, title }: ArgsOut<'export.build'>) => {
+    const { doc, skipped } = buildExportDocument(db, selection, title);
+    if (doc.items.length === 0) throw new AppError('invalid', skipped[0]?.reason ?? 'nothing selected to export');
+    return { ...writeExport(format, doc), items: doc.items.length, skipped };
+  };
   return {
-    'export.build': ({ format, selection, title }) => {
-      const name = title ?? `Reelscout selects ${new Date().toISOString().slice(0, 10)}`;
-      const { doc, skipped } = buildExportDocument(db, selection, name);
-      if (doc.items.length === 0) throw new AppError('invalid', skipped[0]?.reason ?? 'nothing selected to export');
-      return { ...writeExport(format, doc), items: doc.items.length, skipped };
+    'export.build': build,
+    'export.save': async (args) => {
+      if (!desktop) throw new AppError('invalid', `${WEB_HAND_OFF_REASON} Exports are saved as browser downloads.`);
+      const { files, ...rest } = build(args);
+      return { ...rest, savedTo: await desktop.saveFiles(files) };
     },
   };
 }

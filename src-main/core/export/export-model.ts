@@ -4,7 +4,8 @@ import type { FrameRate } from '../../../src-shared/timecode';
 /**
  * What every writer reads: items in frames of their own rate, frame offsets from the file's first
  * frame, so each format turns them into its own clock (rational seconds, timecode, frame counts)
- * without rounding twice.
+ * without rounding twice. Text fields hold what the catalog holds; each writer makes them safe
+ * for its format (exchange-text.ts).
  */
 export type Rating = 'favorite' | 'reject' | null;
 
@@ -26,6 +27,8 @@ export interface ExportItem {
   fileName: string;
   /** Absolute native path ("/Volumes/CARD/A001.mov" or "C:\\Footage\\A001.mov"). */
   path: string;
+  /** The reel or tape name the file carries (tmcd or MXF metadata); null: none, a reel is made up per export. */
+  reel: string | null;
   /** Conformed rate (VFR already conformed to the nearest standard). */
   rate: FrameRate;
   /** The source is variable-rate: writers say so in a note. */
@@ -33,14 +36,15 @@ export interface ExportItem {
   dropFrame: boolean;
   /** The file's start timecode as a frame count at `rate` (0 without one). */
   startFrame: number;
-  /** Whole file length in frames. */
+  /** Whole file length in frames, to its last video frame. */
   durationFrames: number;
   width: number | null;
   height: number | null;
-  /** null or 0: no audio. */
-  audioChannels: number | null;
+  /** Channels of each audio stream of the file, in order ([] : no audio; [2]: one stereo stream). */
+  audioLayout: number[];
+  /** Sample rate (Hz); null when the file has no audio or did not say. */
   audioRate: number | null;
-  /** The used part, as frame offsets from the file's first frame: [inFrame, outFrame). */
+  /** The used part, as frame offsets from the file's first frame: [inFrame, outFrame), Out exclusive. */
   inFrame: number;
   outFrame: number;
   note: string;
@@ -50,13 +54,18 @@ export interface ExportItem {
 }
 
 export interface ExportDocument {
-  /** Project/sequence/bin name, e.g. "Reelscout selects 2026-11-24". */
+  /** Project/sequence/bin name: what the export holds ("A001 – Best line", "Search red car"). */
   title: string;
   items: ExportItem[];
-  /** Rate of the sequence (xmeml, EDL, OTIO timeline): the first item's rate. */
+  /** Rate of the sequence (xmeml, EDL, OTIO timeline, FCPXML project): the first item's rate. */
   sequenceRate: FrameRate;
   sequenceDropFrame: boolean;
 }
 
 /** The formats are the contract's: one list. */
 export type ExportFormat = ExportFormatId;
+
+/** All channels of an item's audio streams. */
+export function audioChannelCount(it: Pick<ExportItem, 'audioLayout'>): number {
+  return it.audioLayout.reduce((a, b) => a + b, 0);
+}

@@ -1,50 +1,78 @@
 import { fps, type FrameRate } from '../../../src-shared/timecode';
-import type { ExportDocument, ExportMarker } from './export-model';
+import { audioChannelCount, type ExportDocument, type ExportItem, type ExportMarker } from './export-model';
+import { oneLine, textBlock } from './exchange-text';
 import { fileUrl } from './file-url';
-import { sequenceStartFrame } from './sequence-start';
+import { sequenceStartFrame } from './sequence';
 
 const rt = (value: number, rate: FrameRate) => ({ OTIO_SCHEMA: 'RationalTime.1', rate: fps(rate), value });
 const range = (start: number, duration: number, rate: FrameRate) => ({ OTIO_SCHEMA: 'TimeRange.1', start_time: rt(start, rate), duration: rt(duration, rate) });
 
 const MARKER_COLOR: Record<ExportMarker['kind'], string> = { shot: 'BLUE', transition: 'CYAN', tag: 'GREEN', user: 'YELLOW' };
 
+const track = (name: string, kind: 'Video' | 'Audio', children: unknown[]) => ({
+  OTIO_SCHEMA: 'Track.1',
+  name,
+  kind,
+  source_range: null,
+  effects: [],
+  markers: [],
+  enabled: true,
+  metadata: {},
+  children,
+});
+
 /**
- * OpenTimelineIO JSON (Resolve imports .otio): a timeline with one video track of clips, each
- * clip's source range in its file's own time (start timecode included, at its own rate), its
- * file as an ExternalReference with the available range, markers in the same media time, and the
- * editor's marks (rating, keywords, note) under metadata.reelscout.
+ * OpenTimelineIO JSON (Resolve imports .otio): a timeline with a video track of clips and one
+ * audio track per source channel (as the FCP7 XML lays them out; a clip without that channel
+ * leaves a gap of its length), each clip's source range in its file's own time (start timecode
+ * included, at its own rate, Out exclusive), its file as an ExternalReference with the available
+ * range to the last video frame, markers in the same media time, and the editor's marks (rating,
+ * keywords, note) under metadata.reelscout.
  */
 export function writeOtio(doc: ExportDocument): string {
-  const clips = doc.items.map((it) => ({
+  const reference = (it: ExportItem) => ({
+    DEFAULT_MEDIA: {
+      OTIO_SCHEMA: 'ExternalReference.1',
+      name: oneLine(it.fileName),
+      target_url: fileUrl(it.path),
+      available_range: range(it.startFrame, it.durationFrames, it.rate),
+      available_image_bounds: null,
+      metadata: {},
+    },
+  });
+  const clip = (it: ExportItem, markers: ExportMarker[], metadata: Record<string, unknown>) => ({
     OTIO_SCHEMA: 'Clip.2',
-    name: it.name,
+    name: oneLine(it.name),
     source_range: range(it.startFrame + it.inFrame, it.outFrame - it.inFrame, it.rate),
     effects: [],
-    markers: it.markers.map((m) => ({
+    markers: markers.map((m) => ({
       OTIO_SCHEMA: 'Marker.2',
-      name: m.name,
+      name: oneLine(m.name),
       color: MARKER_COLOR[m.kind],
       marked_range: range(it.startFrame + m.frame, m.durationFrames, it.rate),
-      comment: m.note,
+      comment: oneLine(m.note),
       metadata: { reelscout: { kind: m.kind } },
     })),
     enabled: true,
-    media_references: {
-      DEFAULT_MEDIA: {
-        OTIO_SCHEMA: 'ExternalReference.1',
-        name: it.fileName,
-        target_url: fileUrl(it.path),
-        available_range: range(it.startFrame, it.durationFrames, it.rate),
-        available_image_bounds: null,
-        metadata: {},
-      },
-    },
+    media_references: reference(it),
     active_media_reference_key: 'DEFAULT_MEDIA',
-    metadata: { reelscout: { clipId: it.clipId, rating: it.rating, keywords: it.keywords, note: it.note, dropFrame: it.dropFrame, vfr: it.vfr } },
-  }));
+    metadata: { reelscout: metadata },
+  });
+  const gap = (it: ExportItem) => ({ OTIO_SCHEMA: 'Gap.1', name: '', source_range: range(0, it.outFrame - it.inFrame, it.rate), effects: [], markers: [], enabled: true, metadata: {} });
+  const video = doc.items.map((it) =>
+    clip(it, it.markers, { clipId: it.clipId, rating: it.rating, keywords: it.keywords.map(oneLine), note: textBlock(it.note), dropFrame: it.dropFrame, vfr: it.vfr }),
+  );
+  const channels = Math.max(0, ...doc.items.map(audioChannelCount));
+  const audio = Array.from({ length: channels }, (_, t) =>
+    track(
+      `A${t + 1}`,
+      'Audio',
+      doc.items.map((it) => (audioChannelCount(it) > t ? clip(it, [], { clipId: it.clipId, channel: t + 1 }) : gap(it))),
+    ),
+  );
   const timeline = {
     OTIO_SCHEMA: 'Timeline.1',
-    name: doc.title,
+    name: oneLine(doc.title),
     global_start_time: rt(sequenceStartFrame(doc.sequenceRate, doc.sequenceDropFrame), doc.sequenceRate),
     metadata: {},
     tracks: {
@@ -55,7 +83,7 @@ export function writeOtio(doc: ExportDocument): string {
       markers: [],
       enabled: true,
       metadata: {},
-      children: [{ OTIO_SCHEMA: 'Track.1', name: 'V1', kind: 'Video', source_range: null, effects: [], markers: [], enabled: true, metadata: {}, children: clips }],
+      children: [track('V1', 'Video', video), ...audio],
     },
   };
   return `${JSON.stringify(timeline, null, 2)}\n`;

@@ -14,6 +14,11 @@ export interface DesktopShell {
   open(file: string): Promise<void>;
   /** `icon`: a poster to show under the pointer (null: the shell's own). */
   startDrag(files: string[], icon: string | null): void;
+  /**
+   * Asks the user where to save built files (the system's save dialog; a folder for several) and
+   * writes them there. Returns the paths written; none when the user cancelled.
+   */
+  saveFiles(files: { fileName: string; text: string }[]): Promise<string[]>;
 }
 
 export const WEB_HAND_OFF_REASON =

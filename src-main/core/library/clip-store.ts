@@ -15,7 +15,7 @@ import type {
 } from '../../../src-shared/contract/library';
 import { CLIP_SORT_NATURAL } from '../../../src-shared/contract/library';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { rateFromFps } from '../../../src-shared/timecode';
+import { rateFromFps, type ShotPlace } from '../../../src-shared/timecode';
 import { markFilterSql, markSummaries } from '../marks/marks-repository';
 import { folderRange, joinOnVolume, relativeOnVolume } from './clip-paths';
 
@@ -42,6 +42,10 @@ export interface ClipRow {
   height: number | null;
   rotation: number | null;
   audio_channels: number | null;
+  audio_rate: number | null;
+  /** JSON array: channels per audio stream. */
+  audio_layout: string | null;
+  reel_name: string | null;
   timecode: string | null;
   bit_rate: number | null;
   frame_count: number | null;
@@ -59,7 +63,7 @@ export interface ClipRow {
 
 const CLIP_COLUMNS = `c.id, c.volume_id, c.rel_path, c.file_name, c.size_bytes, c.mtime_ms, c.fingerprint, c.status,
   c.status_reason, c.error_kind, c.missing_at, c.container, c.video_codec, c.audio_codec, c.duration_s, c.fps, c.vfr,
-  c.width, c.height, c.rotation, c.audio_channels, c.timecode, c.bit_rate, c.frame_count, c.probed_at, c.shots_at,
+  c.width, c.height, c.rotation, c.audio_channels, c.audio_rate, c.audio_layout, c.reel_name, c.timecode, c.bit_rate, c.frame_count, c.probed_at, c.shots_at,
   c.thumbs_at, c.created_at, c.updated_at, c.source_url, v.mount_path, v.label AS volume_label, v.online`;
 
 export function clipAbsPath(row: Pick<ClipRow, 'mount_path' | 'rel_path'> & { source_url?: string | null }): string {
@@ -151,6 +155,7 @@ function toSummary(row: ClipRow, thumbs: ThumbRow[], shotCount: number, marks: M
     videoCodec: row.video_codec,
     audioCodec: row.audio_codec,
     durationS: row.duration_s,
+    frameCount: row.frame_count,
     fps: row.fps,
     vfr: row.vfr === null ? null : row.vfr === 1,
     width: row.width,
@@ -302,31 +307,47 @@ export function listClipIds(db: CatalogDb, args: Omit<z.output<typeof listArgsSc
   ).map((r) => r.id);
 }
 
+/** A shot as stored: decoded frame numbers (Out exclusive) and their presentation times. */
+export interface ShotRow {
+  id: number;
+  clip_id: number;
+  idx: number;
+  start_s: number;
+  end_s: number;
+  start_frame: number | null;
+  end_frame: number | null;
+  cut_score: number | null;
+  transition_kind: 'cut' | 'dissolve' | 'fade' | null;
+  transition_start_s: number | null;
+  transition_end_s: number | null;
+}
+
+const SHOT_COLUMNS = 'id, clip_id, idx, start_s, end_s, start_frame, end_frame, cut_score, transition_kind, transition_start_s, transition_end_s';
+
+/** A clip's shots in order. */
+export function shotsOfClip(db: CatalogDb, clipId: number): ShotRow[] {
+  return db.prepare(`SELECT ${SHOT_COLUMNS} FROM shots WHERE clip_id = ? ORDER BY idx`).all(clipId) as ShotRow[];
+}
+
+/** Shots by id (any clip), in no particular order; ids that are gone are missing. */
+export function shotsById(db: CatalogDb, ids: readonly number[]): ShotRow[] {
+  return db.prepare(`SELECT ${SHOT_COLUMNS} FROM shots WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as ShotRow[];
+}
+
+/** The place of a stored shot, as the frame arithmetic (timecode.ts shotFrames) reads it. */
+export function shotPlace(s: ShotRow): ShotPlace {
+  return { startS: s.start_s, endS: s.end_s, startFrame: s.start_frame, endFrame: s.end_frame };
+}
+
 export function getClipDetail(db: CatalogDb, clipId: number): ClipDetail {
   const row = getClipRow(db, clipId);
   const thumbs = thumbsFor(db, [clipId]).get(clipId) ?? [];
-  const shots = db
-    .prepare(
-      'SELECT id, idx, start_s, end_s, start_frame, end_frame, cut_score, transition_kind, transition_start_s, transition_end_s FROM shots WHERE clip_id = ? ORDER BY idx',
-    )
-    .all(clipId) as {
-    id: number;
-    idx: number;
-    start_s: number;
-    end_s: number;
-    start_frame: number | null;
-    end_frame: number | null;
-    cut_score: number | null;
-    transition_kind: 'cut' | 'dissolve' | 'fade' | null;
-    transition_start_s: number | null;
-    transition_end_s: number | null;
-  }[];
+  const shots = shotsOfClip(db, clipId);
   const posterByShot = new Map(thumbs.filter((t) => t.kind === 'poster' && t.shot_id !== null).map((t) => [t.shot_id!, toThumb(t)]));
   return {
     ...toSummary(row, thumbs, shots.length, markSummaries(db, [clipId]).get(clipId) ?? NO_MARKS),
     fingerprint: row.fingerprint,
     bitRate: row.bit_rate,
-    frameCount: row.frame_count,
     probedAt: row.probed_at,
     shots: shots.map(
       (s): Shot => ({

@@ -112,6 +112,9 @@ export function writeProbe(db: CatalogDb, row: ClipRow, outcome: ProbeOutcome): 
       height: info.height,
       rotation: info.hasVideo ? info.rotation : null,
       audio_channels: info.audioChannels,
+      audio_rate: info.audioRate === null ? null : Math.round(info.audioRate),
+      audio_layout: JSON.stringify(info.audioLayout),
+      reel_name: info.reelName,
       timecode: info.timecode,
       bit_rate: info.bitRate === null ? null : Math.round(info.bitRate),
       frame_count: frameCount,
@@ -126,7 +129,7 @@ export function resetClipContent(db: CatalogDb, clipId: number, file: { size: nu
   db.transaction(() => {
     db.prepare('DELETE FROM thumbnails WHERE clip_id = ?').run(clipId);
     db.prepare('DELETE FROM shots WHERE clip_id = ?').run(clipId);
-    const cleared = ['container', 'video_codec', 'audio_codec', 'duration_s', 'fps', 'vfr', 'width', 'height', 'rotation', 'audio_channels', 'timecode', 'bit_rate', 'frame_count', 'probe_json', 'probed_at'];
+    const cleared = ['container', 'video_codec', 'audio_codec', 'duration_s', 'fps', 'vfr', 'width', 'height', 'rotation', 'audio_channels', 'audio_rate', 'audio_layout', 'reel_name', 'timecode', 'bit_rate', 'frame_count', 'probe_json', 'probed_at'];
     applyClipEvent(db, clipId, { type: 'contentChanged', empty: file.size === 0 }, {
       ...Object.fromEntries(cleared.map((c) => [c, null])),
       size_bytes: file.size,

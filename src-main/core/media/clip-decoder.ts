@@ -260,12 +260,14 @@ export class ClipDecoder {
   }
 }
 
-const SHOWINFO_RE = /\bn:\s*(\d+)\s+pts:\s*-?\d+\s+pts_time:(-?[\d.]+)/;
+const SHOWINFO_RE = /\bn:\s*(\d+)\s+pts:\s*(-?\d+)\s+pts_time:(-?[\d.]+)/;
+const TIME_BASE_RE = /\bconfig in time_base:\s*(\d+)\/(\d+)/;
 const ERROR_RE = /\[(error|fatal|panic)\] /;
 
 /** ffmpeg's log (level-tagged lines): showinfo's frame times, and the last error for the message. */
 class DecodeLog {
   readonly times: number[] = [];
+  private timeBase: [number, number] | null = null;
   private partial = '';
   private last: string | null = null;
 
@@ -284,9 +286,19 @@ class DecodeLog {
     return this.last;
   }
 
+  /**
+   * A frame's time from its integer pts and the filter's time base, not from pts_time: showinfo
+   * prints that with six significant digits (frame 221 at 24 fps, 9.208333 s, reads "9.20833"),
+   * which put a shot's first frame on the frame before it in every later count.
+   */
   private line(line: string): void {
     const m = SHOWINFO_RE.exec(line);
-    if (m) this.times[Number(m[1])] = Number(m[2]);
+    if (m) {
+      this.times[Number(m[1])] = this.timeBase ? (Number(m[2]) * this.timeBase[0]) / this.timeBase[1] : Number(m[3]);
+      return;
+    }
+    const tb = TIME_BASE_RE.exec(line);
+    if (tb && Number(tb[1]) > 0 && Number(tb[2]) > 0) this.timeBase = [Number(tb[1]), Number(tb[2])];
     else if (ERROR_RE.test(line)) this.last = line.replace(ERROR_RE, '').trim();
   }
 }

@@ -18,6 +18,12 @@ export interface MediaInfo {
   /** Clockwise degrees a player turns the coded picture to show it: 0, 90, 180 or 270. */
   rotation: number;
   audioChannels: number | null;
+  /** Sample rate of the first audio stream (Hz). */
+  audioRate: number | null;
+  /** Channels of each audio stream in order ([2]: one stereo stream; [1, 1, 1, 1]: four mono tracks, as cameras write them). */
+  audioLayout: number[];
+  /** The reel or tape name the camera or the last conform wrote (QuickTime tmcd `reel_name`, MXF `reel_name`/`tape_name`). */
+  reelName: string | null;
   /** Source timecode (SMPTE) from a tmcd track or a container tag, when the camera wrote one. */
   timecode: string | null;
   bitRate: number | null;

@@ -18,6 +18,7 @@ const streamSchema = z.looseObject({
   duration: numLike,
   nb_frames: numLike,
   channels: z.number().optional(),
+  sample_rate: numLike,
   pix_fmt: z.string().optional(),
   tags,
   disposition: z.record(z.string(), z.number()).optional(),
@@ -102,6 +103,19 @@ function timecodeOf(json: FfprobeJson): string | null {
   return fromTags(json.format?.tags);
 }
 
+/** Tag names cameras and NLEs use for the reel (tape) a clip came from, most specific first. */
+const REEL_TAGS = ['reel_name', 'tape_name', 'reel', 'tape'];
+
+function reelNameOf(json: FfprobeJson): string | null {
+  for (const t of [...json.streams.map((s) => s.tags), json.format?.tags]) {
+    for (const key of REEL_TAGS) {
+      const v = t?.[key];
+      if (typeof v === 'string' && v.trim()) return v.trim();
+    }
+  }
+  return null;
+}
+
 /** Cover art in audio files is a "video" stream flagged attached_pic: it is not footage. */
 function isFootage(s: Stream): boolean {
   return s.codec_type === 'video' && s.disposition?.attached_pic !== 1;
@@ -113,7 +127,8 @@ export function parseProbeJson(raw: unknown, file: string): MediaInfo {
   if (!parsed.success) throw new AppError('invalid', `unexpected ffprobe output: ${parsed.error.issues[0]?.message ?? 'shape'}`);
   const json = parsed.data;
   const video = json.streams.find(isFootage);
-  const audio = json.streams.find((s) => s.codec_type === 'audio');
+  const audioStreams = json.streams.filter((s) => s.codec_type === 'audio');
+  const audio = audioStreams[0];
   const formatName = json.format?.format_name ?? 'unknown';
 
   const rotation = video ? rotationOf(video) : 0;
@@ -125,7 +140,10 @@ export function parseProbeJson(raw: unknown, file: string): MediaInfo {
   const durationS = num(json.format?.duration) ?? num(video?.duration) ?? num(audio?.duration);
   const fps = avgRate ?? rRate;
   const nbFrames = num(video?.nb_frames);
-  const frameCount = nbFrames ?? (fps && durationS ? Math.round(fps * durationS) : null);
+  // The video's own length when the container does not count frames (Matroska, WebM): the
+  // container's duration runs to the end of the longest stream, often the audio.
+  const videoS = num(video?.duration) ?? durationS;
+  const frameCount = nbFrames ?? (fps && videoS ? Math.round(fps * videoS) : null);
 
   return {
     container: containerName(formatName, file),
@@ -141,6 +159,9 @@ export function parseProbeJson(raw: unknown, file: string): MediaInfo {
     codedHeight: codedH,
     rotation,
     audioChannels: audio?.channels ?? null,
+    audioRate: num(audio?.sample_rate),
+    audioLayout: audioStreams.map((s) => s.channels ?? 0).filter((n) => n > 0),
+    reelName: reelNameOf(json),
     timecode: timecodeOf(json),
     bitRate: num(json.format?.bit_rate),
     frameCount: video ? frameCount : null,

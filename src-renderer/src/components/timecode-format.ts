@@ -1,4 +1,4 @@
-import { clipTimebase, durationTimecode, rateFromFps, timecodeAt, type Timebase } from '../../../src-shared/timecode';
+import { clipFrameCount, clipTimebase, framesToTimecode, rateFromFps, secondsToFrame, timecodeAt, type Timebase } from '../../../src-shared/timecode';
 
 /** What a view knows of a clip's clock: its rate (or probed fps) and its start timecode label. */
 export interface ClipClock {
@@ -12,17 +12,35 @@ export function timebaseOf(c: ClipClock): Timebase {
   return clipTimebase(c.rate ?? rateFromFps(c.fps ?? null), c.timecode ?? null);
 }
 
-/** Source timecode of a moment of the clip: "01:00:10:12". */
+/** Source timecode of frame `frame` of the clip (0 = its first frame): "01:00:10:12". */
+export function tcFrame(c: ClipClock, frame: number): string {
+  const tb = timebaseOf(c);
+  return framesToTimecode(tb.startFrame + frame, tb.rate, tb.dropFrame);
+}
+
+/** Source timecode of the frame shown at a moment of the clip. */
 export function tcAt(c: ClipClock, seconds: number): string {
   return timecodeAt(timebaseOf(c), seconds);
 }
 
-/** "01:00:10:12–01:00:12:03": a range in source timecode. */
+/**
+ * "01:00:10:12–01:00:12:02": a range in source timecode from its In to its last frame, both
+ * frames shown (inclusive), as the viewer shows its Out; exchange files write the exclusive Out.
+ */
 export function tcRange(c: ClipClock, startS: number, endS: number): string {
-  return `${tcAt(c, startS)}–${tcAt(c, endS)}`;
+  const tb = timebaseOf(c);
+  const a = secondsToFrame(startS, tb.rate);
+  return `${tcFrame(c, a)}–${tcFrame(c, Math.max(a, secondsToFrame(endS, tb.rate) - 1))}`;
 }
 
-/** A length as timecode from zero, as NLEs show durations: "00:00:04:12". */
-export function tcDuration(c: ClipClock, seconds: number | null): string {
-  return seconds === null || !Number.isFinite(seconds) ? '–' : durationTimecode(timebaseOf(c), seconds);
+/** A length of `frames` as a timecode duration, in the clip's own counting (";" when drop-frame): "00:00:04:12". */
+export function tcLength(c: ClipClock, frames: number | null): string {
+  if (frames === null || !Number.isFinite(frames)) return '–';
+  const tb = timebaseOf(c);
+  return framesToTimecode(frames, tb.rate, tb.dropFrame);
+}
+
+/** The clip's length to its last video frame (not the container's, which audio may outlast). */
+export function clipLengthTc(c: ClipClock & { frameCount: number | null; durationS: number | null; vfr: boolean | null }): string {
+  return tcLength(c, clipFrameCount(c, timebaseOf(c).rate));
 }

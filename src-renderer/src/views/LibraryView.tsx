@@ -10,7 +10,7 @@ import { ClipGrid } from '../components/library/ClipGrid';
 import { ClipList } from '../components/library/ClipList';
 import { DropZone, ImportBar } from '../components/library/ImportBar';
 import { ImportSummaryPanel } from '../components/library/ImportSummaryPanel';
-import { NO_SELECTION, nextSelection, type SelectionEvent } from '../components/library/selection';
+import { navigationDelta, NO_SELECTION, nextSelection, type SelectionEvent } from '../components/library/selection';
 import { useClipPages, useImports } from '../components/library/use-library';
 import { Viewer } from '../components/viewer/Viewer';
 import './library.css';
@@ -43,7 +43,7 @@ export function LibraryView(): ReactNode {
   const [notice, setNotice] = useState<string | null>(null);
   const [summaryHidden, setSummaryHidden] = useState(false);
   const [reveal, setReveal] = useState<{ index: number | null }>({ index: null });
-  const cols = useRef(1);
+  const view = useRef({ cols: 1, page: 1 });
   const body = useRef<HTMLDivElement>(null);
   const caps = useHandOffCapabilities();
   const listQuery = useMemo(
@@ -91,7 +91,6 @@ export function LibraryView(): ReactNode {
 
   const onKeyDown = async (e: React.KeyboardEvent) => {
     if (e.target !== body.current) return;
-    const step = layout === 'grid' ? cols.current : 1;
     const move = (delta: number) => {
       e.preventDefault();
       const next = nextSelection(selection, { type: 'move', delta, extend: e.shiftKey, total: pages.total }, idAt);
@@ -102,10 +101,8 @@ export function LibraryView(): ReactNode {
         if (id !== undefined && !e.shiftKey) showDetail(id);
       }
     };
-    if (e.key === 'ArrowRight' && layout === 'grid') move(1);
-    else if (e.key === 'ArrowLeft' && layout === 'grid') move(-1);
-    else if (e.key === 'ArrowDown') move(step);
-    else if (e.key === 'ArrowUp') move(-step);
+    const delta = navigationDelta(e.key, layout, view.current, pages.total);
+    if (delta !== null) move(delta);
     else if (e.key === 'Enter' && selection.focus !== null) {
       const id = idAt(selection.focus);
       if (id !== undefined) {
@@ -142,12 +139,12 @@ export function LibraryView(): ReactNode {
     const ids = selection.ids.has(clip.id) ? [...selection.ids] : [clip.id];
     dragOutHandler(ids, caps, setNotice)(e);
   };
-  const onColumns = useCallback((n: number) => {
-    cols.current = n;
+  const onLayout = useCallback((l: { cols: number; page: number }) => {
+    view.current = l;
   }, []);
   const selectedIds = [...selection.ids];
   const filtered = listQuery.query || listQuery.rating || listQuery.keyword || listQuery.status;
-  const view = {
+  const viewProps = {
     total: pages.total,
     clipAt: pages.clipAt,
     ensureRange: pages.ensureRange,
@@ -157,6 +154,7 @@ export function LibraryView(): ReactNode {
     onItemClick,
     onItemOpen: (_i: number, clip: ClipSummary) => openViewer(clip.id),
     onItemDrag,
+    onLayout,
   };
 
   return (
@@ -233,15 +231,15 @@ export function LibraryView(): ReactNode {
         {selectedIds.length > 0 && <BatchBar ids={selectedIds} onClear={() => select({ type: 'clear' })} />}
         {pages.error && <div className="banner error">{pages.error}</div>}
         <div className="library-body">
-          <div className="library-clips" tabIndex={0} ref={body} onKeyDown={(e) => void onKeyDown(e)} data-testid="library-clips" aria-label="Clips: arrows move, Shift extends, Enter opens, Ctrl+A selects all">
+          <div className="library-clips" tabIndex={0} ref={body} onKeyDown={(e) => void onKeyDown(e)} data-testid="library-clips" aria-label="Clips: arrows, Page Up/Down, Home and End move, Shift extends, Enter opens, Ctrl+A selects all">
             {pages.loaded && pages.total === 0 ? (
               <div className="empty library-empty">
                 {pages.counts?.all ? 'No clip matches this filter.' : 'Drop a folder of footage here, or type its path above, to start your library.'}
               </div>
             ) : layout === 'grid' ? (
-              <ClipGrid {...view} onColumns={onColumns} />
+              <ClipGrid {...viewProps} />
             ) : (
-              <ClipList {...view} sort={sort} reversed={reversed} onSort={onSort} />
+              <ClipList {...viewProps} sort={sort} reversed={reversed} onSort={onSort} />
             )}
           </div>
           {/* The inspector column is always there, so opening a clip never reflows the grid under the pointer. */}

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { ClipSummary } from '../../../../src-shared/contract/library';
 import { api } from '../../api/client';
-import { tcDuration } from '../timecode-format';
+import { clipLengthTc } from '../timecode-format';
 import { clipBadge, formatFps, formatResolution, reasonLine, statusTone } from './format';
 
 /** Largest box of aspect w:h that fits in boxW x boxH. */
@@ -83,7 +83,7 @@ export function ClipCard({ clip, thumbWidth, thumbHeight, selected, focused, onC
           />
         )}
         {scrub !== null && strip && <div className="clip-scrub-bar" style={{ left: `${((scrub + 0.5) / strip.frames) * 100}%` }} />}
-        {clip.durationS !== null && <span className="clip-duration" title="Duration">{tcDuration(clip, clip.durationS)}</span>}
+        {clip.durationS !== null && <span className="clip-duration" title="Duration to the last video frame">{clipLengthTc(clip)}</span>}
         {clip.rating && (
           <span className={`clip-rating ${clip.rating}`} data-testid="clip-rating" title={clip.rating === 'favorite' ? 'Favourite' : 'Rejected'}>
             {clip.rating === 'favorite' ? '★' : '⊘'}

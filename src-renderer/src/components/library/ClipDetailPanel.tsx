@@ -3,7 +3,9 @@ import type { ClipDetail } from '../../../../src-shared/contract/library';
 import type { AppError } from '../../../../src-shared/errors';
 import { api } from '../../api/client';
 import { ExportMenu } from '../ExportMenu';
-import { tcAt, tcDuration } from '../timecode-format';
+import { shotFrames } from '../../../../src-shared/timecode';
+import { clipLengthTc, tcAt, tcFrame, tcLength, timebaseOf } from '../timecode-format';
+import { rangeOfFrames } from '../viewer/marks';
 import { clipBadge, formatBytes, formatFps, formatResolution, statusTone } from './format';
 
 /** Metadata and shots of one clip; refreshed when the catalog changes. */
@@ -61,7 +63,7 @@ export function ClipDetailPanel({ clipId, onClose, onOpen }: { clipId: number; o
           {clip.statusReason && <div className={`clip-reason tone-${statusTone(clip.status)}`}>{clip.statusReason}</div>}
           <dl className="meta-list">
             <dt>Duration</dt>
-            <dd className="mono">{tcDuration(clip, clip.durationS)}</dd>
+            <dd className="mono" title="To the last video frame">{clipLengthTc(clip)}</dd>
             <dt>Picture</dt>
             <dd>
               {formatResolution(clip)} {formatFps(clip)} {clip.rotation ? `(rotated ${clip.rotation}°)` : ''}
@@ -88,27 +90,32 @@ export function ClipDetailPanel({ clipId, onClose, onOpen }: { clipId: number; o
             {clip.shots.length > 1 && !clip.sourceUrl && <ExportMenu selection={{ shotIds: clip.shots.map((s) => s.id) }} title={`${clip.name.replace(/\.[^.]+$/, '')} shots`} label="Export shots" />}
           </div>
           <div className="shot-list">
-            {clip.shots.map((s) => (
-              <figure key={s.id} className="shot">
-                <button type="button" className="shot-open" onClick={() => onOpen({ startS: s.startS, endS: s.endS })} title="Open this shot in the viewer" data-action="open-shot" data-shot={s.idx + 1}>
-                  {s.poster ? <img src={api.mediaUrl({ kind: 'thumb', path: s.poster.path })} alt={`shot ${s.idx + 1}`} loading="lazy" /> : <div className="clip-placeholder" />}
-                </button>
-                <figcaption>
-                  {s.idx + 1}. <span className="mono">{tcAt(clip, s.startS)}</span> · {tcDuration(clip, s.endS - s.startS)}
-                  {s.transition && s.transition.kind !== 'cut' && (
-                    // A gradual transition opens this shot: the boundary is its middle, the span is shown.
-                    <span
-                      className="shot-transition"
-                      data-testid="shot-transition"
-                      title={`${s.transition.kind} from ${tcAt(clip, s.transition.startS)} to ${tcAt(clip, s.transition.endS)}; the shot starts at its middle`}
-                    >
-                      {' '}
-                      · {s.transition.kind} {(s.transition.endS - s.transition.startS).toFixed(1)} s
-                    </span>
-                  )}
-                </figcaption>
-              </figure>
-            ))}
+            {clip.shots.map((s) => {
+              // Shots are frames of the clip: the first frame of a shot is its cut frame, never the one before.
+              const rate = timebaseOf(clip).rate;
+              const f = shotFrames(s, rate, clip.vfr === true);
+              return (
+                <figure key={s.id} className="shot" data-in-frame={f.inFrame}>
+                  <button type="button" className="shot-open" onClick={() => onOpen(rangeOfFrames(f, rate))} title="Open this shot in the viewer" data-action="open-shot" data-shot={s.idx + 1}>
+                    {s.poster ? <img src={api.mediaUrl({ kind: 'thumb', path: s.poster.path })} alt={`shot ${s.idx + 1}`} loading="lazy" /> : <div className="clip-placeholder" />}
+                  </button>
+                  <figcaption>
+                    {s.idx + 1}. <span className="mono" data-testid="shot-in">{tcFrame(clip, f.inFrame)}</span> · {tcLength(clip, f.outFrame - f.inFrame)}
+                    {s.transition && s.transition.kind !== 'cut' && (
+                      // A gradual transition opens this shot: the boundary is its middle, the span is shown.
+                      <span
+                        className="shot-transition"
+                        data-testid="shot-transition"
+                        title={`${s.transition.kind} from ${tcAt(clip, s.transition.startS)} to ${tcAt(clip, s.transition.endS)}; the shot starts at its middle`}
+                      >
+                        {' '}
+                        · {s.transition.kind} {(s.transition.endS - s.transition.startS).toFixed(1)} s
+                      </span>
+                    )}
+                  </figcaption>
+                </figure>
+              );
+            })}
           </div>
         </>
       )}

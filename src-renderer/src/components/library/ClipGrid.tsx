@@ -1,7 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import type { ClipSummary } from '../../../../src-shared/contract/library';
 import { ClipCard } from './ClipCard';
+import { useBoxSize } from './use-box-size';
 
 /** What the grid and the list share: clips by index, the selection, and what a click, double-click or drag does. */
 export interface ClipViewProps {
@@ -15,6 +16,8 @@ export interface ClipViewProps {
   onItemClick: (index: number, clip: ClipSummary, e: React.MouseEvent) => void;
   onItemOpen: (index: number, clip: ClipSummary) => void;
   onItemDrag: (clip: ClipSummary, e: React.DragEvent) => void;
+  /** Items per row, and items one screen shows (PageUp/PageDown move by it). */
+  onLayout: (layout: { cols: number; page: number }) => void;
 }
 
 const MIN_CARD = 220;
@@ -22,20 +25,9 @@ const GAP = 14;
 const INFO_H = 74;
 
 /** Virtualized grid: only the rows in view (plus a few) exist in the DOM, whatever the library size. */
-export function ClipGrid({ total, clipAt, ensureRange, selected, focus, reveal, onItemClick, onItemOpen, onItemDrag, onColumns }: ClipViewProps & {
-  onColumns: (cols: number) => void;
-}): ReactNode {
+export function ClipGrid({ total, clipAt, ensureRange, selected, focus, reveal, onItemClick, onItemOpen, onItemDrag, onLayout }: ClipViewProps): ReactNode {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(0);
-
-  useLayoutEffect(() => {
-    const el = scrollRef.current;
-    if (!el) return;
-    const ro = new ResizeObserver(() => setWidth(el.clientWidth));
-    ro.observe(el);
-    setWidth(el.clientWidth);
-    return () => ro.disconnect();
-  }, []);
+  const { width, height } = useBoxSize(scrollRef);
 
   const inner = Math.max(0, width - 2);
   const cols = Math.max(1, Math.floor((inner + GAP) / (MIN_CARD + GAP)));
@@ -43,7 +35,8 @@ export function ClipGrid({ total, clipAt, ensureRange, selected, focus, reveal, 
   const thumbH = Math.round((cardW * 9) / 16);
   const rowH = thumbH + INFO_H + GAP;
   const rows = Math.ceil(total / cols);
-  useEffect(() => onColumns(cols), [cols, onColumns]);
+  const page = cols * Math.max(1, Math.floor(height / rowH));
+  useEffect(() => onLayout({ cols, page }), [cols, page, onLayout]);
 
   const virtualizer = useVirtualizer({
     count: rows,

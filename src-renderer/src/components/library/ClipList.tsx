@@ -2,8 +2,9 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { CLIP_SORT_NATURAL, type ClipSort, type ClipSummary } from '../../../../src-shared/contract/library';
 import { rateLabel } from '../../../../src-shared/timecode';
-import { tcAt, tcDuration } from '../timecode-format';
+import { clipLengthTc, tcAt } from '../timecode-format';
 import type { ClipViewProps } from './ClipGrid';
+import { useBoxSize } from './use-box-size';
 import { clipBadge, formatResolution } from './format';
 
 const ROW_H = 30;
@@ -18,7 +19,7 @@ interface Column {
 
 const COLUMNS: Column[] = [
   { sort: 'name', label: 'Name', width: 'minmax(180px, 2fr)', cell: (c) => <span className="cl-name" title={c.path}>{c.name}</span> },
-  { sort: 'duration', label: 'Duration', width: '104px', cell: (c) => <span className="mono">{tcDuration(c, c.durationS)}</span> },
+  { sort: 'duration', label: 'Duration', width: '104px', cell: (c) => <span className="mono">{clipLengthTc(c)}</span> },
   { sort: 'resolution', label: 'Resolution', width: '96px', cell: (c) => formatResolution(c) },
   { sort: 'fps', label: 'FPS', width: '70px', cell: (c) => (c.rate ? `${rateLabel(c.rate)}${c.vfr ? ' VFR' : ''}` : '–') },
   { sort: 'codec', label: 'Codec', width: '64px', cell: (c) => c.videoCodec ?? '–' },
@@ -37,12 +38,15 @@ const TEMPLATE = COLUMNS.map((c) => c.width).join(' ');
 const direction = (sort: ClipSort, reversed: boolean) => (CLIP_SORT_NATURAL[sort] === 'asc') !== reversed ? 'asc' : 'desc';
 
 /** The Library as a table: sortable columns, one row per clip, virtualized like the grid. */
-export function ClipList({ total, clipAt, ensureRange, selected, focus, reveal, onItemClick, onItemOpen, onItemDrag, sort, reversed, onSort }: ClipViewProps & {
+export function ClipList({ total, clipAt, ensureRange, selected, focus, reveal, onItemClick, onItemOpen, onItemDrag, onLayout, sort, reversed, onSort }: ClipViewProps & {
   sort: ClipSort;
   reversed: boolean;
   onSort: (sort: ClipSort) => void;
 }): ReactNode {
   const scrollRef = useRef<HTMLDivElement>(null);
+  const { height } = useBoxSize(scrollRef);
+  const page = Math.max(1, Math.floor((height - HEAD_H) / ROW_H));
+  useEffect(() => onLayout({ cols: 1, page }), [page, onLayout]);
   // Rows start under the sticky header inside the same scroller; scrolling to a row leaves it
   // below the header, not under it.
   const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_H, overscan: 10, scrollMargin: HEAD_H, scrollPaddingStart: HEAD_H });

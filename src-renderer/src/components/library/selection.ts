@@ -23,6 +23,36 @@ export type SelectionEvent =
 
 export const NO_SELECTION: SelectionState = { ids: new Set(), anchor: null, focus: null };
 
+/**
+ * How far a navigation key moves the keyboard's position, as file browsers move it: arrows by one
+ * card (Left/Right in the grid only) or one row, PageUp/PageDown by what one screen shows (whole
+ * rows), Home/End to the first and last clip (the move clamps). Null: not a navigation key.
+ */
+export function navigationDelta(key: string, layout: 'grid' | 'list', view: { cols: number; page: number }, total: number): number | null {
+  const row = layout === 'grid' ? Math.max(1, view.cols) : 1;
+  const page = Math.max(row, Math.floor(view.page / row) * row);
+  switch (key) {
+    case 'ArrowRight':
+      return layout === 'grid' ? 1 : null;
+    case 'ArrowLeft':
+      return layout === 'grid' ? -1 : null;
+    case 'ArrowDown':
+      return row;
+    case 'ArrowUp':
+      return -row;
+    case 'PageDown':
+      return page;
+    case 'PageUp':
+      return -page;
+    case 'Home':
+      return -Math.max(1, total);
+    case 'End':
+      return Math.max(1, total);
+    default:
+      return null;
+  }
+}
+
 function runIds(from: number, to: number, idAt: (i: number) => number | undefined): Set<number> {
   const out = new Set<number>();
   for (let i = Math.min(from, to); i <= Math.max(from, to); i++) {

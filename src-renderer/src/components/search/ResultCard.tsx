@@ -59,7 +59,7 @@ export function ResultCard({ r, onOpen, onSimilar }: { r: SearchResult; onOpen: 
             </span>
           ))}
         </span>
-        <span className="sv-range">{wholeClip ? 'whole clip' : tcRange(clock, r.startS, r.endS)}</span>
+        <span className="sv-range" title="Source timecode: In to the last frame">{wholeClip ? 'whole clip' : tcRange(clock, r.startS, r.endS)}</span>
       </button>
       <div className="sv-meta">
         <div className="sv-name" title={r.clipPath}>

@@ -2,11 +2,12 @@ import { useEffect, useState, type ReactNode } from 'react';
 import type { ClipDetail } from '../../../../src-shared/contract/library';
 import type { ClipMarks, Range, Rating } from '../../../../src-shared/contract/marks';
 import type { AppError } from '../../../../src-shared/errors';
-import { framesToTimecode, frameToSeconds, type FrameRate } from '../../../../src-shared/timecode';
+import { frameToSeconds, type FrameRate } from '../../../../src-shared/timecode';
 import { api } from '../../api/client';
 import { ExportMenu } from '../ExportMenu';
 import { dragOutHandler, HandOff, useHandOffCapabilities } from '../HandOff';
 import { KeywordEditor, RatingButtons } from '../marks/MarkControls';
+import { tcLength } from '../timecode-format';
 import { TagRangeNow } from './TagRangeNow';
 
 /**
@@ -67,13 +68,15 @@ export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, ext
     }
   };
   const rateClip = (rating: Rating) => void api.call('marks.rate', { clipIds: [clip.id], rating }).catch((e: AppError) => setStatus(e.message));
-  const rangeSpan = (r: Range) => `${tc(r.inFrame)} – ${tc(r.outFrame - 1)} · ${framesToTimecode(r.outFrame - r.inFrame, rate, false)}`;
-  const selection =
-    activeRangeId !== null
-      ? { rangeIds: [activeRangeId] }
+  // In to its last frame (the Out the viewer shows), and the length counted as the clip counts (";" when drop-frame).
+  const rangeSpan = (r: Range) => `${tc(r.inFrame)} – ${tc(r.outFrame - 1)} · ${tcLength(clip, r.outFrame - r.inFrame)}`;
+  // What the export holds, and the name its files get: the saved range, In to Out, or the clip.
+  const { selection, exportTitle } =
+    selected !== null
+      ? { selection: { rangeIds: [selected.id] }, exportTitle: `${baseName} – ${selected.name}` }
       : hasRange
-        ? { spans: [{ clipId: clip.id, startS: frameToSeconds(inFrame!, rate), endS: frameToSeconds(outFrame!, rate) }] }
-        : { clipIds: [clip.id] };
+        ? { selection: { spans: [{ clipId: clip.id, startS: frameToSeconds(inFrame!, rate), endS: frameToSeconds(outFrame!, rate) }] }, exportTitle: `${baseName} ${tc(inFrame)}–${tc(outFrame! - 1)}` }
+        : { selection: { clipIds: [clip.id] }, exportTitle: baseName };
 
   return (
     <div className="viewer-marks-panel" data-testid="marks-panel">
@@ -138,7 +141,7 @@ export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, ext
         <span className="muted" data-testid="export-scope">
           {activeRangeId !== null ? `Range “${selected!.name}”` : hasRange ? 'In to Out' : 'Whole clip'}
         </span>
-        <ExportMenu selection={selection} title={baseName} />
+        <ExportMenu selection={selection} title={exportTitle} />
         <span className="spacer" />
         <HandOff clipIds={[clip.id]} path={clip.path} />
       </div>

@@ -1,11 +1,12 @@
 import type { ReactNode } from 'react';
 import type { SegmentTag } from '../../../../src-shared/contract/search';
 import { FIELD_LABEL } from '../search/format';
+import type { OverlayPosition } from './overlay';
 
-/** The tags of the span being shown, over the picture: the winning source's value, the other in brackets. */
-export function TagOverlay({ tags, spanLabel }: { tags: SegmentTag[]; spanLabel: string }): ReactNode {
+/** The tags of the span being shown, over the picture in the corner chosen: the winning source's value, the other in brackets. */
+export function TagOverlay({ tags, spanLabel, position }: { tags: SegmentTag[]; spanLabel: string; position: OverlayPosition }): ReactNode {
   return (
-    <div className="sv-overlay" data-testid="player-tags" data-span={spanLabel}>
+    <div className={`sv-overlay sv-overlay-${position}`} data-testid="player-tags" data-span={spanLabel} data-position={position}>
       <div className="sv-overlay-span muted">{spanLabel}</div>
       {tags.length === 0 && <div className="muted sv-small">no tags for this shot yet</div>}
       {tags.map((t) => (

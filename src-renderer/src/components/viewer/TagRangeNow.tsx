@@ -8,7 +8,7 @@ import { FIELD_LABEL } from '../search/format';
 export function TagRangeNow({ clipId, startS, endS }: { clipId: number; startS: number | null; endS: number | null }): ReactNode {
   const [state, setState] = useState<{ busy: boolean; tags: SegmentTag[] | null; note: string | null }>({ busy: false, tags: null, note: null });
   const run = async () => {
-    if (startS === null || endS === null) return;
+    if (startS === null || endS === null || state.busy) return;
     setState({ busy: true, tags: null, note: 'Asking the service…' });
     try {
       const r = await api.call('viewer.tagRange', { clipId, startS, endS });
@@ -19,8 +19,18 @@ export function TagRangeNow({ clipId, startS, endS }: { clipId: number; startS: 
   };
   return (
     <span className="tag-range-now row">
-      <button type="button" className="btn" disabled={startS === null || state.busy} onClick={() => void run()} data-action="tag-range" title="Send In to Out to the service's tagging and show the answer">
-        Tag this range now
+      {/* Busy is aria-disabled, not disabled: a disabled button drops the keyboard focus, and the viewer's keys with it. */}
+      <button
+        type="button"
+        className="btn"
+        disabled={startS === null}
+        aria-disabled={state.busy}
+        aria-busy={state.busy}
+        onClick={() => void run()}
+        data-action="tag-range"
+        title="Send In to Out to the service's tagging and show the answer"
+      >
+        {state.busy ? 'Tagging…' : 'Tag this range now'}
       </button>
       {state.tags && (
         <span className="row" data-testid="tag-range-result">

@@ -2,12 +2,15 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import type { ClipDetail } from '../../../../src-shared/contract/library';
 import type { Result } from '../../../../src-shared/contract';
 import type { AppError } from '../../../../src-shared/errors';
-import { framesToTimecode, frameToSeconds, rateLabel, secondsToFrame } from '../../../../src-shared/timecode';
+import { clipFrameCount, framesToTimecode, frameToSeconds, rateLabel, secondsToFrame, shotFrames } from '../../../../src-shared/timecode';
 import { api } from '../../api/client';
 import { timebaseOf } from '../timecode-format';
 import { FaceBoxes, type FaceFrames } from './FaceBoxes';
 import { LevelMeter, startAudioGraph } from './LevelMeter';
+import { trapTab, viewerKeyDown, viewerKeyUp, type ViewerAction } from './keys';
+import { markIn, marksOfRange, markOut, NO_MARKS, type Marks } from './marks';
 import { MarksPanel } from './MarksPanel';
+import { loadOverlay, moveOverlay, OVERLAY_POSITION_LABEL, OVERLAY_POSITIONS, saveOverlay, toggleOverlay, type OverlayPosition, type OverlaySettings } from './overlay';
 import { nextShuttle, STOPPED, type ShuttleEvent } from './shuttle';
 import { TagOverlay } from './TagOverlay';
 import { ViewerTimeline } from './ViewerTimeline';
@@ -25,6 +28,9 @@ export interface ViewerProps {
 }
 
 const isTyping = (t: EventTarget | null) => t instanceof HTMLElement && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
+
+/** What Tab can reach inside the viewer, in document order. */
+const TABBABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /**
  * The one viewer (Library cards and shots, search results, collections): plays the clip with its
@@ -49,8 +55,13 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
   const [speed, setSpeed] = useState(0);
   const shuttle = useRef(STOPPED);
   const tb = useMemo(() => (clip ? timebaseOf(clip) : null), [clip]);
-  const [inFrame, setIn] = useState<number | null>(null);
-  const [outFrame, setOut] = useState<number | null>(null);
+  const [marks, setMarks] = useState<Marks>(NO_MARKS);
+  const { inFrame, outFrame } = marks;
+  const [overlay, setOverlayState] = useState<OverlaySettings>(() => loadOverlay(localStorage));
+  const setOverlay = (next: OverlaySettings) => {
+    setOverlayState(next);
+    saveOverlay(localStorage, next);
+  };
 
   useEffect(() => {
     let live = true;
@@ -73,13 +84,36 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
   useEffect(() => {
     if (!tb || opened.current) return;
     opened.current = true;
-    if (range) {
-      setIn(secondsToFrame(range.startS, tb.rate));
-      setOut(Math.max(secondsToFrame(range.startS, tb.rate) + 1, secondsToFrame(range.endS, tb.rate)));
-    }
+    if (range) setMarks(marksOfRange(range, tb.rate));
   }, [tb, range]);
 
-  useEffect(() => dialog.current?.focus(), []);
+  // A modal keeps the keyboard: focus starts on it, and whenever it would leave (a button that
+  // disables itself while it works, an element that re-renders away, a click on the page
+  // behind), it comes back, so J/K/L, the marks and Esc keep working after every action. The
+  // element that had focus before the viewer opened gets it back when it closes.
+  useEffect(() => {
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const el = dialog.current;
+    el?.focus();
+    const reclaim = () => {
+      const d = dialog.current;
+      if (d && !d.contains(document.activeElement)) d.focus({ preventScroll: true });
+    };
+    const onFocusIn = (e: FocusEvent) => {
+      if (dialog.current && e.target instanceof Node && !dialog.current.contains(e.target)) reclaim();
+    };
+    // Focus lost to nowhere (the focused element went away or was disabled): it lands on <body>.
+    const onFocusOut = (e: FocusEvent) => {
+      if (e.relatedTarget === null) requestAnimationFrame(reclaim);
+    };
+    document.addEventListener('focusin', onFocusIn);
+    el?.addEventListener('focusout', onFocusOut);
+    return () => {
+      document.removeEventListener('focusin', onFocusIn);
+      el?.removeEventListener('focusout', onFocusOut);
+      before?.focus({ preventScroll: true });
+    };
+  }, []);
 
   const frame = tb ? secondsToFrame(now, tb.rate) : 0;
   const currentShot = clip?.shots.find((s) => now >= s.startS - 1e-6 && now < s.endS) ?? clip?.shots.at(-1) ?? null;
@@ -113,14 +147,15 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
     (k: number) => {
       const v = video.current;
       if (!v || !tb) return;
-      const last = clip?.durationS ? secondsToFrame(clip.durationS, tb.rate) - 1 : Number.POSITIVE_INFINITY;
+      const length = clip ? clipFrameCount(clip, tb.rate) : null;
+      const last = length !== null ? length - 1 : Number.POSITIVE_INFINITY;
       const t = frameToSeconds(Math.max(0, Math.min(last, k)) + 0.5, tb.rate);
       setNow(t);
       wanted.current = t;
       resends.current = 0;
       if (!v.seeking) v.currentTime = t;
     },
-    [tb, clip?.durationS, setNow],
+    [tb, clip, setNow],
   );
 
   const applyShuttle = useCallback(
@@ -230,58 +265,73 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
   const shotJump = (dir: -1 | 1) => {
     if (!clip || !tb) return;
     const frame = secondsToFrame(nowRef.current, tb.rate);
-    const starts = clip.shots.map((s) => secondsToFrame(s.startS, tb.rate));
+    const starts = clip.shots.map((s) => shotFrames(s, tb.rate, clip.vfr === true).inFrame);
     const target = dir > 0 ? starts.find((f) => f > frame) : [...starts].reverse().find((f) => f < frame);
     if (target !== undefined) seekFrame(target);
   };
 
-  const onKeyDown = (e: React.KeyboardEvent) => {
+  const run = (a: ViewerAction) => {
     const frame = tb ? secondsToFrame(nowRef.current, tb.rate) : 0;
-    if (isTyping(e.target)) {
-      if (e.key === 'Escape') (e.target as HTMLElement).blur();
-      return;
-    }
-    if (e.metaKey || e.ctrlKey || e.altKey) return;
-    const key = e.key.toLowerCase();
-    let handled = true;
-    if (e.key === 'Escape') onClose();
-    else if (key === 'j' && !e.repeat) applyShuttle({ type: 'J' });
-    else if (key === 'l' && !e.repeat) applyShuttle({ type: 'L' });
-    else if (key === 'k' && !e.repeat) applyShuttle({ type: 'K', down: true });
-    else if (e.key === ' ') applyShuttle({ type: 'space' });
-    else if (e.key === 'ArrowLeft') {
-      applyShuttle({ type: 'stop' });
-      seekFrame(frame - 1);
-    } else if (e.key === 'ArrowRight') {
-      applyShuttle({ type: 'stop' });
-      seekFrame(frame + 1);
-    } else if (e.key === 'ArrowUp') shotJump(-1);
-    else if (e.key === 'ArrowDown') shotJump(1);
-    else if (key === 'i' && e.shiftKey) {
-      if (inFrame !== null) seekFrame(inFrame);
-    } else if (key === 'o' && e.shiftKey) {
-      if (outFrame !== null) seekFrame(outFrame - 1);
-    } else if (key === 'i') {
-      setIn(frame);
-      if (outFrame !== null && outFrame <= frame) setOut(null);
-    } else if (key === 'o') {
-      setOut(frame + 1);
-      if (inFrame !== null && inFrame > frame) setIn(null);
-    } else if (key === 'm') setMuted((m) => !m);
-    else handled = false;
-    if (handled) {
-      e.preventDefault();
-      e.stopPropagation();
+    switch (a.type) {
+      case 'close':
+        onClose();
+        return;
+      case 'shuttle':
+        applyShuttle(a.event);
+        return;
+      case 'step':
+        applyShuttle({ type: 'stop' });
+        seekFrame(frame + a.frames);
+        return;
+      case 'shot':
+        shotJump(a.dir);
+        return;
+      case 'markIn':
+        setMarks((m) => markIn(m, frame));
+        return;
+      case 'markOut':
+        setMarks((m) => markOut(m, frame));
+        return;
+      case 'goToIn':
+        if (inFrame !== null) seekFrame(inFrame);
+        return;
+      case 'goToOut':
+        if (outFrame !== null) seekFrame(outFrame - 1);
+        return;
+      case 'mute':
+        setMuted((m) => !m);
+        return;
+      case 'overlay':
+        setOverlay(toggleOverlay(overlay));
+        return;
     }
   };
+
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if (e.key === 'Tab') {
+      // Focus stays inside the viewer: Tab wraps from the last control to the first.
+      const items = [...(dialog.current?.querySelectorAll<HTMLElement>(TABBABLE) ?? [])].filter((el) => el.offsetParent !== null || el === document.activeElement);
+      const next = trapTab(items.length, items.indexOf(document.activeElement as HTMLElement), e.shiftKey);
+      e.preventDefault();
+      if (next !== null) items[next]!.focus();
+      return;
+    }
+    const action = viewerKeyDown({ key: e.key, shiftKey: e.shiftKey, metaKey: e.metaKey, ctrlKey: e.ctrlKey, altKey: e.altKey, repeat: e.repeat, typing: isTyping(e.target) });
+    if (!action) return;
+    e.preventDefault();
+    e.stopPropagation();
+    run(action);
+  };
   const onKeyUp = (e: React.KeyboardEvent) => {
-    if (e.key.toLowerCase() === 'k') applyShuttle({ type: 'K', down: false });
+    const action = viewerKeyUp(e);
+    if (action) run(action);
   };
 
   const tc = (f: number | null) => (f === null || !tb ? '--:--:--:--' : framesToTimecode(tb.startFrame + f, tb.rate, tb.dropFrame));
   const durTc = (frames: number) => (tb ? framesToTimecode(frames, tb.rate, tb.dropFrame) : '');
-  const markIn = inFrame ?? 0;
-  const markOut = outFrame ?? (clip?.durationS && tb ? secondsToFrame(clip.durationS, tb.rate) : null);
+  // The duration shown: In (or the start) to Out (or the clip's last frame).
+  const durFrom = inFrame ?? 0;
+  const durTo = outFrame ?? (clip && tb ? clipFrameCount(clip, tb.rate) : null);
   const spanLabel = span ? `${span.segmentId === null ? 'shot (local tags)' : 'segment'} ${tc(secondsToFrame(span.startS, tb?.rate ?? { num: 25, den: 1 }))}` : 'no shot here';
 
   return (
@@ -325,7 +375,7 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
               data-testid="viewer-video"
             />
             <FaceBoxes frames={faces} now={now} video={video.current} />
-            <TagOverlay tags={span?.tags ?? []} spanLabel={spanLabel} />
+            {overlay.visible && <TagOverlay tags={span?.tags ?? []} spanLabel={spanLabel} position={overlay.position} />}
             {speed !== 0 && speed !== 1 && <div className="viewer-speed">{speed > 0 ? `▶ ${speed}×` : `◀ ${-speed}×`}</div>}
           </div>
           <LevelMeter video={video.current} hasAudio={!!clip?.audioCodec} muted={muted} />
@@ -348,23 +398,40 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
             {muted ? '♪ off' : '♪ on'}
           </button>
           <span className="viewer-marks">
-            <button type="button" className="btn" onClick={() => setIn(frame)} title="Mark In (I); Shift+I goes to it" data-action="mark-in">
+            <button type="button" className="btn" onClick={() => run({ type: 'markIn' })} title="Mark In (I); Shift+I goes to it" data-action="mark-in">
               In
             </button>
             <span data-testid="mark-in" className="mono">{tc(inFrame)}</span>
-            <button type="button" className="btn" onClick={() => setOut(frame + 1)} title="Mark Out (O); Shift+O goes to it" data-action="mark-out">
+            <button type="button" className="btn" onClick={() => run({ type: 'markOut' })} title="Mark Out (O), the range's last frame; Shift+O goes to it" data-action="mark-out">
               Out
             </button>
-            <span data-testid="mark-out" className="mono">{tc(outFrame === null ? null : outFrame - 1)}</span>
+            <span data-testid="mark-out" className="mono" title="The range's last frame (inclusive)">{tc(outFrame === null ? null : outFrame - 1)}</span>
             <span className="muted mono" data-testid="mark-duration" title="Duration In to Out">
-              {markOut !== null && markOut > markIn ? `dur ${durTc(markOut - markIn)}` : ''}
+              {durTo !== null && durTo > durFrom ? `dur ${durTc(durTo - durFrom)}` : ''}
             </span>
           </span>
           <span className="spacer" />
-          <span className="muted sv-small viewer-keys">J K L · ←→ frame · ↑↓ shot · I O · Space · Esc</span>
+          <span className="viewer-overlay-setting row">
+            <button type="button" className="btn" onClick={() => run({ type: 'overlay' })} aria-pressed={overlay.visible} title="Show or hide the tags over the picture (T)" data-action="overlay">
+              Tags {overlay.visible ? 'on' : 'off'}
+            </button>
+            <select
+              aria-label="Where the tags show over the picture"
+              value={overlay.position}
+              onChange={(e) => setOverlay(moveOverlay(overlay, e.target.value as OverlayPosition))}
+              data-testid="overlay-position"
+            >
+              {OVERLAY_POSITIONS.map((p) => (
+                <option key={p} value={p}>
+                  {OVERLAY_POSITION_LABEL[p]}
+                </option>
+              ))}
+            </select>
+          </span>
+          <span className="muted sv-small viewer-keys">J K L · ←→ frame · ↑↓ shot · I O · T tags · Space · Esc</span>
         </div>
         {clip && tb && (
-          <MarksPanel clip={clip} rate={tb.rate} inFrame={inFrame} outFrame={outFrame} onLoadRange={(i, o) => { setIn(i); setOut(o); seekFrame(i); }} tc={tc} extra={extra} />
+          <MarksPanel clip={clip} rate={tb.rate} inFrame={inFrame} outFrame={outFrame} onLoadRange={(i, o) => { setMarks({ inFrame: i, outFrame: o }); seekFrame(i); }} tc={tc} extra={extra} />
         )}
       </div>
     </div>

@@ -1,0 +1,30 @@
+import { frameToSeconds, secondsToFrame, type FrameRate, type FrameSpan } from '../../../../src-shared/timecode';
+
+/** The viewer opens a range (a shot, a search result) with its In and Out marked (Out exclusive). */
+export function marksOfRange(range: { startS: number; endS: number }, rate: FrameRate): FrameSpan {
+  const inFrame = secondsToFrame(range.startS, rate);
+  return { inFrame, outFrame: Math.max(inFrame + 1, secondsToFrame(range.endS, rate)) };
+}
+
+/** Frames as the moments the viewer is opened at: each frame's exact start, so nothing rounds on the way back. */
+export function rangeOfFrames(span: FrameSpan, rate: FrameRate): { startS: number; endS: number } {
+  return { startS: frameToSeconds(span.inFrame, rate), endS: frameToSeconds(span.outFrame, rate) };
+}
+
+/** In and Out as the viewer holds them: frame numbers, Out exclusive (the viewer shows Out - 1, the range's last frame). */
+export interface Marks {
+  inFrame: number | null;
+  outFrame: number | null;
+}
+
+export const NO_MARKS: Marks = { inFrame: null, outFrame: null };
+
+/** I at the playhead: an Out at or before it no longer closes a range and goes. */
+export function markIn(m: Marks, frame: number): Marks {
+  return { inFrame: frame, outFrame: m.outFrame !== null && m.outFrame <= frame ? null : m.outFrame };
+}
+
+/** O at the playhead: the range ends after this frame; an In after it goes. */
+export function markOut(m: Marks, frame: number): Marks {
+  return { inFrame: m.inFrame !== null && m.inFrame > frame ? null : m.inFrame, outFrame: frame + 1 };
+}
