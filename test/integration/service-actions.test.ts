@@ -150,6 +150,17 @@ describe('Tag this range now', () => {
     expect(requests('POST /video_tagging')).toBe(before + 1);
   });
 
+  it('refuses a range shorter than one frame before any call (issue 29 item 10)', async () => {
+    const { fps } = await call<{ fps: number }>('library.get', { clipId });
+    const before = emu.stats().totalRequests;
+    const err = await fail('viewer.tagRange', { clipId, startS: 1.0, endS: 1.0 + 0.5 / fps });
+    expect(err.kind).toBe('invalid');
+    expect(err.message).toMatch(/shorter than one frame/);
+    expect(emu.stats().totalRequests).toBe(before);
+    // Exactly one frame is a range.
+    expect((await call<{ tags: unknown[] }>('viewer.tagRange', { clipId, startS: 1.0, endS: 1.0 + 1 / fps })).tags).toBeDefined();
+  });
+
   it('falls back to tensor mode when the service refuses the body as too large (413)', async () => {
     emu.admin.failNext({ status: 413, endpoint: 'POST /video_tagging', count: 1 });
     const uploads = emu.stats().tensorUploads;

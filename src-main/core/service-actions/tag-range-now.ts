@@ -89,6 +89,10 @@ export async function tagRangeNow(
   if (!row.duration_s) throw new AppError('media', `${row.file_name} has not been read yet`);
   const end = Math.min(endS, row.duration_s);
   if (end - startS <= 0) throw new AppError('invalid', 'the range is empty');
+  // The service refuses a range without a whole frame (422); say so before cutting or sending anything.
+  if (row.fps && (end - startS) * row.fps < 1 - 1e-6) {
+    throw new AppError('invalid', `the range is shorter than one frame (${((end - startS) * 1000).toFixed(1)} ms at ${row.fps.toFixed(3)} fps): move Out at least one frame after In`);
+  }
   const file = clipAbsPath(row);
   const max = d.maxBase64Bytes ?? DEFAULT_MAX_BASE64_BYTES;
   const cut = await cutRange(d.ffmpeg(), file, startS, end, signal);
