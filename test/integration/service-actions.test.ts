@@ -37,7 +37,7 @@ const requests = (name: string) => emu.stats().byEndpoint[name]?.requests ?? 0;
 beforeAll(async () => {
   emu = await startEmulator({ keys: [KEY] });
   tmp = tempDir('rs-actions-');
-  app = await startWebApp({ dataDir: tmp.dir, rendererDir: RENDERER });
+  app = await startWebApp({ dataDir: tmp.dir, rendererDir: RENDERER, remote: { allowLoopback: true } });
   await call('settings.update', { baseUrls: { asia: emu.url } });
   await call('settings.setApiKey', { key: KEY });
   // "A review link": the sample clips served over HTTP on loopback, the only host the emulator fetches from.
