@@ -88,9 +88,12 @@ describe('Add by URL', () => {
     const text = await call<{ results: { clipId: number }[] }>('search.text', { text: 'a person with a coffee cup', topK: 50 });
     expect(text.results.map((x) => x.clipId)).toContain(r.clipId);
 
-    // The pipeline leaves it alone (nothing to decode), and there is no file to hand over or export.
-    const jobs = await call<{ clips: { clipId: number }[] }>('jobs.list', {});
-    expect(jobs.clips.map((c) => c.clipId)).not.toContain(r.clipId);
+    // No local stage runs on it, but Jobs counts it with the Library: indexed by the service from its address.
+    const jobs = await call<{ clips: { clipId: number; state: string; segments: number; jobs: unknown[] }[] }>('jobs.list', {});
+    expect(jobs.clips.find((c) => c.clipId === r.clipId)).toMatchObject({ state: 'done', segments: r.segments, jobs: [] });
+    const [summary, library] = [await call<{ clips: { total: number; done: number } }>('jobs.summary', {}), await call<{ total: number }>('library.list', {})];
+    expect(summary.clips.total).toBe(library.total);
+    // There is no file to hand over or export.
     expect((await fail('files.reveal', { clipId: r.clipId })).message).toMatch(/lives at a URL/);
     expect((await fail('export.build', { format: 'csv', selection: { clipIds: [r.clipId] } })).message).toMatch(/lives at a URL/);
 

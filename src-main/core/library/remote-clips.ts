@@ -5,6 +5,12 @@ import { getClipRow } from './clip-store';
 import { replaceShots, writeProbe } from './media-stages';
 import { upsertVolume, URL_VOLUME_KEY } from './volume-store';
 
+/**
+ * The profile a clip added by URL is indexed with: its segments came from the service's reading
+ * of the address, never from local tensors, and the pipeline never indexes it again.
+ */
+export const URL_PROFILE_ID = 'url';
+
 /** "https://cdn.example/reviews/A001%20v2.mp4?sig=..." -> "A001 v2.mp4". */
 export function nameFromUrl(url: string): string {
   const u = new URL(url);

@@ -1,7 +1,7 @@
 import type { SegmentTag } from '../../../src-shared/contract/search';
 import { toAppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { catalogueRemoteClip, nameFromUrl } from '../library/remote-clips';
+import { catalogueRemoteClip, nameFromUrl, URL_PROFILE_ID } from '../library/remote-clips';
 import { applyClipEvent } from '../library/clips-repository';
 import { SegmentStore } from '../pipeline/segment-store';
 import { makeRemoteStills, probeRemote } from '../remote/remote-clip-media';
@@ -22,9 +22,6 @@ export interface AddByUrlDeps {
   remote: () => RemoteAccess;
   logger?: { info(msg: string, data?: Record<string, unknown>): void; warn(msg: string, data?: Record<string, unknown>): void };
 }
-
-/** Segments of clips added by URL carry this profile: they were never built from local tensors. */
-export const URL_PROFILE_ID = 'url';
 
 export interface AddByUrlResult {
   clipId: number;
