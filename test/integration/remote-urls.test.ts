@@ -121,9 +121,9 @@ describe('Add by URL: main reads the address by its own rules', () => {
   it('a 302 from the review port to another port on this computer is refused; that port sees nothing and the service is not called', async () => {
     const before = emu.stats().totalRequests;
     const err = await fail('library.addUrl', { url: `${review.url}/away.mp4` });
+    expect(internal.seen).toEqual([]);
     expect(err.kind).toBe('invalid');
     expect(err.message).toMatch(/redirected to http:\/\/127\.0\.0\.1:\d+, which is not read/);
-    expect(internal.seen).toEqual([]);
     expect(emu.stats().totalRequests).toBe(before);
   });
 
@@ -137,9 +137,9 @@ describe('Add by URL: main reads the address by its own rules', () => {
   it('an HLS playlist naming a local file and another port is refused before anything opens either', async () => {
     const before = emu.stats().totalRequests;
     const err = await fail('library.addUrl', { url: `${review.url}/play.m3u8` });
+    expect(internal.seen).toEqual([]);
     expect(err.kind).toBe('invalid');
     expect(err.message).toMatch(/streaming playlist/);
-    expect(internal.seen).toEqual([]);
     expect(emu.stats().totalRequests).toBe(before);
     const list = await call<{ items: { sourceUrl: string | null }[] }>('library.list', {});
     expect(list.items.some((c) => c.sourceUrl?.endsWith('/play.m3u8'))).toBe(false);
