@@ -20,14 +20,26 @@ export class RemoteBlocks {
   private readonly pending = new Map<number, Promise<Buffer>>();
   private cachedBytes = 0;
 
+  readonly blockSize: number;
+  private readonly budgetBytes: number;
+  private readonly onFirstBytes: (head: Buffer) => void;
+
   constructor(
     private readonly url: string,
     private readonly open: Omit<OpenRemoteOptions, 'range' | 'method'>,
-    readonly blockSize = 128 * 1024,
-    private readonly budgetBytes = 64 * 1024 * 1024,
-    /** Sees the first bytes of the file (to refuse what is not a video file). */
-    private readonly onFirstBytes: (head: Buffer) => void = () => {},
-  ) {}
+    o: {
+      blockSize?: number;
+      budgetBytes?: number;
+      /** Sees the first bytes of the file (to refuse what is not a video file). */
+      onFirstBytes?: (head: Buffer) => void;
+    } = {},
+  ) {
+    // 128 KB: a seek wastes at most about one block; on loopback 64 KB to 512 KB blocks took the same
+    // time for a dozen seeks, and read 4.6 MB to 13.4 MB of the 27 MB test file.
+    this.blockSize = o.blockSize ?? 128 * 1024;
+    this.budgetBytes = o.budgetBytes ?? 64 * 1024 * 1024;
+    this.onFirstBytes = o.onFirstBytes ?? (() => {});
+  }
 
   /** Block `i` (the last one may be short); AppError('invalid', …, {status: 200}) when the server does not take ranges. */
   block(i: number): Promise<Buffer> {

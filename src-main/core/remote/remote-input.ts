@@ -55,8 +55,6 @@ export interface RemoteRun<V> {
   value: V;
   /** Bytes received from the address. */
   bytesRead: number;
-  /** Whether the server took range requests (null: never asked). */
-  rangeable: boolean | null;
 }
 
 const PLAYLIST_START = /^\s*(#EXTM3U|<\?xml[^>]*>\s*<MPD|<MPD)/;
@@ -119,7 +117,7 @@ export async function withRemoteInput<V>(
       refuse(new AppError('invalid', 'this address is a streaming playlist (HLS or DASH), not a video file: give the address of the file itself'));
     }
   };
-  const blocks = new RemoteBlocks(url, read, undefined, undefined, checkHead);
+  const blocks = new RemoteBlocks(url, read, { onFirstBytes: checkHead });
   let passedBytes = 0;
 
   const serveBlocks = async (req: http.IncomingMessage, res: http.ServerResponse, size: number) => {
@@ -148,6 +146,7 @@ export async function withRemoteInput<V>(
   };
 
   const passThrough = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    // A connection of its own: a streamed body holds it as long as the tool reads, and must not keep a block fetch waiting for a kept-alive one.
     const r = await openRemote(url, { ...read, agents: undefined, method: req.method as 'GET' | 'HEAD', range: req.headers.range });
     res.writeHead(r.status, r.headers);
     let first = passedBytes === 0;
@@ -195,7 +194,7 @@ export async function withRemoteInput<V>(
   const input: MediaInput = { path: `http://127.0.0.1:${(server.address() as AddressInfo).port}${route}`, args: RELAY_INPUT_ARGS };
   try {
     const value = await run(input, signal, { rangeable: async () => (await firstBlock(), blocks.rangeable === true) });
-    return { value, bytesRead: blocks.bytesRead + passedBytes, rangeable: blocks.rangeable };
+    return { value, bytesRead: blocks.bytesRead + passedBytes };
   } catch (e) {
     if (readerError) throw readerError;
     if (deadlineHit) throw new AppError('timeout', `${new URL(url).host} did not deliver within ${Math.round(o.deadlineMs / 1000)} s`, { cause: e });
