@@ -1,4 +1,4 @@
-import { useRef, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { AppError } from '../../../../src-shared/errors';
 import { api } from '../../api/client';
 import { formatBytes } from './format';
@@ -20,13 +20,10 @@ export function AddByUrl({ onAdded }: { onAdded: (clipId: number) => void }): Re
   const [url, setUrl] = useState('');
   const [attempt, setAttempt] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
-  // The attempt a Cancel applies to, also after a re-render.
-  const running = useRef<string | null>(null);
   const busy = attempt !== null;
 
   const add = async () => {
     const id = newAttemptId();
-    running.current = id;
     setAttempt(id);
     setStatus('Reading the address, then the service analyses it…');
     try {
@@ -44,15 +41,14 @@ export function AddByUrl({ onAdded }: { onAdded: (clipId: number) => void }): Re
       const err = e as AppError;
       setStatus(err.kind === 'cancelled' ? 'Cancelled: nothing was added.' : `Could not add it: ${err.message}`);
     } finally {
-      running.current = null;
       setAttempt(null);
     }
   };
 
   const cancel = () => {
-    if (running.current) {
+    if (attempt) {
       setStatus('Cancelling…');
-      void api.call('library.cancelAddUrl', { attempt: running.current }).catch(() => undefined);
+      void api.call('library.cancelAddUrl', { attempt }).catch(() => undefined);
     } else {
       setOpen(false);
       setStatus(null);
