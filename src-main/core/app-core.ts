@@ -166,6 +166,9 @@ function composeAppCore(o: AppCoreOptions, lock: DataDirLock): AppCore {
     ...searchServiceBinding(service),
     events,
     logger: o.logger,
+    // The reference queries relevance is measured against are a job of the one runner.
+    queue: pipeline.pipeline.queue,
+    backgroundClient: () => service.client(),
   });
 
   const handlers: Handlers = {
@@ -190,6 +193,12 @@ function composeAppCore(o: AppCoreOptions, lock: DataDirLock): AppCore {
       toolStatus,
       chooseFile: o.chooseFile,
       verifyTool,
+      // A new key or address: the pipeline retries what the old one was refused, search asks for its
+      // reference queries in the new space.
+      onChanged: () => {
+        pipeline.pipeline.onSettingsChanged();
+        search.service.bankChanged();
+      },
     }),
     ...library.handlers,
     ...pipeline.handlers,
