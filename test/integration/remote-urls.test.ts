@@ -9,6 +9,7 @@ import { startWebApp, type WebApp } from '../../src-main/web/web-app';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { mediaFile, REPO_ROOT, tempDir } from '../helpers/paths';
 import { startReviewServer, type ReviewServer } from '../helpers/review-server';
+import { videoCalls } from '../helpers/video-calls';
 
 /**
  * Issue 29 item 1: addresses given to Add by URL are read only by main's own reader (address
@@ -119,12 +120,12 @@ afterAll(async () => {
 
 describe('Add by URL: main reads the address by its own rules', () => {
   it('a 302 from the review port to another port on this computer is refused; that port sees nothing and the service is not called', async () => {
-    const before = emu.stats().totalRequests;
+    const before = videoCalls(emu);
     const err = await fail('library.addUrl', { url: `${review.url}/away.mp4` });
     expect(internal.seen).toEqual([]);
     expect(err.kind).toBe('invalid');
     expect(err.message).toMatch(/redirected to http:\/\/127\.0\.0\.1:\d+, which is not read/);
-    expect(emu.stats().totalRequests).toBe(before);
+    expect(videoCalls(emu)).toBe(before);
   });
 
   it('a redirect within the address the user gave is followed', async () => {
@@ -135,23 +136,23 @@ describe('Add by URL: main reads the address by its own rules', () => {
   });
 
   it('an HLS playlist naming a local file and another port is refused before anything opens either', async () => {
-    const before = emu.stats().totalRequests;
+    const before = videoCalls(emu);
     const err = await fail('library.addUrl', { url: `${review.url}/play.m3u8` });
     expect(internal.seen).toEqual([]);
     expect(err.kind).toBe('invalid');
     expect(err.message).toMatch(/streaming playlist/);
-    expect(emu.stats().totalRequests).toBe(before);
+    expect(videoCalls(emu)).toBe(before);
     const list = await call<{ items: { sourceUrl: string | null }[] }>('library.list', {});
     expect(list.items.some((c) => c.sourceUrl?.endsWith('/play.m3u8'))).toBe(false);
   });
 
   it('a server that never answers ends in a timeout, its connection closed, before the service is called', async () => {
-    const before = emu.stats().totalRequests;
+    const before = videoCalls(emu);
     const err = await fail('library.addUrl', { url: `${silent.url}/clip.mp4` });
     expect(err.kind).toBe('timeout');
     expect(silent.connections).toBeGreaterThan(0);
     await until(() => silent.closed === silent.connections, 'the silent server sees its connections closed');
-    expect(emu.stats().totalRequests).toBe(before);
+    expect(videoCalls(emu)).toBe(before);
   });
 
   it('a server that sends a byte now and then is cut off by the deadline', async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebApp, type WebApp } from '../../src-main/web/web-app';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { mediaFile, REPO_ROOT, tempDir } from '../helpers/paths';
+import { videoCalls } from '../helpers/video-calls';
 
 /**
  * Issue 11, "every endpoint has a use": Add by URL (synchronous encode_video and video_tagging by
@@ -119,10 +120,10 @@ describe('Add by URL', () => {
   });
 
   it('refuses addresses that are not http(s) or carry credentials, before any request', async () => {
-    const before = emu.stats().totalRequests;
+    const before = videoCalls(emu);
     expect((await fail('library.addUrl', { url: 'file:///etc/passwd' })).kind).toBe('invalid');
     expect((await fail('library.addUrl', { url: 'https://user:pw@example.com/a.mp4' })).kind).toBe('invalid');
-    expect(emu.stats().totalRequests).toBe(before);
+    expect(videoCalls(emu)).toBe(before);
   });
 });
 
@@ -155,11 +156,11 @@ describe('Tag this range now', () => {
 
   it('refuses a range shorter than one frame before any call (issue 29 item 10)', async () => {
     const { fps } = await call<{ fps: number }>('library.get', { clipId });
-    const before = emu.stats().totalRequests;
+    const before = videoCalls(emu);
     const err = await fail('viewer.tagRange', { clipId, startS: 1.0, endS: 1.0 + 0.5 / fps });
     expect(err.kind).toBe('invalid');
     expect(err.message).toMatch(/shorter than one frame/);
-    expect(emu.stats().totalRequests).toBe(before);
+    expect(videoCalls(emu)).toBe(before);
     // Exactly one frame is a range.
     expect((await call<{ tags: unknown[] }>('viewer.tagRange', { clipId, startS: 1.0, endS: 1.0 + 1 / fps })).tags).toBeDefined();
   });
