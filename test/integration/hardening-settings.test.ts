@@ -140,7 +140,8 @@ describe('hardening: the API key never follows a redirect to another origin', ()
   it('a redirect within the saved origin is followed with the key', async () => {
     expect((await call('settings.update', { baseUrls: { asia: `${savedUrl}/old` } })).ok).toBe(true);
     expect(await call('settings.testConnection', {})).toMatchObject({ ok: true, value: { ok: true, collections: 1 } });
-    expect(seenAtSaved.at(-1)).toEqual({ path: '/new/collections', key: KEY });
+    // (Searches warm in the background may come in between: look for the hop, not the last request.)
+    expect(seenAtSaved).toContainEqual({ path: '/new/collections', key: KEY });
   });
 });
 
