@@ -40,7 +40,7 @@ describe('which addresses main reads for Add by URL (issue 29 item 1)', () => {
   });
 
   it('never reads private, link-local, metadata, multicast or reserved addresses, whatever the flag', () => {
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'https://10.0.0.5/a', 'https://172.16.3.4/a', 'https://192.168.1.10/a', 'https://100.64.0.1/a', 'https://0.0.0.0/a', 'https://[fd00::1]/a', 'https://[fe80::1]/a', 'https://224.0.0.1/a', 'https://[::]/a']) {
+    for (const url of ['http://169.254.169.254/latest/meta-data/', 'https://10.0.0.5/a', 'https://172.16.3.4/a', 'https://192.168.1.10/a', 'https://100.64.0.1/a', 'https://0.0.0.0/a', 'https://[fd00::1]/a', 'https://[fe80::1]/a', 'https://224.0.0.1/a', 'https://[::]/a', 'https://[::127.0.0.1]/a']) {
       expect(refusal(url, loopbackOk), url).toMatch(/private, link-local or reserved/);
     }
   });

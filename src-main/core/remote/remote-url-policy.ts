@@ -43,7 +43,7 @@ const NOT_PUBLIC = blockList(
     ['240.0.0.0', 4], // reserved, broadcast
   ],
   [
-    ['::', 128],
+    ['::', 96], // unspecified, and the old IPv4-compatible form (::127.0.0.1)
     ['64:ff9b:1::', 48],
     ['100::', 64],
     ['2001:db8::', 32],
