@@ -74,13 +74,16 @@ describe('Add by URL', () => {
     expect(requests('POST /video_embedding/encode_video')).toBe(before.enc + 1);
     expect(requests('POST /video_tagging')).toBe(before.tag + 1);
 
-    const clip = await call<{ sourceUrl: string; name: string; status: string; durationS: number | null; path: string }>('library.get', { clipId: r.clipId });
+    const clip = await call<{ sourceUrl: string; name: string; status: string; durationS: number | null; path: string; poster: unknown; filmstrip: { frames: number } | null }>('library.get', { clipId: r.clipId });
     expect(clip.sourceUrl).toBe(url);
     expect(clip.path).toBe(url);
     expect(clip.name).toBe('sam2_04_coffee.mp4');
     expect(clip.status).toBe('ready');
     // ffprobe read the URL's header: the clip's real length.
     expect(clip.durationS).toBeGreaterThan(1);
+    // This server does not take range requests: the poster and filmstrip come from one pass over the file.
+    expect(clip.poster).not.toBeNull();
+    expect(clip.filmstrip?.frames).toBe(12);
 
     // Searchable beside local clips: the similar-segment search of its own segment finds it, offline.
     const tags = await call<{ spans: { segmentId: number | null; tags: { field: string }[] }[] }>('search.clipTags', { clipId: r.clipId });
