@@ -11,6 +11,7 @@ import { chooseToolFile, registerDialogs } from './ipc/dialogs';
 import { handleAppProtocol, rendererDirOf } from './ipc/app-protocol';
 import { APP_ORIGIN } from './ipc/app-origin';
 import { createDesktopShell } from './ipc/desktop-shell';
+import { LOOPBACK_FLAG } from './core/remote/remote-url-policy';
 
 // Thin by design: everything testable lives in core/, this file only wires Electron to it.
 let mainWindow: BrowserWindow | null = null;
@@ -71,9 +72,11 @@ void app.whenReady().then(() => {
     logger,
     chooseFile: chooseToolFile(() => mainWindow),
     desktop: createDesktopShell(() => mainWindow),
+    // Add by URL may read addresses on this computer only when the app was started so.
+    remote: { allowLoopback: app.commandLine.hasSwitch(LOOPBACK_FLAG.slice(2)) },
   });
   handleAppProtocol(rendererDirOf(__dirname));
-  handleMediaProtocol(core.resolveMedia);
+  handleMediaProtocol(core.resolveMedia, core.openRemoteClip);
   registerRpcIpc(core, () => mainWindow, logger);
   registerDialogs(() => mainWindow, logger);
   mainWindow = createWindow();

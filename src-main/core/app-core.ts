@@ -27,6 +27,9 @@ import { createCollectionsModule } from './collections/collections-module';
 import { createSearchModule, searchServiceBinding } from './search/search-module';
 import type { MediaRef } from '../../src-shared/media-ref';
 import { acquireDataDirLock, type DataDirLock } from './util/data-dir-lock';
+import type { RemoteTimeouts } from './remote/remote-fetch';
+import type { RemoteAccess, RemoteDeadlines } from './remote/remote-input';
+import { createRemoteClipStream, type RemoteClipStream } from './remote/remote-clip-stream';
 
 export interface AppCoreOptions {
   dataDir: string;
@@ -41,6 +44,11 @@ export interface AppCoreOptions {
   chooseFile?: (tool: FfTool) => Promise<string | null>;
   /** Electron: reveal, open and drag real files out (absent in web mode, which says why). */
   desktop?: DesktopShell;
+  /**
+   * Reads of clips added by URL: `allowLoopback` only when the person starting the app said so
+   * (`--allow-loopback-urls`; no RPC can set it); tests shorten the timeouts.
+   */
+  remote?: { allowLoopback?: boolean; timeouts?: Partial<RemoteTimeouts>; deadlines?: Partial<RemoteDeadlines> };
 }
 
 export interface AppCore {
@@ -52,6 +60,8 @@ export interface AppCore {
   service: ServiceProvider;
   paths: { dataDir: string; catalog: string; cacheDir: string; thumbsDir: string };
   resolveMedia: (ref: MediaRef) => string | null;
+  /** Playback of a clip added by URL, streamed through main (null: not such a clip). */
+  openRemoteClip: RemoteClipStream;
   dispose(): Promise<void>;
 }
 
@@ -127,6 +137,7 @@ function composeAppCore(o: AppCoreOptions, lock: DataDirLock): AppCore {
     }
   };
   const shutdown = new AbortController();
+  const remote = (): RemoteAccess => ({ policy: { allowLoopback: o.remote?.allowLoopback === true }, timeouts: o.remote?.timeouts, deadlines: o.remote?.deadlines });
 
   const pipeline = createAppPipeline({ db, events, service, cacheDir: paths.cacheDir, tools, logger: o.logger });
   const library = createLibraryService({
@@ -204,6 +215,8 @@ function composeAppCore(o: AppCoreOptions, lock: DataDirLock): AppCore {
       ffmpeg: ffmpegBinary,
       ffprobe: () => tools().ffprobe,
       profile: pipeline.pipeline.profile,
+      cacheDir: paths.cacheDir,
+      remote,
       logger: o.logger,
     }),
     ...createFilesHandlers(db, o.desktop, (clipId) => {
@@ -225,6 +238,7 @@ function composeAppCore(o: AppCoreOptions, lock: DataDirLock): AppCore {
     service,
     paths,
     resolveMedia: createMediaResolver(db, paths.thumbsDir),
+    openRemoteClip: createRemoteClipStream(db, remote),
     async dispose() {
       shutdown.abort();
       library.dispose();

@@ -5,8 +5,8 @@ import { resolveUnder } from './util/resolve-under';
 
 /**
  * Only two kinds of file are ever served to the renderer: files in the thumbnail cache and
- * catalogued clips on a drive (a clip that lives at a URL is never fetched). Anything else (a
- * crafted path) resolves to null.
+ * catalogued clips on a drive (a clip that lives at a URL is not a file: main streams it, see
+ * remote/remote-clip-stream.ts). Anything else (a crafted path) resolves to null.
  */
 export function createMediaResolver(db: CatalogDb, thumbsDir: string): (ref: MediaRef) => string | null {
   const clipPath = db.prepare(

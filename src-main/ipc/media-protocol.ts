@@ -1,5 +1,8 @@
 import { net, protocol } from 'electron';
+import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
+import { AppError, toAppError } from '../../src-shared/errors';
+import type { RemoteClipStream } from '../core/remote/remote-clip-stream';
 import { parseMediaPath, type MediaRef } from '../../src-shared/media-ref';
 import { APP_ORIGIN } from './app-origin';
 import { APP_SCHEME_PRIVILEGES } from './app-protocol';
@@ -14,15 +17,26 @@ export function registerSchemes(): void {
   ]);
 }
 
-/** rs-media://thumb/<path> and rs-media://clip/<id>: only cache files and catalogued clips. */
-export function handleMediaProtocol(resolveMedia: (ref: MediaRef) => string | null): void {
+/**
+ * rs-media://thumb/<path> and rs-media://clip/<id>: only cache files and catalogued clips; a clip
+ * added by URL is read by main (core/remote: the address rules, redirects by hand, timeouts) with
+ * the player's range, so the renderer never loads remote content.
+ */
+export function handleMediaProtocol(resolveMedia: (ref: MediaRef) => string | null, openRemoteClip: RemoteClipStream): void {
   protocol.handle(MEDIA_SCHEME, async (request) => {
     const u = new URL(request.url);
     const ref = parseMediaPath(`${u.hostname}${u.pathname}`);
     const file = ref ? resolveMedia(ref) : null;
-    if (!file) return new Response('not found', { status: 404 });
-    // net.fetch on file: honours Range requests, so <video> can seek.
-    const res = await net.fetch(pathToFileURL(file).toString(), { headers: request.headers });
+    let res: Response;
+    if (file) {
+      // net.fetch on file: honours Range requests, so <video> can seek.
+      res = await net.fetch(pathToFileURL(file).toString(), { headers: request.headers });
+    } else {
+      const remote = ref?.kind === 'clip' ? await openRemoteClip(ref.clipId, request.headers.get('range') ?? undefined, request.signal).catch((e: unknown) => toAppError(e, 'offline')) : null;
+      if (!remote) return new Response('not found', { status: 404 });
+      if (remote instanceof AppError) return new Response(remote.message, { status: remote.kind === 'not_found' ? 404 : 502 });
+      res = new Response(Readable.toWeb(remote.body) as ReadableStream, { status: remote.status, headers: remote.headers });
+    }
     // The viewer's level meter reads the sound through Web Audio, which hears silence from a
     // cross-origin element unless the media allows the app's origin (and only that origin).
     const headers = new Headers(res.headers);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { createAppCore, type AppCore } from '../core/app-core';
+import { createAppCore, type AppCore, type AppCoreOptions } from '../core/app-core';
 import { createConfJsonStore } from '../core/settings/conf-store';
 import { createFileCipher, moveLegacyKey, masterKeyFile } from '../core/settings/file-cipher';
 import { createLogger, type Logger } from '../core/util/logger';
@@ -16,6 +16,8 @@ export interface WebAppOptions {
   keyFile?: string;
   /** --ffmpeg / --ffprobe: checked to be those programs before use. */
   toolPaths?: { ffmpeg?: string; ffprobe?: string };
+  /** --allow-loopback-urls, and the timeouts tests shorten: reads of clips added by URL. */
+  remote?: AppCoreOptions['remote'];
 }
 
 export interface WebApp {
@@ -40,6 +42,7 @@ export async function startWebApp(o: WebAppOptions): Promise<WebApp> {
     secretCipher: createFileCipher(keyFile),
     logger,
     toolPaths: o.toolPaths,
+    remote: o.remote,
   });
   let server: WebServer;
   try {
@@ -47,6 +50,7 @@ export async function startWebApp(o: WebAppOptions): Promise<WebApp> {
       dispatch: core.dispatch,
       events: core.events,
       resolveMedia: core.resolveMedia,
+      openRemoteClip: core.openRemoteClip,
       rendererDir: o.rendererDir,
       logger,
       port: o.port,

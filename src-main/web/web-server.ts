@@ -7,11 +7,16 @@ import type { Logger } from '../core/util/logger';
 import { parseMediaPath, type MediaRef } from '../../src-shared/media-ref';
 import { checkRequest, newToken, tokenCookie } from './web-auth';
 import { resolveUnder, sendFile } from './static-files';
+import { pipeline } from 'node:stream/promises';
+import type { RemoteClipStream } from '../core/remote/remote-clip-stream';
+import { toAppError } from '../../src-shared/errors';
 
 export interface WebServerOptions {
   dispatch: Dispatch;
   events: EventBus;
   resolveMedia: (ref: MediaRef) => string | null;
+  /** A clip added by URL, streamed through main with the player's range (null: not such a clip). */
+  openRemoteClip?: RemoteClipStream;
   /** The built renderer (out/renderer). */
   rendererDir: string;
   logger: Logger;
@@ -78,6 +83,31 @@ function readBody(req: http.IncomingMessage): Promise<Buffer | null> {
 
 function sendRpcError(res: http.ServerResponse, status: number, kind: string, message: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers }).end(JSON.stringify({ ok: false, error: { kind, message } }));
+}
+
+/** A clip added by URL: main's read of the address with the player's range, passed on as it comes; the player's leaving ends it. */
+async function streamRemoteClip(req: http.IncomingMessage, res: http.ServerResponse, open: RemoteClipStream, clipId: number, headers: Record<string, string>): Promise<void> {
+  const ac = new AbortController();
+  res.on('close', () => ac.abort());
+  let r: Awaited<ReturnType<RemoteClipStream>>;
+  try {
+    r = await open(clipId, req.headers.range, ac.signal);
+  } catch (e) {
+    const err = toAppError(e, 'offline');
+    res.writeHead(err.kind === 'not_found' ? 404 : 502, { 'content-type': 'text/plain', ...headers }).end(err.message);
+    return;
+  }
+  if (!r) {
+    res.writeHead(404).end();
+    return;
+  }
+  res.writeHead(r.status, { ...r.headers, 'cache-control': 'no-cache', ...headers });
+  if (req.method === 'HEAD') {
+    r.body.destroy();
+    res.end();
+    return;
+  }
+  await pipeline(r.body, res).catch(() => undefined);
 }
 
 /**
@@ -175,11 +205,9 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     if (url.pathname.startsWith('/media/')) {
       const ref = parseMediaPath(url.pathname.slice('/media'.length));
       const file = ref ? o.resolveMedia(ref) : null;
-      if (!file) {
-        res.writeHead(404).end();
-        return;
-      }
-      sendFile(req, res, file, security);
+      if (file) return sendFile(req, res, file, security);
+      if (ref?.kind === 'clip' && o.openRemoteClip) return streamRemoteClip(req, res, o.openRemoteClip, ref.clipId, security);
+      res.writeHead(404).end();
       return;
     }
     let rel: string;

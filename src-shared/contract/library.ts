@@ -43,7 +43,7 @@ export const clipSummarySchema = z.object({
   /** Absolute path where the file was last seen. */
   path: z.string(),
   folder: z.string(),
-  /** A clip added by URL: the service analysed it there; nothing is on a drive (no playback, no hand-off). */
+  /** A clip added by URL: the service analysed it there; nothing is on a drive (main streams it for playback; no file hand-off, no export). */
   sourceUrl: z.string().nullable(),
   volumeId: z.number().int(),
   volumeLabel: z.string(),

@@ -15,23 +15,39 @@ export const videoUrlSchema = safeText(4096)
     }
   }, 'must be an http(s) address without a user name or password');
 
+/** The renderer's name for one Add by URL while it runs, so it can be cancelled. */
+const attemptId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'an attempt id is 8-64 letters, digits, - or _');
+
 /** Calls an editor makes on demand, beside the indexing pipeline. */
 export const serviceActionsMethods = {
   /**
-   * "Add by URL": footage that lives at an address (a review link, a bucket) is embedded and
-   * tagged by the service from that address (sync, the async counterpart on 504) and catalogued
-   * as a remote clip, searchable beside local ones. Nothing is downloaded.
+   * "Add by URL": footage that lives at an address (a review link, a bucket). Main reads the
+   * address's header (https only; this computer only when Reelscout was started to allow it;
+   * video files, not playlists), the service embeds and tags it from the address (sync, the async
+   * counterpart on 504), and it is catalogued as a remote clip, searchable beside local ones, with
+   * a poster and filmstrip made from range requests. `bytesRead`: what main read of the address.
    */
   'library.addUrl': method(
-    z.object({ url: videoUrlSchema, name: safeText(200).trim().min(1).optional() }).strict(),
-    z.object({ clipId: z.number().int(), via: z.enum(['sync', 'async']), segments: z.number().int(), tags: z.array(segmentTagSchema) }),
+    z.object({ url: videoUrlSchema, name: safeText(200).trim().min(1).optional(), attempt: attemptId.optional() }).strict(),
+    z.object({
+      clipId: z.number().int(),
+      via: z.enum(['sync', 'async']),
+      segments: z.number().int(),
+      tags: z.array(segmentTagSchema),
+      stillsError: z.string().nullable(),
+      bytesRead: z.number().int(),
+    }),
   ),
+  /** Stops the Add by URL named `attempt` (its reads, its wait on the service); false when none runs under that name. */
+  'library.cancelAddUrl': method(z.object({ attempt: attemptId }).strict(), z.object({ cancelled: z.boolean() })),
   /**
    * "Tag this range now": the range as a small file in Base64 to synchronous tagging when it fits
    * the request limit, else as tensors (upload, async tagging, polled); the tags come back at once.
+   * For a clip added by URL main first reads the range from the address (range requests):
+   * `bytesRead` is how much; null for a clip on a drive.
    */
   'viewer.tagRange': method(
     z.object({ clipId: z.number().int().positive(), startS: z.number().min(0), endS: z.number().positive() }).strict().refine((a) => a.endS > a.startS, 'Out must come after In'),
-    z.object({ tags: z.array(segmentTagSchema), via: z.enum(['base64', 'tensor']), bytes: z.number().int() }),
+    z.object({ tags: z.array(segmentTagSchema), via: z.enum(['base64', 'tensor']), bytes: z.number().int(), bytesRead: z.number().int().nullable() }),
   ),
 } as const;

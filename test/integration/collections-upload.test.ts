@@ -42,6 +42,13 @@ describe('collections against the emulator: attach, upload (direct and proxy), p
     tmp?.cleanup();
   });
 
+  it('a service with no collections yet was still read: the list says when, and the cache answers next', async () => {
+    const empty = await h.call('collections.list', { refresh: true });
+    expect(empty).toMatchObject({ source: 'service', collections: [] });
+    expect(empty.syncedAt).not.toBeNull();
+    expect(await h.call('collections.list', { refresh: false })).toMatchObject({ source: 'cache', collections: [], syncedAt: empty.syncedAt });
+  });
+
   it('creates a collection and lists it from the service, then from the cache while the service is down', async () => {
     const created = await h.call('collections.create', { name: 'Reel A', description: 'test reel' });
     collectionId = created.id;

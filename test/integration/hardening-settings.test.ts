@@ -91,6 +91,60 @@ describe('hardening: the API key stays with its origin', () => {
   });
 });
 
+describe('hardening: the API key never follows a redirect to another origin', () => {
+  let app: WebApp;
+  let tmp: { dir: string; cleanup: () => void };
+  let evil: Awaited<ReturnType<typeof listener>>;
+  let saved: http.Server;
+  let savedUrl: string;
+  const seenAtSaved: { path: string; key: string | undefined }[] = [];
+  const call = async (m: string, a: unknown = {}) => app.core.dispatch(m, a, { transport: 'test' });
+
+  beforeAll(async () => {
+    resetSharedKeyStates();
+    evil = await listener();
+    // The saved origin: /away/* answers 307 to the other port, /old/* 308 to /new/* on itself.
+    saved = http.createServer((req, res) => {
+      seenAtSaved.push({ path: req.url ?? '', key: req.headers['x-api-key'] as string | undefined });
+      req.resume();
+      const p = req.url ?? '/';
+      if (p.startsWith('/away/')) res.writeHead(307, { location: `${evil.url}/${p.slice('/away/'.length)}` }).end();
+      else if (p.startsWith('/old/')) res.writeHead(308, { location: `/new/${p.slice('/old/'.length)}` }).end();
+      else if (p === '/new/collections') res.writeHead(200, { 'content-type': 'application/json' }).end('[{"id":"c1","name":"moved"}]');
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => saved.listen(0, '127.0.0.1', () => r()));
+    savedUrl = `http://127.0.0.1:${(saved.address() as { port: number }).port}`;
+    tmp = tempDir('rs-hardening-redirect-');
+    app = await startWebApp({ dataDir: tmp.dir, rendererDir: RENDERER });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await evil?.close();
+    await new Promise((r) => saved?.close(r));
+    tmp.cleanup();
+  });
+
+  it('a 307 from the saved origin to another port is refused: the other port never sees the key', async () => {
+    expect((await call('settings.update', { baseUrls: { asia: `${savedUrl}/away` } })).ok).toBe(true);
+    expect((await call('settings.setApiKey', { key: KEY })).ok).toBe(true);
+    const test = await call('settings.testConnection', {});
+    expect(test).toMatchObject({ ok: true, value: { ok: false, error: { kind: 'invalid' } } });
+    expect(JSON.stringify(test)).toMatch(/redirected to another origin/);
+    await call('collections.list', { refresh: true });
+    await call('search.text', { text: 'a query that is redirected', topK: 5 });
+    expect(seenAtSaved.filter((r) => r.path.startsWith('/away/')).length).toBeGreaterThanOrEqual(2);
+    expect(evil.seen.filter((r) => r.key !== undefined || r.bearer !== undefined)).toEqual([]);
+  });
+
+  it('a redirect within the saved origin is followed with the key', async () => {
+    expect((await call('settings.update', { baseUrls: { asia: `${savedUrl}/old` } })).ok).toBe(true);
+    expect(await call('settings.testConnection', {})).toMatchObject({ ok: true, value: { ok: true, collections: 1 } });
+    // (Searches warm in the background may come in between: look for the hop, not the last request.)
+    expect(seenAtSaved).toContainEqual({ path: '/new/collections', key: KEY });
+  });
+});
+
 describe('hardening: programs the app runs', () => {
   const tmp = tempDir('rs-hardening-tools-');
   const marker = path.join(tmp.dir, 'ran.txt');

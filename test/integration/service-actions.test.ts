@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebApp, type WebApp } from '../../src-main/web/web-app';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { mediaFile, REPO_ROOT, tempDir } from '../helpers/paths';
+import { videoCalls } from '../helpers/video-calls';
 
 /**
  * Issue 11, "every endpoint has a use": Add by URL (synchronous encode_video and video_tagging by
@@ -37,7 +38,7 @@ const requests = (name: string) => emu.stats().byEndpoint[name]?.requests ?? 0;
 beforeAll(async () => {
   emu = await startEmulator({ keys: [KEY] });
   tmp = tempDir('rs-actions-');
-  app = await startWebApp({ dataDir: tmp.dir, rendererDir: RENDERER });
+  app = await startWebApp({ dataDir: tmp.dir, rendererDir: RENDERER, remote: { allowLoopback: true } });
   await call('settings.update', { baseUrls: { asia: emu.url } });
   await call('settings.setApiKey', { key: KEY });
   // "A review link": the sample clips served over HTTP on loopback, the only host the emulator fetches from.
@@ -73,13 +74,16 @@ describe('Add by URL', () => {
     expect(requests('POST /video_embedding/encode_video')).toBe(before.enc + 1);
     expect(requests('POST /video_tagging')).toBe(before.tag + 1);
 
-    const clip = await call<{ sourceUrl: string; name: string; status: string; durationS: number | null; path: string }>('library.get', { clipId: r.clipId });
+    const clip = await call<{ sourceUrl: string; name: string; status: string; durationS: number | null; path: string; poster: unknown; filmstrip: { frames: number } | null }>('library.get', { clipId: r.clipId });
     expect(clip.sourceUrl).toBe(url);
     expect(clip.path).toBe(url);
     expect(clip.name).toBe('sam2_04_coffee.mp4');
     expect(clip.status).toBe('ready');
     // ffprobe read the URL's header: the clip's real length.
     expect(clip.durationS).toBeGreaterThan(1);
+    // This server does not take range requests: the poster and filmstrip come from one pass over the file.
+    expect(clip.poster).not.toBeNull();
+    expect(clip.filmstrip?.frames).toBe(12);
 
     // Searchable beside local clips: the similar-segment search of its own segment finds it, offline.
     const tags = await call<{ spans: { segmentId: number | null; tags: { field: string }[] }[] }>('search.clipTags', { clipId: r.clipId });
@@ -88,9 +92,12 @@ describe('Add by URL', () => {
     const text = await call<{ results: { clipId: number }[] }>('search.text', { text: 'a person with a coffee cup', topK: 50 });
     expect(text.results.map((x) => x.clipId)).toContain(r.clipId);
 
-    // The pipeline leaves it alone (nothing to decode), and there is no file to hand over or export.
-    const jobs = await call<{ clips: { clipId: number }[] }>('jobs.list', {});
-    expect(jobs.clips.map((c) => c.clipId)).not.toContain(r.clipId);
+    // No local stage runs on it, but Jobs counts it with the Library: indexed by the service from its address.
+    const jobs = await call<{ clips: { clipId: number; state: string; segments: number; jobs: unknown[] }[] }>('jobs.list', {});
+    expect(jobs.clips.find((c) => c.clipId === r.clipId)).toMatchObject({ state: 'done', segments: r.segments, jobs: [] });
+    const [summary, library] = [await call<{ clips: { total: number; done: number } }>('jobs.summary', {}), await call<{ total: number }>('library.list', {})];
+    expect(summary.clips.total).toBe(library.total);
+    // There is no file to hand over or export.
     expect((await fail('files.reveal', { clipId: r.clipId })).message).toMatch(/lives at a URL/);
     expect((await fail('export.build', { format: 'csv', selection: { clipIds: [r.clipId] } })).message).toMatch(/lives at a URL/);
 
@@ -116,10 +123,10 @@ describe('Add by URL', () => {
   });
 
   it('refuses addresses that are not http(s) or carry credentials, before any request', async () => {
-    const before = emu.stats().totalRequests;
+    const before = videoCalls(emu);
     expect((await fail('library.addUrl', { url: 'file:///etc/passwd' })).kind).toBe('invalid');
     expect((await fail('library.addUrl', { url: 'https://user:pw@example.com/a.mp4' })).kind).toBe('invalid');
-    expect(emu.stats().totalRequests).toBe(before);
+    expect(videoCalls(emu)).toBe(before);
   });
 });
 
@@ -148,6 +155,17 @@ describe('Tag this range now', () => {
     expect(r.tags.length).toBeGreaterThan(0);
     expect(r.tags.every((t) => t.source === 'service')).toBe(true);
     expect(requests('POST /video_tagging')).toBe(before + 1);
+  });
+
+  it('refuses a range shorter than one frame before any call (issue 29 item 10)', async () => {
+    const { fps } = await call<{ fps: number }>('library.get', { clipId });
+    const before = videoCalls(emu);
+    const err = await fail('viewer.tagRange', { clipId, startS: 1.0, endS: 1.0 + 0.5 / fps });
+    expect(err.kind).toBe('invalid');
+    expect(err.message).toMatch(/shorter than one frame/);
+    expect(videoCalls(emu)).toBe(before);
+    // Exactly one frame is a range.
+    expect((await call<{ tags: unknown[] }>('viewer.tagRange', { clipId, startS: 1.0, endS: 1.0 + 1 / fps })).tags).toBeDefined();
   });
 
   it('falls back to tensor mode when the service refuses the body as too large (413)', async () => {

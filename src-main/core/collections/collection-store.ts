@@ -119,7 +119,8 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
       WHERE col.region = ?
       GROUP BY col.id, col.region
       ORDER BY col.name COLLATE NOCASE, col.id`),
-    lastSynced: db.prepare(`SELECT MAX(synced_at) AS t FROM collections WHERE region = ?`),
+    lastSynced: db.prepare(`SELECT synced_at AS t FROM collection_syncs WHERE region = ?`),
+    noteSynced: db.prepare(`INSERT INTO collection_syncs (region, synced_at) VALUES (?, ?) ON CONFLICT (region) DO UPDATE SET synced_at = excluded.synced_at`),
     upsertCollection: db.prepare(`
       INSERT INTO collections (id, region, name, description, raw_json, synced_at) VALUES (@id, @region, @name, @description, @raw, @t)
       ON CONFLICT (id, region) DO UPDATE SET name = excluded.name, gone_at = NULL,
@@ -168,7 +169,7 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
     },
 
     lastSynced(region: string): number | null {
-      return (q.lastSynced.get(region) as { t: number | null }).t;
+      return (q.lastSynced.get(region) as { t: number } | undefined)?.t ?? null;
     },
 
     hasCollection(region: string, id: string): boolean {
@@ -186,6 +187,8 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
      */
     replaceCollections(region: string, items: readonly CachedCollection[]): void {
       db.transaction(() => {
+        // The list was read, even when it holds nothing yet.
+        q.noteSynced.run(region, now());
         const keep = new Set(items.map((c) => c.id));
         for (const c of items) store.upsertCollection(region, c);
         for (const { id } of q.collectionIds.all(region) as { id: string }[]) {

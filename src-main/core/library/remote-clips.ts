@@ -5,6 +5,12 @@ import { getClipRow } from './clip-store';
 import { replaceShots, writeProbe } from './media-stages';
 import { upsertVolume, URL_VOLUME_KEY } from './volume-store';
 
+/**
+ * The profile a clip added by URL is indexed with: its segments came from the service's reading
+ * of the address, never from local tensors, and the pipeline never indexes it again.
+ */
+export const URL_PROFILE_ID = 'url';
+
 /** "https://cdn.example/reviews/A001%20v2.mp4?sig=..." -> "A001 v2.mp4". */
 export function nameFromUrl(url: string): string {
   const u = new URL(url);
@@ -17,11 +23,12 @@ export function nameFromUrl(url: string): string {
 }
 
 /**
- * Catalogues (or finds again) a clip that lives at `url`: metadata from a probe of the URL when
- * ffprobe could read it, one shot spanning the clip (the service does not say where its cuts
- * are), and no thumbnails (nothing is downloaded to make them). Returns the clip and its shot.
+ * Catalogues (or finds again) a clip that lives at `url`, from main's probe of the address: its
+ * metadata, and one shot spanning the clip (the service does not say where its cuts are). The
+ * poster and filmstrip come next (remote/remote-clip-media.ts: saving them makes it `ready`).
+ * Returns the clip and its shot.
  */
-export function catalogueRemoteClip(db: CatalogDb, url: string, name: string, probe: ProbeOutcome | null): { clipId: number; shotId: number } {
+export function catalogueRemoteClip(db: CatalogDb, url: string, name: string, probe: ProbeOutcome): { clipId: number; shotId: number } {
   return db.transaction(() => {
     const volumeId = upsertVolume(db, { key: URL_VOLUME_KEY, mountPath: '', label: 'Web' });
     const now = Date.now();
@@ -37,14 +44,11 @@ export function catalogueRemoteClip(db: CatalogDb, url: string, name: string, pr
           .get(volumeId, url, name, now, url, now, now) as { id: number }
       ).id;
     db.prepare('UPDATE clips SET file_name = ?, updated_at = ? WHERE id = ?').run(name, now, clipId);
-    if (probe) writeProbe(db, getClipRow(db, clipId), probe);
-    else applyClipEvent(db, clipId, { type: 'probed', verdict: 'probed' }, { status_reason: 'lives at a URL; its details could not be read here' });
+    writeProbe(db, getClipRow(db, clipId), probe);
     const duration = getClipRow(db, clipId).duration_s ?? 0;
     replaceShots(db, clipId, [{ idx: 0, startS: 0, endS: duration, startFrame: null, endFrame: null, cutScore: null }]);
     const shotId = (db.prepare('SELECT id FROM shots WHERE clip_id = ?').get(clipId) as { id: number }).id;
     applyClipEvent(db, clipId, { type: 'shotsDetected', sameShots: false });
-    // No pictures to make for a clip that is never downloaded: its media steps are complete.
-    applyClipEvent(db, clipId, { type: 'thumbnailsMade' });
     return { clipId, shotId };
   })();
 }

@@ -30,6 +30,8 @@ export interface DecodeResult {
 
 export interface DecodeRequest {
   filePath: string;
+  /** Options before -i (a remote clip's relay: remote/remote-input.ts). */
+  inputArgs?: readonly string[];
   /** Seconds from the start of the file; output times are startS + i / fps. */
   startS: number;
   durationS?: number;
@@ -75,12 +77,12 @@ export async function firstFramesAt(
   filePath: string,
   atS: number,
   outputs: VideoOutput[],
-  opts: { ffmpegPath?: string; signal?: AbortSignal } = {},
+  opts: { ffmpegPath?: string; signal?: AbortSignal; inputArgs?: readonly string[] } = {},
 ): Promise<Array<Uint8Array | null>> {
   const got: Array<Uint8Array | null> = outputs.map(() => null);
   const slowest = Math.min(...outputs.map((o) => (o.fps === 'every' ? 25 : o.fps)));
   await new ClipDecoder(
-    { filePath, startS: atS, durationS: Math.max(0.5, 2 / slowest), outputs, audioRate: null, maxFramesPerOutput: 1, ffmpegPath: opts.ffmpegPath, signal: opts.signal },
+    { filePath, inputArgs: opts.inputArgs, startS: atS, durationS: Math.max(0.5, 2 / slowest), outputs, audioRate: null, maxFramesPerOutput: 1, ffmpegPath: opts.ffmpegPath, signal: opts.signal },
     { onFrame: (o, frame) => void (got[o] ??= frame), onAudio: () => {} },
   ).run();
   return got;
@@ -106,7 +108,7 @@ export function buildDecodeArgs(req: DecodeRequest): { args: string[]; fds: numb
   // and dropped), and output timestamps restart at 0 = startS.
   if (req.startS > 0) args.push('-ss', req.startS.toFixed(3));
   if (req.durationS !== undefined) args.push('-t', Math.max(0.001, req.durationS).toFixed(3));
-  args.push('-i', req.filePath);
+  args.push(...(req.inputArgs ?? []), '-i', req.filePath);
   const stills = req.stills ? stillsBranches(req.stills) : [];
   const n = req.outputs.length + stills.length;
   const labels = req.outputs.map((_, i) => `v${i}`);

@@ -9,6 +9,8 @@ export interface ProbeOptions {
   signal?: AbortSignal;
   /** ffprobe binary; defaults to the located one. */
   ffprobe?: string;
+  /** Options before -i (a remote clip's relay confines the protocols and demuxers: remote/remote-input.ts). */
+  inputArgs?: readonly string[];
 }
 
 export interface ProbeOutcome {
@@ -67,7 +69,7 @@ export async function probeFile(file: string, opts: ProbeOptions = {}): Promise<
   const bin = opts.ffprobe ?? ffPath('ffprobe');
   const res = await runTool(
     bin,
-    ['-v', 'error', '-hide_banner', '-print_format', 'json', '-show_format', '-show_streams', '-i', file],
+    ['-v', 'error', '-hide_banner', '-print_format', 'json', '-show_format', '-show_streams', ...(opts.inputArgs ?? []), '-i', file],
     { signal: opts.signal, maxStdoutBytes: 16 * 1024 * 1024 },
   );
   if (res.code !== 0) throw new AppError('media', explainProbeFailure(res.stderr, readHead(file)));

@@ -171,3 +171,77 @@ function readImage(file: string): RenderedImage | null {
   const size = jpegSize(buf);
   return size ? { file, ...size } : null;
 }
+
+/**
+ * A poster and a filmstrip from exact seeks, for a clip read through range requests (one that
+ * lives at an address: decoding it through would download it whole). One ffmpeg with one input
+ * per tile, each opened at its time, so only the bytes around those points (and the file's index)
+ * are read; the tile at `posterTile` is also written at poster size. `inputArgs` go before every
+ * -i (the relay's protocol and demuxer limits).
+ */
+export async function renderSeekStills(
+  file: string,
+  timesS: readonly number[],
+  posterTile: number,
+  outDir: string,
+  opts: RenderOptions & { inputArgs?: readonly string[]; posterWidth?: number; tileWidth?: number } = {},
+): Promise<RenderedStills> {
+  if (timesS.length === 0 || posterTile < 0 || posterTile >= timesS.length) throw new AppError('internal', 'seek stills need times and a poster tile among them');
+  fs.mkdirSync(outDir, { recursive: true });
+  const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y'];
+  for (const t of timesS) args.push(...(opts.inputArgs ?? []), '-ss', Math.max(0, t).toFixed(3), '-i', file);
+  const graph: string[] = [];
+  const tiles = timesS.map((_, k) => `t${k}`);
+  timesS.forEach((_, k) => {
+    const first = `[${k}:v:0]trim=end_frame=1,setpts=PTS-STARTPTS`;
+    if (k !== posterTile) graph.push(`${first},${scaleTo(opts.tileWidth ?? 160)}[t${k}]`);
+    else graph.push(`${first},split[pa][pb]`, `[pa]${scaleTo(opts.tileWidth ?? 160)}[t${k}]`, `[pb]${scaleTo(opts.posterWidth ?? 320)}[poster]`);
+  });
+  const strip = timesS.length > 1;
+  graph.push(strip ? `${tiles.map((t) => `[${t}]`).join('')}hstack=inputs=${tiles.length}[strip]` : `[t0]nullsink`);
+  const posterFile = path.join(outDir, 'poster.jpg');
+  const stripFile = path.join(outDir, 'filmstrip.jpg');
+  args.push('-filter_complex', graph.join(';'), '-map', '[poster]', '-frames:v', '1', '-q:v', '4', posterFile);
+  if (strip) args.push('-map', '[strip]', '-frames:v', '1', '-q:v', '5', stripFile);
+  const res = await runTool(opts.ffmpeg ?? ffPath('ffmpeg'), args, { signal: opts.signal });
+  return readPosterAndStrip(outDir, res, strip ? timesS.length : 0, timesS[posterTile]!);
+}
+
+/** What renderSeekStills and renderPassStills wrote: the poster (required) and the strip of `tiles` frames (0: none). */
+function readPosterAndStrip(outDir: string, res: { code: number; stderr: string }, tiles: number, posterTimeS: number): RenderedStills {
+  const poster = readImage(path.join(outDir, 'poster.jpg'));
+  if (!poster) throw new AppError('media', `no frame could be decoded for a poster: ${res.stderr.trim().split('\n').at(-1)?.slice(0, 200) ?? `exit ${res.code}`}`);
+  const sprite = tiles > 0 ? readImage(path.join(outDir, 'filmstrip.jpg')) : null;
+  return {
+    posters: [{ ...poster, timeS: posterTimeS }],
+    strip: sprite ? { ...sprite, frames: tiles, tileWidth: Math.round(sprite.width / tiles), tileHeight: sprite.height } : null,
+  };
+}
+
+/**
+ * The same poster and filmstrip from one pass over the file, for a server that does not take
+ * range requests (every seek would download the file again from its start): `tiles` frames evenly
+ * spread, the one at `posterTile` also at poster size.
+ */
+export async function renderPassStills(
+  file: string,
+  durationS: number,
+  tiles: number,
+  posterTile: number,
+  outDir: string,
+  opts: RenderOptions & { inputArgs?: readonly string[]; posterWidth?: number; tileWidth?: number } = {},
+): Promise<RenderedStills> {
+  fs.mkdirSync(outDir, { recursive: true });
+  const posterFile = path.join(outDir, 'poster.jpg');
+  const stripFile = path.join(outDir, 'filmstrip.jpg');
+  const step = durationS / tiles;
+  const graph = [
+    `[0:v:0]fps=1/${step.toFixed(6)}:start_time=${(step / 2).toFixed(6)},split[a][b]`,
+    `[a]${scaleTo(opts.tileWidth ?? 160)},tile=${tiles}x1[strip]`,
+    `[b]select='eq(n\\,${posterTile})',${scaleTo(opts.posterWidth ?? 320)}[poster]`,
+  ];
+  const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...(opts.inputArgs ?? []), '-i', file, '-filter_complex', graph.join(';')];
+  args.push('-map', '[poster]', '-frames:v', '1', '-q:v', '4', posterFile, '-map', '[strip]', '-frames:v', '1', '-q:v', '5', stripFile);
+  const res = await runTool(opts.ffmpeg ?? ffPath('ffmpeg'), args, { signal: opts.signal });
+  return readPosterAndStrip(outDir, res, tiles, (posterTile + 0.5) * step);
+}

@@ -18,6 +18,7 @@ import { NetworkWatch } from './network-watch';
 import type { StageDeps } from './pipeline-deps';
 import { InFlight } from './run-pool';
 import { SegmentStore } from './segment-store';
+import { URL_PROFILE_ID } from '../library/remote-clips';
 import { ShotFrameCache } from './shot-frame-cache';
 import { posterStage, probeStage } from './stages/media-stages';
 import { defaultPollDelay, pollStage } from './stages/poll-stage';
@@ -104,6 +105,8 @@ interface FrontierRow {
 interface ClipMeta {
   id: number;
   file_name: string;
+  /** A clip added by URL: indexed by the service from its address, no local stage applies. */
+  source_url: string | null;
   /** The stored status (clips-repository writes pending, probed, ready, error, unsupported). */
   status: ClipStatus;
   duration_s: number | null;
@@ -233,7 +236,7 @@ export class IndexingPipeline {
     let n = 0;
     for (const id of ids) {
       const meta = this.clipMeta(id);
-      if (!meta) continue;
+      if (!meta || meta.source_url !== null) continue;
       const jobs = this.queue.list({ clipId: id });
       // A `pending` row holds nothing derived: a job past the probe belongs to content the import
       // found changed and reset (it would run on a row with no size), and a failed or cancelled
@@ -404,45 +407,45 @@ export class IndexingPipeline {
     return { clips: page, total: all.length };
   }
 
-  /**
-   * The Library's cards in the same words as the Jobs view: each clip's jobs folded as the summary
-   * and the list fold them. A clip with no indexing job (one added by URL, indexed by the service
-   * from there) is 'done' once indexed, otherwise null.
-   */
+  /** The Library's cards in the same words as the Jobs view: each clip's jobs folded as the summary and the list fold them. */
   indexStates(clipIds: readonly number[]): Map<number, ClipJobs['state']> {
     const out = new Map<number, ClipJobs['state']>();
     if (clipIds.length === 0) return out;
     const gateOpen = this.queue.gate().open;
     for (const r of this.frontiers(clipIds)) out.set(r.clip_id, this.foldState(r, gateOpen));
-    const rest = clipIds.filter((id) => !out.has(id));
-    if (rest.length > 0) {
-      const indexed = this.o.db
-        .prepare('SELECT id FROM clips WHERE id IN (SELECT value FROM json_each(?)) AND indexed_at IS NOT NULL')
-        .all(JSON.stringify(rest)) as { id: number }[];
-      for (const { id } of indexed) out.set(id, 'done');
-    }
     return out;
   }
 
-  /** Each clip's furthest indexing job in one query (of the given clips, or all): what the summary and the list sort by. */
+  /**
+   * Each clip's furthest indexing job in one query (of the given clips, or all): what the summary
+   * and the list sort by. A clip added by URL has no jobs: the service indexed it from its address
+   * when it was added (service-actions/add-by-url), so it stands as one finished index step, or a
+   * failed one when the add was cut short before it was indexed; the Jobs view counts it with the
+   * rest, as the Library does.
+   */
   private frontiers(clipIds?: readonly number[]): FrontierRow[] {
     const idx = `CASE stage ${INDEX_STAGES.map((st, i) => `WHEN '${st}' THEN ${i}`).join(' ')} END`;
     const name = `CASE f.si ${INDEX_STAGES.map((st, i) => `WHEN ${i} THEN '${st}'`).join(' ')} END`;
+    const only = (col: string) => (clipIds ? `AND ${col} IN (SELECT value FROM json_each(?))` : '');
     return this.o.db
       .prepare(
         `WITH f AS (SELECT clip_id, COALESCE(MAX(CASE WHEN state <> 'succeeded' THEN ${idx} END), MAX(${idx})) AS si
                    FROM jobs WHERE clip_id IS NOT NULL AND stage IN (${INDEX_STAGES.map((st) => `'${st}'`).join(',')})
-                   ${clipIds ? 'AND clip_id IN (SELECT value FROM json_each(?))' : ''} GROUP BY clip_id)
+                   ${only('clip_id')} GROUP BY clip_id)
          SELECT f.clip_id, j.stage, j.state, j.progress, j.resource, j.priority, c.duration_s, c.indexed_at, c.indexed_profile
-         FROM f JOIN jobs j ON j.clip_id = f.clip_id AND j.stage = ${name} JOIN clips c ON c.id = f.clip_id`,
+         FROM f JOIN jobs j ON j.clip_id = f.clip_id AND j.stage = ${name} JOIN clips c ON c.id = f.clip_id
+         UNION ALL
+         SELECT c.id, 'index', CASE WHEN c.indexed_at IS NULL THEN 'failed' ELSE 'succeeded' END, 1, 'network', 0, c.duration_s, c.indexed_at, c.indexed_profile
+         FROM clips c WHERE c.source_url IS NOT NULL ${only('c.id')}`,
       )
-      .all(...(clipIds ? [JSON.stringify(clipIds)] : [])) as FrontierRow[];
+      .all(...(clipIds ? [JSON.stringify(clipIds), JSON.stringify(clipIds)] : [])) as FrontierRow[];
   }
 
   private foldState(r: Pick<FrontierRow, 'stage' | 'state' | 'resource' | 'indexed_at' | 'indexed_profile'>, gateOpen: boolean): ClipJobs['state'] {
     // gateOpen is read once per list; the per-stage answer covers polls running through a quota pause.
     if (r.state === 'succeeded') {
-      return r.stage === 'index' && r.indexed_at !== null && r.indexed_profile === this.profile.id ? 'done' : 'waiting';
+      const current = r.indexed_profile === this.profile.id || r.indexed_profile === URL_PROFILE_ID;
+      return r.stage === 'index' && r.indexed_at !== null && current ? 'done' : 'waiting';
     }
     if (r.state === 'running') return 'running';
     if (r.state === 'queued') return r.resource === 'network' && !gateOpen && !this.queue.stageMayRun(r.stage) ? 'blocked' : 'waiting';
@@ -454,6 +457,7 @@ export class IndexingPipeline {
   clipJobs(clipId: number): ClipJobs | null {
     const meta = this.clipMeta(clipId);
     if (!meta) return null;
+    if (meta.source_url !== null) return this.remoteClipJobs(meta);
     const jobs = this.queue.list({ clipId });
     const indexJobs = jobs.filter((j) => STAGE_INDEX.has(j.stage));
     const stageCount = INDEX_STAGES.length;
@@ -486,6 +490,29 @@ export class IndexingPipeline {
     };
   }
 
+  /** A clip added by URL in the Jobs view's words: indexed by the service when it was added, no jobs. */
+  private remoteClipJobs(meta: ClipMeta): ClipJobs {
+    const indexed = meta.indexed_at !== null;
+    const seg = this.o.db.prepare('SELECT COUNT(*) AS n FROM segments WHERE clip_id = ? AND profile_id = ?').get(meta.id, URL_PROFILE_ID) as { n: number };
+    return {
+      clipId: meta.id,
+      name: meta.file_name,
+      durationS: meta.duration_s,
+      state: indexed ? 'done' : 'failed',
+      stage: 'index',
+      stageIndex: INDEX_STAGES.length - 1,
+      stageCount: INDEX_STAGES.length,
+      progress: indexed ? 1 : 0,
+      note: 'indexed by the service from its address',
+      errorKind: indexed ? null : 'cancelled',
+      errorMessage: indexed ? null : 'the add was cut short before the service indexed it: add the address again',
+      priority: 0,
+      indexedAt: meta.indexed_at,
+      segments: seg.n,
+      jobs: [],
+    };
+  }
+
   // ---- internals ----------------------------------------------------------------------
 
   private slots(): Record<JobResource, number> {
@@ -493,8 +520,7 @@ export class IndexingPipeline {
   }
 
   private clipMeta(clipId: number): ClipMeta | undefined {
-    // A clip that lives at a URL was analysed by the service from there: no local stage applies.
-    return this.o.db.prepare('SELECT id, file_name, status, duration_s, indexed_at, indexed_profile FROM clips WHERE id = ? AND source_url IS NULL').get(clipId) as ClipMeta | undefined;
+    return this.o.db.prepare('SELECT id, file_name, source_url, status, duration_s, indexed_at, indexed_profile FROM clips WHERE id = ?').get(clipId) as ClipMeta | undefined;
   }
 
   private isIndexed(meta: ClipMeta): boolean {

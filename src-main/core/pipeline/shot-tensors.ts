@@ -11,6 +11,8 @@ import type { TensorProfile } from '../tensors/tensor-profile';
 /** What decoding needs to know about the source, read once from the catalog (stable across runs). */
 export interface TensorSource {
   filePath: string;
+  /** Options before -i (a remote clip's relay: remote/remote-input.ts). */
+  inputArgs?: readonly string[];
   /** Displayed size (rotation applied). */
   width: number;
   height: number;
@@ -51,7 +53,7 @@ export async function decodeRange(src: TensorSource, shot: ShotSpan, profile: Te
   const frameTimes: number[] = [];
   const audioParts: Float32Array[] = [];
   await new ClipDecoder(
-    { filePath: src.filePath, startS: shot.startS, durationS: duration, outputs: [output], audioRate: src.hasAudio ? profile.audioSampleRate : null, ffmpegPath: opts.ffmpeg, signal: opts.signal },
+    { filePath: src.filePath, inputArgs: src.inputArgs, startS: shot.startS, durationS: duration, outputs: [output], audioRate: src.hasAudio ? profile.audioSampleRate : null, ffmpegPath: opts.ffmpeg, signal: opts.signal },
     {
       onFrame: (_o, frame, index) => {
         const t = shot.startS + index / profile.fps;
@@ -66,7 +68,7 @@ export async function decodeRange(src: TensorSource, shot: ShotSpan, profile: Te
   if (frames.length === 0) {
     const mid = (shot.startS + shot.endS) / 2;
     for (const start of [mid, shot.startS, Math.max(0, shot.startS - 1 / profile.fps)]) {
-      const [frame] = await firstFramesAt(src.filePath, start, [output], { ffmpegPath: opts.ffmpeg, signal: opts.signal });
+      const [frame] = await firstFramesAt(src.filePath, start, [output], { ffmpegPath: opts.ffmpeg, signal: opts.signal, inputArgs: src.inputArgs });
       if (frame) {
         frames.push(frame);
         frameTimes.push(Math.min(Math.max(start, shot.startS), shot.endS - GRID_EPS));

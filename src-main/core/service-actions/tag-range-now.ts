@@ -1,10 +1,12 @@
 import type { SegmentTag } from '../../../src-shared/contract/search';
 import { AppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { clipAbsPath, getClipRow } from '../library/clip-store';
+import { clipAbsPath, getClipRow, type ClipRow } from '../library/clip-store';
 import { runTool } from '../media/run-process';
 import { tensorSourceOf } from '../pipeline/stages/analysis-stage';
 import { decodeRange, planChunks } from '../pipeline/shot-tensors';
+import type { ShotFrames } from '../tensors/shot-chunks';
+import { DEFAULT_REMOTE_DEADLINES, withRemoteInput, type MediaInput, type RemoteAccess } from '../remote/remote-input';
 import type { ServiceClient, UploadTensorsRequest } from '../service/client';
 import { tagVideoWithFallback } from '../service/fallback';
 import type { NormalizedTags, TagField } from '../service/tags';
@@ -17,6 +19,8 @@ export interface TagRangeDeps {
   client: () => ServiceClient;
   ffmpeg: () => string;
   profile: TensorProfile;
+  /** The address rules and timeouts for a clip added by URL, whose range main reads from the address. */
+  remote: () => RemoteAccess;
   /**
    * Largest Base64 body sent to synchronous tagging. The spec names no request limit (413 is
    * "too large", size not shown); a range above this, or one the service answers 413 to, goes
@@ -43,8 +47,8 @@ export function serviceTagsForDisplay(tags: NormalizedTags): SegmentTag[] {
  * The range as a small H.264 file (720p at most, the range's sound): what "Base64-encoded video
  * data" means for a moment of a long camera original, which is never sent whole.
  */
-async function cutRange(ffmpeg: string, file: string, startS: number, endS: number, signal?: AbortSignal): Promise<Buffer> {
-  const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-ss', startS.toFixed(3), '-i', file, '-t', (endS - startS).toFixed(3)];
+async function cutRange(ffmpeg: string, input: MediaInput, startS: number, endS: number, signal?: AbortSignal): Promise<Buffer> {
+  const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-ss', startS.toFixed(3), ...input.args, '-i', input.path, '-t', (endS - startS).toFixed(3)];
   args.push('-map', '0:v:0', '-map', '0:a:0?', '-vf', "scale='min(1280,iw)':-2", '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '28', '-pix_fmt', 'yuv420p');
   args.push('-c:a', 'aac', '-b:a', '96k', '-movflags', 'frag_keyframe+empty_moov', '-f', 'mp4', 'pipe:1');
   const r = await runTool(ffmpeg, args, { signal, maxStdoutBytes: 512 * 1024 * 1024 });
@@ -53,9 +57,7 @@ async function cutRange(ffmpeg: string, file: string, startS: number, endS: numb
 }
 
 /** Tensor mode for a range too large to send as a file: one upload + async tagging per chunk; the first chunk with tags answers. */
-async function tagAsTensors(d: TagRangeDeps, clipId: number, startS: number, endS: number, signal?: AbortSignal): Promise<{ tags: NormalizedTags; bytes: number }> {
-  const row = getClipRow(d.db, clipId);
-  const frames = await decodeRange(tensorSourceOf(d.db, row), { id: 0, startS, endS }, d.profile, { signal, ffmpeg: d.ffmpeg() });
+async function tagAsTensors(d: TagRangeDeps, clipId: number, frames: ShotFrames, signal?: AbortSignal): Promise<{ tags: NormalizedTags; bytes: number }> {
   const chunks = planChunks(frames, d.profile, d.profile.byteBudget);
   const client = d.client();
   let bytes = 0;
@@ -74,8 +76,23 @@ async function tagAsTensors(d: TagRangeDeps, clipId: number, startS: number, end
 }
 
 /**
+ * Reads the clip's media for `read`: its file, or for a clip added by URL the address through
+ * main's relay (range requests, the address rules, the range deadline). Returns what `read` made
+ * and the bytes read from the address (null for a file).
+ */
+async function readClip<V>(d: TagRangeDeps, row: ClipRow, signal: AbortSignal | undefined, read: (input: MediaInput, signal?: AbortSignal) => Promise<V>): Promise<{ value: V; bytesRead: number | null }> {
+  if (!row.source_url) return { value: await read({ path: clipAbsPath(row), args: [] }, signal), bytesRead: null };
+  const access = d.remote();
+  const deadlineMs = access.deadlines?.rangeMs ?? DEFAULT_REMOTE_DEADLINES.rangeMs;
+  return withRemoteInput(row.source_url, access, { signal, deadlineMs }, read);
+}
+
+/**
  * "Tag this range now": In to Out of a catalogued clip to the service's tagging, answered at once.
- * Small ranges go as a Base64 file to synchronous tagging; larger ones, or a 413, as tensors.
+ * Small ranges go as a Base64 file to synchronous tagging; larger ones, or a 413, as tensors. A
+ * clip added by URL is cut from its address (the file's index and the bytes of the range, by range
+ * requests; from the start up to Out when the server does not take them); the address itself is
+ * not sent, since the service would tag the whole video.
  */
 export async function tagRangeNow(
   d: TagRangeDeps,
@@ -83,24 +100,32 @@ export async function tagRangeNow(
   startS: number,
   endS: number,
   signal?: AbortSignal,
-): Promise<{ tags: SegmentTag[]; via: 'base64' | 'tensor'; bytes: number }> {
+): Promise<{ tags: SegmentTag[]; via: 'base64' | 'tensor'; bytes: number; bytesRead: number | null }> {
   const row = getClipRow(d.db, clipId);
   if (!row.online || row.missing_at !== null) throw new AppError('not_found', `${row.file_name} is not reachable (drive disconnected or file moved)`);
   if (!row.duration_s) throw new AppError('media', `${row.file_name} has not been read yet`);
   const end = Math.min(endS, row.duration_s);
   if (end - startS <= 0) throw new AppError('invalid', 'the range is empty');
-  const file = clipAbsPath(row);
+  // The service refuses a range without a whole frame (422); say so before cutting or sending anything.
+  if (row.fps && (end - startS) * row.fps < 1 - 1e-6) {
+    throw new AppError('invalid', `the range is shorter than one frame (${((end - startS) * 1000).toFixed(1)} ms at ${row.fps.toFixed(3)} fps): move Out at least one frame after In`);
+  }
   const max = d.maxBase64Bytes ?? DEFAULT_MAX_BASE64_BYTES;
-  const cut = await cutRange(d.ffmpeg(), file, startS, end, signal);
-  const b64 = cut.toString('base64');
+  const cut = await readClip(d, row, signal, (input, sig) => cutRange(d.ffmpeg(), input, startS, end, sig));
+  const b64 = cut.value.toString('base64');
   if (b64.length <= max) {
     try {
       const r = await tagVideoWithFallback(d.client(), { base64: b64 }, { signal });
-      return { tags: serviceTagsForDisplay(r.tags), via: 'base64', bytes: b64.length };
+      return { tags: serviceTagsForDisplay(r.tags), via: 'base64', bytes: b64.length, bytesRead: cut.bytesRead };
     } catch (e) {
       if (!(e instanceof AppError) || e.kind !== 'too_large') throw e;
     }
   }
-  const t = await tagAsTensors(d, clipId, startS, end, signal);
-  return { tags: serviceTagsForDisplay(t.tags), via: 'tensor', bytes: t.bytes };
+  const source = tensorSourceOf(d.db, row);
+  const frames = await readClip(d, row, signal, (input, sig) =>
+    decodeRange({ ...source, filePath: input.path, inputArgs: input.args }, { id: 0, startS, endS: end }, d.profile, { signal: sig, ffmpeg: d.ffmpeg() }),
+  );
+  const t = await tagAsTensors(d, clipId, frames.value, signal);
+  const bytesRead = cut.bytesRead === null ? null : cut.bytesRead + (frames.bytesRead ?? 0);
+  return { tags: serviceTagsForDisplay(t.tags), via: 'tensor', bytes: t.bytes, bytesRead };
 }

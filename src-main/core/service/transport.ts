@@ -31,6 +31,9 @@ export interface RequestSpec extends CallOptions, RequestPolicy {
   retryTimeout: boolean;
 }
 
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
+
 function header(headers: Headers | Record<string, string | string[] | undefined>, name: string): string | null {
   if (headers instanceof Headers) return headers.get(name);
   const v = headers[name.toLowerCase()];
@@ -135,6 +138,36 @@ export class ServiceTransport {
     );
   }
 
+  /**
+   * fetch with redirects followed by hand: fetch's own following drops Authorization on a
+   * cross-origin hop but keeps X-API-Key, so a 307 to another origin would hand it the key. A
+   * redirect is followed only within the base URL's origin, and only where it keeps the request
+   * as sent (307/308, or any redirect of a GET); anything else is refused before a byte goes there.
+   */
+  private async fetchSameOrigin(url: URL, init: RequestInit & { method: string }, what: string): Promise<Response> {
+    let current = url;
+    for (let hop = 0; ; hop++) {
+      const r = await fetch(current, { ...init, redirect: 'manual' });
+      const location = REDIRECTS.has(r.status) ? r.headers.get('location') : null;
+      if (location === null) return r;
+      await r.body?.cancel();
+      let next: URL;
+      try {
+        next = new URL(location, current);
+      } catch {
+        throw new AppError('invalid', `${what}: the service redirected to an unreadable address`, { status: r.status });
+      }
+      if (next.origin !== current.origin) {
+        throw new AppError('invalid', `${what}: the service redirected to another origin (${next.origin}); the API key is sent only to ${current.origin}`, { status: r.status });
+      }
+      if (init.method !== 'GET' && r.status !== 307 && r.status !== 308) {
+        throw new AppError('invalid', `${what}: the service answered ${r.status} (a redirect that would turn this ${init.method} into a GET)`, { status: r.status });
+      }
+      if (hop >= MAX_REDIRECTS) throw new AppError('invalid', `${what}: more than ${MAX_REDIRECTS} redirects`, { status: r.status });
+      current = next;
+    }
+  }
+
   /** A JSON request; resolves to the parsed body (an empty body reads as {}). */
   request(spec: RequestSpec & { bypassQuotaGate?: boolean }): Promise<unknown> {
     const url = this.url(spec.path, spec.query);
@@ -145,7 +178,7 @@ export class ServiceTransport {
       spec.what,
       spec,
       async (signal) => {
-        const r = await fetch(url, { method: spec.method, headers, body, signal });
+        const r = await this.fetchSameOrigin(url, { method: spec.method, headers, body, signal }, spec.what);
         const bodyText = await r.text();
         return { status: r.status, headers: r.headers, bodyText };
       },

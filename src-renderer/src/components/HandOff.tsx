@@ -32,12 +32,45 @@ export function dragOutHandler(clipIds: number[], caps: { desktop: boolean; why:
   };
 }
 
-/** Reveal in Finder/Explorer, Open in the default player, Copy path, and a drag handle. */
-export function HandOff({ clipIds, path }: { clipIds: number[]; path: string }): ReactNode {
+/** The clipboard with a note of how it went. */
+function CopyButton({ text, what, onNote }: { text: string; what: string; onNote: (note: string) => void }): ReactNode {
+  return (
+    <button
+      type="button"
+      className="btn"
+      onClick={() =>
+        void navigator.clipboard.writeText(text).then(
+          () => onNote(`${what[0]!.toUpperCase()}${what.slice(1)} copied`),
+          () => onNote(`Copy failed; the ${what} is ${text}`),
+        )
+      }
+      data-action={`copy-${what}`}
+    >
+      Copy {what}
+    </button>
+  );
+}
+
+/**
+ * Reveal in Finder/Explorer, Open in the default player, Copy path, and a drag handle. A clip added
+ * by URL has no file on this computer: only its address can be copied.
+ */
+export function HandOff({ clipIds, path, sourceUrl }: { clipIds: number[]; path: string; sourceUrl: string | null }): ReactNode {
   const caps = useHandOffCapabilities();
   const [note, setNote] = useState<string | null>(null);
   const clipId = clipIds[0]!;
   const fail = (e: AppError) => setNote(e.message);
+  if (sourceUrl) {
+    return (
+      <span className="hand-off row" data-testid="hand-off">
+        <CopyButton text={sourceUrl} what="address" onNote={setNote} />
+        <span className="muted sv-small" data-testid="hand-off-why">
+          Streamed from its address: no file on this computer to show, open or drag into an NLE.
+        </span>
+        {note && <span className="muted sv-small" role="status">{note}</span>}
+      </span>
+    );
+  }
   const revealLabel = navigator.platform.startsWith('Mac') ? 'Reveal in Finder' : navigator.platform.startsWith('Win') ? 'Show in Explorer' : 'Show in folder';
   return (
     <span className="hand-off row" data-testid="hand-off">
@@ -58,19 +91,7 @@ export function HandOff({ clipIds, path }: { clipIds: number[]; path: string }):
       <button type="button" className="btn" disabled={!caps?.desktop} title={caps?.why ?? undefined} onClick={() => void api.call('files.open', { clipId }).catch(fail)}>
         Open in player
       </button>
-      <button
-        type="button"
-        className="btn"
-        onClick={() =>
-          void navigator.clipboard.writeText(path).then(
-            () => setNote('Path copied'),
-            () => setNote(`Copy failed; the path is ${path}`),
-          )
-        }
-        data-action="copy-path"
-      >
-        Copy path
-      </button>
+      <CopyButton text={path} what="path" onNote={setNote} />
       {!caps?.desktop && caps && <span className="muted sv-small" data-testid="hand-off-why">{caps.why}</span>}
       {note && <span className="muted sv-small" role="status">{note}</span>}
     </span>

@@ -42,7 +42,7 @@ export function ClipJobRow({ clip }: { clip: ClipJobs }): ReactNode {
   const waitNote = current ? retryIn(current.notBefore) : null;
   const detail =
     clip.state === 'done'
-      ? `${clip.segments} segment${clip.segments === 1 ? '' : 's'} indexed`
+      ? `${clip.segments} segment${clip.segments === 1 ? '' : 's'} indexed${clip.note ? ` · ${clip.note}` : ''}`
       : [stageLabel(clip.stage), clip.note, waitNote, clip.state === 'blocked' ? 'held until uploads resume' : null].filter(Boolean).join(' · ');
   return (
     <div className={`clip-job state-${clip.state}`} data-clip-id={clip.clipId} data-state={clip.state}>

@@ -1,30 +1,60 @@
 import { useState, type ReactNode } from 'react';
 import type { AppError } from '../../../../src-shared/errors';
 import { api } from '../../api/client';
+import { formatBytes } from './format';
+
+/** A name for one add, so its Cancel stops that one in main. */
+function newAttemptId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return `add-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
 
 /**
- * Footage that lives at an address (a review link, a bucket): the service fetches it, embeds and
- * tags it; Reelscout catalogues the result so it is searchable beside local clips. Nothing is downloaded.
+ * Footage that lives at an address (a review link, a bucket): main reads its header (video files
+ * only, over https), the service embeds and tags it from the address, and Reelscout catalogues it
+ * with a poster and filmstrip made from a few range requests, searchable and playable beside local
+ * clips. Cancel stops it wherever it is.
  */
 export function AddByUrl({ onAdded }: { onAdded: (clipId: number) => void }): ReactNode {
   const [open, setOpen] = useState(false);
   const [url, setUrl] = useState('');
-  const [busy, setBusy] = useState(false);
+  const [attempt, setAttempt] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
+  const busy = attempt !== null;
+
   const add = async () => {
-    setBusy(true);
-    setStatus('The service is fetching and analysing it…');
+    const id = newAttemptId();
+    setAttempt(id);
+    setStatus('Reading the address, then the service analyses it…');
     try {
-      const r = await api.call('library.addUrl', { url: url.trim() });
-      setStatus(`Added: ${r.segments} part${r.segments === 1 ? '' : 's'} indexed${r.via === 'async' ? ' (the service answered late: finished as a background task)' : ''}${r.tags.length ? `; ${r.tags.map((t) => t.value).join(', ')}` : ''}`);
+      const r = await api.call('library.addUrl', { url: url.trim(), attempt: id });
+      const parts = [
+        `Added: ${r.segments} part${r.segments === 1 ? '' : 's'} indexed${r.via === 'async' ? ' (the service answered late: finished as a background task)' : ''}`,
+        r.tags.length ? r.tags.map((t) => t.value).join(', ') : null,
+        r.stillsError ? `no poster (${r.stillsError})` : null,
+        `${formatBytes(r.bytesRead)} read from the address`,
+      ];
+      setStatus(parts.filter(Boolean).join('; '));
       setUrl('');
       onAdded(r.clipId);
     } catch (e) {
-      setStatus(`Could not add it: ${(e as AppError).message}`);
+      const err = e as AppError;
+      setStatus(err.kind === 'cancelled' ? 'Cancelled: nothing was added.' : `Could not add it: ${err.message}`);
     } finally {
-      setBusy(false);
+      setAttempt(null);
     }
   };
+
+  const cancel = () => {
+    if (attempt) {
+      setStatus('Cancelling…');
+      void api.call('library.cancelAddUrl', { attempt }).catch(() => undefined);
+    } else {
+      setOpen(false);
+      setStatus(null);
+    }
+  };
+
   if (!open) {
     return (
       <button type="button" className="btn" onClick={() => setOpen(true)} data-action="add-by-url">
@@ -37,18 +67,22 @@ export function AddByUrl({ onAdded }: { onAdded: (clipId: number) => void }): Re
       <input
         type="text"
         className="import-path"
-        placeholder="https://… address of a video (review link, bucket)"
+        placeholder="https://… address of a video file (review link, bucket)"
         aria-label="Video address"
         value={url}
+        disabled={busy}
         onChange={(e) => setUrl(e.target.value)}
-        onKeyDown={(e) => e.key === 'Enter' && url.trim() && !busy && void add()}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && url.trim() && !busy) void add();
+          if (e.key === 'Escape') cancel();
+        }}
         autoFocus
       />
       <button type="button" className="btn primary" disabled={!url.trim() || busy} onClick={() => void add()} data-action="add-url-submit">
         {busy ? 'Adding…' : 'Add'}
       </button>
-      <button type="button" className="btn link" onClick={() => setOpen(false)}>
-        Cancel
+      <button type="button" className="btn" onClick={cancel} data-action="add-url-cancel" title={busy ? 'Stop adding this address' : 'Close'}>
+        {busy ? 'Cancel' : 'Close'}
       </button>
       {status && (
         <span className="muted sv-small" role="status" data-testid="add-by-url-status">

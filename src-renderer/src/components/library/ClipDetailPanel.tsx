@@ -6,7 +6,7 @@ import { ExportMenu } from '../ExportMenu';
 import { shotFrames } from '../../../../src-shared/timecode';
 import { clipLengthTc, tcAt, tcFrame, tcLength, timebaseOf } from '../timecode-format';
 import { rangeOfFrames } from '../viewer/marks';
-import { clipBadge, formatBytes, formatFps, formatResolution, statusTone } from './format';
+import { clipBadge, formatFps, formatResolution, formatSize, statusTone } from './format';
 
 /** Metadata and shots of one clip; refreshed when the catalog changes. */
 export function ClipDetailPanel({ clipId, onClose, onOpen }: { clipId: number; onClose: () => void; onOpen: (range: { startS: number; endS: number } | null) => void }): ReactNode {
@@ -48,13 +48,12 @@ export function ClipDetailPanel({ clipId, onClose, onOpen }: { clipId: number; o
         <>
           <div className="muted clip-detail-path">{clip.path}</div>
           <div className="row">
-            {!clip.sourceUrl && (
-              <button type="button" className="btn primary" onClick={() => onOpen(null)} data-action="open-viewer" title="Open in the viewer (Enter or double-click on a card)">
-                ▶ Open
-              </button>
-            )}
+            <button type="button" className="btn primary" onClick={() => onOpen(null)} data-action="open-viewer" title="Open in the viewer (Enter or double-click on a card)">
+              ▶ Open
+            </button>
             <span className={`badge ${clipBadge(clip).tone}`}>{clipBadge(clip).label}</span>
-            {(clip.status === 'error' || clip.status === 'unsupported' || clip.status === 'ready') && (
+            {/* A clip added by URL has no local stages to run again: adding its address again remakes its poster. */}
+            {!clip.sourceUrl && (clip.status === 'error' || clip.status === 'unsupported' || clip.status === 'ready') && (
               <button type="button" className="btn" onClick={retry}>
                 Process again
               </button>
@@ -80,7 +79,7 @@ export function ClipDetailPanel({ clipId, onClose, onOpen }: { clipId: number; o
               {clip.timecode ? '' : ' (none in file)'}
             </dd>
             <dt>Size</dt>
-            <dd>{formatBytes(clip.sizeBytes)}</dd>
+            <dd title={clip.sourceUrl ? 'streamed from its address; nothing is stored on this computer but its pictures' : undefined}>{formatSize(clip)}</dd>
             <dt>Volume</dt>
             <dd>{clip.volumeLabel}</dd>
           </dl>

@@ -64,6 +64,11 @@ export function formatFps(c: Pick<ClipSummary, 'fps' | 'vfr'>): string {
   return `${v}${c.vfr ? ' VFR' : ''} fps`;
 }
 
+/** A clip's size, or "remote" for one added by URL (it has no file here; its size is the server's business). */
+export function formatSize(c: Pick<ClipSummary, 'sizeBytes' | 'sourceUrl'>): string {
+  return c.sourceUrl ? 'remote' : formatBytes(c.sizeBytes);
+}
+
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   const units = ['KB', 'MB', 'GB', 'TB'];

@@ -111,9 +111,9 @@ export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, ext
               key={r.id}
               className={`viewer-range${activeRangeId === r.id ? ' active' : ''}`}
               data-range-id={r.id}
-              draggable
+              draggable={!clip.sourceUrl}
               onDragStart={dragOutHandler([clip.id], caps, setStatus)}
-              title="Drag into your NLE or a folder (the clip's file)"
+              title={clip.sourceUrl ? undefined : "Drag into your NLE or a folder (the clip's file)"}
             >
               <button
                 type="button"
@@ -138,12 +138,17 @@ export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, ext
         </ul>
       )}
       <div className="row">
-        <span className="muted" data-testid="export-scope">
-          {activeRangeId !== null ? `Range “${selected!.name}”` : hasRange ? 'In to Out' : 'Whole clip'}
-        </span>
-        <ExportMenu selection={selection} title={exportTitle} />
+        {/* An NLE needs the file on a drive: exports leave a clip added by URL out, so none is offered. */}
+        {!clip.sourceUrl && (
+          <>
+            <span className="muted" data-testid="export-scope">
+              {activeRangeId !== null ? `Range “${selected!.name}”` : hasRange ? 'In to Out' : 'Whole clip'}
+            </span>
+            <ExportMenu selection={selection} title={exportTitle} />
+          </>
+        )}
         <span className="spacer" />
-        <HandOff clipIds={[clip.id]} path={clip.path} />
+        <HandOff clipIds={[clip.id]} path={clip.path} sourceUrl={clip.sourceUrl} />
       </div>
     </div>
   );

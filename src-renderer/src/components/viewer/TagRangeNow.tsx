@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import type { SegmentTag } from '../../../../src-shared/contract/search';
 import type { AppError } from '../../../../src-shared/errors';
 import { api } from '../../api/client';
+import { formatBytes } from '../library/format';
 import { FIELD_LABEL } from '../search/format';
 
 /** Sends In to Out to the service's tagging now and shows what it said, without waiting for indexing. */
@@ -12,7 +13,9 @@ export function TagRangeNow({ clipId, startS, endS }: { clipId: number; startS: 
     setState({ busy: true, tags: null, note: 'Asking the service…' });
     try {
       const r = await api.call('viewer.tagRange', { clipId, startS, endS });
-      setState({ busy: false, tags: r.tags, note: `${r.via === 'base64' ? 'sent as a file' : 'sent as tensors'} (${Math.round(r.bytes / 1024)} KB)` });
+      // A clip added by URL: main read the range from its address first; say how much.
+      const read = r.bytesRead === null ? '' : `; ${formatBytes(r.bytesRead)} read from its address`;
+      setState({ busy: false, tags: r.tags, note: `${r.via === 'base64' ? 'sent as a file' : 'sent as tensors'} (${Math.round(r.bytes / 1024)} KB)${read}` });
     } catch (e) {
       setState({ busy: false, tags: null, note: (e as AppError).message });
     }
