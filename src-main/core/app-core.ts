@@ -15,6 +15,7 @@ import type { ToolStatus } from '../../src-shared/contract/settings';
 import { toAppError } from '../../src-shared/errors';
 import type { Logger } from './util/logger';
 import { createMediaResolver } from './media-resolver';
+import { createClipFileCheck } from './library/clip-file';
 import { createServiceProvider, type ServiceProvider } from './service-provider';
 import { createLibraryService } from './library/library-handlers';
 import { createMarksHandlers } from './marks/marks-handlers';
@@ -51,7 +52,7 @@ export interface AppCore {
   secrets: SecretStore;
   service: ServiceProvider;
   paths: { dataDir: string; catalog: string; cacheDir: string; thumbsDir: string };
-  resolveMedia: (ref: MediaRef) => string | null;
+  resolveMedia: (ref: MediaRef) => Promise<string | null>;
   dispose(): Promise<void>;
 }
 
@@ -127,6 +128,7 @@ function composeAppCore(o: AppCoreOptions, lock: DataDirLock): AppCore {
     }
   };
   const shutdown = new AbortController();
+  const clipFile = createClipFileCheck(db);
 
   const pipeline = createAppPipeline({ db, events, service, cacheDir: paths.cacheDir, tools, logger: o.logger });
   const library = createLibraryService({
@@ -197,7 +199,7 @@ function composeAppCore(o: AppCoreOptions, lock: DataDirLock): AppCore {
       profile: pipeline.pipeline.profile,
       logger: o.logger,
     }),
-    ...createFilesHandlers(db, o.desktop, (clipId) => {
+    ...createFilesHandlers(clipFile, o.desktop, (clipId) => {
       const t = db.prepare("SELECT path FROM thumbnails WHERE clip_id = ? AND kind = 'poster' ORDER BY shot_id IS NOT NULL, id LIMIT 1").get(clipId) as { path: string } | undefined;
       return t ? resolveUnder(paths.thumbsDir, t.path) : null;
     }),
@@ -215,7 +217,7 @@ function composeAppCore(o: AppCoreOptions, lock: DataDirLock): AppCore {
     secrets,
     service,
     paths,
-    resolveMedia: createMediaResolver(db, paths.thumbsDir),
+    resolveMedia: createMediaResolver(clipFile, paths.thumbsDir),
     async dispose() {
       shutdown.abort();
       library.dispose();

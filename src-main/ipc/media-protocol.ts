@@ -14,12 +14,12 @@ export function registerSchemes(): void {
   ]);
 }
 
-/** rs-media://thumb/<path> and rs-media://clip/<id>: only cache files and catalogued clips. */
-export function handleMediaProtocol(resolveMedia: (ref: MediaRef) => string | null): void {
+/** rs-media://thumb/<path> and rs-media://clip/<id>: only cache files and catalogued clips, checked at each request. */
+export function handleMediaProtocol(resolveMedia: (ref: MediaRef) => Promise<string | null>): void {
   protocol.handle(MEDIA_SCHEME, async (request) => {
     const u = new URL(request.url);
     const ref = parseMediaPath(`${u.hostname}${u.pathname}`);
-    const file = ref ? resolveMedia(ref) : null;
+    const file = ref ? await resolveMedia(ref) : null;
     if (!file) return new Response('not found', { status: 404 });
     // net.fetch on file: honours Range requests, so <video> can seek.
     const res = await net.fetch(pathToFileURL(file).toString(), { headers: request.headers });

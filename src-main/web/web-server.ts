@@ -11,7 +11,7 @@ import { resolveUnder, sendFile } from './static-files';
 export interface WebServerOptions {
   dispatch: Dispatch;
   events: EventBus;
-  resolveMedia: (ref: MediaRef) => string | null;
+  resolveMedia: (ref: MediaRef) => Promise<string | null>;
   /** The built renderer (out/renderer). */
   rendererDir: string;
   logger: Logger;
@@ -173,7 +173,7 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     }
     if (url.pathname.startsWith('/media/')) {
       const ref = parseMediaPath(url.pathname.slice('/media'.length));
-      const file = ref ? o.resolveMedia(ref) : null;
+      const file = ref ? await o.resolveMedia(ref) : null;
       if (!file) {
         res.writeHead(404).end();
         return;
