@@ -17,6 +17,7 @@ export const ERROR_KINDS = [
   'offline', // the service cannot be reached at all
   'cancelled', // the user or a shutdown aborted the work
   'io', // a local file or process failed
+  'unplugged', // a clip's drive or folder is not there now (unplugged, renamed): its work waits for it
   'media', // ffmpeg/ffprobe could not read the input
   'internal', // a bug: never expected
 ] as const;

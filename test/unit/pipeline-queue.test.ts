@@ -71,7 +71,9 @@ describe('error policy', () => {
     expect(reactionFor(new AppError('quota', 'x'), 'network', 0)).toEqual({ kind: 'block', reason: 'quota' });
     expect(reactionFor(new AppError('auth', 'x'), 'network', 0)).toEqual({ kind: 'block', reason: 'auth' });
     expect(reactionFor(new AppError('offline', 'x'), 'network', 0)).toEqual({ kind: 'block', reason: 'offline' });
-    expect(reactionFor(new AppError('offline', 'volume unplugged'), 'cpu', 0)).toEqual({ kind: 'retry', delayMs: 60_000, counts: false });
+    // A clip's drive or folder away waits, whatever the stage (an upload may decode the file again).
+    expect(reactionFor(new AppError('unplugged', 'volume unplugged'), 'cpu', 0)).toEqual({ kind: 'retry', delayMs: 60_000, counts: false });
+    expect(reactionFor(new AppError('unplugged', 'folder renamed'), 'network', 4)).toEqual({ kind: 'retry', delayMs: 60_000, counts: false });
     expect(reactionFor(new AppError('quota', 'x'), 'cpu', 0)).toEqual({ kind: 'fail' });
     expect(reactionFor(new AppError('invalid', 'x'), 'network', 0)).toEqual({ kind: 'fail' });
     expect(reactionFor(new AppError('too_large', 'x'), 'network', 0)).toEqual({ kind: 'fail' });

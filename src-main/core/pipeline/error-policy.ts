@@ -20,7 +20,8 @@ export interface BackoffOptions {
 }
 
 export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 2_000, maxMs: 5 * 60_000 };
-export const OFFLINE_VOLUME_RETRY_MS = 60_000;
+/** How often a job whose clip's file is away looks again by itself (the Library's drive check wakes it sooner). */
+export const UNPLUGGED_RETRY_MS = 60_000;
 
 /** Exponential with full jitter on the upper half, so retries of many jobs spread out. */
 export function backoffDelay(attempt: number, opts: BackoffOptions = DEFAULT_BACKOFF): number {
@@ -32,8 +33,10 @@ export function backoffDelay(attempt: number, opts: BackoffOptions = DEFAULT_BAC
 /**
  * The client's error kinds drive the queue (docs/notes-pipeline.md has the table):
  * - auth, quota, offline on a network stage stop every network stage, not just this job: the next
- *   call would fail the same way. The job goes back to queued without losing an attempt. Offline
- *   on a CPU stage is the clip's volume: retried every minute without counting.
+ *   call would fail the same way. The job goes back to queued without losing an attempt.
+ * - unplugged: the clip's drive or folder is away, whatever the stage (an upload may decode the
+ *   file again): looked at again every minute without counting, or at once when the Library finds
+ *   the file back and hands the clip over again (JobQueue.wakeClip).
  * - rate_limit is never the job's fault: requeue after Retry-After (the client's limiter has
  *   already slowed every caller of the key), attempts untouched.
  * - timeout, upstream, server, io: transient; retried with backoff until the stage's attempts run out.
@@ -42,10 +45,10 @@ export function backoffDelay(attempt: number, opts: BackoffOptions = DEFAULT_BAC
  */
 export function reactionFor(err: AppError, resource: JobResource, attemptsSoFar: number, backoff: BackoffOptions = DEFAULT_BACKOFF): Reaction {
   switch (err.kind) {
+    case 'unplugged':
+      return { kind: 'retry', delayMs: UNPLUGGED_RETRY_MS, counts: false };
     case 'offline':
-      // On a CPU stage "offline" is the clip's drive, unplugged: look again in a minute, for free,
-      // or as soon as the Library finds the drive back and hands the clip over again (wakeClip).
-      return resource === 'network' ? { kind: 'block', reason: 'offline' } : { kind: 'retry', delayMs: OFFLINE_VOLUME_RETRY_MS, counts: false };
+      return resource === 'network' ? { kind: 'block', reason: 'offline' } : { kind: 'retry', delayMs: backoffDelay(attemptsSoFar + 1, backoff), counts: true };
     case 'auth':
     case 'quota':
       return resource === 'network' ? { kind: 'block', reason: err.kind } : { kind: 'fail' };

@@ -258,13 +258,13 @@ export class JobQueue {
   }
 
   /**
-   * A clip's jobs waiting out the retry delay of a drive that was away (`offline` on a CPU stage)
-   * may run now: someone handed the clip over again (its drive came back, a re-import). If the
-   * drive is still away they meet it again and wait again.
+   * A clip's jobs waiting out the retry delay of a drive or folder that was away (`unplugged`)
+   * may run now: someone handed the clip over again (its file came back, a re-import). If it is
+   * still away they meet it again and wait again.
    */
   wakeClip(clipId: number): number {
     const woken = this.db
-      .prepare("UPDATE jobs SET not_before = NULL, updated_at = ? WHERE clip_id = ? AND state = 'queued' AND last_error_kind = 'offline' AND not_before IS NOT NULL RETURNING id")
+      .prepare("UPDATE jobs SET not_before = NULL, updated_at = ? WHERE clip_id = ? AND state = 'queued' AND last_error_kind = 'unplugged' AND not_before IS NOT NULL RETURNING id")
       .all(this.now(), clipId) as { id: number }[];
     if (woken.length === 0) return 0;
     for (const { id } of woken) this.emitJob(this.get(id)!);
