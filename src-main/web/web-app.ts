@@ -16,6 +16,8 @@ export interface WebAppOptions {
   keyFile?: string;
   /** --ffmpeg / --ffprobe: checked to be those programs before use. */
   toolPaths?: { ffmpeg?: string; ffprobe?: string };
+  /** Free space kept in the data folder (tests on a small disk lower it). */
+  minFreeBytes?: number;
 }
 
 export interface WebApp {
@@ -32,7 +34,7 @@ export async function startWebApp(o: WebAppOptions): Promise<WebApp> {
   const logger = createLogger({ file: logFile, console: o.logToConsole });
   const keyFile = o.keyFile ?? masterKeyFile(o.dataDir);
   moveLegacyKey(o.dataDir, keyFile);
-  const core = createAppCore({
+  const core = await createAppCore({
     dataDir: o.dataDir,
     transport: 'web',
     version: APP_VERSION,
@@ -40,6 +42,7 @@ export async function startWebApp(o: WebAppOptions): Promise<WebApp> {
     secretCipher: createFileCipher(keyFile),
     logger,
     toolPaths: o.toolPaths,
+    minFreeBytes: o.minFreeBytes,
   });
   let server: WebServer;
   try {

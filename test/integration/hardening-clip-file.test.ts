@@ -40,7 +40,7 @@ describe('served clips are the files catalogued', () => {
     fs.copyFileSync(mediaFile('mdn_friday.mp4'), path.join(card, 'b.mp4'));
     const dataDir = path.join(tmp.dir, 'data');
     const logger = createLogger({ file: path.join(dataDir, 'logs', 'main.log') });
-    core = createAppCore({
+    core = await createAppCore({
       dataDir,
       transport: 'electron',
       version: APP_VERSION,

@@ -33,6 +33,8 @@ export interface LibraryDeps {
   volumePollMs?: number;
   /** Aborting it stops imports: pass the app's shutdown signal. */
   signal?: AbortSignal;
+  /** Throws when an import must not start (no room on the disk to catalogue it). */
+  beforeImport?: () => void;
 }
 
 export interface LibraryService {
@@ -135,6 +137,7 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
 
   const handlers: HandlersFor<typeof libraryMethods> = {
     'library.import': ({ paths }) => {
+      deps.beforeImport?.();
       const run = importChain.then(async () => {
         const res = await importPaths(db, paths, {
           resolver,

@@ -41,6 +41,9 @@ export function setClipFailure(db: CatalogDb, clipId: number, status: 'error' | 
   applyClipEvent(db, clipId, { type: 'failed', status }, { error_kind: kind, status_reason: reason });
 }
 
+/** ffmpeg's words when the disk it writes to (thumbnails, the filmstrip) is full: the disk's fault, not the clip's. */
+const NO_SPACE = /No space left on device|Disk quota exceeded/i;
+
 /** Errors of a file whose path is gone (the drive or a folder above it moved away), not of its content. */
 const AWAY = new Set(['ENOENT', 'ENOTDIR', 'ENODEV', 'ENXIO', 'EIO']);
 
@@ -202,6 +205,7 @@ export async function recordMediaFailure<T>(db: CatalogDb, row: ClipRow, signal:
     if (signal?.aborted) throw err;
     const away = fileWentAway(db, row);
     if (away) throw away;
+    if (err.kind === 'media' && NO_SPACE.test(err.message)) throw new AppError('disk_full', err.message, { cause: e });
     if (err.kind === 'media') {
       const cur = db.prepare('SELECT fingerprint FROM clips WHERE id = ?').get(row.id) as { fingerprint: string | null } | undefined;
       if (cur && cur.fingerprint === row.fingerprint) setClipFailure(db, row.id, 'error', 'media', err.message);

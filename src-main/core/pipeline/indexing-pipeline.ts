@@ -12,7 +12,8 @@ import { INDEX_STAGES, type StageName, type ClipJobs, type JobsSummary, type Job
 import type { BackoffOptions } from './error-policy';
 import { EtaModel, type ClipRemaining } from './eta';
 import { nextShownEta, type ShownEta } from './eta-display';
-import { JobQueue, type GateState } from './job-queue';
+import { DiskWatch } from './disk-watch';
+import { JobQueue, type DiskRoomCheck, type GateState } from './job-queue';
 import type { Job, JobResource } from './job-types';
 import { NetworkWatch } from './network-watch';
 import type { StageDeps } from './pipeline-deps';
@@ -60,6 +61,8 @@ export interface IndexingPipelineOptions {
   eventIntervalMs?: number;
   logger?: Logger;
   onClipIndexed?: (clipId: number, segments: number) => void;
+  /** Room to write in the data folder: without it every stage waits, and carries on when there is. */
+  disk?: DiskRoomCheck;
 }
 
 /** Priority of the first clip of an enqueued batch (a clip the user opens gets the queue's HIGH_PRIORITY, 100). */
@@ -142,6 +145,7 @@ export class IndexingPipeline {
   private readonly eta: EtaModel;
   private shownEta: ShownEta | null = null;
   private readonly watch: NetworkWatch;
+  private readonly diskWatch: DiskWatch | null;
   private pool: AnalysisPool | null = null;
   private readonly dirtyClips = new Set<number>();
   private flushTimer: NodeJS.Timeout | null = null;
@@ -152,7 +156,8 @@ export class IndexingPipeline {
   constructor(private readonly o: IndexingPipelineOptions) {
     this.profile = o.profile ?? DEFAULT_TENSOR_PROFILE;
     this.store = new SegmentStore(o.db);
-    this.queue = new JobQueue({ db: o.db, concurrency: o.concurrency, backoff: o.backoff, logger: o.logger });
+    this.queue = new JobQueue({ db: o.db, concurrency: o.concurrency, backoff: o.backoff, logger: o.logger, disk: o.disk });
+    this.diskWatch = o.disk ? new DiskWatch(this.queue, o.disk) : null;
     this.deps = {
       db: o.db,
       store: this.store,
@@ -208,6 +213,7 @@ export class IndexingPipeline {
 
   async stop(): Promise<void> {
     this.watch.stop();
+    this.diskWatch?.stop();
     for (const u of this.unsubscribers.splice(0)) u();
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
