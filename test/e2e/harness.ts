@@ -35,10 +35,12 @@ export async function launchBrowser(): Promise<Browser> {
  * The real app core and web transport in this process, the built renderer in Debian's Chromium.
  * `prepare` runs against the core before the page opens (e.g. to point it at an emulator).
  */
-export async function launchApp(opts: { dataDir?: string; viewport?: { width: number; height: number }; beforeGoto?: (page: Page) => Promise<unknown> } = {}): Promise<E2eApp> {
+export async function launchApp(
+  opts: { dataDir?: string; viewport?: { width: number; height: number }; beforeGoto?: (page: Page) => Promise<unknown>; minFreeBytes?: number } = {},
+): Promise<E2eApp> {
   const tmp = opts.dataDir ? null : tempDir('reelscout-e2e-');
   const dataDir = opts.dataDir ?? tmp!.dir;
-  const app = await startWebApp({ dataDir, rendererDir: path.join(REPO_ROOT, 'out', 'renderer') });
+  const app = await startWebApp({ dataDir, rendererDir: path.join(REPO_ROOT, 'out', 'renderer'), minFreeBytes: opts.minFreeBytes });
   const browser = await launchBrowser();
   const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1360, height: 860 } });
   const page = await context.newPage();
