@@ -16,6 +16,7 @@ import { DiskWatch } from './disk-watch';
 import { JobQueue, type DiskRoomCheck, type GateState } from './job-queue';
 import type { Job, JobResource } from './job-types';
 import { NetworkWatch } from './network-watch';
+import { ServiceRecovery } from './service-recovery';
 import type { StageDeps } from './pipeline-deps';
 import { InFlight } from './run-pool';
 import { SegmentStore } from './segment-store';
@@ -49,6 +50,8 @@ export interface IndexingPipelineOptions {
   analysis?: AnalysisPoolOptions;
   backoff?: BackoffOptions;
   offlineProbe?: { initialMs: number; maxMs: number };
+  /** How soon, then how seldom, jobs failed by the service's own trouble look for it to be well again. */
+  recoveryProbe?: { initialMs: number; maxMs: number };
   /** null (default): after a 402 only the user resumes; a number re-checks quota that often. */
   quotaProbeMs?: number | null;
   pollDelayMs?: (ageMs: number) => number;
@@ -146,6 +149,7 @@ export class IndexingPipeline {
   private shownEta: ShownEta | null = null;
   private readonly watch: NetworkWatch;
   private readonly diskWatch: DiskWatch | null;
+  private readonly recovery: ServiceRecovery;
   private pool: AnalysisPool | null = null;
   private readonly dirtyClips = new Set<number>();
   private flushTimer: NodeJS.Timeout | null = null;
@@ -189,6 +193,12 @@ export class IndexingPipeline {
       quotaProbeMs: o.quotaProbeMs ?? null,
       logger: o.logger,
     });
+    this.recovery = new ServiceRecovery(this.queue, {
+      client: () => o.service.client(),
+      probe: o.recoveryProbe,
+      logger: o.logger,
+      rearm: (jobs) => jobs.filter((j) => this.retry({ jobId: j.id }) > 0).length,
+    });
     this.unsubscribers.push(
       this.queue.onJob((j) => this.onJob(j)),
       this.queue.onGate((g) => this.onGate(g)),
@@ -207,6 +217,7 @@ export class IndexingPipeline {
     if (this.started) return;
     this.started = true;
     this.queue.start();
+    this.recovery.start();
     if (this.o.autoIndex) this.enqueueClips();
     this.scheduleFlush(true);
   }
@@ -214,6 +225,7 @@ export class IndexingPipeline {
   async stop(): Promise<void> {
     this.watch.stop();
     this.diskWatch?.stop();
+    this.recovery.stop();
     for (const u of this.unsubscribers.splice(0)) u();
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
