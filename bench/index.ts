@@ -37,6 +37,7 @@ import { appCpuSlots } from '../src-main/core/pipeline/app-pipeline';
 import { IndexingPipeline } from '../src-main/core/pipeline/indexing-pipeline';
 import { EventBus } from '../src-main/core/rpc/event-bus';
 import { createServiceClient, type ServiceClient } from '../src-main/core/service/client';
+import { cpuSeconds, startEmulatorProcess } from './emulator-process';
 
 const MEDIA = path.resolve(__dirname, '..', '..', 'shared', 'media', 'videos');
 const argv = process.argv.slice(2);
@@ -97,52 +98,6 @@ function makeCard(n: number): string[] {
     if ((i + 1) % 50 === 0) console.log(`  generated ${i + 1}/${n} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
   }
   return files;
-}
-
-let clockTick: number | undefined;
-
-/** CPU seconds of a process (self: with its worker threads) and of its exited children, where /proc tells (Linux); null elsewhere. */
-function cpuSeconds(pid: number | 'self' = 'self'): { own: number; children: number } | null {
-  const file = `/proc/${pid}/stat`;
-  if (!fs.existsSync(file)) return null;
-  // getconf runs before the reading below: its own CPU is counted in neither.
-  const tick = (clockTick ??= Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100);
-  const stat = fs.readFileSync(file, 'utf8');
-  // Fields after the command name: utime, stime, cutime, cstime are 14-17 of stat(5), in clock ticks.
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
-  return { own: (f[11]! + f[12]!) / tick, children: (f[13]! + f[14]!) / tick };
-}
-
-/**
- * The emulator in a process of its own, as the service is: its CPU is told apart from the app's,
- * and its parsing of the uploads does not hold up the pipeline's event loop.
- */
-async function startEmulatorProcess(keySpec: string): Promise<{ url: string; cpuS: () => number | null; close: () => Promise<void> }> {
-  const cli = path.resolve(__dirname, '..', 'test', 'emulator', 'cli.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, '--api-key', keySpec], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  // A bench that fails must not leave the emulator listening behind it.
-  const stop = () => child.kill('SIGTERM');
-  process.once('exit', stop);
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('error', reject);
-    void exited.then(() => reject(new Error(`the emulator exited before listening: ${out}`)));
-  });
-  return {
-    url,
-    cpuS: () => cpuSeconds(child.pid!)?.own ?? null,
-    close: async () => {
-      process.off('exit', stop);
-      stop();
-      await exited;
-    },
-  };
 }
 
 /** Runs ffmpeg once per argument list, `parallel` at a time, every output on /dev/null; wall seconds and ffmpeg's CPU seconds. */

@@ -145,7 +145,9 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
     }
   };
 
-  // Settings live outside the catalog: they answer whatever state the catalog is in.
+  // Settings live outside the catalog: they answer whatever state the catalog is in. What a change
+  // of key or address means to the parts on the catalog is theirs to say (set while they stand).
+  let settingsChanged = () => {};
   const settingsHandlers = createSettingsHandlers({
     preferences,
     secrets,
@@ -167,6 +169,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
     toolStatus,
     chooseFile: o.chooseFile,
     verifyTool,
+    onChanged: () => settingsChanged(),
   });
 
   const session: CatalogSession<CatalogApp> = new CatalogSession<CatalogApp>({
@@ -232,7 +235,17 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
       ...searchServiceBinding(service),
       events,
       logger: o.logger,
+      // The reference queries relevance is measured against are a job of the one runner (none
+      // while read-only: nothing may be queued).
+      queue: readOnly ? undefined : pipeline.pipeline.queue,
+      backgroundClient: () => service.client(),
     });
+    // A new key or address: the pipeline retries what the old one was refused, search asks for its
+    // reference queries in the new space.
+    settingsChanged = () => {
+      pipeline.pipeline.onSettingsChanged();
+      search.service.bankChanged();
+    };
 
     const handlers: Handlers = {
       ...settingsHandlers,
@@ -272,6 +285,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
       dispatch: dispatcher(handlers),
       resolveMedia: createMediaResolver(clipFile, paths.thumbsDir),
       async dispose() {
+        settingsChanged = () => {};
         shutdown.abort();
         library.dispose();
         await pipeline.stop();

@@ -119,11 +119,13 @@ export const searchResultSchema = z.object({
   startS: z.number(),
   endS: z.number(),
   /**
-   * Relevance 0..100 calibrated per query against the library (notes-search "Relevance"): 50 is the
-   * floor of a good match; null when no text was searched (filters only). Results are in this order.
+   * Relevance 0..100 (notes-search "Relevance"): how far the query beats generic text on this very
+   * moment, against the floor an unrelated query reaches in this library; 50 is the floor of a match.
+   * null when nothing was scored (filters only, or the reference queries not encoded yet). Results
+   * are in this order.
    */
   score: z.number().min(0).max(100).nullable(),
-  /** Above the relevance floor. */
+  /** The score shown is at least 50. */
   good: z.boolean(),
   /** The raw cosine in the local index (the service's collection similarity for a collection-only result): for the tooltip. */
   similarity: z.number(),
@@ -148,6 +150,26 @@ export type QueryChip = z.infer<typeof queryChipSchema>;
 
 /** Where the query vector came from. */
 export const QUERY_ORIGINS = ['service', 'cache', 'segment'] as const;
+
+/** Which results a search lists: strong matches only, matches, or everything with the line between. */
+export const STRICTNESS = ['high', 'medium', 'any'] as const;
+export type Strictness = (typeof STRICTNESS)[number];
+/** The lowest score each strictness lists. */
+export const STRICTNESS_MIN_SCORE: Readonly<Record<Strictness, number>> = { high: 75, medium: 50, any: 0 };
+
+/**
+ * Whether scores exist: 'ready' (reference queries encoded, floor measured), 'calibrating' (the
+ * reference queries are being encoded: results in similarity order, unscored), 'unscored' (a listing
+ * by filters only).
+ */
+export const RELEVANCE_STATES = ['ready', 'calibrating', 'unscored'] as const;
+export const relevanceInfoSchema = z.object({
+  state: z.enum(RELEVANCE_STATES),
+  /** Reference queries encoded of all. */
+  encoded: z.number().int(),
+  total: z.number().int(),
+});
+export type RelevanceInfo = z.infer<typeof relevanceInfoSchema>;
 
 export const searchResponseSchema = z.object({
   results: z.array(searchResultSchema),
@@ -177,6 +199,9 @@ export const searchResponseSchema = z.object({
   parsed: z.object({ text: z.string(), chips: z.array(queryChipSchema) }).nullable(),
   /** No result reaches the relevance floor: the UI says so and shows the closest ones. */
   noGoodMatch: z.boolean(),
+  relevance: relevanceInfoSchema,
+  /** This page of cards (one per file): more exist after it when hasMore. */
+  page: z.object({ offset: z.number().int(), limit: z.number().int(), hasMore: z.boolean() }),
   stats: z.object({
     /** Segments in the index. */
     indexed: z.number().int(),
@@ -187,7 +212,11 @@ export const searchResponseSchema = z.object({
 });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;
 
+/** Cards per page: each card is one file with its moments. */
 const topK = z.number().int().min(1).max(500).default(30);
+/** Cards before this page ("show more" asks for the next one). */
+const offset = z.number().int().min(0).max(100_000).default(0);
+const strictness = z.enum(STRICTNESS).default('any');
 
 export const facetValueSchema = z.object({
   canonical: z.string(),
@@ -240,6 +269,7 @@ export const searchStatusSchema = z.object({
     error: z.string().nullable(),
   }),
   cachedQueries: z.number().int(),
+  relevance: relevanceInfoSchema,
 });
 export type SearchStatus = z.infer<typeof searchStatusSchema>;
 
@@ -259,6 +289,8 @@ export const searchMethods = {
       .object({
         text: safeText(1000).trim().min(1),
         topK,
+        offset,
+        strictness,
         filters: searchFiltersSchema.default({}),
         /** Also run the service's search in collections holding catalogued clips. */
         collections: z.boolean().default(true),
@@ -272,6 +304,8 @@ export const searchMethods = {
       .object({
         segmentId: z.number().int().positive(),
         topK,
+        offset,
+        strictness,
         filters: searchFiltersSchema.default({}),
         /** Left out by default: the source's own neighbourhood (its clip within 30 s); or its whole clip; or nothing. */
         exclude: z.enum(['neighbourhood', 'clip', 'none']).default('neighbourhood'),

@@ -44,6 +44,8 @@ export const STAGE_GRAPH = {
   index: { label: 'Index', resource: 'cpu', lane: 'local', next: null, loopBacks: { awaitResults: 'poll' }, indexing: true },
   'collection-upload': { label: 'Upload to collection', resource: 'network', lane: 'collections', billable: true, next: 'collection-poll', indexing: false },
   'collection-poll': { label: 'Collection processing', resource: 'network', lane: 'collections', billable: false, next: null, indexing: false },
+  /** The reference queries relevance is measured against (search/relevance/query-bank.ts): one job, not per clip. */
+  'query-bank': { label: 'Reference queries', resource: 'network', lane: 'network', billable: true, next: null, indexing: false },
 } as const satisfies Record<string, StageDecl>;
 
 export type StageName = keyof typeof STAGE_GRAPH;

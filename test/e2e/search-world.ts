@@ -18,5 +18,5 @@ export async function searchableLibrary(e: E2eApp, emu: EmulatorHandle, key: str
   if (!status.ok) throw new Error(`search.status failed: ${status.error.message}`);
   const { model, region } = (status.value as { index: { model: string; region: string } }).index;
   const cfg: ServiceConfig = { region: 'asia', baseUrls: { asia: emu.url }, apiKey: key, authHeader: 'x-api-key', qps: 500, concurrency: 8 };
-  return embedClips({ db: e.app.core.db, client: new ServiceClient(cfg), space: { model, region }, clips, thumbsDir: e.app.core.paths.thumbsDir });
+  return embedClips({ db: e.app.core.db, client: new ServiceClient(cfg), space: { model, region }, clips, thumbsDir: e.app.core.paths.thumbsDir, realVolumes: true });
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { seededRandom } from '../../src-main/core/util/seeded-random';
 
 /**
  * Values for the contract's argument schemas, read from the zod definitions themselves, so a
@@ -9,17 +10,8 @@ import type { z } from 'zod';
 
 export type Rng = () => number;
 
-/** A small seeded PRNG (mulberry32): a failing run can be replayed with its seed. */
-export function rng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded, so a failing run can be replayed with its seed. */
+export const rng = (seed: number): Rng => seededRandom(seed);
 
 export const pick = <T>(r: Rng, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 

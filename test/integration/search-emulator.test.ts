@@ -112,14 +112,14 @@ describe('text search against the emulator', () => {
     for (const q of ['red', 'yellow', 'night', 'a quiet street']) {
       const r = await text(q, { topK: 8 });
       const cached = db.prepare('SELECT dim, vector FROM query_embeddings WHERE text_norm = ?').get(q) as { dim: number; vector: Buffer };
-      // One card per clip: each card is its clip's best segment, in the order exact search first meets the clips.
-      const want = exact.search(blobToFloat32(cached.vector, cached.dim), 200);
-      const clipOf = (id: number) => db.prepare('SELECT clip_id FROM segments WHERE id = ?').pluck().get(id) as number;
-      const firstPerClip = want.filter((h, i) => want.findIndex((x) => clipOf(x.id) === clipOf(h.id)) === i).slice(0, 8);
-      expect(r.results.map((x) => x.segmentId)).toEqual(firstPerClip.map((h) => h.id));
-      r.results.forEach((x, i) => expect(x.similarity).toBeCloseTo(firstPerClip[i]!.similarity, 5));
+      const all = new Map(exact.search(blobToFloat32(cached.vector, cached.dim), 1000).map((h) => [h.id, h.similarity]));
+      // Every card's cosine is the exact one of its segment; cards are in the order of their score
+      // (relevance is per segment, so that is not always the order of the cosines).
+      expect(r.results.length).toBe(8);
+      for (const x of r.results) expect(x.similarity).toBeCloseTo(all.get(x.segmentId!)!, 5);
       const scores = r.results.map((x) => x.score!);
       expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+      expect(new Set(r.results.map((x) => x.clipId)).size).toBe(8);
     }
   });
 

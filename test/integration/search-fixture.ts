@@ -6,6 +6,8 @@ import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { ClipDecoder } from '../../src-main/core/media/clip-decoder';
 import { runTool } from '../../src-main/core/media/run-process';
+import { defaultVolumeResolver } from '../../src-main/core/library/volumes/default-resolver';
+import { upsertVolume } from '../../src-main/core/library/volume-store';
 import type { EmbeddingSpace } from '../../src-main/core/search/query-cache';
 import { createSearchModule, type SearchModule, type SearchModuleOptions } from '../../src-main/core/search/search-module';
 import { ServiceClient, type ServiceConfig } from '../../src-main/core/service';
@@ -150,6 +152,11 @@ export interface EmbedOptions {
   clips: FixtureClip[];
   /** Where the clips' volume is mounted (a folder holding every clip). */
   mount?: string;
+  /**
+   * Catalogue each clip on its real volume (the app's resolver: the key that survives replugging), as
+   * an import does, so an app running over this catalog finds the clips online.
+   */
+  realVolumes?: boolean;
   /** With a thumbnail folder, a poster per shot is rendered into it. */
   thumbsDir?: string;
   chunkS?: number;
@@ -158,7 +165,13 @@ export interface EmbedOptions {
 
 export async function embedClips(o: EmbedOptions): Promise<EmbeddedClip[]> {
   const volumes = new Map<string, number>();
+  const resolver = o.realVolumes ? defaultVolumeResolver() : null;
   const volumeFor = (file: string) => {
+    if (resolver) {
+      const real = fs.realpathSync(file);
+      const info = resolver.volumeFor(real);
+      return { id: upsertVolume(o.db, info), rel: path.relative(info.mountPath, real).split(path.sep).join('/') };
+    }
     const mount = o.mount ?? path.dirname(file);
     let id = volumes.get(mount) ?? (o.db.prepare('SELECT id FROM volumes WHERE mount_path = ?').pluck().get(mount) as number | undefined);
     if (id === undefined) id = insertVolume(o.db, mount);
@@ -266,6 +279,8 @@ export async function searchOver(
 ): Promise<{ mod: SearchModule; close(): Promise<void> }> {
   const mod = createSearchModule({ db: world.db, indexDir: path.join(world.dir, 'search-index'), space: () => TEST_SPACE, serviceConfig: () => world.cfg, index: { pollMs: 0 }, ...over });
   await mod.start();
+  // The reference queries, encoded by the service as the app's query-bank job does it.
+  await mod.encodeBank();
   return {
     mod,
     async close() {

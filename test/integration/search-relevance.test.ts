@@ -83,6 +83,9 @@ describe('search an editor trusts', () => {
     expect(reds).toHaveLength(1);
     expect(reds[0]!.otherLocations).toHaveLength(1);
     expect(reds[0]!.otherLocations[0]!.clipPath).not.toBe(reds[0]!.clipPath);
+    // A page of one card, where the copy's own hit is not among the candidates: still listed.
+    const one = await mod.handlers['search.text'](searchMethods['search.text'].args.parse({ text: 'red', topK: 1, collections: false }), { transport: 'test' });
+    expect(one.results[0]!.otherLocations).toHaveLength(1);
   });
 
   it('a query of camera words only lists what the filters allow, unscored', async () => {

@@ -213,3 +213,22 @@ describe('collection creation through a lost answer', () => {
     expect(list.find((c) => c.id === made.collectionId)?.description).toBe('newer');
   });
 });
+
+describe("search's status follows what every call of the key meets", () => {
+  it('a 500 storm on the background calls (no search made) shows as slow, pushed as an event; the recovery as online', async () => {
+    // The pipeline's client: same address and key, background priority, its own retries.
+    const background = new ServiceClient({ ...cfg, retry: { maxAttempts: 3, serverAttempts: 3, baseDelayMs: 10, maxDelayMs: 20 } });
+    await background.listCollections();
+    expect(mod.service.status().service.state).toBe('online');
+    statuses.length = 0;
+    emu.admin.setConfig({ failureRates: { 500: 1 }, failureEndpoints: ['GET /collections'] });
+    await expect(background.listCollections()).rejects.toMatchObject({ kind: 'server' });
+    expect(mod.service.status().service.state).toBe('slow');
+    expect(statuses.some((s) => s.service.state === 'slow')).toBe(true);
+    // The emulator merges its config: a rate is lifted by setting it to 0.
+    emu.admin.setConfig({ failureRates: { 500: 0 } });
+    await background.listCollections();
+    expect(mod.service.status().service.state).toBe('online');
+    expect(statuses.at(-1)!.service.state).toBe('online');
+  });
+});

@@ -6,7 +6,8 @@ import { ExactVectorIndex } from '../../src-main/core/search/exact-search';
 import { clearLoadingMarker, INDEX_BASENAME, LOADING_MARKER, SIDECAR_NAME, saveIndex, tryLoadIndex } from '../../src-main/core/search/index-store';
 import { loadOrRebuild } from '../helpers/index-load-or-rebuild';
 import { HnswVectorIndex } from '../../src-main/core/search/vector-index';
-import { ClusteredVectors, seededRandom } from '../../src-main/core/search/vector-synthetic';
+import { ClusteredVectors } from '../helpers/vector-synthetic';
+import { seededRandom } from '../../src-main/core/util/seeded-random';
 import type { SearchHit, VectorIndex } from '../../src-main/core/search/vector-types';
 import { tempDir } from '../helpers/paths';
 

@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { groupResults, type Hit } from '../../src-main/core/search/result-groups';
 
-const seg = (clipId: number, segmentId: number, startS: number, similarity: number, len = 4, shotId = clipId * 100): Hit => ({ clipId, segmentId, shotId, startS, endS: startS + len, similarity, source: 'local' });
-const vid = (clipId: number, similarity: number, videoId: string, startS: number | null = null, endS: number | null = null): Hit => ({ clipId, segmentId: null, shotId: null, startS, endS, similarity, source: 'collection', videoId });
-const score = (cos: number) => cos * 100;
-const opts = (o: Partial<Parameters<typeof groupResults>[1]> = {}) => ({ score, identity: (c: number) => `clip:${c}`, topK: 10, ...o });
+/** A local hit; its score is its cosine x 100 unless given (relevance is per segment, not per cosine). */
+const seg = (clipId: number, segmentId: number, startS: number, similarity: number, len = 4, shotStartS = 0, score = similarity * 100): Hit => ({
+  clipId,
+  segmentId,
+  shotStartS,
+  startS,
+  endS: startS + len,
+  similarity,
+  score,
+  source: 'local',
+});
+const vid = (clipId: number, similarity: number, videoId: string, startS: number | null = null, endS: number | null = null): Hit => ({ clipId, segmentId: null, shotStartS: null, startS, endS, similarity, score: similarity * 100, source: 'collection', videoId });
+const opts = (o: Partial<Parameters<typeof groupResults>[1]> = {}) => ({ identity: (c: number) => `clip:${c}`, ...o });
 
 describe('one result per moment, one card per clip', () => {
   it('merges adjacent segments of a clip into one range named by its best segment', () => {
@@ -14,7 +23,7 @@ describe('one result per moment, one card per clip', () => {
   });
 
   it('keeps adjacent segments of two shots apart: a cut separates moments', () => {
-    const [g] = groupResults([seg(1, 10, 0, 0.5, 2, 1), seg(1, 11, 2, 0.8, 2, 2)], opts());
+    const [g] = groupResults([seg(1, 10, 0, 0.5, 2, 0), seg(1, 11, 2, 0.8, 2, 2)], opts());
     expect([g!.best, ...g!.more].map((r) => [r.segmentId, r.startS, r.endS])).toEqual([[11, 2, 4], [10, 0, 2]]);
   });
 
@@ -47,10 +56,25 @@ describe('one result per moment, one card per clip', () => {
     expect(groups[0]!.best.segmentId).toBe(10);
   });
 
-  it('cuts to top-k cards, not hits, and ignores non-finite similarities', () => {
+  it('counts cards, not hits, and ignores non-finite similarities and scores', () => {
     const hits = [1, 2, 3, 4, 5].flatMap((c) => [seg(c, c * 10, 0, c / 10), seg(c, c * 10 + 1, 4, c / 10)]);
-    hits.push({ ...seg(9, 90, 0, 0), similarity: Number.NaN });
-    const groups = groupResults(hits, opts({ topK: 3 }));
-    expect(groups.map((g) => g.clipId)).toEqual([5, 4, 3]);
+    hits.push({ ...seg(9, 90, 0, 0), similarity: Number.NaN }, { ...seg(8, 80, 0, 0.9), score: Number.NaN });
+    const groups = groupResults(hits, opts());
+    expect(groups.map((g) => g.clipId)).toEqual([5, 4, 3, 2, 1]);
+  });
+
+  it('names a range by its best-scoring segment, which need not have the best cosine (each segment has its own baseline)', () => {
+    const [g] = groupResults([seg(1, 10, 0, 0.9, 4, 0, 40), seg(1, 11, 4, 0.6, 4, 0, 85)], opts());
+    expect(g!.best).toMatchObject({ segmentId: 11, similarity: 0.6, score: 85, segmentIds: [10, 11] });
+  });
+
+  it("merges adjacent segments of one shot across identical files, so a copy's segment never leaves two ranges of one shot", () => {
+    const same = (c: number) => (c === 1 || c === 2 ? 'file:abc' : `clip:${c}`);
+    // Clip 2 is a copy of clip 1: the shot starting at 0 holds 0-4 (found in the copy) and 4-8 (found in the original).
+    const groups = groupResults([seg(2, 20, 0, 0.7, 4, 0), seg(1, 11, 4, 0.8, 4, 0), seg(1, 12, 8, 0.6, 4, 8)], opts({ identity: same }));
+    expect(groups).toHaveLength(1);
+    const ranges = [groups[0]!.best, ...groups[0]!.more].map((r) => [r.startS, r.endS, r.segmentId]);
+    expect(ranges).toEqual([[0, 8, 11], [8, 12, 12]]);
+    expect(groups[0]!.sameFile).toEqual([2]);
   });
 });

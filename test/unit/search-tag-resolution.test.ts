@@ -1,7 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveTag, tagValuesSql, TAG_COLUMNS } from '../../src-main/core/search/tag-resolution';
 import { tempDir } from '../helpers/paths';
-import { insertClip, insertSegment, insertShot, insertVolume, openTestCatalog } from '../helpers/search-catalog';
+import { axisVector, insertClip, insertSegment, insertShot, insertVolume, openTestCatalog, putEmbedding, putLocalTag, putServiceTags, TEST_SPACE } from '../helpers/search-catalog';
+import { searchFacets } from '../../src-main/core/search/search-facets';
+import { allowedSegmentIds } from '../../src-main/core/search/search-filters';
+import { tagsForSegments } from '../../src-main/core/search/segment-tags';
+import { canonicalTag } from '../../src-main/core/tags/tag-vocabulary';
 
 describe('tags that agree: one rule, in TypeScript and in SQL', () => {
   const tmp = tempDir('rs-tag-resolution-');
@@ -44,6 +48,41 @@ describe('tags that agree: one rule, in TypeScript and in SQL', () => {
       expect(sql.get(segs[i]!) ?? null, JSON.stringify(c)).toBe(ts?.value ?? null);
     });
     expect(cases.length).toBe(192);
+    db.close();
+  });
+});
+
+describe("every source's opinion stays reachable", () => {
+  const tmp = tempDir('rs-tag-sources-');
+  afterAll(() => tmp.cleanup());
+
+  it('a service value that lost every decision is still a facet value and a filter under its source, and the card names the disagreement', () => {
+    const db = openTestCatalog(tmp.dir);
+    const vol = insertVolume(db, '/media/y');
+    const segs: number[] = [];
+    // An independent server spells it three ways; each is the vocabulary's tilt_up. The local
+    // analysis, more confident, says tilt down on every one of these shots.
+    for (const [i, spelling] of ['Tilt Up', 'tilt-up', 'TILT UP'].entries()) {
+      const clip = insertClip(db, { volumeId: vol, relPath: `t${i}.mov`, durationS: 4 });
+      const shot = insertShot(db, clip, 0, 0, 4);
+      const seg = insertSegment(db, { clipId: clip, shotId: shot, startS: 0, endS: 4 });
+      putEmbedding(db, seg, axisVector(8, i));
+      putServiceTags(db, seg, { cameraMovement: canonicalTag('cameraMovement', spelling), raw: { camera_movement: spelling } });
+      db.prepare('UPDATE service_tags SET camera_movement_conf = 0.4 WHERE segment_id = ?').run(seg);
+      putLocalTag(db, shot, 'camera_movement', 'tilt_down', 0.9);
+      segs.push(seg);
+    }
+    const facets = searchFacets(db, TEST_SPACE);
+    const row = (v: string) => facets.cameraMovement.find((f) => f.canonical === v);
+    expect(row('tilt_down')).toMatchObject({ segments: 3, local: 3, service: 0 });
+    expect(row('tilt_up')).toMatchObject({ label: 'Tilt up', segments: 0, service: 3, local: 0 });
+    const filter = (source: 'service' | 'either') => allowedSegmentIds(db, { tags: { source, cameraMovement: ['tilt up'] } }, TEST_SPACE)!;
+    expect([...filter('service')].sort()).toEqual([...segs].sort());
+    expect(filter('either').size).toBe(0);
+    const tags = tagsForSegments(db, segs);
+    for (const seg of segs) {
+      expect(tags.get(seg)!.find((t) => t.field === 'cameraMovement')).toMatchObject({ canonical: 'tilt_down', source: 'local', other: { canonical: 'tilt_up', source: 'service' } });
+    }
     db.close();
   });
 });

@@ -27,20 +27,118 @@ describe('AdaptiveRateLimiter (fake clock)', () => {
 
   const make = (qps: number, concurrency = 100, adaptive = {}) => new AdaptiveRateLimiter({ qps, concurrency, adaptive }, () => performance.now());
 
-  it('spaces starts so that no 1-second window holds more than qps + 1', async () => {
-    const lim = make(10);
+  it('lets a burst start at once (a search\'s calls together) and never more than qps in any 1-second window', async () => {
+    const lim = make(6);
     const starts: number[] = [];
     const all = Array.from({ length: 35 }, () => lim.acquire().then((release) => {
       starts.push(performance.now());
       release();
     }));
-    await vi.advanceTimersByTimeAsync(5000);
+    await vi.advanceTimersByTimeAsync(8000);
     await Promise.all(all);
     expect(starts).toHaveLength(35);
-    for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(50);
-    expect(maxInWindow(starts, 1000)).toBeLessThanOrEqual(11);
-    // The average holds the target too: 35 starts take about 3.4 s, not more.
-    expect(starts.at(-1)! - starts[0]!).toBeLessThanOrEqual(3500);
+    // The first six go at once: the service's per-key QPS allows that burst.
+    expect(starts.slice(0, 6).every((t) => t === starts[0])).toBe(true);
+    expect(starts[6]).toBeGreaterThan(starts[0]!);
+    expect(maxInWindow(starts, 1000)).toBeLessThanOrEqual(6);
+    // The average holds the target: 35 starts at 6 a second take about 5 s, not more.
+    expect(starts.at(-1)! - starts[0]!).toBeLessThanOrEqual(5 * 1100 + 10);
+  });
+
+  it('at a high QPS the burst is bounded and starts are spread, so the service does not see them bunched', async () => {
+    const lim = make(150);
+    const starts: number[] = [];
+    const all = Array.from({ length: 400 }, () => lim.acquire().then((r) => {
+      starts.push(performance.now());
+      r();
+    }));
+    await vi.advanceTimersByTimeAsync(5000);
+    await Promise.all(all);
+    expect(starts.filter((t) => t === starts[0]).length).toBe(8);
+    expect(maxInWindow(starts, 1000)).toBeLessThanOrEqual(150);
+    expect(maxInWindow(starts, 100)).toBeLessThanOrEqual(8 + 15 + 1);
+  });
+
+  it('a fractional rate (after a 429) runs at its whole part, and below 1 QPS one start per 1/qps seconds', async () => {
+    for (const [qps, windowMs, size] of [[2.5, 1000, 2], [0.5, 2000, 1]] as const) {
+      const lim = make(qps);
+      const starts: number[] = [];
+      const all = Array.from({ length: 6 }, () => lim.acquire().then((r) => {
+        starts.push(performance.now());
+        r();
+      }));
+      await vi.advanceTimersByTimeAsync(20_000);
+      await Promise.all(all);
+      expect(maxInWindow(starts, windowMs), `qps ${qps}`).toBeLessThanOrEqual(size);
+      expect(starts.at(-1)! - starts[0]!).toBeLessThanOrEqual((6 / size - 1) * (windowMs + 100) + 10);
+    }
+  });
+
+  it('serves interactive callers first, and lets them past a concurrency cap that background work fills', async () => {
+    const lim = make(4, 2);
+    const order: string[] = [];
+    const held: Array<() => void> = [];
+    const take = (who: string, priority: 'interactive' | 'background') =>
+      lim.acquire(undefined, priority).then((r) => {
+        order.push(who);
+        held.push(r);
+      });
+    const bg = Array.from({ length: 6 }, (_, i) => take(`bg${i}`, 'background'));
+    await vi.advanceTimersByTimeAsync(10);
+    // Two uploads hold both slots, four more wait: a search now still starts at once.
+    expect(order).toEqual(['bg0', 'bg1']);
+    const search = [take('search-encode', 'interactive'), take('search-collection', 'interactive')];
+    await vi.advanceTimersByTimeAsync(10);
+    expect(order).toEqual(['bg0', 'bg1', 'search-encode', 'search-collection']);
+    // The bucket is empty now (4 per second): the next free token goes to a late search before the queued uploads.
+    held.splice(0).forEach((r) => r());
+    const late = take('search-late', 'interactive');
+    await vi.advanceTimersByTimeAsync(1100);
+    expect(order[4]).toBe('search-late');
+    held.splice(0).forEach((r) => r());
+    await vi.advanceTimersByTimeAsync(5000);
+    held.splice(0).forEach((r) => r());
+    await vi.advanceTimersByTimeAsync(5000);
+    await Promise.all([...bg, ...search, late]);
+    expect(order.filter((x) => x.startsWith('bg'))).toEqual(['bg0', 'bg1', 'bg2', 'bg3', 'bg4', 'bg5']);
+  });
+
+  it('while someone searches, background work leaves room in each window for the next search, and gets it back after', async () => {
+    const lim = make(10, 100);
+    const starts: { who: string; at: number }[] = [];
+    const take = (who: string, priority: 'interactive' | 'background') =>
+      lim.acquire(undefined, priority).then((r) => {
+        starts.push({ who, at: performance.now() });
+        r();
+      });
+    // A card's uploads keep the key busy: 10 a second.
+    const bg = Array.from({ length: 200 }, (_, i) => take(`bg${i}`, 'background'));
+    await vi.advanceTimersByTimeAsync(3000);
+    const t0 = performance.now();
+    const q1 = Promise.all([0, 1, 2, 3].map((i) => take(`q1-${i}`, 'interactive')));
+    await vi.advanceTimersByTimeAsync(1500);
+    await q1;
+    // The first search waits a token at a time (the window was full)...
+    const first = starts.filter((s) => s.who.startsWith('q1-')).map((s) => s.at - t0);
+    await vi.advanceTimersByTimeAsync(1500);
+    // ...the next one, 3 s later, finds its four tokens and room kept: it starts at once.
+    const t1 = performance.now();
+    const q2 = Promise.all([0, 1, 2, 3].map((i) => take(`q2-${i}`, 'interactive')));
+    await vi.advanceTimersByTimeAsync(1500);
+    await q2;
+    const second = starts.filter((s) => s.who.startsWith('q2-')).map((s) => s.at - t1);
+    expect(Math.max(...second)).toBeLessThan(Math.max(...first));
+    expect(Math.max(...second)).toBeLessThanOrEqual(5);
+    // Background ran at 6 a second meanwhile (4 kept per window), and at 10 again 10 s after the last search.
+    const bgIn = (from: number, to: number) => starts.filter((s) => s.who.startsWith('bg') && s.at >= from && s.at < to).length;
+    expect(bgIn(t1 + 200, t1 + 1400)).toBeLessThanOrEqual(8);
+    await vi.advanceTimersByTimeAsync(12_000);
+    const t2 = performance.now();
+    await vi.advanceTimersByTimeAsync(3300);
+    expect(bgIn(t2, t2 + 3300)).toBeGreaterThanOrEqual(27);
+    await vi.advanceTimersByTimeAsync(30_000);
+    await Promise.all(bg);
+    expect(maxInWindow(starts.map((s) => s.at).sort((a, b) => a - b), 1000)).toBeLessThanOrEqual(10);
   });
 
   it('caps requests in flight', async () => {

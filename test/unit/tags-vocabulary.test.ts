@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/paths';
 import { vocabularyTable } from '../helpers/vocabulary-table';
-import { canonicalTag, tagLabel, TAG_VOCABULARY } from '../../src-main/core/tags/tag-vocabulary';
+import { canonicalTag, PEOPLE_VOCABULARY, tagLabel, TAG_VOCABULARY } from '../../src-main/core/tags/tag-vocabulary';
 
 /** Spellings of each taxonomy, as their papers, datasets and tools write them. */
 const SHOT_SIZES: Record<string, string[]> = {
@@ -79,6 +79,25 @@ describe('tag vocabulary', () => {
         expect(canonicalTag(field, e.label)).toBe(e.id);
       }
     }
+  });
+
+  it('query uses name spellings of their own entry; query-only phrasings are new spellings that stored tags never read', () => {
+    const spellings = new Map<string, string>();
+    for (const [field, entries] of Object.entries(TAG_VOCABULARY) as [keyof typeof TAG_VOCABULARY, (typeof TAG_VOCABULARY)['shotSize']][]) {
+      for (const e of entries) for (const s of e.synonyms) spellings.set(`${field}:${s}`, e.id);
+    }
+    for (const [field, entries] of Object.entries(TAG_VOCABULARY) as [keyof typeof TAG_VOCABULARY, (typeof TAG_VOCABULARY)['shotSize']][]) {
+      for (const e of entries) {
+        const own = new Set([...e.synonyms, ...(e.queryPhrases ?? [])]);
+        for (const s of Object.keys(e.queryUse ?? {})) expect([e.id, s, own.has(s)]).toEqual([e.id, s, true]);
+        for (const q of e.queryPhrases ?? []) {
+          expect([q, spellings.get(`${field}:${q}`)]).toEqual([q, undefined]);
+          // A stored "Macro" stays what it was: adding a query phrasing needs no migration.
+          expect(canonicalTag(field, q)).toBe(q);
+        }
+      }
+    }
+    for (const [v, e] of Object.entries(PEOPLE_VOCABULARY)) for (const s of Object.keys(e.queryUse ?? {})) expect([v, s, e.synonyms.includes(s)]).toEqual([v, s, true]);
   });
 
   it('the README table is the declared vocabulary', () => {

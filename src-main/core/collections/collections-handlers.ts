@@ -10,7 +10,7 @@ import type { ClipFiles } from './clip-files';
 import type { CollectionScheduler } from './collection-job-stages';
 import { searchCollectionClips } from './collection-search';
 import { createCollectionOnce } from './create-collection-once';
-import { interactiveClient, syncCallClient } from './interactive-client';
+import { interactiveClient, syncCallClient } from '../service/interactive-client';
 import { OPEN_STATES, toContractVideo, type CollectionStore, type VideoKey } from './collection-store';
 
 export interface CollectionsDeps {

@@ -40,7 +40,7 @@ export interface IndexingPipelineOptions {
   /** App cache folder (thumbnails go to its thumbs/). */
   cacheDir: string;
   service: ServiceAccess;
-  /** Where jobs.* events go; also listened to for settings.changed. */
+  /** Where jobs.* events go. */
   events?: EventBus;
   profile?: TensorProfile;
   tools?: () => { ffmpeg?: string; ffprobe?: string };
@@ -203,13 +203,6 @@ export class IndexingPipeline {
       this.queue.onJob((j) => this.onJob(j)),
       this.queue.onGate((g) => this.onGate(g)),
     );
-    if (o.events) {
-      this.unsubscribers.push(
-        o.events.subscribe((event) => {
-          if (event === 'settings.changed') this.onSettingsChanged();
-        }),
-      );
-    }
   }
 
   /** Crash recovery happens here (running jobs back to queued); then work starts. */

@@ -95,6 +95,10 @@ export class ExactVectorIndex implements VectorIndex {
     return this.store?.has(id) ?? false;
   }
 
+  ids(): number[] {
+    return this.store?.ids() ?? [];
+  }
+
   vector(id: number): Float32Array | undefined {
     return this.store?.vector(id);
   }

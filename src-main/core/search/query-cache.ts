@@ -39,16 +39,24 @@ export function createQueryCache(db: CatalogDb, opts: { maxEntries?: number; now
      ON CONFLICT (text_norm, model, region) DO UPDATE SET text = excluded.text, dim = excluded.dim, vector = excluded.vector,
        created_at = excluded.created_at, last_used_at = excluded.last_used_at, uses = uses + 1`,
   );
-  const countStmt = db.prepare('SELECT COUNT(*) AS n FROM query_embeddings WHERE model = ? AND region = ?');
-  const countAllStmt = db.prepare('SELECT COUNT(*) AS n FROM query_embeddings');
+  // Reference queries (bank IS NOT NULL) are stored with uses = 0 until someone types one: they are
+  // neither the user's searches (count, recent) nor subject to the bound (prune).
+  const countStmt = db.prepare('SELECT COUNT(*) AS n FROM query_embeddings WHERE model = ? AND region = ? AND uses > 0');
+  const countAllStmt = db.prepare('SELECT COUNT(*) AS n FROM query_embeddings WHERE bank IS NULL');
   const pruneStmt = db.prepare(
     `DELETE FROM query_embeddings WHERE (text_norm, model, region) IN
-       (SELECT text_norm, model, region FROM query_embeddings ORDER BY last_used_at DESC LIMIT -1 OFFSET ?)`,
+       (SELECT text_norm, model, region FROM query_embeddings WHERE bank IS NULL ORDER BY last_used_at DESC LIMIT -1 OFFSET ?)`,
   );
   const recentStmt = db.prepare(
-    `SELECT text, text_norm, created_at, last_used_at, uses FROM query_embeddings WHERE model = ? AND region = ?
+    `SELECT text, text_norm, created_at, last_used_at, uses FROM query_embeddings WHERE model = ? AND region = ? AND uses > 0
      ORDER BY last_used_at DESC LIMIT ?`,
   );
+  const putBankStmt = db.prepare(
+    `INSERT INTO query_embeddings (text_norm, model, region, text, dim, vector, created_at, last_used_at, uses, bank)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
+     ON CONFLICT (text_norm, model, region) DO UPDATE SET dim = excluded.dim, vector = excluded.vector, bank = excluded.bank`,
+  );
+  const bankStmt = db.prepare('SELECT text_norm, dim, vector FROM query_embeddings WHERE bank = ? AND model = ? AND region = ?');
   let putsSincePrune = 0;
 
   return {
@@ -83,6 +91,25 @@ export function createQueryCache(db: CatalogDb, opts: { maxEntries?: number; now
       const { n } = countAllStmt.get() as { n: number };
       if (n <= maxEntries) return 0;
       return pruneStmt.run(maxEntries).changes;
+    },
+
+    /** Stores a reference query's vector (query-bank.ts) for bank `version`. */
+    putBank(text: string, space: EmbeddingSpace, vector: ArrayLike<number>, version: string): void {
+      const t = now();
+      putBankStmt.run(normalizeQuery(text), space.model, space.region, text.trim(), vector.length, float32ToBlob(vector), t, t, version);
+    },
+
+    /** The reference queries of bank `version` cached in `space`, by normalised text (damaged rows left out). */
+    bank(space: EmbeddingSpace, version: string): Map<string, Float32Array> {
+      const out = new Map<string, Float32Array>();
+      for (const r of bankStmt.all(version, space.model, space.region) as { text_norm: string; dim: number; vector: Buffer }[]) {
+        try {
+          out.set(r.text_norm, blobToFloat32(r.vector, r.dim));
+        } catch {
+          // Encoded again by the next bank job.
+        }
+      }
+      return out;
     },
 
     count(space: EmbeddingSpace): number {

@@ -1,15 +1,18 @@
 /**
- * One result per moment, one card per clip. Hits of the local index (segments) and of the
- * service's collection search (videos, sometimes with a moment) become:
- * - ranges: adjacent or overlapping hits of one shot merge into one range (its best hit names it;
- *   a shot boundary separates moments, so hits of two shots stay two ranges);
- *   a collection hit with times joins the range it overlaps, one without times joins the clip's
- *   best range, or stands for the whole clip when the clip has no local hit;
- * - groups: a clip's ranges, best first ("2 more in this clip"); byte- or fingerprint-identical
- *   files are one group, the others listed as further locations.
- * Every range is scored on one scale (relevance.ts: the service's collection similarity is a
- * cosine in the same embedding space as the local index); groups are ordered by their best score,
- * so the order shown is the score shown. Pure: tested directly.
+ * One result per moment, one card per file. Hits of the local index (segments) and of the service's
+ * collection search (videos, sometimes with a moment) become:
+ * - ranges: hits of one shot that overlap or touch merge into one range (its best-scoring segment
+ *   names it); a cut separates moments, so hits of two shots stay two ranges. Identical files (same
+ *   fingerprint) share one timeline: their shots are the same shots, recognised by where they start,
+ *   so a segment of the copy merges with the next segment of the original;
+ *   a collection hit with times joins the range it overlaps, one without times joins the file's
+ *   best range, or stands for the whole clip when there is no local hit;
+ * - groups: a file's ranges, best first ("2 more in this clip"), shown for the clip with the best hit;
+ *   the other copies are listed as further locations (the caller adds the copies no hit found).
+ * Every hit arrives scored on one scale (relevance/relevance-math.ts; a collection hit on a clip with
+ * local vectors carries the score of its local segments, see search-service.ts); a range scores its
+ * best hit and groups are ordered by their best score, so the order shown is the score shown.
+ * Pure: tested directly.
  */
 export type HitSource = 'local' | 'collection';
 
@@ -17,22 +20,28 @@ export interface Hit {
   clipId: number;
   /** null for a collection hit. */
   segmentId: number | null;
-  /** Adjacent hits merge only within one shot; null for a collection hit. */
-  shotId: number | null;
+  /**
+   * Where the hit's shot starts in its clip (seconds): hits merge only within one shot, and identical
+   * files have their shots at the same places. null for a collection hit.
+   */
+  shotStartS: number | null;
   /** null: the whole clip (a collection hit that names no moment). */
   startS: number | null;
   endS: number | null;
   similarity: number;
+  /** Relevance 0..100, or the cosine while no calibration exists: what ranges and groups are ordered by. */
+  score: number;
   source: HitSource;
   videoId?: string;
 }
 
 export interface Range {
+  /** The segment that names the range: the best-scoring local hit of the clip the card shows. */
   segmentId: number | null;
   segmentIds: number[];
   startS: number | null;
   endS: number | null;
-  /** Best local cosine (null when only the collection found it). */
+  /** The naming segment's cosine (the best local one when the card's own clip has none; null when only the collection found it). */
   similarity: number | null;
   remoteSimilarity: number | null;
   videoId: string | null;
@@ -44,33 +53,22 @@ export interface ResultGroup {
   clipId: number;
   best: Range;
   more: Range[];
-  /** Other clips that are the same file (same fingerprint), found at other paths. */
+  /** Other clips that are the same file (same fingerprint) among the hits. */
   sameFile: number[];
 }
 
 export interface GroupOptions {
-  /** Calibrated score of a cosine (relevance.ts). */
-  score: (similarity: number) => number;
   /** Identity of a clip's file (its fingerprint); clips sharing one are one result. */
   identity: (clipId: number) => string;
-  topK: number;
   /** Hits this close (seconds) count as adjacent. */
   gapS?: number;
 }
 
 const DEFAULT_GAP_S = 0.05;
+/** Shot starts of identical files agree to the frame; this absorbs float noise only. */
+const SAME_SHOT_S = 1e-3;
 
-/**
- * Hits fetched for `topK` cards: a few more than the cards wanted, since merging a shot's segments
- * and grouping by clip turn several hits into one card. Kept small: at 1M segments every extra
- * candidate costs graph search and exact re-ranking (bench:search "app path"); a page that groups
- * into fewer cards than asked shows fewer, never wrong ones.
- */
-export function candidatesFor(topK: number): number {
-  return Math.min(500, topK + Math.ceil(topK / 2));
-}
-
-function rangeOf(h: Hit, score: number): Range {
+function rangeOf(h: Hit): Range {
   const local = h.source === 'local';
   return {
     segmentId: h.segmentId,
@@ -80,73 +78,91 @@ function rangeOf(h: Hit, score: number): Range {
     similarity: local ? h.similarity : null,
     remoteSimilarity: local ? null : h.similarity,
     videoId: h.videoId ?? null,
-    score,
+    score: h.score,
     sources: [h.source],
   };
 }
 
-/** Folds hit `h` into range `r` (they are of one file and overlap or touch); `own`: h is of the clip the range is shown for. */
-function absorb(r: Range, h: Hit, score: number, own: boolean): void {
+interface Building {
+  range: Range;
+  /** Score of the hit naming the range (-Infinity until a hit of the card's own clip names it). */
+  namedBy: number;
+  shotStartS: number | null;
+}
+
+/** Folds hit `h` into range `r` (same file, overlapping or touching); `own`: h is of the clip the card shows. */
+function absorb(b: Building, h: Hit, own: boolean): void {
+  const r = b.range;
   if (h.segmentId !== null && !r.segmentIds.includes(h.segmentId)) r.segmentIds.push(h.segmentId);
   if (h.startS !== null && h.endS !== null) {
     r.startS = r.startS === null ? h.startS : Math.min(r.startS, h.startS);
     r.endS = r.endS === null ? h.endS : Math.max(r.endS, h.endS);
   }
   if (h.source === 'local') {
-    if (r.similarity === null || h.similarity > r.similarity) r.similarity = h.similarity;
-    // The range is named by a segment of its own clip; an identical file's segment only fills in.
-    if (own && (r.segmentId === null || h.similarity >= r.similarity)) r.segmentId = h.segmentId;
+    // The range is named by a segment of its own clip; a copy's segment only fills in.
+    if (own && h.score > b.namedBy) {
+      b.namedBy = h.score;
+      r.segmentId = h.segmentId;
+      r.similarity = h.similarity;
+    } else if (r.similarity === null) r.similarity = h.similarity;
   } else {
-    r.remoteSimilarity = Math.max(r.remoteSimilarity ?? -Infinity, h.similarity);
+    r.remoteSimilarity = Math.max(r.remoteSimilarity ?? Number.NEGATIVE_INFINITY, h.similarity);
     r.videoId ??= h.videoId ?? null;
   }
   if (!r.sources.includes(h.source)) r.sources.push(h.source);
-  r.score = Math.max(r.score, score);
+  r.score = Math.max(r.score, h.score);
+  b.shotStartS ??= h.shotStartS;
 }
 
+function sameShot(a: number | null, b: number | null): boolean {
+  return a === null || b === null || Math.abs(a - b) <= SAME_SHOT_S;
+}
+
+/** All groups, best first (the caller pages through them). */
 export function groupResults(hits: readonly Hit[], o: GroupOptions): ResultGroup[] {
   const gap = o.gapS ?? DEFAULT_GAP_S;
-  const finite = hits.filter((h) => Number.isFinite(h.similarity));
+  const finite = hits.filter((h) => Number.isFinite(h.similarity) && Number.isFinite(h.score));
   // The clip that stands for each file: the one with the best hit.
   const primaryOf = new Map<string, number>();
   const sameFile = new Map<number, Set<number>>();
-  for (const h of [...finite].sort((a, b) => b.similarity - a.similarity || a.clipId - b.clipId)) {
+  for (const h of [...finite].sort((a, b) => b.score - a.score || b.similarity - a.similarity || a.clipId - b.clipId)) {
     const id = o.identity(h.clipId);
     const primary = primaryOf.get(id) ?? h.clipId;
     primaryOf.set(id, primary);
     if (primary !== h.clipId) (sameFile.get(primary) ?? sameFile.set(primary, new Set()).get(primary)!).add(h.clipId);
   }
-  const byClip = new Map<number, Hit[]>();
+  const byFile = new Map<number, Hit[]>();
   for (const h of finite) {
     const primary = primaryOf.get(o.identity(h.clipId))!;
-    (byClip.get(primary) ?? byClip.set(primary, []).get(primary)!).push(h);
+    (byFile.get(primary) ?? byFile.set(primary, []).get(primary)!).push(h);
   }
   const groups: ResultGroup[] = [];
-  for (const [clipId, list] of byClip) {
+  for (const [clipId, list] of byFile) {
     const own = (h: Hit) => h.clipId === clipId;
     const timed = list
       .filter((h) => h.startS !== null && h.endS !== null)
-      .sort((a, b) => a.startS! - b.startS! || Number(own(b)) - Number(own(a)) || b.similarity - a.similarity);
-    const ranges: Range[] = [];
-    let lastShot: number | null = null;
+      .sort((a, b) => a.startS! - b.startS! || Number(own(b)) - Number(own(a)) || b.score - a.score);
+    const built: Building[] = [];
     for (const h of timed) {
-      const last = ranges.at(-1);
-      const s = o.score(h.similarity);
-      const sameShot = h.shotId === null || lastShot === null || h.shotId === lastShot;
-      if (last && last.endS !== null && h.startS! <= last.endS + gap && sameShot) absorb(last, h, s, own(h));
-      else ranges.push(rangeOf(h, s));
-      if (h.shotId !== null) lastShot = h.shotId;
+      const last = built.at(-1);
+      const r = last?.range;
+      if (last && r && r.endS !== null && h.startS! <= r.endS + gap && sameShot(last.shotStartS, h.shotStartS)) absorb(last, h, own(h));
+      else {
+        const b: Building = { range: rangeOf(h), namedBy: h.source === 'local' && own(h) ? h.score : Number.NEGATIVE_INFINITY, shotStartS: h.shotStartS };
+        built.push(b);
+      }
     }
-    ranges.sort((a, b) => b.score - a.score || (a.startS ?? 0) - (b.startS ?? 0));
+    const order = (a: Building, b: Building) => b.range.score - a.range.score || (a.range.startS ?? 0) - (b.range.startS ?? 0);
+    built.sort(order);
     for (const h of list.filter((x) => x.startS === null || x.endS === null)) {
-      const s = o.score(h.similarity);
-      if (ranges.length > 0) absorb(ranges[0]!, h, s, own(h));
-      else ranges.push(rangeOf(h, s));
+      if (built.length > 0) absorb(built[0]!, h, own(h));
+      else built.push({ range: rangeOf(h), namedBy: Number.NEGATIVE_INFINITY, shotStartS: null });
     }
-    ranges.sort((a, b) => b.score - a.score || (a.startS ?? 0) - (b.startS ?? 0));
+    built.sort(order);
+    const ranges = built.map((b) => b.range);
     groups.push({ clipId, best: ranges[0]!, more: ranges.slice(1), sameFile: [...(sameFile.get(clipId) ?? [])].sort((a, b) => a - b) });
   }
-  const sim = (r: Range) => Math.max(r.similarity ?? -Infinity, r.remoteSimilarity ?? -Infinity);
+  const sim = (r: Range) => Math.max(r.similarity ?? Number.NEGATIVE_INFINITY, r.remoteSimilarity ?? Number.NEGATIVE_INFINITY);
   groups.sort((a, b) => b.best.score - a.best.score || sim(b.best) - sim(a.best) || a.clipId - b.clipId);
-  return groups.slice(0, Math.max(0, o.topK));
+  return groups;
 }

@@ -10,7 +10,9 @@ const MAX_FOLDERS = 500;
 
 /**
  * Values of one field over the searchable segments of `space`: how many segments resolve to each
- * (tag-resolution.ts), and how many each source tags so.
+ * (tag-resolution.ts), and how many each source tags so. A value a source gave is listed even where
+ * it lost every decision (the service said "tilt up" where the local analysis, more confident, said
+ * tilt down): it stays countable, and filterable under that source.
  */
 function facet(db: CatalogDb, field: FacetField, space: EmbeddingSpace): FacetValue[] {
   const count = (sql: string) =>
@@ -29,9 +31,10 @@ function facet(db: CatalogDb, field: FacetField, space: EmbeddingSpace): FacetVa
   const service = field === 'people' ? new Map<string, number>() : count(tagValuesSql(field, 'service'));
   const local = field === 'people' ? resolved : count(tagValuesSql(field, 'local'));
   const label = (v: string) => (field === 'people' ? PEOPLE_LABELS[v as PeopleValue] : tagLabel(field, v));
-  return [...resolved.entries()]
-    .map(([canonical, segments]) => ({ canonical, label: label(canonical), segments, service: service.get(canonical) ?? 0, local: local.get(canonical) ?? 0 }))
-    .sort((a, b) => b.segments - a.segments || a.canonical.localeCompare(b.canonical));
+  const values = new Set([...resolved.keys(), ...service.keys(), ...local.keys()]);
+  return [...values]
+    .map((canonical) => ({ canonical, label: label(canonical), segments: resolved.get(canonical) ?? 0, service: service.get(canonical) ?? 0, local: local.get(canonical) ?? 0 }))
+    .sort((a, b) => b.segments - a.segments || b.service + b.local - (a.service + a.local) || a.canonical.localeCompare(b.canonical));
 }
 
 /** What the filter bar can offer: tag values with counts per source, folders, and ranges, over searchable clips. */

@@ -36,6 +36,8 @@ export interface SearchIndexManagerOptions {
   /** Above this many pending changes a background rebuild is cheaper than replaying them. */
   rebuildBacklog?: number;
   onStatus?: (s: IndexStatus) => void;
+  /** Vectors changed: these segment ids, or every one (null: another index object took over). */
+  onChanged?: (ids: readonly number[] | null) => void;
 }
 
 const PAGE_ROWS = 4096;
@@ -85,7 +87,7 @@ function prepareQueries(db: CatalogDb) {
  * - saves a while after the last change and on dispose, then prunes the log it no longer needs.
  */
 export class SearchIndexManager {
-  private readonly o: Required<Omit<SearchIndexManagerOptions, 'logger' | 'onStatus'>> & Pick<SearchIndexManagerOptions, 'logger' | 'onStatus'>;
+  private readonly o: Required<Omit<SearchIndexManagerOptions, 'logger' | 'onStatus' | 'onChanged'>> & Pick<SearchIndexManagerOptions, 'logger' | 'onStatus' | 'onChanged'>;
   private index: VectorIndex | null = null;
   private appliedSeq = 0;
   private currentSpace: EmbeddingSpace | null = null;
@@ -265,6 +267,7 @@ export class SearchIndexManager {
         this.settleTimer = setTimeout(() => this.settle(), LOAD_SETTLE_MS);
         this.settleTimer.unref?.();
         this.index = loaded.index;
+        this.o.onChanged?.(null);
         this.appliedSeq = recorded;
         this.origin = 'loaded';
         this.state = 'ready';
@@ -285,6 +288,7 @@ export class SearchIndexManager {
       const built = await this.buildFromCatalog(space, token);
       if (!built) return;
       this.index = built.index;
+      this.o.onChanged?.(null);
       this.appliedSeq = built.seq;
       this.origin = `rebuilt (${reason})`;
       this.state = 'ready';
@@ -378,6 +382,7 @@ export class SearchIndexManager {
       this.addRows(index, [...present.values()]);
     }
     this.appliedSeq = max;
+    this.o.onChanged?.(ids);
     this.markDirty();
     if (index.size !== before) this.emit();
   }
@@ -389,6 +394,7 @@ export class SearchIndexManager {
       const built = await this.buildFromCatalog(space, token);
       if (!built || token !== this.token) return;
       this.index = built.index;
+      this.o.onChanged?.(null);
       this.appliedSeq = built.seq;
       this.origin = 'rebuilt (large backlog of changes)';
       this.saveNow(built.index, space, built.seq);

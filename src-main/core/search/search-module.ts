@@ -4,10 +4,13 @@ import type { CatalogDb } from '../catalog/open-catalog';
 import type { CollectionStore } from '../collections/collection-store';
 import type { EventBus } from '../rpc/event-bus';
 import type { HandlersFor } from '../rpc/handlers';
-import type { ServiceClient, ServiceConfig } from '../service';
+import { ServiceClient, type ServiceConfig } from '../service';
 import type { RetryOptions } from '../service/retry';
 import type { Logger } from '../util/logger';
+import { HIGH_PRIORITY } from '../pipeline/job-queue';
+import type { AnyStageHandler, JobSpec, JobState } from '../pipeline/job-types';
 import { createQueryCache, type EmbeddingSpace } from './query-cache';
+import { QUERY_BANK_STAGE, queryBankStage } from './relevance/query-bank-stage';
 import { createSearchHandlers } from './search-handlers';
 import { SearchIndexManager, type SearchIndexManagerOptions } from './search-index-manager';
 import { createSearchService, type SearchService } from './search-service';
@@ -27,6 +30,20 @@ export interface SearchModuleOptions {
   serviceRetry?: Partial<RetryOptions>;
   /** Index tuning (tests shorten the save delay and polling). */
   index?: Partial<Omit<SearchIndexManagerOptions, 'db' | 'dir' | 'space'>>;
+  /**
+   * The app's one runner (the pipeline's durable job queue): search registers its query-bank stage on
+   * it. Without one (tests of search alone), `encodeBank` encodes the reference queries directly.
+   */
+  queue?: SearchQueue;
+  /** The app's background client, for the reference queries (defaults to one built from serviceConfig). */
+  backgroundClient?: () => ServiceClient;
+}
+
+/** The part of the job queue search uses. */
+export interface SearchQueue {
+  register(handler: AnyStageHandler): void;
+  enqueue(spec: JobSpec, opts?: { reset?: boolean }): unknown;
+  find(clipId: number | null, stage: typeof QUERY_BANK_STAGE): { id: number; state: JobState } | undefined;
 }
 
 export interface SearchModule {
@@ -35,6 +52,8 @@ export interface SearchModule {
   index: SearchIndexManager;
   /** Loads (or rebuilds) the index in the background; searches wait for it. */
   start(): Promise<void>;
+  /** Encodes the missing reference queries now, without the queue (tests; the queue's stage does the same). */
+  encodeBank(): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -67,26 +86,63 @@ export function createSearchModule(o: SearchModuleOptions): SearchModule {
       o.logger?.warn('search.status.emit.failed', { message: toAppError(e).message });
     }
   };
-  const index = new SearchIndexManager({ db: o.db, dir: o.indexDir, space: o.space, logger: o.logger, onStatus: emitStatus, ...o.index });
+  const index = new SearchIndexManager({
+    db: o.db,
+    dir: o.indexDir,
+    space: o.space,
+    logger: o.logger,
+    onStatus: emitStatus,
+    onChanged: (ids) => service?.vectorsChanged(ids),
+    ...o.index,
+  });
+  const queryCache = createQueryCache(o.db);
+  const bankStage = queryBankStage({
+    cache: queryCache,
+    space: o.space,
+    indexDimension: () => index.status().dimension,
+    client: o.backgroundClient ?? (() => new ServiceClient(o.serviceConfig())),
+    onEncoded: () => service?.bankChanged(),
+  });
+  o.queue?.register(bankStage);
+  const requestBank = () => {
+    const q = o.queue;
+    if (!q) return;
+    try {
+      o.serviceConfig();
+    } catch {
+      return; // no key or address yet: nothing can encode them
+    }
+    const job = q.find(null, QUERY_BANK_STAGE);
+    if (job && (job.state === 'queued' || job.state === 'running' || job.state === 'paused')) return;
+    q.enqueue({ clipId: null, stage: QUERY_BANK_STAGE, priority: HIGH_PRIORITY }, { reset: true });
+  };
   service = createSearchService({
     db: o.db,
     index,
-    queryCache: createQueryCache(o.db),
+    queryCache,
     space: o.space,
     serviceConfig: o.serviceConfig,
     collectionStore: o.collectionStore,
     logger: o.logger,
     onStatusChange: emitStatus,
+    requestBank,
     retry: o.serviceRetry,
   });
   return {
     handlers: createSearchHandlers({ search: service, db: o.db, space: o.space }),
     service,
     index,
+    async encodeBank() {
+      const ac = new AbortController();
+      await bankStage.run({ job: { id: 0, clipId: null, stage: QUERY_BANK_STAGE, state: 'running', resource: 'network', priority: 0, attempts: 0, progress: 0, lastErrorKind: null, lastErrorMessage: null, payload: null, notBefore: null }, signal: ac.signal, stopping: ac.signal, progress: () => undefined });
+    },
     start: () =>
-      index.start().catch((e) => {
-        o.logger?.error('search.index.start.failed', { message: toAppError(e).message });
-      }),
+      index
+        .start()
+        .then(() => service?.bankChanged())
+        .catch((e) => {
+          o.logger?.error('search.index.start.failed', { message: toAppError(e).message });
+        }),
     dispose: () => index.dispose(),
   };
 }

@@ -141,3 +141,61 @@ export function loadClips(db: CatalogDb, clipIds: readonly number[]): Map<number
   }
   return out;
 }
+
+/** Where a segment sits: what grouping needs of a hit (its clip, its shot's start, its range). */
+export interface SegmentPlace {
+  segmentId: number;
+  clipId: number;
+  shotId: number;
+  shotStartS: number;
+  startS: number;
+  endS: number;
+}
+
+const PLACE_COLS = 's.id AS segmentId, s.clip_id AS clipId, s.shot_id AS shotId, sh.start_s AS shotStartS, s.start_s AS startS, s.end_s AS endS';
+
+/** Places of these segments; ids no longer in the catalog are absent. */
+export function segmentPlaces(db: CatalogDb, segmentIds: readonly number[]): Map<number, SegmentPlace> {
+  if (segmentIds.length === 0) return new Map();
+  const rows = db
+    .prepare(`SELECT ${PLACE_COLS} FROM segments s JOIN shots sh ON sh.id = s.shot_id WHERE s.id IN (SELECT value FROM json_each(?))`)
+    .all(JSON.stringify(segmentIds)) as SegmentPlace[];
+  return new Map(rows.map((r) => [r.segmentId, r]));
+}
+
+/** Every segment of these clips, in time order: the local evidence of a collection hit. */
+export function clipSegmentPlaces(db: CatalogDb, clipIds: readonly number[]): Map<number, SegmentPlace[]> {
+  const out = new Map<number, SegmentPlace[]>();
+  if (clipIds.length === 0) return out;
+  const rows = db
+    .prepare(`SELECT ${PLACE_COLS} FROM segments s JOIN shots sh ON sh.id = s.shot_id WHERE s.clip_id IN (SELECT value FROM json_each(?)) ORDER BY s.clip_id, s.start_s`)
+    .all(JSON.stringify(clipIds)) as SegmentPlace[];
+  for (const r of rows) (out.get(r.clipId) ?? out.set(r.clipId, []).get(r.clipId)!).push(r);
+  return out;
+}
+
+/**
+ * The identity of each clip's file (its fingerprint: size and first and last 64 KiB) and, per
+ * identity, every catalogued clip holding it: a card lists all the copies, not only those a hit found.
+ */
+export function fileIdentities(db: CatalogDb, clipIds: readonly number[]): { identity: (clipId: number) => string; copies: (clipId: number) => number[] } {
+  const rows = clipIds.length
+    ? (db
+        .prepare(
+          `SELECT c.id, c.fingerprint, (SELECT json_group_array(o.id) FROM clips o WHERE o.fingerprint = c.fingerprint AND o.id <> c.id) AS others
+           FROM clips c WHERE c.id IN (SELECT value FROM json_each(?))`,
+        )
+        .all(JSON.stringify([...new Set(clipIds)])) as { id: number; fingerprint: string | null; others: string }[])
+    : [];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return {
+    identity: (clipId) => {
+      const f = byId.get(clipId)?.fingerprint;
+      return f ? `file:${f}` : `clip:${clipId}`;
+    },
+    copies: (clipId) => {
+      const r = byId.get(clipId);
+      return r?.fingerprint ? (JSON.parse(r.others) as number[]).sort((a, b) => a - b) : [];
+    },
+  };
+}

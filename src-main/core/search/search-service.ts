@@ -1,27 +1,34 @@
-import { AppError, toAppError, type AppErrorData } from '../../../src-shared/errors';
-import type {
-  CachedQuery,
-  SearchFilters,
-  SearchResponse,
-  SearchResult,
-  SearchStatus,
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { toAppError, type AppError, type AppErrorData } from '../../../src-shared/errors';
+import {
+  STRICTNESS_MIN_SCORE,
+  type CachedQuery,
+  type RelevanceInfo,
+  type SearchFilters,
+  type SearchResponse,
+  type SearchStatus,
+  type Strictness,
 } from '../../../src-shared/contract/search';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { searchCollectionClips } from '../collections/collection-search';
-import { INTERACTIVE_TIMEOUT_MS } from '../collections/interactive-client';
 import { createCollectionStore, type CollectionStore } from '../collections/collection-store';
 import { resolveBaseUrl, resolveConfig, ServiceClient, type ServiceConfig } from '../service';
-import { SYNC_CALL_RETRY, type RetryInfo } from '../service/retry';
-import { INITIAL_HEALTH, nextHealth, type ServiceHealth } from '../service/service-health';
+import { findKeyState, type KeyState } from '../service/key-state';
+import { syncCallConfig } from '../service/interactive-client';
+import type { RetryOptions } from '../service/retry';
 import type { Logger } from '../util/logger';
+import { searchableCollections, searchCollections, type CollectionHit } from './collection-hits';
 import { normalizeQuery, type EmbeddingSpace, type QueryCache } from './query-cache';
-import { allowedSegmentIds, filterClips } from './search-filters';
-import type { SearchIndexManager } from './search-index-manager';
-import { createCalibrationSample } from './calibration-sample';
 import { parseQuery, withParsedFilters } from './query-parser';
-import { aboveFloor, relevanceScore, type Calibration } from './relevance';
-import { candidatesFor, groupResults, type Hit, type Range, type ResultGroup } from './result-groups';
-import { loadClips, loadSegments } from './search-results';
+import type { IndexView, QueryScorer } from './relevance/relevance-model';
+import { TextRelevance, VideoRelevance } from './relevance/relevance-model';
+import { readTextBank } from './relevance/text-bank';
+import { resultCards } from './result-cards';
+import { groupResults, type Hit, type ResultGroup } from './result-groups';
+import { createSearchHealth } from './search-health';
+import { allowedSegmentIds } from './search-filters';
+import type { SearchIndexManager } from './search-index-manager';
+import { clipSegmentPlaces, fileIdentities, segmentPlaces, type SegmentPlace } from './search-results';
+import { sampleSegmentVectors } from './segment-sample';
 import type { SearchFilter, SearchHit } from './vector-types';
 
 export interface SearchServiceDeps {
@@ -37,20 +44,25 @@ export interface SearchServiceDeps {
   serviceConfig: () => ServiceConfig;
   collectionStore?: CollectionStore;
   logger?: Logger;
-  /** Service reachability changed (the index reports its own changes). */
+  /** Service reachability or relevance readiness changed (the index reports its own changes). */
   onStatusChange?: () => void;
+  /** Asks the runner to encode the reference queries (the query-bank stage); called while they are missing. */
+  requestBank?: () => void;
   /** Most collections searched per query: each search is a billable call. */
   maxCollections?: number;
   /** Once the service is offline (no answer at all), collection searches are skipped for this long. */
   offlineBackoffMs?: number;
   /** Retry policy of the interactive calls (tests shorten the deadline). */
-  retry?: Partial<typeof SYNC_CALL_RETRY>;
+  retry?: Partial<RetryOptions>;
   now?: () => number;
 }
 
-
-/** find-similar leaves out the source clip within this many seconds of the source segment. */
+/** find-similar leaves out the source clip (and its copies) within this many seconds of the source segment. */
 export const NEIGHBOURHOOD_S = 30;
+/** The most hits one page may look through before it stops filling (a text query; filters list everything). */
+const MAX_CANDIDATES = 4096;
+/** Baselines computed per turn of the event loop while warming (about 15 ms of work). */
+const WARM_PAGE = 1024;
 
 function explainCannotRun(err: AppError, text: string): AppErrorData {
   const fallback = 'Earlier searches still run from the cache, and "find similar" and filters work offline.';
@@ -76,365 +88,416 @@ function explainCannotRun(err: AppError, text: string): AppErrorData {
   }
 }
 
+/** Hits fetched for the first round of a page of `cards`: a few more, since a shot's segments merge and a clip's moments group. */
+export function candidatesFor(cards: number): number {
+  return Math.min(MAX_CANDIDATES, cards + Math.ceil(cards / 2));
+}
+
+function dot(a: Float32Array, b: ArrayLike<number>): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}
+
+function unit(v: ArrayLike<number>): Float32Array {
+  let n = 0;
+  for (let i = 0; i < v.length; i++) n += v[i]! * v[i]!;
+  const s = n > 0 ? 1 / Math.sqrt(n) : 0;
+  return Float32Array.from(v, (x) => x * s);
+}
+
+interface Page {
+  groups: ResultGroup[];
+  hasMore: boolean;
+}
+
 export function createSearchService(d: SearchServiceDeps) {
   const now = d.now ?? Date.now;
   const collectionStore = d.collectionStore ?? createCollectionStore(d.db);
   const maxCollections = d.maxCollections ?? 5;
   const offlineBackoffMs = d.offlineBackoffMs ?? 30_000;
-  const retry = { ...SYNC_CALL_RETRY, ...d.retry };
+  const textRelevance = new TextRelevance();
+  const videoRelevance = new VideoRelevance();
+  let videoSample: { key: string; size: number } | null = null;
   let client: { key: string; client: ServiceClient } | null = null;
-  const calibration = createCalibrationSample(d.db, d.space, () => d.index.status().size);
-  let health: ServiceHealth = INITIAL_HEALTH;
-  /** Set while the configuration itself is missing (no key, no address). */
-  let unconfigured: AppErrorData | null = null;
-  let waiting: SearchStatus['service']['waiting'] = null;
-
-  const processedCollections = d.db
-    .prepare(
-      `SELECT collection_id FROM collection_videos WHERE region = ? AND status = 'processed' AND video_id IS NOT NULL
-       GROUP BY collection_id ORDER BY COUNT(*) DESC, collection_id LIMIT ?`,
-    )
-    .pluck();
-
-  function updateHealth(next: ServiceHealth): void {
-    const changed = next.state !== health.state || JSON.stringify(next.error) !== JSON.stringify(health.error);
-    health = next;
-    unconfigured = null;
-    if (changed) d.onStatusChange?.();
-  }
-
-  /** Errors of the settings themselves (no key, no address): already recorded as 'unconfigured'. */
-  const configErrors = new WeakSet<AppError>();
-
-  function noteSuccess(): void {
-    updateHealth(nextHealth(health, { type: 'succeeded', at: now() }));
-  }
-
-  function noteFailure(err: AppError): void {
-    if (err.kind === 'cancelled' || configErrors.has(err)) return;
-    updateHealth(nextHealth(health, { type: 'failed', at: now(), error: err.toJSON() }));
-  }
-
-  /** Every failed attempt of a call someone waits for: the health follows it, and the UI shows the wait. */
-  function noteRetry(info: RetryInfo): void {
-    noteFailure(info.error);
-    if (info.deadlineAt === undefined) return;
-    waiting = { since: waiting?.since ?? now(), attempts: (waiting?.attempts ?? 0) + 1, deadlineAt: info.deadlineAt, error: info.error.toJSON() };
-    d.onStatusChange?.();
-  }
-
-  /** Runs a call with the wait made visible; the wait ends with the call. */
-  async function patiently<T>(call: (onRetry: (info: RetryInfo) => void) => Promise<T>): Promise<T> {
+  let watched: { state: KeyState; off: () => void } | null = null;
+  /**
+   * The configured key's shared state, whoever used it (the pipeline's calls move its health as much
+   * as search's); its changes are pushed as search.status.
+   */
+  const keyState = (): KeyState | null => {
+    let state: KeyState | undefined;
     try {
-      return await call(noteRetry);
-    } finally {
-      if (waiting) {
-        waiting = null;
-        d.onStatusChange?.();
+      const cfg = resolveConfig(d.serviceConfig());
+      state = findKeyState(resolveBaseUrl(cfg.region, cfg.baseUrls), cfg.apiKey);
+    } catch {
+      state = undefined;
+    }
+    if (state && watched?.state !== state) {
+      watched?.off();
+      watched = { state, off: state.onHealth(() => d.onStatusChange?.()) };
+    }
+    return state ?? null;
+  };
+  const health = createSearchHealth({ serviceConfig: d.serviceConfig, keyState, now, onChange: d.onStatusChange });
+  const collectionDeps = { db: d.db, store: collectionStore, region: () => d.space().region, maxCollections };
+  const collectionOfVideo = d.db.prepare('SELECT collection_id FROM collection_videos WHERE video_id = ? AND region = ?').pluck();
+  const segmentsNear = d.db.prepare('SELECT id FROM segments WHERE clip_id = ? AND start_s < ? AND end_s > ?').pluck();
+  const segmentsOfClip = d.db.prepare('SELECT id FROM segments WHERE clip_id = ?').pluck();
+  let relevanceInfo: RelevanceInfo = { state: 'calibrating', encoded: 0, total: 0 };
+  let warming = 0;
+
+  /**
+   * Every segment's baseline and the library's floor, computed in the background once the bank is
+   * whole (and after the index is replaced), page by page, yielding between pages: searches then
+   * only read them (a cold search computes its own candidates' baselines, ~15 µs each).
+   */
+  async function warmBaselines(): Promise<void> {
+    const token = ++warming;
+    try {
+      // Never within the caller's turn: the index calls in while it is still being opened.
+      await yieldToLoop();
+      if (token !== warming) return;
+      const index = await d.index.ready();
+      if (!textRelevance.ready) return;
+      const ids = index.ids();
+      const vectorOf = (id: number) => index.vector(id);
+      for (let i = 0; i < ids.length; i += WARM_PAGE) {
+        if (token !== warming || !textRelevance.ready) return;
+        textRelevance.baselines.get(ids.slice(i, i + WARM_PAGE), vectorOf);
+        await yieldToLoop();
       }
+      if (token === warming && textRelevance.ready) textRelevance.scorer(index, []);
+    } catch (e) {
+      d.logger?.warn('search.relevance.warm.failed', { message: toAppError(e).message });
     }
   }
 
-  /** The interactive client for the current settings; a settings change gives a new one. */
+  /** The interactive client for the current settings (its calls take the key's next token); a settings change gives a new one. */
   function serviceClient(): ServiceClient {
-    let cfg: ServiceConfig;
-    let c: ServiceClient;
     try {
-      cfg = d.serviceConfig();
+      const cfg = d.serviceConfig();
       const key = JSON.stringify(cfg);
       if (client?.key === key) return client.client;
-      // Encoding a query and searching a collection have no asynchronous counterpart and someone is
-      // waiting: a busy service (502/503/504) is tried again with backoff up to the deadline the UI
-      // shows (SYNC_CALL_RETRY); no answer at all gives up after a few attempts and the cache answers.
-      c = new ServiceClient({ ...cfg, retry, timeoutMs: Math.min(cfg.timeoutMs ?? INTERACTIVE_TIMEOUT_MS, INTERACTIVE_TIMEOUT_MS) });
+      const c = new ServiceClient(syncCallConfig(cfg, d.retry));
       client = { key, client: c };
+      keyState();
+      health.noteConfigured();
       return c;
     } catch (e) {
       const err = toAppError(e);
-      configErrors.add(err);
-      if (JSON.stringify(unconfigured) !== JSON.stringify(err.toJSON())) {
-        unconfigured = err.toJSON();
-        d.onStatusChange?.();
-      }
+      health.noteUnconfigured(err);
       throw err;
     }
   }
 
-  function recentlyUnreachable(): boolean {
-    return health.state === 'offline' && health.checkedAt !== null && now() - health.checkedAt < offlineBackoffMs;
+  /** The text bank of the active space, read from the query cache; asks the runner for what is missing. */
+  function refreshTextBank(indexDimension: number): void {
+    const state = readTextBank(d.queryCache, d.space(), indexDimension);
+    const before = textRelevance.baselines.current?.key;
+    textRelevance.setBank(state.bank);
+    if (state.bank && state.bank.key !== before) void warmBaselines();
+    const next: RelevanceInfo = { state: state.bank ? 'ready' : 'calibrating', encoded: state.encoded, total: state.total };
+    if (JSON.stringify(next) !== JSON.stringify(relevanceInfo)) {
+      relevanceInfo = next;
+      d.onStatusChange?.();
+    }
+    if (!state.bank) d.requestBank?.();
+  }
+
+  /** The library's own sample for find-similar, drawn again when the library changed size by a twentieth. */
+  function refreshVideoSample(size: number): void {
+    const space = d.space();
+    const key = `${space.model}\n${space.region}`;
+    if (videoSample && videoSample.key === key && Math.abs(size - videoSample.size) <= videoSample.size / 20) return;
+    videoRelevance.setSample(sampleSegmentVectors(d.db, space));
+    videoSample = { key, size };
+  }
+
+  async function readyIndex(): Promise<IndexView> {
+    return d.index.ready();
   }
 
   /** Local k-NN under the filters. An empty allow-set means nothing can match: the index is not asked. */
-  async function localSearch(vector: ArrayLike<number>, topK: number, filters: SearchFilters, exclude?: ReadonlySet<number>) {
-    const space = d.space();
-    const allowed = allowedSegmentIds(d.db, filters, space);
-    if (allowed && exclude) for (const id of exclude) allowed.delete(id);
-    const indexed = (await d.index.ready()).size;
-    let hits: SearchHit[] = [];
-    if (allowed === null || allowed.size > 0) {
-      let filter: SearchFilter | undefined = allowed ?? undefined;
-      let k = topK;
-      if (!allowed && exclude?.size) {
-        // A few excluded ids (the query segment, its clip): ask for that many more and drop them.
-        k = topK + exclude.size;
-        filter = undefined;
-      }
-      hits = (await d.index.search(vector, k, filter)).filter((h) => !exclude?.has(h.id)).slice(0, topK);
+  async function localHits(vector: ArrayLike<number>, k: number, allowed: Set<number> | null, exclude?: ReadonlySet<number>): Promise<SearchHit[]> {
+    if (allowed !== null && allowed.size === 0) return [];
+    let filter: SearchFilter | undefined = allowed ?? undefined;
+    let ask = k;
+    if (!allowed && exclude?.size) {
+      // A few excluded ids (the query segment, its neighbourhood): ask for that many more and drop them.
+      ask = k + exclude.size;
+      filter = undefined;
     }
-    return { hits, allowed: allowed?.size ?? null, indexed };
+    return (await d.index.search(vector, ask, filter)).filter((h) => !exclude?.has(h.id)).slice(0, k);
   }
 
-  async function collectionHits(text: string, topK: number, filters: SearchFilters): Promise<{ remote: Hit[]; info: SearchResponse['collections'] }> {
+  /** Hits to scored Hit values: each local segment against its own baseline; a scorer of null orders by cosine. */
+  function scoredHits(found: readonly SearchHit[], places: Map<number, SegmentPlace>, scorer: QueryScorer | null, minScore: number): Hit[] {
+    const out: Hit[] = [];
+    for (const h of found) {
+      const p = places.get(h.id);
+      if (!p) continue;
+      const score = scorer ? scorer.segment(h.id, h.similarity).score : h.similarity;
+      if (scorer && score < minScore) continue;
+      out.push({ clipId: p.clipId, segmentId: h.id, shotStartS: p.shotStartS, startS: p.startS, endS: p.endS, similarity: h.similarity, score, source: 'local' });
+    }
+    return out;
+  }
+
+  /**
+   * Collection hits on one scale with local ones: where the clip has local vectors, the moment's score
+   * is the local one (the query against the vectors of the segments the hit names, or of the whole
+   * clip), because that is the number calibrated against its own baseline; the service's similarity is
+   * kept for the tooltip. A clip known only to the collection gets the service's similarity read as a
+   * cosine of the same model against the library's typical baseline.
+   */
+  function scoredCollectionHits(hits: readonly CollectionHit[], query: Float32Array, index: IndexView, scorer: QueryScorer | null, minScore: number): Hit[] {
+    const segs = clipSegmentPlaces(d.db, [...new Set(hits.map((h) => h.clipId))]);
+    const out: Hit[] = [];
+    for (const h of hits) {
+      const own = (segs.get(h.clipId) ?? []).filter((s) => index.vector(s.segmentId));
+      const named = h.startS !== null && h.endS !== null ? own.filter((s) => s.startS < h.endS! && s.endS > h.startS!) : [];
+      const evidence = named.length ? named : own;
+      let best: { place: SegmentPlace; cos: number; score: number } | null = null;
+      for (const s of evidence) {
+        const cos = dot(index.vector(s.segmentId)!, query);
+        const score = scorer ? scorer.segment(s.segmentId, cos).score : cos;
+        if (!best || score > best.score) best = { place: s, cos, score };
+      }
+      const score = best ? best.score : scorer ? scorer.typical(h.similarity).score : h.similarity;
+      if (scorer && score < minScore) continue;
+      if (best) {
+        // The local segment behind the score is part of the card (its poster, its tags).
+        const p = best.place;
+        out.push({ clipId: p.clipId, segmentId: p.segmentId, shotStartS: p.shotStartS, startS: p.startS, endS: p.endS, similarity: best.cos, score: best.score, source: 'local' });
+      }
+      out.push({ clipId: h.clipId, segmentId: null, shotStartS: best?.place.shotStartS ?? null, startS: h.startS ?? best?.place.startS ?? null, endS: h.endS ?? best?.place.endS ?? null, similarity: h.similarity, score, source: 'collection', videoId: h.videoId });
+    }
+    return out;
+  }
+
+  /**
+   * A page of cards from the index: candidates are fetched until the page is full (each round doubles
+   * them), so a long clip's many segments cannot leave a page half empty.
+   */
+  async function fillPage(
+    vector: ArrayLike<number>,
+    allowed: Set<number> | null,
+    exclude: ReadonlySet<number> | undefined,
+    offset: number,
+    limit: number,
+    score: (found: SearchHit[]) => Hit[],
+    extra: Hit[] = [],
+  ): Promise<Page> {
+    const want = offset + limit + 1;
+    const cap = Math.min(MAX_CANDIDATES, allowed?.size ?? Number.POSITIVE_INFINITY);
+    for (let k = candidatesFor(want); ; k = Math.min(cap, k * 2)) {
+      const found = await localHits(vector, k, allowed, exclude);
+      const hits = [...score(found), ...extra];
+      const ids = fileIdentities(d.db, hits.map((h) => h.clipId));
+      const groups = groupResults(hits, { identity: ids.identity });
+      const exhausted = found.length < k || k >= cap;
+      if (groups.length >= want || exhausted) return { groups: groups.slice(offset, offset + limit), hasMore: groups.length > offset + limit };
+    }
+  }
+
+  function respond(
+    page: Page,
+    o: { scored: boolean; localSource: 'local' | 'cache'; offset: number; limit: number; t0: number; indexed: number; allowed: number | null; relevance: RelevanceInfo },
+  ): Pick<SearchResponse, 'results' | 'noGoodMatch' | 'page' | 'stats' | 'relevance'> {
+    const ids = fileIdentities(d.db, page.groups.map((g) => g.clipId));
     const region = d.space().region;
-    const ids = processedCollections.all(region, maxCollections) as string[];
-    if (ids.length === 0) return { remote: [], info: null };
-    if (recentlyUnreachable()) {
-      return { remote: [], info: { searched: [], hits: 0, unmapped: 0, error: health.error ?? { kind: 'offline', message: 'the service cannot be reached' } } };
+    const results = resultCards(d.db, page.groups, {
+      localSource: o.localSource,
+      scored: o.scored,
+      firstRank: o.offset + 1,
+      copies: ids.copies,
+      collectionOf: (videoId) => (collectionOfVideo.get(videoId, region) as string | undefined) ?? null,
+    });
+    return {
+      results,
+      noGoodMatch: o.scored && o.offset === 0 && results.length > 0 && !results.some((r) => r.good),
+      relevance: o.relevance,
+      page: { offset: o.offset, limit: o.limit, hasMore: page.hasMore },
+      stats: { indexed: o.indexed, allowed: o.allowed, tookMs: performance.now() - o.t0 },
+    };
+  }
+
+  /**
+   * A query that was only camera or people words: no text to encode, so every moment the filters
+   * allow is listed, unscored, in the order of the library: by folder and file name, then by time.
+   */
+  async function filterOnly(filters: SearchFilters, offset: number, limit: number, text: string, parsed: SearchResponse['parsed'], t0: number): Promise<SearchResponse> {
+    const allowed = allowedSegmentIds(d.db, filters, d.space()) ?? new Set<number>();
+    const indexed = (await d.index.ready()).size;
+    const places = segmentPlaces(d.db, [...allowed]);
+    const hits: Hit[] = [...places.values()].map((p) => ({ clipId: p.clipId, segmentId: p.segmentId, shotStartS: p.shotStartS, startS: p.startS, endS: p.endS, similarity: 0, score: 0, source: 'local' }));
+    const ids = fileIdentities(d.db, hits.map((h) => h.clipId));
+    const groups = groupResults(hits, { identity: ids.identity });
+    const order = libraryOrder(groups.map((g) => g.clipId));
+    groups.sort((a, b) => order(a.clipId) - order(b.clipId));
+    for (const g of groups) {
+      const ranges = [g.best, ...g.more].sort((a, b) => (a.startS ?? 0) - (b.startS ?? 0));
+      g.best = ranges[0]!;
+      g.more = ranges.slice(1);
+    }
+    const page = { groups: groups.slice(offset, offset + limit), hasMore: groups.length > offset + limit };
+    return {
+      ...respond(page, { scored: false, localSource: 'local', offset, limit, t0, indexed, allowed: allowed.size, relevance: { ...relevanceInfo, state: 'unscored' } }),
+      query: { text, normalized: '', segmentId: null, origin: null, cachedAt: null },
+      cannotRun: null,
+      collections: null,
+      parsed,
+    };
+  }
+
+  /** Position of each clip in the library's order (folder, then file name). */
+  function libraryOrder(clipIds: readonly number[]): (clipId: number) => number {
+    const rows = clipIds.length
+      ? (d.db
+          .prepare(
+            `SELECT c.id FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id IN (SELECT value FROM json_each(?))
+             ORDER BY v.mount_path, c.rel_path COLLATE NOCASE, c.id`,
+          )
+          .pluck()
+          .all(JSON.stringify([...new Set(clipIds)])) as number[])
+      : [];
+    const pos = new Map(rows.map((id, i) => [id, i]));
+    return (id) => pos.get(id) ?? Number.MAX_SAFE_INTEGER;
+  }
+
+  /** The query's vector: from the cache, or encoded by the service (null with the reason it cannot run). */
+  async function queryVector(text: string, space: EmbeddingSpace): Promise<{ vector: Float32Array; origin: 'service' | 'cache'; cachedAt: number | null } | { error: AppError }> {
+    const cached = d.queryCache.get(text, space);
+    if (cached) return { vector: cached.vector, origin: 'cache', cachedAt: cached.createdAt };
+    try {
+      const c = serviceClient();
+      const r = await health.patiently((onRetry) => c.encodeText(text, { onRetry }));
+      d.queryCache.put(text, space, r.embedding);
+      // One more query runs offline now: the status line counts them.
+      d.onStatusChange?.();
+      return { vector: Float32Array.from(r.embedding), origin: 'service', cachedAt: null };
+    } catch (e) {
+      return { error: toAppError(e) };
+    }
+  }
+
+  /** The collection searches of a query, started at once beside encode_text (each its own call within the key's budget). */
+  async function collectionSearch(text: string, topK: number, filters: SearchFilters): Promise<{ hits: CollectionHit[]; info: SearchResponse['collections'] }> {
+    const ids = searchableCollections(collectionDeps);
+    if (ids.length === 0) return { hits: [], info: null };
+    if (health.recentlyUnreachable(offlineBackoffMs)) {
+      return { hits: [], info: { searched: [], hits: 0, unmapped: 0, error: health.health().error ?? { kind: 'offline', message: 'the service cannot be reached' } } };
     }
     let c: ServiceClient;
     try {
       c = serviceClient();
     } catch (e) {
-      return { remote: [], info: { searched: [], hits: 0, unmapped: 0, error: toAppError(e).toJSON() } };
+      return { hits: [], info: { searched: [], hits: 0, unmapped: 0, error: toAppError(e).toJSON() } };
     }
-    const settled = await patiently((onRetry) =>
-      Promise.allSettled(ids.map((id) => searchCollectionClips({ store: collectionStore, client: () => c, region: () => region }, id, text, topK, { onRetry }))),
-    );
-    const remote: Hit[] = [];
-    let unmapped = 0;
-    let error: AppErrorData | null = null;
-    const searched: string[] = [];
-    settled.forEach((s, i) => {
-      if (s.status === 'fulfilled') {
-        searched.push(ids[i]!);
-        for (const h of s.value.results) {
-          if (h.clipId !== null) remote.push({ clipId: h.clipId, segmentId: null, shotId: null, startS: h.startS, endS: h.endS, similarity: h.similarity, source: 'collection', videoId: h.videoId });
-        }
-        unmapped += s.value.unmapped;
-      } else {
-        const err = toAppError(s.reason);
-        error ??= err.toJSON();
-        noteFailure(err);
-      }
-    });
-    if (searched.length > 0) noteSuccess();
-    // Whole-video hits obey the clip filters; tag filters need a matching segment in the clip.
-    const pass = filterClips(d.db, filters, [...new Set(remote.map((h) => h.clipId))]);
-    const kept = remote.filter((h) => pass.has(h.clipId));
-    return { remote: kept, info: { searched, hits: kept.length, unmapped, error } };
-  }
-
-  const collectionOfVideo = d.db.prepare('SELECT collection_id FROM collection_videos WHERE video_id = ? AND region = ?').pluck();
-  const fingerprintOf = d.db.prepare('SELECT fingerprint FROM clips WHERE id = ?').pluck();
-  const segmentsNear = d.db.prepare('SELECT id FROM segments WHERE clip_id = ? AND start_s < ? AND end_s > ?').pluck();
-  const segmentsOfClip = d.db.prepare('SELECT id FROM segments WHERE clip_id = ?').pluck();
-
-  /** Local index hits with their clip and time range (segments deleted since indexing drop out). */
-  function localHits(found: readonly SearchHit[]): Hit[] {
-    const segments = loadSegments(d.db, found.map((h) => h.id));
-    return found.flatMap((h) => {
-      const s = segments.get(h.id);
-      return s ? [{ clipId: s.clipId, segmentId: h.id, shotId: s.shotId, startS: s.startS, endS: s.endS, similarity: h.similarity, source: 'local' as const }] : [];
-    });
-  }
-
-  /** Groups to cards: one per clip (and per file), its best range shown, the rest as "more". */
-  function toResults(groups: readonly ResultGroup[], cal: Calibration | null, localSource: 'local' | 'cache'): SearchResult[] {
-    const segIds = groups.flatMap((g) => [g.best, ...g.more].map((r) => r.segmentId).filter((id): id is number => id !== null));
-    const segments = loadSegments(d.db, segIds);
-    const clips = loadClips(d.db, groups.flatMap((g) => [g.clipId, ...g.sameFile]));
-    const scoreOf = (r: Range) => (cal ? Math.round(r.score) : null);
-    const simOf = (r: Range) => r.similarity ?? r.remoteSimilarity ?? 0;
-    const out: SearchResult[] = [];
-    for (const g of groups) {
-      const c = clips.get(g.clipId);
-      if (!c) continue;
-      const r = g.best;
-      const seg = r.segmentId === null ? undefined : segments.get(r.segmentId);
-      const collectionId = r.videoId ? ((collectionOfVideo.get(r.videoId, d.space().region) as string | undefined) ?? null) : null;
-      const sources = r.sources.map((x) => (x === 'local' ? localSource : 'collection'));
-      out.push({
-        rank: out.length + 1,
-        segmentId: seg ? r.segmentId : null,
-        clipId: c.clipId,
-        clipName: c.clipName,
-        clipPath: c.clipPath,
-        clipStatus: c.clipStatus,
-        clipDurationS: c.clipDurationS,
-        clipRate: c.clipRate,
-        clipTimecode: c.clipTimecode,
-        width: c.width,
-        height: c.height,
-        shotId: seg?.shotId ?? null,
-        startS: r.startS ?? 0,
-        endS: r.endS ?? c.clipDurationS ?? 0,
-        score: scoreOf(r),
-        good: cal ? aboveFloor(simOf(r), cal) : true,
-        similarity: simOf(r),
-        source: sources[0]!,
-        sources,
-        thumb: seg?.thumb ?? c.thumb,
-        tags: seg?.tags ?? [],
-        collection: r.videoId && collectionId ? { collectionId, videoId: r.videoId, similarity: r.remoteSimilarity ?? 0 } : null,
-        more: g.more.map((m) => ({
-          segmentId: m.segmentId,
-          startS: m.startS ?? 0,
-          endS: m.endS ?? c.clipDurationS ?? 0,
-          score: scoreOf(m),
-          similarity: simOf(m),
-          thumb: (m.segmentId === null ? undefined : segments.get(m.segmentId)?.thumb) ?? null,
-        })),
-        otherLocations: g.sameFile.flatMap((id) => {
-          const o = clips.get(id);
-          return o ? [{ clipId: id, clipPath: o.clipPath }] : [];
-        }),
-      });
-    }
-    return out;
-  }
-
-  /** Hits to cards, scored against the query's calibration (none: filters only, unscored). */
-  function assemble(hits: readonly Hit[], cal: Calibration | null, topK: number, localSource: 'local' | 'cache') {
-    const identities = new Map<number, string>();
-    const identity = (clipId: number) => {
-      let id = identities.get(clipId);
-      if (id === undefined) {
-        const f = fingerprintOf.get(clipId) as string | null | undefined;
-        id = f ? `file:${f}` : `clip:${clipId}`;
-        identities.set(clipId, id);
-      }
-      return id;
-    };
-    const groups = groupResults(hits, { score: (cos) => (cal ? relevanceScore(cos, cal) : 0), identity, topK });
-    const results = toResults(groups, cal, localSource);
-    return { results, noGoodMatch: cal !== null && results.length > 0 && !results.some((r) => r.good) };
-  }
-
-  /**
-   * A query that was only camera or people words: no text to encode, so the segments the filters
-   * allow are listed (unscored), clip by clip, in time order.
-   */
-  async function filterOnly(filters: SearchFilters, topK: number, text: string, parsed: SearchResponse['parsed'], t0: number): Promise<SearchResponse> {
-    const space = d.space();
-    const allowed = allowedSegmentIds(d.db, filters, space) ?? new Set<number>();
-    const indexed = (await d.index.ready()).size;
-    const ids = [...allowed].sort((a, b) => a - b).slice(0, candidatesFor(topK));
-    const hits = localHits(ids.map((id) => ({ id, similarity: 0 })));
-    const { results } = assemble(hits, null, topK, 'local');
-    return {
-      results,
-      query: { text, normalized: '', segmentId: null, origin: null, cachedAt: null },
-      cannotRun: null,
-      collections: null,
-      parsed,
-      noGoodMatch: false,
-      stats: { indexed, allowed: allowed.size, tookMs: performance.now() - t0 },
-    };
+    return health.patiently((onRetry) => searchCollections(collectionDeps, ids, c, text, topK, filters, onRetry));
   }
 
   return {
-    async text(args: { text: string; topK: number; filters: SearchFilters; collections: boolean }): Promise<SearchResponse> {
+    async text(a: { text: string; topK: number; offset?: number; strictness?: Strictness; filters: SearchFilters; collections: boolean }): Promise<SearchResponse> {
       const t0 = performance.now();
+      const args = { offset: 0, strictness: 'any' as Strictness, ...a };
       const space = d.space();
       // Camera, framing, angle and people words become filters; the rest is what the service encodes.
       const parsed = parseQuery(args.text);
       const filters = withParsedFilters(args.filters, parsed);
       const parsedInfo = { text: parsed.text, chips: parsed.chips };
       const normalized = normalizeQuery(parsed.text);
-      if (parsed.text === '') return filterOnly(filters, args.topK, args.text, parsedInfo, t0);
-      let vector: ArrayLike<number>;
-      let origin: 'service' | 'cache';
-      let cachedAt: number | null = null;
-      const cached = d.queryCache.get(parsed.text, space);
-      if (cached) {
-        vector = cached.vector;
-        origin = 'cache';
-        cachedAt = cached.createdAt;
-      } else {
-        try {
-          const c = serviceClient();
-          const r = await patiently((onRetry) => c.encodeText(parsed.text, { onRetry }));
-          vector = r.embedding;
-          d.queryCache.put(parsed.text, space, r.embedding);
-          origin = 'service';
-          noteSuccess();
-        } catch (e) {
-          const err = toAppError(e);
-          noteFailure(err);
-          d.logger?.info('search.text.cannotRun', { kind: err.kind });
-          const indexed = d.index.status().size;
-          return {
-            results: [],
-            query: { text: args.text, normalized, segmentId: null, origin: null, cachedAt: null },
-            cannotRun: explainCannotRun(err, parsed.text),
-            collections: null,
-            parsed: parsedInfo,
-            noGoodMatch: false,
-            stats: { indexed, allowed: null, tookMs: performance.now() - t0 },
-          };
-        }
+      if (parsed.text === '') return filterOnly(filters, args.offset, args.topK, args.text, parsedInfo, t0);
+      // encode_text (on a cache miss) and every collection search go out together.
+      const collectionsWanted = args.collections ? collectionSearch(parsed.text, args.offset + args.topK, filters) : Promise.resolve({ hits: [] as CollectionHit[], info: null });
+      const [q, coll] = await Promise.all([queryVector(parsed.text, space), collectionsWanted]);
+      if ('error' in q) {
+        d.logger?.info('search.text.cannotRun', { kind: q.error.kind });
+        return {
+          results: [],
+          query: { text: args.text, normalized, segmentId: null, origin: null, cachedAt: null },
+          cannotRun: explainCannotRun(q.error, parsed.text),
+          collections: coll.info,
+          parsed: parsedInfo,
+          noGoodMatch: false,
+          relevance: relevanceInfo,
+          page: { offset: args.offset, limit: args.topK, hasMore: false },
+          stats: { indexed: d.index.status().size, allowed: null, tookMs: performance.now() - t0 },
+        };
       }
-      const [local, coll] = await Promise.all([
-        localSearch(vector, candidatesFor(args.topK), filters),
-        args.collections ? collectionHits(parsed.text, args.topK, filters) : Promise.resolve({ remote: [] as Hit[], info: null }),
-      ]);
-      const cal = calibration.forQuery(vector);
-      const { results, noGoodMatch } = assemble([...localHits(local.hits), ...coll.remote], cal, args.topK, origin === 'cache' ? 'cache' : 'local');
+      const index = await readyIndex();
+      refreshTextBank(d.index.status().dimension);
+      const query = unit(q.vector);
+      const allowed = allowedSegmentIds(d.db, filters, space);
+      const minScore = STRICTNESS_MIN_SCORE[args.strictness];
+      const remote = coll.hits.length ? scoredCollectionHits(coll.hits, query, index, textRelevance.scorer(index, []), minScore) : [];
+      const page = await fillPage(query, allowed, undefined, args.offset, args.topK, (found) =>
+        scoredHits(found, segmentPlaces(d.db, found.map((h) => h.id)), textRelevance.scorer(index, found.map((h) => h.id)), minScore),
+      remote);
       return {
-        results,
-        query: { text: args.text, normalized, segmentId: null, origin, cachedAt },
+        ...respond(page, { scored: textRelevance.ready, localSource: q.origin === 'cache' ? 'cache' : 'local', offset: args.offset, limit: args.topK, t0, indexed: index.size, allowed: allowed?.size ?? null, relevance: relevanceInfo }),
+        query: { text: args.text, normalized, segmentId: null, origin: q.origin, cachedAt: q.cachedAt },
         cannotRun: null,
         collections: coll.info,
         parsed: parsedInfo,
-        noGoodMatch,
-        stats: { indexed: local.indexed, allowed: local.allowed, tookMs: performance.now() - t0 },
       };
     },
 
     /**
      * Nearest segments to a segment's own stored embedding: no service involved. The source's own
-     * neighbourhood (its clip within NEIGHBOURHOOD_S) is left out by default: it always looks alike.
+     * neighbourhood (its clip, and every copy of its file, within NEIGHBOURHOOD_S) is left out by
+     * default: it always looks alike.
      */
-    async similar(args: { segmentId: number; topK: number; filters: SearchFilters; exclude: 'neighbourhood' | 'clip' | 'none' }): Promise<SearchResponse> {
+    async similar(a: { segmentId: number; topK: number; offset?: number; strictness?: Strictness; filters: SearchFilters; exclude: 'neighbourhood' | 'clip' | 'none' }): Promise<SearchResponse> {
       const t0 = performance.now();
-      const vector = d.index.storedVector(args.segmentId);
+      const args = { offset: 0, strictness: 'any' as Strictness, ...a };
+      const vector = unit(d.index.storedVector(args.segmentId));
+      const index = await readyIndex();
+      refreshVideoSample(index.size);
       const exclude = new Set<number>([args.segmentId]);
-      const src = loadSegments(d.db, [args.segmentId]).get(args.segmentId);
-      if (src && args.exclude === 'clip') for (const id of segmentsOfClip.all(src.clipId) as number[]) exclude.add(id);
-      if (src && args.exclude === 'neighbourhood') {
-        for (const id of segmentsNear.all(src.clipId, src.endS + NEIGHBOURHOOD_S, src.startS - NEIGHBOURHOOD_S) as number[]) exclude.add(id);
+      const src = segmentPlaces(d.db, [args.segmentId]).get(args.segmentId);
+      if (src && args.exclude !== 'none') {
+        for (const clipId of [src.clipId, ...fileIdentities(d.db, [src.clipId]).copies(src.clipId)]) {
+          const ids = args.exclude === 'clip' ? segmentsOfClip.all(clipId) : segmentsNear.all(clipId, src.endS + NEIGHBOURHOOD_S, src.startS - NEIGHBOURHOOD_S);
+          for (const id of ids as number[]) exclude.add(id);
+        }
       }
-      const local = await localSearch(vector, candidatesFor(args.topK), args.filters, exclude);
-      const cal = calibration.forQuery(vector);
-      const { results, noGoodMatch } = assemble(localHits(local.hits), cal, args.topK, 'local');
+      const allowed = allowedSegmentIds(d.db, args.filters, d.space());
+      if (allowed) for (const id of exclude) allowed.delete(id);
+      const minScore = STRICTNESS_MIN_SCORE[args.strictness];
+      const page = await fillPage(vector, allowed, exclude, args.offset, args.topK, (found) =>
+        scoredHits(found, segmentPlaces(d.db, found.map((h) => h.id)), videoRelevance.scorer(index, found.map((h) => h.id)), minScore),
+      );
       return {
-        results,
+        ...respond(page, { scored: videoRelevance.ready, localSource: 'local', offset: args.offset, limit: args.topK, t0, indexed: index.size, allowed: allowed?.size ?? null, relevance: { ...relevanceInfo, state: videoRelevance.ready ? 'ready' : 'unscored' } }),
         query: { text: null, normalized: null, segmentId: args.segmentId, origin: 'segment', cachedAt: null },
         cannotRun: null,
         collections: null,
         parsed: null,
-        noGoodMatch,
-        stats: { indexed: local.indexed, allowed: local.allowed, tookMs: performance.now() - t0 },
       };
     },
 
-    status(): SearchStatus {
-      let state: SearchStatus['service']['state'] = health.state;
-      let error = health.error;
-      if (unconfigured || state === 'unknown') {
-        // Cheap local check, no network: is there a key and an address at all?
-        try {
-          const cfg = resolveConfig(d.serviceConfig());
-          resolveBaseUrl(cfg.region, cfg.baseUrls);
-        } catch (e) {
-          state = 'unconfigured';
-          error = unconfigured ?? toAppError(e).toJSON();
-        }
+    /** Vectors changed in the index: their baselines are stale. */
+    vectorsChanged(ids: readonly number[] | null): void {
+      for (const r of [textRelevance, videoRelevance]) {
+        if (ids === null) r.baselines.clear();
+        else r.forget(ids);
       }
+      if (ids === null) void warmBaselines();
+    },
+
+    /** The reference queries were (partly) encoded: read them again. */
+    bankChanged(): void {
+      refreshTextBank(d.index.status().dimension);
+    },
+
+    status(): SearchStatus {
       return {
-        service: { state, error, checkedAt: health.checkedAt, waiting },
+        service: health.status(),
         index: d.index.status(),
         cachedQueries: d.queryCache.count(d.space()),
+        relevance: relevanceInfo,
       };
     },
 

@@ -152,6 +152,10 @@ export class HnswVectorIndex implements VectorIndex {
     return this.store?.has(id) ?? false;
   }
 
+  ids(): number[] {
+    return this.store?.ids() ?? [];
+  }
+
   /** A copy of the stored unit vector ("find similar" starts from it). */
   vector(id: number): Float32Array | undefined {
     return this.store?.vector(id);

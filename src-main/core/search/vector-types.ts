@@ -34,6 +34,8 @@ export interface VectorIndex {
   /** Returns whether the id was present. */
   remove(id: number): boolean;
   has(id: number): boolean;
+  /** Every id held, in no particular order. */
+  ids(): number[];
   /** A copy of the stored unit vector ("find similar" starts from it), or undefined. */
   vector(id: number): Float32Array | undefined;
   /** Top k by cosine similarity, highest first; fewer than k when fewer vectors match. */

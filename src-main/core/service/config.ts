@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../../src-shared/errors';
-import { DEFAULT_ADAPTIVE, type AdaptiveOptions } from './rate-limiter';
+import { DEFAULT_ADAPTIVE, type AdaptiveOptions, type CallPriority } from './rate-limiter';
 import { DEFAULT_RETRY, type RetryOptions } from './retry';
 import type { RegionId } from './regions';
 
@@ -22,6 +22,8 @@ export interface ServiceConfig {
   base64VideoField?: string;
   retry?: Partial<RetryOptions>;
   adaptive?: Partial<AdaptiveOptions>;
+  /** Someone waiting (service/interactive-client.ts) or background work (the default): who gets the key's next token. */
+  priority?: CallPriority;
 }
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -59,6 +61,7 @@ export const serviceConfigSchema = z.object({
     })
     .partial()
     .optional(),
+  priority: z.enum(['interactive', 'background']).optional(),
 });
 
 export interface ResolvedServiceConfig extends Required<Omit<ServiceConfig, 'retry' | 'adaptive'>> {
@@ -76,6 +79,7 @@ export function resolveConfig(config: ServiceConfig): ResolvedServiceConfig {
     apiKey: config.apiKey.trim(),
     timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     base64VideoField: config.base64VideoField ?? DEFAULT_BASE64_FIELD,
+    priority: config.priority ?? 'background',
     retry: { ...DEFAULT_RETRY, ...config.retry },
     adaptive: { ...DEFAULT_ADAPTIVE, ...config.adaptive },
   };

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AdaptiveRateLimiter, type LimiterOptions } from './rate-limiter';
 import type { LearnedLimits } from './learned-limits';
+import { INITIAL_HEALTH, nextHealth, type HealthEvent, type ServiceHealth } from './service-health';
 
 /**
  * What every caller of one API key on one service must share: the limiter (the service limits per
@@ -14,6 +15,37 @@ export interface KeyState {
   quotaBlocked: boolean;
   /** Bounds the spec leaves open, learned from this service's answers (learned-limits.ts). */
   learned: LearnedLimits;
+  /**
+   * Reachability as every call of this key saw it (service-health.ts): the pipeline's uploads and
+   * polls tell search that the service is slow or gone as much as search's own calls do.
+   */
+  health: ServiceHealth;
+  /** Applies one call's outcome to `health`; listeners hear only changes of state or error. */
+  noteHealth(e: HealthEvent): void;
+  onHealth(listener: (h: ServiceHealth) => void): () => void;
+}
+
+function createKeyState(opts: LimiterOptions): KeyState {
+  const listeners = new Set<(h: ServiceHealth) => void>();
+  const state: KeyState = {
+    limiter: new AdaptiveRateLimiter(opts),
+    authRejected: false,
+    quotaBlocked: false,
+    learned: {},
+    health: INITIAL_HEALTH,
+    noteHealth(e) {
+      const before = state.health;
+      state.health = nextHealth(before, e);
+      if (state.health.state !== before.state || JSON.stringify(state.health.error) !== JSON.stringify(before.error)) {
+        for (const l of listeners) l(state.health);
+      }
+    },
+    onHealth(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+  return state;
 }
 
 const registry = new Map<string, KeyState>();
@@ -29,9 +61,14 @@ export function sharedKeyState(baseUrl: string, apiKey: string, opts: LimiterOpt
     existing.limiter.configure(opts);
     return existing;
   }
-  const created: KeyState = { limiter: new AdaptiveRateLimiter(opts), authRejected: false, quotaBlocked: false, learned: {} };
+  const created = createKeyState(opts);
   registry.set(k, created);
   return created;
+}
+
+/** The state of a key on a service if any client has used it yet (a lookup that creates nothing). */
+export function findKeyState(baseUrl: string, apiKey: string): KeyState | undefined {
+  return registry.get(registryKey(baseUrl, apiKey));
 }
 
 /** Tests and a settings change that swaps services start from a clean slate. */

@@ -36,19 +36,61 @@ export interface LimiterSnapshot {
 
 export type Release = () => void;
 
+/**
+ * Who is waiting: a person (a search, a list refresh, "Tag this range now") or the background
+ * (indexing, collection uploads, status polls). Interactive callers take the next token and a few
+ * slots of their own beyond the concurrency cap, so a search never waits behind a card's uploads.
+ */
+export type CallPriority = 'interactive' | 'background';
+
+/** Requests in flight allowed to interactive callers beyond the cap background work fills. */
+export const INTERACTIVE_EXTRA_SLOTS = 4;
+/**
+ * For this long after an interactive call, background work leaves part of each window to the next
+ * one (half the window, at most a search's four calls): someone who searched is likely to search
+ * again, and must not wait a token at a time behind a card's uploads. Background work gets the
+ * whole budget back once they stop.
+ */
+export const INTERACTIVE_RESERVE_MS = 10_000;
+const MAX_INTERACTIVE_RESERVE = 4;
+/**
+ * Added to the window: a start the client times exactly one window after another may reach the
+ * service a little earlier than the one before it did (the network's jitter), and a service that
+ * counts a sliding window would refuse it.
+ */
+const WINDOW_SAFETY_MS = 100;
+
 interface Waiter {
   resolve: (release: Release) => void;
   reject: (e: unknown) => void;
   signal?: AbortSignal;
   onAbort?: () => void;
+  priority: CallPriority;
 }
 
 /**
- * Spacing limiter: request starts are scheduled 1/rate apart, so any 1-second window holds at most
- * rate + 1 starts (a token bucket with a burst would allow more). FIFO, with a concurrency cap.
- * Adaptive (AIMD): a 429 multiplies the rate by decreaseFactor (at most once per cooldown, so a
- * burst of 429s from one episode counts once) and pauses everyone for Retry-After; the rate then
- * recovers linearly, slowly by default (5% of the maximum per second: 10 s from half to full).
+ * Most requests that start at once. A burst of the whole per-key QPS is what the service allows, but
+ * at a high QPS it also arrives bunched behind itself (sockets, the event loop, the network) and
+ * spills into the next second as the service counts it; a search needs a handful at once (encode_text
+ * and each collection), not hundreds.
+ */
+export const MAX_BURST = 8;
+
+/**
+ * A token bucket: up to B = min(max(1, floor(r)), MAX_BURST) requests start at once (a search's calls
+ * together), and tokens come back at the effective rate r. A rolling window guards it: no window of
+ * one second (1 / r seconds below 1 QPS) ever holds more than max(1, floor(r)) starts, however the
+ * burst and the refill add up (a bucket alone lets B + r through in some second after an idle
+ * spell), so the service's per-key QPS holds however it counts. A fractional rate after a 429 (2.5)
+ * runs at its whole part per second (2), the one reading of "2.5 queries per second" that a service
+ * counting whole seconds accepts.
+ * Two queues: interactive waiters are served before background ones; each is FIFO; while someone
+ * searches (INTERACTIVE_RESERVE_MS), background work leaves room in each window and in the bucket
+ * for the next search's calls. A concurrency cap bounds requests in flight (INTERACTIVE_EXTRA_SLOTS
+ * more for interactive callers).
+ * Adaptive (AIMD): a 429 multiplies the rate by decreaseFactor (at most once per cooldown, so a burst
+ * of 429s from one episode counts once) and pauses everyone for Retry-After; the rate then recovers
+ * linearly, slowly by default (5% of the maximum per second: 10 s from half to full).
  */
 export class AdaptiveRateLimiter {
   private maxQps: number;
@@ -57,12 +99,16 @@ export class AdaptiveRateLimiter {
   private current: number;
   private lastAdjustAt: number;
   private lastDecreaseAt = Number.NEGATIVE_INFINITY;
-  /** Scheduled time of the last start (at most half an interval before the actual start). */
-  private lastSlot = Number.NEGATIVE_INFINITY;
+  /** Start times of the most recent requests, oldest first (at most a window's worth). */
+  private readonly starts: number[] = [];
+  /** Tokens in the bucket at `tokensAt`. */
+  private tokens: number;
+  private tokensAt: number;
   private pausedUntil = 0;
   private active = 0;
   private decreases = 0;
-  private readonly queue: Waiter[] = [];
+  private readonly queues: Record<CallPriority, Waiter[]> = { interactive: [], background: [] };
+  private lastInteractiveAt = Number.NEGATIVE_INFINITY;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(opts: LimiterOptions, private readonly now: () => number = () => performance.now()) {
@@ -71,6 +117,12 @@ export class AdaptiveRateLimiter {
     this.adaptive = { ...DEFAULT_ADAPTIVE, ...opts.adaptive };
     this.current = this.maxQps;
     this.lastAdjustAt = this.now();
+    this.tokens = this.burst(this.current);
+    this.tokensAt = this.lastAdjustAt;
+  }
+
+  private burst(rate: number): number {
+    return Math.min(Math.max(1, Math.floor(rate)), MAX_BURST);
   }
 
   /** Later clients of the same key may bring new settings: the newest wins. */
@@ -85,20 +137,21 @@ export class AdaptiveRateLimiter {
     this.pump();
   }
 
-  acquire(signal?: AbortSignal): Promise<Release> {
+  acquire(signal?: AbortSignal, priority: CallPriority = 'background'): Promise<Release> {
     if (signal?.aborted) return Promise.reject(new AppError('cancelled', 'cancelled'));
     return new Promise<Release>((resolve, reject) => {
-      const waiter: Waiter = { resolve, reject, signal };
+      const waiter: Waiter = { resolve, reject, signal, priority };
+      const queue = this.queues[priority];
       if (signal) {
         waiter.onAbort = () => {
-          const i = this.queue.indexOf(waiter);
-          if (i >= 0) this.queue.splice(i, 1);
+          const i = queue.indexOf(waiter);
+          if (i >= 0) queue.splice(i, 1);
           reject(new AppError('cancelled', 'cancelled'));
           this.pump();
         };
         signal.addEventListener('abort', waiter.onAbort, { once: true });
       }
-      this.queue.push(waiter);
+      queue.push(waiter);
       this.pump();
     });
   }
@@ -123,7 +176,7 @@ export class AdaptiveRateLimiter {
       effectiveQps: this.effectiveQps(t),
       concurrency: this.concurrency,
       active: this.active,
-      queued: this.queue.length,
+      queued: this.queues.interactive.length + this.queues.background.length,
       pausedForMs: Math.max(0, this.pausedUntil - t),
       decreases: this.decreases,
     };
@@ -139,25 +192,55 @@ export class AdaptiveRateLimiter {
     return this.current;
   }
 
+  /**
+   * When the next start of this priority may happen: a token in the bucket, and room in the rolling
+   * window (for background work, beyond what is kept for someone searching).
+   */
+  private nextStartAt(t: number, priority: CallPriority): number {
+    const rate = this.effectiveQps(t);
+    const burst = this.burst(rate);
+    this.tokens = Math.min(burst, this.tokens + ((t - this.tokensAt) * rate) / 1000);
+    this.tokensAt = t;
+    const size = Math.max(1, Math.floor(rate));
+    const kept = priority === 'background' && t - this.lastInteractiveAt < INTERACTIVE_RESERVE_MS ? Math.min(MAX_INTERACTIVE_RESERVE, Math.floor(size / 2)) : 0;
+    const need = 1 + Math.min(kept, burst - 1);
+    const tokenAt = this.tokens >= need ? t : t + ((need - this.tokens) * 1000) / rate;
+    const windowMs = (rate >= 1 ? 1000 : 1000 / rate) + WINDOW_SAFETY_MS;
+    while (this.starts.length > size) this.starts.shift();
+    const room = size - kept;
+    // The oldest start that must leave the window before one more fits.
+    const blocking = this.starts.length - room;
+    const windowAt = blocking < 0 ? Number.NEGATIVE_INFINITY : this.starts[blocking]! + windowMs;
+    return Math.max(tokenAt, windowAt, this.pausedUntil);
+  }
+
+  /** The waiter to serve next, and the priority it waits at: interactive first, within the concurrency caps. */
+  private nextPriority(): CallPriority | undefined {
+    if (this.queues.interactive.length > 0 && this.active < this.concurrency + INTERACTIVE_EXTRA_SLOTS) return 'interactive';
+    if (this.queues.background.length > 0 && this.active < this.concurrency) return 'background';
+    return undefined;
+  }
+
   private pump(): void {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    while (this.queue.length > 0 && this.active < this.concurrency) {
+    for (;;) {
+      const priority = this.nextPriority();
+      if (!priority) return;
       const t = this.now();
-      const interval = 1000 / this.effectiveQps(t);
-      const readyAt = Math.max(this.lastSlot + interval, this.pausedUntil);
+      const readyAt = this.nextStartAt(t, priority);
       if (t < readyAt) {
         this.timer = setTimeout(() => this.pump(), Math.max(1, Math.ceil(readyAt - t)));
         return;
       }
-      const w = this.queue.shift()!;
+      const w = this.queues[priority].shift()!;
+      if (priority === 'interactive') this.lastInteractiveAt = t;
       if (w.signal && w.onAbort) w.signal.removeEventListener('abort', w.onAbort);
       this.active++;
-      // Timers fire late; crediting up to half an interval of that lateness keeps the average at
-      // the target rate while any two starts stay >= interval/2 apart (still <= rate + 1 per second).
-      this.lastSlot = Math.max(readyAt, t - interval / 2);
+      this.tokens -= 1;
+      this.starts.push(t);
       let released = false;
       w.resolve(() => {
         if (released) return;

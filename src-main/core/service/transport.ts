@@ -94,7 +94,7 @@ export class ServiceTransport {
     return withRetry(
       async (_attempt, remainingMs) => {
         this.checkGates(opts.billable && !opts.bypassQuotaGate, what);
-        const release = await this.keyState.limiter.acquire(opts.signal);
+        const release = await this.keyState.limiter.acquire(opts.signal, this.config.priority);
         // One controller for the caller's signal and our deadline; listeners are removed after
         // each exchange, so a long-lived caller signal does not collect one per request.
         const ac = new AbortController();
@@ -112,7 +112,9 @@ export class ServiceTransport {
         try {
           res = await exchange(ac.signal);
         } catch (e) {
-          throw errorFromNetwork(e, what, { userSignal: opts.signal, deadlineHit });
+          const err = errorFromNetwork(e, what, { userSignal: opts.signal, deadlineHit });
+          if (err.kind !== 'cancelled') this.keyState.noteHealth({ type: 'failed', at: Date.now(), error: err.toJSON() });
+          throw err;
         } finally {
           clearTimeout(timer);
           opts.signal?.removeEventListener('abort', onUserAbort);
@@ -121,8 +123,10 @@ export class ServiceTransport {
         if (res.status < 200 || res.status >= 300) {
           const err = errorFromResponse(res.status, res.bodyText, header(res.headers, 'retry-after'), what);
           this.noteFailure(err);
+          this.keyState.noteHealth({ type: 'failed', at: Date.now(), error: err.toJSON() });
           throw err;
         }
+        this.keyState.noteHealth({ type: 'succeeded', at: Date.now() });
         if (opts.bypassQuotaGate) this.keyState.quotaBlocked = false;
         return onOk(res.bodyText);
       },

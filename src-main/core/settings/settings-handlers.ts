@@ -25,6 +25,8 @@ export interface SettingsDeps {
   chooseFile?: (tool: FfTool) => Promise<string | null>;
   /** Checks a chosen program is that tool (tool-check.ts); throws 'media' when it is not. */
   verifyTool: (tool: FfTool, file: string) => string;
+  /** What the rest of the app does when settings change (wired in the composition root). */
+  onChanged?: () => void;
 }
 
 export function createSettingsHandlers(d: SettingsDeps): HandlersFor<typeof settingsMethods> {
@@ -43,6 +45,7 @@ export function createSettingsHandlers(d: SettingsDeps): HandlersFor<typeof sett
   const toolsView = () => ({ tools: d.toolStatus(), canChoose: !!d.chooseFile });
   const changed = () => {
     const v = view();
+    d.onChanged?.();
     d.events.emit('settings.changed', v);
     return v;
   };

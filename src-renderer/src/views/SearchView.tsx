@@ -1,23 +1,29 @@
-import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
-import type { QueryChip, SearchFiltersIn, SearchResult } from '../../../src-shared/contract/search';
+import { Fragment, useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import type { QueryChip, SearchFiltersIn, SearchResponse, SearchResult, Strictness } from '../../../src-shared/contract/search';
 import { cleanFilters, FilterBar } from '../components/search/FilterBar';
 import { ResultCard } from '../components/search/ResultCard';
 import { SearchNotices, ServiceWait, StatusLine } from '../components/search/SearchNotices';
 import { Viewer } from '../components/viewer/Viewer';
 import { ExportMenu } from '../components/ExportMenu';
 import { tcRange } from '../components/timecode-format';
+import { quotePhrase, removePhrase } from '../components/search/query-text';
 import { useFacets, useHistory, useSearchRunner, useSearchStatus } from '../components/search/use-search';
 import '../components/search/search.css';
 
 const TOPK_CHOICES = [12, 24, 48, 96];
-
+const STRICTNESS_CHOICES: ReadonlyArray<[Strictness, string, string]> = [
+  ['any', 'all, best first', 'Every result, best first; a line marks where matches end (score 50)'],
+  ['medium', 'matches', 'Only results at or above the relevance floor (score 50 or more)'],
+  ['high', 'strong matches', 'Only strong matches (score 75 or more)'],
+];
 export function SearchView(): ReactNode {
   const status = useSearchStatus();
   const { facets, reload: reloadFacets } = useFacets();
   const { queries, reload: reloadHistory } = useHistory();
-  const { response, request, busy, error, run } = useSearchRunner();
+  const { response, request, busy, error, run, more } = useSearchRunner();
   const [text, setText] = useState('');
   const [topK, setTopK] = useState(24);
+  const [strictness, setStrictness] = useState<Strictness>('any');
   const [filters, setFilters] = useState<SearchFiltersIn>({});
   const [collections, setCollections] = useState(true);
   const [showFilters, setShowFilters] = useState(false);
@@ -28,7 +34,7 @@ export function SearchView(): ReactNode {
 
   const searchText = async (q: string) => {
     if (!q.trim()) return;
-    await run({ kind: 'text', text: q.trim(), topK, filters: cleaned, collections });
+    await run({ kind: 'text', text: q.trim(), topK, strictness, filters: cleaned, collections });
     reloadHistory();
   };
   const submit = (e: FormEvent) => {
@@ -38,15 +44,15 @@ export function SearchView(): ReactNode {
   const similar = (r: SearchResult) => {
     if (r.segmentId === null) return;
     setPlaying(null);
-    void run({ kind: 'similar', segmentId: r.segmentId, label: `${r.clipName} ${tcRange({ rate: r.clipRate, timecode: r.clipTimecode }, r.startS, r.endS)}`, topK, filters: cleaned });
+    void run({ kind: 'similar', segmentId: r.segmentId, label: `${r.clipName} ${tcRange({ rate: r.clipRate, timecode: r.clipTimecode }, r.startS, r.endS)}`, topK, strictness, filters: cleaned });
   };
-  // Filters and top-k apply at once to the search on screen.
+  // Filters, page size and strictness apply at once to the search on screen.
   useEffect(() => {
     if (!request) return;
-    if (request.kind === 'text') void run({ ...request, topK, filters: cleaned, collections });
-    else void run({ ...request, topK, filters: cleaned });
+    if (request.kind === 'text') void run({ ...request, topK, strictness, filters: cleaned, collections });
+    else void run({ ...request, topK, strictness, filters: cleaned });
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [cleaned, topK, collections]);
+  }, [cleaned, topK, strictness, collections]);
 
   const results = response?.results ?? [];
   return (
@@ -66,10 +72,17 @@ export function SearchView(): ReactNode {
           aria-label="Search text"
           autoFocus
         />
-        <select value={topK} onChange={(e) => setTopK(Number(e.target.value))} aria-label="Number of results" data-testid="search-topk">
+        <select value={strictness} onChange={(e) => setStrictness(e.target.value as Strictness)} aria-label="Which results to show" data-testid="search-strictness" title={STRICTNESS_CHOICES.find((c) => c[0] === strictness)?.[2]}>
+          {STRICTNESS_CHOICES.map(([v, label, title]) => (
+            <option key={v} value={v} title={title}>
+              {label}
+            </option>
+          ))}
+        </select>
+        <select value={topK} onChange={(e) => setTopK(Number(e.target.value))} aria-label="Clips per page" data-testid="search-topk">
           {TOPK_CHOICES.map((k) => (
             <option key={k} value={k}>
-              top {k}
+              {k} per page
             </option>
           ))}
         </select>
@@ -121,21 +134,34 @@ export function SearchView(): ReactNode {
             setText(next);
             void searchText(next);
           }}
+          onWords={(c) => {
+            // Its words in quotes: the parser leaves quoted words to the service, now and in every later search.
+            const next = quotePhrase(text, c.phrase);
+            setText(next);
+            void searchText(next);
+          }}
         />
+      )}
+      {response && !response.cannotRun && response.relevance.state === 'calibrating' && (
+        <div className="banner" role="status" data-testid="calibrating">
+          <strong>Scores are on their way</strong>
+          <span>
+            Results are in order of similarity. A score says whether a result matches once the service has encoded the reference queries it is measured against ({response.relevance.encoded} of{' '}
+            {response.relevance.total}); this happens once.
+          </span>
+        </div>
       )}
       {response && !response.cannotRun && response.noGoodMatch && (
         <div className="banner" role="status" data-testid="no-good-match">
           <strong>No good match</strong>
-          <span>
-            Nothing in the library stands out for “{response.parsed?.text ?? response.query.text}”: the closest results are below, all under the relevance floor (50). Try other words, or check that the
-            footage is indexed.
-          </span>
+          <span>{noMatchText(response)}</span>
         </div>
       )}
       {response && !response.cannotRun && (
         <div className="row sv-summary-row">
           <div className="muted sv-small" data-testid="search-summary">
-            {results.length} result{results.length === 1 ? '' : 's'}
+            {results.length} clip{results.length === 1 ? '' : 's'}
+            {response.page.hasMore ? ' so far' : ''}
             {response.stats.allowed !== null ? ` among ${response.stats.allowed.toLocaleString()} segments passing the filters` : ''} · {response.stats.indexed.toLocaleString()} indexed · {Math.round(response.stats.tookMs)} ms
           </div>
           <span className="sv-grow" />
@@ -156,16 +182,27 @@ export function SearchView(): ReactNode {
         </div>
       )}
       {results.length > 0 && (
-        // While a new search runs, the previous results stay but read as stale.
+        // While a new search runs, the previous results stay but read as stale. Results are in score
+        // order: a line marks where matches end.
         <div className="sv-grid" data-testid="search-results" aria-busy={busy}>
-          {results.map((r) => (
-            <ResultCard
-              key={`${r.segmentId ?? 'c'}-${r.clipId}-${r.rank}`}
-              r={r}
-              onOpen={(res, at) => setPlaying(at ? { ...res, ...at } : res)}
-              onSimilar={similar}
-            />
+          {results.map((r, i) => (
+            <Fragment key={`${r.segmentId ?? 'c'}-${r.clipId}-${r.rank}`}>
+              {i > 0 && r.score !== null && !r.good && results[i - 1]!.good && (
+                <div className="sv-floor-line" role="separator" data-testid="floor-line">
+                  <span>Below the relevance floor: closest, not matching</span>
+                </div>
+              )}
+              <ResultCard r={r} onOpen={(res, at) => setPlaying(at ? { ...res, ...at } : res)} onSimilar={similar} />
+            </Fragment>
           ))}
+        </div>
+      )}
+      {response && !response.cannotRun && response.page.hasMore && (
+        <div className="row sv-more-row">
+          <button type="button" className="btn" onClick={() => void more()} disabled={busy} data-action="show-more">
+            {busy ? 'Loading…' : `Show ${topK} more`}
+          </button>
+          <span className="muted sv-small">{response.relevance.state === 'unscored' ? 'in library order: folder, file name, then time' : 'best first'}</span>
         </div>
       )}
       {playing && (
@@ -187,22 +224,24 @@ export function SearchView(): ReactNode {
   );
 }
 
-/** The query without a chip's words (and a "not" or "-" that negated them). */
-function removePhrase(query: string, phrase: string): string {
-  const i = query.toLowerCase().indexOf(phrase.toLowerCase());
-  if (i < 0) return query;
-  return `${query.slice(0, i)} ${query.slice(i + phrase.length)}`.replace(/\s*,\s*,/g, ',').replace(/\s+/g, ' ').replace(/^[\s,]+|[\s,]+$/g, '');
+/** Why nothing matched, in the words of the search on screen (a text query or a moment's look). */
+function noMatchText(r: SearchResponse): string {
+  const q = r.parsed?.text ?? r.query.text;
+  const what = r.query.segmentId !== null ? 'Nothing in the library looks enough like this moment' : `Nothing in the library matches “${q ?? ''}” better than generic text does`;
+  return `${what}: the closest results are below, all under the relevance floor (50). Try other words, or check that the footage is indexed.`;
 }
 
-/** What the query's words became: filters as removable chips, and the words the service was asked about. */
-function QueryChips({ chips, sentText, onRemove }: { chips: QueryChip[]; sentText: string; onRemove: (c: QueryChip) => void }): ReactNode {
+/** What the query's words became: filters as chips (their words turn them back into words, × removes them), and the words the service was asked about. */
+function QueryChips({ chips, sentText, onRemove, onWords }: { chips: QueryChip[]; sentText: string; onRemove: (c: QueryChip) => void; onWords: (c: QueryChip) => void }): ReactNode {
   return (
     <div className="row sv-querychips sv-small" data-testid="query-chips" aria-label="Filters read from the query">
       <span className="muted">Understood:</span>
       {chips.map((c) => (
         <span key={`${c.field}-${c.value}-${c.negated}`} className={`sv-chip on${c.negated ? ' sv-chip-not' : ''}`} data-chip={`${c.negated ? 'not-' : ''}${c.value}`}>
-          {c.negated ? 'not ' : ''}
-          {c.label}
+          <button type="button" className="sv-chip-words" title={`Search “${c.phrase}” as words, not as a filter`} onClick={() => onWords(c)} data-action="chip-to-words">
+            {c.negated ? 'not ' : ''}
+            {c.label}
+          </button>
           <button type="button" className="sv-chip-x" aria-label={`Remove ${c.negated ? 'not ' : ''}${c.label}`} onClick={() => onRemove(c)} data-action="remove-chip">
             ×
           </button>

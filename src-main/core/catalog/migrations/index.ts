@@ -15,6 +15,7 @@ import { m0017RemoteClips } from './0017-remote-clips';
 import { m0018AnalysisDecodesOnce } from './0018-analysis-decodes-once';
 import { m0019ShotsInAnalysisDecode } from './0019-shots-in-analysis-decode';
 import { m0020ImportClips } from './0020-import-clips';
+import { m0025QueryBank } from './0025-query-bank';
 
 /** Numbered, append-only. Never edit a migration that has shipped: add the next number. */
-export const MIGRATIONS: readonly Migration[] = [m0001Library, m0002ImportLog, m0003Analysis, m0004ServiceCache, m0005Search, m0006Pipeline, m0007CollectionUploads, m0008ServiceLosses, m0013ShotTransitions, m0014CanonicalTags, m0015TagResolution, m0016Marks, m0017RemoteClips, m0018AnalysisDecodesOnce, m0019ShotsInAnalysisDecode, m0020ImportClips];
+export const MIGRATIONS: readonly Migration[] = [m0001Library, m0002ImportLog, m0003Analysis, m0004ServiceCache, m0005Search, m0006Pipeline, m0007CollectionUploads, m0008ServiceLosses, m0013ShotTransitions, m0014CanonicalTags, m0015TagResolution, m0016Marks, m0017RemoteClips, m0018AnalysisDecodesOnce, m0019ShotsInAnalysisDecode, m0020ImportClips, m0025QueryBank];

@@ -15,8 +15,14 @@ export function TagList({ tags }: { tags: readonly SegmentTag[] }): ReactNode {
   return (
     <div className="sv-tags">
       {tags.map((t) => (
-        <span key={t.field} className={`sv-tag sv-tag-${t.source}`} title={tagTitle(t)} data-field={t.field} data-tag={t.canonical}>
+        <span key={t.field} className={`sv-tag sv-tag-${t.source}${t.other ? ' sv-tag-disagree' : ''}`} title={tagTitle(t)} data-field={t.field} data-tag={t.canonical} data-other={t.other?.canonical ?? ''}>
           {t.value}
+          {t.other && (
+            // The sources disagree: say so on the card, not only in the tooltip.
+            <span className="sv-tag-other" aria-label={`, ${t.other.source === 'service' ? 'the service' : 'the local analysis'} said ${t.other.value}`}>
+              {' '}≠ {t.other.value}
+            </span>
+          )}
         </span>
       ))}
     </div>
@@ -28,7 +34,7 @@ function Score({ r }: { r: SearchResult }): ReactNode {
   const title =
     r.score === null
       ? 'Listed because it passes the filters (no text to rank by)'
-      : `Relevance ${r.score}/100 for this query (50 = the floor of a good match); cosine ${cosineText(r.similarity)}`;
+      : `Relevance ${r.score}/100: how far this moment matches better than generic text does (50 = the floor of a match, 75 strong); raw cosine ${cosineText(r.similarity)}${r.collection ? `; the service's collection similarity ${cosineText(r.collection.similarity)}` : ''}`;
   return (
     <span className={`sv-score sv-score-${band}`} title={title} data-testid="score" data-score={r.score ?? ''}>
       {r.score === null ? 'filter match' : `${r.score}`}

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { CachedQuery, Facets, SearchFiltersIn, SearchResponse, SearchStatus } from '../../../../src-shared/contract/search';
+import type { CachedQuery, Facets, SearchFiltersIn, SearchResponse, SearchStatus, Strictness } from '../../../../src-shared/contract/search';
 import { AppError } from '../../../../src-shared/errors';
 import { api } from '../../api/client';
 
@@ -46,16 +46,26 @@ export function useHistory(): { queries: CachedQuery[]; reload: () => void } {
 }
 
 export type SearchRequest =
-  | { kind: 'text'; text: string; topK: number; filters: SearchFiltersIn; collections: boolean }
-  | { kind: 'similar'; segmentId: number; label: string; topK: number; filters: SearchFiltersIn };
+  | { kind: 'text'; text: string; topK: number; strictness: Strictness; filters: SearchFiltersIn; collections: boolean }
+  | { kind: 'similar'; segmentId: number; label: string; topK: number; strictness: Strictness; filters: SearchFiltersIn };
 
-/** Runs one search at a time; a newer request makes the answer of an older one irrelevant. */
+function call(r: SearchRequest, offset: number): Promise<SearchResponse> {
+  return r.kind === 'text'
+    ? api.call('search.text', { text: r.text, topK: r.topK, offset, strictness: r.strictness, filters: r.filters, collections: r.collections })
+    : api.call('search.similar', { segmentId: r.segmentId, topK: r.topK, offset, strictness: r.strictness, filters: r.filters });
+}
+
+/**
+ * Runs one search at a time; a newer request makes the answer of an older one irrelevant. `more`
+ * fetches the next page of the search on screen and appends its cards.
+ */
 export function useSearchRunner(): {
   response: SearchResponse | null;
   request: SearchRequest | null;
   busy: boolean;
   error: AppError | null;
   run: (r: SearchRequest) => Promise<void>;
+  more: () => Promise<void>;
 } {
   const [response, setResponse] = useState<SearchResponse | null>(null);
   const [request, setRequest] = useState<SearchRequest | null>(null);
@@ -68,10 +78,7 @@ export function useSearchRunner(): {
     setError(null);
     setRequest(r);
     try {
-      const res =
-        r.kind === 'text'
-          ? await api.call('search.text', { text: r.text, topK: r.topK, filters: r.filters, collections: r.collections })
-          : await api.call('search.similar', { segmentId: r.segmentId, topK: r.topK, filters: r.filters });
+      const res = await call(r, 0);
       if (mine === seq.current) setResponse(res);
     } catch (e) {
       if (mine === seq.current) {
@@ -82,5 +89,20 @@ export function useSearchRunner(): {
       if (mine === seq.current) setBusy(false);
     }
   }, []);
-  return { response, request, busy, error, run };
+  const more = useCallback(async () => {
+    const r = request;
+    const shown = response;
+    if (!r || !shown || !shown.page.hasMore) return;
+    const mine = ++seq.current;
+    setBusy(true);
+    try {
+      const next = await call(r, shown.page.offset + shown.results.length);
+      if (mine === seq.current) setResponse({ ...next, results: [...shown.results, ...next.results], noGoodMatch: shown.noGoodMatch, page: { ...next.page, offset: shown.page.offset } });
+    } catch (e) {
+      if (mine === seq.current) setError(e instanceof AppError ? e : new AppError('internal', String(e)));
+    } finally {
+      if (mine === seq.current) setBusy(false);
+    }
+  }, [request, response]);
+  return { response, request, busy, error, run, more };
 }

@@ -6,17 +6,7 @@
  * graph index) and `realisticSpec` (topics, low-dimensional variation inside each cluster).
  */
 
-/** mulberry32: tiny, fast, good enough for test data, and the same sequence on every platform. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../src-main/core/util/seeded-random';
 
 /** Standard normal samples (Box–Muller, both outputs used). */
 export function seededGaussian(seed: number): () => number {

@@ -1,0 +1,67 @@
+import { toAppError, type AppErrorData } from '../../../src-shared/errors';
+import type { SearchFilters, SearchResponse } from '../../../src-shared/contract/search';
+import type { CatalogDb } from '../catalog/open-catalog';
+import { searchCollectionClips } from '../collections/collection-search';
+import type { CollectionStore } from '../collections/collection-store';
+import type { ServiceClient } from '../service';
+import type { RetryInfo } from '../service/retry';
+import { filterClips } from './search-filters';
+
+/** A hit of the service's collection search on a catalogued clip. */
+export interface CollectionHit {
+  clipId: number;
+  videoId: string;
+  startS: number | null;
+  endS: number | null;
+  similarity: number;
+}
+
+export interface CollectionSearchDeps {
+  db: CatalogDb;
+  store: CollectionStore;
+  region: () => string;
+  /** Most collections searched per query: each search is a billable call. */
+  maxCollections: number;
+}
+
+/** The region's collections holding processed videos uploaded from this catalog, most such videos first. */
+export function searchableCollections(d: CollectionSearchDeps): string[] {
+  return d.db
+    .prepare(
+      `SELECT collection_id FROM collection_videos WHERE region = ? AND status = 'processed' AND video_id IS NOT NULL
+       GROUP BY collection_id ORDER BY COUNT(*) DESC, collection_id LIMIT ?`,
+    )
+    .pluck()
+    .all(d.region(), d.maxCollections) as string[];
+}
+
+/**
+ * Searches the given collections at once (each call its own request within the key's budget) and keeps
+ * the hits on catalogued clips that pass the filters: whole-video hits obey the clip filters, and tag
+ * filters need a matching segment in the clip. A failed collection is reported, never fatal.
+ */
+export async function searchCollections(
+  d: CollectionSearchDeps,
+  ids: readonly string[],
+  client: ServiceClient,
+  text: string,
+  topK: number,
+  filters: SearchFilters,
+  onRetry: (info: RetryInfo) => void,
+): Promise<{ hits: CollectionHit[]; info: NonNullable<SearchResponse['collections']> }> {
+  const settled = await Promise.allSettled(ids.map((id) => searchCollectionClips({ store: d.store, client: () => client, region: d.region }, id, text, topK, { onRetry })));
+  const found: CollectionHit[] = [];
+  let unmapped = 0;
+  let error: AppErrorData | null = null;
+  const searched: string[] = [];
+  settled.forEach((s, i) => {
+    if (s.status === 'fulfilled') {
+      searched.push(ids[i]!);
+      for (const h of s.value.results) if (h.clipId !== null) found.push({ clipId: h.clipId, videoId: h.videoId, startS: h.startS, endS: h.endS, similarity: h.similarity });
+      unmapped += s.value.unmapped;
+    } else error ??= toAppError(s.reason).toJSON();
+  });
+  const pass = filterClips(d.db, filters, [...new Set(found.map((h) => h.clipId))]);
+  const hits = found.filter((h) => pass.has(h.clipId));
+  return { hits, info: { searched, hits: hits.length, unmapped, error } };
+}
