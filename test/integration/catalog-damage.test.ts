@@ -81,6 +81,8 @@ describe('a damaged catalog', () => {
     expect(await clipCount()).toBe(1);
     // The damaged file is kept beside the catalog, never deleted.
     expect(fs.readdirSync(dataDir).some((f) => f.startsWith('catalog.sqlite.damaged-'))).toBe(true);
+    // A sound catalog is not set aside for an empty one.
+    expect(await call('catalog.startNew')).toMatchObject({ ok: false, error: { kind: 'invalid' } });
   };
 
   it('names a catalog damaged inside, and one call restores the backup', async () => {
@@ -100,6 +102,15 @@ describe('a damaged catalog', () => {
     fs.truncateSync(path.join(dataDir, 'catalog.sqlite'), 0);
     const h = await expectDamaged(dataDir, /empty \(0 bytes\)/);
     await restoreNewest(h, dataDir);
+  });
+
+  it('starts a new, empty catalog in place of a damaged one when asked, keeping the damaged file', async () => {
+    const dataDir = await library();
+    fs.truncateSync(path.join(dataDir, 'catalog.sqlite'), 0);
+    await expectDamaged(dataDir, /empty/);
+    expect(await value<CatalogHealth>('catalog.startNew')).toMatchObject({ state: 'ok', message: null });
+    expect(await clipCount()).toBe(0);
+    expect(fs.readdirSync(dataDir).filter((f) => f.startsWith('catalog.sqlite.damaged-'))).toHaveLength(1);
   });
 
   it('keeps all 40 ranges saved before the journal was damaged, and says what the damage cost', async () => {

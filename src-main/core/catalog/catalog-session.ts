@@ -73,8 +73,9 @@ export class CatalogSession<P extends CatalogParts> {
     return e;
   }
 
-  open(): Promise<void> {
-    return this.switchTo(async () => {});
+  /** At start: a catalog that cannot be opened leaves the app on its recovery screen, saying why. */
+  async open(): Promise<void> {
+    await this.switchTo(async () => {}).catch(() => undefined);
   }
 
   /** Puts a listed backup in place of the catalog and opens it; what it replaces is kept. */
@@ -92,8 +93,10 @@ export class CatalogSession<P extends CatalogParts> {
     return this.health();
   }
 
-  /** Starts an empty catalog in place of a damaged one (kept beside it). */
+  /** Starts an empty catalog in place of a damaged one (kept beside it); a sound catalog is never set aside this way. */
   async startNew(): Promise<CatalogHealth> {
+    await this.switching;
+    if (this.state !== 'damaged') throw new AppError('invalid', 'the catalog is not damaged: to go back to an earlier state, restore a backup');
     await this.switchTo(async (was) => this.setAside(was));
     return this.health();
   }
@@ -132,7 +135,19 @@ export class CatalogSession<P extends CatalogParts> {
       this.db = null;
       await change(was);
       if (this.closed) return;
-      await this.openNow();
+      try {
+        await this.openNow();
+      } catch (e) {
+        // Whatever kept it from opening (a folder that cannot be written, a copy that failed) is
+        // said on the recovery screen, which still offers the backups.
+        const err = toAppError(e);
+        this.state = 'damaged';
+        this.message = `The catalog ${this.o.file} could not be opened: ${err.message}`;
+        this.parts = this.o.recovery();
+        this.o.logger?.error('catalog.open.failed', { message: err.message });
+        this.o.events.emit('catalog.health', this.health());
+        throw err;
+      }
       this.o.events.emit('catalog.health', this.health());
     });
     this.switching = run.catch(() => undefined);
