@@ -78,7 +78,7 @@ describe('catalog recovery screen', () => {
     }, 120_000);
   }
 
-  it('shows the paused-indexing banner of a disk that fills, and the read-only banner of a start on a full disk (1280x720)', async (ctx) => {
+  it('shows the paused-indexing banner of a disk that fills, and the read-only banner of a start on a full disk (1280x720, 1920x1080)', async (ctx) => {
     const disk = path.join(tmp.dir, 'small-disk');
     fs.mkdirSync(disk);
     try {
@@ -102,6 +102,8 @@ describe('catalog recovery screen', () => {
       await paused.waitFor();
       expect(await paused.textContent()).toContain(dataDir);
       await e2e.screenshot('disk-full-paused-1280');
+      await e2e.page.setViewportSize({ width: 1920, height: 1080 });
+      await e2e.screenshot('disk-full-paused-1920');
       fs.rmSync(filler);
       await paused.waitFor({ state: 'detached' });
       await e2e.close();
@@ -114,6 +116,8 @@ describe('catalog recovery screen', () => {
       expect(await banner.textContent()).toContain(dataDir);
       await e2e.page.getByText('flower.mp4').first().waitFor();
       await e2e.screenshot('disk-full-read-only-1280');
+      await e2e.page.setViewportSize({ width: 1920, height: 1080 });
+      await e2e.screenshot('disk-full-read-only-1920');
       await e2e.close();
       e2e = null;
     } finally {
