@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { analyseShots } from '../src-main/core/media/detect-shots-in-file';
 import { ffPath } from '../src-main/core/media/ffmpeg-locate';
+import { footageFfmpeg } from '../test/helpers/footage-ffmpeg';
 
 const VIDEOS = path.resolve(__dirname, '../../shared/media/videos');
 const CACHE = path.resolve(__dirname, '../.tmp/bench-shots');
@@ -127,7 +128,7 @@ function build(seed: number, c: Case): string {
   const file = path.join(dir, `${c.name}.mp4`);
   if (fs.existsSync(file) && fs.statSync(file).size > 0) return file;
   const inputs = c.inputs.flatMap(([f, ss]) => ['-ss', String(ss), '-i', path.join(VIDEOS, f)]);
-  execFileSync(ffPath('ffmpeg'), ['-hide_banner', '-loglevel', 'error', '-y', ...inputs, '-filter_complex', c.graph, '-map', '[out]',
+  execFileSync(footageFfmpeg(), ['-hide_banner', '-loglevel', 'error', '-y', ...inputs, '-filter_complex', c.graph, '-map', '[out]',
     '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '20', `${file}.part.mp4`]);
   fs.renameSync(`${file}.part.mp4`, file);
   return file;

@@ -131,9 +131,9 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
       const chosen = chosenTool(tool);
       try {
         const located = locateTool(tool, { explicit: { [tool]: chosen?.path } });
-        return { tool, path: located.path, source: chosen?.source ?? located.source, version: verifyTool(tool, located.path), error: null };
+        return { tool, path: located.path, source: chosen?.source ?? located.source, origin: located.origin ?? null, version: verifyTool(tool, located.path), error: null };
       } catch (e) {
-        return { tool, path: chosen?.path ?? null, source: chosen?.source ?? null, version: null, error: toAppError(e).toJSON() };
+        return { tool, path: chosen?.path ?? null, source: chosen?.source ?? null, origin: null, version: null, error: toAppError(e).toJSON() };
       }
     });
   const ffmpegBinary = () => ffPath('ffmpeg', { ffmpeg: tools().ffmpeg });

@@ -2,7 +2,15 @@ import crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 export const TOKEN_HEADER = 'x-reelscout-token';
-export const TOKEN_COOKIE = 'rs_token';
+
+/**
+ * The session cookie of the instance on `port`. Browsers keep cookies per host, not per port, so
+ * one name for every instance let the cookie of one (or of a run before a restart) stand in for
+ * another's and be refused there: the port in the name keeps each instance's cookie its own.
+ */
+export function tokenCookie(port: number): string {
+  return `rs_token_${port}`;
+}
 
 export function newToken(): string {
   return crypto.randomBytes(24).toString('base64url');
@@ -25,7 +33,7 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 export type AuthFailure = 'host' | 'origin' | 'token';
 
 /**
- * Every request and socket must carry the per-run token (header, or the cookie set on first load),
+ * Every request and socket must carry the per-run token (header, or this instance's cookie set on first load),
  * come to our own host name (no DNS rebinding) and, when a browser says where it comes from, from
  * our own origin (no cross-site requests from other local pages). The token in a query string is
  * taken only where the printed URL carries it (`GET /?token=`, traded at once for the cookie): query
@@ -37,7 +45,9 @@ export function checkRequest(req: IncomingMessage, token: string, port: number, 
   const origin = req.headers.origin;
   if (origin !== undefined && !allowedHosts.some((h) => origin === `http://${h}`)) return 'origin';
   const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+  // A token in the printed URL is the one to check when it is there: a cookie the browser kept
+  // from a run before a restart must not stand in front of the fresh one.
   const fromQuery = opts.acceptQueryToken ? url.searchParams.get('token') : null;
-  const presented = (req.headers[TOKEN_HEADER] as string | undefined) ?? cookieValue(req.headers.cookie, TOKEN_COOKIE) ?? fromQuery ?? '';
+  const presented = fromQuery ?? (req.headers[TOKEN_HEADER] as string | undefined) ?? cookieValue(req.headers.cookie, tokenCookie(port)) ?? '';
   return safeEqual(presented, token) ? null : 'token';
 }

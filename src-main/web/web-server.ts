@@ -5,7 +5,7 @@ import type { Dispatch } from '../core/rpc/dispatcher';
 import type { EventBus } from '../core/rpc/event-bus';
 import type { Logger } from '../core/util/logger';
 import { parseMediaPath, type MediaRef } from '../../src-shared/media-ref';
-import { checkRequest, newToken, TOKEN_COOKIE } from './web-auth';
+import { checkRequest, newToken, tokenCookie } from './web-auth';
 import { resolveUnder, sendFile } from './static-files';
 
 export interface WebServerOptions {
@@ -122,9 +122,10 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
       'cross-origin-resource-policy': 'same-origin',
     };
     if (url.searchParams.has('token') && req.method === 'GET' && url.pathname === '/') {
-      // Trade the token in the URL for a cookie, and drop it from the address bar and history.
+      // Trade the token in the URL for this instance's cookie (replacing one a run before a restart
+      // left), and drop it from the address bar and history.
       res.writeHead(302, {
-        'set-cookie': `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+        'set-cookie': `${tokenCookie(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`,
         location: url.pathname,
         ...security,
       });

@@ -86,6 +86,8 @@ export const toolStatusSchema = z.object({
   tool: toolSchema,
   path: z.string().nullable(),
   source: z.enum(['setting', 'flag', 'env', 'bundled', 'system']).nullable(),
+  /** A bundled tool's npm package and version ("@ffmpeg-installer/linux-x64 4.1.0"). */
+  origin: z.string().nullable(),
   version: z.string().nullable(),
   error: appErrorSchema.nullable(),
 });

@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { mediaFile } from '../helpers/paths';
 import { launchApp, type E2eApp } from './harness';
+import { footageFfmpeg } from '../helpers/footage-ffmpeg';
 
 /**
  * Issue 14 in the Library: a clip edited with a 1 s dissolve is imported through the app; its
@@ -19,7 +19,7 @@ beforeAll(async () => {
   footage = path.join(e.dataDir, 'footage');
   fs.mkdirSync(footage, { recursive: true });
   const n = (i: number, len: number) => `[${i}:v]fps=25,trim=duration=${len},setpts=PTS-STARTPTS,scale=640:360,setsar=1,format=yuv420p[v${i}]`;
-  execFileSync(ffPath('ffmpeg'), ['-hide_banner', '-loglevel', 'error', '-y', '-i', mediaFile('sam2_04_coffee.mp4'), '-i', mediaFile('intel_car-detection.mp4'),
+  execFileSync(footageFfmpeg(), ['-hide_banner', '-loglevel', 'error', '-y', '-i', mediaFile('sam2_04_coffee.mp4'), '-i', mediaFile('intel_car-detection.mp4'),
     '-filter_complex', `${n(0, 3)};${n(1, 3)};[v0][v1]xfade=transition=fade:duration=1:offset=2[out]`, '-map', '[out]', '-c:v', 'libx264', '-preset', 'ultrafast', path.join(footage, 'dissolve.mp4')]);
 }, 60_000);
 

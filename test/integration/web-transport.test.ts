@@ -53,8 +53,19 @@ describe('web transport security', () => {
   it('refuses a wrong token, in the header, the cookie or the query', async () => {
     const wrong = app.server.token.slice(0, -2) + 'xx';
     expect((await rpc({ 'x-reelscout-token': wrong })).status).toBe(401);
-    expect((await rpc({ cookie: `rs_token=${wrong}` })).status).toBe(401);
+    expect((await rpc({ cookie: `rs_token_${new URL(origin).port}=${wrong}` })).status).toBe(401);
     expect((await fetch(`${origin}/?token=${wrong}`)).status).toBe(401);
+  });
+
+  it("takes this instance's cookie only, and a fresh ?token= over a stale cookie", async () => {
+    const port = new URL(origin).port;
+    expect((await rpc({ cookie: `rs_token_${port}=${app.server.token}` })).status).toBe(200);
+    // Another instance's cookie (the browser sends every port's cookies to every port) is not ours.
+    expect((await rpc({ cookie: `rs_token_1=${app.server.token}` })).status).toBe(401);
+    const stale = app.server.token.slice(0, -2) + 'xx';
+    const res = await fetch(`${origin}/?token=${app.server.token}`, { headers: { cookie: `rs_token_${port}=${stale}` }, redirect: 'manual' });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('set-cookie')).toMatch(new RegExp(`^rs_token_${port}=${app.server.token};`));
   });
 
   it('refuses a foreign Origin even with the right token', async () => {

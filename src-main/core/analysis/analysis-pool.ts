@@ -1,7 +1,8 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../../../src-shared/errors';
-import { resolveFaceModelPath, resolveOrtPath, resolveWorkerScript, type ResourceLocations } from './resource-paths';
+import type { ResourceLocations } from '../app-resources';
+import { resolveFaceModelPath, resolveOrtPath, resolveWorkerScript } from './resource-paths';
 import type { MotionStep } from './workers/block-motion.cjs';
 import type { RawFace } from './workers/yunet.cjs';
 

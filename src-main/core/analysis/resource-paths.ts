@@ -2,46 +2,13 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { AppError } from '../../../src-shared/errors';
+import { electronResourcesPath, findAppRoot, type ResourceLocations } from '../app-resources';
 
 export const FACE_MODEL_FILE = 'yunet_n_dynamic.onnx';
 export const WORKER_FILE = 'analysis-worker.cjs';
 
-/**
- * Where resources live. In a packaged app Electron sets process.resourcesPath and the build copies
- * resources/models -> <resources>/models and src-main/core/analysis/workers ->
- * <resources>/analysis-workers (extraResources). From the repository (vitest, tsx, an out/main
- * build run in place) they are found from the project root.
- */
-export interface ResourceLocations {
-  /** Project root (folder of package.json); found by walking up from this file when omitted. */
-  appRoot?: string;
-  /** Electron's process.resourcesPath; read from process when omitted. */
-  resourcesPath?: string;
-}
-
-function electronResourcesPath(): string | undefined {
-  const p = (process as NodeJS.Process & { resourcesPath?: string }).resourcesPath;
-  return typeof p === 'string' && p ? p : undefined;
-}
-
-/** Nearest ancestor of `start` whose package.json is this app's (works from src-main/... and from out/main). */
-export function findAppRoot(start: string = __dirname): string | null {
-  let dir = path.resolve(start);
-  for (;;) {
-    const pkg = path.join(dir, 'package.json');
-    if (fs.existsSync(pkg)) {
-      try {
-        const name = (JSON.parse(fs.readFileSync(pkg, 'utf8')) as { name?: unknown }).name;
-        if (name === 'reelscout') return dir;
-      } catch {
-        /* an unreadable package.json is not ours: keep walking */
-      }
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
-  }
-}
+// In the package the build copies resources/models -> <resources>/models and
+// src-main/core/analysis/workers -> <resources>/analysis-workers (extraResources).
 
 function firstExisting(candidates: Array<string | null | undefined>, what: string): string {
   const list = candidates.filter((c): c is string => typeof c === 'string' && c.length > 0);

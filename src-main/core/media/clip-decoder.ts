@@ -3,6 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { AppError } from '../../../src-shared/errors';
 import { ffPath } from './ffmpeg-locate';
+import { frameSync } from './frame-sync';
 import { killChild, spawnTool } from './run-process';
 import { stillsBranches, type StillsRequest } from './stills';
 import type { FitGeometry } from '../tensors/frame-geometry';
@@ -118,7 +119,7 @@ export function buildDecodeArgs(req: DecodeRequest): { args: string[]; fds: numb
   req.outputs.forEach((o, i) => {
     args.push('-map', `[${labels[i]}]`);
     if (req.maxFramesPerOutput) args.push('-frames:v', String(req.maxFramesPerOutput));
-    if (o.fps === 'every') args.push('-fps_mode', 'passthrough');
+    if (o.fps === 'every') args.push(...frameSync('passthrough'));
     args.push('-f', 'rawvideo', '-pix_fmt', o.pixFmt, `pipe:${fds[i]}`);
   });
   stills.forEach((b, i) => args.push('-map', `[j${i}]`, ...b.outputArgs));

@@ -1,37 +1,55 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../../src-shared/errors';
+import { electronResourcesPath, findAppRoot, type ResourceLocations } from '../app-resources';
 
 export type FfTool = 'ffmpeg' | 'ffprobe';
+export type ToolSource = 'setting' | 'env' | 'bundled' | 'system';
 
-export interface FfmpegLocateOptions {
+export interface FfmpegLocateOptions extends ResourceLocations {
   /** Paths chosen in Settings: they win over everything else. */
   explicit?: Partial<Record<FfTool, string | undefined>>;
   env?: NodeJS.ProcessEnv;
-  /** Test seam: where the bundled ffmpeg-static binary would be. */
-  bundledFfmpeg?: () => string | null;
 }
 
 export interface LocatedTool {
   path: string;
-  source: 'setting' | 'env' | 'bundled' | 'system';
+  source: ToolSource;
+  /** A bundled tool's npm package and version (its folder's manifest.json), for Settings. */
+  origin?: string;
 }
 
 const ENV_NAMES: Record<FfTool, string> = { ffmpeg: 'FFMPEG_PATH', ffprobe: 'FFPROBE_PATH' };
 
+/** electron-builder's ${os}-${arch} of this process: the name of its staged folder. */
+export function bundleTarget(platform: NodeJS.Platform = process.platform, arch: string = process.arch): string {
+  const os = platform === 'darwin' ? 'mac' : platform === 'win32' ? 'win' : platform;
+  return `${os}-${arch}`;
+}
+
 /**
- * ffmpeg-static is an optional dependency: its install downloads a binary and fails offline,
- * so it is often absent. In a packaged app the binary sits in app.asar.unpacked.
+ * The app's own ffmpeg and ffprobe, staged by scripts/stage-ffmpeg.mjs with a manifest.json: in the
+ * package at <resources>/ffmpeg (extraResources, outside the asar so they can be executed), in the
+ * repository at build/ffmpeg/<os>-<arch> (staged by `npm install`'s postinstall). One lookup for the
+ * package, dev and tests.
  */
-function defaultBundledFfmpeg(): string | null {
-  try {
-    const p = require('ffmpeg-static') as string | null;
-    if (!p) return null;
-    const unpacked = p.replace(`app.asar${path.sep}`, `app.asar.unpacked${path.sep}`);
-    return fs.existsSync(unpacked) ? unpacked : null;
-  } catch {
-    return null;
+function bundledTool(tool: FfTool, loc: ResourceLocations = {}): { path: string; origin: string } | null {
+  const res = loc.resourcesPath ?? electronResourcesPath();
+  const root = loc.appRoot ?? findAppRoot();
+  const dirs = [res && path.join(res, 'ffmpeg'), root && path.join(root, 'build', 'ffmpeg', bundleTarget())];
+  for (const dir of dirs) {
+    if (!dir) continue;
+    let entry: { file?: unknown; package?: unknown; version?: unknown } | undefined;
+    try {
+      entry = (JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Record<string, typeof entry>)[tool];
+    } catch {
+      continue;
+    }
+    if (typeof entry?.file !== 'string' || path.basename(entry.file) !== entry.file) continue;
+    const file = path.join(dir, entry.file);
+    if (isExecutable(file)) return { path: file, origin: `${String(entry.package)} ${String(entry.version)}` };
   }
+  return null;
 }
 
 function isExecutable(p: string): boolean {
@@ -57,10 +75,7 @@ function findOnPath(name: string, env: NodeJS.ProcessEnv): string | null {
   return null;
 }
 
-/**
- * Resolution order: explicit setting, FFMPEG_PATH/FFPROBE_PATH, a bundled binary, the system's.
- * ffmpeg-static bundles only ffmpeg; a bundled ffprobe is looked for beside it.
- */
+/** Resolution order: explicit setting, FFMPEG_PATH/FFPROBE_PATH, the app's own (bundled), the system's (PATH). */
 export function locateTool(tool: FfTool, opts: FfmpegLocateOptions = {}): LocatedTool {
   const env = opts.env ?? process.env;
   const explicit = opts.explicit?.[tool];
@@ -73,11 +88,8 @@ export function locateTool(tool: FfTool, opts: FfmpegLocateOptions = {}): Locate
     if (!isExecutable(fromEnv)) throw new AppError('media', `${ENV_NAMES[tool]} is not an executable file: ${fromEnv}`);
     return { path: fromEnv, source: 'env' };
   }
-  const bundledFfmpeg = (opts.bundledFfmpeg ?? defaultBundledFfmpeg)();
-  if (bundledFfmpeg) {
-    const candidate = tool === 'ffmpeg' ? bundledFfmpeg : path.join(path.dirname(bundledFfmpeg), path.basename(bundledFfmpeg).replace('ffmpeg', 'ffprobe'));
-    if (isExecutable(candidate)) return { path: candidate, source: 'bundled' };
-  }
+  const bundled = bundledTool(tool, opts);
+  if (bundled) return { path: bundled.path, source: 'bundled', origin: bundled.origin };
   const system = findOnPath(tool, env);
   if (system) return { path: system, source: 'system' };
   throw new AppError('media', `${tool} was not found: set its path in Settings or ${ENV_NAMES[tool]}, or install it`);

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import os from 'node:os';
+import path from 'node:path';
 import { AppError } from '../../../src-shared/errors';
 
 export interface RunOptions {
@@ -36,10 +37,22 @@ export function killChild(child: ChildProcess, graceMs = 2000): void {
  */
 export const TOOL_PRIORITY = 10;
 
+const spawned = new Map<string, number>();
+
+/**
+ * How many tool processes this process has started, by program name (ffmpeg, ffprobe): every one
+ * pays the program's start-up before it reads a byte, which bench:index prices.
+ */
+export function toolsSpawned(): ReadonlyMap<string, number> {
+  return spawned;
+}
+
 /** Spawns a tool whose lifetime follows the signal: aborting the job kills the process. */
 export function spawnTool(bin: string, args: string[], signal?: AbortSignal, options: SpawnOptions = {}): ChildProcess {
   if (signal?.aborted) throw new AppError('cancelled', 'cancelled before start');
   const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true, ...options });
+  const name = path.basename(bin, '.exe');
+  spawned.set(name, (spawned.get(name) ?? 0) + 1);
   if (child.pid !== undefined) {
     try {
       os.setPriority(child.pid, TOOL_PRIORITY);

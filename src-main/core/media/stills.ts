@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../../src-shared/errors';
 import { ffPath } from './ffmpeg-locate';
+import { frameSync } from './frame-sync';
 import { jpegSize } from './jpeg-size';
 import { runTool } from './run-process';
 import { gridFilter } from '../tensors/shot-grid';
@@ -143,7 +144,7 @@ export async function renderKeyframePoster(
   // Passthrough: the keyframe before atS arrives with a negative timestamp, which the image
   // muxer's constant-rate sync drops; the JPEG was then the next keyframe (or, in a clip with one
   // keyframe, nothing, and a second ffmpeg from 0), while the time read below was the dropped one's.
-  args.push('-map', '0:v:0', '-frames:v', '1', '-fps_mode', 'passthrough', '-vf', `showinfo,${scaleTo(opts.width ?? 320)}`, '-q:v', '4', out);
+  args.push('-map', '0:v:0', '-frames:v', '1', ...frameSync('passthrough'), '-vf', `showinfo,${scaleTo(opts.width ?? 320)}`, '-q:v', '4', out);
   const res = await runTool(opts.ffmpeg ?? ffPath('ffmpeg'), args, { signal: opts.signal });
   const img = readImage(out);
   if (!img && atS > 0) return renderKeyframePoster(file, 0, outDir, opts);

@@ -177,9 +177,19 @@ export function SettingsView({ health, onCatalogChanged }: { health: CatalogHeal
           <div className="field" key={t.tool} data-tool={t.tool}>
             <label>{t.tool}</label>
             <div className="row">
-              <span className={t.error ? 'error-text' : ''}>
-                {t.error ? t.error.message : `${t.path} (${t.source === 'flag' ? 'start-up flag' : t.source === 'setting' ? 'chosen' : t.source}) · ${t.version ?? ''}`}
-              </span>
+              {t.error ? (
+                <span className="error-text">{t.error.message}</span>
+              ) : (
+                <div className="tool-status">
+                  <div data-testid="tool-version">{t.version ?? t.tool}</div>
+                  <div className="muted" data-testid="tool-source">
+                    {toolSourceText(t)}
+                  </div>
+                  <code className="muted tool-path" data-testid="tool-path">
+                    {t.path}
+                  </code>
+                </div>
+              )}
               {tools.canChoose && (
                 <button
                   className="btn"
@@ -214,4 +224,22 @@ export function SettingsView({ health, onCatalogChanged }: { health: CatalogHeal
       )}
     </div>
   );
+}
+
+/** Where the program in use came from, in the words of the resolution order (ffmpeg-locate.ts). */
+function toolSourceText(t: ToolStatus): string {
+  switch (t.source) {
+    case 'bundled':
+      return `bundled with Reelscout${t.origin ? ` (${t.origin})` : ''}`;
+    case 'setting':
+      return 'chosen in Settings';
+    case 'flag':
+      return `start-up flag --${t.tool}`;
+    case 'env':
+      return t.tool === 'ffmpeg' ? 'FFMPEG_PATH' : 'FFPROBE_PATH';
+    case 'system':
+      return "the system's, found on PATH";
+    default:
+      return 'unknown source';
+  }
 }
