@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { app, BrowserWindow } from 'electron';
+import { app, BrowserWindow, dialog } from 'electron';
 import { createAppCore, type AppCore } from './core/app-core';
 import { createLogger, silentLogger, type Logger } from './core/util/logger';
 import { APP_VERSION } from './core/app-version';
@@ -57,27 +57,40 @@ app.on('second-instance', () => {
   }
 });
 
-void app.whenReady().then(() => {
+void app.whenReady().then(async () => {
   if (!primary) return;
   const dataDir = app.getPath('userData');
   const logger = createLogger({ file: path.join(app.getPath('logs'), 'main.log') });
   quitLog = logger;
   hardenApp(logger);
-  core = createAppCore({
-    dataDir,
-    transport: 'electron',
-    version: APP_VERSION,
-    preferencesStore: createElectronJsonStore(),
-    secretCipher: createKeychainCipher(logger),
-    logger,
-    chooseFile: chooseToolFile(() => mainWindow),
-    desktop: createDesktopShell(() => mainWindow),
-    // Add by URL may read addresses on this computer only when the app was started so.
-    remote: { allowLoopback: app.commandLine.hasSwitch(LOOPBACK_FLAG.slice(2)) },
-  });
+  let opened: AppCore;
+  try {
+    opened = await createAppCore({
+      dataDir,
+      transport: 'electron',
+      version: APP_VERSION,
+      preferencesStore: createElectronJsonStore(),
+      secretCipher: createKeychainCipher(logger),
+      logger,
+      chooseFile: chooseToolFile(() => mainWindow),
+      desktop: createDesktopShell(() => mainWindow),
+      // Add by URL may read addresses on this computer only when the app was started so.
+      remote: { allowLoopback: app.commandLine.hasSwitch(LOOPBACK_FLAG.slice(2)) },
+    });
+  } catch (e) {
+    // Nothing to show the app in: say why in a native window (another instance holds the data
+    // folder, the folder cannot be written...) instead of quitting without a word. A damaged
+    // catalog or a full disk do not land here: the app opens and offers what to do.
+    const message = e instanceof Error ? e.message : String(e);
+    logger.error('app.start.failed', { message });
+    dialog.showErrorBox('Reelscout could not start', `${message}\n\nData folder: ${dataDir}\nLog: ${path.join(app.getPath('logs'), 'main.log')}`);
+    app.quit();
+    return;
+  }
+  core = opened;
   handleAppProtocol(rendererDirOf(__dirname));
-  handleMediaProtocol(core.resolveMedia, core.openRemoteClip);
-  registerRpcIpc(core, () => mainWindow, logger);
+  handleMediaProtocol(opened.resolveMedia, opened.openRemoteClip);
+  registerRpcIpc(opened, () => mainWindow, logger);
   registerDialogs(() => mainWindow, logger);
   mainWindow = createWindow();
   mainWindow.on('closed', () => (mainWindow = null));

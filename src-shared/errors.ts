@@ -17,6 +17,9 @@ export const ERROR_KINDS = [
   'offline', // the service cannot be reached at all
   'cancelled', // the user or a shutdown aborted the work
   'io', // a local file or process failed
+  'unplugged', // a clip's drive or folder is not there now (unplugged, renamed): its work waits for it
+  'disk_full', // no room to write in the app's data folder: work pauses until there is
+  'damaged', // the catalog file cannot be read as a database: restore a backup
   'media', // ffmpeg/ffprobe could not read the input
   'internal', // a bug: never expected
 ] as const;
@@ -61,10 +64,18 @@ export function isAppError(e: unknown): e is AppError {
   return e instanceof AppError;
 }
 
-/** Wraps anything thrown into an AppError; unknown throwables are bugs, so they become 'internal'. */
+/** Codes of a write refused for want of room: SQLite's, and the system's (no space, over quota). */
+const DISK_FULL_CODES = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT']);
+
+/**
+ * Wraps anything thrown into an AppError; unknown throwables are bugs, so they become 'internal'.
+ * A full disk is an expected condition wherever it is met, so its codes become 'disk_full'.
+ */
 export function toAppError(e: unknown, fallback: ErrorKind = 'internal'): AppError {
   if (e instanceof AppError) return e;
   if (e instanceof Error && e.name === 'AbortError') return new AppError('cancelled', 'cancelled', { cause: e });
   const message = e instanceof Error ? e.message : String(e);
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && DISK_FULL_CODES.has(code)) return new AppError('disk_full', message, { cause: e });
   return new AppError(fallback, message, { cause: e });
 }

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { safeText } from './contract/safe-strings';
 
 /** Something the renderer may display: a cached thumbnail/sprite, or a catalogued clip for playback. */
 export const mediaRefSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('thumb'), path: z.string().min(1).max(1024) }),
+  z.object({ kind: z.literal('thumb'), path: safeText(1024).min(1) }),
   z.object({ kind: z.literal('clip'), clipId: z.number().int().positive() }),
 ]);
 export type MediaRef = z.infer<typeof mediaRefSchema>;

@@ -1,5 +1,7 @@
 import path from 'node:path';
-import { openCatalog, type CatalogDb } from './catalog/open-catalog';
+import type { CatalogDb } from './catalog/open-catalog';
+import { BACKUP_DIR } from './catalog/catalog-backups';
+import { CatalogSession } from './catalog/catalog-session';
 import { ffPath } from './media/ffmpeg-locate';
 import { createDispatcher, type Dispatch } from './rpc/dispatcher';
 import { EventBus } from './rpc/event-bus';
@@ -12,9 +14,11 @@ import { verifyTool } from './media/tool-check';
 import { locateTool, type FfTool } from './media/ffmpeg-locate';
 import { createServiceClient } from './service/client';
 import type { ToolStatus } from '../../src-shared/contract/settings';
-import { toAppError } from '../../src-shared/errors';
+import { AppError, toAppError } from '../../src-shared/errors';
+import { METHODS, type MethodName } from '../../src-shared/contract';
 import type { Logger } from './util/logger';
 import { createMediaResolver } from './media-resolver';
+import { createClipFileCheck } from './library/clip-file';
 import { createServiceProvider, type ServiceProvider } from './service-provider';
 import { createLibraryService } from './library/library-handlers';
 import { createMarksHandlers } from './marks/marks-handlers';
@@ -27,6 +31,9 @@ import { createCollectionsModule } from './collections/collections-module';
 import { createSearchModule, searchServiceBinding } from './search/search-module';
 import type { MediaRef } from '../../src-shared/media-ref';
 import { acquireDataDirLock, type DataDirLock } from './util/data-dir-lock';
+import { createDiskGuard } from './util/disk-space';
+import { createCatalogHandlers } from './catalog/catalog-handlers';
+import { checkpointAfterSave } from './catalog/checkpoint';
 import type { RemoteTimeouts } from './remote/remote-fetch';
 import type { RemoteAccess, RemoteDeadlines } from './remote/remote-input';
 import { createRemoteClipStream, type RemoteClipStream } from './remote/remote-clip-stream';
@@ -44,6 +51,8 @@ export interface AppCoreOptions {
   chooseFile?: (tool: FfTool) => Promise<string | null>;
   /** Electron: reveal, open and drag real files out (absent in web mode, which says why). */
   desktop?: DesktopShell;
+  /** Free space kept in the data folder before anything writes (default DEFAULT_MIN_FREE_BYTES; tests on a small disk lower it). */
+  minFreeBytes?: number;
   /**
    * Reads of clips added by URL: `allowLoopback` only when the person starting the app said so
    * (`--allow-loopback-urls`; no RPC can set it); tests shorten the timeouts.
@@ -54,12 +63,13 @@ export interface AppCoreOptions {
 export interface AppCore {
   dispatch: Dispatch;
   events: EventBus;
-  db: CatalogDb;
+  /** The open catalog (it changes when a backup is restored); throws while the catalog is damaged. */
+  readonly db: CatalogDb;
   preferences: PreferencesService;
   secrets: SecretStore;
   service: ServiceProvider;
-  paths: { dataDir: string; catalog: string; cacheDir: string; thumbsDir: string };
-  resolveMedia: (ref: MediaRef) => string | null;
+  paths: { dataDir: string; catalog: string; cacheDir: string; thumbsDir: string; backupsDir: string };
+  resolveMedia: (ref: MediaRef) => Promise<string | null>;
   /** Playback of a clip added by URL, streamed through main (null: not such a clip). */
   openRemoteClip: RemoteClipStream;
   dispose(): Promise<void>;
@@ -69,23 +79,32 @@ export interface AppCore {
  * Composition root of everything that does not need Electron. The Electron main entry and the
  * web server both build one of these and only differ in how they carry the contract.
  */
-export function createAppCore(o: AppCoreOptions): AppCore {
+export async function createAppCore(o: AppCoreOptions): Promise<AppCore> {
   // Before anything is opened or recovered: a second instance must not touch the first one's jobs.
   const lock = acquireDataDirLock(o.dataDir, o.transport);
   try {
-    return composeAppCore(o, lock);
+    return await composeAppCore(o, lock);
   } catch (e) {
     lock.release();
     throw e;
   }
 }
 
-function composeAppCore(o: AppCoreOptions, lock: DataDirLock): AppCore {
+/** What the app builds on one open catalog (catalog-session.ts rebuilds it when the catalog changes). */
+interface CatalogApp {
+  dispatch: Dispatch;
+  resolveMedia: (ref: MediaRef) => Promise<string | null>;
+  openRemoteClip: RemoteClipStream;
+  dispose(): Promise<void>;
+}
+
+async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<AppCore> {
   const paths = {
     dataDir: o.dataDir,
     catalog: path.join(o.dataDir, 'catalog.sqlite'),
     cacheDir: path.join(o.dataDir, 'cache'),
     thumbsDir: path.join(o.dataDir, 'cache', 'thumbs'),
+    backupsDir: path.join(o.dataDir, BACKUP_DIR),
   };
   const events = new EventBus();
   const preferences = createPreferences(o.preferencesStore, o.logger);
@@ -96,8 +115,9 @@ function composeAppCore(o: AppCoreOptions, lock: DataDirLock): AppCore {
     const p = preferences.get();
     bindLegacyKey(secrets, p.baseUrls[p.region]);
   }
-  const db = openCatalog(paths.catalog);
   const service = createServiceProvider(preferences, secrets);
+  const disk = createDiskGuard(o.dataDir, o.minFreeBytes);
+  const remote = (): RemoteAccess => ({ policy: { allowLoopback: o.remote?.allowLoopback === true }, timeouts: o.remote?.timeouts, deadlines: o.remote?.deadlines });
 
   // Paths chosen in main (Settings' file dialog, web mode's flags), read at each use so a change
   // applies without a restart, and checked to be ffmpeg/ffprobe before anything runs them.
@@ -136,115 +156,174 @@ function composeAppCore(o: AppCoreOptions, lock: DataDirLock): AppCore {
       return null;
     }
   };
-  const shutdown = new AbortController();
-  const remote = (): RemoteAccess => ({ policy: { allowLoopback: o.remote?.allowLoopback === true }, timeouts: o.remote?.timeouts, deadlines: o.remote?.deadlines });
 
-  const pipeline = createAppPipeline({ db, events, service, cacheDir: paths.cacheDir, tools, logger: o.logger });
-  const library = createLibraryService({
-    db,
-    events,
-    cacheDir: paths.cacheDir,
-    logger: o.logger,
-    signal: shutdown.signal,
-    // The one runner: posters, shots, thumbnails and indexing are all stages of the pipeline.
-    indexClips: (ids, opts) => pipeline.pipeline.enqueueClips(ids, opts),
-    indexStates: (ids) => pipeline.pipeline.indexStates(ids),
-  });
-  const collections = createCollectionsModule({
-    db,
+  // Settings live outside the catalog: they answer whatever state the catalog is in. What a change
+  // of key or address means to the parts on the catalog is theirs to say (set while they stand).
+  let settingsChanged = () => {};
+  const settingsHandlers = createSettingsHandlers({
+    preferences,
+    secrets,
     events,
     logger: o.logger,
-    cacheDir: paths.cacheDir,
-    region: () => preferences.get().region,
-    client: () => service.client(),
-    ffmpeg: ffmpegBinary,
-    queue: pipeline.pipeline.queue,
-  });
-  const search = createSearchModule({
-    db,
-    indexDir: path.join(o.dataDir, 'search-index'),
-    ...searchServiceBinding(service),
-    events,
-    logger: o.logger,
-    // The reference queries relevance is measured against are a job of the one runner.
-    queue: pipeline.pipeline.queue,
-    backgroundClient: () => service.client(),
+    transport: o.transport,
+    dataDir: o.dataDir,
+    version: o.version,
+    ffmpegPath,
+    probeService: async (target) => {
+      // A client of its own for what the form holds; it shares the limiter of that address and key.
+      const p = preferences.get();
+      const client = createServiceClient({ region: p.region, baseUrls: { [p.region]: target.baseUrl }, apiKey: target.apiKey, authHeader: target.authHeader, qps: p.qps, concurrency: p.concurrency });
+      client.clearAuthRejection();
+      const started = performance.now();
+      const collections = await client.listCollections();
+      return { latencyMs: performance.now() - started, collections: collections.length };
+    },
+    toolStatus,
+    chooseFile: o.chooseFile,
+    verifyTool,
+    onChanged: () => settingsChanged(),
   });
 
-  const handlers: Handlers = {
-    ...createSettingsHandlers({
-      preferences,
-      secrets,
-      events,
-      logger: o.logger,
-      transport: o.transport,
-      dataDir: o.dataDir,
-      version: o.version,
-      ffmpegPath,
-      probeService: async (target) => {
-        // A client of its own for what the form holds; it shares the limiter of that address and key.
-        const p = preferences.get();
-        const client = createServiceClient({ region: p.region, baseUrls: { [p.region]: target.baseUrl }, apiKey: target.apiKey, authHeader: target.authHeader, qps: p.qps, concurrency: p.concurrency });
-        client.clearAuthRejection();
-        const started = performance.now();
-        const collections = await client.listCollections();
-        return { latencyMs: performance.now() - started, collections: collections.length };
-      },
-      toolStatus,
-      chooseFile: o.chooseFile,
-      verifyTool,
-      // A new key or address: the pipeline retries what the old one was refused, search asks for its
-      // reference queries in the new space.
-      onChanged: () => {
-        pipeline.pipeline.onSettingsChanged();
-        search.service.bankChanged();
-      },
-    }),
-    ...library.handlers,
-    ...pipeline.handlers,
-    ...collections.handlers,
-    ...search.handlers,
-    ...createMarksHandlers(db, events),
-    ...createExportHandlers(db, o.desktop),
-    ...createServiceActionsHandlers({
+  const session: CatalogSession<CatalogApp> = new CatalogSession<CatalogApp>({
+    file: paths.catalog,
+    backupsDir: paths.backupsDir,
+    disk,
+    events,
+    logger: o.logger,
+    compose: (db, readOnly) => composeCatalogApp(db, readOnly),
+    recovery: () => recoveryApp(),
+  });
+  const catalogHandlers = createCatalogHandlers(session);
+  const dispatcher = (handlers: Handlers) => createDispatcher(handlers, o.logger, (e) => session.explain(e));
+
+  /** A damaged catalog: settings and the catalog's own methods answer; everything else says why not. */
+  function recoveryApp(): CatalogApp {
+    const own = { ...settingsHandlers, ...catalogHandlers } as Partial<Handlers>;
+    const refuse = () => {
+      throw new AppError('damaged', session.health().message ?? 'the catalog is damaged');
+    };
+    const handlers = Object.fromEntries((Object.keys(METHODS) as MethodName[]).map((m) => [m, own[m] ?? refuse])) as unknown as Handlers;
+    return { dispatch: dispatcher(handlers), resolveMedia: async () => null, openRemoteClip: async () => null, dispose: async () => {} };
+  }
+
+  /** The whole app on an open catalog; `readOnly` (a full disk) starts nothing that writes. */
+  function composeCatalogApp(db: CatalogDb, readOnly: boolean): CatalogApp {
+    const shutdown = new AbortController();
+    const clipFile = createClipFileCheck(db);
+    const pipeline = createAppPipeline({
       db,
       events,
-      signal: shutdown.signal,
-      client: () => service.client(),
-      identity: () => service.identity(),
-      ffmpeg: ffmpegBinary,
-      ffprobe: () => tools().ffprobe,
-      profile: pipeline.pipeline.profile,
+      service,
       cacheDir: paths.cacheDir,
-      remote,
+      tools,
       logger: o.logger,
-    }),
-    ...createFilesHandlers(db, o.desktop, (clipId) => {
-      const t = db.prepare("SELECT path FROM thumbnails WHERE clip_id = ? AND kind = 'poster' ORDER BY shot_id IS NOT NULL, id LIMIT 1").get(clipId) as { path: string } | undefined;
-      return t ? resolveUnder(paths.thumbsDir, t.path) : null;
-    }),
-  };
-  pipeline.start();
-  // Rows attached just before a crash may not have reached the queue (the row is written first).
-  collections.resume();
-  void search.start();
+      options: { disk: { room: () => disk.room(), describe: () => `${disk.describe()} Work carries on by itself once there is room; nothing is lost.` } },
+    });
+    const library = createLibraryService({
+      db,
+      events,
+      cacheDir: paths.cacheDir,
+      logger: o.logger,
+      signal: shutdown.signal,
+      // The one runner: posters, shots, thumbnails and indexing are all stages of the pipeline.
+      indexClips: (ids, opts) => pipeline.pipeline.enqueueClips(ids, opts),
+      indexStates: (ids) => pipeline.pipeline.indexStates(ids),
+      beforeImport: () => disk.require(),
+      ...(readOnly ? { pollOnStart: false, volumePollMs: 0 } : {}),
+    });
+    const collections = createCollectionsModule({
+      db,
+      events,
+      logger: o.logger,
+      cacheDir: paths.cacheDir,
+      region: () => preferences.get().region,
+      client: () => service.client(),
+      ffmpeg: ffmpegBinary,
+      queue: pipeline.pipeline.queue,
+    });
+    const search = createSearchModule({
+      db,
+      indexDir: path.join(o.dataDir, 'search-index'),
+      ...searchServiceBinding(service),
+      events,
+      logger: o.logger,
+      // The reference queries relevance is measured against are a job of the one runner (none
+      // while read-only: nothing may be queued).
+      queue: readOnly ? undefined : pipeline.pipeline.queue,
+      backgroundClient: () => service.client(),
+    });
+    // A new key or address: the pipeline retries what the old one was refused, search asks for its
+    // reference queries in the new space.
+    settingsChanged = () => {
+      pipeline.pipeline.onSettingsChanged();
+      search.service.bankChanged();
+    };
 
+    const handlers: Handlers = {
+      ...settingsHandlers,
+      ...catalogHandlers,
+      ...library.handlers,
+      ...pipeline.handlers,
+      ...collections.handlers,
+      ...search.handlers,
+      // Marks are the editor's own work: each save goes into the catalog file at once, not only
+      // into its journal, so a damaged journal cannot take them.
+      ...createMarksHandlers(db, events, () => checkpointAfterSave(db, o.logger)),
+      ...createExportHandlers(db, o.desktop),
+      ...createServiceActionsHandlers({
+        db,
+        events,
+        signal: shutdown.signal,
+        client: () => service.client(),
+        identity: () => service.identity(),
+        ffmpeg: ffmpegBinary,
+        ffprobe: () => tools().ffprobe,
+        profile: pipeline.pipeline.profile,
+        cacheDir: paths.cacheDir,
+        remote,
+        logger: o.logger,
+      }),
+      ...createFilesHandlers(clipFile, o.desktop, (clipId) => {
+        const t = db.prepare("SELECT path FROM thumbnails WHERE clip_id = ? AND kind = 'poster' ORDER BY shot_id IS NOT NULL, id LIMIT 1").get(clipId) as { path: string } | undefined;
+        return t ? resolveUnder(paths.thumbsDir, t.path) : null;
+      }),
+    };
+    if (!readOnly) {
+      pipeline.start();
+      // Rows attached just before a crash may not have reached the queue (the row is written first).
+      collections.resume();
+    }
+    void search.start();
+
+    return {
+      dispatch: dispatcher(handlers),
+      resolveMedia: createMediaResolver(clipFile, paths.thumbsDir),
+      openRemoteClip: createRemoteClipStream(db, remote),
+      async dispose() {
+        settingsChanged = () => {};
+        shutdown.abort();
+        library.dispose();
+        await pipeline.stop();
+        await search.dispose();
+      },
+    };
+  }
+
+  await session.open();
   return {
-    dispatch: createDispatcher(handlers, o.logger),
+    dispatch: async (method, args, ctx) => (await session.current()).dispatch(method, args, ctx),
     events,
-    db,
+    get db() {
+      return session.catalog();
+    },
     preferences,
     secrets,
     service,
     paths,
-    resolveMedia: createMediaResolver(db, paths.thumbsDir),
-    openRemoteClip: createRemoteClipStream(db, remote),
+    resolveMedia: async (ref) => (await session.current()).resolveMedia(ref),
+    openRemoteClip: async (clipId, range, signal) => (await session.current()).openRemoteClip(clipId, range, signal),
     async dispose() {
-      shutdown.abort();
-      library.dispose();
-      await pipeline.stop();
-      await search.dispose();
-      db.close();
+      await session.close();
       lock.release();
     },
   };

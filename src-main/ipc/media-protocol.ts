@@ -18,15 +18,15 @@ export function registerSchemes(): void {
 }
 
 /**
- * rs-media://thumb/<path> and rs-media://clip/<id>: only cache files and catalogued clips; a clip
- * added by URL is read by main (core/remote: the address rules, redirects by hand, timeouts) with
- * the player's range, so the renderer never loads remote content.
+ * rs-media://thumb/<path> and rs-media://clip/<id>: only cache files and catalogued clips, checked at
+ * each request; a clip added by URL is read by main (core/remote: the address rules, redirects by
+ * hand, timeouts) with the player's range, so the renderer never loads remote content.
  */
-export function handleMediaProtocol(resolveMedia: (ref: MediaRef) => string | null, openRemoteClip: RemoteClipStream): void {
+export function handleMediaProtocol(resolveMedia: (ref: MediaRef) => Promise<string | null>, openRemoteClip: RemoteClipStream): void {
   protocol.handle(MEDIA_SCHEME, async (request) => {
     const u = new URL(request.url);
     const ref = parseMediaPath(`${u.hostname}${u.pathname}`);
-    const file = ref ? resolveMedia(ref) : null;
+    const file = ref ? await resolveMedia(ref) : null;
     let res: Response;
     if (file) {
       // net.fetch on file: honours Range requests, so <video> can seek.

@@ -18,6 +18,8 @@ export interface WebAppOptions {
   toolPaths?: { ffmpeg?: string; ffprobe?: string };
   /** --allow-loopback-urls, and the timeouts tests shorten: reads of clips added by URL. */
   remote?: AppCoreOptions['remote'];
+  /** Free space kept in the data folder (tests on a small disk lower it). */
+  minFreeBytes?: number;
 }
 
 export interface WebApp {
@@ -34,7 +36,7 @@ export async function startWebApp(o: WebAppOptions): Promise<WebApp> {
   const logger = createLogger({ file: logFile, console: o.logToConsole });
   const keyFile = o.keyFile ?? masterKeyFile(o.dataDir);
   moveLegacyKey(o.dataDir, keyFile);
-  const core = createAppCore({
+  const core = await createAppCore({
     dataDir: o.dataDir,
     transport: 'web',
     version: APP_VERSION,
@@ -43,6 +45,7 @@ export async function startWebApp(o: WebAppOptions): Promise<WebApp> {
     logger,
     toolPaths: o.toolPaths,
     remote: o.remote,
+    minFreeBytes: o.minFreeBytes,
   });
   let server: WebServer;
   try {

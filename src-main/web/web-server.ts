@@ -14,7 +14,7 @@ import { toAppError } from '../../src-shared/errors';
 export interface WebServerOptions {
   dispatch: Dispatch;
   events: EventBus;
-  resolveMedia: (ref: MediaRef) => string | null;
+  resolveMedia: (ref: MediaRef) => Promise<string | null>;
   /** A clip added by URL, streamed through main with the player's range (null: not such a clip). */
   openRemoteClip?: RemoteClipStream;
   /** The built renderer (out/renderer). */
@@ -204,7 +204,7 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     }
     if (url.pathname.startsWith('/media/')) {
       const ref = parseMediaPath(url.pathname.slice('/media'.length));
-      const file = ref ? o.resolveMedia(ref) : null;
+      const file = ref ? await o.resolveMedia(ref) : null;
       if (file) return sendFile(req, res, file, security);
       if (ref?.kind === 'clip' && o.openRemoteClip) return streamRemoteClip(req, res, o.openRemoteClip, ref.clipId, security);
       res.writeHead(404).end();

@@ -5,6 +5,8 @@ import { CollectionsView } from './views/CollectionsView';
 import { JobsView } from './views/JobsView';
 import { SettingsView } from './views/SettingsView';
 import { StatusBanner } from './components/StatusBanner';
+import { CatalogRecovery } from './components/catalog/CatalogRecovery';
+import { useCatalogHealth } from './api/use-catalog-health';
 
 export type ViewId = 'library' | 'search' | 'collections' | 'jobs' | 'settings';
 
@@ -25,6 +27,9 @@ export function App(): ReactNode {
     setView(v);
     history.replaceState(null, '', `#${v}`);
   };
+  const { health, epoch, setHealth } = useCatalogHealth();
+  // Nothing else can be shown on a catalog that cannot be read: the way out instead.
+  if (health?.state === 'damaged') return <CatalogRecovery health={health} onChanged={setHealth} />;
   return (
     <div className="shell">
       <nav className="sidebar" aria-label="Main">
@@ -40,13 +45,14 @@ export function App(): ReactNode {
           </button>
         ))}
       </nav>
-      <main className="content">
-        <StatusBanner onOpenSettings={() => go('settings')} />
+      {/* A catalog restored or writable again: every view loads afresh. */}
+      <main className="content" key={epoch}>
+        <StatusBanner health={health} onOpenSettings={() => go('settings')} />
         {view === 'library' && <LibraryView />}
         {view === 'search' && <SearchView />}
         {view === 'collections' && <CollectionsView />}
         {view === 'jobs' && <JobsView />}
-        {view === 'settings' && <SettingsView />}
+        {view === 'settings' && <SettingsView health={health} onCatalogChanged={setHealth} />}
       </main>
     </div>
   );

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ERROR_KINDS, appErrorSchema } from '../errors';
 import { method, type MethodDef } from './define';
-import { absolutePathSchema } from './safe-strings';
+import { absolutePathSchema, safeText } from './safe-strings';
 
 /**
  * Where one clip stands in one service collection. The service's own video states (uploaded,
@@ -12,7 +12,7 @@ export const COLLECTION_VIDEO_STATES = ['queued', 'transcoding', 'uploading', 'u
 export const collectionVideoStateSchema = z.enum(COLLECTION_VIDEO_STATES);
 export type CollectionVideoState = z.infer<typeof collectionVideoStateSchema>;
 
-const collectionId = z.string().trim().min(1).max(512);
+const collectionId = safeText(512).trim().min(1);
 const clipId = z.number().int().positive();
 
 export const collectionSummarySchema = z.object({
@@ -85,7 +85,7 @@ export const attachArgsSchema = z
 export const collectionsMethods = {
   'collections.list': method(z.object({ refresh: z.boolean().default(false) }).strict(), collectionsListSchema),
   'collections.create': method(
-    z.object({ name: z.string().trim().min(1).max(200), description: z.string().trim().max(2000).default('') }).strict(),
+    z.object({ name: safeText(200).trim().min(1), description: safeText(2000, { multiline: true }).trim().default('') }).strict(),
     collectionSummarySchema,
   ),
   'collections.attach': method(
@@ -104,7 +104,7 @@ export const collectionsMethods = {
     z.object({ cancelled: z.number().int() }),
   ),
   'collections.search': method(
-    z.object({ collectionId, text: z.string().trim().min(1).max(1000), topK: z.number().int().min(1).max(100).default(10) }).strict(),
+    z.object({ collectionId, text: safeText(1000).trim().min(1), topK: z.number().int().min(1).max(100).default(10) }).strict(),
     z.object({ results: z.array(collectionSearchHitSchema), unmapped: z.number().int() }),
   ),
 } as const satisfies Record<string, MethodDef>;

@@ -9,6 +9,7 @@ import { marksMethods } from './marks';
 import { exportMethods } from './export';
 import { filesMethods } from './files';
 import { serviceActionsMethods } from './service-actions';
+import { catalogMethods, catalogEvents } from './catalog';
 
 export * from './define';
 
@@ -23,6 +24,7 @@ export const METHODS = {
   ...exportMethods,
   ...filesMethods,
   ...serviceActionsMethods,
+  ...catalogMethods,
 } as const satisfies Record<string, MethodDef>;
 
 /** Events pushed from main to the renderer. */
@@ -32,6 +34,7 @@ export const EVENTS = {
   ...jobsEvents,
   ...searchEvents,
   ...collectionsEvents,
+  ...catalogEvents,
 } as const satisfies Record<string, z.ZodType>;
 
 export type Methods = typeof METHODS;

@@ -60,11 +60,12 @@ export const clipJobsSchema = z.object({
 });
 export type ClipJobs = z.infer<typeof clipJobsSchema>;
 
-export const BLOCK_REASON_VALUES = ['auth', 'quota', 'offline', 'user'] as const;
+/** Why the queue holds work: `disk` holds every stage (no room to write), the others the network stages. */
+export const BLOCK_REASON_VALUES = ['disk', 'auth', 'quota', 'offline', 'user'] as const;
 export const networkStateSchema = z.object({
   /** Network stages may start. */
   open: z.boolean(),
-  /** The block the banner shows (auth > quota > offline > user). */
+  /** The block the banner shows (disk > auth > quota > offline > user). */
   reason: z.enum(BLOCK_REASON_VALUES).nullable(),
   message: z.string().nullable(),
   since: z.number().nullable(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { method, voidSchema } from './define';
-import { absolutePathSchema } from './safe-strings';
+import { absolutePathSchema, safeText } from './safe-strings';
 import { clipIndexStateSchema } from './jobs';
 import { frameRateSchema, ratingFilterSchema, ratingSchema } from './marks';
 
@@ -170,13 +170,13 @@ export const listArgsSchema = z
     folder: absolutePathSchema.optional(),
     status: clipFilterSchema.optional(),
     /** Substring of the file name, case-insensitive. */
-    query: z.string().max(200).optional(),
+    query: safeText(200).optional(),
     volumeId: z.number().int().optional(),
     sort: z.enum(CLIP_SORTS).default('path'),
     /** Reverse the sort's natural order (CLIP_SORT_NATURAL; a second click on a column). */
     reversed: z.boolean().optional(),
     rating: ratingFilterSchema.optional(),
-    keyword: z.string().max(60).optional(),
+    keyword: safeText(60).optional(),
   })
   .strict();
 

@@ -3,6 +3,7 @@ import { frameRateSchema, ratingFilterSchema } from './marks';
 import { appErrorSchema } from '../errors';
 import { method, voidSchema, type MethodDef } from './define';
 import { clipStatusSchema, thumbRefSchema } from './library';
+import { safeText } from './safe-strings';
 
 /** The three cinematographic tags the app filters on (the service's tag structure is open; see notes-search). */
 export const TAG_FIELDS = ['shotSize', 'cameraMovement', 'shootingAngle'] as const;
@@ -16,7 +17,7 @@ export type TagSource = z.infer<typeof tagSourceSchema>;
 /** Which tags a filter reads: 'either' matches when the service's or the local tag matches. */
 export const TAG_SOURCE_CHOICES = ['either', 'service', 'local'] as const;
 
-const tagValue = z.string().trim().min(1).max(100);
+const tagValue = safeText(100).trim().min(1);
 const tagValues = z.array(tagValue).max(50);
 
 /** People in the shot, from the local face detection (largest count in one sampled frame). */
@@ -60,7 +61,7 @@ export const searchFiltersSchema = z
     /** Clips at least this many pixels high (as displayed). */
     minHeight: z.number().int().positive().max(100_000).optional(),
     /** Absolute folder: clips in it and below. */
-    folder: z.string().trim().min(1).max(4096).optional(),
+    folder: safeText(4096).trim().min(1).optional(),
     /** Epoch ms, inclusive; 'modified' is the file's date, 'imported' when it entered the catalog. */
     date: z
       .object({ field: z.enum(DATE_FIELDS).default('modified'), from: z.number().optional(), to: z.number().optional() })
@@ -69,7 +70,7 @@ export const searchFiltersSchema = z
     clipIds: z.array(z.number().int().positive()).min(1).max(10_000).optional(),
     /** The editor's marks: a clip (or one of its ranges) rated so, or carrying the keyword. */
     rating: ratingFilterSchema.optional(),
-    keyword: z.string().trim().min(1).max(60).optional(),
+    keyword: safeText(60).trim().min(1).optional(),
   })
   .strict();
 export type SearchFiltersIn = z.input<typeof searchFiltersSchema>;
@@ -286,7 +287,7 @@ export const searchMethods = {
   'search.text': method(
     z
       .object({
-        text: z.string().trim().min(1).max(1000),
+        text: safeText(1000).trim().min(1),
         topK,
         offset,
         strictness,

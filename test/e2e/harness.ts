@@ -36,11 +36,11 @@ export async function launchBrowser(): Promise<Browser> {
  * `prepare` runs against the core before the page opens (e.g. to point it at an emulator).
  */
 export async function launchApp(
-  opts: { dataDir?: string; viewport?: { width: number; height: number }; beforeGoto?: (page: Page) => Promise<unknown>; remote?: WebAppOptions['remote'] } = {},
+  opts: { dataDir?: string; viewport?: { width: number; height: number }; beforeGoto?: (page: Page) => Promise<unknown>; remote?: WebAppOptions['remote']; minFreeBytes?: number } = {},
 ): Promise<E2eApp> {
   const tmp = opts.dataDir ? null : tempDir('reelscout-e2e-');
   const dataDir = opts.dataDir ?? tmp!.dir;
-  const app = await startWebApp({ dataDir, rendererDir: path.join(REPO_ROOT, 'out', 'renderer'), remote: opts.remote });
+  const app = await startWebApp({ dataDir, rendererDir: path.join(REPO_ROOT, 'out', 'renderer'), remote: opts.remote, minFreeBytes: opts.minFreeBytes });
   const browser = await launchBrowser();
   const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1360, height: 860 } });
   const page = await context.newPage();

@@ -20,7 +20,7 @@ const ctx = { transport: 'test' as const };
 /** The app core (library and job pipeline included) behind the web transport. */
 async function startApp(dataDir: string): Promise<{ core: AppCore; server: WebServer; close(): Promise<void> }> {
   const logger = createLogger({ file: path.join(dataDir, 'logs', 'main.log') });
-  const core = createAppCore({
+  const core = await createAppCore({
     dataDir,
     transport: 'web',
     version: APP_VERSION,

@@ -11,6 +11,7 @@ export const ERROR_BODIES = ['json', 'fastapi', 'text'] as const;
 export const LIST_PAGINGS = ['array', 'paged-token', 'paged-page', 'paged-next'] as const;
 export const STORAGE_KEY_SHAPES = ['object', 'list'] as const;
 export const TAG_RESULT_FIELDS = ['tags', 'result', 'data'] as const;
+export const TASK_IDS = ['generated', 'upload-request-id'] as const;
 
 const rate = z.number().min(0).max(1);
 
@@ -61,6 +62,13 @@ export const emulatorConfigSchema = z.object({
   collectionHits: z.enum(['video', 'segment']),
   /** Frames decoded per video (URL, base64 and upload modes). */
   decodeFrames: z.number().int().min(1).max(64),
+  /**
+   * The request_id a tensor-mode task is known by: one the service makes up, or the request_id its
+   * video tensor was uploaded with (the spec calls that a "client-chosen task identifier" and does
+   * not say whether the task takes it). Either way a second submit of the same keys is a second
+   * task, done and charged again.
+   */
+  taskIds: z.enum(TASK_IDS),
 });
 
 export type EmulatorConfig = z.infer<typeof emulatorConfigSchema>;
@@ -96,6 +104,7 @@ export const DEFAULT_CONFIG: EmulatorConfig = {
   topKErrorStatus: 422,
   collectionHits: 'video',
   decodeFrames: 8,
+  taskIds: 'generated',
 };
 
 export const partialConfigSchema = emulatorConfigSchema.partial().strict();

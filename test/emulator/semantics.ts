@@ -280,7 +280,7 @@ export function vocabularyWords(text: string): string[] {
   return text
     .toLowerCase()
     .split(/[^a-z]+/)
-    .filter((w) => w in VOCABULARY);
+    .filter((w) => Object.hasOwn(VOCABULARY, w));
 }
 
 /** Known words: the mean of their features. Anything else: a stable pseudo-random direction. */

@@ -388,6 +388,7 @@ class Emulator {
     if (!hasUrl && !hasTensor) throw new HttpError(422, 'field required: video_url or tensor', { field: 'video_url' });
     let source: () => Promise<Outcome>;
     let signature: string;
+    let uploadRequestId: string | null = null;
     if (hasUrl) {
       const videoUrl = requireString(body, 'video_url');
       signature = `${kind}|url|${videoUrl}`;
@@ -401,10 +402,11 @@ class Emulator {
       const ref = this.tensorRef(body.tensor, kind);
       signature = `${kind}|tensor|${JSON.stringify(Object.entries(ref).sort())}`;
       const video = this.state.tensors.get(ref.video_input_key!)!;
+      uploadRequestId = video.requestId;
       source = async () => (video.analysis ? { ok: true, analysis: video.analysis } : { ok: false, message: `video_input tensor cannot be processed: ${video.problem ?? 'unknown reason'}` });
     }
     this.charge(ctx);
-    const id = this.state.nextId(kind === 'embedding' ? 'emb' : 'tag');
+    const id = this.config.taskIds === 'upload-request-id' && uploadRequestId !== null ? uploadRequestId : this.state.nextId(kind === 'embedding' ? 'emb' : 'tag');
     const task: TaskRecord = { id, kind, createdAt: Date.now(), pendingMs: this.config.asyncPendingMs, processingMs: this.config.asyncProcessingMs };
     this.state.tasks.set(id, task);
     const injectFail = this.config.asyncFailureRate > 0 && this.taskRandom() < this.config.asyncFailureRate;

@@ -26,6 +26,9 @@ export interface ClipSpec {
   height?: number | null;
   mtimeMs?: number;
   createdAt?: number;
+  /** The file's real size and fingerprint, for clips the app plays or hands out (it checks both at every open). */
+  sizeBytes?: number;
+  fingerprint?: string | null;
 }
 
 export function insertClip(db: CatalogDb, c: ClipSpec): number {
@@ -33,10 +36,10 @@ export function insertClip(db: CatalogDb, c: ClipSpec): number {
   return Number(
     db
       .prepare(
-        `INSERT INTO clips (volume_id, rel_path, file_name, size_bytes, mtime_ms, status, duration_s, fps, width, height, created_at, updated_at)
-         VALUES (?, ?, ?, 1000, ?, 'ready', ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO clips (volume_id, rel_path, file_name, size_bytes, fingerprint, mtime_ms, status, duration_s, fps, width, height, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, 'ready', ?, ?, ?, ?, ?, ?)`,
       )
-      .run(c.volumeId, c.relPath, path.posix.basename(c.relPath), c.mtimeMs ?? now, c.durationS ?? null, c.fps ?? null, c.width ?? null, c.height ?? null, c.createdAt ?? now, now)
+      .run(c.volumeId, c.relPath, path.posix.basename(c.relPath), c.sizeBytes ?? 1000, c.fingerprint ?? null, c.mtimeMs ?? now, c.durationS ?? null, c.fps ?? null, c.width ?? null, c.height ?? null, c.createdAt ?? now, now)
       .lastInsertRowid,
   );
 }

@@ -108,7 +108,7 @@ describe('web server limits', () => {
     const server = await startWebServer({
       dispatch: async () => ({ ok: true, value: {} }),
       events: new EventBus(),
-      resolveMedia: () => null,
+      resolveMedia: async () => null,
       rendererDir: path.join(REPO_ROOT, 'out', 'renderer'),
       logger,
       limits: { headersTimeoutMs: 500, requestTimeoutMs: 1000, maxConnections: 3 },

@@ -264,7 +264,7 @@ describe('importing a folder', () => {
     expect(byId.get(ids[2]!)!.path).toBe(path.join(card, 'DCIM', 'day 2', SMALL[2]!));
     await expect(relinkFolder(db, path.join(dir, 'elsewhere'), archive, { resolver })).rejects.toMatchObject({ kind: 'not_found' });
   });
-  it('a clip handed over again starts from the probe when the import found its file changed while later stages waited, or when its probe had failed', async () => {
+  it('a clip handed over again starts from the probe when the import found its file changed while later stages waited, or runs its probe that waited for the file', async () => {
     const first = await importPaths(db, [card], opts());
     const target = path.join(card, 'DCIM', SMALL[0]!);
     const pulled = path.join(card, 'DCIM', SMALL[1]!);
@@ -273,10 +273,12 @@ describe('importing a folder', () => {
     const { media, lib, stop } = libraryOnPipeline();
     try {
       media.indexClips(first.needMedia);
-      await media.settled(first.needMedia);
       const pulledId = rowOf(SMALL[1]!).id;
+      await media.settled(first.needMedia.filter((id) => id !== pulledId));
+      // Its probe waits for the file (a card put back, a folder renamed back), without failing.
+      await waitUntil(() => media.pipeline.queue.find(pulledId, 'probe')?.lastErrorKind === 'unplugged', 20_000, 'the probe meeting the pulled file');
       expect(rowOf(SMALL[1]!).status).toBe('missing');
-      expect(media.pipeline.queue.find(pulledId, 'probe')!.state).toBe('failed');
+      expect(media.pipeline.queue.find(pulledId, 'probe')!.state).toBe('queued');
       const targetId = rowOf(SMALL[0]!).id;
       expect(rowOf(SMALL[0]!).status).toBe('ready');
       // Network paused here: its upload waits, a later stage, when the file changes under it.
@@ -299,8 +301,8 @@ describe('importing a folder', () => {
     const { media, lib, stop } = libraryOnPipeline();
     try {
       media.indexClips(ids);
-      // Each probe meets the unplugged drive and waits a minute (OFFLINE_VOLUME_RETRY_MS) to look again.
-      await waitUntil(() => ids.every((id) => media.pipeline.queue.find(id, 'probe')?.lastErrorKind === 'offline'), 20_000, 'the probes meeting the unplugged drive');
+      // Each probe meets the unplugged drive and waits a minute (UNPLUGGED_RETRY_MS) to look again.
+      await waitUntil(() => ids.every((id) => media.pipeline.queue.find(id, 'probe')?.lastErrorKind === 'unplugged'), 20_000, 'the probes meeting the unplugged drive');
       expect(ids.every((id) => (media.pipeline.queue.find(id, 'probe')?.notBefore ?? 0) > Date.now() + 30_000)).toBe(true);
       fs.renameSync(away, card);
       // The Library's drive check finds it back and hands its waiting clips over again.

@@ -5,6 +5,7 @@ import { createJobsHandlers } from '../../src-main/core/pipeline/pipeline-handle
 import type { EventName } from '../../src-shared/contract';
 import type { JobsSummary } from '../../src-shared/contract/jobs';
 import { mediaFile } from '../helpers/paths';
+import type { IndexingPipelineOptions } from '../../src-main/core/pipeline/indexing-pipeline';
 import {
   IndexingPipeline,
   TEST_KEY,
@@ -48,11 +49,11 @@ describe('indexing pipeline: service errors drive the queue', () => {
     }
   });
 
-  async function fresh(emuOpts: EmulatorOptions = {}): Promise<Fresh> {
+  async function fresh(emuOpts: EmulatorOptions = {}, over: Partial<IndexingPipelineOptions> = {}): Promise<Fresh> {
     const { dir, db } = template.copy();
     const emu = await startEmulator({ keys: [TEST_KEY], ...emuOpts });
     const service = testServiceAccess(emu.url);
-    const opts = testPipelineOptions(db, dir, service);
+    const opts = testPipelineOptions(db, dir, service, over);
     const events: Fresh['events'] = [];
     opts.events!.subscribe((event, payload) => events.push({ event, payload }));
     const pipeline = new IndexingPipeline(opts);
@@ -162,6 +163,20 @@ describe('indexing pipeline: service errors drive the queue', () => {
     await waitUntil(() => settled(f.pipeline), 60_000, 'the run to finish');
     expectComplete(f);
   }, 90_000);
+
+  it('jobs failed by a storm of 500s run again by themselves once the service answers well, and the run finishes', async () => {
+    const f = await fresh({ failureRates: { 500: 1 } }, { recoveryProbe: { initialMs: 200, maxMs: 1000 } });
+    f.pipeline.start();
+    // Every call answers 500: the network jobs spend their attempts and fail.
+    await waitUntil(() => f.pipeline.queue.list({ states: ['failed'] }).length === CLIPS.length && f.pipeline.queue.runningJobs().length === 0, 90_000, 'every clip failed in the storm');
+    expect(f.pipeline.queue.list({ states: ['failed'] }).every((j) => j.stage === 'upload' && j.lastErrorKind === 'server')).toBe(true);
+    await sleep(1500);
+    expect(f.pipeline.queue.list({ states: ['failed'] })).toHaveLength(CLIPS.length);
+    // The storm passes; nobody presses Retry.
+    f.emu.admin.setConfig({ failureRates: { 500: 0 } });
+    await waitUntil(() => settled(f.pipeline) && f.pipeline.queue.list({ states: ['failed'] }).length === 0, 60_000, 'the run to finish by itself');
+    expectComplete(f);
+  }, 180_000);
 
   it('a validation failure (422) fails the job with the reason; retry finishes it', async () => {
     const f = await fresh();

@@ -8,6 +8,7 @@ import { ClipDecoder } from '../../src-main/core/media/clip-decoder';
 import { runTool } from '../../src-main/core/media/run-process';
 import { defaultVolumeResolver } from '../../src-main/core/library/volumes/default-resolver';
 import { upsertVolume } from '../../src-main/core/library/volume-store';
+import { fingerprintFile } from '../../src-main/core/library/fingerprint';
 import type { EmbeddingSpace } from '../../src-main/core/search/query-cache';
 import { createSearchModule, type SearchModule, type SearchModuleOptions } from '../../src-main/core/search/search-module';
 import { ServiceClient, type ServiceConfig } from '../../src-main/core/service';
@@ -181,7 +182,7 @@ export async function embedClips(o: EmbedOptions): Promise<EmbeddedClip[]> {
   // Probing, decoding and posters run side by side (small ffmpeg processes); rows are written in clip order.
   const prepared = await Promise.all(
     o.clips.map(async (c) => {
-      const [info, decoded] = await Promise.all([probe(c.file), decodeSmall(c.file)]);
+      const [info, decoded, fingerprint] = await Promise.all([probe(c.file), decodeSmall(c.file), fingerprintFile(c.file)]);
       const shots = c.shots ?? [{ startS: 0, endS: info.durationS }];
       const posters = o.thumbsDir
         ? await Promise.all(
@@ -194,14 +195,16 @@ export async function embedClips(o: EmbedOptions): Promise<EmbeddedClip[]> {
             }),
           )
         : null;
-      return { c, info, decoded, shots, posters };
+      return { c, info, decoded, shots, posters, fingerprint };
     }),
   );
   const out: EmbeddedClip[] = [];
   const work: { seg: EmbeddedSegment; decoded: { frames: Uint8Array[]; times: number[] } }[] = [];
-  for (const { c, info, decoded, shots, posters } of prepared) {
+  for (const { c, info, decoded, shots, posters, fingerprint } of prepared) {
     const vol = volumeFor(c.file);
-    const clipId = insertClip(o.db, { volumeId: vol.id, relPath: vol.rel, durationS: info.durationS, fps: info.fps, width: info.width, height: info.height, mtimeMs: fs.statSync(c.file).mtimeMs });
+    const st = fs.statSync(c.file);
+    // Catalogued as an import would: the app plays and hands out a clip only as the file it catalogued.
+    const clipId = insertClip(o.db, { volumeId: vol.id, relPath: vol.rel, durationS: info.durationS, fps: info.fps, width: info.width, height: info.height, mtimeMs: st.mtimeMs, sizeBytes: st.size, fingerprint });
     const segments: EmbeddedSegment[] = [];
     for (const [idx, sh] of shots.entries()) {
       const shotId = insertShot(o.db, clipId, idx, sh.startS, sh.endS);

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../src-shared/errors';
 import { openCatalog, type CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { JobQueue } from '../../src-main/core/pipeline/job-queue';
+import { DiskWatch } from '../../src-main/core/pipeline/disk-watch';
 import type { AnyStageHandler, StageContext } from '../../src-main/core/pipeline/job-types';
 import { STAGE_GRAPH, type StageName } from '../../src-shared/contract/stage-graph';
 import { backoffDelay, primaryBlock, reactionFor } from '../../src-main/core/pipeline/error-policy';
@@ -71,7 +72,11 @@ describe('error policy', () => {
     expect(reactionFor(new AppError('quota', 'x'), 'network', 0)).toEqual({ kind: 'block', reason: 'quota' });
     expect(reactionFor(new AppError('auth', 'x'), 'network', 0)).toEqual({ kind: 'block', reason: 'auth' });
     expect(reactionFor(new AppError('offline', 'x'), 'network', 0)).toEqual({ kind: 'block', reason: 'offline' });
-    expect(reactionFor(new AppError('offline', 'volume unplugged'), 'cpu', 0)).toEqual({ kind: 'retry', delayMs: 60_000, counts: false });
+    // No room to write holds every stage, CPU ones too, without spending attempts.
+    expect(reactionFor(new AppError('disk_full', 'database or disk is full'), 'cpu', 2)).toEqual({ kind: 'block', reason: 'disk' });
+    // A clip's drive or folder away waits, whatever the stage (an upload may decode the file again).
+    expect(reactionFor(new AppError('unplugged', 'volume unplugged'), 'cpu', 0)).toEqual({ kind: 'retry', delayMs: 60_000, counts: false });
+    expect(reactionFor(new AppError('unplugged', 'folder renamed'), 'network', 4)).toEqual({ kind: 'retry', delayMs: 60_000, counts: false });
     expect(reactionFor(new AppError('quota', 'x'), 'cpu', 0)).toEqual({ kind: 'fail' });
     expect(reactionFor(new AppError('invalid', 'x'), 'network', 0)).toEqual({ kind: 'fail' });
     expect(reactionFor(new AppError('too_large', 'x'), 'network', 0)).toEqual({ kind: 'fail' });
@@ -79,6 +84,7 @@ describe('error policy', () => {
     const t = reactionFor(new AppError('timeout', 'x'), 'network', 2);
     expect(t.kind === 'retry' && t.counts).toBe(true);
     expect(primaryBlock(['user', 'offline', 'quota'])).toBe('quota');
+    expect(primaryBlock(['user', 'auth', 'disk'])).toBe('disk');
     expect(primaryBlock([])).toBeNull();
   });
 
@@ -376,6 +382,36 @@ describe('job queue', () => {
     await waitFor(() => q.get(n.id)!.state === 'queued');
     expect(log).toEqual(['call 1 sent', 'call 1 answered, hard abort: false']);
     expect(q.get(n.id)!.attempts).toBe(0);
+  });
+
+  it('a write that meets a full catalog holds every stage with the disk guard\'s words, ends nothing, fails no job, and carries on once there is room', async () => {
+    let roomOk = true;
+    const disk = { room: () => ({ ok: roomOk }), describe: () => 'The disk holding /data has 0 kB free.' };
+    const { db, q } = setup({ disk, concurrency: { cpu: 2, network: 1 } });
+    const watch = new DiskWatch(q, disk, 20);
+    const clips = addClips(db, 6);
+    db.exec('CREATE TABLE scratch (b BLOB)');
+    const grow = db.prepare('INSERT INTO scratch (b) VALUES (zeroblob(65536))');
+    q.register({ stage: 'analysis', run: async () => void grow.run() });
+    for (const c of clips) q.enqueue({ clipId: c, stage: 'analysis' });
+    // The catalog may grow by two pages only: the first job's write meets "database or disk is full".
+    db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 2}`);
+    // What the disk guard's statfs would then say too.
+    q.onGate((g) => {
+      if (g.blocks.some((b) => b.reason === 'disk')) roomOk = false;
+    });
+    q.start();
+    await waitFor(() => q.isBlocked('disk') && q.runningJobs().length === 0);
+    expect(q.gate().primary).toMatchObject({ reason: 'disk', message: 'The disk holding /data has 0 kB free.' });
+    await new Promise((r) => setTimeout(r, 60));
+    expect(q.list({ states: ['failed'] })).toEqual([]);
+    expect(q.list({ states: ['succeeded'] })).toEqual([]);
+    expect(q.list({ states: ['queued'] })).toHaveLength(6);
+    db.pragma('max_page_count = 1073741823');
+    roomOk = true;
+    await waitFor(() => q.list({ states: ['succeeded'] }).length === 6);
+    expect(q.isBlocked('disk')).toBe(false);
+    watch.stop();
   });
 
   it('enqueue is one job per clip and stage; reset starts a finished job over', async () => {

@@ -9,7 +9,7 @@ import { getClipDetail, listClipIds, listClips } from './clip-store';
 import { applyClipEvent } from './clips-repository';
 import { importPaths } from './import-library';
 import { relinkFolder } from './relink';
-import { listVolumes, refreshVolumes } from './volume-store';
+import { findReturnedFiles, listVolumes, refreshVolumes } from './volume-store';
 import { defaultVolumeResolver } from './volumes/default-resolver';
 import type { VolumeResolver } from './volumes/volume-resolver';
 
@@ -33,6 +33,8 @@ export interface LibraryDeps {
   volumePollMs?: number;
   /** Aborting it stops imports: pass the app's shutdown signal. */
   signal?: AbortSignal;
+  /** Throws when an import must not start (no room on the disk to catalogue it). */
+  beforeImport?: () => void;
 }
 
 export interface LibraryService {
@@ -71,19 +73,25 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
   };
 
   let lastPoll = 0;
+  let missingCursor = 0;
   const pollVolumes = () => {
     lastPoll = Date.now();
     try {
       const changed = refreshVolumes(db, resolver);
-      if (changed.length > 0) {
+      const returned = findReturnedFiles(db, missingCursor);
+      missingCursor = returned.nextAfter;
+      if (changed.length > 0 || returned.back.length > 0) {
         events.emit('catalog.changed', { reason: 'volumes' });
-        // A drive that came back may hold clips whose thumbnails were never made.
+        // A drive or folder that came back: every clip it interrupted carries on, whatever its
+        // stage (the pipeline wakes the jobs that wait for the file, and leaves indexed clips be).
         const waiting = db
           .prepare(
-            `SELECT c.id FROM clips c WHERE c.status IN ('pending', 'probed') AND c.missing_at IS NULL
-             AND c.volume_id IN (SELECT value FROM json_each(?)) AND c.volume_id IN (SELECT id FROM volumes WHERE online = 1)`,
+            `SELECT c.id FROM clips c JOIN volumes v ON v.id = c.volume_id
+             WHERE c.indexed_at IS NULL AND c.missing_at IS NULL AND c.source_url IS NULL AND v.online = 1
+               AND (c.volume_id IN (SELECT value FROM json_each(?)) OR c.id IN (SELECT value FROM json_each(?)))
+             ORDER BY c.id`,
           )
-          .all(JSON.stringify(changed)) as { id: number }[];
+          .all(JSON.stringify(changed), JSON.stringify(returned.back)) as { id: number }[];
         schedule(waiting.map((r) => r.id));
       }
     } catch (e) {
@@ -129,6 +137,7 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
 
   const handlers: HandlersFor<typeof libraryMethods> = {
     'library.import': ({ paths }) => {
+      deps.beforeImport?.();
       const run = importChain.then(async () => {
         const res = await importPaths(db, paths, {
           resolver,

@@ -41,20 +41,49 @@ export function setClipFailure(db: CatalogDb, clipId: number, status: 'error' | 
   applyClipEvent(db, clipId, { type: 'failed', status }, { error_kind: kind, status_reason: reason });
 }
 
-/** The file must be reachable: offline volume or vanished file are reported, not turned into clip errors. */
+/** ffmpeg's words when the disk it writes to (thumbnails, the filmstrip) is full: the disk's fault, not the clip's. */
+const NO_SPACE = /No space left on device|Disk quota exceeded/i;
+
+/** Errors of a file whose path is gone (the drive or a folder above it moved away), not of its content. */
+const AWAY = new Set(['ENOENT', 'ENOTDIR', 'ENODEV', 'ENXIO', 'EIO']);
+
+/**
+ * The file must be reachable: an offline volume or a vanished file is waited for (`unplugged`:
+ * the job looks again by itself, or when the Library finds the file back), never turned into a
+ * clip error.
+ */
 function requireFile(db: CatalogDb, row: ClipRow): { abs: string; st: fs.Stats } {
-  if (!row.online) throw new AppError('offline', `volume "${row.volume_label ?? row.mount_path}" is not connected`);
+  if (!row.online) throw new AppError('unplugged', `volume "${row.volume_label ?? row.mount_path}" is not connected`);
   const abs = clipAbsPath(row);
   try {
     const st = fs.statSync(abs);
     if (row.missing_at !== null) db.prepare('UPDATE clips SET missing_at = NULL WHERE id = ?').run(row.id);
     return { abs, st };
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-      db.prepare('UPDATE clips SET missing_at = COALESCE(missing_at, ?) WHERE id = ?').run(now(), row.id);
-      throw new AppError('not_found', `file is no longer at ${abs}`);
-    }
+    const away = awayError(db, row, e);
+    if (away) throw away;
     throw new AppError('io', `cannot read ${abs}: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+/** The `unplugged` error for a stat failure that means the file is away (marked missing), else null. */
+function awayError(db: CatalogDb, row: ClipRow, e: unknown): AppError | null {
+  if (!AWAY.has((e as NodeJS.ErrnoException).code ?? '')) return null;
+  db.prepare('UPDATE clips SET missing_at = COALESCE(missing_at, ?) WHERE id = ?').run(now(), row.id);
+  return new AppError('unplugged', `file is no longer at ${clipAbsPath(row)}: waiting for it to come back`, { cause: e });
+}
+
+/**
+ * After ffmpeg or ffprobe failed on a clip: the file going away under it (a drive unplugged, its
+ * folder renamed) is not a fault of the file. Returns the `unplugged` error to throw instead of
+ * recording the clip as unreadable, or null when the file is still there.
+ */
+export function fileWentAway(db: CatalogDb, row: ClipRow): AppError | null {
+  try {
+    fs.statSync(clipAbsPath(row));
+    return null;
+  } catch (e) {
+    return awayError(db, row, e);
   }
 }
 
@@ -82,6 +111,8 @@ export async function probeClip(db: CatalogDb, clipId: number, opts: StageOption
   } catch (e) {
     const err = toAppError(e, 'media');
     if (err.kind === 'cancelled' || opts.signal?.aborted) throw err;
+    const away = fileWentAway(db, row);
+    if (away) throw away;
     assertSameFile(db, clipId, row.fingerprint);
     setClipFailure(db, clipId, 'error', err.kind, err.message);
     return 'error';
@@ -166,14 +197,19 @@ function withNote(reason: string | null, prefix: string, note: string | null): s
 
 /**
  * A file ffmpeg cannot decode becomes status error with the reason, whichever stage decoded it;
- * the error is rethrown for the caller's bookkeeping.
+ * the error is rethrown for the caller's bookkeeping. A file that went away meanwhile is waited
+ * for instead (`unplugged`).
  */
 export async function recordMediaFailure<T>(db: CatalogDb, row: ClipRow, signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (e) {
     const err = toAppError(e, 'media');
-    if (err.kind === 'media' && !signal?.aborted) {
+    if (signal?.aborted) throw err;
+    const away = fileWentAway(db, row);
+    if (away) throw away;
+    if (err.kind === 'media' && NO_SPACE.test(err.message)) throw new AppError('disk_full', err.message, { cause: e });
+    if (err.kind === 'media') {
       const cur = db.prepare('SELECT fingerprint FROM clips WHERE id = ?').get(row.id) as { fingerprint: string | null } | undefined;
       if (cur && cur.fingerprint === row.fingerprint) setClipFailure(db, row.id, 'error', 'media', err.message);
     }

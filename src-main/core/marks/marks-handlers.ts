@@ -4,9 +4,15 @@ import type { EventBus } from '../rpc/event-bus';
 import type { HandlersFor } from '../rpc/handlers';
 import { addKeywords, clipMarks, deleteRange, getRange, keywordCounts, rate, removeKeyword, saveRange, updateRange } from './marks-repository';
 
-/** Ratings, ranges and keywords over RPC; every change tells the views to re-query. */
-export function createMarksHandlers(db: CatalogDb, events: EventBus): HandlersFor<typeof marksMethods> {
-  const changed = (clipIds: number[]) => events.emit('catalog.changed', { reason: 'marks', clipIds });
+/**
+ * Ratings, ranges and keywords over RPC; every change calls `saved` (the app checkpoints the
+ * catalog's journal) and tells the views to re-query.
+ */
+export function createMarksHandlers(db: CatalogDb, events: EventBus, saved: () => void = () => {}): HandlersFor<typeof marksMethods> {
+  const changed = (clipIds: number[]) => {
+    saved();
+    events.emit('catalog.changed', { reason: 'marks', clipIds });
+  };
   const clipsOf = (t: { clipIds: number[]; rangeIds: number[] }) => [
     ...t.clipIds,
     ...(db.prepare('SELECT clip_id FROM ranges WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(t.rangeIds)) as { clip_id: number }[]).map(

@@ -1,8 +1,11 @@
 import type { AppError } from '../../../src-shared/errors';
 import type { JobResource } from './job-types';
 
-/** Why network stages are not being started. Several can hold at once. */
-export const BLOCK_REASONS = ['auth', 'quota', 'offline', 'user'] as const;
+/**
+ * Why stages are not being started. Several can hold at once. `disk` (no room in the data folder)
+ * holds every stage, CPU ones included; the others hold the network stages.
+ */
+export const BLOCK_REASONS = ['disk', 'auth', 'quota', 'offline', 'user'] as const;
 export type BlockReason = (typeof BLOCK_REASONS)[number];
 
 /** What the queue does with a job whose run threw. */
@@ -20,7 +23,8 @@ export interface BackoffOptions {
 }
 
 export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 2_000, maxMs: 5 * 60_000 };
-export const OFFLINE_VOLUME_RETRY_MS = 60_000;
+/** How often a job whose clip's file is away looks again by itself (the Library's drive check wakes it sooner). */
+export const UNPLUGGED_RETRY_MS = 60_000;
 
 /** Exponential with full jitter on the upper half, so retries of many jobs spread out. */
 export function backoffDelay(attempt: number, opts: BackoffOptions = DEFAULT_BACKOFF): number {
@@ -32,8 +36,12 @@ export function backoffDelay(attempt: number, opts: BackoffOptions = DEFAULT_BAC
 /**
  * The client's error kinds drive the queue (docs/notes-pipeline.md has the table):
  * - auth, quota, offline on a network stage stop every network stage, not just this job: the next
- *   call would fail the same way. The job goes back to queued without losing an attempt. Offline
- *   on a CPU stage is the clip's volume: retried every minute without counting.
+ *   call would fail the same way. The job goes back to queued without losing an attempt.
+ * - disk_full: no room to write in the data folder: every stage waits (attempts untouched) until
+ *   there is room again (DiskWatch), whatever the job was doing; nothing it had saved is lost.
+ * - unplugged: the clip's drive or folder is away, whatever the stage (an upload may decode the
+ *   file again): looked at again every minute without counting, or at once when the Library finds
+ *   the file back and hands the clip over again (JobQueue.wakeClip).
  * - rate_limit is never the job's fault: requeue after Retry-After (the client's limiter has
  *   already slowed every caller of the key), attempts untouched.
  * - timeout, upstream, server, io: transient; retried with backoff until the stage's attempts run out.
@@ -42,10 +50,12 @@ export function backoffDelay(attempt: number, opts: BackoffOptions = DEFAULT_BAC
  */
 export function reactionFor(err: AppError, resource: JobResource, attemptsSoFar: number, backoff: BackoffOptions = DEFAULT_BACKOFF): Reaction {
   switch (err.kind) {
+    case 'disk_full':
+      return { kind: 'block', reason: 'disk' };
+    case 'unplugged':
+      return { kind: 'retry', delayMs: UNPLUGGED_RETRY_MS, counts: false };
     case 'offline':
-      // On a CPU stage "offline" is the clip's drive, unplugged: look again in a minute, for free,
-      // or as soon as the Library finds the drive back and hands the clip over again (wakeClip).
-      return resource === 'network' ? { kind: 'block', reason: 'offline' } : { kind: 'retry', delayMs: OFFLINE_VOLUME_RETRY_MS, counts: false };
+      return resource === 'network' ? { kind: 'block', reason: 'offline' } : { kind: 'retry', delayMs: backoffDelay(attemptsSoFar + 1, backoff), counts: true };
     case 'auth':
     case 'quota':
       return resource === 'network' ? { kind: 'block', reason: err.kind } : { kind: 'fail' };
@@ -64,6 +74,6 @@ export function reactionFor(err: AppError, resource: JobResource, attemptsSoFar:
 /** Which block the banner shows when several hold: the one the user must act on first. */
 export function primaryBlock(reasons: Iterable<BlockReason>): BlockReason | null {
   const set = new Set(reasons);
-  for (const r of ['auth', 'quota', 'offline', 'user'] as const) if (set.has(r)) return r;
+  for (const r of BLOCK_REASONS) if (set.has(r)) return r;
   return null;
 }

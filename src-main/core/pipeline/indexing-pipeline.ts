@@ -12,9 +12,11 @@ import { INDEX_STAGES, type StageName, type ClipJobs, type JobsSummary, type Job
 import type { BackoffOptions } from './error-policy';
 import { EtaModel, type ClipRemaining } from './eta';
 import { nextShownEta, type ShownEta } from './eta-display';
-import { JobQueue, type GateState } from './job-queue';
+import { DiskWatch } from './disk-watch';
+import { JobQueue, type DiskRoomCheck, type GateState } from './job-queue';
 import type { Job, JobResource } from './job-types';
 import { NetworkWatch } from './network-watch';
+import { ServiceRecovery } from './service-recovery';
 import type { StageDeps } from './pipeline-deps';
 import { InFlight } from './run-pool';
 import { SegmentStore } from './segment-store';
@@ -49,6 +51,8 @@ export interface IndexingPipelineOptions {
   analysis?: AnalysisPoolOptions;
   backoff?: BackoffOptions;
   offlineProbe?: { initialMs: number; maxMs: number };
+  /** How soon, then how seldom, jobs failed by the service's own trouble look for it to be well again. */
+  recoveryProbe?: { initialMs: number; maxMs: number };
   /** null (default): after a 402 only the user resumes; a number re-checks quota that often. */
   quotaProbeMs?: number | null;
   pollDelayMs?: (ageMs: number) => number;
@@ -61,6 +65,8 @@ export interface IndexingPipelineOptions {
   eventIntervalMs?: number;
   logger?: Logger;
   onClipIndexed?: (clipId: number, segments: number) => void;
+  /** Room to write in the data folder: without it every stage waits, and carries on when there is. */
+  disk?: DiskRoomCheck;
 }
 
 /** Priority of the first clip of an enqueued batch (a clip the user opens gets the queue's HIGH_PRIORITY, 100). */
@@ -145,6 +151,8 @@ export class IndexingPipeline {
   private readonly eta: EtaModel;
   private shownEta: ShownEta | null = null;
   private readonly watch: NetworkWatch;
+  private readonly diskWatch: DiskWatch | null;
+  private readonly recovery: ServiceRecovery;
   private pool: AnalysisPool | null = null;
   private readonly dirtyClips = new Set<number>();
   private flushTimer: NodeJS.Timeout | null = null;
@@ -155,7 +163,8 @@ export class IndexingPipeline {
   constructor(private readonly o: IndexingPipelineOptions) {
     this.profile = o.profile ?? DEFAULT_TENSOR_PROFILE;
     this.store = new SegmentStore(o.db);
-    this.queue = new JobQueue({ db: o.db, concurrency: o.concurrency, backoff: o.backoff, logger: o.logger });
+    this.queue = new JobQueue({ db: o.db, concurrency: o.concurrency, backoff: o.backoff, logger: o.logger, disk: o.disk });
+    this.diskWatch = o.disk ? new DiskWatch(this.queue, o.disk) : null;
     this.deps = {
       db: o.db,
       store: this.store,
@@ -187,6 +196,12 @@ export class IndexingPipeline {
       quotaProbeMs: o.quotaProbeMs ?? null,
       logger: o.logger,
     });
+    this.recovery = new ServiceRecovery(this.queue, {
+      client: () => o.service.client(),
+      probe: o.recoveryProbe,
+      logger: o.logger,
+      rearm: (jobs) => jobs.filter((j) => this.retry({ jobId: j.id }) > 0).length,
+    });
     this.unsubscribers.push(
       this.queue.onJob((j) => this.onJob(j)),
       this.queue.onGate((g) => this.onGate(g)),
@@ -198,12 +213,15 @@ export class IndexingPipeline {
     if (this.started) return;
     this.started = true;
     this.queue.start();
+    this.recovery.start();
     if (this.o.autoIndex) this.enqueueClips();
     this.scheduleFlush(true);
   }
 
   async stop(): Promise<void> {
     this.watch.stop();
+    this.diskWatch?.stop();
+    this.recovery.stop();
     for (const u of this.unsubscribers.splice(0)) u();
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;

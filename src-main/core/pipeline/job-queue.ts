@@ -21,6 +21,14 @@ export interface JobQueueOptions {
   stopGraceMs?: number;
   now?: () => number;
   logger?: Logger;
+  /** Room to write in the data folder, looked at before a job starts: none holds every stage. */
+  disk?: DiskRoomCheck;
+}
+
+/** What the queue needs of the app's disk guard (util/disk-space.ts). */
+export interface DiskRoomCheck {
+  room(): { ok: boolean };
+  describe(): string;
 }
 
 export interface BlockState {
@@ -91,6 +99,7 @@ export class JobQueue {
   private readonly stopGraceMs: number;
   private readonly now: () => number;
   private readonly logger?: Logger;
+  private readonly disk?: DiskRoomCheck;
   private wakeTimer: NodeJS.Timeout | null = null;
   private wakeAt = Infinity;
   private started = false;
@@ -108,6 +117,7 @@ export class JobQueue {
     this.stopGraceMs = o.stopGraceMs ?? 10_000;
     this.now = o.now ?? (() => Date.now());
     this.logger = o.logger;
+    this.disk = o.disk;
   }
 
   register(handler: AnyStageHandler): void {
@@ -258,13 +268,13 @@ export class JobQueue {
   }
 
   /**
-   * A clip's jobs waiting out the retry delay of a drive that was away (`offline` on a CPU stage)
-   * may run now: someone handed the clip over again (its drive came back, a re-import). If the
-   * drive is still away they meet it again and wait again.
+   * A clip's jobs waiting out the retry delay of a drive or folder that was away (`unplugged`)
+   * may run now: someone handed the clip over again (its file came back, a re-import). If it is
+   * still away they meet it again and wait again.
    */
   wakeClip(clipId: number): number {
     const woken = this.db
-      .prepare("UPDATE jobs SET not_before = NULL, updated_at = ? WHERE clip_id = ? AND state = 'queued' AND last_error_kind = 'offline' AND not_before IS NOT NULL RETURNING id")
+      .prepare("UPDATE jobs SET not_before = NULL, updated_at = ? WHERE clip_id = ? AND state = 'queued' AND last_error_kind = 'unplugged' AND not_before IS NOT NULL RETURNING id")
       .all(this.now(), clipId) as { id: number }[];
     if (woken.length === 0) return 0;
     for (const { id } of woken) this.emitJob(this.get(id)!);
@@ -342,6 +352,7 @@ export class JobQueue {
       if (PERSISTED_BLOCKS.includes(reason)) this.db.prepare('DELETE FROM queue_flags WHERE name = ?').run(`block.${reason}`);
     }
     if (!changed) return;
+    if (reasons.includes('disk')) this.requeueUnsettled();
     this.logger?.info('queue.unblocked', { reasons, remaining: [...this.blocks.keys()] });
     this.emitGate();
     this.pump();
@@ -427,14 +438,44 @@ export class JobQueue {
         this.pumpAgain = false;
         this.pumpOnce();
       } while (this.pumpAgain);
+    } catch (e) {
+      // Pumps run from timers and listeners: a write that fails here must hold the queue with a
+      // reason, never end the process. A full disk is expected; anything else is logged.
+      const err = toAppError(e);
+      if (err.kind === 'disk_full') this.blockForDisk();
+      else this.logger?.error('queue.pump.failed', { message: err.message });
     } finally {
       this.pumping = false;
     }
   }
 
-  /** Whether the gate lets a stage start: CPU always; network when open, or when only quota holds and the stage is free. */
+  /** No room to write: every stage waits (DiskWatch lifts it). The message is the guard's, naming the folder. */
+  private blockForDisk(): void {
+    this.block('disk', this.disk?.describe() ?? 'the disk holding the catalog is full');
+  }
+
+  /**
+   * Jobs whose last write failed for want of room are still `running` in the catalog with no run
+   * behind them: back to queued, as crash recovery does at start, once there is room again.
+   */
+  private requeueUnsettled(): void {
+    const live = [...this.running.keys()];
+    try {
+      this.db
+        .prepare(`UPDATE jobs SET state = 'queued', updated_at = ? WHERE state = 'running' AND id NOT IN (SELECT value FROM json_each(?))`)
+        .run(this.now(), JSON.stringify(live));
+    } catch (e) {
+      this.logger?.warn('queue.requeue.failed', { message: (e as Error).message });
+    }
+  }
+
+  /**
+   * Whether the gate lets a stage start: nothing without room on the disk; CPU otherwise; network
+   * when open, or when only quota holds and the stage is free.
+   */
   private mayRun(stage: StageName): boolean {
     const decl: { resource: JobResource; billable?: boolean } = STAGE_GRAPH[stage];
+    if (this.blocks.has('disk')) return false;
     if (decl.resource === 'cpu' || this.blocks.size === 0) return true;
     return this.blocks.size === 1 && this.blocks.has('quota') && decl.billable === false;
   }
@@ -451,6 +492,9 @@ export class JobQueue {
 
   private pumpOnce(): void {
     const now = this.now();
+    // Looked at before anything starts: work that writes waits on a clear reason instead of
+    // meeting a full disk half-way through a transaction or a thumbnail.
+    if (this.disk && !this.blocks.has('disk') && !this.disk.room().ok) this.blockForDisk();
     for (const resource of ['cpu', 'network'] as const) {
       const stages = this.startableStages(resource);
       if (stages.length === 0) continue;
@@ -533,8 +577,10 @@ export class JobQueue {
     try {
       this.settle(run, handler, outcome, error);
     } catch (e) {
-      // The catalog is gone (closed under us) or broken: nothing more this run can do.
-      this.logger?.error('queue.settle.failed', { jobId: run.job.id, stage: run.job.stage, message: (e as Error).message });
+      // No room to record the outcome: the row stays `running` and goes back to queued once
+      // there is room (requeueUnsettled). Otherwise the catalog is gone (closed under us) or broken.
+      if (toAppError(e).kind === 'disk_full') this.blockForDisk();
+      else this.logger?.error('queue.settle.failed', { jobId: run.job.id, stage: run.job.stage, message: (e as Error).message });
     } finally {
       if (run.hardTimer) clearTimeout(run.hardTimer);
       this.running.delete(run.job.id);
@@ -611,8 +657,10 @@ export class JobQueue {
       const maxAttempts = handler.maxAttempts ?? this.defaultMaxAttempts;
       const base = { last_error_kind: err.kind, last_error_message: err.message, progress: job.progress, note: job.note ?? null };
       if (reaction.kind === 'block') {
+        // The disk first: recording the outcome may itself find no room.
+        if (reaction.reason === 'disk') this.blockForDisk();
         update({ ...base, state: 'queued' });
-        this.block(reaction.reason, err.message);
+        if (reaction.reason !== 'disk') this.block(reaction.reason, err.message);
       } else if (reaction.kind === 'retry' && (!reaction.counts || job.attempts + 1 < maxAttempts)) {
         update({ ...base, state: 'queued', attempts: job.attempts + (reaction.counts ? 1 : 0), not_before: now + reaction.delayMs });
       } else {

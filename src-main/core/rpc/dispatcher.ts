@@ -7,9 +7,10 @@ export type Dispatch = (method: string, rawArgs: unknown, ctx: HandlerContext) =
 
 /**
  * The single entry for both transports: arguments are validated before a handler runs and
- * results are validated before they leave, so neither side trusts the other's shapes.
+ * results are validated before they leave, so neither side trusts the other's shapes. `explain`
+ * may put an error in the app's words (a full disk names the folder and what it needs).
  */
-export function createDispatcher(handlers: Handlers, logger?: Logger): Dispatch {
+export function createDispatcher(handlers: Handlers, logger?: Logger, explain: (e: AppError) => AppError = (e) => e): Dispatch {
   return async (method, rawArgs, ctx) => {
     try {
       if (!isMethodName(method)) throw new AppError('not_found', `unknown method ${method}`);
@@ -27,7 +28,7 @@ export function createDispatcher(handlers: Handlers, logger?: Logger): Dispatch 
       }
       return { ok: true, value: out.data };
     } catch (e) {
-      const err = toAppError(e);
+      const err = explain(toAppError(e));
       if (err.kind === 'internal') logger?.error('rpc.failed', { method, message: err.message, stack: (e as Error)?.stack });
       return { ok: false, error: err.toJSON() };
     }

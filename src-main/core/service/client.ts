@@ -67,7 +67,13 @@ function requireString(v: unknown, name: string): string {
 }
 
 function pathId(id: string, name: string): string {
-  return encodeURIComponent(requireString(id, name));
+  try {
+    return encodeURIComponent(requireString(id, name));
+  } catch (e) {
+    // A lone surrogate has no UTF-8 form (URIError): not an id any service could have given.
+    if (e instanceof URIError) throw new AppError('invalid', `${name} is not valid text`);
+    throw e;
+  }
 }
 
 /** Only one of the two forms may be present: the spec leaves precedence open, so we never rely on it. */

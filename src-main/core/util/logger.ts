@@ -37,13 +37,28 @@ export function createLogger(opts: { file?: string; level?: LogLevel; console?: 
   const secrets = new Set<string>();
   const min = ORDER[opts.level ?? 'info'];
   let stream: fs.WriteStream | undefined;
-  if (opts.file) {
-    fs.mkdirSync(path.dirname(opts.file), { recursive: true });
-    stream = fs.createWriteStream(opts.file, { flags: 'a' });
-  }
+  let droppedAt = -Infinity;
+  // A log file that cannot be written (a full disk) must not end the app: the stream is dropped
+  // on its first error and opened again a little later; lines meanwhile are lost.
+  const open = (file: string) => {
+    droppedAt = Date.now();
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      const s = fs.createWriteStream(file, { flags: 'a' });
+      s.on('error', () => {
+        if (stream === s) stream = undefined;
+        droppedAt = Date.now();
+      });
+      stream = s;
+    } catch {
+      stream = undefined;
+    }
+  };
+  if (opts.file) open(opts.file);
   const write = (level: LogLevel, msg: string, data?: Record<string, unknown>) => {
     if (ORDER[level] < min) return;
     const line = JSON.stringify(redact({ t: new Date().toISOString(), level, msg, ...data }, secrets));
+    if (!stream && opts.file && Date.now() - droppedAt > 5000) open(opts.file);
     stream?.write(line + '\n');
     if (opts.console) process.stderr.write(line + '\n');
   };

@@ -1,13 +1,37 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import type { CatalogHealth } from '../../../src-shared/contract/catalog';
 import { api } from '../api/client';
 import { useSettings } from '../api/use-settings';
 import { useJobsSummary } from './jobs/use-jobs';
 import '../views/jobs.css';
 
-/** App-wide conditions the editor must act on, shown above every view. */
-export function StatusBanner({ onOpenSettings }: { onOpenSettings: () => void }): ReactNode {
+/** App-wide conditions the editor must act on (or know of), shown above every view, most pressing first. */
+export function StatusBanner({ health, onOpenSettings }: { health: CatalogHealth | null; onOpenSettings: () => void }): ReactNode {
   const { settings } = useSettings();
   const { summary } = useJobsSummary();
+  const [dismissed, setDismissed] = useState<string | null>(null);
+  if (health?.state === 'read_only') {
+    return (
+      <Banner name="read-only" alert>
+        <strong>Disk full: the library is read-only.</strong> {health.message}
+      </Banner>
+    );
+  }
+  if (health?.state === 'ok' && health.message && dismissed !== health.message) {
+    return (
+      <Banner name="catalog-notice" tone="info" action={{ label: 'Backups…', onClick: onOpenSettings }} dismiss={() => setDismissed(health.message)}>
+        {health.message}
+      </Banner>
+    );
+  }
+  const net = summary?.network;
+  if (net && !net.open && net.reason === 'disk') {
+    return (
+      <Banner name="disk" alert>
+        <strong>Disk full: indexing is paused.</strong> {net.message}
+      </Banner>
+    );
+  }
   if (!settings) return null;
   if (!settings.apiKey.set || !settings.preferences.baseUrls[settings.preferences.region]) {
     return (
@@ -19,33 +43,32 @@ export function StatusBanner({ onOpenSettings }: { onOpenSettings: () => void })
       </div>
     );
   }
-  const net = summary?.network;
   if (!net || net.open || !net.reason) return null;
   const resume = () => void api.call('jobs.resumeNetwork', {}).catch(() => {});
   switch (net.reason) {
     case 'auth':
       return (
-        <NetworkBanner name="auth" tone="error" alert action={{ label: 'Open Settings', onClick: onOpenSettings, primary: true }}>
+        <Banner name="auth" tone="error" alert action={{ label: 'Open Settings', onClick: onOpenSettings, primary: true }}>
           The service refused the API key: uploads are stopped until a valid key is entered. <span className="muted">{net.message}</span>
-        </NetworkBanner>
+        </Banner>
       );
     case 'quota':
       return (
-        <NetworkBanner name="quota" alert action={{ label: 'Resume', onClick: resume, primary: true, id: 'resume-quota' }}>
+        <Banner name="quota" alert action={{ label: 'Resume', onClick: resume, primary: true, id: 'resume-quota' }}>
           Quota exceeded: uploads and submissions are paused (local analysis continues). Raise the quota or check billing, then resume.
-        </NetworkBanner>
+        </Banner>
       );
     case 'offline':
       return (
-        <NetworkBanner name="offline" tone="info" action={{ label: 'Retry now', onClick: resume, title: 'Check again now' }}>
+        <Banner name="offline" tone="info" action={{ label: 'Retry now', onClick: resume, title: 'Check again now' }}>
           Waiting for the service: it cannot be reached. Indexing carries on by itself as soon as it answers.
-        </NetworkBanner>
+        </Banner>
       );
     case 'user':
       return (
-        <NetworkBanner name="paused" tone="info" action={{ label: 'Resume', onClick: resume }}>
+        <Banner name="paused" tone="info" action={{ label: 'Resume', onClick: resume }}>
           Uploads are paused. Local analysis continues.
-        </NetworkBanner>
+        </Banner>
       );
   }
 }
@@ -59,15 +82,22 @@ interface BannerAction {
   title?: string;
 }
 
-/** Why the network side is held, and the one thing that lifts it, at the banner's far end. */
-function NetworkBanner({ name, tone, alert, action, children }: { name: string; tone?: 'error' | 'info'; alert?: boolean; action: BannerAction; children: ReactNode }): ReactNode {
+/** Why work is held (or what happened to the catalog), and the one thing that helps, at the banner's far end. */
+function Banner({ name, tone, alert, action, dismiss, children }: { name: string; tone?: 'error' | 'info'; alert?: boolean; action?: BannerAction; dismiss?: () => void; children: ReactNode }): ReactNode {
   return (
     <div className={tone ? `banner ${tone}` : 'banner'} role={alert ? 'alert' : 'status'} data-banner={name}>
       <span>{children}</span>
       <div className="spacer" />
-      <button className={action.primary ? 'btn primary' : 'btn'} data-action={action.id} title={action.title} onClick={action.onClick}>
-        {action.label}
-      </button>
+      {action && (
+        <button className={action.primary ? 'btn primary' : 'btn'} data-action={action.id} title={action.title} onClick={action.onClick}>
+          {action.label}
+        </button>
+      )}
+      {dismiss && (
+        <button className="btn link" onClick={dismiss} data-action="dismiss">
+          Dismiss
+        </button>
+      )}
     </div>
   );
 }

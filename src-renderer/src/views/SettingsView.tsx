@@ -1,12 +1,15 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import type { CatalogHealth } from '../../../src-shared/contract/catalog';
 import type { Preferences, RegionId, ToolStatus } from '../../../src-shared/contract/settings';
 import type { AppError } from '../../../src-shared/errors';
 import { api } from '../api/client';
 import { useSettings } from '../api/use-settings';
+import { BackupList } from '../components/catalog/BackupList';
+import '../components/catalog/catalog.css';
 
 type TestResult = { ok: boolean; text: string };
 
-export function SettingsView(): ReactNode {
+export function SettingsView({ health, onCatalogChanged }: { health: CatalogHealth | null; onCatalogChanged: (h: CatalogHealth) => void }): ReactNode {
   const { settings, error, setSettings } = useSettings();
   const [draft, setDraft] = useState<Preferences | null>(null);
   const [keyInput, setKeyInput] = useState('');
@@ -210,6 +213,15 @@ export function SettingsView(): ReactNode {
           </div>
         ))}
       </section>
+      {health && (
+        <section className="card" data-testid="catalog">
+          <h3 style={{ marginTop: 0 }}>Catalog</h3>
+          <p className="muted">
+            {health.file} · backed up every day and before each upgrade. Restoring one replaces the catalog with it (the catalog replaced is kept as a backup).
+          </p>
+          <BackupList health={health} onRestored={onCatalogChanged} confirm />
+        </section>
+      )}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { AppError, toAppError } from '../../../../src-shared/errors';
-import type { SubmitResult } from '../../service/client';
+import type { ServiceClient, SubmitResult } from '../../service/client';
 import type { TensorService } from '../../tensors/chunk-upload';
 import type { StageHandler } from '../job-types';
 import type { StageDeps } from '../pipeline-deps';
@@ -17,13 +17,31 @@ interface SubmitItem {
 }
 
 /**
+ * Whether the service has a task under the request_id the client chose at upload: the status
+ * endpoint answers for it (any status), or 404. Anything else (unreachable, 5xx) is no answer:
+ * thrown, so the job runs again later instead of guessing.
+ */
+async function submittedBefore(client: ServiceClient, requestId: string, signal: AbortSignal): Promise<boolean> {
+  try {
+    await client.getAsyncStatus(requestId, { signal });
+    return true;
+  } catch (e) {
+    if (toAppError(e).kind === 'not_found') return false;
+    throw e;
+  }
+}
+
+/**
  * Submits one asynchronous task per segment and service (embedding: video + audio keys; tagging:
  * video + kwargs keys). Order of writes, for idempotency:
  *   1. the row goes to 'submitting' (intent) before the call;
  *   2. the service's request_id is recorded, status 'pending', the moment the answer arrives.
  * A row already past (2) is never submitted again; its task is polled. A row found in
- * 'submitting' after a crash is the ambiguous case: the spec offers no way to ask whether that
- * submit reached the service, so it is submitted again (counted in `sends`). A task whose uploaded
+ * 'submitting' (a crash, a lost answer) is the ambiguous case. The spec names the upload's
+ * request_id a "client-chosen task identifier": a service whose task takes it can say whether it
+ * got the submit, so the status endpoint is asked for that id first (free); a task there is
+ * recorded and polled, not sent again. A 404 (or a service that makes up its own ids, where the
+ * lookup cannot find it) leaves one way: submit again (counted in `sends`). A task whose uploaded
  * tensors are identical to another segment's reuses that task instead of submitting.
  */
 export function submitStage(d: StageDeps): StageHandler<'submit'> {
@@ -51,7 +69,17 @@ export function submitStage(d: StageDeps): StageHandler<'submit'> {
           const keys = parseStoredKeys(item.up.storage_keys_json);
           if (!keys?.video_input_key) throw new AppError('internal', `upload ${item.up.request_id} has no video key`);
           const prior = d.store.task(item.seg.id, item.kind, region);
-          if (prior?.status === 'submitting') d.logger?.warn('pipeline.submit.ambiguous', { clipId, segmentId: item.seg.id, kind: item.kind, sends: prior.sends });
+          if (prior?.status === 'submitting') {
+            checkpoint(ctx);
+            const known = await submittedBefore(client, item.up.request_id, ctx.signal);
+            d.logger?.warn('pipeline.submit.ambiguous', { clipId, segmentId: item.seg.id, kind: item.kind, sends: prior.sends, foundByRequestId: known });
+            if (known) {
+              d.store.recordSubmitted(item.seg.id, item.kind, region, item.up.request_id);
+              done++;
+              ctx.progress(done / Math.max(1, total), `${done}/${total} tasks submitted`);
+              return;
+            }
+          }
           let res: SubmitResult;
           checkpoint(ctx);
           try {

@@ -1,5 +1,6 @@
 import { AppError, toAppError } from '../../../../src-shared/errors';
 import { getClipRow } from '../../library/clip-store';
+import { fileWentAway } from '../../library/media-stages';
 import type { UploadTensorsRequest } from '../../service/client';
 import { chunkUploadBody } from '../../tensors/chunk-upload';
 import { splitChunk, type ShotFrames, type TensorChunk } from '../../tensors/shot-chunks';
@@ -81,8 +82,13 @@ export function uploadStage(d: StageDeps): StageHandler<'upload'> {
           if (frames) await uploadShot(frames);
           else evicted.add(shotId);
         }
-        // Frames no longer in memory (a restart, a long clip): one decode rebuilds them all.
-        await rebuildShotFrames(src, allShots.filter((s) => evicted.has(s.id)), d.profile, { signal: ctx.signal, ffmpeg: d.tools().ffmpeg, threads: d.decodeThreads(ctx.job) }, uploadShot);
+        // Frames no longer in memory (a restart, a long clip): one decode rebuilds them all. A file
+        // that went away meanwhile is waited for, as in the CPU stages.
+        await rebuildShotFrames(src, allShots.filter((s) => evicted.has(s.id)), d.profile, { signal: ctx.signal, ffmpeg: d.tools().ffmpeg, threads: d.decodeThreads(ctx.job) }, uploadShot).catch(
+          (e: unknown) => {
+            throw (ctx.signal.aborted ? null : fileWentAway(d.db, row)) ?? e;
+          },
+        );
       }
       report();
       const left = d.store.uploadsOf(clipId, d.profile.id, region).filter((r) => r.storage_keys_json === null);

@@ -1,0 +1,205 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CatalogHealth } from '../../../src-shared/contract/catalog';
+import { AppError, toAppError } from '../../../src-shared/errors';
+import type { EventBus } from '../rpc/event-bus';
+import type { DiskGuard } from '../util/disk-space';
+import type { Logger } from '../util/logger';
+import { backupFile, dailyBackupDue, listBackups, takeBackup } from './catalog-backups';
+import { catalogFileProblem, openCheckedCatalog } from './open-checked';
+import type { CatalogDb } from './open-catalog';
+
+/** What the app builds on an open catalog (or, damaged, without one), and takes down before it closes. */
+export interface CatalogParts {
+  dispose(): Promise<void>;
+}
+
+export interface CatalogSessionOptions<P extends CatalogParts> {
+  file: string;
+  backupsDir: string;
+  disk: DiskGuard;
+  events: EventBus;
+  logger?: Logger;
+  /** The app on an open catalog; `readOnly` on a full disk (nothing that writes is started). */
+  compose(db: CatalogDb, readOnly: boolean): P;
+  /** The app with no catalog to open (damaged): only what does not need it. */
+  recovery(): P;
+  /** How often a full disk is looked at again while read-only, and the daily backup is considered. */
+  intervals?: { diskMs?: number; backupMs?: number };
+}
+
+/**
+ * The catalog's life in the running app: opened after it was checked (open-checked.ts), read-only
+ * while the disk is full and writable again by itself once there is room, damaged and then
+ * restored from a backup or started anew in one call, backed up daily. Each change of state takes
+ * the app's parts down and builds them again on the catalog as it now is, so no module ever holds a
+ * connection that was closed under it.
+ */
+export class CatalogSession<P extends CatalogParts> {
+  private parts: P | null = null;
+  private db: CatalogDb | null = null;
+  private state: CatalogHealth['state'] = 'damaged';
+  private message: string | null = null;
+  private switching: Promise<void> = Promise.resolve();
+  private diskTimer: NodeJS.Timeout | null = null;
+  private backupTimer: NodeJS.Timeout | null = null;
+  private backingUp: Promise<void> | null = null;
+  private closed = false;
+
+  constructor(private readonly o: CatalogSessionOptions<P>) {}
+
+  /** The parts now, once any switch under way has finished. */
+  async current(): Promise<P> {
+    await this.switching;
+    if (!this.parts) throw new AppError('cancelled', 'the app is closing');
+    return this.parts;
+  }
+
+  /** The open catalog (tests and the composition root); throws while damaged. */
+  catalog(): CatalogDb {
+    if (!this.db) throw new AppError('damaged', this.message ?? 'the catalog is not open');
+    return this.db;
+  }
+
+  health(): CatalogHealth {
+    return { state: this.state, message: this.message, file: this.o.file, backups: listBackups(this.o.backupsDir) };
+  }
+
+  /** A write refused by a read-only catalog is the full disk's doing: say that, not SQLite's words. */
+  explain(e: AppError): AppError {
+    const code = (e.cause as { code?: unknown } | undefined)?.code;
+    if (this.state === 'read_only' && typeof code === 'string' && code.startsWith('SQLITE_READONLY')) return new AppError('disk_full', this.message ?? e.message, { cause: e });
+    if (e.kind === 'disk_full' && this.state !== 'read_only') return this.o.disk.explain(e);
+    return e;
+  }
+
+  /** At start: a catalog that cannot be opened leaves the app on its recovery screen, saying why. */
+  async open(): Promise<void> {
+    await this.switchTo(async () => {}).catch(() => undefined);
+  }
+
+  /** Puts a listed backup in place of the catalog and opens it; what it replaces is kept. */
+  async restore(backupId: string): Promise<CatalogHealth> {
+    const src = backupFile(this.o.backupsDir, backupId);
+    if (!src) throw new AppError('not_found', `no backup named ${backupId}`);
+    const problem = catalogFileProblem(src);
+    if (problem) throw new AppError('invalid', `the backup ${backupId} cannot be read either: ${problem}`);
+    await this.switchTo(async (was) => {
+      this.setAside(was);
+      const tmp = `${this.o.file}.restoring`;
+      fs.copyFileSync(src, tmp);
+      fs.renameSync(tmp, this.o.file);
+    });
+    return this.health();
+  }
+
+  /** Starts an empty catalog in place of a damaged one (kept beside it); a sound catalog is never set aside this way. */
+  async startNew(): Promise<CatalogHealth> {
+    await this.switching;
+    if (this.state !== 'damaged') throw new AppError('invalid', 'the catalog is not damaged: to go back to an earlier state, restore a backup');
+    await this.switchTo(async (was) => this.setAside(was));
+    return this.health();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.switchTo(async () => {});
+  }
+
+  /**
+   * The catalog the app leaves: a healthy one becomes a `before-restore` backup (it was closed, so
+   * its journal is in it); a damaged one is renamed beside itself with its journal, never deleted.
+   */
+  private setAside(was: CatalogHealth['state']): void {
+    const f = this.o.file;
+    if (!fs.existsSync(f)) return;
+    const at = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+    if (was !== 'damaged') {
+      fs.mkdirSync(this.o.backupsDir, { recursive: true });
+      fs.renameSync(f, path.join(this.o.backupsDir, `catalog-${at}-before-restore.sqlite`));
+    } else {
+      for (const suffix of ['', '-wal', '-shm']) if (fs.existsSync(f + suffix)) fs.renameSync(f + suffix, `${f}.damaged-${at}${suffix}`);
+    }
+    for (const suffix of ['-wal', '-shm']) fs.rmSync(f + suffix, { force: true });
+  }
+
+  /** Takes the parts down, runs `change` on the files, opens again (unless closing) and says so. */
+  private switchTo(change: (was: CatalogHealth['state']) => Promise<void>): Promise<void> {
+    const run = this.switching.then(async () => {
+      const was = this.state;
+      this.stopTimers();
+      await this.backingUp;
+      await this.parts?.dispose();
+      this.parts = null;
+      this.db?.close();
+      this.db = null;
+      await change(was);
+      if (this.closed) return;
+      try {
+        await this.openNow();
+      } catch (e) {
+        // Whatever kept it from opening (a folder that cannot be written, a copy that failed) is
+        // said on the recovery screen, which still offers the backups.
+        const err = toAppError(e);
+        this.state = 'damaged';
+        this.message = `The catalog ${this.o.file} could not be opened: ${err.message}`;
+        this.parts = this.o.recovery();
+        this.o.logger?.error('catalog.open.failed', { message: err.message });
+        this.o.events.emit('catalog.health', this.health());
+        throw err;
+      }
+      this.o.events.emit('catalog.health', this.health());
+    });
+    this.switching = run.catch(() => undefined);
+    return run;
+  }
+
+  private async openNow(): Promise<void> {
+    const checked = await openCheckedCatalog(this.o.file, { backupsDir: this.o.backupsDir, disk: this.o.disk, logger: this.o.logger });
+    this.state = checked.state;
+    this.message = checked.message;
+    if (checked.state === 'damaged') {
+      this.o.logger?.error('catalog.damaged', { message: checked.message });
+      this.parts = this.o.recovery();
+      return;
+    }
+    this.db = checked.db;
+    this.parts = this.o.compose(checked.db, checked.state === 'read_only');
+    if (checked.state === 'read_only') {
+      this.o.logger?.warn('catalog.read_only', { message: checked.message });
+      // Room again: open for writing, the whole app with it.
+      this.diskTimer = setInterval(() => {
+        if (this.o.disk.room().ok && this.diskTimer) {
+          this.stopTimers();
+          void this.switchTo(async () => {}).catch((e: unknown) => this.o.logger?.error('catalog.reopen.failed', { message: toAppError(e).message }));
+        }
+      }, this.o.intervals?.diskMs ?? 2000);
+      this.diskTimer.unref();
+      return;
+    }
+    const daily = () => {
+      this.backingUp ??= this.dailyBackup().finally(() => (this.backingUp = null));
+    };
+    daily();
+    this.backupTimer = setInterval(daily, this.o.intervals?.backupMs ?? 60 * 60 * 1000);
+    this.backupTimer.unref();
+  }
+
+  private async dailyBackup(): Promise<void> {
+    const db = this.db;
+    if (!db || this.state !== 'ok' || !dailyBackupDue(listBackups(this.o.backupsDir)) || !this.o.disk.room().ok) return;
+    try {
+      const b = await takeBackup(db, this.o.backupsDir, 'daily');
+      this.o.logger?.info('catalog.backup', { id: b.id, bytes: b.sizeBytes });
+    } catch (e) {
+      this.o.logger?.warn('catalog.backup.failed', { message: toAppError(e).message });
+    }
+  }
+
+  private stopTimers(): void {
+    if (this.diskTimer) clearInterval(this.diskTimer);
+    if (this.backupTimer) clearInterval(this.backupTimer);
+    this.diskTimer = null;
+    this.backupTimer = null;
+  }
+}

@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import { AppError } from '../../../src-shared/errors';
+
+/**
+ * Room the app keeps free in its data folder before it writes: a catalog transaction, its WAL, a
+ * clip's thumbnails and the search index's next save all fit in it with a wide margin, so work
+ * pauses on a clear message before SQLite or ffmpeg meet a full disk half-way through a write.
+ */
+export const DEFAULT_MIN_FREE_BYTES = 64 * 1024 * 1024;
+
+export interface DiskRoom {
+  ok: boolean;
+  freeBytes: number;
+  neededBytes: number;
+}
+
+export interface DiskGuard {
+  readonly dir: string;
+  readonly neededBytes: number;
+  /** Free space now (read at most once a second). */
+  room(): DiskRoom;
+  /** What the editor reads: the folder, what is free and what is needed (callers add what it means for them). */
+  describe(room?: DiskRoom): string;
+  /** Throws `disk_full` with describe()'s words unless there is room now: call before work that writes. */
+  require(): void;
+  /** A raw full-disk error (SQLite's "database or disk is full", ENOSPC) with describe()'s words. */
+  explain(e: AppError): AppError;
+}
+
+/** "3.2 MB", "1.4 GB": decimal units, as file managers show free space. */
+export function formatBytes(n: number): string {
+  if (n < 1e6) return `${Math.max(0, Math.round(n / 1e3))} kB`;
+  if (n < 1e9) return `${(n / 1e6).toFixed(n < 1e7 ? 1 : 0)} MB`;
+  return `${(n / 1e9).toFixed(1)} GB`;
+}
+
+/** Bytes an unprivileged writer may still use on the file system holding `dir` (Infinity when it cannot be read). */
+export function freeBytes(dir: string): number {
+  try {
+    const s = fs.statfsSync(dir);
+    return s.bavail * s.bsize;
+  } catch {
+    return Infinity;
+  }
+}
+
+export function createDiskGuard(dir: string, neededBytes = DEFAULT_MIN_FREE_BYTES, read: (dir: string) => number = freeBytes): DiskGuard {
+  let cached: { at: number; room: DiskRoom } | null = null;
+  const room = (): DiskRoom => {
+    const now = Date.now();
+    if (cached && now - cached.at < 1000) return cached.room;
+    const free = read(dir);
+    cached = { at: now, room: { ok: free >= neededBytes, freeBytes: free, neededBytes } };
+    return cached.room;
+  };
+  const describe = (r = room()) => `The disk holding ${dir} has ${formatBytes(r.freeBytes)} free; Reelscout needs at least ${formatBytes(r.neededBytes)} free there to save its work.`;
+  return {
+    dir,
+    neededBytes,
+    room,
+    describe,
+    require() {
+      const r = room();
+      if (!r.ok) throw new AppError('disk_full', describe(r));
+    },
+    explain(e) {
+      if (e.kind !== 'disk_full') return e;
+      cached = null;
+      return new AppError('disk_full', describe(), { cause: e });
+    },
+  };
+}
