@@ -2,7 +2,7 @@ import path from 'node:path';
 import { app, BrowserWindow, dialog } from 'electron';
 import { createAppCore, type AppCore } from './core/app-core';
 import { createLogger, silentLogger, type Logger } from './core/util/logger';
-import { APP_VERSION } from './core/app-version';
+import { APP_VERSION } from './core/util/app-version';
 import { createElectronJsonStore, createKeychainCipher } from './ipc/electron-settings';
 import { hardenApp } from './ipc/security';
 import { registerRpcIpc } from './ipc/rpc-ipc';

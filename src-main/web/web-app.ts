@@ -4,7 +4,7 @@ import { createConfJsonStore } from '../core/settings/conf-store';
 import { createFileCipher, moveLegacyKey, masterKeyFile } from '../core/settings/file-cipher';
 import { createLogger, type Logger } from '../core/util/logger';
 import { startWebServer, type WebServer } from './web-server';
-import { APP_VERSION } from '../core/app-version';
+import { APP_VERSION } from '../core/util/app-version';
 
 export interface WebAppOptions {
   dataDir: string;

@@ -8,7 +8,7 @@ import { createConfJsonStore } from '../../src-main/core/settings/conf-store';
 import { createFileCipher } from '../../src-main/core/settings/file-cipher';
 import { createLogger } from '../../src-main/core/util/logger';
 import { startWebServer, type WebServer } from '../../src-main/web/web-server';
-import { APP_VERSION } from '../../src-main/core/app-version';
+import { APP_VERSION } from '../../src-main/core/util/app-version';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { mediaFile, REPO_ROOT, tempDir } from '../helpers/paths';
 import { launchBrowser, SCREENSHOT_DIR } from './harness';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppCore, type AppCore } from '../../src-main/core/app-core';
 import type { DesktopShell } from '../../src-main/core/files/files-handlers';
-import { APP_VERSION } from '../../src-main/core/app-version';
+import { APP_VERSION } from '../../src-main/core/util/app-version';
 import { createConfJsonStore } from '../../src-main/core/settings/conf-store';
 import { createFileCipher } from '../../src-main/core/settings/file-cipher';
 import { createLogger } from '../../src-main/core/util/logger';

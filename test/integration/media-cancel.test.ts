@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseShots } from '../../src-main/core/media/detect-shots-in-file';
 import { ClipDecoder } from '../../src-main/core/media/clip-decoder';
 import { TOOL_PRIORITY } from '../../src-main/core/media/run-process';
-import { fitGeometry } from '../../src-main/core/tensors/frame-geometry';
+import { fitGeometry } from '../../src-main/core/media/frame-geometry';
 import { mediaFile, tempDir } from '../helpers/paths';
 
 /** Processes whose command line mentions `needle` (Linux /proc). */

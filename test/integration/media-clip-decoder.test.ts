@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeSource } from '../../src-main/core/analysis/source-info';
 import { ClipDecoder, buildDecodeArgs, decodeThreads, type VideoOutput } from '../../src-main/core/media/clip-decoder';
 import { SHOT_OUTPUT } from '../../src-main/core/media/detect-shots-in-file';
-import { detectorGeometry, motionGeometry } from '../../src-main/core/tensors/frame-geometry';
+import { detectorGeometry, motionGeometry } from '../../src-main/core/media/frame-geometry';
 import { tensorOutput } from '../../src-main/core/tensors/shot-grid';
 import { DEFAULT_TENSOR_PROFILE } from '../../src-main/core/tensors/tensor-profile';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';

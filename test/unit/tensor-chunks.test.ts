@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chunkRequestId, chunkUploadBody } from '../../src-main/core/tensors/chunk-upload';
-import { fitGeometry } from '../../src-main/core/tensors/frame-geometry';
+import { fitGeometry } from '../../src-main/core/media/frame-geometry';
 import { chunkShot, splitChunk, type ShotFrames } from '../../src-main/core/tensors/shot-chunks';
 import { decodeTensor } from '../../src-main/core/tensors/tensor-codec';
 import { createTensorProfile, DEFAULT_TENSOR_PROFILE, frameBytes, type TensorProfile } from '../../src-main/core/tensors/tensor-profile';

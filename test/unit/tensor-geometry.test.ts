@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectorGeometry, displaySize, fitGeometry, motionGeometry } from '../../src-main/core/tensors/frame-geometry';
+import { detectorGeometry, displaySize, fitGeometry, motionGeometry } from '../../src-main/core/media/frame-geometry';
 
 describe('frame geometry', () => {
   it('letterboxes 16:9 into 224x224 with centred bars and reports the content box', () => {

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../../../src-shared/errors';
-import type { ResourceLocations } from '../app-resources';
+import type { ResourceLocations } from '../util/app-resources';
 import { resolveFaceModelPath, resolveOrtPath, resolveWorkerScript } from './resource-paths';
 import type { MotionStep } from './workers/block-motion.cjs';
 import type { RawFace } from './workers/yunet.cjs';

@@ -3,11 +3,12 @@ import { ClipDecoder, firstFramesAt, type VideoOutput } from '../media/clip-deco
 import { SHOT_OUTPUT } from '../media/detect-shots-in-file';
 import { ShotDetector, type ShotDetection, type ShotDetectorOptions } from '../media/shot-detector';
 import { readStills, type RenderedStills, type StillsRequest } from '../media/stills';
-import { detectorGeometry, motionGeometry, type FitGeometry } from '../tensors/frame-geometry';
+import { detectorGeometry, motionGeometry, type FitGeometry } from '../media/frame-geometry';
 import { FrameSpool } from '../tensors/frame-spool';
 import { chunkShot, type ShotFrames } from '../tensors/shot-chunks';
 import { AudioSpool } from '../tensors/audio-spool';
-import { gridTime, sampleIndex, ShotCursor, tensorOutput } from '../tensors/shot-grid';
+import { gridTime } from '../media/frame-grid';
+import { sampleIndex, ShotCursor, tensorOutput } from '../tensors/shot-grid';
 import { DEFAULT_TENSOR_PROFILE, type TensorProfile } from '../tensors/tensor-profile';
 import { AnalysisPool } from './analysis-pool';
 import { DEFAULT_ANALYSIS_SETTINGS, type AnalysisSettings } from './analysis-settings';

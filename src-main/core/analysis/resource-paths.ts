@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { AppError } from '../../../src-shared/errors';
-import { electronResourcesPath, findAppRoot, type ResourceLocations } from '../app-resources';
+import { electronResourcesPath, findAppRoot, type ResourceLocations } from '../util/app-resources';
 
 export const FACE_MODEL_FILE = 'yunet_n_dynamic.onnx';
 export const WORKER_FILE = 'analysis-worker.cjs';

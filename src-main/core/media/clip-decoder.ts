@@ -6,8 +6,8 @@ import { ffPath } from './ffmpeg-locate';
 import { frameSync } from './frame-sync';
 import { killChild, spawnTool } from './run-process';
 import { stillsBranches, type StillsRequest } from './stills';
-import type { FitGeometry } from '../tensors/frame-geometry';
-import { gridFilter } from '../tensors/shot-grid';
+import type { FitGeometry } from './frame-geometry';
+import { gridFilter } from './frame-grid';
 
 export type PixelFormat = 'rgb24' | 'bgr24' | 'gray';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../../src-shared/errors';
-import { electronResourcesPath, findAppRoot, type ResourceLocations } from '../app-resources';
+import { electronResourcesPath, findAppRoot, type ResourceLocations } from '../util/app-resources';
 
 export type FfTool = 'ffmpeg' | 'ffprobe';
 export type ToolSource = 'setting' | 'env' | 'bundled' | 'system';

@@ -5,7 +5,7 @@ import { ffPath } from './ffmpeg-locate';
 import { frameSync } from './frame-sync';
 import { jpegSize } from './jpeg-size';
 import { runTool } from './run-process';
-import { gridFilter } from '../tensors/shot-grid';
+import { gridFilter } from './frame-grid';
 
 /**
  * The per-shot posters and the filmstrip of a clip, made inside the clip's one decode. That decode

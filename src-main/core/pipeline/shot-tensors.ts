@@ -4,7 +4,8 @@ import { ClipDecoder, firstFramesAt } from '../media/clip-decoder';
 import { parseSar } from '../analysis/source-info';
 import { tensorRequestId } from '../service/tensor';
 import { chunkShot, splitChunk, type ShotFrames, type TensorChunk } from '../tensors/shot-chunks';
-import { AudioWindow, GRID_EPS, gridTime, sampleIndex, ShotCursor, tensorOutput } from '../tensors/shot-grid';
+import { gridTime } from '../media/frame-grid';
+import { AudioWindow, GRID_EPS, sampleIndex, ShotCursor, tensorOutput } from '../tensors/shot-grid';
 import { float32ToLittleEndian } from '../tensors/tensor-codec';
 import type { TensorProfile } from '../tensors/tensor-profile';
 

@@ -1,5 +1,5 @@
 import { AppError } from '../../../src-shared/errors';
-import type { ContentBox } from './frame-geometry';
+import type { ContentBox } from '../media/frame-geometry';
 import { base64Length } from './tensor-codec';
 import { frameBytes, type TensorProfile } from './tensor-profile';
 import { buildVideoKwargs, type VideoKwargs } from './video-kwargs';

@@ -6,7 +6,7 @@
  * so both get the same bytes, and so the same request ids.
  */
 import type { VideoOutput } from '../media/clip-decoder';
-import { displaySize, fitGeometry, type ContentBox } from './frame-geometry';
+import { displaySize, fitGeometry, type ContentBox } from '../media/frame-geometry';
 import type { TensorProfile } from './tensor-profile';
 
 export const GRID_EPS = 1e-6;
@@ -25,21 +25,6 @@ export function tensorOutput(source: { width: number; height: number; sar: numbe
 export interface TimeSpan {
   startS: number;
   endS: number;
-}
-
-/**
- * The ffmpeg filter that samples a stream on the grid: output frame k is the picture on screen at
- * k / fps, the last frame whose time is at or before it (round=up). The filter's default rounding
- * ("near") takes the last frame before (k + 0.5) / fps instead, up to half an interval later than
- * its grid time, so a frame just before a cut showed the next shot.
- */
-export function gridFilter(fps: number): string {
-  return `fps=${fps}:round=up`;
-}
-
-/** Time of sampled frame `index` on a stream sampled at `fps` from the origin. */
-export function gridTime(index: number, fps: number): number {
-  return index / fps;
 }
 
 /** Index of the audio sample at time t (from the origin). */

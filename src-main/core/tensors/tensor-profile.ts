@@ -8,8 +8,7 @@ import { AppError } from '../../../src-shared/errors';
  * name: when the real service's expectations are known, a new profile is added and nothing else
  * changes. The id goes into every request id, so results made with different profiles never mix.
  */
-export const FIT_MODES = ['letterbox', 'center-crop'] as const;
-export type FitMode = (typeof FIT_MODES)[number];
+import { FIT_MODES } from '../media/frame-geometry';
 
 export const tensorProfileSchema = z.object({
   /** Named, stable; part of request ids and of stored analysis rows. */

@@ -1,4 +1,4 @@
-import type { ContentBox } from './frame-geometry';
+import type { ContentBox } from '../media/frame-geometry';
 import type { TensorProfile } from './tensor-profile';
 
 /**

@@ -2,4 +2,4 @@
 declare const __APP_VERSION__: string | undefined;
 
 export const APP_VERSION: string =
-  typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : (require('../../package.json') as { version: string }).version;
+  typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : (require('../../../package.json') as { version: string }).version;

@@ -1,5 +1,8 @@
 import { AppError } from '../../../src-shared/errors';
-import type { FitMode } from './tensor-profile';
+
+/** How a picture fits a frame of another shape: with bars, or cut to fill it. */
+export const FIT_MODES = ['letterbox', 'center-crop'] as const;
+export type FitMode = (typeof FIT_MODES)[number];
 
 /** Where the picture sits inside an output frame, in output pixels. */
 export interface ContentBox {

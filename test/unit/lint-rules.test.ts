@@ -1,0 +1,60 @@
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../helpers/paths';
+
+/**
+ * The project's own lint rules (eslint-rules/index.mjs), run through the repository's ESLint
+ * configuration on files that break them: `npm run lint` fails on these, so the layers and the
+ * table owners hold without anyone remembering them.
+ */
+const eslint = new ESLint({ cwd: REPO_ROOT });
+
+async function problems(relPath: string, code: string): Promise<string[]> {
+  const [r] = await eslint.lintText(code, { filePath: path.join(REPO_ROOT, relPath) });
+  return r!.messages.map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+describe('sql-in-stores', () => {
+  const query = `import type { CatalogDb } from '../catalog/open-catalog';\nexport const n = (db: CatalogDb) => db.prepare('SELECT COUNT(*) FROM clips').get();\n`;
+
+  it('refuses a statement outside a table owner', async () => {
+    const got = await problems('src-main/core/search/some-view.ts', query);
+    expect(got.filter((p) => p.startsWith('local/sql-in-stores'))).toHaveLength(2);
+    expect(got.join('\n')).toContain('`.prepare(` runs SQL');
+  });
+
+  it('accepts it in a store, a repository and the catalog', async () => {
+    for (const f of ['src-main/core/search/some-store.ts', 'src-main/core/library/clips-repository.ts', 'src-main/core/catalog/open-catalog.ts']) {
+      expect((await problems(f, query)).filter((p) => p.startsWith('local/sql-in-stores')), f).toEqual([]);
+    }
+  });
+
+  it('refuses SQL text handed to an owner from outside, and leaves other .exec calls alone', async () => {
+    const text = `export const sql = \`UPDATE clips SET status = 'error' WHERE id = ?\`;\nexport const m = /x/.exec('y');\n`;
+    const got = await problems('src-main/core/pipeline/some-stage.ts', text);
+    expect(got).toEqual([expect.stringContaining('local/sql-in-stores: SQL text belongs')]);
+  });
+});
+
+describe('layers', () => {
+  it('refuses an upward import in the core', async () => {
+    const got = await problems('src-main/core/media/some-tool.ts', `import { gridFilter } from '../pipeline/shot-tensors';\nexport const g = gridFilter;\n`);
+    expect(got).toEqual([expect.stringContaining('local/layers: media is below pipeline in the layers')]);
+  });
+
+  it('accepts a downward one, and a module folder imported by its index', async () => {
+    expect(await problems('src-main/core/pipeline/some-stage.ts', `import { ffPath } from '../media/ffmpeg-locate';\nimport { ServiceClient } from '../service';\nexport const x = [ffPath, ServiceClient];\n`)).toEqual([]);
+    expect(await problems('src-main/core/library/some.ts', `import { ServiceClient } from '../service';\nexport const x = ServiceClient;\n`)).toEqual([]);
+  });
+
+  it('keeps migrations frozen: no import of live code', async () => {
+    const got = await problems('src-main/core/catalog/migrations/0099-something.ts', `import type { Migration } from '../migration';\nimport { canonicalTag } from '../../tags/tag-vocabulary';\nexport const m: Migration = { version: 99, name: 'x', up: () => void canonicalTag };\n`);
+    expect(got).toEqual([expect.stringContaining('local/layers: a migration is frozen text')]);
+  });
+
+  it('keeps the core off its transports and the renderer off main', async () => {
+    expect(await problems('src-main/core/library/some.ts', `import { startWebServer } from '../../web/web-server';\nexport const x = startWebServer;\n`)).toEqual([expect.stringContaining('the core runs without its transports')]);
+    expect(await problems('src-renderer/src/some.ts', `import { LAYERS } from '../../src-main/core/app-core';\nexport const x = LAYERS;\n`)).toEqual([expect.stringContaining('renderer code must not import src-main')]);
+  });
+});
