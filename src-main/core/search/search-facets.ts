@@ -3,7 +3,7 @@ import type { FacetField, FacetValue, Facets } from '../../../src-shared/contrac
 import type { CatalogDb } from '../catalog/open-catalog';
 import { joinOnVolume } from '../library/clip-paths';
 import { tagLabel } from '../tags/tag-vocabulary';
-import type { EmbeddingSpace } from './query-cache';
+import type { EmbeddingSpace } from './embedding-space';
 import { PEOPLE_LABELS, PEOPLE_SQL, tagValuesSql, type PeopleValue } from './tag-resolution';
 
 const MAX_FOLDERS = 500;

@@ -5,7 +5,7 @@ import { folderRange, relativeOnVolume } from '../library/clip-paths';
 import { markFilterSql } from '../marks/marks-repository';
 import { canonicalTag } from '../tags/tag-vocabulary';
 import { PEOPLE_SQL, tagValuesSql, type TagSourceChoice } from './tag-resolution';
-import type { EmbeddingSpace } from './query-cache';
+import type { EmbeddingSpace } from './embedding-space';
 
 export interface SqlPart {
   sql: string;

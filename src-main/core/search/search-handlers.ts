@@ -1,7 +1,7 @@
 import type { searchMethods } from '../../../src-shared/contract/search';
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { HandlersFor } from '../rpc/handlers';
-import type { EmbeddingSpace } from './query-cache';
+import type { EmbeddingSpace } from './embedding-space';
 import { searchFacets } from './search-facets';
 import { clipTagSpans } from './segment-tags';
 import { shotFaces } from './shot-faces';

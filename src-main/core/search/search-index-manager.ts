@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { AppError, toAppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { Logger } from '../util/logger';
 import { clearLoadingMarker, saveIndex, tryLoadIndex } from './index-store';
-import type { EmbeddingSpace } from './query-cache';
+import { spaceKey, type EmbeddingSpace } from './embedding-space';
 import { blobToFloat32 } from '../catalog/vector-blob';
 import { createVectorIndex } from './vector-index';
 import type { SearchFilter, SearchHit, VectorIndex } from './vector-types';
@@ -49,10 +48,6 @@ const STATE_PRUNED = 'log_pruned_through';
  * start killed within this window for another reason only costs the next start a rebuild.
  */
 const LOAD_SETTLE_MS = 30_000;
-
-export function spaceKey(space: EmbeddingSpace): string {
-  return createHash('sha256').update(`${space.model}\u0000${space.region}`).digest('hex').slice(0, 16);
-}
 
 interface EmbeddingRow {
   segment_id: number;

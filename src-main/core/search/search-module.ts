@@ -9,7 +9,8 @@ import type { RetryOptions } from '../service/retry';
 import type { Logger } from '../util/logger';
 import { HIGH_PRIORITY } from '../pipeline/job-queue';
 import type { AnyStageHandler, JobSpec, JobState } from '../pipeline/job-types';
-import { createQueryCache, type EmbeddingSpace } from './query-cache';
+import type { EmbeddingSpace } from './embedding-space';
+import { createQueryEmbeddingStore } from './query-embedding-store';
 import { QUERY_BANK_STAGE, queryBankStage } from './relevance/query-bank-stage';
 import { createSearchHandlers } from './search-handlers';
 import { SearchIndexManager, type SearchIndexManagerOptions } from './search-index-manager';
@@ -95,9 +96,9 @@ export function createSearchModule(o: SearchModuleOptions): SearchModule {
     onChanged: (ids) => service?.vectorsChanged(ids),
     ...o.index,
   });
-  const queryCache = createQueryCache(o.db);
+  const queryEmbeddings = createQueryEmbeddingStore(o.db);
   const bankStage = queryBankStage({
-    cache: queryCache,
+    queryEmbeddings,
     space: o.space,
     indexDimension: () => index.status().dimension,
     client: o.backgroundClient ?? (() => new ServiceClient(o.serviceConfig())),
@@ -119,7 +120,7 @@ export function createSearchModule(o: SearchModuleOptions): SearchModule {
   service = createSearchService({
     db: o.db,
     index,
-    queryCache,
+    queryEmbeddings,
     space: o.space,
     serviceConfig: o.serviceConfig,
     collectionStore: o.collectionStore,

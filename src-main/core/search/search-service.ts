@@ -17,7 +17,8 @@ import { syncCallConfig } from '../service/interactive-client';
 import type { RetryOptions } from '../service/retry';
 import type { Logger } from '../util/logger';
 import { searchableCollections, searchCollections, type CollectionHit } from './collection-hits';
-import { normalizeQuery, type EmbeddingSpace, type QueryCache } from './query-cache';
+import type { EmbeddingSpace } from './embedding-space';
+import { normalizeQuery, type QueryEmbeddingStore } from './query-embedding-store';
 import { parseQuery, withParsedFilters } from './query-parser';
 import type { IndexView, QueryScorer } from './relevance/relevance-model';
 import { TextRelevance, VideoRelevance } from './relevance/relevance-model';
@@ -34,7 +35,7 @@ import type { SearchFilter, SearchHit } from './vector-types';
 export interface SearchServiceDeps {
   db: CatalogDb;
   index: SearchIndexManager;
-  queryCache: QueryCache;
+  queryEmbeddings: QueryEmbeddingStore;
   /** The embedding space of the configured service: query vectors and segment vectors must share it. */
   space: () => EmbeddingSpace;
   /**
@@ -193,7 +194,7 @@ export function createSearchService(d: SearchServiceDeps) {
 
   /** The text bank of the active space, read from the query cache; asks the runner for what is missing. */
   function refreshTextBank(indexDimension: number): void {
-    const state = readTextBank(d.queryCache, d.space(), indexDimension);
+    const state = readTextBank(d.queryEmbeddings, d.space(), indexDimension);
     const before = textRelevance.baselines.current?.key;
     textRelevance.setBank(state.bank);
     if (state.bank && state.bank.key !== before) void warmBaselines();
@@ -368,12 +369,12 @@ export function createSearchService(d: SearchServiceDeps) {
 
   /** The query's vector: from the cache, or encoded by the service (null with the reason it cannot run). */
   async function queryVector(text: string, typed: string, space: EmbeddingSpace): Promise<{ vector: Float32Array; origin: 'service' | 'cache'; cachedAt: number | null } | { error: AppError }> {
-    const cached = d.queryCache.get(text, space, typed);
+    const cached = d.queryEmbeddings.cachedVector(text, space, typed);
     if (cached) return { vector: cached.vector, origin: 'cache', cachedAt: cached.createdAt };
     try {
       const c = serviceClient();
       const r = await health.patiently((onRetry) => c.encodeText(text, { onRetry }));
-      d.queryCache.put(text, space, r.embedding, typed);
+      d.queryEmbeddings.save(text, space, r.embedding, typed);
       // One more query runs offline now: the status line counts them.
       d.onStatusChange?.();
       return { vector: Float32Array.from(r.embedding), origin: 'service', cachedAt: null };
@@ -496,13 +497,13 @@ export function createSearchService(d: SearchServiceDeps) {
       return {
         service: health.status(),
         index: d.index.status(),
-        cachedQueries: d.queryCache.count(d.space()),
+        cachedQueries: d.queryEmbeddings.typedCount(d.space()),
         relevance: relevanceInfo,
       };
     },
 
     history(limit: number): CachedQuery[] {
-      return d.queryCache.recent(d.space(), limit);
+      return d.queryEmbeddings.recentTyped(d.space(), limit);
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { CatalogDb } from '../catalog/open-catalog';
 import { blobToFloat32 } from '../catalog/vector-blob';
-import type { EmbeddingSpace } from './query-cache';
+import type { EmbeddingSpace } from './embedding-space';
 import type { VectorBank } from './relevance/baselines';
 import { normalizeVector } from './vector-math';
 
