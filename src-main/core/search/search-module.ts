@@ -10,6 +10,7 @@ import type { Logger } from '../util/logger';
 import { HIGH_PRIORITY } from '../pipeline/job-queue';
 import type { AnyStageHandler, JobSpec, JobState } from '../pipeline/job-types';
 import type { EmbeddingSpace } from './embedding-space';
+import { createIndexSyncStore } from './index-sync-store';
 import { createQueryEmbeddingStore } from './query-embedding-store';
 import { QUERY_BANK_STAGE, queryBankStage } from './relevance/query-bank-stage';
 import { createSearchHandlers } from './search-handlers';
@@ -30,7 +31,7 @@ export interface SearchModuleOptions {
   /** Retry policy of the calls someone waits for (tests shorten the deadline); SYNC_CALL_RETRY by default. */
   serviceRetry?: Partial<RetryOptions>;
   /** Index tuning (tests shorten the save delay and polling). */
-  index?: Partial<Omit<SearchIndexManagerOptions, 'db' | 'dir' | 'space'>>;
+  index?: Partial<Omit<SearchIndexManagerOptions, 'store' | 'dir' | 'space'>>;
   /**
    * The app's one runner (the pipeline's durable job queue): search registers its query-bank stage on
    * it. Without one (tests of search alone), `encodeBank` encodes the reference queries directly.
@@ -87,8 +88,9 @@ export function createSearchModule(o: SearchModuleOptions): SearchModule {
       o.logger?.warn('search.status.emit.failed', { message: toAppError(e).message });
     }
   };
+  const indexSync = createIndexSyncStore(o.db);
   const index = new SearchIndexManager({
-    db: o.db,
+    store: indexSync,
     dir: o.indexDir,
     space: o.space,
     logger: o.logger,
@@ -121,6 +123,7 @@ export function createSearchModule(o: SearchModuleOptions): SearchModule {
     db: o.db,
     index,
     queryEmbeddings,
+    indexSync,
     space: o.space,
     serviceConfig: o.serviceConfig,
     collectionStore: o.collectionStore,

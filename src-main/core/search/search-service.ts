@@ -27,6 +27,7 @@ import { resultCards } from './result-cards';
 import { groupResults, type Hit, type ResultGroup } from './result-groups';
 import { createSearchHealth } from './search-health';
 import { allowedSegmentIds } from './search-filters';
+import type { IndexSyncStore } from './index-sync-store';
 import type { SearchIndexManager } from './search-index-manager';
 import { clipSegmentPlaces, fileIdentities, segmentPlaces, type SegmentPlace } from './search-results';
 import { sampleSegmentVectors } from './segment-sample';
@@ -36,6 +37,8 @@ export interface SearchServiceDeps {
   db: CatalogDb;
   index: SearchIndexManager;
   queryEmbeddings: QueryEmbeddingStore;
+  /** The stored segment vectors (find-similar's sample of the library). */
+  indexSync: IndexSyncStore;
   /** The embedding space of the configured service: query vectors and segment vectors must share it. */
   space: () => EmbeddingSpace;
   /**
@@ -211,7 +214,7 @@ export function createSearchService(d: SearchServiceDeps) {
     const space = d.space();
     const key = `${space.model}\n${space.region}`;
     if (videoSample && videoSample.key === key && Math.abs(size - videoSample.size) <= videoSample.size / 20) return;
-    videoRelevance.setSample(sampleSegmentVectors(d.db, space));
+    videoRelevance.setSample(sampleSegmentVectors(d.indexSync, space));
     videoSample = { key, size };
   }
 
