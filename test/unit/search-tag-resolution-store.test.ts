@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolveTag, tagValuesSql, TAG_COLUMNS } from '../../src-main/core/search/tag-resolution';
+import { createTagResolutionStore, resolveTag, tagValuesSql, TAG_COLUMNS } from '../../src-main/core/search/tag-resolution-store';
 import { tempDir } from '../helpers/paths';
 import { axisVector, insertClip, insertSegment, insertShot, insertVolume, openTestCatalog, putEmbedding, putLocalTag, putServiceTags, TEST_SPACE } from '../helpers/search-catalog';
 import { searchFacets } from '../../src-main/core/search/search-facets';
-import { allowedSegmentIds } from '../../src-main/core/search/search-filters';
+import { createSearchFilterStore } from '../../src-main/core/search/search-filter-store';
 import { tagsForSegments } from '../../src-main/core/search/segment-tags';
 import { canonicalTag } from '../../src-main/core/tags/tag-vocabulary';
 
@@ -72,14 +72,14 @@ describe("every source's opinion stays reachable", () => {
       putLocalTag(db, shot, 'camera_movement', 'tilt_down', 0.9);
       segs.push(seg);
     }
-    const facets = searchFacets(db, TEST_SPACE);
+    const facets = searchFacets(createSearchFilterStore(db), TEST_SPACE);
     const row = (v: string) => facets.cameraMovement.find((f) => f.canonical === v);
     expect(row('tilt_down')).toMatchObject({ segments: 3, local: 3, service: 0 });
     expect(row('tilt_up')).toMatchObject({ label: 'Tilt up', segments: 0, service: 3, local: 0 });
-    const filter = (source: 'service' | 'either') => allowedSegmentIds(db, { tags: { source, cameraMovement: ['tilt up'] } }, TEST_SPACE)!;
+    const filter = (source: 'service' | 'either') => createSearchFilterStore(db).allowedSegmentIds({ tags: { source, cameraMovement: ['tilt up'] } }, TEST_SPACE)!;
     expect([...filter('service')].sort()).toEqual([...segs].sort());
     expect(filter('either').size).toBe(0);
-    const tags = tagsForSegments(db, segs);
+    const tags = tagsForSegments(createTagResolutionStore(db), segs);
     for (const seg of segs) {
       expect(tags.get(seg)!.find((t) => t.field === 'cameraMovement')).toMatchObject({ canonical: 'tilt_down', source: 'local', other: { canonical: 'tilt_up', source: 'service' } });
     }
