@@ -29,15 +29,33 @@ interface RangeRow {
 const RANGE_SELECT = `SELECT r.id, r.clip_id, c.file_name AS clip_name, r.in_frame, r.out_frame, r.rate_num, r.rate_den,
   r.name, r.note, r.rating, r.created_at FROM ranges r JOIN clips c ON c.id = r.clip_id`;
 
-function keywordsOf(db: CatalogDb, clipId: number, rangeId: number | null): string[] {
-  const rows = db
-    .prepare('SELECT keyword FROM keywords WHERE clip_id = ? AND range_id IS ? ORDER BY keyword COLLATE NOCASE')
-    .all(clipId, rangeId) as { keyword: string }[];
+/** A clip's own keywords (not its ranges'), case aside in alphabetical order. */
+function clipKeywords(db: CatalogDb, clipId: number): string[] {
+  const rows = db.prepare('SELECT keyword FROM keywords WHERE clip_id = ? AND range_id IS NULL ORDER BY keyword COLLATE NOCASE').all(clipId) as { keyword: string }[];
   return rows.map((r) => r.keyword);
 }
 
-function toRange(db: CatalogDb, r: RangeRow): Range {
-  return {
+/**
+ * The keywords of these ranges, each list in the order clipKeywords gives a clip's: one read for a
+ * page of ranges, not one per range (found through their clips: keywords are indexed by clip).
+ */
+function keywordsOfRanges(db: CatalogDb, ranges: readonly Pick<RangeRow, 'id' | 'clip_id'>[]): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  if (ranges.length === 0) return out;
+  const rows = db
+    .prepare(
+      `SELECT range_id, keyword FROM keywords
+       WHERE clip_id IN (SELECT value FROM json_each(?)) AND range_id IN (SELECT value FROM json_each(?)) ORDER BY keyword COLLATE NOCASE`,
+    )
+    .all(JSON.stringify([...new Set(ranges.map((r) => r.clip_id))]), JSON.stringify(ranges.map((r) => r.id))) as { range_id: number; keyword: string }[];
+  for (const r of rows) (out.get(r.range_id) ?? out.set(r.range_id, []).get(r.range_id)!).push(r.keyword);
+  return out;
+}
+
+/** Stored ranges as the contract gives them, with their keywords. */
+function toRanges(db: CatalogDb, rows: readonly RangeRow[]): Range[] {
+  const keywords = keywordsOfRanges(db, rows);
+  return rows.map((r) => ({
     id: r.id,
     clipId: r.clip_id,
     clipName: r.clip_name,
@@ -47,34 +65,34 @@ function toRange(db: CatalogDb, r: RangeRow): Range {
     name: r.name,
     note: r.note,
     rating: r.rating,
-    keywords: keywordsOf(db, r.clip_id, r.id),
+    keywords: keywords.get(r.id) ?? [],
     createdAt: r.created_at,
-  };
+  }));
 }
 
 export function getRange(db: CatalogDb, rangeId: number): Range {
   const row = db.prepare(`${RANGE_SELECT} WHERE r.id = ?`).get(rangeId) as RangeRow | undefined;
   if (!row) throw new AppError('not_found', `range ${rangeId} is not in the catalog`);
-  return toRange(db, row);
+  return toRanges(db, [row])[0]!;
 }
 
 export function rangesForClips(db: CatalogDb, clipIds: readonly number[]): Range[] {
   const rows = db
     .prepare(`${RANGE_SELECT} WHERE r.clip_id IN (SELECT value FROM json_each(?)) ORDER BY r.clip_id, r.in_frame, r.id`)
     .all(JSON.stringify(clipIds)) as RangeRow[];
-  return rows.map((r) => toRange(db, r));
+  return toRanges(db, rows);
 }
 
 export function rangesById(db: CatalogDb, rangeIds: readonly number[]): Range[] {
   const rows = db
     .prepare(`${RANGE_SELECT} WHERE r.id IN (SELECT value FROM json_each(?)) ORDER BY r.clip_id, r.in_frame, r.id`)
     .all(JSON.stringify(rangeIds)) as RangeRow[];
-  return rows.map((r) => toRange(db, r));
+  return toRanges(db, rows);
 }
 
 export function clipMarks(db: CatalogDb, clipId: number): ClipMarks {
   const m = db.prepare('SELECT rating FROM clip_marks WHERE clip_id = ?').get(clipId) as { rating: Rating } | undefined;
-  return { clipId, rating: m?.rating ?? null, keywords: keywordsOf(db, clipId, null), ranges: rangesForClips(db, [clipId]) };
+  return { clipId, rating: m?.rating ?? null, keywords: clipKeywords(db, clipId), ranges: rangesForClips(db, [clipId]) };
 }
 
 /** Rating and keyword count per clip, for cards and list rows. */
