@@ -503,13 +503,16 @@ UPDATE clips SET missing_at = NULL WHERE id = ?;
 SELECT v.id, v.volume_key, v.label, v.mount_path, v.online, v.last_seen_at, COUNT(c.id) AS clips
 FROM volumes v LEFT JOIN clips c ON c.volume_id = v.id GROUP BY v.id ORDER BY v.label, v.id;
 
--- ===== src-main/core/marks/marks-repository.ts (20)
+-- ===== src-main/core/marks/marks-repository.ts (21)
 -- RANGE_SELECT
 SELECT r.id, r.clip_id, c.file_name AS clip_name, r.in_frame, r.out_frame, r.rate_num, r.rate_den,
 r.name, r.note, r.rating, r.created_at FROM ranges r JOIN clips c ON c.id = r.clip_id;
--- rows
-SELECT keyword FROM keywords WHERE clip_id = ? AND range_id IS ? ORDER BY keyword COLLATE NOCASE;
--- m
+-- clipKeywords
+SELECT keyword FROM keywords WHERE clip_id = ? AND range_id IS NULL ORDER BY keyword COLLATE NOCASE;
+-- keywordsOfRanges
+SELECT range_id, keyword FROM keywords
+WHERE clip_id IN (SELECT value FROM json_each(?)) AND range_id IN (SELECT value FROM json_each(?)) ORDER BY keyword COLLATE NOCASE;
+-- clipRating
 SELECT rating FROM clip_marks WHERE clip_id = ?;
 -- markSummaries
 SELECT clip_id, rating FROM clip_marks WHERE clip_id IN (SELECT value FROM json_each(?));
@@ -521,19 +524,19 @@ SELECT clip_id, COUNT(*) AS n FROM ranges WHERE clip_id IN (SELECT value FROM js
 SELECT id FROM clips WHERE id IN (SELECT value FROM json_each(?));
 -- knownRanges
 SELECT id, clip_id FROM ranges WHERE id IN (SELECT value FROM json_each(?));
--- up
+-- rateClip
 INSERT INTO clip_marks (clip_id, rating, updated_at) VALUES (?, ?, ?) ON CONFLICT(clip_id) DO UPDATE SET rating = excluded.rating, updated_at = excluded.updated_at;
--- ur
+-- rateRange
 UPDATE ranges SET rating = ?, updated_at = ? WHERE id = ?;
--- ins
+-- addKeyword
 INSERT OR IGNORE INTO keywords (clip_id, range_id, keyword) VALUES (?, ?, ?);
--- delClip
+-- removeClipKeyword
 DELETE FROM keywords WHERE clip_id = ? AND range_id IS NULL AND keyword = ?;
--- delRange
+-- removeRangeKeyword
 DELETE FROM keywords WHERE range_id = ? AND keyword = ?;
--- res
+-- insertRange
 INSERT INTO ranges (clip_id, in_frame, out_frame, rate_num, rate_den, name, note, rating, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
--- ins
+-- addKeyword
 INSERT OR IGNORE INTO keywords (clip_id, range_id, keyword) VALUES (?, ?, ?);
 -- updateRange
 UPDATE ranges SET name = COALESCE(?, name), note = COALESCE(?, note), updated_at = ? WHERE id = ?;
@@ -727,14 +730,14 @@ SELECT id, mount_path FROM volumes;
 SELECT v.mount_path, c.rel_path, c.duration_s, c.height, c.mtime_ms, c.created_at
 FROM clips c JOIN volumes v ON v.id = c.volume_id
 WHERE c.id IN (SELECT DISTINCT s.clip_id FROM segments s JOIN embeddings e ON e.segment_id = s.id AND e.model = ? AND e.region = ?);
--- rows
+-- allowedSegmentIds
 SELECT s.id FROM segments s
 JOIN embeddings e ON e.segment_id = s.id AND e.model = ? AND e.region = ?
 JOIN clips c ON c.id = s.clip_id
 WHERE ${clip.sql} AND ${tags.sql};
--- ids
+-- passingClips
 SELECT c.id FROM clips c WHERE c.id IN (SELECT value FROM json_each(?)) AND ${clip.sql}${tagSql};
--- rows
+-- facetCounts
 SELECT tv.value AS v, COUNT(DISTINCT tv.segment_id) AS n FROM (${values}) tv
 JOIN embeddings e ON e.segment_id = tv.segment_id AND e.model = ? AND e.region = ?
 WHERE tv.value IS NOT NULL GROUP BY tv.value;
