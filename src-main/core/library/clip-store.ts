@@ -41,6 +41,8 @@ export interface ClipRow {
   width: number | null;
   height: number | null;
   rotation: number | null;
+  /** Sample aspect ratio as displayed (null: no picture, or not probed yet). */
+  sar: number | null;
   audio_channels: number | null;
   audio_rate: number | null;
   /** JSON array: channels per audio stream. */
@@ -63,7 +65,7 @@ export interface ClipRow {
 
 const CLIP_COLUMNS = `c.id, c.volume_id, c.rel_path, c.file_name, c.size_bytes, c.mtime_ms, c.fingerprint, c.status,
   c.status_reason, c.error_kind, c.missing_at, c.container, c.video_codec, c.audio_codec, c.duration_s, c.fps, c.vfr,
-  c.width, c.height, c.rotation, c.audio_channels, c.audio_rate, c.audio_layout, c.reel_name, c.timecode, c.bit_rate, c.frame_count, c.probed_at, c.shots_at,
+  c.width, c.height, c.rotation, c.sar, c.audio_channels, c.audio_rate, c.audio_layout, c.reel_name, c.timecode, c.bit_rate, c.frame_count, c.probed_at, c.shots_at,
   c.thumbs_at, c.created_at, c.updated_at, c.source_url, v.mount_path, v.label AS volume_label, v.online`;
 
 export function clipAbsPath(row: Pick<ClipRow, 'mount_path' | 'rel_path'> & { source_url?: string | null }): string {

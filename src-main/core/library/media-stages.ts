@@ -142,6 +142,7 @@ export function writeProbe(db: CatalogDb, row: ClipRow, outcome: ProbeOutcome): 
       width: info.width,
       height: info.height,
       rotation: info.hasVideo ? info.rotation : null,
+      sar: info.hasVideo ? info.sar : null,
       audio_channels: info.audioChannels,
       audio_rate: info.audioRate === null ? null : Math.round(info.audioRate),
       audio_layout: JSON.stringify(info.audioLayout),
@@ -160,7 +161,7 @@ export function resetClipContent(db: CatalogDb, clipId: number, file: { size: nu
   db.transaction(() => {
     db.prepare('DELETE FROM thumbnails WHERE clip_id = ?').run(clipId);
     db.prepare('DELETE FROM shots WHERE clip_id = ?').run(clipId);
-    const cleared = ['container', 'video_codec', 'audio_codec', 'duration_s', 'fps', 'vfr', 'width', 'height', 'rotation', 'audio_channels', 'audio_rate', 'audio_layout', 'reel_name', 'timecode', 'bit_rate', 'frame_count', 'probe_json', 'probed_at'];
+    const cleared = ['container', 'video_codec', 'audio_codec', 'duration_s', 'fps', 'vfr', 'width', 'height', 'rotation', 'sar', 'audio_channels', 'audio_rate', 'audio_layout', 'reel_name', 'timecode', 'bit_rate', 'frame_count', 'probe_json', 'probed_at'];
     applyClipEvent(db, clipId, { type: 'contentChanged', empty: file.size === 0 }, {
       ...Object.fromEntries(cleared.map((c) => [c, null])),
       size_bytes: file.size,

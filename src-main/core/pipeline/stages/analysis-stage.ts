@@ -1,7 +1,6 @@
 import { AppError } from '../../../../src-shared/errors';
 import { analyzeClip, type AnalyzeShotInput } from '../../analysis/analyze-clip';
 import { storeAnalysis } from '../../analysis/store-analysis';
-import type { CatalogDb } from '../../catalog/open-catalog';
 import { clipAbsPath, getClipRow, type ClipRow } from '../../library/clip-store';
 import { discardThumbnails, planThumbnails, recordMediaFailure, saveDetectedShots, saveThumbnails, type ThumbnailPlan } from '../../library/media-stages';
 import type { TensorChunk } from '../../tensors/shot-chunks';
@@ -10,18 +9,17 @@ import type { StageHandler } from '../job-types';
 import type { StageDeps } from '../pipeline-deps';
 import type { PlannedSegment } from '../segment-store';
 import { ShotFrameCache } from '../shot-frame-cache';
-import { chunkContentSha, chunkRequestIds, planChunks, sarFromProbeJson, type TensorSource } from '../shot-tensors';
+import { chunkContentSha, chunkRequestIds, planChunks, type TensorSource } from '../shot-tensors';
 import { clipStage, footageRow } from './media-stages';
 
-/** Source facts from the catalog (probe_json holds the SAR the clip row does not): nothing is probed again. */
-export function tensorSourceOf(db: CatalogDb, row: ClipRow): TensorSource {
+/** Source facts from the catalog, as the probe stored them: nothing is probed again. */
+export function tensorSourceOf(row: ClipRow): TensorSource {
   if (!row.width || !row.height) throw new AppError('media', 'clip has no picture size: probe it first');
-  const extra = db.prepare('SELECT probe_json FROM clips WHERE id = ?').get(row.id) as { probe_json: string | null } | undefined;
   return {
     filePath: clipAbsPath(row),
     width: row.width,
     height: row.height,
-    sar: sarFromProbeJson(extra?.probe_json ?? null, row.rotation),
+    sar: row.sar ?? 1,
     hasAudio: !!row.audio_codec,
     durationS: row.duration_s,
   };
@@ -51,7 +49,7 @@ export function plannedSegment(profile: TensorProfile, chunk: TensorChunk, chunk
 export function analysisStage(d: StageDeps): StageHandler<'analysis'> {
   return clipStage('analysis', 'upload', async (ctx, clipId) => {
     const row = footageRow(d, clipId);
-    const src = tensorSourceOf(d.db, row);
+    const src = tensorSourceOf(row);
     const { region } = d.identity();
     d.store.dropOtherProfiles(clipId, d.profile.id);
     const detect = row.shots_at === null;

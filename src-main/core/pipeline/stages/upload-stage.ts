@@ -51,7 +51,7 @@ export function uploadStage(d: StageDeps): StageHandler<'upload'> {
       const pending = rows.filter((r) => r.storage_keys_json === null);
       if (pending.length > 0) {
         const row = getClipRow(d.db, clipId);
-        const src = tensorSourceOf(d.db, row);
+        const src = tensorSourceOf(row);
         const byShot = new Map<number, SegmentRow[]>();
         for (const r of pending) {
           const list = byShot.get(r.seg.shot_id) ?? [];
