@@ -1,6 +1,6 @@
 import { AppError } from '../../../../src-shared/errors';
 import { analyzeClip, type AnalyzeShotInput } from '../../analysis/analyze-clip';
-import { storeAnalysis } from '../../analysis/store-analysis';
+import { storeAnalysis, unanalysedShotCount } from '../../analysis/analysis-store';
 import { clipAbsPath, getClipRow, type ClipRow } from '../../library/clip-store';
 import { discardThumbnails, planThumbnails, recordMediaFailure, saveDetectedShots, saveThumbnails, type ThumbnailPlan } from '../../library/media-stages';
 import type { TensorChunk } from '../../tensors/shot-chunks';
@@ -57,13 +57,8 @@ export function analysisStage(d: StageDeps): StageHandler<'analysis'> {
     const known = detect ? [] : spans();
     if (!detect) {
       const unplanned = known.filter((s) => !d.store.shotHasPlan(s.id, d.profile.id)).length;
-      const unanalysed = d.db
-        .prepare(
-          `SELECT COUNT(*) AS n FROM shots s LEFT JOIN shot_analysis a ON a.shot_id = s.id AND a.profile_id = ?
-           WHERE s.clip_id = ? AND a.shot_id IS NULL`,
-        )
-        .get(d.profile.id, clipId) as { n: number };
-      if (known.length === 0 || (unplanned === 0 && unanalysed.n === 0 && row.thumbs_at !== null)) return row;
+      const unanalysed = unanalysedShotCount(d.db, known.map((s) => s.id), d.profile.id);
+      if (known.length === 0 || (unplanned === 0 && unanalysed === 0 && row.thumbs_at !== null)) return row;
     }
     // New shots may be new boundaries, whose posters went with the old rows.
     const stills: ThumbnailPlan | null = row.thumbs_at === null || detect ? planThumbnails(d.db, clipId, d.cacheDir) : null;
