@@ -105,9 +105,10 @@ const layers = {
 };
 
 /** A statement's opening words followed by the word that makes it SQL (FROM, INTO, SET, TABLE...). */
-const SQL_TEXT = /^\s*(?:SELECT\b[\s\S]*\bFROM\b|INSERT\s+(?:OR\s+\w+\s+)?INTO\b|UPDATE\s+\w+\s+SET\b|DELETE\s+FROM\b|(?:CREATE|DROP|ALTER)\s+(?:TEMP\s+|UNIQUE\s+)?(?:TABLE|INDEX|VIEW|TRIGGER)\b|WITH\s+\w+\s+AS\s*\()/i;
-const OWNER = /(?:-store|-repository)\.ts$/;
-const CATALOG_OWN = /(?:^|\/)src-main\/core\/catalog\//;
+export const SQL_TEXT = /^\s*(?:SELECT\b[\s\S]*\bFROM\b|INSERT\s+(?:OR\s+\w+\s+)?INTO\b|UPDATE\s+\w+\s+SET\b|DELETE\s+FROM\b|(?:CREATE|DROP|ALTER)\s+(?:TEMP\s+|UNIQUE\s+)?(?:TABLE|INDEX|VIEW|TRIGGER)\b|WITH\s+\w+\s+AS\s*\()/i;
+/** The files that may hold SQL: a table's owner, or the catalog's own (opening, migrating, migrations). */
+export const OWNER = /(?:-store|-repository)\.ts$/;
+export const CATALOG_OWN = /(?:^|\/)src-main\/core\/catalog\//;
 
 const sqlInStores = {
   meta: {
