@@ -31,7 +31,7 @@ import { analysisOutputs } from '../src-main/core/analysis/analyze-clip';
 import { DEFAULT_ANALYSIS_SETTINGS } from '../src-main/core/analysis/analysis-settings';
 import { openCatalog } from '../src-main/core/catalog/open-catalog';
 import { getClipRow } from '../src-main/core/library/clip-store';
-import { planThumbnails } from '../src-main/core/library/media-stages';
+import { planThumbnails } from '../src-main/core/pipeline/stages/clip-media';
 import { buildDecodeArgs, decodeThreads } from '../src-main/core/media/clip-decoder';
 import { runPool } from '../src-main/core/pipeline/run-pool';
 import { tensorSourceOf } from '../src-main/core/pipeline/stages/analysis-stage';

@@ -2,7 +2,6 @@ import { AppError } from '../../../../src-shared/errors';
 import { analyzeClip, type AnalyzeShotInput } from '../../analysis/analyze-clip';
 import { storeAnalysis, unanalysedShotCount } from '../../analysis/analysis-store';
 import { clipAbsPath, getClipRow, type ClipRow } from '../../library/clip-store';
-import { discardThumbnails, planThumbnails, recordMediaFailure, saveDetectedShots, saveThumbnails, type ThumbnailPlan } from '../../library/media-stages';
 import type { TensorChunk } from '../../tensors/shot-chunks';
 import type { TensorProfile } from '../../tensors/tensor-profile';
 import type { StageHandler } from '../job-types';
@@ -10,6 +9,7 @@ import type { StageDeps } from '../pipeline-deps';
 import type { PlannedSegment } from '../segment-store';
 import { ShotFrameCache } from '../shot-frame-cache';
 import { chunkContentSha, chunkRequestIds, planChunks, type TensorSource } from '../shot-tensors';
+import { discardThumbnails, planThumbnails, recordMediaFailure, saveDetectedShots, saveThumbnails, type ThumbnailPlan } from './clip-media';
 import { clipStage, footageRow } from './media-stages';
 
 /** Source facts from the catalog, as the probe stored them: nothing is probed again. */
