@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { searchFacets } from '../../src-main/core/search/search-facets';
+import { createSearchFilterStore } from '../../src-main/core/search/search-filter-store';
 import { TAG_VOCABULARY } from '../../src-main/core/tags/tag-vocabulary';
 import type { TagField } from '../../src-shared/contract/search';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../emulator/server';
@@ -70,7 +71,7 @@ describe('indexing pipeline: a service that chose differently', () => {
     }
     expect(spelledOtherwise).toBeGreaterThan(0);
     // One chip per meaning, whatever the spelling.
-    const facets = searchFacets(f.db, f.space);
+    const facets = searchFacets(createSearchFilterStore(f.db), f.space);
     for (const [, field] of COLUMNS) {
       const values = facets[field].filter((v) => v.service > 0).map((v) => v.canonical);
       expect(values.length).toBeGreaterThan(0);

@@ -2,8 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../src-main/core/catalog/migrate';
 import { openCatalog } from '../../src-main/core/catalog/open-catalog';
 import { searchFacets } from '../../src-main/core/search/search-facets';
-import { allowedSegmentIds } from '../../src-main/core/search/search-filters';
+import { createSearchFilterStore } from '../../src-main/core/search/search-filter-store';
 import { tagsForSegments } from '../../src-main/core/search/segment-tags';
+import { createTagResolutionStore } from '../../src-main/core/search/tag-resolution-store';
 import { searchFiltersSchema } from '../../src-shared/contract/search';
 import { catalogAtVersion } from '../helpers/old-catalog';
 import { axisVector, insertClip, insertSegment, insertShot, insertVolume, putEmbedding, putLocalTag, putServiceTags, TEST_SPACE } from '../helpers/search-catalog';
@@ -48,7 +49,7 @@ describe('migration 0014: tag values onto the canonical vocabulary', () => {
     cleanups.unshift(() => db.close());
     expect(schemaVersion(db)).toBeGreaterThanOrEqual(14);
 
-    const facets = searchFacets(db, TEST_SPACE);
+    const facets = searchFacets(createSearchFilterStore(db), TEST_SPACE);
     // [label, segments (one resolved tag each), service says, local says]
     const counts = (f: typeof facets.shotSize) => Object.fromEntries(f.map((v) => [v.canonical, [v.label, v.segments, v.service, v.local]]));
     // Segments 0 and 1: the service says extreme wide (no confidence: 0.5), the local close-up (0.8) wins.
@@ -62,13 +63,13 @@ describe('migration 0014: tag values onto the canonical vocabulary', () => {
       over_the_shoulder: ['Over the shoulder', 1, 1, 0],
     });
 
-    const allowed = (tags: Record<string, unknown>) => [...(allowedSegmentIds(db, searchFiltersSchema.parse({ tags }), TEST_SPACE) ?? [])].sort((a, b) => a - b);
+    const allowed = (tags: Record<string, unknown>) => [...(createSearchFilterStore(db).allowedSegmentIds(searchFiltersSchema.parse({ tags }), TEST_SPACE) ?? [])].sort((a, b) => a - b);
     expect(allowed({ shotSize: ['extreme_wide'], source: 'service' })).toEqual(segs.slice(0, 3));
     expect(allowed({ cameraMovement: ['handheld'], source: 'service' })).toEqual([segs[2], segs[5]]);
     expect(allowed({ shotSize: ['close_up'], source: 'local' })).toEqual(segs.slice(0, 2));
 
     // Cards show the vocabulary's label; raw_json keeps what the service sent.
-    const cardTags = tagsForSegments(db, [segs[1]!]).get(segs[1]!)!;
+    const cardTags = tagsForSegments(createTagResolutionStore(db), [segs[1]!]).get(segs[1]!)!;
     expect(cardTags.find((x) => x.field === 'shotSize')).toMatchObject({ value: 'Close-up', canonical: 'close_up', source: 'local', other: { value: 'Extreme wide', canonical: 'extreme_wide', source: 'service' } });
     expect(cardTags.find((x) => x.field === 'shootingAngle')).toMatchObject({ value: 'Eye level', canonical: 'eye_level', source: 'service', other: null });
     expect(JSON.parse(db.prepare('SELECT raw_json FROM service_tags WHERE segment_id = ?').pluck().get(segs[1]) as string)).toMatchObject({ shotSize: 'Extreme Wide Shot' });

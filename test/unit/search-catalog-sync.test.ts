@@ -4,7 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { ExactVectorIndex } from '../../src-main/core/search/exact-search';
 import { LOADING_MARKER } from '../../src-main/core/search/index-store';
-import { SearchIndexManager, spaceKey } from '../../src-main/core/search/search-index-manager';
+import { spaceKey } from '../../src-main/core/search/embedding-space';
+import { createIndexSyncStore } from '../../src-main/core/search/index-sync-store';
+import { SearchIndexManager } from '../../src-main/core/search/search-index-manager';
 import { createVectorIndex } from '../../src-main/core/search/vector-index';
 import type { VectorIndex } from '../../src-main/core/search/vector-types';
 import { axisVector, insertClip, insertSegment, insertShot, insertVolume, openTestCatalog, putEmbedding, TEST_SPACE } from '../helpers/search-catalog';
@@ -40,7 +42,7 @@ function setup(clips = 3, segsPerClip = 4) {
   const entry = { db, managers: [] as SearchIndexManager[], cleanup: t.cleanup, dir: t.dir };
   open.push(entry);
   const manager = (space = () => ({ ...TEST_SPACE }), createIndex?: () => VectorIndex) => {
-    const m = new SearchIndexManager({ db, dir: path.join(t.dir, 'search-index'), space, pollMs: 0, saveDelayMs: 60_000, ...(createIndex ? { createIndex } : {}) });
+    const m = new SearchIndexManager({ store: createIndexSyncStore(db), dir: path.join(t.dir, 'search-index'), space, pollMs: 0, saveDelayMs: 60_000, ...(createIndex ? { createIndex } : {}) });
     entry.managers.push(m);
     return m;
   };

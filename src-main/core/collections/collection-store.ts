@@ -143,6 +143,14 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
     startUpload: db.prepare(`
       UPDATE collection_videos SET status = 'uploading', uploads = uploads + 1, progress = 0, error_kind = NULL, error_message = NULL, updated_at = ?
       WHERE collection_id = ? AND region = ? AND clip_id = ? AND video_id IS NULL`),
+    // Processed videos uploaded from this catalog, counted per collection: what a search can ask.
+    searchable: db
+      .prepare(
+        `SELECT collection_id FROM collection_videos WHERE region = ? AND status = 'processed' AND video_id IS NOT NULL
+         GROUP BY collection_id ORDER BY COUNT(*) DESC, collection_id LIMIT ?`,
+      )
+      .pluck(),
+    collectionOfVideo: db.prepare('SELECT collection_id FROM collection_videos WHERE video_id = ? AND region = ?').pluck(),
     byVideoIds: db.prepare(`
       SELECT cv.video_id, cv.clip_id, c.file_name FROM collection_videos cv LEFT JOIN clips c ON c.id = cv.clip_id
       WHERE cv.collection_id = ? AND cv.region = ? AND cv.video_id IN (SELECT value FROM json_each(?))`),
@@ -274,6 +282,16 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
     /** The service answered the upload: from now on the row is only ever polled. */
     recordVideoId(key: VideoKey, videoId: string, source: 'original' | 'proxy'): void {
       store.update(key, { videoId, status: 'uploaded', progress: null, source, errorKind: null, errorMessage: null });
+    },
+
+    /** The region's collections holding processed videos uploaded from this catalog, most such videos first (at most `limit`). */
+    searchableCollectionIds(region: string, limit: number): string[] {
+      return q.searchable.all(region, limit) as string[];
+    },
+
+    /** The collection a video of this catalog was uploaded to; null for a video it does not know. */
+    collectionOfVideo(region: string, videoId: string): string | null {
+      return (q.collectionOfVideo.get(videoId, region) as string | undefined) ?? null;
     },
 
     /** video_id -> clip for the videos of one collection that this catalog uploaded. */

@@ -5,6 +5,7 @@ import { clipAbsPath, getClipRow, type ClipRow } from '../library/clip-store';
 import { shotPlace, shotsById, shotsOfClip } from '../library/shot-store';
 import { clipMarks, rangesById } from '../marks/marks-repository';
 import { clipTagSpans } from '../search/segment-tags';
+import type { TagResolutionStore } from '../search/tag-resolution-store';
 import type { ExportDocument, ExportItem, ExportMarker } from './export-model';
 
 interface ClipFacts {
@@ -22,9 +23,9 @@ interface ClipFacts {
  * A clip's markers in frames: one per shot (its number and resolved tags: what the editor would
  * otherwise retype), a transition's span as a marker with a duration, and the saved ranges.
  */
-function clipMarkers(db: CatalogDb, clipId: number, rate: FrameRate, vfr: boolean): ExportMarker[] {
+function clipMarkers(db: CatalogDb, tags: TagResolutionStore, clipId: number, rate: FrameRate, vfr: boolean): ExportMarker[] {
   const shots = shotsOfClip(db, clipId);
-  const spans = clipTagSpans(db, clipId);
+  const spans = clipTagSpans(tags, clipId);
   const out: ExportMarker[] = [];
   for (const s of shots) {
     const tags = spans.find((sp) => sp.shotId === s.id)?.tags ?? [];
@@ -45,7 +46,7 @@ function clipMarkers(db: CatalogDb, clipId: number, rate: FrameRate, vfr: boolea
   return out;
 }
 
-function factsOf(db: CatalogDb, clipId: number): ClipFacts | string {
+function factsOf(db: CatalogDb, tags: TagResolutionStore, clipId: number): ClipFacts | string {
   const row = getClipRow(db, clipId);
   if (row.source_url) return `${row.file_name} lives at a URL: an editing application needs the file on a drive`;
   if (!row.fps || !row.duration_s) return `${row.file_name} has not been read yet (no frame rate or duration)`;
@@ -53,7 +54,7 @@ function factsOf(db: CatalogDb, clipId: number): ClipFacts | string {
   const tb = clipTimebase(rate, row.timecode);
   const marks = clipMarks(db, clipId);
   const vfr = row.vfr === 1;
-  const markers = clipMarkers(db, clipId, rate, vfr);
+  const markers = clipMarkers(db, tags, clipId, rate, vfr);
   for (const r of marks.ranges) {
     const a = convertFrame(r.inFrame, r.rate, rate);
     markers.push({ frame: a, durationFrames: Math.max(1, convertFrame(r.outFrame, r.rate, rate) - a), name: r.name, note: r.note, kind: 'user' });
@@ -136,10 +137,15 @@ export function titleFor(items: readonly Pick<ExportItem, 'name' | 'fileName'>[]
  * results), in that order; clips that cannot be placed on a timeline are listed in `skipped`.
  * `title` names it (what the selection is); without one it is named after its items.
  */
-export function buildExportDocument(db: CatalogDb, sel: ExportSelection, title?: string): { doc: ExportDocument; skipped: { clipId: number; reason: string }[] } {
+export function buildExportDocument(
+  db: CatalogDb,
+  tags: TagResolutionStore,
+  sel: ExportSelection,
+  title?: string,
+): { doc: ExportDocument; skipped: { clipId: number; reason: string }[] } {
   const facts = new Map<number, ClipFacts | string>();
   const factsFor = (clipId: number) => {
-    if (!facts.has(clipId)) facts.set(clipId, factsOf(db, clipId));
+    if (!facts.has(clipId)) facts.set(clipId, factsOf(db, tags, clipId));
     return facts.get(clipId)!;
   };
   const items: ExportItem[] = [];

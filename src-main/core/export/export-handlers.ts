@@ -4,12 +4,14 @@ import { AppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { WEB_HAND_OFF_REASON, type DesktopShell } from '../files/files-handlers';
 import type { HandlersFor } from '../rpc/handlers';
+import { createTagResolutionStore } from '../search/tag-resolution-store';
 import { buildExportDocument } from './build-export-document';
 import { writeExport } from './write-export';
 
 export function createExportHandlers(db: CatalogDb, desktop: DesktopShell | undefined): HandlersFor<typeof exportMethods> {
+  const tags = createTagResolutionStore(db);
   const build = ({ format, selection, title }: ArgsOut<'export.build'>) => {
-    const { doc, skipped } = buildExportDocument(db, selection, title);
+    const { doc, skipped } = buildExportDocument(db, tags, selection, title);
     if (doc.items.length === 0) throw new AppError('invalid', skipped[0]?.reason ?? 'nothing selected to export');
     return { ...writeExport(format, doc), items: doc.items.length, skipped };
   };

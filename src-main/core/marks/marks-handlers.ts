@@ -2,7 +2,7 @@ import type { marksMethods } from '../../../src-shared/contract/marks';
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { EventBus } from '../rpc/event-bus';
 import type { HandlersFor } from '../rpc/handlers';
-import { addKeywords, clipMarks, deleteRange, getRange, keywordCounts, rate, removeKeyword, saveRange, updateRange } from './marks-repository';
+import { addKeywords, clipMarks, clipsOfRanges, deleteRange, getRange, keywordCounts, rate, removeKeyword, saveRange, updateRange } from './marks-repository';
 
 /**
  * Ratings, ranges and keywords over RPC; every change calls `saved` (the app checkpoints the
@@ -13,12 +13,7 @@ export function createMarksHandlers(db: CatalogDb, events: EventBus, saved: () =
     saved();
     events.emit('catalog.changed', { reason: 'marks', clipIds });
   };
-  const clipsOf = (t: { clipIds: number[]; rangeIds: number[] }) => [
-    ...t.clipIds,
-    ...(db.prepare('SELECT clip_id FROM ranges WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(t.rangeIds)) as { clip_id: number }[]).map(
-      (r) => r.clip_id,
-    ),
-  ];
+  const clipsOf = (t: { clipIds: number[]; rangeIds: number[] }) => [...t.clipIds, ...clipsOfRanges(db, t.rangeIds)];
   return {
     'marks.forClip': ({ clipId }) => clipMarks(db, clipId),
     'marks.rate': (a) => {

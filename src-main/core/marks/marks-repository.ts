@@ -105,6 +105,11 @@ function knownRanges(db: CatalogDb, ids: readonly number[]): { id: number; clip_
   return db.prepare('SELECT id, clip_id FROM ranges WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as { id: number; clip_id: number }[];
 }
 
+/** The clips these ranges are marked on (a change to a range changes its clip's card); unknown ids are skipped. */
+export function clipsOfRanges(db: CatalogDb, rangeIds: readonly number[]): number[] {
+  return knownRanges(db, rangeIds).map((r) => r.clip_id);
+}
+
 export function rate(db: CatalogDb, targets: MarkTargets, rating: Rating): number {
   return db.transaction(() => {
     const now = Date.now();

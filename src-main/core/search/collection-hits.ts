@@ -1,11 +1,10 @@
 import { toAppError, type AppErrorData } from '../../../src-shared/errors';
 import type { SearchFilters, SearchResponse } from '../../../src-shared/contract/search';
-import type { CatalogDb } from '../catalog/open-catalog';
 import { searchCollectionClips } from '../collections/collection-search';
 import type { CollectionStore } from '../collections/collection-store';
 import type { ServiceClient } from '../service';
 import type { RetryInfo } from '../service/retry';
-import { filterClips } from './search-filters';
+import type { SearchFilterStore } from './search-filter-store';
 
 /** A hit of the service's collection search on a catalogued clip. */
 export interface CollectionHit {
@@ -17,8 +16,8 @@ export interface CollectionHit {
 }
 
 export interface CollectionSearchDeps {
-  db: CatalogDb;
   store: CollectionStore;
+  filters: SearchFilterStore;
   region: () => string;
   /** Most collections searched per query: each search is a billable call. */
   maxCollections: number;
@@ -26,13 +25,7 @@ export interface CollectionSearchDeps {
 
 /** The region's collections holding processed videos uploaded from this catalog, most such videos first. */
 export function searchableCollections(d: CollectionSearchDeps): string[] {
-  return d.db
-    .prepare(
-      `SELECT collection_id FROM collection_videos WHERE region = ? AND status = 'processed' AND video_id IS NOT NULL
-       GROUP BY collection_id ORDER BY COUNT(*) DESC, collection_id LIMIT ?`,
-    )
-    .pluck()
-    .all(d.region(), d.maxCollections) as string[];
+  return d.store.searchableCollectionIds(d.region(), d.maxCollections);
 }
 
 /**
@@ -61,7 +54,7 @@ export async function searchCollections(
       unmapped += s.value.unmapped;
     } else error ??= toAppError(s.reason).toJSON();
   });
-  const pass = filterClips(d.db, filters, [...new Set(found.map((h) => h.clipId))]);
+  const pass = d.filters.passingClips(filters, [...new Set(found.map((h) => h.clipId))]);
   const hits = found.filter((h) => pass.has(h.clipId));
   return { hits, info: { searched, hits: hits.length, unmapped, error } };
 }

@@ -4,7 +4,7 @@ import { findCandidates } from './query/candidates';
 import { DETERMINERS, CONJUNCTIONS, NEGATION_CARRIERS, NEGATORS } from './query/english';
 import { licence, type Licensed } from './query/licensing';
 import { tokenize, type Token } from './query/tokens';
-import { PEOPLE_LABELS, type PeopleValue } from './tag-resolution';
+import { PEOPLE_LABELS, type PeopleValue } from './tag-resolution-store';
 
 /**
  * Camera, framing, angle and people words in a text query become facet filters; only the rest of

@@ -1,7 +1,8 @@
 import type { SearchResult } from '../../../src-shared/contract/search';
-import type { CatalogDb } from '../catalog/open-catalog';
 import type { Range, ResultGroup } from './result-groups';
+import type { ResultStore } from './result-store';
 import { loadClips, loadSegments } from './search-results';
+import type { TagResolutionStore } from './tag-resolution-store';
 
 export interface CardOptions {
   /** Which source badge the local index's hits wear: 'cache' when the query vector came from the cache. */
@@ -17,11 +18,11 @@ export interface CardOptions {
 }
 
 /** Cards of one page: one per file, its best moment shown, the others as "more", every copy listed. */
-export function resultCards(db: CatalogDb, groups: readonly ResultGroup[], o: CardOptions): SearchResult[] {
+export function resultCards(reads: { results: ResultStore; tags: TagResolutionStore }, groups: readonly ResultGroup[], o: CardOptions): SearchResult[] {
   const segIds = groups.flatMap((g) => [g.best, ...g.more].map((r) => r.segmentId).filter((id): id is number => id !== null));
-  const segments = loadSegments(db, segIds);
+  const segments = loadSegments(reads.results, reads.tags, segIds);
   const copiesOf = new Map(groups.map((g) => [g.clipId, [...new Set([...g.sameFile, ...o.copies(g.clipId)])].sort((a, b) => a - b)]));
-  const clips = loadClips(db, [...new Set(groups.flatMap((g) => [g.clipId, ...copiesOf.get(g.clipId)!]))]);
+  const clips = loadClips(reads.results, [...new Set(groups.flatMap((g) => [g.clipId, ...copiesOf.get(g.clipId)!]))]);
   const scoreOf = (r: Range) => (o.scored ? r.score : null);
   const simOf = (r: Range) => r.similarity ?? r.remoteSimilarity ?? 0;
   const out: SearchResult[] = [];

@@ -1,14 +1,15 @@
 import type { searchMethods } from '../../../src-shared/contract/search';
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { HandlersFor } from '../rpc/handlers';
-import type { EmbeddingSpace } from './query-cache';
+import type { EmbeddingSpace } from './embedding-space';
 import { searchFacets } from './search-facets';
 import { clipTagSpans } from './segment-tags';
 import { shotFaces } from './shot-faces';
-import type { SearchService } from './search-service';
+import type { SearchService, SearchStores } from './search-service';
 
 export interface SearchHandlerDeps {
   search: SearchService;
+  stores: Pick<SearchStores, 'filters' | 'tags'>;
   db: CatalogDb;
   space: () => EmbeddingSpace;
 }
@@ -18,9 +19,9 @@ export function createSearchHandlers(d: SearchHandlerDeps): HandlersFor<typeof s
   return {
     'search.text': (a) => d.search.text(a),
     'search.similar': (a) => d.search.similar(a),
-    'search.facets': () => searchFacets(d.db, d.space()),
+    'search.facets': () => searchFacets(d.stores.filters, d.space()),
     'search.faces': ({ shotId }) => ({ frames: shotFaces(d.db, shotId) }),
-    'search.clipTags': ({ clipId }) => ({ spans: clipTagSpans(d.db, clipId) }),
+    'search.clipTags': ({ clipId }) => ({ spans: clipTagSpans(d.stores.tags, clipId) }),
     'search.status': () => d.search.status(),
     'search.history': ({ limit }) => ({ queries: d.search.history(limit) }),
   };

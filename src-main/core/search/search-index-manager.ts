@@ -1,12 +1,10 @@
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { AppError, toAppError } from '../../../src-shared/errors';
-import type { CatalogDb } from '../catalog/open-catalog';
 import type { Logger } from '../util/logger';
 import { clearLoadingMarker, saveIndex, tryLoadIndex } from './index-store';
-import type { EmbeddingSpace } from './query-cache';
-import { blobToFloat32 } from '../catalog/vector-blob';
+import { spaceKey, type EmbeddingSpace } from './embedding-space';
+import type { IndexSyncStore, StoredVector } from './index-sync-store';
 import { createVectorIndex } from './vector-index';
 import type { SearchFilter, SearchHit, VectorIndex } from './vector-types';
 
@@ -23,7 +21,8 @@ export interface IndexStatus {
 }
 
 export interface SearchIndexManagerOptions {
-  db: CatalogDb;
+  /** The embeddings, their change log and the saved state, as the catalog holds them. */
+  store: IndexSyncStore;
   /** Folder beside the catalog; each embedding space gets its own sub-folder. */
   dir: string;
   space: () => EmbeddingSpace;
@@ -41,41 +40,12 @@ export interface SearchIndexManagerOptions {
 }
 
 const PAGE_ROWS = 4096;
-const STATE_GEN = 'index_generation:';
-const STATE_PRUNED = 'log_pruned_through';
 /**
  * How long a loaded index keeps its crash-loop marker: glibc notices heap damage from a bad file
  * at some later allocation (the audit's file aborted within milliseconds to a second or two). A
  * start killed within this window for another reason only costs the next start a rebuild.
  */
 const LOAD_SETTLE_MS = 30_000;
-
-export function spaceKey(space: EmbeddingSpace): string {
-  return createHash('sha256').update(`${space.model}\u0000${space.region}`).digest('hex').slice(0, 16);
-}
-
-interface EmbeddingRow {
-  segment_id: number;
-  dim: number;
-  vector: Buffer;
-  model: string;
-  region: string;
-}
-
-function prepareQueries(db: CatalogDb) {
-  return {
-    maxSeq: db.prepare(`SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'embedding_changes'), 0)`).pluck(),
-    getState: db.prepare('SELECT value FROM search_state WHERE name = ?').pluck(),
-    setState: db.prepare('INSERT INTO search_state (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value'),
-    changedIds: db.prepare('SELECT DISTINCT segment_id FROM embedding_changes WHERE seq > ? AND seq <= ?').pluck(),
-    rowsByIds: db.prepare('SELECT segment_id, dim, vector, model, region FROM embeddings WHERE segment_id IN (SELECT value FROM json_each(?))'),
-    page: db.prepare(
-      'SELECT segment_id, dim, vector, model, region FROM embeddings WHERE model = ? AND region = ? AND segment_id > ? ORDER BY segment_id LIMIT ?',
-    ),
-    one: db.prepare('SELECT segment_id, dim, vector, model, region FROM embeddings WHERE segment_id = ?'),
-    prune: db.prepare('DELETE FROM embedding_changes WHERE seq <= ?'),
-  };
-}
 
 /**
  * Keeps the vector index in step with the catalog's `embeddings` table for the active embedding
@@ -106,7 +76,6 @@ export class SearchIndexManager {
   /** Removes the crash-loop marker of the index loaded last (index-store.ts). */
   private settleLoad: (() => void) | null = null;
   private settleTimer: ReturnType<typeof setTimeout> | null = null;
-  private readonly q: ReturnType<typeof prepareQueries>;
 
   constructor(opts: SearchIndexManagerOptions) {
     this.o = {
@@ -116,7 +85,6 @@ export class SearchIndexManager {
       rebuildBacklog: 200_000,
       ...opts,
     };
-    this.q = prepareQueries(opts.db);
   }
 
   /** Loads or rebuilds the index of the current space and starts following the change log. */
@@ -174,13 +142,14 @@ export class SearchIndexManager {
 
   /** A segment's stored embedding in the active space (from the catalog, so it works whatever the index holds). */
   storedVector(segmentId: number): Float32Array {
-    const row = this.q.one.get(segmentId) as EmbeddingRow | undefined;
+    const row = this.o.store.vectorOf(segmentId);
     if (!row) throw new AppError('not_found', `segment ${segmentId} has no embedding yet`);
     const space = this.o.space();
     if (row.model !== space.model || row.region !== space.region) {
       throw new AppError('not_found', `segment ${segmentId} was embedded by ${row.model} in ${row.region}, not the active ${space.model} in ${space.region}`);
     }
-    return blobToFloat32(row.vector, row.dim);
+    if (!row.vector) throw new AppError('io', `segment ${segmentId}'s stored embedding is damaged`);
+    return row.vector;
   }
 
   /** The configured space's index; while another space is still loaded, that one reports 'loading'. */
@@ -233,11 +202,6 @@ export class SearchIndexManager {
     return path.join(this.o.dir, spaceKey(space));
   }
 
-  private getState(name: string): number | undefined {
-    const v = this.q.getState.get(name) as number | undefined;
-    return v ?? undefined;
-  }
-
   /** The loaded index survived its first moments (or is closed cleanly): the next start may load it again. */
   private settle(): void {
     if (this.settleTimer) clearTimeout(this.settleTimer);
@@ -254,9 +218,8 @@ export class SearchIndexManager {
     this.state = 'loading';
     this.error = null;
     this.emit();
-    const key = spaceKey(space);
-    const recorded = this.getState(STATE_GEN + key);
-    const pruned = this.getState(STATE_PRUNED) ?? 0;
+    const recorded = this.o.store.savedSeq(space);
+    const pruned = this.o.store.prunedThrough();
     let reason: string;
     if (recorded === undefined) reason = 'no saved index';
     else if (recorded < pruned) reason = 'saved index is older than the change log';
@@ -314,14 +277,14 @@ export class SearchIndexManager {
   /** Reads every embedding of the space page by page, yielding between pages so the app stays responsive. */
   private async buildFromCatalog(space: EmbeddingSpace, token: number): Promise<{ index: VectorIndex; seq: number } | null> {
     // Changes after this point are replayed afterwards; replaying one already read is harmless.
-    const seq = this.q.maxSeq.get() as number;
+    const seq = this.o.store.lastChangeSeq();
     const index = this.o.createIndex();
     let after = -1;
     for (;;) {
-      const rows = this.q.page.all(space.model, space.region, after, PAGE_ROWS) as EmbeddingRow[];
+      const rows = this.o.store.vectorPage(space, after, PAGE_ROWS);
       if (rows.length === 0) break;
       this.addRows(index, rows);
-      after = rows[rows.length - 1]!.segment_id;
+      after = rows[rows.length - 1]!.segmentId;
       await yieldToLoop();
       if (token !== this.token) return null;
     }
@@ -329,15 +292,13 @@ export class SearchIndexManager {
   }
 
   /** Adds rows whose dimension fits the index; a different dimension means another model wrote them. */
-  private addRows(index: VectorIndex, rows: readonly EmbeddingRow[]): void {
+  private addRows(index: VectorIndex, rows: readonly StoredVector[]): void {
     const ids: number[] = [];
     const vectors: Float32Array[] = [];
     let dim = index.dimension;
     for (const r of rows) {
-      let v: Float32Array;
-      try {
-        v = blobToFloat32(r.vector, r.dim);
-      } catch {
+      const v = r.vector;
+      if (v === null) {
         this.skippedDims++;
         continue;
       }
@@ -346,7 +307,7 @@ export class SearchIndexManager {
         this.skippedDims++;
         continue;
       }
-      ids.push(r.segment_id);
+      ids.push(r.segmentId);
       vectors.push(v);
     }
     if (ids.length > 0) index.addBatch(ids, vectors);
@@ -365,18 +326,18 @@ export class SearchIndexManager {
     const index = this.index;
     const space = this.currentSpace;
     if (!index || !space || this.state !== 'ready') return;
-    const max = this.q.maxSeq.get() as number;
+    const max = this.o.store.lastChangeSeq();
     if (max <= this.appliedSeq) return;
     if (max - this.appliedSeq > this.o.rebuildBacklog) {
       this.startBackgroundRebuild(space);
       return;
     }
     const before = index.size;
-    const ids = this.q.changedIds.all(this.appliedSeq, max) as number[];
+    const ids = this.o.store.changedSegmentIds(this.appliedSeq, max);
     for (let i = 0; i < ids.length; i += PAGE_ROWS) {
       const chunk = ids.slice(i, i + PAGE_ROWS);
-      const rows = this.q.rowsByIds.all(JSON.stringify(chunk)) as EmbeddingRow[];
-      const present = new Map(rows.filter((r) => r.model === space.model && r.region === space.region).map((r) => [r.segment_id, r]));
+      const rows = this.o.store.vectorsOf(chunk);
+      const present = new Map(rows.filter((r) => r.model === space.model && r.region === space.region).map((r) => [r.segmentId, r]));
       for (const id of chunk) if (!present.has(id)) index.remove(id);
       // A replaced vector goes through add, which replaces.
       this.addRows(index, [...present.values()]);
@@ -423,13 +384,8 @@ export class SearchIndexManager {
 
   private saveNow(index: VectorIndex, space: EmbeddingSpace, seq: number): void {
     saveIndex(this.dirFor(space), index, seq);
-    this.o.db.transaction(() => {
-      this.q.setState.run(STATE_GEN + spaceKey(space), seq);
-      // The log before `seq` is in the saved file; keep the rest for the next replay.
-      this.q.prune.run(seq);
-      const pruned = this.getState(STATE_PRUNED) ?? 0;
-      if (seq > pruned) this.q.setState.run(STATE_PRUNED, seq);
-    })();
+    // The log before `seq` is in the saved file; the rest stays for the next replay.
+    this.o.store.recordSaved(space, seq);
     this.dirty = false;
     // These files replace the ones a crash-loop marker spoke of, unless the marker is a loaded
     // index's that has not settled yet (the index in memory came from those very files).

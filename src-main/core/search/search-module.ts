@@ -1,7 +1,6 @@
 import type { searchMethods } from '../../../src-shared/contract/search';
 import { toAppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
-import type { CollectionStore } from '../collections/collection-store';
 import type { EventBus } from '../rpc/event-bus';
 import type { HandlersFor } from '../rpc/handlers';
 import { ServiceClient, type ServiceConfig } from '../service';
@@ -9,11 +8,17 @@ import type { RetryOptions } from '../service/retry';
 import type { Logger } from '../util/logger';
 import { HIGH_PRIORITY } from '../pipeline/job-queue';
 import type { AnyStageHandler, JobSpec, JobState } from '../pipeline/job-types';
-import { createQueryCache, type EmbeddingSpace } from './query-cache';
+import type { EmbeddingSpace } from './embedding-space';
+import { createCollectionStore, type CollectionStore } from '../collections/collection-store';
+import { createIndexSyncStore } from './index-sync-store';
+import { createQueryEmbeddingStore } from './query-embedding-store';
+import { createResultStore } from './result-store';
+import { createSearchFilterStore } from './search-filter-store';
+import { createTagResolutionStore } from './tag-resolution-store';
 import { QUERY_BANK_STAGE, queryBankStage } from './relevance/query-bank-stage';
 import { createSearchHandlers } from './search-handlers';
 import { SearchIndexManager, type SearchIndexManagerOptions } from './search-index-manager';
-import { createSearchService, type SearchService } from './search-service';
+import { createSearchService, type SearchService, type SearchStores } from './search-service';
 
 export interface SearchModuleOptions {
   db: CatalogDb;
@@ -29,7 +34,7 @@ export interface SearchModuleOptions {
   /** Retry policy of the calls someone waits for (tests shorten the deadline); SYNC_CALL_RETRY by default. */
   serviceRetry?: Partial<RetryOptions>;
   /** Index tuning (tests shorten the save delay and polling). */
-  index?: Partial<Omit<SearchIndexManagerOptions, 'db' | 'dir' | 'space'>>;
+  index?: Partial<Omit<SearchIndexManagerOptions, 'store' | 'dir' | 'space'>>;
   /**
    * The app's one runner (the pipeline's durable job queue): search registers its query-bank stage on
    * it. Without one (tests of search alone), `encodeBank` encodes the reference queries directly.
@@ -86,8 +91,16 @@ export function createSearchModule(o: SearchModuleOptions): SearchModule {
       o.logger?.warn('search.status.emit.failed', { message: toAppError(e).message });
     }
   };
+  const stores: SearchStores = {
+    queryEmbeddings: createQueryEmbeddingStore(o.db),
+    indexSync: createIndexSyncStore(o.db),
+    results: createResultStore(o.db),
+    tags: createTagResolutionStore(o.db),
+    filters: createSearchFilterStore(o.db),
+    collections: o.collectionStore ?? createCollectionStore(o.db),
+  };
   const index = new SearchIndexManager({
-    db: o.db,
+    store: stores.indexSync,
     dir: o.indexDir,
     space: o.space,
     logger: o.logger,
@@ -95,9 +108,8 @@ export function createSearchModule(o: SearchModuleOptions): SearchModule {
     onChanged: (ids) => service?.vectorsChanged(ids),
     ...o.index,
   });
-  const queryCache = createQueryCache(o.db);
   const bankStage = queryBankStage({
-    cache: queryCache,
+    queryEmbeddings: stores.queryEmbeddings,
     space: o.space,
     indexDimension: () => index.status().dimension,
     client: o.backgroundClient ?? (() => new ServiceClient(o.serviceConfig())),
@@ -117,19 +129,17 @@ export function createSearchModule(o: SearchModuleOptions): SearchModule {
     q.enqueue({ clipId: null, stage: QUERY_BANK_STAGE, priority: HIGH_PRIORITY }, { reset: true });
   };
   service = createSearchService({
-    db: o.db,
+    stores,
     index,
-    queryCache,
     space: o.space,
     serviceConfig: o.serviceConfig,
-    collectionStore: o.collectionStore,
     logger: o.logger,
     onStatusChange: emitStatus,
     requestBank,
     retry: o.serviceRetry,
   });
   return {
-    handlers: createSearchHandlers({ search: service, db: o.db, space: o.space }),
+    handlers: createSearchHandlers({ search: service, stores, db: o.db, space: o.space }),
     service,
     index,
     async encodeBank() {

@@ -9,32 +9,45 @@ import {
   type SearchStatus,
   type Strictness,
 } from '../../../src-shared/contract/search';
-import type { CatalogDb } from '../catalog/open-catalog';
-import { createCollectionStore, type CollectionStore } from '../collections/collection-store';
+import type { CollectionStore } from '../collections/collection-store';
 import { resolveBaseUrl, resolveConfig, ServiceClient, type ServiceConfig } from '../service';
 import { findKeyState, type KeyState } from '../service/key-state';
 import { syncCallConfig } from '../service/interactive-client';
 import type { RetryOptions } from '../service/retry';
 import type { Logger } from '../util/logger';
 import { searchableCollections, searchCollections, type CollectionHit } from './collection-hits';
-import { normalizeQuery, type EmbeddingSpace, type QueryCache } from './query-cache';
+import type { EmbeddingSpace } from './embedding-space';
+import { normalizeQuery, type QueryEmbeddingStore } from './query-embedding-store';
 import { parseQuery, withParsedFilters } from './query-parser';
 import type { IndexView, QueryScorer } from './relevance/relevance-model';
 import { TextRelevance, VideoRelevance } from './relevance/relevance-model';
 import { readTextBank } from './relevance/text-bank';
 import { resultCards } from './result-cards';
 import { groupResults, type Hit, type ResultGroup } from './result-groups';
+import type { ResultStore, SegmentPlace } from './result-store';
+import type { SearchFilterStore } from './search-filter-store';
 import { createSearchHealth } from './search-health';
-import { allowedSegmentIds } from './search-filters';
+import type { IndexSyncStore } from './index-sync-store';
 import type { SearchIndexManager } from './search-index-manager';
-import { clipSegmentPlaces, fileIdentities, segmentPlaces, type SegmentPlace } from './search-results';
+import { fileIdentities } from './search-results';
 import { sampleSegmentVectors } from './segment-sample';
+import type { TagResolutionStore } from './tag-resolution-store';
 import type { SearchFilter, SearchHit } from './vector-types';
 
+/** The catalog as search reads it: each a store prepared once (search-module.ts makes them). */
+export interface SearchStores {
+  queryEmbeddings: QueryEmbeddingStore;
+  /** The stored segment vectors (find-similar's sample of the library). */
+  indexSync: IndexSyncStore;
+  results: ResultStore;
+  tags: TagResolutionStore;
+  filters: SearchFilterStore;
+  collections: CollectionStore;
+}
+
 export interface SearchServiceDeps {
-  db: CatalogDb;
+  stores: SearchStores;
   index: SearchIndexManager;
-  queryCache: QueryCache;
   /** The embedding space of the configured service: query vectors and segment vectors must share it. */
   space: () => EmbeddingSpace;
   /**
@@ -42,7 +55,6 @@ export interface SearchServiceDeps {
    * base URL) when the service cannot be used: searches then run from the caches only.
    */
   serviceConfig: () => ServiceConfig;
-  collectionStore?: CollectionStore;
   logger?: Logger;
   /** Service reachability or relevance readiness changed (the index reports its own changes). */
   onStatusChange?: () => void;
@@ -113,7 +125,7 @@ interface Page {
 
 export function createSearchService(d: SearchServiceDeps) {
   const now = d.now ?? Date.now;
-  const collectionStore = d.collectionStore ?? createCollectionStore(d.db);
+  const { queryEmbeddings, indexSync, results, filters: filterStore, collections } = d.stores;
   const maxCollections = d.maxCollections ?? 5;
   const offlineBackoffMs = d.offlineBackoffMs ?? 30_000;
   const textRelevance = new TextRelevance();
@@ -140,10 +152,7 @@ export function createSearchService(d: SearchServiceDeps) {
     return state ?? null;
   };
   const health = createSearchHealth({ serviceConfig: d.serviceConfig, keyState, now, onChange: d.onStatusChange });
-  const collectionDeps = { db: d.db, store: collectionStore, region: () => d.space().region, maxCollections };
-  const collectionOfVideo = d.db.prepare('SELECT collection_id FROM collection_videos WHERE video_id = ? AND region = ?').pluck();
-  const segmentsNear = d.db.prepare('SELECT id FROM segments WHERE clip_id = ? AND start_s < ? AND end_s > ?').pluck();
-  const segmentsOfClip = d.db.prepare('SELECT id FROM segments WHERE clip_id = ?').pluck();
+  const collectionDeps = { store: collections, filters: filterStore, region: () => d.space().region, maxCollections };
   let relevanceInfo: RelevanceInfo = { state: 'calibrating', encoded: 0, total: 0 };
   let warming = 0;
 
@@ -193,7 +202,7 @@ export function createSearchService(d: SearchServiceDeps) {
 
   /** The text bank of the active space, read from the query cache; asks the runner for what is missing. */
   function refreshTextBank(indexDimension: number): void {
-    const state = readTextBank(d.queryCache, d.space(), indexDimension);
+    const state = readTextBank(queryEmbeddings, d.space(), indexDimension);
     const before = textRelevance.baselines.current?.key;
     textRelevance.setBank(state.bank);
     if (state.bank && state.bank.key !== before) void warmBaselines();
@@ -210,7 +219,7 @@ export function createSearchService(d: SearchServiceDeps) {
     const space = d.space();
     const key = `${space.model}\n${space.region}`;
     if (videoSample && videoSample.key === key && Math.abs(size - videoSample.size) <= videoSample.size / 20) return;
-    videoRelevance.setSample(sampleSegmentVectors(d.db, space));
+    videoRelevance.setSample(sampleSegmentVectors(indexSync, space));
     videoSample = { key, size };
   }
 
@@ -252,7 +261,7 @@ export function createSearchService(d: SearchServiceDeps) {
    * cosine of the same model against the library's typical baseline.
    */
   function scoredCollectionHits(hits: readonly CollectionHit[], query: Float32Array, index: IndexView, scorer: QueryScorer | null, minScore: number): Hit[] {
-    const segs = clipSegmentPlaces(d.db, [...new Set(hits.map((h) => h.clipId))]);
+    const segs = results.placesInClips([...new Set(hits.map((h) => h.clipId))]);
     const out: Hit[] = [];
     for (const h of hits) {
       const own = (segs.get(h.clipId) ?? []).filter((s) => index.vector(s.segmentId));
@@ -294,7 +303,7 @@ export function createSearchService(d: SearchServiceDeps) {
     for (let k = candidatesFor(want); ; k = Math.min(cap, k * 2)) {
       const found = await localHits(vector, k, allowed, exclude);
       const hits = [...score(found), ...extra];
-      const ids = fileIdentities(d.db, hits.map((h) => h.clipId));
+      const ids = fileIdentities(results, hits.map((h) => h.clipId));
       const groups = groupResults(hits, { identity: ids.identity });
       const exhausted = found.length < k || k >= cap;
       if (groups.length >= want || exhausted) return { groups: groups.slice(offset, offset + limit), hasMore: groups.length > offset + limit };
@@ -305,18 +314,18 @@ export function createSearchService(d: SearchServiceDeps) {
     page: Page,
     o: { scored: boolean; localSource: 'local' | 'cache'; offset: number; limit: number; t0: number; indexed: number; allowed: number | null; relevance: RelevanceInfo },
   ): Pick<SearchResponse, 'results' | 'noGoodMatch' | 'page' | 'stats' | 'relevance'> {
-    const ids = fileIdentities(d.db, page.groups.map((g) => g.clipId));
+    const ids = fileIdentities(results, page.groups.map((g) => g.clipId));
     const region = d.space().region;
-    const results = resultCards(d.db, page.groups, {
+    const cards = resultCards(d.stores, page.groups, {
       localSource: o.localSource,
       scored: o.scored,
       firstRank: o.offset + 1,
       copies: ids.copies,
-      collectionOf: (videoId) => (collectionOfVideo.get(videoId, region) as string | undefined) ?? null,
+      collectionOf: (videoId) => collections.collectionOfVideo(region, videoId),
     });
     return {
-      results,
-      noGoodMatch: o.scored && o.offset === 0 && results.length > 0 && !results.some((r) => r.good),
+      results: cards,
+      noGoodMatch: o.scored && o.offset === 0 && cards.length > 0 && !cards.some((r) => r.good),
       relevance: o.relevance,
       page: { offset: o.offset, limit: o.limit, hasMore: page.hasMore },
       stats: { indexed: o.indexed, allowed: o.allowed, tookMs: performance.now() - o.t0 },
@@ -328,11 +337,11 @@ export function createSearchService(d: SearchServiceDeps) {
    * allow is listed, unscored, in the order of the library: by folder and file name, then by time.
    */
   async function filterOnly(filters: SearchFilters, offset: number, limit: number, text: string, parsed: SearchResponse['parsed'], t0: number): Promise<SearchResponse> {
-    const allowed = allowedSegmentIds(d.db, filters, d.space()) ?? new Set<number>();
+    const allowed = filterStore.allowedSegmentIds(filters, d.space()) ?? new Set<number>();
     const indexed = (await d.index.ready()).size;
-    const places = segmentPlaces(d.db, [...allowed]);
+    const places = results.placesOf([...allowed]);
     const hits: Hit[] = [...places.values()].map((p) => ({ clipId: p.clipId, segmentId: p.segmentId, shotStartS: p.shotStartS, startS: p.startS, endS: p.endS, similarity: 0, score: 0, source: 'local' }));
-    const ids = fileIdentities(d.db, hits.map((h) => h.clipId));
+    const ids = fileIdentities(results, hits.map((h) => h.clipId));
     const groups = groupResults(hits, { identity: ids.identity });
     const order = libraryOrder(groups.map((g) => g.clipId));
     groups.sort((a, b) => order(a.clipId) - order(b.clipId));
@@ -353,27 +362,18 @@ export function createSearchService(d: SearchServiceDeps) {
 
   /** Position of each clip in the library's order (folder, then file name). */
   function libraryOrder(clipIds: readonly number[]): (clipId: number) => number {
-    const rows = clipIds.length
-      ? (d.db
-          .prepare(
-            `SELECT c.id FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id IN (SELECT value FROM json_each(?))
-             ORDER BY v.mount_path, c.rel_path COLLATE NOCASE, c.id`,
-          )
-          .pluck()
-          .all(JSON.stringify([...new Set(clipIds)])) as number[])
-      : [];
-    const pos = new Map(rows.map((id, i) => [id, i]));
+    const pos = new Map(results.inLibraryOrder(clipIds).map((id, i) => [id, i]));
     return (id) => pos.get(id) ?? Number.MAX_SAFE_INTEGER;
   }
 
   /** The query's vector: from the cache, or encoded by the service (null with the reason it cannot run). */
   async function queryVector(text: string, typed: string, space: EmbeddingSpace): Promise<{ vector: Float32Array; origin: 'service' | 'cache'; cachedAt: number | null } | { error: AppError }> {
-    const cached = d.queryCache.get(text, space, typed);
+    const cached = queryEmbeddings.cachedVector(text, space, typed);
     if (cached) return { vector: cached.vector, origin: 'cache', cachedAt: cached.createdAt };
     try {
       const c = serviceClient();
       const r = await health.patiently((onRetry) => c.encodeText(text, { onRetry }));
-      d.queryCache.put(text, space, r.embedding, typed);
+      queryEmbeddings.save(text, space, r.embedding, typed);
       // One more query runs offline now: the status line counts them.
       d.onStatusChange?.();
       return { vector: Float32Array.from(r.embedding), origin: 'service', cachedAt: null };
@@ -429,11 +429,11 @@ export function createSearchService(d: SearchServiceDeps) {
       const index = await readyIndex();
       refreshTextBank(d.index.status().dimension);
       const query = unit(q.vector);
-      const allowed = allowedSegmentIds(d.db, filters, space);
+      const allowed = filterStore.allowedSegmentIds(filters, space);
       const minScore = STRICTNESS_MIN_SCORE[args.strictness];
       const remote = coll.hits.length ? scoredCollectionHits(coll.hits, query, index, textRelevance.scorer(index, []), minScore) : [];
       const page = await fillPage(query, allowed, undefined, args.offset, args.topK, (found) =>
-        scoredHits(found, segmentPlaces(d.db, found.map((h) => h.id)), textRelevance.scorer(index, found.map((h) => h.id)), minScore),
+        scoredHits(found, results.placesOf(found.map((h) => h.id)), textRelevance.scorer(index, found.map((h) => h.id)), minScore),
       remote);
       return {
         ...respond(page, { scored: textRelevance.ready, localSource: q.origin === 'cache' ? 'cache' : 'local', offset: args.offset, limit: args.topK, t0, indexed: index.size, allowed: allowed?.size ?? null, relevance: relevanceInfo }),
@@ -456,18 +456,18 @@ export function createSearchService(d: SearchServiceDeps) {
       const index = await readyIndex();
       refreshVideoSample(index.size);
       const exclude = new Set<number>([args.segmentId]);
-      const src = segmentPlaces(d.db, [args.segmentId]).get(args.segmentId);
+      const src = results.placesOf([args.segmentId]).get(args.segmentId);
       if (src && args.exclude !== 'none') {
-        for (const clipId of [src.clipId, ...fileIdentities(d.db, [src.clipId]).copies(src.clipId)]) {
-          const ids = args.exclude === 'clip' ? segmentsOfClip.all(clipId) : segmentsNear.all(clipId, src.endS + NEIGHBOURHOOD_S, src.startS - NEIGHBOURHOOD_S);
-          for (const id of ids as number[]) exclude.add(id);
+        for (const clipId of [src.clipId, ...fileIdentities(results, [src.clipId]).copies(src.clipId)]) {
+          const ids = args.exclude === 'clip' ? results.segmentIdsOfClip(clipId) : results.segmentIdsOverlapping(clipId, src.startS - NEIGHBOURHOOD_S, src.endS + NEIGHBOURHOOD_S);
+          for (const id of ids) exclude.add(id);
         }
       }
-      const allowed = allowedSegmentIds(d.db, args.filters, d.space());
+      const allowed = filterStore.allowedSegmentIds(args.filters, d.space());
       if (allowed) for (const id of exclude) allowed.delete(id);
       const minScore = STRICTNESS_MIN_SCORE[args.strictness];
       const page = await fillPage(vector, allowed, exclude, args.offset, args.topK, (found) =>
-        scoredHits(found, segmentPlaces(d.db, found.map((h) => h.id)), videoRelevance.scorer(index, found.map((h) => h.id)), minScore),
+        scoredHits(found, results.placesOf(found.map((h) => h.id)), videoRelevance.scorer(index, found.map((h) => h.id)), minScore),
       );
       return {
         ...respond(page, { scored: videoRelevance.ready, localSource: 'local', offset: args.offset, limit: args.topK, t0, indexed: index.size, allowed: allowed?.size ?? null, relevance: { ...relevanceInfo, state: videoRelevance.ready ? 'ready' : 'unscored' } }),
@@ -496,13 +496,13 @@ export function createSearchService(d: SearchServiceDeps) {
       return {
         service: health.status(),
         index: d.index.status(),
-        cachedQueries: d.queryCache.count(d.space()),
+        cachedQueries: queryEmbeddings.typedCount(d.space()),
         relevance: relevanceInfo,
       };
     },
 
     history(limit: number): CachedQuery[] {
-      return d.queryCache.recent(d.space(), limit);
+      return queryEmbeddings.recentTyped(d.space(), limit);
     },
   };
 }

@@ -1,6 +1,5 @@
-import type { CatalogDb } from '../catalog/open-catalog';
-import { blobToFloat32 } from '../catalog/vector-blob';
-import type { EmbeddingSpace } from './query-cache';
+import type { EmbeddingSpace } from './embedding-space';
+import type { IndexSyncStore } from './index-sync-store';
 import type { VectorBank } from './relevance/baselines';
 import { normalizeVector } from './vector-math';
 
@@ -8,24 +7,18 @@ import { normalizeVector } from './vector-math';
 export const VIDEO_SAMPLE_SIZE = 64;
 
 /**
- * A fixed sample of the library's segment vectors (spread over the ids by a multiplicative hash, so
- * the same segments from one call to the next): what find-similar measures each candidate's typical
- * neighbour against (relevance/relevance-math.ts). Null for an empty space.
+ * A fixed sample of the library's segment vectors (the same segments from one call to the next):
+ * what find-similar measures each candidate's typical neighbour against
+ * (relevance/relevance-math.ts). Null for an empty space.
  */
-export function sampleSegmentVectors(db: CatalogDb, space: EmbeddingSpace, size = VIDEO_SAMPLE_SIZE): VectorBank | null {
-  const rows = db
-    .prepare(
-      `SELECT segment_id, vector FROM embeddings WHERE model = ? AND region = ?
-       ORDER BY (segment_id * 2654435761) % 4294967296 LIMIT ?`,
-    )
-    .all(space.model, space.region, size) as { segment_id: number; vector: Buffer }[];
+export function sampleSegmentVectors(store: IndexSyncStore, space: EmbeddingSpace, size = VIDEO_SAMPLE_SIZE): VectorBank | null {
   const vectors: { id: number; v: Float32Array }[] = [];
-  for (const r of rows) {
+  for (const r of store.sampleVectors(space, size)) {
+    if (r.vector === null) continue;
     try {
-      const raw = blobToFloat32(r.vector);
-      vectors.push({ id: r.segment_id, v: normalizeVector(raw, raw.length) });
+      vectors.push({ id: r.segmentId, v: normalizeVector(r.vector, r.vector.length) });
     } catch {
-      // A damaged or zero row says nothing about the library.
+      // A damaged, zero or non-finite row says nothing about the library.
     }
   }
   const dimension = vectors[0]?.v.length ?? 0;

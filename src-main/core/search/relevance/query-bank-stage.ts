@@ -1,14 +1,15 @@
 import { AppError } from '../../../../src-shared/errors';
 import type { StageHandler } from '../../pipeline/job-types';
 import type { ServiceClient } from '../../service';
-import type { EmbeddingSpace, QueryCache } from '../query-cache';
+import type { EmbeddingSpace } from '../embedding-space';
+import type { QueryEmbeddingStore } from '../query-embedding-store';
 import { BANK_VERSION } from './query-bank';
 import { readTextBank } from './text-bank';
 
 export const QUERY_BANK_STAGE = 'query-bank' as const;
 
 export interface QueryBankStageDeps {
-  cache: QueryCache;
+  queryEmbeddings: QueryEmbeddingStore;
   space: () => EmbeddingSpace;
   /** The index's dimension (0 while empty): a bank of another dimension is of another model. */
   indexDimension: () => number;
@@ -28,12 +29,12 @@ export function queryBankStage(d: QueryBankStageDeps): StageHandler<typeof QUERY
     stage: QUERY_BANK_STAGE,
     async run(ctx) {
       const space = d.space();
-      const { missing, total } = readTextBank(d.cache, space, d.indexDimension());
+      const { missing, total } = readTextBank(d.queryEmbeddings, space, d.indexDimension());
       let done = total - missing.length;
       for (const phrase of missing) {
         if (ctx.stopping.aborted) throw new AppError('cancelled', 'stopping between reference queries');
         const r = await d.client().encodeText(phrase, { signal: ctx.signal });
-        d.cache.putBank(phrase, space, r.embedding, BANK_VERSION);
+        d.queryEmbeddings.saveBankVector(phrase, space, r.embedding, BANK_VERSION);
         done++;
         ctx.progress(done / total, `${done}/${total} reference queries`);
         d.onEncoded();

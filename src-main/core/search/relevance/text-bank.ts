@@ -1,6 +1,5 @@
-import type { EmbeddingSpace, QueryCache } from '../query-cache';
-import { normalizeQuery } from '../query-cache';
-import { spaceKey } from '../search-index-manager';
+import { spaceKey, type EmbeddingSpace } from '../embedding-space';
+import { normalizeQuery, type QueryEmbeddingStore } from '../query-embedding-store';
 import type { VectorBank } from './baselines';
 import { BANK_PHRASES, BANK_VERSION } from './query-bank';
 
@@ -21,9 +20,9 @@ function wantedDimension(cached: Map<string, Float32Array>, indexDimension: numb
   return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
 }
 
-/** The reference queries of `space` as the query cache holds them. */
-export function readTextBank(cache: QueryCache, space: EmbeddingSpace, indexDimension: number): TextBankState {
-  const cached = cache.bank(space, BANK_VERSION);
+/** The reference queries of `space` as the query embeddings hold them. */
+export function readTextBank(store: QueryEmbeddingStore, space: EmbeddingSpace, indexDimension: number): TextBankState {
+  const cached = store.bankVectors(space, BANK_VERSION);
   const dim = wantedDimension(cached, indexDimension);
   const rows: Float32Array[] = [];
   const missing: string[] = [];

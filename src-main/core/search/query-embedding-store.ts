@@ -1,12 +1,7 @@
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { CachedQuery } from '../../../src-shared/contract/search';
 import { blobToFloat32, float32ToBlob } from '../catalog/vector-blob';
-
-/** The embedding space a query vector belongs to: vectors of different spaces never meet. */
-export interface EmbeddingSpace {
-  model: string;
-  region: string;
-}
+import type { EmbeddingSpace } from './embedding-space';
 
 /**
  * The cache key of a query: Unicode NFKC (full-width letters, ligatures), case-folded, whitespace
@@ -25,10 +20,12 @@ export interface CachedQueryVector {
 export const DEFAULT_QUERY_CACHE_MAX = 20_000;
 
 /**
- * Query embeddings in the catalog (table query_embeddings, migration 0005), so they survive
- * restarts: a query typed before runs again offline and costs no quota online.
+ * The owner of query_embeddings (migration 0005): the vectors of queries the service encoded, kept
+ * in the catalog so they survive restarts (a query typed before runs again offline and costs no
+ * quota online), and the reference queries of the relevance bank (migration 0025). The only code
+ * that reads or writes the table.
  */
-export function createQueryCache(db: CatalogDb, opts: { maxEntries?: number; now?: () => number } = {}) {
+export function createQueryEmbeddingStore(db: CatalogDb, opts: { maxEntries?: number; now?: () => number } = {}) {
   const now = opts.now ?? Date.now;
   const maxEntries = opts.maxEntries ?? DEFAULT_QUERY_CACHE_MAX;
   const getStmt = db.prepare('SELECT dim, vector, created_at FROM query_embeddings WHERE text_norm = ? AND model = ? AND region = ?');
@@ -59,13 +56,13 @@ export function createQueryCache(db: CatalogDb, opts: { maxEntries?: number; now
   const bankStmt = db.prepare('SELECT text_norm, dim, vector FROM query_embeddings WHERE bank = ? AND model = ? AND region = ?');
   let putsSincePrune = 0;
 
-  return {
+  const store = {
     /**
      * The cached vector, marking it used; undefined when this query was never encoded in this space.
      * `typed`: what the editor typed (camera words and all), which the recent searches show and run
      * again; `text` is what was encoded.
      */
-    get(text: string, space: EmbeddingSpace, typed = text): CachedQueryVector | undefined {
+    cachedVector(text: string, space: EmbeddingSpace, typed = text): CachedQueryVector | undefined {
       const norm = normalizeQuery(text);
       const row = getStmt.get(norm, space.model, space.region) as { dim: number; vector: Buffer; created_at: number } | undefined;
       if (!row) return undefined;
@@ -80,13 +77,13 @@ export function createQueryCache(db: CatalogDb, opts: { maxEntries?: number; now
       return { vector, createdAt: row.created_at };
     },
 
-    put(text: string, space: EmbeddingSpace, vector: ArrayLike<number>, typed = text): void {
+    save(text: string, space: EmbeddingSpace, vector: ArrayLike<number>, typed = text): void {
       const t = now();
       putStmt.run(normalizeQuery(text), space.model, space.region, typed.trim(), vector.length, float32ToBlob(vector), t, t);
       // Pruning scans the table: do it now and then, not on every insert.
       if (++putsSincePrune >= 100) {
         putsSincePrune = 0;
-        this.prune();
+        store.prune();
       }
     },
 
@@ -98,13 +95,13 @@ export function createQueryCache(db: CatalogDb, opts: { maxEntries?: number; now
     },
 
     /** Stores a reference query's vector (query-bank.ts) for bank `version`. */
-    putBank(text: string, space: EmbeddingSpace, vector: ArrayLike<number>, version: string): void {
+    saveBankVector(text: string, space: EmbeddingSpace, vector: ArrayLike<number>, version: string): void {
       const t = now();
       putBankStmt.run(normalizeQuery(text), space.model, space.region, text.trim(), vector.length, float32ToBlob(vector), t, t, version);
     },
 
     /** The reference queries of bank `version` cached in `space`, by normalised text (damaged rows left out). */
-    bank(space: EmbeddingSpace, version: string): Map<string, Float32Array> {
+    bankVectors(space: EmbeddingSpace, version: string): Map<string, Float32Array> {
       const out = new Map<string, Float32Array>();
       for (const r of bankStmt.all(version, space.model, space.region) as { text_norm: string; dim: number; vector: Buffer }[]) {
         try {
@@ -116,11 +113,13 @@ export function createQueryCache(db: CatalogDb, opts: { maxEntries?: number; now
       return out;
     },
 
-    count(space: EmbeddingSpace): number {
+    /** How many of the editor's queries run offline in `space` (the status line's count). */
+    typedCount(space: EmbeddingSpace): number {
       return (countStmt.get(space.model, space.region) as { n: number }).n;
     },
 
-    recent(space: EmbeddingSpace, limit: number): CachedQuery[] {
+    /** The editor's queries of `space`, most recently used first (the recent searches). */
+    recentTyped(space: EmbeddingSpace, limit: number): CachedQuery[] {
       const rows = recentStmt.all(space.model, space.region, limit) as {
         text: string;
         text_norm: string;
@@ -131,6 +130,7 @@ export function createQueryCache(db: CatalogDb, opts: { maxEntries?: number; now
       return rows.map((r) => ({ text: r.text, normalized: r.text_norm, createdAt: r.created_at, lastUsedAt: r.last_used_at, uses: r.uses }));
     },
   };
+  return store;
 }
 
-export type QueryCache = ReturnType<typeof createQueryCache>;
+export type QueryEmbeddingStore = ReturnType<typeof createQueryEmbeddingStore>;

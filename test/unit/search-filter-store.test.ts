@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
-import { allowedSegmentIds, filterClips, hasFilters } from '../../src-main/core/search/search-filters';
+import { createSearchFilterStore, hasFilters } from '../../src-main/core/search/search-filter-store';
 import { m0014CanonicalTags } from '../../src-main/core/catalog/migrations/0014-canonical-tags';
 import { searchFiltersSchema, type SearchFiltersIn } from '../../src-shared/contract/search';
 import { axisVector, insertClip, insertSegment, insertShot, insertVolume, openTestCatalog, putEmbedding, putLocalTag, putServiceTags, TEST_SPACE } from '../helpers/search-catalog';
@@ -63,7 +63,7 @@ afterAll(() => {
 });
 
 function allowed(f: SearchFiltersIn): string[] | null {
-  const set = allowedSegmentIds(db, searchFiltersSchema.parse(f), TEST_SPACE);
+  const set = createSearchFilterStore(db).allowedSegmentIds(searchFiltersSchema.parse(f), TEST_SPACE);
   if (set === null) return null;
   const byId = new Map(Object.entries(seg).map(([k, v]) => [v, k]));
   return [...set].map((id) => byId.get(id) ?? `?${id}`).sort();
@@ -133,7 +133,7 @@ describe('search filters', () => {
 
   it('checks whole-clip (collection) hits against the same filters', () => {
     const all = Object.values(clip);
-    const f = (x: SearchFiltersIn) => [...filterClips(db, searchFiltersSchema.parse(x), all)].sort((a, b) => a - b);
+    const f = (x: SearchFiltersIn) => [...createSearchFilterStore(db).passingClips(searchFiltersSchema.parse(x), all)].sort((a, b) => a - b);
     expect(f({})).toEqual([...all].sort((a, b) => a - b));
     expect(f({ minHeight: 2000 })).toEqual([clip.office]);
     // Tag filters need a matching segment in the clip.

@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolveTag, tagValuesSql, TAG_COLUMNS } from '../../src-main/core/search/tag-resolution';
+import { createTagResolutionStore, resolveTag, tagValuesSql, TAG_COLUMNS } from '../../src-main/core/search/tag-resolution-store';
 import { tempDir } from '../helpers/paths';
 import { axisVector, insertClip, insertSegment, insertShot, insertVolume, openTestCatalog, putEmbedding, putLocalTag, putServiceTags, TEST_SPACE } from '../helpers/search-catalog';
 import { searchFacets } from '../../src-main/core/search/search-facets';
-import { allowedSegmentIds } from '../../src-main/core/search/search-filters';
-import { tagsForSegments } from '../../src-main/core/search/segment-tags';
+import { createSearchFilterStore } from '../../src-main/core/search/search-filter-store';
+import { clipTagSpans, tagsForSegments } from '../../src-main/core/search/segment-tags';
 import { canonicalTag } from '../../src-main/core/tags/tag-vocabulary';
 
 describe('tags that agree: one rule, in TypeScript and in SQL', () => {
@@ -72,17 +72,59 @@ describe("every source's opinion stays reachable", () => {
       putLocalTag(db, shot, 'camera_movement', 'tilt_down', 0.9);
       segs.push(seg);
     }
-    const facets = searchFacets(db, TEST_SPACE);
+    const facets = searchFacets(createSearchFilterStore(db), TEST_SPACE);
     const row = (v: string) => facets.cameraMovement.find((f) => f.canonical === v);
     expect(row('tilt_down')).toMatchObject({ segments: 3, local: 3, service: 0 });
     expect(row('tilt_up')).toMatchObject({ label: 'Tilt up', segments: 0, service: 3, local: 0 });
-    const filter = (source: 'service' | 'either') => allowedSegmentIds(db, { tags: { source, cameraMovement: ['tilt up'] } }, TEST_SPACE)!;
+    const filter = (source: 'service' | 'either') => createSearchFilterStore(db).allowedSegmentIds({ tags: { source, cameraMovement: ['tilt up'] } }, TEST_SPACE)!;
     expect([...filter('service')].sort()).toEqual([...segs].sort());
     expect(filter('either').size).toBe(0);
-    const tags = tagsForSegments(db, segs);
+    const tags = tagsForSegments(createTagResolutionStore(db), segs);
     for (const seg of segs) {
       expect(tags.get(seg)!.find((t) => t.field === 'cameraMovement')).toMatchObject({ canonical: 'tilt_down', source: 'local', other: { canonical: 'tilt_up', source: 'service' } });
     }
+    db.close();
+  });
+});
+
+describe('the tags along a clip (the viewer overlay and the export markers)', () => {
+  const tmp = tempDir('rs-tag-spans-');
+  afterAll(() => tmp.cleanup());
+
+  it("lists the indexed segments of the clip's profile with their resolved tags, then the shots no segment covers with their local tags, in time order", () => {
+    const db = openTestCatalog(tmp.dir);
+    const vol = insertVolume(db, '/media/z');
+    const clip = insertClip(db, { volumeId: vol, relPath: 'spans.mov', durationS: 12 });
+    const [a, b, c] = [insertShot(db, clip, 0, 0, 4), insertShot(db, clip, 1, 4, 8), insertShot(db, clip, 2, 8, 12)];
+    // Shot a: an older profile's segment (embedded), the current profile's tagged segment, and one the service has not answered yet.
+    const old = insertSegment(db, { clipId: clip, shotId: a, startS: 0, endS: 4, profileId: 'p1' });
+    putEmbedding(db, old, axisVector(8, 1));
+    const seg = insertSegment(db, { clipId: clip, shotId: a, chunkIdx: 0, startS: 0, endS: 2, profileId: 'p2' });
+    putServiceTags(db, seg, { shotSize: 'wide' });
+    insertSegment(db, { clipId: clip, shotId: a, chunkIdx: 1, startS: 2, endS: 4, profileId: 'p2' });
+    putLocalTag(db, a, 'shot_size', 'close_up', 0.3);
+    // Shot b: local tags only (the most confident of a category wins) and two faces.
+    putLocalTag(db, b, 'shot_size', 'wide', 0.6);
+    putLocalTag(db, b, 'shot_size', 'medium', 0.9);
+    putLocalTag(db, b, 'camera_movement', 'static', 0.7);
+    db.prepare(
+      `INSERT INTO shot_analysis (shot_id, profile_id, face_model, frames_sampled, frames_with_faces, max_faces, motion_steps, motion_valid_steps, analyzed_at)
+       VALUES (?, 'p2', 'yunet.onnx', 8, 8, 2, 0, 0, 0)`,
+    ).run(b);
+    const tags = createTagResolutionStore(db);
+    const brief = (spans: ReturnType<typeof clipTagSpans>) =>
+      spans.map((s) => ({ segmentId: s.segmentId, shotId: s.shotId, startS: s.startS, tags: s.tags.map((t) => `${t.field}=${t.canonical}/${t.source}${t.other ? `≠${t.other.canonical}` : ''}`) }));
+
+    db.prepare("UPDATE clips SET indexed_profile = 'p2' WHERE id = ?").run(clip);
+    expect(brief(clipTagSpans(tags, clip))).toEqual([
+      { segmentId: seg, shotId: a, startS: 0, tags: ['shotSize=wide/service≠close_up'] },
+      { segmentId: null, shotId: b, startS: 4, tags: ['shotSize=medium/local', 'cameraMovement=static/local', 'people=two_people/local'] },
+      { segmentId: null, shotId: c, startS: 8, tags: [] },
+    ]);
+    // Before a profile is recorded, every segment the service answered counts.
+    db.prepare('UPDATE clips SET indexed_profile = NULL WHERE id = ?').run(clip);
+    expect(brief(clipTagSpans(tags, clip)).map((s) => s.segmentId)).toEqual([old, seg, null, null]);
+    expect(clipTagSpans(tags, clip + 1)).toEqual([]);
     db.close();
   });
 });
