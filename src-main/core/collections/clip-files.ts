@@ -1,8 +1,7 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { AppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { clipNames, clipsUnder, pathOf } from '../library/clip-store';
+import { clipIdsBelow, clipNames, pathOf } from '../library/clip-store';
 
 /** The few facts about a catalogued clip that a collection upload needs, from the library's own reads. */
 export interface ClipFile {
@@ -48,9 +47,7 @@ export function createClipFiles(db: CatalogDb) {
 
     /** Catalogued clips whose file lies under the folder (any depth), in id order. */
     underFolder(folder: string): number[] {
-      return clipsUnder(db, path.resolve(folder))
-        .clips.map((c) => c.id)
-        .sort((a, b) => a - b);
+      return clipIdsBelow(db, folder);
     },
   };
 }

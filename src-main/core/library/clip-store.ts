@@ -213,12 +213,27 @@ export function clipsOnVolumeUnder(db: CatalogDb, volumeId: number, rel: string)
 
 /**
  * Catalogued clips at or under an absolute path, on whichever known volume holds it (connected or
- * not; the longest mount path), and the path's place on that volume. Relink and "attach a folder"
- * read it; the Library's folder filter is the same condition.
+ * not; the longest mount path), and the path's place on that volume. Relink reads it; the
+ * Library's folder filter is the same condition.
  */
 export function clipsUnder(db: CatalogDb, absPath: string): { rel: string; clips: ClipUnder[] } {
   const places = volumesHolding(db, absPath);
   return { rel: places[0]?.rel ?? '', clips: places.flatMap((p) => clipsOnVolumeUnder(db, p.volumeId, p.rel)) };
+}
+
+/**
+ * Every catalogued clip whose file lies below a folder, in id order: on each volume that holds the
+ * folder and on every drive mounted inside it (attaching /media/me takes the cards mounted there too).
+ */
+export function clipIdsBelow(db: CatalogDb, absFolder: string): number[] {
+  const folder = path.resolve(absFolder);
+  const ids: number[] = [];
+  for (const v of fileVolumes(db)) {
+    const rel = relativeOnVolume(v.mount_path, folder);
+    if (rel !== null) ids.push(...clipsOnVolumeUnder(db, v.id, rel).flatMap((c) => (c.rel_path === rel ? [] : [c.id])));
+    else if (relativeOnVolume(folder, v.mount_path) !== null) ids.push(...clipsOnVolumeUnder(db, v.id, '').map((c) => c.id));
+  }
+  return [...new Set(ids)].sort((a, b) => a - b);
 }
 
 /** Clips of connected drives marked missing, a batch at a time from `afterId` (the drive check looks for their files). */
@@ -320,10 +335,14 @@ function filterSql(filter: ClipFilter): { sql: string; params: unknown[] } {
   }
 }
 
+/** The volumes files are on, connected or not: not the pseudo-volume of addresses, whose mount path '' would be read as the working folder. */
+function fileVolumes(db: CatalogDb): { id: number; mount_path: string }[] {
+  return statement(db, "SELECT id, mount_path FROM volumes WHERE mount_path <> ''").all() as { id: number; mount_path: string }[];
+}
+
 /** The volumes holding an absolute path (the longest mount path that contains it: several volumes may have been mounted there) and the path on them. */
 function volumesHolding(db: CatalogDb, absPath: string): { volumeId: number; rel: string }[] {
-  const vols = statement(db, 'SELECT id, mount_path FROM volumes').all() as { id: number; mount_path: string }[];
-  const matches = vols
+  const matches = fileVolumes(db)
     .map((v) => ({ id: v.id, mount: v.mount_path, rel: relativeOnVolume(v.mount_path, path.resolve(absPath)) }))
     .filter((m): m is { id: number; mount: string; rel: string } => m.rel !== null);
   if (matches.length === 0) return [];
