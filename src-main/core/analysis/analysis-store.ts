@@ -4,6 +4,11 @@ import { z } from 'zod';
 import type { CameraMotion, FrameFaces, LocalTag, ShotAnalysis } from './analysis-types';
 import { CAMERA_MOVEMENTS } from './analysis-types';
 
+/**
+ * The owner of the local analysis's tables (shot_analysis, shot_faces, shot_local_tags): its one
+ * writer, and the reads the pipeline makes of them. Search reads them through its own read models.
+ */
+
 export interface StoreAnalysisOptions {
   profileId: string;
   /** Path or name of the face model; only the file name is stored. */
@@ -162,4 +167,10 @@ export function loadShotAnalysis(db: Database.Database, shotId: number): StoredS
     },
     localTags: tags.map((t) => ({ ...t, source: 'local' as const })),
   };
+}
+
+/** How many of the shots have no analysis made with the profile (the analysis stage's "is there work left"). */
+export function unanalysedShotCount(db: Database.Database, shotIds: readonly number[], profileId: string): number {
+  const done = db.prepare('SELECT COUNT(*) AS n FROM shot_analysis WHERE shot_id IN (SELECT value FROM json_each(?)) AND profile_id = ?').get(JSON.stringify(shotIds), profileId) as { n: number };
+  return new Set(shotIds).size - done.n;
 }
