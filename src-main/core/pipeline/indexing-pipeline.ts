@@ -113,7 +113,7 @@ interface ClipMeta {
   file_name: string;
   /** A clip added by URL: indexed by the service from its address, no local stage applies. */
   source_url: string | null;
-  /** The stored status (clips-repository writes pending, probed, ready, error, unsupported). */
+  /** The stored status (clips-repository writes pending, probed, done, error, unsupported). */
   status: ClipStatus;
   duration_s: number | null;
   indexed_at: number | null;
@@ -126,7 +126,7 @@ interface ClipMeta {
  */
 function frontierOf(jobs: readonly Job[]): Job | null {
   const furthest = (list: readonly Job[]) => list.reduce<Job | null>((best, j) => (!best || STAGE_INDEX.get(j.stage)! > STAGE_INDEX.get(best.stage)! ? j : best), null);
-  return furthest(jobs.filter((j) => j.state !== 'succeeded')) ?? furthest(jobs);
+  return furthest(jobs.filter((j) => j.state !== 'done')) ?? furthest(jobs);
 }
 
 /**
@@ -383,7 +383,7 @@ export class IndexingPipeline {
     else if (gateOpen || active.every((x) => !INDEX_STAGES.slice(STAGE_INDEX.get(x.r.stage) ?? 0).some((st) => NETWORK_STAGES.has(st)))) {
       const remaining: ClipRemaining[] = active.map(({ r }) => ({
         stage: r.stage,
-        progress: r.state === 'succeeded' ? 1 : r.progress,
+        progress: r.state === 'done' ? 1 : r.progress,
         later: INDEX_STAGES.slice((STAGE_INDEX.get(r.stage) ?? 0) + 1),
         workS: r.duration_s,
       }));
@@ -447,13 +447,13 @@ export class IndexingPipeline {
     const only = (col: string) => (clipIds ? `AND ${col} IN (SELECT value FROM json_each(?))` : '');
     return this.o.db
       .prepare(
-        `WITH f AS (SELECT clip_id, COALESCE(MAX(CASE WHEN state <> 'succeeded' THEN ${idx} END), MAX(${idx})) AS si
+        `WITH f AS (SELECT clip_id, COALESCE(MAX(CASE WHEN state <> 'done' THEN ${idx} END), MAX(${idx})) AS si
                    FROM jobs WHERE clip_id IS NOT NULL AND stage IN (${INDEX_STAGES.map((st) => `'${st}'`).join(',')})
                    ${only('clip_id')} GROUP BY clip_id)
          SELECT f.clip_id, j.stage, j.state, j.progress, j.resource, j.priority, c.duration_s, c.indexed_at, c.indexed_profile
          FROM f JOIN jobs j ON j.clip_id = f.clip_id AND j.stage = ${name} JOIN clips c ON c.id = f.clip_id
          UNION ALL
-         SELECT c.id, 'index', CASE WHEN c.indexed_at IS NULL THEN 'failed' ELSE 'succeeded' END, 1, 'network', 0, c.duration_s, c.indexed_at, c.indexed_profile
+         SELECT c.id, 'index', CASE WHEN c.indexed_at IS NULL THEN 'failed' ELSE 'done' END, 1, 'network', 0, c.duration_s, c.indexed_at, c.indexed_profile
          FROM clips c WHERE c.source_url IS NOT NULL ${only('c.id')}`,
       )
       .all(...(clipIds ? [JSON.stringify(clipIds), JSON.stringify(clipIds)] : [])) as FrontierRow[];
@@ -461,7 +461,7 @@ export class IndexingPipeline {
 
   private foldState(r: Pick<FrontierRow, 'stage' | 'state' | 'resource' | 'indexed_at' | 'indexed_profile'>, gateOpen: boolean): ClipJobs['state'] {
     // gateOpen is read once per list; the per-stage answer covers polls running through a quota pause.
-    if (r.state === 'succeeded') {
+    if (r.state === 'done') {
       const current = r.indexed_profile === this.profile.id || r.indexed_profile === URL_PROFILE_ID;
       return r.stage === 'index' && r.indexed_at !== null && current ? 'done' : 'waiting';
     }
@@ -487,7 +487,7 @@ export class IndexingPipeline {
       : 'waiting';
     const failed = indexJobs.find((j) => j.state === 'failed');
     const errorFrom = frontier?.lastErrorMessage ? frontier : failed;
-    const within = frontier ? (frontier.state === 'succeeded' ? 1 : frontier.progress) : 0;
+    const within = frontier ? (frontier.state === 'done' ? 1 : frontier.progress) : 0;
     const seg = this.o.db.prepare('SELECT COUNT(*) AS n FROM segments WHERE clip_id = ? AND profile_id = ?').get(clipId, this.profile.id) as { n: number };
     return {
       clipId,
@@ -568,7 +568,7 @@ export class IndexingPipeline {
   private seedEta(): void {
     const rows = this.o.db
       .prepare(
-        `SELECT stage, run_ms, work_s, started_at, finished_at, clip_id FROM jobs WHERE state = 'succeeded' AND finished_at IS NOT NULL
+        `SELECT stage, run_ms, work_s, started_at, finished_at, clip_id FROM jobs WHERE state = 'done' AND finished_at IS NOT NULL
          ORDER BY finished_at DESC LIMIT 500`,
       )
       .all() as { stage: string; run_ms: number; work_s: number | null; started_at: number | null; finished_at: number; clip_id: number | null }[];
@@ -586,7 +586,7 @@ export class IndexingPipeline {
   }
 
   private onJob(j: Job): void {
-    if (j.state === 'succeeded' && j.finishedAt) {
+    if (j.state === 'done' && j.finishedAt) {
       const ms = j.stage === 'poll' ? this.pollWallMs(j.clipId, j.finishedAt) : (j.runMs ?? null);
       if (ms !== null) this.eta.observe({ stage: j.stage, ms, workS: j.workS ?? null });
     }

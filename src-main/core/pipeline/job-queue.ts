@@ -393,7 +393,7 @@ export class JobQueue {
   }
 
   totals(): JobTotals {
-    const out: JobTotals = { queued: 0, running: 0, succeeded: 0, failed: 0, paused: 0, cancelled: 0 };
+    const out: JobTotals = { queued: 0, running: 0, done: 0, failed: 0, paused: 0, cancelled: 0 };
     for (const r of this.db.prepare('SELECT state, COUNT(*) AS n FROM jobs GROUP BY state').all() as { state: JobState; n: number }[]) {
       if (r.state in out) out[r.state] = r.n;
     }
@@ -638,7 +638,7 @@ export class JobQueue {
         update({ state: why === 'pause' ? 'paused' : 'queued', not_before: now + Math.max(0, outcome.again.delayMs), note: outcome.again.note ?? job.note ?? null, progress: job.progress });
       } else {
         this.db.transaction(() => {
-          update({ state: 'succeeded', progress: 1, finished_at: now, last_error_kind: null, last_error_message: null, not_before: null, note: job.note ?? null });
+          update({ state: 'done', progress: 1, finished_at: now, last_error_kind: null, last_error_message: null, not_before: null, note: job.note ?? null });
           for (const next of outcome?.next ?? []) {
             const j = this.enqueueRow({ ...next, priority: Math.max(next.priority ?? 0, job.priority) }, true);
             queueMicrotask(() => this.emitJob(j));
