@@ -352,6 +352,21 @@ export class SegmentStore {
     })();
   }
 
+  /** A clip's segments with a profile (the Jobs view's count). */
+  segmentCount(clipId: number, profileId: string): number {
+    return this.db.prepare('SELECT COUNT(*) FROM segments WHERE clip_id = ? AND profile_id = ?').pluck().get(clipId, profileId) as number;
+  }
+
+  /** A task the service failed for good is submitted afresh on the next run (a retry of its clip). */
+  rearmFailedTasks(clipId: number, profileId: string, region: string): number {
+    return this.db
+      .prepare(
+        `UPDATE service_tasks SET task_id = NULL, resubmits = 0 WHERE status = 'failed' AND task_id IS NOT NULL AND region = ?
+         AND segment_id IN (SELECT id FROM segments WHERE clip_id = ? AND profile_id = ?)`,
+      )
+      .run(region, clipId, profileId).changes;
+  }
+
   /** How complete a clip's index is: every segment needs an embedding and tags; every shot a segment. */
   coverage(clipId: number, profileId: string): { shots: number; shotsWithSegments: number; segments: number; embedded: number; tagged: number } {
     return this.db
