@@ -2,6 +2,7 @@ import { AppError } from '../../../src-shared/errors';
 import type { ClipMarks, Range, Rating } from '../../../src-shared/contract/marks';
 import type { FrameRate } from '../../../src-shared/timecode';
 import type { CatalogDb } from '../catalog/open-catalog';
+import { statement } from '../catalog/statements';
 
 /**
  * The one writer of clip_marks, ranges and keywords. Targets are clip ids and range ids; unknown
@@ -31,7 +32,7 @@ const RANGE_SELECT = `SELECT r.id, r.clip_id, c.file_name AS clip_name, r.in_fra
 
 /** A clip's own keywords (not its ranges'), case aside in alphabetical order. */
 function clipKeywords(db: CatalogDb, clipId: number): string[] {
-  return (db.prepare('SELECT keyword FROM keywords WHERE clip_id = ? AND range_id IS NULL ORDER BY keyword COLLATE NOCASE').all(clipId) as { keyword: string }[]).map(
+  return (statement(db, 'SELECT keyword FROM keywords WHERE clip_id = ? AND range_id IS NULL ORDER BY keyword COLLATE NOCASE').all(clipId) as { keyword: string }[]).map(
     (r) => r.keyword,
   );
 }
@@ -44,12 +45,11 @@ function keywordsOfRanges(db: CatalogDb, ranges: readonly Pick<RangeRow, 'id' | 
   const out = new Map<number, string[]>();
   if (ranges.length === 0) return out;
   const clipIds = JSON.stringify([...new Set(ranges.map((r) => r.clip_id))]);
-  for (const r of db
-    .prepare(
-      `SELECT range_id, keyword FROM keywords
-       WHERE clip_id IN (SELECT value FROM json_each(?)) AND range_id IN (SELECT value FROM json_each(?)) ORDER BY keyword COLLATE NOCASE`,
-    )
-    .all(clipIds, JSON.stringify(ranges.map((r) => r.id))) as { range_id: number; keyword: string }[]) {
+  for (const r of statement(
+    db,
+    `SELECT range_id, keyword FROM keywords
+     WHERE clip_id IN (SELECT value FROM json_each(?)) AND range_id IN (SELECT value FROM json_each(?)) ORDER BY keyword COLLATE NOCASE`,
+  ).all(clipIds, JSON.stringify(ranges.map((r) => r.id))) as { range_id: number; keyword: string }[]) {
     (out.get(r.range_id) ?? out.set(r.range_id, []).get(r.range_id)!).push(r.keyword);
   }
   return out;
@@ -74,45 +74,39 @@ function toRanges(db: CatalogDb, rows: readonly RangeRow[]): Range[] {
 }
 
 export function getRange(db: CatalogDb, rangeId: number): Range {
-  const row = db.prepare(`${RANGE_SELECT} WHERE r.id = ?`).get(rangeId) as RangeRow | undefined;
+  const row = statement(db, `${RANGE_SELECT} WHERE r.id = ?`).get(rangeId) as RangeRow | undefined;
   if (!row) throw new AppError('not_found', `range ${rangeId} is not in the catalog`);
   return toRanges(db, [row])[0]!;
 }
 
 export function rangesForClips(db: CatalogDb, clipIds: readonly number[]): Range[] {
-  const rows = db
-    .prepare(`${RANGE_SELECT} WHERE r.clip_id IN (SELECT value FROM json_each(?)) ORDER BY r.clip_id, r.in_frame, r.id`)
-    .all(JSON.stringify(clipIds)) as RangeRow[];
+  const rows = statement(db, `${RANGE_SELECT} WHERE r.clip_id IN (SELECT value FROM json_each(?)) ORDER BY r.clip_id, r.in_frame, r.id`).all(JSON.stringify(clipIds)) as RangeRow[];
   return toRanges(db, rows);
 }
 
 export function rangesById(db: CatalogDb, rangeIds: readonly number[]): Range[] {
-  const rows = db
-    .prepare(`${RANGE_SELECT} WHERE r.id IN (SELECT value FROM json_each(?)) ORDER BY r.clip_id, r.in_frame, r.id`)
-    .all(JSON.stringify(rangeIds)) as RangeRow[];
+  const rows = statement(db, `${RANGE_SELECT} WHERE r.id IN (SELECT value FROM json_each(?)) ORDER BY r.clip_id, r.in_frame, r.id`).all(JSON.stringify(rangeIds)) as RangeRow[];
   return toRanges(db, rows);
 }
 
 export function clipMarks(db: CatalogDb, clipId: number): ClipMarks {
-  const clipRating = db.prepare('SELECT rating FROM clip_marks WHERE clip_id = ?').get(clipId) as { rating: Rating } | undefined;
+  const clipRating = statement(db, 'SELECT rating FROM clip_marks WHERE clip_id = ?').get(clipId) as { rating: Rating } | undefined;
   return { clipId, rating: clipRating?.rating ?? null, keywords: clipKeywords(db, clipId), ranges: rangesForClips(db, [clipId]) };
 }
 
-/** Rating and keyword count per clip, for cards and list rows. */
+/** Rating and keyword count per clip, for cards and list rows: read for every Library page, so its statements are compiled once per connection. */
 export function markSummaries(db: CatalogDb, clipIds: readonly number[]): Map<number, { rating: Rating; keywords: string[]; rangeCount: number }> {
   const out = new Map<number, { rating: Rating; keywords: string[]; rangeCount: number }>();
   if (clipIds.length === 0) return out;
   const ids = JSON.stringify(clipIds);
   for (const id of clipIds) out.set(id, { rating: null, keywords: [], rangeCount: 0 });
-  for (const r of db.prepare('SELECT clip_id, rating FROM clip_marks WHERE clip_id IN (SELECT value FROM json_each(?))').all(ids) as { clip_id: number; rating: Rating }[]) {
+  for (const r of statement(db, 'SELECT clip_id, rating FROM clip_marks WHERE clip_id IN (SELECT value FROM json_each(?))').all(ids) as { clip_id: number; rating: Rating }[]) {
     out.get(r.clip_id)!.rating = r.rating;
   }
-  for (const r of db
-    .prepare('SELECT clip_id, keyword FROM keywords WHERE range_id IS NULL AND clip_id IN (SELECT value FROM json_each(?)) ORDER BY keyword COLLATE NOCASE')
-    .all(ids) as { clip_id: number; keyword: string }[]) {
+  for (const r of statement(db, 'SELECT clip_id, keyword FROM keywords WHERE range_id IS NULL AND clip_id IN (SELECT value FROM json_each(?)) ORDER BY keyword COLLATE NOCASE').all(ids) as { clip_id: number; keyword: string }[]) {
     out.get(r.clip_id)!.keywords.push(r.keyword);
   }
-  for (const r of db.prepare('SELECT clip_id, COUNT(*) AS n FROM ranges WHERE clip_id IN (SELECT value FROM json_each(?)) GROUP BY clip_id').all(ids) as { clip_id: number; n: number }[]) {
+  for (const r of statement(db, 'SELECT clip_id, COUNT(*) AS n FROM ranges WHERE clip_id IN (SELECT value FROM json_each(?)) GROUP BY clip_id').all(ids) as { clip_id: number; n: number }[]) {
     out.get(r.clip_id)!.rangeCount = r.n;
   }
   return out;
