@@ -17,7 +17,7 @@ import { CLIP_SORT_NATURAL } from '../../../src-shared/contract/library';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { statement } from '../catalog/statements';
 import { rateFromFps } from '../../../src-shared/timecode';
-import { markFilterSql, markSummaries } from '../marks/marks-repository';
+import { markFilterSql, markSummaries, RATING_ORDER_SQL } from '../marks/marks-repository';
 import { folderRange, joinOnVolume, relativeOnVolume } from './clip-paths';
 import { shotCounts, shotsOfClip } from './shot-store';
 import { thumbnailsOf, type ThumbRow } from './thumbnail-store';
@@ -361,7 +361,7 @@ const ORDER_BY: Record<ClipSort, string> = {
   codec: 'c.video_codec',
   timecode: 'c.timecode',
   date: 'c.mtime_ms',
-  rating: "CASE (SELECT rating FROM clip_marks m WHERE m.clip_id = c.id) WHEN 'favorite' THEN 0 WHEN 'reject' THEN 2 ELSE 1 END",
+  rating: RATING_ORDER_SQL,
 };
 
 function orderSql(sort: ClipSort, reversed: boolean): string {

@@ -227,6 +227,12 @@ export function mergeMarks(db: CatalogDb, fromClipId: number, toClipId: number):
   db.prepare('UPDATE OR IGNORE keywords SET clip_id = ? WHERE clip_id = ?').run(toClipId, fromClipId);
 }
 
+/** A clip's own rating, as SQL on clips aliased `c` (NULL: unrated). */
+const CLIP_RATING_SQL = '(SELECT rating FROM clip_marks m WHERE m.clip_id = c.id)';
+
+/** The Library's sort by rating, on clips aliased `c`: favourites, then unrated, then rejects. */
+export const RATING_ORDER_SQL = `CASE ${CLIP_RATING_SQL} WHEN 'favorite' THEN 0 WHEN 'reject' THEN 2 ELSE 1 END`;
+
 /**
  * SQL conditions (on clips aliased `c`) for the Library's and search's mark filters: a clip
  * matches when it, or one of its ranges, carries the rating or keyword.
@@ -234,18 +240,17 @@ export function mergeMarks(db: CatalogDb, fromClipId: number, toClipId: number):
 export function markFilterSql(filter: { rating?: string; keyword?: string }): { sql: string[]; params: unknown[] } {
   const sql: string[] = [];
   const params: unknown[] = [];
-  const clipRating = '(SELECT rating FROM clip_marks m WHERE m.clip_id = c.id)';
   switch (filter.rating) {
     case 'favorite':
     case 'reject':
-      sql.push(`(${clipRating} = ? OR EXISTS (SELECT 1 FROM ranges r WHERE r.clip_id = c.id AND r.rating = ?))`);
+      sql.push(`(${CLIP_RATING_SQL} = ? OR EXISTS (SELECT 1 FROM ranges r WHERE r.clip_id = c.id AND r.rating = ?))`);
       params.push(filter.rating, filter.rating);
       break;
     case 'unrated':
-      sql.push(`(${clipRating} IS NULL AND NOT EXISTS (SELECT 1 FROM ranges r WHERE r.clip_id = c.id AND r.rating IS NOT NULL))`);
+      sql.push(`(${CLIP_RATING_SQL} IS NULL AND NOT EXISTS (SELECT 1 FROM ranges r WHERE r.clip_id = c.id AND r.rating IS NOT NULL))`);
       break;
     case 'not_rejected':
-      sql.push(`(${clipRating} IS NOT 'reject')`);
+      sql.push(`(${CLIP_RATING_SQL} IS NOT 'reject')`);
       break;
   }
   if (filter.keyword) {
