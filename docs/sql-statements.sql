@@ -921,30 +921,30 @@ SELECT segment_id, dim, vector, model, region FROM embeddings WHERE model = ? AN
 ORDER BY (segment_id * 2654435761) % 4294967296 LIMIT ?;
 
 -- ===== src-main/core/search/query-embedding-store.ts (9)
--- getStmt
+-- cachedRow
 SELECT dim, vector, created_at FROM query_embeddings WHERE text_norm = ? AND model = ? AND region = ?;
--- touchStmt
+-- markUsed
 UPDATE query_embeddings SET last_used_at = ?, uses = uses + 1, text = ? WHERE text_norm = ? AND model = ? AND region = ?;
--- putStmt
+-- saveTyped
 INSERT INTO query_embeddings (text_norm, model, region, text, dim, vector, created_at, last_used_at, uses)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)
 ON CONFLICT (text_norm, model, region) DO UPDATE SET text = excluded.text, dim = excluded.dim, vector = excluded.vector,
   created_at = excluded.created_at, last_used_at = excluded.last_used_at, uses = uses + 1;
--- countStmt
+-- typedInSpace
 SELECT COUNT(*) AS n FROM query_embeddings WHERE model = ? AND region = ? AND uses > 0;
--- countAllStmt
+-- boundedCount
 SELECT COUNT(*) AS n FROM query_embeddings WHERE bank IS NULL;
--- pruneStmt
+-- dropLeastRecent
 DELETE FROM query_embeddings WHERE (text_norm, model, region) IN
 (SELECT text_norm, model, region FROM query_embeddings WHERE bank IS NULL ORDER BY last_used_at DESC LIMIT -1 OFFSET ?);
--- recentStmt
+-- recentInSpace
 SELECT text, text_norm, created_at, last_used_at, uses FROM query_embeddings WHERE model = ? AND region = ? AND uses > 0
 ORDER BY last_used_at DESC LIMIT ?;
--- putBankStmt
+-- saveReference
 INSERT INTO query_embeddings (text_norm, model, region, text, dim, vector, created_at, last_used_at, uses, bank)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
 ON CONFLICT (text_norm, model, region) DO UPDATE SET dim = excluded.dim, vector = excluded.vector, bank = excluded.bank;
--- bankStmt
+-- referencesOfBank
 SELECT text_norm, dim, vector FROM query_embeddings WHERE bank = ? AND model = ? AND region = ?;
 
 -- ===== src-main/core/search/result-store.ts (9)

@@ -28,9 +28,9 @@ export const DEFAULT_QUERY_CACHE_MAX = 20_000;
 export function createQueryEmbeddingStore(db: CatalogDb, opts: { maxEntries?: number; now?: () => number } = {}) {
   const now = opts.now ?? Date.now;
   const maxEntries = opts.maxEntries ?? DEFAULT_QUERY_CACHE_MAX;
-  const getStmt = db.prepare('SELECT dim, vector, created_at FROM query_embeddings WHERE text_norm = ? AND model = ? AND region = ?');
-  const touchStmt = db.prepare('UPDATE query_embeddings SET last_used_at = ?, uses = uses + 1, text = ? WHERE text_norm = ? AND model = ? AND region = ?');
-  const putStmt = db.prepare(
+  const cachedRow = db.prepare('SELECT dim, vector, created_at FROM query_embeddings WHERE text_norm = ? AND model = ? AND region = ?');
+  const markUsed = db.prepare('UPDATE query_embeddings SET last_used_at = ?, uses = uses + 1, text = ? WHERE text_norm = ? AND model = ? AND region = ?');
+  const saveTyped = db.prepare(
     `INSERT INTO query_embeddings (text_norm, model, region, text, dim, vector, created_at, last_used_at, uses)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)
      ON CONFLICT (text_norm, model, region) DO UPDATE SET text = excluded.text, dim = excluded.dim, vector = excluded.vector,
@@ -38,22 +38,22 @@ export function createQueryEmbeddingStore(db: CatalogDb, opts: { maxEntries?: nu
   );
   // Reference queries (bank IS NOT NULL) are stored with uses = 0 until someone types one: they are
   // neither the user's searches (count, recent) nor subject to the bound (prune).
-  const countStmt = db.prepare('SELECT COUNT(*) AS n FROM query_embeddings WHERE model = ? AND region = ? AND uses > 0');
-  const countAllStmt = db.prepare('SELECT COUNT(*) AS n FROM query_embeddings WHERE bank IS NULL');
-  const pruneStmt = db.prepare(
+  const typedInSpace = db.prepare('SELECT COUNT(*) AS n FROM query_embeddings WHERE model = ? AND region = ? AND uses > 0');
+  const boundedCount = db.prepare('SELECT COUNT(*) AS n FROM query_embeddings WHERE bank IS NULL');
+  const dropLeastRecent = db.prepare(
     `DELETE FROM query_embeddings WHERE (text_norm, model, region) IN
        (SELECT text_norm, model, region FROM query_embeddings WHERE bank IS NULL ORDER BY last_used_at DESC LIMIT -1 OFFSET ?)`,
   );
-  const recentStmt = db.prepare(
+  const recentInSpace = db.prepare(
     `SELECT text, text_norm, created_at, last_used_at, uses FROM query_embeddings WHERE model = ? AND region = ? AND uses > 0
      ORDER BY last_used_at DESC LIMIT ?`,
   );
-  const putBankStmt = db.prepare(
+  const saveReference = db.prepare(
     `INSERT INTO query_embeddings (text_norm, model, region, text, dim, vector, created_at, last_used_at, uses, bank)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
      ON CONFLICT (text_norm, model, region) DO UPDATE SET dim = excluded.dim, vector = excluded.vector, bank = excluded.bank`,
   );
-  const bankStmt = db.prepare('SELECT text_norm, dim, vector FROM query_embeddings WHERE bank = ? AND model = ? AND region = ?');
+  const referencesOfBank = db.prepare('SELECT text_norm, dim, vector FROM query_embeddings WHERE bank = ? AND model = ? AND region = ?');
   let putsSincePrune = 0;
 
   const store = {
@@ -64,7 +64,7 @@ export function createQueryEmbeddingStore(db: CatalogDb, opts: { maxEntries?: nu
      */
     cachedVector(text: string, space: EmbeddingSpace, typed = text): CachedQueryVector | undefined {
       const norm = normalizeQuery(text);
-      const row = getStmt.get(norm, space.model, space.region) as { dim: number; vector: Buffer; created_at: number } | undefined;
+      const row = cachedRow.get(norm, space.model, space.region) as { dim: number; vector: Buffer; created_at: number } | undefined;
       if (!row) return undefined;
       let vector: Float32Array;
       try {
@@ -73,13 +73,13 @@ export function createQueryEmbeddingStore(db: CatalogDb, opts: { maxEntries?: nu
         // A damaged row is a miss: the next online search stores a good one.
         return undefined;
       }
-      touchStmt.run(now(), typed.trim(), norm, space.model, space.region);
+      markUsed.run(now(), typed.trim(), norm, space.model, space.region);
       return { vector, createdAt: row.created_at };
     },
 
     save(text: string, space: EmbeddingSpace, vector: ArrayLike<number>, typed = text): void {
       const t = now();
-      putStmt.run(normalizeQuery(text), space.model, space.region, typed.trim(), vector.length, float32ToBlob(vector), t, t);
+      saveTyped.run(normalizeQuery(text), space.model, space.region, typed.trim(), vector.length, float32ToBlob(vector), t, t);
       // Pruning scans the table: do it now and then, not on every insert.
       if (++putsSincePrune >= 100) {
         putsSincePrune = 0;
@@ -89,21 +89,21 @@ export function createQueryEmbeddingStore(db: CatalogDb, opts: { maxEntries?: nu
 
     /** Drops the least recently used entries beyond the bound. */
     prune(): number {
-      const { n } = countAllStmt.get() as { n: number };
+      const { n } = boundedCount.get() as { n: number };
       if (n <= maxEntries) return 0;
-      return pruneStmt.run(maxEntries).changes;
+      return dropLeastRecent.run(maxEntries).changes;
     },
 
     /** Stores a reference query's vector (query-bank.ts) for bank `version`. */
     saveBankVector(text: string, space: EmbeddingSpace, vector: ArrayLike<number>, version: string): void {
       const t = now();
-      putBankStmt.run(normalizeQuery(text), space.model, space.region, text.trim(), vector.length, float32ToBlob(vector), t, t, version);
+      saveReference.run(normalizeQuery(text), space.model, space.region, text.trim(), vector.length, float32ToBlob(vector), t, t, version);
     },
 
     /** The reference queries of bank `version` cached in `space`, by normalised text (damaged rows left out). */
     bankVectors(space: EmbeddingSpace, version: string): Map<string, Float32Array> {
       const out = new Map<string, Float32Array>();
-      for (const r of bankStmt.all(version, space.model, space.region) as { text_norm: string; dim: number; vector: Buffer }[]) {
+      for (const r of referencesOfBank.all(version, space.model, space.region) as { text_norm: string; dim: number; vector: Buffer }[]) {
         try {
           out.set(r.text_norm, blobToFloat32(r.vector, r.dim));
         } catch {
@@ -115,12 +115,12 @@ export function createQueryEmbeddingStore(db: CatalogDb, opts: { maxEntries?: nu
 
     /** How many of the editor's queries run offline in `space` (the status line's count). */
     typedCount(space: EmbeddingSpace): number {
-      return (countStmt.get(space.model, space.region) as { n: number }).n;
+      return (typedInSpace.get(space.model, space.region) as { n: number }).n;
     },
 
     /** The editor's queries of `space`, most recently used first (the recent searches). */
     recentTyped(space: EmbeddingSpace, limit: number): CachedQuery[] {
-      const rows = recentStmt.all(space.model, space.region, limit) as {
+      const rows = recentInSpace.all(space.model, space.region, limit) as {
         text: string;
         text_norm: string;
         created_at: number;
