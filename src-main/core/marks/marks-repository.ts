@@ -5,8 +5,10 @@ import type { CatalogDb } from '../catalog/open-catalog';
 import { statement } from '../catalog/statements';
 
 /**
- * The one writer of clip_marks, ranges and keywords. Targets are clip ids and range ids; unknown
- * ids are skipped (a clip removed while the menu was open), counted out of `updated`.
+ * The owner of clip_marks, ranges and keywords: their one writer, and every read of them (the
+ * Library's and search's mark filters and rating sort included, as SQL on clips `c`). Targets are
+ * clip ids and range ids; unknown ids are skipped (a clip removed while the menu was open), counted
+ * out of `updated`.
  */
 export interface MarkTargets {
   clipIds: readonly number[];
