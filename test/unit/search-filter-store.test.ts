@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { createSearchFilterStore, hasFilters } from '../../src-main/core/search/search-filter-store';
 import { m0014CanonicalTags } from '../../src-main/core/catalog/migrations/0014-canonical-tags';
@@ -138,5 +138,27 @@ describe('search filters', () => {
     expect(f({ minHeight: 2000 })).toEqual([clip.office]);
     // Tag filters need a matching segment in the clip.
     expect(f({ tags: { shotSize: ['extreme_wide'] } })).toEqual([clip.drone]);
+  });
+
+  it('compiles a filter shape once: a refined value reuses the statement, a new shape compiles its own', () => {
+    const prepare = vi.spyOn(db, 'prepare');
+    try {
+      const store = createSearchFilterStore(db);
+      const compiledAtStart = prepare.mock.calls.length;
+      const ids = (f: SearchFiltersIn) => [...store.allowedSegmentIds(searchFiltersSchema.parse(f), TEST_SPACE)!].sort((a, b) => a - b);
+      const segsOf = (...names: string[]) => names.flatMap((n) => [seg[`${n}0`]!, seg[`${n}1`]!]).sort((a, b) => a - b);
+      expect(ids({ durationS: { min: 30 } })).toEqual(segsOf('city', 'drone'));
+      expect(ids({ durationS: { min: 60 } })).toEqual(segsOf('drone'));
+      expect(ids({ durationS: { min: 1 } })).toEqual(segsOf('beach', 'city', 'office', 'drone'));
+      expect(prepare.mock.calls.length - compiledAtStart).toBe(1);
+      expect(ids({ durationS: { min: 30, max: 60 } })).toEqual(segsOf('city'));
+      expect(ids({ durationS: { min: 10, max: 20 } })).toEqual(segsOf('beach'));
+      expect(prepare.mock.calls.length - compiledAtStart).toBe(2);
+      const facets = () => store.facetCounts('shotSize', 'either', TEST_SPACE);
+      expect(facets()).toEqual(facets());
+      expect(prepare.mock.calls.length - compiledAtStart).toBe(3);
+    } finally {
+      prepare.mockRestore();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { Statement } from 'better-sqlite3';
 import { FACET_FIELDS, type FacetField, type SearchFilters, type TagSelection } from '../../../src-shared/contract/search';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { folderRange, relativeOnVolume } from '../library/clip-paths';
@@ -64,6 +65,13 @@ function tagConditions(f: SearchFilters): SqlPart {
   return { sql: where.length ? where.join(' AND ') : '1', params };
 }
 
+/**
+ * How many filter shapes keep their compiled statement. A filter's SQL changes with its shape (which
+ * filters, how many values, how many volumes a folder spans), not with its values, so an editor
+ * refining a search reuses it; the least recently used shape goes first.
+ */
+const SHAPES_KEPT = 32;
+
 /** A clip as the filter bar's facets describe it. */
 export interface SearchableClip {
   mount_path: string;
@@ -89,6 +97,16 @@ export function createSearchFilterStore(db: CatalogDb) {
        WHERE c.id IN (SELECT DISTINCT s.clip_id FROM segments s JOIN embeddings e ON e.segment_id = s.id AND e.model = ? AND e.region = ?)`,
     ),
   };
+  const shapes = new Map<string, Statement>();
+  /** The statement of a filter shape or facet, compiled the first time it is asked for. */
+  function compiled(sql: string): Statement {
+    let stmt = shapes.get(sql);
+    if (stmt) shapes.delete(sql);
+    else stmt = db.prepare(sql);
+    shapes.set(sql, stmt);
+    if (shapes.size > SHAPES_KEPT) shapes.delete(shapes.keys().next().value!);
+    return stmt;
+  }
 
   /**
    * Clips under an absolute folder: the folder may lie inside a volume (a range of rel_path on it,
@@ -177,13 +195,12 @@ export function createSearchFilterStore(db: CatalogDb) {
       const clip = clipConditions(f);
       const tags = tagConditions(f);
       return new Set(
-        db
-          .prepare(
-            `SELECT s.id FROM segments s
-             JOIN embeddings e ON e.segment_id = s.id AND e.model = ? AND e.region = ?
-             JOIN clips c ON c.id = s.clip_id
-             WHERE ${clip.sql} AND ${tags.sql}`,
-          )
+        compiled(
+          `SELECT s.id FROM segments s
+           JOIN embeddings e ON e.segment_id = s.id AND e.model = ? AND e.region = ?
+           JOIN clips c ON c.id = s.clip_id
+           WHERE ${clip.sql} AND ${tags.sql}`,
+        )
           .pluck()
           .all(space.model, space.region, ...clip.params, ...tags.params) as number[],
       );
@@ -199,8 +216,7 @@ export function createSearchFilterStore(db: CatalogDb) {
       const tags = tagConditions(f);
       const tagSql = tags.sql === '1' ? '' : ` AND EXISTS (SELECT 1 FROM segments s WHERE s.clip_id = c.id AND ${tags.sql})`;
       return new Set(
-        db
-          .prepare(`SELECT c.id FROM clips c WHERE c.id IN (SELECT value FROM json_each(?)) AND ${clip.sql}${tagSql}`)
+        compiled(`SELECT c.id FROM clips c WHERE c.id IN (SELECT value FROM json_each(?)) AND ${clip.sql}${tagSql}`)
           .pluck()
           .all(JSON.stringify(clipIds), ...clip.params, ...tags.params) as number[],
       );
@@ -214,13 +230,11 @@ export function createSearchFilterStore(db: CatalogDb) {
       const values = facetValuesSql(field, source);
       return new Map(
         (
-          db
-            .prepare(
-              `SELECT tv.value AS v, COUNT(DISTINCT tv.segment_id) AS n FROM (${values}) tv
-               JOIN embeddings e ON e.segment_id = tv.segment_id AND e.model = ? AND e.region = ?
-               WHERE tv.value IS NOT NULL GROUP BY tv.value`,
-            )
-            .all(space.model, space.region) as { v: string; n: number }[]
+          compiled(
+            `SELECT tv.value AS v, COUNT(DISTINCT tv.segment_id) AS n FROM (${values}) tv
+             JOIN embeddings e ON e.segment_id = tv.segment_id AND e.model = ? AND e.region = ?
+             WHERE tv.value IS NOT NULL GROUP BY tv.value`,
+          ).all(space.model, space.region) as { v: string; n: number }[]
         ).map((r) => [r.v, r.n]),
       );
     },
