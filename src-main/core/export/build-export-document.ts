@@ -1,7 +1,7 @@
 import type { ExportSelection } from '../../../src-shared/contract/export';
 import { clipFrameCount, clipTimebase, framesToTimecode, frameToSeconds, rateFromFps, secondsToFrame, shotFrames, type FrameRate } from '../../../src-shared/timecode';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { clipAbsPath, getClipRow, type ClipRow } from '../library/clip-store';
+import { audioLayoutOf, clipAbsPath, getClipRow, type ClipRow } from '../library/clip-store';
 import { shotPlace, shotsById, shotsOfClip } from '../library/shot-store';
 import { clipMarks, rangesById } from '../marks/marks-repository';
 import { clipTagSpans } from '../search/segment-tags';
@@ -76,15 +76,6 @@ function factsOf(db: CatalogDb, tags: TagResolutionStore, clipId: number): ClipF
 function convertFrame(frame: number, from: FrameRate, to: FrameRate): number {
   if (from.num === to.num && from.den === to.den) return frame;
   return secondsToFrame(frameToSeconds(frame, from), to);
-}
-
-/** Channels per audio stream, as the probe stored them (a catalog from before 0022 without them: the first stream's count). */
-function audioLayoutOf(row: ClipRow): number[] {
-  if (row.audio_layout) {
-    const parsed = JSON.parse(row.audio_layout) as unknown;
-    if (Array.isArray(parsed)) return parsed.filter((n): n is number => typeof n === 'number' && n > 0);
-  }
-  return row.audio_channels ? [row.audio_channels] : [];
 }
 
 function baseName(fileName: string): string {

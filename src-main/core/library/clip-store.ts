@@ -82,6 +82,18 @@ export function clipAbsPath(row: Pick<ClipRow, 'mount_path' | 'rel_path'> & { so
   return row.source_url ?? joinOnVolume(row.mount_path, row.rel_path);
 }
 
+/**
+ * Channels per audio stream, as the probe stored them (clips-repository writes the column as a JSON
+ * array; a catalog from before migration 0022 has none: the first stream's count).
+ */
+export function audioLayoutOf(row: Pick<ClipRow, 'audio_layout' | 'audio_channels'>): number[] {
+  if (row.audio_layout) {
+    const parsed = JSON.parse(row.audio_layout) as unknown;
+    if (Array.isArray(parsed)) return parsed.filter((n): n is number => typeof n === 'number' && n > 0);
+  }
+  return row.audio_channels ? [row.audio_channels] : [];
+}
+
 export function displayStatus(row: Pick<ClipRow, 'online' | 'missing_at' | 'status'>): ClipStatus {
   if (!row.online) return 'offline';
   if (row.missing_at !== null) return 'missing';
