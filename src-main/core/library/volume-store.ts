@@ -30,7 +30,8 @@ export function upsertVolume(db: CatalogDb, v: VolumeInfo, at = Date.now()): num
  */
 export function refreshVolumes(db: CatalogDb, resolver: VolumeResolver): number[] {
   resolver.refresh();
-  const rows = db.prepare('SELECT id, volume_key, mount_path, online FROM volumes').all() as {
+  // Polled every few seconds: compiled once per connection.
+  const rows = statement(db, 'SELECT id, volume_key, mount_path, online FROM volumes').all() as {
     id: number;
     volume_key: string;
     mount_path: string;
@@ -47,7 +48,7 @@ export function refreshVolumes(db: CatalogDb, resolver: VolumeResolver): number[
   }
   // Polled every few seconds: write only when a drive came, went or moved.
   if (updates.length > 0) {
-    const upd = db.prepare('UPDATE volumes SET online = ?, mount_path = ?, last_seen_at = CASE WHEN ? THEN ? ELSE last_seen_at END WHERE id = ?');
+    const upd = statement(db, 'UPDATE volumes SET online = ?, mount_path = ?, last_seen_at = CASE WHEN ? THEN ? ELSE last_seen_at END WHERE id = ?');
     const at = Date.now();
     db.transaction(() => {
       for (const u of updates) {
@@ -60,12 +61,11 @@ export function refreshVolumes(db: CatalogDb, resolver: VolumeResolver): number[
 }
 
 export function listVolumes(db: CatalogDb): Volume[] {
-  const rows = db
-    .prepare(
-      `SELECT v.id, v.volume_key, v.label, v.mount_path, v.online, v.last_seen_at, COUNT(c.id) AS clips
-       FROM volumes v LEFT JOIN clips c ON c.volume_id = v.id GROUP BY v.id ORDER BY v.label, v.id`,
-    )
-    .all() as { id: number; volume_key: string; label: string | null; mount_path: string; online: number; last_seen_at: number; clips: number }[];
+  const rows = statement(
+    db,
+    `SELECT v.id, v.volume_key, v.label, v.mount_path, v.online, v.last_seen_at, COUNT(c.id) AS clips
+     FROM volumes v LEFT JOIN clips c ON c.volume_id = v.id GROUP BY v.id ORDER BY v.label, v.id`,
+  ).all() as { id: number; volume_key: string; label: string | null; mount_path: string; online: number; last_seen_at: number; clips: number }[];
   return rows.map((r) => ({
     id: r.id,
     key: r.volume_key,
