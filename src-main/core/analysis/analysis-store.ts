@@ -115,6 +115,21 @@ const faceRow = z.object({
 });
 const tagRow = z.object({ category: z.enum(['shot_size', 'camera_movement']), value: z.string(), confidence: z.number(), magnitude: z.number().nullable() });
 
+/**
+ * The faces stored for a shot, frame by frame in sampling order, the most confident first in each
+ * frame: the analysis read back, and the viewer's face boxes.
+ */
+export function facesOfShot(db: Database.Database, shotId: number): FrameFaces[] {
+  const rows = z.array(faceRow).parse(db.prepare('SELECT * FROM shot_faces WHERE shot_id = ? ORDER BY frame_idx, score DESC').all(shotId));
+  const frames = new Map<number, FrameFaces>();
+  for (const r of rows) {
+    const f = frames.get(r.frame_idx) ?? { frameIndex: r.frame_idx, timeS: r.time_s, faces: [] };
+    f.faces.push({ x: r.x, y: r.y, w: r.w, h: r.h, score: r.score, landmarks: z.array(z.number()).parse(JSON.parse(r.landmarks_json)) });
+    frames.set(r.frame_idx, f);
+  }
+  return [...frames.values()];
+}
+
 export interface StoredShotAnalysis {
   shotId: number;
   profileId: string;
@@ -131,13 +146,6 @@ export function loadShotAnalysis(db: Database.Database, shotId: number): StoredS
   const raw = db.prepare('SELECT * FROM shot_analysis WHERE shot_id = ?').get(shotId);
   if (raw === undefined) return null;
   const a = analysisRow.parse(raw);
-  const faceRows = z.array(faceRow).parse(db.prepare('SELECT * FROM shot_faces WHERE shot_id = ? ORDER BY frame_idx, score DESC').all(shotId));
-  const frames = new Map<number, FrameFaces>();
-  for (const r of faceRows) {
-    const f = frames.get(r.frame_idx) ?? { frameIndex: r.frame_idx, timeS: r.time_s, faces: [] };
-    f.faces.push({ x: r.x, y: r.y, w: r.w, h: r.h, score: r.score, landmarks: z.array(z.number()).parse(JSON.parse(r.landmarks_json)) });
-    frames.set(r.frame_idx, f);
-  }
   const tags = z.array(tagRow).parse(db.prepare(`SELECT category, value, confidence, magnitude FROM shot_local_tags WHERE shot_id = ? ORDER BY category = 'camera_movement', category, value`).all(shotId));
   return {
     shotId: a.shot_id,
@@ -145,7 +153,7 @@ export function loadShotAnalysis(db: Database.Database, shotId: number): StoredS
     faceModel: a.face_model,
     framesSampled: a.frames_sampled,
     analyzedAt: a.analyzed_at,
-    faces: [...frames.values()],
+    faces: facesOfShot(db, shotId),
     motion: {
       movement: a.motion_movement,
       magnitude: a.motion_magnitude ?? 0,
