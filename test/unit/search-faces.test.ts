@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { storeAnalysis } from '../../src-main/core/analysis/store-analysis';
+import { storeAnalysis } from '../../src-main/core/analysis/analysis-store';
 import type { CameraMotion, Face, ShotAnalysis } from '../../src-main/core/analysis/analysis-types';
 import { createSearchFilterStore } from '../../src-main/core/search/search-filter-store';
 import { createSearchHandlers } from '../../src-main/core/search/search-handlers';

@@ -1,5 +1,5 @@
 import type { searchMethods } from '../../../src-shared/contract/search';
-import { facesOfShot } from '../analysis/store-analysis';
+import { facesOfShot } from '../analysis/analysis-store';
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { HandlersFor } from '../rpc/handlers';
 import type { EmbeddingSpace } from './embedding-space';
