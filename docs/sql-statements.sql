@@ -442,6 +442,31 @@ SELECT id, rotation, probe_json FROM clips WHERE probe_json IS NOT NULL;
 -- set
 UPDATE clips SET sar = ? WHERE id = ?;
 
+-- ===== src-main/core/catalog/migrations/0045-one-word-for-finished.ts (11)
+-- up
+UPDATE jobs SET state = 'done' WHERE state = 'succeeded';
+UPDATE service_tasks SET status = 'done' WHERE status = 'completed';;
+-- table
+SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'clips';
+-- definition
+CREATE TABLE ${REBUILT};
+-- rebuildClipsWithDone
+CREATE TABLE ${REBUILT};
+-- companions
+SELECT sql FROM sqlite_master WHERE tbl_name = 'clips' AND type IN ('index', 'trigger') AND sql IS NOT NULL;
+-- columns
+SELECT name FROM pragma_table_info(?) ORDER BY cid;
+-- before
+SELECT COUNT(*) AS n FROM clips;
+-- rebuildClipsWithDone
+INSERT INTO ${REBUILT} (${columns.join(', ')}) SELECT ${values.join(', ')} FROM clips;
+-- copied
+SELECT COUNT(*) AS n FROM ${REBUILT};
+-- rebuildClipsWithDone
+DROP TABLE clips;
+-- rebuildClipsWithDone
+ALTER TABLE ${REBUILT} RENAME TO clips;
+
 -- ===== src-main/core/collections/collection-store.ts (17)
 -- SELECT_ROW
 SELECT cv.*, c.file_name FROM collection_videos cv LEFT JOIN clips c ON c.id = cv.clip_id;
@@ -677,7 +702,104 @@ ON CONFLICT(clip_id) DO UPDATE SET rating = COALESCE(clip_marks.rating, excluded
 -- mergeMarks
 UPDATE ranges SET clip_id = ? WHERE clip_id = ?;
 
--- ===== src-main/core/pipeline/segment-store.ts (37)
+-- ===== src-main/core/pipeline/job-store.ts (28)
+-- byId
+SELECT * FROM jobs WHERE id = ?;
+-- ofClipStage
+SELECT * FROM jobs WHERE clip_id = ? AND stage = ?;
+-- latestClipless
+SELECT * FROM jobs WHERE clip_id IS NULL AND stage = ? ORDER BY id DESC LIMIT 1;
+-- insert
+INSERT INTO jobs (clip_id, stage, state, resource, priority, attempts, progress, payload_json, not_before, created_at, updated_at, work_s)
+VALUES (@clipId, @stage, 'queued', @resource, @priority, 0, 0, @payload, NULL, @now, @now, @workS);
+-- startOver
+UPDATE jobs SET state = 'queued', resource = @resource, priority = MAX(priority, @priority), attempts = 0, progress = 0, last_error_kind = NULL,
+last_error_message = NULL, payload_json = COALESCE(@payload, payload_json), not_before = NULL, note = NULL, recoveries = 0,
+started_at = NULL, finished_at = NULL, work_s = COALESCE(@workS, work_s), updated_at = @now WHERE id = @id;
+-- raise
+UPDATE jobs SET priority = MAX(priority, ?), work_s = COALESCE(work_s, ?), updated_at = ? WHERE id = ?;
+-- recover
+UPDATE jobs SET recoveries = recoveries + 1, updated_at = @now,
+  state = CASE WHEN recoveries + 1 > @max THEN 'failed' ELSE 'queued' END,
+  last_error_kind = CASE WHEN recoveries + 1 > @max THEN 'internal' ELSE last_error_kind END,
+  last_error_message = CASE WHEN recoveries + 1 > @max THEN 'the app stopped while running this job ' || (recoveries + 1) || ' times' ELSE last_error_message END
+WHERE state = 'running';
+-- idsInStates
+SELECT id FROM jobs WHERE state IN (SELECT value FROM json_each(?)) ORDER BY id;
+-- idsOfClipInStates
+SELECT id FROM jobs WHERE clip_id = ? AND state IN (SELECT value FROM json_each(?)) ORDER BY id;
+-- wakeUnplugged
+UPDATE jobs SET not_before = NULL, updated_at = ? WHERE clip_id = ? AND state = 'queued' AND last_error_kind = 'unplugged' AND not_before IS NOT NULL RETURNING id;
+-- raiseClip
+UPDATE jobs SET priority = MAX(priority, ?), updated_at = ? WHERE clip_id = ? AND state IN ('queued', 'paused', 'running');
+-- transition
+UPDATE jobs SET state = @to, updated_at = @now,
+  attempts = CASE WHEN @fresh THEN 0 ELSE attempts END,
+  last_error_kind = CASE WHEN @fresh THEN NULL ELSE last_error_kind END,
+  last_error_message = CASE WHEN @fresh THEN NULL ELSE last_error_message END,
+  recoveries = CASE WHEN @fresh THEN 0 ELSE recoveries END,
+  progress = CASE WHEN @fresh THEN 0 ELSE progress END,
+  note = CASE WHEN @fresh THEN NULL ELSE note END,
+  not_before = CASE WHEN @clearNotBefore THEN NULL ELSE not_before END,
+  finished_at = CASE WHEN @to = 'cancelled' THEN @now ELSE finished_at END
+WHERE id = @id AND state IN (SELECT value FROM json_each(@from));
+-- listOfClip
+SELECT * FROM jobs WHERE clip_id = @clipId AND (@states IS NULL OR state IN (SELECT value FROM json_each(@states)))
+AND (@stages IS NULL OR stage IN (SELECT value FROM json_each(@stages))) ORDER BY id LIMIT @limit OFFSET @offset;
+-- listAll
+SELECT * FROM jobs WHERE (@states IS NULL OR state IN (SELECT value FROM json_each(@states)))
+AND (@stages IS NULL OR stage IN (SELECT value FROM json_each(@stages))) ORDER BY id LIMIT @limit OFFSET @offset;
+-- countsByState
+SELECT state, COUNT(*) AS n FROM jobs GROUP BY state;
+-- anyQueued
+SELECT 1 FROM jobs WHERE state = 'queued' AND stage IN (SELECT value FROM json_each(?)) LIMIT 1;
+-- due
+SELECT * FROM jobs WHERE state = 'queued' AND stage IN (SELECT value FROM json_each(?)) AND (not_before IS NULL OR not_before <= ?)
+ORDER BY priority DESC, ${LANE_RANK}, clip_id IS NULL, clip_id, id LIMIT ?;
+-- nextWake
+SELECT MIN(not_before) FROM jobs WHERE state = 'queued' AND not_before IS NOT NULL AND not_before > ? AND stage IN (SELECT value FROM json_each(?));
+-- requeueUnsettled
+UPDATE jobs SET state = 'queued', updated_at = ? WHERE state = 'running' AND id NOT IN (SELECT value FROM json_each(?));
+-- markRunning
+UPDATE jobs SET state = 'running', started_at = ?, updated_at = ?, not_before = NULL, finished_at = NULL WHERE id = ? AND state = 'queued';
+-- progress
+UPDATE jobs SET progress = ?, note = ?, updated_at = ? WHERE id = ?;
+-- settle
+UPDATE jobs SET state = @state, progress = @progress, note = @note, not_before = @not_before, finished_at = @finished_at,
+last_error_kind = @last_error_kind, last_error_message = @last_error_message, attempts = @attempts,
+run_ms = run_ms + @ranMs, updated_at = @now WHERE id = @id;
+-- remove
+DELETE FROM jobs WHERE id = ?;
+-- finished
+SELECT stage, run_ms, work_s, finished_at, clip_id FROM jobs WHERE state = 'done' AND finished_at IS NOT NULL
+ORDER BY finished_at DESC LIMIT ?;
+-- stageFinishedAt
+SELECT finished_at FROM jobs WHERE clip_id = ? AND stage = ?;
+-- blocks
+SELECT name, value_json FROM queue_flags WHERE name LIKE 'block.%';
+-- saveBlock
+INSERT INTO queue_flags (name, value_json, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET value_json = excluded.value_json, updated_at = excluded.updated_at;
+-- dropBlock
+DELETE FROM queue_flags WHERE name = ?;
+
+-- ===== src-main/core/pipeline/jobs-view-store.ts (4)
+-- frontiersSql
+WITH f AS (SELECT clip_id, COALESCE(MAX(CASE WHEN state <> 'done' THEN ${STAGE_RANK} END), MAX(${STAGE_RANK})) AS si
+           FROM jobs WHERE clip_id IS NOT NULL AND stage IN (${INDEX_STAGE_LIST}) ${only('clip_id')} GROUP BY clip_id)
+SELECT f.clip_id, j.stage, j.state, j.progress, j.resource, j.priority, c.duration_s, c.indexed_at, c.indexed_profile
+FROM f JOIN jobs j ON j.clip_id = f.clip_id AND j.stage = ${STAGE_AT} JOIN clips c ON c.id = f.clip_id
+UNION ALL
+SELECT c.id, 'index', CASE WHEN c.indexed_at IS NULL THEN 'failed' ELSE 'done' END, 1, 'network', 0, c.duration_s, c.indexed_at, c.indexed_profile
+FROM clips c WHERE c.source_url IS NOT NULL ${only('c.id')};
+-- clip
+SELECT id, file_name, source_url, status, duration_s, indexed_at, indexed_profile FROM clips WHERE id = ?;
+-- everyLocalClip
+SELECT id FROM clips WHERE source_url IS NULL ORDER BY id;
+-- unindexedLocalClips
+SELECT c.id FROM clips c WHERE c.source_url IS NULL AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.clip_id = c.id AND j.state IN ('queued', 'running', 'paused', 'failed', 'cancelled'))
+AND (c.indexed_at IS NULL OR c.indexed_profile IS NOT ?) ORDER BY c.id;
+
+-- ===== src-main/core/pipeline/segment-store.ts (39)
 -- shotsOf
 SELECT id, idx, start_s AS startS, end_s AS endS FROM shots WHERE clip_id = ? ORDER BY idx;
 -- segmentsOf
@@ -728,7 +850,7 @@ WHERE s.clip_id = ? AND s.profile_id = ? AND st.region = ? ORDER BY st.segment_i
 SELECT * FROM service_tasks WHERE segment_id = ? AND kind = ? AND region = ?;
 -- liveTaskFor
 SELECT * FROM service_tasks WHERE upload_request_id = ? AND kind = ? AND region = ? AND task_id IS NOT NULL
-AND status IN ('pending', 'processing', 'completed', 'unknown') ORDER BY status = 'completed' DESC LIMIT 1;
+AND status IN ('pending', 'processing', 'done', 'unknown') ORDER BY status = 'done' DESC LIMIT 1;
 -- beginSubmit
 INSERT INTO service_tasks (segment_id, kind, region, upload_request_id, status, sends) VALUES (?, ?, ?, ?, 'submitting', 1)
 ON CONFLICT (segment_id, kind, region) DO UPDATE SET status = 'submitting', upload_request_id = excluded.upload_request_id,
@@ -764,6 +886,11 @@ INSERT INTO service_tags (segment_id, raw_json, shot_size, camera_movement, shoo
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 -- insertFetchedSegments
 DELETE FROM segments WHERE clip_id = ?;
+-- segmentCount
+SELECT COUNT(*) FROM segments WHERE clip_id = ? AND profile_id = ?;
+-- rearmFailedTasks
+UPDATE service_tasks SET task_id = NULL, resubmits = 0 WHERE status = 'failed' AND task_id IS NOT NULL AND region = ?
+AND segment_id IN (SELECT id FROM segments WHERE clip_id = ? AND profile_id = ?);
 -- coverage
 SELECT
 (SELECT COUNT(*) FROM shots WHERE clip_id = @c) AS shots,

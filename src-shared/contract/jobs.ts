@@ -3,7 +3,8 @@ import { ERROR_KINDS } from '../errors';
 import { method, voidSchema } from './define';
 import { STAGE_GRAPH } from './stage-graph';
 
-export const JOB_STATE_VALUES = ['queued', 'running', 'succeeded', 'failed', 'paused', 'cancelled'] as const;
+/** A job's states. `done` is the app's one word for finished (jobs, service tasks, clips, imports). */
+export const JOB_STATE_VALUES = ['queued', 'running', 'done', 'failed', 'paused', 'cancelled'] as const;
 export const jobStateSchema = z.enum(JOB_STATE_VALUES);
 
 export { INDEX_STAGES, type StageName } from './stage-graph';
@@ -79,7 +80,7 @@ export type NetworkState = z.infer<typeof networkStateSchema>;
 export const jobTotalsSchema = z.object({
   queued: z.number().int(),
   running: z.number().int(),
-  succeeded: z.number().int(),
+  done: z.number().int(),
   failed: z.number().int(),
   paused: z.number().int(),
   cancelled: z.number().int(),

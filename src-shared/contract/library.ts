@@ -7,12 +7,12 @@ import { frameRateSchema, ratingFilterSchema, ratingSchema } from './marks';
 /**
  * Stored states of a clip plus two that come from where its file is:
  * - pending: catalogued, not probed yet; probed: metadata known, shots/thumbnails not yet;
- * - ready: metadata, shots and thumbnails; error: the file cannot be read (reason says why);
+ * - done: metadata, shots and thumbnails (`done` is the one word for finished, as for jobs and imports); error: the file cannot be read (reason says why);
  * - unsupported: readable but not footage (audio only);
  * - offline: its volume is not connected (nothing is lost: it comes back on reconnect);
  * - missing: its volume is connected but the file is no longer at its path.
  */
-export const CLIP_STATUSES = ['pending', 'probed', 'ready', 'error', 'unsupported', 'offline', 'missing'] as const;
+export const CLIP_STATUSES = ['pending', 'probed', 'done', 'error', 'unsupported', 'offline', 'missing'] as const;
 export const clipStatusSchema = z.enum(CLIP_STATUSES);
 export type ClipStatus = z.infer<typeof clipStatusSchema>;
 

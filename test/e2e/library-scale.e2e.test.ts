@@ -99,14 +99,14 @@ describe('a 300-clip card in the Library', () => {
     const clipId = Number(await first.getAttribute('data-clip-id'));
     await first.click(); // opening a clip puts it first in the queue
     await page.mouse.move(0, 0); // a pointer over the card scrubs its filmstrip instead of showing the poster
-    await expect.poll(() => first.getAttribute('data-status'), { timeout: 90_000 }).toBe('ready');
+    await expect.poll(() => first.getAttribute('data-status'), { timeout: 90_000 }).toBe('done');
     const detail = page.locator('[data-testid="clip-detail"]');
     const posterOf = () => page.locator(`.clip-card[data-clip-id="${clipId}"] img`).getAttribute('src');
     const before = await posterOf();
     await detail.getByRole('button', { name: 'Process again' }).click();
     await page.mouse.move(0, 0);
     // The restart drops its thumbnails and shots and makes them anew: a new poster set, ready again.
-    await expect.poll(async () => (await posterOf()) !== before && (await first.getAttribute('data-status')) === 'ready', { timeout: 90_000 }).toBe(true);
+    await expect.poll(async () => (await posterOf()) !== before && (await first.getAttribute('data-status')) === 'done', { timeout: 90_000 }).toBe(true);
     await e.screenshot('library-process-again');
     expect(e.pageErrors).toEqual([]);
   }, 180_000);

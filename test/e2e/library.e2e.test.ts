@@ -49,9 +49,9 @@ describe('Library view in Chromium through the web transport', () => {
     // Shots and thumbnails are made in the background; the grid follows catalog.changed.
     await expect
       .poll(async () => (await cards.evaluateAll((els) => els.map((el) => el.getAttribute('data-status')))).sort().join(','), { timeout: 90_000 })
-      .toBe('error,ready,ready,ready');
+      .toBe('done,done,done,error');
 
-    const ready = page.locator('.clip-card[data-status="ready"]');
+    const ready = page.locator('.clip-card[data-status="done"]');
     await expect
       .poll(() => ready.locator('img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth)))
       .toEqual([320, 320, 320]);

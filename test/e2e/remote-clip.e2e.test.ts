@@ -56,7 +56,7 @@ describe('a clip added by URL, in the browser', () => {
 
     const card = page.locator('.clip-card', { hasText: 'cars.mp4' });
     await card.waitFor();
-    await expect.poll(() => card.getAttribute('data-status'), { timeout: 30_000 }).toBe('ready');
+    await expect.poll(() => card.getAttribute('data-status'), { timeout: 30_000 }).toBe('done');
     await expect
       .poll(() => card.locator('img').evaluate((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth), { timeout: 15_000 })
       .toBe(320);

@@ -31,15 +31,18 @@ export interface ClipSpec {
   fingerprint?: string | null;
 }
 
+/** A clip whose shots and thumbnails are made, in the words of the catalog's version (0045 made `ready` `done`). */
+const finishedClipStatus = (db: CatalogDb) => ((db.pragma('user_version', { simple: true }) as number) >= 45 ? 'done' : 'ready');
+
 export function insertClip(db: CatalogDb, c: ClipSpec): number {
   const now = Date.now();
   return Number(
     db
       .prepare(
         `INSERT INTO clips (volume_id, rel_path, file_name, size_bytes, fingerprint, mtime_ms, status, duration_s, fps, width, height, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, 'ready', ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(c.volumeId, c.relPath, path.posix.basename(c.relPath), c.sizeBytes ?? 1000, c.fingerprint ?? null, c.mtimeMs ?? now, c.durationS ?? null, c.fps ?? null, c.width ?? null, c.height ?? null, c.createdAt ?? now, now)
+      .run(c.volumeId, c.relPath, path.posix.basename(c.relPath), c.sizeBytes ?? 1000, c.fingerprint ?? null, c.mtimeMs ?? now, finishedClipStatus(db), c.durationS ?? null, c.fps ?? null, c.width ?? null, c.height ?? null, c.createdAt ?? now, now)
       .lastInsertRowid,
   );
 }

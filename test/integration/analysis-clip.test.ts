@@ -194,7 +194,7 @@ describe('storeAnalysis', () => {
       const now = Date.now();
       const vol = db.prepare("INSERT INTO volumes (volume_key, mount_path, last_seen_at) VALUES ('v', '/', ?)").run(now).lastInsertRowid;
       const clip = db
-        .prepare("INSERT INTO clips (volume_id, rel_path, file_name, size_bytes, mtime_ms, status, created_at, updated_at) VALUES (?, 'c.mp4', 'c.mp4', 1, 1, 'ready', ?, ?)")
+        .prepare("INSERT INTO clips (volume_id, rel_path, file_name, size_bytes, mtime_ms, status, created_at, updated_at) VALUES (?, 'c.mp4', 'c.mp4', 1, 1, 'done', ?, ?)")
         .run(vol, now, now).lastInsertRowid;
       const shotIds = [0, 1].map(
         (i) => Number(db.prepare('INSERT INTO shots (clip_id, idx, start_s, end_s) VALUES (?, ?, ?, ?)').run(clip, i, i * 2, i * 2 + 2).lastInsertRowid),

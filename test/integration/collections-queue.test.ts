@@ -41,9 +41,9 @@ describe('collection stages on the durable job queue', () => {
     await h.call('collections.attach', { collectionId: col.id, clipIds: [good!, bad!] });
     expect(queue.find(good!, COLLECTION_UPLOAD_STAGE)).toBeDefined();
 
-    await waitFor('both poll jobs to settle', () => [good!, bad!].every((c) => ['succeeded', 'failed'].includes(queue.find(c, COLLECTION_POLL_STAGE)?.state ?? '')), 60_000);
-    expect(queue.find(good!, COLLECTION_UPLOAD_STAGE)?.state).toBe('succeeded');
-    expect(queue.find(good!, COLLECTION_POLL_STAGE)?.state).toBe('succeeded');
+    await waitFor('both poll jobs to settle', () => [good!, bad!].every((c) => ['done', 'failed'].includes(queue.find(c, COLLECTION_POLL_STAGE)?.state ?? '')), 60_000);
+    expect(queue.find(good!, COLLECTION_UPLOAD_STAGE)?.state).toBe('done');
+    expect(queue.find(good!, COLLECTION_POLL_STAGE)?.state).toBe('done');
     const failedJob = queue.find(bad!, COLLECTION_POLL_STAGE)!;
     expect(failedJob.state).toBe('failed');
     expect(failedJob.lastErrorKind).toBe('media');

@@ -107,7 +107,7 @@ describe('a full disk', () => {
     await value('settings.update', { baseUrls: { asia: emu.url }, qps: 1000 });
     await value('settings.setApiKey', { key: KEY });
     await value('library.import', { paths: [footage] });
-    await waitUntil(() => one("SELECT COUNT(*) AS n FROM jobs WHERE stage = 'analysis' AND state = 'succeeded'") >= 2, 90_000, 'two clips analysed');
+    await waitUntil(() => one("SELECT COUNT(*) AS n FROM jobs WHERE stage = 'analysis' AND state = 'done'") >= 2, 90_000, 'two clips analysed');
     const indexedBefore = one('SELECT COUNT(*) AS n FROM clips WHERE indexed_at IS NOT NULL');
     const segmentsBefore = one('SELECT COUNT(*) AS n FROM segments');
 
@@ -146,8 +146,8 @@ describe('a full disk', () => {
     fs.rmSync(filler);
     await waitUntil(() => one('SELECT COUNT(*) AS n FROM clips WHERE indexed_at IS NOT NULL') === CLIPS.length, 120_000, 'every clip indexed once there is room');
     expect((await value<JobsSummary>('jobs.summary')).network.reason).not.toBe('disk');
-    expect(one("SELECT COUNT(*) AS n FROM jobs WHERE state <> 'succeeded'")).toBe(0);
-    expect(one("SELECT COUNT(*) AS n FROM clips WHERE status <> 'ready'")).toBe(0);
+    expect(one("SELECT COUNT(*) AS n FROM jobs WHERE state <> 'done'")).toBe(0);
+    expect(one("SELECT COUNT(*) AS n FROM clips WHERE status <> 'done'")).toBe(0);
     expect(await call('marks.saveRange', { clipId, inFrame: 0, outFrame: 10, rate: { num: 25, den: 1 }, name: 'with room' })).toMatchObject({ ok: true });
     await app!.close();
     app = undefined;

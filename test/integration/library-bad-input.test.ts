@@ -21,7 +21,7 @@ const EXPECTED: Record<string, { status: ClipSummary['status']; reason?: RegExp;
   'empty.mp4': { status: 'error', reason: /empty file \(0 bytes\)/ },
   'notes.mp4': { status: 'error', reason: /not a recognisable media file/ },
   'truncated.mp4': { status: 'error', reason: /truncated/ },
-  'truncated-faststart.mp4': { status: 'ready', reason: /file ends early: only 0\.\d s of 2\.0 s/ },
+  'truncated-faststart.mp4': { status: 'done', reason: /file ends early: only 0\.\d s of 2\.0 s/ },
   // The index probes fine, but not one frame's data is in the file.
   'header-only.mp4': { status: 'error', reason: /no frame could be decoded/, check: (c) => expect(c.durationS).toBe(2) },
   'audio-only.mp4': {
@@ -30,7 +30,7 @@ const EXPECTED: Record<string, { status: ClipSummary['status']; reason?: RegExp;
     check: (c) => expect(c).toMatchObject({ audioCodec: 'aac', audioChannels: 1, videoCodec: null, poster: null }),
   },
   'huge 8192x8192.mp4': {
-    status: 'ready',
+    status: 'done',
     reason: /very large frame 8192x8192/,
     check: (c) => {
       expect([c.width, c.height]).toEqual([8192, 8192]);
@@ -38,7 +38,7 @@ const EXPECTED: Record<string, { status: ClipSummary['status']; reason?: RegExp;
     },
   },
   'rotated phone.mp4': {
-    status: 'ready',
+    status: 'done',
     reason: /rotated (90|270)°/,
     check: (c) => {
       expect([c.width, c.height]).toEqual([240, 320]);
@@ -47,7 +47,7 @@ const EXPECTED: Record<string, { status: ClipSummary['status']; reason?: RegExp;
     },
   },
   [`${UNICODE_DIR}/${UNICODE_NAME}`]: {
-    status: 'ready',
+    status: 'done',
     check: (c) => {
       expect(c.name).toBe(UNICODE_NAME);
       expect(c.statusReason).toBeNull();
@@ -154,7 +154,7 @@ describe('bad input corpus', () => {
       expect(c.status).toBe(want.status);
       if (want.reason) expect(c.statusReason ?? '').toMatch(want.reason);
       if (want.status === 'error' || want.status === 'unsupported') expect(c.errorKind).toBeTruthy();
-      if (want.status === 'ready') {
+      if (want.status === 'done') {
         expect(c.poster).not.toBeNull();
         expect(c.filmstrip).not.toBeNull();
         const thumbs = path.join(dir, 'cache', 'thumbs');

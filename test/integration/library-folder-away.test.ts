@@ -49,7 +49,7 @@ describe('the footage folder away mid-indexing and back', () => {
     const one = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
 
     // Away while the pipeline is busy: some clips analysed or past it, others not probed yet.
-    await waitUntil(() => one("SELECT COUNT(*) AS n FROM jobs WHERE stage = 'analysis' AND state IN ('running', 'succeeded')") >= 2, 60_000, 'two analyses under way');
+    await waitUntil(() => one("SELECT COUNT(*) AS n FROM jobs WHERE stage = 'analysis' AND state IN ('running', 'done')") >= 2, 60_000, 'two analyses under way');
     fs.renameSync(footage, away);
     const stagesAtRename = (db.prepare("SELECT DISTINCT stage FROM jobs WHERE state IN ('queued', 'running')").all() as { stage: string }[]).map((r) => r.stage);
     // Every clip not finished meets the missing folder: its job waits, nothing is failed or called unreadable.
@@ -65,8 +65,8 @@ describe('the footage folder away mid-indexing and back', () => {
     // The Library's drive check (every 5 s) finds the files back and the waiting jobs run at once,
     // well before the minute they would wait by themselves.
     await waitUntil(() => one('SELECT COUNT(*) AS n FROM clips WHERE indexed_at IS NOT NULL') === CLIPS.length, 45_000, 'every clip indexed');
-    expect(one("SELECT COUNT(*) AS n FROM clips WHERE status <> 'ready' OR missing_at IS NOT NULL")).toBe(0);
-    expect(one("SELECT COUNT(*) AS n FROM jobs WHERE state <> 'succeeded'")).toBe(0);
+    expect(one("SELECT COUNT(*) AS n FROM clips WHERE status <> 'done' OR missing_at IS NOT NULL")).toBe(0);
+    expect(one("SELECT COUNT(*) AS n FROM jobs WHERE state <> 'done'")).toBe(0);
     console.log(`folder away: stages open at the rename ${JSON.stringify(stagesAtRename)}; ${waitingClips} clips waited for their files`);
   }, 180_000);
 });

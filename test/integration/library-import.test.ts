@@ -133,7 +133,7 @@ describe('importing a folder', () => {
     } finally {
       await media.stop();
     }
-    expect(rowOf(SMALL[0]!)).toMatchObject({ status: 'ready', width: 176, height: 144, container: 'mp4', videoCodec: 'h264' });
+    expect(rowOf(SMALL[0]!)).toMatchObject({ status: 'done', width: 176, height: 144, container: 'mp4', videoCodec: 'h264' });
     const probedAt = () => db.prepare('SELECT id, probed_at FROM clips ORDER BY id').all();
     const before = probedAt();
 
@@ -164,7 +164,7 @@ describe('importing a folder', () => {
       await media.stop();
     }
     const after = listClips(db, { offset: 0, limit: 10, sort: 'path' }).items;
-    expect(after.map((c) => c.status)).toEqual(['ready', 'ready', 'ready']);
+    expect(after.map((c) => c.status)).toEqual(['done', 'done', 'done']);
     expect(after.every((c) => c.durationS !== null && c.poster !== null)).toBe(true);
   });
 
@@ -214,7 +214,7 @@ describe('importing a folder', () => {
       await media.stop();
     }
     const before = getClipDetail(db, id);
-    expect(before.status).toBe('ready');
+    expect(before.status).toBe('done');
     expect(first.summary.added).toBe(3);
 
     fs.mkdirSync(path.join(card, 'sorted'));
@@ -223,7 +223,7 @@ describe('importing a folder', () => {
     expect(res.summary).toMatchObject({ added: 0, relocated: 1, missing: 0 });
     const after = getClipDetail(db, id);
     expect(after.path).toBe(path.join(card, 'sorted', 'renamed thanks.mkv'));
-    expect(after.status).toBe('ready');
+    expect(after.status).toBe('done');
     expect(after.shots.map((s) => s.id)).toEqual(before.shots.map((s) => s.id));
   });
 
@@ -283,7 +283,7 @@ describe('importing a folder', () => {
       expect(rowOf(SMALL[1]!).status).toBe('missing');
       expect(media.pipeline.queue.find(pulledId, 'probe')!.state).toBe('queued');
       const targetId = rowOf(SMALL[0]!).id;
-      expect(rowOf(SMALL[0]!).status).toBe('ready');
+      expect(rowOf(SMALL[0]!).status).toBe('done');
       // Network paused here: its upload waits, a later stage, when the file changes under it.
       expect(media.pipeline.queue.find(targetId, 'upload')?.state).toMatch(/queued|paused/);
 
@@ -291,7 +291,7 @@ describe('importing a folder', () => {
       fs.appendFileSync(target, Buffer.from('trailing bytes'));
       const again = await lib.handlers['library.import']({ paths: [card] }, { transport: 'test' });
       expect(again).toMatchObject({ updated: 1 });
-      await waitUntil(() => rowOf(SMALL[0]!).status === 'ready' && rowOf(SMALL[1]!).status === 'ready', 60_000, 'both clips read again');
+      await waitUntil(() => rowOf(SMALL[0]!).status === 'done' && rowOf(SMALL[1]!).status === 'done', 60_000, 'both clips read again');
       expect(rowOf(SMALL[0]!).sizeBytes).toBe(fs.statSync(target).size);
       expect(media.pipeline.queue.list({ states: ['failed'] })).toEqual([]);
     } finally {
@@ -310,7 +310,7 @@ describe('importing a folder', () => {
       fs.renameSync(away, card);
       // The Library's drive check finds it back and hands its waiting clips over again.
       await lib.handlers['library.volumes']({}, { transport: 'test' });
-      await waitUntil(() => ids.every((id) => listClips(db, { offset: 0, limit: 10, sort: 'path' }).items.find((c) => c.id === id)!.status === 'ready'), 30_000, 'the clips read once the drive is back');
+      await waitUntil(() => ids.every((id) => listClips(db, { offset: 0, limit: 10, sort: 'path' }).items.find((c) => c.id === id)!.status === 'done'), 30_000, 'the clips read once the drive is back');
     } finally {
       await stop();
     }
@@ -350,7 +350,7 @@ describe('library handlers', () => {
       const imported = listClips(db, { offset: 0, limit: 10, sort: 'path' }).items.map((c) => c.id);
       await media.settled(imported);
       const list = await lib.handlers['library.list']({ offset: 0, limit: 100, sort: 'path' }, { transport: 'test' });
-      expect(list.items.map((c) => c.status)).toEqual(['ready', 'ready', 'ready']);
+      expect(list.items.map((c) => c.status)).toEqual(['done', 'done', 'done']);
       // The cards say what the Jobs view says of each clip: held at the upload (the network is paused here).
       const jobs = media.pipeline.listClips('all').clips;
       expect(list.items.map((c) => c.indexing)).toEqual(list.items.map((c) => jobs.find((j) => j.clipId === c.id)!.state));
@@ -378,7 +378,7 @@ describe('library handlers', () => {
       expect(await lib.handlers['library.retry']({ clipIds: [detail.id] }, { transport: 'test' })).toEqual({ queued: 1 });
       await waitUntil(() => (media.pipeline.queue.find(detail.id, 'analysis')?.finishedAt ?? 0) > thumbsRunsBefore, 60_000, 'the clip processed again');
       const redone = await lib.handlers['library.get']({ clipId: detail.id }, { transport: 'test' });
-      expect(redone.status).toBe('ready');
+      expect(redone.status).toBe('done');
       expect(redone.shots[0]!.id).toBe(shotId);
       expect(redone.poster!.path).not.toBe(detail.poster!.path);
       expect(fs.existsSync(path.join(cacheDir, 'thumbs', ...detail.poster!.path.split('/')))).toBe(false);

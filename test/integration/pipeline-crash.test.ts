@@ -80,7 +80,7 @@ describe('indexing survives SIGKILL', () => {
     setup.close();
 
     const db = openTestCatalog(tmp.dir);
-    const progress = () => (db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE state = 'succeeded'").get() as { n: number }).n;
+    const progress = () => (db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE state = 'done'").get() as { n: number }).n;
     const isSubmit = (method: string, url: string) => method === 'POST' && /\/async$/.test(url);
     let submitWindows = 0;
     const cut: string[][] = [];
@@ -131,7 +131,7 @@ describe('indexing survives SIGKILL', () => {
     const recovered = (db.prepare('SELECT SUM(recoveries) AS n FROM jobs').get() as { n: number }).n;
     expect(recovered).toBeGreaterThan(0);
     const states = db.prepare('SELECT state, COUNT(*) AS n FROM jobs GROUP BY state').all() as { state: string; n: number }[];
-    expect(states).toEqual([{ state: 'succeeded', n: CLIPS.length * INDEX_STAGES.length }]);
+    expect(states).toEqual([{ state: 'done', n: CLIPS.length * INDEX_STAGES.length }]);
 
     const st = emu.stats();
     expect(st.duplicateTensorUploads).toBe(0);

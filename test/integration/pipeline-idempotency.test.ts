@@ -73,7 +73,7 @@ describe('idempotency in the lost-answer window', () => {
       .prepare("SELECT t.sends, t.status FROM service_tasks t JOIN tensor_uploads u ON u.segment_id = t.segment_id AND u.service = t.kind WHERE t.kind = 'embedding' AND t.task_id = u.request_id")
       .all() as { sends: number; status: string }[];
     expect(found.length).toBeGreaterThan(0);
-    expect(found.every((r) => r.sends === 1 && r.status === 'completed')).toBe(true);
+    expect(found.every((r) => r.sends === 1 && r.status === 'done')).toBe(true);
     const segs = indexReport(db, TEST_PROFILE.id).segments;
     expect(stats.taskSubmissions).toBe(2 * segs);
     expect(stats.byEndpoint['GET /async_status/{request_id}']?.statuses['200']).toBeGreaterThan(0);
@@ -84,7 +84,7 @@ describe('idempotency in the lost-answer window', () => {
     expect(stats.duplicateTaskSubmissions).toBe(1);
     expect(stats.duplicateTensorUploads).toBe(0);
     const resent = db.prepare("SELECT kind, sends, status FROM service_tasks WHERE sends > 1").all() as { kind: string; sends: number; status: string }[];
-    expect(resent).toEqual([{ kind: 'embedding', sends: 2, status: 'completed' }]);
+    expect(resent).toEqual([{ kind: 'embedding', sends: 2, status: 'done' }]);
     const segs = indexReport(db, TEST_PROFILE.id).segments;
     expect(stats.taskSubmissions).toBe(2 * segs + 1);
   }, 90_000);

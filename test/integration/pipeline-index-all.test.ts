@@ -92,7 +92,7 @@ describe('indexing pipeline: every sample clip against the emulator', () => {
     expect(row.dim).toBe(status.embedding!.length);
     expect(row.vector.readFloatLE(4)).toBeCloseTo(status.embedding![1]!, 5);
 
-    // The renderer saw progress: per-clip stages moving, totals ending with everything succeeded and an ETA of 0.
+    // The renderer saw progress: per-clip stages moving, totals ending with everything done and an ETA of 0.
     // Events are throttled: the last one follows the last job by up to one interval.
     await waitUntil(() => summaries.at(-1)?.clips.done === clipIds.length, 5000, 'the final summary event');
     const last = summaries.at(-1)!;

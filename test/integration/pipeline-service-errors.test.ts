@@ -145,7 +145,7 @@ describe('indexing pipeline: service errors drive the queue', () => {
     expect(st.duplicateTensorUploads).toBe(0);
     expect(st.duplicateTaskSubmissions).toBe(0);
     const submit = f.pipeline.queue.list({ stages: ['submit'] });
-    expect(submit.every((j) => j.state === 'succeeded' && j.attempts === 0)).toBe(true);
+    expect(submit.every((j) => j.state === 'done' && j.attempts === 0)).toBe(true);
   }, 90_000);
 
   it('401 stops network stages and asks for the key; a new key lets the run finish', async () => {

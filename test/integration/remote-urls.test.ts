@@ -186,7 +186,7 @@ describe('a clip added by URL is first-class', () => {
   it('has a poster and a 12-tile filmstrip, made from range requests, and is ready', async () => {
     expect(added.stillsError, added.stillsError ?? "").toBeNull();
     const clip = await call<{ status: string; poster: { path: string; width: number } | null; filmstrip: { frames: number } | null; shots: { poster: unknown }[] }>('library.get', { clipId });
-    expect(clip.status).toBe('ready');
+    expect(clip.status).toBe('done');
     expect(clip.poster?.width).toBe(320);
     expect(clip.filmstrip?.frames).toBe(12);
     expect(clip.shots[0]?.poster).not.toBeNull();

@@ -91,7 +91,7 @@ describe('text search against the emulator', () => {
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
     expect(scores.every((x) => x >= 0 && x <= 100)).toBe(true);
     const top = r.results[0]!;
-    expect(top).toMatchObject({ rank: 1, clipName: 'red.mp4', startS: 0, endS: 2, clipStatus: 'ready', height: 240 });
+    expect(top).toMatchObject({ rank: 1, clipName: 'red.mp4', startS: 0, endS: 2, clipStatus: 'done', height: 240 });
     // 'local' with a query the service just encoded, 'cache' when an earlier test already asked.
     expect(top.source).toBe(r.query.origin === 'service' ? 'local' : 'cache');
     expect(top.similarity).toBeGreaterThan(0.9);

@@ -78,7 +78,7 @@ describe('Add by URL', () => {
     expect(clip.sourceUrl).toBe(url);
     expect(clip.path).toBe(url);
     expect(clip.name).toBe('sam2_04_coffee.mp4');
-    expect(clip.status).toBe('ready');
+    expect(clip.status).toBe('done');
     // ffprobe read the URL's header: the clip's real length.
     expect(clip.durationS).toBeGreaterThan(1);
     // This server does not take range requests: the poster and filmstrip come from one pass over the file.

@@ -35,10 +35,10 @@ describe('catalog migrations (library tables)', () => {
     const latest = Math.max(...MIGRATIONS.map((m) => m.version));
     expect(latest).toBeGreaterThanOrEqual(2);
     expect(schemaVersion(db)).toBe(latest);
-    expect(db.prepare('SELECT rel_path, status, width FROM clips WHERE id = 7').get()).toEqual({ rel_path: 'DCIM/ünï côde.mp4', status: 'ready', width: 1920 });
+    expect(db.prepare('SELECT rel_path, status, width FROM clips WHERE id = 7').get()).toEqual({ rel_path: 'DCIM/ünï côde.mp4', status: 'done', width: 1920 }); // 0045: one word for finished
     expect(db.prepare('SELECT COUNT(*) AS n FROM shots WHERE clip_id = 7').get()).toEqual({ n: 1 });
     expect(db.prepare('SELECT path FROM thumbnails WHERE clip_id = 7').get()).toEqual({ path: '7/v1/poster-0001.jpg' });
-    expect(db.prepare('SELECT state FROM jobs WHERE clip_id = 7').get()).toEqual({ state: 'succeeded' });
+    expect(db.prepare('SELECT state FROM jobs WHERE clip_id = 7').get()).toEqual({ state: 'done' });
     // Version 2 (import log) is usable on the upgraded file, and references stay enforced.
     const imp = db.prepare(`INSERT INTO imports (roots_json, state, started_at) VALUES ('["/media/card"]', 'done', ?)`).run(now);
     db.prepare(`INSERT INTO import_issues (import_id, path, reason, code) VALUES (?, '/media/card/.x', 'hidden file or folder', 'hidden')`).run(imp.lastInsertRowid);

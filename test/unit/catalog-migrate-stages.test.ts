@@ -44,12 +44,12 @@ describe('migration 0018: thumbnails and tensors jobs become analysis jobs', () 
     job.run(finished, 'upload', 'queued', 0, null);
     old.close();
     const { db, jobsOf } = reopen();
-    // (0019 then drops the finished shots job: shot detection is part of analysis.)
+    // (0019 then drops the finished shots job: shot detection is part of analysis; 0045 calls a finished job done.)
     expect(jobsOf(waitingThumbs)).toEqual([{ stage: 'analysis', state: 'queued', priority: 5, err: null }]);
     expect(jobsOf(tensorsRunning)).toEqual([{ stage: 'analysis', state: 'queued', priority: 0, err: null }]);
     expect(jobsOf(tensorsFailed)).toEqual([{ stage: 'analysis', state: 'failed', priority: 0, err: 'disk full' }]);
     expect(jobsOf(finished)).toEqual([
-      { stage: 'analysis', state: 'succeeded', priority: 0, err: null },
+      { stage: 'analysis', state: 'done', priority: 0, err: null },
       { stage: 'upload', state: 'queued', priority: 0, err: null },
     ]);
     const stages = db.prepare('SELECT DISTINCT stage FROM jobs').pluck().all() as string[];
@@ -77,12 +77,12 @@ describe('migration 0019: shots jobs become analysis jobs', () => {
     const { db, jobsOf } = reopen();
     expect(jobsOf(waiting)).toEqual([
       { stage: 'analysis', state: 'queued', priority: 3, err: null },
-      { stage: 'poster', state: 'succeeded', priority: 0, err: null },
+      { stage: 'poster', state: 'done', priority: 0, err: null },
     ]);
     expect(jobsOf(running)).toEqual([{ stage: 'analysis', state: 'queued', priority: 0, err: null }]);
     expect(jobsOf(failed)).toEqual([{ stage: 'analysis', state: 'failed', priority: 0, err: 'moov atom not found' }]);
     expect(jobsOf(again)).toEqual([{ stage: 'analysis', state: 'queued', priority: 0, err: null }]);
-    expect(jobsOf(done)).toEqual([{ stage: 'analysis', state: 'succeeded', priority: 0, err: null }]);
+    expect(jobsOf(done)).toEqual([{ stage: 'analysis', state: 'done', priority: 0, err: null }]);
     const stages = db.prepare('SELECT DISTINCT stage FROM jobs').pluck().all() as string[];
     for (const s of stages) expect(STAGE_NAMES).toContain(s);
   });

@@ -14,7 +14,7 @@ describe('clipBadge', () => {
   });
 
   it('shows a read clip\'s indexing in the Jobs view\'s words, and a bad file\'s verdict over them', () => {
-    expect(clipBadge({ status: 'ready', indexing: 'done' }).label).toBe('Indexed');
+    expect(clipBadge({ status: 'done', indexing: 'done' }).label).toBe('Indexed');
     expect(clipBadge({ status: 'probed', indexing: 'blocked' }).label).toBe('Held');
     expect(clipBadge({ status: 'error', indexing: 'failed' }).label).toBe('Error');
   });

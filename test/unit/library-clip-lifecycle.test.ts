@@ -10,19 +10,19 @@ const S = (status: ClipState['status'], hasShots = false, hasThumbs = false, ind
 describe('clip lifecycle (state + event -> state)', () => {
   const cases: Array<[string, ClipState, ClipEvent, ClipState]> = [
     ['a probed file without shots is footage to work on', S('pending'), { type: 'probed', verdict: 'probed' }, S('probed')],
-    ['a re-probe of a finished clip keeps it ready', S('ready', true, true, true), { type: 'probed', verdict: 'probed' }, S('ready', true, true, true)],
+    ['a re-probe of a finished clip keeps it done', S('done', true, true, true), { type: 'probed', verdict: 'probed' }, S('done', true, true, true)],
     ['a file without video is unsupported', S('pending'), { type: 'probed', verdict: 'unsupported' }, S('unsupported')],
     ['shots before thumbnails: still probed', S('probed'), { type: 'shotsDetected', sameShots: false }, S('probed', true)],
-    ['thumbnails after shots: ready', S('probed', true), { type: 'thumbnailsMade' }, S('ready', true, true)],
-    ['the same shots again keep thumbnails and the index', S('ready', true, true, true), { type: 'shotsDetected', sameShots: true }, S('ready', true, true, true)],
-    ['other shots drop thumbnails and the index', S('ready', true, true, true), { type: 'shotsDetected', sameShots: false }, S('probed', true, false, false)],
+    ['thumbnails after shots: done', S('probed', true), { type: 'thumbnailsMade' }, S('done', true, true)],
+    ['the same shots again keep thumbnails and the index', S('done', true, true, true), { type: 'shotsDetected', sameShots: true }, S('done', true, true, true)],
+    ['other shots drop thumbnails and the index', S('done', true, true, true), { type: 'shotsDetected', sameShots: false }, S('probed', true, false, false)],
     ['thumbnails of a failed clip do not make it ready', S('error', true), { type: 'thumbnailsMade' }, S('error', true, true)],
     ['a decode failure', S('probed', true), { type: 'failed', status: 'error' }, S('error', true)],
-    ['new bytes reset everything', S('ready', true, true, true), { type: 'contentChanged', empty: false }, S('pending')],
-    ['an emptied file is an error', S('ready', true, true, true), { type: 'contentChanged', empty: true }, S('error')],
+    ['new bytes reset everything', S('done', true, true, true), { type: 'contentChanged', empty: false }, S('pending')],
+    ['an emptied file is an error', S('done', true, true, true), { type: 'contentChanged', empty: true }, S('error')],
     ['Process again starts from nothing', S('error', true, true, true), { type: 'processAgain' }, S('pending')],
-    ['indexed is the one word for finished', S('ready', true, true), { type: 'indexed' }, S('ready', true, true, true)],
-    ['a restart clears it', S('ready', true, true, true), { type: 'indexCleared' }, S('ready', true, true, false)],
+    ['the index stage marks it indexed', S('done', true, true), { type: 'indexed' }, S('done', true, true, true)],
+    ['a restart clears it', S('done', true, true, true), { type: 'indexCleared' }, S('done', true, true, false)],
   ];
   for (const [name, from, event, to] of cases) {
     it(name, () => expect(nextClipState(from, event)).toEqual(to));
@@ -59,10 +59,10 @@ describe('clips repository', () => {
     applyClipEvent(db, 1, { type: 'thumbnailsMade' });
     applyClipEvent(db, 1, { type: 'indexed' }, {}, { indexedProfile: 'p1' });
     const row = db.prepare('SELECT status, shots_at, duration_s, frame_count, indexed_profile FROM clips WHERE id = 1').get();
-    expect(row).toEqual({ status: 'ready', shots_at: shotsAt, duration_s: 4, frame_count: 100, indexed_profile: 'p1' });
+    expect(row).toEqual({ status: 'done', shots_at: shotsAt, duration_s: 4, frame_count: 100, indexed_profile: 'p1' });
     applyClipEvent(db, 1, { type: 'processAgain' });
     expect(db.prepare('SELECT status, shots_at, thumbs_at, indexed_at FROM clips WHERE id = 1').get()).toEqual({ status: 'pending', shots_at: null, thumbs_at: null, indexed_at: null });
-    expect(() => applyClipEvent(db!, 1, { type: 'indexed' }, { status: 'ready' })).toThrow(/not written with a lifecycle event/);
+    expect(() => applyClipEvent(db!, 1, { type: 'indexed' }, { status: 'done' })).toThrow(/not written with a lifecycle event/);
     expect(() => applyClipEvent(db!, 99, { type: 'indexed' })).toThrow(expect.objectContaining({ kind: 'not_found' }));
   });
 });

@@ -120,14 +120,14 @@ describe('job queue', () => {
     q.register(stage('analysis'));
     for (const c of clips) q.enqueue({ clipId: c, stage: 'poll' });
     q.start();
-    await waitFor(() => q.totals().succeeded === 12);
+    await waitFor(() => q.totals().done === 12);
     expect(peak.cpu).toBe(1);
     expect(peak.network).toBeGreaterThanOrEqual(1);
     expect(peak.network).toBeLessThanOrEqual(2);
     for (const c of clips) {
       const seq = order.filter((o) => o.startsWith(`${c}:`)).map((o) => o.split(':')[1]);
       expect(seq).toEqual(['poll', 'index', 'analysis']);
-      expect(q.find(c, 'analysis')!.state).toBe('succeeded');
+      expect(q.find(c, 'analysis')!.state).toBe('done');
       expect(q.find(c, 'poll')!.resource).toBe('network');
     }
     expect(q.isIdle()).toBe(true);
@@ -149,7 +149,7 @@ describe('job queue', () => {
     }
     for (const c of [...clips].reverse()) q.enqueue({ clipId: c, stage: 'probe' });
     q.start();
-    await waitFor(() => q.totals().succeeded === 16);
+    await waitFor(() => q.totals().done === 16);
     const [a, b, c, d] = clips;
     expect(order).toEqual([
       ...[a, b, c, d].flatMap((id) => [`probe${id}`, `poster${id}`]),
@@ -167,7 +167,7 @@ describe('job queue', () => {
     const last = clips[4]!;
     q.prioritizeClip(last);
     q.start();
-    await waitFor(() => q.totals().succeeded === 10);
+    await waitFor(() => q.totals().done === 10);
     expect(order.slice(0, 2)).toEqual([`a${last}`, `b${last}`]);
     expect(q.find(last, 'poster')!.priority).toBe(100);
   });
@@ -183,7 +183,7 @@ describe('job queue', () => {
     let runs = 0;
     q.register({ stage: 'probe', run: async () => { runs++; } });
     q.start();
-    await waitFor(() => q.find(c1!, 'probe')!.state === 'succeeded');
+    await waitFor(() => q.find(c1!, 'probe')!.state === 'done');
     expect(runs).toBe(1);
     const poisoned = q.find(c2!, 'probe')!;
     expect(poisoned.state).toBe('failed');
@@ -207,7 +207,7 @@ describe('job queue', () => {
     expect(bad.lastErrorKind).toBe('invalid');
     expect(bad.lastErrorMessage).toContain('must be a non-empty array');
     const fl = q.find(c2!, 'submit')!;
-    expect(fl.state).toBe('succeeded');
+    expect(fl.state).toBe('done');
     expect(fl.attempts).toBe(2);
     const doomed = q.find(c3!, 'analysis')!;
     expect(doomed.state).toBe('failed');
@@ -258,9 +258,9 @@ describe('job queue', () => {
     q2.start();
     expect(q2.gate().primary?.reason).toBe('quota');
     await new Promise((r) => setTimeout(r, 30));
-    expect(q2.list({ stages: ['upload'], states: ['succeeded'] }).length).toBe(1);
+    expect(q2.list({ stages: ['upload'], states: ['done'] }).length).toBe(1);
     q2.unblock('quota');
-    await waitFor(() => q2.list({ stages: ['upload'], states: ['succeeded'] }).length === 4);
+    await waitFor(() => q2.list({ stages: ['upload'], states: ['done'] }).length === 4);
     expect(gates).toContain('quota');
   });
 
@@ -305,10 +305,10 @@ describe('job queue', () => {
     q.enqueue({ clipId: c2!, stage: 'poll' });
     q.start();
     await waitFor(() => q.isIdle());
-    expect(q.find(c1!, 'upload')!.state).toBe('succeeded');
+    expect(q.find(c1!, 'upload')!.state).toBe('done');
     expect(q.find(c1!, 'upload')!.attempts).toBe(0);
     const p = q.find(c2!, 'poll')!;
-    expect(p.state).toBe('succeeded');
+    expect(p.state).toBe('done');
     expect(p.attempts).toBe(0);
     expect(polls).toBe(4);
   });
@@ -341,7 +341,7 @@ describe('job queue', () => {
     q.retryJob(j.id);
     await waitFor(() => starts === 3);
     release.resolve();
-    await waitFor(() => q.get(j.id)!.state === 'succeeded');
+    await waitFor(() => q.get(j.id)!.state === 'done');
 
     const n = q.enqueue({ clipId: c2!, stage: 'upload' });
     q.enqueue({ clipId: c3!, stage: 'upload' });
@@ -405,11 +405,11 @@ describe('job queue', () => {
     expect(q.gate().primary).toMatchObject({ reason: 'disk', message: 'The disk holding /data has 0 kB free.' });
     await new Promise((r) => setTimeout(r, 60));
     expect(q.list({ states: ['failed'] })).toEqual([]);
-    expect(q.list({ states: ['succeeded'] })).toEqual([]);
+    expect(q.list({ states: ['done'] })).toEqual([]);
     expect(q.list({ states: ['queued'] })).toHaveLength(6);
     db.pragma('max_page_count = 1073741823');
     roomOk = true;
-    await waitFor(() => q.list({ states: ['succeeded'] }).length === 6);
+    await waitFor(() => q.list({ states: ['done'] }).length === 6);
     expect(q.isBlocked('disk')).toBe(false);
     watch.stop();
   });
@@ -421,12 +421,12 @@ describe('job queue', () => {
     q.register({ stage: 'probe', run: async () => { runs++; } });
     q.start();
     const a = q.enqueue({ clipId: c1!, stage: 'probe', workS: 12 });
-    await waitFor(() => q.get(a.id)!.state === 'succeeded');
+    await waitFor(() => q.get(a.id)!.state === 'done');
     const again = q.enqueue({ clipId: c1!, stage: 'probe' });
     expect(again.id).toBe(a.id);
-    expect(again.state).toBe('succeeded');
+    expect(again.state).toBe('done');
     q.enqueue({ clipId: c1!, stage: 'probe' }, { reset: true });
-    await waitFor(() => runs === 2 && q.get(a.id)!.state === 'succeeded');
+    await waitFor(() => runs === 2 && q.get(a.id)!.state === 'done');
     expect(q.list({ clipId: c1! })).toHaveLength(1);
     expect(q.get(a.id)!.workS).toBe(12);
   });

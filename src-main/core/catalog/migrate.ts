@@ -23,10 +23,36 @@ export function migrate(db: Database.Database, migrations: readonly Migration[] 
   }
   for (const m of sorted) {
     if (m.version <= current || (target !== undefined && m.version > target)) continue;
-    db.transaction(() => {
-      m.up(db);
-      db.pragma(`user_version = ${m.version}`);
-    })();
+    if (m.rebuildsTables) rebuilding(db, m);
+    else
+      db.transaction(() => {
+        m.up(db);
+        db.pragma(`user_version = ${m.version}`);
+      })();
   }
   return schemaVersion(db);
+}
+
+/** References that point nowhere: rows whose parent row is gone. */
+const danglingReferences = (db: Database.Database) => (db.pragma('foreign_key_check') as unknown[]).length;
+
+/**
+ * A migration that rebuilds a table runs with foreign keys off (a pragma SQLite ignores inside a
+ * transaction, so it is set around it) and may not leave more dangling references than it found:
+ * a catalog with an old orphan still opens, a rebuild that lost parent rows rolls back.
+ */
+function rebuilding(db: Database.Database, m: Migration): void {
+  const enforced = db.pragma('foreign_keys', { simple: true }) === 1;
+  if (enforced) db.pragma('foreign_keys = OFF');
+  try {
+    db.transaction(() => {
+      const before = danglingReferences(db);
+      m.up(db);
+      const after = danglingReferences(db);
+      if (after > before) throw new AppError('internal', `migration ${m.version} (${m.name}) left ${after - before} references pointing nowhere`);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+  } finally {
+    if (enforced) db.pragma('foreign_keys = ON');
+  }
 }

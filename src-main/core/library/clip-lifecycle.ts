@@ -4,11 +4,12 @@
  * and computes every write with it; the tests drive it directly (test/unit/library-clip-lifecycle.test.ts).
  *
  * `status` is what the Library shows of the media: pending (catalogued, not probed), probed (footage,
- * shots or thumbnails missing), ready (shots and thumbnails made), error, unsupported. `indexed` is
- * the pipeline's one word for finished: every segment embedded and tagged with the current profile
- * (the Jobs view's "done" and the Library's "Indexed" read it).
+ * shots or thumbnails missing), done (shots and thumbnails made: `done` is the app's one word for
+ * finished, as for jobs and imports), error, unsupported. `indexed` says what else is done: every
+ * segment embedded and tagged with the current profile (the Jobs view's "done" and the Library's
+ * "Indexed" read it).
  */
-export type ClipMediaStatus = 'pending' | 'probed' | 'ready' | 'error' | 'unsupported';
+export type ClipMediaStatus = 'pending' | 'probed' | 'done' | 'error' | 'unsupported';
 
 export interface ClipState {
   status: ClipMediaStatus;
@@ -37,8 +38,8 @@ export function cataloguedState(empty: boolean): ClipState {
   return { status: empty ? 'error' : 'pending', hasShots: false, hasThumbs: false, indexed: false };
 }
 
-const footage = (s: ClipMediaStatus) => s === 'probed' || s === 'ready';
-const readiness = (hasShots: boolean, hasThumbs: boolean): ClipMediaStatus => (hasShots && hasThumbs ? 'ready' : 'probed');
+const footage = (s: ClipMediaStatus) => s === 'probed' || s === 'done';
+const readiness = (hasShots: boolean, hasThumbs: boolean): ClipMediaStatus => (hasShots && hasThumbs ? 'done' : 'probed');
 
 export function nextClipState(s: ClipState, e: ClipEvent): ClipState {
   switch (e.type) {

@@ -37,7 +37,7 @@ export interface ClipRow {
   size_bytes: number;
   mtime_ms: number;
   fingerprint: string | null;
-  status: 'pending' | 'probed' | 'ready' | 'error' | 'unsupported';
+  status: 'pending' | 'probed' | 'done' | 'error' | 'unsupported';
   status_reason: string | null;
   error_kind: string | null;
   missing_at: number | null;
@@ -314,7 +314,7 @@ function toSummary(row: ClipRow, thumbs: ThumbRow[], shotCount: number, marks: M
 /** Searchable: the index stage stamped it (clips-repository's `indexed` event), as the Jobs view's "Indexed". */
 const INDEXED = `c.indexed_at IS NOT NULL`;
 /** Footage still on its way there (a clip that failed reading is a problem, not this). */
-const INDEXING = `c.indexed_at IS NULL AND c.status IN ('pending', 'probed', 'ready')`;
+const INDEXING = `c.indexed_at IS NULL AND c.status IN ('pending', 'probed', 'done')`;
 
 /** SQL condition and parameters for a Library filter. */
 function filterSql(filter: ClipFilter): { sql: string; params: unknown[] } {

@@ -25,7 +25,7 @@ export function nameFromUrl(url: string): string {
 /**
  * Catalogues (or finds again) a clip that lives at `url`, from main's probe of the address: its
  * metadata, and one shot spanning the clip (the service does not say where its cuts are). The
- * poster and filmstrip come next (remote/remote-clip-media.ts: saving them makes it `ready`).
+ * poster and filmstrip come next (remote/remote-clip-media.ts: saving them makes it `done`).
  * Returns the clip, its shot and the duration it spans.
  */
 export function catalogueRemoteClip(db: CatalogDb, url: string, name: string, probe: ProbeOutcome): { clipId: number; shotId: number; durationS: number } {

@@ -6,12 +6,11 @@ import type { EventBus } from '../rpc/event-bus';
 import type { ServiceClient } from '../service/client';
 import { DEFAULT_TENSOR_PROFILE, type TensorProfile } from '../tensors/tensor-profile';
 import type { Logger } from '../util/logger';
-import type { ClipStatus } from '../../../src-shared/contract/library';
-import { STAGE_GRAPH } from '../../../src-shared/contract/stage-graph';
-import { INDEX_STAGES, type StageName, type ClipJobs, type JobsSummary, type JobView, type NetworkState } from '../../../src-shared/contract/jobs';
+import type { ClipJobs, JobsSummary, NetworkState } from '../../../src-shared/contract/jobs';
+import { clipCounts, clipJobsOf, foldState, isActive, listOrder, NETWORK_STAGES, remoteClipJobs, STAGE_INDEX, type ClipForJobs, type ClipListFilter, type FoldContext, type FoldedRow } from './clip-jobs-fold';
 import type { BackoffOptions } from './error-policy';
-import { EtaModel, type ClipRemaining } from './eta';
-import { nextShownEta, type ShownEta } from './eta-display';
+import { JobsEta } from './jobs-eta';
+import { createJobsViewStore, type JobsViewStore } from './jobs-view-store';
 import { DiskWatch } from './disk-watch';
 import { JobQueue, type DiskRoomCheck, type GateState } from './job-queue';
 import type { Job, JobResource } from './job-types';
@@ -74,61 +73,6 @@ const LEAD_PRIORITY = 1;
 
 export type JobTarget = { jobId: number; clipId?: undefined } | { clipId: number; jobId?: undefined };
 
-const STAGE_INDEX = new Map<string, number>(INDEX_STAGES.map((s, i) => [s, i]));
-const NETWORK_STAGES = new Set<string>(INDEX_STAGES.filter((st) => STAGE_GRAPH[st].resource === 'network'));
-
-function jobView(j: Job): JobView {
-  return {
-    id: j.id,
-    clipId: j.clipId,
-    stage: j.stage,
-    state: j.state,
-    resource: j.resource,
-    priority: j.priority,
-    attempts: j.attempts,
-    progress: j.progress,
-    note: j.note ?? null,
-    errorKind: j.lastErrorKind,
-    errorMessage: j.lastErrorMessage,
-    notBefore: j.notBefore,
-    updatedAt: j.updatedAt ?? 0,
-    runMs: j.runMs ?? 0,
-  };
-}
-
-interface FrontierRow {
-  clip_id: number;
-  stage: StageName;
-  state: Job['state'];
-  progress: number;
-  resource: JobResource;
-  priority: number;
-  duration_s: number | null;
-  indexed_at: number | null;
-  indexed_profile: string | null;
-}
-
-interface ClipMeta {
-  id: number;
-  file_name: string;
-  /** A clip added by URL: indexed by the service from its address, no local stage applies. */
-  source_url: string | null;
-  /** The stored status (clips-repository writes pending, probed, ready, error, unsupported). */
-  status: ClipStatus;
-  duration_s: number | null;
-  indexed_at: number | null;
-  indexed_profile: string | null;
-}
-
-/**
- * Where a clip is: its furthest stage that is not done (a stage re-run after a later one, as a
- * resubmission does, is where the clip is), or its furthest stage when all are done.
- */
-function frontierOf(jobs: readonly Job[]): Job | null {
-  const furthest = (list: readonly Job[]) => list.reduce<Job | null>((best, j) => (!best || STAGE_INDEX.get(j.stage)! > STAGE_INDEX.get(best.stage)! ? j : best), null);
-  return furthest(jobs.filter((j) => j.state !== 'succeeded')) ?? furthest(jobs);
-}
-
 /**
  * How many jobs share the cores when `caller` starts a decode: the running CPU jobs (a caller on
  * the CPU lane is one of them) plus the caller when it runs on the network lane (the upload
@@ -148,8 +92,8 @@ export class IndexingPipeline {
   readonly store: SegmentStore;
   readonly profile: TensorProfile;
   private readonly deps: StageDeps;
-  private readonly eta: EtaModel;
-  private shownEta: ShownEta | null = null;
+  private readonly view: JobsViewStore;
+  private readonly eta: JobsEta;
   private readonly watch: NetworkWatch;
   private readonly diskWatch: DiskWatch | null;
   private readonly recovery: ServiceRecovery;
@@ -164,6 +108,7 @@ export class IndexingPipeline {
     this.profile = o.profile ?? DEFAULT_TENSOR_PROFILE;
     this.store = new SegmentStore(o.db);
     this.queue = new JobQueue({ db: o.db, concurrency: o.concurrency, backoff: o.backoff, logger: o.logger, disk: o.disk });
+    this.view = createJobsViewStore(o.db);
     this.diskWatch = o.disk ? new DiskWatch(this.queue, o.disk) : null;
     this.deps = {
       db: o.db,
@@ -188,8 +133,14 @@ export class IndexingPipeline {
     for (const h of [probeStage(d), posterStage(d), analysisStage(d), uploadStage(d), submitStage(d), pollStage(d), indexStage(d, (c, n) => this.clipIndexed(c, n))]) {
       this.queue.register(h);
     }
-    this.eta = new EtaModel((stage) => (NETWORK_STAGES.has(stage) ? 'network' : 'cpu'));
-    this.seedEta();
+    this.eta = new JobsEta((clipId) => this.queue.store.stageFinishedAt(clipId, 'submit'));
+    // The latest finished runs, oldest first: the ETA starts from what this machine did last time.
+    this.eta.observe(
+      this.queue.store
+        .finished(500)
+        .reverse()
+        .map((r) => ({ stage: r.stage, clipId: r.clip_id, runMs: r.run_ms, workS: r.work_s, finishedAt: r.finished_at })),
+    );
     this.watch = new NetworkWatch(this.queue, {
       client: () => o.service.client(),
       offlineProbe: o.offlineProbe,
@@ -239,21 +190,10 @@ export class IndexingPipeline {
    */
   enqueueClips(clipIds?: readonly number[], opts: { restart?: boolean; priority?: number } = {}): number {
     // Without ids (start-up, "index everything"): SQL leaves out clips with work queued, failed or done.
-    const ids =
-      clipIds ??
-      (
-        this.o.db
-          .prepare(
-            opts.restart
-              ? 'SELECT id FROM clips WHERE source_url IS NULL ORDER BY id'
-              : `SELECT c.id FROM clips c WHERE c.source_url IS NULL AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.clip_id = c.id AND j.state IN ('queued', 'running', 'paused', 'failed', 'cancelled'))
-                 AND (c.indexed_at IS NULL OR c.indexed_profile IS NOT ?) ORDER BY c.id`,
-          )
-          .all(...(opts.restart ? [] : [this.profile.id])) as { id: number }[]
-      ).map((r) => r.id);
+    const ids = clipIds ?? this.view.clipsToIndex({ restart: opts.restart === true, profileId: this.profile.id });
     let n = 0;
     for (const id of ids) {
-      const meta = this.clipMeta(id);
+      const meta = this.view.clipForJobs(id);
       if (!meta || meta.source_url !== null) continue;
       const jobs = this.queue.list({ clipId: id });
       // A `pending` row holds nothing derived: a job past the probe belongs to content the import
@@ -362,65 +302,46 @@ export class IndexingPipeline {
 
   /** The Jobs summary with the ETA as last shown (reading it does not move it; flush() does). */
   summary(): JobsSummary {
-    const f = this.fold();
-    if (!this.shownEta) this.advanceEta(f);
-    return this.summaryOf(f);
+    const folded = this.folded();
+    if (!this.eta.shown) this.advanceEta(folded);
+    return this.summaryOf(folded);
   }
 
-  private fold() {
-    const rows = this.frontiers();
-    const gateOpen = this.queue.gate().open;
-    const states = rows.map((r) => ({ r, state: this.foldState(r, gateOpen) }));
-    const active = states.filter((x) => x.state === 'running' || x.state === 'waiting' || x.state === 'blocked');
-    return { rows, gateOpen, states, active };
+  private foldContext(): FoldContext {
+    return { currentProfiles: [this.profile.id, URL_PROFILE_ID], gateOpen: this.queue.gate().open, stageMayRun: (st) => this.queue.stageMayRun(st) };
+  }
+
+  /** Every clip's frontier folded (the gate read once for the whole list). */
+  private folded(clipIds?: readonly number[]): FoldedRow[] {
+    const ctx = this.foldContext();
+    return this.view.frontiers(clipIds).map((r) => ({ r, state: foldState(r, ctx) }));
   }
 
   /** One refresh of the shown ETA (eta-display.ts): once per summary event, whoever reads it. */
-  private advanceEta(f: ReturnType<IndexingPipeline['fold']>): void {
-    const { active, gateOpen } = f;
-    let etaMs: number | null = null;
-    if (active.length === 0) etaMs = 0;
-    else if (gateOpen || active.every((x) => !INDEX_STAGES.slice(STAGE_INDEX.get(x.r.stage) ?? 0).some((st) => NETWORK_STAGES.has(st)))) {
-      const remaining: ClipRemaining[] = active.map(({ r }) => ({
-        stage: r.stage,
-        progress: r.state === 'succeeded' ? 1 : r.progress,
-        later: INDEX_STAGES.slice((STAGE_INDEX.get(r.stage) ?? 0) + 1),
-        workS: r.duration_s,
-      }));
-      etaMs = this.eta.estimate(remaining, this.slots());
-    }
-    this.shownEta = nextShownEta(this.shownEta, { rawMs: etaMs, now: Date.now(), activeClips: active.length, networkOpen: gateOpen });
+  private advanceEta(folded: readonly FoldedRow[]): void {
+    this.eta.advance(
+      folded.filter((x) => isActive(x.state)),
+      this.queue.gate().open,
+      this.slots(),
+      Date.now(),
+    );
   }
 
-  private summaryOf(f: ReturnType<IndexingPipeline['fold']>): JobsSummary {
-    const { rows, states, active } = f;
+  private summaryOf(folded: readonly FoldedRow[]): JobsSummary {
+    const clips = clipCounts(folded);
+    const shown = this.eta.shown;
     return {
       totals: this.queue.totals(),
-      clips: {
-        total: rows.length,
-        done: states.filter((x) => x.state === 'done').length,
-        active: active.length,
-        failed: states.filter((x) => x.state === 'failed').length,
-      },
-      etaMs: active.length === 0 ? 0 : (this.shownEta?.ms ?? null),
-      etaNote: this.shownEta?.note ?? null,
+      clips,
+      etaMs: clips.active === 0 ? 0 : (shown?.ms ?? null),
+      etaNote: shown?.note ?? null,
       network: this.networkState(),
       updatedAt: Date.now(),
     };
   }
 
-  listClips(filter: 'all' | 'active' | 'failed' | 'done' = 'all', offset = 0, limit = 200): { clips: ClipJobs[]; total: number } {
-    const gateOpen = this.queue.gate().open;
-    const rank: Record<ClipJobs['state'], number> = { running: 0, blocked: 1, waiting: 2, failed: 3, paused: 4, cancelled: 5, done: 6 };
-    const all = this.frontiers()
-      .map((r) => ({ r, state: this.foldState(r, gateOpen) }))
-      .filter(({ state }) => {
-        if (filter === 'active') return state !== 'done' && state !== 'failed' && state !== 'cancelled';
-        if (filter === 'failed') return state === 'failed';
-        if (filter === 'done') return state === 'done';
-        return true;
-      })
-      .sort((a, b) => rank[a.state] - rank[b.state] || b.r.priority - a.r.priority || (b.r.indexed_at ?? 0) - (a.r.indexed_at ?? 0) || a.r.clip_id - b.r.clip_id);
+  listClips(filter: ClipListFilter = 'all', offset = 0, limit = 200): { clips: ClipJobs[]; total: number } {
+    const all = listOrder(this.folded(), filter);
     const page = all.slice(offset, offset + limit).map(({ r }) => this.clipJobs(r.clip_id)).filter((c): c is ClipJobs => c !== null);
     return { clips: page, total: all.length };
   }
@@ -429,106 +350,16 @@ export class IndexingPipeline {
   indexStates(clipIds: readonly number[]): Map<number, ClipJobs['state']> {
     const out = new Map<number, ClipJobs['state']>();
     if (clipIds.length === 0) return out;
-    const gateOpen = this.queue.gate().open;
-    for (const r of this.frontiers(clipIds)) out.set(r.clip_id, this.foldState(r, gateOpen));
+    for (const { r, state } of this.folded(clipIds)) out.set(r.clip_id, state);
     return out;
   }
 
-  /**
-   * Each clip's furthest indexing job in one query (of the given clips, or all): what the summary
-   * and the list sort by. A clip added by URL has no jobs: the service indexed it from its address
-   * when it was added (service-actions/add-by-url), so it stands as one finished index step, or a
-   * failed one when the add was cut short before it was indexed; the Jobs view counts it with the
-   * rest, as the Library does.
-   */
-  private frontiers(clipIds?: readonly number[]): FrontierRow[] {
-    const idx = `CASE stage ${INDEX_STAGES.map((st, i) => `WHEN '${st}' THEN ${i}`).join(' ')} END`;
-    const name = `CASE f.si ${INDEX_STAGES.map((st, i) => `WHEN ${i} THEN '${st}'`).join(' ')} END`;
-    const only = (col: string) => (clipIds ? `AND ${col} IN (SELECT value FROM json_each(?))` : '');
-    return this.o.db
-      .prepare(
-        `WITH f AS (SELECT clip_id, COALESCE(MAX(CASE WHEN state <> 'succeeded' THEN ${idx} END), MAX(${idx})) AS si
-                   FROM jobs WHERE clip_id IS NOT NULL AND stage IN (${INDEX_STAGES.map((st) => `'${st}'`).join(',')})
-                   ${only('clip_id')} GROUP BY clip_id)
-         SELECT f.clip_id, j.stage, j.state, j.progress, j.resource, j.priority, c.duration_s, c.indexed_at, c.indexed_profile
-         FROM f JOIN jobs j ON j.clip_id = f.clip_id AND j.stage = ${name} JOIN clips c ON c.id = f.clip_id
-         UNION ALL
-         SELECT c.id, 'index', CASE WHEN c.indexed_at IS NULL THEN 'failed' ELSE 'succeeded' END, 1, 'network', 0, c.duration_s, c.indexed_at, c.indexed_profile
-         FROM clips c WHERE c.source_url IS NOT NULL ${only('c.id')}`,
-      )
-      .all(...(clipIds ? [JSON.stringify(clipIds), JSON.stringify(clipIds)] : [])) as FrontierRow[];
-  }
-
-  private foldState(r: Pick<FrontierRow, 'stage' | 'state' | 'resource' | 'indexed_at' | 'indexed_profile'>, gateOpen: boolean): ClipJobs['state'] {
-    // gateOpen is read once per list; the per-stage answer covers polls running through a quota pause.
-    if (r.state === 'succeeded') {
-      const current = r.indexed_profile === this.profile.id || r.indexed_profile === URL_PROFILE_ID;
-      return r.stage === 'index' && r.indexed_at !== null && current ? 'done' : 'waiting';
-    }
-    if (r.state === 'running') return 'running';
-    if (r.state === 'queued') return r.resource === 'network' && !gateOpen && !this.queue.stageMayRun(r.stage) ? 'blocked' : 'waiting';
-    if (r.state === 'paused' || r.state === 'failed' || r.state === 'cancelled') return r.state;
-    return 'waiting';
-  }
-
-  /** One clip's jobs folded into where it is (ClipJobs in the contract documents the states). */
+  /** One clip's jobs folded into where it is (clip-jobs-fold.ts). */
   clipJobs(clipId: number): ClipJobs | null {
-    const meta = this.clipMeta(clipId);
-    if (!meta) return null;
-    if (meta.source_url !== null) return this.remoteClipJobs(meta);
-    const jobs = this.queue.list({ clipId });
-    const indexJobs = jobs.filter((j) => STAGE_INDEX.has(j.stage));
-    const stageCount = INDEX_STAGES.length;
-    const frontier = frontierOf(indexJobs);
-    const stage = frontier?.stage ?? 'probe';
-    const stageIndex = STAGE_INDEX.get(stage) ?? 0;
-    const state: ClipJobs['state'] = frontier
-      ? this.foldState({ stage: frontier.stage, state: frontier.state, resource: frontier.resource, indexed_at: meta.indexed_at, indexed_profile: meta.indexed_profile }, this.queue.gate().open)
-      : 'waiting';
-    const failed = indexJobs.find((j) => j.state === 'failed');
-    const errorFrom = frontier?.lastErrorMessage ? frontier : failed;
-    const within = frontier ? (frontier.state === 'succeeded' ? 1 : frontier.progress) : 0;
-    const seg = this.o.db.prepare('SELECT COUNT(*) AS n FROM segments WHERE clip_id = ? AND profile_id = ?').get(clipId, this.profile.id) as { n: number };
-    return {
-      clipId,
-      name: meta.file_name,
-      durationS: meta.duration_s,
-      state,
-      stage,
-      stageIndex,
-      stageCount,
-      progress: state === 'done' ? 1 : Math.min(1, (stageIndex + within) / stageCount),
-      note: frontier?.note ?? null,
-      errorKind: errorFrom?.lastErrorKind ?? null,
-      errorMessage: errorFrom?.lastErrorMessage ?? null,
-      priority: frontier?.priority ?? 0,
-      indexedAt: meta.indexed_at,
-      segments: seg.n,
-      jobs: jobs.sort((a, b) => (STAGE_INDEX.get(a.stage) ?? 99) - (STAGE_INDEX.get(b.stage) ?? 99) || a.id - b.id).map(jobView),
-    };
-  }
-
-  /** A clip added by URL in the Jobs view's words: indexed by the service when it was added, no jobs. */
-  private remoteClipJobs(meta: ClipMeta): ClipJobs {
-    const indexed = meta.indexed_at !== null;
-    const seg = this.o.db.prepare('SELECT COUNT(*) AS n FROM segments WHERE clip_id = ? AND profile_id = ?').get(meta.id, URL_PROFILE_ID) as { n: number };
-    return {
-      clipId: meta.id,
-      name: meta.file_name,
-      durationS: meta.duration_s,
-      state: indexed ? 'done' : 'failed',
-      stage: 'index',
-      stageIndex: INDEX_STAGES.length - 1,
-      stageCount: INDEX_STAGES.length,
-      progress: indexed ? 1 : 0,
-      note: 'indexed by the service from its address',
-      errorKind: indexed ? null : 'cancelled',
-      errorMessage: indexed ? null : 'the add was cut short before the service indexed it: add the address again',
-      priority: 0,
-      indexedAt: meta.indexed_at,
-      segments: seg.n,
-      jobs: [],
-    };
+    const clip = this.view.clipForJobs(clipId);
+    if (!clip) return null;
+    if (clip.source_url !== null) return remoteClipJobs(clip, this.store.segmentCount(clip.id, URL_PROFILE_ID));
+    return clipJobsOf(clip, this.queue.list({ clipId }), this.store.segmentCount(clipId, this.profile.id), this.foldContext());
   }
 
   // ---- internals ----------------------------------------------------------------------
@@ -537,11 +368,7 @@ export class IndexingPipeline {
     return { cpu: this.o.concurrency?.cpu ?? 1, network: this.o.concurrency?.network ?? 3 };
   }
 
-  private clipMeta(clipId: number): ClipMeta | undefined {
-    return this.o.db.prepare('SELECT id, file_name, source_url, status, duration_s, indexed_at, indexed_profile FROM clips WHERE id = ?').get(clipId) as ClipMeta | undefined;
-  }
-
-  private isIndexed(meta: ClipMeta): boolean {
+  private isIndexed(meta: ClipForJobs): boolean {
     if (meta.indexed_at === null || meta.indexed_profile !== this.profile.id) return false;
     const cov = this.store.coverage(meta.id, this.profile.id);
     // A re-detection of shots (file changed) drops segments by cascade: then it is not indexed any more.
@@ -554,42 +381,16 @@ export class IndexingPipeline {
     for (const j of this.queue.list({ clipId })) {
       if (!STAGE_INDEX.has(j.stage) || j.stage === 'probe') continue;
       if (j.state === 'running') this.queue.cancelJob(j.id);
-      this.o.db.prepare('DELETE FROM jobs WHERE id = ?').run(j.id);
+      this.queue.store.remove(j.id);
     }
   }
 
   private rearmFailedTasks(clipId: number): void {
-    const { region } = this.o.service.identity();
-    for (const t of this.store.tasksOf(clipId, this.profile.id, region)) {
-      if (t.status === 'failed' && t.task_id !== null) this.o.db.prepare("UPDATE service_tasks SET task_id = NULL, resubmits = 0 WHERE id = ?").run(t.id);
-    }
-  }
-
-  private seedEta(): void {
-    const rows = this.o.db
-      .prepare(
-        `SELECT stage, run_ms, work_s, started_at, finished_at, clip_id FROM jobs WHERE state = 'succeeded' AND finished_at IS NOT NULL
-         ORDER BY finished_at DESC LIMIT 500`,
-      )
-      .all() as { stage: string; run_ms: number; work_s: number | null; started_at: number | null; finished_at: number; clip_id: number | null }[];
-    for (const r of rows.reverse()) {
-      const ms = r.stage === 'poll' ? this.pollWallMs(r.clip_id, r.finished_at) : r.run_ms;
-      if (ms !== null) this.eta.observe({ stage: r.stage, ms, workS: r.work_s });
-    }
-  }
-
-  /** Poll mostly waits for the service: its cost is the wall time since the clip's tasks were submitted. */
-  private pollWallMs(clipId: number | null, finishedAt: number): number | null {
-    if (clipId === null) return null;
-    const sub = this.o.db.prepare("SELECT finished_at FROM jobs WHERE clip_id = ? AND stage = 'submit'").get(clipId) as { finished_at: number | null } | undefined;
-    return sub?.finished_at ? Math.max(0, finishedAt - sub.finished_at) : null;
+    this.store.rearmFailedTasks(clipId, this.profile.id, this.o.service.identity().region);
   }
 
   private onJob(j: Job): void {
-    if (j.state === 'succeeded' && j.finishedAt) {
-      const ms = j.stage === 'poll' ? this.pollWallMs(j.clipId, j.finishedAt) : (j.runMs ?? null);
-      if (ms !== null) this.eta.observe({ stage: j.stage, ms, workS: j.workS ?? null });
-    }
+    if (j.state === 'done' && j.finishedAt) this.eta.observe([{ stage: j.stage, clipId: j.clipId, runMs: j.runMs ?? null, workS: j.workS ?? null, finishedAt: j.finishedAt }]);
     if (j.clipId !== null) this.dirtyClips.add(j.clipId);
     this.scheduleFlush(false);
   }
@@ -632,9 +433,9 @@ export class IndexingPipeline {
       this.dirtyClips.clear();
       const clips = ids.map((id) => this.clipJobs(id)).filter((c): c is ClipJobs => c !== null);
       if (clips.length > 0) events.emit('jobs.clips', { clips });
-      const f = this.fold();
-      this.advanceEta(f);
-      events.emit('jobs.summary', this.summaryOf(f));
+      const folded = this.folded();
+      this.advanceEta(folded);
+      events.emit('jobs.summary', this.summaryOf(folded));
     } catch (e) {
       // The catalog closed under a late timer (shutdown): nothing to report any more.
       this.o.logger?.debug('pipeline.flush.skipped', { message: (e as Error).message });

@@ -2,8 +2,8 @@ import { AppError, toAppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { Logger } from '../util/logger';
 import { BLOCK_REASONS, DEFAULT_BACKOFF, primaryBlock, reactionFor, type BackoffOptions, type BlockReason } from './error-policy';
-import { findJobRow, getJobRow, rowToJob, type JobRow } from './job-rows';
-import { LANE_ORDER, STAGE_GRAPH, STAGE_NAMES, type StageName } from '../../../src-shared/contract/stage-graph';
+import { createJobStore, rowToJob, type JobRow, type JobStore, type SettleFields } from './job-store';
+import { STAGE_GRAPH, type StageName } from '../../../src-shared/contract/stage-graph';
 import type { AnyStageHandler, Job, JobResource, JobSpec, JobState, StageContext, StageOutcome } from './job-types';
 
 export interface JobQueueOptions {
@@ -54,12 +54,6 @@ export interface ListFilter {
   offset?: number;
 }
 
-/**
- * Queue order at equal priority: the preview lane (probe, poster) of every clip first, then clip
- * after clip (lowest id first), so one clip finishes all its stages before the next one starts.
- */
-const LANE_RANK = `CASE stage ${STAGE_NAMES.map((st) => `WHEN '${st}' THEN ${LANE_ORDER[STAGE_GRAPH[st].lane]}`).join(' ')} ELSE 9 END`;
-
 /** Why a running job's signal was aborted: decides where the job goes when its run ends. */
 type AbortWhy = 'cancel' | 'pause' | 'block' | 'shutdown' | 'requeue';
 
@@ -85,7 +79,8 @@ const PERSISTED_BLOCKS: readonly BlockReason[] = ['user', 'quota'];
  * quota, auth, offline).
  */
 export class JobQueue {
-  private readonly db: CatalogDb;
+  /** The jobs table's owner; read by the pipeline's views too. */
+  readonly store: JobStore;
   private readonly handlers = new Map<StageName, AnyStageHandler>();
   private readonly running = new Map<number, Running>();
   private readonly blocks = new Map<BlockReason, BlockState>();
@@ -108,7 +103,7 @@ export class JobQueue {
   private pumpAgain = false;
 
   constructor(o: JobQueueOptions) {
-    this.db = o.db;
+    this.store = createJobStore(o.db);
     this.concurrency = { cpu: Math.max(1, o.concurrency?.cpu ?? 1), network: Math.max(1, o.concurrency?.network ?? 3) };
     this.backoff = o.backoff ?? DEFAULT_BACKOFF;
     this.defaultMaxAttempts = o.defaultMaxAttempts ?? 5;
@@ -135,16 +130,8 @@ export class JobQueue {
   start(): void {
     if (this.started) return;
     const now = this.now();
-    this.db
-      .prepare(
-        `UPDATE jobs SET recoveries = recoveries + 1, updated_at = @now,
-           state = CASE WHEN recoveries + 1 > @max THEN 'failed' ELSE 'queued' END,
-           last_error_kind = CASE WHEN recoveries + 1 > @max THEN 'internal' ELSE last_error_kind END,
-           last_error_message = CASE WHEN recoveries + 1 > @max THEN 'the app stopped while running this job ' || (recoveries + 1) || ' times' ELSE last_error_message END
-         WHERE state = 'running'`,
-      )
-      .run({ now, max: this.maxRecoveries });
-    for (const row of this.db.prepare("SELECT name, value_json FROM queue_flags WHERE name LIKE 'block.%'").all() as { name: string; value_json: string }[]) {
+    this.store.recoverRunning(now, this.maxRecoveries);
+    for (const row of this.store.persistedBlocks()) {
       const reason = row.name.slice('block.'.length) as BlockReason;
       if (!PERSISTED_BLOCKS.includes(reason)) continue;
       try {
@@ -173,10 +160,10 @@ export class JobQueue {
 
   /**
    * One job per clip and stage. An existing job is left alone (its priority raised if asked)
-   * unless `reset`: then it starts over as queued, even if it had succeeded or failed.
+   * unless `reset`: then it starts over as queued, even if it was done or failed.
    */
   enqueue(spec: JobSpec, opts: { reset?: boolean } = {}): Job {
-    const job = this.db.transaction(() => this.enqueueRow(spec, opts.reset ?? false))();
+    const job = this.inTransaction(() => this.enqueueRow(spec, opts.reset ?? false));
     this.emitJob(job);
     this.pump();
     return job;
@@ -187,15 +174,10 @@ export class JobQueue {
     const resource = STAGE_GRAPH[spec.stage].resource;
     const priority = spec.priority ?? 0;
     const payload = spec.payload === undefined ? null : JSON.stringify(spec.payload);
-    const existing = findJobRow(this.db, spec.clipId, spec.stage);
+    const existing = this.store.rowOf(spec.clipId, spec.stage);
     if (!existing) {
-      const info = this.db
-        .prepare(
-          `INSERT INTO jobs (clip_id, stage, state, resource, priority, attempts, progress, payload_json, not_before, created_at, updated_at, work_s)
-           VALUES (?, ?, 'queued', ?, ?, 0, 0, ?, NULL, ?, ?, ?)`,
-        )
-        .run(spec.clipId, spec.stage, resource, priority, payload, now, now, spec.workS ?? null);
-      return rowToJob(getJobRow(this.db, Number(info.lastInsertRowid))!);
+      const id = this.store.insert({ clipId: spec.clipId, stage: spec.stage, resource, priority, payload, workS: spec.workS ?? null }, now);
+      return rowToJob(this.store.row(id)!);
     }
     const running = this.running.get(existing.id);
     if (reset && running) {
@@ -203,17 +185,11 @@ export class JobQueue {
       this.abortRun(running, 'requeue');
     }
     if (reset && !running) {
-      this.db
-        .prepare(
-          `UPDATE jobs SET state = 'queued', resource = ?, priority = MAX(priority, ?), attempts = 0, progress = 0, last_error_kind = NULL,
-             last_error_message = NULL, payload_json = COALESCE(?, payload_json), not_before = NULL, note = NULL, recoveries = 0,
-             started_at = NULL, finished_at = NULL, work_s = COALESCE(?, work_s), updated_at = ? WHERE id = ?`,
-        )
-        .run(resource, priority, payload, spec.workS ?? null, now, existing.id);
+      this.store.startOver(existing.id, { resource, priority, payload, workS: spec.workS ?? null }, now);
     } else if (priority > existing.priority || (spec.workS != null && existing.work_s == null)) {
-      this.db.prepare('UPDATE jobs SET priority = MAX(priority, ?), work_s = COALESCE(work_s, ?), updated_at = ? WHERE id = ?').run(priority, spec.workS ?? null, now, existing.id);
+      this.store.raisePriority(existing.id, priority, spec.workS ?? null, now);
     }
-    return rowToJob(getJobRow(this.db, existing.id)!);
+    return rowToJob(this.store.row(existing.id)!);
   }
 
   // ---- per-job controls -----------------------------------------------------------------
@@ -245,8 +221,7 @@ export class JobQueue {
 
   /** Every failed (and cancelled, if asked) job back to queued. Returns how many. */
   retryAll(opts: { includeCancelled?: boolean } = {}): number {
-    const states = opts.includeCancelled ? ['failed', 'cancelled'] : ['failed'];
-    const ids = (this.db.prepare(`SELECT id FROM jobs WHERE state IN (${states.map(() => '?').join(',')})`).all(...states) as { id: number }[]).map((r) => r.id);
+    const ids = this.store.idsInStates(opts.includeCancelled ? ['failed', 'cancelled'] : ['failed']);
     for (const id of ids) this.retryJob(id);
     return ids.length;
   }
@@ -273,47 +248,36 @@ export class JobQueue {
    * still away they meet it again and wait again.
    */
   wakeClip(clipId: number): number {
-    const woken = this.db
-      .prepare("UPDATE jobs SET not_before = NULL, updated_at = ? WHERE clip_id = ? AND state = 'queued' AND last_error_kind = 'unplugged' AND not_before IS NOT NULL RETURNING id")
-      .all(this.now(), clipId) as { id: number }[];
+    const woken = this.store.wakeUnplugged(clipId, this.now());
     if (woken.length === 0) return 0;
-    for (const { id } of woken) this.emitJob(this.get(id)!);
+    for (const id of woken) this.emitJob(this.get(id)!);
     this.pump();
     return woken.length;
   }
 
   /** The clip the user opened goes first: its unfinished jobs, and the stages they lead to. */
   prioritizeClip(clipId: number, priority = HIGH_PRIORITY): number {
-    const now = this.now();
-    const info = this.db
-      .prepare("UPDATE jobs SET priority = MAX(priority, ?), updated_at = ? WHERE clip_id = ? AND state IN ('queued', 'paused', 'running')")
-      .run(priority, now, clipId);
+    const changes = this.store.raiseClipPriority(clipId, priority, this.now());
     for (const id of this.idsOfClip(clipId, ['queued', 'paused', 'running'])) {
       const run = this.running.get(id);
       if (run) run.job.priority = Math.max(run.job.priority, priority);
       this.emitJob(this.get(id)!);
     }
     this.pump();
-    return info.changes;
+    return changes;
   }
 
   private idsOfClip(clipId: number, states: JobState[]): number[] {
-    return (this.db.prepare(`SELECT id FROM jobs WHERE clip_id = ? AND state IN (${states.map(() => '?').join(',')}) ORDER BY id`).all(clipId, ...states) as { id: number }[]).map((r) => r.id);
+    return this.store.idsOfClipInStates(clipId, states);
   }
 
   private transition(id: number, from: JobState[], to: JobState, o: { resetAttempts?: boolean; clearNotBefore?: boolean } = {}): boolean {
-    const sets = ['state = @to', 'updated_at = @now'];
-    if (o.resetAttempts) sets.push('attempts = 0', 'last_error_kind = NULL', 'last_error_message = NULL', 'recoveries = 0', 'progress = 0', 'note = NULL');
-    if (o.clearNotBefore) sets.push('not_before = NULL');
-    if (to === 'cancelled') sets.push('finished_at = @now');
-    const info = this.db
-      .prepare(`UPDATE jobs SET ${sets.join(', ')} WHERE id = @id AND state IN (${from.map((s) => `'${s}'`).join(',')})`)
-      .run({ id, to, now: this.now() });
-    if (info.changes > 0) {
+    const changed = this.store.transition(id, from, to, { fresh: o.resetAttempts, clearNotBefore: o.clearNotBefore }, this.now());
+    if (changed) {
       this.emitJob(this.get(id)!);
       this.pump();
     }
-    return info.changes > 0;
+    return changed;
   }
 
   // ---- network gate ---------------------------------------------------------------------
@@ -334,9 +298,7 @@ export class JobQueue {
     const state: BlockState = { reason, message, since: had?.since ?? this.now() };
     this.blocks.set(reason, state);
     if (PERSISTED_BLOCKS.includes(reason)) {
-      this.db
-        .prepare('INSERT INTO queue_flags (name, value_json, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET value_json = excluded.value_json, updated_at = excluded.updated_at')
-        .run(`block.${reason}`, JSON.stringify({ message, since: state.since }), this.now());
+      this.store.saveBlock(`block.${reason}`, JSON.stringify({ message, since: state.since }), this.now());
     }
     for (const r of this.running.values()) if (!this.mayRun(r.job.stage)) this.abortRun(r, 'block');
     if (!had || had.message !== message) {
@@ -349,7 +311,7 @@ export class JobQueue {
     let changed = false;
     for (const reason of reasons) {
       if (this.blocks.delete(reason)) changed = true;
-      if (PERSISTED_BLOCKS.includes(reason)) this.db.prepare('DELETE FROM queue_flags WHERE name = ?').run(`block.${reason}`);
+      if (PERSISTED_BLOCKS.includes(reason)) this.store.dropBlock(`block.${reason}`);
     }
     if (!changed) return;
     if (reasons.includes('disk')) this.requeueUnsettled();
@@ -363,39 +325,24 @@ export class JobQueue {
   get(id: number): Job | undefined {
     const run = this.running.get(id);
     if (run) return { ...run.job };
-    const row = getJobRow(this.db, id);
+    const row = this.store.row(id);
     return row ? rowToJob(row) : undefined;
   }
 
   find(clipId: number | null, stage: string): Job | undefined {
-    const row = findJobRow(this.db, clipId, stage);
+    const row = this.store.rowOf(clipId, stage);
     return row ? this.get(row.id) : undefined;
   }
 
   list(f: ListFilter = {}): Job[] {
-    const where: string[] = [];
-    const args: unknown[] = [];
-    if (f.clipId !== undefined) {
-      where.push('clip_id = ?');
-      args.push(f.clipId);
-    }
-    if (f.states?.length) {
-      where.push(`state IN (${f.states.map(() => '?').join(',')})`);
-      args.push(...f.states);
-    }
-    if (f.stages?.length) {
-      where.push(`stage IN (${f.stages.map(() => '?').join(',')})`);
-      args.push(...f.stages);
-    }
-    const sql = `SELECT * FROM jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id LIMIT ? OFFSET ?`;
-    const rows = this.db.prepare(sql).all(...args, f.limit ?? -1, f.offset ?? 0) as JobRow[];
-    return rows.map((r) => this.running.get(r.id)?.job ?? rowToJob(r)).map((j) => ({ ...j }));
+    return this.store
+      .list(f).map((r) => this.running.get(r.id)?.job ?? rowToJob(r)).map((j) => ({ ...j }));
   }
 
   totals(): JobTotals {
-    const out: JobTotals = { queued: 0, running: 0, succeeded: 0, failed: 0, paused: 0, cancelled: 0 };
-    for (const r of this.db.prepare('SELECT state, COUNT(*) AS n FROM jobs GROUP BY state').all() as { state: JobState; n: number }[]) {
-      if (r.state in out) out[r.state] = r.n;
+    const out: JobTotals = { queued: 0, running: 0, done: 0, failed: 0, paused: 0, cancelled: 0 };
+    for (const r of this.store.countsByState()) {
+      if (r.state in out) out[r.state as JobState] = r.n;
     }
     return out;
   }
@@ -409,8 +356,7 @@ export class JobQueue {
     if (this.running.size > 0) return false;
     const stages = this.startableStages();
     if (stages.length === 0) return true;
-    const row = this.db.prepare(`SELECT 1 FROM jobs WHERE state = 'queued' AND stage IN (${stages.map(() => '?').join(',')}) LIMIT 1`).get(...stages);
-    return !row;
+    return !this.store.anyQueued(stages);
   }
 
   onJob(listener: (job: Job) => void): () => void {
@@ -461,9 +407,7 @@ export class JobQueue {
   private requeueUnsettled(): void {
     const live = [...this.running.keys()];
     try {
-      this.db
-        .prepare(`UPDATE jobs SET state = 'queued', updated_at = ? WHERE state = 'running' AND id NOT IN (SELECT value FROM json_each(?))`)
-        .run(this.now(), JSON.stringify(live));
+      this.store.requeueUnsettled(live, this.now());
     } catch (e) {
       this.logger?.warn('queue.requeue.failed', { message: (e as Error).message });
     }
@@ -501,13 +445,7 @@ export class JobQueue {
       const busy = [...this.running.values()].filter((r) => r.job.resource === resource).length;
       const free = this.concurrency[resource] - busy;
       if (free <= 0) continue;
-      const rows = this.db
-        .prepare(
-          `SELECT * FROM jobs WHERE state = 'queued' AND stage IN (${stages.map(() => '?').join(',')}) AND (not_before IS NULL OR not_before <= ?)
-           ORDER BY priority DESC, ${LANE_RANK}, clip_id IS NULL, clip_id, id LIMIT ?`,
-        )
-        .all(...stages, now, free) as JobRow[];
-      for (const row of rows) this.startRow(row);
+      for (const row of this.store.due(stages, now, free)) this.startRow(row);
     }
     this.scheduleWake(now);
   }
@@ -516,13 +454,7 @@ export class JobQueue {
   private scheduleWake(now: number): void {
     const stages = this.startableStages();
     if (stages.length === 0) return this.clearWake();
-    const row = this.db
-      .prepare(
-        `SELECT MIN(not_before) AS t FROM jobs WHERE state = 'queued' AND not_before IS NOT NULL AND not_before > ?
-         AND stage IN (${stages.map(() => '?').join(',')})`,
-      )
-      .get(now, ...stages) as { t: number | null };
-    const at = row.t ?? Infinity;
+    const at = this.store.nextWake(stages, now) ?? Infinity;
     if (at === this.wakeAt && this.wakeTimer) return;
     this.clearWake();
     if (at === Infinity) return;
@@ -543,13 +475,14 @@ export class JobQueue {
     this.wakeAt = Infinity;
   }
 
+  private inTransaction<T>(fn: () => T): T {
+    return this.store.inTransaction(fn);
+  }
+
   private startRow(row: JobRow): void {
     const handler = this.handlers.get(row.stage)!;
     const now = this.now();
-    const info = this.db
-      .prepare("UPDATE jobs SET state = 'running', started_at = ?, updated_at = ?, not_before = NULL, finished_at = NULL WHERE id = ? AND state = 'queued'")
-      .run(now, now, row.id);
-    if (info.changes === 0) return;
+    if (!this.store.markRunning(row.id, now)) return;
     const job = rowToJob({ ...row, state: 'running', started_at: now, updated_at: now, not_before: null, finished_at: null });
     const controller = new AbortController();
     const run: Running = { job, controller, soft: new AbortController(), hardTimer: null, why: null, startedAt: now, lastWrite: now, promise: Promise.resolve() };
@@ -559,17 +492,17 @@ export class JobQueue {
   }
 
   private async execute(run: Running, handler: AnyStageHandler): Promise<void> {
-    const ctx: StageContext = {
-      job: run.job,
-      signal: run.controller.signal,
-      stopping: run.soft.signal,
-      progress: (fraction, note) => this.onProgress(run, fraction, note),
-    };
     let outcome: StageOutcome | void = undefined;
     let error: AppError | null = null;
     try {
       // A microtask first: the handler must never run inside startRow's caller (the pump).
       await Promise.resolve();
+      const ctx: StageContext = {
+        job: run.job,
+        signal: run.controller.signal,
+        stopping: run.soft.signal,
+        progress: (fraction, note) => this.onProgress(run, fraction, note),
+      };
       outcome = await handler.run(ctx);
     } catch (e) {
       error = toAppError(e);
@@ -598,7 +531,7 @@ export class JobQueue {
     if (now - run.lastWrite >= this.progressWriteMs || f >= 1) {
       run.lastWrite = now;
       try {
-        this.db.prepare('UPDATE jobs SET progress = ?, note = ?, updated_at = ? WHERE id = ?').run(f, run.job.note ?? null, now, run.job.id);
+        this.store.writeProgress(run.job.id, f, run.job.note ?? null, now);
       } catch {
         // Progress is advisory; the settle write is the one that matters.
       }
@@ -626,28 +559,23 @@ export class JobQueue {
     const now = this.now();
     const ranMs = Math.max(0, now - run.startedAt);
     const why = run.why;
-    const update = (fields: Record<string, unknown>) => {
-      const cols = Object.keys(fields);
-      this.db
-        .prepare(`UPDATE jobs SET ${cols.map((c) => `${c} = @${c}`).join(', ')}, run_ms = run_ms + @ranMs, updated_at = @now WHERE id = @id`)
-        .run({ ...fields, ranMs, now, id: job.id });
-    };
+    const update = (fields: SettleFields) => this.store.settle(job.id, fields, ranMs, now);
 
     if (!error && why !== 'cancel' && why !== 'requeue') {
       if (outcome && outcome.again) {
         update({ state: why === 'pause' ? 'paused' : 'queued', not_before: now + Math.max(0, outcome.again.delayMs), note: outcome.again.note ?? job.note ?? null, progress: job.progress });
       } else {
-        this.db.transaction(() => {
-          update({ state: 'succeeded', progress: 1, finished_at: now, last_error_kind: null, last_error_message: null, not_before: null, note: job.note ?? null });
+        this.inTransaction(() => {
+          update({ state: 'done', progress: 1, finished_at: now, last_error_kind: null, last_error_message: null, not_before: null, note: job.note ?? null });
           for (const next of outcome?.next ?? []) {
             const j = this.enqueueRow({ ...next, priority: Math.max(next.priority ?? 0, job.priority) }, true);
             queueMicrotask(() => this.emitJob(j));
           }
-        })();
+        });
       }
     } else if (why) {
       const to: Record<AbortWhy, JobState> = { cancel: 'cancelled', pause: 'paused', block: 'queued', shutdown: 'queued', requeue: 'queued' };
-      const fields: Record<string, unknown> = { state: to[why], progress: why === 'requeue' ? 0 : job.progress, note: job.note ?? null };
+      const fields: SettleFields = { state: to[why], progress: why === 'requeue' ? 0 : job.progress, note: job.note ?? null };
       if (why === 'cancel') fields.finished_at = now;
       if (why === 'requeue') Object.assign(fields, { attempts: 0, last_error_kind: null, last_error_message: null, not_before: null });
       update(fields);
@@ -668,7 +596,7 @@ export class JobQueue {
         this.logger?.warn('queue.job.failed', { jobId: job.id, clipId: job.clipId, stage: job.stage, kind: err.kind, message: err.message });
       }
     }
-    const after = getJobRow(this.db, job.id);
+    const after = this.store.row(job.id);
     if (after) this.emitJob(rowToJob(after));
   }
 

@@ -1,7 +1,9 @@
 import type { ErrorKind } from '../../../src-shared/errors';
 import type { NextOf, StageName, StageResource } from '../../../src-shared/contract/stage-graph';
+import { JOB_STATE_VALUES } from '../../../src-shared/contract/jobs';
 
-export const JOB_STATES = ['queued', 'running', 'succeeded', 'failed', 'paused', 'cancelled'] as const;
+/** The contract's states: `done` is the app's one word for finished. */
+export const JOB_STATES = JOB_STATE_VALUES;
 export type JobState = (typeof JOB_STATES)[number];
 
 /** CPU stages (ffmpeg, ONNX) and network stages (service calls) are bounded separately. */

@@ -30,7 +30,12 @@ export interface UploadRow {
   sends: number;
 }
 
-export type TaskStatus = 'submitting' | 'pending' | 'processing' | 'completed' | 'failed' | 'unknown';
+/**
+ * A task as stored: the service's own statuses (pending, processing, unknown, failed) as the client
+ * parsed them, plus the pipeline's `submitting` (intent written before the call) and `done` (the
+ * result is stored: the app's one word for finished; the service says `completed`).
+ */
+export type TaskStatus = 'submitting' | 'pending' | 'processing' | 'done' | 'failed' | 'unknown';
 
 export interface TaskRow {
   id: number;
@@ -231,7 +236,7 @@ export class SegmentStore {
     return this.db
       .prepare(
         `SELECT * FROM service_tasks WHERE upload_request_id = ? AND kind = ? AND region = ? AND task_id IS NOT NULL
-         AND status IN ('pending', 'processing', 'completed', 'unknown') ORDER BY status = 'completed' DESC LIMIT 1`,
+         AND status IN ('pending', 'processing', 'done', 'unknown') ORDER BY status = 'done' DESC LIMIT 1`,
       )
       .get(uploadRequestId, kind, region) as TaskRow | undefined;
   }
@@ -260,11 +265,11 @@ export class SegmentStore {
          ON CONFLICT (segment_id, kind, region) DO UPDATE SET task_id = excluded.task_id, upload_request_id = excluded.upload_request_id,
            status = excluded.status, submitted_at = excluded.submitted_at, error_message = NULL`,
       )
-      .run(segmentId, kind, region, from.task_id, from.upload_request_id, from.status === 'completed' ? 'pending' : from.status, from.submitted_at ?? Date.now());
+      .run(segmentId, kind, region, from.task_id, from.upload_request_id, from.status === 'done' ? 'pending' : from.status, from.submitted_at ?? Date.now());
   }
 
   setTaskStatus(taskId: string, region: string, status: TaskStatus, errorMessage: string | null = null): void {
-    const finished = status === 'completed' || status === 'failed' ? Date.now() : null;
+    const finished = status === 'done' || status === 'failed' ? Date.now() : null;
     this.db
       .prepare('UPDATE service_tasks SET status = ?, error_message = ?, polled_at = ?, finished_at = COALESCE(?, finished_at) WHERE task_id = ? AND region = ?')
       .run(status, errorMessage, Date.now(), finished, taskId, region);
@@ -295,7 +300,7 @@ export class SegmentStore {
     );
     this.db.transaction(() => {
       for (const id of segmentIds) ins.run(id, vector.length, blob, meta.model, meta.region, meta.profileId, now);
-      this.setTaskStatus(taskId, meta.region, 'completed');
+      this.setTaskStatus(taskId, meta.region, 'done');
     })();
   }
 
@@ -312,7 +317,7 @@ export class SegmentStore {
     const { shotSize: a, cameraMovement: b, shootingAngle: c } = tags;
     this.db.transaction(() => {
       for (const id of segmentIds) ins.run(id, rawJson, a?.id ?? null, b?.id ?? null, c?.id ?? null, a?.confidence ?? null, b?.confidence ?? null, c?.confidence ?? null, now);
-      this.setTaskStatus(taskId, region, 'completed');
+      this.setTaskStatus(taskId, region, 'done');
     })();
   }
 
@@ -345,6 +350,21 @@ export class SegmentStore {
         return id;
       });
     })();
+  }
+
+  /** A clip's segments with a profile (the Jobs view's count). */
+  segmentCount(clipId: number, profileId: string): number {
+    return this.db.prepare('SELECT COUNT(*) FROM segments WHERE clip_id = ? AND profile_id = ?').pluck().get(clipId, profileId) as number;
+  }
+
+  /** A task the service failed for good is submitted afresh on the next run (a retry of its clip). */
+  rearmFailedTasks(clipId: number, profileId: string, region: string): number {
+    return this.db
+      .prepare(
+        `UPDATE service_tasks SET task_id = NULL, resubmits = 0 WHERE status = 'failed' AND task_id IS NOT NULL AND region = ?
+         AND segment_id IN (SELECT id FROM segments WHERE clip_id = ? AND profile_id = ?)`,
+      )
+      .run(region, clipId, profileId).changes;
   }
 
   /** How complete a clip's index is: every segment needs an embedding and tags; every shot a segment. */

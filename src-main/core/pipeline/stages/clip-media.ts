@@ -158,7 +158,7 @@ export async function recordMediaFailure<T>(db: CatalogDb, row: ClipRow, signal:
 }
 
 function requireFootage(row: ClipRow): void {
-  if (row.status !== 'probed' && row.status !== 'ready') {
+  if (row.status !== 'probed' && row.status !== 'done') {
     throw new AppError('invalid', `clip ${row.id} is ${row.status}: probe it first (only footage has shots)`);
   }
 }

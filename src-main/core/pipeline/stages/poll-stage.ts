@@ -31,7 +31,7 @@ function taskFailureError(failures: readonly { cause: TaskFailureCause; text: st
 /**
  * Reads the status of every task of the clip still in flight (one GET each; tasks submitted before
  * a crash are simply polled again). A completed task's result is written in the same transaction
- * that marks it completed: the embedding as float32 LE with model, region and profile; the tags as
+ * that marks it done: the embedding as float32 LE with model, region and profile; the tags as
  * the raw JSON plus the three recognised fields as vocabulary ids (tags/tag-vocabulary.ts). Until all are done the job comes back after a delay
  * that grows with the tasks' age, without holding a network slot meanwhile.
  */
@@ -68,7 +68,7 @@ export function pollStage(d: StageDeps): StageHandler<'poll'> {
         return { next: nextStage(ctx, 'upload', ctx.job.workS ?? null) };
       }
       const open = new Map<string, TaskRow>();
-      for (const t of tasks) if (t.status !== 'completed' && t.status !== 'failed' && t.task_id) open.set(t.task_id, t);
+      for (const t of tasks) if (t.status !== 'done' && t.status !== 'failed' && t.task_id) open.set(t.task_id, t);
       const permanentFailures: { cause: TaskFailureCause; text: string }[] = [];
       let resubmit = false;
       let lost = false;
@@ -126,11 +126,11 @@ export function pollStage(d: StageDeps): StageHandler<'poll'> {
       });
 
       const after = d.store.tasksOf(clipId, d.profile.id, region);
-      const completed = after.filter((t) => t.status === 'completed').length;
+      const completed = after.filter((t) => t.status === 'done').length;
       ctx.progress(completed / Math.max(1, expected), `${completed}/${expected} results`);
       if (permanentFailures.length > 0) throw taskFailureError(permanentFailures);
       if (resubmit || lost) return { next: nextStage(ctx, 'upload', ctx.job.workS ?? null) };
-      const stillOpen = after.filter((t) => t.status !== 'completed');
+      const stillOpen = after.filter((t) => t.status !== 'done');
       if (stillOpen.length > 0) {
         const oldest = Math.min(...stillOpen.map((t) => t.submitted_at ?? Date.now()));
         return { again: { delayMs: d.pollDelayMs(Date.now() - oldest), note: `${completed}/${expected} results` } };

@@ -92,11 +92,11 @@ export function ClipJobRow({ clip }: { clip: ClipJobs }): ReactNode {
                   <span className={`job-state-badge small state-${j.state}`}>{JOB_STATE_LABEL[j.state]}</span>
                 </td>
                 <td className="stage-progress">
-                  <ProgressLine value={j.state === 'succeeded' ? 1 : j.progress} state={j.state} />
+                  <ProgressLine value={j.state === 'done' ? 1 : j.progress} state={j.state} />
                 </td>
                 <td className="muted stage-note">
                   {[j.note, j.attempts > 0 ? `${j.attempts} failed attempt${j.attempts === 1 ? '' : 's'}` : null, retryIn(j.notBefore)].filter(Boolean).join(' · ')}
-                  {j.errorMessage && j.state !== 'succeeded' && <div className={j.state === 'failed' ? 'error-text' : ''}>{j.errorMessage}</div>}
+                  {j.errorMessage && j.state !== 'done' && <div className={j.state === 'failed' ? 'error-text' : ''}>{j.errorMessage}</div>}
                 </td>
                 <td className="stage-actions">
                   {actionsFor(j.state).map((a) => (

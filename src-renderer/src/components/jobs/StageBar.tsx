@@ -10,7 +10,7 @@ export function StageBar({ clip }: { clip: ClipJobs }): ReactNode {
       {INDEX_STAGES.map((s, i) => {
         let fill = 0;
         if (clip.state === 'done' || i < clip.stageIndex) fill = 1;
-        else if (i === clip.stageIndex) fill = current?.state === 'succeeded' ? 1 : (current?.progress ?? 0);
+        else if (i === clip.stageIndex) fill = current?.state === 'done' ? 1 : (current?.progress ?? 0);
         return (
           <div key={s} className={`stage-cell${i === clip.stageIndex && clip.state !== 'done' ? ' current' : ''}`} title={stageLabel(s)}>
             <div className="stage-fill" style={{ width: `${Math.round(fill * 100)}%` }} />

@@ -29,7 +29,7 @@ export const CLIP_STATE_LABEL: Record<ClipJobs['state'], string> = {
 export const JOB_STATE_LABEL: Record<JobView['state'], string> = {
   queued: 'Queued',
   running: 'Running',
-  succeeded: 'Done',
+  done: 'Done',
   failed: 'Failed',
   paused: 'Paused',
   cancelled: 'Cancelled',

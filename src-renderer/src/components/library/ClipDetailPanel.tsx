@@ -53,7 +53,7 @@ export function ClipDetailPanel({ clipId, onClose, onOpen }: { clipId: number; o
             </button>
             <span className={`badge ${clipBadge(clip).tone}`}>{clipBadge(clip).label}</span>
             {/* A clip added by URL has no local stages to run again: adding its address again remakes its poster. */}
-            {!clip.sourceUrl && (clip.status === 'error' || clip.status === 'unsupported' || clip.status === 'ready') && (
+            {!clip.sourceUrl && (clip.status === 'error' || clip.status === 'unsupported' || clip.status === 'done') && (
               <button type="button" className="btn" onClick={retry}>
                 Process again
               </button>

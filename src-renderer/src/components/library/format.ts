@@ -4,7 +4,7 @@ import { CLIP_STATE_LABEL } from '../jobs/format';
 export const STATUS_LABEL: Record<ClipStatus, string> = {
   pending: 'Reading',
   probed: 'Processing',
-  ready: 'Ready',
+  done: 'Ready',
   error: 'Error',
   unsupported: 'Unsupported',
   offline: 'Offline',
@@ -12,7 +12,7 @@ export const STATUS_LABEL: Record<ClipStatus, string> = {
 };
 
 export function statusTone(s: ClipStatus): 'ok' | 'warn' | 'error' | 'muted' | 'accent' {
-  if (s === 'ready') return 'ok';
+  if (s === 'done') return 'ok';
   if (s === 'error') return 'error';
   if (s === 'unsupported' || s === 'missing') return 'warn';
   if (s === 'offline') return 'muted';
@@ -41,7 +41,7 @@ export function clipBadge(c: Pick<ClipSummary, 'status' | 'indexing'>): { label:
     const title = c.indexing === 'failed' ? 'The file could not be read (see Jobs for the reason); importing it again retries' : label;
     return { label, tone: INDEX_TONE[c.indexing], title };
   }
-  if ((c.status === 'probed' || c.status === 'ready') && c.indexing) {
+  if ((c.status === 'probed' || c.status === 'done') && c.indexing) {
     const label = CLIP_STATE_LABEL[c.indexing];
     return { label, tone: INDEX_TONE[c.indexing], title: INDEX_TITLE[c.indexing] ?? label };
   }

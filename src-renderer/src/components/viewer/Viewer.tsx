@@ -166,7 +166,7 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
               playsInline
               preload="auto"
               onClick={() => applyShuttle({ type: 'space' })}
-              onError={() => setError(`This clip cannot be played here (${clip?.status === 'ready' ? 'its format is not supported by the player' : (clip?.statusReason ?? clip?.status ?? 'unknown')}).`)}
+              onError={() => setError(`This clip cannot be played here (${clip?.status === 'done' ? 'its format is not supported by the player' : (clip?.statusReason ?? clip?.status ?? 'unknown')}).`)}
               data-testid="viewer-video"
             />
             <FaceBoxes frames={faces} now={now} video={video.current} />
