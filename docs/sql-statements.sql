@@ -20,13 +20,13 @@ ON CONFLICT (shot_id) DO UPDATE SET
 INSERT INTO shot_faces (shot_id, frame_idx, time_s, x, y, w, h, score, landmarks_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 -- insTag
 INSERT INTO shot_local_tags (shot_id, category, value, confidence, magnitude, source) VALUES (?, ?, ?, ?, ?, ?);
--- rows
+-- faceRows
 SELECT * FROM shot_faces WHERE shot_id = ? ORDER BY frame_idx, score DESC;
--- raw
+-- stored
 SELECT * FROM shot_analysis WHERE shot_id = ?;
--- tags
+-- localTags
 SELECT category, value, confidence, magnitude FROM shot_local_tags WHERE shot_id = ? ORDER BY category = 'camera_movement', category, value;
--- done
+-- analysed
 SELECT COUNT(*) AS n FROM shot_analysis WHERE shot_id IN (SELECT value FROM json_each(?)) AND profile_id = ?;
 
 -- ===== src-main/core/catalog/migrations/0001-library.ts (1)
@@ -521,30 +521,30 @@ WHERE cv.collection_id = ? AND cv.region = ? AND cv.video_id IN (SELECT value FR
 UPDATE collection_videos SET ${sets.join(', ')} WHERE collection_id = ? AND region = ? AND clip_id = ?;
 
 -- ===== src-main/core/library/clip-store.ts (16)
--- row
+-- clipWithVolume
 SELECT ${CLIP_COLUMNS} FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?;
--- r
+-- clipFile
 SELECT c.id, c.file_name, c.rel_path, c.source_url, c.missing_at, c.size_bytes, c.fingerprint, c.container, c.duration_s, v.mount_path, v.label, v.online
 FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?;
 -- fingerprintOf
 SELECT fingerprint FROM clips WHERE id = ?;
--- rows
+-- named
 SELECT id, file_name FROM clips WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id;
 -- clipIdAtUrl
 SELECT id FROM clips WHERE source_url = ?;
 -- clipAtPath
 SELECT id, size_bytes, mtime_ms, fingerprint, status, missing_at FROM clips WHERE volume_id = ? AND rel_path = ?;
--- rows
+-- sameContent
 SELECT c.id, c.rel_path, v.mount_path, v.online FROM clips c JOIN volumes v ON v.id = c.volume_id
 WHERE c.fingerprint = ? AND c.size_bytes = ? ORDER BY c.missing_at IS NULL, c.id;
 -- clipsOnVolumeUnder
 SELECT id, rel_path, size_bytes, fingerprint, missing_at FROM clips WHERE volume_id = ?;
 -- clipsOnVolumeUnder
 SELECT id, rel_path, size_bytes, fingerprint, missing_at FROM clips WHERE volume_id = ? AND (rel_path = ? OR (rel_path >= ? AND rel_path < ?));
--- rows
+-- missing
 SELECT c.id, v.mount_path, c.rel_path FROM clips c JOIN volumes v ON v.id = c.volume_id
 WHERE c.missing_at IS NOT NULL AND v.online = 1 AND c.source_url IS NULL AND c.id > ? ORDER BY c.id LIMIT ?;
--- rows
+-- resumable
 SELECT c.id FROM clips c JOIN volumes v ON v.id = c.volume_id
 WHERE c.indexed_at IS NULL AND c.missing_at IS NULL AND c.source_url IS NULL AND v.online = 1
   AND (c.volume_id IN (SELECT value FROM json_each(?)) OR c.id IN (SELECT value FROM json_each(?)))
@@ -553,9 +553,9 @@ ORDER BY c.id;
 SELECT id, mount_path FROM volumes WHERE mount_path <> '';
 -- total
 SELECT COUNT(*) AS n ${from} ${whereSql};
--- rows
+-- page
 SELECT ${CLIP_COLUMNS} ${from} ${whereSql} ORDER BY ${orderSql(args.sort, args.reversed === true)} LIMIT ? OFFSET ?;
--- c
+-- tabCounts
 SELECT COUNT(*) AS all_n,
  SUM(v.online = 1 AND c.missing_at IS NULL AND ${INDEXED}) AS indexed,
  SUM(v.online = 1 AND c.missing_at IS NULL AND ${INDEXING}) AS indexing,
@@ -566,11 +566,11 @@ ${from};
 SELECT c.id FROM clips c JOIN volumes v ON v.id = c.volume_id ${whereSql} ORDER BY ${orderSql(args.sort, args.reversed === true)};
 
 -- ===== src-main/core/library/clips-repository.ts (9)
--- row
+-- lifecycle
 SELECT status, shots_at, thumbs_at, indexed_at FROM clips WHERE id = ?;
 -- applyClipEvent
 UPDATE clips SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @id;
--- row
+-- inserted
 INSERT INTO clips (volume_id, rel_path, file_name, size_bytes, mtime_ms, fingerprint, status, status_reason, error_kind, source_url, created_at, updated_at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id;
 -- moveClip
@@ -592,16 +592,16 @@ INSERT INTO imports (roots_json, state, started_at) VALUES (?, 'running', ?);
 -- finishImport
 UPDATE imports SET state = ?, added = ?, updated = ?, unchanged = ?, relocated = ?, missing = ?, failed = ?, skipped = ?,
 ignored = ?, error = ?, finished_at = ? WHERE id = ?;
--- ins
+-- addIssue
 INSERT INTO import_issues (import_id, path, reason, code) VALUES (?, ?, ?, ?);
--- link
+-- linkClip
 INSERT OR IGNORE INTO import_clips (import_id, clip_id) VALUES (?, ?);
--- rows
+-- unusable
 SELECT v.mount_path, c.rel_path, c.source_url, c.status_reason FROM import_clips ic JOIN clips c ON c.id = ic.clip_id JOIN volumes v ON v.id = c.volume_id
 WHERE ic.import_id = ? AND c.status IN ('error', 'unsupported') ORDER BY c.rel_path;
 -- linked
 SELECT 1 FROM import_clips WHERE import_id = ? LIMIT 1;
--- rows
+-- latest
 SELECT * FROM imports ORDER BY id DESC LIMIT ?;
 -- stored
 SELECT path, code, reason FROM import_issues WHERE import_id = ? ORDER BY id LIMIT ?;
@@ -611,30 +611,30 @@ SELECT path, code, reason FROM import_issues WHERE import_id = ? ORDER BY id LIM
 SELECT ${SHOT_COLUMNS} FROM shots WHERE clip_id = ? ORDER BY idx;
 -- shotsById
 SELECT ${SHOT_COLUMNS} FROM shots WHERE id IN (SELECT value FROM json_each(?));
--- rows
+-- perClip
 SELECT clip_id, COUNT(*) AS n FROM shots WHERE clip_id IN (SELECT value FROM json_each(?)) GROUP BY clip_id;
--- old
+-- current
 SELECT id, idx, start_frame, end_frame FROM shots WHERE clip_id = ? ORDER BY idx;
--- upd
+-- retime
 UPDATE shots SET start_s = ?, end_s = ?, cut_score = ?, transition_kind = ?, transition_start_s = ?, transition_end_s = ? WHERE id = ?;
--- ins
+-- addShot
 INSERT INTO shots (clip_id, idx, start_s, end_s, start_frame, end_frame, cut_score, transition_kind, transition_start_s, transition_end_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 -- deleteShotsOf
 DELETE FROM shots WHERE clip_id = ?;
 
 -- ===== src-main/core/library/thumbnail-store.ts (7)
--- rows
+-- thumbs
 SELECT t.clip_id, t.shot_id, t.kind, t.path, t.width, t.height, t.frames, t.time_s, s.idx AS shot_idx
 FROM thumbnails t LEFT JOIN shots s ON s.id = t.shot_id
 WHERE t.clip_id IN (SELECT value FROM json_each(?))
 ORDER BY t.clip_id, s.idx;
--- t
+-- poster
 SELECT path FROM thumbnails WHERE clip_id = ? AND kind = 'poster' ORDER BY shot_id IS NOT NULL, id LIMIT 1;
 -- hasPoster
 SELECT 1 FROM thumbnails WHERE clip_id = ? AND kind = 'poster' LIMIT 1;
 -- addClipPoster
 INSERT INTO thumbnails (clip_id, shot_id, kind, path, width, height, frames, time_s) VALUES (?, NULL, 'poster', ?, ?, ?, NULL, ?);
--- ins
+-- addThumb
 INSERT INTO thumbnails (clip_id, shot_id, kind, path, width, height, frames, time_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?);
 -- deleteThumbnailsOf
 DELETE FROM thumbnails WHERE clip_id = ?;
@@ -642,16 +642,16 @@ DELETE FROM thumbnails WHERE clip_id = ?;
 DELETE FROM thumbnails WHERE clip_id = ? AND shot_id IS NOT NULL;
 
 -- ===== src-main/core/library/volume-store.ts (4)
--- row
+-- volume
 INSERT INTO volumes (volume_key, mount_path, label, online, last_seen_at) VALUES (?, ?, ?, 1, ?)
 ON CONFLICT (volume_key) DO UPDATE SET mount_path = excluded.mount_path, label = excluded.label, online = 1,
   last_seen_at = excluded.last_seen_at
 RETURNING id;
--- rows
+-- known
 SELECT id, volume_key, mount_path, online FROM volumes;
--- upd
+-- setPresence
 UPDATE volumes SET online = ?, mount_path = ?, last_seen_at = CASE WHEN ? THEN ? ELSE last_seen_at END WHERE id = ?;
--- rows
+-- withCounts
 SELECT v.id, v.volume_key, v.label, v.mount_path, v.online, v.last_seen_at, COUNT(c.id) AS clips
 FROM volumes v LEFT JOIN clips c ON c.volume_id = v.id GROUP BY v.id ORDER BY v.label, v.id;
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
+import { statement } from '../catalog/statements';
 import type { CameraMotion, FrameFaces, LocalTag, ShotAnalysis } from './analysis-types';
 import { CAMERA_MOVEMENTS } from './analysis-types';
 
@@ -117,12 +118,13 @@ const tagRow = z.object({ category: z.enum(['shot_size', 'camera_movement']), va
 
 /**
  * The faces stored for a shot, frame by frame in sampling order, the most confident first in each
- * frame: the analysis read back, and the viewer's face boxes.
+ * frame: the analysis read back, and the viewer's face boxes (read at each shot the viewer shows:
+ * compiled once per connection).
  */
 export function facesOfShot(db: Database.Database, shotId: number): FrameFaces[] {
-  const rows = z.array(faceRow).parse(db.prepare('SELECT * FROM shot_faces WHERE shot_id = ? ORDER BY frame_idx, score DESC').all(shotId));
+  const faceRows = z.array(faceRow).parse(statement(db, 'SELECT * FROM shot_faces WHERE shot_id = ? ORDER BY frame_idx, score DESC').all(shotId));
   const frames = new Map<number, FrameFaces>();
-  for (const r of rows) {
+  for (const r of faceRows) {
     const f = frames.get(r.frame_idx) ?? { frameIndex: r.frame_idx, timeS: r.time_s, faces: [] };
     f.faces.push({ x: r.x, y: r.y, w: r.w, h: r.h, score: r.score, landmarks: z.array(z.number()).parse(JSON.parse(r.landmarks_json)) });
     frames.set(r.frame_idx, f);
@@ -143,10 +145,10 @@ export interface StoredShotAnalysis {
 
 /** Reads one shot's stored analysis back; null when the shot has not been analysed. */
 export function loadShotAnalysis(db: Database.Database, shotId: number): StoredShotAnalysis | null {
-  const raw = db.prepare('SELECT * FROM shot_analysis WHERE shot_id = ?').get(shotId);
-  if (raw === undefined) return null;
-  const a = analysisRow.parse(raw);
-  const tags = z.array(tagRow).parse(db.prepare(`SELECT category, value, confidence, magnitude FROM shot_local_tags WHERE shot_id = ? ORDER BY category = 'camera_movement', category, value`).all(shotId));
+  const stored = db.prepare('SELECT * FROM shot_analysis WHERE shot_id = ?').get(shotId);
+  if (stored === undefined) return null;
+  const a = analysisRow.parse(stored);
+  const localTags = z.array(tagRow).parse(db.prepare(`SELECT category, value, confidence, magnitude FROM shot_local_tags WHERE shot_id = ? ORDER BY category = 'camera_movement', category, value`).all(shotId));
   return {
     shotId: a.shot_id,
     profileId: a.profile_id,
@@ -165,12 +167,12 @@ export function loadShotAnalysis(db: Database.Database, shotId: number): StoredS
       steps: a.motion_steps,
       validSteps: a.motion_valid_steps,
     },
-    localTags: tags.map((t) => ({ ...t, source: 'local' as const })),
+    localTags: localTags.map((t) => ({ ...t, source: 'local' as const })),
   };
 }
 
 /** How many of the shots have no analysis made with the profile (the analysis stage's "is there work left"). */
 export function unanalysedShotCount(db: Database.Database, shotIds: readonly number[], profileId: string): number {
-  const done = db.prepare('SELECT COUNT(*) AS n FROM shot_analysis WHERE shot_id IN (SELECT value FROM json_each(?)) AND profile_id = ?').get(JSON.stringify(shotIds), profileId) as { n: number };
-  return new Set(shotIds).size - done.n;
+  const analysed = db.prepare('SELECT COUNT(*) AS n FROM shot_analysis WHERE shot_id IN (SELECT value FROM json_each(?)) AND profile_id = ?').get(JSON.stringify(shotIds), profileId) as { n: number };
+  return new Set(shotIds).size - analysed.n;
 }

@@ -101,9 +101,9 @@ export function displayStatus(row: Pick<ClipRow, 'online' | 'missing_at' | 'stat
 }
 
 export function getClipRow(db: CatalogDb, clipId: number): ClipRow {
-  const row = statement(db, `SELECT ${CLIP_COLUMNS} FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?`).get(clipId) as ClipRow | undefined;
-  if (!row) throw new AppError('not_found', `clip ${clipId} is not in the catalog`);
-  return row;
+  const clipWithVolume = statement(db, `SELECT ${CLIP_COLUMNS} FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?`).get(clipId) as ClipRow | undefined;
+  if (!clipWithVolume) throw new AppError('not_found', `clip ${clipId} is not in the catalog`);
+  return clipWithVolume;
 }
 
 /** A clip's file as catalogued: everything a hand-over of it checks (playback, Open, Reveal, drag, a collection upload, a remote clip's stream). */
@@ -126,26 +126,26 @@ export interface ClipPath {
 
 /** "Clip id -> its file": where the catalog says the clip is (null: no such clip). Read at every range request of a player, so compiled once. */
 export function pathOf(db: CatalogDb, clipId: number): ClipPath | null {
-  const r = statement(
+  const clipFile = statement(
     db,
     `SELECT c.id, c.file_name, c.rel_path, c.source_url, c.missing_at, c.size_bytes, c.fingerprint, c.container, c.duration_s, v.mount_path, v.label, v.online
      FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?`,
   ).get(clipId) as
     | { id: number; file_name: string; rel_path: string; source_url: string | null; missing_at: number | null; size_bytes: number; fingerprint: string | null; container: string | null; duration_s: number | null; mount_path: string; label: string | null; online: number }
     | undefined;
-  if (!r) return null;
+  if (!clipFile) return null;
   return {
-    clipId: r.id,
-    fileName: r.file_name,
-    path: clipAbsPath(r),
-    sourceUrl: r.source_url,
-    online: r.online === 1,
-    volumeLabel: r.label ?? r.mount_path,
-    missing: r.missing_at !== null,
-    sizeBytes: r.size_bytes,
-    fingerprint: r.fingerprint,
-    container: r.container,
-    durationS: r.duration_s,
+    clipId: clipFile.id,
+    fileName: clipFile.file_name,
+    path: clipAbsPath(clipFile),
+    sourceUrl: clipFile.source_url,
+    online: clipFile.online === 1,
+    volumeLabel: clipFile.label ?? clipFile.mount_path,
+    missing: clipFile.missing_at !== null,
+    sizeBytes: clipFile.size_bytes,
+    fingerprint: clipFile.fingerprint,
+    container: clipFile.container,
+    durationS: clipFile.duration_s,
   };
 }
 
@@ -168,8 +168,8 @@ export function assertSameFile(db: CatalogDb, clipId: number, fingerprint: strin
 
 /** The file names of the clips that exist among `ids`. */
 export function clipNames(db: CatalogDb, ids: readonly number[]): Map<number, string> {
-  const rows = statement(db, 'SELECT id, file_name FROM clips WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id').all(JSON.stringify(ids)) as { id: number; file_name: string }[];
-  return new Map(rows.map((r) => [r.id, r.file_name]));
+  const named = statement(db, 'SELECT id, file_name FROM clips WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id').all(JSON.stringify(ids)) as { id: number; file_name: string }[];
+  return new Map(named.map((r) => [r.id, r.file_name]));
 }
 
 /** The clip that lives at an address (Add by URL), if it was added before. */
@@ -194,12 +194,12 @@ export function clipAtPath(db: CatalogDb, volumeId: number, relPath: string): Cl
 
 /** Clips whose content has this fingerprint and size (a new path may be one of them moved), the missing first. */
 export function clipsWithContent(db: CatalogDb, fingerprint: string, sizeBytes: number): { id: number; path: string; online: boolean }[] {
-  const rows = statement(
+  const sameContent = statement(
     db,
     `SELECT c.id, c.rel_path, v.mount_path, v.online FROM clips c JOIN volumes v ON v.id = c.volume_id
      WHERE c.fingerprint = ? AND c.size_bytes = ? ORDER BY c.missing_at IS NULL, c.id`,
   ).all(fingerprint, sizeBytes) as { id: number; rel_path: string; mount_path: string; online: number }[];
-  return rows.map((r) => ({ id: r.id, path: clipAbsPath(r), online: r.online === 1 }));
+  return sameContent.map((r) => ({ id: r.id, path: clipAbsPath(r), online: r.online === 1 }));
 }
 
 /** A clip at or under a folder, with its path on its volume. */
@@ -250,24 +250,24 @@ export function clipIdsBelow(db: CatalogDb, absFolder: string): number[] {
 
 /** Clips of connected drives marked missing, a batch at a time from `afterId` (the drive check looks for their files). */
 export function missingClipsOnline(db: CatalogDb, afterId: number, batch: number): { id: number; path: string }[] {
-  const rows = statement(
+  const missing = statement(
     db,
     `SELECT c.id, v.mount_path, c.rel_path FROM clips c JOIN volumes v ON v.id = c.volume_id
      WHERE c.missing_at IS NOT NULL AND v.online = 1 AND c.source_url IS NULL AND c.id > ? ORDER BY c.id LIMIT ?`,
   ).all(afterId, batch) as { id: number; mount_path: string; rel_path: string }[];
-  return rows.map((r) => ({ id: r.id, path: clipAbsPath(r) }));
+  return missing.map((r) => ({ id: r.id, path: clipAbsPath(r) }));
 }
 
 /** Unindexed clips present on connected drives, of these volumes or among these clips: what a drive or file that came back resumes. */
 export function clipsToResume(db: CatalogDb, volumeIds: readonly number[], clipIds: readonly number[]): number[] {
-  const rows = statement(
+  const resumable = statement(
     db,
     `SELECT c.id FROM clips c JOIN volumes v ON v.id = c.volume_id
      WHERE c.indexed_at IS NULL AND c.missing_at IS NULL AND c.source_url IS NULL AND v.online = 1
        AND (c.volume_id IN (SELECT value FROM json_each(?)) OR c.id IN (SELECT value FROM json_each(?)))
      ORDER BY c.id`,
   ).all(JSON.stringify(volumeIds), JSON.stringify(clipIds)) as { id: number }[];
-  return rows.map((r) => r.id);
+  return resumable.map((r) => r.id);
 }
 
 const toThumb = (t: ThumbRow): ThumbRef => ({ path: t.path, width: t.width, height: t.height });
@@ -425,14 +425,14 @@ export function listClips(db: CatalogDb, args: z.output<typeof listArgsSchema>):
   const { whereSql, params } = whereFor(db, args);
   const from = 'FROM clips c JOIN volumes v ON v.id = c.volume_id';
   const total = (db.prepare(`SELECT COUNT(*) AS n ${from} ${whereSql}`).get(...params) as { n: number }).n;
-  const rows = db
+  const page = db
     .prepare(`SELECT ${CLIP_COLUMNS} ${from} ${whereSql} ORDER BY ${orderSql(args.sort, args.reversed === true)} LIMIT ? OFFSET ?`)
     .all(...params, args.limit, args.offset) as ClipRow[];
-  const ids = rows.map((r) => r.id);
+  const ids = page.map((r) => r.id);
   const thumbs = thumbnailsOf(db, ids);
   const counts = shotCounts(db, ids);
   const marksById = markSummaries(db, ids);
-  const c = statement(
+  const tabCounts = statement(
     db,
     `SELECT COUNT(*) AS all_n,
       SUM(v.online = 1 AND c.missing_at IS NULL AND ${INDEXED}) AS indexed,
@@ -444,8 +444,8 @@ export function listClips(db: CatalogDb, args: z.output<typeof listArgsSchema>):
   return {
     total,
     offset: args.offset,
-    items: rows.map((r) => toSummary(r, thumbs.get(r.id) ?? [], counts.get(r.id) ?? 0, marksById.get(r.id) ?? NO_MARKS)),
-    counts: { all: c.all_n, indexed: c.indexed ?? 0, indexing: c.indexing ?? 0, problems: c.problems ?? 0, offline: c.offline ?? 0 },
+    items: page.map((r) => toSummary(r, thumbs.get(r.id) ?? [], counts.get(r.id) ?? 0, marksById.get(r.id) ?? NO_MARKS)),
+    counts: { all: tabCounts.all_n, indexed: tabCounts.indexed ?? 0, indexing: tabCounts.indexing ?? 0, problems: tabCounts.problems ?? 0, offline: tabCounts.offline ?? 0 },
   };
 }
 

@@ -43,18 +43,18 @@ export function applyClipEvent(db: CatalogDb, clipId: number, event: ClipEvent, 
     if (!COLUMN.test(c) || LIFECYCLE.has(c)) throw new AppError('internal', `clips column ${c} is not written with a lifecycle event`);
   }
   return db.transaction(() => {
-    const row = statement(db, 'SELECT status, shots_at, thumbs_at, indexed_at FROM clips WHERE id = ?').get(clipId) as LifecycleRow | undefined;
-    if (!row) throw new AppError('not_found', `clip ${clipId} does not exist`);
-    const cur: ClipState = { status: row.status, hasShots: row.shots_at !== null, hasThumbs: row.thumbs_at !== null, indexed: row.indexed_at !== null };
+    const lifecycle = statement(db, 'SELECT status, shots_at, thumbs_at, indexed_at FROM clips WHERE id = ?').get(clipId) as LifecycleRow | undefined;
+    if (!lifecycle) throw new AppError('not_found', `clip ${clipId} does not exist`);
+    const cur: ClipState = { status: lifecycle.status, hasShots: lifecycle.shots_at !== null, hasThumbs: lifecycle.thumbs_at !== null, indexed: lifecycle.indexed_at !== null };
     const next = nextClipState(cur, event);
     const t = Date.now();
     const stamp = (has: boolean, old: number | null, now: boolean) => (!has ? null : now || old === null ? t : old);
     const values: Record<string, string | number | null> = {
       ...columns,
       status: next.status,
-      shots_at: stamp(next.hasShots, row.shots_at, event.type === 'shotsDetected'),
-      thumbs_at: stamp(next.hasThumbs, row.thumbs_at, event.type === 'thumbnailsMade'),
-      indexed_at: stamp(next.indexed, row.indexed_at, event.type === 'indexed'),
+      shots_at: stamp(next.hasShots, lifecycle.shots_at, event.type === 'shotsDetected'),
+      thumbs_at: stamp(next.hasThumbs, lifecycle.thumbs_at, event.type === 'thumbnailsMade'),
+      indexed_at: stamp(next.indexed, lifecycle.indexed_at, event.type === 'indexed'),
       updated_at: t,
     };
     if (event.type === 'indexed') values.indexed_profile = opts.indexedProfile ?? null;
@@ -81,14 +81,14 @@ export interface NewClip {
 export function catalogueClip(db: CatalogDb, c: NewClip, at = Date.now()): number {
   const empty = c.sourceUrl === undefined && c.sizeBytes === 0;
   const { status } = cataloguedState(empty);
-  const row = statement(
+  const inserted = statement(
     db,
     `INSERT INTO clips (volume_id, rel_path, file_name, size_bytes, mtime_ms, fingerprint, status, status_reason, error_kind, source_url, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
   ).get(c.volumeId, c.relPath, c.fileName, c.sizeBytes, c.mtimeMs, c.fingerprint, status, empty ? EMPTY_FILE.reason : null, empty ? EMPTY_FILE.kind : null, c.sourceUrl ?? null, at, at) as {
     id: number;
   };
-  return row.id;
+  return inserted.id;
 }
 
 /** The file's content changed: new identity; its metadata, shots and thumbnails are stale and go. */

@@ -45,10 +45,10 @@ export function finishImport(db: CatalogDb, importId: number, r: ImportRecord, i
       `UPDATE imports SET state = ?, added = ?, updated = ?, unchanged = ?, relocated = ?, missing = ?, failed = ?, skipped = ?,
          ignored = ?, error = ?, finished_at = ? WHERE id = ?`,
     ).run(r.state, r.added, r.updated, r.unchanged, r.relocated, r.missing, r.failed, r.skipped, r.ignored, r.error, r.finishedAt, importId);
-    const ins = statement(db, 'INSERT INTO import_issues (import_id, path, reason, code) VALUES (?, ?, ?, ?)');
-    for (const i of issues) ins.run(importId, i.path, i.reason, i.code);
-    const link = statement(db, 'INSERT OR IGNORE INTO import_clips (import_id, clip_id) VALUES (?, ?)');
-    for (const id of clipIds) link.run(importId, id);
+    const addIssue = statement(db, 'INSERT INTO import_issues (import_id, path, reason, code) VALUES (?, ?, ?, ?)');
+    for (const i of issues) addIssue.run(importId, i.path, i.reason, i.code);
+    const linkClip = statement(db, 'INSERT OR IGNORE INTO import_clips (import_id, clip_id) VALUES (?, ?)');
+    for (const id of clipIds) linkClip.run(importId, id);
   })();
 }
 
@@ -58,22 +58,22 @@ export function finishImport(db: CatalogDb, importId: number, r: ImportRecord, i
  * `failed` is null for an import from before its clips were linked to it (migration 0020).
  */
 function unusableOf(db: CatalogDb, importId: number): { failed: number | null; issues: ImportIssue[] } {
-  const rows = statement(
+  const unusable = statement(
     db,
     `SELECT v.mount_path, c.rel_path, c.source_url, c.status_reason FROM import_clips ic JOIN clips c ON c.id = ic.clip_id JOIN volumes v ON v.id = c.volume_id
      WHERE ic.import_id = ? AND c.status IN ('error', 'unsupported') ORDER BY c.rel_path`,
   ).all(importId) as { mount_path: string; rel_path: string; source_url: string | null; status_reason: string | null }[];
-  const linked = rows.length > 0 || statement(db, 'SELECT 1 FROM import_clips WHERE import_id = ? LIMIT 1').get(importId) !== undefined;
+  const linked = unusable.length > 0 || statement(db, 'SELECT 1 FROM import_clips WHERE import_id = ? LIMIT 1').get(importId) !== undefined;
   return {
-    failed: linked ? rows.length : null,
-    issues: rows.slice(0, LISTED_ISSUES).map((r) => ({ path: clipAbsPath(r), code: 'error', reason: r.status_reason ?? 'unusable' })),
+    failed: linked ? unusable.length : null,
+    issues: unusable.slice(0, LISTED_ISSUES).map((r) => ({ path: clipAbsPath(r), code: 'error', reason: r.status_reason ?? 'unusable' })),
   };
 }
 
 /** The latest imports, newest first, each with what it could not take and what turned out unusable since. */
 export function importSummaries(db: CatalogDb, limit: number): ImportSummary[] {
-  const rows = statement(db, 'SELECT * FROM imports ORDER BY id DESC LIMIT ?').all(limit) as ImportRow[];
-  return rows.map((r) => {
+  const latest = statement(db, 'SELECT * FROM imports ORDER BY id DESC LIMIT ?').all(limit) as ImportRow[];
+  return latest.map((r) => {
     const stored = statement(db, 'SELECT path, code, reason FROM import_issues WHERE import_id = ? ORDER BY id LIMIT ?').all(r.id, LISTED_ISSUES) as ImportIssue[];
     const unusable = unusableOf(db, r.id);
     const seen = new Set(stored.map((i) => i.path));

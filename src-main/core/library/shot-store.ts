@@ -38,11 +38,11 @@ export function shotsById(db: CatalogDb, ids: readonly number[]): ShotRow[] {
 /** How many shots each clip has (clips without shots are absent). */
 export function shotCounts(db: CatalogDb, clipIds: readonly number[]): Map<number, number> {
   if (clipIds.length === 0) return new Map();
-  const rows = statement(db, `SELECT clip_id, COUNT(*) AS n FROM shots WHERE clip_id IN (SELECT value FROM json_each(?)) GROUP BY clip_id`).all(JSON.stringify(clipIds)) as {
+  const perClip = statement(db, `SELECT clip_id, COUNT(*) AS n FROM shots WHERE clip_id IN (SELECT value FROM json_each(?)) GROUP BY clip_id`).all(JSON.stringify(clipIds)) as {
     clip_id: number;
     n: number;
   }[];
-  return new Map(rows.map((r) => [r.clip_id, r.n]));
+  return new Map(perClip.map((r) => [r.clip_id, r.n]));
 }
 
 /** The place of a stored shot, as the frame arithmetic (timecode.ts shotFrames) reads it. */
@@ -65,25 +65,25 @@ export type ShotRowInput = Pick<DetectedShot, 'idx' | 'startS' | 'endS'> & {
  * transaction (with the lifecycle's shotsDetected).
  */
 export function replaceShots(db: CatalogDb, clipId: number, shots: readonly ShotRowInput[]): boolean {
-  const old = statement(db, 'SELECT id, idx, start_frame, end_frame FROM shots WHERE clip_id = ? ORDER BY idx').all(clipId) as {
+  const current = statement(db, 'SELECT id, idx, start_frame, end_frame FROM shots WHERE clip_id = ? ORDER BY idx').all(clipId) as {
     id: number;
     idx: number;
     start_frame: number | null;
     end_frame: number | null;
   }[];
-  const same = old.length === shots.length && old.every((o, i) => o.start_frame === shots[i]!.startFrame && o.end_frame === shots[i]!.endFrame);
+  const same = current.length === shots.length && current.every((o, i) => o.start_frame === shots[i]!.startFrame && o.end_frame === shots[i]!.endFrame);
   const t = (s: ShotRowInput) => [s.transition?.kind ?? null, s.transition?.startS ?? null, s.transition?.endS ?? null] as const;
   if (same) {
-    const upd = statement(db, 'UPDATE shots SET start_s = ?, end_s = ?, cut_score = ?, transition_kind = ?, transition_start_s = ?, transition_end_s = ? WHERE id = ?');
-    shots.forEach((s, i) => upd.run(s.startS, s.endS, s.cutScore, ...t(s), old[i]!.id));
+    const retime = statement(db, 'UPDATE shots SET start_s = ?, end_s = ?, cut_score = ?, transition_kind = ?, transition_start_s = ?, transition_end_s = ? WHERE id = ?');
+    shots.forEach((s, i) => retime.run(s.startS, s.endS, s.cutScore, ...t(s), current[i]!.id));
   } else {
     deleteShotPosters(db, clipId);
     deleteShotsOf(db, clipId);
-    const ins = statement(
+    const addShot = statement(
       db,
       'INSERT INTO shots (clip_id, idx, start_s, end_s, start_frame, end_frame, cut_score, transition_kind, transition_start_s, transition_end_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    for (const s of shots) ins.run(clipId, s.idx, s.startS, s.endS, s.startFrame, s.endFrame, s.cutScore, ...t(s));
+    for (const s of shots) addShot.run(clipId, s.idx, s.startS, s.endS, s.startFrame, s.endFrame, s.cutScore, ...t(s));
   }
   return same;
 }

@@ -35,14 +35,14 @@ export interface ThumbnailSet {
 export function thumbnailsOf(db: CatalogDb, clipIds: readonly number[]): Map<number, ThumbRow[]> {
   const out = new Map<number, ThumbRow[]>();
   if (clipIds.length === 0) return out;
-  const rows = statement(
+  const thumbs = statement(
     db,
     `SELECT t.clip_id, t.shot_id, t.kind, t.path, t.width, t.height, t.frames, t.time_s, s.idx AS shot_idx
      FROM thumbnails t LEFT JOIN shots s ON s.id = t.shot_id
      WHERE t.clip_id IN (SELECT value FROM json_each(?))
      ORDER BY t.clip_id, s.idx`,
   ).all(JSON.stringify(clipIds)) as ThumbRow[];
-  for (const r of rows) {
+  for (const r of thumbs) {
     const list = out.get(r.clip_id) ?? [];
     list.push(r);
     out.set(r.clip_id, list);
@@ -52,8 +52,8 @@ export function thumbnailsOf(db: CatalogDb, clipIds: readonly number[]): Map<num
 
 /** The clip's card picture: the preview lane's poster while it is there, else its first shot's. */
 export function posterPathOf(db: CatalogDb, clipId: number): string | null {
-  const t = statement(db, "SELECT path FROM thumbnails WHERE clip_id = ? AND kind = 'poster' ORDER BY shot_id IS NOT NULL, id LIMIT 1").get(clipId) as { path: string } | undefined;
-  return t?.path ?? null;
+  const poster = statement(db, "SELECT path FROM thumbnails WHERE clip_id = ? AND kind = 'poster' ORDER BY shot_id IS NOT NULL, id LIMIT 1").get(clipId) as { path: string } | undefined;
+  return poster?.path ?? null;
 }
 
 export function hasPoster(db: CatalogDb, clipId: number): boolean {
@@ -74,9 +74,9 @@ export function addClipPoster(db: CatalogDb, clipId: number, img: ThumbImage & {
 /** The clip's rows become `set` (inside the caller's transaction, with the lifecycle's thumbnailsMade). */
 export function replaceThumbnails(db: CatalogDb, clipId: number, set: ThumbnailSet): void {
   deleteThumbnailsOf(db, clipId);
-  const ins = statement(db, 'INSERT INTO thumbnails (clip_id, shot_id, kind, path, width, height, frames, time_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-  for (const p of set.posters) ins.run(clipId, p.shotId, 'poster', p.path, p.width, p.height, null, p.timeS);
-  if (set.strip) ins.run(clipId, null, 'filmstrip', set.strip.path, set.strip.width, set.strip.height, set.strip.frames, null);
+  const addThumb = statement(db, 'INSERT INTO thumbnails (clip_id, shot_id, kind, path, width, height, frames, time_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  for (const p of set.posters) addThumb.run(clipId, p.shotId, 'poster', p.path, p.width, p.height, null, p.timeS);
+  if (set.strip) addThumb.run(clipId, null, 'filmstrip', set.strip.path, set.strip.width, set.strip.height, set.strip.frames, null);
 }
 
 /** Every row of the clip (its content changed: the pictures are of another file). */

@@ -13,14 +13,14 @@ export const URL_VOLUME_KEY = 'url';
 
 /** Records a volume seen just now (online, at its current mount path) and returns its id. */
 export function upsertVolume(db: CatalogDb, v: VolumeInfo, at = Date.now()): number {
-  const row = statement(
+  const volume = statement(
     db,
     `INSERT INTO volumes (volume_key, mount_path, label, online, last_seen_at) VALUES (?, ?, ?, 1, ?)
      ON CONFLICT (volume_key) DO UPDATE SET mount_path = excluded.mount_path, label = excluded.label, online = 1,
        last_seen_at = excluded.last_seen_at
      RETURNING id`,
   ).get(v.key, v.mountPath, v.label, at) as { id: number };
-  return row.id;
+  return volume.id;
 }
 
 /**
@@ -30,7 +30,8 @@ export function upsertVolume(db: CatalogDb, v: VolumeInfo, at = Date.now()): num
  */
 export function refreshVolumes(db: CatalogDb, resolver: VolumeResolver): number[] {
   resolver.refresh();
-  const rows = db.prepare('SELECT id, volume_key, mount_path, online FROM volumes').all() as {
+  // Polled every few seconds: compiled once per connection.
+  const known = statement(db, 'SELECT id, volume_key, mount_path, online FROM volumes').all() as {
     id: number;
     volume_key: string;
     mount_path: string;
@@ -38,7 +39,7 @@ export function refreshVolumes(db: CatalogDb, resolver: VolumeResolver): number[
   }[];
   const changed: number[] = [];
   const updates: { id: number; online: number; mount: string }[] = [];
-  for (const r of rows) {
+  for (const r of known) {
     if (r.volume_key === URL_VOLUME_KEY) continue; // clips at URLs: no drive to look for
     const where = resolver.locate(r.volume_key, r.mount_path);
     const online = where !== null ? 1 : 0;
@@ -47,11 +48,11 @@ export function refreshVolumes(db: CatalogDb, resolver: VolumeResolver): number[
   }
   // Polled every few seconds: write only when a drive came, went or moved.
   if (updates.length > 0) {
-    const upd = db.prepare('UPDATE volumes SET online = ?, mount_path = ?, last_seen_at = CASE WHEN ? THEN ? ELSE last_seen_at END WHERE id = ?');
+    const setPresence = statement(db, 'UPDATE volumes SET online = ?, mount_path = ?, last_seen_at = CASE WHEN ? THEN ? ELSE last_seen_at END WHERE id = ?');
     const at = Date.now();
     db.transaction(() => {
       for (const u of updates) {
-        upd.run(u.online, u.mount, u.online, at, u.id);
+        setPresence.run(u.online, u.mount, u.online, at, u.id);
         changed.push(u.id);
       }
     })();
@@ -60,13 +61,12 @@ export function refreshVolumes(db: CatalogDb, resolver: VolumeResolver): number[
 }
 
 export function listVolumes(db: CatalogDb): Volume[] {
-  const rows = db
-    .prepare(
-      `SELECT v.id, v.volume_key, v.label, v.mount_path, v.online, v.last_seen_at, COUNT(c.id) AS clips
-       FROM volumes v LEFT JOIN clips c ON c.volume_id = v.id GROUP BY v.id ORDER BY v.label, v.id`,
-    )
-    .all() as { id: number; volume_key: string; label: string | null; mount_path: string; online: number; last_seen_at: number; clips: number }[];
-  return rows.map((r) => ({
+  const withCounts = statement(
+    db,
+    `SELECT v.id, v.volume_key, v.label, v.mount_path, v.online, v.last_seen_at, COUNT(c.id) AS clips
+     FROM volumes v LEFT JOIN clips c ON c.volume_id = v.id GROUP BY v.id ORDER BY v.label, v.id`,
+  ).all() as { id: number; volume_key: string; label: string | null; mount_path: string; online: number; last_seen_at: number; clips: number }[];
+  return withCounts.map((r) => ({
     id: r.id,
     key: r.volume_key,
     label: r.label ?? r.mount_path,
