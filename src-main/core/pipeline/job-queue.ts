@@ -2,6 +2,7 @@ import { AppError, toAppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { Logger } from '../util/logger';
 import { BLOCK_REASONS, DEFAULT_BACKOFF, primaryBlock, reactionFor, type BackoffOptions, type BlockReason } from './error-policy';
+import { parseJobPayload } from './job-payloads';
 import { createJobStore, rowToJob, type JobRow, type JobStore, type SettleFields } from './job-store';
 import { STAGE_GRAPH, type StageName } from '../../../src-shared/contract/stage-graph';
 import type { AnyStageHandler, Job, JobResource, JobSpec, JobState, StageContext, StageOutcome } from './job-types';
@@ -173,6 +174,10 @@ export class JobQueue {
     const now = this.now();
     const resource = STAGE_GRAPH[spec.stage].resource;
     const priority = spec.priority ?? 0;
+    if (spec.payload !== undefined) {
+      const parsed = parseJobPayload(spec.stage, spec.payload);
+      if (!parsed.ok) throw new AppError('invalid', parsed.reason);
+    }
     const payload = spec.payload === undefined ? null : JSON.stringify(spec.payload);
     const existing = this.store.rowOf(spec.clipId, spec.stage);
     if (!existing) {
@@ -497,8 +502,12 @@ export class JobQueue {
     try {
       // A microtask first: the handler must never run inside startRow's caller (the pump).
       await Promise.resolve();
+      // A payload the stage cannot read fails the job with the reason ('invalid' is never retried).
+      const parsed = parseJobPayload(run.job.stage, run.job.payload);
+      if (!parsed.ok) throw new AppError('invalid', parsed.reason);
       const ctx: StageContext = {
         job: run.job,
+        payload: parsed.payload,
         signal: run.controller.signal,
         stopping: run.soft.signal,
         progress: (fraction, note) => this.onProgress(run, fraction, note),
