@@ -31,7 +31,7 @@ import { analysisOutputs } from '../src-main/core/analysis/analyze-clip';
 import { DEFAULT_ANALYSIS_SETTINGS } from '../src-main/core/analysis/analysis-settings';
 import { openCatalog } from '../src-main/core/catalog/open-catalog';
 import { getClipRow } from '../src-main/core/library/clip-store';
-import { planThumbnails } from '../src-main/core/library/media-stages';
+import { planThumbnails } from '../src-main/core/pipeline/stages/clip-media';
 import { buildDecodeArgs, decodeThreads } from '../src-main/core/media/clip-decoder';
 import { runPool } from '../src-main/core/pipeline/run-pool';
 import { tensorSourceOf } from '../src-main/core/pipeline/stages/analysis-stage';
@@ -271,7 +271,7 @@ async function main(): Promise<void> {
   // threads (one share of the cores each; the pipeline gives a decode that starts alone more).
   const floorDir = path.join(work, 'floor');
   const decodes = (db.prepare('SELECT id FROM clips WHERE indexed_at IS NOT NULL ORDER BY id').all() as { id: number }[]).map(({ id }) => {
-    const src = tensorSourceOf(db, getClipRow(db, id));
+    const src = tensorSourceOf(getClipRow(db, id));
     const stills = planThumbnails(db, id, floorDir).request;
     fs.mkdirSync(stills.outDir, { recursive: true });
     const { outputs } = analysisOutputs(src, pipeline.profile, DEFAULT_ANALYSIS_SETTINGS, true);

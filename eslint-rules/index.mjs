@@ -70,10 +70,13 @@ const layers = {
     const file = context.filename ?? context.getFilename();
     const from = placeOf(file);
     if (from.area === 'other') return {};
-    const migration = /\/catalog\/migrations\/\d{4}-[^/]+\.ts$/.test(norm(file));
+    // A migration, or a frozen snapshot of code beside them (every file of the folder but its index).
+    const migration = /\/catalog\/migrations\/(?!index\.ts$)[^/]+\.ts$/.test(norm(file));
+    // What a frozen file may import: the Migration type, and the frozen snapshots beside it.
+    const frozenSpec = (spec) => spec === '../migration' || /^\.\/(?!index$)[^/]+$/.test(spec);
     const check = (node, spec) => {
       if (typeof spec !== 'string' || !spec.startsWith('.')) return;
-      if (migration && spec !== '../migration') {
+      if (migration && !frozenSpec(spec)) {
         context.report({ node, messageId: 'frozen', data: { to: spec } });
         return;
       }

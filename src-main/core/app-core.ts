@@ -21,6 +21,7 @@ import { createMediaResolver } from './media-resolver';
 import { createClipFileCheck } from './library/clip-file';
 import { createServiceProvider, type ServiceProvider } from './service-provider';
 import { createLibraryService } from './library/library-handlers';
+import { posterPathOf } from './library/thumbnail-store';
 import { createMarksHandlers } from './marks/marks-handlers';
 import { createExportHandlers } from './export/export-handlers';
 import { createServiceActionsHandlers } from './service-actions/service-actions-handlers';
@@ -284,8 +285,8 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
         logger: o.logger,
       }),
       ...createFilesHandlers(clipFile, o.desktop, (clipId) => {
-        const t = db.prepare("SELECT path FROM thumbnails WHERE clip_id = ? AND kind = 'poster' ORDER BY shot_id IS NOT NULL, id LIMIT 1").get(clipId) as { path: string } | undefined;
-        return t ? resolveUnder(paths.thumbsDir, t.path) : null;
+        const poster = posterPathOf(db, clipId);
+        return poster ? resolveUnder(paths.thumbsDir, poster) : null;
       }),
     };
     if (!readOnly) {

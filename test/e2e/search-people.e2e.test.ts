@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnalysisPool } from '../../src-main/core/analysis/analysis-pool';
 import { analyzeClip } from '../../src-main/core/analysis/analyze-clip';
 import { probeSource } from '../../src-main/core/analysis/source-info';
-import { storeAnalysis } from '../../src-main/core/analysis/store-analysis';
+import { storeAnalysis } from '../../src-main/core/analysis/analysis-store';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { mediaFile } from '../helpers/paths';
 import { makeColourClips, type EmbeddedClip } from '../integration/search-fixture';

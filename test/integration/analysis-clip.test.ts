@@ -5,7 +5,7 @@ import { AppError } from '../../src-shared/errors';
 import { AnalysisPool, defaultPoolSize } from '../../src-main/core/analysis/analysis-pool';
 import { analyzeClip, type AnalyzeProgress } from '../../src-main/core/analysis/analyze-clip';
 import type { ShotAnalysis } from '../../src-main/core/analysis/analysis-types';
-import { loadShotAnalysis, storeAnalysis } from '../../src-main/core/analysis/store-analysis';
+import { loadShotAnalysis, storeAnalysis, unanalysedShotCount } from '../../src-main/core/analysis/analysis-store';
 import { openCatalog } from '../../src-main/core/catalog/open-catalog';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { runTool } from '../../src-main/core/media/run-process';
@@ -204,8 +204,14 @@ describe('storeAnalysis', () => {
         shots: shotIds.map((id, i) => ({ id, startS: i * 2, endS: i * 2 + 2 })),
         pool,
       });
+      expect(unanalysedShotCount(db, shotIds, r.profileId)).toBe(2);
+      storeAnalysis(db, r.shots.slice(0, 1), { profileId: r.profileId, faceModel: pool.modelPath, now: 1234 });
+      expect(unanalysedShotCount(db, shotIds, r.profileId)).toBe(1);
       storeAnalysis(db, r.shots, { profileId: r.profileId, faceModel: pool.modelPath, now: 1234 });
       storeAnalysis(db, r.shots, { profileId: r.profileId, faceModel: pool.modelPath, now: 1234 }); // idempotent
+      expect(unanalysedShotCount(db, shotIds, r.profileId)).toBe(0);
+      // Analysis made with another profile is work left for this one.
+      expect(unanalysedShotCount(db, shotIds, 'another-profile')).toBe(2);
 
       const back = loadShotAnalysis(db, shotIds[0]!)!;
       const orig = r.shots[0]!;

@@ -1,15 +1,18 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventName } from '../../src-shared/contract';
 import { openCatalog, type CatalogDb } from '../../src-main/core/catalog/open-catalog';
-import { getClipDetail, listClips } from '../../src-main/core/library/clip-store';
+import { getClipDetail, getClipRow, listClips } from '../../src-main/core/library/clip-store';
 import { fingerprintFile } from '../../src-main/core/library/fingerprint';
 import { importPaths, type ImportOptions } from '../../src-main/core/library/import-library';
 import { createLibraryService } from '../../src-main/core/library/library-handlers';
 import { relinkFolder } from '../../src-main/core/library/relink';
 import { refreshVolumes } from '../../src-main/core/library/volume-store';
 import type { VolumeInfo, VolumeResolver } from '../../src-main/core/library/volumes/volume-resolver';
+import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
+import { tensorSourceOf } from '../../src-main/core/pipeline/stages/analysis-stage';
 import { EventBus } from '../../src-main/core/rpc/event-bus';
 import { mediaFile, tempDir } from '../helpers/paths';
 import { mediaPipeline, waitUntil } from './fixtures/pipeline-harness';
@@ -311,6 +314,22 @@ describe('importing a folder', () => {
     } finally {
       await stop();
     }
+  });
+
+  it('the probe keeps the picture\'s sample aspect ratio, which the tensors are drawn with (nothing reads the probe answer again)', async () => {
+    const file = path.join(card, 'DCIM', 'anamorphic.mp4');
+    execFileSync(ffPath('ffmpeg'), ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=s=320x240:r=25:d=1', '-vf', 'setsar=16/15', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', file]);
+    const { needMedia } = await importPaths(db, [file], opts());
+    const media = mediaPipeline(db, dir, { cacheDir: path.join(dir, 'cache') });
+    try {
+      media.indexClips(needMedia);
+      await media.settled(needMedia);
+    } finally {
+      await media.stop();
+    }
+    const row = getClipRow(db, needMedia[0]!);
+    expect(row.sar).toBeCloseTo(16 / 15, 9);
+    expect(tensorSourceOf(row)).toMatchObject({ width: 320, height: 240, sar: row.sar });
   });
 });
 

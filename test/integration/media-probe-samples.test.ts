@@ -45,6 +45,9 @@ describe('ffprobe on generated edge cases', () => {
     ff(...src, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', path.join(dir, 'base.mp4'));
     // Phone-style rotation: display matrix written by the muxer from the legacy rotate tag.
     ff('-i', path.join(dir, 'base.mp4'), '-c', 'copy', '-metadata:s:v:0', 'rotate=90', path.join(dir, 'rotated.mp4'));
+    // Anamorphic (non-square pixels, as DV and HDV cameras write them), upright and turned.
+    ff(...src, '-vf', 'setsar=4/3', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', path.join(dir, 'anamorphic.mp4'));
+    ff('-i', path.join(dir, 'anamorphic.mp4'), '-c', 'copy', '-metadata:s:v:0', 'rotate=90', path.join(dir, 'anamorphic rotated.mp4'));
     // 1 s at 30 fps then 1 s at 10 fps, timestamps kept as they are.
     ff('-f', 'lavfi', '-i', 'testsrc=s=160x120:r=30:d=1', '-f', 'lavfi', '-i', 'testsrc=s=160x120:r=10:d=1',
       '-filter_complex', '[0:v][1:v]concat=n=2:v=1[v]', '-map', '[v]', ...frameSync('vfr'), '-c:v', 'libx264', '-preset', 'ultrafast',
@@ -59,6 +62,13 @@ describe('ffprobe on generated edge cases', () => {
     expect([90, 270]).toContain(info.rotation);
     expect([info.codedWidth, info.codedHeight]).toEqual([320, 240]);
     expect([info.width, info.height]).toEqual([240, 320]);
+  });
+
+  it('reads the sample aspect ratio as displayed: square pixels, anamorphic, and anamorphic turned a quarter', async () => {
+    const sar = async (name: string) => (await probeFile(path.join(dir, name))).info.sar;
+    expect(await sar('base.mp4')).toBe(1);
+    expect(await sar('anamorphic.mp4')).toBeCloseTo(4 / 3, 6);
+    expect(await sar('anamorphic rotated.mp4')).toBeCloseTo(3 / 4, 6);
   });
 
   it('detects variable frame rate', async () => {

@@ -84,3 +84,32 @@ describe('migration 0022: audio layout, audio rate and reel name as columns', ()
     expect(row(4)).toEqual({ audio_rate: null, audio_layout: null, reel_name: null });
   });
 });
+
+describe('migration 0041: the sample aspect ratio as a column', () => {
+  it('fills it from the probe answer a catalogued clip keeps, as displayed, so nothing parses probe_json after the probe', () => {
+    const { file, old } = catalogAtVersion(35, cleanups);
+    const now = Date.now();
+    old.prepare(`INSERT INTO volumes (id, volume_key, mount_path, online, last_seen_at) VALUES (1, 'k', '/m', 1, ?)`).run(now);
+    const clip = old.prepare(
+      `INSERT INTO clips (id, volume_id, rel_path, file_name, size_bytes, mtime_ms, status, rotation, probe_json, created_at, updated_at) VALUES (?, 1, ?, ?, 1, 1, 'ready', ?, ?, ?, ?)`,
+    );
+    const probe = (sar?: string) => JSON.stringify({ streams: [{ codec_type: 'audio' }, { codec_type: 'video', ...(sar ? { sample_aspect_ratio: sar } : {}) }], format: {} });
+    clip.run(1, 'dv.mov', 'dv.mov', 0, probe('16:15'), now, now);
+    clip.run(2, 'dv turned.mov', 'dv turned.mov', 90, probe('16:15'), now, now);
+    clip.run(3, 'square.mp4', 'square.mp4', 0, probe('1:1'), now, now);
+    clip.run(4, 'unknown.mp4', 'unknown.mp4', 0, probe('0:1'), now, now);
+    clip.run(5, 'no sar.mkv', 'no sar.mkv', 0, probe(), now, now);
+    clip.run(6, 'sound.wav', 'sound.wav', null, JSON.stringify({ streams: [{ codec_type: 'audio' }] }), now, now);
+    clip.run(7, 'pending.mp4', 'pending.mp4', null, null, now, now);
+    clip.run(8, 'garbled.mp4', 'garbled.mp4', 0, 'not json', now, now);
+    old.close();
+
+    const db = openCatalog(file);
+    cleanups.unshift(() => db.close());
+    const sar = new Map((db.prepare('SELECT id, sar FROM clips').all() as { id: number; sar: number | null }[]).map((r) => [r.id, r.sar]));
+    expect(sar.get(1)).toBeCloseTo(16 / 15, 9);
+    expect(sar.get(2)).toBeCloseTo(15 / 16, 9);
+    expect([3, 4, 5].map((id) => sar.get(id))).toEqual([1, 1, 1]);
+    expect([6, 7, 8].map((id) => sar.get(id))).toEqual([null, null, null]);
+  });
+});

@@ -53,6 +53,16 @@ describe('layers', () => {
     expect(got).toEqual([expect.stringContaining('local/layers: a migration is frozen text')]);
   });
 
+  it('lets a migration read a frozen snapshot beside it, and keeps the snapshot frozen too', async () => {
+    const migration = `import type { Migration } from '../migration';\nimport { frozenCanonicalTag } from './frozen-tag-vocabulary';\nexport const m: Migration = { version: 99, name: 'x', up: () => void frozenCanonicalTag };\n`;
+    expect(await problems('src-main/core/catalog/migrations/0099-something.ts', migration)).toEqual([]);
+    const snapshot = `import { canonicalTag } from '../../tags/tag-vocabulary';\nexport const f = canonicalTag;\n`;
+    expect(await problems('src-main/core/catalog/migrations/frozen-something.ts', snapshot)).toEqual([expect.stringContaining('local/layers: a migration is frozen text')]);
+    expect(await problems('src-main/core/catalog/migrations/0099-something.ts', `import { MIGRATIONS } from './index';\nexport const x = MIGRATIONS;\n`)).toEqual([
+      expect.stringContaining('local/layers: a migration is frozen text'),
+    ]);
+  });
+
   it('keeps the core off its transports and the renderer off main', async () => {
     expect(await problems('src-main/core/library/some.ts', `import { startWebServer } from '../../web/web-server';\nexport const x = startWebServer;\n`)).toEqual([expect.stringContaining('the core runs without its transports')]);
     expect(await problems('src-renderer/src/some.ts', `import { LAYERS } from '../../src-main/core/app-core';\nexport const x = LAYERS;\n`)).toEqual([expect.stringContaining('renderer code must not import src-main')]);

@@ -46,6 +46,18 @@ describe('ffprobe JSON parsing', () => {
     expect(info.durationS).toBeCloseTo(10.01, 3);
   });
 
+  it('reads the sample aspect ratio of the footage as displayed, square when unknown', () => {
+    const sar = (video: Record<string, unknown>, extra: Record<string, unknown>[] = []) =>
+      parseProbeJson({ streams: [...extra, { codec_type: 'video', codec_name: 'h264', width: 720, height: 576, ...video }], format: { format_name: 'mov' } }, 'a.mov').sar;
+    expect(sar({ sample_aspect_ratio: '16:15' })).toBeCloseTo(16 / 15, 9);
+    expect(sar({ sample_aspect_ratio: '16:15', side_data_list: [{ side_data_type: 'Display Matrix', rotation: -90 }] })).toBeCloseTo(15 / 16, 9);
+    expect(sar({ sample_aspect_ratio: '0:1' })).toBe(1);
+    expect(sar({ sample_aspect_ratio: 'N/A' })).toBe(1);
+    expect(sar({})).toBe(1);
+    // Cover art before the footage does not lend it its pixels.
+    expect(sar({ sample_aspect_ratio: '1:1' }, [{ codec_type: 'video', codec_name: 'mjpeg', sample_aspect_ratio: '4:3', disposition: { attached_pic: 1 } }])).toBe(1);
+  });
+
   it('does not take cover art for footage: an audio file with a picture is audio only', () => {
     const info = parseProbeJson(
       {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { createSearchFilterStore, hasFilters } from '../../src-main/core/search/search-filter-store';
-import { recanonicaliseStoredTags } from '../../src-main/core/tags/recanonicalise';
+import { m0014CanonicalTags } from '../../src-main/core/catalog/migrations/0014-canonical-tags';
 import { searchFiltersSchema, type SearchFiltersIn } from '../../src-shared/contract/search';
 import { axisVector, insertClip, insertSegment, insertShot, insertVolume, openTestCatalog, putEmbedding, putLocalTag, putServiceTags, TEST_SPACE } from '../helpers/search-catalog';
 import { tempDir } from '../helpers/paths';
@@ -51,7 +51,7 @@ beforeAll(() => {
   putLocalTag(db, shotOf('beach'), 'shot_size', 'wide');
   putLocalTag(db, shotOf('drone'), 'camera_movement', 'pan right');
   // Rows spelled as before the vocabulary, brought onto it as migration 0014 does.
-  recanonicaliseStoredTags(db);
+  m0014CanonicalTags.up(db);
   // A segment embedded by another model never passes: it is not in this space's index.
   const other = insertSegment(db, { clipId: clip.beach!, shotId: shotOf('beach'), chunkIdx: 9, startS: 8, endS: 12 });
   putEmbedding(db, other, axisVector(8, 0), { model: 'other-model', region: 'asia' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { trapTab, viewerKeyDown, viewerKeyUp, type KeyPress } from '../../src-renderer/src/components/viewer/keys';
-import { markIn, marksOfRange, markOut, NO_MARKS, rangeOfFrames } from '../../src-renderer/src/components/viewer/marks';
+import { markedFrames, markIn, marksOfRange, markOut, NO_MARKS, rangeOfFrames, shotJumpTarget } from '../../src-renderer/src/components/viewer/marks';
 import { DEFAULT_OVERLAY, loadOverlay, moveOverlay, parseOverlay, saveOverlay, toggleOverlay } from '../../src-renderer/src/components/viewer/overlay';
 
 const press = (key: string, over: Partial<KeyPress> = {}): KeyPress => ({ key, shiftKey: false, metaKey: false, ctrlKey: false, altKey: false, repeat: false, typing: false, ...over });
@@ -66,5 +66,27 @@ describe('tag overlay setting', () => {
     expect(loadOverlay(storage)).toEqual({ visible: true, position: 'bottom-right' });
     expect(parseOverlay('{"visible":"no","position":"middle"}')).toEqual(DEFAULT_OVERLAY);
     expect(parseOverlay('not json')).toEqual(DEFAULT_OVERLAY);
+  });
+});
+
+describe('viewer marks and shot jumps', () => {
+  it('measure In to Out, the clip\'s start and end standing in for a missing mark', () => {
+    expect(markedFrames({ inFrame: 10, outFrame: 35 }, 100)).toBe(25);
+    expect(markedFrames({ inFrame: null, outFrame: 35 }, 100)).toBe(35);
+    expect(markedFrames({ inFrame: 10, outFrame: null }, 100)).toBe(90);
+    // Nothing to measure: no Out and an unknown length, or an In at the clip's end.
+    expect(markedFrames({ inFrame: 10, outFrame: null }, null)).toBeNull();
+    expect(markedFrames({ inFrame: 100, outFrame: null }, 100)).toBeNull();
+  });
+
+  it('jump to the next or previous shot start, nowhere past the ends', () => {
+    const starts = [0, 24, 61, 130];
+    expect(shotJumpTarget(starts, 30, 1)).toBe(61);
+    expect(shotJumpTarget(starts, 30, -1)).toBe(24);
+    // On a shot's first frame, up goes to the shot before, not to itself.
+    expect(shotJumpTarget(starts, 61, -1)).toBe(24);
+    expect(shotJumpTarget(starts, 61, 1)).toBe(130);
+    expect(shotJumpTarget(starts, 130, 1)).toBeNull();
+    expect(shotJumpTarget(starts, 0, -1)).toBeNull();
   });
 });

@@ -3,6 +3,6 @@ export { analyzeClip, type AnalyzeClipOptions, type AnalyzeClipResult, type Anal
 export { AnalysisPool, defaultPoolSize, type AnalysisPoolOptions } from './analysis-pool';
 export { DEFAULT_ANALYSIS_SETTINGS, type AnalysisSettings } from './analysis-settings';
 export * from './analysis-types';
-export { storeAnalysis, loadShotAnalysis, type StoredShotAnalysis } from './store-analysis';
+export { storeAnalysis, loadShotAnalysis, type StoredShotAnalysis } from './analysis-store';
 export { probeSource, type SourceInfo } from './source-info';
 export { resolveFaceModelPath, resolveWorkerScript } from './resource-paths';

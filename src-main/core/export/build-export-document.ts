@@ -1,7 +1,8 @@
 import type { ExportSelection } from '../../../src-shared/contract/export';
 import { clipFrameCount, clipTimebase, framesToTimecode, frameToSeconds, rateFromFps, secondsToFrame, shotFrames, type FrameRate } from '../../../src-shared/timecode';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { clipAbsPath, getClipRow, shotPlace, shotsById, shotsOfClip, type ClipRow } from '../library/clip-store';
+import { clipAbsPath, getClipRow, type ClipRow } from '../library/clip-store';
+import { shotPlace, shotsById, shotsOfClip } from '../library/shot-store';
 import { clipMarks, rangesById } from '../marks/marks-repository';
 import { clipTagSpans } from '../search/segment-tags';
 import type { TagResolutionStore } from '../search/tag-resolution-store';

@@ -1,7 +1,7 @@
 /**
- * A clip's lifecycle as a pure function: state + event -> state. The clips repository
- * (clips-repository.ts) is the only writer of these columns and computes every write with it; the
- * tests drive it directly (test/unit/library-clip-lifecycle.test.ts).
+ * A clip's lifecycle as a pure function: state + event -> state (a new row's first state is
+ * cataloguedState). The clips repository (clips-repository.ts) is the only writer of these columns
+ * and computes every write with it; the tests drive it directly (test/unit/library-clip-lifecycle.test.ts).
  *
  * `status` is what the Library shows of the media: pending (catalogued, not probed), probed (footage,
  * shots or thumbnails missing), done (shots and thumbnails made: `done` is the app's one word for
@@ -33,13 +33,18 @@ export type ClipEvent =
   | { type: 'indexed' }
   | { type: 'indexCleared' };
 
+/** A file catalogued just now, or whose content changed: nothing is derived from it yet, and an empty one has failed already. */
+export function cataloguedState(empty: boolean): ClipState {
+  return { status: empty ? 'error' : 'pending', hasShots: false, hasThumbs: false, indexed: false };
+}
+
 const footage = (s: ClipMediaStatus) => s === 'probed' || s === 'done';
 const readiness = (hasShots: boolean, hasThumbs: boolean): ClipMediaStatus => (hasShots && hasThumbs ? 'done' : 'probed');
 
 export function nextClipState(s: ClipState, e: ClipEvent): ClipState {
   switch (e.type) {
     case 'contentChanged':
-      return { status: e.empty ? 'error' : 'pending', hasShots: false, hasThumbs: false, indexed: false };
+      return cataloguedState(e.empty);
     case 'probed':
       return { ...s, status: e.verdict === 'probed' ? readiness(s.hasShots, s.hasThumbs) : e.verdict };
     case 'shotsDetected': {

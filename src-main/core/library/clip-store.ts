@@ -15,9 +15,18 @@ import type {
 } from '../../../src-shared/contract/library';
 import { CLIP_SORT_NATURAL } from '../../../src-shared/contract/library';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { rateFromFps, type ShotPlace } from '../../../src-shared/timecode';
+import { statement } from '../catalog/statements';
+import { rateFromFps } from '../../../src-shared/timecode';
 import { markFilterSql, markSummaries } from '../marks/marks-repository';
 import { folderRange, joinOnVolume, relativeOnVolume } from './clip-paths';
+import { shotCounts, shotsOfClip } from './shot-store';
+import { thumbnailsOf, type ThumbRow } from './thumbnail-store';
+
+/**
+ * The reads of `clips` (with their volumes): a clip's row, where its file is, the Library's pages
+ * of cards, and the named reads the importer, relink and the drive check make. Its one writer is
+ * clips-repository.ts.
+ */
 
 /** A clip row joined with its volume, as stored. */
 export interface ClipRow {
@@ -41,6 +50,8 @@ export interface ClipRow {
   width: number | null;
   height: number | null;
   rotation: number | null;
+  /** Sample aspect ratio as displayed (null: no picture, or not probed yet). */
+  sar: number | null;
   audio_channels: number | null;
   audio_rate: number | null;
   /** JSON array: channels per audio stream. */
@@ -63,9 +74,10 @@ export interface ClipRow {
 
 const CLIP_COLUMNS = `c.id, c.volume_id, c.rel_path, c.file_name, c.size_bytes, c.mtime_ms, c.fingerprint, c.status,
   c.status_reason, c.error_kind, c.missing_at, c.container, c.video_codec, c.audio_codec, c.duration_s, c.fps, c.vfr,
-  c.width, c.height, c.rotation, c.audio_channels, c.audio_rate, c.audio_layout, c.reel_name, c.timecode, c.bit_rate, c.frame_count, c.probed_at, c.shots_at,
+  c.width, c.height, c.rotation, c.sar, c.audio_channels, c.audio_rate, c.audio_layout, c.reel_name, c.timecode, c.bit_rate, c.frame_count, c.probed_at, c.shots_at,
   c.thumbs_at, c.created_at, c.updated_at, c.source_url, v.mount_path, v.label AS volume_label, v.online`;
 
+/** Where a clip's file is: its path on its volume's mount now, or the address of a clip added by URL. The one place a path is made from the catalog. */
 export function clipAbsPath(row: Pick<ClipRow, 'mount_path' | 'rel_path'> & { source_url?: string | null }): string {
   return row.source_url ?? joinOnVolume(row.mount_path, row.rel_path);
 }
@@ -77,50 +89,173 @@ export function displayStatus(row: Pick<ClipRow, 'online' | 'missing_at' | 'stat
 }
 
 export function getClipRow(db: CatalogDb, clipId: number): ClipRow {
-  const row = db.prepare(`SELECT ${CLIP_COLUMNS} FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?`).get(clipId) as
-    | ClipRow
-    | undefined;
+  const row = statement(db, `SELECT ${CLIP_COLUMNS} FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?`).get(clipId) as ClipRow | undefined;
   if (!row) throw new AppError('not_found', `clip ${clipId} is not in the catalog`);
   return row;
 }
 
-interface ThumbRow {
-  clip_id: number;
-  shot_id: number | null;
-  kind: 'poster' | 'filmstrip';
+/** A clip's file as catalogued: everything a hand-over of it checks (playback, Open, Reveal, drag, a collection upload, a remote clip's stream). */
+export interface ClipPath {
+  clipId: number;
+  fileName: string;
+  /** Its path on its volume's mount now; for a clip added by URL, its address. */
   path: string;
-  width: number | null;
-  height: number | null;
-  frames: number | null;
-  time_s: number | null;
-  shot_idx: number | null;
+  sourceUrl: string | null;
+  /** Its drive is connected. */
+  online: boolean;
+  volumeLabel: string;
+  /** Marked missing: the file was not at its path when last looked for. */
+  missing: boolean;
+  sizeBytes: number;
+  fingerprint: string | null;
+  container: string | null;
+  durationS: number | null;
 }
 
-function thumbsFor(db: CatalogDb, clipIds: readonly number[]): Map<number, ThumbRow[]> {
-  const out = new Map<number, ThumbRow[]>();
-  if (clipIds.length === 0) return out;
-  const rows = db
-    .prepare(
-      `SELECT t.clip_id, t.shot_id, t.kind, t.path, t.width, t.height, t.frames, t.time_s, s.idx AS shot_idx
-       FROM thumbnails t LEFT JOIN shots s ON s.id = t.shot_id
-       WHERE t.clip_id IN (SELECT value FROM json_each(?))
-       ORDER BY t.clip_id, s.idx`,
-    )
-    .all(JSON.stringify(clipIds)) as ThumbRow[];
-  for (const r of rows) {
-    const list = out.get(r.clip_id) ?? [];
-    list.push(r);
-    out.set(r.clip_id, list);
+/** "Clip id -> its file": where the catalog says the clip is (null: no such clip). Read at every range request of a player, so compiled once. */
+export function pathOf(db: CatalogDb, clipId: number): ClipPath | null {
+  const r = statement(
+    db,
+    `SELECT c.id, c.file_name, c.rel_path, c.source_url, c.missing_at, c.size_bytes, c.fingerprint, c.container, c.duration_s, v.mount_path, v.label, v.online
+     FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?`,
+  ).get(clipId) as
+    | { id: number; file_name: string; rel_path: string; source_url: string | null; missing_at: number | null; size_bytes: number; fingerprint: string | null; container: string | null; duration_s: number | null; mount_path: string; label: string | null; online: number }
+    | undefined;
+  if (!r) return null;
+  return {
+    clipId: r.id,
+    fileName: r.file_name,
+    path: clipAbsPath(r),
+    sourceUrl: r.source_url,
+    online: r.online === 1,
+    volumeLabel: r.label ?? r.mount_path,
+    missing: r.missing_at !== null,
+    sizeBytes: r.size_bytes,
+    fingerprint: r.fingerprint,
+    container: r.container,
+    durationS: r.duration_s,
+  };
+}
+
+/** The clip's fingerprint now (undefined: the clip is gone): a stage compares it with the one it read before writing its results. */
+export function fingerprintOf(db: CatalogDb, clipId: number): string | null | undefined {
+  return (statement(db, 'SELECT fingerprint FROM clips WHERE id = ?').get(clipId) as { fingerprint: string | null } | undefined)?.fingerprint;
+}
+
+/**
+ * Throws if the clip's file changed (a re-import reset it) while a stage was working on it, so a
+ * stage never writes results computed from the previous content. Call inside the write's transaction.
+ */
+export function assertSameFile(db: CatalogDb, clipId: number, fingerprint: string | null): void {
+  const cur = fingerprintOf(db, clipId);
+  if (cur === undefined) throw new AppError('not_found', `clip ${clipId} was removed while it was processed`);
+  // A transient state, not a verdict: the stage reads the file again (a re-import that found the
+  // file changed resets the row while its probe may still be running).
+  if (cur !== fingerprint) throw new AppError('io', `clip ${clipId} changed on disk while it was processed`);
+}
+
+/** The file names of the clips that exist among `ids`. */
+export function clipNames(db: CatalogDb, ids: readonly number[]): Map<number, string> {
+  const rows = statement(db, 'SELECT id, file_name FROM clips WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id').all(JSON.stringify(ids)) as { id: number; file_name: string }[];
+  return new Map(rows.map((r) => [r.id, r.file_name]));
+}
+
+/** The clip that lives at an address (Add by URL), if it was added before. */
+export function clipIdAtUrl(db: CatalogDb, url: string): number | null {
+  return (statement(db, 'SELECT id FROM clips WHERE source_url = ?').get(url) as { id: number } | undefined)?.id ?? null;
+}
+
+/** A catalogued file as the importer compares it with what it walks. */
+export interface ClipAtPath {
+  id: number;
+  size_bytes: number;
+  mtime_ms: number;
+  fingerprint: string | null;
+  status: string;
+  missing_at: number | null;
+}
+
+/** The clip catalogued at a path on a volume (the importer's per-file lookup, compiled once). */
+export function clipAtPath(db: CatalogDb, volumeId: number, relPath: string): ClipAtPath | undefined {
+  return statement(db, 'SELECT id, size_bytes, mtime_ms, fingerprint, status, missing_at FROM clips WHERE volume_id = ? AND rel_path = ?').get(volumeId, relPath) as ClipAtPath | undefined;
+}
+
+/** Clips whose content has this fingerprint and size (a new path may be one of them moved), the missing first. */
+export function clipsWithContent(db: CatalogDb, fingerprint: string, sizeBytes: number): { id: number; path: string; online: boolean }[] {
+  const rows = statement(
+    db,
+    `SELECT c.id, c.rel_path, v.mount_path, v.online FROM clips c JOIN volumes v ON v.id = c.volume_id
+     WHERE c.fingerprint = ? AND c.size_bytes = ? ORDER BY c.missing_at IS NULL, c.id`,
+  ).all(fingerprint, sizeBytes) as { id: number; rel_path: string; mount_path: string; online: number }[];
+  return rows.map((r) => ({ id: r.id, path: clipAbsPath(r), online: r.online === 1 }));
+}
+
+/** A clip at or under a folder, with its path on its volume. */
+export interface ClipUnder {
+  id: number;
+  rel_path: string;
+  size_bytes: number;
+  fingerprint: string | null;
+  missing_at: number | null;
+}
+
+/** The clips of a volume at or under a path on it ('' : the whole volume), answered from the (volume_id, rel_path) index. */
+export function clipsOnVolumeUnder(db: CatalogDb, volumeId: number, rel: string): ClipUnder[] {
+  const range = folderRange(rel);
+  if (!range) return statement(db, 'SELECT id, rel_path, size_bytes, fingerprint, missing_at FROM clips WHERE volume_id = ?').all(volumeId) as ClipUnder[];
+  return statement(db, 'SELECT id, rel_path, size_bytes, fingerprint, missing_at FROM clips WHERE volume_id = ? AND (rel_path = ? OR (rel_path >= ? AND rel_path < ?))').all(
+    volumeId,
+    rel,
+    range.lo,
+    range.hi,
+  ) as ClipUnder[];
+}
+
+/**
+ * Catalogued clips at or under an absolute path, on whichever known volume holds it (connected or
+ * not; the longest mount path), and the path's place on that volume. Relink reads it; the
+ * Library's folder filter is the same condition.
+ */
+export function clipsUnder(db: CatalogDb, absPath: string): { rel: string; clips: ClipUnder[] } {
+  const places = volumesHolding(db, absPath);
+  return { rel: places[0]?.rel ?? '', clips: places.flatMap((p) => clipsOnVolumeUnder(db, p.volumeId, p.rel)) };
+}
+
+/**
+ * Every catalogued clip whose file lies below a folder, in id order: on each volume that holds the
+ * folder and on every drive mounted inside it (attaching /media/me takes the cards mounted there too).
+ */
+export function clipIdsBelow(db: CatalogDb, absFolder: string): number[] {
+  const folder = path.resolve(absFolder);
+  const ids: number[] = [];
+  for (const v of fileVolumes(db)) {
+    const rel = relativeOnVolume(v.mount_path, folder);
+    if (rel !== null) ids.push(...clipsOnVolumeUnder(db, v.id, rel).flatMap((c) => (c.rel_path === rel ? [] : [c.id])));
+    else if (relativeOnVolume(folder, v.mount_path) !== null) ids.push(...clipsOnVolumeUnder(db, v.id, '').map((c) => c.id));
   }
-  return out;
+  return [...new Set(ids)].sort((a, b) => a - b);
 }
 
-function shotCounts(db: CatalogDb, clipIds: readonly number[]): Map<number, number> {
-  if (clipIds.length === 0) return new Map();
-  const rows = db
-    .prepare(`SELECT clip_id, COUNT(*) AS n FROM shots WHERE clip_id IN (SELECT value FROM json_each(?)) GROUP BY clip_id`)
-    .all(JSON.stringify(clipIds)) as { clip_id: number; n: number }[];
-  return new Map(rows.map((r) => [r.clip_id, r.n]));
+/** Clips of connected drives marked missing, a batch at a time from `afterId` (the drive check looks for their files). */
+export function missingClipsOnline(db: CatalogDb, afterId: number, batch: number): { id: number; path: string }[] {
+  const rows = statement(
+    db,
+    `SELECT c.id, v.mount_path, c.rel_path FROM clips c JOIN volumes v ON v.id = c.volume_id
+     WHERE c.missing_at IS NOT NULL AND v.online = 1 AND c.source_url IS NULL AND c.id > ? ORDER BY c.id LIMIT ?`,
+  ).all(afterId, batch) as { id: number; mount_path: string; rel_path: string }[];
+  return rows.map((r) => ({ id: r.id, path: clipAbsPath(r) }));
+}
+
+/** Unindexed clips present on connected drives, of these volumes or among these clips: what a drive or file that came back resumes. */
+export function clipsToResume(db: CatalogDb, volumeIds: readonly number[], clipIds: readonly number[]): number[] {
+  const rows = statement(
+    db,
+    `SELECT c.id FROM clips c JOIN volumes v ON v.id = c.volume_id
+     WHERE c.indexed_at IS NULL AND c.missing_at IS NULL AND c.source_url IS NULL AND v.online = 1
+       AND (c.volume_id IN (SELECT value FROM json_each(?)) OR c.id IN (SELECT value FROM json_each(?)))
+     ORDER BY c.id`,
+  ).all(JSON.stringify(volumeIds), JSON.stringify(clipIds)) as { id: number }[];
+  return rows.map((r) => r.id);
 }
 
 const toThumb = (t: ThumbRow): ThumbRef => ({ path: t.path, width: t.width, height: t.height });
@@ -200,15 +335,19 @@ function filterSql(filter: ClipFilter): { sql: string; params: unknown[] } {
   }
 }
 
-/** The volume holding an absolute folder (longest mount path that contains it) and the folder's path on it. */
-function resolveFolder(db: CatalogDb, folder: string): { volumeIds: number[]; rel: string }[] {
-  const vols = db.prepare('SELECT id, mount_path FROM volumes').all() as { id: number; mount_path: string }[];
-  const matches = vols
-    .map((v) => ({ id: v.id, mount: v.mount_path, rel: relativeOnVolume(v.mount_path, path.resolve(folder)) }))
+/** The volumes files are on, connected or not: not the pseudo-volume of addresses, whose mount path '' would be read as the working folder. */
+function fileVolumes(db: CatalogDb): { id: number; mount_path: string }[] {
+  return statement(db, "SELECT id, mount_path FROM volumes WHERE mount_path <> ''").all() as { id: number; mount_path: string }[];
+}
+
+/** The volumes holding an absolute path (the longest mount path that contains it: several volumes may have been mounted there) and the path on them. */
+function volumesHolding(db: CatalogDb, absPath: string): { volumeId: number; rel: string }[] {
+  const matches = fileVolumes(db)
+    .map((v) => ({ id: v.id, mount: v.mount_path, rel: relativeOnVolume(v.mount_path, path.resolve(absPath)) }))
     .filter((m): m is { id: number; mount: string; rel: string } => m.rel !== null);
   if (matches.length === 0) return [];
   const longest = Math.max(...matches.map((m) => m.mount.length));
-  return matches.filter((m) => m.mount.length === longest).map((m) => ({ volumeIds: [m.id], rel: m.rel }));
+  return matches.filter((m) => m.mount.length === longest).map((m) => ({ volumeId: m.id, rel: m.rel }));
 }
 
 /** Each sort's key; its natural direction is the contract's CLIP_SORT_NATURAL, `reversed` flips it. */
@@ -250,12 +389,12 @@ function whereFor(db: CatalogDb, args: Omit<z.output<typeof listArgsSchema>, 'of
     params.push(`%${args.query.replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
   }
   if (args.folder) {
-    const places = resolveFolder(db, args.folder);
+    const places = volumesHolding(db, args.folder);
     if (places.length === 0) where.push('0');
     else {
       const ors = places.map((p) => {
         const range = folderRange(p.rel);
-        params.push(p.volumeIds[0]);
+        params.push(p.volumeId);
         if (!range) return '(c.volume_id = ?)';
         params.push(range.lo, range.hi);
         return '(c.volume_id = ? AND c.rel_path >= ? AND c.rel_path < ?)';
@@ -278,19 +417,18 @@ export function listClips(db: CatalogDb, args: z.output<typeof listArgsSchema>):
     .prepare(`SELECT ${CLIP_COLUMNS} ${from} ${whereSql} ORDER BY ${orderSql(args.sort, args.reversed === true)} LIMIT ? OFFSET ?`)
     .all(...params, args.limit, args.offset) as ClipRow[];
   const ids = rows.map((r) => r.id);
-  const thumbs = thumbsFor(db, ids);
+  const thumbs = thumbnailsOf(db, ids);
   const counts = shotCounts(db, ids);
   const marksById = markSummaries(db, ids);
-  const c = db
-    .prepare(
-      `SELECT COUNT(*) AS all_n,
-        SUM(v.online = 1 AND c.missing_at IS NULL AND ${INDEXED}) AS indexed,
-        SUM(v.online = 1 AND c.missing_at IS NULL AND ${INDEXING}) AS indexing,
-        SUM(v.online = 1 AND (c.missing_at IS NOT NULL OR c.status IN ('error', 'unsupported'))) AS problems,
-        SUM(v.online = 0) AS offline
-       ${from}`,
-    )
-    .get() as { all_n: number; indexed: number | null; indexing: number | null; problems: number | null; offline: number | null };
+  const c = statement(
+    db,
+    `SELECT COUNT(*) AS all_n,
+      SUM(v.online = 1 AND c.missing_at IS NULL AND ${INDEXED}) AS indexed,
+      SUM(v.online = 1 AND c.missing_at IS NULL AND ${INDEXING}) AS indexing,
+      SUM(v.online = 1 AND (c.missing_at IS NOT NULL OR c.status IN ('error', 'unsupported'))) AS problems,
+      SUM(v.online = 0) AS offline
+     ${from}`,
+  ).get() as { all_n: number; indexed: number | null; indexing: number | null; problems: number | null; offline: number | null };
   return {
     total,
     offset: args.offset,
@@ -307,41 +445,9 @@ export function listClipIds(db: CatalogDb, args: Omit<z.output<typeof listArgsSc
   ).map((r) => r.id);
 }
 
-/** A shot as stored: decoded frame numbers (Out exclusive) and their presentation times. */
-export interface ShotRow {
-  id: number;
-  clip_id: number;
-  idx: number;
-  start_s: number;
-  end_s: number;
-  start_frame: number | null;
-  end_frame: number | null;
-  cut_score: number | null;
-  transition_kind: 'cut' | 'dissolve' | 'fade' | null;
-  transition_start_s: number | null;
-  transition_end_s: number | null;
-}
-
-const SHOT_COLUMNS = 'id, clip_id, idx, start_s, end_s, start_frame, end_frame, cut_score, transition_kind, transition_start_s, transition_end_s';
-
-/** A clip's shots in order. */
-export function shotsOfClip(db: CatalogDb, clipId: number): ShotRow[] {
-  return db.prepare(`SELECT ${SHOT_COLUMNS} FROM shots WHERE clip_id = ? ORDER BY idx`).all(clipId) as ShotRow[];
-}
-
-/** Shots by id (any clip), in no particular order; ids that are gone are missing. */
-export function shotsById(db: CatalogDb, ids: readonly number[]): ShotRow[] {
-  return db.prepare(`SELECT ${SHOT_COLUMNS} FROM shots WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as ShotRow[];
-}
-
-/** The place of a stored shot, as the frame arithmetic (timecode.ts shotFrames) reads it. */
-export function shotPlace(s: ShotRow): ShotPlace {
-  return { startS: s.start_s, endS: s.end_s, startFrame: s.start_frame, endFrame: s.end_frame };
-}
-
 export function getClipDetail(db: CatalogDb, clipId: number): ClipDetail {
   const row = getClipRow(db, clipId);
-  const thumbs = thumbsFor(db, [clipId]).get(clipId) ?? [];
+  const thumbs = thumbnailsOf(db, [clipId]).get(clipId) ?? [];
   const shots = shotsOfClip(db, clipId);
   const posterByShot = new Map(thumbs.filter((t) => t.kind === 'poster' && t.shot_id !== null).map((t) => [t.shot_id!, toThumb(t)]));
   return {

@@ -4,9 +4,11 @@ import { AppError, toAppError } from '../../../src-shared/errors';
 import type { ImportIssue, ImportProgress, ImportSummary } from '../../../src-shared/contract/library';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { joinOnVolume, relativeOnVolume } from './clip-paths';
+import { catalogueClip, clearClipMissing, EMPTY_FILE, markClipMissing, moveClip, recordSameContent, resetClipContent } from './clips-repository';
+import { clipAtPath, clipsOnVolumeUnder, clipsWithContent, type ClipAtPath } from './clip-store';
 import { fingerprintFile } from './fingerprint';
+import { finishImport, startImport } from './import-store';
 import { mapLimit } from './map-limit';
-import { resetClipContent } from './media-stages';
 import { scanTree, type ScanIssue, type ScannedFile } from './scan-tree';
 import { upsertVolume } from './volume-store';
 import type { VolumeInfo, VolumeResolver } from './volumes/volume-resolver';
@@ -39,15 +41,6 @@ interface Located {
   file: ScannedFile;
   volumeId: number;
   rel: string;
-}
-
-interface Existing {
-  id: number;
-  size_bytes: number;
-  mtime_ms: number;
-  fingerprint: string | null;
-  status: string;
-  missing_at: number | null;
 }
 
 /** Folders walked that are not inside another walked folder: their subtrees cover everything seen. */
@@ -83,10 +76,7 @@ function fileIssue(p: string, e: unknown): ScanIssue {
  */
 export async function importPaths(db: CatalogDb, roots: readonly string[], opts: ImportOptions): Promise<ImportResult> {
   const startedAt = Date.now();
-  const importId = Number(
-    db.prepare(`INSERT INTO imports (roots_json, state, started_at) VALUES (?, 'running', ?)`).run(JSON.stringify(roots), startedAt)
-      .lastInsertRowid,
-  );
+  const importId = startImport(db, roots, startedAt);
   const progress = (phase: ImportProgress['phase'], done: number, total: number) => opts.onProgress?.({ importId, phase, done, total });
   const counts = { added: 0, updated: 0, unchanged: 0, relocated: 0, missing: 0, failed: 0 };
   const issues: ImportIssue[] = [];
@@ -97,17 +87,8 @@ export async function importPaths(db: CatalogDb, roots: readonly string[], opts:
 
   const finish = (state: ImportSummary['state'], error: string | null): ImportSummary => {
     const finishedAt = Date.now();
-    db.transaction(() => {
-      db.prepare(
-        `UPDATE imports SET state = ?, added = ?, updated = ?, unchanged = ?, relocated = ?, missing = ?, failed = ?, skipped = ?,
-           ignored = ?, error = ?, finished_at = ? WHERE id = ?`,
-      ).run(state, counts.added, counts.updated, counts.unchanged, counts.relocated, counts.missing, counts.failed, skipped, ignored, error, finishedAt, importId);
-      const ins = db.prepare('INSERT INTO import_issues (import_id, path, reason, code) VALUES (?, ?, ?, ?)');
-      for (const i of issues.slice(0, STORED_ISSUES)) ins.run(importId, i.path, i.reason, i.code);
-      // The clips it catalogued, changed or handed over: the summary reads their verdicts later.
-      const link = db.prepare('INSERT OR IGNORE INTO import_clips (import_id, clip_id) VALUES (?, ?)');
-      for (const id of new Set([...touched, ...needMedia])) link.run(importId, id);
-    })();
+    // The clips it catalogued, changed or handed over: the summary reads their verdicts later.
+    finishImport(db, importId, { state, ...counts, skipped, ignored, error, finishedAt }, issues.slice(0, STORED_ISSUES), new Set([...touched, ...needMedia]));
     return {
       importId,
       state,
@@ -145,16 +126,15 @@ export async function importPaths(db: CatalogDb, roots: readonly string[], opts:
     };
 
     // Classify by size and mtime alone: unchanged files cost one indexed lookup.
-    const lookup = db.prepare('SELECT id, size_bytes, mtime_ms, fingerprint, status, missing_at FROM clips WHERE volume_id = ? AND rel_path = ?');
     const seen = new Set<string>();
     const clearMissing: number[] = [];
-    const needFingerprint: { loc: Located; existing: Existing | null; fp?: string }[] = [];
+    const needFingerprint: { loc: Located; existing: ClipAtPath | null; fp?: string }[] = [];
     for (const file of scan.files) {
       const v = volumeOf(file.path);
       const rel = relativeOnVolume(v.info.mountPath, file.path) ?? file.path.split(path.sep).join('/');
       seen.add(`${v.id}:${rel}`);
       const loc = { file, volumeId: v.id, rel };
-      const existing = lookup.get(v.id, rel) as Existing | undefined;
+      const existing = clipAtPath(db, v.id, rel);
       if (existing && existing.size_bytes === file.size && existing.mtime_ms === file.mtimeMs) {
         counts.unchanged++;
         if (existing.missing_at !== null) clearMissing.push(existing.id);
@@ -179,15 +159,11 @@ export async function importPaths(db: CatalogDb, roots: readonly string[], opts:
     });
 
     // A new path with the fingerprint of a clip whose file is gone: the file moved.
-    const byFingerprint = db.prepare(
-      `SELECT c.id, c.rel_path, v.mount_path, v.online FROM clips c JOIN volumes v ON v.id = c.volume_id
-       WHERE c.fingerprint = ? AND c.size_bytes = ? ORDER BY c.missing_at IS NULL, c.id`,
-    );
     const claimed = new Set<number>();
     const relocations: { id: number; loc: Located }[] = [];
     const inserts: { loc: Located; fp: string }[] = [];
     const changes: { id: number; loc: Located; fp: string }[] = [];
-    const retouched: { existing: Existing; loc: Located }[] = [];
+    const retouched: { existing: ClipAtPath; loc: Located }[] = [];
     for (const item of needFingerprint) {
       if (item.fp === undefined) continue;
       if (item.existing) {
@@ -198,10 +174,7 @@ export async function importPaths(db: CatalogDb, roots: readonly string[], opts:
         continue;
       }
       if (item.loc.file.size > 0) {
-        const cands = byFingerprint.all(item.fp, item.loc.file.size) as { id: number; rel_path: string; mount_path: string; online: number }[];
-        const moved = cands.find(
-          (c) => c.online === 1 && !claimed.has(c.id) && !fs.existsSync(joinOnVolume(c.mount_path, c.rel_path)),
-        );
+        const moved = clipsWithContent(db, item.fp, item.loc.file.size).find((c) => c.online && !claimed.has(c.id) && !fs.existsSync(c.path));
         if (moved) {
           claimed.add(moved.id);
           relocations.push({ id: moved.id, loc: item.loc });
@@ -212,28 +185,20 @@ export async function importPaths(db: CatalogDb, roots: readonly string[], opts:
     }
 
     const now = Date.now();
-    const insert = db.prepare(
-      `INSERT INTO clips (volume_id, rel_path, file_name, size_bytes, mtime_ms, fingerprint, status, status_reason, error_kind, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-    );
-    const relocate = db.prepare(
-      'UPDATE clips SET volume_id = ?, rel_path = ?, file_name = ?, mtime_ms = ?, missing_at = NULL, updated_at = ? WHERE id = ?',
-    );
-    const unmiss = db.prepare('UPDATE clips SET missing_at = NULL, updated_at = ? WHERE id = ?');
     type Op = () => void;
     const ops: Op[] = [];
     for (const { loc, fp } of inserts) {
       ops.push(() => {
-        const empty = loc.file.size === 0;
-        const { id } = insert.get(
-          loc.volumeId, loc.rel, path.basename(loc.file.path), loc.file.size, loc.file.mtimeMs, fp || null,
-          empty ? 'error' : 'pending', empty ? 'empty file (0 bytes)' : null, empty ? 'media' : null, now, now,
-        ) as { id: number };
+        const id = catalogueClip(
+          db,
+          { volumeId: loc.volumeId, relPath: loc.rel, fileName: path.basename(loc.file.path), sizeBytes: loc.file.size, mtimeMs: loc.file.mtimeMs, fingerprint: fp || null },
+          now,
+        );
         counts.added++;
         touched.add(id);
-        if (empty) {
+        if (loc.file.size === 0) {
           counts.failed++;
-          issues.push({ path: loc.file.path, code: 'error', reason: 'empty file (0 bytes)' });
+          issues.push({ path: loc.file.path, code: 'error', reason: EMPTY_FILE.reason });
         } else needMedia.push(id);
       });
     }
@@ -244,21 +209,20 @@ export async function importPaths(db: CatalogDb, roots: readonly string[], opts:
         touched.add(id);
         if (loc.file.size === 0) {
           counts.failed++;
-          issues.push({ path: loc.file.path, code: 'error', reason: 'empty file (0 bytes)' });
+          issues.push({ path: loc.file.path, code: 'error', reason: EMPTY_FILE.reason });
         } else needMedia.push(id);
       });
     }
     for (const { id, loc } of relocations) {
       ops.push(() => {
-        relocate.run(loc.volumeId, loc.rel, path.basename(loc.file.path), loc.file.mtimeMs, now, id);
+        moveClip(db, id, { volumeId: loc.volumeId, relPath: loc.rel, fileName: path.basename(loc.file.path), mtimeMs: loc.file.mtimeMs }, now);
         counts.relocated++;
         touched.add(id);
       });
     }
-    const redate = db.prepare('UPDATE clips SET mtime_ms = ?, missing_at = NULL, updated_at = ? WHERE id = ?');
     for (const { existing, loc } of retouched) {
       ops.push(() => {
-        redate.run(loc.file.mtimeMs, now, existing.id);
+        recordSameContent(db, existing.id, { size: loc.file.size, mtimeMs: loc.file.mtimeMs }, now);
         counts.unchanged++;
         touched.add(existing.id);
         if (existing.status === 'pending' || existing.status === 'probed') needMedia.push(existing.id);
@@ -266,7 +230,7 @@ export async function importPaths(db: CatalogDb, roots: readonly string[], opts:
     }
     for (const id of clearMissing) {
       ops.push(() => {
-        unmiss.run(now, id);
+        clearClipMissing(db, id, now);
         touched.add(id);
       });
     }
@@ -277,25 +241,17 @@ export async function importPaths(db: CatalogDb, roots: readonly string[], opts:
 
     // Catalogued files under the walked folders that were not seen: missing (unless under a folder we could not read).
     const blocked = scan.issues.map((i) => i.path);
-    const markMissing = db.prepare('UPDATE clips SET missing_at = ?, updated_at = ? WHERE id = ? AND missing_at IS NULL');
     db.transaction(() => {
       for (const dir of topDirs(scan.dirs)) {
         const v = volumeOf(dir, true);
         const rel = relativeOnVolume(v.info.mountPath, dir);
         if (rel === null) continue;
-        const rows = (
-          rel === ''
-            ? db.prepare('SELECT id, rel_path FROM clips WHERE volume_id = ? AND missing_at IS NULL').all(v.id)
-            : db
-                .prepare('SELECT id, rel_path FROM clips WHERE volume_id = ? AND rel_path >= ? AND rel_path < ? AND missing_at IS NULL')
-                .all(v.id, `${rel}/`, `${rel}0`)
-        ) as { id: number; rel_path: string }[];
-        for (const r of rows) {
-          if (seen.has(`${v.id}:${r.rel_path}`) || claimed.has(r.id)) continue;
+        for (const r of clipsOnVolumeUnder(db, v.id, rel)) {
+          if (r.missing_at !== null || seen.has(`${v.id}:${r.rel_path}`) || claimed.has(r.id)) continue;
           const abs = joinOnVolume(v.info.mountPath, r.rel_path);
           if (blocked.some((b) => abs === b || abs.startsWith(b + path.sep))) continue;
           if (fs.existsSync(abs)) continue; // hidden now, or reached only through a skipped link
-          markMissing.run(now, now, r.id);
+          markClipMissing(db, r.id, now);
           counts.missing++;
           touched.add(r.id);
         }

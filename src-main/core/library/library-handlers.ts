@@ -1,15 +1,16 @@
 import type { ClipIndexState } from '../../../src-shared/contract/jobs';
-import type { ClipSummary, libraryMethods, ImportSummary, ImportIssue } from '../../../src-shared/contract/library';
+import type { ClipSummary, libraryMethods } from '../../../src-shared/contract/library';
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { EventBus } from '../rpc/event-bus';
 import type { HandlersFor } from '../rpc/handlers';
 import type { Logger } from '../util/logger';
-import { joinOnVolume } from './clip-paths';
-import { getClipDetail, listClipIds, listClips } from './clip-store';
+import { clipNames, clipsToResume, getClipDetail, listClipIds, listClips } from './clip-store';
 import { applyClipEvent } from './clips-repository';
 import { importPaths } from './import-library';
+import { importSummaries } from './import-store';
 import { relinkFolder } from './relink';
-import { findReturnedFiles, listVolumes, refreshVolumes } from './volume-store';
+import { findReturnedFiles } from './returned-files';
+import { listVolumes, refreshVolumes } from './volume-store';
 import { defaultVolumeResolver } from './volumes/default-resolver';
 import type { VolumeResolver } from './volumes/volume-resolver';
 
@@ -44,23 +45,6 @@ export interface LibraryService {
   dispose(): void;
 }
 
-interface ImportRow {
-  id: number;
-  roots_json: string;
-  state: ImportSummary['state'];
-  added: number;
-  updated: number;
-  unchanged: number;
-  relocated: number;
-  missing: number;
-  failed: number;
-  skipped: number;
-  ignored: number;
-  error: string | null;
-  started_at: number;
-  finished_at: number | null;
-}
-
 export function createLibraryService(deps: LibraryDeps): LibraryService {
   const { db, events } = deps;
   const resolver = deps.resolver ?? defaultVolumeResolver();
@@ -84,15 +68,7 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
         events.emit('catalog.changed', { reason: 'volumes' });
         // A drive or folder that came back: every clip it interrupted carries on, whatever its
         // stage (the pipeline wakes the jobs that wait for the file, and leaves indexed clips be).
-        const waiting = db
-          .prepare(
-            `SELECT c.id FROM clips c JOIN volumes v ON v.id = c.volume_id
-             WHERE c.indexed_at IS NULL AND c.missing_at IS NULL AND c.source_url IS NULL AND v.online = 1
-               AND (c.volume_id IN (SELECT value FROM json_each(?)) OR c.id IN (SELECT value FROM json_each(?)))
-             ORDER BY c.id`,
-          )
-          .all(JSON.stringify(changed), JSON.stringify(returned.back)) as { id: number }[];
-        schedule(waiting.map((r) => r.id));
+        schedule(clipsToResume(db, changed, returned.back));
       }
     } catch (e) {
       deps.logger?.warn('library.volumes.refresh_failed', { message: (e as Error).message });
@@ -113,27 +89,6 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
       if (!disposer.signal.aborted) pollVolumes();
     });
   }
-
-  const issuesOf = (importId: number): ImportIssue[] =>
-    db.prepare('SELECT path, code, reason FROM import_issues WHERE import_id = ? ORDER BY id LIMIT 300').all(importId) as ImportIssue[];
-  /**
-   * The import's clips that turned out unusable, read now: ffprobe's verdicts come from the
-   * pipeline after the import returned (a zero-byte file is also among them, stored as an issue).
-   * `failed` is null for an import from before its clips were linked to it (migration 0020).
-   */
-  const unusableOf = (importId: number): { failed: number | null; issues: ImportIssue[] } => {
-    const rows = db
-      .prepare(
-        `SELECT v.mount_path, c.rel_path, c.status_reason FROM import_clips ic JOIN clips c ON c.id = ic.clip_id JOIN volumes v ON v.id = c.volume_id
-         WHERE ic.import_id = ? AND c.status IN ('error', 'unsupported') ORDER BY c.rel_path`,
-      )
-      .all(importId) as { mount_path: string; rel_path: string; status_reason: string | null }[];
-    const linked = rows.length > 0 || db.prepare('SELECT 1 FROM import_clips WHERE import_id = ? LIMIT 1').get(importId) !== undefined;
-    return {
-      failed: linked ? rows.length : null,
-      issues: rows.slice(0, 300).map((r) => ({ path: joinOnVolume(r.mount_path, r.rel_path), code: 'error', reason: r.status_reason ?? 'unusable' })),
-    };
-  };
 
   const handlers: HandlersFor<typeof libraryMethods> = {
     'library.import': ({ paths }) => {
@@ -175,45 +130,16 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
       pollVolumes();
       return { volumes: listVolumes(db) };
     },
-    'library.imports': ({ limit }) => {
-      const rows = db.prepare('SELECT * FROM imports ORDER BY id DESC LIMIT ?').all(limit) as ImportRow[];
-      return {
-        imports: rows.map((r) => {
-          const stored = issuesOf(r.id);
-          const unusable = unusableOf(r.id);
-          const seen = new Set(stored.map((i) => i.path));
-          const issues = [...stored, ...unusable.issues.filter((i) => !seen.has(i.path))];
-          const failed = unusable.failed ?? r.failed;
-          return {
-            importId: r.id,
-            state: r.state,
-            roots: JSON.parse(r.roots_json) as string[],
-            added: r.added,
-            updated: r.updated,
-            unchanged: r.unchanged,
-            relocated: r.relocated,
-            missing: r.missing,
-            failed,
-            skipped: r.skipped,
-            ignored: r.ignored,
-            issues,
-            issuesTruncated: r.skipped + failed > issues.length,
-            error: r.error,
-            startedAt: r.started_at,
-            finishedAt: r.finished_at,
-          };
-        }),
-      };
-    },
+    'library.imports': ({ limit }) => ({ imports: importSummaries(db, limit) }),
     'library.retry': ({ clipIds }) => {
       const ids = db.transaction(() => {
-        const known = db.prepare('SELECT id FROM clips WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id').all(JSON.stringify(clipIds)) as { id: number }[];
-        for (const { id } of known) applyClipEvent(db, id, { type: 'processAgain' }, { status_reason: null, error_kind: null });
+        const known = [...clipNames(db, clipIds).keys()];
+        for (const id of known) applyClipEvent(db, id, { type: 'processAgain' }, { status_reason: null, error_kind: null });
         return known;
       })();
-      events.emit('catalog.changed', { reason: 'retry', clipIds: ids.map((r) => r.id) });
+      events.emit('catalog.changed', { reason: 'retry', clipIds: ids });
       // "Process again": from the first stage, even for a clip that was indexed or failed.
-      schedule(ids.map((r) => r.id), { restart: true });
+      schedule(ids, { restart: true });
       return { queued: ids.length };
     },
   };

@@ -3,45 +3,17 @@ import path from 'node:path';
 import { AppError } from '../../../src-shared/errors';
 import type { RelinkResult } from '../../../src-shared/contract/library';
 import type { CatalogDb } from '../catalog/open-catalog';
+import { mergeMarks } from '../marks/marks-repository';
 import { joinOnVolume, relativeOnVolume } from './clip-paths';
+import { moveClip, removeClip } from './clips-repository';
+import { clipAtPath, clipsUnder } from './clip-store';
 import { fingerprintFile } from './fingerprint';
 import { upsertVolume } from './volume-store';
 import type { VolumeResolver } from './volumes/volume-resolver';
-import { mergeMarks } from '../marks/marks-repository';
 
 export interface RelinkOptions {
   resolver: VolumeResolver;
   fingerprint?: (file: string, size: number) => Promise<string>;
-}
-
-interface ClipUnder {
-  id: number;
-  rel_path: string;
-  size_bytes: number;
-  fingerprint: string | null;
-}
-
-/** Catalogued clips at or under an absolute path, on whichever known volume holds it (connected or not). */
-function clipsUnder(db: CatalogDb, fromPath: string): { clips: ClipUnder[]; relBase: string } {
-  const vols = db.prepare('SELECT id, mount_path FROM volumes').all() as { id: number; mount_path: string }[];
-  const hits = vols
-    .map((v) => ({ ...v, rel: relativeOnVolume(v.mount_path, fromPath) }))
-    .filter((v): v is { id: number; mount_path: string; rel: string } => v.rel !== null)
-    .sort((a, b) => b.mount_path.length - a.mount_path.length);
-  const clips: ClipUnder[] = [];
-  let relBase = '';
-  for (const v of hits.filter((h) => h.mount_path.length === hits[0]!.mount_path.length)) {
-    relBase = v.rel;
-    const rows = (
-      v.rel === ''
-        ? db.prepare('SELECT id, rel_path, size_bytes, fingerprint FROM clips WHERE volume_id = ?').all(v.id)
-        : db
-            .prepare('SELECT id, rel_path, size_bytes, fingerprint FROM clips WHERE volume_id = ? AND (rel_path = ? OR (rel_path >= ? AND rel_path < ?))')
-            .all(v.id, v.rel, `${v.rel}/`, `${v.rel}0`)
-    ) as ClipUnder[];
-    clips.push(...rows);
-  }
-  return { clips, relBase };
 }
 
 /**
@@ -59,7 +31,7 @@ export async function relinkFolder(db: CatalogDb, fromPath: string, toPath: stri
     throw new AppError('not_found', `new location does not exist: ${toPath}`);
   }
   const from = path.resolve(fromPath);
-  const { clips, relBase } = clipsUnder(db, from);
+  const { clips, rel: relBase } = clipsUnder(db, from);
   if (clips.length === 0) throw new AppError('not_found', `no catalogued clips under ${fromPath}`);
   const fingerprint = opts.fingerprint ?? fingerprintFile;
   const result: RelinkResult = { relinked: 0, notFound: 0, mismatched: 0, examples: [] };
@@ -67,8 +39,6 @@ export async function relinkFolder(db: CatalogDb, fromPath: string, toPath: stri
     if (result.examples.length < 50) result.examples.push({ path: p, outcome });
   };
   opts.resolver.refresh();
-  const byTarget = db.prepare('SELECT id, fingerprint FROM clips WHERE volume_id = ? AND rel_path = ?');
-  const move = db.prepare('UPDATE clips SET volume_id = ?, rel_path = ?, file_name = ?, mtime_ms = ?, missing_at = NULL, updated_at = ? WHERE id = ?');
   for (const clip of clips) {
     const rest = clip.rel_path === relBase ? '' : clip.rel_path.slice(relBase === '' ? 0 : relBase.length + 1);
     const target = rest ? joinOnVolume(toReal, rest) : toReal;
@@ -95,12 +65,12 @@ export async function relinkFolder(db: CatalogDb, fromPath: string, toPath: stri
     const volumeId = upsertVolume(db, info);
     const rel = relativeOnVolume(info.mountPath, target) ?? target.split(path.sep).join('/');
     db.transaction(() => {
-      const dup = byTarget.get(volumeId, rel) as { id: number; fingerprint: string | null } | undefined;
+      const dup = clipAtPath(db, volumeId, rel);
       if (dup && dup.id !== clip.id) {
         mergeMarks(db, dup.id, clip.id);
-        db.prepare('DELETE FROM clips WHERE id = ?').run(dup.id);
+        removeClip(db, dup.id);
       }
-      move.run(volumeId, rel, path.basename(target), Math.floor(st.mtimeMs), Date.now(), clip.id);
+      moveClip(db, clip.id, { volumeId, relPath: rel, fileName: path.basename(target), mtimeMs: Math.floor(st.mtimeMs) });
     })();
     result.relinked++;
   }

@@ -1,8 +1,8 @@
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { ProbeOutcome } from '../media/probe';
-import { applyClipEvent } from './clips-repository';
-import { getClipRow } from './clip-store';
-import { replaceShots, writeProbe } from './media-stages';
+import { applyClipEvent, catalogueClip, recordProbe, renameClip } from './clips-repository';
+import { clipIdAtUrl, getClipRow } from './clip-store';
+import { replaceShots, shotsOfClip } from './shot-store';
 import { upsertVolume, URL_VOLUME_KEY } from './volume-store';
 
 /**
@@ -26,29 +26,20 @@ export function nameFromUrl(url: string): string {
  * Catalogues (or finds again) a clip that lives at `url`, from main's probe of the address: its
  * metadata, and one shot spanning the clip (the service does not say where its cuts are). The
  * poster and filmstrip come next (remote/remote-clip-media.ts: saving them makes it `done`).
- * Returns the clip and its shot.
+ * Returns the clip, its shot and the duration it spans.
  */
-export function catalogueRemoteClip(db: CatalogDb, url: string, name: string, probe: ProbeOutcome): { clipId: number; shotId: number } {
+export function catalogueRemoteClip(db: CatalogDb, url: string, name: string, probe: ProbeOutcome): { clipId: number; shotId: number; durationS: number } {
   return db.transaction(() => {
     const volumeId = upsertVolume(db, { key: URL_VOLUME_KEY, mountPath: '', label: 'Web' });
     const now = Date.now();
-    const known = db.prepare('SELECT id FROM clips WHERE source_url = ?').get(url) as { id: number } | undefined;
-    const clipId =
-      known?.id ??
-      (
-        db
-          .prepare(
-            `INSERT INTO clips (volume_id, rel_path, file_name, size_bytes, mtime_ms, fingerprint, status, source_url, created_at, updated_at)
-             VALUES (?, ?, ?, 0, ?, NULL, 'pending', ?, ?, ?) RETURNING id`,
-          )
-          .get(volumeId, url, name, now, url, now, now) as { id: number }
-      ).id;
-    db.prepare('UPDATE clips SET file_name = ?, updated_at = ? WHERE id = ?').run(name, now, clipId);
-    writeProbe(db, getClipRow(db, clipId), probe);
+    const known = clipIdAtUrl(db, url);
+    const clipId = known ?? catalogueClip(db, { volumeId, relPath: url, fileName: name, sizeBytes: 0, mtimeMs: now, fingerprint: null, sourceUrl: url }, now);
+    if (known !== null) renameClip(db, clipId, name, now);
+    recordProbe(db, getClipRow(db, clipId), probe);
     const duration = getClipRow(db, clipId).duration_s ?? 0;
     replaceShots(db, clipId, [{ idx: 0, startS: 0, endS: duration, startFrame: null, endFrame: null, cutScore: null }]);
-    const shotId = (db.prepare('SELECT id FROM shots WHERE clip_id = ?').get(clipId) as { id: number }).id;
+    const shotId = shotsOfClip(db, clipId)[0]!.id;
     applyClipEvent(db, clipId, { type: 'shotsDetected', sameShots: false });
-    return { clipId, shotId };
+    return { clipId, shotId, durationS: duration };
   })();
 }

@@ -1,22 +1,25 @@
-import fs from 'node:fs';
 import type { Volume } from '../../../src-shared/contract/library';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { joinOnVolume } from './clip-paths';
+import { statement } from '../catalog/statements';
 import type { VolumeInfo, VolumeResolver } from './volumes/volume-resolver';
+
+/**
+ * The owner of `volumes`: the drives (and the one pseudo-volume of addresses) clips live on, as
+ * last seen. Whether a drive is connected is read from here; a clip's own row is never changed by it.
+ */
 
 /** The volume clips that live at a URL hang off (library/remote-clips.ts). */
 export const URL_VOLUME_KEY = 'url';
 
 /** Records a volume seen just now (online, at its current mount path) and returns its id. */
 export function upsertVolume(db: CatalogDb, v: VolumeInfo, at = Date.now()): number {
-  const row = db
-    .prepare(
-      `INSERT INTO volumes (volume_key, mount_path, label, online, last_seen_at) VALUES (?, ?, ?, 1, ?)
-       ON CONFLICT (volume_key) DO UPDATE SET mount_path = excluded.mount_path, label = excluded.label, online = 1,
-         last_seen_at = excluded.last_seen_at
-       RETURNING id`,
-    )
-    .get(v.key, v.mountPath, v.label, at) as { id: number };
+  const row = statement(
+    db,
+    `INSERT INTO volumes (volume_key, mount_path, label, online, last_seen_at) VALUES (?, ?, ?, 1, ?)
+     ON CONFLICT (volume_key) DO UPDATE SET mount_path = excluded.mount_path, label = excluded.label, online = 1,
+       last_seen_at = excluded.last_seen_at
+     RETURNING id`,
+  ).get(v.key, v.mountPath, v.label, at) as { id: number };
   return row.id;
 }
 
@@ -54,33 +57,6 @@ export function refreshVolumes(db: CatalogDb, resolver: VolumeResolver): number[
     })();
   }
   return changed;
-}
-
-/**
- * Clips of connected drives marked missing whose file is at its path again (a folder renamed back,
- * a card put back in its reader): the mark goes. A batch at a time, going round from `afterId`,
- * so a library with thousands of files deleted for good costs a few hundred stats per check.
- * Returns the clips found back and where the next batch starts.
- */
-export function findReturnedFiles(db: CatalogDb, afterId: number, batch = 200): { back: number[]; nextAfter: number } {
-  const rows = db
-    .prepare(
-      `SELECT c.id, v.mount_path, c.rel_path FROM clips c JOIN volumes v ON v.id = c.volume_id
-       WHERE c.missing_at IS NOT NULL AND v.online = 1 AND c.source_url IS NULL AND c.id > ? ORDER BY c.id LIMIT ?`,
-    )
-    .all(afterId, batch) as { id: number; mount_path: string; rel_path: string }[];
-  const back = rows.filter((r) => {
-    try {
-      return fs.statSync(joinOnVolume(r.mount_path, r.rel_path)).isFile();
-    } catch {
-      return false;
-    }
-  });
-  if (back.length > 0) {
-    const clear = db.prepare('UPDATE clips SET missing_at = NULL WHERE id = ?');
-    db.transaction(() => back.forEach((r) => clear.run(r.id)))();
-  }
-  return { back: back.map((r) => r.id), nextAfter: rows.length < batch ? 0 : rows.at(-1)!.id };
 }
 
 export function listVolumes(db: CatalogDb): Volume[] {

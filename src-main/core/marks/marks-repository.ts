@@ -29,15 +29,36 @@ interface RangeRow {
 const RANGE_SELECT = `SELECT r.id, r.clip_id, c.file_name AS clip_name, r.in_frame, r.out_frame, r.rate_num, r.rate_den,
   r.name, r.note, r.rating, r.created_at FROM ranges r JOIN clips c ON c.id = r.clip_id`;
 
-function keywordsOf(db: CatalogDb, clipId: number, rangeId: number | null): string[] {
-  const rows = db
-    .prepare('SELECT keyword FROM keywords WHERE clip_id = ? AND range_id IS ? ORDER BY keyword COLLATE NOCASE')
-    .all(clipId, rangeId) as { keyword: string }[];
-  return rows.map((r) => r.keyword);
+/** A clip's own keywords (not its ranges'), case aside in alphabetical order. */
+function clipKeywords(db: CatalogDb, clipId: number): string[] {
+  return (db.prepare('SELECT keyword FROM keywords WHERE clip_id = ? AND range_id IS NULL ORDER BY keyword COLLATE NOCASE').all(clipId) as { keyword: string }[]).map(
+    (r) => r.keyword,
+  );
 }
 
-function toRange(db: CatalogDb, r: RangeRow): Range {
-  return {
+/**
+ * The keywords of these ranges, each list in the order clipKeywords gives a clip's: one read for a
+ * page of ranges, not one per range (found through their clips: keywords are indexed by clip).
+ */
+function keywordsOfRanges(db: CatalogDb, ranges: readonly Pick<RangeRow, 'id' | 'clip_id'>[]): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  if (ranges.length === 0) return out;
+  const clipIds = JSON.stringify([...new Set(ranges.map((r) => r.clip_id))]);
+  for (const r of db
+    .prepare(
+      `SELECT range_id, keyword FROM keywords
+       WHERE clip_id IN (SELECT value FROM json_each(?)) AND range_id IN (SELECT value FROM json_each(?)) ORDER BY keyword COLLATE NOCASE`,
+    )
+    .all(clipIds, JSON.stringify(ranges.map((r) => r.id))) as { range_id: number; keyword: string }[]) {
+    (out.get(r.range_id) ?? out.set(r.range_id, []).get(r.range_id)!).push(r.keyword);
+  }
+  return out;
+}
+
+/** Stored ranges as the contract gives them, with their keywords. */
+function toRanges(db: CatalogDb, rows: readonly RangeRow[]): Range[] {
+  const keywords = keywordsOfRanges(db, rows);
+  return rows.map((r) => ({
     id: r.id,
     clipId: r.clip_id,
     clipName: r.clip_name,
@@ -47,34 +68,34 @@ function toRange(db: CatalogDb, r: RangeRow): Range {
     name: r.name,
     note: r.note,
     rating: r.rating,
-    keywords: keywordsOf(db, r.clip_id, r.id),
+    keywords: keywords.get(r.id) ?? [],
     createdAt: r.created_at,
-  };
+  }));
 }
 
 export function getRange(db: CatalogDb, rangeId: number): Range {
   const row = db.prepare(`${RANGE_SELECT} WHERE r.id = ?`).get(rangeId) as RangeRow | undefined;
   if (!row) throw new AppError('not_found', `range ${rangeId} is not in the catalog`);
-  return toRange(db, row);
+  return toRanges(db, [row])[0]!;
 }
 
 export function rangesForClips(db: CatalogDb, clipIds: readonly number[]): Range[] {
   const rows = db
     .prepare(`${RANGE_SELECT} WHERE r.clip_id IN (SELECT value FROM json_each(?)) ORDER BY r.clip_id, r.in_frame, r.id`)
     .all(JSON.stringify(clipIds)) as RangeRow[];
-  return rows.map((r) => toRange(db, r));
+  return toRanges(db, rows);
 }
 
 export function rangesById(db: CatalogDb, rangeIds: readonly number[]): Range[] {
   const rows = db
     .prepare(`${RANGE_SELECT} WHERE r.id IN (SELECT value FROM json_each(?)) ORDER BY r.clip_id, r.in_frame, r.id`)
     .all(JSON.stringify(rangeIds)) as RangeRow[];
-  return rows.map((r) => toRange(db, r));
+  return toRanges(db, rows);
 }
 
 export function clipMarks(db: CatalogDb, clipId: number): ClipMarks {
-  const m = db.prepare('SELECT rating FROM clip_marks WHERE clip_id = ?').get(clipId) as { rating: Rating } | undefined;
-  return { clipId, rating: m?.rating ?? null, keywords: keywordsOf(db, clipId, null), ranges: rangesForClips(db, [clipId]) };
+  const clipRating = db.prepare('SELECT rating FROM clip_marks WHERE clip_id = ?').get(clipId) as { rating: Rating } | undefined;
+  return { clipId, rating: clipRating?.rating ?? null, keywords: clipKeywords(db, clipId), ranges: rangesForClips(db, [clipId]) };
 }
 
 /** Rating and keyword count per clip, for cards and list rows. */
@@ -114,25 +135,25 @@ export function rate(db: CatalogDb, targets: MarkTargets, rating: Rating): numbe
   return db.transaction(() => {
     const now = Date.now();
     const clips = knownClips(db, targets.clipIds);
-    const up = db.prepare(
+    const rateClip = db.prepare(
       'INSERT INTO clip_marks (clip_id, rating, updated_at) VALUES (?, ?, ?) ON CONFLICT(clip_id) DO UPDATE SET rating = excluded.rating, updated_at = excluded.updated_at',
     );
-    for (const id of clips) up.run(id, rating, now);
+    for (const id of clips) rateClip.run(id, rating, now);
     const ranges = knownRanges(db, targets.rangeIds);
-    const ur = db.prepare('UPDATE ranges SET rating = ?, updated_at = ? WHERE id = ?');
-    for (const r of ranges) ur.run(rating, now, r.id);
+    const rateRange = db.prepare('UPDATE ranges SET rating = ?, updated_at = ? WHERE id = ?');
+    for (const r of ranges) rateRange.run(rating, now, r.id);
     return clips.length + ranges.length;
   })();
 }
 
 export function addKeywords(db: CatalogDb, targets: MarkTargets, keywords: readonly string[]): number {
   return db.transaction(() => {
-    const ins = db.prepare('INSERT OR IGNORE INTO keywords (clip_id, range_id, keyword) VALUES (?, ?, ?)');
+    const addKeyword = db.prepare('INSERT OR IGNORE INTO keywords (clip_id, range_id, keyword) VALUES (?, ?, ?)');
     const clips = knownClips(db, targets.clipIds);
     const ranges = knownRanges(db, targets.rangeIds);
     for (const k of keywords) {
-      for (const id of clips) ins.run(id, null, k);
-      for (const r of ranges) ins.run(r.clip_id, r.id, k);
+      for (const id of clips) addKeyword.run(id, null, k);
+      for (const r of ranges) addKeyword.run(r.clip_id, r.id, k);
     }
     return clips.length + ranges.length;
   })();
@@ -141,10 +162,10 @@ export function addKeywords(db: CatalogDb, targets: MarkTargets, keywords: reado
 export function removeKeyword(db: CatalogDb, targets: MarkTargets, keyword: string): number {
   return db.transaction(() => {
     let n = 0;
-    const delClip = db.prepare('DELETE FROM keywords WHERE clip_id = ? AND range_id IS NULL AND keyword = ?');
-    const delRange = db.prepare('DELETE FROM keywords WHERE range_id = ? AND keyword = ?');
-    for (const id of targets.clipIds) n += delClip.run(id, keyword).changes;
-    for (const id of targets.rangeIds) n += delRange.run(id, keyword).changes;
+    const removeClipKeyword = db.prepare('DELETE FROM keywords WHERE clip_id = ? AND range_id IS NULL AND keyword = ?');
+    const removeRangeKeyword = db.prepare('DELETE FROM keywords WHERE range_id = ? AND keyword = ?');
+    for (const id of targets.clipIds) n += removeClipKeyword.run(id, keyword).changes;
+    for (const id of targets.rangeIds) n += removeRangeKeyword.run(id, keyword).changes;
     return n;
   })();
 }
@@ -164,14 +185,14 @@ export function saveRange(db: CatalogDb, r: NewRange): Range {
   const id = db.transaction(() => {
     if (knownClips(db, [r.clipId]).length === 0) throw new AppError('not_found', `clip ${r.clipId} is not in the catalog`);
     const now = Date.now();
-    const res = db
+    const insertRange = db
       .prepare(
         'INSERT INTO ranges (clip_id, in_frame, out_frame, rate_num, rate_den, name, note, rating, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       )
       .run(r.clipId, r.inFrame, r.outFrame, r.rate.num, r.rate.den, r.name, r.note, r.rating, now, now);
-    const rangeId = Number(res.lastInsertRowid);
-    const ins = db.prepare('INSERT OR IGNORE INTO keywords (clip_id, range_id, keyword) VALUES (?, ?, ?)');
-    for (const k of r.keywords) ins.run(r.clipId, rangeId, k);
+    const rangeId = Number(insertRange.lastInsertRowid);
+    const addKeyword = db.prepare('INSERT OR IGNORE INTO keywords (clip_id, range_id, keyword) VALUES (?, ?, ?)');
+    for (const k of r.keywords) addKeyword.run(r.clipId, rangeId, k);
     return rangeId;
   })();
   return getRange(db, id);

@@ -17,6 +17,11 @@ export interface MediaInfo {
   codedHeight: number | null;
   /** Clockwise degrees a player turns the coded picture to show it: 0, 90, 180 or 270. */
   rotation: number;
+  /**
+   * Sample aspect ratio of the picture as displayed (pixel width / height, after the rotation: a
+   * quarter turn applies the stored pixels' ratio to the other axis); 1 for square pixels.
+   */
+  sar: number;
   audioChannels: number | null;
   /** Sample rate of the first audio stream (Hz). */
   audioRate: number | null;

@@ -20,6 +20,7 @@ const streamSchema = z.looseObject({
   channels: z.number().optional(),
   sample_rate: numLike,
   pix_fmt: z.string().optional(),
+  sample_aspect_ratio: z.string().optional(),
   tags,
   disposition: z.record(z.string(), z.number()).optional(),
   side_data_list: z.array(z.looseObject({ side_data_type: z.string().optional(), rotation: numLike })).optional(),
@@ -64,6 +65,14 @@ export function parseRate(r: string | undefined): number | null {
 export function isVariableFrameRate(rFrameRate: number | null, avgFrameRate: number | null): boolean {
   if (rFrameRate === null || avgFrameRate === null) return false;
   return Math.abs(rFrameRate - avgFrameRate) / Math.max(rFrameRate, avgFrameRate) > 0.005;
+}
+
+/** "128:117" -> 1.094; "0:1", "N/A", missing -> 1. */
+function parseSar(s: string | undefined): number {
+  if (!s) return 1;
+  const [a, b] = s.split(':').map(Number);
+  if (!a || !b || !Number.isFinite(a) || !Number.isFinite(b) || a <= 0 || b <= 0) return 1;
+  return a / b;
 }
 
 /**
@@ -135,6 +144,8 @@ export function parseProbeJson(raw: unknown, file: string): MediaInfo {
   const codedW = video?.width ?? null;
   const codedH = video?.height ?? null;
   const swap = rotation === 90 || rotation === 270;
+  // SAR describes stored pixels; after a quarter turn it applies to the other axis.
+  const storedSar = parseSar(video?.sample_aspect_ratio);
   const rRate = parseRate(video?.r_frame_rate);
   const avgRate = parseRate(video?.avg_frame_rate);
   const durationS = num(json.format?.duration) ?? num(video?.duration) ?? num(audio?.duration);
@@ -158,6 +169,7 @@ export function parseProbeJson(raw: unknown, file: string): MediaInfo {
     codedWidth: codedW,
     codedHeight: codedH,
     rotation,
+    sar: swap ? 1 / storedSar : storedSar,
     audioChannels: audio?.channels ?? null,
     audioRate: num(audio?.sample_rate),
     audioLayout: audioStreams.map((s) => s.channels ?? 0).filter((n) => n > 0),

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../../../src-shared/errors';
 import { ClipDecoder, firstFramesAt } from '../media/clip-decoder';
-import { parseSar } from '../analysis/source-info';
 import { tensorRequestId } from '../service/tensor';
 import { chunkShot, splitChunk, type ShotFrames, type TensorChunk } from '../tensors/shot-chunks';
 import { gridTime } from '../media/frame-grid';
@@ -27,19 +26,6 @@ export interface ShotSpan {
   id: number;
   startS: number;
   endS: number;
-}
-
-/** SAR from the ffprobe JSON the library stored (probe_json), as analysis/source-info reads it. */
-export function sarFromProbeJson(probeJson: string | null, rotation: number | null): number {
-  if (!probeJson) return 1;
-  try {
-    const raw = JSON.parse(probeJson) as { streams?: Array<{ codec_type?: string; sample_aspect_ratio?: string }> };
-    const video = raw.streams?.find((s) => s.codec_type === 'video');
-    const sar = parseSar(video?.sample_aspect_ratio);
-    return rotation === 90 || rotation === 270 ? 1 / sar : sar;
-  } catch {
-    return 1;
-  }
 }
 
 /**

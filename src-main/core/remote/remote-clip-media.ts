@@ -1,9 +1,10 @@
 import { AppError, toAppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { getClipRow } from '../library/clip-store';
-import { discardThumbnails, FILMSTRIP_FRAMES, planThumbnails, saveThumbnails } from '../library/media-stages';
+import { shotsOfClip } from '../library/shot-store';
 import { probeFile, type ProbeOutcome } from '../media/probe';
 import { renderPassStills, renderSeekStills } from '../media/stills';
+import { discardThumbnails, FILMSTRIP_FRAMES, planThumbnails, saveThumbnails } from '../pipeline/stages/clip-media';
 import { DEFAULT_REMOTE_DEADLINES, withRemoteInput, type RemoteAccess } from './remote-input';
 
 /**
@@ -26,8 +27,8 @@ export async function probeRemote(url: string, access: RemoteAccess, o: { ffprob
 }
 
 /**
- * The poster and the filmstrip of a remote clip, saved like any clip's (media-stages'
- * saveThumbnails, the one writer of thumbnails): 12 exact seeks by range requests when the server
+ * The poster and the filmstrip of a remote clip, saved like any clip's (clip-media's
+ * saveThumbnails, through the thumbnails' store): 12 exact seeks by range requests when the server
  * takes them, one pass over the file when it does not. Returns the bytes read from the address.
  */
 export async function makeRemoteStills(
@@ -38,7 +39,7 @@ export async function makeRemoteStills(
 ): Promise<{ bytesRead: number }> {
   const row = getClipRow(db, clipId);
   if (!row.source_url) throw new AppError('internal', `clip ${clipId} does not live at an address`);
-  const shot = db.prepare('SELECT id FROM shots WHERE clip_id = ? ORDER BY idx LIMIT 1').get(clipId) as { id: number } | undefined;
+  const shot = shotsOfClip(db, clipId)[0];
   const plan = planThumbnails(db, clipId, o.cacheDir);
   const d = row.duration_s ?? 0;
   const tiles = d > 0 ? FILMSTRIP_FRAMES : 1;

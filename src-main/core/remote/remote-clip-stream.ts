@@ -1,4 +1,5 @@
 import type { CatalogDb } from '../catalog/open-catalog';
+import { pathOf } from '../library/clip-store';
 import { openRemote, type RemoteResponse } from './remote-fetch';
 import type { RemoteAccess } from './remote-input';
 
@@ -37,12 +38,11 @@ export type RemoteClipStream = (clipId: number, range: string | undefined, signa
  * clip that does not live at an address.
  */
 export function createRemoteClipStream(db: CatalogDb, access: () => RemoteAccess): RemoteClipStream {
-  const clip = db.prepare('SELECT source_url, container FROM clips WHERE id = ? AND source_url IS NOT NULL');
   return async (clipId, range, signal) => {
-    const row = clip.get(clipId) as { source_url: string; container: string | null } | undefined;
-    if (!row) return null;
+    const clip = pathOf(db, clipId);
+    if (!clip?.sourceUrl) return null;
     const a = access();
-    const r = await openRemote(row.source_url, { policy: a.policy, timeouts: a.timeouts, range: boundedRange(range), signal });
-    return { ...r, headers: { ...r.headers, 'content-type': mediaType(r.headers['content-type'], row.container) } };
+    const r = await openRemote(clip.sourceUrl, { policy: a.policy, timeouts: a.timeouts, range: boundedRange(range), signal });
+    return { ...r, headers: { ...r.headers, 'content-type': mediaType(r.headers['content-type'], clip.container) } };
   };
 }

@@ -176,16 +176,17 @@ export function createSearchFilterStore(db: CatalogDb) {
       if (!hasFilters(f)) return null;
       const clip = clipConditions(f);
       const tags = tagConditions(f);
-      const rows = db
-        .prepare(
-          `SELECT s.id FROM segments s
-           JOIN embeddings e ON e.segment_id = s.id AND e.model = ? AND e.region = ?
-           JOIN clips c ON c.id = s.clip_id
-           WHERE ${clip.sql} AND ${tags.sql}`,
-        )
-        .pluck()
-        .all(space.model, space.region, ...clip.params, ...tags.params) as number[];
-      return new Set(rows);
+      return new Set(
+        db
+          .prepare(
+            `SELECT s.id FROM segments s
+             JOIN embeddings e ON e.segment_id = s.id AND e.model = ? AND e.region = ?
+             JOIN clips c ON c.id = s.clip_id
+             WHERE ${clip.sql} AND ${tags.sql}`,
+          )
+          .pluck()
+          .all(space.model, space.region, ...clip.params, ...tags.params) as number[],
+      );
     },
 
     /**
@@ -197,11 +198,12 @@ export function createSearchFilterStore(db: CatalogDb) {
       const clip = clipConditions(f);
       const tags = tagConditions(f);
       const tagSql = tags.sql === '1' ? '' : ` AND EXISTS (SELECT 1 FROM segments s WHERE s.clip_id = c.id AND ${tags.sql})`;
-      const ids = db
-        .prepare(`SELECT c.id FROM clips c WHERE c.id IN (SELECT value FROM json_each(?)) AND ${clip.sql}${tagSql}`)
-        .pluck()
-        .all(JSON.stringify(clipIds), ...clip.params, ...tags.params) as number[];
-      return new Set(ids);
+      return new Set(
+        db
+          .prepare(`SELECT c.id FROM clips c WHERE c.id IN (SELECT value FROM json_each(?)) AND ${clip.sql}${tagSql}`)
+          .pluck()
+          .all(JSON.stringify(clipIds), ...clip.params, ...tags.params) as number[],
+      );
     },
 
     /**
@@ -210,14 +212,17 @@ export function createSearchFilterStore(db: CatalogDb) {
      */
     facetCounts(field: FacetField, source: TagSourceChoice, space: EmbeddingSpace): Map<string, number> {
       const values = facetValuesSql(field, source);
-      const rows = db
-        .prepare(
-          `SELECT tv.value AS v, COUNT(DISTINCT tv.segment_id) AS n FROM (${values}) tv
-           JOIN embeddings e ON e.segment_id = tv.segment_id AND e.model = ? AND e.region = ?
-           WHERE tv.value IS NOT NULL GROUP BY tv.value`,
-        )
-        .all(space.model, space.region) as { v: string; n: number }[];
-      return new Map(rows.map((r) => [r.v, r.n]));
+      return new Map(
+        (
+          db
+            .prepare(
+              `SELECT tv.value AS v, COUNT(DISTINCT tv.segment_id) AS n FROM (${values}) tv
+               JOIN embeddings e ON e.segment_id = tv.segment_id AND e.model = ? AND e.region = ?
+               WHERE tv.value IS NOT NULL GROUP BY tv.value`,
+            )
+            .all(space.model, space.region) as { v: string; n: number }[]
+        ).map((r) => [r.v, r.n]),
+      );
     },
 
     /** The clips with a segment searchable in `space`, as the facets describe them. */

@@ -1,10 +1,10 @@
 import type { searchMethods } from '../../../src-shared/contract/search';
+import { facesOfShot } from '../analysis/analysis-store';
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { HandlersFor } from '../rpc/handlers';
 import type { EmbeddingSpace } from './embedding-space';
 import { searchFacets } from './search-facets';
 import { clipTagSpans } from './segment-tags';
-import { shotFaces } from './shot-faces';
 import type { SearchService, SearchStores } from './search-service';
 
 export interface SearchHandlerDeps {
@@ -20,7 +20,10 @@ export function createSearchHandlers(d: SearchHandlerDeps): HandlersFor<typeof s
     'search.text': (a) => d.search.text(a),
     'search.similar': (a) => d.search.similar(a),
     'search.facets': () => searchFacets(d.stores.filters, d.space()),
-    'search.faces': ({ shotId }) => ({ frames: shotFaces(d.db, shotId) }),
+    // The boxes only: the landmarks stay in the catalog (the viewer draws rectangles).
+    'search.faces': ({ shotId }) => ({
+      frames: facesOfShot(d.db, shotId).map((f) => ({ timeS: f.timeS, faces: f.faces.map(({ x, y, w, h, score }) => ({ x, y, w, h, score })) })),
+    }),
     'search.clipTags': ({ clipId }) => ({ spans: clipTagSpans(d.stores.tags, clipId) }),
     'search.status': () => d.search.status(),
     'search.history': ({ limit }) => ({ queries: d.search.history(limit) }),

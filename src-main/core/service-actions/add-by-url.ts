@@ -49,8 +49,7 @@ export async function addByUrl(d: AddByUrlDeps, url: string, name: string | unde
   const client = d.client();
   const emb = await encodeVideoWithFallback(client, url, { signal, onFallback: (f) => d.logger?.info('library.addUrl.async', { requestId: f.requestId }) });
   const tagged = await tagVideoWithFallback(client, { videoUrl: url }, { signal });
-  const { clipId, shotId } = catalogueRemoteClip(d.db, url, name ?? nameFromUrl(url), probe);
-  const duration = (d.db.prepare('SELECT duration_s FROM clips WHERE id = ?').get(clipId) as { duration_s: number | null }).duration_s ?? 0;
+  const { clipId, shotId, durationS: duration } = catalogueRemoteClip(d.db, url, name ?? nameFromUrl(url), probe);
   // The spec does not say which part of the video each vector describes: K vectors are taken as
   // K equal, consecutive parts (one vector: the whole clip).
   const k = emb.embeddings.length;

@@ -121,7 +121,7 @@ export async function tagRangeNow(
       if (!(e instanceof AppError) || e.kind !== 'too_large') throw e;
     }
   }
-  const source = tensorSourceOf(d.db, row);
+  const source = tensorSourceOf(row);
   const frames = await readClip(d, row, signal, (input, sig) =>
     decodeRange({ ...source, filePath: input.path, inputArgs: input.args }, { id: 0, startS, endS: end }, d.profile, { signal: sig, ffmpeg: d.ffmpeg() }),
   );

@@ -1,9 +1,10 @@
 import type { Migration } from '../migration';
-import { normalizeTags } from '../../service/tags';
+import { frozenTagConfidences } from './frozen-tag-confidences';
 
 /**
  * What deciding between the service's and the local tag needs (search/tag-resolution.ts):
- * - the service's confidence per field as columns (it was only inside raw_json), backfilled;
+ * - the service's confidence per field as columns (it was only inside raw_json), backfilled with
+ *   the service answer parser as it was then (frozen-tag-confidences.ts);
  * - "no person" leaves the local shot sizes: whether people are in a shot is the people facet's
  *   (shot_analysis.max_faces), not a framing.
  */
@@ -20,13 +21,13 @@ export const m0015TagResolution: Migration = {
     const rows = db.prepare('SELECT segment_id, raw_json FROM service_tags').all() as { segment_id: number; raw_json: string }[];
     const upd = db.prepare('UPDATE service_tags SET shot_size_conf = ?, camera_movement_conf = ?, shooting_angle_conf = ? WHERE segment_id = ?');
     for (const r of rows) {
-      let t: ReturnType<typeof normalizeTags>;
+      let c: ReturnType<typeof frozenTagConfidences>;
       try {
-        t = normalizeTags(JSON.parse(r.raw_json));
+        c = frozenTagConfidences(JSON.parse(r.raw_json));
       } catch {
         continue;
       }
-      upd.run(t.shotSize?.confidence ?? null, t.cameraMovement?.confidence ?? null, t.shootingAngle?.confidence ?? null, r.segment_id);
+      upd.run(c.shotSize ?? null, c.cameraMovement ?? null, c.shootingAngle ?? null, r.segment_id);
     }
   },
 };

@@ -1,27 +1,25 @@
 import { AppError } from '../../../../src-shared/errors';
 import { analyzeClip, type AnalyzeShotInput } from '../../analysis/analyze-clip';
-import { storeAnalysis } from '../../analysis/store-analysis';
-import type { CatalogDb } from '../../catalog/open-catalog';
+import { storeAnalysis, unanalysedShotCount } from '../../analysis/analysis-store';
 import { clipAbsPath, getClipRow, type ClipRow } from '../../library/clip-store';
-import { discardThumbnails, planThumbnails, recordMediaFailure, saveDetectedShots, saveThumbnails, type ThumbnailPlan } from '../../library/media-stages';
 import type { TensorChunk } from '../../tensors/shot-chunks';
 import type { TensorProfile } from '../../tensors/tensor-profile';
 import type { StageHandler } from '../job-types';
 import type { StageDeps } from '../pipeline-deps';
 import type { PlannedSegment } from '../segment-store';
 import { ShotFrameCache } from '../shot-frame-cache';
-import { chunkContentSha, chunkRequestIds, planChunks, sarFromProbeJson, type TensorSource } from '../shot-tensors';
+import { chunkContentSha, chunkRequestIds, planChunks, type TensorSource } from '../shot-tensors';
+import { discardThumbnails, planThumbnails, recordMediaFailure, saveDetectedShots, saveThumbnails, type ThumbnailPlan } from './clip-media';
 import { clipStage, footageRow } from './media-stages';
 
-/** Source facts from the catalog (probe_json holds the SAR the clip row does not): nothing is probed again. */
-export function tensorSourceOf(db: CatalogDb, row: ClipRow): TensorSource {
+/** Source facts from the catalog, as the probe stored them: nothing is probed again. */
+export function tensorSourceOf(row: ClipRow): TensorSource {
   if (!row.width || !row.height) throw new AppError('media', 'clip has no picture size: probe it first');
-  const extra = db.prepare('SELECT probe_json FROM clips WHERE id = ?').get(row.id) as { probe_json: string | null } | undefined;
   return {
     filePath: clipAbsPath(row),
     width: row.width,
     height: row.height,
-    sar: sarFromProbeJson(extra?.probe_json ?? null, row.rotation),
+    sar: row.sar ?? 1,
     hasAudio: !!row.audio_codec,
     durationS: row.duration_s,
   };
@@ -51,7 +49,7 @@ export function plannedSegment(profile: TensorProfile, chunk: TensorChunk, chunk
 export function analysisStage(d: StageDeps): StageHandler<'analysis'> {
   return clipStage('analysis', 'upload', async (ctx, clipId) => {
     const row = footageRow(d, clipId);
-    const src = tensorSourceOf(d.db, row);
+    const src = tensorSourceOf(row);
     const { region } = d.identity();
     d.store.dropOtherProfiles(clipId, d.profile.id);
     const detect = row.shots_at === null;
@@ -59,13 +57,8 @@ export function analysisStage(d: StageDeps): StageHandler<'analysis'> {
     const known = detect ? [] : spans();
     if (!detect) {
       const unplanned = known.filter((s) => !d.store.shotHasPlan(s.id, d.profile.id)).length;
-      const unanalysed = d.db
-        .prepare(
-          `SELECT COUNT(*) AS n FROM shots s LEFT JOIN shot_analysis a ON a.shot_id = s.id AND a.profile_id = ?
-           WHERE s.clip_id = ? AND a.shot_id IS NULL`,
-        )
-        .get(d.profile.id, clipId) as { n: number };
-      if (known.length === 0 || (unplanned === 0 && unanalysed.n === 0 && row.thumbs_at !== null)) return row;
+      const unanalysed = unanalysedShotCount(d.db, known.map((s) => s.id), d.profile.id);
+      if (known.length === 0 || (unplanned === 0 && unanalysed === 0 && row.thumbs_at !== null)) return row;
     }
     // New shots may be new boundaries, whose posters went with the old rows.
     const stills: ThumbnailPlan | null = row.thumbs_at === null || detect ? planThumbnails(d.db, clipId, d.cacheDir) : null;

@@ -1,6 +1,6 @@
 import { AppError } from '../../../../src-shared/errors';
 import { getClipRow, type ClipRow } from '../../library/clip-store';
-import { makeQuickPoster, probeClip } from '../../library/media-stages';
+import { makeQuickPoster, probeClip } from './clip-media';
 import type { NextOf, StageName } from '../../../../src-shared/contract/stage-graph';
 import type { JobSpec, StageContext, StageHandler } from '../job-types';
 import type { StageDeps } from '../pipeline-deps';
@@ -53,9 +53,9 @@ export function clipStage<S extends StageName>(stage: S, then: NextOf<S>, body: 
 }
 
 /**
- * probe -> poster: the library's own stage functions (library/media-stages), each skipped when
- * its result is already in the catalog for the current file. The library refreshes the
- * fingerprint and drops stale shots itself when the file changed.
+ * probe -> poster: the clip's media work (clip-media.ts), each skipped when its result is already
+ * in the catalog for the current file. The probe refreshes the fingerprint and drops stale shots
+ * itself when the file changed.
  */
 export function probeStage(d: StageDeps): StageHandler<'probe'> {
   return clipStage('probe', 'poster', async (ctx, clipId) => {

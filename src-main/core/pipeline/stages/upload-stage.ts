@@ -1,6 +1,5 @@
 import { AppError, toAppError } from '../../../../src-shared/errors';
 import { getClipRow } from '../../library/clip-store';
-import { fileWentAway } from '../../library/media-stages';
 import type { UploadTensorsRequest } from '../../service/client';
 import { chunkUploadBody } from '../../tensors/chunk-upload';
 import { splitChunk, type ShotFrames, type TensorChunk } from '../../tensors/shot-chunks';
@@ -11,6 +10,7 @@ import { SERVICES, storedKeysOf, type SegmentRow, type UploadRow } from '../segm
 import { ShotFrameCache } from '../shot-frame-cache';
 import { chunkContentSha, chunkForSegment, chunkRequestIds, planChunks, rebuildShotFrames } from '../shot-tensors';
 import { checkpoint } from './checkpoint';
+import { fileWentAway } from './clip-media';
 import { serviceScope } from './service-access';
 import { nextStage } from './media-stages';
 import { plannedSegment, tensorSourceOf } from './analysis-stage';
@@ -51,7 +51,7 @@ export function uploadStage(d: StageDeps): StageHandler<'upload'> {
       const pending = rows.filter((r) => r.storage_keys_json === null);
       if (pending.length > 0) {
         const row = getClipRow(d.db, clipId);
-        const src = tensorSourceOf(d.db, row);
+        const src = tensorSourceOf(row);
         const byShot = new Map<number, SegmentRow[]>();
         for (const r of pending) {
           const list = byShot.get(r.seg.shot_id) ?? [];

@@ -28,3 +28,16 @@ export function markIn(m: Marks, frame: number): Marks {
 export function markOut(m: Marks, frame: number): Marks {
   return { inFrame: m.inFrame !== null && m.inFrame > frame ? null : m.inFrame, outFrame: frame + 1 };
 }
+
+/** The frames In to Out as the duration shows them: In (or the first frame) to Out (or the clip's end); null when there is nothing to measure. */
+export function markedFrames(m: Marks, clipFrames: number | null): number | null {
+  const from = m.inFrame ?? 0;
+  const to = m.outFrame ?? clipFrames;
+  return to !== null && to > from ? to - from : null;
+}
+
+/** The next (dir 1) or previous (dir -1) shot start from a frame, or null at the ends: ↑ and ↓. */
+export function shotJumpTarget(shotStarts: readonly number[], frame: number, dir: -1 | 1): number | null {
+  const target = dir > 0 ? shotStarts.find((f) => f > frame) : [...shotStarts].reverse().find((f) => f < frame);
+  return target ?? null;
+}

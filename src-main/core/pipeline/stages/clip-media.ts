@@ -1,16 +1,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { AppError, toAppError } from '../../../src-shared/errors';
-import type { ClipStatus } from '../../../src-shared/contract/library';
-import type { CatalogDb } from '../catalog/open-catalog';
-import type { DetectedShot, ShotDetection } from '../media/shot-detector';
-import { probeFile, type ProbeOutcome } from '../media/probe';
-import { renderKeyframePoster, type RenderedStills, type StillsRequest } from '../media/stills';
-import { thumbnailDir } from './clip-paths';
-import { clipAbsPath, getClipRow, type ClipRow } from './clip-store';
-import { applyClipEvent } from './clips-repository';
-import { fingerprintFile } from './fingerprint';
-import { verdictFor } from './probe-outcome';
+import { AppError, toAppError } from '../../../../src-shared/errors';
+import type { ClipStatus } from '../../../../src-shared/contract/library';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import { thumbnailDir } from '../../library/clip-paths';
+import { assertSameFile, clipAbsPath, fingerprintOf, getClipRow, type ClipRow } from '../../library/clip-store';
+import { applyClipEvent, clearClipMissing, EMPTY_FILE, markClipMissing, recordClipFailure, recordProbe, recordSameContent, resetClipContent } from '../../library/clips-repository';
+import { fingerprintFile } from '../../library/fingerprint';
+import { replaceShots } from '../../library/shot-store';
+import { addClipPoster, hasPoster, replaceThumbnails } from '../../library/thumbnail-store';
+import { probeFile, type ProbeOutcome } from '../../media/probe';
+import type { ShotDetection } from '../../media/shot-detector';
+import { renderKeyframePoster, type RenderedStills, type StillsRequest } from '../../media/stills';
+
+/**
+ * What the media stages (probe, poster, analysis; pipeline/stages/media-stages.ts and
+ * analysis-stage.ts) do with a clip's file: read it with ffprobe, make its keyframe poster, plan
+ * and keep the thumbnails its analysis decode renders, keep the shots that decode found, and tell a
+ * file that went away (its drive unplugged: the job waits) from one that cannot be read (the clip
+ * fails with ffmpeg's reason). What they find is written through the library's stores; a stage
+ * refuses to write results if the file changed while it worked.
+ */
 
 export interface StageOptions {
   signal?: AbortSignal;
@@ -24,22 +34,6 @@ export interface StageOptions {
 export const FILMSTRIP_FRAMES = 12;
 
 const now = () => Date.now();
-
-/**
- * Throws if the clip's file changed (a re-import reset it) while a stage was working on it, so a
- * stage never writes results computed from the previous content.
- */
-function assertSameFile(db: CatalogDb, clipId: number, fingerprint: string | null): void {
-  const cur = db.prepare('SELECT fingerprint FROM clips WHERE id = ?').get(clipId) as { fingerprint: string | null } | undefined;
-  if (!cur) throw new AppError('not_found', `clip ${clipId} was removed while it was processed`);
-  // A transient state, not a verdict: the stage reads the file again (a re-import that found the
-  // file changed resets the row while its probe may still be running).
-  if (cur.fingerprint !== fingerprint) throw new AppError('io', `clip ${clipId} changed on disk while it was processed`);
-}
-
-export function setClipFailure(db: CatalogDb, clipId: number, status: 'error' | 'unsupported', kind: string, reason: string): void {
-  applyClipEvent(db, clipId, { type: 'failed', status }, { error_kind: kind, status_reason: reason });
-}
 
 /** ffmpeg's words when the disk it writes to (thumbnails, the filmstrip) is full: the disk's fault, not the clip's. */
 const NO_SPACE = /No space left on device|Disk quota exceeded/i;
@@ -57,7 +51,7 @@ function requireFile(db: CatalogDb, row: ClipRow): { abs: string; st: fs.Stats }
   const abs = clipAbsPath(row);
   try {
     const st = fs.statSync(abs);
-    if (row.missing_at !== null) db.prepare('UPDATE clips SET missing_at = NULL WHERE id = ?').run(row.id);
+    if (row.missing_at !== null) clearClipMissing(db, row.id);
     return { abs, st };
   } catch (e) {
     const away = awayError(db, row, e);
@@ -69,7 +63,7 @@ function requireFile(db: CatalogDb, row: ClipRow): { abs: string; st: fs.Stats }
 /** The `unplugged` error for a stat failure that means the file is away (marked missing), else null. */
 function awayError(db: CatalogDb, row: ClipRow, e: unknown): AppError | null {
   if (!AWAY.has((e as NodeJS.ErrnoException).code ?? '')) return null;
-  db.prepare('UPDATE clips SET missing_at = COALESCE(missing_at, ?) WHERE id = ?').run(now(), row.id);
+  markClipMissing(db, row.id);
   return new AppError('unplugged', `file is no longer at ${clipAbsPath(row)}: waiting for it to come back`, { cause: e });
 }
 
@@ -98,11 +92,11 @@ export async function probeClip(db: CatalogDb, clipId: number, opts: StageOption
   if (st.size !== row.size_bytes || Math.floor(st.mtimeMs) !== row.mtime_ms || row.fingerprint === null) {
     const fp = await fingerprintFile(abs, st.size);
     if (fp !== row.fingerprint) resetClipContent(db, clipId, { size: st.size, mtimeMs: Math.floor(st.mtimeMs), fingerprint: fp });
-    else db.prepare('UPDATE clips SET size_bytes = ?, mtime_ms = ? WHERE id = ?').run(st.size, Math.floor(st.mtimeMs), clipId);
+    else recordSameContent(db, clipId, { size: st.size, mtimeMs: Math.floor(st.mtimeMs) });
     row = getClipRow(db, clipId);
   }
   if (row.size_bytes === 0) {
-    setClipFailure(db, clipId, 'error', 'media', 'empty file (0 bytes)');
+    recordClipFailure(db, clipId, 'error', EMPTY_FILE.kind, EMPTY_FILE.reason);
     return 'error';
   }
   let outcome: ProbeOutcome;
@@ -114,63 +108,12 @@ export async function probeClip(db: CatalogDb, clipId: number, opts: StageOption
     const away = fileWentAway(db, row);
     if (away) throw away;
     assertSameFile(db, clipId, row.fingerprint);
-    setClipFailure(db, clipId, 'error', err.kind, err.message);
+    recordClipFailure(db, clipId, 'error', err.kind, err.message);
     return 'error';
   }
-  const status = writeProbe(db, row, outcome);
+  const status = recordProbe(db, row, outcome);
   opts.onProgress?.(1);
   return status;
-}
-
-/** Stores a probe result; returns the clip's new stored status. */
-export function writeProbe(db: CatalogDb, row: ClipRow, outcome: ProbeOutcome): ClipStatus {
-  const { info } = outcome;
-  const verdict = verdictFor(info);
-  return db.transaction(() => {
-    assertSameFile(db, row.id, row.fingerprint);
-    // Shot detection counts frames exactly; the probe's count only stands in until it has run.
-    const frameCount = row.shots_at !== null && row.frame_count !== null ? row.frame_count : info.frameCount;
-    return applyClipEvent(db, row.id, { type: 'probed', verdict: verdict.status }, {
-      status_reason: verdict.reason,
-      error_kind: verdict.errorKind,
-      container: info.container,
-      video_codec: info.videoCodec,
-      audio_codec: info.audioCodec,
-      duration_s: info.durationS,
-      fps: info.fps,
-      vfr: info.hasVideo ? (info.vfr ? 1 : 0) : null,
-      width: info.width,
-      height: info.height,
-      rotation: info.hasVideo ? info.rotation : null,
-      audio_channels: info.audioChannels,
-      audio_rate: info.audioRate === null ? null : Math.round(info.audioRate),
-      audio_layout: JSON.stringify(info.audioLayout),
-      reel_name: info.reelName,
-      timecode: info.timecode,
-      bit_rate: info.bitRate === null ? null : Math.round(info.bitRate),
-      frame_count: frameCount,
-      probe_json: JSON.stringify(outcome.raw),
-      probed_at: now(),
-    }).status;
-  })();
-}
-
-/** The file's content changed: new identity, metadata and derived rows are stale. */
-export function resetClipContent(db: CatalogDb, clipId: number, file: { size: number; mtimeMs: number; fingerprint: string | null }): void {
-  db.transaction(() => {
-    db.prepare('DELETE FROM thumbnails WHERE clip_id = ?').run(clipId);
-    db.prepare('DELETE FROM shots WHERE clip_id = ?').run(clipId);
-    const cleared = ['container', 'video_codec', 'audio_codec', 'duration_s', 'fps', 'vfr', 'width', 'height', 'rotation', 'audio_channels', 'audio_rate', 'audio_layout', 'reel_name', 'timecode', 'bit_rate', 'frame_count', 'probe_json', 'probed_at'];
-    applyClipEvent(db, clipId, { type: 'contentChanged', empty: file.size === 0 }, {
-      ...Object.fromEntries(cleared.map((c) => [c, null])),
-      size_bytes: file.size,
-      mtime_ms: file.mtimeMs,
-      fingerprint: file.fingerprint,
-      status_reason: file.size === 0 ? 'empty file (0 bytes)' : null,
-      error_kind: file.size === 0 ? 'media' : null,
-      missing_at: null,
-    });
-  })();
 }
 
 const TRUNCATED_NOTE = 'file ends early';
@@ -179,7 +122,7 @@ const TRUNCATED_NOTE = 'file ends early';
  * A file cut short after its index (an interrupted copy of a "fast start" MP4) probes with its full
  * duration but decodes only its beginning: say so on the card instead of failing it.
  */
-export function truncationNote(ptsTimes: readonly number[], durationS: number | null): string | null {
+function truncationNote(ptsTimes: readonly number[], durationS: number | null): string | null {
   if (!durationS || ptsTimes.length === 0) return null;
   const n = ptsTimes.length;
   const step = n > 1 ? ptsTimes[n - 1]! - ptsTimes[n - 2]! : 0;
@@ -209,10 +152,7 @@ export async function recordMediaFailure<T>(db: CatalogDb, row: ClipRow, signal:
     const away = fileWentAway(db, row);
     if (away) throw away;
     if (err.kind === 'media' && NO_SPACE.test(err.message)) throw new AppError('disk_full', err.message, { cause: e });
-    if (err.kind === 'media') {
-      const cur = db.prepare('SELECT fingerprint FROM clips WHERE id = ?').get(row.id) as { fingerprint: string | null } | undefined;
-      if (cur && cur.fingerprint === row.fingerprint) setClipFailure(db, row.id, 'error', 'media', err.message);
-    }
+    if (err.kind === 'media' && fingerprintOf(db, row.id) === row.fingerprint) recordClipFailure(db, row.id, 'error', 'media', err.message);
     throw err;
   }
 }
@@ -239,45 +179,6 @@ export function saveDetectedShots(db: CatalogDb, row: ClipRow, detection: Pick<S
 }
 
 /**
- * The one writer of a clip's shot rows: keeps them (and the segments, embeddings and tags hanging
- * off them) when the boundaries are the frames they were; otherwise replaces them with their
- * per-shot posters. Returns whether they were the same. Call inside the caller's transaction.
- */
-/** A shot as stored: frames may be unknown (a clip the service analysed from its URL). */
-export type ShotRowInput = Pick<DetectedShot, 'idx' | 'startS' | 'endS'> & {
-  startFrame: number | null;
-  endFrame: number | null;
-  cutScore: number | null;
-  transition?: DetectedShot['transition'];
-};
-
-export function replaceShots(db: CatalogDb, clipId: number, shots: readonly ShotRowInput[]): boolean {
-  const old = db.prepare('SELECT id, idx, start_frame, end_frame FROM shots WHERE clip_id = ? ORDER BY idx').all(clipId) as {
-    id: number;
-    idx: number;
-    start_frame: number | null;
-    end_frame: number | null;
-  }[];
-  const same = old.length === shots.length && old.every((o, i) => o.start_frame === shots[i]!.startFrame && o.end_frame === shots[i]!.endFrame);
-  if (same) {
-    const upd = db.prepare(
-      'UPDATE shots SET start_s = ?, end_s = ?, cut_score = ?, transition_kind = ?, transition_start_s = ?, transition_end_s = ? WHERE id = ?',
-    );
-    shots.forEach((s, i) => upd.run(s.startS, s.endS, s.cutScore, s.transition?.kind ?? null, s.transition?.startS ?? null, s.transition?.endS ?? null, old[i]!.id));
-  } else {
-    // Per-shot posters go with their shots; clip-level images (the preview lane's poster, the
-    // filmstrip) stay, so the card keeps its picture until the analysis stage replaces them.
-    db.prepare('DELETE FROM thumbnails WHERE clip_id = ? AND shot_id IS NOT NULL').run(clipId);
-    db.prepare('DELETE FROM shots WHERE clip_id = ?').run(clipId);
-    const ins = db.prepare(
-      'INSERT INTO shots (clip_id, idx, start_s, end_s, start_frame, end_frame, cut_score, transition_kind, transition_start_s, transition_end_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    for (const s of shots) ins.run(clipId, s.idx, s.startS, s.endS, s.startFrame, s.endFrame, s.cutScore, s.transition?.kind ?? null, s.transition?.startS ?? null, s.transition?.endS ?? null);
-  }
-  return same;
-}
-
-/**
  * The preview lane's poster: one keyframe near the middle of the clip (ffmpeg seeks to the keyframe
  * before that time and decodes just it), so every card of a dropped card shows a picture within
  * seconds, long before shots and per-shot posters exist. Skipped when the clip has posters already;
@@ -286,8 +187,7 @@ export function replaceShots(db: CatalogDb, clipId: number, shots: readonly Shot
 export async function makeQuickPoster(db: CatalogDb, clipId: number, opts: StageOptions & { cacheDir: string }): Promise<boolean> {
   const row = getClipRow(db, clipId);
   requireFootage(row);
-  const has = db.prepare("SELECT 1 FROM thumbnails WHERE clip_id = ? AND kind = 'poster' LIMIT 1").get(clipId);
-  if (has) return false;
+  if (hasPoster(db, clipId)) return false;
   const { abs } = requireFile(db, row);
   const root = thumbnailDir(opts.cacheDir);
   const outDir = path.join(root, String(clipId), `quick-${now().toString(36)}`);
@@ -302,22 +202,15 @@ export async function makeQuickPoster(db: CatalogDb, clipId: number, opts: Stage
   const rel = path.relative(root, img.file).split(path.sep).join('/');
   db.transaction(() => {
     assertSameFile(db, clipId, row.fingerprint);
-    if (db.prepare("SELECT 1 FROM thumbnails WHERE clip_id = ? AND kind = 'poster' LIMIT 1").get(clipId)) return;
-    db.prepare('INSERT INTO thumbnails (clip_id, shot_id, kind, path, width, height, frames, time_s) VALUES (?, NULL, ?, ?, ?, ?, NULL, ?)').run(
-      clipId,
-      'poster',
-      rel,
-      img.width,
-      img.height,
-      img.timeS,
-    );
+    if (hasPoster(db, clipId)) return;
+    addClipPoster(db, clipId, { path: rel, width: img.width, height: img.height, timeS: img.timeS });
   })();
   opts.onProgress?.(1);
   return true;
 }
 
 /** Evenly spaced frame indices for the filmstrip, each in the middle of its slice of the clip. */
-export function filmstripFrames(frameCount: number, tiles = FILMSTRIP_FRAMES): number[] {
+function filmstripFrames(frameCount: number, tiles = FILMSTRIP_FRAMES): number[] {
   const n = Math.max(1, Math.min(tiles, frameCount));
   return Array.from({ length: n }, (_, k) => Math.min(frameCount - 1, Math.floor(((k + 0.5) * frameCount) / n)));
 }
@@ -372,17 +265,11 @@ export function saveThumbnails(db: CatalogDb, plan: ThumbnailPlan, rendered: Ren
   try {
     db.transaction(() => {
       assertSameFile(db, clipId, plan.fingerprint);
-      db.prepare('DELETE FROM thumbnails WHERE clip_id = ?').run(clipId);
-      const ins = db.prepare(
-        'INSERT INTO thumbnails (clip_id, shot_id, kind, path, width, height, frames, time_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      );
-      rendered.posters.forEach((img, i) => {
-        if (img) ins.run(clipId, shotIds[i] ?? null, 'poster', rel(img.file), img.width, img.height, null, img.timeS);
+      const s = rendered.strip;
+      replaceThumbnails(db, clipId, {
+        posters: rendered.posters.flatMap((img, i) => (img ? [{ shotId: shotIds[i] ?? null, path: rel(img.file), width: img.width, height: img.height, timeS: img.timeS }] : [])),
+        strip: s ? { path: rel(s.file), width: s.tileWidth, height: s.tileHeight, frames: s.frames } : null,
       });
-      if (rendered.strip) {
-        const s = rendered.strip;
-        ins.run(clipId, null, 'filmstrip', rel(s.file), s.tileWidth, s.tileHeight, s.frames, null);
-      }
       applyClipEvent(db, clipId, { type: 'thumbnailsMade' });
     })();
   } catch (e) {

@@ -4,6 +4,11 @@ import { z } from 'zod';
 import type { CameraMotion, FrameFaces, LocalTag, ShotAnalysis } from './analysis-types';
 import { CAMERA_MOVEMENTS } from './analysis-types';
 
+/**
+ * The owner of the local analysis's tables (shot_analysis, shot_faces, shot_local_tags): its one
+ * writer, and the reads the pipeline makes of them. Search reads them through its own read models.
+ */
+
 export interface StoreAnalysisOptions {
   profileId: string;
   /** Path or name of the face model; only the file name is stored. */
@@ -110,6 +115,21 @@ const faceRow = z.object({
 });
 const tagRow = z.object({ category: z.enum(['shot_size', 'camera_movement']), value: z.string(), confidence: z.number(), magnitude: z.number().nullable() });
 
+/**
+ * The faces stored for a shot, frame by frame in sampling order, the most confident first in each
+ * frame: the analysis read back, and the viewer's face boxes.
+ */
+export function facesOfShot(db: Database.Database, shotId: number): FrameFaces[] {
+  const rows = z.array(faceRow).parse(db.prepare('SELECT * FROM shot_faces WHERE shot_id = ? ORDER BY frame_idx, score DESC').all(shotId));
+  const frames = new Map<number, FrameFaces>();
+  for (const r of rows) {
+    const f = frames.get(r.frame_idx) ?? { frameIndex: r.frame_idx, timeS: r.time_s, faces: [] };
+    f.faces.push({ x: r.x, y: r.y, w: r.w, h: r.h, score: r.score, landmarks: z.array(z.number()).parse(JSON.parse(r.landmarks_json)) });
+    frames.set(r.frame_idx, f);
+  }
+  return [...frames.values()];
+}
+
 export interface StoredShotAnalysis {
   shotId: number;
   profileId: string;
@@ -126,13 +146,6 @@ export function loadShotAnalysis(db: Database.Database, shotId: number): StoredS
   const raw = db.prepare('SELECT * FROM shot_analysis WHERE shot_id = ?').get(shotId);
   if (raw === undefined) return null;
   const a = analysisRow.parse(raw);
-  const faceRows = z.array(faceRow).parse(db.prepare('SELECT * FROM shot_faces WHERE shot_id = ? ORDER BY frame_idx, score DESC').all(shotId));
-  const frames = new Map<number, FrameFaces>();
-  for (const r of faceRows) {
-    const f = frames.get(r.frame_idx) ?? { frameIndex: r.frame_idx, timeS: r.time_s, faces: [] };
-    f.faces.push({ x: r.x, y: r.y, w: r.w, h: r.h, score: r.score, landmarks: z.array(z.number()).parse(JSON.parse(r.landmarks_json)) });
-    frames.set(r.frame_idx, f);
-  }
   const tags = z.array(tagRow).parse(db.prepare(`SELECT category, value, confidence, magnitude FROM shot_local_tags WHERE shot_id = ? ORDER BY category = 'camera_movement', category, value`).all(shotId));
   return {
     shotId: a.shot_id,
@@ -140,7 +153,7 @@ export function loadShotAnalysis(db: Database.Database, shotId: number): StoredS
     faceModel: a.face_model,
     framesSampled: a.frames_sampled,
     analyzedAt: a.analyzed_at,
-    faces: [...frames.values()],
+    faces: facesOfShot(db, shotId),
     motion: {
       movement: a.motion_movement,
       magnitude: a.motion_magnitude ?? 0,
@@ -154,4 +167,10 @@ export function loadShotAnalysis(db: Database.Database, shotId: number): StoredS
     },
     localTags: tags.map((t) => ({ ...t, source: 'local' as const })),
   };
+}
+
+/** How many of the shots have no analysis made with the profile (the analysis stage's "is there work left"). */
+export function unanalysedShotCount(db: Database.Database, shotIds: readonly number[], profileId: string): number {
+  const done = db.prepare('SELECT COUNT(*) AS n FROM shot_analysis WHERE shot_id IN (SELECT value FROM json_each(?)) AND profile_id = ?').get(JSON.stringify(shotIds), profileId) as { n: number };
+  return new Set(shotIds).size - done.n;
 }

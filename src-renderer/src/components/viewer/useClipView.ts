@@ -1,0 +1,48 @@
+import { useEffect, useState } from 'react';
+import type { Result } from '../../../../src-shared/contract';
+import type { ClipDetail } from '../../../../src-shared/contract/library';
+import type { AppError } from '../../../../src-shared/errors';
+import { api } from '../../api/client';
+import type { FaceFrames } from './FaceBoxes';
+
+export type Spans = Result<'search.clipTags'>['spans'];
+
+/** The clip the viewer shows and the tags along it, reloaded whenever the catalog says the clip changed. */
+export function useClipView(clipId: number, onError: (message: string) => void): { clip: ClipDetail | null; spans: Spans } {
+  const [clip, setClip] = useState<ClipDetail | null>(null);
+  const [spans, setSpans] = useState<Spans>([]);
+  useEffect(() => {
+    let live = true;
+    const load = () => {
+      api.call('library.get', { clipId }).then((c) => live && setClip(c)).catch((e: AppError) => live && onError(e.message));
+      api.call('search.clipTags', { clipId }).then((r) => live && setSpans(r.spans)).catch(() => undefined);
+    };
+    load();
+    const off = api.on('catalog.changed', (p) => {
+      if (!p.clipIds || p.clipIds.includes(clipId)) load();
+    });
+    return () => {
+      live = false;
+      off();
+    };
+  }, [clipId, onError]);
+  return { clip, spans };
+}
+
+/** The faces found in the shot under the playhead (none until they arrive, none between shots). */
+export function useShotFaces(shotId: number | null): FaceFrames {
+  const [faces, setFaces] = useState<FaceFrames>([]);
+  useEffect(() => {
+    setFaces([]);
+    if (shotId === null) return;
+    let live = true;
+    api
+      .call('search.faces', { shotId })
+      .then((r) => live && setFaces(r.frames))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [shotId]);
+  return faces;
+}
