@@ -164,7 +164,7 @@ export class JobQueue {
    * unless `reset`: then it starts over as queued, even if it was done or failed.
    */
   enqueue(spec: JobSpec, opts: { reset?: boolean } = {}): Job {
-    const job = this.inTransaction(() => this.enqueueRow(spec, opts.reset ?? false));
+    const job = this.store.inTransaction(() => this.enqueueRow(spec, opts.reset ?? false));
     this.emitJob(job);
     this.pump();
     return job;
@@ -480,10 +480,6 @@ export class JobQueue {
     this.wakeAt = Infinity;
   }
 
-  private inTransaction<T>(fn: () => T): T {
-    return this.store.inTransaction(fn);
-  }
-
   private startRow(row: JobRow): void {
     const handler = this.handlers.get(row.stage)!;
     const now = this.now();
@@ -574,7 +570,7 @@ export class JobQueue {
       if (outcome && outcome.again) {
         update({ state: why === 'pause' ? 'paused' : 'queued', not_before: now + Math.max(0, outcome.again.delayMs), note: outcome.again.note ?? job.note ?? null, progress: job.progress });
       } else {
-        this.inTransaction(() => {
+        this.store.inTransaction(() => {
           update({ state: 'done', progress: 1, finished_at: now, last_error_kind: null, last_error_message: null, not_before: null, note: job.note ?? null });
           for (const next of outcome?.next ?? []) {
             const j = this.enqueueRow({ ...next, priority: Math.max(next.priority ?? 0, job.priority) }, true);
