@@ -37,12 +37,12 @@ export interface Job {
   workS?: number | null;
 }
 
-export interface JobSpec {
+export interface JobSpec<S extends StageName = StageName> {
   clipId: number | null;
-  stage: StageName;
+  stage: S;
   priority?: number;
-  /** The stage's payload (job-payloads.ts); checked when the job is enqueued. */
-  payload?: unknown;
+  /** The stage's payload as it declares it (job-payloads.ts); parsed again when the job is enqueued. */
+  payload?: PayloadOf<S>;
   /** Media seconds the job covers (for the ETA). */
   workS?: number | null;
 }
