@@ -889,9 +889,8 @@ SELECT COUNT(*) AS n FROM segments WHERE clip_id = ? AND profile_id = ?;
 -- rearmFailedTasks
 UPDATE service_tasks SET task_id = NULL, resubmits = 0 WHERE status = 'failed' AND task_id IS NOT NULL AND region = ?
 AND segment_id IN (SELECT id FROM segments WHERE clip_id = ? AND profile_id = ?);
--- coverage
+-- counts
 SELECT
-(SELECT COUNT(*) FROM shots WHERE clip_id = @c) AS shots,
 (SELECT COUNT(DISTINCT shot_id) FROM segments WHERE clip_id = @c AND profile_id = @p) AS shotsWithSegments,
 (SELECT COUNT(*) FROM segments WHERE clip_id = @c AND profile_id = @p) AS segments,
 (SELECT COUNT(*) FROM segments s JOIN embeddings e ON e.segment_id = s.id WHERE s.clip_id = @c AND s.profile_id = @p) AS embedded,

@@ -1,5 +1,6 @@
 import type { CatalogDb } from '../catalog/open-catalog';
 import { statement } from '../catalog/statements';
+import { shotCounts } from '../library/shot-store';
 import { float32ToBlob } from '../catalog/vector-blob';
 import type { StorageKeys } from '../service/responses';
 import type { TensorService } from '../tensors/chunk-upload';
@@ -120,7 +121,8 @@ export class SegmentStore {
 
   /** Writes a shot's plan (segments + one upload row per service) in one transaction. */
   insertPlan(clipId: number, shotId: number, profileId: string, budget: number, region: string, plan: readonly PlannedSegment[]): void {
-    const insSeg = statement(this.db, 
+    const insSeg = statement(
+      this.db,
       'INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const insUp = statement(this.db, 'INSERT INTO tensor_uploads (segment_id, service, request_id, region) VALUES (?, ?, ?, ?)');
@@ -138,7 +140,8 @@ export class SegmentStore {
    * upload rows, tasks and any result go with it; the halves start from scratch.
    */
   splitSegment(seg: SegmentRow, halves: readonly PlannedSegment[], region: string): number[] {
-    const insSeg = statement(this.db, 
+    const insSeg = statement(
+      this.db,
       'INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const insUp = statement(this.db, 'INSERT INTO tensor_uploads (segment_id, service, request_id, region) VALUES (?, ?, ?, ?)');
@@ -153,7 +156,8 @@ export class SegmentStore {
   }
 
   uploadsOf(clipId: number, profileId: string, region: string): (UploadRow & { seg: SegmentRow })[] {
-    const rows = statement(this.db, 
+    const rows = statement(
+        this.db,
         `SELECT tu.*, s.id AS s_id FROM tensor_uploads tu JOIN segments s ON s.id = tu.segment_id
          WHERE s.clip_id = ? AND s.profile_id = ? AND tu.region = ? ORDER BY s.shot_id, s.chunk_idx, s.part, tu.service`,
       )
@@ -213,7 +217,8 @@ export class SegmentStore {
   // ---- tasks --------------------------------------------------------------------------
 
   tasksOf(clipId: number, profileId: string, region: string): (TaskRow & { clip_id: number })[] {
-    return statement(this.db, 
+    return statement(
+        this.db,
         `SELECT st.*, s.clip_id FROM service_tasks st JOIN segments s ON s.id = st.segment_id
          WHERE s.clip_id = ? AND s.profile_id = ? AND st.region = ? ORDER BY st.segment_id, st.kind`,
       )
@@ -226,7 +231,8 @@ export class SegmentStore {
 
   /** A live task for the same uploaded tensors (another segment with identical content): adopted, not resubmitted. */
   liveTaskFor(uploadRequestId: string, kind: TensorService, region: string): TaskRow | undefined {
-    return statement(this.db, 
+    return statement(
+        this.db,
         `SELECT * FROM service_tasks WHERE upload_request_id = ? AND kind = ? AND region = ? AND task_id IS NOT NULL
          AND status IN ('pending', 'processing', 'done', 'unknown') ORDER BY status = 'done' DESC LIMIT 1`,
       )
@@ -235,7 +241,8 @@ export class SegmentStore {
 
   /** The intent, written before the call: a crash after this leaves 'submitting', which the next run must resolve. */
   beginSubmit(segmentId: number, kind: TensorService, region: string, uploadRequestId: string): void {
-    statement(this.db, 
+    statement(
+        this.db,
         `INSERT INTO service_tasks (segment_id, kind, region, upload_request_id, status, sends) VALUES (?, ?, ?, ?, 'submitting', 1)
          ON CONFLICT (segment_id, kind, region) DO UPDATE SET status = 'submitting', upload_request_id = excluded.upload_request_id,
            task_id = NULL, error_message = NULL, sends = sends + 1, finished_at = NULL`,
@@ -249,7 +256,8 @@ export class SegmentStore {
   }
 
   adoptTask(segmentId: number, kind: TensorService, region: string, from: TaskRow): void {
-    statement(this.db, 
+    statement(
+        this.db,
         `INSERT INTO service_tasks (segment_id, kind, region, task_id, upload_request_id, status, submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (segment_id, kind, region) DO UPDATE SET task_id = excluded.task_id, upload_request_id = excluded.upload_request_id,
            status = excluded.status, submitted_at = excluded.submitted_at, error_message = NULL`,
@@ -280,7 +288,8 @@ export class SegmentStore {
   storeEmbedding(segmentIds: readonly number[], vector: readonly number[], meta: { model: string; region: string; profileId: string }, taskId: string): void {
     const blob = float32ToBlob(vector);
     const now = Date.now();
-    const ins = statement(this.db, 
+    const ins = statement(
+      this.db,
       `INSERT INTO embeddings (segment_id, dim, vector, model, region, profile_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (segment_id) DO UPDATE SET dim = excluded.dim, vector = excluded.vector, model = excluded.model,
          region = excluded.region, profile_id = excluded.profile_id, created_at = excluded.created_at`,
@@ -294,7 +303,8 @@ export class SegmentStore {
   /** Tag values are vocabulary ids; confidences as the service gave them (null when it gave none). */
   storeTags(segmentIds: readonly number[], rawJson: string, tags: Record<'shotSize' | 'cameraMovement' | 'shootingAngle', { id: string; confidence: number | null } | null>, taskId: string, region: string): void {
     const now = Date.now();
-    const ins = statement(this.db, 
+    const ins = statement(
+      this.db,
       `INSERT INTO service_tags (segment_id, raw_json, shot_size, camera_movement, shooting_angle, shot_size_conf, camera_movement_conf, shooting_angle_conf, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (segment_id) DO UPDATE SET raw_json = excluded.raw_json, shot_size = excluded.shot_size,
@@ -322,7 +332,8 @@ export class SegmentStore {
   ): number[] {
     const insSeg = statement(this.db, 'INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id) VALUES (?, ?, ?, \'\', ?, ?, ?)');
     const insEmb = statement(this.db, 'INSERT INTO embeddings (segment_id, dim, vector, model, region, profile_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
-    const insTag = statement(this.db, 
+    const insTag = statement(
+      this.db,
       `INSERT INTO service_tags (segment_id, raw_json, shot_size, camera_movement, shooting_angle, shot_size_conf, camera_movement_conf, shooting_angle_conf, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -346,7 +357,8 @@ export class SegmentStore {
 
   /** A task the service failed for good is submitted afresh on the next run (a retry of its clip). */
   rearmFailedTasks(clipId: number, profileId: string, region: string): number {
-    return statement(this.db, 
+    return statement(
+        this.db,
         `UPDATE service_tasks SET task_id = NULL, resubmits = 0 WHERE status = 'failed' AND task_id IS NOT NULL AND region = ?
          AND segment_id IN (SELECT id FROM segments WHERE clip_id = ? AND profile_id = ?)`,
       )
@@ -355,15 +367,16 @@ export class SegmentStore {
 
   /** How complete a clip's index is: every segment needs an embedding and tags; every shot a segment. */
   coverage(clipId: number, profileId: string): { shots: number; shotsWithSegments: number; segments: number; embedded: number; tagged: number } {
-    return statement(this.db, 
-        `SELECT
-           (SELECT COUNT(*) FROM shots WHERE clip_id = @c) AS shots,
+    const counts = statement(
+      this.db,
+      `SELECT
            (SELECT COUNT(DISTINCT shot_id) FROM segments WHERE clip_id = @c AND profile_id = @p) AS shotsWithSegments,
            (SELECT COUNT(*) FROM segments WHERE clip_id = @c AND profile_id = @p) AS segments,
            (SELECT COUNT(*) FROM segments s JOIN embeddings e ON e.segment_id = s.id WHERE s.clip_id = @c AND s.profile_id = @p) AS embedded,
            (SELECT COUNT(*) FROM segments s JOIN service_tags t ON t.segment_id = s.id WHERE s.clip_id = @c AND s.profile_id = @p) AS tagged`,
-      )
-      .get({ c: clipId, p: profileId }) as { shots: number; shotsWithSegments: number; segments: number; embedded: number; tagged: number };
+    ).get({ c: clipId, p: profileId }) as { shotsWithSegments: number; segments: number; embedded: number; tagged: number };
+    // The shots are the library's (shot-store.ts, the owner of `shots`).
+    return { shots: shotCounts(this.db, [clipId]).get(clipId) ?? 0, ...counts };
   }
 
   markIndexed(clipId: number, profileId: string): void {
