@@ -14,7 +14,7 @@ const noElectron = {
 };
 
 export default tseslint.config(
-  { ignores: ['out/**', 'node_modules/**', 'dist/**', '.tmp/**', 'test-results/**'] },
+  { ignores: ['out/**', 'node_modules/**', 'dist/**', '.tmp/**', 'test-results/**', 'docs/team-library-experiments/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { ClipJobs, JobView } from '../../../../src-shared/contract/jobs';
 import { api } from '../../api/client';
-import { CLIP_STATE_LABEL, JOB_STATE_LABEL, formatDuration, retryIn, stageLabel } from './format';
+import { CLIP_STATE_LABEL, JOB_STATE_LABEL, formatDuration, indexedDetail, retryIn, stageLabel } from './format';
 import { ProgressLine, StageBar } from './StageBar';
 
 type Action = 'pause' | 'resume' | 'cancel' | 'retry';
@@ -42,7 +42,7 @@ export function ClipJobRow({ clip }: { clip: ClipJobs }): ReactNode {
   const waitNote = current ? retryIn(current.notBefore) : null;
   const detail =
     clip.state === 'done'
-      ? `${clip.segments} segment${clip.segments === 1 ? '' : 's'} indexed${clip.note ? ` · ${clip.note}` : ''}`
+      ? indexedDetail(clip.segments, clip.note)
       : [stageLabel(clip.stage), clip.note, waitNote, clip.state === 'blocked' ? 'held until uploads resume' : null].filter(Boolean).join(' · ');
   return (
     <div className={`clip-job state-${clip.state}`} data-clip-id={clip.clipId} data-state={clip.state}>

@@ -48,3 +48,13 @@ export function retryIn(notBefore: number | null, now = Date.now()): string | nu
   const s = Math.ceil((notBefore - now) / 1000);
   return s < 60 ? `retry in ${s} s` : `retry in ${Math.ceil(s / 60)} min`;
 }
+
+/**
+ * An indexed clip's line: its segment count and the last stage's note. The index stage's note starts
+ * with that same count ("3 segments indexed, 1 shot(s) without frames"): it is shown once.
+ */
+export function indexedDetail(segments: number, note: string | null): string {
+  const count = `${segments} segment${segments === 1 ? '' : 's'} indexed`;
+  if (!note) return count;
+  return note.startsWith(count) ? note : `${count} · ${note}`;
+}
