@@ -799,9 +799,7 @@ SELECT id FROM clips WHERE source_url IS NULL ORDER BY id;
 SELECT c.id FROM clips c WHERE c.source_url IS NULL AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.clip_id = c.id AND j.state IN ('queued', 'running', 'paused', 'failed', 'cancelled'))
 AND (c.indexed_at IS NULL OR c.indexed_profile IS NOT ?) ORDER BY c.id;
 
--- ===== src-main/core/pipeline/segment-store.ts (39)
--- shotsOf
-SELECT id, idx, start_s AS startS, end_s AS endS FROM shots WHERE clip_id = ? ORDER BY idx;
+-- ===== src-main/core/pipeline/segment-store.ts (38)
 -- segmentsOf
 SELECT * FROM segments WHERE clip_id = ? AND profile_id = ? ORDER BY shot_id, chunk_idx, part;
 -- segment
@@ -887,13 +885,12 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 -- insertFetchedSegments
 DELETE FROM segments WHERE clip_id = ?;
 -- segmentCount
-SELECT COUNT(*) FROM segments WHERE clip_id = ? AND profile_id = ?;
+SELECT COUNT(*) AS n FROM segments WHERE clip_id = ? AND profile_id = ?;
 -- rearmFailedTasks
 UPDATE service_tasks SET task_id = NULL, resubmits = 0 WHERE status = 'failed' AND task_id IS NOT NULL AND region = ?
 AND segment_id IN (SELECT id FROM segments WHERE clip_id = ? AND profile_id = ?);
--- coverage
+-- counts
 SELECT
-(SELECT COUNT(*) FROM shots WHERE clip_id = @c) AS shots,
 (SELECT COUNT(DISTINCT shot_id) FROM segments WHERE clip_id = @c AND profile_id = @p) AS shotsWithSegments,
 (SELECT COUNT(*) FROM segments WHERE clip_id = @c AND profile_id = @p) AS segments,
 (SELECT COUNT(*) FROM segments s JOIN embeddings e ON e.segment_id = s.id WHERE s.clip_id = @c AND s.profile_id = @p) AS embedded,

@@ -96,6 +96,29 @@ describe('error policy', () => {
 });
 
 describe('job queue', () => {
+  it('fails a job whose payload its stage cannot read with the reason, without running the stage or retrying it', async () => {
+    const { db, q } = setup();
+    const [a, b] = addClips(db, 2);
+    const ran: number[] = [];
+    q.register({ stage: 'probe', run: async (ctx) => void ran.push(ctx.job.clipId!) });
+    // A row this version did not write (a newer app, a hand-edited catalog): the probe reads no payload.
+    db.prepare("INSERT INTO jobs (clip_id, stage, state, resource, payload_json, created_at, updated_at) VALUES (?, 'probe', 'queued', 'cpu', ?, 1, 1)").run(a, JSON.stringify({ frames: [1, 2] }));
+    // And one that is not JSON at all.
+    db.prepare("INSERT INTO jobs (clip_id, stage, state, resource, payload_json, created_at, updated_at) VALUES (?, 'probe', 'queued', 'cpu', ?, 1, 1)").run(b, 'frames=1,2');
+    const [c] = addClips(db, 1);
+    q.enqueue({ clipId: c!, stage: 'probe' });
+    q.start();
+    await waitFor(() => q.list({ states: ['failed', 'done'] }).length === 3);
+    expect(ran).toEqual([c]);
+    const bad = q.find(a!, 'probe')!;
+    expect(bad).toMatchObject({ state: 'failed', attempts: 1, lastErrorKind: 'invalid' });
+    expect(bad.lastErrorMessage).toMatch(/^the probe job's payload is not one this version reads \(\{"frames":\[1,2\]\}\)/);
+    expect(q.find(b!, 'probe')).toMatchObject({ state: 'failed', lastErrorKind: 'invalid', lastErrorMessage: expect.stringContaining('"frames=1,2"') });
+    // Enqueueing one (from outside the types: JobSpec says the analysis takes null) is refused before it is written.
+    expect(() => q.enqueue({ clipId: c!, stage: 'analysis', payload: { shots: 3 } as unknown as null })).toThrow(/analysis job's payload is not one this version reads/);
+    expect(q.find(c!, 'analysis')).toBeUndefined();
+  });
+
   it('runs the stage graph in order, cpu and network bounded separately', async () => {
     const { db, q } = setup({ concurrency: { cpu: 1, network: 2 } });
     const clips = addClips(db, 4);

@@ -2,6 +2,7 @@ import { AppError, toAppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { Logger } from '../util/logger';
 import { BLOCK_REASONS, DEFAULT_BACKOFF, primaryBlock, reactionFor, type BackoffOptions, type BlockReason } from './error-policy';
+import { parseJobPayload } from './job-payloads';
 import { createJobStore, rowToJob, type JobRow, type JobStore, type SettleFields } from './job-store';
 import { STAGE_GRAPH, type StageName } from '../../../src-shared/contract/stage-graph';
 import type { AnyStageHandler, Job, JobResource, JobSpec, JobState, StageContext, StageOutcome } from './job-types';
@@ -163,7 +164,7 @@ export class JobQueue {
    * unless `reset`: then it starts over as queued, even if it was done or failed.
    */
   enqueue(spec: JobSpec, opts: { reset?: boolean } = {}): Job {
-    const job = this.inTransaction(() => this.enqueueRow(spec, opts.reset ?? false));
+    const job = this.store.inTransaction(() => this.enqueueRow(spec, opts.reset ?? false));
     this.emitJob(job);
     this.pump();
     return job;
@@ -173,6 +174,10 @@ export class JobQueue {
     const now = this.now();
     const resource = STAGE_GRAPH[spec.stage].resource;
     const priority = spec.priority ?? 0;
+    if (spec.payload !== undefined) {
+      const parsed = parseJobPayload(spec.stage, spec.payload);
+      if (!parsed.ok) throw new AppError('invalid', parsed.reason);
+    }
     const payload = spec.payload === undefined ? null : JSON.stringify(spec.payload);
     const existing = this.store.rowOf(spec.clipId, spec.stage);
     if (!existing) {
@@ -475,10 +480,6 @@ export class JobQueue {
     this.wakeAt = Infinity;
   }
 
-  private inTransaction<T>(fn: () => T): T {
-    return this.store.inTransaction(fn);
-  }
-
   private startRow(row: JobRow): void {
     const handler = this.handlers.get(row.stage)!;
     const now = this.now();
@@ -497,8 +498,12 @@ export class JobQueue {
     try {
       // A microtask first: the handler must never run inside startRow's caller (the pump).
       await Promise.resolve();
+      // A payload the stage cannot read fails the job with the reason ('invalid' is never retried).
+      const parsed = parseJobPayload(run.job.stage, run.job.payload);
+      if (!parsed.ok) throw new AppError('invalid', parsed.reason);
       const ctx: StageContext = {
         job: run.job,
+        payload: parsed.payload,
         signal: run.controller.signal,
         stopping: run.soft.signal,
         progress: (fraction, note) => this.onProgress(run, fraction, note),
@@ -565,7 +570,7 @@ export class JobQueue {
       if (outcome && outcome.again) {
         update({ state: why === 'pause' ? 'paused' : 'queued', not_before: now + Math.max(0, outcome.again.delayMs), note: outcome.again.note ?? job.note ?? null, progress: job.progress });
       } else {
-        this.inTransaction(() => {
+        this.store.inTransaction(() => {
           update({ state: 'done', progress: 1, finished_at: now, last_error_kind: null, last_error_message: null, not_before: null, note: job.note ?? null });
           for (const next of outcome?.next ?? []) {
             const j = this.enqueueRow({ ...next, priority: Math.max(next.priority ?? 0, job.priority) }, true);

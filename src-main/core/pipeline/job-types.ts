@@ -1,6 +1,7 @@
 import type { ErrorKind } from '../../../src-shared/errors';
 import type { NextOf, StageName, StageResource } from '../../../src-shared/contract/stage-graph';
 import { JOB_STATE_VALUES } from '../../../src-shared/contract/jobs';
+import type { PayloadOf } from './job-payloads';
 
 /** The contract's states: `done` is the app's one word for finished. */
 export const JOB_STATES = JOB_STATE_VALUES;
@@ -20,6 +21,7 @@ export interface Job {
   progress: number;
   lastErrorKind: ErrorKind | null;
   lastErrorMessage: string | null;
+  /** As stored; a stage reads it parsed, from `StageContext.payload` (job-payloads.ts). */
   payload: unknown;
   /** Epoch ms before which the job must not run (backoff). */
   notBefore: number | null;
@@ -35,17 +37,20 @@ export interface Job {
   workS?: number | null;
 }
 
-export interface JobSpec {
+export interface JobSpec<S extends StageName = StageName> {
   clipId: number | null;
-  stage: StageName;
+  stage: S;
   priority?: number;
-  payload?: unknown;
+  /** The stage's payload as it declares it (job-payloads.ts); parsed again when the job is enqueued. */
+  payload?: PayloadOf<S>;
   /** Media seconds the job covers (for the ETA). */
   workS?: number | null;
 }
 
-export interface StageContext {
+export interface StageContext<S extends StageName = StageName> {
   job: Job;
+  /** The job's payload as its stage declares it, parsed before the run (a job whose payload does not parse fails with the reason). */
+  payload: PayloadOf<S>;
   /** Aborted on cancel, pause or shutdown: pass it to every ffmpeg child and fetch. */
   signal: AbortSignal;
   /**
@@ -76,7 +81,7 @@ export interface StageOutcome<S extends StageName = StageName> {
 export interface StageHandler<S extends StageName = StageName> {
   stage: S;
   maxAttempts?: number;
-  run(ctx: StageContext): Promise<StageOutcome<S> | void>;
+  run(ctx: StageContext<S>): Promise<StageOutcome<S> | void>;
 }
 
 /** Any registered handler (the queue keeps them by name). */

@@ -1,4 +1,6 @@
 import type { CatalogDb } from '../catalog/open-catalog';
+import { statement } from '../catalog/statements';
+import { shotCounts } from '../library/shot-store';
 import { float32ToBlob } from '../catalog/vector-blob';
 import type { StorageKeys } from '../service/responses';
 import type { TensorService } from '../tensors/chunk-upload';
@@ -91,44 +93,41 @@ export interface PlannedSegment {
 
 export const SERVICES: readonly TensorService[] = ['embedding', 'tagging'];
 
-/** Every read and write of segments, uploads, tasks and results the stages make. */
+/**
+ * The owner of the service cache: segments, tensor_uploads (with the losses count), service_tasks,
+ * embeddings and service_tags. Every read and write of them the stages make, nothing else writes
+ * them; statements are compiled once per connection (catalog/statements.ts): the upload, submit and
+ * poll stages run them per segment and per poll.
+ */
 export class SegmentStore {
   constructor(private readonly db: CatalogDb) {}
 
-  shotsOf(clipId: number): { id: number; idx: number; startS: number; endS: number }[] {
-    return this.db.prepare('SELECT id, idx, start_s AS startS, end_s AS endS FROM shots WHERE clip_id = ? ORDER BY idx').all(clipId) as {
-      id: number;
-      idx: number;
-      startS: number;
-      endS: number;
-    }[];
-  }
-
   segmentsOf(clipId: number, profileId: string): SegmentRow[] {
-    return this.db.prepare('SELECT * FROM segments WHERE clip_id = ? AND profile_id = ? ORDER BY shot_id, chunk_idx, part').all(clipId, profileId) as SegmentRow[];
+    return statement(this.db, 'SELECT * FROM segments WHERE clip_id = ? AND profile_id = ? ORDER BY shot_id, chunk_idx, part').all(clipId, profileId) as SegmentRow[];
   }
 
   segment(id: number): SegmentRow | undefined {
-    return this.db.prepare('SELECT * FROM segments WHERE id = ?').get(id) as SegmentRow | undefined;
+    return statement(this.db, 'SELECT * FROM segments WHERE id = ?').get(id) as SegmentRow | undefined;
   }
 
   shotHasPlan(shotId: number, profileId: string): boolean {
-    return this.db.prepare('SELECT 1 FROM segments WHERE shot_id = ? AND profile_id = ? AND content_sha IS NOT NULL LIMIT 1').get(shotId, profileId) !== undefined;
+    return statement(this.db, 'SELECT 1 FROM segments WHERE shot_id = ? AND profile_id = ? AND content_sha IS NOT NULL LIMIT 1').get(shotId, profileId) !== undefined;
   }
 
   /** Segments whose shot no longer exists are removed by cascade; these are segments of another profile. */
   dropOtherProfiles(clipId: number, profileId: string): number {
-    return this.db.prepare('DELETE FROM segments WHERE clip_id = ? AND profile_id <> ?').run(clipId, profileId).changes;
+    return statement(this.db, 'DELETE FROM segments WHERE clip_id = ? AND profile_id <> ?').run(clipId, profileId).changes;
   }
 
   /** Writes a shot's plan (segments + one upload row per service) in one transaction. */
   insertPlan(clipId: number, shotId: number, profileId: string, budget: number, region: string, plan: readonly PlannedSegment[]): void {
-    const insSeg = this.db.prepare(
+    const insSeg = statement(
+      this.db,
       'INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    const insUp = this.db.prepare('INSERT INTO tensor_uploads (segment_id, service, request_id, region) VALUES (?, ?, ?, ?)');
+    const insUp = statement(this.db, 'INSERT INTO tensor_uploads (segment_id, service, request_id, region) VALUES (?, ?, ?, ?)');
     this.db.transaction(() => {
-      this.db.prepare('DELETE FROM segments WHERE shot_id = ? AND profile_id = ?').run(shotId, profileId);
+      statement(this.db, 'DELETE FROM segments WHERE shot_id = ? AND profile_id = ?').run(shotId, profileId);
       for (const p of plan) {
         const id = Number(insSeg.run(clipId, shotId, p.chunkIdx, p.part, p.startS, p.endS, profileId, p.frames, budget, p.contentSha).lastInsertRowid);
         for (const s of SERVICES) insUp.run(id, s, p.requestIds[s], region);
@@ -141,12 +140,13 @@ export class SegmentStore {
    * upload rows, tasks and any result go with it; the halves start from scratch.
    */
   splitSegment(seg: SegmentRow, halves: readonly PlannedSegment[], region: string): number[] {
-    const insSeg = this.db.prepare(
+    const insSeg = statement(
+      this.db,
       'INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    const insUp = this.db.prepare('INSERT INTO tensor_uploads (segment_id, service, request_id, region) VALUES (?, ?, ?, ?)');
+    const insUp = statement(this.db, 'INSERT INTO tensor_uploads (segment_id, service, request_id, region) VALUES (?, ?, ?, ?)');
     return this.db.transaction(() => {
-      this.db.prepare('DELETE FROM segments WHERE id = ?').run(seg.id);
+      statement(this.db, 'DELETE FROM segments WHERE id = ?').run(seg.id);
       return halves.map((p) => {
         const id = Number(insSeg.run(seg.clip_id, seg.shot_id, p.chunkIdx, p.part, p.startS, p.endS, seg.profile_id, p.frames, seg.budget, p.contentSha).lastInsertRowid);
         for (const s of SERVICES) insUp.run(id, s, p.requestIds[s], region);
@@ -156,8 +156,8 @@ export class SegmentStore {
   }
 
   uploadsOf(clipId: number, profileId: string, region: string): (UploadRow & { seg: SegmentRow })[] {
-    const rows = this.db
-      .prepare(
+    const rows = statement(
+        this.db,
         `SELECT tu.*, s.id AS s_id FROM tensor_uploads tu JOIN segments s ON s.id = tu.segment_id
          WHERE s.clip_id = ? AND s.profile_id = ? AND tu.region = ? ORDER BY s.shot_id, s.chunk_idx, s.part, tu.service`,
       )
@@ -167,24 +167,23 @@ export class SegmentStore {
   }
 
   upload(segmentId: number, service: TensorService, region: string): UploadRow | undefined {
-    return this.db.prepare('SELECT * FROM tensor_uploads WHERE segment_id = ? AND service = ? AND region = ?').get(segmentId, service, region) as UploadRow | undefined;
+    return statement(this.db, 'SELECT * FROM tensor_uploads WHERE segment_id = ? AND service = ? AND region = ?').get(segmentId, service, region) as UploadRow | undefined;
   }
 
   /** Keys an identical upload (same request id) already got: reused instead of uploading again. */
   knownKeys(requestId: string, region: string): string | null {
-    const r = this.db
-      .prepare('SELECT storage_keys_json FROM tensor_uploads WHERE request_id = ? AND region = ? AND storage_keys_json IS NOT NULL LIMIT 1')
+    const r = statement(this.db, 'SELECT storage_keys_json FROM tensor_uploads WHERE request_id = ? AND region = ? AND storage_keys_json IS NOT NULL LIMIT 1')
       .get(requestId, region) as { storage_keys_json: string } | undefined;
     return r?.storage_keys_json ?? null;
   }
 
   /** Written before the call: `sends` above 1 later shows a request id that had to be sent again. */
   noteUploadSend(uploadId: number): void {
-    this.db.prepare('UPDATE tensor_uploads SET sends = sends + 1 WHERE id = ?').run(uploadId);
+    statement(this.db, 'UPDATE tensor_uploads SET sends = sends + 1 WHERE id = ?').run(uploadId);
   }
 
   recordKeys(uploadId: number, keysJson: string): void {
-    this.db.prepare('UPDATE tensor_uploads SET storage_keys_json = ?, uploaded_at = ? WHERE id = ?').run(keysJson, Date.now(), uploadId);
+    statement(this.db, 'UPDATE tensor_uploads SET storage_keys_json = ?, uploaded_at = ? WHERE id = ?').run(keysJson, Date.now(), uploadId);
   }
 
   /** The storage keys were refused (expired on the service): the next upload stage sends the tensors again. */
@@ -194,9 +193,8 @@ export class SegmentStore {
    */
   noteLoss(segmentId: number, kind: TensorService, region: string): number {
     return this.db.transaction(() => {
-      this.db.prepare("UPDATE service_tasks SET task_id = NULL, status = 'pending' WHERE segment_id = ? AND kind = ? AND region = ?").run(segmentId, kind, region);
-      const row = this.db
-        .prepare('UPDATE tensor_uploads SET storage_keys_json = NULL, uploaded_at = NULL, losses = losses + 1 WHERE segment_id = ? AND service = ? AND region = ? RETURNING losses')
+      statement(this.db, "UPDATE service_tasks SET task_id = NULL, status = 'pending' WHERE segment_id = ? AND kind = ? AND region = ?").run(segmentId, kind, region);
+      const row = statement(this.db, 'UPDATE tensor_uploads SET storage_keys_json = NULL, uploaded_at = NULL, losses = losses + 1 WHERE segment_id = ? AND service = ? AND region = ? RETURNING losses')
         .get(segmentId, kind, region) as { losses: number } | undefined;
       return row?.losses ?? 1;
     })();
@@ -205,22 +203,22 @@ export class SegmentStore {
   /** A rebuilt chunk differs from the plan (another ffmpeg build decodes differently): not yet uploaded, so adopt it. */
   updateContent(seg: SegmentRow, contentSha: string, requestIds: Record<TensorService, string>, region: string): void {
     this.db.transaction(() => {
-      this.db.prepare('UPDATE segments SET content_sha = ? WHERE id = ?').run(contentSha, seg.id);
-      const upd = this.db.prepare('UPDATE tensor_uploads SET request_id = ? WHERE segment_id = ? AND service = ? AND region = ? AND storage_keys_json IS NULL');
+      statement(this.db, 'UPDATE segments SET content_sha = ? WHERE id = ?').run(contentSha, seg.id);
+      const upd = statement(this.db, 'UPDATE tensor_uploads SET request_id = ? WHERE segment_id = ? AND service = ? AND region = ? AND storage_keys_json IS NULL');
       for (const s of SERVICES) upd.run(requestIds[s], seg.id, s, region);
     })();
   }
 
   /** After a failed task: a new request id (suffix .rN) for a fresh upload and a fresh task. */
   renameForResubmit(uploadId: number, requestId: string): void {
-    this.db.prepare('UPDATE tensor_uploads SET request_id = ?, storage_keys_json = NULL, uploaded_at = NULL WHERE id = ?').run(requestId, uploadId);
+    statement(this.db, 'UPDATE tensor_uploads SET request_id = ?, storage_keys_json = NULL, uploaded_at = NULL WHERE id = ?').run(requestId, uploadId);
   }
 
   // ---- tasks --------------------------------------------------------------------------
 
   tasksOf(clipId: number, profileId: string, region: string): (TaskRow & { clip_id: number })[] {
-    return this.db
-      .prepare(
+    return statement(
+        this.db,
         `SELECT st.*, s.clip_id FROM service_tasks st JOIN segments s ON s.id = st.segment_id
          WHERE s.clip_id = ? AND s.profile_id = ? AND st.region = ? ORDER BY st.segment_id, st.kind`,
       )
@@ -228,13 +226,13 @@ export class SegmentStore {
   }
 
   task(segmentId: number, kind: TensorService, region: string): TaskRow | undefined {
-    return this.db.prepare('SELECT * FROM service_tasks WHERE segment_id = ? AND kind = ? AND region = ?').get(segmentId, kind, region) as TaskRow | undefined;
+    return statement(this.db, 'SELECT * FROM service_tasks WHERE segment_id = ? AND kind = ? AND region = ?').get(segmentId, kind, region) as TaskRow | undefined;
   }
 
   /** A live task for the same uploaded tensors (another segment with identical content): adopted, not resubmitted. */
   liveTaskFor(uploadRequestId: string, kind: TensorService, region: string): TaskRow | undefined {
-    return this.db
-      .prepare(
+    return statement(
+        this.db,
         `SELECT * FROM service_tasks WHERE upload_request_id = ? AND kind = ? AND region = ? AND task_id IS NOT NULL
          AND status IN ('pending', 'processing', 'done', 'unknown') ORDER BY status = 'done' DESC LIMIT 1`,
       )
@@ -243,8 +241,8 @@ export class SegmentStore {
 
   /** The intent, written before the call: a crash after this leaves 'submitting', which the next run must resolve. */
   beginSubmit(segmentId: number, kind: TensorService, region: string, uploadRequestId: string): void {
-    this.db
-      .prepare(
+    statement(
+        this.db,
         `INSERT INTO service_tasks (segment_id, kind, region, upload_request_id, status, sends) VALUES (?, ?, ?, ?, 'submitting', 1)
          ON CONFLICT (segment_id, kind, region) DO UPDATE SET status = 'submitting', upload_request_id = excluded.upload_request_id,
            task_id = NULL, error_message = NULL, sends = sends + 1, finished_at = NULL`,
@@ -253,14 +251,13 @@ export class SegmentStore {
   }
 
   recordSubmitted(segmentId: number, kind: TensorService, region: string, taskId: string): void {
-    this.db
-      .prepare("UPDATE service_tasks SET task_id = ?, status = 'pending', submitted_at = ? WHERE segment_id = ? AND kind = ? AND region = ?")
+    statement(this.db, "UPDATE service_tasks SET task_id = ?, status = 'pending', submitted_at = ? WHERE segment_id = ? AND kind = ? AND region = ?")
       .run(taskId, Date.now(), segmentId, kind, region);
   }
 
   adoptTask(segmentId: number, kind: TensorService, region: string, from: TaskRow): void {
-    this.db
-      .prepare(
+    statement(
+        this.db,
         `INSERT INTO service_tasks (segment_id, kind, region, task_id, upload_request_id, status, submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (segment_id, kind, region) DO UPDATE SET task_id = excluded.task_id, upload_request_id = excluded.upload_request_id,
            status = excluded.status, submitted_at = excluded.submitted_at, error_message = NULL`,
@@ -270,21 +267,19 @@ export class SegmentStore {
 
   setTaskStatus(taskId: string, region: string, status: TaskStatus, errorMessage: string | null = null): void {
     const finished = status === 'done' || status === 'failed' ? Date.now() : null;
-    this.db
-      .prepare('UPDATE service_tasks SET status = ?, error_message = ?, polled_at = ?, finished_at = COALESCE(?, finished_at) WHERE task_id = ? AND region = ?')
+    statement(this.db, 'UPDATE service_tasks SET status = ?, error_message = ?, polled_at = ?, finished_at = COALESCE(?, finished_at) WHERE task_id = ? AND region = ?')
       .run(status, errorMessage, Date.now(), finished, taskId, region);
   }
 
   /** Segments waiting on a task id (several when identical content shares one task). */
   segmentsForTask(taskId: string, region: string): number[] {
-    return (this.db.prepare('SELECT segment_id FROM service_tasks WHERE task_id = ? AND region = ?').all(taskId, region) as { segment_id: number }[]).map(
+    return (statement(this.db, 'SELECT segment_id FROM service_tasks WHERE task_id = ? AND region = ?').all(taskId, region) as { segment_id: number }[]).map(
       (r) => r.segment_id,
     );
   }
 
   noteResubmit(segmentId: number, kind: TensorService, region: string): void {
-    this.db
-      .prepare("UPDATE service_tasks SET resubmits = resubmits + 1, status = 'failed', task_id = NULL WHERE segment_id = ? AND kind = ? AND region = ?")
+    statement(this.db, "UPDATE service_tasks SET resubmits = resubmits + 1, status = 'failed', task_id = NULL WHERE segment_id = ? AND kind = ? AND region = ?")
       .run(segmentId, kind, region);
   }
 
@@ -293,7 +288,8 @@ export class SegmentStore {
   storeEmbedding(segmentIds: readonly number[], vector: readonly number[], meta: { model: string; region: string; profileId: string }, taskId: string): void {
     const blob = float32ToBlob(vector);
     const now = Date.now();
-    const ins = this.db.prepare(
+    const ins = statement(
+      this.db,
       `INSERT INTO embeddings (segment_id, dim, vector, model, region, profile_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (segment_id) DO UPDATE SET dim = excluded.dim, vector = excluded.vector, model = excluded.model,
          region = excluded.region, profile_id = excluded.profile_id, created_at = excluded.created_at`,
@@ -307,7 +303,8 @@ export class SegmentStore {
   /** Tag values are vocabulary ids; confidences as the service gave them (null when it gave none). */
   storeTags(segmentIds: readonly number[], rawJson: string, tags: Record<'shotSize' | 'cameraMovement' | 'shootingAngle', { id: string; confidence: number | null } | null>, taskId: string, region: string): void {
     const now = Date.now();
-    const ins = this.db.prepare(
+    const ins = statement(
+      this.db,
       `INSERT INTO service_tags (segment_id, raw_json, shot_size, camera_movement, shooting_angle, shot_size_conf, camera_movement_conf, shooting_angle_conf, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (segment_id) DO UPDATE SET raw_json = excluded.raw_json, shot_size = excluded.shot_size,
@@ -333,16 +330,17 @@ export class SegmentStore {
     rawTagsJson: string,
     meta: { model: string; region: string; profileId: string },
   ): number[] {
-    const insSeg = this.db.prepare('INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id) VALUES (?, ?, ?, \'\', ?, ?, ?)');
-    const insEmb = this.db.prepare('INSERT INTO embeddings (segment_id, dim, vector, model, region, profile_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
-    const insTag = this.db.prepare(
+    const insSeg = statement(this.db, 'INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id) VALUES (?, ?, ?, \'\', ?, ?, ?)');
+    const insEmb = statement(this.db, 'INSERT INTO embeddings (segment_id, dim, vector, model, region, profile_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const insTag = statement(
+      this.db,
       `INSERT INTO service_tags (segment_id, raw_json, shot_size, camera_movement, shooting_angle, shot_size_conf, camera_movement_conf, shooting_angle_conf, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const { shotSize: a, cameraMovement: b, shootingAngle: c } = tags;
     const now = Date.now();
     return this.db.transaction(() => {
-      this.db.prepare('DELETE FROM segments WHERE clip_id = ?').run(clipId);
+      statement(this.db, 'DELETE FROM segments WHERE clip_id = ?').run(clipId);
       return spans.map((sp, i) => {
         const id = Number(insSeg.run(clipId, shotId, i, sp.startS, sp.endS, meta.profileId).lastInsertRowid);
         insEmb.run(id, sp.vector.length, float32ToBlob(sp.vector), meta.model, meta.region, meta.profileId, now);
@@ -354,13 +352,13 @@ export class SegmentStore {
 
   /** A clip's segments with a profile (the Jobs view's count). */
   segmentCount(clipId: number, profileId: string): number {
-    return this.db.prepare('SELECT COUNT(*) FROM segments WHERE clip_id = ? AND profile_id = ?').pluck().get(clipId, profileId) as number;
+    return (statement(this.db, 'SELECT COUNT(*) AS n FROM segments WHERE clip_id = ? AND profile_id = ?').get(clipId, profileId) as { n: number }).n;
   }
 
   /** A task the service failed for good is submitted afresh on the next run (a retry of its clip). */
   rearmFailedTasks(clipId: number, profileId: string, region: string): number {
-    return this.db
-      .prepare(
+    return statement(
+        this.db,
         `UPDATE service_tasks SET task_id = NULL, resubmits = 0 WHERE status = 'failed' AND task_id IS NOT NULL AND region = ?
          AND segment_id IN (SELECT id FROM segments WHERE clip_id = ? AND profile_id = ?)`,
       )
@@ -369,16 +367,16 @@ export class SegmentStore {
 
   /** How complete a clip's index is: every segment needs an embedding and tags; every shot a segment. */
   coverage(clipId: number, profileId: string): { shots: number; shotsWithSegments: number; segments: number; embedded: number; tagged: number } {
-    return this.db
-      .prepare(
-        `SELECT
-           (SELECT COUNT(*) FROM shots WHERE clip_id = @c) AS shots,
+    const counts = statement(
+      this.db,
+      `SELECT
            (SELECT COUNT(DISTINCT shot_id) FROM segments WHERE clip_id = @c AND profile_id = @p) AS shotsWithSegments,
            (SELECT COUNT(*) FROM segments WHERE clip_id = @c AND profile_id = @p) AS segments,
            (SELECT COUNT(*) FROM segments s JOIN embeddings e ON e.segment_id = s.id WHERE s.clip_id = @c AND s.profile_id = @p) AS embedded,
            (SELECT COUNT(*) FROM segments s JOIN service_tags t ON t.segment_id = s.id WHERE s.clip_id = @c AND s.profile_id = @p) AS tagged`,
-      )
-      .get({ c: clipId, p: profileId }) as { shots: number; shotsWithSegments: number; segments: number; embedded: number; tagged: number };
+    ).get({ c: clipId, p: profileId }) as { shotsWithSegments: number; segments: number; embedded: number; tagged: number };
+    // The shots are the library's (shot-store.ts, the owner of `shots`).
+    return { shots: shotCounts(this.db, [clipId]).get(clipId) ?? 0, ...counts };
   }
 
   markIndexed(clipId: number, profileId: string): void {

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../../../src-shared/errors';
+import type { CatalogDb } from '../catalog/open-catalog';
+import { shotsOfClip } from '../library/shot-store';
 import { ClipDecoder, firstFramesAt } from '../media/clip-decoder';
 import { tensorRequestId } from '../service/tensor';
 import { chunkShot, splitChunk, type ShotFrames, type TensorChunk } from '../tensors/shot-chunks';
@@ -26,6 +28,11 @@ export interface ShotSpan {
   id: number;
   startS: number;
   endS: number;
+}
+
+/** A clip's shots in order, as the tensors cut them (read from the library's shot store, the owner of `shots`). */
+export function shotSpansOf(db: CatalogDb, clipId: number): ShotSpan[] {
+  return shotsOfClip(db, clipId).map((s) => ({ id: s.id, startS: s.start_s, endS: s.end_s }));
 }
 
 /**

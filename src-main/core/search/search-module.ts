@@ -144,7 +144,7 @@ export function createSearchModule(o: SearchModuleOptions): SearchModule {
     index,
     async encodeBank() {
       const ac = new AbortController();
-      await bankStage.run({ job: { id: 0, clipId: null, stage: QUERY_BANK_STAGE, state: 'running', resource: 'network', priority: 0, attempts: 0, progress: 0, lastErrorKind: null, lastErrorMessage: null, payload: null, notBefore: null }, signal: ac.signal, stopping: ac.signal, progress: () => undefined });
+      await bankStage.run({ job: { id: 0, clipId: null, stage: QUERY_BANK_STAGE, state: 'running', resource: 'network', priority: 0, attempts: 0, progress: 0, lastErrorKind: null, lastErrorMessage: null, payload: null, notBefore: null }, payload: null, signal: ac.signal, stopping: ac.signal, progress: () => undefined });
     },
     start: () =>
       index

@@ -8,7 +8,7 @@ import type { StageHandler } from '../job-types';
 import type { StageDeps } from '../pipeline-deps';
 import type { PlannedSegment } from '../segment-store';
 import { ShotFrameCache } from '../shot-frame-cache';
-import { chunkContentSha, chunkRequestIds, planChunks, type TensorSource } from '../shot-tensors';
+import { chunkContentSha, chunkRequestIds, planChunks, shotSpansOf, type TensorSource } from '../shot-tensors';
 import { discardThumbnails, planThumbnails, recordMediaFailure, saveDetectedShots, saveThumbnails, type ThumbnailPlan } from './clip-media';
 import { clipStage, footageRow } from './media-stages';
 
@@ -53,7 +53,7 @@ export function analysisStage(d: StageDeps): StageHandler<'analysis'> {
     const { region } = d.identity();
     d.store.dropOtherProfiles(clipId, d.profile.id);
     const detect = row.shots_at === null;
-    const spans = (): AnalyzeShotInput[] => d.store.shotsOf(clipId).map((s) => ({ id: s.id, startS: s.startS, endS: s.endS }));
+    const spans = (): AnalyzeShotInput[] => shotSpansOf(d.db, clipId);
     const known = detect ? [] : spans();
     if (!detect) {
       const unplanned = known.filter((s) => !d.store.shotHasPlan(s.id, d.profile.id)).length;

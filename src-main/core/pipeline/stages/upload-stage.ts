@@ -8,7 +8,7 @@ import type { StageDeps } from '../pipeline-deps';
 import { runPool } from '../run-pool';
 import { SERVICES, storedKeysOf, type SegmentRow, type UploadRow } from '../segment-store';
 import { ShotFrameCache } from '../shot-frame-cache';
-import { chunkContentSha, chunkForSegment, chunkRequestIds, planChunks, rebuildShotFrames } from '../shot-tensors';
+import { chunkContentSha, chunkForSegment, chunkRequestIds, planChunks, rebuildShotFrames, shotSpansOf } from '../shot-tensors';
 import { checkpoint } from './checkpoint';
 import { fileWentAway } from './clip-media';
 import { serviceScope } from './service-access';
@@ -58,7 +58,7 @@ export function uploadStage(d: StageDeps): StageHandler<'upload'> {
           if (!list.some((s) => s.id === r.seg.id)) list.push(r.seg);
           byShot.set(r.seg.shot_id, list);
         }
-        const allShots = d.store.shotsOf(clipId);
+        const allShots = shotSpansOf(d.db, clipId);
         const shots = new Map(allShots.map((s) => [s.id, s]));
         const keyOf = (shotId: number) => {
           const shot = shots.get(shotId)!;
