@@ -520,7 +520,11 @@ WHERE cv.collection_id = ? AND cv.region = ? AND cv.video_id IN (SELECT value FR
 -- update
 UPDATE collection_videos SET ${sets.join(', ')} WHERE collection_id = ? AND region = ? AND clip_id = ?;
 
--- ===== src-main/core/library/clip-store.ts (16)
+-- ===== src-main/core/library/clip-store.ts (17)
+-- clipExportFacts
+SELECT c.id, c.file_name, c.rel_path, c.source_url, c.fps, c.vfr, c.duration_s, c.frame_count, c.timecode, c.width, c.height,
+     c.reel_name, c.audio_layout, c.audio_channels, c.audio_rate, v.mount_path
+FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?;
 -- clipWithVolume
 SELECT ${CLIP_COLUMNS} FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?;
 -- clipFile

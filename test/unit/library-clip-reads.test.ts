@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { catalogueClip } from '../../src-main/core/library/clips-repository';
-import { clipIdsBelow, getClipRow, pathOf } from '../../src-main/core/library/clip-store';
+import { clipForExport, clipIdsBelow, getClipRow, pathOf } from '../../src-main/core/library/clip-store';
 import { upsertVolume, URL_VOLUME_KEY } from '../../src-main/core/library/volume-store';
 import { insertClip, insertVolume, openTestCatalog } from '../helpers/search-catalog';
 import { tempDir } from '../helpers/paths';
@@ -64,5 +64,33 @@ describe('clipIdsBelow: the clips attaching a folder takes', () => {
     expect(clipIdsBelow(db, '/media/me/day1')).toEqual([mine]);
     expect(clipIdsBelow(db, '/media/me/day2')).toEqual([]);
     expect(clipIdsBelow(db, '/')).toHaveLength(4);
+  });
+});
+
+describe('clipForExport: what a hand-off file says of a clip', () => {
+  it('is its file, time base, picture and sound as stored, the audio layout decoded, and not_found for no clip', () => {
+    const root = insertVolume(db, '/Volumes/CARD');
+    const id = insertClip(db, { volumeId: root, relPath: 'A001/C0001.mov', durationS: 12.5, fps: 23.976, width: 3840, height: 2160 });
+    db.prepare("UPDATE clips SET vfr = 1, frame_count = 300, timecode = '01:00:00:00', reel_name = 'A001', audio_layout = '[2,1,1]', audio_channels = 2, audio_rate = 48000 WHERE id = ?").run(id);
+    expect(clipForExport(db, id)).toEqual({
+      id,
+      fileName: 'C0001.mov',
+      path: '/Volumes/CARD/A001/C0001.mov',
+      sourceUrl: null,
+      fps: 23.976,
+      vfr: true,
+      durationS: 12.5,
+      frameCount: 300,
+      timecode: '01:00:00:00',
+      width: 3840,
+      height: 2160,
+      reel: 'A001',
+      audioLayout: [2, 1, 1],
+      audioRate: 48000,
+    });
+    // A catalog from before the layout column: the first stream's channels stand in.
+    db.prepare('UPDATE clips SET audio_layout = NULL WHERE id = ?').run(id);
+    expect(clipForExport(db, id).audioLayout).toEqual([2]);
+    expect(() => clipForExport(db, id + 999)).toThrow(expect.objectContaining({ kind: 'not_found' }));
   });
 });

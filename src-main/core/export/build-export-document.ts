@@ -1,7 +1,7 @@
 import type { ExportSelection } from '../../../src-shared/contract/export';
 import { clipFrameCount, clipTimebase, framesToTimecode, frameToSeconds, rateFromFps, secondsToFrame, shotFrames, type FrameRate } from '../../../src-shared/timecode';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { audioLayoutOf, clipAbsPath, getClipRow, type ClipRow } from '../library/clip-store';
+import { clipForExport, type ClipForExport } from '../library/clip-store';
 import { shotPlace, shotsById, shotsOfClip } from '../library/shot-store';
 import { clipMarks, rangesById } from '../marks/marks-repository';
 import { clipTagSpans } from '../search/segment-tags';
@@ -9,7 +9,7 @@ import type { TagResolutionStore } from '../search/tag-resolution-store';
 import type { ExportDocument, ExportItem, ExportMarker } from './export-model';
 
 interface ClipFacts {
-  row: ClipRow;
+  clip: ClipForExport;
   rate: FrameRate;
   dropFrame: boolean;
   startFrame: number;
@@ -47,13 +47,13 @@ function clipMarkers(db: CatalogDb, tags: TagResolutionStore, clipId: number, ra
 }
 
 function factsOf(db: CatalogDb, tags: TagResolutionStore, clipId: number): ClipFacts | string {
-  const row = getClipRow(db, clipId);
-  if (row.source_url) return `${row.file_name} lives at a URL: an editing application needs the file on a drive`;
-  if (!row.fps || !row.duration_s) return `${row.file_name} has not been read yet (no frame rate or duration)`;
-  const rate = rateFromFps(row.fps, row.vfr === 1);
-  const tb = clipTimebase(rate, row.timecode);
+  const clip = clipForExport(db, clipId);
+  if (clip.sourceUrl) return `${clip.fileName} lives at a URL: an editing application needs the file on a drive`;
+  if (!clip.fps || !clip.durationS) return `${clip.fileName} has not been read yet (no frame rate or duration)`;
+  const rate = rateFromFps(clip.fps, clip.vfr);
+  const tb = clipTimebase(rate, clip.timecode);
   const marks = clipMarks(db, clipId);
-  const vfr = row.vfr === 1;
+  const vfr = clip.vfr;
   const markers = clipMarkers(db, tags, clipId, rate, vfr);
   for (const r of marks.ranges) {
     const a = convertFrame(r.inFrame, r.rate, rate);
@@ -61,11 +61,11 @@ function factsOf(db: CatalogDb, tags: TagResolutionStore, clipId: number): ClipF
   }
   markers.sort((x, y) => x.frame - y.frame);
   return {
-    row,
+    clip,
     rate,
     dropFrame: tb.dropFrame,
     startFrame: tb.startFrame,
-    durationFrames: clipFrameCount({ frameCount: row.frame_count, durationS: row.duration_s, vfr }, rate) ?? 1,
+    durationFrames: clipFrameCount({ frameCount: clip.frameCount, durationS: clip.durationS, vfr }, rate) ?? 1,
     markers,
     rating: marks.rating,
     keywords: marks.keywords,
@@ -86,23 +86,23 @@ function item(f: ClipFacts, part: { inFrame: number; outFrame: number; name: str
   const inFrame = Math.max(0, Math.min(part.inFrame, f.durationFrames - 1));
   const outFrame = Math.max(inFrame + 1, Math.min(part.outFrame, f.durationFrames));
   return {
-    clipId: f.row.id,
+    clipId: f.clip.id,
     name: part.name,
-    fileName: f.row.file_name,
-    path: clipAbsPath(f.row),
+    fileName: f.clip.fileName,
+    path: f.clip.path,
     rate: f.rate,
-    vfr: f.row.vfr === 1,
+    vfr: f.clip.vfr,
     dropFrame: f.dropFrame,
     startFrame: f.startFrame,
     durationFrames: f.durationFrames,
-    width: f.row.width,
-    height: f.row.height,
-    reel: f.row.reel_name,
-    audioLayout: audioLayoutOf(f.row),
-    audioRate: f.row.audio_rate,
+    width: f.clip.width,
+    height: f.clip.height,
+    reel: f.clip.reel,
+    audioLayout: f.clip.audioLayout,
+    audioRate: f.clip.audioRate,
     inFrame,
     outFrame,
-    note: [part.note, f.row.vfr === 1 ? 'variable frame rate source, conformed' : ''].filter(Boolean).join(' · '),
+    note: [part.note, f.clip.vfr ? 'variable frame rate source, conformed' : ''].filter(Boolean).join(' · '),
     rating: part.rating === undefined ? f.rating : part.rating,
     keywords: [...new Set([...(part.keywords ?? []), ...f.keywords])],
     // Markers of the used part only (an NLE drops or misplaces markers outside a clip's In/Out),
@@ -146,7 +146,7 @@ export function buildExportDocument(
     if (typeof f === 'string') skipped.push({ clipId, reason: f });
     else items.push(make(f));
   };
-  for (const clipId of sel.clipIds) add(clipId, (f) => item(f, { inFrame: 0, outFrame: f.durationFrames, name: baseName(f.row.file_name) }));
+  for (const clipId of sel.clipIds) add(clipId, (f) => item(f, { inFrame: 0, outFrame: f.durationFrames, name: baseName(f.clip.fileName) }));
   for (const r of rangesById(db, sel.rangeIds)) {
     add(r.clipId, (f) =>
       item(f, { inFrame: convertFrame(r.inFrame, r.rate, f.rate), outFrame: convertFrame(r.outFrame, r.rate, f.rate), name: r.name, note: r.note, rating: r.rating ?? f.rating, keywords: r.keywords }),
@@ -158,13 +158,13 @@ export function buildExportDocument(
     for (const id of sel.shotIds) {
       const s = byId.get(id);
       if (!s) continue;
-      add(s.clip_id, (f) => item(f, { ...shotFrames(shotPlace(s), f.rate, f.row.vfr === 1), name: `${baseName(f.row.file_name)} shot ${s.idx + 1}` }));
+      add(s.clip_id, (f) => item(f, { ...shotFrames(shotPlace(s), f.rate, f.clip.vfr), name: `${baseName(f.clip.fileName)} shot ${s.idx + 1}` }));
     }
   }
   for (const s of sel.spans) {
     add(s.clipId, (f) => {
       const inFrame = secondsToFrame(s.startS, f.rate);
-      return item(f, { inFrame, outFrame: Math.max(inFrame + 1, secondsToFrame(s.endS, f.rate)), name: s.name ?? `${baseName(f.row.file_name)} ${framesToTimecode(f.startFrame + inFrame, f.rate, f.dropFrame)}` });
+      return item(f, { inFrame, outFrame: Math.max(inFrame + 1, secondsToFrame(s.endS, f.rate)), name: s.name ?? `${baseName(f.clip.fileName)} ${framesToTimecode(f.startFrame + inFrame, f.rate, f.dropFrame)}` });
     });
   }
   const first = items[0];

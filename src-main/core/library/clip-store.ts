@@ -86,12 +86,62 @@ export function clipAbsPath(row: Pick<ClipRow, 'mount_path' | 'rel_path'> & { so
  * Channels per audio stream, as the probe stored them (clips-repository writes the column as a JSON
  * array; a catalog from before migration 0022 has none: the first stream's count).
  */
-export function audioLayoutOf(row: Pick<ClipRow, 'audio_layout' | 'audio_channels'>): number[] {
+function audioLayoutOf(row: Pick<ClipRow, 'audio_layout' | 'audio_channels'>): number[] {
   if (row.audio_layout) {
     const parsed = JSON.parse(row.audio_layout) as unknown;
     if (Array.isArray(parsed)) return parsed.filter((n): n is number => typeof n === 'number' && n > 0);
   }
   return row.audio_channels ? [row.audio_channels] : [];
+}
+
+/** What a hand-off file says of a clip (export/build-export-document.ts): its file, its time base and its picture and sound. */
+export interface ClipForExport {
+  id: number;
+  fileName: string;
+  /** Its path on its volume's mount now. */
+  path: string;
+  /** Set for a clip added by URL: no editing application can take it. */
+  sourceUrl: string | null;
+  fps: number | null;
+  vfr: boolean;
+  durationS: number | null;
+  frameCount: number | null;
+  timecode: string | null;
+  width: number | null;
+  height: number | null;
+  reel: string | null;
+  /** Channels per audio stream. */
+  audioLayout: number[];
+  audioRate: number | null;
+}
+
+export function clipForExport(db: CatalogDb, clipId: number): ClipForExport {
+  const clipExportFacts = statement(
+    db,
+    `SELECT c.id, c.file_name, c.rel_path, c.source_url, c.fps, c.vfr, c.duration_s, c.frame_count, c.timecode, c.width, c.height,
+            c.reel_name, c.audio_layout, c.audio_channels, c.audio_rate, v.mount_path
+       FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?`,
+  ).get(clipId) as
+    | (Pick<ClipRow, 'id' | 'file_name' | 'rel_path' | 'source_url' | 'fps' | 'vfr' | 'duration_s' | 'frame_count' | 'timecode' | 'width' | 'height' | 'reel_name' | 'audio_layout' | 'audio_channels' | 'audio_rate' | 'mount_path'>)
+    | undefined;
+  if (!clipExportFacts) throw new AppError('not_found', `clip ${clipId} is not in the catalog`);
+  const r = clipExportFacts;
+  return {
+    id: r.id,
+    fileName: r.file_name,
+    path: clipAbsPath(r),
+    sourceUrl: r.source_url,
+    fps: r.fps,
+    vfr: r.vfr === 1,
+    durationS: r.duration_s,
+    frameCount: r.frame_count,
+    timecode: r.timecode,
+    width: r.width,
+    height: r.height,
+    reel: r.reel_name,
+    audioLayout: audioLayoutOf(r),
+    audioRate: r.audio_rate,
+  };
 }
 
 export function displayStatus(row: Pick<ClipRow, 'online' | 'missing_at' | 'status'>): ClipStatus {
