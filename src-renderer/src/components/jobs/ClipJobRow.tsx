@@ -51,7 +51,7 @@ export function ClipJobRow({ clip }: { clip: ClipJobs }): ReactNode {
           {open ? '▾' : '▸'}
         </button>
         <div className="clip-job-name" title={clip.name}>
-          {clip.name}
+          <span className="clip-job-file">{clip.name}</span>
           {clip.durationS !== null && <span className="muted clip-job-duration">{formatDuration(clip.durationS)}</span>}
         </div>
         <span className={`job-state-badge state-${clip.state}`}>{CLIP_STATE_LABEL[clip.state]}</span>
