@@ -60,7 +60,8 @@ export function applyClipEvent(db: CatalogDb, clipId: number, event: ClipEvent, 
     if (event.type === 'indexed') values.indexed_profile = opts.indexedProfile ?? null;
     const names = Object.keys(values);
     // Column names come from the checks above (lower-case identifiers), values are placeholders.
-    db.prepare(`UPDATE clips SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @id`).run({ ...values, id: clipId });
+    // A handful of texts (one per set of columns a caller passes): compiled once each per connection.
+    statement(db, `UPDATE clips SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @id`).run({ ...values, id: clipId });
     return next;
   })();
 }
@@ -91,15 +92,42 @@ export function catalogueClip(db: CatalogDb, c: NewClip, at = Date.now()): numbe
   return inserted.id;
 }
 
+/** What a probe writes on a clip: the facts parsed from ffprobe's answer and the answer itself. */
+const PROBE_COLUMNS = ['container', 'video_codec', 'audio_codec', 'duration_s', 'fps', 'vfr', 'width', 'height', 'rotation', 'sar', 'audio_channels', 'audio_rate', 'audio_layout', 'reel_name', 'timecode', 'bit_rate', 'frame_count', 'probe_json', 'probed_at'] as const;
+
+/** The probe's columns, one value each (a content reset clears the same list, so no fact outlives the file it was read from). */
+function probeFacts(info: ProbeOutcome['info'], raw: unknown, frameCount: number | null): Record<(typeof PROBE_COLUMNS)[number], string | number | null> {
+  return {
+    container: info.container,
+    video_codec: info.videoCodec,
+    audio_codec: info.audioCodec,
+    duration_s: info.durationS,
+    fps: info.fps,
+    vfr: info.hasVideo ? (info.vfr ? 1 : 0) : null,
+    width: info.width,
+    height: info.height,
+    rotation: info.hasVideo ? info.rotation : null,
+    sar: info.hasVideo ? info.sar : null,
+    audio_channels: info.audioChannels,
+    audio_rate: info.audioRate === null ? null : Math.round(info.audioRate),
+    audio_layout: JSON.stringify(info.audioLayout),
+    reel_name: info.reelName,
+    timecode: info.timecode,
+    bit_rate: info.bitRate === null ? null : Math.round(info.bitRate),
+    frame_count: frameCount,
+    probe_json: JSON.stringify(raw),
+    probed_at: Date.now(),
+  };
+}
+
 /** The file's content changed: new identity; its metadata, shots and thumbnails are stale and go. */
 export function resetClipContent(db: CatalogDb, clipId: number, file: { size: number; mtimeMs: number; fingerprint: string | null }): void {
   db.transaction(() => {
     deleteThumbnailsOf(db, clipId);
     deleteShotsOf(db, clipId);
-    const cleared = ['container', 'video_codec', 'audio_codec', 'duration_s', 'fps', 'vfr', 'width', 'height', 'rotation', 'sar', 'audio_channels', 'audio_rate', 'audio_layout', 'reel_name', 'timecode', 'bit_rate', 'frame_count', 'probe_json', 'probed_at'];
     const empty = file.size === 0;
     applyClipEvent(db, clipId, { type: 'contentChanged', empty }, {
-      ...Object.fromEntries(cleared.map((c) => [c, null])),
+      ...Object.fromEntries(PROBE_COLUMNS.map((c) => [c, null])),
       size_bytes: file.size,
       mtime_ms: file.mtimeMs,
       fingerprint: file.fingerprint,
@@ -121,25 +149,7 @@ export function recordProbe(db: CatalogDb, row: ClipRow, outcome: ProbeOutcome):
     return applyClipEvent(db, row.id, { type: 'probed', verdict: verdict.status }, {
       status_reason: verdict.reason,
       error_kind: verdict.errorKind,
-      container: info.container,
-      video_codec: info.videoCodec,
-      audio_codec: info.audioCodec,
-      duration_s: info.durationS,
-      fps: info.fps,
-      vfr: info.hasVideo ? (info.vfr ? 1 : 0) : null,
-      width: info.width,
-      height: info.height,
-      rotation: info.hasVideo ? info.rotation : null,
-      sar: info.hasVideo ? info.sar : null,
-      audio_channels: info.audioChannels,
-      audio_rate: info.audioRate === null ? null : Math.round(info.audioRate),
-      audio_layout: JSON.stringify(info.audioLayout),
-      reel_name: info.reelName,
-      timecode: info.timecode,
-      bit_rate: info.bitRate === null ? null : Math.round(info.bitRate),
-      frame_count: frameCount,
-      probe_json: JSON.stringify(outcome.raw),
-      probed_at: Date.now(),
+      ...probeFacts(info, outcome.raw, frameCount),
     }).status;
   })();
 }
