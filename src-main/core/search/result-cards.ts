@@ -1,4 +1,5 @@
 import type { SearchResult } from '../../../src-shared/contract/search';
+import { MATCH_FLOOR_SCORE } from './relevance/relevance-math';
 import type { Range, ResultGroup } from './result-groups';
 import type { ResultStore } from './result-store';
 import { loadClips, loadSegments } from './search-results';
@@ -49,7 +50,7 @@ export function resultCards(reads: { results: ResultStore; tags: TagResolutionSt
       startS: r.startS ?? 0,
       endS: r.endS ?? c.clipDurationS ?? 0,
       score: scoreOf(r),
-      good: o.scored ? r.score >= 50 : true,
+      good: o.scored ? r.score >= MATCH_FLOOR_SCORE : true,
       similarity: simOf(r),
       source: sources[0]!,
       sources,

@@ -16,7 +16,7 @@ import { syncCallConfig } from '../service/interactive-client';
 import type { RetryOptions } from '../service/retry';
 import type { Logger } from '../util/logger';
 import { searchableCollections, searchCollections, type CollectionHit } from './collection-hits';
-import type { EmbeddingSpace } from './embedding-space';
+import { spaceKey, type EmbeddingSpace } from './embedding-space';
 import { normalizeQuery, type QueryEmbeddingStore } from './query-embedding-store';
 import { parseQuery, withParsedFilters } from './query-parser';
 import type { IndexView, QueryScorer } from './relevance/relevance-model';
@@ -121,6 +121,8 @@ function unit(v: ArrayLike<number>): Float32Array {
 interface Page {
   groups: ResultGroup[];
   hasMore: boolean;
+  /** Every group's other copies of its file, read once with the identities the groups were made by. */
+  copies: (clipId: number) => number[];
 }
 
 export function createSearchService(d: SearchServiceDeps) {
@@ -214,17 +216,25 @@ export function createSearchService(d: SearchServiceDeps) {
     if (!state.bank) d.requestBank?.();
   }
 
+  /**
+   * The bank as a query needs it: read from the catalog only while it is incomplete or when the
+   * space or the index's dimension changed; a complete bank changes only through `bankChanged`.
+   */
+  let bankReadFor: string | null = null;
+  function ensureTextBank(indexDimension: number): void {
+    const key = `${spaceKey(d.space())}\n${indexDimension}`;
+    if (textRelevance.ready && bankReadFor === key) return;
+    refreshTextBank(indexDimension);
+    bankReadFor = key;
+  }
+
   /** The library's own sample for find-similar, drawn again when the library changed size by a twentieth. */
   function refreshVideoSample(size: number): void {
     const space = d.space();
-    const key = `${space.model}\n${space.region}`;
+    const key = spaceKey(space);
     if (videoSample && videoSample.key === key && Math.abs(size - videoSample.size) <= videoSample.size / 20) return;
     videoRelevance.setSample(sampleSegmentVectors(indexSync, space));
     videoSample = { key, size };
-  }
-
-  async function readyIndex(): Promise<IndexView> {
-    return d.index.ready();
   }
 
   /** Local k-NN under the filters. An empty allow-set means nothing can match: the index is not asked. */
@@ -306,7 +316,7 @@ export function createSearchService(d: SearchServiceDeps) {
       const ids = fileIdentities(results, hits.map((h) => h.clipId));
       const groups = groupResults(hits, { identity: ids.identity });
       const exhausted = found.length < k || k >= cap;
-      if (groups.length >= want || exhausted) return { groups: groups.slice(offset, offset + limit), hasMore: groups.length > offset + limit };
+      if (groups.length >= want || exhausted) return { groups: groups.slice(offset, offset + limit), hasMore: groups.length > offset + limit, copies: ids.copies };
     }
   }
 
@@ -314,13 +324,12 @@ export function createSearchService(d: SearchServiceDeps) {
     page: Page,
     o: { scored: boolean; localSource: 'local' | 'cache'; offset: number; limit: number; t0: number; indexed: number; allowed: number | null; relevance: RelevanceInfo },
   ): Pick<SearchResponse, 'results' | 'noGoodMatch' | 'page' | 'stats' | 'relevance'> {
-    const ids = fileIdentities(results, page.groups.map((g) => g.clipId));
     const region = d.space().region;
     const cards = resultCards(d.stores, page.groups, {
       localSource: o.localSource,
       scored: o.scored,
       firstRank: o.offset + 1,
-      copies: ids.copies,
+      copies: page.copies,
       collectionOf: (videoId) => collections.collectionOfVideo(region, videoId),
     });
     return {
@@ -350,7 +359,7 @@ export function createSearchService(d: SearchServiceDeps) {
       g.best = ranges[0]!;
       g.more = ranges.slice(1);
     }
-    const page = { groups: groups.slice(offset, offset + limit), hasMore: groups.length > offset + limit };
+    const page = { groups: groups.slice(offset, offset + limit), hasMore: groups.length > offset + limit, copies: ids.copies };
     return {
       ...respond(page, { scored: false, localSource: 'local', offset, limit, t0, indexed, allowed: allowed.size, relevance: { ...relevanceInfo, state: 'unscored' } }),
       query: { text, normalized: '', segmentId: null, origin: null, cachedAt: null },
@@ -426,8 +435,8 @@ export function createSearchService(d: SearchServiceDeps) {
           stats: { indexed: d.index.status().size, allowed: null, tookMs: performance.now() - t0 },
         };
       }
-      const index = await readyIndex();
-      refreshTextBank(d.index.status().dimension);
+      const index = await d.index.ready();
+      ensureTextBank(d.index.status().dimension);
       const query = unit(q.vector);
       const allowed = filterStore.allowedSegmentIds(filters, space);
       const minScore = STRICTNESS_MIN_SCORE[args.strictness];
@@ -453,7 +462,7 @@ export function createSearchService(d: SearchServiceDeps) {
       const t0 = performance.now();
       const args = { offset: 0, strictness: 'any' as Strictness, ...a };
       const vector = unit(d.index.storedVector(args.segmentId));
-      const index = await readyIndex();
+      const index = await d.index.ready();
       refreshVideoSample(index.size);
       const exclude = new Set<number>([args.segmentId]);
       const src = results.placesOf([args.segmentId]).get(args.segmentId);

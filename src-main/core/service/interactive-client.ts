@@ -12,7 +12,7 @@ import { SYNC_CALL_RETRY, type RetryOptions } from './retry';
  *   counterpart, so a busy service is tried again within the deadline the UI shows (SYNC_CALL_RETRY).
  */
 const INTERACTIVE_RETRY = { maxAttempts: 2, baseDelayMs: 300, maxDelayMs: 1000 };
-export const INTERACTIVE_TIMEOUT_MS = 15_000;
+const INTERACTIVE_TIMEOUT_MS = 15_000;
 
 function interactiveConfig(cfg: ServiceConfig, retry: Partial<RetryOptions>): ServiceConfig {
   return { ...cfg, priority: 'interactive', timeoutMs: Math.min(cfg.timeoutMs ?? INTERACTIVE_TIMEOUT_MS, INTERACTIVE_TIMEOUT_MS), retry: { ...cfg.retry, ...retry } };

@@ -65,7 +65,6 @@ interface Waiter {
   reject: (e: unknown) => void;
   signal?: AbortSignal;
   onAbort?: () => void;
-  priority: CallPriority;
 }
 
 /**
@@ -140,7 +139,7 @@ export class AdaptiveRateLimiter {
   acquire(signal?: AbortSignal, priority: CallPriority = 'background'): Promise<Release> {
     if (signal?.aborted) return Promise.reject(new AppError('cancelled', 'cancelled'));
     return new Promise<Release>((resolve, reject) => {
-      const waiter: Waiter = { resolve, reject, signal, priority };
+      const waiter: Waiter = { resolve, reject, signal };
       const queue = this.queues[priority];
       if (signal) {
         waiter.onAbort = () => {

@@ -66,13 +66,19 @@ const NULL_QUANTILE_SD = 2.326;
 export const NEAR_IDENTICAL_COS = 0.95;
 export const VIDEO_FLOOR = 0.5;
 export const VIDEO_SLOPE = 6;
-const MATCH_FLOOR_SCORE = 50;
+/** A score from here up is a good match: the line the Search view draws. */
+export const MATCH_FLOOR_SCORE = 50;
 
 function medianOfSorted(sorted: ArrayLike<number>): number {
   const n = sorted.length;
   if (n === 0) return 0;
   const m = n >> 1;
   return n % 2 ? sorted[m]! : (sorted[m - 1]! + sorted[m]!) / 2;
+}
+
+/** The median of values in any order (0 for none). */
+export function median(values: readonly number[]): number {
+  return medianOfSorted(Float64Array.from(values).sort());
 }
 
 /** Median and robust spread of a segment's similarities to the bank (any order). */

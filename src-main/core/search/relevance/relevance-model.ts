@@ -1,7 +1,7 @@
 import { seededRandom } from '../../util/seeded-random';
 import type { SearchHit } from '../vector-types';
 import { BaselineCache, type VectorBank } from './baselines';
-import { floorOfNullMaxima, textRelevance, textZ, VIDEO_FLOOR, videoRelevance, type Baseline, type Relevance } from './relevance-math';
+import { floorOfNullMaxima, median, textRelevance, textZ, VIDEO_FLOOR, videoRelevance, type Baseline, type Relevance } from './relevance-math';
 
 /** What relevance needs of the vector index (the ready one, current with the catalog). */
 export interface IndexView {
@@ -43,13 +43,6 @@ export function nullQueries(bank: VectorBank, count = NULL_QUERIES): Float32Arra
     for (let j = 0; j < d; j++) q[j]! *= s;
     return q;
   });
-}
-
-function medianOf(values: number[]): number {
-  if (values.length === 0) return 0;
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 /**
@@ -97,7 +90,7 @@ export class TextRelevance {
       }
       if (Number.isFinite(best)) maxima.push(best);
     }
-    const typical = { median: medianOf(seen.map((b) => b.median)), spread: medianOf(seen.map((b) => b.spread)) || 0.05 };
+    const typical = { median: median(seen.map((b) => b.median)), spread: median(seen.map((b) => b.spread)) || 0.05 };
     this.calibrated = { key: bank.key, size: index.size, floor: floorOfNullMaxima(maxima), typical };
     return this.calibrated;
   }
@@ -140,7 +133,7 @@ export class VideoRelevance {
   scorer(index: IndexView, candidateIds: readonly number[]): QueryScorer | null {
     if (!this.baselines.current) return null;
     const base = this.baselines.get(candidateIds, (id) => index.vector(id));
-    const typical = { median: medianOf([...base.values()].map((b) => b.median)), spread: 1 };
+    const typical = { median: median([...base.values()].map((b) => b.median)), spread: 1 };
     return {
       floor: VIDEO_FLOOR,
       segment: (id, cos) => videoRelevance(cos, base.get(id) ?? this.baselines.get([id], (x) => index.vector(x)).get(id) ?? typical),
