@@ -14,8 +14,16 @@ const KEEP: Record<BackupReason, number> = { daily: 3, 'before-migration': 3, 'b
 const DAY_MS = 24 * 60 * 60 * 1000;
 const NAME = /^catalog-(\d{8}T\d{6}Z)-(daily|before-migration|before-restore)\.sqlite$/;
 
-function stamp(at: number): string {
+/** A moment as backups (and a damaged catalog set aside) are named: `20261126T123000Z`, UTC. */
+export function backupStamp(at: number): string {
   return new Date(at).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+}
+
+const backupName = (reason: BackupReason, at: number) => `catalog-${backupStamp(at)}-${reason}.sqlite`;
+
+/** Older backups of a reason beyond the few kept go. */
+function pruneBackups(dir: string, reason: BackupReason): void {
+  for (const old of listBackups(dir).filter((b) => b.reason === reason).slice(KEEP[reason])) fs.rmSync(path.join(dir, old.id), { force: true });
 }
 
 function parseStamp(s: string): number {
@@ -46,7 +54,7 @@ export function listBackups(dir: string): CatalogBackup[] {
 
 /** The file of a listed backup; null for anything else (the id comes from the renderer). */
 export function backupFile(dir: string, id: string): string | null {
-  return NAME.test(id) && listBackups(dir).some((b) => b.id === id) ? path.join(dir, id) : null;
+  return NAME.test(id) && fs.existsSync(path.join(dir, id)) ? path.join(dir, id) : null;
 }
 
 /**
@@ -56,7 +64,7 @@ export function backupFile(dir: string, id: string): string | null {
  */
 export async function takeBackup(db: CatalogDb, dir: string, reason: BackupReason, now = Date.now()): Promise<CatalogBackup> {
   fs.mkdirSync(dir, { recursive: true });
-  const name = `catalog-${stamp(now)}-${reason}.sqlite`;
+  const name = backupName(reason, now);
   const tmp = path.join(dir, `.${name}.partial`);
   try {
     await db.backup(tmp);
@@ -64,8 +72,15 @@ export async function takeBackup(db: CatalogDb, dir: string, reason: BackupReaso
   } finally {
     fs.rmSync(tmp, { force: true });
   }
-  for (const old of listBackups(dir).filter((b) => b.reason === reason).slice(KEEP[reason])) fs.rmSync(path.join(dir, old.id), { force: true });
-  return listBackups(dir).find((b) => b.id === name)!;
+  pruneBackups(dir, reason);
+  return { id: name, takenAt: parseStamp(backupStamp(now)), reason, sizeBytes: fs.statSync(path.join(dir, name)).size };
+}
+
+/** A closed catalog file moved into the backups as one of `reason` (a restore sets the one it replaces aside this way); older ones beyond the few kept go. */
+export function keepAsBackup(file: string, dir: string, reason: BackupReason, now = Date.now()): void {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.renameSync(file, path.join(dir, backupName(reason, now)));
+  pruneBackups(dir, reason);
 }
 
 /** Whether the day's backup is due: none yet, or the newest daily one is a day old. */

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { CatalogHealth } from '../../../src-shared/contract/catalog';
 import { AppError, toAppError } from '../../../src-shared/errors';
 import type { EventBus } from '../rpc/event-bus';
 import type { DiskGuard } from '../util/disk-space';
 import type { Logger } from '../util/logger';
-import { backupFile, dailyBackupDue, listBackups, takeBackup } from './catalog-backups';
+import { backupFile, backupStamp, dailyBackupDue, keepAsBackup, listBackups, takeBackup } from './catalog-backups';
 import { catalogFileProblem, openCheckedCatalog } from './open-checked';
 import type { CatalogDb } from './open-catalog';
 
@@ -113,11 +112,9 @@ export class CatalogSession<P extends CatalogParts> {
   private setAside(was: CatalogHealth['state']): void {
     const f = this.o.file;
     if (!fs.existsSync(f)) return;
-    const at = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
-    if (was !== 'damaged') {
-      fs.mkdirSync(this.o.backupsDir, { recursive: true });
-      fs.renameSync(f, path.join(this.o.backupsDir, `catalog-${at}-before-restore.sqlite`));
-    } else {
+    if (was !== 'damaged') keepAsBackup(f, this.o.backupsDir, 'before-restore');
+    else {
+      const at = backupStamp(Date.now());
       for (const suffix of ['', '-wal', '-shm']) if (fs.existsSync(f + suffix)) fs.renameSync(f + suffix, `${f}.damaged-${at}${suffix}`);
     }
     for (const suffix of ['-wal', '-shm']) fs.rmSync(f + suffix, { force: true });
