@@ -918,7 +918,7 @@ SELECT segment_id, dim, vector, model, region FROM embeddings WHERE model = ? AN
 -- one
 SELECT segment_id, dim, vector, model, region FROM embeddings WHERE segment_id = ?;
 -- sample
-SELECT segment_id, dim, vector, model, region FROM embeddings WHERE model = ? AND region = ?
+SELECT segment_id FROM embeddings WHERE model = ? AND region = ?
 ORDER BY (segment_id * 2654435761) % 4294967296 LIMIT ?;
 
 -- ===== src-main/core/search/query-embedding-store.ts (9)

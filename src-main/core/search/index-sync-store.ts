@@ -50,10 +50,12 @@ export function createIndexSyncStore(db: CatalogDb) {
     page: db.prepare('SELECT segment_id, dim, vector, model, region FROM embeddings WHERE model = ? AND region = ? AND segment_id > ? ORDER BY segment_id LIMIT ?'),
     one: db.prepare('SELECT segment_id, dim, vector, model, region FROM embeddings WHERE segment_id = ?'),
     // Spread over the ids by a multiplicative hash: the same segments from one call to the next.
+    // Ids only: the order cannot use an index, so every row it ranks is read; the vectors (2 KB
+    // each) are read for the few kept.
     sample: db.prepare(
-      `SELECT segment_id, dim, vector, model, region FROM embeddings WHERE model = ? AND region = ?
+      `SELECT segment_id FROM embeddings WHERE model = ? AND region = ?
        ORDER BY (segment_id * 2654435761) % 4294967296 LIMIT ?`,
-    ),
+    ).pluck(),
   };
   const stateOf = (name: string): number | undefined => (q.getState.get(name) as number | null | undefined) ?? undefined;
 
@@ -105,7 +107,12 @@ export function createIndexSyncStore(db: CatalogDb) {
 
     /** Up to `size` embeddings of `space`, the same ones from one call to the next (find-similar's sample). */
     sampleVectors(space: EmbeddingSpace, size: number): StoredVector[] {
-      return (q.sample.all(space.model, space.region, size) as EmbeddingRow[]).map(toStored);
+      const ids = q.sample.all(space.model, space.region, size) as number[];
+      const byId = new Map((q.byIds.all(JSON.stringify(ids)) as EmbeddingRow[]).map((r) => [r.segment_id, r]));
+      return ids.flatMap((id) => {
+        const r = byId.get(id);
+        return r ? [toStored(r)] : [];
+      });
     },
   };
 }
