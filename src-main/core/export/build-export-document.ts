@@ -57,7 +57,7 @@ function factsOf(db: CatalogDb, tags: TagResolutionStore, clipId: number): ClipF
   const markers = clipMarkers(db, tags, clipId, rate, vfr);
   for (const r of marks.ranges) {
     const a = convertFrame(r.inFrame, r.rate, rate);
-    markers.push({ frame: a, durationFrames: Math.max(1, convertFrame(r.outFrame, r.rate, rate) - a), name: r.name, note: r.note, kind: 'user' });
+    markers.push({ frame: a, durationFrames: Math.max(1, convertFrame(r.outFrame, r.rate, rate) - a), name: r.name, note: r.note, kind: 'user', rangeId: r.id });
   }
   markers.sort((x, y) => x.frame - y.frame);
   return {
@@ -82,7 +82,7 @@ function baseName(fileName: string): string {
   return fileName.replace(/\.[^.]+$/, '');
 }
 
-function item(f: ClipFacts, part: { inFrame: number; outFrame: number; name: string; note?: string; rating?: ExportItem['rating']; keywords?: string[] }): ExportItem {
+function item(f: ClipFacts, part: { inFrame: number; outFrame: number; name: string; rangeId?: number; note?: string; rating?: ExportItem['rating']; keywords?: string[] }): ExportItem {
   const inFrame = Math.max(0, Math.min(part.inFrame, f.durationFrames - 1));
   const outFrame = Math.max(inFrame + 1, Math.min(part.outFrame, f.durationFrames));
   return {
@@ -106,8 +106,8 @@ function item(f: ClipFacts, part: { inFrame: number; outFrame: number; name: str
     rating: part.rating === undefined ? f.rating : part.rating,
     keywords: [...new Set([...(part.keywords ?? []), ...f.keywords])],
     // Markers of the used part only (an NLE drops or misplaces markers outside a clip's In/Out),
-    // without the range that is this item itself.
-    markers: f.markers.filter((m) => m.frame >= inFrame && m.frame < outFrame && !(m.kind === 'user' && m.frame === inFrame && m.frame + m.durationFrames === outFrame && m.name === part.name)),
+    // without the range that is this item itself (by id: its span may have been trimmed to the file).
+    markers: f.markers.filter((m) => m.frame >= inFrame && m.frame < outFrame && (part.rangeId === undefined || m.rangeId !== part.rangeId)),
   };
 }
 
@@ -149,7 +149,7 @@ export function buildExportDocument(
   for (const clipId of sel.clipIds) add(clipId, (f) => item(f, { inFrame: 0, outFrame: f.durationFrames, name: baseName(f.clip.fileName) }));
   for (const r of rangesById(db, sel.rangeIds)) {
     add(r.clipId, (f) =>
-      item(f, { inFrame: convertFrame(r.inFrame, r.rate, f.rate), outFrame: convertFrame(r.outFrame, r.rate, f.rate), name: r.name, note: r.note, rating: r.rating ?? f.rating, keywords: r.keywords }),
+      item(f, { inFrame: convertFrame(r.inFrame, r.rate, f.rate), outFrame: convertFrame(r.outFrame, r.rate, f.rate), name: r.name, rangeId: r.id, note: r.note, rating: r.rating ?? f.rating, keywords: r.keywords }),
     );
   }
   if (sel.shotIds.length > 0) {

@@ -18,6 +18,8 @@ export interface ExportMarker {
   note: string;
   /** shot boundary / transition / tag / user marker: writers may colour by kind. */
   kind: 'shot' | 'transition' | 'tag' | 'user';
+  /** The saved range a user marker stands for: its own item leaves it out. Never written. */
+  rangeId?: number;
 }
 
 export interface ExportItem {
