@@ -71,3 +71,8 @@ export type ExportFormat = ExportFormatId;
 export function audioChannelCount(it: Pick<ExportItem, 'audioLayout'>): number {
   return it.audioLayout.reduce((a, b) => a + b, 0);
 }
+
+/** The sequence's audio tracks: one per channel of the item with the most. */
+export function audioTrackCount(items: readonly Pick<ExportItem, 'audioLayout'>[]): number {
+  return Math.max(0, ...items.map(audioChannelCount));
+}

@@ -1,6 +1,6 @@
 import type { FrameRate } from '../../../src-shared/timecode';
 import { oneLine, textBlock } from './exchange-text';
-import { audioChannelCount, type ExportDocument, type ExportItem } from './export-model';
+import { audioChannelCount, audioTrackCount, type ExportDocument, type ExportItem } from './export-model';
 import { fileUrl } from './file-url';
 import { onSequence } from './sequence';
 import { attrs, xmlEscape } from './xml-text';
@@ -111,7 +111,7 @@ export function writeFcpxml(doc: ExportDocument): string {
     spine.push(`            ${clipOpen(it, { offset: rationalTime(at, seq) }, rationalTime(len, seq))}`, ...markers(it, '              '), '            </asset-clip>');
     at += len;
   }
-  const channels = Math.max(0, ...doc.items.map(audioChannelCount));
+  const channels = audioTrackCount(doc.items);
   const project = [
     `      <project${attrs({ name: 'Selects' })}>`,
     `        <sequence${attrs({

@@ -1,5 +1,5 @@
 import { fps, type FrameRate } from '../../../src-shared/timecode';
-import { audioChannelCount, type ExportDocument, type ExportItem, type ExportMarker } from './export-model';
+import { audioChannelCount, audioTrackCount, type ExportDocument, type ExportItem, type ExportMarker } from './export-model';
 import { oneLine, textBlock } from './exchange-text';
 import { fileUrl } from './file-url';
 import { sequenceStartFrame } from './sequence';
@@ -62,7 +62,7 @@ export function writeOtio(doc: ExportDocument): string {
   const video = doc.items.map((it) =>
     clip(it, it.markers, { clipId: it.clipId, rating: it.rating, keywords: it.keywords.map(oneLine), note: textBlock(it.note), dropFrame: it.dropFrame, vfr: it.vfr }),
   );
-  const channels = Math.max(0, ...doc.items.map(audioChannelCount));
+  const channels = audioTrackCount(doc.items);
   const audio = Array.from({ length: channels }, (_, t) =>
     track(
       `A${t + 1}`,

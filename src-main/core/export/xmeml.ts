@@ -1,6 +1,6 @@
 import { framesToTimecode, nominalFps, type FrameRate } from '../../../src-shared/timecode';
 import { oneLine, textBlock } from './exchange-text';
-import { audioChannelCount, type ExportDocument, type ExportItem } from './export-model';
+import { audioChannelCount, audioTrackCount, type ExportDocument, type ExportItem } from './export-model';
 import { fileUrl } from './file-url';
 import { assignReels } from './reels';
 import { onSequence, sequenceStartFrame } from './sequence';
@@ -84,7 +84,7 @@ function timingXml(p: Placed): string {
 export function writeXmeml(doc: ExportDocument): string {
   const seq = doc.sequenceRate;
   const reels = assignReels(doc.items);
-  const tracks = Math.max(0, ...doc.items.map(audioChannelCount));
+  const tracks = audioTrackCount(doc.items);
   const onTrack = new Array<number>(tracks).fill(0);
   const placed: Placed[] = [];
   let at = 0;
