@@ -33,9 +33,11 @@ export function hostTarget() {
   return `${os_}-${process.arch}`;
 }
 
+let lockFile;
 function lockEntry(name) {
-  const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8'));
-  const e = lock.packages?.[`node_modules/${name}`];
+  // Read once per run: a build for every target asks it eight times.
+  lockFile ??= JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8'));
+  const e = lockFile.packages?.[`node_modules/${name}`];
   if (!e?.version || !e.integrity) throw new Error(`${name} is not in package-lock.json with a version and an integrity`);
   return { version: e.version, integrity: e.integrity };
 }
