@@ -26,6 +26,7 @@ import { createServiceClient } from '../src-main/core/service/client';
 import { INTERACTIVE_RESERVE_MS } from '../src-main/core/service/rate-limiter';
 import { startWebApp, type WebApp } from '../src-main/web/web-app';
 import { startEmulatorProcess } from './emulator-process';
+import { callOk } from '../test/helpers/app-call';
 
 const argv = process.argv.slice(2);
 const arg = (name: string, dflt: number) => Number(argv[argv.indexOf(name) + 1] ?? 0) || dflt;
@@ -54,11 +55,7 @@ function makeCard(n: number): string {
   return CARD;
 }
 
-async function call<T>(app: WebApp, method: string, args: unknown): Promise<T> {
-  const r = await app.core.dispatch(method, args, { transport: 'test' });
-  if (!r.ok) throw new Error(`${method}: ${r.error.message}`);
-  return r.value as T;
-}
+const call = <T>(app: WebApp, method: string, args: unknown): Promise<T> => callOk<T>(app.core, method, args);
 
 async function until(what: string, test: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

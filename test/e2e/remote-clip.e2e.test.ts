@@ -4,6 +4,7 @@ import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { mediaFile } from '../helpers/paths';
 import { startReviewServer, type ReviewServer } from '../helpers/review-server';
 import { launchApp, type E2eApp } from './harness';
+import { callOk } from '../helpers/app-call';
 
 /**
  * Issue 26, "clips added by URL are first-class", as an editor meets it in Chromium: Add by URL
@@ -30,10 +31,8 @@ beforeAll(async () => {
   silentUrl = `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}/never.mp4`;
   // The test servers are on this computer: the app is started as `--allow-loopback-urls` would.
   e = await launchApp({ viewport: { width: 1280, height: 720 }, remote: { allowLoopback: true } });
-  for (const [m, a] of [['settings.update', { baseUrls: { asia: emu.url } }], ['settings.setApiKey', { key: KEY }]] as const) {
-    const r = await e.app.core.dispatch(m, a, { transport: 'test' });
-    if (!r.ok) throw new Error(`${m}: ${r.error.message}`);
-  }
+  await callOk(e.app.core, 'settings.update', { baseUrls: { asia: emu.url } });
+  await callOk(e.app.core, 'settings.setApiKey', { key: KEY });
 }, 60_000);
 
 afterAll(async () => {

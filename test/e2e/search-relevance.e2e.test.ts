@@ -8,6 +8,7 @@ import type { EmbeddedClip, FixtureClip } from '../integration/search-fixture';
 import { mediaFile } from '../helpers/paths';
 import { searchableLibrary } from './search-world';
 import { launchApp, type E2eApp } from './harness';
+import { callOk } from '../helpers/app-call';
 
 /**
  * Issue 24 in Chromium: a score that means "this matches" (a line where matches end), the
@@ -35,11 +36,7 @@ function colourClips(dir: string): FixtureClip[] {
   });
 }
 
-const call = async (method: string, args: unknown) => {
-  const r = await e.app.core.dispatch(method, args, { transport: 'test' });
-  if (!r.ok) throw new Error(`${method}: ${r.error.message}`);
-  return r.value as never;
-};
+const call = (method: string, args: unknown) => callOk<never>(e.app.core, method, args);
 
 beforeAll(async () => {
   emu = await startEmulator({ keys: [KEY], asyncPendingMs: 5, asyncProcessingMs: 5 });

@@ -13,6 +13,7 @@ import { makeClip, probeFacts, type ClipSpec } from '../helpers/handoff-clips';
 import { otioMissing, readWithOtio, type ReadItem, type ReadTimeline } from '../helpers/otio-reader';
 import { REPO_ROOT, tempDir } from '../helpers/paths';
 import { checkAgainstDtd, parseXml } from '../helpers/xml-read';
+import { callOk } from '../helpers/app-call';
 
 /**
  * Issue 25's "Must show": every hand-off format read back by OpenTimelineIO 0.18.1 and its
@@ -49,11 +50,7 @@ let tmp: { dir: string; cleanup: () => void };
 let footage: string;
 const OUT = path.join(REPO_ROOT, 'test-results', 'exports', 'readback');
 
-const call = async <T = unknown>(m: string, a: unknown = {}) => {
-  const r = await app.core.dispatch(m, a, { transport: 'test' });
-  if (!r.ok) throw new Error(`${m}: ${r.error.kind} ${r.error.message}`);
-  return r.value as T;
-};
+const call = <T = unknown>(m: string, a: unknown = {}) => callOk<T>(app.core, m, a);
 
 /** One exported item as the files must describe it, from ffprobe's facts and the marks. */
 interface Expected {

@@ -12,6 +12,7 @@ import { tcFrame, timebaseOf } from '../../src-renderer/src/components/timecode-
 import { parseCsv } from '../helpers/csv-reader';
 import { makeClip } from '../helpers/handoff-clips';
 import { REPO_ROOT, tempDir } from '../helpers/paths';
+import { callOk } from '../helpers/app-call';
 
 /**
  * Issue 25, point 1: a shot starts on its cut frame everywhere. Cuts at frame numbers whose times
@@ -29,11 +30,7 @@ let app: WebApp;
 let tmp: { dir: string; cleanup: () => void };
 const clips = new Map<string, ClipDetail>();
 
-const call = async <T = unknown>(m: string, a: unknown = {}) => {
-  const r = await app.core.dispatch(m, a, { transport: 'test' });
-  if (!r.ok) throw new Error(`${m}: ${r.error.kind} ${r.error.message}`);
-  return r.value as T;
-};
+const call = <T = unknown>(m: string, a: unknown = {}) => callOk<T>(app.core, m, a);
 
 beforeAll(async () => {
   tmp = tempDir('rs-shot-frames-');
