@@ -1,18 +1,17 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listing } from '../../scripts/sql-listing.mjs';
-import { REPO_ROOT } from '../helpers/paths';
+import { REPO_ROOT, tempDir } from '../helpers/paths';
 
 /**
  * docs/sql-statements.sql lists every SQL statement by the file that owns it (scripts/sql-listing.mjs):
  * it must be current, so a schema change or a new query shows in that one file's diff.
  */
 describe('the SQL listing', () => {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rs-sql-listing-'));
-  afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  const { dir: tmp, cleanup } = tempDir();
+  afterAll(cleanup);
 
   it('is current with the stores', () => {
     const written = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'sql-statements.sql'), 'utf8');
