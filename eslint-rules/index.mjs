@@ -2,7 +2,7 @@
  * The project's own lint rules (as VS Code's .eslint-plugin-local and Signal's .eslint/rules):
  * - layers: a module of src-main/core imports only modules below it (LAYERS), the core never the
  *   transports or the Electron shell, shared code and the renderer never main;
- * - sql-in-stores: SQL text and statement calls (`.prepare(`, `.exec(`) only in the table owners
+ * - sql-in-stores: SQL text and statement calls (`.prepare(`, `.exec(`, node-postgres' `.query(`) only in the table owners
  *   (`*-store.ts`, `*-repository.ts`) and the catalog's own files (opening, migrating, migrations).
  * test/unit/lint-rules.test.ts feeds each rule a bad file.
  */
@@ -16,6 +16,7 @@ export const LAYERS = [
   'media',
   'tensors',
   'catalog',
+  'team',
   'service',
   'analysis',
   'marks',
@@ -105,7 +106,7 @@ const layers = {
 };
 
 /** A statement's opening words followed by the word that makes it SQL (FROM, INTO, SET, TABLE...). */
-export const SQL_TEXT = /^\s*(?:SELECT\b[\s\S]*\bFROM\b|INSERT\s+(?:OR\s+\w+\s+)?INTO\b|UPDATE\s+\w+\s+SET\b|DELETE\s+FROM\b|(?:CREATE|DROP|ALTER)\s+(?:TEMP\s+|UNIQUE\s+)?(?:TABLE|INDEX|VIEW|TRIGGER)\b|WITH\s+\w+\s+AS\s*\()/i;
+export const SQL_TEXT = /^\s*(?:SELECT\b[\s\S]*\bFROM\b|INSERT\s+(?:OR\s+\w+\s+)?INTO\b|UPDATE\s+[\w.]+(?:\s+AS\s+\w+)?\s+SET\b|DELETE\s+FROM\b|(?:CREATE|DROP|ALTER)\s+(?:TEMP\s+|UNIQUE\s+)?(?:TABLE|INDEX|VIEW|TRIGGER|SCHEMA|FUNCTION)\b|WITH\s+\w+\s+AS\s*\()/i;
 /** The files that may hold SQL: a table's owner, or the catalog's own (opening, migrating, migrations). */
 export const OWNER = /(?:-store|-repository)\.ts$/;
 export const CATALOG_OWN = /(?:^|\/)src-main\/core\/catalog\//;
@@ -129,10 +130,10 @@ const sqlInStores = {
     return {
       CallExpression(node) {
         const c = node.callee;
-        if (c.type === 'MemberExpression' && !c.computed && c.property.type === 'Identifier' && (c.property.name === 'prepare' || c.property.name === 'exec') && node.arguments.length > 0) {
+        if (c.type === 'MemberExpression' && !c.computed && c.property.type === 'Identifier' && ['prepare', 'exec', 'query'].includes(c.property.name) && node.arguments.length > 0) {
           const a = node.arguments[0];
           const str = a.type === 'Literal' && typeof a.value === 'string' ? a.value : a.type === 'TemplateLiteral' ? a.quasis.map((q) => q.value.cooked ?? '').join('?') : null;
-          // db.prepare(sql) is SQL whatever the text; .exec is SQL only with SQL text (RegExp#exec takes any string).
+          // db.prepare(sql) is SQL whatever the text; .exec and .query (node-postgres) only with SQL text (RegExp#exec takes any string).
           if (str !== null && (c.property.name === 'prepare' || SQL_TEXT.test(str))) context.report({ node, messageId: 'call', data: { name: c.property.name } });
         }
       },

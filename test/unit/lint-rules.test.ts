@@ -35,6 +35,13 @@ describe('sql-in-stores', () => {
     const got = await problems('src-main/core/pipeline/some-stage.ts', text);
     expect(got).toEqual([expect.stringContaining('local/sql-in-stores: SQL text belongs')]);
   });
+  it("refuses node-postgres' .query( with SQL text outside an owner, schema-qualified names included, and accepts it in a store", async () => {
+    const pgQuery = `import type { ClientBase } from 'pg';\nexport const claim = (c: ClientBase) => c.query("UPDATE team.jobs SET state = 'running' WHERE id = $1", [1]);\nexport const wake = (c: ClientBase) => c.query('LISTEN team_changes');\n`;
+    const got = await problems('src-main/core/team/claim-loop.ts', pgQuery);
+    expect(got.filter((p) => p.startsWith('local/sql-in-stores'))).toHaveLength(2);
+    expect(got.join('\n')).toContain('`.query(` runs SQL');
+    expect((await problems('src-main/core/team/team-job-store.ts', pgQuery)).filter((p) => p.startsWith('local/sql-in-stores'))).toEqual([]);
+  });
 });
 
 describe('layers', () => {
