@@ -1037,3 +1037,77 @@ ORDER BY s.start_s, s.id;
 SELECT sh.id AS shot_id, sh.start_s, sh.end_s, lt.category, lt.value, lt.confidence, sa.max_faces FROM shots sh
 LEFT JOIN shot_local_tags lt ON lt.shot_id = sh.id LEFT JOIN shot_analysis sa ON sa.shot_id = sh.id
 WHERE sh.clip_id = ? ORDER BY sh.idx, lt.category, lt.confidence DESC;
+
+-- ===== src-main/core/team/change-store.ts (1)
+-- page
+SELECT id, table_name, row_key, op FROM team.changes
+WHERE xid >= pg_snapshot_xmin($1::pg_snapshot) AND NOT pg_visible_in_snapshot(xid, $1::pg_snapshot) AND id > $2
+ORDER BY id LIMIT $3;
+
+-- ===== src-main/core/team/migration-store.ts (3)
+-- appliedMigrations
+CREATE TABLE IF NOT EXISTS team.schema_migrations (
+  version    integer PRIMARY KEY,
+  name       text NOT NULL,
+  sha256     text NOT NULL,
+  applied_at timestamptz NOT NULL DEFAULT now()
+);
+-- applied
+SELECT version, name, sha256 FROM team.schema_migrations ORDER BY version;
+-- applyMigration
+INSERT INTO team.schema_migrations (version, name, sha256) VALUES ($1, $2, $3);
+
+-- ===== src-main/core/team/seat-store.ts (1)
+-- upsertSeat
+INSERT INTO team.seats (seat_id, name, roots) VALUES ($1, $2, $3)
+ON CONFLICT (seat_id) DO UPDATE SET name = excluded.name, roots = excluded.roots, last_seen_at = now();
+
+-- ===== src-main/core/team/team-clip-store.ts (3)
+-- made
+INSERT INTO team.clips (fingerprint, size_bytes, file_name, created_by) VALUES ($1, $2, $3, $4)
+ON CONFLICT (fingerprint) DO NOTHING RETURNING id;
+-- found
+SELECT id FROM team.clips WHERE fingerprint = $1;
+-- recordTeamClipLocation
+INSERT INTO team.clip_locations (clip_id, root_key, rel_path, seen_by) VALUES ($1, $2, $3, $4)
+ON CONFLICT (clip_id, root_key, rel_path) DO UPDATE SET seen_by = excluded.seen_by, seen_at = now();
+
+-- ===== src-main/core/team/team-job-store.ts (7)
+-- added
+INSERT INTO team.jobs (clip_id, stage, resource, lane, priority, payload)
+VALUES ($1, $2, $3, $4, $5, $6)
+ON CONFLICT (clip_id, stage) DO NOTHING
+RETURNING id;
+-- claimed
+UPDATE team.jobs SET state = 'running', lease_owner = $1, lease_token = lease_token + 1,
+       lease_expires_at = now() + make_interval(secs => $3), updated_at = now()
+ WHERE id = (SELECT id FROM team.jobs
+              WHERE state = 'queued' AND resource = $2 AND (not_before IS NULL OR not_before <= now())
+              ORDER BY priority DESC, lane, clip_id, id
+              LIMIT 1 FOR UPDATE SKIP LOCKED)
+RETURNING id, clip_id, stage, payload, lease_token, lease_expires_at;
+-- renewed
+UPDATE team.jobs AS j SET lease_expires_at = now() + make_interval(secs => $4), updated_at = now()
+  FROM unnest($2::bigint[], $3::bigint[]) AS l (id, token)
+ WHERE j.id = l.id AND j.lease_token = l.token AND j.lease_owner = $1
+   AND j.state = 'running' AND j.lease_expires_at > now()
+RETURNING j.id;
+-- completed
+UPDATE team.jobs SET state = 'done', lease_owner = NULL, lease_expires_at = NULL, updated_at = now(),
+      last_error_kind = NULL, last_error_message = NULL
+WHERE id = $1 AND state = 'running' AND lease_owner = $2 AND lease_token = $3 AND lease_expires_at > now();
+-- failed
+UPDATE team.jobs SET state = CASE WHEN $4 THEN 'queued' ELSE 'failed' END, attempts = attempts + 1,
+      not_before = $5, last_error_kind = $6, last_error_message = $7,
+      lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
+WHERE id = $1 AND state = 'running' AND lease_owner = $2 AND lease_token = $3 AND lease_expires_at > now();
+-- reaped
+UPDATE team.jobs SET recoveries = recoveries + 1,
+       state = CASE WHEN recoveries + 1 > $1 THEN 'failed' ELSE 'queued' END,
+       last_error_kind = CASE WHEN recoveries + 1 > $1 THEN 'internal' ELSE last_error_kind END,
+       last_error_message = CASE WHEN recoveries + 1 > $1 THEN 'its lease expired ' || (recoveries + 1) || ' times' ELSE last_error_message END,
+       lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
+ WHERE id IN (SELECT id FROM team.jobs WHERE state = 'running' AND lease_expires_at <= now() FOR UPDATE SKIP LOCKED)
+RETURNING id, state;
+-- current
+SELECT state, lease_owner, lease_token, lease_expires_at, recoveries, now() AS now FROM team.jobs WHERE id = $1;

@@ -5,6 +5,7 @@ import { createPackageWithOptions, listPackage } from '@electron/asar';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FACE_MODEL_FILE, resolveFaceModelPath, resolveWorkerScript, WORKER_FILE } from '../../src-main/core/analysis/resource-paths';
 import { locateTool } from '../../src-main/core/media/ffmpeg-locate';
+import { readTeamMigrations, resolveTeamMigrationsDir } from '../../src-main/core/team/migrate-team';
 import { REPO_ROOT, tempDir } from '../helpers/paths';
 
 interface BuilderConfig {
@@ -144,6 +145,9 @@ describe('packaging layout (electron-builder.json)', () => {
     try {
       expect(resolveFaceModelPath(undefined, { resourcesPath: resources, appRoot: '/nonexistent' })).toBe(path.join(resources, 'models', FACE_MODEL_FILE));
       expect(resolveWorkerScript(undefined, { resourcesPath: resources, appRoot: '/nonexistent' })).toBe(path.join(resources, 'analysis-workers', WORKER_FILE));
+      const migrations = resolveTeamMigrationsDir({ resourcesPath: resources, appRoot: '/nonexistent' });
+      expect(migrations).toBe(path.join(resources, 'team-migrations'));
+      expect(readTeamMigrations(migrations).length).toBeGreaterThan(0);
     } finally {
       if (saved !== undefined) process.env.REELSCOUT_FACE_MODEL = saved;
     }

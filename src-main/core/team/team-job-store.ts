@@ -1,0 +1,171 @@
+import type { ClientBase } from 'pg';
+import { AppError } from '../../../src-shared/errors';
+import { nextLease, TEAM_JOB_STATES, type LeaseEvent, type LeaseRefusal, type LeaseState } from './lease';
+
+/**
+ * The one owner of `team.jobs`: the shared queue whose jobs seats hold by lease. Every statement is
+ * one round trip; those a holder makes name its seat and the lease's token (fencing), and are
+ * refused once the lease has expired (docs/notes-team-library.md section 3; the transitions are
+ * `nextLease`).
+ */
+
+export type TeamResource = 'cpu' | 'network';
+
+export interface TeamJobInput {
+  clipId: number | null;
+  stage: string;
+  resource: TeamResource;
+  lane: number;
+  priority: number;
+  payload: unknown;
+}
+
+/** What a holder must name in every write about the job. */
+export interface TeamLease {
+  id: number;
+  token: number;
+}
+
+export interface ClaimedTeamJob extends TeamLease {
+  clipId: number | null;
+  stage: string;
+  payload: unknown;
+  expiresAt: number;
+}
+
+export type LeaseOutcome = { ok: true } | { ok: false; refused: LeaseRefusal };
+
+const seconds = (ms: number) => ms / 1000;
+
+/** Adds a job unless the clip already has one for that stage (two seats importing one card make one). */
+export async function enqueueTeamJob(client: ClientBase, j: TeamJobInput): Promise<number | null> {
+  const added = await client.query<{ id: string }>(
+    `INSERT INTO team.jobs (clip_id, stage, resource, lane, priority, payload)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (clip_id, stage) DO NOTHING
+     RETURNING id`,
+    [j.clipId, j.stage, j.resource, j.lane, j.priority, JSON.stringify(j.payload ?? {})],
+  );
+  return added.rows[0] ? Number(added.rows[0].id) : null;
+}
+
+/**
+ * The next queued job of a resource (priority, then lane, then clip), leased to `seat` for `leaseMs`.
+ * SKIP LOCKED: seats claiming at once take different jobs without waiting on each other.
+ */
+export async function claimTeamJob(client: ClientBase, seat: string, resource: TeamResource, leaseMs: number): Promise<ClaimedTeamJob | null> {
+  const claimed = await client.query<{ id: string; clip_id: string | null; stage: string; payload: unknown; lease_token: string; lease_expires_at: Date }>(
+    `UPDATE team.jobs SET state = 'running', lease_owner = $1, lease_token = lease_token + 1,
+            lease_expires_at = now() + make_interval(secs => $3), updated_at = now()
+      WHERE id = (SELECT id FROM team.jobs
+                   WHERE state = 'queued' AND resource = $2 AND (not_before IS NULL OR not_before <= now())
+                   ORDER BY priority DESC, lane, clip_id, id
+                   LIMIT 1 FOR UPDATE SKIP LOCKED)
+     RETURNING id, clip_id, stage, payload, lease_token, lease_expires_at`,
+    [seat, resource, seconds(leaseMs)],
+  );
+  const row = claimed.rows[0];
+  if (!row) return null;
+  return {
+    id: Number(row.id),
+    token: Number(row.lease_token),
+    clipId: row.clip_id === null ? null : Number(row.clip_id),
+    stage: row.stage,
+    payload: row.payload,
+    expiresAt: row.lease_expires_at.getTime(),
+  };
+}
+
+/** Extends every lease of `seat` that is still held, in one statement; returns the ids renewed. */
+export async function renewTeamLeases(client: ClientBase, seat: string, leases: readonly TeamLease[], leaseMs: number): Promise<number[]> {
+  if (leases.length === 0) return [];
+  const renewed = await client.query<{ id: string }>(
+    `UPDATE team.jobs AS j SET lease_expires_at = now() + make_interval(secs => $4), updated_at = now()
+       FROM unnest($2::bigint[], $3::bigint[]) AS l (id, token)
+      WHERE j.id = l.id AND j.lease_token = l.token AND j.lease_owner = $1
+        AND j.state = 'running' AND j.lease_expires_at > now()
+     RETURNING j.id`,
+    [seat, leases.map((l) => l.id), leases.map((l) => l.token), seconds(leaseMs)],
+  );
+  return renewed.rows.map((x) => Number(x.id));
+}
+
+/** The job's work is done: only while `seat` holds this very lease. */
+export async function completeTeamJob(client: ClientBase, seat: string, lease: TeamLease): Promise<LeaseOutcome> {
+  const completed = await client.query(
+    `UPDATE team.jobs SET state = 'done', lease_owner = NULL, lease_expires_at = NULL, updated_at = now(),
+            last_error_kind = NULL, last_error_message = NULL
+      WHERE id = $1 AND state = 'running' AND lease_owner = $2 AND lease_token = $3 AND lease_expires_at > now()`,
+    [lease.id, seat, lease.token],
+  );
+  return completed.rowCount === 1 ? { ok: true } : explainRefusal(client, lease.id, { type: 'complete', seat, token: lease.token, now: 0 });
+}
+
+export interface TeamJobFailure {
+  /** Back to the queue (not before `notBefore`), or failed for good. */
+  retry: boolean;
+  notBefore?: Date;
+  errorKind: string;
+  message: string;
+}
+
+/** The job's attempt failed: only while `seat` holds this very lease. */
+export async function failTeamJob(client: ClientBase, seat: string, lease: TeamLease, f: TeamJobFailure): Promise<LeaseOutcome> {
+  const failed = await client.query(
+    `UPDATE team.jobs SET state = CASE WHEN $4 THEN 'queued' ELSE 'failed' END, attempts = attempts + 1,
+            not_before = $5, last_error_kind = $6, last_error_message = $7,
+            lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
+      WHERE id = $1 AND state = 'running' AND lease_owner = $2 AND lease_token = $3 AND lease_expires_at > now()`,
+    [lease.id, seat, lease.token, f.retry, f.notBefore ?? null, f.errorKind, f.message],
+  );
+  return failed.rowCount === 1 ? { ok: true } : explainRefusal(client, lease.id, { type: 'fail', seat, token: lease.token, now: 0, retry: f.retry });
+}
+
+/**
+ * Any seat's reaper: leases whose time ran out go back to the queue for another seat, or fail once a
+ * job has lost more than `maxRecoveries` of them (a job that keeps killing seats). Returns the ids.
+ */
+export async function reapExpiredTeamLeases(client: ClientBase, maxRecoveries: number): Promise<Array<{ id: number; state: 'queued' | 'failed' }>> {
+  const reaped = await client.query<{ id: string; state: 'queued' | 'failed' }>(
+    `UPDATE team.jobs SET recoveries = recoveries + 1,
+            state = CASE WHEN recoveries + 1 > $1 THEN 'failed' ELSE 'queued' END,
+            last_error_kind = CASE WHEN recoveries + 1 > $1 THEN 'internal' ELSE last_error_kind END,
+            last_error_message = CASE WHEN recoveries + 1 > $1 THEN 'its lease expired ' || (recoveries + 1) || ' times' ELSE last_error_message END,
+            lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
+      WHERE id IN (SELECT id FROM team.jobs WHERE state = 'running' AND lease_expires_at <= now() FOR UPDATE SKIP LOCKED)
+     RETURNING id, state`,
+    [maxRecoveries],
+  );
+  return reaped.rows.map((x) => ({ id: Number(x.id), state: x.state }));
+}
+
+/** A job's lease as `nextLease` sees it, with the server's clock. */
+export async function teamLeaseState(client: ClientBase, id: number): Promise<{ lease: LeaseState; now: number } | null> {
+  const current = await client.query<{ state: string; lease_owner: string | null; lease_token: string; lease_expires_at: Date | null; recoveries: number; now: Date }>(
+    'SELECT state, lease_owner, lease_token, lease_expires_at, recoveries, now() AS now FROM team.jobs WHERE id = $1',
+    [id],
+  );
+  const row = current.rows[0];
+  if (!row) return null;
+  const token = Number(row.lease_token);
+  const lease: LeaseState =
+    row.state === 'running'
+      ? { state: 'running', owner: row.lease_owner!, token, expiresAt: row.lease_expires_at!.getTime(), recoveries: row.recoveries }
+      : { state: stateOf(row.state), token, recoveries: row.recoveries };
+  return { lease, now: row.now.getTime() };
+}
+
+function stateOf(s: string): Exclude<LeaseState['state'], 'running'> {
+  const known = TEAM_JOB_STATES.find((k) => k === s);
+  if (!known || known === 'running') throw new AppError('internal', `team job in state ${s} without a lease`);
+  return known;
+}
+
+/** Why a holder's write matched no row: the lease as it is now, through the same transition. */
+async function explainRefusal(client: ClientBase, id: number, e: Extract<LeaseEvent, { type: 'complete' | 'fail' }>): Promise<LeaseOutcome> {
+  const current = await teamLeaseState(client, id);
+  if (!current) return { ok: false, refused: 'not-running' };
+  const step = nextLease(current.lease, { ...e, now: current.now });
+  // A race (the job changed between the two statements) can make the second look acceptable: the write was still refused.
+  return { ok: false, refused: step.refused ?? 'lease-lost' };
+}

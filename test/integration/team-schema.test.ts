@@ -1,0 +1,90 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateTeamSchema, readTeamMigrations } from '../../src-main/core/team/migrate-team';
+import { upsertSeat } from '../../src-main/core/team/seat-store';
+import { adoptTeamClip } from '../../src-main/core/team/team-clip-store';
+import { claimTeamJob, enqueueTeamJob } from '../../src-main/core/team/team-job-store';
+import { PG_BIN, PG_MISSING, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+
+/**
+ * The team schema on a real PostgreSQL: numbered migrations applied once however many seats start
+ * together, and the seat role limited to the app's work (docs/notes-team-library.md section 9).
+ */
+describe.skipIf(!PG_BIN)(PG_BIN ? 'team schema on PostgreSQL' : `team schema on PostgreSQL (${PG_MISSING})`, () => {
+  let cluster: PgCluster;
+  beforeAll(async () => {
+    cluster = await startPgCluster();
+  });
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('two seats migrating at once apply each migration once; a later start applies nothing', async () => {
+    const known = readTeamMigrations();
+    // A third session holds the runner's lock, so both runners are waiting when it is let go: they race for real.
+    const holder = await cluster.connect(cluster.adminConfig());
+    await holder.query('SELECT pg_advisory_lock($1::bigint)', ['8246985320585850112']);
+    const [a, b] = [await cluster.connect(cluster.adminConfig()), await cluster.connect(cluster.adminConfig())];
+    const runs = Promise.all([migrateTeamSchema(a, known), migrateTeamSchema(b, known)]);
+    await new Promise((r) => setTimeout(r, 200));
+    await holder.query('SELECT pg_advisory_unlock($1::bigint)', ['8246985320585850112']);
+    const [ra, rb] = await runs;
+
+    const all = known.map((m) => m.version);
+    expect([ra.applied, rb.applied].sort((x, y) => y.length - x.length)).toEqual([all, []]);
+    const rows = (await holder.query<{ version: number; n: string }>('SELECT version, count(*) AS n FROM team.schema_migrations GROUP BY version ORDER BY version')).rows;
+    expect(rows).toEqual(all.map((v) => ({ version: v, n: '1' })));
+    expect((await migrateTeamSchema(a, known)).applied).toEqual([]);
+    // Objects belong to the owner role, not to whoever ran the migration.
+    const owners = (await holder.query<{ owner: string }>("SELECT DISTINCT tableowner AS owner FROM pg_tables WHERE schemaname = 'team'")).rows;
+    expect(owners).toEqual([{ owner: 'reelscout_owner' }]);
+    await Promise.all([a.end(), b.end(), holder.end()]);
+  });
+
+  it('a migration file changed after the server applied it is refused', async () => {
+    const known = readTeamMigrations();
+    const edited = known.map((m, i) => (i === 0 ? { ...m, sql: `${m.sql}\n-- edited`, sha256: '0'.repeat(64) } : m));
+    const c = await cluster.connect(cluster.adminConfig());
+    await expect(migrateTeamSchema(c, edited)).rejects.toMatchObject({ kind: 'damaged' });
+    // ...and the lock went with the failure: the next runner is not stuck behind it.
+    expect((await migrateTeamSchema(c, known)).applied).toEqual([]);
+    await c.end();
+  });
+
+  it('the seat role does the app work and nothing else: no DROP, ALTER, TRUNCATE, DELETE of clips, DDL or forged changes', async () => {
+    const seat = await cluster.connect(cluster.seatConfig());
+    const seatId = '00000000-0000-4000-8000-000000000001';
+    await upsertSeat(seat, { seatId, name: 'Edit 1', roots: ['nas-footage'] });
+    const clip = await adoptTeamClip(seat, { fingerprint: 'a'.repeat(64), sizeBytes: 10, fileName: 'A001.mov', seatId });
+    await enqueueTeamJob(seat, { clipId: clip.id, stage: 'probe', resource: 'cpu', lane: 0, priority: 0, payload: {} });
+    expect(await claimTeamJob(seat, seatId, 'cpu', 30_000)).toMatchObject({ clipId: clip.id, stage: 'probe', token: 1 });
+    await seat.query('LISTEN team_changes');
+
+    const refused = async (sql: string) => {
+      const e = await seat.query(sql).then(
+        () => null,
+        (err: unknown) => err as pg.DatabaseError,
+      );
+      return e?.code ?? 'allowed';
+    };
+    const insufficient = '42501';
+    for (const sql of [
+      'DROP SCHEMA team CASCADE',
+      'DROP TABLE team.clips',
+      'ALTER SCHEMA team RENAME TO t2',
+      'ALTER TABLE team.clips ADD COLUMN x int',
+      'ALTER TABLE team.jobs DISABLE TRIGGER ALL',
+      'TRUNCATE team.jobs',
+      'DELETE FROM team.clips',
+      'CREATE TABLE team.x (a int)',
+      'CREATE TABLE public.x (a int)',
+      'CREATE TEMP TABLE x (a int)',
+      'CREATE SCHEMA s2',
+      "INSERT INTO team.changes (table_name, row_key, op) VALUES ('clips', '1', 'DELETE')",
+      "UPDATE team.schema_migrations SET sha256 = 'x'",
+    ]) {
+      expect(await refused(sql), sql).toBe(insufficient);
+    }
+    await seat.end();
+  });
+});
