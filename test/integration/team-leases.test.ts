@@ -1,0 +1,187 @@
+import type pg from 'pg';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { nextLease, type LeaseEvent, type LeaseState } from '../../src-main/core/team/lease';
+import { upsertSeat } from '../../src-main/core/team/seat-store';
+import { adoptTeamClip } from '../../src-main/core/team/team-clip-store';
+import {
+  claimTeamJob,
+  completeTeamJob,
+  enqueueTeamJob,
+  failTeamJob,
+  reapExpiredTeamLeases,
+  renewTeamLeases,
+  teamLeaseState,
+  type TeamResource,
+} from '../../src-main/core/team/team-job-store';
+import { seededRandom } from '../../src-main/core/util/seeded-random';
+import { PG_BIN, PG_MISSING, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+
+/**
+ * The shared queue on a real PostgreSQL, every seat on its own connection as the seat role: claims
+ * with FOR UPDATE SKIP LOCKED never hand one job to two seats, an expired lease goes to another seat
+ * and fences the old holder off, and the store's statements make the transitions `nextLease` defines.
+ */
+const seatIds = Array.from({ length: 10 }, (_, i) => `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`);
+const fingerprint = (n: number) => n.toString(16).padStart(64, '0');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.skipIf(!PG_BIN)(PG_BIN ? 'team job leases on PostgreSQL' : `team job leases on PostgreSQL (${PG_MISSING})`, () => {
+  let cluster: PgCluster;
+  let admin: pg.Client;
+  let seat: pg.Client;
+
+  beforeAll(async () => {
+    cluster = await startPgCluster();
+    await cluster.migrate();
+    admin = await cluster.connect(cluster.adminConfig());
+    seat = await cluster.connect(cluster.seatConfig());
+    for (const [i, seatId] of seatIds.entries()) await upsertSeat(seat, { seatId, name: `Edit ${i + 1}`, roots: ['nas-footage'] });
+  });
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+  beforeEach(async () => {
+    await admin.query('TRUNCATE team.jobs, team.clip_locations, team.clips, team.changes');
+  });
+
+  /** `clips` clips with the four indexing stages each (probe/poster/analysis on cpu, upload on network), or only the first `stages`. */
+  async function enqueueCard(clips: number, stages = 4): Promise<number[]> {
+    const ids: number[] = [];
+    for (let n = 0; n < clips; n++) {
+      const clip = await adoptTeamClip(seat, { fingerprint: fingerprint(n + 1), sizeBytes: 1000 + n, fileName: `C${n}.mov`, seatId: seatIds[0]! });
+      for (const [lane, stage] of ['probe', 'poster', 'analysis', 'upload'].slice(0, stages).entries()) {
+        const id = await enqueueTeamJob(seat, { clipId: clip.id, stage, resource: stage === 'upload' ? 'network' : 'cpu', lane: lane < 2 ? 0 : 1, priority: n % 50 === 0 ? 100 : 0, payload: { n } });
+        ids.push(id!);
+      }
+    }
+    return ids;
+  }
+
+  it('10 seats claiming at once on their own connections drain 1,000 jobs: 0 double claims, 0 lost', async () => {
+    const jobIds = await enqueueCard(250);
+    expect(jobIds).toHaveLength(1000);
+    // A second enqueue of the same clip and stage (another seat importing the card) adds nothing.
+    expect(await enqueueTeamJob(seat, { clipId: (await adoptTeamClip(seat, { fingerprint: fingerprint(1), sizeBytes: 1000, fileName: 'other/C0.mov', seatId: seatIds[1]! })).id, stage: 'probe', resource: 'cpu', lane: 0, priority: 0, payload: {} })).toBeNull();
+
+    const claimers = await Promise.all(seatIds.map(() => cluster.connect(cluster.seatConfig())));
+    const claimsOf = new Map<number, string[]>();
+    let refusedCompletions = 0;
+    await Promise.all(
+      claimers.map(async (c, i) => {
+        const me = seatIds[i]!;
+        const own: TeamResource = i % 2 ? 'network' : 'cpu';
+        for (let resource = own; ; ) {
+          const job = await claimTeamJob(c, me, resource, 30_000);
+          if (!job) {
+            if (resource !== own) break;
+            resource = own === 'cpu' ? 'network' : 'cpu'; // own resource drained: help with the other
+            continue;
+          }
+          claimsOf.set(job.id, [...(claimsOf.get(job.id) ?? []), me]);
+          if (!(await completeTeamJob(c, me, job)).ok) refusedCompletions++;
+        }
+      }),
+    );
+    await Promise.all(claimers.map((c) => c.end()));
+
+    expect([...claimsOf.values()].filter((by) => by.length > 1)).toEqual([]);
+    expect(claimsOf.size).toBe(1000);
+    expect(new Set(claimsOf.keys())).toEqual(new Set(jobIds));
+    expect(refusedCompletions).toBe(0);
+    // The server's own count: every job done, each claimed exactly once (the token counts claims).
+    const { rows } = await admin.query<{ state: string; lease_token: string; n: string }>('SELECT state, lease_token, count(*) AS n FROM team.jobs GROUP BY 1, 2');
+    expect(rows).toEqual([{ state: 'done', lease_token: '1', n: '1000' }]);
+    // Work was shared: more than one seat claimed.
+    expect(new Set([...claimsOf.values()].flat()).size).toBeGreaterThan(1);
+  });
+
+  it('a holder that stops renewing: another seat claims the job after its lease expires, and the old completion is refused', async () => {
+    const [jobId] = await enqueueCard(1, 1);
+    const [a, b] = [await cluster.connect(cluster.seatConfig()), await cluster.connect(cluster.seatConfig())];
+    const [seatA, seatB] = [seatIds[0]!, seatIds[1]!];
+    const LEASE_MS = 1500;
+    const held = (await claimTeamJob(a, seatA, 'cpu', LEASE_MS))!;
+    expect(held).toMatchObject({ id: jobId, token: 1 });
+    expect(await renewTeamLeases(a, seatA, [held], LEASE_MS)).toEqual([held.id]);
+    const { expiresAt } = (await teamLeaseState(admin, held.id))!.lease as Extract<LeaseState, { state: 'running' }>;
+    // A "crashes": its connection stays open, it just stops renewing. B runs its reaper and claim loop.
+    let taken = null;
+    let triesWhileHeld = 0;
+    for (let tries = 0; !taken && tries < 100; tries++) {
+      await sleep(100);
+      await reapExpiredTeamLeases(b, 20);
+      taken = await claimTeamJob(b, seatB, 'cpu', 30_000);
+      if (!taken) triesWhileHeld++;
+    }
+    expect(taken).toMatchObject({ id: held.id, token: 2 });
+    expect(triesWhileHeld).toBeGreaterThan(0); // B found the job held while A's lease ran
+    const { rows } = await admin.query<{ claimed_at: Date; recoveries: number }>('SELECT updated_at AS claimed_at, recoveries FROM team.jobs WHERE id = $1', [held.id]);
+    expect(rows[0]!.claimed_at.getTime()).toBeGreaterThanOrEqual(expiresAt); // by the server's clock, not before the lease ended
+    expect(rows[0]!.recoveries).toBe(1);
+
+    // A wakes up: its renew, completion and failure name token 1 and are refused.
+    expect(await renewTeamLeases(a, seatA, [held], LEASE_MS)).toEqual([]);
+    expect(await completeTeamJob(a, seatA, held)).toEqual({ ok: false, refused: 'lease-lost' });
+    expect(await failTeamJob(a, seatA, held, { retry: false, errorKind: 'io', message: 'late' })).toEqual({ ok: false, refused: 'lease-lost' });
+    expect(await completeTeamJob(b, seatB, taken)).toEqual({ ok: true });
+    expect((await admin.query('SELECT state, lease_token FROM team.jobs WHERE id = $1', [held.id])).rows).toEqual([{ state: 'done', lease_token: '2' }]);
+    await Promise.all([a.end(), b.end()]);
+  });
+
+  it('the store makes the transitions nextLease defines, refusals included (300 random events)', async () => {
+    const [jobId] = await enqueueCard(1, 1);
+    const random = seededRandom(28);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+    const seats = [seatIds[0]!, seatIds[1]!];
+    const SHORT_MS = 1; // expired by the next event; LONG never expires during the test
+    const LONG_MS = 600_000;
+    let model: LeaseState = { state: 'queued', token: 0, recoveries: 0 };
+    let accepted = 0;
+    for (let i = 0; i < 300; i++) {
+      const t = (i + 1) * 1000; // the model's clock: one second per event
+      const s = pick(seats);
+      const token = model.token + pick([0, 0, 0, -1]); // mostly the current claim's token, sometimes an older one
+      const short = random() < 0.3;
+      const kind = pick(['claim', 'claim', 'renew', 'complete', 'fail', 'expire'] as const);
+      let e: LeaseEvent;
+      let storeOk: boolean;
+      if (kind === 'claim') {
+        e = { type: 'claim', seat: s, now: t, leaseMs: short ? SHORT_MS : LONG_MS };
+        const got = await claimTeamJob(seat, s, 'cpu', short ? SHORT_MS : LONG_MS);
+        if (got) expect(got.id).toBe(jobId);
+        storeOk = got !== null;
+      } else if (kind === 'renew') {
+        e = { type: 'renew', seat: s, token, now: t, leaseMs: short ? SHORT_MS : LONG_MS };
+        storeOk = (await renewTeamLeases(seat, s, [{ id: jobId!, token }], short ? SHORT_MS : LONG_MS)).length === 1;
+      } else if (kind === 'complete') {
+        e = { type: 'complete', seat: s, token, now: t };
+        const out = await completeTeamJob(seat, s, { id: jobId!, token });
+        storeOk = out.ok;
+        if (!out.ok) expect(out.refused).toBe(nextLease(model, e).refused);
+      } else if (kind === 'fail') {
+        e = { type: 'fail', seat: s, token, now: t, retry: random() < 0.8 };
+        const out = await failTeamJob(seat, s, { id: jobId!, token }, { retry: e.retry, errorKind: 'upstream', message: 'busy' });
+        storeOk = out.ok;
+        if (!out.ok) expect(out.refused).toBe(nextLease(model, e).refused);
+      } else {
+        e = { type: 'expire', now: t, maxRecoveries: 20 };
+        storeOk = (await reapExpiredTeamLeases(seat, 20)).some((r) => r.id === jobId);
+      }
+      const step = nextLease(model, e);
+      expect(storeOk, `event ${i}: ${JSON.stringify(e)} on ${JSON.stringify(model)}`).toBe(step.refused === undefined);
+      model = step.state;
+      if (storeOk) accepted++;
+      const { lease } = (await teamLeaseState(admin, jobId!))!;
+      const { expiresAt: _s, ...stored } = lease as LeaseState & { expiresAt?: number };
+      const { expiresAt: _m, ...expected } = model as LeaseState & { expiresAt?: number };
+      expect(stored, `after event ${i}`).toEqual(expected);
+      // A done or failed job is put back in the queue so the walk goes on.
+      if (model.state === 'done' || model.state === 'failed') {
+        await admin.query("UPDATE team.jobs SET state = 'queued' WHERE id = $1", [jobId]);
+        model = { ...model, state: 'queued' };
+      }
+      if (short) await sleep(3); // let a 1 ms lease run out on the server's clock too
+    }
+    expect(accepted).toBeGreaterThan(60);
+  });
+});
