@@ -123,7 +123,7 @@ describe.skipIf(!PG_BIN)(PG_BIN ? 'team job leases on PostgreSQL' : `team job le
     expect(await renewTeamLeases(a, seatA, [held], LEASE_MS)).toEqual([]);
     expect(await completeTeamJob(a, seatA, held)).toEqual({ ok: false, refused: 'lease-lost' });
     expect(await failTeamJob(a, seatA, held, { retry: false, errorKind: 'io', message: 'late' })).toEqual({ ok: false, refused: 'lease-lost' });
-    expect(await completeTeamJob(b, seatB, taken)).toEqual({ ok: true });
+    expect(await completeTeamJob(b, seatB, taken!)).toEqual({ ok: true });
     expect((await admin.query('SELECT state, lease_token FROM team.jobs WHERE id = $1', [held.id])).rows).toEqual([{ state: 'done', lease_token: '2' }]);
     await Promise.all([a.end(), b.end()]);
   });
