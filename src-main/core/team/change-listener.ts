@@ -1,0 +1,94 @@
+import type { Client } from 'pg';
+import { silentLogger, type Logger } from '../util/logger';
+
+/**
+ * One connection per seat in LISTEN on the feed's channel. A notification is a wake-up, not data, and
+ * never trusted for completeness: every (re)connect also wakes the seat, so it pulls with its cursor
+ * whatever was missed while the connection was down. Reconnects back off from 1 s, doubling to 30 s.
+ */
+
+/** The channel `team.record_changes()` notifies (migration 0001). */
+export const TEAM_CHANGES_CHANNEL = 'team_changes';
+
+export type TeamWake = { reason: 'connected' } | { reason: 'notified'; table: string };
+
+export interface TeamChangeListenerOptions {
+  /** A new, unconnected client each time (the listener owns it and ends it). */
+  newClient: () => Client;
+  onWake: (w: TeamWake) => void;
+  /** Told each time the connection is lost (the seat shows "team server unreachable"). */
+  onDisconnect?: (error: Error) => void;
+  firstRetryMs?: number;
+  maxRetryMs?: number;
+  log?: Logger;
+}
+
+/** The wait before the next connection attempt after `failures` attempts in a row failed (>= 1). */
+export function reconnectDelayMs(failures: number, firstMs: number, maxMs: number): number {
+  return Math.min(maxMs, firstMs * 2 ** Math.max(0, failures - 1));
+}
+
+export class TeamChangeListener {
+  private client: Client | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private failures = 0;
+  private stopped = false;
+  private readonly firstMs: number;
+  private readonly maxMs: number;
+  private readonly log: Logger;
+
+  constructor(private readonly o: TeamChangeListenerOptions) {
+    this.firstMs = o.firstRetryMs ?? 1000;
+    this.maxMs = o.maxRetryMs ?? 30_000;
+    this.log = o.log ?? silentLogger;
+  }
+
+  start(): void {
+    this.stopped = false;
+    void this.connect();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const c = this.client;
+    this.client = null;
+    await c?.end().catch(() => undefined);
+  }
+
+  private async connect(): Promise<void> {
+    this.timer = null;
+    if (this.stopped) return;
+    const c = this.o.newClient();
+    // Without a listener an 'error' event (server gone, backend terminated) would crash the process.
+    c.on('error', (e) => this.lost(c, e));
+    c.on('end', () => this.lost(c, new Error('the team server closed the connection')));
+    c.on('notification', (n) => {
+      if (n.channel === TEAM_CHANGES_CHANNEL) this.o.onWake({ reason: 'notified', table: n.payload ?? '' });
+    });
+    this.client = c;
+    try {
+      await c.connect();
+      await c.query('LISTEN team_changes'); // LISTEN takes no parameters: the channel is TEAM_CHANGES_CHANNEL
+    } catch (e) {
+      this.lost(c, e instanceof Error ? e : new Error(String(e)));
+      return;
+    }
+    if (this.client !== c || this.stopped) return;
+    this.failures = 0;
+    this.o.onWake({ reason: 'connected' });
+  }
+
+  /** The connection `c` is gone (an error and an 'end' may both report it: the first one counts). */
+  private lost(c: Client, e: Error): void {
+    if (this.client !== c || this.stopped) return;
+    this.client = null;
+    void c.end().catch(() => undefined);
+    this.failures++;
+    const wait = reconnectDelayMs(this.failures, this.firstMs, this.maxMs);
+    this.log.warn(`team change listener: ${e.message}; reconnecting in ${wait} ms`);
+    this.o.onDisconnect?.(e);
+    this.timer = setTimeout(() => void this.connect(), wait);
+  }
+}
