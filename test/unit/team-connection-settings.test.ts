@@ -35,5 +35,7 @@ describe('team connection settings', () => {
     expect(teamConnectionSettingsSchema.safeParse({ ...base, caCertificate: 'not a pem' }).success).toBe(false);
     expect(teamConnectionSettingsSchema.safeParse({ ...base, seatName: '  ' }).success).toBe(false);
     expect(teamConnectionSettingsSchema.safeParse({ ...base, port: 70000 }).success).toBe(false);
+    // Handed a password inside the settings, the config function refuses too, as a value with a kind.
+    expect(() => teamClientConfig({ ...base, password: 'x' } as TeamConnectionSettings, 'pw')).toThrow(expect.objectContaining({ kind: 'invalid', message: expect.stringContaining('password') }));
   });
 });

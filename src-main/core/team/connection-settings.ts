@@ -53,7 +53,9 @@ const CONNECT_TIMEOUT_MS = 10_000;
  * packet is sent, whatever the server would accept.
  */
 export function teamClientConfig(settings: TeamConnectionSettings, password: string): ClientConfig {
-  const s = teamConnectionSettingsSchema.parse(settings);
+  const parsed = teamConnectionSettingsSchema.safeParse(settings);
+  if (!parsed.success) throw new AppError('invalid', `team server settings: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'settings'} ${i.message}`).join('; ')}`);
+  const s = parsed.data;
   if (s.sslmode === 'disable' && !isLoopbackHost(s.host)) {
     throw new AppError('invalid', `the team server ${s.host} is not on this machine: TLS (verify-full) is required`);
   }

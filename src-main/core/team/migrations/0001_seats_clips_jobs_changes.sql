@@ -98,6 +98,7 @@ BEGIN
 END $$;
 REVOKE ALL ON FUNCTION team.record_changes() FROM PUBLIC;
 
+-- Three triggers per table: PostgreSQL refuses transition tables on a trigger of more than one event.
 CREATE TRIGGER clips_changes_ins AFTER INSERT ON team.clips REFERENCING NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION team.record_changes('id');
 CREATE TRIGGER clips_changes_upd AFTER UPDATE ON team.clips REFERENCING NEW TABLE AS new_rows
