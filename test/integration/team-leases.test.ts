@@ -11,8 +11,8 @@ import {
   reapExpiredTeamLeases,
   renewTeamLeases,
   teamLeaseState,
-  type TeamResource,
 } from '../../src-main/core/team/team-job-store';
+import type { StageResource } from '../../src-shared/contract/stage-graph';
 import { seededRandom } from '../../src-main/core/util/seeded-random';
 import { PG_BIN, PG_MISSING, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 
@@ -49,8 +49,8 @@ describe.skipIf(!PG_BIN)(PG_BIN ? 'team job leases on PostgreSQL' : `team job le
     const ids: number[] = [];
     for (let n = 0; n < clips; n++) {
       const clip = await adoptTeamClip(seat, { fingerprint: fingerprint(n + 1), sizeBytes: 1000 + n, fileName: `C${n}.mov`, seatId: seatIds[0]! });
-      for (const [lane, stage] of ['probe', 'poster', 'analysis', 'upload'].slice(0, stages).entries()) {
-        const id = await enqueueTeamJob(seat, { clipId: clip.id, stage, resource: stage === 'upload' ? 'network' : 'cpu', lane: lane < 2 ? 0 : 1, priority: n % 50 === 0 ? 100 : 0, payload: { n } });
+      for (const stage of (['probe', 'poster', 'analysis', 'upload'] as const).slice(0, stages)) {
+        const id = await enqueueTeamJob(seat, { clipId: clip.id, stage, priority: n % 50 === 49 ? 100 : 0, payload: { n } });
         ids.push(id!);
       }
     }
@@ -61,7 +61,7 @@ describe.skipIf(!PG_BIN)(PG_BIN ? 'team job leases on PostgreSQL' : `team job le
     const jobIds = await enqueueCard(250);
     expect(jobIds).toHaveLength(1000);
     // A second enqueue of the same clip and stage (another seat importing the card) adds nothing.
-    expect(await enqueueTeamJob(seat, { clipId: (await adoptTeamClip(seat, { fingerprint: fingerprint(1), sizeBytes: 1000, fileName: 'other/C0.mov', seatId: seatIds[1]! })).id, stage: 'probe', resource: 'cpu', lane: 0, priority: 0, payload: {} })).toBeNull();
+    expect(await enqueueTeamJob(seat, { clipId: (await adoptTeamClip(seat, { fingerprint: fingerprint(1), sizeBytes: 1000, fileName: 'other/C0.mov', seatId: seatIds[1]! })).id, stage: 'probe', priority: 0, payload: {} })).toBeNull();
 
     const claimers = await Promise.all(seatIds.map(() => cluster.connect(cluster.seatConfig())));
     const claimsOf = new Map<number, string[]>();
@@ -69,7 +69,7 @@ describe.skipIf(!PG_BIN)(PG_BIN ? 'team job leases on PostgreSQL' : `team job le
     await Promise.all(
       claimers.map(async (c, i) => {
         const me = seatIds[i]!;
-        const own: TeamResource = i % 2 ? 'network' : 'cpu';
+        const own: StageResource = i % 2 ? 'network' : 'cpu';
         for (let resource = own; ; ) {
           const job = await claimTeamJob(c, me, resource, 30_000);
           if (!job) {
@@ -93,6 +93,15 @@ describe.skipIf(!PG_BIN)(PG_BIN ? 'team job leases on PostgreSQL' : `team job le
     expect(rows).toEqual([{ state: 'done', lease_token: '1', n: '1000' }]);
     // Work was shared: more than one seat claimed.
     expect(new Set([...claimsOf.values()].flat()).size).toBeGreaterThan(1);
+  });
+
+  it("one seat claims in the local queue's order: priority, then the stage graph's lanes (every clip's preview first), then clip", async () => {
+    await enqueueCard(3, 3); // probe, poster (preview lane), analysis (local lane) for 3 clips
+    const urgent = await adoptTeamClip(seat, { fingerprint: fingerprint(99), sizeBytes: 1, fileName: 'opened.mov', seatId: seatIds[0]! });
+    await enqueueTeamJob(seat, { clipId: urgent.id, stage: 'analysis', priority: 10, payload: {} });
+    const order: string[] = [];
+    for (let job; (job = await claimTeamJob(seat, seatIds[0]!, 'cpu', 30_000)); ) order.push(`${job.stage}${job.clipId === urgent.id ? '!' : ''}`);
+    expect(order).toEqual(['analysis!', 'probe', 'poster', 'probe', 'poster', 'probe', 'poster', 'analysis', 'analysis', 'analysis']);
   });
 
   it('a holder that stops renewing: another seat claims the job after its lease expires, and the old completion is refused', async () => {

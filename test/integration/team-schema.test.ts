@@ -56,7 +56,7 @@ describe.skipIf(!PG_BIN)(PG_BIN ? 'team schema on PostgreSQL' : `team schema on 
     const seatId = '00000000-0000-4000-8000-000000000001';
     await upsertSeat(seat, { seatId, name: 'Edit 1', roots: ['nas-footage'] });
     const clip = await adoptTeamClip(seat, { fingerprint: 'a'.repeat(64), sizeBytes: 10, fileName: 'A001.mov', seatId });
-    await enqueueTeamJob(seat, { clipId: clip.id, stage: 'probe', resource: 'cpu', lane: 0, priority: 0, payload: {} });
+    await enqueueTeamJob(seat, { clipId: clip.id, stage: 'probe', priority: 0, payload: {} });
     expect(await claimTeamJob(seat, seatId, 'cpu', 30_000)).toMatchObject({ clipId: clip.id, stage: 'probe', token: 1 });
     await seat.query('LISTEN team_changes');
 

@@ -1,4 +1,5 @@
 import type { ClientBase } from 'pg';
+import { LANE_ORDER, STAGE_GRAPH, type StageName, type StageResource } from '../../../src-shared/contract/stage-graph';
 import { AppError } from '../../../src-shared/errors';
 import { nextLease, TEAM_JOB_STATES, type LeaseEvent, type LeaseRefusal, type LeaseState } from './lease';
 
@@ -9,13 +10,10 @@ import { nextLease, TEAM_JOB_STATES, type LeaseEvent, type LeaseRefusal, type Le
  * `nextLease`).
  */
 
-export type TeamResource = 'cpu' | 'network';
-
 export interface TeamJobInput {
   clipId: number | null;
-  stage: string;
-  resource: TeamResource;
-  lane: number;
+  /** Its resource and lane come from the stage graph, the one place that declares them. */
+  stage: StageName;
   priority: number;
   payload: unknown;
 }
@@ -28,7 +26,7 @@ export interface TeamLease {
 
 export interface ClaimedTeamJob extends TeamLease {
   clipId: number | null;
-  stage: string;
+  stage: StageName;
   payload: unknown;
   expiresAt: number;
 }
@@ -44,7 +42,7 @@ export async function enqueueTeamJob(client: ClientBase, j: TeamJobInput): Promi
      VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (clip_id, stage) DO NOTHING
      RETURNING id`,
-    [j.clipId, j.stage, j.resource, j.lane, j.priority, JSON.stringify(j.payload ?? {})],
+    [j.clipId, j.stage, STAGE_GRAPH[j.stage].resource, LANE_ORDER[STAGE_GRAPH[j.stage].lane], j.priority, JSON.stringify(j.payload ?? {})],
   );
   return added.rows[0] ? Number(added.rows[0].id) : null;
 }
@@ -53,8 +51,8 @@ export async function enqueueTeamJob(client: ClientBase, j: TeamJobInput): Promi
  * The next queued job of a resource (priority, then lane, then clip), leased to `seat` for `leaseMs`.
  * SKIP LOCKED: seats claiming at once take different jobs without waiting on each other.
  */
-export async function claimTeamJob(client: ClientBase, seat: string, resource: TeamResource, leaseMs: number): Promise<ClaimedTeamJob | null> {
-  const claimed = await client.query<{ id: string; clip_id: string | null; stage: string; payload: unknown; lease_token: string; lease_expires_at: Date }>(
+export async function claimTeamJob(client: ClientBase, seat: string, resource: StageResource, leaseMs: number): Promise<ClaimedTeamJob | null> {
+  const claimed = await client.query<{ id: string; clip_id: string | null; stage: StageName; payload: unknown; lease_token: string; lease_expires_at: Date }>(
     `UPDATE team.jobs SET state = 'running', lease_owner = $1, lease_token = lease_token + 1,
             lease_expires_at = now() + make_interval(secs => $3), updated_at = now()
       WHERE id = (SELECT id FROM team.jobs
