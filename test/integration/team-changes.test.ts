@@ -17,12 +17,12 @@ const clip = () => ({ fingerprint: (++n).toString(16).padStart(64, 'c'), sizeByt
 const keysOf = (cs: TeamChange[], table = 'clips') => cs.filter((c) => c.table === table).map((c) => Number(c.rowKey));
 
 /** Resolves with the first wake-up that matches, or rejects after `ms` (a bounded wait, not a timing assertion). */
-function waitFor(wakes: TeamWake[], match: (w: TeamWake) => boolean, ms = 10_000): Promise<TeamWake> {
+function waitFor(what: string, wakes: TeamWake[], match: (w: TeamWake) => boolean, ms = 10_000): Promise<TeamWake> {
   const start = wakes.length;
   return new Promise((resolve, reject) => {
     const deadline = setTimeout(() => {
       clearInterval(poll);
-      reject(new Error(`no matching wake-up; got ${JSON.stringify(wakes.slice(start))}`));
+      reject(new Error(`no wake-up (${what}) within ${ms} ms; since the wait began: ${JSON.stringify(wakes.slice(start))}; all: ${JSON.stringify(wakes)}`));
     }, ms);
     const poll = setInterval(() => {
       const w = wakes.slice(start).find(match);
@@ -111,14 +111,16 @@ describe.skipIf(!PG_BIN)(PG_BIN ? 'team change feed on PostgreSQL' : `team chang
     const reader = await cluster.connect(cluster.seatConfig());
     try {
       listener.start();
-      await waitFor(wakes, (w) => w.reason === 'connected');
+      await waitFor('first connection', wakes, (w) => w.reason === 'connected');
       let cursor = await currentTeamCursor(reader);
 
+      // Each wait begins before its write: the notification may arrive before the writer hears its commit.
+      const notified = waitFor('first notification', wakes, (w) => w.reason === 'notified');
       await adoptTeamClip(writer, clip());
-      expect(await waitFor(wakes, (w) => w.reason === 'notified')).toEqual({ reason: 'notified', table: 'clips' });
+      expect(await notified).toEqual({ reason: 'notified', table: 'clips' });
 
       // The server drops the listener's session; a change lands while it is away.
-      const reconnected = waitFor(wakes, (w) => w.reason === 'connected');
+      const reconnected = waitFor('reconnection', wakes, (w) => w.reason === 'connected');
       const { rows } = await admin.query<{ n: number }>("SELECT count(*)::int AS n FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'team-listener-test') t");
       expect(rows[0]!.n).toBe(1);
       const missed = await adoptTeamClip(writer, clip());
@@ -129,8 +131,9 @@ describe.skipIf(!PG_BIN)(PG_BIN ? 'team change feed on PostgreSQL' : `team chang
       cursor = pulled.cursor;
 
       // ...and it listens again.
+      const notifiedAgain = waitFor('notification after reconnecting', wakes, (w) => w.reason === 'notified');
       const later = await adoptTeamClip(writer, clip());
-      await waitFor(wakes, (w) => w.reason === 'notified');
+      await notifiedAgain;
       expect(keysOf((await pullTeamChanges(reader, cursor)).changes)).toEqual([later.id]);
     } finally {
       await listener.stop();
