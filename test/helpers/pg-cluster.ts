@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { describe } from 'vitest';
 import { migrateTeamSchema } from '../../src-main/core/team/migrate-team';
 import { REPO_ROOT } from './paths';
 
@@ -15,8 +16,10 @@ import { REPO_ROOT } from './paths';
  * (scripts/team-server-setup.sql), so the seat role the tests use has exactly the app's privileges.
  */
 
-/** The folder of Debian's server programs: on PATH, else the newest /usr/lib/postgresql/N/bin. */
+/** The folder of the server programs: REELSCOUT_PG_BIN when set (only there), on PATH, else Debian's newest /usr/lib/postgresql/N/bin. */
 export function findPgBin(): string | null {
+  const chosen = process.env.REELSCOUT_PG_BIN;
+  if (chosen) return fs.existsSync(path.join(chosen, 'initdb')) && fs.existsSync(path.join(chosen, 'pg_ctl')) ? chosen : null;
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
     if (dir && fs.existsSync(path.join(dir, 'initdb')) && fs.existsSync(path.join(dir, 'pg_ctl'))) return dir;
   }
@@ -31,7 +34,13 @@ export function findPgBin(): string | null {
 
 export const PG_BIN = findPgBin();
 /** The reason given when the team tests skip: the only one is a machine without PostgreSQL. */
-export const PG_MISSING = 'skipped: initdb/pg_ctl not found on PATH or under /usr/lib/postgresql/*/bin (apt-get install postgresql)';
+export const PG_MISSING = 'skipped: initdb/pg_ctl not found in REELSCOUT_PG_BIN, on PATH or under /usr/lib/postgresql/*/bin (apt-get install postgresql)';
+
+/** A describe block that needs PostgreSQL: skipped, saying why in its name, on a machine without it. */
+export function describeWithPostgres(name: string, body: () => void): void {
+  if (!PG_BIN) console.warn(`${name}: ${PG_MISSING}`);
+  describe.skipIf(!PG_BIN)(PG_BIN ? name : `${name} (${PG_MISSING})`, body);
+}
 
 export const TEAM_DATABASE = 'reelscout_team';
 export const SEAT_ROLE = 'reelscout_seat';

@@ -1,10 +1,10 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TeamChangeListener, type TeamWake } from '../../src-main/core/team/change-listener';
 import { currentTeamCursor, pullTeamChanges, type TeamChange } from '../../src-main/core/team/change-store';
 import { upsertSeat } from '../../src-main/core/team/seat-store';
 import { adoptTeamClip, recordTeamClipLocation } from '../../src-main/core/team/team-clip-store';
-import { PG_BIN, PG_MISSING, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 
 /**
  * How a change made on one seat reaches the others: the feed read with a snapshot cursor (exact even
@@ -35,7 +35,7 @@ function waitFor(what: string, wakes: TeamWake[], match: (w: TeamWake) => boolea
   });
 }
 
-describe.skipIf(!PG_BIN)(PG_BIN ? 'team change feed on PostgreSQL' : `team change feed on PostgreSQL (${PG_MISSING})`, () => {
+describeWithPostgres('team change feed on PostgreSQL', () => {
   let cluster: PgCluster;
   let admin: pg.Client;
   beforeAll(async () => {

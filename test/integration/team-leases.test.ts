@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { nextLease, type LeaseEvent, type LeaseState } from '../../src-main/core/team/lease';
 import { upsertSeat } from '../../src-main/core/team/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/team-clip-store';
@@ -14,7 +14,7 @@ import {
 } from '../../src-main/core/team/team-job-store';
 import type { StageResource } from '../../src-shared/contract/stage-graph';
 import { seededRandom } from '../../src-main/core/util/seeded-random';
-import { PG_BIN, PG_MISSING, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 
 /**
  * The shared queue on a real PostgreSQL, every seat on its own connection as the seat role: claims
@@ -25,7 +25,7 @@ const seatIds = Array.from({ length: 10 }, (_, i) => `00000000-0000-4000-8000-${
 const fingerprint = (n: number) => n.toString(16).padStart(64, '0');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.skipIf(!PG_BIN)(PG_BIN ? 'team job leases on PostgreSQL' : `team job leases on PostgreSQL (${PG_MISSING})`, () => {
+describeWithPostgres('team job leases on PostgreSQL', () => {
   let cluster: PgCluster;
   let admin: pg.Client;
   let seat: pg.Client;

@@ -1,16 +1,16 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { migrateTeamSchema, readTeamMigrations } from '../../src-main/core/team/migrate-team';
 import { upsertSeat } from '../../src-main/core/team/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/team-clip-store';
 import { claimTeamJob, enqueueTeamJob } from '../../src-main/core/team/team-job-store';
-import { PG_BIN, PG_MISSING, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 
 /**
  * The team schema on a real PostgreSQL: numbered migrations applied once however many seats start
  * together, and the seat role limited to the app's work (docs/notes-team-library.md section 9).
  */
-describe.skipIf(!PG_BIN)(PG_BIN ? 'team schema on PostgreSQL' : `team schema on PostgreSQL (${PG_MISSING})`, () => {
+describeWithPostgres('team schema on PostgreSQL', () => {
   let cluster: PgCluster;
   beforeAll(async () => {
     cluster = await startPgCluster();
