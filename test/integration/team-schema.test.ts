@@ -41,6 +41,18 @@ describeWithPostgres('team schema on PostgreSQL', () => {
     await Promise.all([a.end(), b.end(), holder.end()]);
   });
 
+  it("a seat's connection cannot migrate, and says so; a database the administrator has not prepared is named as such", async () => {
+    const seat = await cluster.connect(cluster.seatConfig());
+    await expect(migrateTeamSchema(seat, readTeamMigrations())).rejects.toMatchObject({ kind: 'auth', message: expect.stringContaining("administrator's connection") });
+    await seat.end();
+    const admin = await cluster.connect(cluster.adminConfig());
+    await admin.query('CREATE DATABASE unprepared');
+    const bare = await cluster.connect(cluster.adminConfig('unprepared'));
+    // Roles are the cluster's, so this database has reelscout_owner; its schema `team` is what is missing.
+    await expect(migrateTeamSchema(bare, readTeamMigrations())).rejects.toMatchObject({ kind: 'invalid', message: expect.stringContaining('team-server-setup.sql') });
+    await Promise.all([bare.end(), admin.end()]);
+  });
+
   it('a migration file changed after the server applied it is refused', async () => {
     const known = readTeamMigrations();
     const edited = known.map((m, i) => (i === 0 ? { ...m, sql: `${m.sql}\n-- edited`, sha256: '0'.repeat(64) } : m));

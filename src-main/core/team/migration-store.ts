@@ -1,4 +1,5 @@
 import type { ClientBase } from 'pg';
+import { AppError, toAppError } from '../../../src-shared/errors';
 
 /**
  * The team schema's migration bookkeeping on PostgreSQL: the one lock every seat's runner takes, the
@@ -24,7 +25,9 @@ export interface AppliedMigration {
 export async function withMigrationLock<T>(client: ClientBase, fn: () => Promise<T>): Promise<T> {
   await client.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
   try {
-    await client.query(OWNER_ROLE_SQL);
+    await client.query(OWNER_ROLE_SQL).catch((e: unknown) => {
+      throw ownerRoleRefusal(e);
+    });
     return await fn();
   } finally {
     await client.query('RESET ROLE').catch(() => undefined);
@@ -32,15 +35,35 @@ export async function withMigrationLock<T>(client: ClientBase, fn: () => Promise
   }
 }
 
+/** SET ROLE refused: a seat's connection (no DDL, by design), or a database the administrator has not prepared. */
+function ownerRoleRefusal(e: unknown): AppError {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (code === '42501') return new AppError('auth', 'this connection may not change the team schema: migrations run with the administrator\'s connection, never a seat\'s', { cause: e });
+  return notPrepared(e);
+}
+
+/** The owner role or schema `team` is missing: the administrator's set-up has not run on this database. */
+function notPrepared(e: unknown): AppError {
+  const code = (e as { code?: unknown } | null)?.code;
+  // 22023/42704: no such role; 3F000: no such schema
+  if (code === '22023' || code === '42704' || code === '3F000') return new AppError('invalid', 'this database is not prepared for a team library: its administrator runs scripts/team-server-setup.sql first', { cause: e });
+  return toAppError(e);
+}
+
 /** What this database has applied (the bookkeeping table made on first use). Call under the lock. */
 export async function appliedMigrations(client: ClientBase): Promise<AppliedMigration[]> {
-  await client.query(`
-    CREATE TABLE IF NOT EXISTS team.schema_migrations (
-      version    integer PRIMARY KEY,
-      name       text NOT NULL,
-      sha256     text NOT NULL,
-      applied_at timestamptz NOT NULL DEFAULT now()
-    )`);
+  await client
+    .query(
+      `CREATE TABLE IF NOT EXISTS team.schema_migrations (
+         version    integer PRIMARY KEY,
+         name       text NOT NULL,
+         sha256     text NOT NULL,
+         applied_at timestamptz NOT NULL DEFAULT now()
+       )`,
+    )
+    .catch((e: unknown) => {
+      throw notPrepared(e);
+    });
   const applied = await client.query<AppliedMigration>('SELECT version, name, sha256 FROM team.schema_migrations ORDER BY version');
   return applied.rows;
 }
