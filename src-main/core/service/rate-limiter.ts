@@ -54,15 +54,15 @@ export const INTERACTIVE_EXTRA_SLOTS = 4;
 export const INTERACTIVE_RESERVE_MS = 10_000;
 const MAX_INTERACTIVE_RESERVE = 4;
 /**
- * Part of each window background work never takes, even when nobody has searched for a while (a
- * tenth, at least one start from 4 QPS up, where one start is no more than a quarter of the budget):
- * the first search after a quiet spell starts its first call at once instead of waiting for the
- * oldest background start to leave a full window, and its other calls follow a token apart.
- * bench:search-app measured the price of a full window: that search's four calls started 450-690 ms
- * late while a card indexed at 10 QPS.
+ * Part of each window background work never takes, even when nobody has searched for a while: a
+ * tenth, rounded down (one start from 10 QPS, none below, where one start would cost background
+ * more than a tenth of its rate). The first search after a quiet spell starts its first call at
+ * once instead of waiting for the oldest background start to leave a full window, and its other
+ * calls follow as the evenly spaced background starts age out. bench:search-app measured the price
+ * of a full window of bunched starts: that search's calls started 450-690 ms late while a card
+ * indexed at 10 QPS.
  */
 const STANDING_RESERVE_FRACTION = 0.1;
-const STANDING_RESERVE_FROM = 4;
 /**
  * Added to the window: a start the client times exactly one window after another may reach the
  * service a little earlier than the one before it did (the network's jitter), and a service that
@@ -95,8 +95,9 @@ export const MAX_BURST = 8;
  * counting whole seconds accepts.
  * Two queues: interactive waiters are served before background ones; each is FIFO; while someone
  * searches (INTERACTIVE_RESERVE_MS), background work leaves room in each window and in the bucket
- * for the next search's calls, and a tenth of each window at all times (STANDING_RESERVE_FRACTION). A concurrency cap bounds requests in flight (INTERACTIVE_EXTRA_SLOTS
- * more for interactive callers).
+ * for the next search's calls, and a tenth of each window at all times (STANDING_RESERVE_FRACTION);
+ * background starts are spaced 1/r apart. A concurrency cap bounds requests in flight
+ * (INTERACTIVE_EXTRA_SLOTS more for interactive callers).
  * Adaptive (AIMD): a 429 multiplies the rate by decreaseFactor (at most once per cooldown, so a burst
  * of 429s from one episode counts once) and pauses everyone for Retry-After; the rate then recovers
  * linearly, slowly by default (5% of the maximum per second: 10 s from half to full).
@@ -268,7 +269,7 @@ export class AdaptiveRateLimiter {
 
 /** Starts of a window of `size` that background work leaves to interactive callers. */
 function backgroundReserve(size: number, searching: boolean): number {
-  const standing = size >= STANDING_RESERVE_FROM ? Math.max(1, Math.floor(size * STANDING_RESERVE_FRACTION)) : 0;
+  const standing = Math.floor(size * STANDING_RESERVE_FRACTION);
   return searching ? Math.max(standing, Math.min(MAX_INTERACTIVE_RESERVE, Math.floor(size / 2))) : standing;
 }
 
