@@ -4,10 +4,12 @@
 // <os>-<arch> is electron-builder's ${os}-${arch} (mac/win/linux, x64/arm64), so
 // electron-builder.json copies the folder of the target being packed to <resources>/ffmpeg.
 // The binaries come from npm packages whose tarballs carry them (@ffmpeg-installer/<platform>,
-// @ffprobe-installer/<platform>; why these: README, "Library choices"). The host's package is
-// already in node_modules (npm checked it against package-lock.json when it installed it); another
-// target's is fetched with `npm pack` and its tarball checked against package-lock.json's
-// integrity before a byte of it is used.
+// @ffprobe-installer/<platform>; why these: README, "Library choices"), one source per target and
+// tool in SOURCES. The host's package is already in node_modules (npm checked it against
+// package-lock.json when it installed it); another target's is fetched with `npm pack` and its
+// tarball checked against package-lock.json's integrity before a byte of it is used. A binary
+// configured with --enable-nonfree is refused: the app must be able to redistribute what it ships.
+// Each folder also gets the licence text the binaries' own configuration names.
 //
 //   node scripts/stage-ffmpeg.mjs [--out DIR] [--host | TARGET...]   (no target: all four)
 import { execFileSync } from 'node:child_process';
@@ -19,14 +21,39 @@ import zlib from 'node:zlib';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
-/** electron-builder's target names -> the npm packages' platform suffix. */
-export const TARGETS = {
-  'linux-x64': 'linux-x64',
-  'mac-arm64': 'darwin-arm64',
-  'mac-x64': 'darwin-x64',
-  'win-x64': 'win32-x64',
+/**
+ * Where each target's tools come from: the npm package, and the architecture of its binary when it
+ * is not the target's. macOS arm64's ffmpeg is the x86-64 build run by Rosetta 2: the registry's
+ * only native arm64 ffmpeg (@ffmpeg-installer/darwin-arm64) was configured with --enable-nonfree and
+ * says "nonfree and unredistributable" (README, "Library choices"). Its ffprobe is a native LGPL build.
+ */
+export const SOURCES = {
+  'linux-x64': { ffmpeg: { package: '@ffmpeg-installer/linux-x64' }, ffprobe: { package: '@ffprobe-installer/linux-x64' } },
+  'mac-arm64': { ffmpeg: { package: '@ffmpeg-installer/darwin-x64', arch: 'x64' }, ffprobe: { package: '@ffprobe-installer/darwin-arm64' } },
+  'mac-x64': { ffmpeg: { package: '@ffmpeg-installer/darwin-x64' }, ffprobe: { package: '@ffprobe-installer/darwin-x64' } },
+  'win-x64': { ffmpeg: { package: '@ffmpeg-installer/win32-x64' }, ffprobe: { package: '@ffprobe-installer/win32-x64' } },
 };
-const SCOPES = { ffmpeg: '@ffmpeg-installer', ffprobe: '@ffprobe-installer' };
+const TOOLS = ['ffmpeg', 'ffprobe'];
+
+/** The licence a binary's libraries report (libavutil's avutil_license()), and the text shipped beside it. */
+const LICENCES = [
+  // LGPL first: "LGPL version 3 or later" contains "GPL version 3 or later".
+  { says: 'LGPL version 3 or later', text: 'LGPL-3' },
+  { says: 'LGPL version 2.1 or later', text: 'LGPL-2.1' },
+  { says: 'GPL version 3 or later', text: 'GPL-3' },
+  { says: 'GPL version 2 or later', text: 'GPL-2' },
+];
+
+/** What a binary's configuration says it may be shipped under; throws for a build that may not be shipped. */
+export function licenceOf(bytes, name) {
+  const text = bytes.toString('latin1');
+  if (text.includes('--enable-nonfree') || text.includes('nonfree and unredistributable')) {
+    throw new Error(`${name} was configured with --enable-nonfree: it may not be redistributed`);
+  }
+  const found = LICENCES.find((l) => text.includes(l.says));
+  if (!found) throw new Error(`${name} does not say its licence (no avutil_license() string in the binary)`);
+  return found;
+}
 
 export function hostTarget() {
   const os_ = { darwin: 'mac', win32: 'win', linux: 'linux' }[process.platform];
@@ -74,7 +101,8 @@ function fetchChecked(name, { version, integrity }) {
 
 /** The binary of one tool for one target, with where it came from. */
 function binaryFor(tool, target) {
-  const name = `${SCOPES[tool]}/${TARGETS[target]}`;
+  const source = SOURCES[target][tool];
+  const name = source.package;
   const lock = lockEntry(name);
   const exe = target.startsWith('win-') ? `${tool}.exe` : tool;
   const installed = path.join(ROOT, 'node_modules', name);
@@ -88,17 +116,26 @@ function binaryFor(tool, target) {
     bytes = fileFromTgz(fetchChecked(name, lock), `package/${exe}`);
     via = 'npm pack, integrity checked';
   }
-  return { exe, bytes, origin: { package: name, version: lock.version, integrity: lock.integrity, sha256: crypto.createHash('sha256').update(bytes).digest('hex'), via } };
+  const licence = licenceOf(bytes, `${name}@${lock.version}`);
+  const arch = source.arch ?? target.split('-')[1];
+  return {
+    exe,
+    bytes,
+    licence,
+    origin: { package: name, version: lock.version, integrity: lock.integrity, sha256: crypto.createHash('sha256').update(bytes).digest('hex'), via, licence: licence.says, arch },
+  };
 }
 
 export function stage(targets, outDir = path.join(ROOT, 'build', 'ffmpeg')) {
   for (const target of targets) {
-    if (!TARGETS[target]) throw new Error(`unknown target ${target}; one of ${Object.keys(TARGETS).join(', ')}`);
+    if (!SOURCES[target]) throw new Error(`unknown target ${target}; one of ${Object.keys(SOURCES).join(', ')}`);
     const dir = path.join(outDir, target);
     fs.mkdirSync(dir, { recursive: true });
     const manifest = {};
-    for (const tool of Object.keys(SCOPES)) {
+    const texts = new Set();
+    for (const tool of TOOLS) {
       const b = binaryFor(tool, target);
+      texts.add(b.licence.text);
       const file = path.join(dir, b.exe);
       // A fresh file, never a write through a hard link into node_modules.
       fs.rmSync(file, { force: true });
@@ -106,6 +143,8 @@ export function stage(targets, outDir = path.join(ROOT, 'build', 'ffmpeg')) {
       fs.chmodSync(file, 0o755);
       manifest[tool] = { file: b.exe, ...b.origin };
     }
+    // The texts the binaries' licences name (Debian's copies of the FSF texts, kept in the repository).
+    for (const t of texts) fs.copyFileSync(path.join(ROOT, 'resources', 'licences', `${t}.txt`), path.join(dir, `COPYING.${t}.txt`));
     fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
     console.log(`staged ${target}: ${Object.values(manifest).map((m) => `${m.package}@${m.version} (${m.via})`).join(', ')}`);
   }
@@ -117,8 +156,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const i = args.indexOf('--out');
   if (i >= 0) [, out] = args.splice(i, 2);
   const host = args.includes('--host');
-  const targets = host ? [hostTarget()] : args.length ? args : Object.keys(TARGETS);
-  if (host && !TARGETS[targets[0]]) {
+  const targets = host ? [hostTarget()] : args.length ? args : Object.keys(SOURCES);
+  if (host && !SOURCES[targets[0]]) {
     // npm ci runs this: a machine the app does not ship for keeps using the system's tools.
     console.log(`stage-ffmpeg: no bundled ffmpeg for ${targets[0]}; the system's is used`);
     process.exit(0);

@@ -7,6 +7,7 @@ import { FACE_MODEL_FILE, resolveFaceModelPath, resolveWorkerScript, WORKER_FILE
 import { locateTool } from '../../src-main/core/media/ffmpeg-locate';
 import { readTeamMigrations, resolveTeamMigrationsDir } from '../../src-main/core/team/migrate-team';
 import { REPO_ROOT, tempDir } from '../helpers/paths';
+import { licenceOf, SOURCES } from '../../scripts/stage-ffmpeg.mjs';
 
 interface BuilderConfig {
   files: string[];
@@ -159,7 +160,7 @@ describe('packaging layout (electron-builder.json)', () => {
     for (const m of requires) expect(fs.existsSync(path.join(worker, m)), m).toBe(true);
   });
 
-  it('ffmpeg and ffprobe for every target are staged with their origin, in the format and architecture of that target, and found there by the resolver', () => {
+  it('ffmpeg and ffprobe for every target are staged with their origin and licence, in the format and architecture their source declares, never a nonfree build, and found there by the resolver', () => {
     // The folder electron-builder copies for a target is build/ffmpeg/${os}-${arch}.
     const entry = config.extraResources.find((r) => r.to === 'ffmpeg');
     expect(entry?.from).toBe('build/ffmpeg/${os}-${arch}');
@@ -169,6 +170,7 @@ describe('packaging layout (electron-builder.json)', () => {
       ...[...new Set(config.linux.target.flatMap((t) => t.arch))].map((a) => `linux-${a}`),
     ];
     expect(targets.sort()).toEqual(['linux-x64', 'mac-arm64', 'mac-x64', 'win-x64']);
+    expect(Object.keys(SOURCES).sort()).toEqual(targets);
     const staged = path.join(tmp.dir, 'ffmpeg-staged');
     const r = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'stage-ffmpeg.mjs'), '--out', staged, ...targets], { encoding: 'utf8', cwd: REPO_ROOT });
     expect(r.status, r.stderr).toBe(0);
@@ -176,17 +178,27 @@ describe('packaging layout (electron-builder.json)', () => {
     for (const target of targets) {
       const [os, arch] = target.split('-') as ['mac' | 'win' | 'linux', 'x64' | 'arm64'];
       const dir = path.join(staged, target);
-      const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Record<string, { file: string; package: string; version: string; integrity: string }>;
+      const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Record<string, { file: string; package: string; version: string; integrity: string; licence: string; arch: string }>;
       for (const tool of ['ffmpeg', 'ffprobe'] as const) {
         const m = manifest[tool]!;
+        const source = SOURCES[target]![tool];
         const npmPlatform = { mac: 'darwin', win: 'win32', linux: 'linux' }[os];
-        expect(m.package, target).toBe(`@${tool}-installer/${npmPlatform}-${arch}`);
+        expect(m.package, target).toBe(source.package);
+        expect(m.package, target).toMatch(new RegExp(`^@${tool}-installer/${npmPlatform}-(x64|arm64)$`));
         expect(m.integrity).toMatch(/^sha512-/);
         const file = path.join(dir, m.file);
         expect(m.file).toBe(os === 'win' ? `${tool}.exe` : tool);
         expect(fs.statSync(file).mode & 0o111, `${target} ${tool} is executable`).toBe(0o111);
         const facts = binaryFacts(file);
-        expect(facts, `${target} ${tool}`).toMatchObject({ format: want[os], arch });
+        // Only a declared exception runs another architecture (macOS arm64's ffmpeg, under Rosetta 2).
+        expect(facts, `${target} ${tool}`).toMatchObject({ format: want[os], arch: source.arch ?? arch });
+        expect(m.arch).toBe(facts.arch);
+        // Redistributable: the binary's own configuration names its licence, and its text is beside it.
+        const bytes = fs.readFileSync(file);
+        expect(bytes.includes('--enable-nonfree'), `${target} ${tool} is not a nonfree build`).toBe(false);
+        const licence = licenceOf(bytes, `${target} ${tool}`);
+        expect(m.licence).toBe(licence.says);
+        expect(fs.readFileSync(path.join(dir, `COPYING.${licence.text}.txt`), 'utf8')).toMatch(/GNU (LESSER |LIBRARY )?GENERAL PUBLIC LICENSE/);
         // Self-contained: a fresh machine has nothing but the OS's own libraries.
         if (facts.format === 'elf') expect(facts.dynamicLoader, `${target} ${tool} is statically linked`).toBe(false);
         if (facts.format === 'mach-o') {
@@ -209,4 +221,11 @@ describe('packaging layout (electron-builder.json)', () => {
       }
     }
   }, 300_000);
+
+  it('refuses to stage a build configured with --enable-nonfree, and one that does not say its licence', () => {
+    const nonfree = Buffer.from('\0ffmpeg version 4.4\0--enable-gpl --enable-nonfree\0nonfree and unredistributable\0');
+    expect(() => licenceOf(nonfree, 'x')).toThrow(/nonfree/);
+    expect(() => licenceOf(Buffer.from('\0ffmpeg version 4.4\0'), 'x')).toThrow(/does not say its licence/);
+    expect(licenceOf(Buffer.from('\0LGPL version 2.1 or later\0'), 'x')).toEqual({ says: 'LGPL version 2.1 or later', text: 'LGPL-2.1' });
+  });
 });

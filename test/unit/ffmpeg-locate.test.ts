@@ -20,7 +20,10 @@ function stagedBundle(resources: string): { ffmpeg: string; ffprobe: string } {
   const out = { ffmpeg: fakeBin(dir, 'ffmpeg'), ffprobe: fakeBin(dir, 'ffprobe') };
   fs.writeFileSync(
     path.join(dir, 'manifest.json'),
-    JSON.stringify({ ffmpeg: { file: 'ffmpeg', package: '@ffmpeg-installer/x', version: '4.1.0' }, ffprobe: { file: 'ffprobe', package: '@ffprobe-installer/x', version: '5.2.0' } }),
+    JSON.stringify({
+      ffmpeg: { file: 'ffmpeg', package: '@ffmpeg-installer/x', version: '4.1.0', licence: 'GPL version 3 or later', arch: process.arch === 'x64' ? 'arm64' : 'x64' },
+      ffprobe: { file: 'ffprobe', package: '@ffprobe-installer/x', version: '5.2.0', licence: 'LGPL version 2.1 or later', arch: process.arch },
+    }),
   );
   return out;
 }
@@ -41,8 +44,8 @@ describe('ffmpeg/ffprobe resolution order', () => {
 
     expect(locateTool('ffmpeg', { explicit: { ffmpeg: setting }, env: { ...base, FFMPEG_PATH: env }, ...withBundle })).toEqual({ path: setting, source: 'setting' });
     expect(locateTool('ffmpeg', { env: { ...base, FFMPEG_PATH: env }, ...withBundle })).toEqual({ path: env, source: 'env' });
-    expect(locateTool('ffmpeg', { env: base, ...withBundle })).toEqual({ path: bundled.ffmpeg, source: 'bundled', origin: '@ffmpeg-installer/x 4.1.0' });
-    expect(locateTool('ffprobe', { env: base, ...withBundle })).toEqual({ path: bundled.ffprobe, source: 'bundled', origin: '@ffprobe-installer/x 5.2.0' });
+    expect(locateTool('ffmpeg', { env: base, ...withBundle })).toEqual({ path: bundled.ffmpeg, source: 'bundled', origin: `@ffmpeg-installer/x 4.1.0, GPL version 3 or later, ${process.arch === 'x64' ? 'arm64' : 'x64'} build, run by Rosetta 2` });
+    expect(locateTool('ffprobe', { env: base, ...withBundle })).toEqual({ path: bundled.ffprobe, source: 'bundled', origin: '@ffprobe-installer/x 5.2.0, LGPL version 2.1 or later' });
     expect(locateTool('ffmpeg', { env: base, ...noBundle })).toEqual({ path: sys, source: 'system' });
     expect(locateTool('ffprobe', { env: { ...base, FFPROBE_PATH: '' }, ...noBundle })).toEqual({ path: sysProbe, source: 'system' });
   });

@@ -30,7 +30,7 @@ describe('AdaptiveRateLimiter (fake clock)', () => {
   it('lets a burst start at once (a search\'s calls together) and never more than qps in any 1-second window', async () => {
     const lim = make(6);
     const starts: number[] = [];
-    const all = Array.from({ length: 35 }, () => lim.acquire().then((release) => {
+    const all = Array.from({ length: 35 }, () => lim.acquire(undefined, 'interactive').then((release) => {
       starts.push(performance.now());
       release();
     }));
@@ -48,7 +48,7 @@ describe('AdaptiveRateLimiter (fake clock)', () => {
   it('at a high QPS the burst is bounded and starts are spread, so the service does not see them bunched', async () => {
     const lim = make(150);
     const starts: number[] = [];
-    const all = Array.from({ length: 400 }, () => lim.acquire().then((r) => {
+    const all = Array.from({ length: 400 }, () => lim.acquire(undefined, 'interactive').then((r) => {
       starts.push(performance.now());
       r();
     }));
@@ -63,7 +63,7 @@ describe('AdaptiveRateLimiter (fake clock)', () => {
     for (const [qps, windowMs, size] of [[2.5, 1000, 2], [0.5, 2000, 1]] as const) {
       const lim = make(qps);
       const starts: number[] = [];
-      const all = Array.from({ length: 6 }, () => lim.acquire().then((r) => {
+      const all = Array.from({ length: 6 }, () => lim.acquire(undefined, 'interactive').then((r) => {
         starts.push(performance.now());
         r();
       }));
@@ -84,7 +84,10 @@ describe('AdaptiveRateLimiter (fake clock)', () => {
         held.push(r);
       });
     const bg = Array.from({ length: 6 }, (_, i) => take(`bg${i}`, 'background'));
+    // Background starts are paced (1.1 s / 4 apart).
     await vi.advanceTimersByTimeAsync(10);
+    expect(order).toEqual(['bg0']);
+    await vi.advanceTimersByTimeAsync(300);
     // Two uploads hold both slots, four more wait: a search now still starts at once.
     expect(order).toEqual(['bg0', 'bg1']);
     const search = [take('search-encode', 'interactive'), take('search-collection', 'interactive')];
@@ -111,15 +114,23 @@ describe('AdaptiveRateLimiter (fake clock)', () => {
         starts.push({ who, at: performance.now() });
         r();
       });
-    // A card's uploads keep the key busy: 10 a second.
+    // A card's uploads keep the key busy, evenly spaced (a bunch would hold a window's slots until it all aged out).
     const bg = Array.from({ length: 200 }, (_, i) => take(`bg${i}`, 'background'));
     await vi.advanceTimersByTimeAsync(3000);
+    const bgStarts = starts.map((s) => s.at);
+    expect(Math.min(...bgStarts.slice(1).map((t, i) => t - bgStarts[i]!))).toBeGreaterThanOrEqual(1100 / 10 - 1);
     const t0 = performance.now();
     const q1 = Promise.all([0, 1, 2, 3].map((i) => take(`q1-${i}`, 'interactive')));
     await vi.advanceTimersByTimeAsync(1500);
     await q1;
-    // The first search waits a token at a time (the window was full)...
+    // The first search after a quiet spell starts its first call at once (background never takes
+    // the last tenth of a window), then waits a token at a time for the rest...
     const first = starts.filter((s) => s.who.startsWith('q1-')).map((s) => s.at - t0);
+    expect(Math.min(...first)).toBeLessThanOrEqual(5);
+    expect(Math.max(...first)).toBeGreaterThan(100);
+    // (on the limiter's clock: the evenly spaced background starts age out one every 1.1 s / 10, and
+    // the kept tenth of the window is the first call's; before pacing and the standing reserve, 1.1 s)
+    expect(Math.max(...first)).toBeLessThanOrEqual(4 * 110 + 5);
     await vi.advanceTimersByTimeAsync(1500);
     // ...the next one, 3 s later, finds its four tokens and room kept: it starts at once.
     const t1 = performance.now();
@@ -129,13 +140,15 @@ describe('AdaptiveRateLimiter (fake clock)', () => {
     const second = starts.filter((s) => s.who.startsWith('q2-')).map((s) => s.at - t1);
     expect(Math.max(...second)).toBeLessThan(Math.max(...first));
     expect(Math.max(...second)).toBeLessThanOrEqual(5);
-    // Background ran at 6 a second meanwhile (4 kept per window), and at 10 again 10 s after the last search.
+    // Background ran at 6 a window meanwhile (4 kept), and at 9 again 10 s after the last search
+    // (the standing tenth kept): never the whole window, never much less.
     const bgIn = (from: number, to: number) => starts.filter((s) => s.who.startsWith('bg') && s.at >= from && s.at < to).length;
     expect(bgIn(t1 + 200, t1 + 1400)).toBeLessThanOrEqual(8);
     await vi.advanceTimersByTimeAsync(12_000);
     const t2 = performance.now();
     await vi.advanceTimersByTimeAsync(3300);
-    expect(bgIn(t2, t2 + 3300)).toBeGreaterThanOrEqual(27);
+    expect(bgIn(t2, t2 + 3300)).toBeGreaterThanOrEqual(24);
+    expect(maxInWindow(starts.filter((s) => s.who.startsWith('bg') && s.at >= t2).map((s) => s.at), 1000)).toBeLessThanOrEqual(9);
     await vi.advanceTimersByTimeAsync(30_000);
     await Promise.all(bg);
     expect(maxInWindow(starts.map((s) => s.at).sort((a, b) => a - b), 1000)).toBeLessThanOrEqual(10);

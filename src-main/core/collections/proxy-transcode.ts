@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../../src-shared/errors';
-import { killChild, spawnTool } from '../media/run-process';
+import { killChild, spawnTool, toolStartFailure } from '../media/run-process';
 
 /**
  * The proxy sent in place of a large or non-mp4/mov original: H.264 (yuv420p, so every decoder
@@ -69,7 +69,7 @@ export async function transcodeProxy(job: ProxyJob): Promise<void> {
   });
   child.stdin!.end();
   const code = await new Promise<number | null>((resolve, reject) => {
-    child.once('error', (e: NodeJS.ErrnoException) => reject(new AppError(e.code === 'ENOENT' ? 'media' : 'io', `ffmpeg: ${e.message}`, { cause: e })));
+    child.once('error', (e: NodeJS.ErrnoException) => reject(toolStartFailure(job.ffmpeg, e)));
     child.once('close', (c) => resolve(c));
   }).catch((e: unknown) => {
     killChild(child);

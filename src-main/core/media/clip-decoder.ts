@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { AppError } from '../../../src-shared/errors';
 import { ffPath } from './ffmpeg-locate';
 import { frameSync } from './frame-sync';
-import { killChild, spawnTool } from './run-process';
+import { killChild, spawnTool, toolStartFailure } from './run-process';
 import { stillsBranches, type StillsRequest } from './stills';
 import type { FitGeometry } from './frame-geometry';
 import { gridFilter } from './frame-grid';
@@ -238,7 +238,7 @@ export class ClipDecoder {
 
       child.stderr!.on('data', (c: Buffer) => log.push(c.toString('utf8')));
       child.once('error', (err: NodeJS.ErrnoException) => {
-        failure = failure ?? new AppError('media', `${bin}: ${err.message}`, { cause: err });
+        failure = failure ?? toolStartFailure(bin, err);
       });
       child.once('close', (code) => {
         this.child = null;

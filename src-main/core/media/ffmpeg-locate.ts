@@ -39,7 +39,7 @@ function bundledTool(tool: FfTool, loc: ResourceLocations = {}): { path: string;
   const dirs = [res && path.join(res, 'ffmpeg'), root && path.join(root, 'build', 'ffmpeg', bundleTarget())];
   for (const dir of dirs) {
     if (!dir) continue;
-    let entry: { file?: unknown; package?: unknown; version?: unknown } | undefined;
+    let entry: { file?: unknown; package?: unknown; version?: unknown; licence?: unknown; arch?: unknown } | undefined;
     try {
       entry = (JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Record<string, typeof entry>)[tool];
     } catch {
@@ -47,9 +47,15 @@ function bundledTool(tool: FfTool, loc: ResourceLocations = {}): { path: string;
     }
     if (typeof entry?.file !== 'string' || path.basename(entry.file) !== entry.file) continue;
     const file = path.join(dir, entry.file);
-    if (isExecutable(file)) return { path: file, origin: `${String(entry.package)} ${String(entry.version)}` };
+    if (isExecutable(file)) return { path: file, origin: originOf(entry) };
   }
   return null;
+}
+
+/** "<package> <version>", then its licence and, for a binary of another architecture, how it runs. */
+function originOf(entry: { package?: unknown; version?: unknown; licence?: unknown; arch?: unknown }): string {
+  const notes = [typeof entry.licence === 'string' ? entry.licence : null, typeof entry.arch === 'string' && entry.arch !== process.arch ? `${entry.arch} build, run by Rosetta 2` : null];
+  return [`${String(entry.package)} ${String(entry.version)}`, ...notes.filter((n) => n !== null)].join(', ');
 }
 
 function isExecutable(p: string): boolean {

@@ -37,6 +37,23 @@ export function killChild(child: ChildProcess, graceMs = 2000): void {
  */
 export const TOOL_PRIORITY = 10;
 
+/** macOS's EBADARCH: the binary is for another CPU and nothing can translate it (Rosetta 2 missing). */
+const EBADARCH = -86;
+
+/**
+ * Why a tool could not start, as the error editors see: the tool missing, a binary their Mac cannot
+ * run without Rosetta 2 (macOS arm64's bundled ffmpeg is an x86-64 build: README, "Library
+ * choices"), or another system error. One reading for every place that spawns a tool.
+ */
+export function toolStartFailure(bin: string, err: NodeJS.ErrnoException, platform: NodeJS.Platform = process.platform): AppError {
+  const name = path.basename(bin);
+  if (err.code === 'ENOENT') return new AppError('media', `${name} was not found at ${bin}: set its path in Settings`, { cause: err });
+  if (platform === 'darwin' && (err.errno === EBADARCH || err.code === 'EBADARCH' || /Bad CPU type/i.test(err.message))) {
+    return new AppError('media', `${name} is an Intel (x86-64) build and this Mac cannot run it without Rosetta 2: install Rosetta 2 (Terminal: softwareupdate --install-rosetta) or set another ${name} in Settings`, { cause: err });
+  }
+  return new AppError('io', `${bin}: ${err.message}`, { cause: err });
+}
+
 const spawned = new Map<string, number>();
 
 /**
@@ -98,7 +115,7 @@ export function runTool(bin: string, args: string[], opts: RunOptions = {}): Pro
       if (stderr.length > STDERR_KEEP * 2) stderr = stderr.slice(-STDERR_KEEP);
     });
     child.once('error', (err: NodeJS.ErrnoException) => {
-      reject(new AppError(err.code === 'ENOENT' ? 'media' : 'io', `${bin}: ${err.message}`, { cause: err }));
+      reject(toolStartFailure(bin, err));
     });
     child.once('close', (code, sig) => {
       if (opts.signal?.aborted) return reject(new AppError('cancelled', `${bin} cancelled`));

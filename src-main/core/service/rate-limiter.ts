@@ -48,11 +48,21 @@ export const INTERACTIVE_EXTRA_SLOTS = 4;
 /**
  * For this long after an interactive call, background work leaves part of each window to the next
  * one (half the window, at most a search's four calls): someone who searched is likely to search
- * again, and must not wait a token at a time behind a card's uploads. Background work gets the
- * whole budget back once they stop.
+ * again, and must not wait a token at a time behind a card's uploads. Background work gets all
+ * but the standing reserve back once they stop.
  */
 export const INTERACTIVE_RESERVE_MS = 10_000;
 const MAX_INTERACTIVE_RESERVE = 4;
+/**
+ * Part of each window background work never takes, even when nobody has searched for a while: a
+ * tenth, rounded down (one start from 10 QPS, none below, where one start would cost background
+ * more than a tenth of its rate). The first search after a quiet spell starts its first call at
+ * once instead of waiting for the oldest background start to leave a full window, and its other
+ * calls follow as the evenly spaced background starts age out. bench:search-app measured the price
+ * of a full window of bunched starts: that search's calls started 450-690 ms late while a card
+ * indexed at 10 QPS.
+ */
+const STANDING_RESERVE_FRACTION = 0.1;
 /**
  * Added to the window: a start the client times exactly one window after another may reach the
  * service a little earlier than the one before it did (the network's jitter), and a service that
@@ -85,8 +95,9 @@ export const MAX_BURST = 8;
  * counting whole seconds accepts.
  * Two queues: interactive waiters are served before background ones; each is FIFO; while someone
  * searches (INTERACTIVE_RESERVE_MS), background work leaves room in each window and in the bucket
- * for the next search's calls. A concurrency cap bounds requests in flight (INTERACTIVE_EXTRA_SLOTS
- * more for interactive callers).
+ * for the next search's calls, and a tenth of each window at all times (STANDING_RESERVE_FRACTION);
+ * background starts are spaced 1/r apart. A concurrency cap bounds requests in flight
+ * (INTERACTIVE_EXTRA_SLOTS more for interactive callers).
  * Adaptive (AIMD): a 429 multiplies the rate by decreaseFactor (at most once per cooldown, so a burst
  * of 429s from one episode counts once) and pauses everyone for Retry-After; the rate then recovers
  * linearly, slowly by default (5% of the maximum per second: 10 s from half to full).
@@ -108,6 +119,7 @@ export class AdaptiveRateLimiter {
   private decreases = 0;
   private readonly queues: Record<CallPriority, Waiter[]> = { interactive: [], background: [] };
   private lastInteractiveAt = Number.NEGATIVE_INFINITY;
+  private lastBackgroundAt = Number.NEGATIVE_INFINITY;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(opts: LimiterOptions, private readonly now: () => number = () => performance.now()) {
@@ -201,7 +213,7 @@ export class AdaptiveRateLimiter {
     this.tokens = Math.min(burst, this.tokens + ((t - this.tokensAt) * rate) / 1000);
     this.tokensAt = t;
     const size = Math.max(1, Math.floor(rate));
-    const kept = priority === 'background' && t - this.lastInteractiveAt < INTERACTIVE_RESERVE_MS ? Math.min(MAX_INTERACTIVE_RESERVE, Math.floor(size / 2)) : 0;
+    const kept = priority === 'background' ? backgroundReserve(size, t - this.lastInteractiveAt < INTERACTIVE_RESERVE_MS) : 0;
     const need = 1 + Math.min(kept, burst - 1);
     const tokenAt = this.tokens >= need ? t : t + ((need - this.tokens) * 1000) / rate;
     const windowMs = (rate >= 1 ? 1000 : 1000 / rate) + WINDOW_SAFETY_MS;
@@ -210,7 +222,10 @@ export class AdaptiveRateLimiter {
     // The oldest start that must leave the window before one more fits.
     const blocking = this.starts.length - room;
     const windowAt = blocking < 0 ? Number.NEGATIVE_INFINITY : this.starts[blocking]! + windowMs;
-    return Math.max(tokenAt, windowAt, this.pausedUntil);
+    // Background starts are spaced evenly, never bunched: a window full of one bunch frees no slot
+    // for a search until the whole bunch ages out; evenly spaced starts free one every 1/r.
+    const pacedAt = priority === 'background' ? this.lastBackgroundAt + windowMs / size : Number.NEGATIVE_INFINITY;
+    return Math.max(tokenAt, windowAt, pacedAt, this.pausedUntil);
   }
 
   /** The waiter to serve next, and the priority it waits at: interactive first, within the concurrency caps. */
@@ -236,6 +251,7 @@ export class AdaptiveRateLimiter {
       }
       const w = this.queues[priority].shift()!;
       if (priority === 'interactive') this.lastInteractiveAt = t;
+      else this.lastBackgroundAt = t;
       if (w.signal && w.onAbort) w.signal.removeEventListener('abort', w.onAbort);
       this.active++;
       this.tokens -= 1;
@@ -249,6 +265,12 @@ export class AdaptiveRateLimiter {
       });
     }
   }
+}
+
+/** Starts of a window of `size` that background work leaves to interactive callers. */
+function backgroundReserve(size: number, searching: boolean): number {
+  const standing = Math.floor(size * STANDING_RESERVE_FRACTION);
+  return searching ? Math.max(standing, Math.min(MAX_INTERACTIVE_RESERVE, Math.floor(size / 2))) : standing;
 }
 
 function validQps(q: number): number {
