@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { migrateTeamSchema, readTeamMigrations } from '../../src-main/core/team/migrate-team';
+import { MIGRATION_LOCK_KEY } from '../../src-main/core/team/migration-store';
 import { upsertSeat } from '../../src-main/core/team/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/team-clip-store';
 import { claimTeamJob, enqueueTeamJob } from '../../src-main/core/team/team-job-store';
@@ -23,11 +24,11 @@ describeWithPostgres('team schema on PostgreSQL', () => {
     const known = readTeamMigrations();
     // A third session holds the runner's lock, so both runners are waiting when it is let go: they race for real.
     const holder = await cluster.connect(cluster.adminConfig());
-    await holder.query('SELECT pg_advisory_lock($1::bigint)', ['8246985320585850112']);
+    await holder.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
     const [a, b] = [await cluster.connect(cluster.adminConfig()), await cluster.connect(cluster.adminConfig())];
     const runs = Promise.all([migrateTeamSchema(a, known), migrateTeamSchema(b, known)]);
     await new Promise((r) => setTimeout(r, 200));
-    await holder.query('SELECT pg_advisory_unlock($1::bigint)', ['8246985320585850112']);
+    await holder.query('SELECT pg_advisory_unlock($1::bigint)', [MIGRATION_LOCK_KEY]);
     const [ra, rb] = await runs;
 
     const all = known.map((m) => m.version);

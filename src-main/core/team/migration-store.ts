@@ -7,7 +7,7 @@ import { AppError, toAppError } from '../../../src-shared/errors';
  */
 
 /** pg_advisory_lock key of the migration runner ('rs-team\0' as a big-endian int8): one runner at a time per database. */
-const MIGRATION_LOCK_KEY = '8246985320585850112';
+export const MIGRATION_LOCK_KEY = '8246985320585850112';
 /** The role that owns schema `team` (scripts/team-server-setup.sql): DDL runs as it, never as a seat. */
 const OWNER_ROLE_SQL = 'SET ROLE reelscout_owner';
 
