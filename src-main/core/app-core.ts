@@ -38,6 +38,9 @@ import { checkpointAfterSave } from './catalog/checkpoint';
 import type { RemoteTimeouts } from './remote/remote-fetch';
 import type { RemoteAccess, RemoteDeadlines } from './remote/remote-input';
 import { createRemoteClipStream, type RemoteClipStream } from './remote/remote-clip-stream';
+import { createConfJsonStore } from './settings/conf-store';
+import { createTeamHandlers } from './team/team-handlers';
+import { createTeamSettings } from './team/team-settings';
 
 export interface AppCoreOptions {
   dataDir: string;
@@ -185,6 +188,10 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
     onChanged: () => settingsChanged(),
   });
 
+  // The team library's opt-in lives beside the settings, outside the catalog: joining or leaving
+  // never touches this machine's catalog.
+  const teamHandlers = createTeamHandlers(createTeamSettings({ store: createConfJsonStore(o.dataDir, 'team'), secrets, logger: o.logger }));
+
   const session: CatalogSession<CatalogApp> = new CatalogSession<CatalogApp>({
     file: paths.catalog,
     backupsDir: paths.backupsDir,
@@ -199,7 +206,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
 
   /** A damaged catalog: settings and the catalog's own methods answer; everything else says why not. */
   function recoveryApp(): CatalogApp {
-    const own = { ...settingsHandlers, ...catalogHandlers } as Partial<Handlers>;
+    const own = { ...settingsHandlers, ...teamHandlers, ...catalogHandlers } as Partial<Handlers>;
     const refuse = () => {
       throw new AppError('damaged', session.health().message ?? 'the catalog is damaged');
     };
@@ -262,6 +269,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
 
     const handlers: Handlers = {
       ...settingsHandlers,
+      ...teamHandlers,
       ...catalogHandlers,
       ...library.handlers,
       ...pipeline.handlers,

@@ -10,6 +10,7 @@ import { exportMethods } from './export';
 import { filesMethods } from './files';
 import { serviceActionsMethods } from './service-actions';
 import { catalogMethods, catalogEvents } from './catalog';
+import { teamMethods } from './team';
 
 export * from './define';
 
@@ -25,6 +26,7 @@ export const METHODS = {
   ...filesMethods,
   ...serviceActionsMethods,
   ...catalogMethods,
+  ...teamMethods,
 } as const satisfies Record<string, MethodDef>;
 
 /** Events pushed from main to the renderer. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopbackHost, teamClientConfig, teamConnectionSettingsSchema, type TeamConnectionSettings } from '../../src-main/core/team/connection-settings';
+import { isLoopbackHost, teamClientConfig } from '../../src-main/core/team/connection-settings';
+import { teamConnectionSettingsSchema, type TeamConnectionSettings } from '../../src-shared/contract/team';
 
 const base: TeamConnectionSettings = { host: 'db.post.example', port: 5432, database: 'reelscout_team', user: 'reelscout_seat', sslmode: 'verify-full', seatName: 'Edit 1' };
 const CA = '-----BEGIN CERTIFICATE-----\nMIIBfake\n-----END CERTIFICATE-----\n';
@@ -31,6 +32,8 @@ describe('team connection settings', () => {
     expect(teamConnectionSettingsSchema.safeParse({ ...base, password: 'x' }).success).toBe(false);
     expect(teamConnectionSettingsSchema.safeParse({ ...base, connectionString: 'postgres://u:p@h/db?sslmode=require' }).success).toBe(false);
     for (const host of ['', 'a b', 'host\n', 'db.example;x', 'x'.repeat(256)]) expect(teamConnectionSettingsSchema.safeParse({ ...base, host }).success, JSON.stringify(host)).toBe(false);
+    for (const host of ['::1', 'fe80::1', '10.0.0.5', '/var/run/postgresql']) expect(teamConnectionSettingsSchema.safeParse({ ...base, host }).success, host).toBe(true);
+    for (const host of [':::', '[::1]', '::1/64', 'fe80::1::2']) expect(teamConnectionSettingsSchema.safeParse({ ...base, host }).success, host).toBe(false);
     expect(teamConnectionSettingsSchema.safeParse({ ...base, sslmode: 'require' }).success).toBe(false);
     expect(teamConnectionSettingsSchema.safeParse({ ...base, caCertificate: 'not a pem' }).success).toBe(false);
     expect(teamConnectionSettingsSchema.safeParse({ ...base, seatName: '  ' }).success).toBe(false);

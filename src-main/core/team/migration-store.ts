@@ -68,6 +68,12 @@ export async function appliedMigrations(client: ClientBase): Promise<AppliedMigr
   return applied.rows;
 }
 
+/** The newest migration the server has applied (0: none), as a seat may read it (migration 0002). */
+export async function serverSchemaVersion(client: ClientBase): Promise<number> {
+  const r = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM team.schema_migrations');
+  return r.rows[0]?.version ?? 0;
+}
+
 /** One migration and its record in one transaction: a failure leaves the schema at the version before. */
 export async function applyMigration(client: ClientBase, m: AppliedMigration & { sql: string }): Promise<void> {
   await client.query('BEGIN');

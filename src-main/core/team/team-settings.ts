@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { z } from 'zod';
+import {
+  teamCheckResultSchema,
+  teamConnectionSettingsSchema,
+  type TeamCheckResult,
+  type TeamConnectionSettings,
+  type TeamStatus,
+} from '../../../src-shared/contract/team';
+import { AppError, toAppError } from '../../../src-shared/errors';
+import type { Logger } from '../util/logger';
+import { teamClientConfig } from './connection-settings';
+import { readTeamMigrations } from './migrate-team';
+import { serverSchemaVersion } from './migration-store';
+import { teamErrorOf } from './pg-errors';
+import { upsertSeat } from './seat-store';
+
+/**
+ * Whether this workstation is a seat of a team library, and the one place that says so: the
+ * connection settings, the seat's id and the last check live in their own JSON file (not the
+ * preferences: leaving forgets them whole), the password in the secret store beside the API key.
+ * Joining and checking connect with the TLS rule (connection-settings.ts), read the schema version
+ * and register the seat; nothing else of the team library runs yet.
+ */
+
+export const TEAM_PASSWORD_SECRET = 'team.password';
+
+const storedSchema = z.object({
+  settings: teamConnectionSettingsSchema,
+  seatId: z.uuid(),
+  lastCheck: teamCheckResultSchema.nullable(),
+});
+type StoredTeam = z.infer<typeof storedSchema>;
+
+/** A JSON object persisted atomically (the settings' JsonStore; handed down by the composition root). */
+export interface TeamSettingsFile {
+  store: Record<string, unknown>;
+}
+/** The secret store the API key lives in (OS keychain in Electron, the encrypted file in web mode). */
+export interface TeamSecretStore {
+  readonly kind: string;
+  get(name: string): string | null;
+  set(name: string, value: string): void;
+  delete(name: string): void;
+}
+
+export interface TeamSettingsDeps {
+  store: TeamSettingsFile;
+  secrets: TeamSecretStore;
+  logger: Logger;
+  /** The schema version this app's migrations reach (default: the packaged migration files). */
+  appSchemaVersion?: () => number;
+}
+
+export interface TeamSettings {
+  status(): TeamStatus;
+  /** Checks the form, registering the seat; keeps settings and password only if that succeeds. */
+  join(settings: TeamConnectionSettings, password: string): Promise<TeamStatus>;
+  /** The form, tried without keeping or registering anything. */
+  tryForm(settings: TeamConnectionSettings, password: string): Promise<TeamCheckResult>;
+  /** The joined server, again: refreshes the seat and records the result. */
+  check(): Promise<TeamCheckResult>;
+  leave(): TeamStatus;
+}
+
+export function createTeamSettings(d: TeamSettingsDeps): TeamSettings {
+  const appVersion = d.appSchemaVersion ?? (() => readTeamMigrations().at(-1)?.version ?? 0);
+  const stored = (): StoredTeam | null => {
+    const raw = d.store.store;
+    if (!raw || Object.keys(raw).length === 0) return null;
+    const parsed = storedSchema.safeParse(raw);
+    if (parsed.success) return parsed.data;
+    d.logger.warn('team.settings.invalid', { issues: parsed.error.issues.map((i) => i.path.join('.')) });
+    return null;
+  };
+  const save = (s: StoredTeam) => {
+    d.store.store = s as unknown as Record<string, unknown>;
+  };
+  const password = (): string => {
+    const p = d.secrets.get(TEAM_PASSWORD_SECRET);
+    if (!p) throw new AppError('auth', 'the team server password is not stored on this machine: leave the team and join again');
+    return p;
+  };
+  const status = (): TeamStatus => {
+    const s = stored();
+    return s ? { mode: 'configured', settings: s.settings, seatId: s.seatId, lastCheck: s.lastCheck } : { mode: 'solo' };
+  };
+
+  /** One connection: the server's schema version, compared with this app's, and (given a seat) the seat registered. */
+  const connectAndCheck = async (settings: TeamConnectionSettings, pw: string, seatId: string | null): Promise<number> => {
+    const client = new pg.Client(teamClientConfig(settings, pw));
+    // A socket error after connect arrives as an event; the pending query rejects with it.
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      const server = await serverSchemaVersion(client);
+      const app = appVersion();
+      if (server < app) {
+        throw new AppError('invalid', `the team schema is at version ${server}, this app needs ${app}: the administrator runs the migrations (npm run team:migrate)`);
+      }
+      if (server > app) throw new AppError('invalid', `the team schema is at version ${server}, newer than this app (${app}): update Reelscout`);
+      if (seatId) await upsertSeat(client, { seatId, name: settings.seatName, roots: [] });
+      return server;
+    } catch (e) {
+      throw teamErrorOf(e, settings);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  };
+  const result = (r: PromiseSettledResult<number>): TeamCheckResult => ({
+    ok: r.status === 'fulfilled',
+    at: new Date().toISOString(),
+    schemaVersion: r.status === 'fulfilled' ? r.value : null,
+    error: r.status === 'rejected' ? toAppError(r.reason).toJSON() : null,
+  });
+  const settle = async (p: Promise<number>) => result((await Promise.allSettled([p]))[0]!);
+
+  return {
+    status,
+    async join(settings, pw) {
+      d.logger.addSecret(pw);
+      const seatId = stored()?.seatId ?? randomUUID();
+      const check = await settle(connectAndCheck(settings, pw, seatId));
+      if (!check.ok) {
+        d.logger.warn('team.join.failed', { host: settings.host, kind: check.error?.kind, message: check.error?.message });
+        throw AppError.from(check.error!);
+      }
+      d.secrets.set(TEAM_PASSWORD_SECRET, pw);
+      save({ settings, seatId, lastCheck: check });
+      d.logger.info('team.joined', { host: settings.host, database: settings.database, seatId, schemaVersion: check.schemaVersion, store: d.secrets.kind });
+      return status();
+    },
+    async tryForm(settings, pw) {
+      d.logger.addSecret(pw);
+      return settle(connectAndCheck(settings, pw, null));
+    },
+    async check() {
+      const s = stored();
+      if (!s) throw new AppError('invalid', 'this workstation has not joined a team library (Settings, Team library)');
+      const check = await settle(Promise.resolve().then(() => connectAndCheck(s.settings, password(), s.seatId)));
+      // Leave may have run meanwhile: record the result only for the seat that asked.
+      if (stored()?.seatId === s.seatId) save({ ...s, lastCheck: check });
+      if (!check.ok) d.logger.warn('team.check.failed', { kind: check.error?.kind, message: check.error?.message });
+      return check;
+    },
+    leave() {
+      d.secrets.delete(TEAM_PASSWORD_SECRET);
+      d.store.store = {};
+      d.logger.info('team.left');
+      return status();
+    },
+  };
+}
