@@ -5,6 +5,7 @@ import type { AppError } from '../../../src-shared/errors';
 import { api } from '../api/client';
 import { useSettings } from '../api/use-settings';
 import { BackupList } from '../components/catalog/BackupList';
+import { TeamLibrarySection } from '../components/team/TeamLibrarySection';
 import '../components/catalog/catalog.css';
 
 type TestResult = { ok: boolean; text: string };
@@ -213,6 +214,7 @@ export function SettingsView({ health, onCatalogChanged }: { health: CatalogHeal
           </div>
         ))}
       </section>
+      <TeamLibrarySection />
       {health && (
         <section className="card" data-testid="catalog">
           <h3 style={{ marginTop: 0 }}>Catalog</h3>
