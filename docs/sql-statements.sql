@@ -21,7 +21,7 @@ INSERT INTO shot_faces (shot_id, frame_idx, time_s, x, y, w, h, score, landmarks
 -- insTag
 INSERT INTO shot_local_tags (shot_id, category, value, confidence, magnitude, source) VALUES (?, ?, ?, ?, ?, ?);
 -- faceRows
-SELECT * FROM shot_faces WHERE shot_id = ? ORDER BY frame_idx, score DESC;
+SELECT frame_idx, time_s, x, y, w, h, score FROM shot_faces WHERE shot_id = ? ORDER BY frame_idx, score DESC;
 -- stored
 SELECT * FROM shot_analysis WHERE shot_id = ?;
 -- localTags
