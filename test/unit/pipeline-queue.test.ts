@@ -143,7 +143,7 @@ describe('job queue', () => {
     q.register(stage('analysis'));
     for (const c of clips) q.enqueue({ clipId: c, stage: 'poll' });
     q.start();
-    await waitFor(() => q.totals().done === 12);
+    await waitFor(() => q.list({ states: ['done'] }).length === 12);
     expect(peak.cpu).toBe(1);
     expect(peak.network).toBeGreaterThanOrEqual(1);
     expect(peak.network).toBeLessThanOrEqual(2);
@@ -172,7 +172,7 @@ describe('job queue', () => {
     }
     for (const c of [...clips].reverse()) q.enqueue({ clipId: c, stage: 'probe' });
     q.start();
-    await waitFor(() => q.totals().done === 16);
+    await waitFor(() => q.list({ states: ['done'] }).length === 16);
     const [a, b, c, d] = clips;
     expect(order).toEqual([
       ...[a, b, c, d].flatMap((id) => [`probe${id}`, `poster${id}`]),
@@ -190,7 +190,7 @@ describe('job queue', () => {
     const last = clips[4]!;
     q.prioritizeClip(last);
     q.start();
-    await waitFor(() => q.totals().done === 10);
+    await waitFor(() => q.list({ states: ['done'] }).length === 10);
     expect(order.slice(0, 2)).toEqual([`a${last}`, `b${last}`]);
     expect(q.find(last, 'poster')!.priority).toBe(100);
   });

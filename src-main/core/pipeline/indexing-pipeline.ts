@@ -331,8 +331,8 @@ export class IndexingPipeline {
     const clips = clipCounts(folded);
     const shown = this.eta.shown;
     return {
-      totals: this.queue.totals(),
       clips,
+      otherJobs: this.view.otherJobs(),
       etaMs: clips.active === 0 ? 0 : (shown?.ms ?? null),
       etaNote: shown?.note ?? null,
       network: this.networkState(),

@@ -45,7 +45,6 @@ export interface GateState {
   blocks: BlockState[];
 }
 
-export type JobTotals = Record<JobState, number>;
 
 export interface ListFilter {
   clipId?: number;
@@ -342,14 +341,6 @@ export class JobQueue {
   list(f: ListFilter = {}): Job[] {
     return this.store
       .list(f).map((r) => this.running.get(r.id)?.job ?? rowToJob(r)).map((j) => ({ ...j }));
-  }
-
-  totals(): JobTotals {
-    const out: JobTotals = { queued: 0, running: 0, done: 0, failed: 0, paused: 0, cancelled: 0 };
-    for (const r of this.store.countsByState()) {
-      if (r.state in out) out[r.state as JobState] = r.n;
-    }
-    return out;
   }
 
   runningJobs(): Job[] {
