@@ -90,7 +90,7 @@ export function JobsView(): ReactNode {
           {summary.otherJobs.length > 0 && (
             // Work for no clip (the reference queries) is not counted with the clips: said apart.
             <div className="muted jobs-other" data-testid="other-jobs">
-              Also {summary.otherJobs.map((j) => `${stageLabel(j.stage)}: ${j.state === 'running' ? 'running' : 'waiting'}`).join(' · ')}
+              {summary.otherJobs.map((j) => `Also ${j.state === 'running' ? 'running' : 'waiting'}: ${stageLabel(j.stage)}`).join(' · ')}
             </div>
           )}
         </section>
