@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseRational } from '../../src-shared/timecode';
+import { fps, parseRational } from '../../src-shared/timecode';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { ClipDecoder } from '../../src-main/core/media/clip-decoder';
@@ -64,7 +64,7 @@ export async function probe(file: string): Promise<{ durationS: number; width: n
   const r = await runTool(ffPath('ffprobe'), ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height,avg_frame_rate:format=duration', '-of', 'json', file]);
   const p = probeSchema.parse(JSON.parse(r.stdout.toString('utf8')));
   const rate = parseRational(p.streams[0]!.avg_frame_rate);
-  return { durationS: Number(p.format.duration), width: p.streams[0]!.width, height: p.streams[0]!.height, fps: rate ? rate.num / rate.den : null };
+  return { durationS: Number(p.format.duration), width: p.streams[0]!.width, height: p.streams[0]!.height, fps: rate ? fps(rate) : null };
 }
 
 /**
