@@ -391,7 +391,7 @@ export class JobQueue {
     }
   }
 
-  /** No room to write: every stage waits (DiskWatch lifts it). The message is the guard's, naming the folder. */
+  /** No room to write: every stage waits (a BlockWatch lifts it). The message is the guard's, naming the folder. */
   private blockForDisk(): void {
     this.block('disk', this.disk?.describe() ?? 'the disk holding the catalog is full');
   }
