@@ -51,7 +51,7 @@ describe('web mode in one browser: a restart, and two instances side by side', (
     const res = await page.goto(again.server.openUrl);
     expect(res?.status()).toBe(200);
     const text = await works(page);
-    expect(text).toMatch(new RegExp(`^bundled with Reelscout \\(@ffmpeg-installer/${process.platform}-${process.arch} \\d+\\.\\d+\\.\\d+\\)$`));
+    expect(text).toMatch(new RegExp(`^bundled with Reelscout \\(@ffmpeg-installer/${process.platform}-${process.arch} \\d+\\.\\d+\\.\\d+, (L?GPL) version [\\d.]+ or later\\)$`));
     // What the editor reads in Settings: the programs in use and where they came from.
     await page.getByTestId('tools').scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'settings-tools-1280.png') });
