@@ -22,11 +22,11 @@ import type { SearchModule } from '../../src-main/core/search/search-module';
 
 const GIBBERISH = ['qwertyuiop', 'xyzzy plugh', 'asdf jkl semicolon', 'quarterly tax spreadsheet', 'synergy deliverables roadmap', 'invoice reconciliation meeting notes', 'password reset instructions', 'lorem ipsum dolor sit amet'];
 
-/** A 2 s 320x240 clip of one colour, unless told otherwise. */
-const colourClip = (dir: string, name: string, colour: string, o: ClipOptions = {}) => makeColourClip(dir, name, colour, { seconds: 2, width: 320, height: 240, ...o });
+/** The library's clips: 2 s at 320x240 unless told otherwise. */
+const CLIP: ClipOptions = { seconds: 2, width: 320, height: 240 };
 
 async function clips(dir: string, spec: Array<[name: string, colour: string]>): Promise<FixtureClip[]> {
-  return spec.map(([name, colour]) => ({ name, file: colourClip(dir, name, colour), shots: [{ startS: 0, endS: 2 }] }));
+  return spec.map(([name, colour]) => ({ name, file: makeColourClip(dir, name, colour, CLIP), shots: [{ startS: 0, endS: 2 }] }));
 }
 
 /** search.text on one world's search module. */
@@ -48,7 +48,7 @@ describe('a homogeneous library with one outlier', () => {
       footage: async (d) => [
         ...(await clips(path.join(d, 'footage'), [...dark, ['black', '0x000000'], ['magenta', '0xe000e0']])),
         // One long dark clip: fifteen 4 s segments of one shot that all look alike.
-        { name: 'long-dark', file: colourClip(path.join(d, 'footage'), 'long-dark', '0x0a0a0a', { seconds: 60 }), shots: [{ startS: 0, endS: 60 }] },
+        { name: 'long-dark', file: makeColourClip(path.join(d, 'footage'), 'long-dark', '0x0a0a0a', { ...CLIP, seconds: 60 }), shots: [{ startS: 0, endS: 60 }] },
       ],
     });
     const s = await searchOver(world);
@@ -130,7 +130,7 @@ describe('one clip reached locally, through a collection and by URL', () => {
 
     // Through a collection only: another encode of the red picture (another file), catalogued but
     // never indexed here, uploaded to a collection the service searches.
-    const viaCollection = colourClip(path.join(dir, 'collection'), 'red-upload', 'red', { width: 352, height: 288, fps: 12 });
+    const viaCollection = makeColourClip(path.join(dir, 'collection'), 'red-upload', 'red', { ...CLIP, width: 352, height: 288, fps: 12 });
     const info = await probe(viaCollection);
     const volumeId = db.prepare('SELECT id FROM volumes LIMIT 1').pluck().get() as number;
     const mount = db.prepare('SELECT mount_path FROM volumes WHERE id = ?').pluck().get(volumeId) as string;
@@ -142,7 +142,7 @@ describe('one clip reached locally, through a collection and by URL', () => {
     db.prepare(`INSERT INTO collection_videos (collection_id, region, clip_id, video_id, status, updated_at) VALUES (?, 'asia', ?, ?, 'processed', ?)`).run(collectionId, routes.collection, videoId, Date.now());
 
     // By URL: the same picture served over HTTP and added the way "Add by URL" adds it.
-    const viaUrl = colourClip(path.join(dir, 'web'), 'red-web', 'red', { width: 480, height: 270, fps: 15 });
+    const viaUrl = makeColourClip(path.join(dir, 'web'), 'red-web', 'red', { ...CLIP, width: 480, height: 270, fps: 15 });
     server = http.createServer((req, res) => {
       const body = fs.readFileSync(viaUrl);
       res.writeHead(200, { 'Content-Type': 'video/mp4', 'Content-Length': body.length });
