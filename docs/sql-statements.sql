@@ -21,7 +21,7 @@ INSERT INTO shot_faces (shot_id, frame_idx, time_s, x, y, w, h, score, landmarks
 -- insTag
 INSERT INTO shot_local_tags (shot_id, category, value, confidence, magnitude, source) VALUES (?, ?, ?, ?, ?, ?);
 -- faceRows
-SELECT * FROM shot_faces WHERE shot_id = ? ORDER BY frame_idx, score DESC;
+SELECT frame_idx, time_s, x, y, w, h, score FROM shot_faces WHERE shot_id = ? ORDER BY frame_idx, score DESC;
 -- stored
 SELECT * FROM shot_analysis WHERE shot_id = ?;
 -- localTags
@@ -706,7 +706,7 @@ ON CONFLICT(clip_id) DO UPDATE SET rating = COALESCE(clip_marks.rating, excluded
 -- mergeMarks
 UPDATE ranges SET clip_id = ? WHERE clip_id = ?;
 
--- ===== src-main/core/pipeline/job-store.ts (28)
+-- ===== src-main/core/pipeline/job-store.ts (27)
 -- byId
 SELECT * FROM jobs WHERE id = ?;
 -- ofClipStage
@@ -753,8 +753,6 @@ AND (@stages IS NULL OR stage IN (SELECT value FROM json_each(@stages))) ORDER B
 -- listAll
 SELECT * FROM jobs WHERE (@states IS NULL OR state IN (SELECT value FROM json_each(@states)))
 AND (@stages IS NULL OR stage IN (SELECT value FROM json_each(@stages))) ORDER BY id LIMIT @limit OFFSET @offset;
--- countsByState
-SELECT state, COUNT(*) AS n FROM jobs GROUP BY state;
 -- anyQueued
 SELECT 1 FROM jobs WHERE state = 'queued' AND stage IN (SELECT value FROM json_each(?)) LIMIT 1;
 -- due
@@ -786,7 +784,7 @@ INSERT INTO queue_flags (name, value_json, updated_at) VALUES (?, ?, ?) ON CONFL
 -- dropBlock
 DELETE FROM queue_flags WHERE name = ?;
 
--- ===== src-main/core/pipeline/jobs-view-store.ts (4)
+-- ===== src-main/core/pipeline/jobs-view-store.ts (5)
 -- frontiersSql
 WITH f AS (SELECT clip_id, COALESCE(MAX(CASE WHEN state <> 'done' THEN ${STAGE_RANK} END), MAX(${STAGE_RANK})) AS si
            FROM jobs WHERE clip_id IS NOT NULL AND stage IN (${INDEX_STAGE_LIST}) ${only('clip_id')} GROUP BY clip_id)
@@ -795,6 +793,8 @@ FROM f JOIN jobs j ON j.clip_id = f.clip_id AND j.stage = ${STAGE_AT} JOIN clips
 UNION ALL
 SELECT c.id, 'index', CASE WHEN c.indexed_at IS NULL THEN 'failed' ELSE 'done' END, 1, 'network', 0, c.duration_s, c.indexed_at, c.indexed_profile
 FROM clips c WHERE c.source_url IS NOT NULL ${only('c.id')};
+-- openClipless
+SELECT stage, state FROM jobs WHERE clip_id IS NULL AND state IN ('queued', 'running') ORDER BY id;
 -- clip
 SELECT id, file_name, source_url, status, duration_s, indexed_at, indexed_profile FROM clips WHERE id = ?;
 -- everyLocalClip

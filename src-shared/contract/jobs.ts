@@ -77,23 +77,25 @@ export const networkStateSchema = z.object({
 });
 export type NetworkState = z.infer<typeof networkStateSchema>;
 
-export const jobTotalsSchema = z.object({
-  queued: z.number().int(),
-  running: z.number().int(),
-  done: z.number().int(),
-  failed: z.number().int(),
-  paused: z.number().int(),
-  cancelled: z.number().int(),
+/** A clip-less job (the reference queries), shown apart from the clip counts while it waits or runs. */
+export const otherJobSchema = z.object({
+  stage: z.string(),
+  state: z.enum(['queued', 'running']),
 });
+export type OtherJob = z.infer<typeof otherJobSchema>;
 
 export const jobsSummarySchema = z.object({
-  totals: jobTotalsSchema,
+  /** Counts of clips (each clip's indexing folded into one state), never of jobs. */
   clips: z.object({
     total: z.number().int(),
     done: z.number().int(),
+    /** running + waiting (waiting includes clips held by a block). */
     active: z.number().int(),
+    running: z.number().int(),
+    waiting: z.number().int(),
     failed: z.number().int(),
   }),
+  otherJobs: z.array(otherJobSchema),
   /**
    * Milliseconds until the queue is empty at the measured rates, counting down with the clock and
    * moving at most 1.5x per refresh unless etaNote names why (pipeline/eta-display.ts); null while

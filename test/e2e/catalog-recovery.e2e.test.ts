@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startWebApp } from '../../src-main/web/web-app';
 import { mediaFile, tempDir } from '../helpers/paths';
+import { fillDisk, mountSmallDisk, unmountSmallDisk } from '../helpers/small-disk';
 import { launchApp, type E2eApp } from './harness';
 
 /**
@@ -80,21 +80,14 @@ describe('catalog recovery screen', () => {
 
   it('shows the paused-indexing banner of a disk that fills, and the read-only banner of a start on a full disk (1280x720, 1920x1080)', async (ctx) => {
     const disk = path.join(tmp.dir, 'small-disk');
-    fs.mkdirSync(disk);
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16m', 'tmpfs', disk], { stdio: 'pipe' });
-    } catch (e) {
-      return ctx.skip(`cannot mount a tmpfs for the data folder (needs root): ${(e as Error).message.split('\n')[0]}`);
-    }
+    const cannotMount = mountSmallDisk(disk, 16);
+    if (cannotMount) return ctx.skip(cannotMount);
     try {
       const dataDir = path.join(disk, 'data');
       const minFreeBytes = 8 * 1024 * 1024;
       const filler = path.join(disk, 'filler');
       /** Leaves less than the room the app keeps. */
-      const fill = () => {
-        const s = fs.statfsSync(disk);
-        fs.writeFileSync(filler, Buffer.alloc(s.bavail * s.bsize - 2 * 1024 * 1024));
-      };
+      const fill = () => fillDisk(filler, 2 * 1024 * 1024);
       e2e = await launchApp({ dataDir, viewport: { width: 1280, height: 720 }, minFreeBytes });
       await e2e.app.core.dispatch('library.import', { paths: [footage] }, { transport: 'test' });
       fill();
@@ -121,7 +114,7 @@ describe('catalog recovery screen', () => {
       await e2e.close();
       e2e = null;
     } finally {
-      execFileSync('umount', ['-l', disk]);
+      unmountSmallDisk(disk);
     }
   }, 120_000);
 });

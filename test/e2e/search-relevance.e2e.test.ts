@@ -1,11 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import type { EmbeddedClip, FixtureClip } from '../integration/search-fixture';
 import { mediaFile } from '../helpers/paths';
+import { makeColourClip } from '../helpers/test-clips';
 import { searchableLibrary } from './search-world';
 import { launchApp, type E2eApp } from './harness';
 import { callOk } from '../helpers/app-call';
@@ -27,12 +25,9 @@ let e: E2eApp;
 let clips: EmbeddedClip[];
 
 function colourClips(dir: string): FixtureClip[] {
-  fs.mkdirSync(dir, { recursive: true });
   return PALETTE.map((c, i) => {
     const name = `colour-${String(i).padStart(2, '0')}-${c.replace(/^0x/, '')}`;
-    const file = path.join(dir, `${name}.mp4`);
-    execFileSync(ffPath('ffmpeg'), ['-v', 'error', '-y', '-f', 'lavfi', '-i', `color=c=${c}:s=320x180:d=2:r=10`, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-preset', 'ultrafast', file]);
-    return { name, file, shots: [{ startS: 0, endS: 2 }] };
+    return { name, file: makeColourClip(dir, name, c, { seconds: 2, width: 320, height: 180 }), shots: [{ startS: 0, endS: 2 }] };
   });
 }
 

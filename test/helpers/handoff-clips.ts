@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
+import { fps, parseRational } from '../../src-shared/timecode';
 
 /**
  * Footage for the hand-off tests, made with ffmpeg: shots of distinct test patterns cut at given
@@ -26,11 +27,6 @@ export interface ClipSpec {
 
 const PATTERNS = ['testsrc2', 'mandelbrot', 'smptebars', 'rgbtestsrc', 'testsrc'];
 
-function ratio(rate: string): number {
-  const [n, d] = rate.split('/').map(Number) as [number, number | undefined];
-  return n / (d ?? 1);
-}
-
 export function makeClip(dir: string, c: ClipSpec): string {
   const out = path.join(dir, c.name);
   const bounds = [0, ...(c.cuts ?? []), c.frames];
@@ -45,7 +41,7 @@ export function makeClip(dir: string, c: ClipSpec): string {
   const maps = ['-map', '[v]'];
   (c.audio ?? []).forEach((channels, i) => {
     const input = shots + i;
-    args.push('-f', 'lavfi', '-i', `sine=frequency=${330 + 110 * i}:sample_rate=48000:duration=${(c.frames / ratio(c.rate) + (c.audioTail ?? 0)).toFixed(4)}`);
+    args.push('-f', 'lavfi', '-i', `sine=frequency=${330 + 110 * i}:sample_rate=48000:duration=${(c.frames / fps(parseRational(c.rate)!) + (c.audioTail ?? 0)).toFixed(4)}`);
     chains.push(`[${input}:a]aformat=channel_layouts=${channels === 1 ? 'mono' : channels === 2 ? 'stereo' : `${channels}c`}[a${i}]`);
     maps.push('-map', `[a${i}]`);
   });

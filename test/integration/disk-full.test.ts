@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import type { JobsSummary } from '../../src-shared/contract/jobs';
 import { startWebApp, type WebApp } from '../../src-main/web/web-app';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { mediaFile, tempDir } from '../helpers/paths';
+import { fillDisk, mountSmallDisk, unmountSmallDisk } from '../helpers/small-disk';
 import { waitUntil } from './fixtures/pipeline-harness';
 
 const KEY = 'rs-disk-full-0123456789';
@@ -15,46 +15,6 @@ const CLIPS = ['intel_asl_book.mkv', 'intel_asl_thanks.mkv', 'mdn_flower.mp4', '
 /** The data folder's disk: small, so a test can fill it. */
 const DISK_MB = 24;
 const NEEDED = 4 * 1024 * 1024;
-
-/** Mounts a small tmpfs (root only); the reason when it cannot, so the test says why it skipped. */
-function mountSmallDisk(dir: string): string | null {
-  fs.mkdirSync(dir, { recursive: true });
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${DISK_MB}m`, 'tmpfs', dir], { stdio: 'pipe' });
-    return null;
-  } catch (e) {
-    return `cannot mount a ${DISK_MB} MiB tmpfs for the data folder (needs root and mount): ${(e as Error).message.split('\n')[0]}`;
-  }
-}
-
-/** Writes a file until the disk refuses, leaving `leave` bytes free (0: nothing). */
-function fill(file: string, leave = 0): void {
-  const fd = fs.openSync(file, 'w');
-  try {
-    const s = fs.statfsSync(path.dirname(file));
-    let room = s.bavail * s.bsize - leave;
-    const chunk = Buffer.alloc(1024 * 1024, 1);
-    while (room > 0) {
-      try {
-        room -= fs.writeSync(fd, chunk, 0, Math.min(chunk.length, room));
-      } catch {
-        break;
-      }
-    }
-    if (leave === 0) {
-      // Whatever the statfs count missed: to the last byte.
-      for (;;) {
-        try {
-          fs.writeSync(fd, chunk, 0, 4096);
-        } catch {
-          break;
-        }
-      }
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-}
 
 /**
  * A full disk is an expected condition: the data folder on a small tmpfs is filled while a card
@@ -86,14 +46,14 @@ describe('a full disk', () => {
   };
 
   beforeAll(() => {
-    cannotMount = mountSmallDisk(disk);
+    cannotMount = mountSmallDisk(disk, DISK_MB);
     fs.mkdirSync(footage);
     for (const c of CLIPS) fs.copyFileSync(mediaFile(c), path.join(footage, c));
   });
   afterAll(async () => {
     await app?.close();
     await emu?.close();
-    if (!cannotMount) execFileSync('umount', ['-l', disk]);
+    if (!cannotMount) unmountSmallDisk(disk);
     tmp.cleanup();
   });
 
@@ -115,7 +75,7 @@ describe('a full disk', () => {
     const unsubscribe = app!.core.events.subscribe((event, payload) => {
       if (event === 'jobs.attention' && (payload as { reason: string }).reason === 'disk') holds++;
     });
-    fill(filler);
+    fillDisk(filler);
     let summary: JobsSummary | null = null;
     for (const t0 = Date.now(); Date.now() - t0 < 20_000; await new Promise((r) => setTimeout(r, 100))) {
       summary = await value<JobsSummary>('jobs.summary');
@@ -173,7 +133,7 @@ describe('a full disk', () => {
     const clips = (await value<{ total: number }>('library.list', { limit: 1 })).total;
     await app!.close();
     app = undefined;
-    fill(filler, 1024 * 1024);
+    fillDisk(filler, 1024 * 1024);
 
     await start();
     const h = await value<CatalogHealth>('catalog.health');

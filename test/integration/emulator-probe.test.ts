@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileUrl, makeBrokenClip, makeColourClip } from '../emulator/test-clips';
+import { fileUrl, makeBrokenClip, makeColourClip } from '../helpers/test-clips';
 import { REPO_ROOT, tempDir } from '../helpers/paths';
 import { setTimeout as sleep } from 'node:timers/promises';
 

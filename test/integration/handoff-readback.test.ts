@@ -6,7 +6,7 @@ import { fileUrl } from '../../src-main/core/export/file-url';
 import { startWebApp, type WebApp } from '../../src-main/web/web-app';
 import type { ExportFile } from '../../src-shared/contract/export';
 import type { ClipDetail } from '../../src-shared/contract/library';
-import { framesToTimecode, parseRational, timecodeToFrames, type FrameRate } from '../../src-shared/timecode';
+import { fps, framesToTimecode, parseRational, timecodeToFrames, type FrameRate } from '../../src-shared/timecode';
 import { parseCsv } from '../helpers/csv-reader';
 import { FCPXML_1_10 } from '../helpers/fcpxml-dtd-rules';
 import { makeClip, probeFacts, type ClipSpec } from '../helpers/handoff-clips';
@@ -131,7 +131,6 @@ const fileOf = (format: string, name?: string) => path.join(OUT, (name ? built[f
 const clipsOf = (t: ReadTimeline, kind: string) => t.tracks.filter((x) => x.kind === kind);
 const nonGap = (items: ReadItem[]) => items.filter((i) => i.schema !== 'Gap');
 const sameRate = (a: FrameRate, b: FrameRate) => a.num * b.den === b.num * a.den;
-const fps = (r: FrameRate) => r.num / r.den;
 
 describe.skipIf(MISSING !== null)('hand-off files read back by OpenTimelineIO 0.18.1 against ffprobe', () => {
   it('EDL (cmx_3600): one list per rate; every event at its source frames, with a reel of its own and its file', () => {

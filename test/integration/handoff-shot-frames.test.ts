@@ -10,6 +10,7 @@ import { startWebApp, type WebApp } from '../../src-main/web/web-app';
 import { marksOfRange, rangeOfFrames } from '../../src-renderer/src/components/viewer/marks';
 import { tcFrame, timebaseOf } from '../../src-renderer/src/components/timecode-format';
 import { parseCsv } from '../helpers/csv-reader';
+import { expectTime } from '../helpers/xml-read';
 import { makeClip } from '../helpers/handoff-clips';
 import { REPO_ROOT, tempDir } from '../helpers/paths';
 import { callOk } from '../helpers/app-call';
@@ -96,8 +97,7 @@ describe.each(CASES)('shots of $name start on their cut frame', (c) => {
     const q = (file: string, xpath: string) => execFileSync('xmllint', ['--xpath', xpath, file]).toString().trim();
     for (const [k, f] of c.cuts.entries()) {
       const t = q(xmlFile, `string(//asset-clip[@name="${c.name.replace('.mov', '')} shot ${k + 2}"]/@start)`);
-      const [n, d] = t.replace('s', '').split('/').map(Number) as [number, number];
-      expect((n * c.r.num) / ((d ?? 1) * c.r.den)).toBeCloseTo(start + f, 9);
+      expectTime(t, start + f, c.r);
     }
 
     const xmeml = await build('xmeml');

@@ -8,7 +8,7 @@ import { acquireDataDirLock, LOCK_NAME } from '../../src-main/core/util/data-dir
 import { startWebApp } from '../../src-main/web/web-app';
 import type { JobsSummary } from '../../src-shared/contract/jobs';
 import { startEmulator } from '../emulator/server';
-import { makeColourClip } from '../emulator/test-clips';
+import { makeColourClip } from '../helpers/test-clips';
 import { REPO_ROOT, tempDir } from '../helpers/paths';
 import { waitUntil } from './fixtures/pipeline-harness';
 

@@ -7,7 +7,7 @@ import { resetSharedKeyStates } from '../../src-main/core/service/key-state';
 import { createFileCipher, masterKeyFile } from '../../src-main/core/settings/file-cipher';
 import { startWebApp, type WebApp } from '../../src-main/web/web-app';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
-import { makeColourClip } from '../emulator/test-clips';
+import { makeColourClip } from '../helpers/test-clips';
 import { REPO_ROOT, tempDir } from '../helpers/paths';
 
 const KEY = 'hardening-key-91f3';

@@ -4,11 +4,12 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchMethods, type SearchResponse } from '../../src-shared/contract/search';
+import { textSearch, type TextSearchOptions } from '../helpers/text-search';
+import { makeColourClip, type ClipOptions } from '../helpers/test-clips';
 import { addByUrl } from '../../src-main/core/service-actions/add-by-url';
 import { ServiceClient } from '../../src-main/core/service';
 import { insertClip } from '../helpers/search-catalog';
 import { emulatedCatalog, probe, searchOver, type EmulatedCatalog, type FixtureClip } from './search-fixture';
-import { execFileSync } from 'node:child_process';
 import { TEST_SPACE } from '../helpers/search-catalog';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import type { SearchModule } from '../../src-main/core/search/search-module';
@@ -21,28 +22,20 @@ import type { SearchModule } from '../../src-main/core/search/search-module';
 
 const GIBBERISH = ['qwertyuiop', 'xyzzy plugh', 'asdf jkl semicolon', 'quarterly tax spreadsheet', 'synergy deliverables roadmap', 'invoice reconciliation meeting notes', 'password reset instructions', 'lorem ipsum dolor sit amet'];
 
-/** A 2 s clip of one colour; size and rate vary the bytes of the same picture. */
-function colourClip(file: string, colour: string, size = '320x240', fps = 10, seconds = 2): string {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  execFileSync(ffPath('ffmpeg'), ['-v', 'error', '-y', '-f', 'lavfi', '-i', `color=c=${colour}:s=${size}:d=${seconds}:r=${fps}`, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-preset', 'ultrafast', file]);
-  return file;
-}
+/** The library's clips: 2 s at 320x240 unless told otherwise. */
+const CLIP: ClipOptions = { seconds: 2, width: 320, height: 240 };
 
 async function clips(dir: string, spec: Array<[name: string, colour: string]>): Promise<FixtureClip[]> {
-  return spec.map(([name, colour]) => ({ name, file: colourClip(path.join(dir, `${name}.mp4`), colour), shots: [{ startS: 0, endS: 2 }] }));
+  return spec.map(([name, colour]) => ({ name, file: makeColourClip(dir, name, colour, CLIP), shots: [{ startS: 0, endS: 2 }] }));
 }
 
-function textSearch(mod: SearchModule) {
-  return async (q: string, o: { collections?: boolean; topK?: number; offset?: number } = {}): Promise<SearchResponse> => {
-    const args = searchMethods['search.text'].args.parse({ text: q, topK: o.topK ?? 10, offset: o.offset ?? 0, collections: o.collections ?? false });
-    return searchMethods['search.text'].result.parse(await mod.handlers['search.text'](args, { transport: 'test' }));
-  };
-}
+/** search.text on one world's search module. */
+const textOn = (mod: SearchModule) => (q: string, o?: TextSearchOptions) => textSearch(mod, q, o);
 
 describe('a homogeneous library with one outlier', () => {
   let world: EmulatedCatalog | undefined;
   let close: (() => Promise<void>) | undefined;
-  let text: ReturnType<typeof textSearch>;
+  let text: ReturnType<typeof textOn>;
 
   beforeAll(async () => {
     // Twelve dark clips of slightly different tints, one black, and one saturated magenta clip that
@@ -55,12 +48,12 @@ describe('a homogeneous library with one outlier', () => {
       footage: async (d) => [
         ...(await clips(path.join(d, 'footage'), [...dark, ['black', '0x000000'], ['magenta', '0xe000e0']])),
         // One long dark clip: fifteen 4 s segments of one shot that all look alike.
-        { name: 'long-dark', file: colourClip(path.join(d, 'footage', 'long-dark.mp4'), '0x0a0a0a', '320x240', 10, 60), shots: [{ startS: 0, endS: 60 }] },
+        { name: 'long-dark', file: makeColourClip(path.join(d, 'footage'), 'long-dark', '0x0a0a0a', { ...CLIP, seconds: 60 }), shots: [{ startS: 0, endS: 60 }] },
       ],
     });
     const s = await searchOver(world);
     close = s.close;
-    text = textSearch(s.mod);
+    text = textOn(s.mod);
   }, 180_000);
 
   afterAll(async () => {
@@ -119,7 +112,7 @@ describe('a homogeneous library with one outlier', () => {
 describe('one clip reached locally, through a collection and by URL', () => {
   let world: EmulatedCatalog | undefined;
   let close: (() => Promise<void>) | undefined;
-  let text: ReturnType<typeof textSearch>;
+  let text: ReturnType<typeof textOn>;
   let server: http.Server | undefined;
   let mod: SearchModule | undefined;
   const routes: Record<string, number> = {};
@@ -137,7 +130,7 @@ describe('one clip reached locally, through a collection and by URL', () => {
 
     // Through a collection only: another encode of the red picture (another file), catalogued but
     // never indexed here, uploaded to a collection the service searches.
-    const viaCollection = colourClip(path.join(dir, 'collection', 'red-upload.mp4'), 'red', '352x288', 12);
+    const viaCollection = makeColourClip(path.join(dir, 'collection'), 'red-upload', 'red', { ...CLIP, width: 352, height: 288, fps: 12 });
     const info = await probe(viaCollection);
     const volumeId = db.prepare('SELECT id FROM volumes LIMIT 1').pluck().get() as number;
     const mount = db.prepare('SELECT mount_path FROM volumes WHERE id = ?').pluck().get(volumeId) as string;
@@ -149,7 +142,7 @@ describe('one clip reached locally, through a collection and by URL', () => {
     db.prepare(`INSERT INTO collection_videos (collection_id, region, clip_id, video_id, status, updated_at) VALUES (?, 'asia', ?, ?, 'processed', ?)`).run(collectionId, routes.collection, videoId, Date.now());
 
     // By URL: the same picture served over HTTP and added the way "Add by URL" adds it.
-    const viaUrl = colourClip(path.join(dir, 'web', 'red-web.mp4'), 'red', '480x270', 15);
+    const viaUrl = makeColourClip(path.join(dir, 'web'), 'red-web', 'red', { ...CLIP, width: 480, height: 270, fps: 15 });
     server = http.createServer((req, res) => {
       const body = fs.readFileSync(viaUrl);
       res.writeHead(200, { 'Content-Type': 'video/mp4', 'Content-Length': body.length });
@@ -164,7 +157,7 @@ describe('one clip reached locally, through a collection and by URL', () => {
     const s = await searchOver(world);
     close = s.close;
     mod = s.mod;
-    text = textSearch(s.mod);
+    text = textOn(s.mod);
   }, 180_000);
 
   afterAll(async () => {

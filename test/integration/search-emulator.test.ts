@@ -6,7 +6,9 @@ import { ExactVectorIndex } from '../../src-main/core/search/exact-search';
 import { blobToFloat32 } from '../../src-main/core/catalog/vector-blob';
 import type { SearchModule } from '../../src-main/core/search/search-module';
 import { ServiceClient, type ServiceConfig } from '../../src-main/core/service';
-import { searchMethods, type SearchResponse } from '../../src-shared/contract/search';
+import type { SearchResponse } from '../../src-shared/contract/search';
+import { makeColourClip } from '../helpers/test-clips';
+import { textSearch, type TextSearchOptions } from '../helpers/text-search';
 import type { EmulatorHandle } from '../emulator/server';
 import { insertClip } from '../helpers/search-catalog';
 import { MEDIA_DIR } from '../helpers/paths';
@@ -30,11 +32,7 @@ let clips: EmbeddedClip[];
 let cfg: ServiceConfig;
 const byName = (n: string) => clips.find((c) => c.name === n)!;
 
-async function text(q: string, opts: { topK?: number; filters?: unknown; collections?: boolean } = {}): Promise<SearchResponse> {
-  // Through the contract's schemas, as the dispatcher would: defaults applied, result validated.
-  const args = searchMethods['search.text'].args.parse({ text: q, topK: opts.topK ?? 10, filters: opts.filters ?? {}, collections: opts.collections ?? false });
-  return searchMethods['search.text'].result.parse(await mod.handlers['search.text'](args, { transport: 'test' }));
-}
+const text = (q: string, o?: TextSearchOptions) => textSearch(mod, q, o);
 
 function names(r: SearchResponse): string[] {
   return r.results.map((x) => clips.find((c) => c.clipId === x.clipId)?.name ?? `clip${x.clipId}`);
@@ -192,9 +190,7 @@ describe('collection search merged with local results', () => {
     const client = new ServiceClient(cfg);
     const { collectionId } = await client.createCollection('search test', '');
     // A clip in the catalog without local embeddings: only the collection can find it.
-    const yellow = path.join(dir, 'footage', 'yellow.mp4');
-    const { execFileSync } = await import('node:child_process');
-    execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=yellow:s=320x240:d=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', yellow]);
+    const yellow = makeColourClip(path.join(dir, 'footage'), 'yellow', 'yellow', { seconds: 2, width: 320, height: 240 });
     const vol = db.prepare('SELECT volume_id FROM clips WHERE id = ?').pluck().get(byName('red').clipId) as number;
     const info = await probe(yellow);
     yellowClip = insertClip(db, { volumeId: vol, relPath: path.relative(db.prepare('SELECT mount_path FROM volumes WHERE id = ?').pluck().get(vol) as string, yellow), durationS: info.durationS, height: info.height, width: info.width });

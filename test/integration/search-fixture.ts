@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseRational } from '../../src-shared/timecode';
+import { fps, parseRational } from '../../src-shared/timecode';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { ClipDecoder } from '../../src-main/core/media/clip-decoder';
@@ -15,6 +15,7 @@ import { ServiceClient, type ServiceConfig } from '../../src-main/core/service';
 import { encodeUint8Tensor } from '../../src-main/core/tensors/tensor-codec';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../emulator/server';
 import { tempDir } from '../helpers/paths';
+import { makeColourClip } from '../helpers/test-clips';
 import { insertClip, insertPoster, insertSegment, insertShot, insertVolume, openTestCatalog, putEmbedding, putServiceTags, TEST_SPACE } from '../helpers/search-catalog';
 
 /**
@@ -63,7 +64,7 @@ export async function probe(file: string): Promise<{ durationS: number; width: n
   const r = await runTool(ffPath('ffprobe'), ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height,avg_frame_rate:format=duration', '-of', 'json', file]);
   const p = probeSchema.parse(JSON.parse(r.stdout.toString('utf8')));
   const rate = parseRational(p.streams[0]!.avg_frame_rate);
-  return { durationS: Number(p.format.duration), width: p.streams[0]!.width, height: p.streams[0]!.height, fps: rate ? rate.num / rate.den : null };
+  return { durationS: Number(p.format.duration), width: p.streams[0]!.width, height: p.streams[0]!.height, fps: rate ? fps(rate) : null };
 }
 
 /**
@@ -75,9 +76,7 @@ export async function makeColourClips(dir: string): Promise<FixtureClip[]> {
   const enc = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-r', '10'];
   const out: FixtureClip[] = [];
   for (const colour of ['red', 'blue', 'green']) {
-    const file = path.join(dir, `${colour}.mp4`);
-    await ffmpeg(['-f', 'lavfi', '-i', `color=c=${colour}:s=320x240:d=2`, ...enc, file]);
-    out.push({ name: colour, file, shots: [{ startS: 0, endS: 2 }] });
+    out.push({ name: colour, file: makeColourClip(dir, colour, colour, { seconds: 2, width: 320, height: 240 }), shots: [{ startS: 0, endS: 2 }] });
   }
   const pattern = path.join(dir, 'testsrc.mp4');
   await ffmpeg(['-f', 'lavfi', '-i', 'testsrc=s=320x240:d=2', ...enc, pattern]);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { fingerprintFile } from '../../src-main/core/library/fingerprint';
 import type { SearchModule } from '../../src-main/core/search/search-module';
-import { searchMethods, type SearchResponse } from '../../src-shared/contract/search';
+import { textSearch } from '../helpers/text-search';
 import { emulatedCatalog, makeColourClips, searchOver, type EmbeddedClip, type EmulatedCatalog } from './search-fixture';
 
 /**
@@ -19,10 +19,7 @@ let mod: SearchModule;
 let clips: EmbeddedClip[];
 const byName = (n: string) => clips.find((c) => c.name === n)!;
 
-async function text(q: string, filters: unknown = {}): Promise<SearchResponse> {
-  const args = searchMethods['search.text'].args.parse({ text: q, topK: 10, filters, collections: false });
-  return searchMethods['search.text'].result.parse(await mod.handlers['search.text'](args, { transport: 'test' }));
-}
+const text = (q: string, filters?: unknown) => textSearch(mod, q, { filters });
 
 beforeAll(async () => {
   world = await emulatedCatalog({
@@ -86,7 +83,7 @@ describe('search an editor trusts', () => {
     expect(reds[0]!.otherLocations).toHaveLength(1);
     expect(reds[0]!.otherLocations[0]!.clipPath).not.toBe(reds[0]!.clipPath);
     // A page of one card, where the copy's own hit is not among the candidates: still listed.
-    const one = await mod.handlers['search.text'](searchMethods['search.text'].args.parse({ text: 'red', topK: 1, collections: false }), { transport: 'test' });
+    const one = await textSearch(mod, 'red', { topK: 1 });
     expect(one.results[0]!.otherLocations).toHaveLength(1);
   });
 

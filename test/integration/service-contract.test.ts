@@ -14,7 +14,7 @@ import {
   type ServiceConfig,
 } from '../../src-main/core/service';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
-import { fileUrl, makeBrokenClip, makeColourClip } from '../emulator/test-clips';
+import { fileUrl, makeBrokenClip, makeColourClip } from '../helpers/test-clips';
 import { tempDir } from '../helpers/paths';
 
 const DIM = 96;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src-shared/errors';
 import { ServiceClient, encodeVideoWithFallback, resetSharedKeyStates } from '../../src-main/core/service';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
-import { fileUrl, makeColourClip } from '../emulator/test-clips';
+import { fileUrl, makeColourClip } from '../helpers/test-clips';
 import { tempDir } from '../helpers/paths';
 
 /**

@@ -8,7 +8,8 @@ import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import type { createSearchModule, SearchModule } from '../../src-main/core/search/search-module';
 import { resetSharedKeyStates } from '../../src-main/core/service/key-state';
 import { ServiceClient, type ServiceConfig } from '../../src-main/core/service';
-import { searchMethods, type SearchResponse, type SearchStatus } from '../../src-shared/contract/search';
+import type { SearchStatus } from '../../src-shared/contract/search';
+import { textSearch, type TextSearchOptions } from '../helpers/text-search';
 import type { EmulatorHandle } from '../emulator/server';
 import { emulatedCatalog, makeColourClips, searchOver, type EmbeddedClip, type EmulatedCatalog } from './search-fixture';
 
@@ -34,10 +35,7 @@ let mod: SearchModule;
 let collectionId: string;
 const statuses: SearchStatus[] = [];
 
-async function text(q: string, opts: { topK?: number; collections?: boolean } = {}): Promise<SearchResponse> {
-  const args = searchMethods['search.text'].args.parse({ text: q, topK: opts.topK ?? 10, collections: opts.collections ?? false });
-  return searchMethods['search.text'].result.parse(await mod.handlers['search.text'](args, { transport: 'test' }));
-}
+const text = (q: string, o?: TextSearchOptions) => textSearch(mod, q, o);
 
 /** Every clip uploaded to one collection and processed, recorded in the catalog as the app does. */
 async function collectionOfAllClips(client: ServiceClient): Promise<string> {

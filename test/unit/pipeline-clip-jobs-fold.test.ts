@@ -92,7 +92,7 @@ describe('the Jobs fold', () => {
       { r: row('probe', 'queued', { clip_id: 5, priority: 100 }), state: 'waiting' as const },
       { r: row('analysis', 'running', { clip_id: 6 }), state: 'running' as const },
     ];
-    expect(clipCounts(folded)).toEqual({ total: 6, done: 2, active: 3, failed: 1 });
+    expect(clipCounts(folded)).toEqual({ total: 6, done: 2, active: 3, running: 1, waiting: 2, failed: 1 });
     expect(listOrder(folded, 'all').map((x) => x.r.clip_id)).toEqual([6, 5, 4, 3, 2, 1]);
     expect(listOrder(folded, 'active').map((x) => x.r.clip_id)).toEqual([6, 5, 4]);
     expect(listOrder(folded, 'done').map((x) => x.r.clip_id)).toEqual([2, 1]);

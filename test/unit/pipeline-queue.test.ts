@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../src-shared/errors';
 import { openCatalog, type CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { JobQueue } from '../../src-main/core/pipeline/job-queue';
-import { DiskWatch } from '../../src-main/core/pipeline/disk-watch';
+import { BlockWatch } from '../../src-main/core/pipeline/block-watch';
 import type { AnyStageHandler, StageContext } from '../../src-main/core/pipeline/job-types';
 import { STAGE_GRAPH, type StageName } from '../../src-shared/contract/stage-graph';
 import { backoffDelay, primaryBlock, reactionFor } from '../../src-main/core/pipeline/error-policy';
@@ -143,7 +143,7 @@ describe('job queue', () => {
     q.register(stage('analysis'));
     for (const c of clips) q.enqueue({ clipId: c, stage: 'poll' });
     q.start();
-    await waitFor(() => q.totals().done === 12);
+    await waitFor(() => q.list({ states: ['done'] }).length === 12);
     expect(peak.cpu).toBe(1);
     expect(peak.network).toBeGreaterThanOrEqual(1);
     expect(peak.network).toBeLessThanOrEqual(2);
@@ -172,7 +172,7 @@ describe('job queue', () => {
     }
     for (const c of [...clips].reverse()) q.enqueue({ clipId: c, stage: 'probe' });
     q.start();
-    await waitFor(() => q.totals().done === 16);
+    await waitFor(() => q.list({ states: ['done'] }).length === 16);
     const [a, b, c, d] = clips;
     expect(order).toEqual([
       ...[a, b, c, d].flatMap((id) => [`probe${id}`, `poster${id}`]),
@@ -190,7 +190,7 @@ describe('job queue', () => {
     const last = clips[4]!;
     q.prioritizeClip(last);
     q.start();
-    await waitFor(() => q.totals().done === 10);
+    await waitFor(() => q.list({ states: ['done'] }).length === 10);
     expect(order.slice(0, 2)).toEqual([`a${last}`, `b${last}`]);
     expect(q.find(last, 'poster')!.priority).toBe(100);
   });
@@ -411,7 +411,7 @@ describe('job queue', () => {
     let roomOk = true;
     const disk = { room: () => ({ ok: roomOk }), describe: () => 'The disk holding /data has 0 kB free.' };
     const { db, q } = setup({ disk, concurrency: { cpu: 2, network: 1 } });
-    const watch = new DiskWatch(q, disk, 20);
+    const watch = new BlockWatch(q, { reason: 'disk', clears: () => disk.room().ok, delay: { initialMs: 20, maxMs: 20 } });
     const clips = addClips(db, 6);
     db.exec('CREATE TABLE scratch (b BLOB)');
     const grow = db.prepare('INSERT INTO scratch (b) VALUES (zeroblob(65536))');
@@ -435,6 +435,39 @@ describe('job queue', () => {
     await waitFor(() => q.list({ states: ['done'] }).length === 6);
     expect(q.isBlocked('disk')).toBe(false);
     watch.stop();
+  });
+
+  it('a BlockWatch looks only while its block holds, takes a throw for "not yet", lifts the block, and looks at once when asked', async () => {
+    const { q } = setup();
+    let looks = 0;
+    let clears = false;
+    const watch = new BlockWatch(q, {
+      reason: 'offline',
+      clears: () => {
+        looks++;
+        if (looks === 1) throw new Error('no answer');
+        return clears;
+      },
+      delay: { initialMs: 5, maxMs: 20 },
+    });
+    await new Promise((r) => setTimeout(r, 40));
+    expect(looks).toBe(0);
+    q.block('offline', 'unreachable');
+    await waitFor(() => looks >= 3);
+    expect(q.isBlocked('offline')).toBe(true);
+    clears = true;
+    await waitFor(() => !q.isBlocked('offline'));
+    const after = looks;
+    await new Promise((r) => setTimeout(r, 60));
+    expect(looks).toBe(after);
+    q.block('offline', 'unreachable again');
+    watch.lookNow();
+    expect(looks).toBe(after + 1);
+    await waitFor(() => !q.isBlocked('offline'));
+    watch.stop();
+    q.block('offline', 'after stop');
+    await new Promise((r) => setTimeout(r, 60));
+    expect(looks).toBe(after + 1);
   });
 
   it('enqueue is one job per clip and stage; reset starts a finished job over', async () => {

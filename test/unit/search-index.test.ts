@@ -183,15 +183,19 @@ describe('HNSW index on 20k clustered 512-d vectors', () => {
     small.addBatch(ids.slice(0, 3_000), data.subarray(0, 3_000 * DIM));
     for (let i = 0; i < 1_000; i++) small.remove(ids[i]!);
     expect(small.tombstones).toBe(1_000);
-    const before = queries.slice(0, 5).map((q) => small.search(q, 10));
     small.compact();
     expect(small.tombstones).toBe(0);
     expect(small.size).toBe(2_000);
-    queries.slice(0, 5).forEach((q, i) => {
+    // Against the exact answer over the live vectors, not the tombstoned graph's own answer (itself
+    // approximate, and built by several threads: it missed 2 of 10 in one CI run).
+    const live = new ExactVectorIndex();
+    live.addBatch(ids.slice(1_000, 3_000), data.subarray(1_000 * DIM, 3_000 * DIM));
+    const recalls = queries.slice(0, 20).map((q) => {
       const after = small.search(q, 10);
       expect(after.every((h) => h.id >= ids[1_000]!)).toBe(true);
-      expect(recallAt(10, after, before[i]!)).toBeGreaterThanOrEqual(0.9);
+      return recallAt(10, after, live.search(q, 10));
     });
+    expect(recalls.reduce((a, b) => a + b, 0) / recalls.length).toBeGreaterThanOrEqual(0.95);
   });
 });
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { statement } from '../catalog/statements';
-import type { CameraMotion, FrameFaces, LocalTag, ShotAnalysis } from './analysis-types';
+import type { CameraMotion, FrameFaceBoxes, LocalTag, ShotAnalysis } from './analysis-types';
 import { CAMERA_MOVEMENTS } from './analysis-types';
 
 /**
@@ -112,21 +112,21 @@ const faceRow = z.object({
   w: z.number(),
   h: z.number(),
   score: z.number(),
-  landmarks_json: z.string(),
 });
 const tagRow = z.object({ category: z.enum(['shot_size', 'camera_movement']), value: z.string(), confidence: z.number(), magnitude: z.number().nullable() });
 
 /**
  * The faces stored for a shot, frame by frame in sampling order, the most confident first in each
  * frame: the analysis read back, and the viewer's face boxes (read at each shot the viewer shows:
- * compiled once per connection).
+ * compiled once per connection). Boxes only: the viewer draws rectangles and nothing reads the
+ * landmarks back, so their JSON stays unread in the catalog.
  */
-export function facesOfShot(db: Database.Database, shotId: number): FrameFaces[] {
-  const faceRows = z.array(faceRow).parse(statement(db, 'SELECT * FROM shot_faces WHERE shot_id = ? ORDER BY frame_idx, score DESC').all(shotId));
-  const frames = new Map<number, FrameFaces>();
+export function facesOfShot(db: Database.Database, shotId: number): FrameFaceBoxes[] {
+  const faceRows = z.array(faceRow).parse(statement(db, 'SELECT frame_idx, time_s, x, y, w, h, score FROM shot_faces WHERE shot_id = ? ORDER BY frame_idx, score DESC').all(shotId));
+  const frames = new Map<number, FrameFaceBoxes>();
   for (const r of faceRows) {
     const f = frames.get(r.frame_idx) ?? { frameIndex: r.frame_idx, timeS: r.time_s, faces: [] };
-    f.faces.push({ x: r.x, y: r.y, w: r.w, h: r.h, score: r.score, landmarks: z.array(z.number()).parse(JSON.parse(r.landmarks_json)) });
+    f.faces.push({ x: r.x, y: r.y, w: r.w, h: r.h, score: r.score });
     frames.set(r.frame_idx, f);
   }
   return [...frames.values()];
@@ -138,7 +138,7 @@ export interface StoredShotAnalysis {
   faceModel: string;
   framesSampled: number;
   analyzedAt: number;
-  faces: FrameFaces[];
+  faces: FrameFaceBoxes[];
   motion: CameraMotion;
   localTags: LocalTag[];
 }

@@ -18,6 +18,16 @@ export interface FrameFaces {
   faces: Face[];
 }
 
+/** A stored face as the catalog hands it out: its box and score (the landmarks are kept, never read back). */
+export type FaceBox = Omit<Face, 'landmarks'>;
+
+/** The stored faces of one sampled frame of a shot. */
+export interface FrameFaceBoxes {
+  frameIndex: number;
+  timeS: number;
+  faces: FaceBox[];
+}
+
 export const CAMERA_MOVEMENTS = ['pan left', 'pan right', 'tilt up', 'tilt down', 'zoom in', 'zoom out', 'static', 'handheld'] as const;
 export type CameraMovement = (typeof CAMERA_MOVEMENTS)[number];
 

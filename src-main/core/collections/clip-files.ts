@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import { AppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
+import { reachClipFile } from '../library/clip-reach';
 import { clipIdsBelow, clipNames, pathOf } from '../library/clip-store';
 
 /** The few facts about a catalogued clip that a collection upload needs, from the library's own reads. */
@@ -17,17 +17,11 @@ export interface ClipFile {
 
 export function createClipFiles(db: CatalogDb) {
   return {
-    /** The clip as it is on disk now; io when its drive is offline or the file is gone. */
+    /** The clip as it is on disk now; `unplugged` (the upload waits) when its drive or the file is away. */
     resolve(clipId: number): ClipFile {
       const c = pathOf(db, clipId);
       if (!c) throw new AppError('not_found', `clip ${clipId} is not in the catalog`);
-      if (!c.online) throw new AppError('io', `${c.fileName}: its drive is offline`);
-      let st: fs.Stats;
-      try {
-        st = fs.statSync(c.path);
-      } catch {
-        throw new AppError('io', `${c.fileName}: file not found at ${c.path}`);
-      }
+      const st = reachClipFile(db, c);
       return {
         clipId: c.clipId,
         path: c.path,

@@ -195,7 +195,7 @@ export async function runCollectionUpload(
           firstPermanent ??= err;
           continue;
         }
-        // Offline, quota, auth, rate limits: the row waits, and the caller retries or pauses.
+        // Offline, quota, auth, rate limits, an unplugged drive: the row waits, and the caller retries or pauses.
         setRow(d, key, { status: 'queued', progress: null, errorKind: err.kind, errorMessage: err.message });
         throw err;
       }

@@ -146,12 +146,14 @@ export function remoteClipJobs(clip: ClipForJobs, segments: number): ClipJobs {
 
 export type FoldedRow = { r: FrontierRow; state: ClipJobs['state'] };
 
-/** The summary's clip counts. */
+/** The summary's clip counts: clips, each in its folded state (a clip with two jobs running is one running clip). */
 export function clipCounts(folded: readonly FoldedRow[]): JobsSummary['clips'] {
   return {
     total: folded.length,
     done: folded.filter((x) => x.state === 'done').length,
     active: folded.filter((x) => isActive(x.state)).length,
+    running: folded.filter((x) => x.state === 'running').length,
+    waiting: folded.filter((x) => x.state === 'waiting' || x.state === 'blocked').length,
     failed: folded.filter((x) => x.state === 'failed').length,
   };
 }

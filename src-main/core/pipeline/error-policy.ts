@@ -38,7 +38,7 @@ export function backoffDelay(attempt: number, opts: BackoffOptions = DEFAULT_BAC
  * - auth, quota, offline on a network stage stop every network stage, not just this job: the next
  *   call would fail the same way. The job goes back to queued without losing an attempt.
  * - disk_full: no room to write in the data folder: every stage waits (attempts untouched) until
- *   there is room again (DiskWatch), whatever the job was doing; nothing it had saved is lost.
+ *   there is room again (a BlockWatch reading the free space), whatever the job was doing; nothing it had saved is lost.
  * - unplugged: the clip's drive or folder is away, whatever the stage (an upload may decode the
  *   file again): looked at again every minute without counting, or at once when the Library finds
  *   the file back and hands the clip over again (JobQueue.wakeClip).

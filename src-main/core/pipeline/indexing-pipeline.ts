@@ -11,10 +11,10 @@ import { clipCounts, clipJobsOf, foldState, isActive, listOrder, NETWORK_STAGES,
 import type { BackoffOptions } from './error-policy';
 import { JobsEta } from './jobs-eta';
 import { createJobsViewStore, type JobsViewStore } from './jobs-view-store';
-import { DiskWatch } from './disk-watch';
+import { BlockWatch } from './block-watch';
 import { JobQueue, type DiskRoomCheck, type GateState } from './job-queue';
 import type { Job, JobResource } from './job-types';
-import { NetworkWatch } from './network-watch';
+import { watchNetwork } from './network-watch';
 import { ServiceRecovery } from './service-recovery';
 import type { StageDeps } from './pipeline-deps';
 import { InFlight } from './run-pool';
@@ -94,8 +94,8 @@ export class IndexingPipeline {
   private readonly deps: StageDeps;
   private readonly view: JobsViewStore;
   private readonly eta: JobsEta;
-  private readonly watch: NetworkWatch;
-  private readonly diskWatch: DiskWatch | null;
+  private readonly watch: ReturnType<typeof watchNetwork>;
+  private readonly diskWatch: BlockWatch | null;
   private readonly recovery: ServiceRecovery;
   private pool: AnalysisPool | null = null;
   private readonly dirtyClips = new Set<number>();
@@ -109,7 +109,9 @@ export class IndexingPipeline {
     this.store = new SegmentStore(o.db);
     this.queue = new JobQueue({ db: o.db, concurrency: o.concurrency, backoff: o.backoff, logger: o.logger, disk: o.disk });
     this.view = createJobsViewStore(o.db);
-    this.diskWatch = o.disk ? new DiskWatch(this.queue, o.disk) : null;
+    const disk = o.disk;
+    // While the disk block holds, the free space is read every 2 s (a statfs call, nothing written).
+    this.diskWatch = disk ? new BlockWatch(this.queue, { reason: 'disk', clears: () => disk.room().ok, delay: { initialMs: 2000, maxMs: 2000 } }) : null;
     this.deps = {
       db: o.db,
       store: this.store,
@@ -141,7 +143,7 @@ export class IndexingPipeline {
         .reverse()
         .map((r) => ({ stage: r.stage, clipId: r.clip_id, runMs: r.run_ms, workS: r.work_s, finishedAt: r.finished_at })),
     );
-    this.watch = new NetworkWatch(this.queue, {
+    this.watch = watchNetwork(this.queue, {
       client: () => o.service.client(),
       offlineProbe: o.offlineProbe,
       quotaProbeMs: o.quotaProbeMs ?? null,
@@ -331,8 +333,8 @@ export class IndexingPipeline {
     const clips = clipCounts(folded);
     const shown = this.eta.shown;
     return {
-      totals: this.queue.totals(),
       clips,
+      otherJobs: this.view.otherJobs(),
       etaMs: clips.active === 0 ? 0 : (shown?.ms ?? null),
       etaNote: shown?.note ?? null,
       network: this.networkState(),

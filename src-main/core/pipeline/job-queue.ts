@@ -45,7 +45,6 @@ export interface GateState {
   blocks: BlockState[];
 }
 
-export type JobTotals = Record<JobState, number>;
 
 export interface ListFilter {
   clipId?: number;
@@ -344,14 +343,6 @@ export class JobQueue {
       .list(f).map((r) => this.running.get(r.id)?.job ?? rowToJob(r)).map((j) => ({ ...j }));
   }
 
-  totals(): JobTotals {
-    const out: JobTotals = { queued: 0, running: 0, done: 0, failed: 0, paused: 0, cancelled: 0 };
-    for (const r of this.store.countsByState()) {
-      if (r.state in out) out[r.state as JobState] = r.n;
-    }
-    return out;
-  }
-
   runningJobs(): Job[] {
     return [...this.running.values()].map((r) => ({ ...r.job }));
   }
@@ -400,7 +391,7 @@ export class JobQueue {
     }
   }
 
-  /** No room to write: every stage waits (DiskWatch lifts it). The message is the guard's, naming the folder. */
+  /** No room to write: every stage waits (a BlockWatch lifts it). The message is the guard's, naming the folder. */
   private blockForDisk(): void {
     this.block('disk', this.disk?.describe() ?? 'the disk holding the catalog is full');
   }

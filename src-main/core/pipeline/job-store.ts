@@ -146,7 +146,6 @@ export function createJobStore(db: CatalogDb) {
     `SELECT * FROM jobs WHERE (@states IS NULL OR state IN (SELECT value FROM json_each(@states)))
      AND (@stages IS NULL OR stage IN (SELECT value FROM json_each(@stages))) ORDER BY id LIMIT @limit OFFSET @offset`,
   );
-  const countsByState = db.prepare('SELECT state, COUNT(*) AS n FROM jobs GROUP BY state');
   const anyQueued = db.prepare("SELECT 1 FROM jobs WHERE state = 'queued' AND stage IN (SELECT value FROM json_each(?)) LIMIT 1");
   const due = db.prepare(
     `SELECT * FROM jobs WHERE state = 'queued' AND stage IN (SELECT value FROM json_each(?)) AND (not_before IS NULL OR not_before <= ?)
@@ -201,7 +200,6 @@ export function createJobStore(db: CatalogDb) {
       const args = { states: f.states?.length ? json(f.states) : null, stages: f.stages?.length ? json(f.stages) : null, limit: f.limit ?? -1, offset: f.offset ?? 0 };
       return (f.clipId !== undefined ? listOfClip.all({ ...args, clipId: f.clipId }) : listAll.all(args)) as JobRow[];
     },
-    countsByState: () => countsByState.all() as { state: string; n: number }[],
     anyQueued: (stages: readonly StageName[]) => anyQueued.get(json(stages)) !== undefined,
     /** Queued jobs of these stages due by `now`, in queue order. */
     due: (stages: readonly StageName[], now: number, limit: number) => due.all(json(stages), now, limit) as JobRow[],

@@ -1,5 +1,6 @@
 import type { CatalogDb } from '../catalog/open-catalog';
 import { INDEX_STAGES } from '../../../src-shared/contract/jobs';
+import type { OtherJob } from '../../../src-shared/contract/jobs';
 import type { ClipForJobs, FrontierRow } from './clip-jobs-fold';
 
 /** Stage order and names as SQL, from the stage graph's constants only. */
@@ -31,6 +32,7 @@ const frontiersSql = (only: (col: string) => string) =>
 export function createJobsViewStore(db: CatalogDb) {
   const allFrontiers = db.prepare(frontiersSql(() => ''));
   const someFrontiers = db.prepare(frontiersSql((col) => `AND ${col} IN (SELECT value FROM json_each(@ids))`));
+  const openClipless = db.prepare("SELECT stage, state FROM jobs WHERE clip_id IS NULL AND state IN ('queued', 'running') ORDER BY id");
   const clip = db.prepare('SELECT id, file_name, source_url, status, duration_s, indexed_at, indexed_profile FROM clips WHERE id = ?');
   const everyLocalClip = db.prepare('SELECT id FROM clips WHERE source_url IS NULL ORDER BY id').pluck();
   const unindexedLocalClips = db
@@ -42,6 +44,8 @@ export function createJobsViewStore(db: CatalogDb) {
   return {
     /** Each clip's furthest indexing job (of these clips, or of all). */
     frontiers: (clipIds?: readonly number[]) => (clipIds ? someFrontiers.all({ ids: JSON.stringify(clipIds) }) : allFrontiers.all()) as FrontierRow[],
+    /** Jobs for no clip (the reference queries) that wait or run: the summary shows them apart from the clips. */
+    otherJobs: () => openClipless.all() as OtherJob[],
     clipForJobs: (clipId: number) => clip.get(clipId) as ClipForJobs | undefined,
     /**
      * The clips "index everything" hands over: with `restart` every local clip; otherwise those

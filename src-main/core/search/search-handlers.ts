@@ -20,10 +20,7 @@ export function createSearchHandlers(d: SearchHandlerDeps): HandlersFor<typeof s
     'search.text': (a) => d.search.text(a),
     'search.similar': (a) => d.search.similar(a),
     'search.facets': () => searchFacets(d.stores.filters, d.space()),
-    // The boxes only: the landmarks stay in the catalog (the viewer draws rectangles).
-    'search.faces': ({ shotId }) => ({
-      frames: facesOfShot(d.db, shotId).map((f) => ({ timeS: f.timeS, faces: f.faces.map(({ x, y, w, h, score }) => ({ x, y, w, h, score })) })),
-    }),
+    'search.faces': ({ shotId }) => ({ frames: facesOfShot(d.db, shotId).map(({ timeS, faces }) => ({ timeS, faces })) }),
     'search.clipTags': ({ clipId }) => ({ spans: clipTagSpans(d.stores.tags, clipId) }),
     'search.status': () => d.search.status(),
     'search.history': ({ limit }) => ({ queries: d.search.history(limit) }),

@@ -2,7 +2,7 @@ import { useRef, useState, type ReactNode } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { api } from '../api/client';
 import { ClipJobRow } from '../components/jobs/ClipJobRow';
-import { formatEta } from '../components/jobs/format';
+import { formatEta, stageLabel } from '../components/jobs/format';
 import { useJobList, useJobsSummary, type JobListFilter } from '../components/jobs/use-jobs';
 import './jobs.css';
 
@@ -64,12 +64,12 @@ export function JobsView(): ReactNode {
               <div className="muted">clips indexed</div>
             </div>
             <div>
-              <div className="jobs-big">{summary.totals.running}</div>
+              <div className="jobs-big" data-testid="clips-running">{summary.clips.running}</div>
               <div className="muted">running</div>
             </div>
             <div>
-              <div className="jobs-big">{summary.totals.queued}</div>
-              <div className="muted">queued</div>
+              <div className="jobs-big" data-testid="clips-waiting">{summary.clips.waiting}</div>
+              <div className="muted">waiting</div>
             </div>
             <div>
               <div className={`jobs-big${summary.clips.failed ? ' error-text' : ''}`}>{summary.clips.failed}</div>
@@ -87,6 +87,12 @@ export function JobsView(): ReactNode {
           <div className="progress-line big state-running" aria-label="clips indexed">
             <div className="progress-fill" style={{ width: `${Math.round(overall * 100)}%` }} />
           </div>
+          {summary.otherJobs.length > 0 && (
+            // Work for no clip (the reference queries) is not counted with the clips: said apart.
+            <div className="muted jobs-other" data-testid="other-jobs">
+              {summary.otherJobs.map((j) => `Also ${j.state === 'running' ? 'running' : 'waiting'}: ${stageLabel(j.stage)}`).join(' · ')}
+            </div>
+          )}
         </section>
       )}
 

@@ -4,8 +4,9 @@ import { AppError, toAppError } from '../../../../src-shared/errors';
 import type { ClipStatus } from '../../../../src-shared/contract/library';
 import type { CatalogDb } from '../../catalog/open-catalog';
 import { thumbnailDir } from '../../library/clip-paths';
-import { assertSameFile, clipAbsPath, fingerprintOf, getClipRow, type ClipRow } from '../../library/clip-store';
-import { applyClipEvent, clearClipMissing, EMPTY_FILE, markClipMissing, recordClipFailure, recordProbe, recordSameContent, resetClipContent } from '../../library/clips-repository';
+import { clipWhere, fileWentAway, reachClipFile } from '../../library/clip-reach';
+import { assertSameFile, fingerprintOf, getClipRow, type ClipRow } from '../../library/clip-store';
+import { applyClipEvent, EMPTY_FILE, recordClipFailure, recordProbe, recordSameContent, resetClipContent } from '../../library/clips-repository';
 import { fingerprintFile } from '../../library/fingerprint';
 import { replaceShots } from '../../library/shot-store';
 import { addClipPoster, hasPoster, replaceThumbnails } from '../../library/thumbnail-store';
@@ -38,47 +39,14 @@ const now = () => Date.now();
 /** ffmpeg's words when the disk it writes to (thumbnails, the filmstrip) is full: the disk's fault, not the clip's. */
 const NO_SPACE = /No space left on device|Disk quota exceeded/i;
 
-/** Errors of a file whose path is gone (the drive or a folder above it moved away), not of its content. */
-const AWAY = new Set(['ENOENT', 'ENOTDIR', 'ENODEV', 'ENXIO', 'EIO']);
-
 /**
  * The file must be reachable: an offline volume or a vanished file is waited for (`unplugged`:
  * the job looks again by itself, or when the Library finds the file back), never turned into a
  * clip error.
  */
 function requireFile(db: CatalogDb, row: ClipRow): { abs: string; st: fs.Stats } {
-  if (!row.online) throw new AppError('unplugged', `volume "${row.volume_label ?? row.mount_path}" is not connected`);
-  const abs = clipAbsPath(row);
-  try {
-    const st = fs.statSync(abs);
-    if (row.missing_at !== null) clearClipMissing(db, row.id);
-    return { abs, st };
-  } catch (e) {
-    const away = awayError(db, row, e);
-    if (away) throw away;
-    throw new AppError('io', `cannot read ${abs}: ${(e as Error).message}`, { cause: e });
-  }
-}
-
-/** The `unplugged` error for a stat failure that means the file is away (marked missing), else null. */
-function awayError(db: CatalogDb, row: ClipRow, e: unknown): AppError | null {
-  if (!AWAY.has((e as NodeJS.ErrnoException).code ?? '')) return null;
-  markClipMissing(db, row.id);
-  return new AppError('unplugged', `file is no longer at ${clipAbsPath(row)}: waiting for it to come back`, { cause: e });
-}
-
-/**
- * After ffmpeg or ffprobe failed on a clip: the file going away under it (a drive unplugged, its
- * folder renamed) is not a fault of the file. Returns the `unplugged` error to throw instead of
- * recording the clip as unreadable, or null when the file is still there.
- */
-export function fileWentAway(db: CatalogDb, row: ClipRow): AppError | null {
-  try {
-    fs.statSync(clipAbsPath(row));
-    return null;
-  } catch (e) {
-    return awayError(db, row, e);
-  }
+  const where = clipWhere(row);
+  return { abs: where.path, st: reachClipFile(db, where) };
 }
 
 /**
@@ -105,7 +73,7 @@ export async function probeClip(db: CatalogDb, clipId: number, opts: StageOption
   } catch (e) {
     const err = toAppError(e, 'media');
     if (err.kind === 'cancelled' || opts.signal?.aborted) throw err;
-    const away = fileWentAway(db, row);
+    const away = fileWentAway(db, clipWhere(row));
     if (away) throw away;
     assertSameFile(db, clipId, row.fingerprint);
     recordClipFailure(db, clipId, 'error', err.kind, err.message);
@@ -149,7 +117,7 @@ export async function recordMediaFailure<T>(db: CatalogDb, row: ClipRow, signal:
   } catch (e) {
     const err = toAppError(e, 'media');
     if (signal?.aborted) throw err;
-    const away = fileWentAway(db, row);
+    const away = fileWentAway(db, clipWhere(row));
     if (away) throw away;
     if (err.kind === 'media' && NO_SPACE.test(err.message)) throw new AppError('disk_full', err.message, { cause: e });
     if (err.kind === 'media' && fingerprintOf(db, row.id) === row.fingerprint) recordClipFailure(db, row.id, 'error', 'media', err.message);

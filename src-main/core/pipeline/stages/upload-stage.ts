@@ -1,4 +1,5 @@
 import { AppError, toAppError } from '../../../../src-shared/errors';
+import { clipWhere, fileWentAway } from '../../library/clip-reach';
 import { getClipRow } from '../../library/clip-store';
 import type { UploadTensorsRequest } from '../../service/client';
 import { chunkUploadBody } from '../../tensors/chunk-upload';
@@ -10,7 +11,6 @@ import { SERVICES, storedKeysOf, type SegmentRow, type UploadRow } from '../segm
 import { ShotFrameCache } from '../shot-frame-cache';
 import { chunkContentSha, chunkForSegment, chunkRequestIds, planChunks, rebuildShotFrames, shotSpansOf } from '../shot-tensors';
 import { checkpoint } from './checkpoint';
-import { fileWentAway } from './clip-media';
 import { serviceScope } from './service-access';
 import { nextStage } from './media-stages';
 import { plannedSegment, tensorSourceOf } from './analysis-stage';
@@ -86,7 +86,7 @@ export function uploadStage(d: StageDeps): StageHandler<'upload'> {
         // that went away meanwhile is waited for, as in the CPU stages.
         await rebuildShotFrames(src, allShots.filter((s) => evicted.has(s.id)), d.profile, { signal: ctx.signal, ffmpeg: d.tools().ffmpeg, threads: d.decodeThreads(ctx.job) }, uploadShot).catch(
           (e: unknown) => {
-            throw (ctx.signal.aborted ? null : fileWentAway(d.db, row)) ?? e;
+            throw (ctx.signal.aborted ? null : fileWentAway(d.db, clipWhere(row))) ?? e;
           },
         );
       }

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ClipJobs, JobsSummary } from '../../../../src-shared/contract/jobs';
 import { api } from '../../api/client';
 
-/** Queue totals, ETA and the network gate, kept fresh by jobs.summary events. Null until known (or without a pipeline). */
+/** Clip counts, ETA and the network gate, kept fresh by jobs.summary events. Null until known (or without a pipeline). */
 export function useJobsSummary(): { summary: JobsSummary | null; refresh: () => void } {
   const [summary, setSummary] = useState<JobsSummary | null>(null);
   const refresh = useCallback(() => {

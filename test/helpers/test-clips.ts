@@ -2,8 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-
-const FFMPEG = process.env.FFMPEG_PATH || 'ffmpeg';
+import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 
 export interface ClipOptions {
   seconds?: number;
@@ -13,13 +12,15 @@ export interface ClipOptions {
 }
 
 /**
- * A small H.264 mp4 of one solid colour (any ffmpeg colour name or 0xRRGGBB), for tests that need
- * a known emulator ranking: the emulator places a red clip nearest to the text "red".
+ * A small H.264 mp4 of one solid colour (any ffmpeg colour name or 0xRRGGBB), `dir/name.mp4` (the
+ * folder made if need be), for tests that need a known emulator ranking: the emulator places a red
+ * clip nearest to the text "red". Size and rate vary the bytes of the same picture.
  */
 export function makeColourClip(dir: string, name: string, colour: string, o: ClipOptions = {}): string {
   const file = path.join(dir, `${name}.mp4`);
   const { seconds = 1, width = 64, height = 48, fps = 10 } = o;
-  execFileSync(FFMPEG, [
+  fs.mkdirSync(dir, { recursive: true });
+  execFileSync(ffPath('ffmpeg'), [
     '-v', 'error', '-y', '-f', 'lavfi', '-i', `color=c=${colour}:s=${width}x${height}:d=${seconds}:r=${fps}`,
     '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-preset', 'ultrafast', file,
   ]);
