@@ -53,6 +53,8 @@ export interface PgCluster {
   seatConfig(): pg.ClientConfig;
   /** A connected client; ended by `stop` if the test has not ended it. */
   connect(config: pg.ClientConfig): Promise<pg.Client>;
+  /** With `tls`: the PEM of the throwaway CA that signed the server's certificate (for `localhost` only). */
+  caPem: string | null;
   /** Applies the app's team migrations as the administrator. */
   migrate(): Promise<void>;
   /** Server log so far (for a failing test's message). */
@@ -73,7 +75,22 @@ function freePort(): Promise<number> {
 
 const ADMIN = 'team_admin';
 
-export async function startPgCluster(): Promise<PgCluster> {
+/**
+ * A throwaway CA and a server certificate it signs for the name `localhost` only (not 127.0.0.1), so a
+ * test can show both an untrusted certificate and a host name the certificate does not name.
+ */
+function makeCertificates(dir: string): { ca: string; cert: string; key: string } {
+  const f = (n: string) => path.join(dir, n);
+  const ssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
+  ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=reelscout test CA', '-keyout', f('ca.key'), '-out', f('ca.crt'));
+  ssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-keyout', f('server.key'), '-out', f('server.csr'));
+  fs.writeFileSync(f('server.ext'), 'subjectAltName = DNS:localhost\n');
+  ssl('x509', '-req', '-in', f('server.csr'), '-CA', f('ca.crt'), '-CAkey', f('ca.key'), '-CAcreateserial', '-days', '2', '-extfile', f('server.ext'), '-out', f('server.crt'));
+  return { ca: f('ca.crt'), cert: f('server.crt'), key: f('server.key') };
+}
+
+/** `tls`: the server also offers TLS (ssl = on) with a certificate from a throwaway CA (`caPem`). */
+export async function startPgCluster(opts: { tls?: boolean } = {}): Promise<PgCluster> {
   if (!PG_BIN) throw new Error(PG_MISSING);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelscout-pg-'));
   const data = path.join(dir, 'data');
@@ -89,6 +106,10 @@ export async function startPgCluster(): Promise<PgCluster> {
     fs.chmodSync(dir, 0o755);
   }
   const port = await freePort();
+  const certs = opts.tls ? makeCertificates(dir) : null;
+  // The server refuses a key file others may read.
+  if (certs) fs.chmodSync(certs.key, 0o600);
+  if (certs && asRoot) execFileSync('chown', ['nobody:nogroup', certs.cert, certs.key]);
   run('initdb', ['-D', data, '-U', ADMIN, '--auth-local=trust', '--auth-host=reject', '-E', 'UTF8', '--no-locale']);
   // The administrator only over the socket in the temp folder; everyone else over TCP with a password.
   fs.writeFileSync(path.join(data, 'pg_hba.conf'), [`local all ${ADMIN} trust`, 'host all all 127.0.0.1/32 scram-sha-256', ''].join('\n'));
@@ -102,6 +123,7 @@ export async function startPgCluster(): Promise<PgCluster> {
       'shared_buffers = 32MB',
       // A test cluster thrown away at the end: durability across power loss buys nothing here, and the box is shared.
       'fsync = off',
+      ...(certs ? ['ssl = on', `ssl_cert_file = '${certs.cert}'`, `ssl_key_file = '${certs.key}'`] : []),
       '',
     ].join('\n'),
   );
@@ -139,6 +161,7 @@ export async function startPgCluster(): Promise<PgCluster> {
 
   return {
     port,
+    caPem: certs ? fs.readFileSync(certs.ca, 'utf8') : null,
     adminConfig,
     seatConfig: () => ({ host: '127.0.0.1', port, user: SEAT_ROLE, password: seatPassword, database: TEAM_DATABASE }),
     connect,

@@ -40,7 +40,7 @@ describeWithPostgres('team library: join, check and leave over the web transport
   };
 
   beforeAll(async () => {
-    cluster = await startPgCluster();
+    cluster = await startPgCluster({ tls: true });
     const seat = cluster.seatConfig();
     password = String(seat.password);
     settings = { host: '127.0.0.1', port: cluster.port, database: TEAM_DATABASE, user: SEAT_ROLE, sslmode: 'disable', seatName: 'Edit bay 2' };
@@ -120,6 +120,15 @@ describeWithPostgres('team library: join, check and leave over the web transport
     await c.query(`DO $$ BEGIN EXECUTE format('ALTER ROLE ${SEAT_ROLE} PASSWORD %L', current_setting('reelscout.seat_password')); END $$`);
     await c.end();
     expect(await value('team.check')).toMatchObject({ ok: true });
+  });
+
+  it('TLS verify-full: a certificate from an unknown CA or for another name is invalid, saying so; with the team CA it connects', async () => {
+    const tls = { ...settings, host: 'localhost', sslmode: 'verify-full' as const };
+    expect(await value('team.check', { form: { settings: tls, password } })).toMatchObject({ ok: false, error: { kind: 'invalid', message: expect.stringContaining("certificate is not trusted") } });
+    // The certificate names localhost, not 127.0.0.1: the host name is checked too.
+    const byAddress = { ...tls, host: '127.0.0.1', caCertificate: cluster.caPem! };
+    expect(await value('team.check', { form: { settings: byAddress, password } })).toMatchObject({ ok: false, error: { kind: 'invalid', message: expect.stringContaining('ERR_TLS_CERT_ALTNAME_INVALID') } });
+    expect(await value('team.check', { form: { settings: { ...tls, caCertificate: cluster.caPem! }, password } })).toMatchObject({ ok: true, schemaVersion: 2, error: null });
   });
 
   it('the password reaches no answer, no settings payload, no file of the data folder and no log line', async () => {
