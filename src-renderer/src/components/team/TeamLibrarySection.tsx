@@ -9,7 +9,7 @@ type Form = Omit<TeamConnectionSettings, 'port' | 'caCertificate'> & { port: str
 const EMPTY_FORM: Form = { host: '', port: '5432', database: 'reelscout_team', user: 'reelscout_seat', sslmode: 'verify-full', caCertificate: '', seatName: '' };
 
 /** What a check says, in one line: the schema version it found, or the error's kind and what to do. */
-export function checkText(c: TeamCheckResult): string {
+function checkText(c: TeamCheckResult): string {
   return c.ok ? `Connected · team schema version ${c.schemaVersion ?? '?'}` : `${c.error?.kind ?? 'error'}: ${c.error?.message ?? 'failed'}`;
 }
 
