@@ -146,7 +146,7 @@ export function TeamLibrarySection(): ReactNode {
             <div className="field">
               <label htmlFor="team-sslmode">TLS</label>
               <select id="team-sslmode" value={form.sslmode} onChange={(e) => set('sslmode', e.target.value as Form['sslmode'])}>
-                <option value="verify-full">Verify the server&apos;s certificate (required for another machine)</option>
+                <option value="verify-full">Verify the certificate (needed for another machine)</option>
                 <option value="disable">No TLS (a server on this machine only)</option>
               </select>
             </div>
