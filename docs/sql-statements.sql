@@ -1044,7 +1044,7 @@ SELECT id, table_name, row_key, op FROM team.changes
 WHERE xid >= pg_snapshot_xmin($1::pg_snapshot) AND NOT pg_visible_in_snapshot(xid, $1::pg_snapshot) AND id > $2
 ORDER BY id LIMIT $3;
 
--- ===== src-main/core/team/migration-store.ts (3)
+-- ===== src-main/core/team/migration-store.ts (4)
 -- appliedMigrations
 CREATE TABLE IF NOT EXISTS team.schema_migrations (
   version    integer PRIMARY KEY,
@@ -1054,6 +1054,8 @@ CREATE TABLE IF NOT EXISTS team.schema_migrations (
 );
 -- applied
 SELECT version, name, sha256 FROM team.schema_migrations ORDER BY version;
+-- newest
+SELECT max(version) AS version FROM team.schema_migrations;
 -- applyMigration
 INSERT INTO team.schema_migrations (version, name, sha256) VALUES ($1, $2, $3);
 

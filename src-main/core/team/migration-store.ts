@@ -70,8 +70,8 @@ export async function appliedMigrations(client: ClientBase): Promise<AppliedMigr
 
 /** The newest migration the server has applied (0: none), as a seat may read it (migration 0002). */
 export async function serverSchemaVersion(client: ClientBase): Promise<number> {
-  const r = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM team.schema_migrations');
-  return r.rows[0]?.version ?? 0;
+  const newest = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM team.schema_migrations');
+  return newest.rows[0]?.version ?? 0;
 }
 
 /** One migration and its record in one transaction: a failure leaves the schema at the version before. */
