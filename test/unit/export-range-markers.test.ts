@@ -1,22 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { buildExportDocument } from '../../src-main/core/export/build-export-document';
 import { saveRange } from '../../src-main/core/marks/marks-repository';
 import { createTagResolutionStore } from '../../src-main/core/search/tag-resolution-store';
-import { tempDir } from '../helpers/paths';
-import { insertClip, insertVolume, openTestCatalog } from '../helpers/search-catalog';
+import { catalogPerTest, insertClip, insertVolume } from '../helpers/search-catalog';
 
 let db: CatalogDb;
-let cleanup: () => void;
-beforeEach(() => {
-  const t = tempDir();
-  cleanup = t.cleanup;
-  db = openTestCatalog(t.dir);
-});
-afterEach(() => {
-  db.close();
-  cleanup();
-});
+catalogPerTest((opened) => (db = opened));
 
 const rate = { num: 25, den: 1 };
 const range = (clipId: number, inFrame: number, outFrame: number, name: string) => saveRange(db, { clipId, inFrame, outFrame, rate, name, note: '', rating: null, keywords: [] });

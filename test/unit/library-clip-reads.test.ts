@@ -1,24 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { catalogueClip } from '../../src-main/core/library/clips-repository';
 import { clipForExport, clipIdsBelow, getClipRow, pathOf } from '../../src-main/core/library/clip-store';
 import { upsertVolume, URL_VOLUME_KEY } from '../../src-main/core/library/volume-store';
-import { insertClip, insertVolume, openTestCatalog } from '../helpers/search-catalog';
-import { tempDir } from '../helpers/paths';
+import { catalogPerTest, insertClip, insertVolume } from '../helpers/search-catalog';
 
 /** The clips owner's named writes and reads on a real catalog file. */
 
 let db: CatalogDb;
-let cleanup: () => void;
-beforeEach(() => {
-  const t = tempDir();
-  cleanup = t.cleanup;
-  db = openTestCatalog(t.dir);
-});
-afterEach(() => {
-  db.close();
-  cleanup();
-});
+catalogPerTest((opened) => (db = opened));
 
 const webVolume = () => upsertVolume(db, { key: URL_VOLUME_KEY, mountPath: '', label: 'Web' });
 const file = { sizeBytes: 1000, mtimeMs: 1, fingerprint: 'f' };
