@@ -10,6 +10,7 @@ import {
 } from '../../../src-shared/contract/team';
 import { AppError, toAppError } from '../../../src-shared/errors';
 import type { Logger } from '../util/logger';
+import type { JsonStore, SecretStore } from '../util/persisted-stores';
 import { teamClientConfig } from './connection-settings';
 import { readTeamMigrations } from './migrate-team';
 import { serverSchemaVersion } from './migration-store';
@@ -33,21 +34,11 @@ const storedSchema = z.object({
 });
 type StoredTeam = z.infer<typeof storedSchema>;
 
-/** A JSON object persisted atomically (the settings' JsonStore; handed down by the composition root). */
-export interface TeamSettingsFile {
-  store: Record<string, unknown>;
-}
-/** The secret store the API key lives in (OS keychain in Electron, the encrypted file in web mode). */
-export interface TeamSecretStore {
-  readonly kind: string;
-  get(name: string): string | null;
-  set(name: string, value: string): void;
-  delete(name: string): void;
-}
-
 export interface TeamSettingsDeps {
-  store: TeamSettingsFile;
-  secrets: TeamSecretStore;
+  /** team.json in the data folder (handed down by the composition root). */
+  store: JsonStore;
+  /** The secret store the API key lives in (OS keychain in Electron, the encrypted file in web mode). */
+  secrets: SecretStore;
   logger: Logger;
   /** The schema version this app's migrations reach (default: the packaged migration files). */
   appSchemaVersion?: () => number;
@@ -65,7 +56,9 @@ export interface TeamSettings {
 }
 
 export function createTeamSettings(d: TeamSettingsDeps): TeamSettings {
-  const appVersion = d.appSchemaVersion ?? (() => readTeamMigrations().at(-1)?.version ?? 0);
+  // The packaged migrations do not change while the app runs: read them once, at the first check.
+  let packagedVersion: number | undefined;
+  const appVersion = d.appSchemaVersion ?? (() => (packagedVersion ??= readTeamMigrations().at(-1)?.version ?? 0));
   const stored = (): StoredTeam | null => {
     const raw = d.store.store;
     if (!raw || Object.keys(raw).length === 0) return null;
@@ -108,20 +101,22 @@ export function createTeamSettings(d: TeamSettingsDeps): TeamSettings {
       await client.end().catch(() => undefined);
     }
   };
-  const result = (r: PromiseSettledResult<number>): TeamCheckResult => ({
-    ok: r.status === 'fulfilled',
-    at: new Date().toISOString(),
-    schemaVersion: r.status === 'fulfilled' ? r.value : null,
-    error: r.status === 'rejected' ? toAppError(r.reason).toJSON() : null,
-  });
-  const settle = async (p: Promise<number>) => result((await Promise.allSettled([p]))[0]!);
+  /** A check's outcome as a value: its schema version, or its error with a kind. */
+  const settle = async (check: () => Promise<number>): Promise<TeamCheckResult> => {
+    try {
+      const schemaVersion = await check();
+      return { ok: true, at: new Date().toISOString(), schemaVersion, error: null };
+    } catch (e) {
+      return { ok: false, at: new Date().toISOString(), schemaVersion: null, error: toAppError(e).toJSON() };
+    }
+  };
 
   return {
     status,
     async join(settings, pw) {
       d.logger.addSecret(pw);
       const seatId = stored()?.seatId ?? randomUUID();
-      const check = await settle(connectAndCheck(settings, pw, seatId));
+      const check = await settle(() => connectAndCheck(settings, pw, seatId));
       if (!check.ok) {
         d.logger.warn('team.join.failed', { host: settings.host, kind: check.error?.kind, message: check.error?.message });
         throw AppError.from(check.error!);
@@ -133,12 +128,12 @@ export function createTeamSettings(d: TeamSettingsDeps): TeamSettings {
     },
     async tryForm(settings, pw) {
       d.logger.addSecret(pw);
-      return settle(connectAndCheck(settings, pw, null));
+      return settle(() => connectAndCheck(settings, pw, null));
     },
     async check() {
       const s = stored();
       if (!s) throw new AppError('invalid', 'this workstation has not joined a team library (Settings, Team library)');
-      const check = await settle(Promise.resolve().then(() => connectAndCheck(s.settings, password(), s.seatId)));
+      const check = await settle(() => connectAndCheck(s.settings, password(), s.seatId));
       // Leave may have run meanwhile: record the result only for the seat that asked.
       if (stored()?.seatId === s.seatId) save({ ...s, lastCheck: check });
       if (!check.ok) d.logger.warn('team.check.failed', { kind: check.error?.kind, message: check.error?.message });
