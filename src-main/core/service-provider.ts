@@ -1,7 +1,7 @@
 import { AppError } from '../../src-shared/errors';
 import { createServiceClient, type ServiceClient } from './service/client';
 import type { PreferencesService } from './settings/preferences';
-import type { SecretStore } from './settings/secret-store';
+import type { SecretStore } from './util/persisted-stores';
 import { keyFor, readStoredKey } from './settings/api-key';
 import { originOf } from '../../src-shared/contract/settings';
 

@@ -1,7 +1,6 @@
 import { app, safeStorage } from 'electron';
 import ElectronStore from 'electron-store';
-import type { JsonStore } from '../core/settings/preferences';
-import type { SecretCipher } from '../core/settings/secret-store';
+import type { JsonStore, SecretCipher } from '../core/util/persisted-stores';
 import { createFileCipher, masterKeyFile, moveLegacyKey } from '../core/settings/file-cipher';
 import type { Logger } from '../core/util/logger';
 

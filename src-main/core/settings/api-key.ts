@@ -1,6 +1,6 @@
 import { originOf } from '../../../src-shared/contract/settings';
 import { AppError } from '../../../src-shared/errors';
-import type { SecretStore } from './secret-store';
+import type { SecretStore } from '../util/persisted-stores';
 
 export const API_KEY_SECRET = 'service.apiKey';
 /** The origin (scheme, host, port) the key was saved for: it is sent nowhere else. */

@@ -1,5 +1,5 @@
 import Conf from 'conf';
-import type { JsonStore } from './preferences';
+import type { JsonStore } from '../util/persisted-stores';
 
 /** Plain-Node preferences file (web mode, tests); electron-store is conf plus Electron's paths. */
 export function createConfJsonStore(dir: string, name = 'preferences'): JsonStore {

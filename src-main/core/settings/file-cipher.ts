@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AppError } from '../../../src-shared/errors';
-import type { SecretCipher } from './secret-store';
+import type { SecretCipher } from '../util/persisted-stores';
 
 const KEY_BYTES = 32;
 

@@ -1,12 +1,8 @@
 import { AppError } from '../../../src-shared/errors';
 import { preferencesSchema, type Preferences, type PreferencesPatch } from '../../../src-shared/contract/settings';
 import type { Logger } from '../util/logger';
+import type { JsonStore } from '../util/persisted-stores';
 
-/** What conf and electron-store have in common: a JSON object persisted atomically. */
-export interface JsonStore {
-  store: Record<string, unknown>;
-  readonly path: string;
-}
 
 export interface PreferencesService {
   get(): Preferences;

@@ -2,20 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../../../src-shared/errors';
+import type { SecretCipher, SecretStore } from '../util/persisted-stores';
 
-/** Encrypts secrets at rest: Electron's safeStorage (OS keychain) in the app, AES-GCM in web mode. */
-export interface SecretCipher {
-  readonly kind: 'keychain' | 'encrypted-file';
-  encrypt(plain: string): Buffer;
-  decrypt(data: Buffer): string;
-}
-
-export interface SecretStore {
-  readonly kind: SecretCipher['kind'];
-  get(name: string): string | null;
-  set(name: string, value: string): void;
-  delete(name: string): void;
-}
 
 const fileSchema = z.record(z.string(), z.string());
 

@@ -6,7 +6,7 @@ import type { EventBus } from '../rpc/event-bus';
 import type { Logger } from '../util/logger';
 import { clearKey, readStoredKey, storeKey } from './api-key';
 import { maskKey, type PreferencesService } from './preferences';
-import type { SecretStore } from './secret-store';
+import type { SecretStore } from '../util/persisted-stores';
 
 export interface SettingsDeps {
   preferences: PreferencesService;
