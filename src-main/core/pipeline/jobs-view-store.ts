@@ -1,6 +1,5 @@
 import type { CatalogDb } from '../catalog/open-catalog';
-import { INDEX_STAGES } from '../../../src-shared/contract/jobs';
-import type { OtherJob } from '../../../src-shared/contract/jobs';
+import { INDEX_STAGES, type OtherJob } from '../../../src-shared/contract/jobs';
 import type { ClipForJobs, FrontierRow } from './clip-jobs-fold';
 
 /** Stage order and names as SQL, from the stage graph's constants only. */
