@@ -1,8 +1,6 @@
 import path from 'node:path';
-import { afterEach, beforeEach } from 'vitest';
 import { openCatalog, type CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { float32ToBlob } from '../../src-main/core/catalog/vector-blob';
-import { tempDir } from './paths';
 
 /** Rows for search tests, written straight into a real catalog file. */
 
@@ -10,21 +8,6 @@ export const TEST_SPACE: { readonly model: string; readonly region: string } = {
 
 export function openTestCatalog(dir: string): CatalogDb {
   return openCatalog(path.join(dir, 'catalog.sqlite'));
-}
-
-/** A fresh catalog file for each test of the calling file, handed to `use`; closed and removed after the test. */
-export function catalogPerTest(use: (db: CatalogDb) => void): void {
-  let close = () => {};
-  beforeEach(() => {
-    const t = tempDir();
-    const db = openTestCatalog(t.dir);
-    close = () => {
-      db.close();
-      t.cleanup();
-    };
-    use(db);
-  });
-  afterEach(() => close());
 }
 
 export function insertVolume(db: CatalogDb, mountPath: string, key = mountPath): number {

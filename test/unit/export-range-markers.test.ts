@@ -3,7 +3,8 @@ import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { buildExportDocument } from '../../src-main/core/export/build-export-document';
 import { saveRange } from '../../src-main/core/marks/marks-repository';
 import { createTagResolutionStore } from '../../src-main/core/search/tag-resolution-store';
-import { catalogPerTest, insertClip, insertVolume } from '../helpers/search-catalog';
+import { catalogPerTest } from '../helpers/catalog-per-test';
+import { insertClip, insertVolume } from '../helpers/search-catalog';
 
 let db: CatalogDb;
 catalogPerTest((opened) => (db = opened));

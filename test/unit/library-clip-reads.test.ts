@@ -3,7 +3,8 @@ import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { catalogueClip } from '../../src-main/core/library/clips-repository';
 import { clipForExport, clipIdsBelow, getClipRow, pathOf } from '../../src-main/core/library/clip-store';
 import { upsertVolume, URL_VOLUME_KEY } from '../../src-main/core/library/volume-store';
-import { catalogPerTest, insertClip, insertVolume } from '../helpers/search-catalog';
+import { catalogPerTest } from '../helpers/catalog-per-test';
+import { insertClip, insertVolume } from '../helpers/search-catalog';
 
 /** The clips owner's named writes and reads on a real catalog file. */
 
