@@ -1079,12 +1079,14 @@ SELECT id, table_name, row_key, op FROM team.changes
 WHERE xid >= pg_snapshot_xmin($1::pg_snapshot) AND NOT pg_visible_in_snapshot(xid, $1::pg_snapshot) AND id > $2
 ORDER BY id LIMIT $3;
 
--- ===== src-main/core/team/clip-results-store.ts (6)
+-- ===== src-main/core/team/clip-results-store.ts (9)
 -- held
 SELECT 1 FROM team.jobs WHERE id = $1 AND state = 'running' AND lease_owner = $2 AND lease_token = $3 AND lease_expires_at > now() FOR UPDATE;
 -- header
 INSERT INTO team.clip_results (clip_id, profile_id, model, region, shots, segment_count, published_by)
 VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (clip_id, profile_id) DO NOTHING;
+-- pictures
+SELECT 1 FROM team.thumbnails WHERE clip_id = $1 LIMIT 1;
 -- publishClipResults
 UPDATE team.jobs SET state = 'done', lease_owner = NULL, lease_expires_at = NULL, updated_at = now(), last_error_kind = NULL, last_error_message = NULL
 WHERE id = $1;
@@ -1093,12 +1095,17 @@ INSERT INTO team.segments (clip_id, profile_id, shot_idx, chunk_idx, part, start
                            tags_raw, shot_size, camera_movement, shooting_angle, shot_size_conf, camera_movement_conf, shooting_angle_conf)
 SELECT $1, $2, s.* FROM unnest($3::int[], $4::int[], $5::text[], $6::float8[], $7::float8[], $8::int[], $9::int[], $10::text[], $11::int[], $12::bytea[],
                                $13::text[], $14::text[], $15::text[], $16::text[], $17::real[], $18::real[], $19::real[]) AS s;
+-- insertThumbnails
+INSERT INTO team.thumbnails (clip_id, shot_idx, kind, file_name, width, height, frames, time_s, image)
+SELECT $1, x.* FROM unnest($2::int[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::float8[], $9::bytea[]) AS x;
 -- head
 SELECT profile_id, model, region, shots, published_by FROM team.clip_results WHERE clip_id = $1 AND profile_id = $2;
 -- rows
 SELECT shot_idx, chunk_idx, part, start_s, end_s, frames, budget, content_sha, vector, tags_raw, shot_size, camera_movement, shooting_angle,
      shot_size_conf, camera_movement_conf, shooting_angle_conf
 FROM team.segments WHERE clip_id = $1 AND profile_id = $2 ORDER BY shot_idx, chunk_idx, part;
+-- pictures
+SELECT shot_idx, kind, file_name, width, height, frames, time_s, image FROM team.thumbnails WHERE clip_id = $1 ORDER BY id;
 
 -- ===== src-main/core/team/migration-store.ts (4)
 -- appliedMigrations

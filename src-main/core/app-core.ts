@@ -238,7 +238,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
       },
     });
     if (!readOnly) {
-      team = createTeamRuntime({ settings: teamSettings, db, pipeline: pipeline.pipeline, identity: () => service.identity(), logger: o.logger, leaseMs: o.teamLeaseMs });
+      team = createTeamRuntime({ settings: teamSettings, db, cacheDir: paths.cacheDir, pipeline: pipeline.pipeline, identity: () => service.identity(), logger: o.logger, leaseMs: o.teamLeaseMs });
     }
     const library = createLibraryService({
       db,

@@ -15,6 +15,8 @@ import type { Logger } from './util/logger';
 export interface TeamRuntimeOptions {
   settings: TeamSettings;
   db: CatalogDb;
+  /** App cache folder (thumbnails). */
+  cacheDir: string;
   pipeline: IndexingPipeline;
   identity: () => { region: string; model: string };
   logger: Logger;
@@ -45,6 +47,7 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
     const seat = new TeamSeat({ ...joined, db: o.db, logger: o.logger });
     const sharing = new ClipSharing({
       db: o.db,
+      cacheDir: o.cacheDir,
       store: o.pipeline.store,
       link: seat,
       profileId: o.pipeline.profile.id,

@@ -86,6 +86,25 @@ describeWithPostgres('team library: two seats share the indexing of one folder',
       const found = await callOk<{ results: unknown[] }>(a.core, 'search.text', { text: 'a person', topK: 50, collections: false });
       expect(found.results.length).toBeGreaterThan(0);
     }
+    // Shots and the local analysis (faces, motion, local tags) are the decoding seat's, on both seats.
+    const local = apps.map((a) =>
+      a.core.db
+        .prepare(
+          `SELECT (SELECT COUNT(*) FROM shots) AS shots, (SELECT COUNT(*) FROM shot_analysis) AS analysed, (SELECT COUNT(*) FROM shot_faces) AS faces,
+                  (SELECT COUNT(*) FROM shot_local_tags) AS tags, (SELECT group_concat(motion_movement) FROM (SELECT motion_movement FROM shot_analysis a JOIN shots s ON s.id = a.shot_id JOIN clips c ON c.id = s.clip_id ORDER BY c.fingerprint, s.idx)) AS movements`,
+        )
+        .get(),
+    );
+    expect(local[1]).toEqual(local[0]);
+    expect(local[0]).toMatchObject({ analysed: (local[0] as { shots: number }).shots });
+    expect((local[0] as { faces: number }).faces).toBeGreaterThan(0);
+    // Every clip is ready on both seats: shots and pictures (posters per shot, the filmstrip), files included.
+    for (const a of apps) {
+      expect(a.core.db.prepare("SELECT file_name, status FROM clips WHERE status <> 'done'").all()).toEqual([]);
+      const thumbs = a.core.db.prepare('SELECT kind, path FROM thumbnails').all() as { kind: string; path: string }[];
+      expect(thumbs.filter((t) => t.kind === 'filmstrip')).toHaveLength(CLIPS.length);
+      for (const t of thumbs) expect(fs.statSync(path.join(a.core.paths.thumbsDir, t.path)).size).toBeGreaterThan(0);
+    }
     // The work was divided: each seat took some clips, and copied the others' results.
     const own = apps.map((a) => (a.core.db.prepare('SELECT COUNT(*) AS n FROM team_clips WHERE results_from IS NULL').get() as { n: number }).n);
     expect(own[0]! + own[1]!).toBe(CLIPS.length);

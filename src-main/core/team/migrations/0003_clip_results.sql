@@ -50,10 +50,26 @@ CREATE TABLE team.segments (
   UNIQUE (clip_id, profile_id, shot_idx, chunk_idx, part)
 );
 
+-- The pictures the decoding seat made (per-shot posters, the filmstrip sprite): a seat that takes the
+-- results has no decode to make its own. JPEG bytes, about 60 KB per clip (README "Team library").
+CREATE TABLE team.thumbnails (
+  id        bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  clip_id   bigint NOT NULL REFERENCES team.clips (id) ON DELETE CASCADE,
+  shot_idx  integer,                                   -- NULL: a clip-level image
+  kind      text NOT NULL CHECK (kind IN ('poster', 'filmstrip')),
+  file_name text NOT NULL CHECK (file_name ~ '^[A-Za-z0-9._-]{1,100}$'),
+  width     integer,
+  height    integer,
+  frames    integer,
+  time_s    double precision,
+  image     bytea NOT NULL
+);
+CREATE INDEX thumbnails_clip ON team.thumbnails (clip_id);
+
 CREATE TRIGGER clip_results_changes_ins AFTER INSERT ON team.clip_results REFERENCING NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION team.record_changes('clip_id');
 CREATE TRIGGER clip_results_changes_upd AFTER UPDATE ON team.clip_results REFERENCING NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION team.record_changes('clip_id');
 
 -- Seats publish and read; nothing deletes results (a clip's rows go with the clip).
-GRANT SELECT, INSERT ON team.clip_results, team.segments TO reelscout_seat;
+GRANT SELECT, INSERT ON team.clip_results, team.segments, team.thumbnails TO reelscout_seat;
