@@ -142,10 +142,11 @@ export class ClipSharing implements ClipShare {
         };
       });
     } catch (e) {
+      // Detached: whatever keeps the team from answering (the server away, a password rotated, a
+      // schema this app does not know), the seat's own work goes on here and is published later.
       const err = toAppError(e);
-      // Detached: the seat does its own work and publishes when the server is back.
-      if (err.kind === 'offline') return { kind: 'here' };
-      throw err;
+      this.log.warn('team.share.detached', { clipId, kind: err.kind, message: err.message });
+      return { kind: 'here' };
     }
   }
 
