@@ -272,6 +272,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
       // while read-only: nothing may be queued).
       queue: readOnly ? undefined : pipeline.pipeline.queue,
       backgroundClient: () => service.client(),
+      textShare: () => team?.textShare() ?? null,
     });
     // A new key or address: the pipeline retries what the old one was refused, search asks for its
     // reference queries in the new space.

@@ -21,6 +21,7 @@ import {
   teamJobOf,
   type TeamLease,
 } from '../team/team-job-store';
+import { recordTeamTask, recordTeamUpload, teamTasks, teamUploadKeys, type JournalKind } from '../team/journal-store';
 import type { TeamLink } from '../team/team-link';
 import { clipIndexedWith, linkTeamClip, localClipOfTeamClip, notePublished, noteResultsFrom, teamLinkOf, unlinkedClipIds, unpublishedClipIds } from '../team/team-replica-store';
 import { silentLogger, type Logger } from '../util/logger';
@@ -147,6 +148,39 @@ export class ClipSharing implements ClipShare {
       const err = toAppError(e);
       this.log.warn('team.share.detached', { clipId, kind: err.kind, message: err.message });
       return { kind: 'here' };
+    }
+  }
+
+  takenOver(clipId: number): boolean {
+    return (this.held.get(clipId)?.token ?? 0) > 1;
+  }
+
+  knownUploads(region: string, requestIds: readonly string[]): Promise<Map<string, string>> {
+    return this.orNothing(() => this.o.link.withClient((c) => teamUploadKeys(c, region, requestIds)), new Map());
+  }
+
+  knownTasks(region: string, uploadRequestIds: readonly string[]): Promise<Map<string, string>> {
+    return this.orNothing(() => this.o.link.withClient((c) => teamTasks(c, region, uploadRequestIds)), new Map());
+  }
+
+  async uploaded(clipId: number, requestId: string, region: string, storageKeysJson: string): Promise<void> {
+    // Only the holder's sends matter to a seat that may take over; a detached seat's are its own.
+    if (!this.held.has(clipId)) return;
+    await this.orNothing(() => this.o.link.withClient((c) => recordTeamUpload(c, this.o.link.seatId, { requestId, region, storageKeysJson })), undefined);
+  }
+
+  async submitted(clipId: number, uploadRequestId: string, kind: JournalKind, region: string, taskId: string): Promise<void> {
+    if (!this.held.has(clipId)) return;
+    await this.orNothing(() => this.o.link.withClient((c) => recordTeamTask(c, this.o.link.seatId, { uploadRequestId, kind, region, taskId })), undefined);
+  }
+
+  /** The journal is a help, never a condition: a server that does not answer makes the stage work as a solo seat's. */
+  private async orNothing<T>(f: () => Promise<T>, fallback: T): Promise<T> {
+    try {
+      return await f();
+    } catch (e) {
+      this.log.debug('team.journal.unavailable', { message: toAppError(e).message });
+      return fallback;
     }
   }
 
