@@ -292,6 +292,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
       // Marks are the editor's own work: each save goes into the catalog file at once, not only
       // into its journal, so a damaged journal cannot take them.
       ...createMarksHandlers(db, events, () => checkpointAfterSave(db, o.logger)),
+      'team.activity': () => team?.activity() ?? { joined: false, online: false, clips: 0, indexedHere: 0, fromOtherSeats: 0, unpublished: 0 },
       ...createExportHandlers(db, o.desktop),
       ...createServiceActionsHandlers({
         db,

@@ -5,6 +5,8 @@ import type { ClipShare } from './pipeline/pipeline-deps';
 import { TeamTextSharing, type TextShare } from './search/text-sharing';
 import { TeamSeat } from './team/team-seat';
 import type { TeamSettings } from './team/team-settings';
+import { teamClipCounts } from './team/team-replica-store';
+import type { TeamActivity } from '../../src-shared/contract/team';
 import type { Logger } from './util/logger';
 
 /**
@@ -30,6 +32,8 @@ export interface TeamRuntime {
   share(): ClipShare | null;
   /** The team's encoded texts while joined; null when solo. */
   textShare(): TextShare | null;
+  /** This seat's share of the work (team.activity). */
+  activity(): TeamActivity;
   stop(): Promise<void>;
 }
 
@@ -71,6 +75,10 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
   return {
     share: () => running?.sharing ?? null,
     textShare: () => running?.texts ?? null,
+    activity: () => {
+      const joined = running !== null;
+      return { joined, online: running?.seat.online() ?? false, ...teamClipCounts(o.db) };
+    },
     async stop() {
       unsubscribe();
       await stopping;
