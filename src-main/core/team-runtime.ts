@@ -61,6 +61,7 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
       identity: o.identity,
       leaseMs: o.leaseMs,
       wake: (clipId) => o.pipeline.queue.wakeClip(clipId, 'analysis'),
+      working: (clipId) => o.pipeline.queue.list({ clipId, states: ['queued', 'running'] }).length > 0,
       logger: o.logger,
     });
     sharing.start();

@@ -15,6 +15,7 @@ import { adoptTeamClip, recordTeamClipLocation } from '../team/team-clip-store';
 import {
   claimTeamJobOfClip,
   enqueueTeamJob,
+  failTeamJob,
   reapExpiredTeamLeases,
   renewTeamLeases,
   requeueFailedTeamJob,
@@ -44,6 +45,8 @@ import type { SegmentResultRow, SegmentStore } from './segment-store';
 const SHARED_STAGE = 'analysis';
 /** A clip held by another seat is looked at again at least this often (its results usually wake it sooner). */
 const MAX_WAIT_MS = 15_000;
+/** A clip this seat stopped working on is not claimable again (by anyone) for this long: another seat's waiting job comes first. */
+const RELEASE_PAUSE_MS = 2000;
 
 export interface ClipSharingOptions {
   db: CatalogDb;
@@ -59,6 +62,8 @@ export interface ClipSharingOptions {
   reapEveryMs?: number;
   /** A clip's waiting job may look again now: another seat's results have arrived. */
   wake: (clipId: number) => void;
+  /** Whether this seat's queue still has work of the clip waiting or running (not failed, cancelled or paused). */
+  working: (clipId: number) => boolean;
   logger?: Logger;
 }
 
@@ -163,19 +168,18 @@ export class ClipSharing implements ClipShare {
     return this.orNothing(() => this.o.link.withClient((c) => teamTasks(c, region, uploadRequestIds)), new Map());
   }
 
-  async uploaded(clipId: number, requestId: string, region: string, storageKeysJson: string): Promise<void> {
-    // Only the holder's sends matter to a seat that may take over; a detached seat's are its own.
-    if (!this.held.has(clipId)) return;
+  async uploaded(requestId: string, region: string, storageKeysJson: string): Promise<void> {
     await this.orNothing(() => this.o.link.withClient((c) => recordTeamUpload(c, this.o.link.seatId, { requestId, region, storageKeysJson })), undefined);
   }
 
-  async submitted(clipId: number, uploadRequestId: string, kind: JournalKind, region: string, taskId: string): Promise<void> {
-    if (!this.held.has(clipId)) return;
+  async submitted(uploadRequestId: string, kind: JournalKind, region: string, taskId: string): Promise<void> {
     await this.orNothing(() => this.o.link.withClient((c) => recordTeamTask(c, this.o.link.seatId, { uploadRequestId, kind, region, taskId })), undefined);
   }
 
   /** The journal is a help, never a condition: a server that does not answer makes the stage work as a solo seat's. */
   private async orNothing<T>(f: () => Promise<T>, fallback: T): Promise<T> {
+    // A seat working detached does not wait on a server that is away at every segment.
+    if (!this.o.link.online()) return fallback;
     try {
       return await f();
     } catch (e) {
@@ -299,11 +303,28 @@ export class ClipSharing implements ClipShare {
     });
   }
 
+  /**
+   * Every third of a lease: the clips this seat still works on keep their lease; a clip indexed here
+   * whose results did not reach the team is published again; a clip whose work stopped here (failed,
+   * cancelled, paused) goes back to the team's queue for another seat, after a pause so this seat
+   * does not claim it straight back.
+   */
   private async renew(): Promise<void> {
     if (this.held.size === 0) return;
-    const entries = [...this.held.entries()];
-    const renewed = new Set(await this.o.link.withClient((c) => renewTeamLeases(c, this.o.link.seatId, entries.map(([, l]) => l), this.leaseMs)));
-    for (const [clipId, l] of entries) {
+    const keep: Array<[number, TeamLease]> = [];
+    for (const [clipId, lease] of this.held) {
+      if (clipIndexedWith(this.o.db, clipId, this.o.profileId)) this.indexed(clipId);
+      else if (this.o.working(clipId)) keep.push([clipId, lease]);
+      else {
+        this.held.delete(clipId);
+        const why = { retry: true, notBefore: new Date(Date.now() + RELEASE_PAUSE_MS), errorKind: 'cancelled', message: `stopped on seat ${this.o.link.seatId}` };
+        await this.o.link.withClient((c) => failTeamJob(c, this.o.link.seatId, lease, why));
+        this.log.info('team.lease.released', { clipId, jobId: lease.id });
+      }
+    }
+    if (keep.length === 0) return;
+    const renewed = new Set(await this.o.link.withClient((c) => renewTeamLeases(c, this.o.link.seatId, keep.map(([, l]) => l), this.leaseMs)));
+    for (const [clipId, l] of keep) {
       if (renewed.has(l.id)) continue;
       this.held.delete(clipId);
       this.log.warn('team.lease.lost', { clipId, jobId: l.id });

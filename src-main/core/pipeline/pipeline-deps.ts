@@ -27,10 +27,10 @@ export interface ClipShare {
   knownUploads(region: string, requestIds: readonly string[]): Promise<Map<string, string>>;
   /** Task ids the team's journal holds, by `<kind>:<upload request id>` (empty when the server does not answer). */
   knownTasks(region: string, uploadRequestIds: readonly string[]): Promise<Map<string, string>>;
-  /** The service answered an upload of the clip: into the team's journal (never throws). */
-  uploaded(clipId: number, requestId: string, region: string, storageKeysJson: string): Promise<void>;
+  /** The service answered an upload of the clip: into the team's journal (never throws; nothing while the server is away). */
+  uploaded(requestId: string, region: string, storageKeysJson: string): Promise<void>;
   /** The service answered a submission of the clip: into the team's journal (never throws). */
-  submitted(clipId: number, uploadRequestId: string, kind: 'embedding' | 'tagging', region: string, taskId: string): Promise<void>;
+  submitted(uploadRequestId: string, kind: 'embedding' | 'tagging', region: string, taskId: string): Promise<void>;
 }
 
 /** Everything the indexing stages use, handed in by the orchestrator (and by tests). */

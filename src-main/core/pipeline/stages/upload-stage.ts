@@ -48,9 +48,10 @@ export function uploadStage(d: StageDeps): StageHandler<'upload'> {
           r.storage_keys_json = known;
         }
       }
-      // A clip taken over from a seat of the team that died: what it had uploaded is in the team's journal.
+      // A seat of a team library: what any seat uploaded of this clip (one that died holding it, or this
+      // one's work resumed after another seat took the clip) is in the team's journal.
       const share = d.share();
-      if (share?.takenOver(clipId)) {
+      if (share) {
         const team = await share.knownUploads(region, rows.filter((r) => r.storage_keys_json === null).map((r) => r.request_id));
         for (const r of rows) {
           const keys = r.storage_keys_json === null ? team.get(r.request_id) : undefined;
@@ -145,7 +146,7 @@ export function uploadStage(d: StageDeps): StageHandler<'upload'> {
         });
         const keys = JSON.stringify(storedKeysOf(res));
         d.store.recordKeys(up.id, keys);
-        await share?.uploaded(clipId, up.request_id, region, keys);
+        await share?.uploaded(up.request_id, region, keys);
       }
 
       /** 413: two halves replace the segment (new rows, new request ids), each uploaded in turn. */
