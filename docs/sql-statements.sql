@@ -467,6 +467,22 @@ DROP TABLE clips;
 -- rebuildClipsWithDone
 ALTER TABLE ${REBUILT} RENAME TO clips;
 
+-- ===== src-main/core/catalog/migrations/0046-team-replica.ts (1)
+-- up
+CREATE TABLE team_clips (
+  clip_id       INTEGER PRIMARY KEY REFERENCES clips(id) ON DELETE CASCADE,
+  team_clip_id  INTEGER NOT NULL,
+  -- the seat whose published results this clip's shots and segments are (NULL: this seat's own work)
+  results_from  TEXT,
+  linked_at     INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX team_clips_team ON team_clips(team_clip_id);
+
+CREATE TABLE team_state (
+  name   TEXT PRIMARY KEY,           -- 'cursor:<server id>': the snapshot of the seat's last pull
+  value  TEXT NOT NULL
+) WITHOUT ROWID;;
+
 -- ===== src-main/core/collections/collection-store.ts (17)
 -- SELECT_ROW
 SELECT cv.*, c.file_name FROM collection_videos cv LEFT JOIN clips c ON c.id = cv.clip_id;
@@ -1113,3 +1129,66 @@ UPDATE team.jobs SET recoveries = recoveries + 1,
 RETURNING id, state;
 -- current
 SELECT state, lease_owner, lease_token, lease_expires_at, recoveries, now() AS now FROM team.jobs WHERE id = $1;
+
+-- ===== src-main/core/team/team-marks-store.ts (9)
+-- upsertTeamRange
+INSERT INTO team.ranges AS r (id, clip_id, in_frame, out_frame, rate_num, rate_den, span_at, span_by, name, name_at, name_by,
+  note, note_at, note_by, rating, rating_at, rating_by, created_at, created_by, deleted_at, deleted_by)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
+ON CONFLICT (id) DO UPDATE SET
+  in_frame   = CASE WHEN (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by) THEN excluded.in_frame ELSE r.in_frame END,
+  out_frame  = CASE WHEN (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by) THEN excluded.out_frame ELSE r.out_frame END,
+  rate_num   = CASE WHEN (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by) THEN excluded.rate_num ELSE r.rate_num END,
+  rate_den   = CASE WHEN (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by) THEN excluded.rate_den ELSE r.rate_den END,
+  span_by    = CASE WHEN (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by) THEN excluded.span_by ELSE r.span_by END,
+  span_at    = CASE WHEN (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by) THEN excluded.span_at ELSE r.span_at END,
+  name       = CASE WHEN (excluded.name_at, excluded.name_by) > (r.name_at, r.name_by) THEN excluded.name ELSE r.name END,
+  name_by    = CASE WHEN (excluded.name_at, excluded.name_by) > (r.name_at, r.name_by) THEN excluded.name_by ELSE r.name_by END,
+  name_at    = CASE WHEN (excluded.name_at, excluded.name_by) > (r.name_at, r.name_by) THEN excluded.name_at ELSE r.name_at END,
+  note       = CASE WHEN (excluded.note_at, excluded.note_by) > (r.note_at, r.note_by) THEN excluded.note ELSE r.note END,
+  note_by    = CASE WHEN (excluded.note_at, excluded.note_by) > (r.note_at, r.note_by) THEN excluded.note_by ELSE r.note_by END,
+  note_at    = CASE WHEN (excluded.note_at, excluded.note_by) > (r.note_at, r.note_by) THEN excluded.note_at ELSE r.note_at END,
+  rating     = CASE WHEN (excluded.rating_at, excluded.rating_by) > (r.rating_at, r.rating_by) THEN excluded.rating ELSE r.rating END,
+  rating_by  = CASE WHEN (excluded.rating_at, excluded.rating_by) > (r.rating_at, r.rating_by) THEN excluded.rating_by ELSE r.rating_by END,
+  rating_at  = CASE WHEN (excluded.rating_at, excluded.rating_by) > (r.rating_at, r.rating_by) THEN excluded.rating_at ELSE r.rating_at END,
+  created_by = CASE WHEN (excluded.created_at, excluded.created_by) < (r.created_at, r.created_by) THEN excluded.created_by ELSE r.created_by END,
+  created_at = CASE WHEN (excluded.created_at, excluded.created_by) < (r.created_at, r.created_by) THEN excluded.created_at ELSE r.created_at END,
+  deleted_by = CASE WHEN r.deleted_at IS NULL OR (excluded.deleted_at, excluded.deleted_by) < (r.deleted_at, r.deleted_by) THEN COALESCE(excluded.deleted_by, r.deleted_by) ELSE r.deleted_by END,
+  deleted_at = CASE WHEN r.deleted_at IS NULL OR (excluded.deleted_at, excluded.deleted_by) < (r.deleted_at, r.deleted_by) THEN COALESCE(excluded.deleted_at, r.deleted_at) ELSE r.deleted_at END
+WHERE (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by)
+   OR (excluded.name_at, excluded.name_by) > (r.name_at, r.name_by)
+   OR (excluded.note_at, excluded.note_by) > (r.note_at, r.note_by)
+   OR (excluded.rating_at, excluded.rating_by) > (r.rating_at, r.rating_by)
+   OR (excluded.created_at, excluded.created_by) < (r.created_at, r.created_by)
+   OR (excluded.deleted_at IS NOT NULL AND (r.deleted_at IS NULL OR (excluded.deleted_at, excluded.deleted_by) < (r.deleted_at, r.deleted_by)));
+-- upsertTeamKeyword
+INSERT INTO team.keywords AS k (clip_id, range_id, keyword_norm, keyword, added_at, added_by, removed_at, removed_by)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+ON CONFLICT (clip_id, range_id, keyword_norm) DO UPDATE SET
+  keyword    = CASE WHEN (excluded.added_at, excluded.added_by) > (k.added_at, k.added_by) THEN excluded.keyword ELSE k.keyword END,
+  added_by   = CASE WHEN (excluded.added_at, excluded.added_by) > (k.added_at, k.added_by) THEN excluded.added_by ELSE k.added_by END,
+  added_at   = CASE WHEN (excluded.added_at, excluded.added_by) > (k.added_at, k.added_by) THEN excluded.added_at ELSE k.added_at END,
+  removed_by = CASE WHEN k.removed_at IS NULL OR (excluded.removed_at, excluded.removed_by) > (k.removed_at, k.removed_by) THEN COALESCE(excluded.removed_by, k.removed_by) ELSE k.removed_by END,
+  removed_at = CASE WHEN k.removed_at IS NULL OR (excluded.removed_at, excluded.removed_by) > (k.removed_at, k.removed_by) THEN COALESCE(excluded.removed_at, k.removed_at) ELSE k.removed_at END
+WHERE (excluded.added_at, excluded.added_by) > (k.added_at, k.added_by)
+   OR (excluded.removed_at IS NOT NULL AND (k.removed_at IS NULL OR (excluded.removed_at, excluded.removed_by) > (k.removed_at, k.removed_by)));
+-- upsertTeamClipMark
+INSERT INTO team.clip_marks AS m (clip_id, rating, rating_at, rating_by) VALUES ($1, $2, $3, $4)
+ON CONFLICT (clip_id) DO UPDATE SET rating = excluded.rating, rating_at = excluded.rating_at, rating_by = excluded.rating_by
+WHERE (excluded.rating_at, excluded.rating_by) > (m.rating_at, m.rating_by);
+-- ranges
+SELECT id, clip_id, in_frame, out_frame, rate_num, rate_den, span_at, span_by, name, name_at, name_by,
+  note, note_at, note_by, rating, rating_at, rating_by, created_at, created_by, deleted_at, deleted_by
+FROM team.ranges WHERE id = ANY($1::uuid[]);
+-- keywords
+SELECT clip_id, range_id, keyword_norm, keyword, added_at, added_by, removed_at, removed_by FROM team.keywords WHERE id = ANY($1::bigint[]);
+-- clipMarks
+SELECT clip_id, rating, rating_at, rating_by FROM team.clip_marks WHERE clip_id = ANY($1::bigint[]);
+-- ranges
+SELECT id, clip_id, in_frame, out_frame, rate_num, rate_den, span_at, span_by, name, name_at, name_by,
+  note, note_at, note_by, rating, rating_at, rating_by, created_at, created_by, deleted_at, deleted_by
+FROM team.ranges WHERE clip_id = ANY($1::bigint[]);
+-- keywords
+SELECT clip_id, range_id, keyword_norm, keyword, added_at, added_by, removed_at, removed_by FROM team.keywords WHERE clip_id = ANY($1::bigint[]);
+-- clipMarks
+SELECT clip_id, rating, rating_at, rating_by FROM team.clip_marks WHERE clip_id = ANY($1::bigint[]);
