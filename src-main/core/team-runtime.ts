@@ -1,7 +1,9 @@
 import type { CatalogDb } from './catalog/open-catalog';
+import { TeamMarksSync } from './marks/team-marks-sync';
 import { ClipSharing } from './pipeline/clip-sharing';
 import type { IndexingPipeline } from './pipeline/indexing-pipeline';
 import type { ClipShare } from './pipeline/pipeline-deps';
+import type { EventBus } from './rpc/event-bus';
 import { TeamSeat } from './team/team-seat';
 import type { TeamSettings } from './team/team-settings';
 import type { Logger } from './util/logger';
@@ -15,6 +17,7 @@ import type { Logger } from './util/logger';
 export interface TeamRuntimeOptions {
   settings: TeamSettings;
   db: CatalogDb;
+  events: EventBus;
   pipeline: IndexingPipeline;
   identity: () => { region: string; model: string };
   logger: Logger;
@@ -25,11 +28,13 @@ export interface TeamRuntimeOptions {
 export interface TeamRuntime {
   /** The indexing share of the seat while joined; null when solo. */
   share(): ClipShare | null;
+  /** A mark was edited here: while joined, send it soon. */
+  marksEdited(): void;
   stop(): Promise<void>;
 }
 
 export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
-  let running: { seat: TeamSeat; sharing: ClipSharing } | null = null;
+  let running: { seat: TeamSeat; sharing: ClipSharing; marks: TeamMarksSync } | null = null;
   let stopping: Promise<void> = Promise.resolve();
 
   const stopRunning = async () => {
@@ -37,6 +42,7 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
     running = null;
     if (!r) return;
     await r.sharing.stop();
+    await r.marks.stop();
     await r.seat.stop();
   };
   const startIfJoined = () => {
@@ -53,9 +59,11 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
       wake: (clipId) => o.pipeline.queue.wakeClip(clipId, 'analysis'),
       logger: o.logger,
     });
+    const marks = new TeamMarksSync({ db: () => o.db, link: seat, events: o.events, logger: o.logger });
     sharing.start();
+    marks.start();
     seat.start();
-    running = { seat, sharing };
+    running = { seat, sharing, marks };
   };
   const unsubscribe = o.settings.onChanged(() => {
     stopping = stopping.then(stopRunning).then(startIfJoined, (e: unknown) => o.logger.warn('team.runtime.restart.failed', { message: (e as Error).message }));
@@ -64,6 +72,7 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
 
   return {
     share: () => running?.sharing ?? null,
+    marksEdited: () => running?.marks.edited(),
     async stop() {
       unsubscribe();
       await stopping;

@@ -24,13 +24,11 @@ export interface TeamMarksSyncOptions {
   db: () => CatalogDb;
   link: TeamLink;
   events: EventBus;
-  /** After marks from other seats are written (the app checkpoints the catalog's journal). */
-  saved?: () => void;
   /** Edits in a burst go together: the wait after an edit before sending. */
   debounceMs?: number;
   /** A round this often whatever happens (clips linked since, edits a failed round left). */
   everyMs?: number;
-  log?: Logger;
+  logger?: Logger;
 }
 
 export const MARK_TABLES = ['ranges', 'keywords', 'clip_marks'] as const;
@@ -45,7 +43,7 @@ export class TeamMarksSync {
   private readonly log: Logger;
 
   constructor(private readonly o: TeamMarksSyncOptions) {
-    this.log = o.log ?? silentLogger;
+    this.log = o.logger ?? silentLogger;
   }
 
   start(): void {
@@ -156,7 +154,6 @@ export class TeamMarksSync {
   private merge(marks: TeamMarks, caughtUp: readonly number[]): void {
     const clipIds = applyTeamMarks(this.o.db(), this.o.link.seatId, marks, caughtUp);
     if (clipIds.length === 0) return;
-    this.o.saved?.();
     this.o.events.emit('catalog.changed', { reason: 'marks', clipIds });
   }
 }
