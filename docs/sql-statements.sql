@@ -729,7 +729,7 @@ UPDATE volumes SET online = ?, mount_path = ?, last_seen_at = CASE WHEN ? THEN ?
 SELECT v.id, v.volume_key, v.label, v.mount_path, v.online, v.last_seen_at, COUNT(c.id) AS clips
 FROM volumes v LEFT JOIN clips c ON c.volume_id = v.id GROUP BY v.id ORDER BY v.label, v.id;
 
--- ===== src-main/core/marks/marks-repository.ts (47)
+-- ===== src-main/core/marks/marks-repository.ts (46)
 -- RANGE_SELECT
 SELECT r.id, r.clip_id, c.file_name AS clip_name, r.in_frame, r.out_frame, r.rate_num, r.rate_den,
 r.name, r.note, r.rating, r.created_at FROM ranges r JOIN clips c ON c.id = r.clip_id WHERE r.deleted_at IS NULL;
@@ -833,9 +833,9 @@ SELECT id, deleted_at FROM ranges WHERE uuid = ?;
 -- row
 SELECT id, clip_id, range_id, keyword, added_at, added_by, removed_at, removed_by FROM keywords WHERE clip_id = ? AND IFNULL(range_id, 0) = ? AND keyword = ?;
 -- applyTeamMarks
-UPDATE keywords SET keyword = ?, added_at = ?, added_by = ?, removed_at = ?, removed_by = ? WHERE id = ?;
--- applyTeamMarks
-INSERT INTO keywords (clip_id, range_id, keyword, added_at, added_by, removed_at, removed_by) VALUES (?, ?, ?, ?, ?, ?, ?);
+INSERT INTO keywords (clip_id, range_id, keyword, added_at, added_by, removed_at, removed_by) VALUES (?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT(clip_id, IFNULL(range_id, 0), keyword) DO UPDATE SET keyword = excluded.keyword, added_at = excluded.added_at,
+  added_by = excluded.added_by, removed_at = excluded.removed_at, removed_by = excluded.removed_by;
 -- row
 SELECT clip_id, rating, rating_at, rating_by FROM clip_marks WHERE clip_id = ?;
 -- applyTeamMarks

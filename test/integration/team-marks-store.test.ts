@@ -6,6 +6,7 @@ import { mergeClipMark, mergeKeyword, mergeRange, type ClipMarkState, type Keywo
 import { readTeamMarks, readTeamMarksOfClips, upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange } from '../../src-main/core/team/team-marks-store';
 import { upsertSeat } from '../../src-main/core/team/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/team-clip-store';
+import { seededRandom } from '../../src-main/core/util/seeded-random';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 
 /**
@@ -13,18 +14,6 @@ import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers
  * (marks-merge.ts) keeps, over random edits from two seats delivered in random orders, repeated.
  */
 const SEATS = ['00000000-0000-4000-8000-0000000000a1', '00000000-0000-4000-8000-0000000000b2'] as const;
-
-/** A small seeded generator (mulberry32), so a failure can be run again with its seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Versions {
   ranges: RangeState[];
@@ -38,7 +27,7 @@ interface Versions {
  * on purpose (same milliseconds), so ties between seats are exercised.
  */
 function randomEdits(seed: number, clipIds: readonly number[], n: number): Versions {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const out: Versions = { ranges: [], keywords: [], clipMarks: [] };
   const clocks = [1_700_000_000_000, 1_700_000_000_000];
@@ -162,7 +151,7 @@ describeWithPostgres('shared marks on PostgreSQL: the upserts and the pure rule 
       const round: number[] = [];
       for (let i = 0; i < 3; i++) round.push((await adoptTeamClip(seat, { fingerprint: `${seed}${i}`.padStart(64, 'e'), sizeBytes: i, fileName: `R${seed}-${i}.mov`, seatId: SEATS[1] })).id);
       const edits = randomEdits(seed, round, 300);
-      const r = rng(seed * 7919);
+      const r = seededRandom(seed * 7919);
       const order1: Versions = { ranges: shuffled(edits.ranges, r), keywords: shuffled(edits.keywords, r), clipMarks: shuffled(edits.clipMarks, r) };
       const order2: Versions = { ranges: shuffled(edits.ranges, r), keywords: shuffled(edits.keywords, r), clipMarks: shuffled(edits.clipMarks, r) };
       await send(order1);

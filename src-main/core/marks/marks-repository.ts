@@ -578,26 +578,12 @@ export function applyTeamMarks(db: CatalogDb, seatId: string, marks: { ranges: r
       // A present keyword forgets its last removal: the add is later, and only a later removal can matter.
       const removed = keywordPresent(merged) ? null : merged.removed;
       if (held && held.display === merged.display && JSON.stringify([held.added, held.removed]) === JSON.stringify([merged.added, removed])) continue;
-      if (row) {
-        statement(db, 'UPDATE keywords SET keyword = ?, added_at = ?, added_by = ?, removed_at = ?, removed_by = ? WHERE id = ?').run(
-          merged.display,
-          merged.added.at,
-          mine(merged.added.by, seatId),
-          removed?.at ?? null,
-          removed ? mine(removed.by, seatId) : null,
-          row.id,
-        );
-      } else {
-        statement(db, 'INSERT INTO keywords (clip_id, range_id, keyword, added_at, added_by, removed_at, removed_by) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-          clipId,
-          rangeId,
-          merged.display,
-          merged.added.at,
-          mine(merged.added.by, seatId),
-          removed?.at ?? null,
-          removed ? mine(removed.by, seatId) : null,
-        );
-      }
+      statement(
+        db,
+        `INSERT INTO keywords (clip_id, range_id, keyword, added_at, added_by, removed_at, removed_by) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(clip_id, IFNULL(range_id, 0), keyword) DO UPDATE SET keyword = excluded.keyword, added_at = excluded.added_at,
+           added_by = excluded.added_by, removed_at = excluded.removed_at, removed_by = excluded.removed_by`,
+      ).run(clipId, rangeId, merged.display, merged.added.at, mine(merged.added.by, seatId), removed?.at ?? null, removed ? mine(removed.by, seatId) : null);
       changed.add(clipId);
     }
 
