@@ -31,7 +31,7 @@ export interface TeamMarksSyncOptions {
   logger?: Logger;
 }
 
-export const MARK_TABLES = ['ranges', 'keywords', 'clip_marks'] as const;
+const MARK_TABLES = ['ranges', 'keywords', 'clip_marks'] as const;
 
 export class TeamMarksSync {
   private readonly offs: (() => void)[] = [];
