@@ -4,8 +4,11 @@ import { ClipSharing } from './pipeline/clip-sharing';
 import type { IndexingPipeline } from './pipeline/indexing-pipeline';
 import type { ClipShare } from './pipeline/pipeline-deps';
 import type { EventBus } from './rpc/event-bus';
+import { TeamTextSharing, type TextShare } from './search/text-sharing';
 import { TeamSeat } from './team/team-seat';
 import type { TeamSettings } from './team/team-settings';
+import { teamClipCounts } from './team/team-replica-store';
+import type { TeamActivity } from '../../src-shared/contract/team';
 import type { Logger } from './util/logger';
 
 /**
@@ -18,6 +21,8 @@ export interface TeamRuntimeOptions {
   settings: TeamSettings;
   db: CatalogDb;
   events: EventBus;
+  /** App cache folder (thumbnails). */
+  cacheDir: string;
   pipeline: IndexingPipeline;
   identity: () => { region: string; model: string };
   logger: Logger;
@@ -30,11 +35,15 @@ export interface TeamRuntime {
   share(): ClipShare | null;
   /** A mark was edited here: while joined, send it soon. */
   marksEdited(): void;
+  /** The team's encoded texts while joined; null when solo. */
+  textShare(): TextShare | null;
+  /** This seat's share of the work (team.activity). */
+  activity(): TeamActivity;
   stop(): Promise<void>;
 }
 
 export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
-  let running: { seat: TeamSeat; sharing: ClipSharing; marks: TeamMarksSync } | null = null;
+  let running: { seat: TeamSeat; sharing: ClipSharing; texts: TeamTextSharing; marks: TeamMarksSync } | null = null;
   let stopping: Promise<void> = Promise.resolve();
 
   const stopRunning = async () => {
@@ -51,6 +60,7 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
     const seat = new TeamSeat({ ...joined, db: o.db, logger: o.logger });
     const sharing = new ClipSharing({
       db: o.db,
+      cacheDir: o.cacheDir,
       store: o.pipeline.store,
       link: seat,
       profileId: o.pipeline.profile.id,
@@ -63,7 +73,7 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
     sharing.start();
     marks.start();
     seat.start();
-    running = { seat, sharing, marks };
+    running = { seat, sharing, texts: new TeamTextSharing({ link: seat, leaseMs: o.leaseMs, logger: o.logger }), marks };
   };
   const unsubscribe = o.settings.onChanged(() => {
     stopping = stopping.then(stopRunning).then(startIfJoined, (e: unknown) => o.logger.warn('team.runtime.restart.failed', { message: (e as Error).message }));
@@ -73,6 +83,11 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
   return {
     share: () => running?.sharing ?? null,
     marksEdited: () => running?.marks.edited(),
+    textShare: () => running?.texts ?? null,
+    activity: () => {
+      const joined = running !== null;
+      return { joined, online: running?.seat.online() ?? false, ...teamClipCounts(o.db) };
+    },
     async stop() {
       unsubscribe();
       await stopping;
