@@ -1,7 +1,9 @@
 import type { CatalogDb } from './catalog/open-catalog';
+import { TeamMarksSync } from './marks/team-marks-sync';
 import { ClipSharing } from './pipeline/clip-sharing';
 import type { IndexingPipeline } from './pipeline/indexing-pipeline';
 import type { ClipShare } from './pipeline/pipeline-deps';
+import type { EventBus } from './rpc/event-bus';
 import { TeamTextSharing, type TextShare } from './search/text-sharing';
 import { TeamSeat } from './team/team-seat';
 import type { TeamSettings } from './team/team-settings';
@@ -18,6 +20,7 @@ import type { Logger } from './util/logger';
 export interface TeamRuntimeOptions {
   settings: TeamSettings;
   db: CatalogDb;
+  events: EventBus;
   /** App cache folder (thumbnails). */
   cacheDir: string;
   pipeline: IndexingPipeline;
@@ -30,6 +33,8 @@ export interface TeamRuntimeOptions {
 export interface TeamRuntime {
   /** The indexing share of the seat while joined; null when solo. */
   share(): ClipShare | null;
+  /** A mark was edited here: while joined, send it soon. */
+  marksEdited(): void;
   /** The team's encoded texts while joined; null when solo. */
   textShare(): TextShare | null;
   /** This seat's share of the work (team.activity). */
@@ -38,7 +43,7 @@ export interface TeamRuntime {
 }
 
 export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
-  let running: { seat: TeamSeat; sharing: ClipSharing; texts: TeamTextSharing } | null = null;
+  let running: { seat: TeamSeat; sharing: ClipSharing; texts: TeamTextSharing; marks: TeamMarksSync } | null = null;
   let stopping: Promise<void> = Promise.resolve();
 
   const stopRunning = async () => {
@@ -46,6 +51,7 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
     running = null;
     if (!r) return;
     await r.sharing.stop();
+    await r.marks.stop();
     await r.seat.stop();
   };
   const startIfJoined = () => {
@@ -64,9 +70,11 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
       working: (clipId) => o.pipeline.queue.list({ clipId, states: ['queued', 'running'] }).length > 0,
       logger: o.logger,
     });
+    const marks = new TeamMarksSync({ db: () => o.db, link: seat, events: o.events, logger: o.logger });
     sharing.start();
+    marks.start();
     seat.start();
-    running = { seat, sharing, texts: new TeamTextSharing({ link: seat, leaseMs: o.leaseMs, logger: o.logger }) };
+    running = { seat, sharing, texts: new TeamTextSharing({ link: seat, leaseMs: o.leaseMs, logger: o.logger }), marks };
   };
   const unsubscribe = o.settings.onChanged(() => {
     stopping = stopping.then(stopRunning).then(startIfJoined, (e: unknown) => o.logger.warn('team.runtime.restart.failed', { message: (e as Error).message }));
@@ -75,6 +83,7 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
 
   return {
     share: () => running?.sharing ?? null,
+    marksEdited: () => running?.marks.edited(),
     textShare: () => running?.texts ?? null,
     activity: () => {
       const joined = running !== null;
