@@ -64,6 +64,8 @@ export interface ClipSharingOptions {
   wake: (clipId: number) => void;
   /** Whether this seat's queue still has work of the clip waiting or running (not failed, cancelled or paused). */
   working: (clipId: number) => boolean;
+  /** A local clip was linked to its team clip (the team's marks of it may now be merged here). */
+  linked?: (clipId: number) => void;
   logger?: Logger;
 }
 
@@ -204,6 +206,7 @@ export class ClipSharing implements ClipShare {
     const rootKey = slug(row.volume_label ?? row.mount_path.split(/[\\/]/).filter(Boolean).at(-1) ?? 'root');
     await recordTeamClipLocation(c, { clipId: team.id, rootKey, relPath: row.rel_path.replace(/^\/+/, '') || row.file_name, seatId: this.o.link.seatId });
     linkTeamClip(this.o.db, clipId, team.id);
+    this.o.linked?.(clipId);
     return team.id;
   }
 
