@@ -111,10 +111,18 @@ export class ClipSharing implements ClipShare {
     this.catchUp();
   }
 
+  /** The seat quits or leaves: the clips it holds go back to the team at once instead of when their leases run out. */
   async stop(): Promise<void> {
     for (const u of this.unsubscribe.splice(0)) u();
     for (const t of this.timers.splice(0)) clearInterval(t);
     await this.publishing;
+    const held = [...this.held.values()];
+    this.held.clear();
+    if (held.length === 0 || !this.o.link.online()) return;
+    const why = { retry: true, errorKind: 'cancelled', message: `seat ${this.o.link.seatId} stopped` };
+    await this.o.link.withClient(async (c) => {
+      for (const lease of held) await failTeamJob(c, this.o.link.seatId, lease, why);
+    }).catch((e) => this.log.debug('team.lease.unreleased', { message: toAppError(e).message }));
   }
 
   /**
