@@ -5,7 +5,6 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { describe } from 'vitest';
 import { migrateTeamSchema } from '../../src-main/core/team/migrate-team';
 import { REPO_ROOT } from './paths';
 
@@ -36,12 +35,6 @@ export const PG_BIN = findPgBin();
 /** The reason given when the team tests skip: the only one is a machine without PostgreSQL. */
 export const PG_MISSING = 'skipped: initdb/pg_ctl not found in REELSCOUT_PG_BIN, on PATH or under /usr/lib/postgresql/*/bin (apt-get install postgresql)';
 
-/** A describe block that needs PostgreSQL: skipped, saying why in its name, on a machine without it. */
-export function describeWithPostgres(name: string, body: () => void): void {
-  if (!PG_BIN) console.warn(`${name}: ${PG_MISSING}`);
-  describe.skipIf(!PG_BIN)(PG_BIN ? name : `${name} (${PG_MISSING})`, body);
-}
-
 export const TEAM_DATABASE = 'reelscout_team';
 export const SEAT_ROLE = 'reelscout_seat';
 
@@ -59,6 +52,10 @@ export interface PgCluster {
   migrate(): Promise<void>;
   /** Server log so far (for a failing test's message). */
   log(): string;
+  /** Stops the server (pg_ctl stop -m fast: sessions are cut), keeping its data and port for `resume`. */
+  pause(): void;
+  /** Starts the paused server again on the same data and port. */
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -134,7 +131,8 @@ export async function startPgCluster(opts: { tls?: boolean } = {}): Promise<PgCl
     fs.rmSync(dir, { recursive: true, force: true });
   };
   process.once('exit', onExit);
-  run('pg_ctl', ['-D', data, '-l', logFile, '-w', '-t', '60', 'start']);
+  const start = () => run('pg_ctl', ['-D', data, '-l', logFile, '-w', '-t', '60', 'start']);
+  start();
 
   const clients = new Set<pg.Client>();
   const seatPassword = randomBytes(18).toString('base64url');
@@ -174,6 +172,8 @@ export async function startPgCluster(opts: { tls?: boolean } = {}): Promise<PgCl
       }
     },
     log: () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : ''),
+    pause: () => void run('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']),
+    resume: () => void start(),
     async stop() {
       await Promise.all([...clients].map((c) => c.end().catch(() => undefined)));
       process.removeListener('exit', onExit);

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startWebApp, type WebApp } from '../../src-main/web/web-app';
 import type { Envelope } from '../../src-shared/contract';
 import type { TeamConnectionSettings } from '../../src-shared/contract/team';
-import { describeWithPostgres, SEAT_ROLE, startPgCluster, TEAM_DATABASE, type PgCluster } from '../helpers/pg-cluster';
+import { describeWithPostgres } from '../helpers/describe-postgres';
+import { SEAT_ROLE, startPgCluster, TEAM_DATABASE, type PgCluster } from '../helpers/pg-cluster';
 import { REPO_ROOT, tempDir } from '../helpers/paths';
 
 /**

@@ -1,0 +1,11 @@
+import { describe } from 'vitest';
+import { PG_BIN, PG_MISSING } from './pg-cluster';
+
+/**
+ * A describe block that needs PostgreSQL: skipped, saying why in its name, on a machine without it.
+ * Apart from pg-cluster.ts, which benchmarks import outside vitest (where importing vitest fails).
+ */
+export function describeWithPostgres(name: string, body: () => void): void {
+  if (!PG_BIN) console.warn(`${name}: ${PG_MISSING}`);
+  describe.skipIf(!PG_BIN)(PG_BIN ? name : `${name} (${PG_MISSING})`, body);
+}
