@@ -467,6 +467,24 @@ DROP TABLE clips;
 -- rebuildClipsWithDone
 ALTER TABLE ${REBUILT} RENAME TO clips;
 
+-- ===== src-main/core/catalog/migrations/0046-team-replica.ts (1)
+-- up
+CREATE TABLE team_clips (
+  clip_id       INTEGER PRIMARY KEY REFERENCES clips(id) ON DELETE CASCADE,
+  team_clip_id  INTEGER NOT NULL,
+  -- the seat whose published results this clip's shots and segments are (NULL: this seat's own work)
+  results_from  TEXT,
+  -- when this seat's own results went to the team (NULL: not yet, e.g. made while the server was away)
+  published_at  INTEGER,
+  linked_at     INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX team_clips_team ON team_clips(team_clip_id);
+
+CREATE TABLE team_state (
+  name   TEXT PRIMARY KEY,           -- 'cursor:<host>/<database>': the snapshot of the seat's last pull
+  value  TEXT NOT NULL
+) WITHOUT ROWID;;
+
 -- ===== src-main/core/collections/collection-store.ts (17)
 -- SELECT_ROW
 SELECT cv.*, c.file_name FROM collection_videos cv LEFT JOIN clips c ON c.id = cv.clip_id;
@@ -706,7 +724,7 @@ ON CONFLICT(clip_id) DO UPDATE SET rating = COALESCE(clip_marks.rating, excluded
 -- mergeMarks
 UPDATE ranges SET clip_id = ? WHERE clip_id = ?;
 
--- ===== src-main/core/pipeline/job-store.ts (27)
+-- ===== src-main/core/pipeline/job-store.ts (28)
 -- byId
 SELECT * FROM jobs WHERE id = ?;
 -- ofClipStage
@@ -734,6 +752,8 @@ SELECT id FROM jobs WHERE state IN (SELECT value FROM json_each(?)) ORDER BY id;
 SELECT id FROM jobs WHERE clip_id = ? AND state IN (SELECT value FROM json_each(?)) ORDER BY id;
 -- wakeUnplugged
 UPDATE jobs SET not_before = NULL, updated_at = ? WHERE clip_id = ? AND state = 'queued' AND last_error_kind = 'unplugged' AND not_before IS NOT NULL RETURNING id;
+-- wakeStage
+UPDATE jobs SET not_before = NULL, updated_at = ? WHERE clip_id = ? AND stage = ? AND state = 'queued' AND not_before IS NOT NULL RETURNING id;
 -- raiseClip
 UPDATE jobs SET priority = MAX(priority, ?), updated_at = ? WHERE clip_id = ? AND state IN ('queued', 'paused', 'running');
 -- transition
@@ -803,7 +823,7 @@ SELECT id FROM clips WHERE source_url IS NULL ORDER BY id;
 SELECT c.id FROM clips c WHERE c.source_url IS NULL AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.clip_id = c.id AND j.state IN ('queued', 'running', 'paused', 'failed', 'cancelled'))
 AND (c.indexed_at IS NULL OR c.indexed_profile IS NOT ?) ORDER BY c.id;
 
--- ===== src-main/core/pipeline/segment-store.ts (38)
+-- ===== src-main/core/pipeline/segment-store.ts (43)
 -- segmentsOf
 SELECT * FROM segments WHERE clip_id = ? AND profile_id = ? ORDER BY shot_id, chunk_idx, part;
 -- segment
@@ -888,6 +908,21 @@ INSERT INTO service_tags (segment_id, raw_json, shot_size, camera_movement, shoo
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 -- insertFetchedSegments
 DELETE FROM segments WHERE clip_id = ?;
+-- resultsOf
+SELECT sh.idx AS shot_idx, s.chunk_idx, s.part, s.start_s, s.end_s, s.frames, s.budget, s.content_sha, e.vector,
+      t.raw_json AS tags_raw, t.shot_size, t.camera_movement, t.shooting_angle, t.shot_size_conf, t.camera_movement_conf, t.shooting_angle_conf
+ FROM segments s JOIN shots sh ON sh.id = s.shot_id JOIN embeddings e ON e.segment_id = s.id JOIN service_tags t ON t.segment_id = s.id
+WHERE s.clip_id = ? AND s.profile_id = ?
+ORDER BY sh.idx, s.chunk_idx, s.part;
+-- insSeg
+INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- insEmb
+INSERT INTO embeddings (segment_id, dim, vector, model, region, profile_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?);
+-- insTag
+INSERT INTO service_tags (segment_id, raw_json, shot_size, camera_movement, shooting_angle, shot_size_conf, camera_movement_conf, shooting_angle_conf, created_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- insertPublished
+DELETE FROM segments WHERE clip_id = ? AND profile_id = ?;
 -- segmentCount
 SELECT COUNT(*) AS n FROM segments WHERE clip_id = ? AND profile_id = ?;
 -- rearmFailedTasks
@@ -1044,6 +1079,27 @@ SELECT id, table_name, row_key, op FROM team.changes
 WHERE xid >= pg_snapshot_xmin($1::pg_snapshot) AND NOT pg_visible_in_snapshot(xid, $1::pg_snapshot) AND id > $2
 ORDER BY id LIMIT $3;
 
+-- ===== src-main/core/team/clip-results-store.ts (6)
+-- held
+SELECT 1 FROM team.jobs WHERE id = $1 AND state = 'running' AND lease_owner = $2 AND lease_token = $3 AND lease_expires_at > now() FOR UPDATE;
+-- header
+INSERT INTO team.clip_results (clip_id, profile_id, model, region, shots, segment_count, published_by)
+VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (clip_id, profile_id) DO NOTHING;
+-- publishClipResults
+UPDATE team.jobs SET state = 'done', lease_owner = NULL, lease_expires_at = NULL, updated_at = now(), last_error_kind = NULL, last_error_message = NULL
+WHERE id = $1;
+-- insertSegments
+INSERT INTO team.segments (clip_id, profile_id, shot_idx, chunk_idx, part, start_s, end_s, frames, budget, content_sha, dim, vector,
+                           tags_raw, shot_size, camera_movement, shooting_angle, shot_size_conf, camera_movement_conf, shooting_angle_conf)
+SELECT $1, $2, s.* FROM unnest($3::int[], $4::int[], $5::text[], $6::float8[], $7::float8[], $8::int[], $9::int[], $10::text[], $11::int[], $12::bytea[],
+                               $13::text[], $14::text[], $15::text[], $16::text[], $17::real[], $18::real[], $19::real[]) AS s;
+-- head
+SELECT profile_id, model, region, shots, published_by FROM team.clip_results WHERE clip_id = $1 AND profile_id = $2;
+-- rows
+SELECT shot_idx, chunk_idx, part, start_s, end_s, frames, budget, content_sha, vector, tags_raw, shot_size, camera_movement, shooting_angle,
+     shot_size_conf, camera_movement_conf, shooting_angle_conf
+FROM team.segments WHERE clip_id = $1 AND profile_id = $2 ORDER BY shot_idx, chunk_idx, part;
+
 -- ===== src-main/core/team/migration-store.ts (4)
 -- appliedMigrations
 CREATE TABLE IF NOT EXISTS team.schema_migrations (
@@ -1074,7 +1130,7 @@ SELECT id FROM team.clips WHERE fingerprint = $1;
 INSERT INTO team.clip_locations (clip_id, root_key, rel_path, seen_by) VALUES ($1, $2, $3, $4)
 ON CONFLICT (clip_id, root_key, rel_path) DO UPDATE SET seen_by = excluded.seen_by, seen_at = now();
 
--- ===== src-main/core/team/team-job-store.ts (7)
+-- ===== src-main/core/team/team-job-store.ts (10)
 -- added
 INSERT INTO team.jobs (clip_id, stage, resource, lane, priority, payload)
 VALUES ($1, $2, $3, $4, $5, $6)
@@ -1113,3 +1169,43 @@ UPDATE team.jobs SET recoveries = recoveries + 1,
 RETURNING id, state;
 -- current
 SELECT state, lease_owner, lease_token, lease_expires_at, recoveries, now() AS now FROM team.jobs WHERE id = $1;
+-- claimed
+UPDATE team.jobs SET state = 'running', lease_owner = $1, lease_token = lease_token + 1,
+       lease_expires_at = now() + make_interval(secs => $4), updated_at = now()
+ WHERE id = (SELECT id FROM team.jobs
+              WHERE clip_id = $2 AND stage = $3 AND state = 'queued' AND (not_before IS NULL OR not_before <= now())
+              FOR UPDATE SKIP LOCKED)
+RETURNING id, lease_token, payload, lease_expires_at;
+-- found
+SELECT j.id, j.state, s.name AS holder, (EXTRACT(EPOCH FROM j.lease_expires_at - now()) * 1000)::float8 AS left_ms, j.last_error_message
+ FROM team.jobs j LEFT JOIN team.seats s ON s.seat_id = j.lease_owner
+WHERE j.clip_id = $1 AND j.stage = $2;
+-- requeueFailedTeamJob
+UPDATE team.jobs SET state = 'queued', not_before = NULL, updated_at = now() WHERE id = $1 AND state = 'failed';
+
+-- ===== src-main/core/team/team-replica-store.ts (10)
+-- r
+SELECT clip_id, team_clip_id, results_from, published_at FROM team_clips WHERE clip_id = ?;
+-- r
+SELECT clip_id FROM team_clips WHERE team_clip_id = ?;
+-- linkTeamClip
+INSERT INTO team_clips (clip_id, team_clip_id, linked_at) VALUES (?, ?, ?)
+ON CONFLICT (clip_id) DO UPDATE SET team_clip_id = excluded.team_clip_id,
+  results_from = CASE WHEN team_clips.team_clip_id = excluded.team_clip_id THEN team_clips.results_from END,
+  published_at = CASE WHEN team_clips.team_clip_id = excluded.team_clip_id THEN team_clips.published_at END;
+-- noteResultsFrom
+UPDATE team_clips SET results_from = ?, published_at = NULL WHERE clip_id = ?;
+-- notePublished
+UPDATE team_clips SET published_at = ?, results_from = NULL WHERE clip_id = ?;
+-- unlinkedClipIds
+SELECT id FROM clips WHERE fingerprint IS NOT NULL AND source_url IS NULL AND id NOT IN (SELECT clip_id FROM team_clips) ORDER BY id LIMIT ?;
+-- unpublishedClipIds
+SELECT t.clip_id FROM team_clips t JOIN clips c ON c.id = t.clip_id
+WHERE t.results_from IS NULL AND t.published_at IS NULL AND c.indexed_at IS NOT NULL AND c.indexed_profile = ?
+ORDER BY t.clip_id LIMIT ?;
+-- r
+SELECT value FROM team_state WHERE name = ?;
+-- writeTeamState
+INSERT INTO team_state (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value;
+-- clipIndexedWith
+SELECT 1 FROM clips WHERE id = ? AND indexed_at IS NOT NULL AND indexed_profile = ?;

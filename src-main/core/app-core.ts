@@ -42,6 +42,7 @@ import { createRemoteClipStream, type RemoteClipStream } from './remote/remote-c
 import { createConfJsonStore } from './settings/conf-store';
 import { createTeamHandlers } from './team/team-handlers';
 import { createTeamSettings } from './team/team-settings';
+import { createTeamRuntime, type TeamRuntime } from './team-runtime';
 
 export interface AppCoreOptions {
   dataDir: string;
@@ -63,6 +64,8 @@ export interface AppCoreOptions {
    * (`--allow-loopback-urls`; no RPC can set it); tests shorten the timeouts.
    */
   remote?: { allowLoopback?: boolean; timeouts?: Partial<RemoteTimeouts>; deadlines?: Partial<RemoteDeadlines> };
+  /** A team library's lease of a claimed clip (default 30 s): web mode's --team-lease-seconds, for tests of a seat dying. */
+  teamLeaseMs?: number;
 }
 
 export interface AppCore {
@@ -191,7 +194,8 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
 
   // The team library's opt-in lives beside the settings, outside the catalog: joining or leaving
   // never touches this machine's catalog.
-  const teamHandlers = createTeamHandlers(createTeamSettings({ store: createConfJsonStore(o.dataDir, 'team'), secrets, logger: o.logger }));
+  const teamSettings = createTeamSettings({ store: createConfJsonStore(o.dataDir, 'team'), secrets, logger: o.logger });
+  const teamHandlers = createTeamHandlers(teamSettings);
 
   const session: CatalogSession<CatalogApp> = new CatalogSession<CatalogApp>({
     file: paths.catalog,
@@ -219,6 +223,8 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
   function composeCatalogApp(db: CatalogDb, readOnly: boolean): CatalogApp {
     const shutdown = new AbortController();
     const clipFile = createClipFileCheck(db);
+    // A seat of a team library divides the indexing with the other seats (none while read-only).
+    let team: TeamRuntime | null = null;
     const pipeline = createAppPipeline({
       db,
       events,
@@ -226,8 +232,14 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
       cacheDir: paths.cacheDir,
       tools,
       logger: o.logger,
-      options: { disk: { room: () => disk.room(), describe: () => `${disk.describe()} Work carries on by itself once there is room; nothing is lost.` } },
+      options: {
+        disk: { room: () => disk.room(), describe: () => `${disk.describe()} Work carries on by itself once there is room; nothing is lost.` },
+        share: () => team?.share() ?? null,
+      },
     });
+    if (!readOnly) {
+      team = createTeamRuntime({ settings: teamSettings, db, pipeline: pipeline.pipeline, identity: () => service.identity(), logger: o.logger, leaseMs: o.teamLeaseMs });
+    }
     const library = createLibraryService({
       db,
       events,
@@ -313,6 +325,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
         settingsChanged = () => {};
         shutdown.abort();
         library.dispose();
+        await team?.stop();
         await pipeline.stop();
         await search.dispose();
       },

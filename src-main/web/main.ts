@@ -16,13 +16,16 @@ async function main(): Promise<void> {
       ffprobe: { type: 'string' },
       // Add by URL may read addresses on this computer (test servers, the emulator's clips).
       [LOOPBACK_FLAG.slice(2)]: { type: 'boolean', default: false },
+      // A team library's lease of a claimed clip (default 30): how soon another seat takes over a seat that died.
+      'team-lease-seconds': { type: 'string' },
     },
   });
   const dataDir = path.resolve(values['data-dir'] ?? process.env.REELSCOUT_DATA_DIR ?? path.join(os.homedir(), '.reelscout-web'));
   const rendererDir = path.resolve(values['renderer-dir'] ?? path.join(__dirname, '..', 'renderer'));
   const toolPaths = { ffmpeg: values.ffmpeg && path.resolve(values.ffmpeg), ffprobe: values.ffprobe && path.resolve(values.ffprobe) };
   const remote = { allowLoopback: values[LOOPBACK_FLAG.slice(2)] === true };
-  const app = await startWebApp({ dataDir, rendererDir, port: Number(values.port), logToConsole: false, toolPaths, remote });
+  const teamLeaseMs = values['team-lease-seconds'] ? Number(values['team-lease-seconds']) * 1000 : undefined;
+  const app = await startWebApp({ dataDir, rendererDir, port: Number(values.port), logToConsole: false, toolPaths, remote, teamLeaseMs });
   process.stdout.write(`Reelscout (web mode) data: ${dataDir}\nOpen: ${app.server.openUrl}\n`);
   const stop = () => void app.close().finally(() => process.exit(0));
   process.on('SIGINT', stop);

@@ -20,6 +20,8 @@ export interface WebAppOptions {
   remote?: AppCoreOptions['remote'];
   /** Free space kept in the data folder (tests on a small disk lower it). */
   minFreeBytes?: number;
+  /** --team-lease-seconds, in ms. */
+  teamLeaseMs?: number;
 }
 
 export interface WebApp {
@@ -46,6 +48,7 @@ export async function startWebApp(o: WebAppOptions): Promise<WebApp> {
     toolPaths: o.toolPaths,
     remote: o.remote,
     minFreeBytes: o.minFreeBytes,
+    teamLeaseMs: o.teamLeaseMs,
   });
   let server: WebServer;
   try {

@@ -20,7 +20,10 @@ export interface StageDecl {
   billable?: boolean;
   /** The stage a success hands over to (null: the chain ends). */
   next: string | null;
-  /** Named edges back to an earlier stage, taken when the service lost or failed something. */
+  /**
+   * Named edges off the chain: back to an earlier stage when the service lost or failed something,
+   * or (analysis, teamResults) on to `index` when another seat of a team library indexed the clip.
+   */
   loopBacks?: Readonly<Record<string, string>>;
   /** Part of a clip's indexing (the Jobs progress counts these). */
   indexing: boolean;
@@ -29,7 +32,7 @@ export interface StageDecl {
 export const STAGE_GRAPH = {
   probe: { label: 'Probe', resource: 'cpu', lane: 'preview', next: 'poster', indexing: true },
   poster: { label: 'Poster', resource: 'cpu', lane: 'preview', next: 'analysis', indexing: true },
-  analysis: { label: 'Shots, faces & tensors', resource: 'cpu', lane: 'local', next: 'upload', indexing: true },
+  analysis: { label: 'Shots, faces & tensors', resource: 'cpu', lane: 'local', next: 'upload', loopBacks: { teamResults: 'index' }, indexing: true },
   upload: { label: 'Upload tensors', resource: 'network', lane: 'network', billable: true, next: 'submit', indexing: true },
   submit: { label: 'Submit tasks', resource: 'network', lane: 'network', billable: true, next: 'poll', loopBacks: { keysLost: 'upload' }, indexing: true },
   poll: {

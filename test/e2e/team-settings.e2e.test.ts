@@ -4,6 +4,10 @@ import { callOk } from '../helpers/app-call';
 import { describeWithPostgres } from '../helpers/describe-postgres';
 import { SEAT_ROLE, startPgCluster, TEAM_DATABASE, type PgCluster } from '../helpers/pg-cluster';
 import { launchApp, type E2eApp } from './harness';
+import { readTeamMigrations } from '../../src-main/core/team/migrate-team';
+
+/** The schema version this app's migrations reach. */
+const LATEST = readTeamMigrations().at(-1)!.version;
 
 /**
  * Settings' "Team library" in Chromium through the web transport, against a real PostgreSQL: solo by
@@ -66,11 +70,11 @@ describeWithPostgres('team library in Settings', () => {
     const { page } = e;
     await page.fill('#team-password', password);
     await page.click('[data-action="team-check"]');
-    await expect.poll(() => page.locator('[data-testid="team-result"]').innerText(), { timeout: 20_000 }).toBe('Connected · team schema version 2');
+    await expect.poll(() => page.locator('[data-testid="team-result"]').innerText(), { timeout: 20_000 }).toBe(`Connected · team schema version ${LATEST}`);
     await page.focus('#team-seat');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('[data-testid="team-mode"]').innerText(), { timeout: 20_000 }).toContain(`the seat ${seatName} of the team library on ${SEAT_ROLE}@127.0.0.1:${cluster.port}/${TEAM_DATABASE}`);
-    expect(await page.locator('[data-testid="team-last-check"]').innerText()).toMatch(/: Connected · team schema version 2$/);
+    expect(await page.locator('[data-testid="team-last-check"]').innerText()).toMatch(new RegExp(`: Connected · team schema version ${LATEST}$`));
 
     const status = await callOk<TeamStatus>(e.app.core, 'team.status');
     expect(status.mode).toBe('configured');
@@ -97,7 +101,7 @@ describeWithPostgres('team library in Settings', () => {
     expect(first).toMatch(/^\d{4}-/);
     await page.click('[data-action="team-check-again"]');
     await expect.poll(() => lastCheck.getAttribute('data-at'), { timeout: 20_000 }).not.toBe(first);
-    expect(await lastCheck.innerText()).toMatch(/^Last check .*: Connected · team schema version 2$/);
+    expect(await lastCheck.innerText()).toMatch(new RegExp(`^Last check .*: Connected · team schema version ${LATEST}$`));
     await page.click('[data-action="team-leave"]');
     await expect.poll(() => page.locator('[data-testid="team-mode"]').innerText()).toMatch(/^Solo: /);
     expect(await callOk<TeamStatus>(e.app.core, 'team.status')).toEqual({ mode: 'solo' });

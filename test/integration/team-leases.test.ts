@@ -42,7 +42,7 @@ describeWithPostgres('team job leases on PostgreSQL', () => {
     await cluster?.stop();
   });
   beforeEach(async () => {
-    await admin.query('TRUNCATE team.jobs, team.clip_locations, team.clips, team.changes');
+    await admin.query('TRUNCATE team.jobs, team.clip_locations, team.clips, team.changes CASCADE');
   });
 
   /** `clips` clips with the four indexing stages each (probe/poster/analysis on cpu, upload on network), or only the first `stages`. */

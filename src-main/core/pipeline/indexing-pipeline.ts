@@ -16,7 +16,7 @@ import { JobQueue, type DiskRoomCheck, type GateState } from './job-queue';
 import type { Job, JobResource } from './job-types';
 import { watchNetwork } from './network-watch';
 import { ServiceRecovery } from './service-recovery';
-import type { StageDeps } from './pipeline-deps';
+import type { ClipShare, StageDeps } from './pipeline-deps';
 import { InFlight } from './run-pool';
 import { SegmentStore } from './segment-store';
 import { URL_PROFILE_ID } from '../library/remote-clips';
@@ -66,6 +66,8 @@ export interface IndexingPipelineOptions {
   onClipIndexed?: (clipId: number, segments: number) => void;
   /** Room to write in the data folder: without it every stage waits, and carries on when there is. */
   disk?: DiskRoomCheck;
+  /** The team library's share of the work while this seat is joined (clip-sharing.ts); solo when absent or null. */
+  share?: () => ClipShare | null;
 }
 
 /** Priority of the first clip of an enqueued batch (a clip the user opens gets the queue's HIGH_PRIORITY, 100). */
@@ -129,6 +131,7 @@ export class IndexingPipeline {
       // The Library view re-queries on this, as it does after its own media queue's work.
       mediaChanged: (clipId) => o.events?.emit('catalog.changed', { reason: 'media', clipIds: [clipId] }),
       frameCache: new ShotFrameCache(o.frameCacheBytes ?? 256 * 1024 * 1024),
+      share: o.share ?? (() => null),
       logger: o.logger,
     };
     const d = this.deps;

@@ -249,10 +249,11 @@ export class JobQueue {
   /**
    * A clip's jobs waiting out the retry delay of a drive or folder that was away (`unplugged`)
    * may run now: someone handed the clip over again (its file came back, a re-import). If it is
-   * still away they meet it again and wait again.
+   * still away they meet it again and wait again. With `stage`, that stage's job, whatever it waits for.
    */
-  wakeClip(clipId: number): number {
-    const woken = this.store.wakeUnplugged(clipId, this.now());
+  wakeClip(clipId: number, stage?: StageName): number {
+    // With a stage: that job's wait ends whatever it waited for (another seat's results arrived).
+    const woken = stage ? this.store.wakeStage(clipId, stage, this.now()) : this.store.wakeUnplugged(clipId, this.now());
     if (woken.length === 0) return 0;
     for (const id of woken) this.emitJob(this.get(id)!);
     this.pump();

@@ -125,6 +125,9 @@ export function createJobStore(db: CatalogDb) {
   const wakeUnplugged = db
     .prepare("UPDATE jobs SET not_before = NULL, updated_at = ? WHERE clip_id = ? AND state = 'queued' AND last_error_kind = 'unplugged' AND not_before IS NOT NULL RETURNING id")
     .pluck();
+  const wakeStage = db
+    .prepare("UPDATE jobs SET not_before = NULL, updated_at = ? WHERE clip_id = ? AND stage = ? AND state = 'queued' AND not_before IS NOT NULL RETURNING id")
+    .pluck();
   const raiseClip = db.prepare("UPDATE jobs SET priority = MAX(priority, ?), updated_at = ? WHERE clip_id = ? AND state IN ('queued', 'paused', 'running')");
   const transition = db.prepare(
     `UPDATE jobs SET state = @to, updated_at = @now,
@@ -192,6 +195,8 @@ export function createJobStore(db: CatalogDb) {
     idsOfClipInStates: (clipId: number, states: readonly JobState[]) => idsOfClipInStates.all(clipId, json(states)) as number[],
     /** A clip's jobs waiting out a drive that was away may run now: the ids woken. */
     wakeUnplugged: (clipId: number, now: number) => wakeUnplugged.all(now, clipId) as number[],
+    /** A clip's job of `stage` waiting out a delay, due now (whatever it waited for has come). */
+    wakeStage: (clipId: number, stage: StageName, now: number) => wakeStage.all(now, clipId, stage) as number[],
     raiseClipPriority: (clipId: number, priority: number, now: number) => raiseClip.run(priority, now, clipId).changes,
     /** A state change of a job not running: only from the given states. Whether it happened. */
     transition: (id: number, from: readonly JobState[], to: JobState, o: { fresh?: boolean; clearNotBefore?: boolean }, now: number) =>

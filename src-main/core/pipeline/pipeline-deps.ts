@@ -8,6 +8,21 @@ import type { InFlight } from './run-pool';
 import type { SegmentStore } from './segment-store';
 import type { ShotFrameCache } from './shot-frame-cache';
 
+/** Whether this seat analyses a clip itself (team libraries divide the work; solo always does). */
+export type ShareDecision =
+  | { kind: 'here' }
+  /** The team had the clip's results: they are in this catalog now, nothing to decode or send. */
+  | { kind: 'adopted'; from: string }
+  /** Another seat holds the clip: look again after the delay (its results may wake the job sooner). */
+  | { kind: 'wait'; delayMs: number; note: string };
+
+/** A seat of a team library's share of the indexing (clip-sharing.ts); absent when solo. */
+export interface ClipShare {
+  beforeAnalysis(clipId: number): Promise<ShareDecision>;
+  /** The clip is indexed in this catalog. */
+  indexed(clipId: number): void;
+}
+
 /** Everything the indexing stages use, handed in by the orchestrator (and by tests). */
 export interface StageDeps {
   db: CatalogDb;
@@ -35,5 +50,7 @@ export interface StageDeps {
   mediaChanged(clipId: number): void;
   /** Decoded shots between planning and upload (the normal path decodes a shot once). */
   frameCache: ShotFrameCache;
+  /** The team library's share of the work while this seat is joined; null when solo. */
+  share(): ClipShare | null;
   logger?: Logger;
 }

@@ -80,6 +80,27 @@ export function parseStoredKeys(json: string | null): StoredKeys | null {
   }
 }
 
+/** A segment with its results, keyed by its shot's index (the same on every seat) instead of a local id. */
+export interface SegmentResultRow {
+  shot_idx: number;
+  chunk_idx: number;
+  part: string;
+  start_s: number;
+  end_s: number;
+  frames: number | null;
+  budget: number | null;
+  content_sha: string | null;
+  /** float32 little-endian. */
+  vector: Buffer;
+  tags_raw: string;
+  shot_size: string | null;
+  camera_movement: string | null;
+  shooting_angle: string | null;
+  shot_size_conf: number | null;
+  camera_movement_conf: number | null;
+  shooting_angle_conf: number | null;
+}
+
 /** A chunk as planned, ready to be written as a segment with its two upload rows. */
 export interface PlannedSegment {
   chunkIdx: number;
@@ -348,6 +369,53 @@ export class SegmentStore {
         return id;
       });
     })();
+  }
+
+  /**
+   * Every segment of a clip with its shot's index, embedding and tags: what a seat of a team library
+   * publishes once the clip is indexed (pipeline/clip-sharing.ts).
+   */
+  resultsOf(clipId: number, profileId: string): SegmentResultRow[] {
+    return statement(
+      this.db,
+      `SELECT sh.idx AS shot_idx, s.chunk_idx, s.part, s.start_s, s.end_s, s.frames, s.budget, s.content_sha, e.vector,
+              t.raw_json AS tags_raw, t.shot_size, t.camera_movement, t.shooting_angle, t.shot_size_conf, t.camera_movement_conf, t.shooting_angle_conf
+         FROM segments s JOIN shots sh ON sh.id = s.shot_id JOIN embeddings e ON e.segment_id = s.id JOIN service_tags t ON t.segment_id = s.id
+        WHERE s.clip_id = ? AND s.profile_id = ?
+        ORDER BY sh.idx, s.chunk_idx, s.part`,
+    ).all(clipId, profileId) as SegmentResultRow[];
+  }
+
+  /**
+   * Another seat's published results of this clip, written as if this seat had computed them: the
+   * segments (by shot index, onto this catalog's shot ids) with their embedding and tags, replacing
+   * whatever segments of the profile the clip had. No upload or task rows: nothing was sent from here.
+   */
+  insertPublished(clipId: number, shotIdByIdx: ReadonlyMap<number, number>, rows: readonly SegmentResultRow[], meta: { model: string; region: string; profileId: string }): number {
+    const insSeg = statement(
+      this.db,
+      'INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    const insEmb = statement(this.db, 'INSERT INTO embeddings (segment_id, dim, vector, model, region, profile_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const insTag = statement(
+      this.db,
+      `INSERT INTO service_tags (segment_id, raw_json, shot_size, camera_movement, shooting_angle, shot_size_conf, camera_movement_conf, shooting_angle_conf, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const now = Date.now();
+    let n = 0;
+    this.db.transaction(() => {
+      statement(this.db, 'DELETE FROM segments WHERE clip_id = ? AND profile_id = ?').run(clipId, meta.profileId);
+      for (const r of rows) {
+        const shotId = shotIdByIdx.get(r.shot_idx);
+        if (shotId === undefined) continue;
+        const id = Number(insSeg.run(clipId, shotId, r.chunk_idx, r.part, r.start_s, r.end_s, meta.profileId, r.frames, r.budget, r.content_sha).lastInsertRowid);
+        insEmb.run(id, r.vector.byteLength / 4, r.vector, meta.model, meta.region, meta.profileId, now);
+        insTag.run(id, r.tags_raw, r.shot_size, r.camera_movement, r.shooting_angle, r.shot_size_conf, r.camera_movement_conf, r.shooting_angle_conf, now);
+        n++;
+      }
+    })();
+    return n;
   }
 
   /** A clip's segments with a profile (the Jobs view's count). */

@@ -167,3 +167,50 @@ async function explainRefusal(client: ClientBase, id: number, e: Extract<LeaseEv
   // A race (the job changed between the two statements) can make the second look acceptable: the write was still refused.
   return { ok: false, refused: step.refused ?? 'lease-lost' };
 }
+
+/**
+ * The queued job of one clip and stage, leased to `seat`: a seat claims the clips it has in its own
+ * queue (it can read their files), not whatever the team's queue holds next. SKIP LOCKED: a seat
+ * finding the row locked by another's claim takes nothing instead of waiting.
+ */
+export async function claimTeamJobOfClip(client: ClientBase, seat: string, clipId: number, stage: StageName, leaseMs: number): Promise<ClaimedTeamJob | null> {
+  const claimed = await client.query<{ id: string; lease_token: string; payload: unknown; lease_expires_at: Date }>(
+    `UPDATE team.jobs SET state = 'running', lease_owner = $1, lease_token = lease_token + 1,
+            lease_expires_at = now() + make_interval(secs => $4), updated_at = now()
+      WHERE id = (SELECT id FROM team.jobs
+                   WHERE clip_id = $2 AND stage = $3 AND state = 'queued' AND (not_before IS NULL OR not_before <= now())
+                   FOR UPDATE SKIP LOCKED)
+     RETURNING id, lease_token, payload, lease_expires_at`,
+    [seat, clipId, stage, seconds(leaseMs)],
+  );
+  const row = claimed.rows[0];
+  if (!row) return null;
+  return { id: Number(row.id), token: Number(row.lease_token), clipId, stage, payload: row.payload, expiresAt: row.lease_expires_at.getTime() };
+}
+
+export interface TeamJobView {
+  id: number;
+  state: string;
+  /** The seat holding it (its name), while running. */
+  holder: string | null;
+  /** Milliseconds left on the holder's lease, by the server's clock. */
+  leaseLeftMs: number | null;
+  lastError: string | null;
+}
+
+/** One clip's job of a stage as the team sees it (who holds it, for how long yet). */
+export async function teamJobOf(client: ClientBase, clipId: number, stage: StageName): Promise<TeamJobView | null> {
+  const found = await client.query<{ id: string; state: string; holder: string | null; left_ms: number | null; last_error_message: string | null }>(
+    `SELECT j.id, j.state, s.name AS holder, (EXTRACT(EPOCH FROM j.lease_expires_at - now()) * 1000)::float8 AS left_ms, j.last_error_message
+       FROM team.jobs j LEFT JOIN team.seats s ON s.seat_id = j.lease_owner
+      WHERE j.clip_id = $1 AND j.stage = $2`,
+    [clipId, stage],
+  );
+  const r = found.rows[0];
+  return r ? { id: Number(r.id), state: r.state, holder: r.holder, leaseLeftMs: r.left_ms, lastError: r.last_error_message } : null;
+}
+
+/** A job that failed on some seat is worth another try by a seat that has the clip: back to queued. */
+export async function requeueFailedTeamJob(client: ClientBase, id: number): Promise<void> {
+  await client.query(`UPDATE team.jobs SET state = 'queued', not_before = NULL, updated_at = now() WHERE id = $1 AND state = 'failed'`, [id]);
+}

@@ -22,7 +22,7 @@ import { upsertSeat } from './seat-store';
  * connection settings, the seat's id and the last check live in their own JSON file (not the
  * preferences: leaving forgets them whole), the password in the secret store beside the API key.
  * Joining and checking connect with the TLS rule (connection-settings.ts), read the schema version
- * and register the seat; nothing else of the team library runs yet.
+ * and register the seat; while joined, the seat runtime (team-runtime.ts at the core's root) works with it.
  */
 
 export const TEAM_PASSWORD_SECRET = 'team.password';
@@ -53,6 +53,10 @@ export interface TeamSettings {
   /** The joined server, again: refreshes the seat and records the result. */
   check(): Promise<TeamCheckResult>;
   leave(): TeamStatus;
+  /** Main only, never the renderer: what the seat runtime connects with, while joined. */
+  joined(): { settings: TeamConnectionSettings; password: string; seatId: string } | null;
+  /** Told after a join or a leave (the seat runtime starts or stops). */
+  onChanged(listener: () => void): () => void;
 }
 
 export function createTeamSettings(d: TeamSettingsDeps): TeamSettings {
@@ -74,6 +78,10 @@ export function createTeamSettings(d: TeamSettingsDeps): TeamSettings {
     const p = d.secrets.get(TEAM_PASSWORD_SECRET);
     if (!p) throw new AppError('auth', 'the team server password is not stored on this machine: leave the team and join again');
     return p;
+  };
+  const listeners = new Set<() => void>();
+  const changed = () => {
+    for (const l of listeners) l();
   };
   const status = (): TeamStatus => {
     const s = stored();
@@ -124,6 +132,7 @@ export function createTeamSettings(d: TeamSettingsDeps): TeamSettings {
       d.secrets.set(TEAM_PASSWORD_SECRET, pw);
       save({ settings, seatId, lastCheck: check });
       d.logger.info('team.joined', { host: settings.host, database: settings.database, seatId, schemaVersion: check.schemaVersion, store: d.secrets.kind });
+      changed();
       return status();
     },
     async tryForm(settings, pw) {
@@ -143,7 +152,19 @@ export function createTeamSettings(d: TeamSettingsDeps): TeamSettings {
       d.secrets.delete(TEAM_PASSWORD_SECRET);
       d.store.store = {};
       d.logger.info('team.left');
+      changed();
       return status();
+    },
+    joined() {
+      const s = stored();
+      const pw = s ? d.secrets.get(TEAM_PASSWORD_SECRET) : null;
+      if (!s || !pw) return null;
+      d.logger.addSecret(pw);
+      return { settings: s.settings, password: pw, seatId: s.seatId };
+    },
+    onChanged(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
   };
 }

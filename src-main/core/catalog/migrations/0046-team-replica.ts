@@ -16,12 +16,14 @@ export const m0046TeamReplica: Migration = {
         team_clip_id  INTEGER NOT NULL,
         -- the seat whose published results this clip's shots and segments are (NULL: this seat's own work)
         results_from  TEXT,
+        -- when this seat's own results went to the team (NULL: not yet, e.g. made while the server was away)
+        published_at  INTEGER,
         linked_at     INTEGER NOT NULL
       );
       CREATE UNIQUE INDEX team_clips_team ON team_clips(team_clip_id);
 
       CREATE TABLE team_state (
-        name   TEXT PRIMARY KEY,           -- 'cursor:<server id>': the snapshot of the seat's last pull
+        name   TEXT PRIMARY KEY,           -- 'cursor:<host>/<database>': the snapshot of the seat's last pull
         value  TEXT NOT NULL
       ) WITHOUT ROWID;
     `);

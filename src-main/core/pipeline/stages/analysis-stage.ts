@@ -10,7 +10,7 @@ import type { PlannedSegment } from '../segment-store';
 import { ShotFrameCache } from '../shot-frame-cache';
 import { chunkContentSha, chunkRequestIds, planChunks, shotSpansOf, type TensorSource } from '../shot-tensors';
 import { discardThumbnails, planThumbnails, recordMediaFailure, saveDetectedShots, saveThumbnails, type ThumbnailPlan } from './clip-media';
-import { clipStage, footageRow } from './media-stages';
+import { clipStage, footageRow, nextStage } from './media-stages';
 
 /** Source facts from the catalog, as the probe stored them: nothing is probed again. */
 export function tensorSourceOf(row: ClipRow): TensorSource {
@@ -47,7 +47,7 @@ export function plannedSegment(profile: TensorProfile, chunk: TensorChunk, chunk
  * cannot be decoded ends as a clip in error with ffmpeg's reason.
  */
 export function analysisStage(d: StageDeps): StageHandler<'analysis'> {
-  return clipStage('analysis', 'upload', async (ctx, clipId) => {
+  const analyse = clipStage('analysis', 'upload', async (ctx, clipId) => {
     const row = footageRow(d, clipId);
     const src = tensorSourceOf(row);
     const { region } = d.identity();
@@ -112,4 +112,22 @@ export function analysisStage(d: StageDeps): StageHandler<'analysis'> {
     }
     return getClipRow(d.db, clipId);
   });
+  return {
+    ...analyse,
+    async run(ctx) {
+      // A seat of a team library analyses a clip only when it claimed it (clip-sharing.ts).
+      const share = d.share();
+      if (share && ctx.job.clipId !== null) {
+        const row = footageRow(d, ctx.job.clipId);
+        const decision = await share.beforeAnalysis(ctx.job.clipId);
+        if (decision.kind === 'wait') return { again: { delayMs: decision.delayMs, note: decision.note } };
+        if (decision.kind === 'adopted') {
+          d.mediaChanged(ctx.job.clipId);
+          ctx.progress(1, 'results from another seat');
+          return { next: nextStage(ctx, 'index', row.duration_s) };
+        }
+      }
+      return analyse.run(ctx);
+    },
+  };
 }

@@ -23,6 +23,7 @@ export function indexStage(d: StageDeps, onIndexed: (clipId: number, segments: n
       const skipped = cov.shots - cov.shotsWithSegments;
       ctx.progress(1, `${cov.segments} segment${cov.segments === 1 ? '' : 's'} indexed${skipped > 0 ? `, ${skipped} shot(s) without frames` : ''}`);
       onIndexed(clipId, cov.segments);
+      d.share()?.indexed(clipId);
     },
   };
 }

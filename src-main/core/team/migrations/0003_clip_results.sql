@@ -3,6 +3,11 @@
 -- segment with its embedding and tags. Other seats copy them into their own catalog instead of
 -- decoding, uploading and paying again. Frozen once shipped: change the schema in a new file.
 
+-- The app's fingerprint is 32 hex digits (the first 128 bits of the SHA-256 of size, head and tail:
+-- library/fingerprint.ts); 0001 asked for 64 and refused every real clip.
+ALTER TABLE team.clips DROP CONSTRAINT clips_fingerprint_check;
+ALTER TABLE team.clips ADD CONSTRAINT clips_fingerprint_check CHECK (fingerprint ~ '^[0-9a-f]{32,64}$');
+
 -- One row per clip and tensor profile, written in the same transaction as its segments and the
 -- completion of the clip's job (fenced by the lease): its arrival in the feed means "results complete".
 -- The first publisher wins; a clip is never published twice for one profile.

@@ -1,0 +1,278 @@
+import { AppError, toAppError } from '../../../src-shared/errors';
+import type { CatalogDb } from '../catalog/open-catalog';
+import { applyClipEvent } from '../library/clips-repository';
+import { getClipRow } from '../library/clip-store';
+import { replaceShots, shotsOfClip } from '../library/shot-store';
+import { publishClipResults, readClipResults, type ClipResults, type PublishedShot } from '../team/clip-results-store';
+import { adoptTeamClip, recordTeamClipLocation } from '../team/team-clip-store';
+import {
+  claimTeamJobOfClip,
+  enqueueTeamJob,
+  reapExpiredTeamLeases,
+  renewTeamLeases,
+  requeueFailedTeamJob,
+  teamJobOf,
+  type TeamLease,
+} from '../team/team-job-store';
+import type { TeamLink } from '../team/team-link';
+import { clipIndexedWith, linkTeamClip, localClipOfTeamClip, notePublished, noteResultsFrom, teamLinkOf, unlinkedClipIds, unpublishedClipIds } from '../team/team-replica-store';
+import { silentLogger, type Logger } from '../util/logger';
+import type { ClipShare, ShareDecision } from './pipeline-deps';
+import type { SegmentResultRow, SegmentStore } from './segment-store';
+
+/**
+ * A seat's share of a team library's indexing (docs/notes-team-library.md): each clip is decoded,
+ * uploaded and billed by one seat, the one that claims its `analysis` job in the team's queue (a
+ * lease, renewed while it works); the others wait, then copy the results it publishes (shots,
+ * segments, embeddings, tags) into their own catalog and index them locally. Probe and poster stay
+ * on every seat that has the file (they are its own facts and seconds of work).
+ *
+ * While the server cannot be reached a seat indexes its clips itself and publishes when it is back;
+ * a clip another seat published meanwhile keeps this seat's own results (the same model), and that
+ * clip was billed twice: the price of working detached (README "Team library").
+ */
+
+/** The team stage that stands for a clip's indexing past the poster (analysis, upload, submit, poll, index). */
+const SHARED_STAGE = 'analysis';
+/** A clip held by another seat is looked at again at least this often (its results usually wake it sooner). */
+const MAX_WAIT_MS = 15_000;
+
+export interface ClipSharingOptions {
+  db: CatalogDb;
+  store: SegmentStore;
+  link: TeamLink;
+  profileId: string;
+  identity: () => { region: string; model: string };
+  /** Lease of a claimed clip; renewed every third of it. */
+  leaseMs?: number;
+  /** Expired leases of any seat go back to the queue this often. */
+  reapEveryMs?: number;
+  /** A clip's waiting job may look again now: another seat's results have arrived. */
+  wake: (clipId: number) => void;
+  logger?: Logger;
+}
+
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[^a-z0-9]+/, '')
+    .slice(0, 64) || 'root';
+
+export class ClipSharing implements ClipShare {
+  private readonly held = new Map<number, TeamLease>();
+  private readonly leaseMs: number;
+  private readonly log: Logger;
+  private readonly unsubscribe: Array<() => void> = [];
+  private timers: NodeJS.Timeout[] = [];
+  private publishing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly o: ClipSharingOptions) {
+    this.leaseMs = o.leaseMs ?? 30_000;
+    this.log = o.logger ?? silentLogger;
+  }
+
+  start(): void {
+    this.unsubscribe.push(
+      this.o.link.onChanges('clip_results', async (changes) => {
+        for (const ch of changes) {
+          const clipId = localClipOfTeamClip(this.o.db, Number(ch.rowKey));
+          if (clipId !== null && teamLinkOf(this.o.db, clipId)?.resultsFrom === null && !clipIndexedWith(this.o.db, clipId, this.o.profileId)) this.o.wake(clipId);
+        }
+      }),
+      this.o.link.onOnline((online) => {
+        if (online) this.catchUp();
+      }),
+    );
+    const every = (ms: number, f: () => Promise<unknown>) => {
+      const t = setInterval(() => void f().catch((e) => this.log.debug('team.share.tick', { message: toAppError(e).message })), ms);
+      t.unref?.();
+      this.timers.push(t);
+    };
+    every(Math.max(1000, Math.floor(this.leaseMs / 3)), () => this.renew());
+    every(this.o.reapEveryMs ?? 5000, () => this.o.link.withClient((c) => reapExpiredTeamLeases(c, 20)));
+    this.catchUp();
+  }
+
+  async stop(): Promise<void> {
+    for (const u of this.unsubscribe.splice(0)) u();
+    for (const t of this.timers.splice(0)) clearInterval(t);
+    await this.publishing;
+  }
+
+  /**
+   * Before a clip's analysis: this seat does it (it claimed the clip, or the server is away), or the
+   * team has its results (copied into the catalog now), or another seat is at it (wait).
+   */
+  async beforeAnalysis(clipId: number): Promise<ShareDecision> {
+    try {
+      return await this.o.link.withClient(async (c) => {
+        const teamClipId = await this.linked(c, clipId);
+        const results = await readClipResults(c, teamClipId, this.o.profileId);
+        if (results) {
+          this.adopt(clipId, results);
+          return { kind: 'adopted', from: results.publishedBy };
+        }
+        await enqueueTeamJob(c, { clipId: teamClipId, stage: SHARED_STAGE, priority: 0, payload: {} });
+        const claimed = await claimTeamJobOfClip(c, this.o.link.seatId, teamClipId, SHARED_STAGE, this.leaseMs);
+        if (claimed) {
+          this.held.set(clipId, { id: claimed.id, token: claimed.token });
+          return { kind: 'here' };
+        }
+        const job = await teamJobOf(c, teamClipId, SHARED_STAGE);
+        if (job?.state === 'failed') {
+          // It failed on the seat that tried (its copy of the file, its tools): this seat tries its own.
+          await requeueFailedTeamJob(c, job.id);
+          return { kind: 'wait', delayMs: 0, note: `failed on another seat (${job.lastError ?? 'no reason given'}): trying here` };
+        }
+        const left = job?.leaseLeftMs ?? MAX_WAIT_MS;
+        return {
+          kind: 'wait',
+          delayMs: Math.min(MAX_WAIT_MS, Math.max(1000, left + 500)),
+          note: job?.holder ? `being indexed by ${job.holder}` : 'waiting for the team',
+        };
+      });
+    } catch (e) {
+      const err = toAppError(e);
+      // Detached: the seat does its own work and publishes when the server is back.
+      if (err.kind === 'offline') return { kind: 'here' };
+      throw err;
+    }
+  }
+
+  /** The clip is indexed in this catalog: its results go to the team unless they came from it. */
+  indexed(clipId: number): void {
+    this.publishing = this.publishing.then(() => this.publish(clipId)).catch((e) => this.log.warn('team.publish.failed', { clipId, message: toAppError(e).message }));
+  }
+
+
+  /** The team clip of a local clip: found or made by fingerprint, its place recorded, the link kept. */
+  private async linked(c: Parameters<Parameters<TeamLink['withClient']>[0]>[0], clipId: number): Promise<number> {
+    const known = teamLinkOf(this.o.db, clipId);
+    if (known) return known.teamClipId;
+    const row = getClipRow(this.o.db, clipId);
+    if (!row.fingerprint) throw new AppError('invalid', `clip ${clipId} has no fingerprint yet: the team knows clips by content`);
+    const team = await adoptTeamClip(c, { fingerprint: row.fingerprint, sizeBytes: row.size_bytes, fileName: row.file_name, seatId: this.o.link.seatId });
+    const rootKey = slug(row.volume_label ?? row.mount_path.split(/[\\/]/).filter(Boolean).at(-1) ?? 'root');
+    await recordTeamClipLocation(c, { clipId: team.id, rootKey, relPath: row.rel_path.replace(/^\/+/, '') || row.file_name, seatId: this.o.link.seatId });
+    linkTeamClip(this.o.db, clipId, team.id);
+    return team.id;
+  }
+
+  /** Another seat's results, written through the catalog's owners as if this seat had computed them. */
+  private adopt(clipId: number, r: ClipResults & { publishedBy: string }): void {
+    const { db } = this.o;
+    db.transaction(() => {
+      const same = replaceShots(db, clipId, r.shots.map(shotInput));
+      applyClipEvent(db, clipId, { type: 'shotsDetected', sameShots: same });
+      const shotIds = new Map(shotsOfClip(db, clipId).map((s) => [s.idx, s.id]));
+      this.o.store.insertPublished(clipId, shotIds, r.segments.map(segmentRow), { model: r.model, region: r.region, profileId: r.profileId });
+      noteResultsFrom(db, clipId, r.publishedBy);
+    })();
+    this.log.info('team.results.adopted', { clipId, from: r.publishedBy, segments: r.segments.length });
+  }
+
+  private async publish(clipId: number): Promise<void> {
+    const link = teamLinkOf(this.o.db, clipId);
+    if (!link || link.resultsFrom !== null) return;
+    if (!clipIndexedWith(this.o.db, clipId, this.o.profileId)) return;
+    const { region, model } = this.o.identity();
+    const results: ClipResults = {
+      clipId: link.teamClipId,
+      profileId: this.o.profileId,
+      model,
+      region,
+      shots: shotsOfClip(this.o.db, clipId).map((s) => ({
+        idx: s.idx,
+        startS: s.start_s,
+        endS: s.end_s,
+        startFrame: s.start_frame,
+        endFrame: s.end_frame,
+        cutScore: s.cut_score,
+        transition: s.transition_kind && s.transition_start_s !== null && s.transition_end_s !== null ? { kind: s.transition_kind, startS: s.transition_start_s, endS: s.transition_end_s } : null,
+      })),
+      segments: this.o.store.resultsOf(clipId, this.o.profileId).map((s) => ({
+        shotIdx: s.shot_idx,
+        chunkIdx: s.chunk_idx,
+        part: s.part,
+        startS: s.start_s,
+        endS: s.end_s,
+        frames: s.frames,
+        budget: s.budget,
+        contentSha: s.content_sha,
+        vector: s.vector,
+        tags: {
+          raw: s.tags_raw,
+          shotSize: s.shot_size,
+          cameraMovement: s.camera_movement,
+          shootingAngle: s.shooting_angle,
+          shotSizeConf: s.shot_size_conf,
+          cameraMovementConf: s.camera_movement_conf,
+          shootingAngleConf: s.shooting_angle_conf,
+        },
+      })),
+    };
+    if (results.segments.length === 0) return;
+    const lease = this.held.get(clipId) ?? null;
+    const seat = this.o.link.seatId;
+    const out = await this.o.link.withClient(async (c) => {
+      const first = await publishClipResults(c, seat, lease, results);
+      // The lease ran out while the clip was worked on (a long stall): published without it; the
+      // first publisher still wins and whoever holds the job now finds the results and completes.
+      return first.ok ? first : publishClipResults(c, seat, null, results);
+    });
+    this.held.delete(clipId);
+    if (out.ok) notePublished(this.o.db, clipId);
+    this.log.info('team.results.published', { clipId, teamClipId: link.teamClipId, published: out.ok && out.published, segments: results.segments.length });
+  }
+
+  private async renew(): Promise<void> {
+    if (this.held.size === 0) return;
+    const entries = [...this.held.entries()];
+    const renewed = new Set(await this.o.link.withClient((c) => renewTeamLeases(c, this.o.link.seatId, entries.map(([, l]) => l), this.leaseMs)));
+    for (const [clipId, l] of entries) {
+      if (renewed.has(l.id)) continue;
+      this.held.delete(clipId);
+      this.log.warn('team.lease.lost', { clipId, jobId: l.id });
+    }
+  }
+
+  /** Back in touch: local clips the team does not know yet are linked, and results made meanwhile published. */
+  private catchUp(): void {
+    this.publishing = this.publishing
+      .then(async () => {
+        for (let ids = unlinkedClipIds(this.o.db, 200); ids.length > 0; ids = unlinkedClipIds(this.o.db, 200)) {
+          await this.o.link.withClient(async (c) => {
+            for (const id of ids) await this.linked(c, id);
+          });
+        }
+        for (const id of unpublishedClipIds(this.o.db, this.o.profileId, 10_000)) await this.publish(id);
+      })
+      .catch((e) => this.log.debug('team.catchup.deferred', { message: toAppError(e).message }));
+  }
+}
+
+function shotInput(s: PublishedShot) {
+  return { idx: s.idx, startS: s.startS, endS: s.endS, startFrame: s.startFrame, endFrame: s.endFrame, cutScore: s.cutScore, transition: s.transition ?? undefined };
+}
+
+function segmentRow(s: ClipResults['segments'][number]): SegmentResultRow {
+  return {
+    shot_idx: s.shotIdx,
+    chunk_idx: s.chunkIdx,
+    part: s.part,
+    start_s: s.startS,
+    end_s: s.endS,
+    frames: s.frames,
+    budget: s.budget,
+    content_sha: s.contentSha,
+    vector: s.vector,
+    tags_raw: s.tags.raw,
+    shot_size: s.tags.shotSize,
+    camera_movement: s.tags.cameraMovement,
+    shooting_angle: s.tags.shootingAngle,
+    shot_size_conf: s.tags.shotSizeConf,
+    camera_movement_conf: s.tags.cameraMovementConf,
+    shooting_angle_conf: s.tags.shootingAngleConf,
+  };
+}

@@ -1,0 +1,73 @@
+import type { CatalogDb } from './catalog/open-catalog';
+import { ClipSharing } from './pipeline/clip-sharing';
+import type { IndexingPipeline } from './pipeline/indexing-pipeline';
+import type { ClipShare } from './pipeline/pipeline-deps';
+import { TeamSeat } from './team/team-seat';
+import type { TeamSettings } from './team/team-settings';
+import type { Logger } from './util/logger';
+
+/**
+ * The team library while this workstation is joined (docs/notes-team-library.md): the seat's link
+ * to the server (team/team-seat.ts) and the modules that work through it, started at once when the
+ * catalog opens joined, or when the user joins, and stopped when they leave. Solo, nothing runs.
+ */
+
+export interface TeamRuntimeOptions {
+  settings: TeamSettings;
+  db: CatalogDb;
+  pipeline: IndexingPipeline;
+  identity: () => { region: string; model: string };
+  logger: Logger;
+  /** Lease of a claimed clip (default 30 s; web mode's --team-lease-seconds). */
+  leaseMs?: number;
+}
+
+export interface TeamRuntime {
+  /** The indexing share of the seat while joined; null when solo. */
+  share(): ClipShare | null;
+  stop(): Promise<void>;
+}
+
+export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
+  let running: { seat: TeamSeat; sharing: ClipSharing } | null = null;
+  let stopping: Promise<void> = Promise.resolve();
+
+  const stopRunning = async () => {
+    const r = running;
+    running = null;
+    if (!r) return;
+    await r.sharing.stop();
+    await r.seat.stop();
+  };
+  const startIfJoined = () => {
+    const joined = o.settings.joined();
+    if (!joined) return;
+    const seat = new TeamSeat({ ...joined, db: o.db, logger: o.logger });
+    const sharing = new ClipSharing({
+      db: o.db,
+      store: o.pipeline.store,
+      link: seat,
+      profileId: o.pipeline.profile.id,
+      identity: o.identity,
+      leaseMs: o.leaseMs,
+      wake: (clipId) => o.pipeline.queue.wakeClip(clipId, 'analysis'),
+      logger: o.logger,
+    });
+    sharing.start();
+    seat.start();
+    running = { seat, sharing };
+  };
+  const unsubscribe = o.settings.onChanged(() => {
+    stopping = stopping.then(stopRunning).then(startIfJoined, (e: unknown) => o.logger.warn('team.runtime.restart.failed', { message: (e as Error).message }));
+  });
+  startIfJoined();
+
+  return {
+    share: () => running?.sharing ?? null,
+    async stop() {
+      unsubscribe();
+      await stopping;
+      await stopRunning();
+    },
+  };
+}

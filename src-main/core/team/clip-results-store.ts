@@ -1,0 +1,203 @@
+import type { ClientBase } from 'pg';
+import { z } from 'zod';
+import type { LeaseRefusal } from './lease';
+import type { TeamLease } from './team-job-store';
+
+/**
+ * The one owner of `team.clip_results` and `team.segments` (migration 0003): what indexing a clip
+ * produced, published once for the team by the seat that held the clip's lease, and read by every
+ * other seat instead of decoding, uploading and paying again.
+ */
+
+/** A shot as published: the seat's own row shape is the catalog's, so the team's is its own. */
+export const publishedShotSchema = z.object({
+  idx: z.number().int().min(0),
+  startS: z.number(),
+  endS: z.number(),
+  startFrame: z.number().int().nullable(),
+  endFrame: z.number().int().nullable(),
+  cutScore: z.number().nullable(),
+  transition: z.object({ kind: z.enum(['cut', 'dissolve', 'fade']), startS: z.number(), endS: z.number() }).nullable(),
+});
+export type PublishedShot = z.infer<typeof publishedShotSchema>;
+
+export interface PublishedTags {
+  raw: string;
+  shotSize: string | null;
+  cameraMovement: string | null;
+  shootingAngle: string | null;
+  shotSizeConf: number | null;
+  cameraMovementConf: number | null;
+  shootingAngleConf: number | null;
+}
+
+export interface PublishedSegment {
+  shotIdx: number;
+  chunkIdx: number;
+  part: string;
+  startS: number;
+  endS: number;
+  frames: number | null;
+  budget: number | null;
+  contentSha: string | null;
+  /** float32 little-endian, as the catalog stores it. */
+  vector: Buffer;
+  tags: PublishedTags;
+}
+
+export interface ClipResults {
+  clipId: number;
+  profileId: string;
+  model: string;
+  region: string;
+  shots: PublishedShot[];
+  segments: PublishedSegment[];
+}
+
+export type PublishOutcome = { ok: true; published: boolean } | { ok: false; refused: LeaseRefusal };
+
+/** Segments per INSERT: one round trip carries this many rows (arrays through unnest, no SQL from strings). */
+const BATCH = 500;
+
+/**
+ * Publishes a clip's results, in one transaction with the completion of its job when `lease` is
+ * given (fenced: a seat whose lease ran out or was taken publishes nothing). The first publisher
+ * wins: a clip already published for the profile is left as it is (`published: false`), and the job
+ * still completes, its work being in the team's hands.
+ */
+export async function publishClipResults(client: ClientBase, seatId: string, lease: TeamLease | null, r: ClipResults): Promise<PublishOutcome> {
+  await client.query('BEGIN');
+  try {
+    if (lease) {
+      // Locks the job row: the reaper and other seats wait for this transaction, so the lease cannot
+      // run out between this check and the commit.
+      const held = await client.query(
+        `SELECT 1 FROM team.jobs WHERE id = $1 AND state = 'running' AND lease_owner = $2 AND lease_token = $3 AND lease_expires_at > now() FOR UPDATE`,
+        [lease.id, seatId, lease.token],
+      );
+      if (held.rowCount !== 1) {
+        await client.query('ROLLBACK');
+        return { ok: false, refused: 'lease-lost' };
+      }
+    }
+    const header = await client.query(
+      `INSERT INTO team.clip_results (clip_id, profile_id, model, region, shots, segment_count, published_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (clip_id, profile_id) DO NOTHING`,
+      [r.clipId, r.profileId, r.model, r.region, JSON.stringify(r.shots), r.segments.length, seatId],
+    );
+    const published = header.rowCount === 1;
+    if (published) {
+      for (let i = 0; i < r.segments.length; i += BATCH) await insertSegments(client, r.clipId, r.profileId, r.segments.slice(i, i + BATCH));
+    }
+    if (lease) {
+      await client.query(
+        `UPDATE team.jobs SET state = 'done', lease_owner = NULL, lease_expires_at = NULL, updated_at = now(), last_error_kind = NULL, last_error_message = NULL
+          WHERE id = $1`,
+        [lease.id],
+      );
+    }
+    await client.query('COMMIT');
+    return { ok: true, published };
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  }
+}
+
+async function insertSegments(client: ClientBase, clipId: number, profileId: string, segs: readonly PublishedSegment[]): Promise<void> {
+  const col = <T>(f: (s: PublishedSegment) => T) => segs.map(f);
+  await client.query(
+    `INSERT INTO team.segments (clip_id, profile_id, shot_idx, chunk_idx, part, start_s, end_s, frames, budget, content_sha, dim, vector,
+                                tags_raw, shot_size, camera_movement, shooting_angle, shot_size_conf, camera_movement_conf, shooting_angle_conf)
+     SELECT $1, $2, s.* FROM unnest($3::int[], $4::int[], $5::text[], $6::float8[], $7::float8[], $8::int[], $9::int[], $10::text[], $11::int[], $12::bytea[],
+                                    $13::text[], $14::text[], $15::text[], $16::text[], $17::real[], $18::real[], $19::real[]) AS s`,
+    [
+      clipId,
+      profileId,
+      col((s) => s.shotIdx),
+      col((s) => s.chunkIdx),
+      col((s) => s.part),
+      col((s) => s.startS),
+      col((s) => s.endS),
+      col((s) => s.frames),
+      col((s) => s.budget),
+      col((s) => s.contentSha),
+      col((s) => s.vector.byteLength / 4),
+      col((s) => s.vector),
+      col((s) => s.tags.raw),
+      col((s) => s.tags.shotSize),
+      col((s) => s.tags.cameraMovement),
+      col((s) => s.tags.shootingAngle),
+      col((s) => s.tags.shotSizeConf),
+      col((s) => s.tags.cameraMovementConf),
+      col((s) => s.tags.shootingAngleConf),
+    ],
+  );
+}
+
+const headerRowSchema = z.object({
+  profile_id: z.string(),
+  model: z.string(),
+  region: z.string(),
+  shots: z.array(publishedShotSchema),
+  published_by: z.string(),
+});
+
+/** A clip's published results for the profile, or null when nobody has published them yet. */
+export async function readClipResults(client: ClientBase, clipId: number, profileId: string): Promise<(ClipResults & { publishedBy: string }) | null> {
+  const head = await client.query('SELECT profile_id, model, region, shots, published_by FROM team.clip_results WHERE clip_id = $1 AND profile_id = $2', [clipId, profileId]);
+  if (head.rowCount === 0) return null;
+  // Another seat wrote it, perhaps another version of the app: read it as input the app does not control.
+  const h = headerRowSchema.parse(head.rows[0]);
+  const rows = await client.query<{
+    shot_idx: number;
+    chunk_idx: number;
+    part: string;
+    start_s: number;
+    end_s: number;
+    frames: number | null;
+    budget: number | null;
+    content_sha: string | null;
+    vector: Buffer;
+    tags_raw: string;
+    shot_size: string | null;
+    camera_movement: string | null;
+    shooting_angle: string | null;
+    shot_size_conf: number | null;
+    camera_movement_conf: number | null;
+    shooting_angle_conf: number | null;
+  }>(
+    `SELECT shot_idx, chunk_idx, part, start_s, end_s, frames, budget, content_sha, vector, tags_raw, shot_size, camera_movement, shooting_angle,
+            shot_size_conf, camera_movement_conf, shooting_angle_conf
+       FROM team.segments WHERE clip_id = $1 AND profile_id = $2 ORDER BY shot_idx, chunk_idx, part`,
+    [clipId, profileId],
+  );
+  return {
+    clipId,
+    profileId: h.profile_id,
+    model: h.model,
+    region: h.region,
+    shots: h.shots,
+    publishedBy: h.published_by,
+    segments: rows.rows.map((s) => ({
+      shotIdx: s.shot_idx,
+      chunkIdx: s.chunk_idx,
+      part: s.part,
+      startS: s.start_s,
+      endS: s.end_s,
+      frames: s.frames,
+      budget: s.budget,
+      contentSha: s.content_sha,
+      vector: s.vector,
+      tags: {
+        raw: s.tags_raw,
+        shotSize: s.shot_size,
+        cameraMovement: s.camera_movement,
+        shootingAngle: s.shooting_angle,
+        shotSizeConf: s.shot_size_conf,
+        cameraMovementConf: s.camera_movement_conf,
+        shootingAngleConf: s.shooting_angle_conf,
+      },
+    })),
+  };
+}

@@ -1,0 +1,186 @@
+import pg from 'pg';
+import type { TeamConnectionSettings } from '../../../src-shared/contract/team';
+import { toAppError } from '../../../src-shared/errors';
+import type { CatalogDb } from '../catalog/open-catalog';
+import { silentLogger, type Logger } from '../util/logger';
+import { TeamChangeListener } from './change-listener';
+import { pullTeamChanges, type TeamChange, type TeamCursor } from './change-store';
+import { teamClientConfig } from './connection-settings';
+import { teamErrorOf } from './pg-errors';
+import { upsertSeat } from './seat-store';
+import type { TeamLink } from './team-link';
+import { readTeamState, writeTeamState } from './team-replica-store';
+
+/**
+ * A joined seat's live link to the team server (TeamLink): a small pool for the modules' reads and
+ * writes, one connection in LISTEN, and the seat's copy of the feed: each wake-up (NOTIFY, every
+ * (re)connect, and every `pullEveryMs` whatever happens) pulls the changes since the seat's cursor,
+ * hands them to the modules per table, and only then stores the new cursor in the local catalog, so
+ * a change a module failed to apply (the server went away half-way) comes again.
+ */
+
+/** A cursor that has seen nothing: a seat's first pull takes the whole feed. */
+const FROM_THE_START: TeamCursor = '1:1:';
+
+export interface TeamSeatOptions {
+  settings: TeamConnectionSettings;
+  password: string;
+  seatId: string;
+  /** The seat's catalog: where its cursor is kept. */
+  db: CatalogDb;
+  logger?: Logger;
+  /** A pull this often even without a wake-up (notifications are never trusted for completeness). */
+  pullEveryMs?: number;
+  /** Connections of the pool (the listener's is apart). */
+  poolSize?: number;
+}
+
+type Handler = (changes: readonly TeamChange[]) => Promise<void>;
+
+export class TeamSeat implements TeamLink {
+  readonly seatId: string;
+  private readonly pool: pg.Pool;
+  private readonly listener: TeamChangeListener;
+  private readonly handlers = new Map<string, Set<Handler>>();
+  private readonly onlineListeners = new Set<(online: boolean) => void>();
+  private readonly log: Logger;
+  private readonly cursorName: string;
+  private isOnline = false;
+  private pulling: Promise<void> | null = null;
+  private pullAgain = false;
+  private wakeTimer: NodeJS.Timeout | null = null;
+  private everyTimer: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  constructor(private readonly o: TeamSeatOptions) {
+    this.seatId = o.seatId;
+    this.log = o.logger ?? silentLogger;
+    const config = teamClientConfig(o.settings, o.password);
+    this.cursorName = `cursor:${o.settings.host}:${o.settings.port}/${o.settings.database}`;
+    this.pool = new pg.Pool({ ...config, max: o.poolSize ?? 4, idleTimeoutMillis: 30_000 });
+    // An idle client losing its server reports here; the next checkout finds out and says so.
+    this.pool.on('error', (e) => this.log.debug('team.pool.error', { message: e.message }));
+    this.listener = new TeamChangeListener({
+      newClient: () => new pg.Client(config),
+      onWake: () => this.wake(),
+      onDisconnect: () => this.setOnline(false),
+      log: this.log,
+    });
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.listener.start();
+    this.everyTimer = setInterval(() => this.wake(), this.o.pullEveryMs ?? 30_000);
+    this.everyTimer.unref?.();
+    void this.withClient((c) => upsertSeat(c, { seatId: this.seatId, name: this.o.settings.seatName, roots: [] })).catch(() => undefined);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    if (this.everyTimer) clearInterval(this.everyTimer);
+    this.wakeTimer = this.everyTimer = null;
+    await this.listener.stop();
+    await this.pulling?.catch(() => undefined);
+    await this.pool.end().catch(() => undefined);
+  }
+
+  online(): boolean {
+    return this.isOnline;
+  }
+
+  onOnline(listener: (online: boolean) => void): () => void {
+    this.onlineListeners.add(listener);
+    return () => this.onlineListeners.delete(listener);
+  }
+
+  onChanges(table: string, handler: Handler): () => void {
+    const set = this.handlers.get(table) ?? new Set<Handler>();
+    set.add(handler);
+    this.handlers.set(table, set);
+    this.wake();
+    return () => set.delete(handler);
+  }
+
+  async withClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (e) {
+      this.setOnline(false);
+      throw teamErrorOf(e, this.o.settings);
+    }
+    let broken = false;
+    try {
+      const out = await fn(client);
+      this.setOnline(true);
+      return out;
+    } catch (e) {
+      const err = teamErrorOf(e, this.o.settings);
+      if (err.kind === 'offline') {
+        broken = true;
+        this.setOnline(false);
+      }
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /** Pulls soon: wake-ups arriving together (a burst of NOTIFYs) make one pull. */
+  private wake(): void {
+    if (this.stopped || this.wakeTimer) return;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = null;
+      void this.pull();
+    }, 50);
+  }
+
+  /** One pull at a time; a wake-up during a pull makes one more after it. */
+  private pull(): Promise<void> {
+    if (this.pulling) {
+      this.pullAgain = true;
+      return this.pulling;
+    }
+    this.pulling = (async () => {
+      do {
+        this.pullAgain = false;
+        await this.pullOnce().catch((e) => this.log.warn('team.pull.failed', { kind: toAppError(e).kind, message: toAppError(e).message }));
+      } while (this.pullAgain && !this.stopped);
+    })().finally(() => {
+      this.pulling = null;
+    });
+    return this.pulling;
+  }
+
+  private async pullOnce(): Promise<void> {
+    if (this.stopped || this.handlers.size === 0) return;
+    const since = readTeamState(this.o.db, this.cursorName) ?? FROM_THE_START;
+    const { changes, cursor } = await this.withClient((c) => pullTeamChanges(c, since));
+    const byTable = new Map<string, TeamChange[]>();
+    for (const ch of changes) {
+      const list = byTable.get(ch.table) ?? [];
+      list.push(ch);
+      byTable.set(ch.table, list);
+    }
+    for (const [table, list] of byTable) {
+      for (const h of this.handlers.get(table) ?? []) await h(list);
+    }
+    if (!this.stopped) writeTeamState(this.o.db, this.cursorName, cursor);
+  }
+
+  private setOnline(online: boolean): void {
+    if (online === this.isOnline) return;
+    this.isOnline = online;
+    this.log.info(online ? 'team.online' : 'team.offline');
+    for (const l of this.onlineListeners) {
+      try {
+        l(online);
+      } catch (e) {
+        this.log.warn('team.listener.failed', { message: (e as Error).message });
+      }
+    }
+    if (online) this.wake();
+  }
+}

