@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TeamStatus } from '../../src-shared/contract/team';
 import { callOk } from '../helpers/app-call';
-import { describeWithPostgres } from '../helpers/describe-postgres';
-import { SEAT_ROLE, startPgCluster, TEAM_DATABASE, type PgCluster } from '../helpers/pg-cluster';
+import { describeWithPostgres, SEAT_ROLE, startPgCluster, TEAM_DATABASE, type PgCluster } from '../helpers/pg-cluster';
 import { launchApp, type E2eApp } from './harness';
 import { readTeamMigrations } from '../../src-main/core/team/migrate-team';
 

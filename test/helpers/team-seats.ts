@@ -9,7 +9,7 @@ import type { TeamConnectionSettings } from '../../src-shared/contract/team';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../emulator/server';
 import { makeDistinctClips } from './distinct-copies';
 import { REPO_ROOT } from './paths';
-import { SEAT_ROLE, startPgCluster, TEAM_DATABASE, type PgCluster } from './pg-cluster';
+import { SEAT_ROLE, startPgCluster, TEAM_DATABASE, type PgCluster } from './pg-server';
 
 /**
  * N seats of a team library as the issue's "Must show" runs them: a real PostgreSQL (pg-cluster.ts,
@@ -24,8 +24,8 @@ import { SEAT_ROLE, startPgCluster, TEAM_DATABASE, type PgCluster } from './pg-c
  * inodes, as one share mounted at different places): symlinks would not do, since an import
  * resolves real paths, and bind mounts need privileges a CI runner may not have.
  *
- * The app's timings that tests shorten (lease length, polls) are read by the app from its
- * environment: `env` reaches every seat (README "Team library" lists them).
+ * The app's timings that tests shorten are its own command-line flags (web/main.ts, such as
+ * `--team-lease-seconds`): `args` reach every seat.
  */
 
 export const TEAM_API_KEY = 'rs-team-seats-4b7e91d2c0';
@@ -96,8 +96,8 @@ export interface TeamSeatsOptions {
   clips?: number;
   /** Length of each clip (default 1 s). */
   clipSeconds?: number;
-  /** Extra environment of every seat (the app's documented knobs). */
-  env?: Record<string, string>;
+  /** More of web mode's flags for every seat (`--team-lease-seconds 6`). */
+  args?: string[];
   /** false: the seats stay solo (a solo run of the same clips, for comparison). Default true. */
   join?: boolean;
   /** Footage made already (makeDistinctClips), to share between runs. */
@@ -124,7 +124,7 @@ export async function waitFor(check: () => Promise<{ done: boolean; detail?: unk
   }
 }
 
-function startSeatProcess(name: string, dataDir: string, footage: string, env: Record<string, string>): SeatProcess {
+function startSeatProcess(name: string, dataDir: string, footage: string, args: readonly string[]): SeatProcess {
   let child: ChildProcess | null = null;
   let exited: Promise<void> = Promise.resolve();
   let url = '';
@@ -153,11 +153,7 @@ function startSeatProcess(name: string, dataDir: string, footage: string, env: R
     async start() {
       if (seat.pid()) throw new Error(`seat ${name} is running`);
       out = '';
-      const c = spawn(process.execPath, [WEB_ENTRY, '--data-dir', dataDir, '--port', '0', '--renderer-dir', RENDERER], {
-        cwd: REPO_ROOT,
-        env: { ...process.env, ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const c = spawn(process.execPath, [WEB_ENTRY, '--data-dir', dataDir, '--port', '0', '--renderer-dir', RENDERER, ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
       child = c;
       exited = new Promise((resolve) => c.once('exit', () => resolve()));
       const open = await new Promise<string>((resolve, reject) => {
@@ -224,7 +220,7 @@ export async function startTeamSeats(o: TeamSeatsOptions = {}): Promise<TeamSeat
       // Three mount points of one share, as three workstations name it.
       const footage = path.join(work, `seat-${name}`, ['Volumes/NAS', 'mnt/nas', 'media/footage'][i % 3]!, 'card');
       linkFolder(footageDir, footage);
-      const seat = startSeatProcess(name, path.join(work, `seat-${name}`, 'data'), footage, o.env ?? {});
+      const seat = startSeatProcess(name, path.join(work, `seat-${name}`, 'data'), footage, o.args ?? []);
       seats.push(seat);
       await seat.start();
       await seat.value('settings.update', { baseUrls: { asia: emulator.url } });

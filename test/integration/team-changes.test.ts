@@ -4,8 +4,7 @@ import { TeamChangeListener, type TeamWake } from '../../src-main/core/team/chan
 import { currentTeamCursor, pullTeamChanges, type TeamChange } from '../../src-main/core/team/change-store';
 import { upsertSeat } from '../../src-main/core/team/seat-store';
 import { adoptTeamClip, recordTeamClipLocation } from '../../src-main/core/team/team-clip-store';
-import { describeWithPostgres } from '../helpers/describe-postgres';
-import { startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 
 /**
  * How a change made on one seat reaches the others: the feed read with a snapshot cursor (exact even

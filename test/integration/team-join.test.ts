@@ -7,8 +7,7 @@ import { readTeamMigrations } from '../../src-main/core/team/migrate-team';
 import { startWebApp, type WebApp } from '../../src-main/web/web-app';
 import type { Envelope } from '../../src-shared/contract';
 import type { TeamConnectionSettings } from '../../src-shared/contract/team';
-import { describeWithPostgres } from '../helpers/describe-postgres';
-import { SEAT_ROLE, startPgCluster, TEAM_DATABASE, type PgCluster } from '../helpers/pg-cluster';
+import { describeWithPostgres, SEAT_ROLE, startPgCluster, TEAM_DATABASE, type PgCluster } from '../helpers/pg-cluster';
 import { REPO_ROOT, tempDir } from '../helpers/paths';
 
 /**

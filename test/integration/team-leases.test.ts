@@ -14,8 +14,7 @@ import {
 } from '../../src-main/core/team/team-job-store';
 import type { StageResource } from '../../src-shared/contract/stage-graph';
 import { seededRandom } from '../../src-main/core/util/seeded-random';
-import { describeWithPostgres } from '../helpers/describe-postgres';
-import { startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 
 /**
  * The shared queue on a real PostgreSQL, every seat on its own connection as the seat role: claims

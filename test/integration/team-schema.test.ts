@@ -5,8 +5,7 @@ import { MIGRATION_LOCK_KEY } from '../../src-main/core/team/migration-store';
 import { upsertSeat } from '../../src-main/core/team/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/team-clip-store';
 import { claimTeamJob, enqueueTeamJob } from '../../src-main/core/team/team-job-store';
-import { describeWithPostgres } from '../helpers/describe-postgres';
-import { startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 
 /**
  * The team schema on a real PostgreSQL: numbered migrations applied once however many seats start
