@@ -86,8 +86,12 @@ function makeCertificates(dir: string): { ca: string; cert: string; key: string 
   return { ca: f('ca.crt'), cert: f('server.crt'), key: f('server.key') };
 }
 
-/** `tls`: the server also offers TLS (ssl = on) with a certificate from a throwaway CA (`caPem`). */
-export async function startPgCluster(opts: { tls?: boolean } = {}): Promise<PgCluster> {
+/**
+ * `tls`: the server also offers TLS (ssl = on) with a certificate from a throwaway CA (`caPem`).
+ * `settings`: postgresql.conf lines after the test defaults, which they override (bench:team runs
+ * with fsync on and a server's shared_buffers, as a team's server would).
+ */
+export async function startPgCluster(opts: { tls?: boolean; settings?: Record<string, string> } = {}): Promise<PgCluster> {
   if (!PG_BIN) throw new Error(PG_MISSING);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reelscout-pg-'));
   const data = path.join(dir, 'data');
@@ -121,6 +125,7 @@ export async function startPgCluster(opts: { tls?: boolean } = {}): Promise<PgCl
       // A test cluster thrown away at the end: durability across power loss buys nothing here, and the box is shared.
       'fsync = off',
       ...(certs ? ['ssl = on', `ssl_cert_file = '${certs.cert}'`, `ssl_key_file = '${certs.key}'`] : []),
+      ...Object.entries(opts.settings ?? {}).map(([k, v]) => `${k} = ${v}`),
       '',
     ].join('\n'),
   );
