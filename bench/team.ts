@@ -225,21 +225,26 @@ async function catalogPart(json: Record<string, unknown>): Promise<void> {
     );
     say(`catalog: ${clipsN} clips x ${PER_CLIP} segments = ${n} segments of ${DIM}-d; clips and jobs made in ${(adoptMs / 1000).toFixed(1)} s`);
 
-    // The feed's cost per write, side by side on the first clips: publish with the trigger, then without.
+    // The feed's cost per write, side by side on the first clips: blocks of clips published with the
+    // feed's trigger alternate with blocks published without it (the administrator disables it on this
+    // throwaway cluster), so warm-up and the machine's load fall on both alike.
     const admin = await cluster.connect(cluster.adminConfig());
     const sample = Math.min(300, Math.floor(clipsN / 4));
+    const block = 25;
     const withFeed: number[] = [];
     const withoutFeed: number[] = [];
-    const feedBefore = await feedSize(admin);
-    await publishAll(clients.slice(0, 1), seats, clipIds.slice(0, sample), 0, data, withFeed);
-    const feedAfter = await feedSize(admin);
-    await admin.query('ALTER TABLE team.clip_results DISABLE TRIGGER clip_results_changes_ins');
-    await publishAll(clients.slice(0, 1), seats, clipIds.slice(0, 2 * sample), sample, data, withoutFeed);
-    await admin.query('ALTER TABLE team.clip_results ENABLE TRIGGER clip_results_changes_ins');
+    let feedAdded = 0;
+    for (let start = 0; start < 2 * sample; start += block) {
+      const on = (start / block) % 2 === 0;
+      if (!on) await admin.query('ALTER TABLE team.clip_results DISABLE TRIGGER clip_results_changes_ins');
+      const before = await feedRows(admin);
+      await publishAll(clients.slice(0, 1), seats, clipIds.slice(0, Math.min(start + block, 2 * sample)), start, data, on ? withFeed : withoutFeed);
+      if (on) feedAdded += (await feedRows(admin)) - before;
+      else await admin.query('ALTER TABLE team.clip_results ENABLE TRIGGER clip_results_changes_ins');
+    }
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    const feedRowsPerClip = (feedAfter.rows - feedBefore.rows) / sample;
-    const feedBytesPerRow = (feedAfter.bytes - feedBefore.bytes) / Math.max(1, feedAfter.rows - feedBefore.rows);
-    say(`feed: ${feedRowsPerClip} row(s) per published clip (${round(feedRowsPerClip / PER_CLIP, 3)} per segment), ~${Math.round(feedBytesPerRow)} bytes per row with its indexes`);
+    const feedRowsPerClip = feedAdded / withFeed.length;
+    say(`feed: ${feedRowsPerClip} row(s) per published clip (${round(feedRowsPerClip / PER_CLIP, 3)} per segment)`);
     say(`  publish of one clip (claim + ${PER_CLIP} segments + completion, 1 writer): ${mean(withFeed).toFixed(2)} ms with the feed's trigger, ${mean(withoutFeed).toFixed(2)} ms without`);
 
     // Writes: the rest of the catalog, WRITERS seats at once.
@@ -253,7 +258,9 @@ async function catalogPart(json: Record<string, unknown>): Promise<void> {
     const pullClient = await seatClient(cluster);
     clients.push(pullClient);
     const [pulled, pullMs] = await timeAsync(() => pullTeamChanges(pullClient, '1:1:'));
-    say(`  a pull of the whole feed: ${pulled.changes.length} changes in ${pullMs.toFixed(0)} ms`);
+    const feedBytes = Number((await admin.query<{ b: string }>("SELECT pg_total_relation_size('team.changes') AS b")).rows[0]!.b);
+    const feedBytesPerRow = feedBytes / pulled.changes.length;
+    say(`  the feed: ${pulled.changes.length} rows (clips adopted and published), ${Math.round(feedBytesPerRow)} bytes per row with its indexes; one seat's pull of all of it ${pullMs.toFixed(0)} ms`);
 
     // Claims: 10 claimers over queued jobs beside the catalog's done ones.
     const claimJobs = Math.min(CLAIM_JOBS, clipsN);
@@ -348,9 +355,8 @@ async function catalogPart(json: Record<string, unknown>): Promise<void> {
   }
 }
 
-async function feedSize(admin: pg.Client): Promise<{ rows: number; bytes: number }> {
-  const r = await admin.query<{ rows: string; bytes: string }>("SELECT COUNT(*) AS rows, pg_total_relation_size('team.changes') AS bytes FROM team.changes");
-  return { rows: Number(r.rows[0]!.rows), bytes: Number(r.rows[0]!.bytes) };
+async function feedRows(admin: pg.Client): Promise<number> {
+  return Number((await admin.query<{ n: string }>('SELECT COUNT(*) AS n FROM team.changes')).rows[0]!.n);
 }
 
 async function timeAsync<T>(fn: () => Promise<T>): Promise<[T, number]> {
