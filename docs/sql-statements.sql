@@ -823,7 +823,7 @@ SELECT id FROM clips WHERE source_url IS NULL ORDER BY id;
 SELECT c.id FROM clips c WHERE c.source_url IS NULL AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.clip_id = c.id AND j.state IN ('queued', 'running', 'paused', 'failed', 'cancelled'))
 AND (c.indexed_at IS NULL OR c.indexed_profile IS NOT ?) ORDER BY c.id;
 
--- ===== src-main/core/pipeline/segment-store.ts (43)
+-- ===== src-main/core/pipeline/segment-store.ts (44)
 -- segmentsOf
 SELECT * FROM segments WHERE clip_id = ? AND profile_id = ? ORDER BY shot_id, chunk_idx, part;
 -- segment
@@ -879,6 +879,10 @@ ON CONFLICT (segment_id, kind, region) DO UPDATE SET status = 'submitting', uplo
   task_id = NULL, error_message = NULL, sends = sends + 1, finished_at = NULL;
 -- recordSubmitted
 UPDATE service_tasks SET task_id = ?, status = 'pending', submitted_at = ? WHERE segment_id = ? AND kind = ? AND region = ?;
+-- recordTeamTask
+INSERT INTO service_tasks (segment_id, kind, region, upload_request_id, task_id, status, sends, submitted_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?)
+ON CONFLICT (segment_id, kind, region) DO UPDATE SET task_id = excluded.task_id, upload_request_id = excluded.upload_request_id, status = 'pending',
+  error_message = NULL, submitted_at = excluded.submitted_at, finished_at = NULL;
 -- adoptTask
 INSERT INTO service_tasks (segment_id, kind, region, task_id, upload_request_id, status, submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (segment_id, kind, region) DO UPDATE SET task_id = excluded.task_id, upload_request_id = excluded.upload_request_id,
@@ -1079,12 +1083,14 @@ SELECT id, table_name, row_key, op FROM team.changes
 WHERE xid >= pg_snapshot_xmin($1::pg_snapshot) AND NOT pg_visible_in_snapshot(xid, $1::pg_snapshot) AND id > $2
 ORDER BY id LIMIT $3;
 
--- ===== src-main/core/team/clip-results-store.ts (6)
+-- ===== src-main/core/team/clip-results-store.ts (9)
 -- held
 SELECT 1 FROM team.jobs WHERE id = $1 AND state = 'running' AND lease_owner = $2 AND lease_token = $3 AND lease_expires_at > now() FOR UPDATE;
 -- header
 INSERT INTO team.clip_results (clip_id, profile_id, model, region, shots, segment_count, published_by)
 VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (clip_id, profile_id) DO NOTHING;
+-- pictures
+SELECT 1 FROM team.thumbnails WHERE clip_id = $1 LIMIT 1;
 -- publishClipResults
 UPDATE team.jobs SET state = 'done', lease_owner = NULL, lease_expires_at = NULL, updated_at = now(), last_error_kind = NULL, last_error_message = NULL
 WHERE id = $1;
@@ -1093,12 +1099,29 @@ INSERT INTO team.segments (clip_id, profile_id, shot_idx, chunk_idx, part, start
                            tags_raw, shot_size, camera_movement, shooting_angle, shot_size_conf, camera_movement_conf, shooting_angle_conf)
 SELECT $1, $2, s.* FROM unnest($3::int[], $4::int[], $5::text[], $6::float8[], $7::float8[], $8::int[], $9::int[], $10::text[], $11::int[], $12::bytea[],
                                $13::text[], $14::text[], $15::text[], $16::text[], $17::real[], $18::real[], $19::real[]) AS s;
+-- insertThumbnails
+INSERT INTO team.thumbnails (clip_id, shot_idx, kind, file_name, width, height, frames, time_s, image)
+SELECT $1, x.* FROM unnest($2::int[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::float8[], $9::bytea[]) AS x;
 -- head
 SELECT profile_id, model, region, shots, published_by FROM team.clip_results WHERE clip_id = $1 AND profile_id = $2;
 -- rows
 SELECT shot_idx, chunk_idx, part, start_s, end_s, frames, budget, content_sha, vector, tags_raw, shot_size, camera_movement, shooting_angle,
      shot_size_conf, camera_movement_conf, shooting_angle_conf
 FROM team.segments WHERE clip_id = $1 AND profile_id = $2 ORDER BY shot_idx, chunk_idx, part;
+-- pictures
+SELECT shot_idx, kind, file_name, width, height, frames, time_s, image FROM team.thumbnails WHERE clip_id = $1 ORDER BY id;
+
+-- ===== src-main/core/team/journal-store.ts (4)
+-- recordTeamUpload
+INSERT INTO team.uploads (request_id, region, storage_keys, seat_id) VALUES ($1, $2, $3::jsonb, $4)
+ON CONFLICT (request_id, region) DO UPDATE SET storage_keys = excluded.storage_keys, seat_id = excluded.seat_id, at = now();
+-- found
+SELECT request_id, storage_keys::text AS keys FROM team.uploads WHERE region = $1 AND request_id = ANY($2::text[]);
+-- recordTeamTask
+INSERT INTO team.tasks (upload_request_id, kind, region, task_id, seat_id) VALUES ($1, $2, $3, $4, $5)
+ON CONFLICT (upload_request_id, kind, region) DO UPDATE SET task_id = excluded.task_id, seat_id = excluded.seat_id, at = now();
+-- found
+SELECT upload_request_id, kind, task_id FROM team.tasks WHERE region = $1 AND upload_request_id = ANY($2::text[]);
 
 -- ===== src-main/core/team/migration-store.ts (4)
 -- appliedMigrations
@@ -1130,11 +1153,11 @@ SELECT id FROM team.clips WHERE fingerprint = $1;
 INSERT INTO team.clip_locations (clip_id, root_key, rel_path, seen_by) VALUES ($1, $2, $3, $4)
 ON CONFLICT (clip_id, root_key, rel_path) DO UPDATE SET seen_by = excluded.seen_by, seen_at = now();
 
--- ===== src-main/core/team/team-job-store.ts (10)
+-- ===== src-main/core/team/team-job-store.ts (12)
 -- added
 INSERT INTO team.jobs (clip_id, stage, resource, lane, priority, payload)
 VALUES ($1, $2, $3, $4, $5, $6)
-ON CONFLICT (clip_id, stage) DO NOTHING
+ON CONFLICT DO NOTHING
 RETURNING id;
 -- claimed
 UPDATE team.jobs SET state = 'running', lease_owner = $1, lease_token = lease_token + 1,
@@ -1176,12 +1199,18 @@ UPDATE team.jobs SET state = 'running', lease_owner = $1, lease_token = lease_to
               WHERE clip_id = $2 AND stage = $3 AND state = 'queued' AND (not_before IS NULL OR not_before <= now())
               FOR UPDATE SKIP LOCKED)
 RETURNING id, lease_token, payload, lease_expires_at;
--- found
+-- JOB_VIEW
 SELECT j.id, j.state, s.name AS holder, (EXTRACT(EPOCH FROM j.lease_expires_at - now()) * 1000)::float8 AS left_ms, j.last_error_message
- FROM team.jobs j LEFT JOIN team.seats s ON s.seat_id = j.lease_owner
-WHERE j.clip_id = $1 AND j.stage = $2;
+FROM team.jobs j LEFT JOIN team.seats s ON s.seat_id = j.lease_owner;
 -- requeueFailedTeamJob
 UPDATE team.jobs SET state = 'queued', not_before = NULL, updated_at = now() WHERE id = $1 AND state = 'failed';
+-- claimTeamwideJob
+UPDATE team.jobs SET state = 'queued', not_before = NULL, updated_at = now() WHERE clip_id IS NULL AND stage = $1 AND state IN ('done', 'failed', 'cancelled');
+-- claimed
+UPDATE team.jobs SET state = 'running', lease_owner = $1, lease_token = lease_token + 1,
+       lease_expires_at = now() + make_interval(secs => $3), updated_at = now()
+ WHERE id = (SELECT id FROM team.jobs WHERE clip_id IS NULL AND stage = $2 AND state = 'queued' FOR UPDATE SKIP LOCKED)
+RETURNING id, lease_token, payload, lease_expires_at;
 
 -- ===== src-main/core/team/team-replica-store.ts (10)
 -- r
@@ -1209,3 +1238,10 @@ SELECT value FROM team_state WHERE name = ?;
 INSERT INTO team_state (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value;
 -- clipIndexedWith
 SELECT 1 FROM clips WHERE id = ? AND indexed_at IS NOT NULL AND indexed_profile = ?;
+
+-- ===== src-main/core/team/text-vector-store.ts (2)
+-- found
+SELECT text_norm, vector FROM team.text_vectors WHERE model = $1 AND region = $2 AND text_norm = ANY($3::text[]);
+-- recordTeamTextVector
+INSERT INTO team.text_vectors (text_norm, model, region, dim, vector, seat_id) VALUES ($1, $2, $3, $4, $5, $6)
+ON CONFLICT (text_norm, model, region) DO NOTHING;

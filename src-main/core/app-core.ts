@@ -238,7 +238,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
       },
     });
     if (!readOnly) {
-      team = createTeamRuntime({ settings: teamSettings, db, pipeline: pipeline.pipeline, identity: () => service.identity(), logger: o.logger, leaseMs: o.teamLeaseMs });
+      team = createTeamRuntime({ settings: teamSettings, db, cacheDir: paths.cacheDir, pipeline: pipeline.pipeline, identity: () => service.identity(), logger: o.logger, leaseMs: o.teamLeaseMs });
     }
     const library = createLibraryService({
       db,
@@ -272,6 +272,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
       // while read-only: nothing may be queued).
       queue: readOnly ? undefined : pipeline.pipeline.queue,
       backgroundClient: () => service.client(),
+      textShare: () => team?.textShare() ?? null,
     });
     // A new key or address: the pipeline retries what the old one was refused, search asks for its
     // reference queries in the new space.

@@ -2,6 +2,7 @@ import type { CatalogDb } from './catalog/open-catalog';
 import { ClipSharing } from './pipeline/clip-sharing';
 import type { IndexingPipeline } from './pipeline/indexing-pipeline';
 import type { ClipShare } from './pipeline/pipeline-deps';
+import { TeamTextSharing, type TextShare } from './search/text-sharing';
 import { TeamSeat } from './team/team-seat';
 import type { TeamSettings } from './team/team-settings';
 import type { Logger } from './util/logger';
@@ -15,6 +16,8 @@ import type { Logger } from './util/logger';
 export interface TeamRuntimeOptions {
   settings: TeamSettings;
   db: CatalogDb;
+  /** App cache folder (thumbnails). */
+  cacheDir: string;
   pipeline: IndexingPipeline;
   identity: () => { region: string; model: string };
   logger: Logger;
@@ -25,11 +28,13 @@ export interface TeamRuntimeOptions {
 export interface TeamRuntime {
   /** The indexing share of the seat while joined; null when solo. */
   share(): ClipShare | null;
+  /** The team's encoded texts while joined; null when solo. */
+  textShare(): TextShare | null;
   stop(): Promise<void>;
 }
 
 export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
-  let running: { seat: TeamSeat; sharing: ClipSharing } | null = null;
+  let running: { seat: TeamSeat; sharing: ClipSharing; texts: TeamTextSharing } | null = null;
   let stopping: Promise<void> = Promise.resolve();
 
   const stopRunning = async () => {
@@ -45,6 +50,7 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
     const seat = new TeamSeat({ ...joined, db: o.db, logger: o.logger });
     const sharing = new ClipSharing({
       db: o.db,
+      cacheDir: o.cacheDir,
       store: o.pipeline.store,
       link: seat,
       profileId: o.pipeline.profile.id,
@@ -55,7 +61,7 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
     });
     sharing.start();
     seat.start();
-    running = { seat, sharing };
+    running = { seat, sharing, texts: new TeamTextSharing({ link: seat, leaseMs: o.leaseMs, logger: o.logger }) };
   };
   const unsubscribe = o.settings.onChanged(() => {
     stopping = stopping.then(stopRunning).then(startIfJoined, (e: unknown) => o.logger.warn('team.runtime.restart.failed', { message: (e as Error).message }));
@@ -64,6 +70,7 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
 
   return {
     share: () => running?.sharing ?? null,
+    textShare: () => running?.texts ?? null,
     async stop() {
       unsubscribe();
       await stopping;

@@ -2,8 +2,8 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { statement } from '../catalog/statements';
-import type { CameraMotion, FrameFaceBoxes, LocalTag, ShotAnalysis } from './analysis-types';
-import { CAMERA_MOVEMENTS } from './analysis-types';
+import type { CameraMotion, FaceBox, FrameFaceBoxes, LocalTag, ShotAnalysis } from './analysis-types';
+import { CAMERA_MOVEMENTS, LOCAL_TAG_CATEGORIES } from './analysis-types';
 
 /**
  * The owner of the local analysis's tables (shot_analysis, shot_faces, shot_local_tags): its one
@@ -17,12 +17,31 @@ export interface StoreAnalysisOptions {
   now?: number;
 }
 
+/** One shot's analysis as stored: made here by the decode, or copied from a team seat that made it. */
+export interface AnalysisRecord {
+  shotId: number;
+  framesSampled: number;
+  /** Landmarks when this seat detected the faces; boxes only when they came from another seat. */
+  faces: ReadonlyArray<{ frameIndex: number; timeS: number; faces: ReadonlyArray<FaceBox & { landmarks?: readonly number[] }> }>;
+  motion: CameraMotion;
+  localTags: readonly LocalTag[];
+}
+
 /**
  * Writes (replacing) the analysis of the given shots in one transaction: a crash leaves either the
  * old rows or the new ones. Tensors are not stored: they go to the service and are rebuilt from
  * the footage when needed.
  */
 export function storeAnalysis(db: Database.Database, shots: readonly ShotAnalysis[], opts: StoreAnalysisOptions): void {
+  storeAnalysisRecords(
+    db,
+    shots.map((s) => ({ shotId: s.shotId, framesSampled: s.frameTimes.length, faces: s.faces, motion: s.motion, localTags: s.localTags })),
+    opts,
+  );
+}
+
+/** The one writer of the three tables, for analysis made here or another seat's (pipeline/clip-sharing.ts). */
+export function storeAnalysisRecords(db: Database.Database, shots: readonly AnalysisRecord[], opts: StoreAnalysisOptions): void {
   const now = opts.now ?? Date.now();
   const model = path.basename(opts.faceModel);
   const delFaces = db.prepare('DELETE FROM shot_faces WHERE shot_id = ?');
@@ -57,7 +76,7 @@ export function storeAnalysis(db: Database.Database, shots: readonly ShotAnalysi
         }
         maxFaces = Math.max(maxFaces, f.faces.length);
         for (const face of f.faces) {
-          insFace.run(s.shotId, f.frameIndex, f.timeS, face.x, face.y, face.w, face.h, face.score, JSON.stringify(face.landmarks.map((v) => Math.round(v * 1e4) / 1e4)));
+          insFace.run(s.shotId, f.frameIndex, f.timeS, face.x, face.y, face.w, face.h, face.score, JSON.stringify((face.landmarks ?? []).map((v) => Math.round(v * 1e4) / 1e4)));
         }
       }
       largest.sort((a, b) => a - b);
@@ -68,7 +87,7 @@ export function storeAnalysis(db: Database.Database, shots: readonly ShotAnalysi
         shot_id: s.shotId,
         profile_id: opts.profileId,
         face_model: model,
-        frames_sampled: s.frameTimes.length,
+        frames_sampled: s.framesSampled,
         frames_with_faces: framesWithFaces,
         largest_face_h: largestFaceH,
         max_faces: maxFaces,
@@ -113,7 +132,7 @@ const faceRow = z.object({
   h: z.number(),
   score: z.number(),
 });
-const tagRow = z.object({ category: z.enum(['shot_size', 'camera_movement']), value: z.string(), confidence: z.number(), magnitude: z.number().nullable() });
+const tagRow = z.object({ category: z.enum(LOCAL_TAG_CATEGORIES), value: z.string(), confidence: z.number(), magnitude: z.number().nullable() });
 
 /**
  * The faces stored for a shot, frame by frame in sampling order, the most confident first in each

@@ -56,7 +56,8 @@ export interface CameraMotion {
 export const SHOT_SIZES = ['extreme close-up', 'close-up', 'medium close-up', 'medium', 'wide', 'extreme wide'] as const;
 export type ShotSize = (typeof SHOT_SIZES)[number];
 
-export type LocalTagCategory = 'shot_size' | 'camera_movement';
+export const LOCAL_TAG_CATEGORIES = ['shot_size', 'camera_movement'] as const;
+export type LocalTagCategory = (typeof LOCAL_TAG_CATEGORIES)[number];
 
 /** A tag made on this machine; `source` tells the UI it is not the service's. */
 export interface LocalTag {

@@ -1,9 +1,16 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { AppError, toAppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { applyClipEvent } from '../library/clips-repository';
 import { getClipRow } from '../library/clip-store';
+import { thumbnailDir } from '../library/clip-paths';
 import { replaceShots, shotsOfClip } from '../library/shot-store';
-import { publishClipResults, readClipResults, type ClipResults, type PublishedShot } from '../team/clip-results-store';
+import { thumbnailsOf } from '../library/thumbnail-store';
+import { saveCopiedThumbnails } from './stages/clip-media';
+import { publishClipResults, readClipResults, type ClipResults, type PublishedAnalysis, type PublishedShot, type PublishedThumbnail } from '../team/clip-results-store';
+import { loadShotAnalysis, storeAnalysisRecords, type AnalysisRecord, type StoredShotAnalysis } from '../analysis/analysis-store';
+import { CAMERA_MOVEMENTS, LOCAL_TAG_CATEGORIES } from '../analysis/analysis-types';
 import { adoptTeamClip, recordTeamClipLocation } from '../team/team-clip-store';
 import {
   claimTeamJobOfClip,
@@ -14,6 +21,7 @@ import {
   teamJobOf,
   type TeamLease,
 } from '../team/team-job-store';
+import { recordTeamTask, recordTeamUpload, teamTasks, teamUploadKeys, type JournalKind } from '../team/journal-store';
 import type { TeamLink } from '../team/team-link';
 import { clipIndexedWith, linkTeamClip, localClipOfTeamClip, notePublished, noteResultsFrom, teamLinkOf, unlinkedClipIds, unpublishedClipIds } from '../team/team-replica-store';
 import { silentLogger, type Logger } from '../util/logger';
@@ -39,6 +47,8 @@ const MAX_WAIT_MS = 15_000;
 
 export interface ClipSharingOptions {
   db: CatalogDb;
+  /** App cache folder: the thumbnails' files are under its thumbs/. */
+  cacheDir: string;
   store: SegmentStore;
   link: TeamLink;
   profileId: string;
@@ -133,10 +143,44 @@ export class ClipSharing implements ClipShare {
         };
       });
     } catch (e) {
+      // Detached: whatever keeps the team from answering (the server away, a password rotated, a
+      // schema this app does not know), the seat's own work goes on here and is published later.
       const err = toAppError(e);
-      // Detached: the seat does its own work and publishes when the server is back.
-      if (err.kind === 'offline') return { kind: 'here' };
-      throw err;
+      this.log.warn('team.share.detached', { clipId, kind: err.kind, message: err.message });
+      return { kind: 'here' };
+    }
+  }
+
+  takenOver(clipId: number): boolean {
+    return (this.held.get(clipId)?.token ?? 0) > 1;
+  }
+
+  knownUploads(region: string, requestIds: readonly string[]): Promise<Map<string, string>> {
+    return this.orNothing(() => this.o.link.withClient((c) => teamUploadKeys(c, region, requestIds)), new Map());
+  }
+
+  knownTasks(region: string, uploadRequestIds: readonly string[]): Promise<Map<string, string>> {
+    return this.orNothing(() => this.o.link.withClient((c) => teamTasks(c, region, uploadRequestIds)), new Map());
+  }
+
+  async uploaded(clipId: number, requestId: string, region: string, storageKeysJson: string): Promise<void> {
+    // Only the holder's sends matter to a seat that may take over; a detached seat's are its own.
+    if (!this.held.has(clipId)) return;
+    await this.orNothing(() => this.o.link.withClient((c) => recordTeamUpload(c, this.o.link.seatId, { requestId, region, storageKeysJson })), undefined);
+  }
+
+  async submitted(clipId: number, uploadRequestId: string, kind: JournalKind, region: string, taskId: string): Promise<void> {
+    if (!this.held.has(clipId)) return;
+    await this.orNothing(() => this.o.link.withClient((c) => recordTeamTask(c, this.o.link.seatId, { uploadRequestId, kind, region, taskId })), undefined);
+  }
+
+  /** The journal is a help, never a condition: a server that does not answer makes the stage work as a solo seat's. */
+  private async orNothing<T>(f: () => Promise<T>, fallback: T): Promise<T> {
+    try {
+      return await f();
+    } catch (e) {
+      this.log.debug('team.journal.unavailable', { message: toAppError(e).message });
+      return fallback;
     }
   }
 
@@ -167,6 +211,17 @@ export class ClipSharing implements ClipShare {
       applyClipEvent(db, clipId, { type: 'shotsDetected', sameShots: same });
       const shotIds = new Map(shotsOfClip(db, clipId).map((s) => [s.idx, s.id]));
       this.o.store.insertPublished(clipId, shotIds, r.segments.map(segmentRow), { model: r.model, region: r.region, profileId: r.profileId });
+      // Faces, motion and local tags as the decoding seat found them (grouped by its face model).
+      const byModel = new Map<string, AnalysisRecord[]>();
+      for (const shot of r.shots) {
+        const shotId = shotIds.get(shot.idx);
+        if (shotId === undefined || !shot.analysis) continue;
+        const list = byModel.get(shot.analysis.faceModel) ?? [];
+        list.push(analysisRecordOf(shotId, shot.analysis));
+        byModel.set(shot.analysis.faceModel, list);
+      }
+      for (const [faceModel, records] of byModel) storeAnalysisRecords(db, records, { profileId: r.profileId, faceModel });
+      if (r.thumbnails.length > 0) saveCopiedThumbnails(db, clipId, this.o.cacheDir, r.thumbnails, shotIds);
       noteResultsFrom(db, clipId, r.publishedBy);
     })();
     this.log.info('team.results.adopted', { clipId, from: r.publishedBy, segments: r.segments.length });
@@ -190,7 +245,9 @@ export class ClipSharing implements ClipShare {
         endFrame: s.end_frame,
         cutScore: s.cut_score,
         transition: s.transition_kind && s.transition_start_s !== null && s.transition_end_s !== null ? { kind: s.transition_kind, startS: s.transition_start_s, endS: s.transition_end_s } : null,
+        analysis: publishedAnalysisOf(loadShotAnalysis(this.o.db, s.id)),
       })),
+      thumbnails: [],
       segments: this.o.store.resultsOf(clipId, this.o.profileId).map((s) => ({
         shotIdx: s.shot_idx,
         chunkIdx: s.chunk_idx,
@@ -213,6 +270,7 @@ export class ClipSharing implements ClipShare {
       })),
     };
     if (results.segments.length === 0) return;
+    results.thumbnails = this.pictures(clipId);
     const lease = this.held.get(clipId) ?? null;
     const seat = this.o.link.seatId;
     const out = await this.o.link.withClient(async (c) => {
@@ -224,6 +282,21 @@ export class ClipSharing implements ClipShare {
     this.held.delete(clipId);
     if (out.ok) notePublished(this.o.db, clipId);
     this.log.info('team.results.published', { clipId, teamClipId: link.teamClipId, published: out.ok && out.published, segments: results.segments.length });
+  }
+
+  /** The clip's posters and filmstrip as this seat's decode made them, with their bytes. */
+  private pictures(clipId: number): PublishedThumbnail[] {
+    const root = thumbnailDir(this.o.cacheDir);
+    return (thumbnailsOf(this.o.db, [clipId]).get(clipId) ?? []).flatMap((t) => {
+      // The preview lane's keyframe poster is each seat's own; the decode's set is what is shared.
+      if (t.kind === 'poster' && t.shot_id === null) return [];
+      try {
+        const image = fs.readFileSync(path.join(root, ...t.path.split('/')));
+        return [{ shotIdx: t.shot_idx, kind: t.kind, fileName: path.basename(t.path), width: t.width, height: t.height, frames: t.frames, timeS: t.time_s, image }];
+      } catch {
+        return []; // the cache was cleared: the other seats keep their own poster
+      }
+    });
   }
 
   private async renew(): Promise<void> {
@@ -250,6 +323,21 @@ export class ClipSharing implements ClipShare {
       })
       .catch((e) => this.log.debug('team.catchup.deferred', { message: toAppError(e).message }));
   }
+}
+
+function publishedAnalysisOf(a: StoredShotAnalysis | null): PublishedAnalysis | null {
+  if (!a) return null;
+  return { faceModel: a.faceModel, framesSampled: a.framesSampled, faces: a.faces, motion: a.motion, localTags: a.localTags.map(({ category, value, confidence, magnitude }) => ({ category, value, confidence, magnitude })) };
+}
+
+/** Another seat's analysis, checked against this app's words: a movement or tag it does not know is left out. */
+function analysisRecordOf(shotId: number, a: PublishedAnalysis): AnalysisRecord {
+  const movement = CAMERA_MOVEMENTS.find((m) => m === a.motion.movement) ?? null;
+  const localTags = a.localTags.flatMap((t) => {
+    const category = LOCAL_TAG_CATEGORIES.find((c) => c === t.category);
+    return category ? [{ category, value: t.value, confidence: t.confidence, magnitude: t.magnitude, source: 'local' as const }] : [];
+  });
+  return { shotId, framesSampled: a.framesSampled, faces: a.faces, motion: { ...a.motion, movement }, localTags };
 }
 
 function shotInput(s: PublishedShot) {

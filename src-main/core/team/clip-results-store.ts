@@ -9,6 +9,32 @@ import type { TeamLease } from './team-job-store';
  * other seat instead of decoding, uploading and paying again.
  */
 
+/** The local analysis of a shot (faces as boxes, camera motion, local tags), as the seat that decoded it made it. */
+export const publishedAnalysisSchema = z.object({
+  faceModel: z.string(),
+  framesSampled: z.number().int().min(0),
+  faces: z.array(
+    z.object({
+      frameIndex: z.number().int(),
+      timeS: z.number(),
+      faces: z.array(z.object({ x: z.number(), y: z.number(), w: z.number(), h: z.number(), score: z.number() })),
+    }),
+  ),
+  motion: z.object({
+    movement: z.string().nullable(),
+    magnitude: z.number(),
+    confidence: z.number(),
+    panSpeed: z.number(),
+    tiltSpeed: z.number(),
+    zoomRate: z.number(),
+    jitter: z.number(),
+    steps: z.number().int(),
+    validSteps: z.number().int(),
+  }),
+  localTags: z.array(z.object({ category: z.string(), value: z.string(), confidence: z.number(), magnitude: z.number().nullable() })),
+});
+export type PublishedAnalysis = z.infer<typeof publishedAnalysisSchema>;
+
 /** A shot as published: the seat's own row shape is the catalog's, so the team's is its own. */
 export const publishedShotSchema = z.object({
   idx: z.number().int().min(0),
@@ -18,6 +44,8 @@ export const publishedShotSchema = z.object({
   endFrame: z.number().int().nullable(),
   cutScore: z.number().nullable(),
   transition: z.object({ kind: z.enum(['cut', 'dissolve', 'fade']), startS: z.number(), endS: z.number() }).nullable(),
+  /** null when the publishing seat had none for the shot. */
+  analysis: publishedAnalysisSchema.nullable(),
 });
 export type PublishedShot = z.infer<typeof publishedShotSchema>;
 
@@ -45,6 +73,20 @@ export interface PublishedSegment {
   tags: PublishedTags;
 }
 
+/** A picture the decoding seat made, with its bytes. */
+export interface PublishedThumbnail {
+  /** null: a clip-level image (the filmstrip). */
+  shotIdx: number | null;
+  kind: 'poster' | 'filmstrip';
+  /** Its name in the seat's cache (letters, digits, dot, dash, underscore). */
+  fileName: string;
+  width: number | null;
+  height: number | null;
+  frames: number | null;
+  timeS: number | null;
+  image: Buffer;
+}
+
 export interface ClipResults {
   clipId: number;
   profileId: string;
@@ -52,6 +94,7 @@ export interface ClipResults {
   region: string;
   shots: PublishedShot[];
   segments: PublishedSegment[];
+  thumbnails: PublishedThumbnail[];
 }
 
 export type PublishOutcome = { ok: true; published: boolean } | { ok: false; refused: LeaseRefusal };
@@ -88,6 +131,9 @@ export async function publishClipResults(client: ClientBase, seatId: string, lea
     const published = header.rowCount === 1;
     if (published) {
       for (let i = 0; i < r.segments.length; i += BATCH) await insertSegments(client, r.clipId, r.profileId, r.segments.slice(i, i + BATCH));
+      // Pictures are the clip's whatever the profile: the first publisher's set stays.
+      const pictures = await client.query('SELECT 1 FROM team.thumbnails WHERE clip_id = $1 LIMIT 1', [r.clipId]);
+      if (pictures.rowCount === 0 && r.thumbnails.length > 0) await insertThumbnails(client, r.clipId, r.thumbnails);
     }
     if (lease) {
       await client.query(
@@ -135,6 +181,15 @@ async function insertSegments(client: ClientBase, clipId: number, profileId: str
   );
 }
 
+async function insertThumbnails(client: ClientBase, clipId: number, t: readonly PublishedThumbnail[]): Promise<void> {
+  const col = <T>(f: (x: PublishedThumbnail) => T) => t.map(f);
+  await client.query(
+    `INSERT INTO team.thumbnails (clip_id, shot_idx, kind, file_name, width, height, frames, time_s, image)
+     SELECT $1, x.* FROM unnest($2::int[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::float8[], $9::bytea[]) AS x`,
+    [clipId, col((x) => x.shotIdx), col((x) => x.kind), col((x) => x.fileName), col((x) => x.width), col((x) => x.height), col((x) => x.frames), col((x) => x.timeS), col((x) => x.image)],
+  );
+}
+
 const headerRowSchema = z.object({
   profile_id: z.string(),
   model: z.string(),
@@ -172,9 +227,23 @@ export async function readClipResults(client: ClientBase, clipId: number, profil
        FROM team.segments WHERE clip_id = $1 AND profile_id = $2 ORDER BY shot_idx, chunk_idx, part`,
     [clipId, profileId],
   );
+  const pictures = await client.query<{ shot_idx: number | null; kind: string; file_name: string; width: number | null; height: number | null; frames: number | null; time_s: number | null; image: Buffer }>(
+    'SELECT shot_idx, kind, file_name, width, height, frames, time_s, image FROM team.thumbnails WHERE clip_id = $1 ORDER BY id',
+    [clipId],
+  );
   return {
     clipId,
     profileId: h.profile_id,
+    thumbnails: pictures.rows.map((t) => ({
+      shotIdx: t.shot_idx,
+      kind: t.kind === 'filmstrip' ? 'filmstrip' : 'poster',
+      fileName: t.file_name,
+      width: t.width,
+      height: t.height,
+      frames: t.frames,
+      timeS: t.time_s,
+      image: t.image,
+    })),
     model: h.model,
     region: h.region,
     shots: h.shots,

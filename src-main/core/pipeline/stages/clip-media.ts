@@ -220,6 +220,34 @@ export function planThumbnails(db: CatalogDb, clipId: number, cacheDir: string):
   };
 }
 
+/**
+ * Pictures another seat of a team library made of this clip (pipeline/clip-sharing.ts): written as a
+ * new set in the clip's folder and committed as the decode's would be, posters onto this catalog's
+ * shot ids by shot index.
+ */
+export function saveCopiedThumbnails(
+  db: CatalogDb,
+  clipId: number,
+  cacheDir: string,
+  pictures: ReadonlyArray<{ shotIdx: number | null; kind: 'poster' | 'filmstrip'; fileName: string; width: number | null; height: number | null; frames: number | null; timeS: number | null; image: Buffer }>,
+  shotIdByIdx: ReadonlyMap<number, number>,
+): void {
+  const plan = planThumbnails(db, clipId, cacheDir);
+  fs.mkdirSync(plan.request.outDir, { recursive: true });
+  const write = (p: (typeof pictures)[number]) => {
+    const file = path.join(plan.request.outDir, path.basename(p.fileName));
+    fs.writeFileSync(file, p.image);
+    return { file, width: p.width ?? 0, height: p.height ?? 0 };
+  };
+  const posters = pictures.filter((p) => p.kind === 'poster' && p.shotIdx !== null && shotIdByIdx.has(p.shotIdx));
+  const strip = pictures.find((p) => p.kind === 'filmstrip');
+  const rendered: RenderedStills = {
+    posters: posters.map((p) => ({ ...write(p), timeS: p.timeS ?? 0 })),
+    strip: strip ? { ...write(strip), frames: strip.frames ?? 1, tileWidth: strip.width ?? 0, tileHeight: strip.height ?? 0 } : null,
+  };
+  saveThumbnails(db, plan, rendered, posters.map((p) => shotIdByIdx.get(p.shotIdx!)!));
+}
+
 /** The decode that was to make them failed or was cancelled: nothing of the new set stays. */
 export function discardThumbnails(plan: ThumbnailPlan): void {
   fs.rmSync(plan.request.outDir, { recursive: true, force: true });
