@@ -52,10 +52,9 @@ export interface PgCluster {
   migrate(): Promise<void>;
   /** Server log so far (for a failing test's message). */
   log(): string;
-  /** Stops the server (pg_ctl stop -m fast: sessions are cut), keeping its data and port for `resume`. */
-  pause(): void;
-  /** Starts the paused server again on the same data and port. */
-  resume(): void;
+  /** Stops the server (clients see their connections go), keeping its data: `resume` starts it again on the same port. */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -177,8 +176,12 @@ export async function startPgCluster(opts: { tls?: boolean; settings?: Record<st
       }
     },
     log: () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : ''),
-    pause: () => void run('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']),
-    resume: () => void start(),
+    async pause() {
+      run('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']);
+    },
+    async resume() {
+      start();
+    },
     async stop() {
       await Promise.all([...clients].map((c) => c.end().catch(() => undefined)));
       process.removeListener('exit', onExit);

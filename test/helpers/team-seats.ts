@@ -12,7 +12,7 @@ import { REPO_ROOT } from './paths';
 import { SEAT_ROLE, startPgCluster, TEAM_DATABASE, type PgCluster } from './pg-server';
 
 /**
- * N seats of a team library as the issue's "Must show" runs them: a real PostgreSQL (pg-cluster.ts,
+ * N seats of a team library as the issue's "Must show" runs them: a real PostgreSQL (pg-server.ts,
  * migrated), the service emulator over real HTTP with one API key, and N app instances in web mode,
  * each a child process running the app's own entry (out/main/web.js, what `npm run start:web` runs)
  * with a data folder of its own, so a test can SIGKILL one. Each seat is set up only through the
@@ -86,8 +86,8 @@ export interface TeamSeats {
   /** Clip ids (team ids) whose jobs `seat` holds by a lease now. */
   claimsHeldBy(seat: SeatProcess): Promise<number[]>;
   /** pg_ctl stop / start on the same data and port. */
-  stopPostgres(): void;
-  startPostgres(): void;
+  stopPostgres(): Promise<void>;
+  startPostgres(): Promise<void>;
   close(): Promise<void>;
 }
 

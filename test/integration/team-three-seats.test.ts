@@ -99,7 +99,7 @@ describeWithPostgres('team library: three seats, one folder, each clip indexed a
   });
 
   it('PostgreSQL stopped for 30 s: every seat keeps searching, and marks ranges', async () => {
-    team.stopPostgres();
+    await team.stopPostgres();
     try {
       const until = Date.now() + 30_000;
       let rounds = 0;
@@ -114,7 +114,7 @@ describeWithPostgres('team library: three seats, one folder, each clip indexed a
       }
       expect(rounds).toBeGreaterThan(1);
     } finally {
-      team.startPostgres();
+      await team.startPostgres();
     }
   }, 120_000);
 
