@@ -16,8 +16,8 @@ import { SEAT_ROLE, startPgCluster, TEAM_DATABASE, type PgCluster } from './pg-s
  * migrated), the service emulator over real HTTP with one API key, and N app instances in web mode,
  * each a child process running the app's own entry (out/main/web.js, what `npm run start:web` runs)
  * with a data folder of its own, so a test can SIGKILL one. Each seat is set up only through the
- * contract over HTTP with its own token: the emulator's address and key in Settings, `team.configure`
- * to join, `library.import` of the footage through its own path.
+ * contract over HTTP with its own token: `team.configure` to join, the emulator's address and key in
+ * Settings, `library.import` of the footage through its own path.
  *
  * The footage is one folder of distinct short clips (distinct-copies.ts) reached by each seat at a
  * path of its own. The paths are hard links of the same files in one folder per seat (the same
@@ -223,13 +223,14 @@ export async function startTeamSeats(o: TeamSeatsOptions = {}): Promise<TeamSeat
       const seat = startSeatProcess(name, path.join(work, `seat-${name}`, 'data'), footage, o.args ?? []);
       seats.push(seat);
       await seat.start();
-      await seat.value('settings.update', { baseUrls: { asia: emulator.url } });
-      await seat.value('settings.setApiKey', { key: TEAM_API_KEY });
+      // Joined before the service is set up: a seat set up alone first encodes the search's reference queries itself.
       if (o.join !== false) {
         const settings: TeamConnectionSettings = { host: '127.0.0.1', port: cluster.port, database: TEAM_DATABASE, user: SEAT_ROLE, sslmode: 'disable', seatName: `Edit bay ${name}` };
         const joined = await seat.value<{ seatId: string }>('team.configure', { settings, password: String(seatConfig.password) });
         seat.seatId = joined.seatId;
       }
+      await seat.value('settings.update', { baseUrls: { asia: emulator.url } });
+      await seat.value('settings.setApiKey', { key: TEAM_API_KEY });
     }
     for (const seat of seats) await seat.value('library.import', { paths: [seat.footage] });
   } catch (e) {
