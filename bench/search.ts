@@ -26,13 +26,10 @@ import { DEFAULT_HNSW_OPTIONS, HnswVectorIndex, type HnswOptions } from '../src-
 import { normalizeVector } from '../src-main/core/search/vector-math';
 import { ClusteredVectors, realisticSpec, type ClusterSpec } from '../test/helpers/vector-synthetic';
 import type { SearchFilter, SearchHit, VectorIndex } from '../src-main/core/search/vector-types';
-import type { VectorBank } from '../src-main/core/search/relevance/baselines';
-import { TextRelevance, type IndexView } from '../src-main/core/search/relevance/relevance-model';
-import { groupResults, type Hit } from '../src-main/core/search/result-groups';
-import { candidatesFor } from '../src-main/core/search/search-service';
+import { BENCH_CLUSTERS, BENCH_DIM, measure, measureAppPath, pct, recallAt10, time, type Latency } from './search-path';
 
-const DIM = 512;
-const CLUSTERS = 1000;
+const DIM = BENCH_DIM;
+const CLUSTERS = BENCH_CLUSTERS;
 /** Headline data: 1000 Gaussian clusters around 50 topics, low-dimensional within each cluster. */
 const REALISTIC = (seed: number): ClusterSpec => realisticSpec(DIM, CLUSTERS, seed);
 /** Worst case, reported beside it: isotropic clusters around mutually orthogonal centres. */
@@ -50,48 +47,6 @@ function rssMb(): number {
   gc();
   gc();
   return process.memoryUsage().rss / 2 ** 20;
-}
-
-function pct(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
-}
-
-interface Latency {
-  p50: number;
-  p95: number;
-}
-
-function time<T>(fn: () => T): [T, number] {
-  const t0 = performance.now();
-  const out = fn();
-  return [out, performance.now() - t0];
-}
-
-/** Runs every query once (after a short warm-up) and returns hits and latency percentiles. */
-function measure(queries: Float32Array[], run: (q: Float32Array) => SearchHit[] | number[]): { hits: Array<SearchHit[] | number[]>; lat: Latency } {
-  for (const q of queries.slice(0, 3)) run(q);
-  const lat: number[] = [];
-  const hits: Array<SearchHit[] | number[]> = [];
-  for (const q of queries) {
-    const [h, ms] = time(() => run(q));
-    hits.push(h);
-    lat.push(ms);
-  }
-  lat.sort((a, b) => a - b);
-  return { hits, lat: { p50: pct(lat, 0.5), p95: pct(lat, 0.95) } };
-}
-
-function idsOf(h: SearchHit[] | number[]): number[] {
-  return h.map((x) => (typeof x === 'number' ? x : x.id));
-}
-
-function recallAt10(got: Array<SearchHit[] | number[]>, truth: Array<SearchHit[] | number[]>): number {
-  let sum = 0;
-  for (let i = 0; i < got.length; i++) {
-    const want = new Set(idsOf(truth[i]!).slice(0, 10));
-    sum += idsOf(got[i]!).slice(0, 10).filter((id) => want.has(id)).length / want.size;
-  }
-  return sum / got.length;
 }
 
 /** n normalised points, row-major, ids 0..n-1, plus normalised queries from the same clusters. */
@@ -261,43 +216,13 @@ function main(): void {
       }
 
       // The app's whole path on top of the index: over-fetch, relevance against the bank, score,
-      // merge, group. The bank stands for the 64 reference queries: generic points of the space.
-      const bankRows = 64;
-      const bankGen = new ClusteredVectors(REALISTIC(4242)).next(bankRows);
-      for (let i = 0; i < bankRows; i++) normalizeVector(bankGen.subarray(i * DIM, (i + 1) * DIM), DIM, bankGen.subarray(i * DIM, (i + 1) * DIM));
-      const bank: VectorBank = { key: 'bench', dimension: DIM, rows: bankRows, data: bankGen };
-      const view: IndexView = { size: n, vector: (id) => chosen.index.vector(id), search: (q, k) => chosen.index.search(q, k) };
-      const relevance = new TextRelevance();
-      relevance.setBank(bank);
-      // What the app does in the background once the bank is encoded: every segment's baseline, and
-      // the library's floor (64 null queries). Timed apart: the query path below reads them.
-      const [, warmMs] = time(() => {
-        const ids = chosen.index.ids();
-        for (let i = 0; i < ids.length; i += 4096) relevance.baselines.get(ids.slice(i, i + 4096), view.vector);
-        relevance.scorer(view, []);
-      });
-      log(`baselines of ${n} segments and the floor in ${(warmMs / 1000).toFixed(1)} s`);
-      const asHits = (found: SearchHit[], score: (h: SearchHit) => number): Hit[] =>
-        found.map((h) => ({ clipId: Math.floor(h.id / 8), segmentId: h.id, shotStartS: Math.floor((h.id % 8) / 4) * 16, startS: (h.id % 8) * 4, endS: (h.id % 8) * 4 + 4, similarity: h.similarity, score: score(h), source: 'local' as const }));
-      const cards = (found: SearchHit[]): number[] => {
-        const scorer = relevance.scorer(view, found.map((h) => h.id))!;
-        const groups = groupResults(asHits(found, (h) => scorer.segment(h.id, h.similarity).score), { identity: (c) => `clip:${c}` });
-        return groups.slice(0, 10).map((g) => g.best.segmentId!);
-      };
-      const fullPath = (q: Float32Array): number[] => cards(chosen.index.search(q, candidatesFor(11)));
-      const full = measure(queries, fullPath);
-      // Its recall: the cards' segments against the same scoring and grouping over the exact top candidates.
-      const fullTruth = queries.map((q) => {
-        const m = exactSearch(data, q, DIM, candidatesFor(11), MetricKind.IP, 1);
-        const ids = Array.from(m.keys as BigUint64Array, (k) => Number(k));
-        const sims = Array.from(m.distances as Float32Array, (d) => 1 - d);
-        return cards(ids.map((id, i) => ({ id, similarity: sims[i]! })));
-      });
-      const fullRecall = recallAt10(full.hits, fullTruth);
-      json[`relevance_warm_s_${tag}`] = warmMs / 1000;
-      row(`${tag} app path (bank relevance + group)`, '', '', 'p50/p95 ms', full.lat.p50, full.lat.p95, 'recall', fullRecall);
-      json[`app_path_p95_ms_${tag}`] = full.lat.p95;
-      json[`app_path_recall_at_10_${tag}`] = fullRecall;
+      // merge, group.
+      const app = measureAppPath(chosen.index, data, n, queries);
+      log(`baselines of ${n} segments and the floor in ${(app.warmMs / 1000).toFixed(1)} s`);
+      json[`relevance_warm_s_${tag}`] = app.warmMs / 1000;
+      row(`${tag} app path (bank relevance + group)`, '', '', 'p50/p95 ms', app.lat.p50, app.lat.p95, 'recall', app.recall);
+      json[`app_path_p95_ms_${tag}`] = app.lat.p95;
+      json[`app_path_recall_at_10_${tag}`] = app.recall;
 
       json[`p50_ms_${tag}`] = chosen.lat.p50;
       json[`p95_ms_${tag}`] = chosen.lat.p95;

