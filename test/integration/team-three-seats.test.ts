@@ -48,6 +48,12 @@ describeWithPostgres('team library: three seats, one folder, each clip indexed a
   });
 
   it('B is SIGKILLed while it holds claims: A and C finish its clips after the lease, none lost, none twice', async () => {
+    // The search's reference queries first: a seat killed in the middle of an encode_text call costs that
+    // text twice (the spec has no lookup for a lost answer); this kill is about clips.
+    await waitFor(async () => {
+      const [row] = await team.adminQuery<{ n: string }>('SELECT COUNT(*) AS n FROM team.text_vectors');
+      return { done: Number(row?.n ?? 0) >= 64, detail: `${row?.n ?? 0} texts in the team` };
+    }, 120_000, 'the reference queries in the team', 100);
     await waitFor(async () => {
       heldByB = await team.claimsHeldBy(B);
       return { done: heldByB.length > 0, detail: 'B holds no claim yet' };

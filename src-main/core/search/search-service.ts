@@ -393,7 +393,7 @@ export function createSearchService(d: SearchServiceDeps) {
       const c = serviceClient();
       const r = await health.patiently((onRetry) => c.encodeText(text, { onRetry }));
       queryEmbeddings.save(text, space, r.embedding, typed);
-      share?.encoded(space, text, r.embedding);
+      void share?.encoded(space, text, r.embedding);
       // One more query runs offline now: the status line counts them.
       d.onStatusChange?.();
       return { vector: Float32Array.from(r.embedding), origin: 'service', cachedAt: null };

@@ -15,8 +15,8 @@ import { QUERY_BANK_STAGE } from './relevance/query-bank-stage';
 export interface TextShare {
   /** Vectors the team has for these texts in the space, by normalised text (empty when it does not answer). */
   known(space: EmbeddingSpace, texts: readonly string[]): Promise<Map<string, Float32Array>>;
-  /** A text the service encoded for this seat goes to the team (in the background; never throws). */
-  encoded(space: EmbeddingSpace, text: string, vector: ArrayLike<number>): void;
+  /** A text the service encoded for this seat goes to the team (never rejects; a search does not wait for it). */
+  encoded(space: EmbeddingSpace, text: string, vector: ArrayLike<number>): Promise<void>;
   /** The reference queries are encoded by one seat: this one (call `done` after), or another (wait). */
   claimBank(): Promise<{ kind: 'here'; done(): Promise<void> } | { kind: 'wait'; delayMs: number; note: string }>;
 }
@@ -52,9 +52,9 @@ export class TeamTextSharing implements TextShare {
     }
   }
 
-  encoded(space: EmbeddingSpace, text: string, vector: ArrayLike<number>): void {
+  async encoded(space: EmbeddingSpace, text: string, vector: ArrayLike<number>): Promise<void> {
     const t = { norm: normalizeQuery(text), model: space.model, region: space.region, vector: float32ToBlob(vector) };
-    void this.o.link.withClient((c) => recordTeamTextVector(c, this.o.link.seatId, t)).catch((e) => this.log.debug('team.text.unsent', { message: toAppError(e).message }));
+    await this.o.link.withClient((c) => recordTeamTextVector(c, this.o.link.seatId, t)).catch((e) => this.log.debug('team.text.unsent', { message: toAppError(e).message }));
   }
 
   async claimBank(): Promise<{ kind: 'here'; done(): Promise<void> } | { kind: 'wait'; delayMs: number; note: string }> {

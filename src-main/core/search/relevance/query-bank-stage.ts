@@ -56,7 +56,8 @@ export function queryBankStage(d: QueryBankStageDeps): StageHandler<typeof QUERY
           if (ctx.stopping.aborted) throw new AppError('cancelled', 'stopping between reference queries');
           const r = await d.client().encodeText(phrase, { signal: ctx.signal });
           d.queryEmbeddings.saveBankVector(phrase, space, r.embedding, BANK_VERSION);
-          share?.encoded(space, phrase, r.embedding);
+          // In the team before the next call: a seat that dies mid-bank leaves at most the call in flight to encode again.
+          await share?.encoded(space, phrase, r.embedding);
           done++;
           ctx.progress(done / total, `${done}/${total} reference queries`);
           d.onEncoded();
