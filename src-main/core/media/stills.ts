@@ -40,9 +40,17 @@ export interface RenderOptions {
   ffmpeg?: string;
 }
 
-/** Square pixels, then the requested width; height follows the displayed aspect, kept even for the encoder. */
+/**
+ * Square pixels, then the requested width; height follows the displayed aspect, kept even for the
+ * encoder. Area averaging: a still is a 6-12x reduction of the full picture, where swscale's
+ * bicubic filter is four times as wide as the area one for a picture that looks the same; in the
+ * clip's one decode the stills' scaling was the largest part of the work beyond decoding
+ * (callgrind, a 2 s 1080p clip: the stills' branches took 0.31 G instructions with bicubic and
+ * 0.17 G with area, of 2.33 G for the whole decode with every branch). Only pictures for people
+ * are made here; what the analysis reads keeps its own scalers.
+ */
 function scaleTo(width: number): string {
-  return `scale=trunc(iw*sar/2)*2:ih,setsar=1,scale=${width}:-2:flags=bicubic`;
+  return `scale=trunc(iw*sar/2)*2:ih,setsar=1,scale=${width}:-2:flags=area`;
 }
 
 function selectExpr(frames: number[]): string {
