@@ -485,6 +485,58 @@ CREATE TABLE team_state (
   value  TEXT NOT NULL
 ) WITHOUT ROWID;;
 
+-- ===== src-main/core/catalog/migrations/0047-marks-offline-first.ts (6)
+-- up
+ALTER TABLE ranges ADD COLUMN uuid TEXT;
+ALTER TABLE ranges ADD COLUMN span_at INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE ranges ADD COLUMN span_by TEXT;
+ALTER TABLE ranges ADD COLUMN name_at INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE ranges ADD COLUMN name_by TEXT;
+ALTER TABLE ranges ADD COLUMN note_at INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE ranges ADD COLUMN note_by TEXT;
+ALTER TABLE ranges ADD COLUMN rating_at INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE ranges ADD COLUMN rating_by TEXT;
+ALTER TABLE ranges ADD COLUMN created_by TEXT;
+ALTER TABLE ranges ADD COLUMN deleted_at INTEGER;
+ALTER TABLE ranges ADD COLUMN deleted_by TEXT;
+UPDATE ranges SET span_at = updated_at, name_at = updated_at, note_at = updated_at, rating_at = updated_at;
+ALTER TABLE ranges DROP COLUMN updated_at;
+
+ALTER TABLE keywords ADD COLUMN added_at INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE keywords ADD COLUMN added_by TEXT;
+ALTER TABLE keywords ADD COLUMN removed_at INTEGER;
+ALTER TABLE keywords ADD COLUMN removed_by TEXT;
+
+ALTER TABLE clip_marks RENAME COLUMN updated_at TO rating_at;
+ALTER TABLE clip_marks ADD COLUMN rating_by TEXT;
+
+CREATE TABLE marks_outbox (
+  kind   TEXT NOT NULL CHECK (kind IN ('range', 'keyword', 'clip')),
+  row_id INTEGER NOT NULL,        -- ranges.id, keywords.id, clip_marks.clip_id
+  at     INTEGER NOT NULL,        -- the edit's time: a push clears the entry only if no edit came since
+  PRIMARY KEY (kind, row_id)
+) WITHOUT ROWID;
+CREATE TABLE marks_clock (
+  id      INTEGER PRIMARY KEY CHECK (id = 1),
+  last_at INTEGER NOT NULL
+);
+CREATE TABLE marks_waiting (
+  team_clip_id INTEGER PRIMARY KEY
+);;
+-- up
+UPDATE keywords SET added_at = ?;
+-- setUuid
+UPDATE ranges SET uuid = ? WHERE id = ?;
+-- up
+SELECT id FROM ranges;
+-- up
+CREATE UNIQUE INDEX ranges_uuid ON ranges(uuid);
+INSERT INTO marks_outbox (kind, row_id, at) SELECT 'range', id, span_at FROM ranges;
+INSERT INTO marks_outbox (kind, row_id, at) SELECT 'keyword', id, added_at FROM keywords;
+INSERT INTO marks_outbox (kind, row_id, at) SELECT 'clip', clip_id, rating_at FROM clip_marks;;
+-- up
+INSERT INTO marks_clock (id, last_at) VALUES (1, MAX(?, (SELECT IFNULL(MAX(at), 0) FROM marks_outbox)));
+
 -- ===== src-main/core/collections/collection-store.ts (17)
 -- SELECT_ROW
 SELECT cv.*, c.file_name FROM collection_videos cv LEFT JOIN clips c ON c.id = cv.clip_id;
@@ -677,52 +729,122 @@ UPDATE volumes SET online = ?, mount_path = ?, last_seen_at = CASE WHEN ? THEN ?
 SELECT v.id, v.volume_key, v.label, v.mount_path, v.online, v.last_seen_at, COUNT(c.id) AS clips
 FROM volumes v LEFT JOIN clips c ON c.volume_id = v.id GROUP BY v.id ORDER BY v.label, v.id;
 
--- ===== src-main/core/marks/marks-repository.ts (21)
+-- ===== src-main/core/marks/marks-repository.ts (46)
 -- RANGE_SELECT
 SELECT r.id, r.clip_id, c.file_name AS clip_name, r.in_frame, r.out_frame, r.rate_num, r.rate_den,
-r.name, r.note, r.rating, r.created_at FROM ranges r JOIN clips c ON c.id = r.clip_id;
+r.name, r.note, r.rating, r.created_at FROM ranges r JOIN clips c ON c.id = r.clip_id WHERE r.deleted_at IS NULL;
 -- clipKeywords
-SELECT keyword FROM keywords WHERE clip_id = ? AND range_id IS NULL ORDER BY keyword COLLATE NOCASE;
+SELECT keyword FROM keywords WHERE clip_id = ? AND range_id IS NULL AND removed_at IS NULL ORDER BY keyword COLLATE NOCASE;
 -- keywordsOfRanges
 SELECT range_id, keyword FROM keywords
-WHERE clip_id IN (SELECT value FROM json_each(?)) AND range_id IN (SELECT value FROM json_each(?)) ORDER BY keyword COLLATE NOCASE;
+WHERE clip_id IN (SELECT value FROM json_each(?)) AND range_id IN (SELECT value FROM json_each(?)) AND removed_at IS NULL ORDER BY keyword COLLATE NOCASE;
 -- clipRating
 SELECT rating FROM clip_marks WHERE clip_id = ?;
 -- markSummaries
 SELECT clip_id, rating FROM clip_marks WHERE clip_id IN (SELECT value FROM json_each(?));
 -- markSummaries
-SELECT clip_id, keyword FROM keywords WHERE range_id IS NULL AND clip_id IN (SELECT value FROM json_each(?)) ORDER BY keyword COLLATE NOCASE;
+SELECT clip_id, keyword FROM keywords WHERE range_id IS NULL AND removed_at IS NULL AND clip_id IN (SELECT value FROM json_each(?)) ORDER BY keyword COLLATE NOCASE;
 -- markSummaries
-SELECT clip_id, COUNT(*) AS n FROM ranges WHERE clip_id IN (SELECT value FROM json_each(?)) GROUP BY clip_id;
+SELECT clip_id, COUNT(*) AS n FROM ranges WHERE deleted_at IS NULL AND clip_id IN (SELECT value FROM json_each(?)) GROUP BY clip_id;
 -- knownClips
 SELECT id FROM clips WHERE id IN (SELECT value FROM json_each(?));
 -- knownRanges
-SELECT id, clip_id FROM ranges WHERE id IN (SELECT value FROM json_each(?));
+SELECT id, clip_id FROM ranges WHERE deleted_at IS NULL AND id IN (SELECT value FROM json_each(?));
+-- { last_at }
+SELECT last_at FROM marks_clock WHERE id = 1;
+-- tick
+UPDATE marks_clock SET last_at = ? WHERE id = 1;
+-- unsent
+INSERT INTO marks_outbox (kind, row_id, at) VALUES (?, ?, ?) ON CONFLICT(kind, row_id) DO UPDATE SET at = excluded.at;
 -- rateClip
-INSERT INTO clip_marks (clip_id, rating, updated_at) VALUES (?, ?, ?) ON CONFLICT(clip_id) DO UPDATE SET rating = excluded.rating, updated_at = excluded.updated_at;
+INSERT INTO clip_marks (clip_id, rating, rating_at, rating_by) VALUES (?, ?, ?, NULL)
+ON CONFLICT(clip_id) DO UPDATE SET rating = excluded.rating, rating_at = excluded.rating_at, rating_by = NULL;
 -- rateRange
-UPDATE ranges SET rating = ?, updated_at = ? WHERE id = ?;
--- addKeyword
-INSERT OR IGNORE INTO keywords (clip_id, range_id, keyword) VALUES (?, ?, ?);
+UPDATE ranges SET rating = ?, rating_at = ?, rating_by = NULL WHERE id = ?;
+-- { id }
+INSERT INTO keywords (clip_id, range_id, keyword, added_at) VALUES (?, ?, ?, ?)
+ON CONFLICT(clip_id, IFNULL(range_id, 0), keyword) DO UPDATE SET
+  keyword = CASE WHEN keywords.removed_at IS NULL THEN keywords.keyword ELSE excluded.keyword END,
+  added_at = excluded.added_at, added_by = NULL, removed_at = NULL, removed_by = NULL
+RETURNING id;
 -- removeClipKeyword
-DELETE FROM keywords WHERE clip_id = ? AND range_id IS NULL AND keyword = ?;
+UPDATE keywords SET removed_at = ?, removed_by = NULL WHERE clip_id = ? AND range_id IS NULL AND keyword = ? AND removed_at IS NULL RETURNING id;
 -- removeRangeKeyword
-DELETE FROM keywords WHERE range_id = ? AND keyword = ?;
+UPDATE keywords SET removed_at = ?, removed_by = NULL WHERE range_id = ? AND keyword = ? AND removed_at IS NULL RETURNING id;
 -- insertRange
-INSERT INTO ranges (clip_id, in_frame, out_frame, rate_num, rate_den, name, note, rating, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
--- addKeyword
-INSERT OR IGNORE INTO keywords (clip_id, range_id, keyword) VALUES (?, ?, ?);
+INSERT INTO ranges (uuid, clip_id, in_frame, out_frame, rate_num, rate_den, span_at, name, name_at, note, note_at, rating, rating_at, created_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 -- updateRange
-UPDATE ranges SET name = COALESCE(?, name), note = COALESCE(?, note), updated_at = ? WHERE id = ?;
+UPDATE ranges SET name = ?, name_at = ?, name_by = NULL WHERE id = ?;
+-- updateRange
+UPDATE ranges SET note = ?, note_at = ?, note_by = NULL WHERE id = ?;
 -- deleteRange
-DELETE FROM ranges WHERE id = ?;
+UPDATE ranges SET deleted_at = ?, deleted_by = NULL WHERE id = ?;
+-- deleteRange
+DELETE FROM keywords WHERE range_id = ?;
 -- keywordCounts
-SELECT MIN(keyword) AS keyword, COUNT(*) AS count FROM keywords GROUP BY keyword COLLATE NOCASE ORDER BY keyword COLLATE NOCASE;
+SELECT MIN(keyword) AS keyword, COUNT(*) AS count FROM keywords WHERE removed_at IS NULL GROUP BY keyword COLLATE NOCASE ORDER BY keyword COLLATE NOCASE;
 -- mergeMarks
-INSERT INTO clip_marks (clip_id, rating, updated_at) SELECT ?, rating, updated_at FROM clip_marks WHERE clip_id = ?
+INSERT INTO clip_marks (clip_id, rating, rating_at, rating_by) SELECT ?, rating, rating_at, rating_by FROM clip_marks WHERE clip_id = ?
 ON CONFLICT(clip_id) DO UPDATE SET rating = COALESCE(clip_marks.rating, excluded.rating);
 -- mergeMarks
 UPDATE ranges SET clip_id = ? WHERE clip_id = ?;
+-- unsentMarks
+SELECT r.id, r.uuid, r.clip_id, r.in_frame, r.out_frame, r.rate_num, r.rate_den, r.span_at, r.span_by, r.name, r.name_at, r.name_by,
+r.note, r.note_at, r.note_by, r.rating, r.rating_at, r.rating_by, r.created_at, r.created_by, r.deleted_at, r.deleted_by, o.at AS o_at, t.team_clip_id FROM marks_outbox o
+     JOIN ranges r ON r.id = o.row_id JOIN team_clips t ON t.clip_id = r.clip_id WHERE o.kind = 'range';
+-- unsentMarks
+SELECT k.id, k.clip_id, k.range_id, k.keyword, k.added_at, k.added_by, k.removed_at, k.removed_by, o.at AS o_at, t.team_clip_id, r.uuid AS range_uuid
+ FROM marks_outbox o JOIN keywords k ON k.id = o.row_id JOIN team_clips t ON t.clip_id = k.clip_id LEFT JOIN ranges r ON r.id = k.range_id
+WHERE o.kind = 'keyword';
+-- unsentMarks
+SELECT m.clip_id, m.rating, m.rating_at, m.rating_by, o.at AS o_at, t.team_clip_id FROM marks_outbox o
+JOIN clip_marks m ON m.clip_id = o.row_id JOIN team_clips t ON t.clip_id = m.clip_id WHERE o.kind = 'clip';
+-- unsentMarks
+SELECT kind, row_id, at FROM marks_outbox o
+WHERE (kind = 'range' AND NOT EXISTS (SELECT 1 FROM ranges WHERE id = o.row_id))
+   OR (kind = 'keyword' AND NOT EXISTS (SELECT 1 FROM keywords WHERE id = o.row_id))
+   OR (kind = 'clip' AND NOT EXISTS (SELECT 1 FROM clip_marks WHERE clip_id = o.row_id));
+-- clear
+DELETE FROM marks_outbox WHERE kind = ? AND row_id = ? AND at = ?;
+-- unsentCount
+SELECT COUNT(*) AS n FROM marks_outbox;
+-- knownRangeUuids
+SELECT uuid FROM ranges WHERE uuid IN (SELECT value FROM json_each(?));
+-- waitingClipsNowLinked
+SELECT w.team_clip_id FROM marks_waiting w JOIN team_clips t ON t.team_clip_id = w.team_clip_id;
+-- writeRange
+INSERT INTO ranges (uuid, clip_id, in_frame, out_frame, rate_num, rate_den, span_at, span_by, name, name_at, name_by, note, note_at, note_by,
+rating, rating_at, rating_by, created_at, created_by, deleted_at, deleted_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- writeRange
+UPDATE ranges SET in_frame = ?, out_frame = ?, rate_num = ?, rate_den = ?, span_at = ?, span_by = ?, name = ?, name_at = ?, name_by = ?,
+note = ?, note_at = ?, note_by = ?, rating = ?, rating_at = ?, rating_by = ?, created_at = ?, created_by = ?, deleted_at = ?, deleted_by = ? WHERE id = ?;
+-- row
+SELECT clip_id FROM team_clips WHERE team_clip_id = ?;
+-- localClip
+INSERT OR IGNORE INTO marks_waiting (team_clip_id) VALUES (?);
+-- row
+SELECT r.id, r.uuid, r.clip_id, r.in_frame, r.out_frame, r.rate_num, r.rate_den, r.span_at, r.span_by, r.name, r.name_at, r.name_by,
+r.note, r.note_at, r.note_by, r.rating, r.rating_at, r.rating_by, r.created_at, r.created_by, r.deleted_at, r.deleted_by FROM ranges r WHERE r.uuid = ?;
+-- applyTeamMarks
+DELETE FROM keywords WHERE range_id = ?;
+-- range
+SELECT id, deleted_at FROM ranges WHERE uuid = ?;
+-- row
+SELECT id, clip_id, range_id, keyword, added_at, added_by, removed_at, removed_by FROM keywords WHERE clip_id = ? AND IFNULL(range_id, 0) = ? AND keyword = ?;
+-- applyTeamMarks
+INSERT INTO keywords (clip_id, range_id, keyword, added_at, added_by, removed_at, removed_by) VALUES (?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT(clip_id, IFNULL(range_id, 0), keyword) DO UPDATE SET keyword = excluded.keyword, added_at = excluded.added_at,
+  added_by = excluded.added_by, removed_at = excluded.removed_at, removed_by = excluded.removed_by;
+-- row
+SELECT clip_id, rating, rating_at, rating_by FROM clip_marks WHERE clip_id = ?;
+-- applyTeamMarks
+INSERT INTO clip_marks (clip_id, rating, rating_at, rating_by) VALUES (?, ?, ?, ?)
+ON CONFLICT(clip_id) DO UPDATE SET rating = excluded.rating, rating_at = excluded.rating_at, rating_by = excluded.rating_by;
+-- applyTeamMarks
+UPDATE marks_clock SET last_at = MAX(last_at, ?) WHERE id = 1;
+-- unwait
+DELETE FROM marks_waiting WHERE team_clip_id = ?;
 
 -- ===== src-main/core/pipeline/job-store.ts (28)
 -- byId
@@ -823,7 +945,7 @@ SELECT id FROM clips WHERE source_url IS NULL ORDER BY id;
 SELECT c.id FROM clips c WHERE c.source_url IS NULL AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.clip_id = c.id AND j.state IN ('queued', 'running', 'paused', 'failed', 'cancelled'))
 AND (c.indexed_at IS NULL OR c.indexed_profile IS NOT ?) ORDER BY c.id;
 
--- ===== src-main/core/pipeline/segment-store.ts (43)
+-- ===== src-main/core/pipeline/segment-store.ts (44)
 -- segmentsOf
 SELECT * FROM segments WHERE clip_id = ? AND profile_id = ? ORDER BY shot_id, chunk_idx, part;
 -- segment
@@ -879,6 +1001,10 @@ ON CONFLICT (segment_id, kind, region) DO UPDATE SET status = 'submitting', uplo
   task_id = NULL, error_message = NULL, sends = sends + 1, finished_at = NULL;
 -- recordSubmitted
 UPDATE service_tasks SET task_id = ?, status = 'pending', submitted_at = ? WHERE segment_id = ? AND kind = ? AND region = ?;
+-- recordTeamTask
+INSERT INTO service_tasks (segment_id, kind, region, upload_request_id, task_id, status, sends, submitted_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?)
+ON CONFLICT (segment_id, kind, region) DO UPDATE SET task_id = excluded.task_id, upload_request_id = excluded.upload_request_id, status = 'pending',
+  error_message = NULL, submitted_at = excluded.submitted_at, finished_at = NULL;
 -- adoptTask
 INSERT INTO service_tasks (segment_id, kind, region, task_id, upload_request_id, status, submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (segment_id, kind, region) DO UPDATE SET task_id = excluded.task_id, upload_request_id = excluded.upload_request_id,
@@ -1107,6 +1233,18 @@ FROM team.segments WHERE clip_id = $1 AND profile_id = $2 ORDER BY shot_idx, chu
 -- pictures
 SELECT shot_idx, kind, file_name, width, height, frames, time_s, image FROM team.thumbnails WHERE clip_id = $1 ORDER BY id;
 
+-- ===== src-main/core/team/journal-store.ts (4)
+-- recordTeamUpload
+INSERT INTO team.uploads (request_id, region, storage_keys, seat_id) VALUES ($1, $2, $3::jsonb, $4)
+ON CONFLICT (request_id, region) DO UPDATE SET storage_keys = excluded.storage_keys, seat_id = excluded.seat_id, at = now();
+-- found
+SELECT request_id, storage_keys::text AS keys FROM team.uploads WHERE region = $1 AND request_id = ANY($2::text[]);
+-- recordTeamTask
+INSERT INTO team.tasks (upload_request_id, kind, region, task_id, seat_id) VALUES ($1, $2, $3, $4, $5)
+ON CONFLICT (upload_request_id, kind, region) DO UPDATE SET task_id = excluded.task_id, seat_id = excluded.seat_id, at = now();
+-- found
+SELECT upload_request_id, kind, task_id FROM team.tasks WHERE region = $1 AND upload_request_id = ANY($2::text[]);
+
 -- ===== src-main/core/team/migration-store.ts (4)
 -- appliedMigrations
 CREATE TABLE IF NOT EXISTS team.schema_migrations (
@@ -1137,11 +1275,11 @@ SELECT id FROM team.clips WHERE fingerprint = $1;
 INSERT INTO team.clip_locations (clip_id, root_key, rel_path, seen_by) VALUES ($1, $2, $3, $4)
 ON CONFLICT (clip_id, root_key, rel_path) DO UPDATE SET seen_by = excluded.seen_by, seen_at = now();
 
--- ===== src-main/core/team/team-job-store.ts (10)
+-- ===== src-main/core/team/team-job-store.ts (12)
 -- added
 INSERT INTO team.jobs (clip_id, stage, resource, lane, priority, payload)
 VALUES ($1, $2, $3, $4, $5, $6)
-ON CONFLICT (clip_id, stage) DO NOTHING
+ON CONFLICT DO NOTHING
 RETURNING id;
 -- claimed
 UPDATE team.jobs SET state = 'running', lease_owner = $1, lease_token = lease_token + 1,
@@ -1183,14 +1321,83 @@ UPDATE team.jobs SET state = 'running', lease_owner = $1, lease_token = lease_to
               WHERE clip_id = $2 AND stage = $3 AND state = 'queued' AND (not_before IS NULL OR not_before <= now())
               FOR UPDATE SKIP LOCKED)
 RETURNING id, lease_token, payload, lease_expires_at;
--- found
+-- JOB_VIEW
 SELECT j.id, j.state, s.name AS holder, (EXTRACT(EPOCH FROM j.lease_expires_at - now()) * 1000)::float8 AS left_ms, j.last_error_message
- FROM team.jobs j LEFT JOIN team.seats s ON s.seat_id = j.lease_owner
-WHERE j.clip_id = $1 AND j.stage = $2;
+FROM team.jobs j LEFT JOIN team.seats s ON s.seat_id = j.lease_owner;
 -- requeueFailedTeamJob
 UPDATE team.jobs SET state = 'queued', not_before = NULL, updated_at = now() WHERE id = $1 AND state = 'failed';
+-- claimTeamwideJob
+UPDATE team.jobs SET state = 'queued', not_before = NULL, updated_at = now() WHERE clip_id IS NULL AND stage = $1 AND state IN ('done', 'failed', 'cancelled');
+-- claimed
+UPDATE team.jobs SET state = 'running', lease_owner = $1, lease_token = lease_token + 1,
+       lease_expires_at = now() + make_interval(secs => $3), updated_at = now()
+ WHERE id = (SELECT id FROM team.jobs WHERE clip_id IS NULL AND stage = $2 AND state = 'queued' FOR UPDATE SKIP LOCKED)
+RETURNING id, lease_token, payload, lease_expires_at;
 
--- ===== src-main/core/team/team-replica-store.ts (10)
+-- ===== src-main/core/team/team-marks-store.ts (9)
+-- upsertTeamRange
+INSERT INTO team.ranges AS r (id, clip_id, in_frame, out_frame, rate_num, rate_den, span_at, span_by, name, name_at, name_by,
+  note, note_at, note_by, rating, rating_at, rating_by, created_at, created_by, deleted_at, deleted_by)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
+ON CONFLICT (id) DO UPDATE SET
+  in_frame   = CASE WHEN (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by) THEN excluded.in_frame ELSE r.in_frame END,
+  out_frame  = CASE WHEN (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by) THEN excluded.out_frame ELSE r.out_frame END,
+  rate_num   = CASE WHEN (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by) THEN excluded.rate_num ELSE r.rate_num END,
+  rate_den   = CASE WHEN (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by) THEN excluded.rate_den ELSE r.rate_den END,
+  span_by    = CASE WHEN (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by) THEN excluded.span_by ELSE r.span_by END,
+  span_at    = CASE WHEN (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by) THEN excluded.span_at ELSE r.span_at END,
+  name       = CASE WHEN (excluded.name_at, excluded.name_by) > (r.name_at, r.name_by) THEN excluded.name ELSE r.name END,
+  name_by    = CASE WHEN (excluded.name_at, excluded.name_by) > (r.name_at, r.name_by) THEN excluded.name_by ELSE r.name_by END,
+  name_at    = CASE WHEN (excluded.name_at, excluded.name_by) > (r.name_at, r.name_by) THEN excluded.name_at ELSE r.name_at END,
+  note       = CASE WHEN (excluded.note_at, excluded.note_by) > (r.note_at, r.note_by) THEN excluded.note ELSE r.note END,
+  note_by    = CASE WHEN (excluded.note_at, excluded.note_by) > (r.note_at, r.note_by) THEN excluded.note_by ELSE r.note_by END,
+  note_at    = CASE WHEN (excluded.note_at, excluded.note_by) > (r.note_at, r.note_by) THEN excluded.note_at ELSE r.note_at END,
+  rating     = CASE WHEN (excluded.rating_at, excluded.rating_by) > (r.rating_at, r.rating_by) THEN excluded.rating ELSE r.rating END,
+  rating_by  = CASE WHEN (excluded.rating_at, excluded.rating_by) > (r.rating_at, r.rating_by) THEN excluded.rating_by ELSE r.rating_by END,
+  rating_at  = CASE WHEN (excluded.rating_at, excluded.rating_by) > (r.rating_at, r.rating_by) THEN excluded.rating_at ELSE r.rating_at END,
+  created_by = CASE WHEN (excluded.created_at, excluded.created_by) < (r.created_at, r.created_by) THEN excluded.created_by ELSE r.created_by END,
+  created_at = CASE WHEN (excluded.created_at, excluded.created_by) < (r.created_at, r.created_by) THEN excluded.created_at ELSE r.created_at END,
+  deleted_by = CASE WHEN r.deleted_at IS NULL OR (excluded.deleted_at, excluded.deleted_by) < (r.deleted_at, r.deleted_by) THEN COALESCE(excluded.deleted_by, r.deleted_by) ELSE r.deleted_by END,
+  deleted_at = CASE WHEN r.deleted_at IS NULL OR (excluded.deleted_at, excluded.deleted_by) < (r.deleted_at, r.deleted_by) THEN COALESCE(excluded.deleted_at, r.deleted_at) ELSE r.deleted_at END
+WHERE (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by)
+   OR (excluded.name_at, excluded.name_by) > (r.name_at, r.name_by)
+   OR (excluded.note_at, excluded.note_by) > (r.note_at, r.note_by)
+   OR (excluded.rating_at, excluded.rating_by) > (r.rating_at, r.rating_by)
+   OR (excluded.created_at, excluded.created_by) < (r.created_at, r.created_by)
+   OR (excluded.deleted_at IS NOT NULL AND (r.deleted_at IS NULL OR (excluded.deleted_at, excluded.deleted_by) < (r.deleted_at, r.deleted_by)));
+-- upsertTeamKeyword
+INSERT INTO team.keywords AS k (clip_id, range_id, keyword_norm, keyword, added_at, added_by, removed_at, removed_by)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+ON CONFLICT (clip_id, range_id, keyword_norm) DO UPDATE SET
+  keyword    = CASE WHEN (excluded.added_at, excluded.added_by) > (k.added_at, k.added_by) THEN excluded.keyword ELSE k.keyword END,
+  added_by   = CASE WHEN (excluded.added_at, excluded.added_by) > (k.added_at, k.added_by) THEN excluded.added_by ELSE k.added_by END,
+  added_at   = CASE WHEN (excluded.added_at, excluded.added_by) > (k.added_at, k.added_by) THEN excluded.added_at ELSE k.added_at END,
+  removed_by = CASE WHEN k.removed_at IS NULL OR (excluded.removed_at, excluded.removed_by) > (k.removed_at, k.removed_by) THEN COALESCE(excluded.removed_by, k.removed_by) ELSE k.removed_by END,
+  removed_at = CASE WHEN k.removed_at IS NULL OR (excluded.removed_at, excluded.removed_by) > (k.removed_at, k.removed_by) THEN COALESCE(excluded.removed_at, k.removed_at) ELSE k.removed_at END
+WHERE (excluded.added_at, excluded.added_by) > (k.added_at, k.added_by)
+   OR (excluded.removed_at IS NOT NULL AND (k.removed_at IS NULL OR (excluded.removed_at, excluded.removed_by) > (k.removed_at, k.removed_by)));
+-- upsertTeamClipMark
+INSERT INTO team.clip_marks AS m (clip_id, rating, rating_at, rating_by) VALUES ($1, $2, $3, $4)
+ON CONFLICT (clip_id) DO UPDATE SET rating = excluded.rating, rating_at = excluded.rating_at, rating_by = excluded.rating_by
+WHERE (excluded.rating_at, excluded.rating_by) > (m.rating_at, m.rating_by);
+-- ranges
+SELECT id, clip_id, in_frame, out_frame, rate_num, rate_den, span_at, span_by, name, name_at, name_by,
+  note, note_at, note_by, rating, rating_at, rating_by, created_at, created_by, deleted_at, deleted_by
+FROM team.ranges WHERE id = ANY($1::uuid[]);
+-- keywords
+SELECT clip_id, range_id, keyword_norm, keyword, added_at, added_by, removed_at, removed_by FROM team.keywords WHERE id = ANY($1::bigint[]);
+-- clipMarks
+SELECT clip_id, rating, rating_at, rating_by FROM team.clip_marks WHERE clip_id = ANY($1::bigint[]);
+-- ranges
+SELECT id, clip_id, in_frame, out_frame, rate_num, rate_den, span_at, span_by, name, name_at, name_by,
+  note, note_at, note_by, rating, rating_at, rating_by, created_at, created_by, deleted_at, deleted_by
+FROM team.ranges WHERE clip_id = ANY($1::bigint[]);
+-- keywords
+SELECT clip_id, range_id, keyword_norm, keyword, added_at, added_by, removed_at, removed_by FROM team.keywords WHERE clip_id = ANY($1::bigint[]);
+-- clipMarks
+SELECT clip_id, rating, rating_at, rating_by FROM team.clip_marks WHERE clip_id = ANY($1::bigint[]);
+
+-- ===== src-main/core/team/team-replica-store.ts (11)
 -- r
 SELECT clip_id, team_clip_id, results_from, published_at FROM team_clips WHERE clip_id = ?;
 -- r
@@ -1216,3 +1423,16 @@ SELECT value FROM team_state WHERE name = ?;
 INSERT INTO team_state (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value;
 -- clipIndexedWith
 SELECT 1 FROM clips WHERE id = ? AND indexed_at IS NOT NULL AND indexed_profile = ?;
+-- teamClipCounts
+SELECT COUNT(*) AS clips,
+     COUNT(*) FILTER (WHERE t.results_from IS NULL AND t.published_at IS NOT NULL) AS indexedHere,
+     COUNT(*) FILTER (WHERE t.results_from IS NOT NULL) AS fromOtherSeats,
+     COUNT(*) FILTER (WHERE t.results_from IS NULL AND t.published_at IS NULL AND c.indexed_at IS NOT NULL) AS unpublished
+FROM team_clips t JOIN clips c ON c.id = t.clip_id;
+
+-- ===== src-main/core/team/text-vector-store.ts (2)
+-- found
+SELECT text_norm, vector FROM team.text_vectors WHERE model = $1 AND region = $2 AND text_norm = ANY($3::text[]);
+-- recordTeamTextVector
+INSERT INTO team.text_vectors (text_norm, model, region, dim, vector, seat_id) VALUES ($1, $2, $3, $4, $5, $6)
+ON CONFLICT (text_norm, model, region) DO NOTHING;

@@ -238,7 +238,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
       },
     });
     if (!readOnly) {
-      team = createTeamRuntime({ settings: teamSettings, db, cacheDir: paths.cacheDir, pipeline: pipeline.pipeline, identity: () => service.identity(), logger: o.logger, leaseMs: o.teamLeaseMs });
+      team = createTeamRuntime({ settings: teamSettings, db, events, cacheDir: paths.cacheDir, pipeline: pipeline.pipeline, identity: () => service.identity(), logger: o.logger, leaseMs: o.teamLeaseMs });
     }
     const library = createLibraryService({
       db,
@@ -272,6 +272,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
       // while read-only: nothing may be queued).
       queue: readOnly ? undefined : pipeline.pipeline.queue,
       backgroundClient: () => service.client(),
+      textShare: () => team?.textShare() ?? null,
     });
     // A new key or address: the pipeline retries what the old one was refused, search asks for its
     // reference queries in the new space.
@@ -290,7 +291,12 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
       ...search.handlers,
       // Marks are the editor's own work: each save goes into the catalog file at once, not only
       // into its journal, so a damaged journal cannot take them.
-      ...createMarksHandlers(db, events, () => checkpointAfterSave(db, o.logger)),
+      ...createMarksHandlers(db, events, () => {
+        checkpointAfterSave(db, o.logger);
+        // joined: the edit is sent soon (it is in the catalog's outbox either way)
+        team?.marksEdited();
+      }),
+      'team.activity': () => team?.activity() ?? { joined: false, online: false, clips: 0, indexedHere: 0, fromOtherSeats: 0, unpublished: 0 },
       ...createExportHandlers(db, o.desktop),
       ...createServiceActionsHandlers({
         db,

@@ -1,9 +1,14 @@
 import type { CatalogDb } from './catalog/open-catalog';
+import { TeamMarksSync } from './marks/team-marks-sync';
 import { ClipSharing } from './pipeline/clip-sharing';
 import type { IndexingPipeline } from './pipeline/indexing-pipeline';
 import type { ClipShare } from './pipeline/pipeline-deps';
+import type { EventBus } from './rpc/event-bus';
+import { TeamTextSharing, type TextShare } from './search/text-sharing';
 import { TeamSeat } from './team/team-seat';
 import type { TeamSettings } from './team/team-settings';
+import { teamClipCounts } from './team/team-replica-store';
+import type { TeamActivity } from '../../src-shared/contract/team';
 import type { Logger } from './util/logger';
 
 /**
@@ -15,6 +20,7 @@ import type { Logger } from './util/logger';
 export interface TeamRuntimeOptions {
   settings: TeamSettings;
   db: CatalogDb;
+  events: EventBus;
   /** App cache folder (thumbnails). */
   cacheDir: string;
   pipeline: IndexingPipeline;
@@ -27,11 +33,17 @@ export interface TeamRuntimeOptions {
 export interface TeamRuntime {
   /** The indexing share of the seat while joined; null when solo. */
   share(): ClipShare | null;
+  /** A mark was edited here: while joined, send it soon. */
+  marksEdited(): void;
+  /** The team's encoded texts while joined; null when solo. */
+  textShare(): TextShare | null;
+  /** This seat's share of the work (team.activity). */
+  activity(): TeamActivity;
   stop(): Promise<void>;
 }
 
 export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
-  let running: { seat: TeamSeat; sharing: ClipSharing } | null = null;
+  let running: { seat: TeamSeat; sharing: ClipSharing; texts: TeamTextSharing; marks: TeamMarksSync } | null = null;
   let stopping: Promise<void> = Promise.resolve();
 
   const stopRunning = async () => {
@@ -39,6 +51,7 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
     running = null;
     if (!r) return;
     await r.sharing.stop();
+    await r.marks.stop();
     await r.seat.stop();
   };
   const startIfJoined = () => {
@@ -54,11 +67,16 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
       identity: o.identity,
       leaseMs: o.leaseMs,
       wake: (clipId) => o.pipeline.queue.wakeClip(clipId, 'analysis'),
+      working: (clipId) => o.pipeline.queue.list({ clipId, states: ['queued', 'running'] }).length > 0,
+      // The team's marks of a clip just linked are merged with the next round, not the 30 s one.
+      linked: () => marks.edited(),
       logger: o.logger,
     });
+    const marks = new TeamMarksSync({ db: () => o.db, link: seat, events: o.events, logger: o.logger });
     sharing.start();
+    marks.start();
     seat.start();
-    running = { seat, sharing };
+    running = { seat, sharing, texts: new TeamTextSharing({ link: seat, leaseMs: o.leaseMs, logger: o.logger }), marks };
   };
   const unsubscribe = o.settings.onChanged(() => {
     stopping = stopping.then(stopRunning).then(startIfJoined, (e: unknown) => o.logger.warn('team.runtime.restart.failed', { message: (e as Error).message }));
@@ -67,6 +85,12 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
 
   return {
     share: () => running?.sharing ?? null,
+    marksEdited: () => running?.marks.edited(),
+    textShare: () => running?.texts ?? null,
+    activity: () => {
+      const joined = running !== null;
+      return { joined, online: running?.seat.online() ?? false, ...teamClipCounts(o.db) };
+    },
     async stop() {
       unsubscribe();
       await stopping;

@@ -72,6 +72,22 @@ export const teamStatusSchema = z.discriminatedUnion('mode', [
 ]);
 export type TeamStatus = z.infer<typeof teamStatusSchema>;
 
+/** What this seat's share of the team's work looks like now (Settings shows it while joined). */
+export const teamActivitySchema = z.object({
+  joined: z.boolean(),
+  /** The last contact with the team server succeeded. */
+  online: z.boolean(),
+  /** Clips of this catalog the team knows (by content fingerprint). */
+  clips: z.number().int().nonnegative(),
+  /** Indexed by this seat and published for the team. */
+  indexedHere: z.number().int().nonnegative(),
+  /** Results copied from other seats (nothing decoded or sent from here). */
+  fromOtherSeats: z.number().int().nonnegative(),
+  /** Indexed here while the server was away: published when it is back. */
+  unpublished: z.number().int().nonnegative(),
+});
+export type TeamActivity = z.infer<typeof teamActivitySchema>;
+
 export const teamMethods = {
   'team.status': method(voidSchema, teamStatusSchema),
   /**
@@ -86,4 +102,6 @@ export const teamMethods = {
   'team.check': method(z.object({ form: teamJoinSchema.optional() }).strict().default({}), teamCheckResultSchema),
   /** Back to solo: settings and password forgotten; the catalog on this machine is not touched. */
   'team.leave': method(voidSchema, teamStatusSchema),
+  /** This seat's share of the work (zeros when solo). */
+  'team.activity': method(voidSchema, teamActivitySchema),
 } as const;

@@ -74,6 +74,8 @@ describeWithPostgres('team library in Settings', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('[data-testid="team-mode"]').innerText(), { timeout: 20_000 }).toContain(`the seat ${seatName} of the team library on ${SEAT_ROLE}@127.0.0.1:${cluster.port}/${TEAM_DATABASE}`);
     expect(await page.locator('[data-testid="team-last-check"]').innerText()).toMatch(new RegExp(`: Connected · team schema version ${LATEST}$`));
+    // The seat runtime started with the join: its link is up (this catalog has no clips yet).
+    await expect.poll(() => page.locator('[data-testid="team-activity"]').innerText(), { timeout: 20_000 }).toBe('Online · 0 clips shared with the team, 0 indexed here, 0 by other seats');
 
     const status = await callOk<TeamStatus>(e.app.core, 'team.status');
     expect(status.mode).toBe('configured');

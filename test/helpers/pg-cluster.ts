@@ -57,6 +57,9 @@ export interface PgCluster {
   caPem: string | null;
   /** Applies the app's team migrations as the administrator. */
   migrate(): Promise<void>;
+  /** Stops the server (clients see their connections go), keeping its data: `resume` starts it again on the same port. */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
   /** Server log so far (for a failing test's message). */
   log(): string;
   stop(): Promise<void>;
@@ -172,6 +175,12 @@ export async function startPgCluster(opts: { tls?: boolean } = {}): Promise<PgCl
       } finally {
         await c.end();
       }
+    },
+    async pause() {
+      run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+    },
+    async resume() {
+      run('pg_ctl', ['-D', data, '-l', logFile, '-w', '-t', '60', 'start']);
     },
     log: () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : ''),
     async stop() {

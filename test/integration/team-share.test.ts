@@ -37,10 +37,11 @@ describeWithPostgres('team library: two seats share the indexing of one folder',
     for (const name of ['A', 'B']) {
       const app = await startWebApp({ dataDir: path.join(tmp.dir, `data-${name}`), rendererDir: renderer, teamLeaseMs: 6000 });
       apps.push(app);
-      await callOk(app.core, 'settings.update', { baseUrls: { asia: emu.url } });
-      await callOk(app.core, 'settings.setApiKey', { key: KEY });
+      // Joined before the service is set up: a seat set up alone first has encoded the reference queries itself.
       const settings: TeamConnectionSettings = { host: '127.0.0.1', port: cluster.port, database: TEAM_DATABASE, user: SEAT_ROLE, sslmode: 'disable', seatName: `Bay ${name}` };
       await callOk(app.core, 'team.configure', { settings, password: String(seat.password) });
+      await callOk(app.core, 'settings.update', { baseUrls: { asia: emu.url } });
+      await callOk(app.core, 'settings.setApiKey', { key: KEY });
       // The same folder, reached through a path of the seat's own (as /Volumes/NAS and /mnt/nas would be).
       fs.symlinkSync(footage, path.join(tmp.dir, `mount-${name}`));
     }
@@ -66,6 +67,10 @@ describeWithPostgres('team library: two seats share the indexing of one folder',
     const jobs = apps.map((a) => a.core.db.prepare('SELECT clip_id, stage, state, note, last_error_message FROM jobs ORDER BY clip_id, id').all());
     expect((await summaries()).map((x) => x.clips.done), JSON.stringify(jobs)).toEqual([CLIPS.length, CLIPS.length]);
 
+    // The reference queries: encoded by one seat, copied by the other (which waits meanwhile).
+    const bankDone = () => apps.every((a) => (a.core.db.prepare("SELECT state FROM jobs WHERE stage = 'query-bank'").get() as { state: string } | undefined)?.state === 'done');
+    for (const t1 = Date.now(); !bankDone() && Date.now() - t1 < 60_000; ) await sleep(250);
+    expect(bankDone()).toBe(true);
     const stats = emu.stats();
     expect(stats.duplicateTensorUploads).toBe(0);
     expect(stats.duplicateTaskSubmissions).toBe(0);
@@ -80,12 +85,24 @@ describeWithPostgres('team library: two seats share the indexing of one folder',
     expect(stats.tensorUploads).toBe(2 * segments);
     expect(stats.taskSubmissions).toBe(2 * segments);
 
+    // Texts are billed per encode: the reference queries once for the team, and a search typed on A, then on B.
+    const twice = Object.entries(stats.textEncodes).filter(([, n]) => n > 1);
+    expect(twice).toEqual([]);
+    expect(Object.keys(stats.textEncodes).length).toBeGreaterThanOrEqual(64);
     for (const a of apps) {
       const rows = a.core.db.prepare('SELECT COUNT(*) AS n FROM embeddings').get() as { n: number };
       expect(rows.n).toBe(segments);
       const found = await callOk<{ results: unknown[] }>(a.core, 'search.text', { text: 'a person', topK: 50, collections: false });
       expect(found.results.length).toBeGreaterThan(0);
+      // A's vector goes to the team in the background (a search never waits on the server): B asks after it landed.
+      for (const t1 = Date.now(); Date.now() - t1 < 10_000; await sleep(100)) {
+        const c = await cluster.connect(cluster.adminConfig());
+        const n = (await c.query("SELECT COUNT(*)::int AS n FROM team.text_vectors WHERE text_norm = 'a person'")).rows[0].n as number;
+        await c.end();
+        if (n > 0) break;
+      }
     }
+    expect(emu.stats().textEncodes['a person']).toBe(1);
     // Shots and the local analysis (faces, motion, local tags) are the decoding seat's, on both seats.
     const local = apps.map((a) =>
       a.core.db

@@ -21,6 +21,7 @@ describe('team server errors as kinds', () => {
     }
     expect(teamErrorOf(new Error('Connection terminated due to connection timeout'), target).kind).toBe('offline');
     expect(teamErrorOf(serverError('57P03', 'the database system is starting up'), target).kind).toBe('offline');
+    expect(teamErrorOf(serverError('57P01', 'terminating connection due to administrator command'), target).kind).toBe('offline');
   });
 
   it('a refused password or role is auth, naming the role and never echoing a password', () => {

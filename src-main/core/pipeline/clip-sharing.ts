@@ -15,12 +15,14 @@ import { adoptTeamClip, recordTeamClipLocation } from '../team/team-clip-store';
 import {
   claimTeamJobOfClip,
   enqueueTeamJob,
+  failTeamJob,
   reapExpiredTeamLeases,
   renewTeamLeases,
   requeueFailedTeamJob,
   teamJobOf,
   type TeamLease,
 } from '../team/team-job-store';
+import { recordTeamTask, recordTeamUpload, teamTasks, teamUploadKeys, type JournalKind } from '../team/journal-store';
 import type { TeamLink } from '../team/team-link';
 import { clipIndexedWith, linkTeamClip, localClipOfTeamClip, notePublished, noteResultsFrom, teamLinkOf, unlinkedClipIds, unpublishedClipIds } from '../team/team-replica-store';
 import { silentLogger, type Logger } from '../util/logger';
@@ -43,6 +45,8 @@ import type { SegmentResultRow, SegmentStore } from './segment-store';
 const SHARED_STAGE = 'analysis';
 /** A clip held by another seat is looked at again at least this often (its results usually wake it sooner). */
 const MAX_WAIT_MS = 15_000;
+/** A clip this seat stopped working on is not claimable again (by anyone) for this long: another seat's waiting job comes first. */
+const RELEASE_PAUSE_MS = 2000;
 
 export interface ClipSharingOptions {
   db: CatalogDb;
@@ -58,6 +62,10 @@ export interface ClipSharingOptions {
   reapEveryMs?: number;
   /** A clip's waiting job may look again now: another seat's results have arrived. */
   wake: (clipId: number) => void;
+  /** Whether this seat's queue still has work of the clip waiting or running (not failed, cancelled or paused). */
+  working: (clipId: number) => boolean;
+  /** A local clip was linked to its team clip (the team's marks of it may now be merged here). */
+  linked?: (clipId: number) => void;
   logger?: Logger;
 }
 
@@ -103,10 +111,18 @@ export class ClipSharing implements ClipShare {
     this.catchUp();
   }
 
+  /** The seat quits or leaves: the clips it holds go back to the team at once instead of when their leases run out. */
   async stop(): Promise<void> {
     for (const u of this.unsubscribe.splice(0)) u();
     for (const t of this.timers.splice(0)) clearInterval(t);
     await this.publishing;
+    const held = [...this.held.values()];
+    this.held.clear();
+    if (held.length === 0 || !this.o.link.online()) return;
+    const why = { retry: true, errorKind: 'cancelled', message: `seat ${this.o.link.seatId} stopped` };
+    await this.o.link.withClient(async (c) => {
+      for (const lease of held) await failTeamJob(c, this.o.link.seatId, lease, why);
+    }).catch((e) => this.log.debug('team.lease.unreleased', { message: toAppError(e).message }));
   }
 
   /**
@@ -142,10 +158,43 @@ export class ClipSharing implements ClipShare {
         };
       });
     } catch (e) {
+      // Detached: whatever keeps the team from answering (the server away, a password rotated, a
+      // schema this app does not know), the seat's own work goes on here and is published later.
       const err = toAppError(e);
-      // Detached: the seat does its own work and publishes when the server is back.
-      if (err.kind === 'offline') return { kind: 'here' };
-      throw err;
+      this.log.warn('team.share.detached', { clipId, kind: err.kind, message: err.message });
+      return { kind: 'here' };
+    }
+  }
+
+  takenOver(clipId: number): boolean {
+    return (this.held.get(clipId)?.token ?? 0) > 1;
+  }
+
+  knownUploads(region: string, requestIds: readonly string[]): Promise<Map<string, string>> {
+    return this.orNothing(() => this.o.link.withClient((c) => teamUploadKeys(c, region, requestIds)), new Map());
+  }
+
+  knownTasks(region: string, uploadRequestIds: readonly string[]): Promise<Map<string, string>> {
+    return this.orNothing(() => this.o.link.withClient((c) => teamTasks(c, region, uploadRequestIds)), new Map());
+  }
+
+  async uploaded(requestId: string, region: string, storageKeysJson: string): Promise<void> {
+    await this.orNothing(() => this.o.link.withClient((c) => recordTeamUpload(c, this.o.link.seatId, { requestId, region, storageKeysJson })), undefined);
+  }
+
+  async submitted(uploadRequestId: string, kind: JournalKind, region: string, taskId: string): Promise<void> {
+    await this.orNothing(() => this.o.link.withClient((c) => recordTeamTask(c, this.o.link.seatId, { uploadRequestId, kind, region, taskId })), undefined);
+  }
+
+  /** The journal is a help, never a condition: a server that does not answer makes the stage work as a solo seat's. */
+  private async orNothing<T>(f: () => Promise<T>, fallback: T): Promise<T> {
+    // A seat working detached does not wait on a server that is away at every segment.
+    if (!this.o.link.online()) return fallback;
+    try {
+      return await f();
+    } catch (e) {
+      this.log.debug('team.journal.unavailable', { message: toAppError(e).message });
+      return fallback;
     }
   }
 
@@ -165,6 +214,7 @@ export class ClipSharing implements ClipShare {
     const rootKey = slug(row.volume_label ?? row.mount_path.split(/[\\/]/).filter(Boolean).at(-1) ?? 'root');
     await recordTeamClipLocation(c, { clipId: team.id, rootKey, relPath: row.rel_path.replace(/^\/+/, '') || row.file_name, seatId: this.o.link.seatId });
     linkTeamClip(this.o.db, clipId, team.id);
+    this.o.linked?.(clipId);
     return team.id;
   }
 
@@ -264,11 +314,28 @@ export class ClipSharing implements ClipShare {
     });
   }
 
+  /**
+   * Every third of a lease: the clips this seat still works on keep their lease; a clip indexed here
+   * whose results did not reach the team is published again; a clip whose work stopped here (failed,
+   * cancelled, paused) goes back to the team's queue for another seat, after a pause so this seat
+   * does not claim it straight back.
+   */
   private async renew(): Promise<void> {
     if (this.held.size === 0) return;
-    const entries = [...this.held.entries()];
-    const renewed = new Set(await this.o.link.withClient((c) => renewTeamLeases(c, this.o.link.seatId, entries.map(([, l]) => l), this.leaseMs)));
-    for (const [clipId, l] of entries) {
+    const keep: Array<[number, TeamLease]> = [];
+    for (const [clipId, lease] of this.held) {
+      if (clipIndexedWith(this.o.db, clipId, this.o.profileId)) this.indexed(clipId);
+      else if (this.o.working(clipId)) keep.push([clipId, lease]);
+      else {
+        this.held.delete(clipId);
+        const why = { retry: true, notBefore: new Date(Date.now() + RELEASE_PAUSE_MS), errorKind: 'cancelled', message: `stopped on seat ${this.o.link.seatId}` };
+        await this.o.link.withClient((c) => failTeamJob(c, this.o.link.seatId, lease, why));
+        this.log.info('team.lease.released', { clipId, jobId: lease.id });
+      }
+    }
+    if (keep.length === 0) return;
+    const renewed = new Set(await this.o.link.withClient((c) => renewTeamLeases(c, this.o.link.seatId, keep.map(([, l]) => l), this.leaseMs)));
+    for (const [clipId, l] of keep) {
       if (renewed.has(l.id)) continue;
       this.held.delete(clipId);
       this.log.warn('team.lease.lost', { clipId, jobId: l.id });

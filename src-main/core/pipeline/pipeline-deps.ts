@@ -21,6 +21,16 @@ export interface ClipShare {
   beforeAnalysis(clipId: number): Promise<ShareDecision>;
   /** The clip is indexed in this catalog. */
   indexed(clipId: number): void;
+  /** Another seat held the clip before this one (it died or lost its lease): what it sent is in the team's journal. */
+  takenOver(clipId: number): boolean;
+  /** Storage keys the team's journal holds for these request ids (empty when the server does not answer). */
+  knownUploads(region: string, requestIds: readonly string[]): Promise<Map<string, string>>;
+  /** Task ids the team's journal holds, by `<kind>:<upload request id>` (empty when the server does not answer). */
+  knownTasks(region: string, uploadRequestIds: readonly string[]): Promise<Map<string, string>>;
+  /** The service answered an upload of the clip: into the team's journal (never throws; nothing while the server is away). */
+  uploaded(requestId: string, region: string, storageKeysJson: string): Promise<void>;
+  /** The service answered a submission of the clip: into the team's journal (never throws). */
+  submitted(uploadRequestId: string, kind: 'embedding' | 'tagging', region: string, taskId: string): Promise<void>;
 }
 
 /** Everything the indexing stages use, handed in by the orchestrator (and by tests). */

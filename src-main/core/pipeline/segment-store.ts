@@ -276,6 +276,16 @@ export class SegmentStore {
       .run(taskId, Date.now(), segmentId, kind, region);
   }
 
+  /** A task another seat of the team submitted for this segment's upload (team journal): polled, never sent from here. */
+  recordTeamTask(segmentId: number, kind: TensorService, region: string, uploadRequestId: string, taskId: string): void {
+    statement(
+      this.db,
+      `INSERT INTO service_tasks (segment_id, kind, region, upload_request_id, task_id, status, sends, submitted_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?)
+       ON CONFLICT (segment_id, kind, region) DO UPDATE SET task_id = excluded.task_id, upload_request_id = excluded.upload_request_id, status = 'pending',
+         error_message = NULL, submitted_at = excluded.submitted_at, finished_at = NULL`,
+    ).run(segmentId, kind, region, uploadRequestId, taskId, Date.now());
+  }
+
   adoptTask(segmentId: number, kind: TensorService, region: string, from: TaskRow): void {
     statement(
         this.db,

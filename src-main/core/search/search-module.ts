@@ -16,6 +16,7 @@ import { createResultStore } from './result-store';
 import { createSearchFilterStore } from './search-filter-store';
 import { createTagResolutionStore } from './tag-resolution-store';
 import { QUERY_BANK_STAGE, queryBankStage } from './relevance/query-bank-stage';
+import type { TextShare } from './text-sharing';
 import { createSearchHandlers } from './search-handlers';
 import { SearchIndexManager, type SearchIndexManagerOptions } from './search-index-manager';
 import { createSearchService, type SearchService, type SearchStores } from './search-service';
@@ -42,6 +43,8 @@ export interface SearchModuleOptions {
   queue?: SearchQueue;
   /** The app's background client, for the reference queries (defaults to one built from serviceConfig). */
   backgroundClient?: () => ServiceClient;
+  /** A team library's encoded texts while this seat is joined (text-sharing.ts); null when solo. */
+  textShare?: () => TextShare | null;
 }
 
 /** The part of the job queue search uses. */
@@ -114,6 +117,7 @@ export function createSearchModule(o: SearchModuleOptions): SearchModule {
     indexDimension: () => index.status().dimension,
     client: o.backgroundClient ?? (() => new ServiceClient(o.serviceConfig())),
     onEncoded: () => service?.bankChanged(),
+    textShare: () => o.textShare?.() ?? null,
   });
   o.queue?.register(bankStage);
   const requestBank = () => {
@@ -137,6 +141,7 @@ export function createSearchModule(o: SearchModuleOptions): SearchModule {
     onStatusChange: emitStatus,
     requestBank,
     retry: o.serviceRetry,
+    textShare: () => o.textShare?.() ?? null,
   });
   return {
     handlers: createSearchHandlers({ search: service, stores, db: o.db, space: o.space }),

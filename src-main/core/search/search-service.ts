@@ -18,6 +18,7 @@ import type { Logger } from '../util/logger';
 import { searchableCollections, searchCollections, type CollectionHit } from './collection-hits';
 import { spaceKey, type EmbeddingSpace } from './embedding-space';
 import { normalizeQuery, type QueryEmbeddingStore } from './query-embedding-store';
+import type { TextShare } from './text-sharing';
 import { parseQuery, withParsedFilters } from './query-parser';
 import type { IndexView, QueryScorer } from './relevance/relevance-model';
 import { TextRelevance, VideoRelevance } from './relevance/relevance-model';
@@ -66,6 +67,8 @@ export interface SearchServiceDeps {
   offlineBackoffMs?: number;
   /** Retry policy of the interactive calls (tests shorten the deadline). */
   retry?: Partial<RetryOptions>;
+  /** A team library's encoded texts while this seat is joined; null when solo. */
+  textShare?: () => TextShare | null;
   now?: () => number;
 }
 
@@ -379,10 +382,18 @@ export function createSearchService(d: SearchServiceDeps) {
   async function queryVector(text: string, typed: string, space: EmbeddingSpace): Promise<{ vector: Float32Array; origin: 'service' | 'cache'; cachedAt: number | null } | { error: AppError }> {
     const cached = queryEmbeddings.cachedVector(text, space, typed);
     if (cached) return { vector: cached.vector, origin: 'cache', cachedAt: cached.createdAt };
+    // A seat of a team library: another seat may have paid for this text already.
+    const share = d.textShare?.() ?? null;
+    const team = share ? (await share.known(space, [text])).get(normalizeQuery(text)) : undefined;
+    if (team) {
+      queryEmbeddings.save(text, space, team, typed);
+      return { vector: team, origin: 'cache', cachedAt: null };
+    }
     try {
       const c = serviceClient();
       const r = await health.patiently((onRetry) => c.encodeText(text, { onRetry }));
       queryEmbeddings.save(text, space, r.embedding, typed);
+      share?.encoded(space, text, r.embedding);
       // One more query runs offline now: the status line counts them.
       d.onStatusChange?.();
       return { vector: Float32Array.from(r.embedding), origin: 'service', cachedAt: null };

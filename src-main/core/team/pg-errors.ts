@@ -39,6 +39,8 @@ export function teamErrorOf(e: unknown, t: TeamTarget): AppError {
   }
   // 57P03: the server is starting up or shutting down.
   if (code === '57P03') return as('offline', `the team server at ${where} is not accepting connections yet: try again in a moment`);
+  // 57P01/57P02: the server is stopping (or crashed) and ended this connection; a pooled idle connection reports it at its next query.
+  if (code === '57P01' || code === '57P02') return as('offline', `the team server at ${where} was stopped (${code}): it is reconnected when it is back`);
   // 28P01 invalid_password; 28000 no pg_hba.conf entry or no such role.
   if (code === '28P01') return as('auth', `the team server refused the password of ${t.user}`);
   if (code === '28000') return as('auth', `the team server does not let ${t.user} in from this machine (pg_hba.conf, or no such role)`);

@@ -35,12 +35,15 @@ export type LeaseOutcome = { ok: true } | { ok: false; refused: LeaseRefusal };
 
 const seconds = (ms: number) => ms / 1000;
 
-/** Adds a job unless the clip already has one for that stage (two seats importing one card make one). */
+/**
+ * Adds a job unless the clip already has one for that stage (two seats importing one card make one),
+ * or, without a clip, unless the team has one for the stage (migration 0003's jobs_teamwide).
+ */
 export async function enqueueTeamJob(client: ClientBase, j: TeamJobInput): Promise<number | null> {
   const added = await client.query<{ id: string }>(
     `INSERT INTO team.jobs (clip_id, stage, resource, lane, priority, payload)
      VALUES ($1, $2, $3, $4, $5, $6)
-     ON CONFLICT (clip_id, stage) DO NOTHING
+     ON CONFLICT DO NOTHING
      RETURNING id`,
     [j.clipId, j.stage, STAGE_GRAPH[j.stage].resource, LANE_ORDER[STAGE_GRAPH[j.stage].lane], j.priority, JSON.stringify(j.payload ?? {})],
   );
@@ -198,13 +201,17 @@ export interface TeamJobView {
   lastError: string | null;
 }
 
-/** One clip's job of a stage as the team sees it (who holds it, for how long yet). */
-export async function teamJobOf(client: ClientBase, clipId: number, stage: StageName): Promise<TeamJobView | null> {
+const JOB_VIEW = `SELECT j.id, j.state, s.name AS holder, (EXTRACT(EPOCH FROM j.lease_expires_at - now()) * 1000)::float8 AS left_ms, j.last_error_message
+   FROM team.jobs j LEFT JOIN team.seats s ON s.seat_id = j.lease_owner`;
+// Two statements, not `IS NOT DISTINCT FROM`: each one a probe of its unique index.
+const CLIP_JOB_VIEW = `${JOB_VIEW} WHERE j.clip_id = $2 AND j.stage = $1`;
+const TEAMWIDE_JOB_VIEW = `${JOB_VIEW} WHERE j.clip_id IS NULL AND j.stage = $1`;
+
+/** One clip's job of a stage as the team sees it (who holds it, for how long yet); a null clip: the team-wide job. */
+export async function teamJobOf(client: ClientBase, clipId: number | null, stage: StageName): Promise<TeamJobView | null> {
   const found = await client.query<{ id: string; state: string; holder: string | null; left_ms: number | null; last_error_message: string | null }>(
-    `SELECT j.id, j.state, s.name AS holder, (EXTRACT(EPOCH FROM j.lease_expires_at - now()) * 1000)::float8 AS left_ms, j.last_error_message
-       FROM team.jobs j LEFT JOIN team.seats s ON s.seat_id = j.lease_owner
-      WHERE j.clip_id = $1 AND j.stage = $2`,
-    [clipId, stage],
+    clipId === null ? TEAMWIDE_JOB_VIEW : CLIP_JOB_VIEW,
+    clipId === null ? [stage] : [stage, clipId],
   );
   const r = found.rows[0];
   return r ? { id: Number(r.id), state: r.state, holder: r.holder, leaseLeftMs: r.left_ms, lastError: r.last_error_message } : null;
@@ -213,4 +220,24 @@ export async function teamJobOf(client: ClientBase, clipId: number, stage: Stage
 /** A job that failed on some seat is worth another try by a seat that has the clip: back to queued. */
 export async function requeueFailedTeamJob(client: ClientBase, id: number): Promise<void> {
   await client.query(`UPDATE team.jobs SET state = 'queued', not_before = NULL, updated_at = now() WHERE id = $1 AND state = 'failed'`, [id]);
+}
+
+/**
+ * The team's one job of a stage that belongs to no clip (the reference queries), leased to `seat`
+ * when nobody holds it: made if missing, and asked again when it ended before (the caller found its
+ * work missing: a new bank, another model). Null while another seat holds it.
+ */
+export async function claimTeamwideJob(client: ClientBase, seat: string, stage: StageName, leaseMs: number): Promise<ClaimedTeamJob | null> {
+  await enqueueTeamJob(client, { clipId: null, stage, priority: 0, payload: {} });
+  await client.query(`UPDATE team.jobs SET state = 'queued', not_before = NULL, updated_at = now() WHERE clip_id IS NULL AND stage = $1 AND state IN ('done', 'failed', 'cancelled')`, [stage]);
+  const claimed = await client.query<{ id: string; lease_token: string; payload: unknown; lease_expires_at: Date }>(
+    `UPDATE team.jobs SET state = 'running', lease_owner = $1, lease_token = lease_token + 1,
+            lease_expires_at = now() + make_interval(secs => $3), updated_at = now()
+      WHERE id = (SELECT id FROM team.jobs WHERE clip_id IS NULL AND stage = $2 AND state = 'queued' FOR UPDATE SKIP LOCKED)
+     RETURNING id, lease_token, payload, lease_expires_at`,
+    [seat, stage, seconds(leaseMs)],
+  );
+  const row = claimed.rows[0];
+  if (!row) return null;
+  return { id: Number(row.id), token: Number(row.lease_token), clipId: null, stage, payload: row.payload, expiresAt: row.lease_expires_at.getTime() };
 }

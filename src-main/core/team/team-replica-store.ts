@@ -88,3 +88,15 @@ export function writeTeamState(db: CatalogDb, name: string, value: string): void
 export function clipIndexedWith(db: CatalogDb, clipId: number, profileId: string): boolean {
   return statement(db, 'SELECT 1 FROM clips WHERE id = ? AND indexed_at IS NOT NULL AND indexed_profile = ?').get(clipId, profileId) !== undefined;
 }
+
+/** How this catalog's clips stand with the team: linked, indexed here (published or not), copied from other seats. */
+export function teamClipCounts(db: CatalogDb): { clips: number; indexedHere: number; fromOtherSeats: number; unpublished: number } {
+  return statement(
+    db,
+    `SELECT COUNT(*) AS clips,
+            COUNT(*) FILTER (WHERE t.results_from IS NULL AND t.published_at IS NOT NULL) AS indexedHere,
+            COUNT(*) FILTER (WHERE t.results_from IS NOT NULL) AS fromOtherSeats,
+            COUNT(*) FILTER (WHERE t.results_from IS NULL AND t.published_at IS NULL AND c.indexed_at IS NOT NULL) AS unpublished
+       FROM team_clips t JOIN clips c ON c.id = t.clip_id`,
+  ).get() as { clips: number; indexedHere: number; fromOtherSeats: number; unpublished: number };
+}

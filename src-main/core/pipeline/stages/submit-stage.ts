@@ -58,23 +58,35 @@ export function submitStage(d: StageDeps): StageHandler<'submit'> {
         const submitted = task && task.task_id !== null && task.status !== 'submitting';
         if (!submitted) items.push({ seg: up.seg, kind: up.service, up });
       }
+      // A seat of a team library: submissions any seat made of this clip are in the team's journal; a
+      // clip taken over from a seat that died may have one it made without living to record the answer,
+      // asked of the service before sending again.
+      const share = d.share();
+      const takenOver = share?.takenOver(clipId) ?? false;
+      const teamTasks = share ? await share.knownTasks(region, items.map((i) => i.up.request_id)) : new Map<string, string>();
       const total = uploads.length;
       let done = total - items.length;
       let keysLost = false;
       await runPool(items, d.callsPerJob, async (item) => {
         const live = d.store.liveTaskFor(item.up.request_id, item.kind, region);
-        if (live && live.segment_id !== item.seg.id) {
+        const teamTask = teamTasks.get(`${item.kind}:${item.up.request_id}`);
+        if (teamTask) {
+          d.store.recordTeamTask(item.seg.id, item.kind, region, item.up.request_id, teamTask);
+        } else if (live && live.segment_id !== item.seg.id) {
           d.store.adoptTask(item.seg.id, item.kind, region, live);
         } else {
           const keys = parseStoredKeys(item.up.storage_keys_json);
           if (!keys?.video_input_key) throw new AppError('internal', `upload ${item.up.request_id} has no video key`);
           const prior = d.store.task(item.seg.id, item.kind, region);
-          if (prior?.status === 'submitting') {
+          if (prior?.status === 'submitting' || takenOver) {
             checkpoint(ctx);
             const known = await submittedBefore(client, item.up.request_id, ctx.signal);
-            d.logger?.warn('pipeline.submit.ambiguous', { clipId, segmentId: item.seg.id, kind: item.kind, sends: prior.sends, foundByRequestId: known });
+            d.logger?.warn('pipeline.submit.ambiguous', { clipId, segmentId: item.seg.id, kind: item.kind, sends: prior?.sends ?? 0, takenOver, foundByRequestId: known });
             if (known) {
-              d.store.recordSubmitted(item.seg.id, item.kind, region, item.up.request_id);
+              // The task found under the upload's id: recorded as submitted (by this seat before, or by the seat that died).
+              if (prior) d.store.recordSubmitted(item.seg.id, item.kind, region, item.up.request_id);
+              else d.store.recordTeamTask(item.seg.id, item.kind, region, item.up.request_id, item.up.request_id);
+              await share?.submitted(item.up.request_id, item.kind, region, item.up.request_id);
               done++;
               ctx.progress(done / Math.max(1, total), `${done}/${total} tasks submitted`);
               return;
@@ -100,6 +112,7 @@ export function submitStage(d: StageDeps): StageHandler<'submit'> {
           }
           if (!d.store.task(item.seg.id, item.kind, region)) d.store.beginSubmit(item.seg.id, item.kind, region, item.up.request_id);
           d.store.recordSubmitted(item.seg.id, item.kind, region, res.requestId);
+          await share?.submitted(item.up.request_id, item.kind, region, res.requestId);
         }
         done++;
         ctx.progress(done / Math.max(1, total), `${done}/${total} tasks submitted`);

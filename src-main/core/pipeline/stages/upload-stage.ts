@@ -48,6 +48,18 @@ export function uploadStage(d: StageDeps): StageHandler<'upload'> {
           r.storage_keys_json = known;
         }
       }
+      // A seat of a team library: what any seat uploaded of this clip (one that died holding it, or this
+      // one's work resumed after another seat took the clip) is in the team's journal.
+      const share = d.share();
+      if (share) {
+        const team = await share.knownUploads(region, rows.filter((r) => r.storage_keys_json === null).map((r) => r.request_id));
+        for (const r of rows) {
+          const keys = r.storage_keys_json === null ? team.get(r.request_id) : undefined;
+          if (!keys) continue;
+          d.store.recordKeys(r.id, keys);
+          r.storage_keys_json = keys;
+        }
+      }
       const pending = rows.filter((r) => r.storage_keys_json === null);
       if (pending.length > 0) {
         const row = getClipRow(d.db, clipId);
@@ -132,7 +144,9 @@ export function uploadStage(d: StageDeps): StageHandler<'upload'> {
           d.store.noteUploadSend(up.id);
           return client.uploadTensors(body, { signal: ctx.signal });
         });
-        d.store.recordKeys(up.id, JSON.stringify(storedKeysOf(res)));
+        const keys = JSON.stringify(storedKeysOf(res));
+        d.store.recordKeys(up.id, keys);
+        await share?.uploaded(up.request_id, region, keys);
       }
 
       /** 413: two halves replace the segment (new rows, new request ids), each uploaded in turn. */

@@ -5,6 +5,8 @@ import type { EmbeddingSpace } from '../embedding-space';
 import type { QueryEmbeddingStore } from '../query-embedding-store';
 import { BANK_VERSION } from './query-bank';
 import { readTextBank } from './text-bank';
+import { normalizeQuery } from '../query-embedding-store';
+import type { TextShare } from '../text-sharing';
 
 export const QUERY_BANK_STAGE = 'query-bank' as const;
 
@@ -17,6 +19,8 @@ export interface QueryBankStageDeps {
   client: () => ServiceClient;
   /** Called after each phrase stored, so search picks the bank up the moment it is whole. */
   onEncoded: () => void;
+  /** A team library's encoded texts while this seat is joined: one seat encodes the bank for all. */
+  textShare: () => TextShare | null;
 }
 
 /**
@@ -29,15 +33,36 @@ export function queryBankStage(d: QueryBankStageDeps): StageHandler<typeof QUERY
     stage: QUERY_BANK_STAGE,
     async run(ctx) {
       const space = d.space();
-      const { missing, total } = readTextBank(d.queryEmbeddings, space, d.indexDimension());
+      let { missing, total } = readTextBank(d.queryEmbeddings, space, d.indexDimension());
+      const share = d.textShare();
+      let claim: Awaited<ReturnType<TextShare['claimBank']>> | null = null;
+      if (share && missing.length > 0) {
+        // The team's copies first; what is still missing is encoded by one seat, which may be this one.
+        const team = await share.known(space, missing);
+        for (const phrase of missing) {
+          const v = team.get(normalizeQuery(phrase));
+          if (v) d.queryEmbeddings.saveBankVector(phrase, space, v, BANK_VERSION);
+        }
+        if (team.size > 0) d.onEncoded();
+        ({ missing, total } = readTextBank(d.queryEmbeddings, space, d.indexDimension()));
+        if (missing.length > 0) {
+          claim = await share.claimBank();
+          if (claim.kind === 'wait') return { again: { delayMs: claim.delayMs, note: claim.note } };
+        }
+      }
       let done = total - missing.length;
-      for (const phrase of missing) {
-        if (ctx.stopping.aborted) throw new AppError('cancelled', 'stopping between reference queries');
-        const r = await d.client().encodeText(phrase, { signal: ctx.signal });
-        d.queryEmbeddings.saveBankVector(phrase, space, r.embedding, BANK_VERSION);
-        done++;
-        ctx.progress(done / total, `${done}/${total} reference queries`);
-        d.onEncoded();
+      try {
+        for (const phrase of missing) {
+          if (ctx.stopping.aborted) throw new AppError('cancelled', 'stopping between reference queries');
+          const r = await d.client().encodeText(phrase, { signal: ctx.signal });
+          d.queryEmbeddings.saveBankVector(phrase, space, r.embedding, BANK_VERSION);
+          share?.encoded(space, phrase, r.embedding);
+          done++;
+          ctx.progress(done / total, `${done}/${total} reference queries`);
+          d.onEncoded();
+        }
+      } finally {
+        if (claim?.kind === 'here') await claim.done();
       }
     },
   };

@@ -66,6 +66,44 @@ CREATE TABLE team.thumbnails (
 );
 CREATE INDEX thumbnails_clip ON team.thumbnails (clip_id);
 
+-- The journal of what the holder of a clip's lease has sent (docs/notes-pipeline.md "Idempotency", made
+-- the team's): storage keys of each upload and the task of each submission, written the moment the service
+-- answers. A seat that takes over a clip whose holder died reads it instead of sending the same again.
+CREATE TABLE team.uploads (
+  request_id   text NOT NULL,
+  region       text NOT NULL,
+  storage_keys jsonb NOT NULL,
+  seat_id      uuid NOT NULL REFERENCES team.seats (seat_id),
+  at           timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (request_id, region)
+);
+CREATE TABLE team.tasks (
+  upload_request_id text NOT NULL,
+  kind              text NOT NULL CHECK (kind IN ('embedding', 'tagging')),
+  region            text NOT NULL,
+  task_id           text NOT NULL,
+  seat_id           uuid NOT NULL REFERENCES team.seats (seat_id),
+  at                timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (upload_request_id, kind, region)
+);
+
+-- Texts the service encoded (encode_text is billed per call): the search's reference queries, encoded by
+-- one seat for the team, and what editors typed. Keyed as the seats' own cache is (search/query-embedding-store.ts).
+CREATE TABLE team.text_vectors (
+  text_norm  text NOT NULL CHECK (length(text_norm) BETWEEN 1 AND 2000),
+  model      text NOT NULL,
+  region     text NOT NULL,
+  dim        integer NOT NULL CHECK (dim > 0),
+  vector     bytea NOT NULL CHECK (octet_length(vector) = 4 * dim),
+  seat_id    uuid NOT NULL REFERENCES team.seats (seat_id),
+  at         timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (text_norm, model, region)
+);
+
+-- Work of the whole team that belongs to no clip (the reference queries): one job per stage. UNIQUE
+-- (clip_id, stage) of 0001 lets NULL clips repeat.
+CREATE UNIQUE INDEX jobs_teamwide ON team.jobs (stage) WHERE clip_id IS NULL;
+
 CREATE TRIGGER clip_results_changes_ins AFTER INSERT ON team.clip_results REFERENCING NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION team.record_changes('clip_id');
 CREATE TRIGGER clip_results_changes_upd AFTER UPDATE ON team.clip_results REFERENCING NEW TABLE AS new_rows
@@ -73,3 +111,5 @@ CREATE TRIGGER clip_results_changes_upd AFTER UPDATE ON team.clip_results REFERE
 
 -- Seats publish and read; nothing deletes results (a clip's rows go with the clip).
 GRANT SELECT, INSERT ON team.clip_results, team.segments, team.thumbnails TO reelscout_seat;
+GRANT SELECT, INSERT, UPDATE ON team.uploads, team.tasks TO reelscout_seat;
+GRANT SELECT, INSERT ON team.text_vectors TO reelscout_seat;

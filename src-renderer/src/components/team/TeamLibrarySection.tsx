@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import type { TeamCheckResult, TeamConnectionSettings, TeamStatus } from '../../../../src-shared/contract/team';
+import type { TeamActivity, TeamCheckResult, TeamConnectionSettings, TeamStatus } from '../../../../src-shared/contract/team';
 import type { AppError } from '../../../../src-shared/errors';
 import { api } from '../../api/client';
 import './team.css';
@@ -12,6 +12,16 @@ const EMPTY_FORM: Form = { host: '', port: '5432', database: 'reelscout_team', u
 function checkText(c: TeamCheckResult): string {
   return c.ok ? `Connected · team schema version ${c.schemaVersion ?? '?'}` : `${c.error?.kind ?? 'error'}: ${c.error?.message ?? 'failed'}`;
 }
+
+/** How the seat's share of the work stands, in one line. */
+function activityText(a: TeamActivity): string {
+  const parts = [`${a.clips} clip${a.clips === 1 ? '' : 's'} shared with the team`, `${a.indexedHere} indexed here`, `${a.fromOtherSeats} by other seats`];
+  if (a.unpublished > 0) parts.push(`${a.unpublished} indexed here while the server was away, sent when it is back`);
+  return `${a.online ? 'Online' : 'Team server unreachable: working on this catalog alone'} · ${parts.join(', ')}`;
+}
+
+/** The activity is re-read this often while the section is on screen. */
+const ACTIVITY_EVERY_MS = 3000;
 
 const fromForm = (f: Form): TeamConnectionSettings => ({
   host: f.host.trim(),
@@ -34,6 +44,7 @@ export function TeamLibrarySection(): ReactNode {
   const [password, setPassword] = useState('');
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  const [activity, setActivity] = useState<TeamActivity | null>(null);
 
   useEffect(() => {
     api
@@ -41,6 +52,23 @@ export function TeamLibrarySection(): ReactNode {
       .then(setStatus)
       .catch((e: AppError) => setResult({ ok: false, text: `${e.kind}: ${e.message}` }));
   }, []);
+
+  const joined = status?.mode === 'configured';
+  useEffect(() => {
+    if (!joined) return setActivity(null);
+    let live = true;
+    const read = () =>
+      void api
+        .call('team.activity', {})
+        .then((a) => live && setActivity(a))
+        .catch(() => undefined);
+    read();
+    const timer = setInterval(read, ACTIVITY_EVERY_MS);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [joined]);
 
   const run = async (work: () => Promise<void>) => {
     setBusy(true);
@@ -95,7 +123,15 @@ export function TeamLibrarySection(): ReactNode {
             This workstation is the seat <strong>{status.settings.seatName}</strong> of the team library on {status.settings.user}@{status.settings.host}:{status.settings.port}/
             {status.settings.database} ({status.settings.sslmode === 'verify-full' ? 'TLS, certificate verified' : 'no TLS: this machine only'}).
           </p>
-          <p className="muted">Joined means checked and registered with the team server. Shared jobs, the shared catalog and marks are not built yet: this catalog is still this machine's own.</p>
+          <p className="muted">
+            Each clip is indexed by one seat of the team (decoded, sent and billed once); the others copy its results into their own catalog, so search works here
+            even when the server is away.
+          </p>
+          {activity && (
+            <p className={`team-status ${activity.online ? 'ok-text' : 'error-text'}`} data-testid="team-activity" role="status">
+              {activityText(activity)}
+            </p>
+          )}
           {status.lastCheck && (
             <p className={`team-status ${status.lastCheck.ok ? 'ok-text' : 'error-text'}`} data-testid="team-last-check" data-at={status.lastCheck.at}>
               Last check {new Date(status.lastCheck.at).toLocaleString()}: {checkText(status.lastCheck)}

@@ -1,0 +1,159 @@
+import { toAppError } from '../../../src-shared/errors';
+import type { CatalogDb } from '../catalog/open-catalog';
+import type { EventBus } from '../rpc/event-bus';
+import type { TeamChange } from '../team/change-store';
+import type { TeamLink } from '../team/team-link';
+import { readTeamMarks, readTeamMarksOfClips, upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange, type TeamMarks } from '../team/team-marks-store';
+import { silentLogger, type Logger } from '../util/logger';
+import { applyTeamMarks, knownRangeUuids, marksSent, unsentMarks, waitingClipsNowLinked } from './marks-repository';
+
+/**
+ * A joined seat's marks, offline first (docs/notes-team-library.md section 5). Every edit is already
+ * in the catalog with its times and listed in its outbox (marks-repository.ts), joined or not; this
+ * sends the outbox when the team server is reachable (when the link comes online, soon after each
+ * local edit, and every `everyMs`), and merges what other seats changed (the feed's `ranges`,
+ * `keywords` and `clip_marks`) into the catalog by the same rule the server applies, then tells the
+ * views (`catalog.changed`, reason `marks`). Marks of a team clip this seat does not have wait (the
+ * catalog lists its team id) and are read again, whole, once the clip is linked here.
+ *
+ * It sits in `marks`, not `team`: it writes through the marks repository, which is above `team` in
+ * the layers.
+ */
+export interface TeamMarksSyncOptions {
+  /** The open catalog (a restored backup replaces it). */
+  db: () => CatalogDb;
+  link: TeamLink;
+  events: EventBus;
+  /** Edits in a burst go together: the wait after an edit before sending. */
+  debounceMs?: number;
+  /** A round this often whatever happens (clips linked since, edits a failed round left). */
+  everyMs?: number;
+  logger?: Logger;
+}
+
+const MARK_TABLES = ['ranges', 'keywords', 'clip_marks'] as const;
+
+export class TeamMarksSync {
+  private readonly offs: (() => void)[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private every: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = true;
+  private readonly log: Logger;
+
+  constructor(private readonly o: TeamMarksSyncOptions) {
+    this.log = o.logger ?? silentLogger;
+  }
+
+  start(): void {
+    this.stopped = false;
+    for (const table of MARK_TABLES) this.offs.push(this.o.link.onChanges(table, (changes) => this.applyChanges(table, changes)));
+    this.offs.push(this.o.link.onOnline((online) => online && this.soon(0)));
+    this.every = setInterval(() => this.soon(0), this.o.everyMs ?? 30_000);
+    this.every.unref?.();
+    this.soon(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const off of this.offs.splice(0)) off();
+    if (this.timer) clearTimeout(this.timer);
+    if (this.every) clearInterval(this.every);
+    this.timer = this.every = null;
+    await this.running?.catch(() => undefined);
+  }
+
+  /** A mark was edited here: send it soon. */
+  edited(): void {
+    this.soon(this.o.debounceMs ?? 250);
+  }
+
+  /**
+   * One round now, or after the one running: marks of clips linked since they arrived, then the
+   * outbox. Rejects when the server cannot be reached (the edits stay listed for the next round).
+   */
+  sync(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.catchUpLinked();
+          await this.push();
+        } while (this.again && !this.stopped);
+      } finally {
+        this.running = null;
+      }
+    })();
+    return this.running;
+  }
+
+  private soon(ms: number): void {
+    if (this.stopped || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (!this.o.link.online()) return; // the link's next onOnline(true) starts a round
+      this.sync().catch((e) => this.log.warn('team.marks.sync.failed', { kind: toAppError(e).kind, message: toAppError(e).message }));
+    }, ms);
+  }
+
+  private async push(): Promise<void> {
+    const db = this.o.db();
+    const out = unsentMarks(db, this.o.link.seatId);
+    if (out.receipts.length === 0) return;
+    if (out.ranges.length + out.keywords.length + out.clipMarks.length > 0) {
+      await this.o.link.withClient(async (c) => {
+        await c.query('BEGIN');
+        try {
+          // ranges before the keywords that name them
+          for (const r of out.ranges) await upsertTeamRange(c, r);
+          for (const k of out.keywords) await upsertTeamKeyword(c, k);
+          for (const m of out.clipMarks) await upsertTeamClipMark(c, m);
+          await c.query('COMMIT');
+        } catch (e) {
+          await c.query('ROLLBACK').catch(() => undefined);
+          throw e;
+        }
+      });
+    }
+    marksSent(db, out.receipts);
+    this.log.debug('team.marks.sent', { ranges: out.ranges.length, keywords: out.keywords.length, clipMarks: out.clipMarks.length });
+  }
+
+  /** Marks that arrived before their clip was linked here: read whole now that it is. */
+  private async catchUpLinked(): Promise<void> {
+    const teamClipIds = waitingClipsNowLinked(this.o.db());
+    if (teamClipIds.length === 0) return;
+    const marks = await this.o.link.withClient((c) => readTeamMarksOfClips(c, teamClipIds));
+    this.merge(marks, teamClipIds);
+  }
+
+  /** A pull of the feed named these rows of one marks table: read them, and merge them. */
+  private async applyChanges(table: string, changes: readonly TeamChange[]): Promise<void> {
+    const keys = changes.map((c) => c.rowKey);
+    const marks = await this.o.link.withClient(async (c) => {
+      const read = await readTeamMarks(c, {
+        rangeIds: table === 'ranges' ? keys : [],
+        keywordIds: table === 'keywords' ? keys.map(Number) : [],
+        clipIds: table === 'clip_marks' ? keys.map(Number) : [],
+      });
+      // A range's keywords can come in a pull before the range does (feed tables are handled one at a time): take the range first.
+      const named = [...new Set(read.keywords.map((k) => k.rangeId).filter((id): id is string => id !== null))];
+      const known = knownRangeUuids(this.o.db(), named);
+      const missing = named.filter((id) => !known.has(id));
+      if (missing.length > 0) read.ranges.push(...(await readTeamMarks(c, { rangeIds: missing, keywordIds: [], clipIds: [] })).ranges);
+      return read;
+    });
+    this.merge(marks, []);
+  }
+
+  private merge(marks: TeamMarks, caughtUp: readonly number[]): void {
+    const clipIds = applyTeamMarks(this.o.db(), this.o.link.seatId, marks, caughtUp);
+    if (clipIds.length === 0) return;
+    this.o.events.emit('catalog.changed', { reason: 'marks', clipIds });
+  }
+}

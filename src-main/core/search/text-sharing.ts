@@ -1,0 +1,87 @@
+import { toAppError } from '../../../src-shared/errors';
+import { blobToFloat32, float32ToBlob } from '../catalog/vector-blob';
+import { claimTeamwideJob, completeTeamJob, renewTeamLeases, teamJobOf } from '../team/team-job-store';
+import type { TeamLink } from '../team/team-link';
+import { recordTeamTextVector, teamTextVectors } from '../team/text-vector-store';
+import { silentLogger, type Logger } from '../util/logger';
+import type { EmbeddingSpace } from './embedding-space';
+import { normalizeQuery } from './query-embedding-store';
+import { QUERY_BANK_STAGE } from './relevance/query-bank-stage';
+
+/**
+ * What search asks of a team library: encode_text is billed per call, so a text any seat had the
+ * service encode (a reference query, a typed search) is the whole team's. Absent when solo.
+ */
+export interface TextShare {
+  /** Vectors the team has for these texts in the space, by normalised text (empty when it does not answer). */
+  known(space: EmbeddingSpace, texts: readonly string[]): Promise<Map<string, Float32Array>>;
+  /** A text the service encoded for this seat goes to the team (in the background; never throws). */
+  encoded(space: EmbeddingSpace, text: string, vector: ArrayLike<number>): void;
+  /** The reference queries are encoded by one seat: this one (call `done` after), or another (wait). */
+  claimBank(): Promise<{ kind: 'here'; done(): Promise<void> } | { kind: 'wait'; delayMs: number; note: string }>;
+}
+
+const MAX_WAIT_MS = 15_000;
+
+export class TeamTextSharing implements TextShare {
+  private readonly log: Logger;
+  private readonly leaseMs: number;
+
+  constructor(private readonly o: { link: TeamLink; leaseMs?: number; logger?: Logger }) {
+    this.log = o.logger ?? silentLogger;
+    this.leaseMs = o.leaseMs ?? 30_000;
+  }
+
+  async known(space: EmbeddingSpace, texts: readonly string[]): Promise<Map<string, Float32Array>> {
+    // A search someone waits for never waits on a server that is away.
+    if (!this.o.link.online() || texts.length === 0) return new Map();
+    try {
+      const rows = await this.o.link.withClient((c) => teamTextVectors(c, space.model, space.region, texts.map(normalizeQuery)));
+      const out = new Map<string, Float32Array>();
+      for (const [norm, blob] of rows) {
+        try {
+          out.set(norm, blobToFloat32(blob));
+        } catch {
+          // A damaged row is a miss: the service encodes it again.
+        }
+      }
+      return out;
+    } catch (e) {
+      this.log.debug('team.text.unavailable', { message: toAppError(e).message });
+      return new Map();
+    }
+  }
+
+  encoded(space: EmbeddingSpace, text: string, vector: ArrayLike<number>): void {
+    const t = { norm: normalizeQuery(text), model: space.model, region: space.region, vector: float32ToBlob(vector) };
+    void this.o.link.withClient((c) => recordTeamTextVector(c, this.o.link.seatId, t)).catch((e) => this.log.debug('team.text.unsent', { message: toAppError(e).message }));
+  }
+
+  async claimBank(): Promise<{ kind: 'here'; done(): Promise<void> } | { kind: 'wait'; delayMs: number; note: string }> {
+    const seat = this.o.link.seatId;
+    try {
+      return await this.o.link.withClient(async (c) => {
+        const lease = await claimTeamwideJob(c, seat, QUERY_BANK_STAGE, this.leaseMs);
+        if (!lease) {
+          const job = await teamJobOf(c, null, QUERY_BANK_STAGE);
+          const left = job?.leaseLeftMs ?? MAX_WAIT_MS;
+          return { kind: 'wait' as const, delayMs: Math.min(MAX_WAIT_MS, Math.max(1000, left + 500)), note: job?.holder ? `encoded by ${job.holder}` : 'waiting for the team' };
+        }
+        // Rate limits or a quota stop can make 64 calls outlast one lease: it is renewed meanwhile.
+        const renew = setInterval(() => void this.o.link.withClient((r) => renewTeamLeases(r, seat, [lease], this.leaseMs)).catch(() => undefined), Math.max(1000, this.leaseMs / 3));
+        renew.unref?.();
+        return {
+          kind: 'here' as const,
+          done: async () => {
+            clearInterval(renew);
+            await this.o.link.withClient((d) => completeTeamJob(d, seat, lease)).catch((e) => this.log.debug('team.bank.unsettled', { message: toAppError(e).message }));
+          },
+        };
+      });
+    } catch (e) {
+      // Detached: this seat encodes what it needs itself.
+      this.log.debug('team.bank.detached', { message: toAppError(e).message });
+      return { kind: 'here', done: async () => undefined };
+    }
+  }
+}

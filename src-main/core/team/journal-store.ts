@@ -1,0 +1,47 @@
+import type { ClientBase } from 'pg';
+
+/**
+ * The one owner of `team.uploads` and `team.tasks` (migration 0003): the team's copy of what the seat
+ * holding a clip has sent the service, so a seat taking the clip over after the holder died sends
+ * nothing twice that the service already answered.
+ */
+
+export type JournalKind = 'embedding' | 'tagging';
+
+/** The service answered an upload: its storage keys (the catalog's JSON). */
+export async function recordTeamUpload(client: ClientBase, seatId: string, u: { requestId: string; region: string; storageKeysJson: string }): Promise<void> {
+  await client.query(
+    `INSERT INTO team.uploads (request_id, region, storage_keys, seat_id) VALUES ($1, $2, $3::jsonb, $4)
+     ON CONFLICT (request_id, region) DO UPDATE SET storage_keys = excluded.storage_keys, seat_id = excluded.seat_id, at = now()`,
+    [u.requestId, u.region, u.storageKeysJson, seatId],
+  );
+}
+
+/** Storage keys the team holds for these request ids (as the catalog's JSON text). */
+export async function teamUploadKeys(client: ClientBase, region: string, requestIds: readonly string[]): Promise<Map<string, string>> {
+  if (requestIds.length === 0) return new Map();
+  const found = await client.query<{ request_id: string; keys: string }>('SELECT request_id, storage_keys::text AS keys FROM team.uploads WHERE region = $1 AND request_id = ANY($2::text[])', [
+    region,
+    [...requestIds],
+  ]);
+  return new Map(found.rows.map((r) => [r.request_id, r.keys]));
+}
+
+/** The service answered a submission: its task id. */
+export async function recordTeamTask(client: ClientBase, seatId: string, t: { uploadRequestId: string; kind: JournalKind; region: string; taskId: string }): Promise<void> {
+  await client.query(
+    `INSERT INTO team.tasks (upload_request_id, kind, region, task_id, seat_id) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (upload_request_id, kind, region) DO UPDATE SET task_id = excluded.task_id, seat_id = excluded.seat_id, at = now()`,
+    [t.uploadRequestId, t.kind, t.region, t.taskId, seatId],
+  );
+}
+
+/** Task ids the team holds, by `<kind>:<upload request id>`. */
+export async function teamTasks(client: ClientBase, region: string, uploadRequestIds: readonly string[]): Promise<Map<string, string>> {
+  if (uploadRequestIds.length === 0) return new Map();
+  const found = await client.query<{ upload_request_id: string; kind: string; task_id: string }>(
+    'SELECT upload_request_id, kind, task_id FROM team.tasks WHERE region = $1 AND upload_request_id = ANY($2::text[])',
+    [region, [...uploadRequestIds]],
+  );
+  return new Map(found.rows.map((r) => [`${r.kind}:${r.upload_request_id}`, r.task_id]));
+}
