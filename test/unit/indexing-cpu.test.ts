@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stillsBranches } from '../../src-main/core/media/stills';
+import { keyframePosterArgs, stillsBranches } from '../../src-main/core/media/stills';
 import { chunkContentSha, chunkRequestIds, planChunks } from '../../src-main/core/pipeline/shot-tensors';
 import { createTensorProfile } from '../../src-main/core/tensors/tensor-profile';
 import type { ShotFrames } from '../../src-main/core/tensors/shot-chunks';
@@ -49,5 +49,15 @@ describe('indexing CPU', () => {
         },
       },
     ]);
+  });
+});
+
+describe('keyframe poster arguments', () => {
+  it('showinfo reads the poster-size frame, after the scaling, not the full picture', () => {
+    const args = keyframePosterArgs('/clips/a.mp4', 2.5, '/tmp/p.jpg');
+    const filters = args[args.indexOf('-vf') + 1]!.split(',');
+    expect(filters.at(-1)).toBe('showinfo');
+    expect(filters.filter((f) => f === 'showinfo')).toHaveLength(1);
+    expect(filters.at(-2)).toBe('scale=320:-2:flags=area');
   });
 });
