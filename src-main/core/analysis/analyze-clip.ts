@@ -382,7 +382,9 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
       startS: shot.startS,
       endS: shot.endS,
       frameTimes: frameTimes.slice(),
-      chunks: chunkShot(shotFrames, profile),
+      // Chunking copies every tensor byte once more: only for a reader (the pipeline plans its own
+      // from onTensorFrames and keeps none of these).
+      chunks: retain || opts.onShot ? chunkShot(shotFrames, profile) : [],
       faces,
       motion,
       localTags: localTagsFor(summarizeFaces(faces, settings.tagFaceMinScore), motion),

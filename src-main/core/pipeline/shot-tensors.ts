@@ -7,7 +7,7 @@ import { tensorRequestId } from '../service/tensor';
 import { chunkShot, splitChunk, type ShotFrames, type TensorChunk } from '../tensors/shot-chunks';
 import { gridTime } from '../media/frame-grid';
 import { AudioWindow, GRID_EPS, sampleIndex, ShotCursor, tensorOutput } from '../tensors/shot-grid';
-import { float32ToLittleEndian } from '../tensors/tensor-codec';
+import { littleEndianBytes } from '../tensors/tensor-codec';
 import type { TensorProfile } from '../tensors/tensor-profile';
 
 /** What decoding needs to know about the source, read once from the catalog (stable across runs). */
@@ -226,7 +226,9 @@ export function chunkContentSha(chunk: TensorChunk): string {
   h.update(chunk.videoShape.join('x'));
   h.update(Buffer.from(chunk.video.buffer, chunk.video.byteOffset, chunk.video.byteLength));
   h.update(`|${chunk.audioShape.join('x')}|`);
-  h.update(float32ToLittleEndian(chunk.audio));
+  // A view of the samples where the host is little-endian (a copy elsewhere): the same bytes as a
+  // portable copy, without a DataView write per sample for every hash of every chunk.
+  h.update(littleEndianBytes(chunk.audio));
   h.update(JSON.stringify(chunk.videoKwargs));
   return h.digest('hex');
 }
@@ -237,7 +239,7 @@ export function chunkContentSha(chunk: TensorChunk): string {
  * upload, and identical chunks (a clip imported twice) share one upload.
  */
 export function chunkRequestIds(profile: TensorProfile, chunk: TensorChunk): { embedding: string; tagging: string } {
-  const audio = float32ToLittleEndian(chunk.audio);
+  const audio = littleEndianBytes(chunk.audio);
   return {
     embedding: tensorRequestId({ profileId: profile.id, service: 'embedding', contents: [chunk.videoShape.join('x'), chunk.video, chunk.audioShape.join('x'), audio] }),
     tagging: tensorRequestId({ profileId: profile.id, service: 'tagging', contents: [chunk.videoShape.join('x'), chunk.video, chunk.videoKwargs as unknown as Record<string, unknown>] }),
