@@ -43,7 +43,7 @@ import buildIfStale from '../test/helpers/global-setup';
 import { makeDistinctClips } from '../test/helpers/distinct-copies';
 import { mediaFile } from '../test/helpers/paths';
 import { startPgCluster, type PgCluster } from '../test/helpers/pg-server';
-import { startTeamSeats, type ServiceCounts } from '../test/helpers/team-seats';
+import { startTeamSeats, type SeatProcess, type ServiceCounts } from '../test/helpers/team-seats';
 import { ClusteredVectors, realisticSpec } from '../test/helpers/vector-synthetic';
 import { BENCH_CLUSTERS, BENCH_DIM, measure, measureAppPath, pct, time } from './search-path';
 
@@ -83,6 +83,8 @@ interface SeatRun {
   counts: ServiceCounts;
   textEncodes: number;
   segments: number | null;
+  /** Milliseconds from a range saved on the first seat to the second seat listing it (team runs). */
+  markMs: number[];
 }
 
 async function indexRun(seats: number, footageDir: string, workDir: string): Promise<SeatRun> {
@@ -97,10 +99,42 @@ async function indexRun(seats: number, footageDir: string, workDir: string): Pro
     }
     const segments = seats > 1 ? Number((await team.adminQuery<{ n: string }>('SELECT COUNT(*) AS n FROM team.segments'))[0]!.n) : null;
     const st = team.emulator.stats();
-    return { indexS, counts: team.serviceCounts(), textEncodes: Object.values(st.textEncodes).reduce((a, b) => a + b, 0), segments };
+    const markMs = seats > 1 ? await markToOtherSeat(team.seats[0]!, team.seats[1]!, team.clipNames.slice(0, MARKS)) : [];
+    return { indexS, counts: team.serviceCounts(), textEncodes: Object.values(st.textEncodes).reduce((a, b) => a + b, 0), segments, markMs };
   } finally {
     await team.close();
   }
+}
+
+/** Ranges made on one seat, one clip each. */
+const MARKS = 20;
+
+/**
+ * The issue's "changes made on one seat reach the others within 2 s": a range saved on `a` (over HTTP,
+ * as the viewer saves it), then `b`'s list of the clip's ranges read every 20 ms until it is there.
+ */
+async function markToOtherSeat(a: SeatProcess, b: SeatProcess, fileNames: readonly string[]): Promise<number[]> {
+  const clipOn = async (seat: SeatProcess, name: string) => {
+    const list = await seat.value<{ items: Array<{ id: number; name: string; rate: { num: number; den: number } | null }> }>('library.list', { query: name, limit: 10 });
+    const clip = list.items.find((c) => c.name === name);
+    if (!clip?.rate) throw new Error(`seat ${seat.name}: ${name} not in its library`);
+    return { id: clip.id, rate: clip.rate };
+  };
+  const out: number[] = [];
+  for (const name of fileNames) {
+    const [ca, cb] = [await clipOn(a, name), await clipOn(b, name)];
+    const rangeName = `bench ${name}`;
+    const t0 = performance.now();
+    await a.value('marks.saveRange', { clipId: ca.id, inFrame: 1, outFrame: 5, rate: ca.rate, name: rangeName });
+    for (;;) {
+      const { ranges } = await b.value<{ ranges: Array<{ name: string }> }>('marks.forClip', { clipId: cb.id });
+      if (ranges.some((r) => r.name === rangeName)) break;
+      if (performance.now() - t0 > 60_000) throw new Error(`a range made on ${a.name} never reached ${b.name}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    out.push(performance.now() - t0);
+  }
+  return out;
 }
 
 async function seatsPart(tmp: string, json: Record<string, unknown>): Promise<void> {
@@ -116,9 +150,13 @@ async function seatsPart(tmp: string, json: Record<string, unknown>): Promise<vo
   say(`seats: ${CLIPS} clips of 1 s; solo ${solo.indexS.toFixed(1)} s, 3 seats ${team.indexS.toFixed(1)} s (start, import and index, wall)`);
   say(`  uploads ${solo.counts.tensorUploads} solo / ${team.counts.tensorUploads} team, duplicate uploads ${team.counts.duplicateUploads}, submissions ${solo.counts.taskSubmissions} / ${team.counts.taskSubmissions}, duplicate submissions ${team.counts.duplicateSubmissions}`);
   say(`  billable calls about clips ${solo.counts.clipBillable} solo / ${team.counts.clipBillable} team; text encodes ${solo.textEncodes} / ${team.textEncodes}; billable in all ${solo.counts.billable} / ${team.counts.billable}`);
+  const marks = [...team.markMs].sort((x, y) => x - y);
+  const pct = (q: number) => marks[Math.min(marks.length - 1, Math.floor(q * marks.length))]!;
+  say(`  a range saved on one seat listed by another: p50 ${pct(0.5).toFixed(0)} / p95 ${pct(0.95).toFixed(0)} / max ${marks.at(-1)!.toFixed(0)} ms (${marks.length} ranges; goal 2000)`);
   Object.assign(json, {
     seats: 3,
     clips: CLIPS,
+    mark_to_other_seat_p95_ms: round(pct(0.95), 0),
     duplicate_uploads: team.counts.duplicateUploads,
     duplicate_submits: team.counts.duplicateSubmissions,
     solo_index_s: round(solo.indexS, 1),
@@ -180,16 +218,22 @@ function clipResults(teamClipId: number, c: number, data: Float32Array, pics: { 
       thumbnails.push({ shotIdx, kind: 'poster', fileName: `c${c}-s${shotIdx}.jpg`, width: 320, height: 136, frames: null, timeS: i * 4 + 2, image: pics.poster });
     }
     segments.push({
-      shotIdx,
-      chunkIdx: i % 4,
+      shot_idx: shotIdx,
+      chunk_idx: i % 4,
       part: '',
-      startS: i * 4,
-      endS: i * 4 + 4,
+      start_s: i * 4,
+      end_s: i * 4 + 4,
       frames: 8,
       budget: 4 * 1024 * 1024,
-      contentSha: createHash('sha256').update(`${c}:${i}`).digest('hex'),
+      content_sha: createHash('sha256').update(`${c}:${i}`).digest('hex'),
       vector: Buffer.from(data.buffer, data.byteOffset + row * DIM * 4, DIM * 4),
-      tags: { raw: '{"shot_size":"wide","camera_movement":"static","shooting_angle":"eye_level"}', shotSize: 'wide', cameraMovement: 'static', shootingAngle: 'eye_level', shotSizeConf: 0.8, cameraMovementConf: 0.7, shootingAngleConf: 0.9 },
+      tags_raw: '{"shot_size":"wide","camera_movement":"static","shooting_angle":"eye_level"}',
+      shot_size: 'wide',
+      camera_movement: 'static',
+      shooting_angle: 'eye_level',
+      shot_size_conf: 0.8,
+      camera_movement_conf: 0.7,
+      shooting_angle_conf: 0.9,
     });
   }
   return { clipId: teamClipId, profileId: PROFILE, model: 'bench-model', region: 'asia', shots, segments, thumbnails };

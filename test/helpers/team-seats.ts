@@ -56,6 +56,8 @@ export interface SeatProcess {
   stop(): Promise<void>;
   /** What the instance printed (stdout and stderr), for a failing test's message. */
   output(): string;
+  /** The address with the session token the instance printed (`Open: ...`), for a browser. */
+  openUrl(): string;
 }
 
 export interface ServiceCounts {
@@ -129,6 +131,7 @@ function startSeatProcess(name: string, dataDir: string, footage: string, args: 
   let exited: Promise<void> = Promise.resolve();
   let url = '';
   let token = '';
+  let printed = '';
   let out = '';
   const call = async (method: string, args: unknown = {}): Promise<Envelope> => {
     const res = await fetch(`${url}/rpc/${encodeURIComponent(method)}`, {
@@ -166,6 +169,7 @@ function startSeatProcess(name: string, dataDir: string, footage: string, args: 
         c.stderr!.on('data', (b: Buffer) => (out += b.toString()));
         void exited.then(() => reject(new Error(`seat ${name} exited before serving:\n${out}`)));
       });
+      printed = open;
       const u = new URL(open);
       token = u.searchParams.get('token') ?? '';
       url = u.origin;
@@ -179,6 +183,7 @@ function startSeatProcess(name: string, dataDir: string, footage: string, args: 
       await exited;
     },
     output: () => out,
+    openUrl: () => printed,
   };
   return seat;
 }

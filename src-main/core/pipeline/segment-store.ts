@@ -5,6 +5,7 @@ import { float32ToBlob } from '../catalog/vector-blob';
 import type { StorageKeys } from '../service/responses';
 import type { TensorService } from '../tensors/chunk-upload';
 import { applyClipEvent } from '../library/clips-repository';
+import type { PublishedSegment } from '../team/clip-results-store';
 
 /** Rows of the service cache (migration 0004) as the pipeline reads them. */
 export interface SegmentRow {
@@ -78,27 +79,6 @@ export function parseStoredKeys(json: string | null): StoredKeys | null {
   } catch {
     return null;
   }
-}
-
-/** A segment with its results, keyed by its shot's index (the same on every seat) instead of a local id. */
-export interface SegmentResultRow {
-  shot_idx: number;
-  chunk_idx: number;
-  part: string;
-  start_s: number;
-  end_s: number;
-  frames: number | null;
-  budget: number | null;
-  content_sha: string | null;
-  /** float32 little-endian. */
-  vector: Buffer;
-  tags_raw: string;
-  shot_size: string | null;
-  camera_movement: string | null;
-  shooting_angle: string | null;
-  shot_size_conf: number | null;
-  camera_movement_conf: number | null;
-  shooting_angle_conf: number | null;
 }
 
 /** A chunk as planned, ready to be written as a segment with its two upload rows. */
@@ -385,7 +365,7 @@ export class SegmentStore {
    * Every segment of a clip with its shot's index, embedding and tags: what a seat of a team library
    * publishes once the clip is indexed (pipeline/clip-sharing.ts).
    */
-  resultsOf(clipId: number, profileId: string): SegmentResultRow[] {
+  resultsOf(clipId: number, profileId: string): PublishedSegment[] {
     return statement(
       this.db,
       `SELECT sh.idx AS shot_idx, s.chunk_idx, s.part, s.start_s, s.end_s, s.frames, s.budget, s.content_sha, e.vector,
@@ -393,7 +373,7 @@ export class SegmentStore {
          FROM segments s JOIN shots sh ON sh.id = s.shot_id JOIN embeddings e ON e.segment_id = s.id JOIN service_tags t ON t.segment_id = s.id
         WHERE s.clip_id = ? AND s.profile_id = ?
         ORDER BY sh.idx, s.chunk_idx, s.part`,
-    ).all(clipId, profileId) as SegmentResultRow[];
+    ).all(clipId, profileId) as PublishedSegment[];
   }
 
   /**
@@ -401,7 +381,7 @@ export class SegmentStore {
    * segments (by shot index, onto this catalog's shot ids) with their embedding and tags, replacing
    * whatever segments of the profile the clip had. No upload or task rows: nothing was sent from here.
    */
-  insertPublished(clipId: number, shotIdByIdx: ReadonlyMap<number, number>, rows: readonly SegmentResultRow[], meta: { model: string; region: string; profileId: string }): number {
+  insertPublished(clipId: number, shotIdByIdx: ReadonlyMap<number, number>, rows: readonly PublishedSegment[], meta: { model: string; region: string; profileId: string }): number {
     const insSeg = statement(
       this.db,
       'INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',

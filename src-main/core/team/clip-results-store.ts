@@ -49,28 +49,29 @@ export const publishedShotSchema = z.object({
 });
 export type PublishedShot = z.infer<typeof publishedShotSchema>;
 
-export interface PublishedTags {
-  raw: string;
-  shotSize: string | null;
-  cameraMovement: string | null;
-  shootingAngle: string | null;
-  shotSizeConf: number | null;
-  cameraMovementConf: number | null;
-  shootingAngleConf: number | null;
-}
-
+/**
+ * A segment with its results as published: the columns of `team.segments`, named as the catalog's
+ * own rows are (the seat reads them from SQLite and writes them back in this shape, unchanged).
+ */
 export interface PublishedSegment {
-  shotIdx: number;
-  chunkIdx: number;
+  shot_idx: number;
+  chunk_idx: number;
   part: string;
-  startS: number;
-  endS: number;
+  start_s: number;
+  end_s: number;
   frames: number | null;
   budget: number | null;
-  contentSha: string | null;
+  content_sha: string | null;
   /** float32 little-endian, as the catalog stores it. */
   vector: Buffer;
-  tags: PublishedTags;
+  /** The service's tags as received. */
+  tags_raw: string;
+  shot_size: string | null;
+  camera_movement: string | null;
+  shooting_angle: string | null;
+  shot_size_conf: number | null;
+  camera_movement_conf: number | null;
+  shooting_angle_conf: number | null;
 }
 
 /** A picture the decoding seat made, with its bytes. */
@@ -151,7 +152,7 @@ export async function publishClipResults(client: ClientBase, seatId: string, lea
 }
 
 async function insertSegments(client: ClientBase, clipId: number, profileId: string, segs: readonly PublishedSegment[]): Promise<void> {
-  const col = <T>(f: (s: PublishedSegment) => T) => segs.map(f);
+  const col = <K extends keyof PublishedSegment>(k: K) => segs.map((s) => s[k]);
   await client.query(
     `INSERT INTO team.segments (clip_id, profile_id, shot_idx, chunk_idx, part, start_s, end_s, frames, budget, content_sha, dim, vector,
                                 tags_raw, shot_size, camera_movement, shooting_angle, shot_size_conf, camera_movement_conf, shooting_angle_conf)
@@ -160,33 +161,32 @@ async function insertSegments(client: ClientBase, clipId: number, profileId: str
     [
       clipId,
       profileId,
-      col((s) => s.shotIdx),
-      col((s) => s.chunkIdx),
-      col((s) => s.part),
-      col((s) => s.startS),
-      col((s) => s.endS),
-      col((s) => s.frames),
-      col((s) => s.budget),
-      col((s) => s.contentSha),
-      col((s) => s.vector.byteLength / 4),
-      col((s) => s.vector),
-      col((s) => s.tags.raw),
-      col((s) => s.tags.shotSize),
-      col((s) => s.tags.cameraMovement),
-      col((s) => s.tags.shootingAngle),
-      col((s) => s.tags.shotSizeConf),
-      col((s) => s.tags.cameraMovementConf),
-      col((s) => s.tags.shootingAngleConf),
+      col('shot_idx'),
+      col('chunk_idx'),
+      col('part'),
+      col('start_s'),
+      col('end_s'),
+      col('frames'),
+      col('budget'),
+      col('content_sha'),
+      segs.map((s) => s.vector.byteLength / 4),
+      col('vector'),
+      col('tags_raw'),
+      col('shot_size'),
+      col('camera_movement'),
+      col('shooting_angle'),
+      col('shot_size_conf'),
+      col('camera_movement_conf'),
+      col('shooting_angle_conf'),
     ],
   );
 }
-
 async function insertThumbnails(client: ClientBase, clipId: number, t: readonly PublishedThumbnail[]): Promise<void> {
-  const col = <T>(f: (x: PublishedThumbnail) => T) => t.map(f);
+  const col = <K extends keyof PublishedThumbnail>(k: K) => t.map((x) => x[k]);
   await client.query(
     `INSERT INTO team.thumbnails (clip_id, shot_idx, kind, file_name, width, height, frames, time_s, image)
      SELECT $1, x.* FROM unnest($2::int[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::float8[], $9::bytea[]) AS x`,
-    [clipId, col((x) => x.shotIdx), col((x) => x.kind), col((x) => x.fileName), col((x) => x.width), col((x) => x.height), col((x) => x.frames), col((x) => x.timeS), col((x) => x.image)],
+    [clipId, col('shotIdx'), col('kind'), col('fileName'), col('width'), col('height'), col('frames'), col('timeS'), col('image')],
   );
 }
 
@@ -204,24 +204,7 @@ export async function readClipResults(client: ClientBase, clipId: number, profil
   if (head.rowCount === 0) return null;
   // Another seat wrote it, perhaps another version of the app: read it as input the app does not control.
   const h = headerRowSchema.parse(head.rows[0]);
-  const rows = await client.query<{
-    shot_idx: number;
-    chunk_idx: number;
-    part: string;
-    start_s: number;
-    end_s: number;
-    frames: number | null;
-    budget: number | null;
-    content_sha: string | null;
-    vector: Buffer;
-    tags_raw: string;
-    shot_size: string | null;
-    camera_movement: string | null;
-    shooting_angle: string | null;
-    shot_size_conf: number | null;
-    camera_movement_conf: number | null;
-    shooting_angle_conf: number | null;
-  }>(
+  const rows = await client.query<PublishedSegment>(
     `SELECT shot_idx, chunk_idx, part, start_s, end_s, frames, budget, content_sha, vector, tags_raw, shot_size, camera_movement, shooting_angle,
             shot_size_conf, camera_movement_conf, shooting_angle_conf
        FROM team.segments WHERE clip_id = $1 AND profile_id = $2 ORDER BY shot_idx, chunk_idx, part`,
@@ -248,25 +231,6 @@ export async function readClipResults(client: ClientBase, clipId: number, profil
     region: h.region,
     shots: h.shots,
     publishedBy: h.published_by,
-    segments: rows.rows.map((s) => ({
-      shotIdx: s.shot_idx,
-      chunkIdx: s.chunk_idx,
-      part: s.part,
-      startS: s.start_s,
-      endS: s.end_s,
-      frames: s.frames,
-      budget: s.budget,
-      contentSha: s.content_sha,
-      vector: s.vector,
-      tags: {
-        raw: s.tags_raw,
-        shotSize: s.shot_size,
-        cameraMovement: s.camera_movement,
-        shootingAngle: s.shooting_angle,
-        shotSizeConf: s.shot_size_conf,
-        cameraMovementConf: s.camera_movement_conf,
-        shootingAngleConf: s.shooting_angle_conf,
-      },
-    })),
+    segments: rows.rows,
   };
 }
