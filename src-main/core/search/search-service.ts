@@ -384,7 +384,8 @@ export function createSearchService(d: SearchServiceDeps) {
     if (cached) return { vector: cached.vector, origin: 'cache', cachedAt: cached.createdAt };
     // A seat of a team library: another seat may have paid for this text already.
     const share = d.textShare?.() ?? null;
-    const team = share ? (await share.known(space, [text])).get(normalizeQuery(text)) : undefined;
+    // Only while the server answers: a search someone waits for never waits on a server that is away.
+    const team = share?.online() ? (await share.known(space, [text])).get(normalizeQuery(text)) : undefined;
     if (team) {
       queryEmbeddings.save(text, space, team, typed);
       return { vector: team, origin: 'cache', cachedAt: null };

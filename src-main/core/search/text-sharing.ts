@@ -13,6 +13,8 @@ import { QUERY_BANK_STAGE } from './relevance/query-bank-stage';
  * service encode (a reference query, a typed search) is the whole team's. Absent when solo.
  */
 export interface TextShare {
+  /** Whether the team server answered last time (a search someone waits for only asks it then). */
+  online(): boolean;
   /** Vectors the team has for these texts in the space, by normalised text (empty when it does not answer). */
   known(space: EmbeddingSpace, texts: readonly string[]): Promise<Map<string, Float32Array>>;
   /** A text the service encoded for this seat goes to the team (never rejects; a search does not wait for it). */
@@ -32,9 +34,12 @@ export class TeamTextSharing implements TextShare {
     this.leaseMs = o.leaseMs ?? 30_000;
   }
 
+  online(): boolean {
+    return this.o.link.online();
+  }
+
   async known(space: EmbeddingSpace, texts: readonly string[]): Promise<Map<string, Float32Array>> {
-    // A search someone waits for never waits on a server that is away.
-    if (!this.o.link.online() || texts.length === 0) return new Map();
+    if (texts.length === 0) return new Map();
     try {
       const rows = await this.o.link.withClient((c) => teamTextVectors(c, space.model, space.region, texts.map(normalizeQuery)));
       const out = new Map<string, Float32Array>();
