@@ -19,7 +19,7 @@ import { statement } from '../catalog/statements';
 import { rateFromFps } from '../../../src-shared/timecode';
 import { markFilterSql, markSummaries, RATING_ORDER_SQL } from '../marks/marks-repository';
 import { folderRange, joinOnVolume, relativeOnVolume } from './clip-paths';
-import { shotCounts, shotsOfClip } from './shot-store';
+import { shotCounts, shotFacts, shotsOfClip } from './shot-store';
 import { thumbnailsOf, type ThumbRow } from './thumbnail-store';
 
 /**
@@ -518,20 +518,7 @@ export function getClipDetail(db: CatalogDb, clipId: number): ClipDetail {
     bitRate: row.bit_rate,
     probedAt: row.probed_at,
     shots: shots.map(
-      (s): Shot => ({
-        id: s.id,
-        idx: s.idx,
-        startS: s.start_s,
-        endS: s.end_s,
-        startFrame: s.start_frame,
-        endFrame: s.end_frame,
-        cutScore: s.cut_score,
-        transition:
-          s.transition_kind !== null && s.transition_start_s !== null && s.transition_end_s !== null
-            ? { kind: s.transition_kind, startS: s.transition_start_s, endS: s.transition_end_s }
-            : null,
-        poster: posterByShot.get(s.id) ?? null,
-      }),
+      (s): Shot => ({ id: s.id, ...shotFacts(s), poster: posterByShot.get(s.id) ?? null }),
     ),
   };
 }

@@ -1,3 +1,4 @@
+import type { Shot } from '../../../src-shared/contract/library';
 import type { ShotPlace } from '../../../src-shared/timecode';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { statement } from '../catalog/statements';
@@ -43,6 +44,19 @@ export function shotCounts(db: CatalogDb, clipIds: readonly number[]): Map<numbe
     n: number;
   }[];
   return new Map(perClip.map((r) => [r.clip_id, r.n]));
+}
+
+/** A stored shot as the contract and the team library name its facts (no id, no picture: the caller's). */
+export function shotFacts(s: ShotRow): Omit<Shot, 'id' | 'poster'> {
+  return {
+    idx: s.idx,
+    startS: s.start_s,
+    endS: s.end_s,
+    startFrame: s.start_frame,
+    endFrame: s.end_frame,
+    cutScore: s.cut_score,
+    transition: s.transition_kind !== null && s.transition_start_s !== null && s.transition_end_s !== null ? { kind: s.transition_kind, startS: s.transition_start_s, endS: s.transition_end_s } : null,
+  };
 }
 
 /** The place of a stored shot, as the frame arithmetic (timecode.ts shotFrames) reads it. */

@@ -5,7 +5,7 @@ import type { CatalogDb } from '../catalog/open-catalog';
 import { applyClipEvent } from '../library/clips-repository';
 import { getClipRow } from '../library/clip-store';
 import { thumbnailDir } from '../library/clip-paths';
-import { replaceShots, shotsOfClip } from '../library/shot-store';
+import { replaceShots, shotFacts, shotsOfClip } from '../library/shot-store';
 import { thumbnailsOf } from '../library/thumbnail-store';
 import { saveCopiedThumbnails } from './stages/clip-media';
 import { publishClipResults, readClipResults, type ClipResults, type PublishedAnalysis, type PublishedShot, type PublishedThumbnail } from '../team/clip-results-store';
@@ -253,13 +253,7 @@ export class ClipSharing implements ClipShare {
       model,
       region,
       shots: shotsOfClip(this.o.db, clipId).map((s) => ({
-        idx: s.idx,
-        startS: s.start_s,
-        endS: s.end_s,
-        startFrame: s.start_frame,
-        endFrame: s.end_frame,
-        cutScore: s.cut_score,
-        transition: s.transition_kind && s.transition_start_s !== null && s.transition_end_s !== null ? { kind: s.transition_kind, startS: s.transition_start_s, endS: s.transition_end_s } : null,
+        ...shotFacts(s),
         analysis: publishedAnalysisOf(loadShotAnalysis(this.o.db, s.id)),
       })),
       thumbnails: [],

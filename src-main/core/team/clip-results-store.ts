@@ -1,5 +1,6 @@
 import type { ClientBase } from 'pg';
 import { z } from 'zod';
+import { shotSchema } from '../../../src-shared/contract/library';
 import type { LeaseRefusal } from './lease';
 import type { TeamLease } from './team-job-store';
 
@@ -35,15 +36,8 @@ export const publishedAnalysisSchema = z.object({
 });
 export type PublishedAnalysis = z.infer<typeof publishedAnalysisSchema>;
 
-/** A shot as published: the seat's own row shape is the catalog's, so the team's is its own. */
-export const publishedShotSchema = z.object({
-  idx: z.number().int().min(0),
-  startS: z.number(),
-  endS: z.number(),
-  startFrame: z.number().int().nullable(),
-  endFrame: z.number().int().nullable(),
-  cutScore: z.number().nullable(),
-  transition: z.object({ kind: z.enum(['cut', 'dissolve', 'fade']), startS: z.number(), endS: z.number() }).nullable(),
+/** A shot as published: the contract's facts of a shot (a seat's ids and pictures are its own), with its analysis. */
+export const publishedShotSchema = shotSchema.omit({ id: true, poster: true }).extend({
   /** null when the publishing seat had none for the shot. */
   analysis: publishedAnalysisSchema.nullable(),
 });
