@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { ClipJobs, JobView } from '../../../../src-shared/contract/jobs';
 import { api } from '../../api/client';
-import { CLIP_STATE_LABEL, JOB_STATE_LABEL, formatDuration, indexedDetail, retryIn, stageLabel } from './format';
+import { CLIP_STATE_LABEL, JOB_STATE_LABEL, formatDuration, indexedDetail, stageLabel, waitText } from './format';
 import { ProgressLine, StageBar } from './StageBar';
 
 type Action = 'pause' | 'resume' | 'cancel' | 'retry';
@@ -39,7 +39,7 @@ export function ClipJobRow({ clip }: { clip: ClipJobs }): ReactNode {
   const [open, setOpen] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
   const current = clip.jobs.find((j) => j.stage === clip.stage);
-  const waitNote = current ? retryIn(current.notBefore) : null;
+  const waitNote = current ? waitText(current.notBefore, current.attempts) : null;
   const detail =
     clip.state === 'done'
       ? indexedDetail(clip.segments, clip.note)
@@ -95,7 +95,7 @@ export function ClipJobRow({ clip }: { clip: ClipJobs }): ReactNode {
                   <ProgressLine value={j.state === 'done' ? 1 : j.progress} state={j.state} />
                 </td>
                 <td className="muted stage-note">
-                  {[j.note, j.attempts > 0 ? `${j.attempts} failed attempt${j.attempts === 1 ? '' : 's'}` : null, retryIn(j.notBefore)].filter(Boolean).join(' · ')}
+                  {[j.note, j.attempts > 0 ? `${j.attempts} failed attempt${j.attempts === 1 ? '' : 's'}` : null, waitText(j.notBefore, j.attempts)].filter(Boolean).join(' · ')}
                   {j.errorMessage && j.state !== 'done' && <div className={j.state === 'failed' ? 'error-text' : ''}>{j.errorMessage}</div>}
                 </td>
                 <td className="stage-actions">

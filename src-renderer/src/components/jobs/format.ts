@@ -42,11 +42,15 @@ export function formatDuration(s: number | null): string {
   return m > 0 ? `${m}:${String(r).padStart(2, '0')}` : `${r} s`;
 }
 
-/** When a queued job will be tried again, if it waits for a backoff. */
-export function retryIn(notBefore: number | null, now = Date.now()): string | null {
+/**
+ * When a queued job runs again, if it waits: a retry after a failed attempt, or (no attempt failed) its
+ * next look (a task the service is still processing, a clip another seat of the team is indexing).
+ */
+export function waitText(notBefore: number | null, attempts: number, now = Date.now()): string | null {
   if (notBefore === null || notBefore <= now) return null;
   const s = Math.ceil((notBefore - now) / 1000);
-  return s < 60 ? `retry in ${s} s` : `retry in ${Math.ceil(s / 60)} min`;
+  const when = s < 60 ? `${s} s` : `${Math.ceil(s / 60)} min`;
+  return attempts > 0 ? `retry in ${when}` : `next look in ${when}`;
 }
 
 /**
