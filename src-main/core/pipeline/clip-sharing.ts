@@ -22,7 +22,8 @@ import {
   teamJobOf,
   type TeamLease,
 } from '../team/team-job-store';
-import { recordTeamTask, recordTeamUpload, teamTasks, teamUploadKeys, type JournalKind } from '../team/journal-store';
+import { recordTeamTask, recordTeamUpload, teamTasks, teamUploadKeys } from '../team/journal-store';
+import type { TensorService } from '../tensors/chunk-upload';
 import type { TeamLink } from '../team/team-link';
 import { clipIndexedWith, linkTeamClip, localClipOfTeamClip, notePublished, noteResultsFrom, teamLinkOf, unlinkedClipIds, unpublishedClipIds } from '../team/team-replica-store';
 import { silentLogger, type Logger } from '../util/logger';
@@ -182,7 +183,7 @@ export class ClipSharing implements ClipShare {
     await this.orNothing(() => this.o.link.withClient((c) => recordTeamUpload(c, this.o.link.seatId, { requestId, region, storageKeysJson })), undefined);
   }
 
-  async submitted(uploadRequestId: string, kind: JournalKind, region: string, taskId: string): Promise<void> {
+  async submitted(uploadRequestId: string, kind: TensorService, region: string, taskId: string): Promise<void> {
     await this.orNothing(() => this.o.link.withClient((c) => recordTeamTask(c, this.o.link.seatId, { uploadRequestId, kind, region, taskId })), undefined);
   }
 

@@ -1,6 +1,7 @@
 import type { AnalysisPool } from '../analysis/analysis-pool';
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { ServiceClient } from '../service/client';
+import type { TensorService } from '../tensors/chunk-upload';
 import type { TensorProfile } from '../tensors/tensor-profile';
 import type { Logger } from '../util/logger';
 import type { Job } from './job-types';
@@ -30,7 +31,7 @@ export interface ClipShare {
   /** The service answered an upload of the clip: into the team's journal (never throws; nothing while the server is away). */
   uploaded(requestId: string, region: string, storageKeysJson: string): Promise<void>;
   /** The service answered a submission of the clip: into the team's journal (never throws). */
-  submitted(uploadRequestId: string, kind: 'embedding' | 'tagging', region: string, taskId: string): Promise<void>;
+  submitted(uploadRequestId: string, kind: TensorService, region: string, taskId: string): Promise<void>;
 }
 
 /** Everything the indexing stages use, handed in by the orchestrator (and by tests). */

@@ -1,12 +1,11 @@
 import type { ClientBase } from 'pg';
+import type { TensorService } from '../tensors/chunk-upload';
 
 /**
  * The one owner of `team.uploads` and `team.tasks` (migration 0003): the team's copy of what the seat
  * holding a clip has sent the service, so a seat taking the clip over after the holder died sends
  * nothing twice that the service already answered.
  */
-
-export type JournalKind = 'embedding' | 'tagging';
 
 /** The service answered an upload: its storage keys (the catalog's JSON). */
 export async function recordTeamUpload(client: ClientBase, seatId: string, u: { requestId: string; region: string; storageKeysJson: string }): Promise<void> {
@@ -28,7 +27,7 @@ export async function teamUploadKeys(client: ClientBase, region: string, request
 }
 
 /** The service answered a submission: its task id. */
-export async function recordTeamTask(client: ClientBase, seatId: string, t: { uploadRequestId: string; kind: JournalKind; region: string; taskId: string }): Promise<void> {
+export async function recordTeamTask(client: ClientBase, seatId: string, t: { uploadRequestId: string; kind: TensorService; region: string; taskId: string }): Promise<void> {
   await client.query(
     `INSERT INTO team.tasks (upload_request_id, kind, region, task_id, seat_id) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (upload_request_id, kind, region) DO UPDATE SET task_id = excluded.task_id, seat_id = excluded.seat_id, at = now()`,
