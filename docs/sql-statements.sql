@@ -945,7 +945,7 @@ SELECT id FROM clips WHERE source_url IS NULL ORDER BY id;
 SELECT c.id FROM clips c WHERE c.source_url IS NULL AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.clip_id = c.id AND j.state IN ('queued', 'running', 'paused', 'failed', 'cancelled'))
 AND (c.indexed_at IS NULL OR c.indexed_profile IS NOT ?) ORDER BY c.id;
 
--- ===== src-main/core/pipeline/segment-store.ts (44)
+-- ===== src-main/core/pipeline/segment-store.ts (41)
 -- segmentsOf
 SELECT * FROM segments WHERE clip_id = ? AND profile_id = ? ORDER BY shot_id, chunk_idx, part;
 -- segment
@@ -1025,15 +1025,6 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (segment_id) DO UPDATE SET raw_json = excluded.raw_json, shot_size = excluded.shot_size,
   camera_movement = excluded.camera_movement, shooting_angle = excluded.shooting_angle, shot_size_conf = excluded.shot_size_conf,
   camera_movement_conf = excluded.camera_movement_conf, shooting_angle_conf = excluded.shooting_angle_conf, created_at = excluded.created_at;
--- insSeg
-INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id) VALUES (?, ?, ?, '', ?, ?, ?);
--- insEmb
-INSERT INTO embeddings (segment_id, dim, vector, model, region, profile_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?);
--- insTag
-INSERT INTO service_tags (segment_id, raw_json, shot_size, camera_movement, shooting_angle, shot_size_conf, camera_movement_conf, shooting_angle_conf, created_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
--- insertFetchedSegments
-DELETE FROM segments WHERE clip_id = ?;
 -- resultsOf
 SELECT sh.idx AS shot_idx, s.chunk_idx, s.part, s.start_s, s.end_s, s.frames, s.budget, s.content_sha, e.vector,
       t.raw_json AS tags_raw, t.shot_size, t.camera_movement, t.shooting_angle, t.shot_size_conf, t.camera_movement_conf, t.shooting_angle_conf
@@ -1047,7 +1038,9 @@ INSERT INTO embeddings (segment_id, dim, vector, model, region, profile_id, crea
 -- insTag
 INSERT INTO service_tags (segment_id, raw_json, shot_size, camera_movement, shooting_angle, shot_size_conf, camera_movement_conf, shooting_angle_conf, created_at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
--- insertPublished
+-- writeWithResults
+DELETE FROM segments WHERE clip_id = ?;
+-- writeWithResults
 DELETE FROM segments WHERE clip_id = ? AND profile_id = ?;
 -- segmentCount
 SELECT COUNT(*) AS n FROM segments WHERE clip_id = ? AND profile_id = ?;

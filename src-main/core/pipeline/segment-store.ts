@@ -341,24 +341,26 @@ export class SegmentStore {
     rawTagsJson: string,
     meta: { model: string; region: string; profileId: string },
   ): number[] {
-    const insSeg = statement(this.db, 'INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id) VALUES (?, ?, ?, \'\', ?, ?, ?)');
-    const insEmb = statement(this.db, 'INSERT INTO embeddings (segment_id, dim, vector, model, region, profile_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
-    const insTag = statement(
-      this.db,
-      `INSERT INTO service_tags (segment_id, raw_json, shot_size, camera_movement, shooting_angle, shot_size_conf, camera_movement_conf, shooting_angle_conf, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
     const { shotSize: a, cameraMovement: b, shootingAngle: c } = tags;
-    const now = Date.now();
-    return this.db.transaction(() => {
-      statement(this.db, 'DELETE FROM segments WHERE clip_id = ?').run(clipId);
-      return spans.map((sp, i) => {
-        const id = Number(insSeg.run(clipId, shotId, i, sp.startS, sp.endS, meta.profileId).lastInsertRowid);
-        insEmb.run(id, sp.vector.length, float32ToBlob(sp.vector), meta.model, meta.region, meta.profileId, now);
-        insTag.run(id, rawTagsJson, a?.id ?? null, b?.id ?? null, c?.id ?? null, a?.confidence ?? null, b?.confidence ?? null, c?.confidence ?? null, now);
-        return id;
-      });
-    })();
+    const rows = spans.map((sp, i) => ({
+      shot_id: shotId,
+      chunk_idx: i,
+      part: '',
+      start_s: sp.startS,
+      end_s: sp.endS,
+      frames: null,
+      budget: null,
+      content_sha: null,
+      vector: float32ToBlob(sp.vector),
+      tags_raw: rawTagsJson,
+      shot_size: a?.id ?? null,
+      camera_movement: b?.id ?? null,
+      shooting_angle: c?.id ?? null,
+      shot_size_conf: a?.confidence ?? null,
+      camera_movement_conf: b?.confidence ?? null,
+      shooting_angle_conf: c?.confidence ?? null,
+    }));
+    return this.writeWithResults(clipId, rows, meta, 'every profile');
   }
 
   /**
@@ -382,6 +384,23 @@ export class SegmentStore {
    * whatever segments of the profile the clip had. No upload or task rows: nothing was sent from here.
    */
   insertPublished(clipId: number, shotIdByIdx: ReadonlyMap<number, number>, rows: readonly PublishedSegment[], meta: { model: string; region: string; profileId: string }): number {
+    const placed = rows.flatMap((r) => {
+      const shotId = shotIdByIdx.get(r.shot_idx);
+      return shotId === undefined ? [] : [{ ...r, shot_id: shotId }];
+    });
+    return this.writeWithResults(clipId, placed, meta, 'this profile').length;
+  }
+
+  /**
+   * Segments written with their embedding and tags at once (no uploads or tasks: nothing is sent from
+   * here), replacing the clip's segments of the profile or of every profile, in one transaction.
+   */
+  private writeWithResults(
+    clipId: number,
+    rows: ReadonlyArray<Omit<PublishedSegment, 'shot_idx'> & { shot_id: number }>,
+    meta: { model: string; region: string; profileId: string },
+    replacing: 'this profile' | 'every profile',
+  ): number[] {
     const insSeg = statement(
       this.db,
       'INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -393,19 +412,16 @@ export class SegmentStore {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const now = Date.now();
-    let n = 0;
-    this.db.transaction(() => {
-      statement(this.db, 'DELETE FROM segments WHERE clip_id = ? AND profile_id = ?').run(clipId, meta.profileId);
-      for (const r of rows) {
-        const shotId = shotIdByIdx.get(r.shot_idx);
-        if (shotId === undefined) continue;
-        const id = Number(insSeg.run(clipId, shotId, r.chunk_idx, r.part, r.start_s, r.end_s, meta.profileId, r.frames, r.budget, r.content_sha).lastInsertRowid);
+    return this.db.transaction(() => {
+      if (replacing === 'every profile') statement(this.db, 'DELETE FROM segments WHERE clip_id = ?').run(clipId);
+      else statement(this.db, 'DELETE FROM segments WHERE clip_id = ? AND profile_id = ?').run(clipId, meta.profileId);
+      return rows.map((r) => {
+        const id = Number(insSeg.run(clipId, r.shot_id, r.chunk_idx, r.part, r.start_s, r.end_s, meta.profileId, r.frames, r.budget, r.content_sha).lastInsertRowid);
         insEmb.run(id, r.vector.byteLength / 4, r.vector, meta.model, meta.region, meta.profileId, now);
         insTag.run(id, r.tags_raw, r.shot_size, r.camera_movement, r.shooting_angle, r.shot_size_conf, r.camera_movement_conf, r.shooting_angle_conf, now);
-        n++;
-      }
+        return id;
+      });
     })();
-    return n;
   }
 
   /** A clip's segments with a profile (the Jobs view's count). */
