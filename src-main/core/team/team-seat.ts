@@ -111,6 +111,10 @@ export class TeamSeat implements TeamLink {
       this.setOnline(false);
       throw teamErrorOf(e, this.o.settings);
     }
+    // A checked-out client has no pool listener: a server going away mid-query (57P01) would be an
+    // unhandled 'error' event. The query's own rejection carries it to the caller.
+    const onError = (e: Error) => this.log.debug('team.client.error', { message: e.message });
+    client.on('error', onError);
     let broken = false;
     try {
       const out = await fn(client);
@@ -124,6 +128,7 @@ export class TeamSeat implements TeamLink {
       }
       throw err;
     } finally {
+      client.off('error', onError);
       client.release(broken);
     }
   }
