@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { MethodName } from '../../src-shared/contract';
 import type { CatalogHealth } from '../../src-shared/contract/catalog';
 import type { JobsSummary } from '../../src-shared/contract/jobs';
@@ -27,6 +27,11 @@ describe('a full disk', () => {
   const disk = path.join(tmp.dir, 'small-disk');
   let dataDir = path.join(disk, 'data');
   const filler = path.join(disk, 'filler');
+  /** Tops the disk up again: a job that met the full disk deletes its temporary files, freeing room. */
+  const topUp = path.join(disk, 'filler-top-up');
+  const emptyDisk = () => {
+    for (const f of [filler, topUp]) fs.rmSync(f, { force: true });
+  };
   const footage = path.join(tmp.dir, 'footage');
   let cannotMount: string | null = null;
   let emu: EmulatorHandle | undefined;
@@ -49,6 +54,12 @@ describe('a full disk', () => {
     cannotMount = mountSmallDisk(disk, DISK_MB);
     fs.mkdirSync(footage);
     for (const c of CLIPS) fs.copyFileSync(mediaFile(c), path.join(footage, c));
+  });
+  // A failed case must not leave the next one a full disk.
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+    if (!cannotMount) emptyDisk();
   });
   afterAll(async () => {
     await app?.close();
@@ -88,6 +99,7 @@ describe('a full disk', () => {
     const clipId = (await value<{ items: { id: number }[] }>('library.list', { limit: 1 })).items[0]!.id;
     // An import is refused before it starts, with the same words. A save may still find room in
     // pages SQLite already has; if not, it says why in those words, not SQLite's.
+    fillDisk(topUp);
     const again = await call('library.import', { paths: [footage] });
     if (minFreeBytes > 0 || !again.ok) expect(again).toMatchObject({ ok: false, error: { kind: 'disk_full', message: expect.stringContaining(dataDir) } });
     const save = await call('marks.saveRange', { clipId, inFrame: 0, outFrame: 10, rate: { num: 25, den: 1 }, name: 'on a full disk' });
@@ -103,7 +115,7 @@ describe('a full disk', () => {
     unsubscribe();
     expect(holds).toBeGreaterThan(0);
     console.log(`full disk (room kept ${minFreeBytes} B): the queue held ${holds} time(s)`);
-    fs.rmSync(filler);
+    emptyDisk();
     await waitUntil(() => one('SELECT COUNT(*) AS n FROM clips WHERE indexed_at IS NOT NULL') === CLIPS.length, 120_000, 'every clip indexed once there is room');
     expect((await value<JobsSummary>('jobs.summary')).network.reason).not.toBe('disk');
     expect(one("SELECT COUNT(*) AS n FROM jobs WHERE state <> 'done'")).toBe(0);
@@ -146,7 +158,7 @@ describe('a full disk', () => {
     const save = await call('marks.saveRange', { clipId, inFrame: 20, outFrame: 30, rate: { num: 25, den: 1 }, name: 'read-only' });
     expect(save).toMatchObject({ ok: false, error: { kind: 'disk_full', message: expect.stringMatching(/read-only/) } });
 
-    fs.rmSync(filler);
+    emptyDisk();
     let now: CatalogHealth | null = null;
     for (const t0 = Date.now(); Date.now() - t0 < 20_000; await new Promise((r) => setTimeout(r, 200))) {
       now = await value<CatalogHealth>('catalog.health');
