@@ -237,9 +237,6 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
         share: () => team?.share() ?? null,
       },
     });
-    if (!readOnly) {
-      team = createTeamRuntime({ settings: teamSettings, db, events, cacheDir: paths.cacheDir, pipeline: pipeline.pipeline, identity: () => service.identity(), logger: o.logger, leaseMs: o.teamLeaseMs });
-    }
     const library = createLibraryService({
       db,
       events,
@@ -252,6 +249,19 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
       beforeImport: () => disk.require(),
       ...(readOnly ? { pollOnStart: false, volumePollMs: 0 } : {}),
     });
+    if (!readOnly) {
+      team = createTeamRuntime({
+        settings: teamSettings,
+        db,
+        events,
+        cacheDir: paths.cacheDir,
+        pipeline: pipeline.pipeline,
+        identity: () => service.identity(),
+        logger: o.logger,
+        leaseMs: o.teamLeaseMs,
+        importFiles: (files) => library.importPaths(files),
+      });
+    }
     const collections = createCollectionsModule({
       db,
       events,
@@ -296,7 +306,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
         // joined: the edit is sent soon (it is in the catalog's outbox either way)
         team?.marksEdited();
       }),
-      'team.activity': () => team?.activity() ?? { joined: false, online: false, clips: 0, indexedHere: 0, fromOtherSeats: 0, unpublished: 0 },
+      'team.activity': () => team?.activity() ?? { joined: false, online: false, clips: 0, indexedHere: 0, fromOtherSeats: 0, unpublished: 0, notHere: 0, notHereShares: [] },
       ...createExportHandlers(db, o.desktop),
       ...createServiceActionsHandlers({
         db,
