@@ -31,7 +31,17 @@ export interface TeamRuntimeOptions {
   leaseMs?: number;
   /** The library's import: other seats' clips found on this seat's drives enter the catalog through it. */
   importFiles: (paths: string[]) => Promise<unknown>;
+  /** A seat held by its start's check (schema, password) checks again this often (default 60 s). */
+  recheckMs?: number;
 }
+
+/**
+ * A start's check that fails for one of these may pass by itself (the server away, busy or failing):
+ * the seat starts and works detached meanwhile. Any other (a schema of another version, a password
+ * rotated, a certificate no longer trusted) holds the seat: an app must not share rows with a schema
+ * it was not written for.
+ */
+const STARTS_ANYWAY = new Set(['offline', 'upstream', 'server']);
 
 export interface TeamRuntime {
   /** The indexing share of the seat while joined; null when solo. */
@@ -48,8 +58,12 @@ export interface TeamRuntime {
 export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
   let running: { seat: TeamSeat; sharing: ClipSharing; texts: TeamTextSharing; marks: TeamMarksSync; arrivals: TeamClipArrivals } | null = null;
   let stopping: Promise<void> = Promise.resolve();
+  /** Why the joined seat is not working with the team (its start's check failed); null otherwise. */
+  let held: { message: string; timer: NodeJS.Timeout } | null = null;
 
   const stopRunning = async () => {
+    if (held) clearTimeout(held.timer);
+    held = null;
     const r = running;
     running = null;
     if (!r) return;
@@ -58,7 +72,22 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
     await r.marks.stop();
     await r.seat.stop();
   };
-  const startIfJoined = () => {
+  const restart = () => {
+    stopping = stopping.then(stopRunning).then(startIfJoined, (e: unknown) => o.logger.warn('team.runtime.restart.failed', { message: (e as Error).message }));
+  };
+  const startIfJoined = async () => {
+    const toCheck = o.settings.joined();
+    if (!toCheck) return;
+    // Before anything is read or written: the schema version and the password (kept out of Settings'
+    // "Last check", which is the editor's; `team.activity` says why the seat is held).
+    const check = await o.settings.tryForm(toCheck.settings, toCheck.password);
+    if (!check.ok && check.error && !STARTS_ANYWAY.has(check.error.kind)) {
+      o.logger.warn('team.runtime.held', { kind: check.error.kind, message: check.error.message });
+      const timer = setTimeout(restart, o.recheckMs ?? 60_000);
+      timer.unref?.();
+      held = { message: check.error.message, timer };
+      return;
+    }
     const joined = o.settings.joined();
     if (!joined) return;
     const seat = new TeamSeat({ ...joined, db: o.db, logger: o.logger });
@@ -88,19 +117,17 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
     seat.start();
     running = { seat, sharing, texts: new TeamTextSharing({ link: seat, leaseMs: o.leaseMs, logger: o.logger }), marks, arrivals };
   };
-  const unsubscribe = o.settings.onChanged(() => {
-    stopping = stopping.then(stopRunning).then(startIfJoined, (e: unknown) => o.logger.warn('team.runtime.restart.failed', { message: (e as Error).message }));
-  });
-  startIfJoined();
+  const unsubscribe = o.settings.onChanged(restart);
+  restart();
 
   return {
     share: () => running?.sharing ?? null,
     marksEdited: () => running?.marks.edited(),
     textShare: () => running?.texts ?? null,
     activity: () => {
-      const joined = running !== null;
+      const joined = running !== null || held !== null;
       const notHere = running?.arrivals.notFound() ?? { clips: 0, shares: [] };
-      return { joined, online: running?.seat.online() ?? false, ...teamClipCounts(o.db), notHere: notHere.clips, notHereShares: notHere.shares };
+      return { joined, online: running?.seat.online() ?? false, ...teamClipCounts(o.db), notHere: notHere.clips, notHereShares: notHere.shares, held: held?.message ?? null };
     },
     async stop() {
       unsubscribe();

@@ -89,6 +89,8 @@ export const teamActivitySchema = z.object({
   notHere: z.number().int().nonnegative(),
   /** The shares those clips are on, as the seats that have them name them (at most five). */
   notHereShares: z.array(z.string()),
+  /** Why this joined seat works alone although the server answers (its start's check: schema, password); null otherwise. */
+  held: z.string().nullable(),
 });
 export type TeamActivity = z.infer<typeof teamActivitySchema>;
 

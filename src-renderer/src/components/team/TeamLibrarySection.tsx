@@ -17,7 +17,8 @@ function checkText(c: TeamCheckResult): string {
 function activityText(a: TeamActivity): string {
   const parts = [`${a.clips} clip${a.clips === 1 ? '' : 's'} shared with the team`, `${a.indexedHere} indexed here`, `${a.fromOtherSeats} by other seats`];
   if (a.unpublished > 0) parts.push(`${a.unpublished} indexed here while the server was away, sent when it is back`);
-  return `${a.online ? 'Online' : 'Team server unreachable: working on this catalog alone'} · ${parts.join(', ')}`;
+  const state = a.held ? `Working on this catalog alone: ${a.held}` : a.online ? 'Online' : 'Team server unreachable: working on this catalog alone';
+  return `${state} · ${parts.join(', ')}`;
 }
 
 /** The team's clips this seat cannot open, and what the editor can do about it. */
@@ -135,7 +136,7 @@ export function TeamLibrarySection(): ReactNode {
             even when the server is away.
           </p>
           {activity && (
-            <p className={`team-status ${activity.online ? 'ok-text' : 'error-text'}`} data-testid="team-activity" role="status">
+            <p className={`team-status ${activity.online && !activity.held ? 'ok-text' : 'error-text'}`} data-testid="team-activity" role="status">
               {activityText(activity)}
             </p>
           )}
