@@ -237,8 +237,29 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
         share: () => team?.share() ?? null,
       },
     });
+    const collections = createCollectionsModule({
+      db,
+      events,
+      logger: o.logger,
+      cacheDir: paths.cacheDir,
+      region: () => preferences.get().region,
+      client: () => service.client(),
+      ffmpeg: ffmpegBinary,
+      queue: pipeline.pipeline.queue,
+      share: () => team?.collectionShare() ?? null,
+    });
     if (!readOnly) {
-      team = createTeamRuntime({ settings: teamSettings, db, events, cacheDir: paths.cacheDir, pipeline: pipeline.pipeline, identity: () => service.identity(), logger: o.logger, leaseMs: o.teamLeaseMs });
+      team = createTeamRuntime({
+        settings: teamSettings,
+        db,
+        events,
+        cacheDir: paths.cacheDir,
+        pipeline: pipeline.pipeline,
+        collections,
+        identity: () => service.identity(),
+        logger: o.logger,
+        leaseMs: o.teamLeaseMs,
+      });
     }
     const library = createLibraryService({
       db,
@@ -251,16 +272,6 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
       indexStates: (ids) => pipeline.pipeline.indexStates(ids),
       beforeImport: () => disk.require(),
       ...(readOnly ? { pollOnStart: false, volumePollMs: 0 } : {}),
-    });
-    const collections = createCollectionsModule({
-      db,
-      events,
-      logger: o.logger,
-      cacheDir: paths.cacheDir,
-      region: () => preferences.get().region,
-      client: () => service.client(),
-      ffmpeg: ffmpegBinary,
-      queue: pipeline.pipeline.queue,
     });
     const search = createSearchModule({
       db,

@@ -1,4 +1,7 @@
 import type { CatalogDb } from './catalog/open-catalog';
+import type { CollectionShare } from './collections/collection-stages';
+import type { CollectionsModule } from './collections/collections-module';
+import { TeamCollectionsSync } from './collections/team-collections-sync';
 import { TeamMarksSync } from './marks/team-marks-sync';
 import { ClipSharing } from './pipeline/clip-sharing';
 import type { IndexingPipeline } from './pipeline/indexing-pipeline';
@@ -24,6 +27,8 @@ export interface TeamRuntimeOptions {
   /** App cache folder (thumbnails). */
   cacheDir: string;
   pipeline: IndexingPipeline;
+  /** The service's collections: what is in them is shared between the seats. */
+  collections: Pick<CollectionsModule, 'store' | 'notify' | 'scheduler' | 'listChanged'>;
   identity: () => { region: string; model: string };
   logger: Logger;
   /** Lease of a claimed clip (default 30 s; web mode's --team-lease-seconds). */
@@ -37,13 +42,15 @@ export interface TeamRuntime {
   marksEdited(): void;
   /** The team's encoded texts while joined; null when solo. */
   textShare(): TextShare | null;
+  /** The collections' uploads and members while joined; null when solo. */
+  collectionShare(): CollectionShare | null;
   /** This seat's share of the work (team.activity). */
   activity(): TeamActivity;
   stop(): Promise<void>;
 }
 
 export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
-  let running: { seat: TeamSeat; sharing: ClipSharing; texts: TeamTextSharing; marks: TeamMarksSync } | null = null;
+  let running: { seat: TeamSeat; sharing: ClipSharing; texts: TeamTextSharing; marks: TeamMarksSync; collections: TeamCollectionsSync } | null = null;
   let stopping: Promise<void> = Promise.resolve();
 
   const stopRunning = async () => {
@@ -52,6 +59,7 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
     if (!r) return;
     await r.sharing.stop();
     await r.marks.stop();
+    await r.collections.stop();
     await r.seat.stop();
   };
   const startIfJoined = () => {
@@ -68,15 +76,30 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
       leaseMs: o.leaseMs,
       wake: (clipId) => o.pipeline.queue.wakeClip(clipId, 'analysis'),
       working: (clipId) => o.pipeline.queue.list({ clipId, states: ['queued', 'running'] }).length > 0,
-      // The team's marks of a clip just linked are merged with the next round, not the 30 s one.
-      linked: () => marks.edited(),
+      // The team's marks and collection members of a clip just linked are merged with the next round, not the 30 s one.
+      linked: () => {
+        marks.edited();
+        collections.edited();
+      },
       logger: o.logger,
     });
     const marks = new TeamMarksSync({ db: () => o.db, link: seat, events: o.events, logger: o.logger });
+    const collections = new TeamCollectionsSync({
+      db: () => o.db,
+      link: seat,
+      store: () => o.collections.store,
+      notify: o.collections.notify,
+      listChanged: o.collections.listChanged,
+      schedule: (clipIds) => o.collections.scheduler.schedule(clipIds),
+      cancel: (clipIds) => o.collections.scheduler.cancel(clipIds),
+      leaseMs: o.leaseMs,
+      logger: o.logger,
+    });
     sharing.start();
     marks.start();
+    collections.start();
     seat.start();
-    running = { seat, sharing, texts: new TeamTextSharing({ link: seat, leaseMs: o.leaseMs, logger: o.logger }), marks };
+    running = { seat, sharing, texts: new TeamTextSharing({ link: seat, leaseMs: o.leaseMs, logger: o.logger }), marks, collections };
   };
   const unsubscribe = o.settings.onChanged(() => {
     stopping = stopping.then(stopRunning).then(startIfJoined, (e: unknown) => o.logger.warn('team.runtime.restart.failed', { message: (e as Error).message }));
@@ -87,6 +110,7 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
     share: () => running?.sharing ?? null,
     marksEdited: () => running?.marks.edited(),
     textShare: () => running?.texts ?? null,
+    collectionShare: () => running?.collections ?? null,
     activity: () => {
       const joined = running !== null;
       return { joined, online: running?.seat.online() ?? false, ...teamClipCounts(o.db) };
