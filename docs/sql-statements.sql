@@ -556,7 +556,7 @@ CREATE TABLE collection_waiting (
 );
 INSERT INTO collection_outbox (collection_id, region, clip_id, at) SELECT collection_id, region, clip_id, updated_at FROM collection_videos;;
 
--- ===== src-main/core/collections/collection-store.ts (29)
+-- ===== src-main/core/collections/collection-store.ts (28)
 -- SELECT_ROW
 SELECT cv.*, c.file_name FROM collection_videos cv LEFT JOIN clips c ON c.id = cv.clip_id;
 -- summaries
@@ -621,11 +621,11 @@ SELECT o.collection_id AS o_collection_id, o.region AS o_region, o.clip_id AS o_
   FROM collection_outbox o
   LEFT JOIN collection_videos cv ON cv.collection_id = o.collection_id AND cv.region = o.region AND cv.clip_id = o.clip_id
   LEFT JOIN team_clips t ON t.clip_id = o.clip_id
+ -- a clip the team does not know yet waits for its link; a row gone with its clip is only cleared
+ WHERE cv.clip_id IS NULL OR t.team_clip_id IS NOT NULL
  ORDER BY o.at LIMIT ?;
 -- sent
 DELETE FROM collection_outbox WHERE collection_id = ? AND region = ? AND clip_id = ? AND at = ?;
--- unsentCount
-SELECT COUNT(*) FROM collection_outbox;
 -- wait
 INSERT INTO collection_waiting (team_clip_id) VALUES (?) ON CONFLICT DO NOTHING;
 -- waitingLinked

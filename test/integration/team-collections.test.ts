@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startWebApp, type WebApp } from '../../src-main/web/web-app';
+import type { WebApp } from '../../src-main/web/web-app';
 import type { CollectionSummary, CollectionVideo } from '../../src-shared/contract/collections';
-import type { TeamConnectionSettings } from '../../src-shared/contract/team';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { callOk } from '../helpers/app-call';
 import { mediaFile, tempDir } from '../helpers/paths';
-import { describeWithPostgres, SEAT_ROLE, startPgCluster, TEAM_DATABASE, type PgCluster } from '../helpers/pg-cluster';
+import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+import { joinedWebApps } from '../helpers/team-web-apps';
 
 const KEY = 'team-collections-key';
 const CLIPS = ['mdn_friday.mp4', 'mdn_bug_video_640.mp4', 'intel_bottle-detection.mp4'];
@@ -59,21 +59,10 @@ describeWithPostgres('team library: two seats share the service\'s collections',
     const footage = path.join(tmp.dir, 'footage');
     fs.mkdirSync(footage);
     for (const c of CLIPS) fs.copyFileSync(mediaFile(c), path.join(footage, c));
-    const renderer = path.join(tmp.dir, 'renderer');
-    fs.mkdirSync(renderer);
-    fs.writeFileSync(path.join(renderer, 'index.html'), '<!doctype html>');
-    const seat = cluster.seatConfig();
-    for (const name of ['A', 'B']) {
-      const app = await startWebApp({ dataDir: path.join(tmp.dir, `data-${name}`), rendererDir: renderer, teamLeaseMs: 6000 });
-      apps.push(app);
-      const settings: TeamConnectionSettings = { host: '127.0.0.1', port: cluster.port, database: TEAM_DATABASE, user: SEAT_ROLE, sslmode: 'disable', seatName: `Bay ${name}` };
-      await callOk(app.core, 'team.configure', { settings, password: String(seat.password) });
-      await callOk(app.core, 'settings.update', { baseUrls: { asia: emu.url } });
-      await callOk(app.core, 'settings.setApiKey', { key: KEY });
-      fs.symlinkSync(footage, path.join(tmp.dir, `mount-${name}`));
-    }
+    const { apps: joined, mounts } = await joinedWebApps({ dir: tmp.dir, cluster, emulatorUrl: emu.url, apiKey: KEY, footage, names: ['A', 'B'], teamLeaseMs: 6000 });
+    apps.push(...joined);
     [a, b] = apps as [WebApp, WebApp];
-    await Promise.all(apps.map((app, i) => callOk(app.core, 'library.import', { paths: [path.join(tmp.dir, `mount-${'AB'[i]}`)] })));
+    await Promise.all(apps.map((app, i) => callOk(app.core, 'library.import', { paths: [mounts[i]] })));
     // Each seat links its clips to the team's (by fingerprint) before their analysis.
     const linked = (app: WebApp) => (app.core.db.prepare('SELECT COUNT(*) AS n FROM team_clips').get() as { n: number }).n === CLIPS.length;
     await until('both seats to link every clip', async () => apps.every(linked), 120_000);

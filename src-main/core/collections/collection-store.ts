@@ -227,9 +227,10 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
         FROM collection_outbox o
         LEFT JOIN collection_videos cv ON cv.collection_id = o.collection_id AND cv.region = o.region AND cv.clip_id = o.clip_id
         LEFT JOIN team_clips t ON t.clip_id = o.clip_id
+       -- a clip the team does not know yet waits for its link; a row gone with its clip is only cleared
+       WHERE cv.clip_id IS NULL OR t.team_clip_id IS NOT NULL
        ORDER BY o.at LIMIT ?`),
     sent: db.prepare('DELETE FROM collection_outbox WHERE collection_id = ? AND region = ? AND clip_id = ? AND at = ?'),
-    unsentCount: db.prepare('SELECT COUNT(*) FROM collection_outbox').pluck(),
     wait: db.prepare('INSERT INTO collection_waiting (team_clip_id) VALUES (?) ON CONFLICT DO NOTHING'),
     waitingLinked: db.prepare('SELECT w.team_clip_id FROM collection_waiting w JOIN team_clips t ON t.team_clip_id = w.team_clip_id ORDER BY w.team_clip_id').pluck(),
     waited: db.prepare('DELETE FROM collection_waiting WHERE team_clip_id = ?'),
@@ -339,23 +340,24 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
         for (const clipId of clipIds) {
           const key = { collectionId, region, clipId };
           const raw = q.anyRow.get(collectionId, region, clipId) as RawRow | undefined;
-          if (raw && raw.removed_at !== null) q.revive.run({ ...key, t });
           const existing = raw ? toRow(raw) : undefined;
+          const retry = existing?.status === 'failed' || existing?.status === 'cancelled';
           if (!existing) {
             q.insertRow.run(collectionId, region, clipId, t, t);
-            queued.push(clipId);
-          } else if (existing.status === 'failed' || existing.status === 'cancelled') {
-            const serviceFailed = existing.status === 'failed' && existing.errorKind === 'media';
-            const repoll = existing.videoId !== null && !serviceFailed;
-            q.reset.run({ ...key, t, status: repoll ? 'uploaded' : 'queued', videoId: repoll ? existing.videoId : null });
-            if (raw!.removed_at === null) q.revive.run({ ...key, t });
-            queued.push(clipId);
-          } else if (raw!.removed_at !== null) {
-            queued.push(clipId);
-          } else {
+          } else if (raw!.removed_at === null && !retry) {
             already.push(clipId);
             continue;
+          } else {
+            // Added again after a removal, or retried: this catalog's add, now (a retry's time tells the
+            // team's claim that this seat saw the failure). The video the service has is kept.
+            q.revive.run({ ...key, t });
+            if (retry) {
+              const serviceFailed = existing.status === 'failed' && existing.errorKind === 'media';
+              const repoll = existing.videoId !== null && !serviceFailed;
+              q.reset.run({ ...key, t, status: repoll ? 'uploaded' : 'queued', videoId: repoll ? existing.videoId : null });
+            }
           }
+          queued.push(clipId);
           touch(key, t);
         }
       })();
@@ -483,18 +485,19 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
       return result;
     },
 
-    /** The changes not yet sent to the team, oldest first: members of linked clips as the team names them, and every receipt to clear once sent. */
-    unsentMembers(seatId: string, limit = 500): { members: TeamMember[]; receipts: MemberReceipt[] } {
+    /**
+     * The changes not yet sent to the team, oldest first: members of linked clips as the team names
+     * them, and the receipts to clear once sent (also of rows gone with their clip, which send nothing).
+     */
+    unsentMembers(seatId: string, limit: number): { members: TeamMember[]; receipts: MemberReceipt[] } {
       const rows = q.outbox.all(limit) as (RawRow & { o_collection_id: string; o_region: string; o_clip_id: number; o_at: number; team_clip_id: number | null })[];
       const members: TeamMember[] = [];
       const receipts: MemberReceipt[] = [];
       for (const r of rows) {
         const receipt = { collectionId: r.o_collection_id, region: r.o_region, clipId: r.o_clip_id, at: r.o_at };
-        // A row gone with its clip has nothing to send; a clip the team does not know yet waits for its link.
-        if (r.clip_id === null) receipts.push(receipt);
-        else if (r.team_clip_id !== null) {
+        receipts.push(receipt);
+        if (r.clip_id !== null && r.team_clip_id !== null) {
           members.push({ collectionId: r.collection_id, region: r.region, teamClipId: r.team_clip_id, version: versionOf(r, seatId) });
-          receipts.push(receipt);
         }
       }
       return { members, receipts };
@@ -505,10 +508,6 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
       db.transaction(() => {
         for (const r of receipts) q.sent.run(r.collectionId, r.region, r.clipId, r.at);
       })();
-    },
-
-    unsentCount(): number {
-      return q.unsentCount.get() as number;
     },
 
     /** Team clips with members this catalog does not have the clip of: looked at again once linked. */

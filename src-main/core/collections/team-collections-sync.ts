@@ -11,6 +11,7 @@ import {
   type TeamMemberKey,
 } from '../team/team-collection-store';
 import type { TeamLink } from '../team/team-link';
+import { TeamRounds } from '../team/team-rounds';
 import { localClipOfTeamClip, teamLinkOf } from '../team/team-replica-store';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { fingerprintOf } from '../library/clip-store';
@@ -53,72 +54,55 @@ export interface TeamCollectionsSyncOptions {
 }
 
 const TABLE = 'collection_videos';
+/** Outbox entries sent in one transaction. */
+const PUSH_PAGE = 500;
 /** While the team does not know the clip yet (it is linked before its analysis), look again this often, */
 const UNLINKED_RETRY_MS = 2000;
 /** for this long after the add; then upload as a solo seat (the video id is sent once the clip is linked). */
 const UNLINKED_WAIT_MS = 120_000;
 
 export class TeamCollectionsSync implements CollectionShare {
-  private readonly offs: (() => void)[] = [];
-  private timer: NodeJS.Timeout | null = null;
-  private every: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = true;
+  private offChanges: (() => void) | null = null;
   private readonly log: Logger;
   private readonly leaseMs: number;
+  /** Members of clips linked since they arrived, then the outbox. */
+  private readonly rounds: TeamRounds;
 
   constructor(private readonly o: TeamCollectionsSyncOptions) {
     this.log = o.logger ?? silentLogger;
     this.leaseMs = o.leaseMs ?? 30_000;
+    this.rounds = new TeamRounds({
+      link: o.link,
+      round: async () => {
+        await this.catchUpLinked();
+        await this.push();
+      },
+      debounceMs: o.debounceMs,
+      everyMs: o.everyMs,
+      log: this.log,
+      what: 'collections',
+    });
   }
 
   start(): void {
-    this.stopped = false;
-    this.offs.push(this.o.link.onChanges(TABLE, (changes) => this.applyChanges(changes)));
-    this.offs.push(this.o.link.onOnline((online) => online && this.soon(0)));
-    this.every = setInterval(() => this.soon(0), this.o.everyMs ?? 30_000);
-    this.every.unref?.();
-    this.soon(0);
+    this.offChanges = this.o.link.onChanges(TABLE, (changes) => this.applyChanges(changes));
+    this.rounds.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    for (const off of this.offs.splice(0)) off();
-    if (this.timer) clearTimeout(this.timer);
-    if (this.every) clearInterval(this.every);
-    this.timer = this.every = null;
-    await this.running?.catch(() => undefined);
+    this.offChanges?.();
+    this.offChanges = null;
+    await this.rounds.stop();
   }
 
   /** A member changed here, or a clip was linked: a round soon. */
   edited(): void {
-    this.soon(this.o.debounceMs ?? 250);
-  }
-
-  /** One round now, or after the one running: members of clips linked since, then the outbox. */
-  sync(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.catchUpLinked();
-          await this.push();
-        } while (this.again && !this.stopped);
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
+    this.rounds.edited();
   }
 
   async claim(row: VideoRow): Promise<UploadClaim> {
     const solo: UploadClaim = { kind: 'upload', hold: null };
-    if (this.stopped || !this.o.link.online()) return solo;
+    if (this.rounds.isStopped() || !this.o.link.online()) return solo;
     const link = teamLinkOf(this.o.db(), row.clipId);
     if (!link) {
       // A joined seat links each clip with a fingerprint before its analysis (pipeline/clip-sharing.ts):
@@ -159,19 +143,10 @@ export class TeamCollectionsSync implements CollectionShare {
     };
   }
 
-  private soon(ms: number): void {
-    if (this.stopped || this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      if (!this.o.link.online()) return; // the link's next onOnline(true) starts a round
-      this.sync().catch((e) => this.log.warn('team.collections.sync.failed', { kind: toAppError(e).kind, message: toAppError(e).message }));
-    }, ms);
-  }
-
   private async push(): Promise<void> {
     const store = this.o.store();
     for (;;) {
-      const out = store.unsentMembers(this.o.link.seatId);
+      const out = store.unsentMembers(this.o.link.seatId, PUSH_PAGE);
       if (out.receipts.length === 0) return;
       if (out.members.length > 0) {
         await this.o.link.withClient(async (c) => {
@@ -187,8 +162,7 @@ export class TeamCollectionsSync implements CollectionShare {
       }
       store.membersSent(out.receipts);
       this.log.debug('team.collections.sent', { members: out.members.length });
-      // entries of clips not linked yet stay listed; a full page may have more behind it
-      if (out.receipts.length < 500) return;
+      if (out.receipts.length < PUSH_PAGE) return;
     }
   }
 
