@@ -768,7 +768,7 @@ DELETE FROM thumbnails WHERE clip_id = ?;
 -- deleteShotPosters
 DELETE FROM thumbnails WHERE clip_id = ? AND shot_id IS NOT NULL;
 
--- ===== src-main/core/library/volume-store.ts (4)
+-- ===== src-main/core/library/volume-store.ts (5)
 -- volume
 INSERT INTO volumes (volume_key, mount_path, label, online, last_seen_at) VALUES (?, ?, ?, 1, ?)
 ON CONFLICT (volume_key) DO UPDATE SET mount_path = excluded.mount_path, label = excluded.label, online = 1,
@@ -781,6 +781,8 @@ UPDATE volumes SET online = ?, mount_path = ?, last_seen_at = CASE WHEN ? THEN ?
 -- withCounts
 SELECT v.id, v.volume_key, v.label, v.mount_path, v.online, v.last_seen_at, COUNT(c.id) AS clips
 FROM volumes v LEFT JOIN clips c ON c.volume_id = v.id GROUP BY v.id ORDER BY v.label, v.id;
+-- connectedDrives
+SELECT id, mount_path AS mountPath, label FROM volumes WHERE online = 1 AND volume_key <> ? ORDER BY id;
 
 -- ===== src-main/core/marks/marks-repository.ts (46)
 -- RANGE_SELECT
@@ -1311,7 +1313,7 @@ INSERT INTO team.schema_migrations (version, name, sha256) VALUES ($1, $2, $3);
 INSERT INTO team.seats (seat_id, name, roots) VALUES ($1, $2, $3)
 ON CONFLICT (seat_id) DO UPDATE SET name = excluded.name, roots = excluded.roots, last_seen_at = now();
 
--- ===== src-main/core/team/team-clip-store.ts (3)
+-- ===== src-main/core/team/team-clip-store.ts (5)
 -- made
 INSERT INTO team.clips (fingerprint, size_bytes, file_name, created_by) VALUES ($1, $2, $3, $4)
 ON CONFLICT (fingerprint) DO NOTHING RETURNING id;
@@ -1320,6 +1322,17 @@ SELECT id FROM team.clips WHERE fingerprint = $1;
 -- recordTeamClipLocation
 INSERT INTO team.clip_locations (clip_id, root_key, rel_path, seen_by) VALUES ($1, $2, $3, $4)
 ON CONFLICT (clip_id, root_key, rel_path) DO UPDATE SET seen_by = excluded.seen_by, seen_at = now();
+-- r
+SELECT c.id, c.fingerprint, c.size_bytes, c.file_name,
+      COALESCE(json_agg(json_build_object('rootKey', l.root_key, 'relPath', l.rel_path) ORDER BY l.seen_at DESC) FILTER (WHERE l.id IS NOT NULL), '[]') AS locations
+ FROM team.clip_results r JOIN team.clips c ON c.id = r.clip_id LEFT JOIN team.clip_locations l ON l.clip_id = c.id
+WHERE r.profile_id = $1 AND c.fingerprint IS NOT NULL AND c.id > $2 AND ($3::bigint[] IS NULL OR c.id = ANY ($3))
+GROUP BY c.id ORDER BY c.id LIMIT $4;
+-- r
+SELECT t.root_key AS their_root, t.rel_path AS their_rel, o.root_key AS our_root, o.rel_path AS our_rel
+ FROM team.clip_locations o JOIN team.clip_locations t ON t.clip_id = o.clip_id AND t.id <> o.id
+WHERE o.seen_by = $1
+ORDER BY o.seen_at DESC LIMIT $2;
 
 -- ===== src-main/core/team/team-collection-store.ts (9)
 -- claimed

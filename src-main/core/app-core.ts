@@ -237,6 +237,18 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
         share: () => team?.share() ?? null,
       },
     });
+    const library = createLibraryService({
+      db,
+      events,
+      cacheDir: paths.cacheDir,
+      logger: o.logger,
+      signal: shutdown.signal,
+      // The one runner: posters, shots, thumbnails and indexing are all stages of the pipeline.
+      indexClips: (ids, opts) => pipeline.pipeline.enqueueClips(ids, opts),
+      indexStates: (ids) => pipeline.pipeline.indexStates(ids),
+      beforeImport: () => disk.require(),
+      ...(readOnly ? { pollOnStart: false, volumePollMs: 0 } : {}),
+    });
     const collections = createCollectionsModule({
       db,
       events,
@@ -259,20 +271,9 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
         identity: () => service.identity(),
         logger: o.logger,
         leaseMs: o.teamLeaseMs,
+        importFiles: (files) => library.importPaths(files),
       });
     }
-    const library = createLibraryService({
-      db,
-      events,
-      cacheDir: paths.cacheDir,
-      logger: o.logger,
-      signal: shutdown.signal,
-      // The one runner: posters, shots, thumbnails and indexing are all stages of the pipeline.
-      indexClips: (ids, opts) => pipeline.pipeline.enqueueClips(ids, opts),
-      indexStates: (ids) => pipeline.pipeline.indexStates(ids),
-      beforeImport: () => disk.require(),
-      ...(readOnly ? { pollOnStart: false, volumePollMs: 0 } : {}),
-    });
     const search = createSearchModule({
       db,
       indexDir: path.join(o.dataDir, 'search-index'),
@@ -307,7 +308,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
         // joined: the edit is sent soon (it is in the catalog's outbox either way)
         team?.marksEdited();
       }),
-      'team.activity': () => team?.activity() ?? { joined: false, online: false, clips: 0, indexedHere: 0, fromOtherSeats: 0, unpublished: 0 },
+      'team.activity': () => team?.activity() ?? { joined: false, online: false, clips: 0, indexedHere: 0, fromOtherSeats: 0, unpublished: 0, notHere: 0, notHereShares: [] },
       ...createExportHandlers(db, o.desktop),
       ...createServiceActionsHandlers({
         db,

@@ -2,6 +2,7 @@ import type { CatalogDb } from './catalog/open-catalog';
 import type { CollectionShare } from './collections/collection-stages';
 import type { CollectionsModule } from './collections/collections-module';
 import { TeamCollectionsSync } from './collections/team-collections-sync';
+import { TeamClipArrivals } from './library/team-clip-arrivals';
 import { TeamMarksSync } from './marks/team-marks-sync';
 import { ClipSharing } from './pipeline/clip-sharing';
 import type { IndexingPipeline } from './pipeline/indexing-pipeline';
@@ -33,6 +34,8 @@ export interface TeamRuntimeOptions {
   logger: Logger;
   /** Lease of a claimed clip (default 30 s; web mode's --team-lease-seconds). */
   leaseMs?: number;
+  /** The library's import: other seats' clips found on this seat's drives enter the catalog through it. */
+  importFiles: (paths: string[]) => Promise<unknown>;
 }
 
 export interface TeamRuntime {
@@ -50,13 +53,14 @@ export interface TeamRuntime {
 }
 
 export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
-  let running: { seat: TeamSeat; sharing: ClipSharing; texts: TeamTextSharing; marks: TeamMarksSync; collections: TeamCollectionsSync } | null = null;
+  let running: { seat: TeamSeat; sharing: ClipSharing; texts: TeamTextSharing; marks: TeamMarksSync; collections: TeamCollectionsSync; arrivals: TeamClipArrivals } | null = null;
   let stopping: Promise<void> = Promise.resolve();
 
   const stopRunning = async () => {
     const r = running;
     running = null;
     if (!r) return;
+    await r.arrivals.stop();
     await r.sharing.stop();
     await r.marks.stop();
     await r.collections.stop();
@@ -76,13 +80,16 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
       leaseMs: o.leaseMs,
       wake: (clipId) => o.pipeline.queue.wakeClip(clipId, 'analysis'),
       working: (clipId) => o.pipeline.queue.list({ clipId, states: ['queued', 'running'] }).length > 0,
-      // The team's marks and collection members of a clip just linked are merged with the next round, not the 30 s one.
+      // The team's marks and collection members of a clip just linked are merged with the next round, not the
+      // 30 s one; the team's clips not found here are looked for again (the clip may be the first of their share).
       linked: () => {
         marks.edited();
         collections.edited();
+        arrivals.linked();
       },
       logger: o.logger,
     });
+    const arrivals = new TeamClipArrivals({ db: o.db, link: seat, profileId: o.pipeline.profile.id, importFiles: o.importFiles, logger: o.logger });
     const marks = new TeamMarksSync({ db: () => o.db, link: seat, events: o.events, logger: o.logger });
     const collections = new TeamCollectionsSync({
       db: () => o.db,
@@ -98,8 +105,9 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
     sharing.start();
     marks.start();
     collections.start();
+    arrivals.start();
     seat.start();
-    running = { seat, sharing, texts: new TeamTextSharing({ link: seat, leaseMs: o.leaseMs, logger: o.logger }), marks, collections };
+    running = { seat, sharing, texts: new TeamTextSharing({ link: seat, leaseMs: o.leaseMs, logger: o.logger }), marks, collections, arrivals };
   };
   const unsubscribe = o.settings.onChanged(() => {
     stopping = stopping.then(stopRunning).then(startIfJoined, (e: unknown) => o.logger.warn('team.runtime.restart.failed', { message: (e as Error).message }));
@@ -113,7 +121,8 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
     collectionShare: () => running?.collections ?? null,
     activity: () => {
       const joined = running !== null;
-      return { joined, online: running?.seat.online() ?? false, ...teamClipCounts(o.db) };
+      const notHere = running?.arrivals.notFound() ?? { clips: 0, shares: [] };
+      return { joined, online: running?.seat.online() ?? false, ...teamClipCounts(o.db), notHere: notHere.clips, notHereShares: notHere.shares };
     },
     async stop() {
       unsubscribe();

@@ -20,6 +20,13 @@ function activityText(a: TeamActivity): string {
   return `${a.online ? 'Online' : 'Team server unreachable: working on this catalog alone'} · ${parts.join(', ')}`;
 }
 
+/** The team's clips this seat cannot open, and what the editor can do about it. */
+function notHereText(a: TeamActivity): string {
+  const shares = a.notHereShares.length > 0 ? ` (on ${a.notHereShares.join(', ')})` : '';
+  const clips = a.notHere === 1 ? "1 of the team's clips is" : `${a.notHere} of the team's clips are`;
+  return `${clips} on a drive this workstation has not found${shares}. Import here any folder of that drive holding one of them: the others follow, already indexed.`;
+}
+
 /** The activity is re-read this often while the section is on screen. */
 const ACTIVITY_EVERY_MS = 3000;
 
@@ -130,6 +137,11 @@ export function TeamLibrarySection(): ReactNode {
           {activity && (
             <p className={`team-status ${activity.online ? 'ok-text' : 'error-text'}`} data-testid="team-activity" role="status">
               {activityText(activity)}
+            </p>
+          )}
+          {activity && activity.notHere > 0 && (
+            <p className="team-status muted" data-testid="team-not-here">
+              {notHereText(activity)}
             </p>
           )}
           {status.lastCheck && (
