@@ -7,7 +7,7 @@ import {
   type CollectionVideoState,
 } from '../../../src-shared/contract/collections';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { memberPresent, mergeMember, type MemberVersion, type TeamVideoState } from '../team/collection-member-merge';
+import { memberPresent, mergeMember, VIDEO_STATES, type MemberVersion, type TeamVideoState } from '../team/collection-member-merge';
 import type { TeamMember } from '../team/team-collection-store';
 
 /** One row of collection_videos: a clip in a collection of a region. */
@@ -139,8 +139,6 @@ export interface AppliedMember {
   cancel: boolean;
 }
 
-const VIDEO_STATES: readonly CollectionVideoState[] = ['uploaded', 'processing', 'processed', 'failed'];
-const RANK: Partial<Record<CollectionVideoState, number>> = { uploaded: 1, processing: 2, processed: 3, failed: 3 };
 
 /** The row's video as the team's rule sees it; a video id on a row in another state (cancelled, reset to poll) counts as uploaded. */
 function videoOf(r: RawRow, seatId: string): MemberVersion['video'] {
@@ -474,7 +472,7 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
         const video = merged.video;
         // This seat's own upload in flight records its own answer; the team keeps the first video.
         if (video && raw.status !== 'uploading') {
-          const adopt = raw.video_id !== video.id || (RANK[video.state] ?? 0) > (RANK[raw.status as CollectionVideoState] ?? 0);
+          const adopt = held.video === null || held.video.id !== video.id || held.video.state !== video.state;
           if (adopt) {
             store.adoptVideo(key, video.id, video.state);
             result.changed = true;
