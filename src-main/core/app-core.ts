@@ -251,20 +251,6 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
       beforeImport: () => disk.require(),
       ...(readOnly ? { pollOnStart: false, volumePollMs: 0 } : {}),
     });
-    if (!readOnly) {
-      team = createTeamRuntime({
-        settings: teamSettings,
-        db,
-        events,
-        cacheDir: paths.cacheDir,
-        pipeline: pipeline.pipeline,
-        identity: () => service.identity(),
-        logger: o.logger,
-        leaseMs: o.teamLeaseMs,
-        recheckMs: o.teamRecheckMs,
-        importFiles: (files) => library.importPaths(files),
-      });
-    }
     const collections = createCollectionsModule({
       db,
       events,
@@ -274,7 +260,23 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
       client: () => service.client(),
       ffmpeg: ffmpegBinary,
       queue: pipeline.pipeline.queue,
+      share: () => team?.collectionShare() ?? null,
     });
+    if (!readOnly) {
+      team = createTeamRuntime({
+        settings: teamSettings,
+        db,
+        events,
+        cacheDir: paths.cacheDir,
+        pipeline: pipeline.pipeline,
+        collections,
+        identity: () => service.identity(),
+        logger: o.logger,
+        leaseMs: o.teamLeaseMs,
+        recheckMs: o.teamRecheckMs,
+        importFiles: (files) => library.importPaths(files),
+      });
+    }
     const search = createSearchModule({
       db,
       indexDir: path.join(o.dataDir, 'search-index'),

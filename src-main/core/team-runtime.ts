@@ -1,4 +1,7 @@
 import type { CatalogDb } from './catalog/open-catalog';
+import type { CollectionShare } from './collections/collection-stages';
+import type { CollectionsModule } from './collections/collections-module';
+import { TeamCollectionsSync } from './collections/team-collections-sync';
 import { TeamClipArrivals } from './library/team-clip-arrivals';
 import { TeamMarksSync } from './marks/team-marks-sync';
 import { ClipSharing } from './pipeline/clip-sharing';
@@ -25,6 +28,8 @@ export interface TeamRuntimeOptions {
   /** App cache folder (thumbnails). */
   cacheDir: string;
   pipeline: IndexingPipeline;
+  /** The service's collections: what is in them is shared between the seats. */
+  collections: Pick<CollectionsModule, 'store' | 'notify' | 'scheduler' | 'listChanged'>;
   identity: () => { region: string; model: string };
   logger: Logger;
   /** Lease of a claimed clip (default 30 s; web mode's --team-lease-seconds). */
@@ -50,13 +55,15 @@ export interface TeamRuntime {
   marksEdited(): void;
   /** The team's encoded texts while joined; null when solo. */
   textShare(): TextShare | null;
+  /** The collections' uploads and members while joined; null when solo. */
+  collectionShare(): CollectionShare | null;
   /** This seat's share of the work (team.activity). */
   activity(): TeamActivity;
   stop(): Promise<void>;
 }
 
 export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
-  let running: { seat: TeamSeat; sharing: ClipSharing; texts: TeamTextSharing; marks: TeamMarksSync; arrivals: TeamClipArrivals } | null = null;
+  let running: { seat: TeamSeat; sharing: ClipSharing; texts: TeamTextSharing; marks: TeamMarksSync; collections: TeamCollectionsSync; arrivals: TeamClipArrivals } | null = null;
   let stopping: Promise<void> = Promise.resolve();
   /** Why the joined seat is not working with the team (its start's check failed); null otherwise. */
   let held: { message: string; timer: NodeJS.Timeout } | null = null;
@@ -70,6 +77,7 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
     await r.arrivals.stop();
     await r.sharing.stop();
     await r.marks.stop();
+    await r.collections.stop();
     await r.seat.stop();
   };
   const restart = () => {
@@ -101,21 +109,34 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
       leaseMs: o.leaseMs,
       wake: (clipId) => o.pipeline.queue.wakeClip(clipId, 'analysis'),
       working: (clipId) => o.pipeline.queue.list({ clipId, states: ['queued', 'running'] }).length > 0,
-      // The team's marks of a clip just linked are merged with the next round, not the 30 s one; the
-      // team's clips not found here are looked for again (the clip may be the first of their share).
+      // The team's marks and collection members of a clip just linked are merged with the next round, not the
+      // 30 s one; the team's clips not found here are looked for again (the clip may be the first of their share).
       linked: () => {
         marks.edited();
+        collections.edited();
         arrivals.linked();
       },
       logger: o.logger,
     });
     const arrivals = new TeamClipArrivals({ db: o.db, link: seat, profileId: o.pipeline.profile.id, importFiles: o.importFiles, logger: o.logger });
     const marks = new TeamMarksSync({ db: () => o.db, link: seat, events: o.events, logger: o.logger });
+    const collections = new TeamCollectionsSync({
+      db: () => o.db,
+      link: seat,
+      store: () => o.collections.store,
+      notify: o.collections.notify,
+      listChanged: o.collections.listChanged,
+      schedule: (clipIds) => o.collections.scheduler.schedule(clipIds),
+      cancel: (clipIds) => o.collections.scheduler.cancel(clipIds),
+      leaseMs: o.leaseMs,
+      logger: o.logger,
+    });
     sharing.start();
     marks.start();
+    collections.start();
     arrivals.start();
     seat.start();
-    running = { seat, sharing, texts: new TeamTextSharing({ link: seat, leaseMs: o.leaseMs, logger: o.logger }), marks, arrivals };
+    running = { seat, sharing, texts: new TeamTextSharing({ link: seat, leaseMs: o.leaseMs, logger: o.logger }), marks, collections, arrivals };
   };
   const unsubscribe = o.settings.onChanged(restart);
   restart();
@@ -124,6 +145,7 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
     share: () => running?.sharing ?? null,
     marksEdited: () => running?.marks.edited(),
     textShare: () => running?.texts ?? null,
+    collectionShare: () => running?.collections ?? null,
     activity: () => {
       const joined = running !== null || held !== null;
       const notHere = running?.arrivals.notFound() ?? { clips: 0, shares: [] };
