@@ -107,7 +107,7 @@ export interface TeamSeatsOptions {
   emulator?: Partial<EmulatorOptions>;
   /** Where everything lives (default: a temp folder removed by close). */
   workDir?: string;
-  /** What each seat imports (default: its whole path to the footage). */
+  /** What each seat imports at the start (default: its whole path to the footage; none: nothing). */
   importOf?: (seat: SeatProcess) => string[];
 }
 
@@ -239,7 +239,10 @@ export async function startTeamSeats(o: TeamSeatsOptions = {}): Promise<TeamSeat
       await seat.value('settings.update', { baseUrls: { asia: emulator.url } });
       await seat.value('settings.setApiKey', { key: TEAM_API_KEY });
     }
-    for (const seat of seats) await seat.value('library.import', { paths: o.importOf?.(seat) ?? [seat.footage] });
+        for (const seat of seats) {
+      const paths = o.importOf?.(seat) ?? [seat.footage];
+      if (paths.length > 0) await seat.value('library.import', { paths });
+    }
   } catch (e) {
     await close();
     throw e;
