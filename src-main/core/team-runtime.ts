@@ -36,17 +36,10 @@ export interface TeamRuntimeOptions {
   leaseMs?: number;
   /** The library's import: other seats' clips found on this seat's drives enter the catalog through it. */
   importFiles: (paths: string[]) => Promise<unknown>;
-  /** A seat held by its start's check (schema, password) checks again this often (default 60 s). */
+  /** A seat held by its server (another schema version, a refused password) looks again this often (default 60 s). */
   recheckMs?: number;
 }
 
-/**
- * A start's check that fails for one of these may pass by itself (the server away, busy or failing):
- * the seat starts and works detached meanwhile. Any other (a schema of another version, a password
- * rotated, a certificate no longer trusted) holds the seat: an app must not share rows with a schema
- * it was not written for.
- */
-const STARTS_ANYWAY = new Set(['offline', 'upstream', 'server']);
 
 export interface TeamRuntime {
   /** The indexing share of the seat while joined; null when solo. */
@@ -65,12 +58,8 @@ export interface TeamRuntime {
 export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
   let running: { seat: TeamSeat; sharing: ClipSharing; texts: TeamTextSharing; marks: TeamMarksSync; collections: TeamCollectionsSync; arrivals: TeamClipArrivals } | null = null;
   let stopping: Promise<void> = Promise.resolve();
-  /** Why the joined seat is not working with the team (its start's check failed); null otherwise. */
-  let held: { message: string; timer: NodeJS.Timeout } | null = null;
 
   const stopRunning = async () => {
-    if (held) clearTimeout(held.timer);
-    held = null;
     const r = running;
     running = null;
     if (!r) return;
@@ -83,22 +72,10 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
   const restart = () => {
     stopping = stopping.then(stopRunning).then(startIfJoined, (e: unknown) => o.logger.warn('team.runtime.restart.failed', { message: (e as Error).message }));
   };
-  const startIfJoined = async () => {
-    const toCheck = o.settings.joined();
-    if (!toCheck) return;
-    // Before anything is read or written: the schema version and the password (kept out of Settings'
-    // "Last check", which is the editor's; `team.activity` says why the seat is held).
-    const check = await o.settings.tryForm(toCheck.settings, toCheck.password);
-    if (!check.ok && check.error && !STARTS_ANYWAY.has(check.error.kind)) {
-      o.logger.warn('team.runtime.held', { kind: check.error.kind, message: check.error.message });
-      const timer = setTimeout(restart, o.recheckMs ?? 60_000);
-      timer.unref?.();
-      held = { message: check.error.message, timer };
-      return;
-    }
+  const startIfJoined = () => {
     const joined = o.settings.joined();
     if (!joined) return;
-    const seat = new TeamSeat({ ...joined, db: o.db, logger: o.logger });
+    const seat = new TeamSeat({ ...joined, db: o.db, logger: o.logger, appSchemaVersion: o.settings.appSchemaVersion(), recheckMs: o.recheckMs });
     const sharing = new ClipSharing({
       db: o.db,
       cacheDir: o.cacheDir,
@@ -139,7 +116,7 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
     running = { seat, sharing, texts: new TeamTextSharing({ link: seat, leaseMs: o.leaseMs, logger: o.logger }), marks, collections, arrivals };
   };
   const unsubscribe = o.settings.onChanged(restart);
-  restart();
+  startIfJoined();
 
   return {
     share: () => running?.sharing ?? null,
@@ -147,9 +124,9 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
     textShare: () => running?.texts ?? null,
     collectionShare: () => running?.collections ?? null,
     activity: () => {
-      const joined = running !== null || held !== null;
+      const joined = running !== null;
       const notHere = running?.arrivals.notFound() ?? { clips: 0, shares: [] };
-      return { joined, online: running?.seat.online() ?? false, ...teamClipCounts(o.db), notHere: notHere.clips, notHereShares: notHere.shares, held: held?.message ?? null };
+      return { joined, online: running?.seat.online() ?? false, ...teamClipCounts(o.db), notHere: notHere.clips, notHereShares: notHere.shares, held: running?.seat.heldBecause() ?? null };
     },
     async stop() {
       unsubscribe();

@@ -1,3 +1,4 @@
+import { readTeamMigrations } from '../../src-main/core/team/migrate-team';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -66,6 +67,7 @@ describeWithPostgres('team marks between two seats on PostgreSQL', () => {
       password: String(cluster.seatConfig().password),
       seatId,
       db,
+      appSchemaVersion: readTeamMigrations().at(-1)!.version,
     });
     const events = new EventBus();
     const changed: number[][] = [];

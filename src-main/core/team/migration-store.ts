@@ -74,6 +74,13 @@ export async function serverSchemaVersion(client: ClientBase): Promise<number> {
   return newest.rows[0]?.version ?? 0;
 }
 
+/** Why an app whose migrations reach `app` must not work with a server at `server`; null when they match. */
+export function schemaMismatch(server: number, app: number): string | null {
+  if (server < app) return `the team schema is at version ${server}, this app needs ${app}: the administrator runs the migrations (npm run team:migrate)`;
+  if (server > app) return `the team schema is at version ${server}, newer than this app (${app}): update Reelscout`;
+  return null;
+}
+
 /** One migration and its record in one transaction: a failure leaves the schema at the version before. */
 export async function applyMigration(client: ClientBase, m: AppliedMigration & { sql: string }): Promise<void> {
   await client.query('BEGIN');

@@ -1,11 +1,12 @@
 import pg from 'pg';
 import type { TeamConnectionSettings } from '../../../src-shared/contract/team';
-import { toAppError } from '../../../src-shared/errors';
+import { AppError, toAppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { silentLogger, type Logger } from '../util/logger';
 import { TeamChangeListener } from './change-listener';
 import { pullTeamChanges, type TeamChange, type TeamCursor } from './change-store';
 import { teamClientConfig } from './connection-settings';
+import { schemaMismatch, serverSchemaVersion } from './migration-store';
 import { teamErrorOf } from './pg-errors';
 import { upsertSeat } from './seat-store';
 import type { TeamLink } from './team-link';
@@ -33,7 +34,14 @@ export interface TeamSeatOptions {
   pullEveryMs?: number;
   /** Connections of the pool (the listener's is apart). */
   poolSize?: number;
+  /** The schema version the app's migrations reach: the seat works only with a server at it. */
+  appSchemaVersion: number;
+  /** A seat held by its server (another schema version, a refused password) tries again after this long (default 60 s). */
+  recheckMs?: number;
 }
+
+/** A server answering with one of these will not do better at once: the seat is held, not merely offline. */
+const HOLDING_KINDS = new Set(['auth', 'invalid']);
 
 type Handler = (changes: readonly TeamChange[]) => Promise<void>;
 
@@ -46,6 +54,9 @@ export class TeamSeat implements TeamLink {
   private readonly log: Logger;
   private readonly cursorName: string;
   private isOnline = false;
+  /** The server's schema was compared with the app's since the seat last came online. */
+  private schemaChecked = false;
+  private held: { kind: 'auth' | 'invalid'; message: string; until: number } | null = null;
   private pulling: Promise<void> | null = null;
   private pullAgain = false;
   private wakeTimer: NodeJS.Timeout | null = null;
@@ -103,13 +114,33 @@ export class TeamSeat implements TeamLink {
     return () => set.delete(handler);
   }
 
+  /** Why the server answers but the seat must not work with it (schema version, password); null otherwise. */
+  heldBecause(): string | null {
+    return this.held?.message ?? null;
+  }
+
   async withClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    if (this.held && Date.now() < this.held.until) throw new AppError(this.held.kind, this.held.message);
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();
     } catch (e) {
       this.setOnline(false);
-      throw teamErrorOf(e, this.o.settings);
+      throw this.holdIf(teamErrorOf(e, this.o.settings));
+    }
+    if (!this.schemaChecked) {
+      // Before anything is read or written, at each (re)connection: an app must not share rows with
+      // a schema it was not written for (the server may have been migrated while this seat was away).
+      try {
+        const mismatch = schemaMismatch(await serverSchemaVersion(client), this.o.appSchemaVersion);
+        if (mismatch) throw new AppError('invalid', mismatch);
+        this.schemaChecked = true;
+        this.held = null;
+      } catch (e) {
+        client.release();
+        this.setOnline(false);
+        throw this.holdIf(teamErrorOf(e, this.o.settings));
+      }
     }
     // A checked-out client has no pool listener: a server going away mid-query (57P01) would be an
     // unhandled 'error' event. The query's own rejection carries it to the caller.
@@ -175,7 +206,17 @@ export class TeamSeat implements TeamLink {
     if (!this.stopped) writeTeamState(this.o.db, this.cursorName, cursor);
   }
 
+  /** An answer the server will give again at once holds the seat until the next look (`recheckMs`). */
+  private holdIf(err: AppError): AppError {
+    if (HOLDING_KINDS.has(err.kind)) {
+      this.held = { kind: err.kind as 'auth' | 'invalid', message: err.message, until: Date.now() + (this.o.recheckMs ?? 60_000) };
+      this.log.warn('team.seat.held', { kind: err.kind, message: err.message });
+    }
+    return err;
+  }
+
   private setOnline(online: boolean): void {
+    if (!online) this.schemaChecked = false;
     if (online === this.isOnline) return;
     this.isOnline = online;
     this.log.info(online ? 'team.online' : 'team.offline');

@@ -13,7 +13,7 @@ import type { Logger } from '../util/logger';
 import type { JsonStore, SecretStore } from '../util/persisted-stores';
 import { teamClientConfig } from './connection-settings';
 import { readTeamMigrations } from './migrate-team';
-import { serverSchemaVersion } from './migration-store';
+import { schemaMismatch, serverSchemaVersion } from './migration-store';
 import { teamErrorOf } from './pg-errors';
 import { upsertSeat } from './seat-store';
 
@@ -57,6 +57,8 @@ export interface TeamSettings {
   joined(): { settings: TeamConnectionSettings; password: string; seatId: string } | null;
   /** Told after a join or a leave (the seat runtime starts or stops). */
   onChanged(listener: () => void): () => void;
+  /** The schema version this app's migrations reach: a seat works only with a server at it. */
+  appSchemaVersion(): number;
 }
 
 export function createTeamSettings(d: TeamSettingsDeps): TeamSettings {
@@ -96,11 +98,8 @@ export function createTeamSettings(d: TeamSettingsDeps): TeamSettings {
     try {
       await client.connect();
       const server = await serverSchemaVersion(client);
-      const app = appVersion();
-      if (server < app) {
-        throw new AppError('invalid', `the team schema is at version ${server}, this app needs ${app}: the administrator runs the migrations (npm run team:migrate)`);
-      }
-      if (server > app) throw new AppError('invalid', `the team schema is at version ${server}, newer than this app (${app}): update Reelscout`);
+      const mismatch = schemaMismatch(server, appVersion());
+      if (mismatch) throw new AppError('invalid', mismatch);
       if (seatId) await upsertSeat(client, { seatId, name: settings.seatName, roots: [] });
       return server;
     } catch (e) {
@@ -166,5 +165,6 @@ export function createTeamSettings(d: TeamSettingsDeps): TeamSettings {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    appSchemaVersion: appVersion,
   };
 }
