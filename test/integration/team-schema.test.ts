@@ -4,7 +4,7 @@ import { migrateTeamSchema, readTeamMigrations } from '../../src-main/core/team/
 import { MIGRATION_LOCK_KEY } from '../../src-main/core/team/migration-store';
 import { upsertSeat } from '../../src-main/core/team/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/team-clip-store';
-import { claimTeamJob, enqueueTeamJob } from '../../src-main/core/team/team-job-store';
+import { claimTeamJobOfClip, enqueueTeamJob } from '../../src-main/core/team/team-job-store';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 
 /**
@@ -70,7 +70,7 @@ describeWithPostgres('team schema on PostgreSQL', () => {
     await upsertSeat(seat, { seatId, name: 'Edit 1', roots: ['nas-footage'] });
     const clip = await adoptTeamClip(seat, { fingerprint: 'a'.repeat(64), sizeBytes: 10, fileName: 'A001.mov', seatId });
     await enqueueTeamJob(seat, { clipId: clip.id, stage: 'probe', priority: 0, payload: {} });
-    expect(await claimTeamJob(seat, seatId, 'cpu', 30_000)).toMatchObject({ clipId: clip.id, stage: 'probe', token: 1 });
+    expect(await claimTeamJobOfClip(seat, seatId, clip.id, 'probe', 30_000)).toMatchObject({ clipId: clip.id, stage: 'probe', token: 1 });
     await seat.query('LISTEN team_changes');
 
     const refused = async (sql: string) => {

@@ -1,5 +1,5 @@
 import type { ClientBase } from 'pg';
-import { LANE_ORDER, STAGE_GRAPH, type StageName, type StageResource } from '../../../src-shared/contract/stage-graph';
+import { LANE_ORDER, STAGE_GRAPH, type StageName } from '../../../src-shared/contract/stage-graph';
 import { AppError } from '../../../src-shared/errors';
 import { nextLease, TEAM_JOB_STATES, type LeaseEvent, type LeaseRefusal, type LeaseState } from './lease';
 
@@ -48,33 +48,6 @@ export async function enqueueTeamJob(client: ClientBase, j: TeamJobInput): Promi
     [j.clipId, j.stage, STAGE_GRAPH[j.stage].resource, LANE_ORDER[STAGE_GRAPH[j.stage].lane], j.priority, JSON.stringify(j.payload ?? {})],
   );
   return added.rows[0] ? Number(added.rows[0].id) : null;
-}
-
-/**
- * The next queued job of a resource (priority, then lane, then clip), leased to `seat` for `leaseMs`.
- * SKIP LOCKED: seats claiming at once take different jobs without waiting on each other.
- */
-export async function claimTeamJob(client: ClientBase, seat: string, resource: StageResource, leaseMs: number): Promise<ClaimedTeamJob | null> {
-  const claimed = await client.query<{ id: string; clip_id: string | null; stage: StageName; payload: unknown; lease_token: string; lease_expires_at: Date }>(
-    `UPDATE team.jobs SET state = 'running', lease_owner = $1, lease_token = lease_token + 1,
-            lease_expires_at = now() + make_interval(secs => $3), updated_at = now()
-      WHERE id = (SELECT id FROM team.jobs
-                   WHERE state = 'queued' AND resource = $2 AND (not_before IS NULL OR not_before <= now())
-                   ORDER BY priority DESC, lane, clip_id, id
-                   LIMIT 1 FOR UPDATE SKIP LOCKED)
-     RETURNING id, clip_id, stage, payload, lease_token, lease_expires_at`,
-    [seat, resource, seconds(leaseMs)],
-  );
-  const row = claimed.rows[0];
-  if (!row) return null;
-  return {
-    id: Number(row.id),
-    token: Number(row.lease_token),
-    clipId: row.clip_id === null ? null : Number(row.clip_id),
-    stage: row.stage,
-    payload: row.payload,
-    expiresAt: row.lease_expires_at.getTime(),
-  };
 }
 
 /** Extends every lease of `seat` that is still held, in one statement; returns the ids renewed. */
@@ -141,7 +114,7 @@ export async function reapExpiredTeamLeases(client: ClientBase, maxRecoveries: n
 }
 
 /** A job's lease as `nextLease` sees it, with the server's clock. */
-export async function teamLeaseState(client: ClientBase, id: number): Promise<{ lease: LeaseState; now: number } | null> {
+async function leaseStateOf(client: ClientBase, id: number): Promise<{ lease: LeaseState; now: number } | null> {
   const current = await client.query<{ state: string; lease_owner: string | null; lease_token: string; lease_expires_at: Date | null; recoveries: number; now: Date }>(
     'SELECT state, lease_owner, lease_token, lease_expires_at, recoveries, now() AS now FROM team.jobs WHERE id = $1',
     [id],
@@ -164,7 +137,7 @@ function stateOf(s: string): Exclude<LeaseState['state'], 'running'> {
 
 /** Why a holder's write matched no row: the lease as it is now, through the same transition. */
 async function explainRefusal(client: ClientBase, id: number, e: Extract<LeaseEvent, { type: 'complete' | 'fail' }>): Promise<LeaseOutcome> {
-  const current = await teamLeaseState(client, id);
+  const current = await leaseStateOf(client, id);
   if (!current) return { ok: false, refused: 'not-running' };
   const step = nextLease(current.lease, { ...e, now: current.now });
   // A race (the job changed between the two statements) can make the second look acceptable: the write was still refused.
