@@ -13,7 +13,7 @@
  *      and without it (side by side on the same clips' shape), and one seat's pull of the whole feed;
  *    - claims: 10 concurrent seats with the same BENCH_CLAIM_CLIPS new clips in their queues (beside
  *      the whole catalog's done ones), each making every clip's look before its analysis as
- *      ClipSharing.beforeAnalysis does (results? enqueue, claimTeamJobOfClip, or who holds it), a
+ *      ClipSharing.beforeAnalysis does (lookAtClipJob: results? else claim, else who holds it), a
  *      claimed job completed at once; p50/p95/p99 of the looks;
  *    - a joining seat's first read of every clip's results (readClipResults, one connection);
  *    - the chosen vector path: that seat's local usearch index (the app's HnswVectorIndex) fed from
@@ -36,7 +36,7 @@ import { pullTeamChanges } from '../src-main/core/team/change-store';
 import { publishClipResults, readClipResults, type ClipResults, type PublishedSegment, type PublishedShot, type PublishedThumbnail } from '../src-main/core/team/clip-results-store';
 import { upsertSeat } from '../src-main/core/team/seat-store';
 import { adoptTeamClip } from '../src-main/core/team/team-clip-store';
-import { claimTeamJobOfClip, completeTeamJob, enqueueTeamJob, teamJobOf } from '../src-main/core/team/team-job-store';
+import { completeTeamJob, enqueueTeamJob, lookAtClipJob } from '../src-main/core/team/team-job-store';
 import { DEFAULT_HNSW_OPTIONS, HnswVectorIndex } from '../src-main/core/search/vector-index';
 import { normalizeVector } from '../src-main/core/search/vector-math';
 import { DEFAULT_TENSOR_PROFILE } from '../src-main/core/tensors/tensor-profile';
@@ -256,9 +256,9 @@ async function publishAll(clients: pg.Client[], seats: string[], clipIds: number
         const c = next++;
         if (c >= clipIds.length) return;
         const t0 = performance.now();
-        const lease = await claimTeamJobOfClip(client, seats[w]!, clipIds[c]!, 'analysis', 30_000);
-        if (!lease) throw new Error(`clip ${clipIds[c]}: no queued analysis job to claim`);
-        const out = await publishClipResults(client, seats[w]!, lease, clipResults(clipIds[c]!, c, data, pics));
+        const look = await lookAtClipJob(client, { seat: seats[w]!, clipId: clipIds[c]!, stage: 'analysis', profileId: PROFILE, leaseMs: 30_000 });
+        if (look.kind !== 'claimed') throw new Error(`clip ${clipIds[c]}: its analysis job not claimed (${look.kind})`);
+        const out = await publishClipResults(client, seats[w]!, look.job, clipResults(clipIds[c]!, c, data, pics));
         if (!out.ok || !out.published) throw new Error(`clip ${clipIds[c]}: publish ${JSON.stringify(out)}`);
         perClipMs?.push(performance.now() - t0);
       }
@@ -343,7 +343,8 @@ async function catalogPart(tmp: string, json: Record<string, unknown>): Promise<
 
     // Claims, as the app makes them: every claimer is a seat that imported the same new card of
     // CLAIM_CLIPS clips beside the whole catalog's done ones, and walks its queue making each clip's
-    // look before its analysis (ClipSharing.beforeAnalysis: results? enqueue, claim, or who holds it).
+    // look before its analysis (ClipSharing.beforeAnalysis: lookAtClipJob, one statement: results?
+    // else the job made or claimed, else who holds it).
     const claimClipIds: number[] = [];
     for (let i = 0; i < CLAIM_CLIPS; i++) {
       const clip = await adoptTeamClip(clients[0]!, { fingerprint: createHash('sha256').update(`claim clip ${i}`).digest('hex'), sizeBytes: 2e9 + i, fileName: `B${String(i).padStart(6, '0')}.mov`, seatId: seats[0]! });
@@ -365,10 +366,11 @@ async function catalogPart(tmp: string, json: Record<string, unknown>): Promise<
           const off = i % 2 ? Math.floor((i * CLAIM_CLIPS) / CLAIMERS) : 0;
           for (const clipId of [...claimClipIds.slice(off), ...claimClipIds.slice(0, off)]) {
             const t0 = performance.now();
-            const job = await lookBeforeAnalysis(client, claimSeats[i]!, clipId);
+            const look = await lookAtClipJob(client, { seat: claimSeats[i]!, clipId, stage: 'analysis', profileId: PROFILE, leaseMs: 30_000 });
             const ms = performance.now() - t0;
             lookLat.push(ms);
-            if (!job) continue;
+            if (look.kind !== 'claimed') continue;
+            const job = look.job;
             claimedLat.push(ms);
             claimsOf.set(job.id, (claimsOf.get(job.id) ?? 0) + 1);
             if (!(await completeTeamJob(client, claimSeats[i]!, job)).ok) refused++;
@@ -453,18 +455,6 @@ async function catalogPart(tmp: string, json: Record<string, unknown>): Promise<
     await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
     await cluster.stop();
   }
-}
-
-/**
- * The team's part of ClipSharing.beforeAnalysis for a clip the seat has linked: its published results
- * (the header), else its job enqueued and claimed, else who holds it. The claimed job, or null.
- */
-async function lookBeforeAnalysis(client: pg.Client, seat: string, clipId: number) {
-  if (await readClipResults(client, clipId, PROFILE)) return null;
-  await enqueueTeamJob(client, { clipId, stage: 'analysis', priority: 0, payload: {} });
-  const claimed = await claimTeamJobOfClip(client, seat, clipId, 'analysis', 30_000);
-  if (!claimed) await teamJobOf(client, clipId, 'analysis');
-  return claimed;
 }
 
 async function feedRows(admin: pg.Client): Promise<number> {

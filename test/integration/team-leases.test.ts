@@ -4,13 +4,14 @@ import { nextLease, type LeaseEvent, type LeaseState } from '../../src-main/core
 import { upsertSeat } from '../../src-main/core/team/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/team-clip-store';
 import {
-  claimTeamJobOfClip,
   claimTeamwideJob,
   completeTeamJob,
   enqueueTeamJob,
   failTeamJob,
+  lookAtClipJob,
   reapExpiredTeamLeases,
   renewTeamLeases,
+  type ClaimedTeamJob,
 } from '../../src-main/core/team/team-job-store';
 import { QUERY_BANK_STAGE } from '../../src-main/core/search/relevance/query-bank-stage';
 import { seededRandom } from '../../src-main/core/util/seeded-random';
@@ -18,7 +19,8 @@ import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers
 
 /**
  * The shared queue on a real PostgreSQL, every seat on its own connection as the seat role, through
- * the claims the app makes (a clip's job, `claimTeamJobOfClip`; the team-wide job, `claimTeamwideJob`):
+ * the claims the app makes (a clip's job in the look before its work, `lookAtClipJob`; the team-wide
+ * job, `claimTeamwideJob`):
  * FOR UPDATE SKIP LOCKED never hands one job to two seats, an expired lease goes to another seat
  * and fences the old holder off, and the store's statements make the transitions `nextLease` defines.
  * No order among clips is tested: a seat claims the clip its own queue is at, never "the next one".
@@ -49,17 +51,26 @@ describeWithPostgres('team job leases on PostgreSQL', () => {
   const STAGES = ['probe', 'poster', 'analysis', 'upload'] as const;
   type Job = { id: number; clipId: number; stage: (typeof STAGES)[number] };
 
-  /** `clips` clips with the four indexing stages each, or only the first `stages`. */
-  async function enqueueCard(clips: number, stages = 4): Promise<Job[]> {
+  /**
+   * `clips` clips with the four indexing stages each, or only the first `stages`; the jobs of the
+   * stages from `queued` on are not made: a seat's first look at them makes them.
+   */
+  async function enqueueCard(clips: number, stages = 4, queued = stages): Promise<Job[]> {
     const jobs: Job[] = [];
     for (let n = 0; n < clips; n++) {
       const clip = await adoptTeamClip(seat, { fingerprint: fingerprint(n + 1), sizeBytes: 1000 + n, fileName: `C${n}.mov`, seatId: seatIds[0]! });
-      for (const stage of STAGES.slice(0, stages)) {
-        const id = await enqueueTeamJob(seat, { clipId: clip.id, stage, priority: 0, payload: { n } });
-        jobs.push({ id: id!, clipId: clip.id, stage });
+      for (const [i, stage] of STAGES.slice(0, stages).entries()) {
+        const id = i < queued ? await enqueueTeamJob(seat, { clipId: clip.id, stage, priority: 0, payload: { n } }) : null;
+        jobs.push({ id: id ?? 0, clipId: clip.id, stage });
       }
     }
     return jobs;
+  }
+
+  /** A seat's claim of a clip's job: its look, when the job was free. */
+  async function claim(c: pg.ClientBase, me: string, j: Job, leaseMs: number): Promise<ClaimedTeamJob | null> {
+    const look = await lookAtClipJob(c, { seat: me, clipId: j.clipId, stage: j.stage, profileId: 'test-profile', leaseMs });
+    return look.kind === 'claimed' ? look.job : null;
   }
 
   /** The job's lease as `nextLease` sees it, read by the test itself (times aside). */
@@ -76,7 +87,8 @@ describeWithPostgres('team job leases on PostgreSQL', () => {
   }
 
   it('10 seats with the same card in their queues claim its 1,000 jobs at once, each its own walk: 0 double claims, 0 lost', async () => {
-    const jobs = await enqueueCard(250);
+    // Half the jobs queued before, half made by the seats' first looks (racing to make them).
+    const jobs = await enqueueCard(250, 4, 2);
     expect(jobs).toHaveLength(1000);
     // A second enqueue of the same clip and stage (another seat importing the card) adds nothing.
     expect(await enqueueTeamJob(seat, { clipId: (await adoptTeamClip(seat, { fingerprint: fingerprint(1), sizeBytes: 1000, fileName: 'other/C0.mov', seatId: seatIds[1]! })).id, stage: 'probe', priority: 0, payload: {} })).toBeNull();
@@ -90,9 +102,10 @@ describeWithPostgres('team job leases on PostgreSQL', () => {
         // Half the seats walk the card in import order (racing for the same rows), half from their own offset.
         const walk = i % 2 ? [...jobs.slice(i * 100), ...jobs.slice(0, i * 100)] : jobs;
         for (const j of walk) {
-          const job = await claimTeamJobOfClip(c, me, j.clipId, j.stage, 30_000);
+          const job = await claim(c, me, j, 30_000);
           if (!job) continue; // held or done by another seat: its waiting clip would look again later
-          expect(job).toMatchObject({ id: j.id, clipId: j.clipId, stage: j.stage });
+          expect(job).toMatchObject({ clipId: j.clipId, stage: j.stage });
+          if (j.id) expect(job.id).toBe(j.id);
           claimsOf.set(job.id, [...(claimsOf.get(job.id) ?? []), me]);
           if (!(await completeTeamJob(c, me, job)).ok) refusedCompletions++;
         }
@@ -102,7 +115,8 @@ describeWithPostgres('team job leases on PostgreSQL', () => {
 
     expect([...claimsOf.values()].filter((by) => by.length > 1)).toEqual([]);
     expect(claimsOf.size).toBe(1000);
-    expect(new Set(claimsOf.keys())).toEqual(new Set(jobs.map((j) => j.id)));
+    const { rows: made } = await admin.query<{ id: string }>('SELECT id FROM team.jobs');
+    expect(new Set(claimsOf.keys())).toEqual(new Set(made.map((r) => Number(r.id))));
     expect(refusedCompletions).toBe(0);
     // The server's own count: every job done, each claimed exactly once (the token counts claims).
     const { rows } = await admin.query<{ state: string; lease_token: string; n: string }>('SELECT state, lease_token, count(*) AS n FROM team.jobs GROUP BY 1, 2');
@@ -127,7 +141,7 @@ describeWithPostgres('team job leases on PostgreSQL', () => {
     const [a, b] = [await cluster.connect(cluster.seatConfig()), await cluster.connect(cluster.seatConfig())];
     const [seatA, seatB] = [seatIds[0]!, seatIds[1]!];
     const LEASE_MS = 1500;
-    const held = (await claimTeamJobOfClip(a, seatA, job!.clipId, job!.stage, LEASE_MS))!;
+    const held = (await claim(a, seatA, job!, LEASE_MS))!;
     expect(held).toMatchObject({ id: job!.id, token: 1 });
     expect(await renewTeamLeases(a, seatA, [held], LEASE_MS)).toEqual([held.id]);
     const { expiresAt } = (await storedLease(held.id)) as Extract<LeaseState, { state: 'running' }>;
@@ -137,7 +151,7 @@ describeWithPostgres('team job leases on PostgreSQL', () => {
     for (let tries = 0; !taken && tries < 100; tries++) {
       await sleep(100);
       await reapExpiredTeamLeases(b, 20);
-      taken = await claimTeamJobOfClip(b, seatB, job!.clipId, job!.stage, 30_000);
+      taken = await claim(b, seatB, job!, 30_000);
       if (!taken) triesWhileHeld++;
     }
     expect(taken).toMatchObject({ id: held.id, token: 2 });
@@ -175,7 +189,7 @@ describeWithPostgres('team job leases on PostgreSQL', () => {
       let storeOk: boolean;
       if (kind === 'claim') {
         e = { type: 'claim', seat: s, now: t, leaseMs: short ? SHORT_MS : LONG_MS };
-        const got = await claimTeamJobOfClip(seat, s, job!.clipId, job!.stage, short ? SHORT_MS : LONG_MS);
+        const got = await claim(seat, s, job!, short ? SHORT_MS : LONG_MS);
         if (got) expect(got.id).toBe(jobId);
         storeOk = got !== null;
       } else if (kind === 'renew') {

@@ -12,16 +12,7 @@ import { publishClipResults, readClipResults, type ClipResults, type PublishedAn
 import { loadShotAnalysis, storeAnalysisRecords, type AnalysisRecord, type StoredShotAnalysis } from '../analysis/analysis-store';
 import { CAMERA_MOVEMENTS, LOCAL_TAG_CATEGORIES } from '../analysis/analysis-types';
 import { adoptTeamClip, recordTeamClipLocation } from '../team/team-clip-store';
-import {
-  claimTeamJobOfClip,
-  enqueueTeamJob,
-  failTeamJob,
-  reapExpiredTeamLeases,
-  renewTeamLeases,
-  requeueFailedTeamJob,
-  teamJobOf,
-  type TeamLease,
-} from '../team/team-job-store';
+import { failTeamJob, lookAtClipJob, reapExpiredTeamLeases, renewTeamLeases, type TeamLease } from '../team/team-job-store';
 import { recordTeamTask, recordTeamUpload, teamTasks, teamUploadKeys } from '../team/journal-store';
 import type { TensorService } from '../tensors/chunk-upload';
 import type { TeamLink } from '../team/team-link';
@@ -134,28 +125,28 @@ export class ClipSharing implements ClipShare {
     try {
       return await this.o.link.withClient(async (c) => {
         const teamClipId = await this.linked(c, clipId);
-        const results = await readClipResults(c, teamClipId, this.o.profileId);
-        if (results) {
-          this.adopt(clipId, results);
-          return { kind: 'adopted', from: results.publishedBy };
-        }
-        await enqueueTeamJob(c, { clipId: teamClipId, stage: SHARED_STAGE, priority: 0, payload: {} });
-        const claimed = await claimTeamJobOfClip(c, this.o.link.seatId, teamClipId, SHARED_STAGE, this.leaseMs);
-        if (claimed) {
-          this.held.set(clipId, { id: claimed.id, token: claimed.token });
+        // One round trip while the clip waits for another seat (it looks every few seconds).
+        const look = await lookAtClipJob(c, { seat: this.o.link.seatId, clipId: teamClipId, stage: SHARED_STAGE, profileId: this.o.profileId, leaseMs: this.leaseMs });
+        if (look.kind === 'claimed') {
+          this.held.set(clipId, { id: look.job.id, token: look.job.token });
           return { kind: 'here' };
         }
-        const job = await teamJobOf(c, teamClipId, SHARED_STAGE);
-        if (job?.state === 'failed') {
-          // It failed on the seat that tried (its copy of the file, its tools): this seat tries its own.
-          await requeueFailedTeamJob(c, job.id);
-          return { kind: 'wait', delayMs: 0, note: `failed on another seat (${job.lastError ?? 'no reason given'}): trying here` };
+        if (look.kind === 'published') {
+          const results = await readClipResults(c, teamClipId, this.o.profileId);
+          if (results) {
+            this.adopt(clipId, results);
+            return { kind: 'adopted', from: results.publishedBy };
+          }
         }
-        const left = job?.leaseLeftMs ?? MAX_WAIT_MS;
+        if (look.kind === 'requeued') {
+          // It failed on the seat that tried (its copy of the file, its tools): this seat tries its own.
+          return { kind: 'wait', delayMs: 0, note: `failed on another seat (${look.lastError ?? 'no reason given'}): trying here` };
+        }
+        const next = look.kind === 'elsewhere' ? look.nextInMs : null;
         return {
           kind: 'wait',
-          delayMs: Math.min(MAX_WAIT_MS, Math.max(1000, left + 500)),
-          note: job?.holder ? `being indexed by ${job.holder}` : 'waiting for the team',
+          delayMs: Math.min(MAX_WAIT_MS, Math.max(1000, (next ?? MAX_WAIT_MS) + 500)),
+          note: look.kind === 'elsewhere' && look.holder ? `being indexed by ${look.holder}` : 'waiting for the team',
         };
       });
     } catch (e) {
