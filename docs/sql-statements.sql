@@ -537,7 +537,26 @@ INSERT INTO marks_outbox (kind, row_id, at) SELECT 'clip', clip_id, rating_at FR
 -- up
 INSERT INTO marks_clock (id, last_at) VALUES (1, MAX(?, (SELECT IFNULL(MAX(at), 0) FROM marks_outbox)));
 
--- ===== src-main/core/collections/collection-store.ts (17)
+-- ===== src-main/core/catalog/migrations/0048-collection-members-offline-first.ts (1)
+-- up
+UPDATE collection_videos SET attached_at = updated_at WHERE attached_at IS NULL;
+ALTER TABLE collection_videos ADD COLUMN added_by TEXT;
+ALTER TABLE collection_videos ADD COLUMN removed_at INTEGER;
+ALTER TABLE collection_videos ADD COLUMN removed_by TEXT;
+
+CREATE TABLE collection_outbox (
+  collection_id TEXT NOT NULL,
+  region        TEXT NOT NULL,
+  clip_id       INTEGER NOT NULL,
+  at            INTEGER NOT NULL,   -- the change's time: a push clears the entry only if no change came since
+  PRIMARY KEY (collection_id, region, clip_id)
+) WITHOUT ROWID;
+CREATE TABLE collection_waiting (
+  team_clip_id INTEGER PRIMARY KEY
+);
+INSERT INTO collection_outbox (collection_id, region, clip_id, at) SELECT collection_id, region, clip_id, updated_at FROM collection_videos;;
+
+-- ===== src-main/core/collections/collection-store.ts (28)
 -- SELECT_ROW
 SELECT cv.*, c.file_name FROM collection_videos cv LEFT JOIN clips c ON c.id = cv.clip_id;
 -- summaries
@@ -547,7 +566,7 @@ SELECT col.id, col.name, col.description, col.synced_at, col.gone_at,
        SUM(cv.status = 'failed') AS failed,
        SUM(cv.status IN ('queued','transcoding','uploading','uploaded','processing')) AS in_flight
 FROM collections col
-LEFT JOIN collection_videos cv ON cv.collection_id = col.id AND cv.region = col.region
+LEFT JOIN collection_videos cv ON cv.collection_id = col.id AND cv.region = col.region AND cv.removed_at IS NULL
 WHERE col.region = ?
 GROUP BY col.id, col.region
 ORDER BY col.name COLLATE NOCASE, col.id;
@@ -569,24 +588,58 @@ UPDATE collections SET gone_at = COALESCE(gone_at, ?) WHERE id = ? AND region = 
 -- hasCollection
 SELECT 1 FROM collections WHERE id = ? AND region = ?;
 -- openClips
-SELECT DISTINCT clip_id FROM collection_videos WHERE region = ? AND status IN ('queued','transcoding','uploading','uploaded','processing') ORDER BY clip_id;
+SELECT DISTINCT clip_id FROM collection_videos WHERE region = ? AND removed_at IS NULL AND status IN ('queued','transcoding','uploading','uploaded','processing') ORDER BY clip_id;
 -- insertRow
 INSERT INTO collection_videos (collection_id, region, clip_id, status, uploads, attached_at, updated_at)
 VALUES (?, ?, ?, 'queued', 0, ?, ?);
 -- reset
 UPDATE collection_videos SET status = @status, video_id = @videoId, progress = NULL, error_kind = NULL, error_message = NULL, updated_at = @t
 WHERE collection_id = @collectionId AND region = @region AND clip_id = @clipId;
+-- revive
+UPDATE collection_videos SET removed_at = NULL, removed_by = NULL, added_by = NULL, attached_at = @t, updated_at = @t
+WHERE collection_id = @collectionId AND region = @region AND clip_id = @clipId;
+-- remove
+UPDATE collection_videos SET removed_at = @t, removed_by = NULL, progress = NULL, updated_at = @t
+WHERE collection_id = @collectionId AND region = @region AND clip_id = @clipId AND removed_at IS NULL;
 -- startUpload
 UPDATE collection_videos SET status = 'uploading', uploads = uploads + 1, progress = 0, error_kind = NULL, error_message = NULL, updated_at = ?
-WHERE collection_id = ? AND region = ? AND clip_id = ? AND video_id IS NULL;
+WHERE collection_id = ? AND region = ? AND clip_id = ? AND video_id IS NULL AND removed_at IS NULL;
+-- adopt
+UPDATE collection_videos SET video_id = @videoId, status = @status, source = NULL, progress = NULL, error_kind = @errorKind, error_message = @errorMessage, updated_at = @t
+WHERE collection_id = @collectionId AND region = @region AND clip_id = @clipId;
+-- mergeTeam
+UPDATE collection_videos SET attached_at = @addedAt, added_by = @addedBy, removed_at = @removedAt, removed_by = @removedBy, updated_at = @t
+WHERE collection_id = @collectionId AND region = @region AND clip_id = @clipId;
+-- insertTeam
+INSERT INTO collection_videos (collection_id, region, clip_id, video_id, status, uploads, attached_at, added_by, updated_at)
+VALUES (@collectionId, @region, @clipId, NULL, 'queued', 0, @addedAt, @addedBy, @t);
+-- touchOutbox
+INSERT INTO collection_outbox (collection_id, region, clip_id, at) VALUES (?, ?, ?, ?)
+ON CONFLICT (collection_id, region, clip_id) DO UPDATE SET at = excluded.at;
+-- outbox
+SELECT o.collection_id AS o_collection_id, o.region AS o_region, o.clip_id AS o_clip_id, o.at AS o_at, t.team_clip_id, cv.*
+  FROM collection_outbox o
+  LEFT JOIN collection_videos cv ON cv.collection_id = o.collection_id AND cv.region = o.region AND cv.clip_id = o.clip_id
+  LEFT JOIN team_clips t ON t.clip_id = o.clip_id
+ -- a clip the team does not know yet waits for its link; a row gone with its clip is only cleared
+ WHERE cv.clip_id IS NULL OR t.team_clip_id IS NOT NULL
+ ORDER BY o.at LIMIT ?;
+-- sent
+DELETE FROM collection_outbox WHERE collection_id = ? AND region = ? AND clip_id = ? AND at = ?;
+-- wait
+INSERT INTO collection_waiting (team_clip_id) VALUES (?) ON CONFLICT DO NOTHING;
+-- waitingLinked
+SELECT w.team_clip_id FROM collection_waiting w JOIN team_clips t ON t.team_clip_id = w.team_clip_id ORDER BY w.team_clip_id;
+-- waited
+DELETE FROM collection_waiting WHERE team_clip_id = ?;
 -- searchable
-SELECT collection_id FROM collection_videos WHERE region = ? AND status = 'processed' AND video_id IS NOT NULL
+SELECT collection_id FROM collection_videos WHERE region = ? AND status = 'processed' AND video_id IS NOT NULL AND removed_at IS NULL
 GROUP BY collection_id ORDER BY COUNT(*) DESC, collection_id LIMIT ?;
 -- collectionOfVideo
-SELECT collection_id FROM collection_videos WHERE video_id = ? AND region = ?;
+SELECT collection_id FROM collection_videos WHERE video_id = ? AND region = ? AND removed_at IS NULL;
 -- byVideoIds
 SELECT cv.video_id, cv.clip_id, c.file_name FROM collection_videos cv LEFT JOIN clips c ON c.id = cv.clip_id
-WHERE cv.collection_id = ? AND cv.region = ? AND cv.video_id IN (SELECT value FROM json_each(?));
+WHERE cv.collection_id = ? AND cv.region = ? AND cv.removed_at IS NULL AND cv.video_id IN (SELECT value FROM json_each(?));
 -- update
 UPDATE collection_videos SET ${sets.join(', ')} WHERE collection_id = ? AND region = ? AND clip_id = ?;
 
@@ -715,7 +768,7 @@ DELETE FROM thumbnails WHERE clip_id = ?;
 -- deleteShotPosters
 DELETE FROM thumbnails WHERE clip_id = ? AND shot_id IS NOT NULL;
 
--- ===== src-main/core/library/volume-store.ts (4)
+-- ===== src-main/core/library/volume-store.ts (5)
 -- volume
 INSERT INTO volumes (volume_key, mount_path, label, online, last_seen_at) VALUES (?, ?, ?, 1, ?)
 ON CONFLICT (volume_key) DO UPDATE SET mount_path = excluded.mount_path, label = excluded.label, online = 1,
@@ -728,6 +781,8 @@ UPDATE volumes SET online = ?, mount_path = ?, last_seen_at = CASE WHEN ? THEN ?
 -- withCounts
 SELECT v.id, v.volume_key, v.label, v.mount_path, v.online, v.last_seen_at, COUNT(c.id) AS clips
 FROM volumes v LEFT JOIN clips c ON c.volume_id = v.id GROUP BY v.id ORDER BY v.label, v.id;
+-- connectedDrives
+SELECT id, mount_path AS mountPath, label FROM volumes WHERE online = 1 AND volume_key <> ? ORDER BY id;
 
 -- ===== src-main/core/marks/marks-repository.ts (46)
 -- RANGE_SELECT
@@ -1258,7 +1313,7 @@ INSERT INTO team.schema_migrations (version, name, sha256) VALUES ($1, $2, $3);
 INSERT INTO team.seats (seat_id, name, roots) VALUES ($1, $2, $3)
 ON CONFLICT (seat_id) DO UPDATE SET name = excluded.name, roots = excluded.roots, last_seen_at = now();
 
--- ===== src-main/core/team/team-clip-store.ts (3)
+-- ===== src-main/core/team/team-clip-store.ts (5)
 -- made
 INSERT INTO team.clips (fingerprint, size_bytes, file_name, created_by) VALUES ($1, $2, $3, $4)
 ON CONFLICT (fingerprint) DO NOTHING RETURNING id;
@@ -1267,6 +1322,56 @@ SELECT id FROM team.clips WHERE fingerprint = $1;
 -- recordTeamClipLocation
 INSERT INTO team.clip_locations (clip_id, root_key, rel_path, seen_by) VALUES ($1, $2, $3, $4)
 ON CONFLICT (clip_id, root_key, rel_path) DO UPDATE SET seen_by = excluded.seen_by, seen_at = now();
+-- r
+SELECT c.id, c.fingerprint, c.size_bytes, c.file_name,
+      COALESCE(json_agg(json_build_object('rootKey', l.root_key, 'relPath', l.rel_path) ORDER BY l.seen_at DESC) FILTER (WHERE l.id IS NOT NULL), '[]') AS locations
+ FROM team.clip_results r JOIN team.clips c ON c.id = r.clip_id LEFT JOIN team.clip_locations l ON l.clip_id = c.id
+WHERE r.profile_id = $1 AND c.fingerprint IS NOT NULL AND c.id > $2 AND ($3::bigint[] IS NULL OR c.id = ANY ($3))
+GROUP BY c.id ORDER BY c.id LIMIT $4;
+-- r
+SELECT t.root_key AS their_root, t.rel_path AS their_rel, o.root_key AS our_root, o.rel_path AS our_rel
+ FROM team.clip_locations o JOIN team.clip_locations t ON t.clip_id = o.clip_id AND t.id <> o.id
+WHERE o.seen_by = $1
+ORDER BY o.seen_at DESC LIMIT $2;
+
+-- ===== src-main/core/team/team-collection-store.ts (9)
+-- claimed
+INSERT INTO team.collection_videos AS t (collection_id, region, clip_id, status, uploaded_by, upload_expires_at, added_at, added_by)
+VALUES ($1, $2, $3, 'uploading', $4, now() + make_interval(secs => $5), $6, $4)
+ON CONFLICT (collection_id, region, clip_id) DO UPDATE SET
+  status = 'uploading', video_id = NULL, uploaded_by = excluded.uploaded_by, upload_expires_at = excluded.upload_expires_at, status_at = now()
+WHERE (t.video_id IS NULL AND (t.status = 'queued' OR t.upload_expires_at <= now() OR t.uploaded_by = excluded.uploaded_by))
+   OR (t.status = 'failed' AND t.status_at < $6)
+RETURNING t.id;
+-- found
+SELECT t.video_id, t.status, t.uploaded_by, s.name AS holder,
+      (EXTRACT(EPOCH FROM t.upload_expires_at - now()) * 1000)::float8 AS left_ms
+ FROM team.collection_videos t LEFT JOIN team.seats s ON s.seat_id = t.uploaded_by
+WHERE t.collection_id = $1 AND t.region = $2 AND t.clip_id = $3;
+-- renewed
+UPDATE team.collection_videos SET upload_expires_at = now() + make_interval(secs => $5)
+WHERE collection_id = $1 AND region = $2 AND clip_id = $3 AND status = 'uploading' AND uploaded_by = $4;
+-- releaseCollectionClaim
+UPDATE team.collection_videos SET status = 'queued', uploaded_by = NULL, upload_expires_at = NULL, status_at = now()
+WHERE collection_id = $1 AND region = $2 AND clip_id = $3 AND status = 'uploading' AND uploaded_by = $4;
+-- inserted
+INSERT INTO team.collection_videos (collection_id, region, clip_id, video_id, status, uploaded_by, added_at, added_by, removed_at, removed_by)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+ON CONFLICT (collection_id, region, clip_id) DO NOTHING;
+-- held
+SELECT collection_id, region, clip_id, video_id, status, uploaded_by, added_at, added_by, removed_at, removed_by FROM team.collection_videos WHERE collection_id = $1 AND region = $2 AND clip_id = $3 FOR UPDATE;
+-- publishCollectionMember
+UPDATE team.collection_videos SET added_at = $4, added_by = $5, removed_at = $6, removed_by = $7,
+      video_id = CASE WHEN $8 THEN $9 ELSE video_id END,
+      status = CASE WHEN $8 THEN $10 ELSE status END,
+      uploaded_by = CASE WHEN $8 THEN $11::uuid ELSE uploaded_by END,
+      upload_expires_at = CASE WHEN $8 THEN NULL ELSE upload_expires_at END,
+      status_at = CASE WHEN $8 THEN now() ELSE status_at END
+WHERE collection_id = $1 AND region = $2 AND clip_id = $3;
+-- r
+SELECT collection_id, region, clip_id, video_id, status, uploaded_by, added_at, added_by, removed_at, removed_by FROM team.collection_videos WHERE id = ANY($1::bigint[]);
+-- r
+SELECT collection_id, region, clip_id, video_id, status, uploaded_by, added_at, added_by, removed_at, removed_by FROM team.collection_videos WHERE clip_id = ANY($1::bigint[]);
 
 -- ===== src-main/core/team/team-job-store.ts (12)
 -- added

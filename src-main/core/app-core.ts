@@ -66,6 +66,8 @@ export interface AppCoreOptions {
   remote?: { allowLoopback?: boolean; timeouts?: Partial<RemoteTimeouts>; deadlines?: Partial<RemoteDeadlines> };
   /** A team library's lease of a claimed clip (default 30 s): web mode's --team-lease-seconds, for tests of a seat dying. */
   teamLeaseMs?: number;
+  /** A seat held by its start's check checks again this often (default 60 s; tests). */
+  teamRecheckMs?: number;
 }
 
 export interface AppCore {
@@ -237,9 +239,6 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
         share: () => team?.share() ?? null,
       },
     });
-    if (!readOnly) {
-      team = createTeamRuntime({ settings: teamSettings, db, events, cacheDir: paths.cacheDir, pipeline: pipeline.pipeline, identity: () => service.identity(), logger: o.logger, leaseMs: o.teamLeaseMs });
-    }
     const library = createLibraryService({
       db,
       events,
@@ -261,7 +260,23 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
       client: () => service.client(),
       ffmpeg: ffmpegBinary,
       queue: pipeline.pipeline.queue,
+      share: () => team?.collectionShare() ?? null,
     });
+    if (!readOnly) {
+      team = createTeamRuntime({
+        settings: teamSettings,
+        db,
+        events,
+        cacheDir: paths.cacheDir,
+        pipeline: pipeline.pipeline,
+        collections,
+        identity: () => service.identity(),
+        logger: o.logger,
+        leaseMs: o.teamLeaseMs,
+        recheckMs: o.teamRecheckMs,
+        importFiles: (files) => library.importPaths(files),
+      });
+    }
     const search = createSearchModule({
       db,
       indexDir: path.join(o.dataDir, 'search-index'),
@@ -296,7 +311,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
         // joined: the edit is sent soon (it is in the catalog's outbox either way)
         team?.marksEdited();
       }),
-      'team.activity': () => team?.activity() ?? { joined: false, online: false, clips: 0, indexedHere: 0, fromOtherSeats: 0, unpublished: 0 },
+      'team.activity': () => team?.activity() ?? { joined: false, online: false, clips: 0, indexedHere: 0, fromOtherSeats: 0, unpublished: 0, notHere: 0, notHereShares: [], held: null },
       ...createExportHandlers(db, o.desktop),
       ...createServiceActionsHandlers({
         db,

@@ -1,4 +1,8 @@
 import type { CatalogDb } from './catalog/open-catalog';
+import type { CollectionShare } from './collections/collection-stages';
+import type { CollectionsModule } from './collections/collections-module';
+import { TeamCollectionsSync } from './collections/team-collections-sync';
+import { TeamClipArrivals } from './library/team-clip-arrivals';
 import { TeamMarksSync } from './marks/team-marks-sync';
 import { ClipSharing } from './pipeline/clip-sharing';
 import type { IndexingPipeline } from './pipeline/indexing-pipeline';
@@ -24,11 +28,25 @@ export interface TeamRuntimeOptions {
   /** App cache folder (thumbnails). */
   cacheDir: string;
   pipeline: IndexingPipeline;
+  /** The service's collections: what is in them is shared between the seats. */
+  collections: Pick<CollectionsModule, 'store' | 'notify' | 'scheduler' | 'listChanged'>;
   identity: () => { region: string; model: string };
   logger: Logger;
   /** Lease of a claimed clip (default 30 s; web mode's --team-lease-seconds). */
   leaseMs?: number;
+  /** The library's import: other seats' clips found on this seat's drives enter the catalog through it. */
+  importFiles: (paths: string[]) => Promise<unknown>;
+  /** A seat held by its start's check (schema, password) checks again this often (default 60 s). */
+  recheckMs?: number;
 }
+
+/**
+ * A start's check that fails for one of these may pass by itself (the server away, busy or failing):
+ * the seat starts and works detached meanwhile. Any other (a schema of another version, a password
+ * rotated, a certificate no longer trusted) holds the seat: an app must not share rows with a schema
+ * it was not written for.
+ */
+const STARTS_ANYWAY = new Set(['offline', 'upstream', 'server']);
 
 export interface TeamRuntime {
   /** The indexing share of the seat while joined; null when solo. */
@@ -37,24 +55,47 @@ export interface TeamRuntime {
   marksEdited(): void;
   /** The team's encoded texts while joined; null when solo. */
   textShare(): TextShare | null;
+  /** The collections' uploads and members while joined; null when solo. */
+  collectionShare(): CollectionShare | null;
   /** This seat's share of the work (team.activity). */
   activity(): TeamActivity;
   stop(): Promise<void>;
 }
 
 export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
-  let running: { seat: TeamSeat; sharing: ClipSharing; texts: TeamTextSharing; marks: TeamMarksSync } | null = null;
+  let running: { seat: TeamSeat; sharing: ClipSharing; texts: TeamTextSharing; marks: TeamMarksSync; collections: TeamCollectionsSync; arrivals: TeamClipArrivals } | null = null;
   let stopping: Promise<void> = Promise.resolve();
+  /** Why the joined seat is not working with the team (its start's check failed); null otherwise. */
+  let held: { message: string; timer: NodeJS.Timeout } | null = null;
 
   const stopRunning = async () => {
+    if (held) clearTimeout(held.timer);
+    held = null;
     const r = running;
     running = null;
     if (!r) return;
+    await r.arrivals.stop();
     await r.sharing.stop();
     await r.marks.stop();
+    await r.collections.stop();
     await r.seat.stop();
   };
-  const startIfJoined = () => {
+  const restart = () => {
+    stopping = stopping.then(stopRunning).then(startIfJoined, (e: unknown) => o.logger.warn('team.runtime.restart.failed', { message: (e as Error).message }));
+  };
+  const startIfJoined = async () => {
+    const toCheck = o.settings.joined();
+    if (!toCheck) return;
+    // Before anything is read or written: the schema version and the password (kept out of Settings'
+    // "Last check", which is the editor's; `team.activity` says why the seat is held).
+    const check = await o.settings.tryForm(toCheck.settings, toCheck.password);
+    if (!check.ok && check.error && !STARTS_ANYWAY.has(check.error.kind)) {
+      o.logger.warn('team.runtime.held', { kind: check.error.kind, message: check.error.message });
+      const timer = setTimeout(restart, o.recheckMs ?? 60_000);
+      timer.unref?.();
+      held = { message: check.error.message, timer };
+      return;
+    }
     const joined = o.settings.joined();
     if (!joined) return;
     const seat = new TeamSeat({ ...joined, db: o.db, logger: o.logger });
@@ -68,28 +109,47 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
       leaseMs: o.leaseMs,
       wake: (clipId) => o.pipeline.queue.wakeClip(clipId, 'analysis'),
       working: (clipId) => o.pipeline.queue.list({ clipId, states: ['queued', 'running'] }).length > 0,
-      // The team's marks of a clip just linked are merged with the next round, not the 30 s one.
-      linked: () => marks.edited(),
+      // The team's marks and collection members of a clip just linked are merged with the next round, not the
+      // 30 s one; the team's clips not found here are looked for again (the clip may be the first of their share).
+      linked: () => {
+        marks.edited();
+        collections.edited();
+        arrivals.linked();
+      },
       logger: o.logger,
     });
+    const arrivals = new TeamClipArrivals({ db: o.db, link: seat, profileId: o.pipeline.profile.id, importFiles: o.importFiles, logger: o.logger });
     const marks = new TeamMarksSync({ db: () => o.db, link: seat, events: o.events, logger: o.logger });
+    const collections = new TeamCollectionsSync({
+      db: () => o.db,
+      link: seat,
+      store: () => o.collections.store,
+      notify: o.collections.notify,
+      listChanged: o.collections.listChanged,
+      schedule: (clipIds) => o.collections.scheduler.schedule(clipIds),
+      cancel: (clipIds) => o.collections.scheduler.cancel(clipIds),
+      leaseMs: o.leaseMs,
+      logger: o.logger,
+    });
     sharing.start();
     marks.start();
+    collections.start();
+    arrivals.start();
     seat.start();
-    running = { seat, sharing, texts: new TeamTextSharing({ link: seat, leaseMs: o.leaseMs, logger: o.logger }), marks };
+    running = { seat, sharing, texts: new TeamTextSharing({ link: seat, leaseMs: o.leaseMs, logger: o.logger }), marks, collections, arrivals };
   };
-  const unsubscribe = o.settings.onChanged(() => {
-    stopping = stopping.then(stopRunning).then(startIfJoined, (e: unknown) => o.logger.warn('team.runtime.restart.failed', { message: (e as Error).message }));
-  });
-  startIfJoined();
+  const unsubscribe = o.settings.onChanged(restart);
+  restart();
 
   return {
     share: () => running?.sharing ?? null,
     marksEdited: () => running?.marks.edited(),
     textShare: () => running?.texts ?? null,
+    collectionShare: () => running?.collections ?? null,
     activity: () => {
-      const joined = running !== null;
-      return { joined, online: running?.seat.online() ?? false, ...teamClipCounts(o.db) };
+      const joined = running !== null || held !== null;
+      const notHere = running?.arrivals.notFound() ?? { clips: 0, shares: [] };
+      return { joined, online: running?.seat.online() ?? false, ...teamClipCounts(o.db), notHere: notHere.clips, notHereShares: notHere.shares, held: held?.message ?? null };
     },
     async stop() {
       unsubscribe();

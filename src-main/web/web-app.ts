@@ -22,6 +22,8 @@ export interface WebAppOptions {
   minFreeBytes?: number;
   /** --team-lease-seconds, in ms. */
   teamLeaseMs?: number;
+  /** A seat held by its start's check checks again this often (tests). */
+  teamRecheckMs?: number;
 }
 
 export interface WebApp {
@@ -49,6 +51,7 @@ export async function startWebApp(o: WebAppOptions): Promise<WebApp> {
     remote: o.remote,
     minFreeBytes: o.minFreeBytes,
     teamLeaseMs: o.teamLeaseMs,
+    teamRecheckMs: o.teamRecheckMs,
   });
   let server: WebServer;
   try {

@@ -103,6 +103,11 @@ export const collectionsMethods = {
     z.object({ collectionId, clipIds: z.array(clipId).min(1).optional() }).strict(),
     z.object({ cancelled: z.number().int() }),
   ),
+  /**
+   * Takes clips out of the collection as this catalog (and, joined, the team) lists it. The service
+   * keeps the video (the spec has no delete of a collection's videos); work still open stops.
+   */
+  'collections.remove': method(z.object({ collectionId, clipIds: z.array(clipId).min(1).max(100_000) }).strict(), z.object({ removed: z.number().int() })),
   'collections.search': method(
     z.object({ collectionId, text: safeText(1000).trim().min(1), topK: z.number().int().min(1).max(100).default(10) }).strict(),
     z.object({ results: z.array(collectionSearchHitSchema), unmapped: z.number().int() }),

@@ -85,6 +85,12 @@ export const teamActivitySchema = z.object({
   fromOtherSeats: z.number().int().nonnegative(),
   /** Indexed here while the server was away: published when it is back. */
   unpublished: z.number().int().nonnegative(),
+  /** Clips other seats indexed whose files this seat has not found on its drives (looked for again every 30 s). */
+  notHere: z.number().int().nonnegative(),
+  /** The shares those clips are on, as the seats that have them name them (at most five). */
+  notHereShares: z.array(z.string()),
+  /** Why this joined seat works alone although the server answers (its start's check: schema, password); null otherwise. */
+  held: z.string().nullable(),
 });
 export type TeamActivity = z.infer<typeof teamActivitySchema>;
 

@@ -74,6 +74,36 @@ describe('Collections view in Chromium against the emulator', () => {
     expect(fs.statSync(shot).size).toBeGreaterThan(10_000);
   });
 
+  it('takes a clip out of the collection with its Remove button, by the keyboard and by the mouse', async () => {
+    const { page } = e;
+    const rows = page.locator('.col-videos tbody tr');
+    await expect.poll(() => rows.count()).toBe(2);
+    for (const size of [
+      { width: 1280, height: 720 },
+      { width: 1920, height: 1080 },
+    ]) {
+      await page.setViewportSize(size);
+      await e.screenshot(`collections-remove-${size.width}`);
+    }
+    const item = page.locator('.col-item', { hasText: 'Dailies day 1' });
+    // keyboard: focus the first row's Remove and press Enter
+    const first = rows.first();
+    const firstName = await first.locator('.col-clip-name').innerText();
+    await first.getByRole('button', { name: 'Remove' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().locator('.col-clip-name').innerText()).not.toBe(firstName);
+    await expect.poll(() => item.innerText()).toContain('1 ready');
+    await e.screenshot('collections-removed-one');
+    // mouse: the last one
+    await rows.first().getByRole('button', { name: 'Remove' }).click();
+    await page.locator('.col-empty').waitFor();
+    // the service keeps both videos (the spec has no delete); the collection lists none here
+    expect(emu.stats().byEndpoint['POST /collections/{collection_id}/videos/upload']?.statuses['200']).toBe(2);
+    await e.screenshot('collections-removed-all');
+    await page.setViewportSize({ width: 1360, height: 860 });
+  });
+
   it('refreshing while the service is down shows the cached list and says so', async () => {
     const { page } = e;
     await emu.suspend();

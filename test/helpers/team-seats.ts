@@ -107,6 +107,8 @@ export interface TeamSeatsOptions {
   emulator?: Partial<EmulatorOptions>;
   /** Where everything lives (default: a temp folder removed by close). */
   workDir?: string;
+  /** What each seat imports at the start (default: its whole path to the footage; none: nothing). */
+  importOf?: (seat: SeatProcess) => string[];
 }
 
 /** Polls `check` every `everyMs` until it says done; what it last said (or threw) is in the timeout's error. */
@@ -237,7 +239,10 @@ export async function startTeamSeats(o: TeamSeatsOptions = {}): Promise<TeamSeat
       await seat.value('settings.update', { baseUrls: { asia: emulator.url } });
       await seat.value('settings.setApiKey', { key: TEAM_API_KEY });
     }
-    for (const seat of seats) await seat.value('library.import', { paths: [seat.footage] });
+        for (const seat of seats) {
+      const paths = o.importOf?.(seat) ?? [seat.footage];
+      if (paths.length > 0) await seat.value('library.import', { paths });
+    }
   } catch (e) {
     await close();
     throw e;

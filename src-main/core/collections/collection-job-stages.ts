@@ -23,6 +23,8 @@ export function collectionStageHandlers(d: CollectionStageDeps, opts: { recheckM
         const clipId = ctx.job.clipId!;
         if (ctx.stopping.aborted) throw new AppError('cancelled', 'stopping before the upload');
         const r = await runCollectionUpload(d, clipId, ctx.signal, ctx.stopping, ctx.progress);
+        // Rows another seat of the team is uploading: this stage looks again (their video id, arriving, restarts it at once).
+        if (r.wait) return { again: r.wait };
         return r.pollNeeded ? { next: [poll(clipId)] } : {};
       },
     };

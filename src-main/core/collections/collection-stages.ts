@@ -5,9 +5,25 @@ import { AppError, toAppError, type ErrorKind } from '../../../src-shared/errors
 import type { ServiceClient } from '../service';
 import type { Logger } from '../util/logger';
 import type { ClipFile, ClipFiles } from './clip-files';
+import type { TeamVideoState } from '../team/collection-member-merge';
 import { POLL_STATES, UPLOAD_STATES, type CollectionStore, type VideoKey, type VideoRow } from './collection-store';
 import { transcodeProxy } from './proxy-transcode';
 import { DIRECT_UPLOAD_MAX_BYTES, planUpload, type UploadPlan } from './upload-rule';
+
+/** What a joined seat's team answers before a clip is uploaded into a collection (team-collections-sync.ts). */
+export type UploadClaim =
+  /** Upload it; `hold` (a claim held for the team, null when solo or detached) is ended with whether a video id came of it. */
+  | { kind: 'upload'; hold: { end(uploaded: boolean): void } | null }
+  /** The team has its video: record it, send nothing. */
+  | { kind: 'adopt'; videoId: string; state: TeamVideoState }
+  /** Another seat is uploading it (or the team does not know the clip yet): look again later. */
+  | { kind: 'wait'; note: string; retryMs: number };
+
+export interface CollectionShare {
+  claim(row: VideoRow): Promise<UploadClaim>;
+  /** A member changed here (added, removed): send it soon. */
+  edited(): void;
+}
 
 export interface CollectionStageDeps {
   store: CollectionStore;
@@ -26,6 +42,8 @@ export interface CollectionStageDeps {
   logger?: Logger;
   /** Least time between two progress writes of one row (status changes are never delayed). */
   progressIntervalMs?: number;
+  /** While joined to a team library: the upload's claim; null when solo. */
+  share?: () => CollectionShare | null;
 }
 
 export type StageProgress = (fraction: number, note?: string) => void;
@@ -167,19 +185,34 @@ export async function runCollectionUpload(
   signal: AbortSignal,
   stopping: AbortSignal,
   onProgress: StageProgress = () => {},
-): Promise<{ uploaded: number; failed: number; pollNeeded: boolean }> {
+): Promise<{ uploaded: number; failed: number; pollNeeded: boolean; wait: { delayMs: number; note: string } | null }> {
   const region = d.region();
   const rows = d.store.rowsOfClip(region, clipId).filter((r) => r.videoId === null && UPLOAD_STATES.includes(r.status));
   let uploaded = 0;
   let failed = 0;
   let firstPermanent: AppError | undefined;
+  let wait: { delayMs: number; note: string } | null = null;
   if (rows.length > 0) {
     const client = clientFor(d, rows);
     for (const [i, row] of rows.entries()) {
       if (signal.aborted || stopping.aborted) throw new AppError('cancelled', 'cancelled');
       const key = keyOf(row);
+      const claim: UploadClaim = (await d.share?.()?.claim(row)) ?? { kind: 'upload', hold: null };
+      if (claim.kind === 'adopt') {
+        d.store.adoptVideo(key, claim.videoId, claim.state);
+        d.notify(key);
+        d.logger?.info('collections.upload.adopted', { clipId, collectionId: row.collectionId, videoId: claim.videoId });
+        continue;
+      }
+      if (claim.kind === 'wait') {
+        setRow(d, key, { errorKind: null, errorMessage: claim.note });
+        if (!wait || claim.retryMs < wait.delayMs) wait = { delayMs: claim.retryMs, note: claim.note };
+        continue;
+      }
+      let gotVideo = false;
       try {
         await uploadOne(d, client, row, signal, stopping, (f) => onProgress((i + f) / rows.length, row.fileName));
+        gotVideo = d.store.row(key)?.videoId != null;
         uploaded++;
       } catch (e) {
         const err = toAppError(e);
@@ -198,12 +231,14 @@ export async function runCollectionUpload(
         // Offline, quota, auth, rate limits, an unplugged drive: the row waits, and the caller retries or pauses.
         setRow(d, key, { status: 'queued', progress: null, errorKind: err.kind, errorMessage: err.message });
         throw err;
+      } finally {
+        claim.hold?.end(gotVideo);
       }
     }
   }
   const pollNeeded = d.store.rowsOfClip(region, clipId).some((r) => r.videoId !== null && POLL_STATES.includes(r.status));
-  if (firstPermanent && uploaded === 0 && !pollNeeded) throw firstPermanent;
-  return { uploaded, failed, pollNeeded };
+  if (firstPermanent && uploaded === 0 && !pollNeeded && !wait) throw firstPermanent;
+  return { uploaded, failed, pollNeeded, wait };
 }
 
 /**

@@ -26,15 +26,13 @@ export interface CollectionsDeps {
   notify: (key: VideoKey) => void;
   /** When the library offers it: catalogue a folder before attaching it. */
   importFolder?: (folder: string) => Promise<void>;
+  /** While joined to a team library: adds and removals are sent soon (they are in the outbox either way). */
+  share?: () => { edited(): void } | null;
   logger?: Logger;
 }
 
 export function createCollectionsHandlers(d: CollectionsDeps): HandlersFor<typeof collectionsMethods> {
-  const listFromCache = (region: string, source: 'service' | 'cache', error?: AppErrorData): CollectionsList => {
-    const out: CollectionsList = { collections: d.store.summaries(region), source, syncedAt: d.store.lastSynced(region) };
-    if (error) out.error = error;
-    return out;
-  };
+  const listFromCache = (region: string, source: 'service' | 'cache', error?: AppErrorData): CollectionsList => d.store.cachedList(region, source, error);
 
   return {
     /**
@@ -93,6 +91,7 @@ export function createCollectionsHandlers(d: CollectionsDeps): HandlersFor<typeo
       const { queued, already } = d.store.attach(region, collectionId, ids);
       for (const clipId of queued) d.notify({ collectionId, region, clipId });
       d.scheduler.schedule(queued);
+      d.share?.()?.edited();
       d.logger?.info('collections.attached', { collectionId, queued: queued.length, already: already.length });
       d.events.emit('collections.changed', listFromCache(region, 'cache'));
       return { queued: queued.length, already: already.length, clipIds: ids };
@@ -115,6 +114,16 @@ export function createCollectionsHandlers(d: CollectionsDeps): HandlersFor<typeo
       }
       d.scheduler.cancel(rows.map((r) => r.clipId));
       return { cancelled: rows.length };
+    },
+
+    'collections.remove': ({ collectionId, clipIds }) => {
+      const region = d.region();
+      const removed = d.store.remove(region, collectionId, [...new Set(clipIds)]);
+      d.scheduler.cancel(removed);
+      d.logger?.info('collections.removed', { collectionId, removed: removed.length });
+      d.share?.()?.edited();
+      d.events.emit('collections.changed', listFromCache(region, 'cache'));
+      return { removed: removed.length };
     },
 
     'collections.search': ({ collectionId, text, topK }) => searchCollectionClips({ ...d, client: () => syncCallClient(d.client()) }, collectionId, text, topK),

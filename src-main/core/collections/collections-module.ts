@@ -5,7 +5,7 @@ import type { ServiceClient } from '../service';
 import type { Logger } from '../util/logger';
 import { createClipFiles } from './clip-files';
 import { COLLECTION_POLL_STAGE, COLLECTION_UPLOAD_STAGE, collectionStageHandlers, createQueueScheduler, type CollectionQueue } from './collection-job-stages';
-import type { CollectionStageDeps } from './collection-stages';
+import type { CollectionShare, CollectionStageDeps } from './collection-stages';
 import { createCollectionStore, toContractVideo, type VideoKey } from './collection-store';
 import { createCollectionsHandlers } from './collections-handlers';
 
@@ -24,6 +24,8 @@ export interface CollectionsModuleOptions {
   /** Between two status rounds of a video the service is still processing. */
   recheckMs?: number;
   importFolder?: (folder: string) => Promise<void>;
+  /** While joined to a team library: the uploads' claim (team-collections-sync.ts); null when solo. */
+  share?: () => CollectionShare | null;
 }
 
 /**
@@ -47,6 +49,7 @@ export function createCollectionsModule(o: CollectionsModuleOptions) {
     proxyThresholdBytes: o.proxyThresholdBytes,
     notify,
     logger: o.logger,
+    share: o.share,
   };
   for (const h of collectionStageHandlers(stageDeps, { recheckMs: o.recheckMs })) o.queue.register(h);
   const scheduler = createQueueScheduler(o.queue, stageDeps);
@@ -59,12 +62,17 @@ export function createCollectionsModule(o: CollectionsModuleOptions) {
     scheduler,
     notify,
     importFolder: o.importFolder,
+    share: o.share,
     logger: o.logger,
   });
   return {
     handlers,
     stageDeps,
     store,
+    notify,
+    scheduler,
+    /** The collections' counts changed elsewhere (another seat of the team): tell the views. */
+    listChanged: () => o.events.emit('collections.changed', store.cachedList(o.region())),
     /**
      * Queues the clips whose rows are open (attached, cut off mid-upload, still processing) and have
      * no job in the queue: rows written before a crash that lost their job, or by an older version.

@@ -1,5 +1,5 @@
 import type { ClipIndexState } from '../../../src-shared/contract/jobs';
-import type { ClipSummary, libraryMethods } from '../../../src-shared/contract/library';
+import type { ClipSummary, ImportSummary, libraryMethods } from '../../../src-shared/contract/library';
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { EventBus } from '../rpc/event-bus';
 import type { HandlersFor } from '../rpc/handlers';
@@ -42,6 +42,8 @@ export interface LibraryService {
   handlers: HandlersFor<typeof libraryMethods>;
   /** Checks drives now; emits catalog.changed when one came or went. */
   pollVolumes(): void;
+  /** Imports files and folders as a drop does (the one import path): what `library.import` runs. */
+  importPaths(paths: readonly string[]): Promise<ImportSummary>;
   dispose(): void;
 }
 
@@ -90,30 +92,32 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
     });
   }
 
-  const handlers: HandlersFor<typeof libraryMethods> = {
-    'library.import': ({ paths }) => {
-      deps.beforeImport?.();
-      const run = importChain.then(async () => {
-        const res = await importPaths(db, paths, {
-          resolver,
-          signal: disposer.signal,
-          onProgress: (p) => events.emit('library.importProgress', p),
-        });
-        events.emit('catalog.changed', { reason: 'import', clipIds: res.touched });
-        // The pipeline probes them (its first stage) and makes every poster before analysing any clip.
-        schedule([...new Set([...res.touched, ...res.needMedia])].sort((a, b) => a - b));
-        deps.logger?.info('library.import', {
-          importId: res.summary.importId,
-          added: res.summary.added,
-          unchanged: res.summary.unchanged,
-          failed: res.summary.failed,
-          skipped: res.summary.skipped,
-        });
-        return res.summary;
+  const importRoots = (paths: readonly string[]): Promise<ImportSummary> => {
+    deps.beforeImport?.();
+    const run = importChain.then(async () => {
+      const res = await importPaths(db, paths, {
+        resolver,
+        signal: disposer.signal,
+        onProgress: (p) => events.emit('library.importProgress', p),
       });
-      importChain = run.catch(() => undefined);
-      return run;
-    },
+      events.emit('catalog.changed', { reason: 'import', clipIds: res.touched });
+      // The pipeline probes them (its first stage) and makes every poster before analysing any clip.
+      schedule([...new Set([...res.touched, ...res.needMedia])].sort((a, b) => a - b));
+      deps.logger?.info('library.import', {
+        importId: res.summary.importId,
+        added: res.summary.added,
+        unchanged: res.summary.unchanged,
+        failed: res.summary.failed,
+        skipped: res.summary.skipped,
+      });
+      return res.summary;
+    });
+    importChain = run.catch(() => undefined);
+    return run;
+  };
+
+  const handlers: HandlersFor<typeof libraryMethods> = {
+    'library.import': ({ paths }) => importRoots(paths),
     'library.list': (args) => {
       if (Date.now() - lastPoll > 3000) pollVolumes();
       const res = listClips(db, args);
@@ -151,5 +155,5 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
   deps.signal?.addEventListener('abort', dispose, { once: true });
   if (deps.signal?.aborted) dispose();
 
-  return { handlers, pollVolumes, dispose };
+  return { handlers, pollVolumes, importPaths: importRoots, dispose };
 }

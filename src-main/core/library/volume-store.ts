@@ -76,3 +76,12 @@ export function listVolumes(db: CatalogDb): Volume[] {
     lastSeenAt: r.last_seen_at,
   }));
 }
+
+/** The drives connected now, as recorded (label as the drive gives it, or null): where files are looked for. */
+export function connectedDrives(db: CatalogDb): { id: number; mountPath: string; label: string | null }[] {
+  return statement(db, 'SELECT id, mount_path AS mountPath, label FROM volumes WHERE online = 1 AND volume_key <> ? ORDER BY id').all(URL_VOLUME_KEY) as {
+    id: number;
+    mountPath: string;
+    label: string | null;
+  }[];
+}

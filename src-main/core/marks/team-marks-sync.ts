@@ -1,8 +1,8 @@
-import { toAppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { EventBus } from '../rpc/event-bus';
 import type { TeamChange } from '../team/change-store';
 import type { TeamLink } from '../team/team-link';
+import { TeamRounds } from '../team/team-rounds';
 import { readTeamMarks, readTeamMarksOfClips, upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange, type TeamMarks } from '../team/team-marks-store';
 import { silentLogger, type Logger } from '../util/logger';
 import { applyTeamMarks, knownRangeUuids, marksSent, unsentMarks, waitingClipsNowLinked } from './marks-repository';
@@ -35,38 +35,37 @@ const MARK_TABLES = ['ranges', 'keywords', 'clip_marks'] as const;
 
 export class TeamMarksSync {
   private readonly offs: (() => void)[] = [];
-  private timer: NodeJS.Timeout | null = null;
-  private every: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = true;
   private readonly log: Logger;
+  private readonly rounds: TeamRounds;
 
   constructor(private readonly o: TeamMarksSyncOptions) {
     this.log = o.logger ?? silentLogger;
+    this.rounds = new TeamRounds({
+      link: o.link,
+      round: async () => {
+        await this.catchUpLinked();
+        await this.push();
+      },
+      debounceMs: o.debounceMs,
+      everyMs: o.everyMs,
+      log: this.log,
+      what: 'marks',
+    });
   }
 
   start(): void {
-    this.stopped = false;
     for (const table of MARK_TABLES) this.offs.push(this.o.link.onChanges(table, (changes) => this.applyChanges(table, changes)));
-    this.offs.push(this.o.link.onOnline((online) => online && this.soon(0)));
-    this.every = setInterval(() => this.soon(0), this.o.everyMs ?? 30_000);
-    this.every.unref?.();
-    this.soon(0);
+    this.rounds.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
     for (const off of this.offs.splice(0)) off();
-    if (this.timer) clearTimeout(this.timer);
-    if (this.every) clearInterval(this.every);
-    this.timer = this.every = null;
-    await this.running?.catch(() => undefined);
+    await this.rounds.stop();
   }
 
   /** A mark was edited here: send it soon. */
   edited(): void {
-    this.soon(this.o.debounceMs ?? 250);
+    this.rounds.edited();
   }
 
   /**
@@ -74,31 +73,7 @@ export class TeamMarksSync {
    * outbox. Rejects when the server cannot be reached (the edits stay listed for the next round).
    */
   sync(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.catchUpLinked();
-          await this.push();
-        } while (this.again && !this.stopped);
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
-  }
-
-  private soon(ms: number): void {
-    if (this.stopped || this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      if (!this.o.link.online()) return; // the link's next onOnline(true) starts a round
-      this.sync().catch((e) => this.log.warn('team.marks.sync.failed', { kind: toAppError(e).kind, message: toAppError(e).message }));
-    }, ms);
+    return this.rounds.sync();
   }
 
   private async push(): Promise<void> {

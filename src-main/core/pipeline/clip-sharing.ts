@@ -12,6 +12,7 @@ import { publishClipResults, readClipResults, type ClipResults, type PublishedAn
 import { loadShotAnalysis, storeAnalysisRecords, type AnalysisRecord, type StoredShotAnalysis } from '../analysis/analysis-store';
 import { CAMERA_MOVEMENTS, LOCAL_TAG_CATEGORIES } from '../analysis/analysis-types';
 import { adoptTeamClip, recordTeamClipLocation } from '../team/team-clip-store';
+import { rootKeyOf } from '../team/root-map';
 import { failTeamJob, lookAtClipJob, reapExpiredTeamLeases, renewTeamLeases, type TeamLease } from '../team/team-job-store';
 import { recordTeamTask, recordTeamUpload, teamTasks, teamUploadKeys } from '../team/journal-store';
 import type { TensorService } from '../tensors/chunk-upload';
@@ -60,13 +61,6 @@ export interface ClipSharingOptions {
   linked?: (clipId: number) => void;
   logger?: Logger;
 }
-
-const slug = (s: string) =>
-  s
-    .toLowerCase()
-    .replace(/[^a-z0-9._-]+/g, '-')
-    .replace(/^[^a-z0-9]+/, '')
-    .slice(0, 64) || 'root';
 
 export class ClipSharing implements ClipShare {
   private readonly held = new Map<number, TeamLease>();
@@ -203,7 +197,7 @@ export class ClipSharing implements ClipShare {
     const row = getClipRow(this.o.db, clipId);
     if (!row.fingerprint) throw new AppError('invalid', `clip ${clipId} has no fingerprint yet: the team knows clips by content`);
     const team = await adoptTeamClip(c, { fingerprint: row.fingerprint, sizeBytes: row.size_bytes, fileName: row.file_name, seatId: this.o.link.seatId });
-    const rootKey = slug(row.volume_label ?? row.mount_path.split(/[\\/]/).filter(Boolean).at(-1) ?? 'root');
+    const rootKey = rootKeyOf({ label: row.volume_label, mountPath: row.mount_path });
     await recordTeamClipLocation(c, { clipId: team.id, rootKey, relPath: row.rel_path.replace(/^\/+/, '') || row.file_name, seatId: this.o.link.seatId });
     linkTeamClip(this.o.db, clipId, team.id);
     this.o.linked?.(clipId);

@@ -1,4 +1,5 @@
 import type { ClientBase } from 'pg';
+import type { LocationPair, ShareLocation } from './root-map';
 
 /**
  * The one owner of `team.clips` and `team.clip_locations`: a clip is its content fingerprint, found
@@ -34,4 +35,47 @@ export async function recordTeamClipLocation(client: ClientBase, l: { clipId: nu
      ON CONFLICT (clip_id, root_key, rel_path) DO UPDATE SET seen_by = excluded.seen_by, seen_at = now()`,
     [l.clipId, l.rootKey, l.relPath, l.seatId],
   );
+}
+
+/** A clip the team has results for, with every place a seat saw it. */
+export interface PublishedTeamClip {
+  id: number;
+  fingerprint: string;
+  sizeBytes: number;
+  fileName: string;
+  locations: ShareLocation[];
+}
+
+/**
+ * Clips with results for the profile, by id: after `afterId` (a page of the whole library), or only
+ * `ids` (the feed's latest). Clips added by URL are left out: they have no place on a share.
+ */
+export async function publishedTeamClips(
+  client: ClientBase,
+  q: { profileId: string; afterId?: number; ids?: readonly number[]; limit: number },
+): Promise<PublishedTeamClip[]> {
+  const r = await client.query<{ id: string; fingerprint: string; size_bytes: string; file_name: string; locations: ShareLocation[] }>(
+    `SELECT c.id, c.fingerprint, c.size_bytes, c.file_name,
+            COALESCE(json_agg(json_build_object('rootKey', l.root_key, 'relPath', l.rel_path) ORDER BY l.seen_at DESC) FILTER (WHERE l.id IS NOT NULL), '[]') AS locations
+       FROM team.clip_results r JOIN team.clips c ON c.id = r.clip_id LEFT JOIN team.clip_locations l ON l.clip_id = c.id
+      WHERE r.profile_id = $1 AND c.fingerprint IS NOT NULL AND c.id > $2 AND ($3::bigint[] IS NULL OR c.id = ANY ($3))
+      GROUP BY c.id ORDER BY c.id LIMIT $4`,
+    [q.profileId, q.afterId ?? 0, q.ids ? q.ids.map(String) : null, q.limit],
+  );
+  return r.rows.map((row) => ({ id: Number(row.id), fingerprint: row.fingerprint, sizeBytes: Number(row.size_bytes), fileName: row.file_name, locations: row.locations }));
+}
+
+/**
+ * Where other places saw the clips this seat saw (the most recent `limit`): what the seat learns its
+ * share roots from (team/root-map.ts).
+ */
+export async function locationPairs(client: ClientBase, seatId: string, limit: number): Promise<LocationPair[]> {
+  const r = await client.query<{ their_root: string; their_rel: string; our_root: string; our_rel: string }>(
+    `SELECT t.root_key AS their_root, t.rel_path AS their_rel, o.root_key AS our_root, o.rel_path AS our_rel
+       FROM team.clip_locations o JOIN team.clip_locations t ON t.clip_id = o.clip_id AND t.id <> o.id
+      WHERE o.seen_by = $1
+      ORDER BY o.seen_at DESC LIMIT $2`,
+    [seatId, limit],
+  );
+  return r.rows.map((row) => ({ theirs: { rootKey: row.their_root, relPath: row.their_rel }, ours: { rootKey: row.our_root, relPath: row.our_rel } }));
 }

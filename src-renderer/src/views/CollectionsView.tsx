@@ -123,6 +123,7 @@ export function CollectionsView(): ReactNode {
                 videos={videos}
                 onCancel={(clipId) => void act(() => api.call('collections.cancel', { collectionId: selected.id, clipIds: [clipId] }))}
                 onRetry={(clipId) => void act(() => api.call('collections.attach', { collectionId: selected.id, clipIds: [clipId] }))}
+                onRemove={(clipId) => void act(() => api.call('collections.remove', { collectionId: selected.id, clipIds: [clipId] }))}
                 onOpen={setViewerClip}
               />
               <CollectionSearch key={selected.id} collectionId={selected.id} onOpen={setViewerClip} />

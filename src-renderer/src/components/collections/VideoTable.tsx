@@ -3,7 +3,19 @@ import type { CollectionVideo } from '../../../../src-shared/contract/collection
 import { OPEN, reasonOf, STATE_LABEL, stateTone } from './format';
 import { ProgressBar } from './ProgressBar';
 
-export function VideoTable({ videos, onCancel, onRetry, onOpen }: { videos: CollectionVideo[]; onCancel: (clipId: number) => void; onRetry: (clipId: number) => void; onOpen: (clipId: number) => void }): ReactNode {
+export function VideoTable({
+  videos,
+  onCancel,
+  onRetry,
+  onRemove,
+  onOpen,
+}: {
+  videos: CollectionVideo[];
+  onCancel: (clipId: number) => void;
+  onRetry: (clipId: number) => void;
+  onRemove: (clipId: number) => void;
+  onOpen: (clipId: number) => void;
+}): ReactNode {
   if (videos.length === 0) return <div className="empty col-empty">No clips in this collection yet.</div>;
   return (
     <table className="col-videos" aria-label="Clips in the collection">
@@ -42,7 +54,7 @@ export function VideoTable({ videos, onCancel, onRetry, onOpen }: { videos: Coll
                 ) : null}
               </td>
               <td className="muted col-small">{v.source ?? '—'}</td>
-              <td>
+              <td className="col-actions">
                 {open ? (
                   <button className="btn col-small" onClick={() => onCancel(v.clipId)}>
                     Cancel
@@ -52,6 +64,9 @@ export function VideoTable({ videos, onCancel, onRetry, onOpen }: { videos: Coll
                     Retry
                   </button>
                 ) : null}
+                <button className="btn col-small" onClick={() => onRemove(v.clipId)} title="Take the clip out of this collection (the service keeps its video)">
+                  Remove
+                </button>
               </td>
             </tr>
           );

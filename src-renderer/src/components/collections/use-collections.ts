@@ -76,7 +76,9 @@ export function useCollectionVideos(collectionId: string | null, onStatusChange?
     known.current = new Map();
     if (!collectionId) return;
     void reload();
-    return api.on('collections.video', (v) => {
+    // Rows leave only with a change of the list (a removal here, or by another seat of the team).
+    const offChanged = api.on('collections.changed', () => void reload());
+    const offVideo = api.on('collections.video', (v) => {
       if (v.collectionId !== collectionId) return;
       // Counts in the list only change with a status: compare with what we hold before updating.
       const before = known.current.get(v.clipId);
@@ -90,6 +92,10 @@ export function useCollectionVideos(collectionId: string | null, onStatusChange?
       });
       if (before !== v.status) statusCb.current?.();
     });
+    return () => {
+      offChanged();
+      offVideo();
+    };
   }, [collectionId, reload]);
 
   return { videos, error, reload };

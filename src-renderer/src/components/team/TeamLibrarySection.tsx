@@ -17,7 +17,15 @@ function checkText(c: TeamCheckResult): string {
 function activityText(a: TeamActivity): string {
   const parts = [`${a.clips} clip${a.clips === 1 ? '' : 's'} shared with the team`, `${a.indexedHere} indexed here`, `${a.fromOtherSeats} by other seats`];
   if (a.unpublished > 0) parts.push(`${a.unpublished} indexed here while the server was away, sent when it is back`);
-  return `${a.online ? 'Online' : 'Team server unreachable: working on this catalog alone'} · ${parts.join(', ')}`;
+  const state = a.held ? `Working on this catalog alone: ${a.held}` : a.online ? 'Online' : 'Team server unreachable: working on this catalog alone';
+  return `${state} · ${parts.join(', ')}`;
+}
+
+/** The team's clips this seat cannot open, and what the editor can do about it. */
+function notHereText(a: TeamActivity): string {
+  const shares = a.notHereShares.length > 0 ? ` (on ${a.notHereShares.join(', ')})` : '';
+  const clips = a.notHere === 1 ? "1 of the team's clips is" : `${a.notHere} of the team's clips are`;
+  return `${clips} on a drive this workstation has not found${shares}. Import here any folder of that drive holding one of them: the others follow, already indexed.`;
 }
 
 /** The activity is re-read this often while the section is on screen. */
@@ -128,8 +136,13 @@ export function TeamLibrarySection(): ReactNode {
             even when the server is away.
           </p>
           {activity && (
-            <p className={`team-status ${activity.online ? 'ok-text' : 'error-text'}`} data-testid="team-activity" role="status">
+            <p className={`team-status ${activity.online && !activity.held ? 'ok-text' : 'error-text'}`} data-testid="team-activity" role="status">
               {activityText(activity)}
+            </p>
+          )}
+          {activity && activity.notHere > 0 && (
+            <p className="team-status muted" data-testid="team-not-here">
+              {notHereText(activity)}
             </p>
           )}
           {status.lastCheck && (

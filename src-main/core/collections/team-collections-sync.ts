@@ -1,0 +1,210 @@
+import { toAppError } from '../../../src-shared/errors';
+import type { TeamChange } from '../team/change-store';
+import {
+  claimCollectionUpload,
+  publishCollectionMember,
+  readCollectionMembers,
+  readCollectionMembersOfClips,
+  releaseCollectionClaim,
+  renewCollectionClaim,
+  type TeamMember,
+  type TeamMemberKey,
+} from '../team/team-collection-store';
+import type { TeamLink } from '../team/team-link';
+import { TeamRounds } from '../team/team-rounds';
+import { localClipOfTeamClip, teamLinkOf } from '../team/team-replica-store';
+import type { CatalogDb } from '../catalog/open-catalog';
+import { fingerprintOf } from '../library/clip-store';
+import { silentLogger, type Logger } from '../util/logger';
+import type { CollectionShare, UploadClaim } from './collection-stages';
+import type { CollectionStore, VideoKey, VideoRow } from './collection-store';
+
+/**
+ * A joined seat's collections (docs/notes-team-library.md): the service's collections belong to the
+ * API key the team shares, so every seat lists the same ones; this shares what is in them. Offline
+ * first, as marks are: every add, removal, video id and verdict is in the catalog and listed in its
+ * outbox (collection-store.ts), joined or not; this sends the outbox when the team server answers
+ * (when the link comes online, soon after a change, every `everyMs`), and merges what the other seats
+ * changed (the feed's `collection_videos`) through the store, by the rule of
+ * team/collection-member-merge.ts. Members of a team clip this seat does not have wait and are read
+ * again, whole, once the clip is linked here.
+ *
+ * It is also the upload's claim (CollectionShare): before sending a clip to a collection the stage
+ * asks; the team's video is adopted, another seat's upload is waited for, and only a claim held here
+ * uploads (renewed while it runs, released if it ends without a video id). Without an answer from the
+ * server the seat uploads as a solo one would, and the video id is sent when the server is back.
+ */
+export interface TeamCollectionsSyncOptions {
+  db: () => CatalogDb;
+  link: TeamLink;
+  store: () => CollectionStore;
+  /** A row changed: tell the views. */
+  notify: (key: VideoKey) => void;
+  /** The collections' counts changed: tell the views. */
+  listChanged: () => void;
+  /** Work to (re)start for these clips (a claim to try, a video to poll). */
+  schedule: (clipIds: readonly number[]) => void;
+  /** Stop the open work of these clips (their member was removed elsewhere). */
+  cancel: (clipIds: readonly number[]) => void;
+  /** An upload's claim, renewed every third of it while the upload runs. */
+  leaseMs?: number;
+  debounceMs?: number;
+  everyMs?: number;
+  logger?: Logger;
+}
+
+const TABLE = 'collection_videos';
+/** Outbox entries sent in one transaction. */
+const PUSH_PAGE = 500;
+/** While the team does not know the clip yet (it is linked before its analysis), look again this often, */
+const UNLINKED_RETRY_MS = 2000;
+/** for this long after the add; then upload as a solo seat (the video id is sent once the clip is linked). */
+const UNLINKED_WAIT_MS = 120_000;
+
+export class TeamCollectionsSync implements CollectionShare {
+  private offChanges: (() => void) | null = null;
+  private readonly log: Logger;
+  private readonly leaseMs: number;
+  /** Members of clips linked since they arrived, then the outbox. */
+  private readonly rounds: TeamRounds;
+
+  constructor(private readonly o: TeamCollectionsSyncOptions) {
+    this.log = o.logger ?? silentLogger;
+    this.leaseMs = o.leaseMs ?? 30_000;
+    this.rounds = new TeamRounds({
+      link: o.link,
+      round: async () => {
+        await this.catchUpLinked();
+        await this.push();
+      },
+      debounceMs: o.debounceMs,
+      everyMs: o.everyMs,
+      log: this.log,
+      what: 'collections',
+    });
+  }
+
+  start(): void {
+    this.offChanges = this.o.link.onChanges(TABLE, (changes) => this.applyChanges(changes));
+    this.rounds.start();
+  }
+
+  async stop(): Promise<void> {
+    this.offChanges?.();
+    this.offChanges = null;
+    await this.rounds.stop();
+  }
+
+  /** A member changed here, or a clip was linked: a round soon. */
+  edited(): void {
+    this.rounds.edited();
+  }
+
+  async claim(row: VideoRow): Promise<UploadClaim> {
+    const solo: UploadClaim = { kind: 'upload', hold: null };
+    if (this.rounds.isStopped() || !this.o.link.online()) return solo;
+    const link = teamLinkOf(this.o.db(), row.clipId);
+    if (!link) {
+      // A joined seat links each clip with a fingerprint before its analysis (pipeline/clip-sharing.ts):
+      // wait for that a while rather than risk a second upload; a clip without one is not the team's.
+      const waited = Date.now() - row.attachedAt;
+      return fingerprintOf(this.o.db(), row.clipId) && waited < UNLINKED_WAIT_MS
+        ? { kind: 'wait', note: 'waiting for the team library to know this clip', retryMs: UNLINKED_RETRY_MS }
+        : solo;
+    }
+    const key: TeamMemberKey = { collectionId: row.collectionId, region: row.region, teamClipId: link.teamClipId };
+    const seat = this.o.link.seatId;
+    let outcome;
+    try {
+      outcome = await this.o.link.withClient((c) => claimCollectionUpload(c, seat, key, row.attachedAt, this.leaseMs));
+    } catch (e) {
+      this.log.info('team.collections.claim.detached', { kind: toAppError(e).kind, message: toAppError(e).message });
+      return solo;
+    }
+    if (outcome.kind === 'adopt') return { kind: 'adopt', videoId: outcome.videoId, state: outcome.state };
+    if (outcome.kind === 'wait') {
+      const who = outcome.holder ?? 'another seat';
+      // Its video id wakes this row at once (the feed); the lease's end is when it may be taken over.
+      return { kind: 'wait', note: `being uploaded by ${who}`, retryMs: Math.max(1000, Math.ceil(outcome.leftMs) + 200) };
+    }
+    const renew = setInterval(() => {
+      void this.o.link.withClient((c) => renewCollectionClaim(c, seat, key, this.leaseMs)).catch(() => undefined);
+    }, Math.max(1000, Math.floor(this.leaseMs / 3)));
+    renew.unref?.();
+    return {
+      kind: 'upload',
+      hold: {
+        end: (uploaded) => {
+          clearInterval(renew);
+          if (uploaded) this.edited();
+          else void this.o.link.withClient((c) => releaseCollectionClaim(c, seat, key)).catch(() => undefined);
+        },
+      },
+    };
+  }
+
+  private async push(): Promise<void> {
+    const store = this.o.store();
+    for (;;) {
+      const out = store.unsentMembers(this.o.link.seatId, PUSH_PAGE);
+      if (out.receipts.length === 0) return;
+      if (out.members.length > 0) {
+        await this.o.link.withClient(async (c) => {
+          await c.query('BEGIN');
+          try {
+            for (const m of out.members) await publishCollectionMember(c, m);
+            await c.query('COMMIT');
+          } catch (e) {
+            await c.query('ROLLBACK').catch(() => undefined);
+            throw e;
+          }
+        });
+      }
+      store.membersSent(out.receipts);
+      this.log.debug('team.collections.sent', { members: out.members.length });
+      if (out.receipts.length < PUSH_PAGE) return;
+    }
+  }
+
+  /** Members that arrived before their clip was linked here: read whole now that it is. */
+  private async catchUpLinked(): Promise<void> {
+    const store = this.o.store();
+    const teamClipIds = store.waitingClipsNowLinked();
+    if (teamClipIds.length === 0) return;
+    const members = await this.o.link.withClient((c) => readCollectionMembersOfClips(c, teamClipIds));
+    this.merge(members);
+    store.doneWaiting(teamClipIds);
+  }
+
+  private async applyChanges(changes: readonly TeamChange[]): Promise<void> {
+    const members = await this.o.link.withClient((c) => readCollectionMembers(c, changes.map((ch) => Number(ch.rowKey))));
+    this.merge(members);
+  }
+
+  private merge(members: readonly TeamMember[]): void {
+    const db = this.o.db();
+    const store = this.o.store();
+    const waiting: number[] = [];
+    const schedule = new Set<number>();
+    const cancel = new Set<number>();
+    let changed = false;
+    for (const m of members) {
+      const clipId = localClipOfTeamClip(db, m.teamClipId);
+      if (clipId === null) {
+        waiting.push(m.teamClipId);
+        continue;
+      }
+      const key = { collectionId: m.collectionId, region: m.region, clipId };
+      const applied = store.applyTeamMember(this.o.link.seatId, key, m.version);
+      if (!applied.changed) continue;
+      changed = true;
+      this.o.notify(key);
+      if (applied.schedule) schedule.add(clipId);
+      if (applied.cancel) cancel.add(clipId);
+    }
+    if (waiting.length > 0) store.waitForClips(waiting);
+    if (cancel.size > 0) this.o.cancel([...cancel]);
+    if (schedule.size > 0) this.o.schedule([...schedule]);
+    if (changed) this.o.listChanged();
+  }
+}

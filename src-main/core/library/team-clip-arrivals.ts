@@ -1,0 +1,169 @@
+import fs from 'node:fs';
+import { toAppError } from '../../../src-shared/errors';
+import type { CatalogDb } from '../catalog/open-catalog';
+import { candidateLocations, learnRootMap, rootKeyOf, type RootRule } from '../team/root-map';
+import { locationPairs, publishedTeamClips, type PublishedTeamClip } from '../team/team-clip-store';
+import type { TeamLink } from '../team/team-link';
+import { localClipOfTeamClip } from '../team/team-replica-store';
+import { silentLogger, type Logger } from '../util/logger';
+import { joinOnVolume } from './clip-paths';
+import { clipsWithContent } from './clip-store';
+import { connectedDrives } from './volume-store';
+
+/**
+ * Other seats' clips arriving in this seat's catalog (issue 28, "each workstation keeps its local
+ * catalog as a replica of the team library"): a clip another seat indexed is looked for on this
+ * seat's drives, through the share roots learned from the clips both seats have (team/root-map.ts),
+ * and, when its file is here, imported as a drop of it would be. The import is the one way a clip
+ * enters a catalog: the clip is probed and its poster made here (seconds), then its analysis finds
+ * the team's results and copies them (pipeline/clip-sharing.ts): nothing is decoded, uploaded or
+ * billed again. A clip whose file this seat cannot reach (a share it has not mounted, or mounted at a
+ * root it has no clip of yet) is counted for Settings and looked for again later.
+ */
+
+export interface TeamClipArrivalsOptions {
+  db: CatalogDb;
+  link: TeamLink;
+  profileId: string;
+  /** The library's import (library/library-handlers.ts importPaths). */
+  importFiles: (paths: string[]) => Promise<unknown>;
+  /** Clips not found here are looked for again this often (a share mounted meanwhile, a root learned). */
+  retryEveryMs?: number;
+  logger?: Logger;
+}
+
+/** The team's clips this seat has not found on its drives. */
+export interface ClipsNotHere {
+  clips: number;
+  /** The shares they are on, as the seats that have them name them (at most five). */
+  shares: string[];
+}
+
+const PAGE = 500;
+/** Learned from the most recent clips this seat saw that others saw too. */
+const PAIRS = 5000;
+
+export class TeamClipArrivals {
+  private readonly notHere = new Map<number, PublishedTeamClip>();
+  private readonly unsubscribe: Array<() => void> = [];
+  private timer: NodeJS.Timeout | null = null;
+  private soon: NodeJS.Timeout | null = null;
+  private work: Promise<void> = Promise.resolve();
+  private readonly log: Logger;
+  private stopped = false;
+
+  constructor(private readonly o: TeamClipArrivalsOptions) {
+    this.log = o.logger ?? silentLogger;
+  }
+
+  start(): void {
+    this.unsubscribe.push(
+      // The feed's "results complete" row of a clip: looked for at once. The handler only queues the
+      // look, so a long import never holds the seat's cursor.
+      this.o.link.onChanges('clip_results', async (changes) => {
+        const ids = changes.map((c) => Number(c.rowKey)).filter((id) => localClipOfTeamClip(this.o.db, id) === null);
+        if (ids.length > 0) this.then(() => this.look({ ids }));
+      }),
+      // Back in touch (and at start): the whole library, for what arrived while away.
+      this.o.link.onOnline((online) => {
+        if (online) this.then(() => this.lookAll());
+      }),
+    );
+    this.timer = setInterval(() => {
+      if (this.notHere.size > 0 && this.o.link.online()) this.then(() => this.lookAgain());
+    }, this.o.retryEveryMs ?? 30_000);
+    this.timer.unref?.();
+    if (this.o.link.online()) this.then(() => this.lookAll());
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const u of this.unsubscribe.splice(0)) u();
+    if (this.timer) clearInterval(this.timer);
+    if (this.soon) clearTimeout(this.soon);
+    await this.work;
+  }
+
+  /**
+   * This seat linked a clip of its own to the team: a root it had no clip of may be known now, so
+   * the clips not found are looked for again soon (debounced: an import links clips one by one).
+   */
+  linked(): void {
+    if (this.notHere.size === 0 || this.soon) return;
+    this.soon = setTimeout(() => {
+      this.soon = null;
+      if (this.o.link.online()) this.then(() => this.lookAgain());
+    }, 1000);
+    this.soon.unref?.();
+  }
+
+  notFound(): ClipsNotHere {
+    const shares = new Set<string>();
+    for (const c of this.notHere.values()) for (const l of c.locations) if (shares.size < 5) shares.add(l.rootKey);
+    return { clips: this.notHere.size, shares: [...shares] };
+  }
+
+  private then(f: () => Promise<void>): void {
+    this.work = this.work.then(() => (this.stopped ? undefined : f())).catch((e) => this.log.debug('team.arrivals.deferred', { message: toAppError(e).message }));
+  }
+
+  private async lookAll(): Promise<void> {
+    for (let after = 0; !this.stopped; ) {
+      const page = await this.o.link.withClient((c) => publishedTeamClips(c, { profileId: this.o.profileId, afterId: after, limit: PAGE }));
+      await this.arrive(page);
+      if (page.length < PAGE) return;
+      after = page.at(-1)!.id;
+    }
+  }
+
+  private async look(q: { ids: number[] }): Promise<void> {
+    await this.arrive(await this.o.link.withClient((c) => publishedTeamClips(c, { profileId: this.o.profileId, ids: q.ids, limit: q.ids.length })));
+  }
+
+  private async lookAgain(): Promise<void> {
+    const ids = [...this.notHere.keys()];
+    for (let i = 0; i < ids.length; i += PAGE) await this.look({ ids: ids.slice(i, i + PAGE) });
+  }
+
+  /** Each clip not in this catalog is imported from where it is on this seat's drives, or noted as not here. */
+  private async arrive(clips: readonly PublishedTeamClip[]): Promise<void> {
+    const missing = clips.filter((c) => {
+      const here = localClipOfTeamClip(this.o.db, c.id) !== null || clipsWithContent(this.o.db, c.fingerprint, c.sizeBytes).length > 0;
+      if (here) this.notHere.delete(c.id);
+      return !here;
+    });
+    if (missing.length === 0) return;
+    const rules = learnRootMap(await this.o.link.withClient((c) => locationPairs(c, this.o.link.seatId, PAIRS)));
+    const drives = connectedDrives(this.o.db).map((d) => ({ ...d, rootKey: rootKeyOf(d) }));
+    const found: string[] = [];
+    for (const clip of missing) {
+      const file = fileHere(clip, rules, drives);
+      if (file) {
+        found.push(file);
+        this.notHere.delete(clip.id);
+      } else this.notHere.set(clip.id, clip);
+    }
+    if (found.length > 0) {
+      this.log.info('team.arrivals.import', { clips: found.length, notHere: this.notHere.size });
+      await this.o.importFiles(found);
+    }
+  }
+}
+
+/** Where the clip's file is on this seat: on a drive the rules give, at the path they give, with the clip's size. */
+function fileHere(clip: PublishedTeamClip, rules: readonly RootRule[], drives: readonly { mountPath: string; rootKey: string }[]): string | null {
+  for (const at of clip.locations) {
+    for (const here of candidateLocations(at, rules)) {
+      for (const d of drives) {
+        if (d.rootKey !== here.rootKey) continue;
+        const file = joinOnVolume(d.mountPath, here.relPath);
+        try {
+          if (fs.statSync(file).size === clip.sizeBytes) return file;
+        } catch {
+          // not at this place: the next candidate
+        }
+      }
+    }
+  }
+  return null;
+}

@@ -1,0 +1,34 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { startWebApp, type WebApp } from '../../src-main/web/web-app';
+import type { TeamConnectionSettings } from '../../src-shared/contract/team';
+import { callOk } from './app-call';
+import { SEAT_ROLE, TEAM_DATABASE, type PgCluster } from './pg-server';
+
+/**
+ * Seats of a team library in this process (web-mode app cores, a data folder each), joined to the
+ * cluster and set up for the emulator's address and key, each reaching `footage` through a symlink
+ * of its own (`<dir>/mount-<name>`, as /Volumes/NAS and /mnt/nas would be). Joined before the service
+ * is set up: a seat set up alone first would have encoded the reference queries itself.
+ * (team-seats.ts runs seats as child processes, for tests that must kill one.)
+ */
+export async function joinedWebApps(o: { dir: string; cluster: PgCluster; emulatorUrl: string; apiKey: string; footage: string; names: readonly string[]; teamLeaseMs: number }): Promise<{ apps: WebApp[]; mounts: string[] }> {
+  const renderer = path.join(o.dir, 'renderer');
+  fs.mkdirSync(renderer, { recursive: true });
+  fs.writeFileSync(path.join(renderer, 'index.html'), '<!doctype html>');
+  const seat = o.cluster.seatConfig();
+  const apps: WebApp[] = [];
+  const mounts: string[] = [];
+  for (const name of o.names) {
+    const app = await startWebApp({ dataDir: path.join(o.dir, `data-${name}`), rendererDir: renderer, teamLeaseMs: o.teamLeaseMs });
+    apps.push(app);
+    const settings: TeamConnectionSettings = { host: '127.0.0.1', port: o.cluster.port, database: TEAM_DATABASE, user: SEAT_ROLE, sslmode: 'disable', seatName: `Bay ${name}` };
+    await callOk(app.core, 'team.configure', { settings, password: String(seat.password) });
+    await callOk(app.core, 'settings.update', { baseUrls: { asia: o.emulatorUrl } });
+    await callOk(app.core, 'settings.setApiKey', { key: o.apiKey });
+    const mount = path.join(o.dir, `mount-${name}`);
+    fs.symlinkSync(o.footage, mount);
+    mounts.push(mount);
+  }
+  return { apps, mounts };
+}
