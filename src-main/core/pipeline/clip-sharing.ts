@@ -57,6 +57,11 @@ export interface ClipSharingOptions {
   wake: (clipId: number) => void;
   /** Whether this seat's queue still has work of the clip waiting or running (not failed, cancelled or paused). */
   working: (clipId: number) => boolean;
+  /**
+   * Told when a job of a clip stopped in this seat's queue (failed, cancelled or paused): a clip this
+   * seat holds and no longer works on goes back to the team at once, not at the next renewal.
+   */
+  onWorkStopped?: (listener: (clipId: number) => void) => () => void;
   /** A local clip was linked to its team clip (the team's marks of it may now be merged here). */
   linked?: (clipId: number) => void;
   logger?: Logger;
@@ -87,6 +92,13 @@ export class ClipSharing implements ClipShare {
         if (online) this.catchUp();
       }),
     );
+    if (this.o.onWorkStopped) {
+      this.unsubscribe.push(
+        this.o.onWorkStopped((clipId) => {
+          if (this.held.has(clipId) && !this.o.working(clipId) && !clipIndexedWith(this.o.db, clipId, this.o.profileId)) void this.release([clipId], RELEASE_PAUSE_MS);
+        }),
+      );
+    }
     const every = (ms: number, f: () => Promise<unknown>) => {
       const t = setInterval(() => void f().catch((e) => this.log.debug('team.share.tick', { message: toAppError(e).message })), ms);
       t.unref?.();
@@ -102,13 +114,31 @@ export class ClipSharing implements ClipShare {
     for (const u of this.unsubscribe.splice(0)) u();
     for (const t of this.timers.splice(0)) clearInterval(t);
     await this.publishing;
-    const held = [...this.held.values()];
-    this.held.clear();
-    if (held.length === 0 || !this.o.link.online()) return;
-    const why = { retry: true, errorKind: 'cancelled', message: `seat ${this.o.link.seatId} stopped` };
-    await this.o.link.withClient(async (c) => {
-      for (const lease of held) await failTeamJob(c, this.o.link.seatId, lease, why);
-    }).catch((e) => this.log.debug('team.lease.unreleased', { message: toAppError(e).message }));
+    await this.release([...this.held.keys()], 0);
+  }
+
+  /**
+   * The leases of clips this seat stops working on (its work stopped here, or the seat quits) go back
+   * to the team's queue now instead of when they run out; not claimable for `pauseMs`, so another
+   * seat's waiting clip comes before this seat's own resume. Never throws: a lease that could not be
+   * given back runs out.
+   */
+  private async release(clipIds: readonly number[], pauseMs: number): Promise<void> {
+    const leases = clipIds.flatMap((clipId) => {
+      const lease = this.held.get(clipId);
+      this.held.delete(clipId);
+      return lease ? [{ clipId, lease }] : [];
+    });
+    if (leases.length === 0 || !this.o.link.online()) return;
+    const why = { retry: true, notBefore: pauseMs > 0 ? new Date(Date.now() + pauseMs) : undefined, errorKind: 'cancelled', message: `stopped on seat ${this.o.link.seatId}` };
+    await this.o.link
+      .withClient(async (c) => {
+        for (const { clipId, lease } of leases) {
+          await failTeamJob(c, this.o.link.seatId, lease, why);
+          this.log.info('team.lease.released', { clipId, jobId: lease.id });
+        }
+      })
+      .catch((e) => this.log.debug('team.lease.unreleased', { message: toAppError(e).message }));
   }
 
   /**
@@ -284,16 +314,13 @@ export class ClipSharing implements ClipShare {
   private async renew(): Promise<void> {
     if (this.held.size === 0) return;
     const keep: Array<[number, TeamLease]> = [];
+    const stopped: number[] = [];
     for (const [clipId, lease] of this.held) {
       if (clipIndexedWith(this.o.db, clipId, this.o.profileId)) this.indexed(clipId);
       else if (this.o.working(clipId)) keep.push([clipId, lease]);
-      else {
-        this.held.delete(clipId);
-        const why = { retry: true, notBefore: new Date(Date.now() + RELEASE_PAUSE_MS), errorKind: 'cancelled', message: `stopped on seat ${this.o.link.seatId}` };
-        await this.o.link.withClient((c) => failTeamJob(c, this.o.link.seatId, lease, why));
-        this.log.info('team.lease.released', { clipId, jobId: lease.id });
-      }
+      else stopped.push(clipId);
     }
+    await this.release(stopped, RELEASE_PAUSE_MS);
     if (keep.length === 0) return;
     const renewed = new Set(await this.o.link.withClient((c) => renewTeamLeases(c, this.o.link.seatId, keep.map(([, l]) => l), this.leaseMs)));
     for (const [clipId, l] of keep) {
