@@ -556,6 +556,10 @@ CREATE TABLE collection_waiting (
 );
 INSERT INTO collection_outbox (collection_id, region, clip_id, at) SELECT collection_id, region, clip_id, updated_at FROM collection_videos;;
 
+-- ===== src-main/core/catalog/migrations/0049-import-origin.ts (1)
+-- up
+ALTER TABLE imports ADD COLUMN origin TEXT NOT NULL DEFAULT 'editor' CHECK (origin IN ('editor', 'team'));
+
 -- ===== src-main/core/collections/collection-store.ts (28)
 -- SELECT_ROW
 SELECT cv.*, c.file_name FROM collection_videos cv LEFT JOIN clips c ON c.id = cv.clip_id;
@@ -715,7 +719,7 @@ DELETE FROM clips WHERE id = ?;
 
 -- ===== src-main/core/library/import-store.ts (8)
 -- startImport
-INSERT INTO imports (roots_json, state, started_at) VALUES (?, 'running', ?);
+INSERT INTO imports (roots_json, state, origin, started_at) VALUES (?, 'running', ?, ?);
 -- finishImport
 UPDATE imports SET state = ?, added = ?, updated = ?, unchanged = ?, relocated = ?, missing = ?, failed = ?, skipped = ?,
 ignored = ?, error = ?, finished_at = ? WHERE id = ?;

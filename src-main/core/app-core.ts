@@ -274,7 +274,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
         logger: o.logger,
         leaseMs: o.teamLeaseMs,
         recheckMs: o.teamRecheckMs,
-        importFiles: (files) => library.importPaths(files),
+        importFiles: (files) => library.importPaths(files, 'team'),
       });
     }
     const search = createSearchModule({

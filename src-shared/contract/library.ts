@@ -117,6 +117,8 @@ export type ImportIssue = z.infer<typeof importIssueSchema>;
 export const importSummarySchema = z.object({
   importId: z.number().int(),
   state: z.enum(['running', 'done', 'failed', 'cancelled']),
+  /** The editor's drop or typed path, or the team library's other seats' clips found on this seat's drives. */
+  origin: z.enum(['editor', 'team']),
   roots: z.array(z.string()),
   /** New clips catalogued (the pipeline's first stage probes them). */
   added: z.number().int(),

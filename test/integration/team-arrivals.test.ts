@@ -92,6 +92,10 @@ describeWithPostgres('team library: other seats\' clips arrive on a seat that mo
       path.join(r.mount_path, r.rel_path),
     );
     expect(files.sort()).toEqual([...SHARE['Tide/Day1'], ...SHARE['Tide/Day2']].map((c) => path.join(viewB, c.startsWith('mdn_friday') || c.startsWith('sam2') ? 'Tide/Day2' : 'Tide/Day1', c)).sort());
+    // The Library names the import that brought them: the team's, not the editor's.
+    const imports = await callOk<{ imports: { origin: string; added: number }[] }>(b.core, 'library.imports', { limit: 10 });
+    expect(imports.imports.filter((i) => i.origin === 'editor').map((i) => i.added)).toEqual([SHARE['Tide/Day1'].length]);
+    expect(imports.imports.filter((i) => i.origin === 'team').reduce((n, i) => n + i.added, 0)).toBe(SHARE['Tide/Day2'].length);
     // Nothing sent or billed by B: every result came from A.
     const now = emu.stats();
     expect(now.tensorUploads).toBe(published.tensorUploads);

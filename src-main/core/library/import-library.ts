@@ -19,6 +19,8 @@ export interface ImportOptions {
   /** Test seam: how a file's fingerprint is computed. */
   fingerprint?: (file: string, size: number) => Promise<string>;
   onProgress?: (p: ImportProgress) => void;
+  /** Who asked (default the editor): the team library's arrivals are named as such. */
+  origin?: ImportSummary['origin'];
 }
 
 export interface ImportResult {
@@ -76,7 +78,8 @@ function fileIssue(p: string, e: unknown): ScanIssue {
  */
 export async function importPaths(db: CatalogDb, roots: readonly string[], opts: ImportOptions): Promise<ImportResult> {
   const startedAt = Date.now();
-  const importId = startImport(db, roots, startedAt);
+  const origin = opts.origin ?? 'editor';
+  const importId = startImport(db, roots, origin, startedAt);
   const progress = (phase: ImportProgress['phase'], done: number, total: number) => opts.onProgress?.({ importId, phase, done, total });
   const counts = { added: 0, updated: 0, unchanged: 0, relocated: 0, missing: 0, failed: 0 };
   const issues: ImportIssue[] = [];
@@ -92,6 +95,7 @@ export async function importPaths(db: CatalogDb, roots: readonly string[], opts:
     return {
       importId,
       state,
+      origin,
       roots: [...roots],
       ...counts,
       skipped,

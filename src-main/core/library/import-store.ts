@@ -19,6 +19,7 @@ interface ImportRow {
   id: number;
   roots_json: string;
   state: ImportSummary['state'];
+  origin: ImportSummary['origin'];
   added: number;
   updated: number;
   unchanged: number;
@@ -33,8 +34,8 @@ interface ImportRow {
 }
 
 /** A running import's row; returns its id. */
-export function startImport(db: CatalogDb, roots: readonly string[], startedAt: number): number {
-  return Number(statement(db, `INSERT INTO imports (roots_json, state, started_at) VALUES (?, 'running', ?)`).run(JSON.stringify(roots), startedAt).lastInsertRowid);
+export function startImport(db: CatalogDb, roots: readonly string[], origin: ImportSummary['origin'], startedAt: number): number {
+  return Number(statement(db, `INSERT INTO imports (roots_json, state, origin, started_at) VALUES (?, 'running', ?, ?)`).run(JSON.stringify(roots), origin, startedAt).lastInsertRowid);
 }
 
 /** The import's end: its counts, the issues it keeps, and the clips it catalogued, changed or handed over. */
@@ -82,6 +83,7 @@ export function importSummaries(db: CatalogDb, limit: number): ImportSummary[] {
     return {
       importId: r.id,
       state: r.state,
+      origin: r.origin,
       roots: JSON.parse(r.roots_json) as string[],
       added: r.added,
       updated: r.updated,

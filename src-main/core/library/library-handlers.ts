@@ -43,7 +43,7 @@ export interface LibraryService {
   /** Checks drives now; emits catalog.changed when one came or went. */
   pollVolumes(): void;
   /** Imports files and folders as a drop does (the one import path): what `library.import` runs. */
-  importPaths(paths: readonly string[]): Promise<ImportSummary>;
+  importPaths(paths: readonly string[], origin?: ImportSummary['origin']): Promise<ImportSummary>;
   dispose(): void;
 }
 
@@ -92,10 +92,11 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
     });
   }
 
-  const importRoots = (paths: readonly string[]): Promise<ImportSummary> => {
+  const importRoots = (paths: readonly string[], origin: ImportSummary['origin'] = 'editor'): Promise<ImportSummary> => {
     deps.beforeImport?.();
     const run = importChain.then(async () => {
       const res = await importPaths(db, paths, {
+        origin,
         resolver,
         signal: disposer.signal,
         onProgress: (p) => events.emit('library.importProgress', p),

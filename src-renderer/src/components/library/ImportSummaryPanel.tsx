@@ -14,6 +14,12 @@ const CODE_LABEL: Record<string, string> = {
 };
 
 /** What the last import did: counts, and each skipped or failed file with its reason. */
+/** The summary's headline: the editor's import, or the team's clips found on this workstation's drives. */
+function title(summary: ImportSummary): string {
+  if (summary.origin === 'team') return summary.state === 'done' ? "From the team: clips other seats indexed, found on this workstation's drives" : `From the team: ${summary.state}`;
+  return summary.state === 'done' ? 'Import finished' : `Import ${summary.state}`;
+}
+
 export function ImportSummaryPanel({ summary, onDismiss }: { summary: ImportSummary; onDismiss: () => void }): ReactNode {
   const [open, setOpen] = useState(summary.failed > 0);
   // ffprobe's verdicts arrive after the import (the pipeline probes): the list opens when the first does.
@@ -36,7 +42,7 @@ export function ImportSummaryPanel({ summary, onDismiss }: { summary: ImportSumm
   return (
     <section className="import-summary card" data-testid="import-summary" aria-label="Import summary">
       <div className="row">
-        <strong>{summary.state === 'done' ? 'Import finished' : `Import ${summary.state}`}</strong>
+        <strong>{title(summary)}</strong>
         {parts
           .filter(([, n]) => n > 0)
           .map(([label, n, tone]) => (
