@@ -233,7 +233,6 @@ export async function lookAtClipJob(
 }
 
 export interface TeamJobView {
-  state: string;
   /** The seat holding it (its name), while running. */
   holder: string | null;
   /** Milliseconds left on the holder's lease, by the server's clock. */
@@ -242,14 +241,14 @@ export interface TeamJobView {
 
 /** The team's job of a stage that belongs to no clip, as the team sees it (who holds it, for how long yet). */
 export async function teamwideJobOf(client: ClientBase, stage: StageName): Promise<TeamJobView | null> {
-  const found = await client.query<{ state: string; holder: string | null; left_ms: number | null }>(
-    `SELECT j.state, s.name AS holder, (EXTRACT(EPOCH FROM j.lease_expires_at - now()) * 1000)::float8 AS left_ms
+  const found = await client.query<{ holder: string | null; left_ms: number | null }>(
+    `SELECT s.name AS holder, (EXTRACT(EPOCH FROM j.lease_expires_at - now()) * 1000)::float8 AS left_ms
        FROM team.jobs j LEFT JOIN team.seats s ON s.seat_id = j.lease_owner
       WHERE j.clip_id IS NULL AND j.stage = $1`,
     [stage],
   );
   const r = found.rows[0];
-  return r ? { state: r.state, holder: r.holder, leaseLeftMs: r.left_ms } : null;
+  return r ? { holder: r.holder, leaseLeftMs: r.left_ms } : null;
 }
 
 /**
