@@ -11,8 +11,10 @@
  *      transaction with the fenced completion), segments per second;
  *    - the feed's cost: feed rows and bytes per clip, per-clip publish time with the feed's trigger
  *      and without it (side by side on the same clips' shape), and one seat's pull of the whole feed;
- *    - claims: 10 concurrent claimers (claimTeamJob, half cpu, half network) over BENCH_CLAIM_JOBS
- *      queued jobs beside the whole catalog's done ones, each claim completed; p50/p95/p99;
+ *    - claims: 10 concurrent seats with the same BENCH_CLAIM_CLIPS new clips in their queues (beside
+ *      the whole catalog's done ones), each making every clip's look before its analysis as
+ *      ClipSharing.beforeAnalysis does (lookAtClipJob: results? else claim, else who holds it), a
+ *      claimed job completed at once; p50/p95/p99 of the looks;
  *    - a joining seat's first read of every clip's results (readClipResults, one connection);
  *    - the chosen vector path: that seat's local usearch index (the app's HnswVectorIndex) fed from
  *      the rows read, queried through the app's whole query path (bench/search-path.ts) with
@@ -20,7 +22,7 @@
  * Last line: one JSON object.
  *
  * Env: BENCH_SEGMENTS=1000000  BENCH_CLIPS=60  BENCH_SEGMENTS_PER_CLIP=50  BENCH_WRITERS=3
- *      BENCH_CLAIM_JOBS=4000  BENCH_QUERIES=200  BENCH_SKIP_SEATS=1 (part 2 only)
+ *      BENCH_CLAIM_CLIPS=1000  BENCH_QUERIES=200  BENCH_SKIP_SEATS=1 (part 2 only)
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
@@ -34,7 +36,7 @@ import { pullTeamChanges } from '../src-main/core/team/change-store';
 import { publishClipResults, readClipResults, type ClipResults, type PublishedSegment, type PublishedShot, type PublishedThumbnail } from '../src-main/core/team/clip-results-store';
 import { upsertSeat } from '../src-main/core/team/seat-store';
 import { adoptTeamClip } from '../src-main/core/team/team-clip-store';
-import { claimTeamJob, claimTeamJobOfClip, completeTeamJob, enqueueTeamJob } from '../src-main/core/team/team-job-store';
+import { completeTeamJob, enqueueTeamJob, lookAtClipJob } from '../src-main/core/team/team-job-store';
 import { DEFAULT_HNSW_OPTIONS, HnswVectorIndex } from '../src-main/core/search/vector-index';
 import { normalizeVector } from '../src-main/core/search/vector-math';
 import { DEFAULT_TENSOR_PROFILE } from '../src-main/core/tensors/tensor-profile';
@@ -51,7 +53,7 @@ const SEGMENTS = Number(process.env.BENCH_SEGMENTS ?? 1_000_000);
 const CLIPS = Number(process.env.BENCH_CLIPS ?? 60);
 const PER_CLIP = Number(process.env.BENCH_SEGMENTS_PER_CLIP ?? 50);
 const WRITERS = Number(process.env.BENCH_WRITERS ?? 3);
-const CLAIM_JOBS = Number(process.env.BENCH_CLAIM_JOBS ?? 4000);
+const CLAIM_CLIPS = Number(process.env.BENCH_CLAIM_CLIPS ?? 1000);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
 const SKIP_SEATS = process.env.BENCH_SKIP_SEATS === '1';
 const CLAIMERS = 10;
@@ -254,9 +256,9 @@ async function publishAll(clients: pg.Client[], seats: string[], clipIds: number
         const c = next++;
         if (c >= clipIds.length) return;
         const t0 = performance.now();
-        const lease = await claimTeamJobOfClip(client, seats[w]!, clipIds[c]!, 'analysis', 30_000);
-        if (!lease) throw new Error(`clip ${clipIds[c]}: no queued analysis job to claim`);
-        const out = await publishClipResults(client, seats[w]!, lease, clipResults(clipIds[c]!, c, data, pics));
+        const look = await lookAtClipJob(client, { seat: seats[w]!, clipId: clipIds[c]!, stage: 'analysis', profileId: PROFILE, leaseMs: 30_000 });
+        if (look.kind !== 'claimed') throw new Error(`clip ${clipIds[c]}: its analysis job not claimed (${look.kind})`);
+        const out = await publishClipResults(client, seats[w]!, look.job, clipResults(clipIds[c]!, c, data, pics));
         if (!out.ok || !out.published) throw new Error(`clip ${clipIds[c]}: publish ${JSON.stringify(out)}`);
         perClipMs?.push(performance.now() - t0);
       }
@@ -339,35 +341,55 @@ async function catalogPart(tmp: string, json: Record<string, unknown>): Promise<
     const feedBytesPerRow = feedBytes / pulled.changes.length;
     say(`  the feed: ${pulled.changes.length} rows (clips adopted and published), ${Math.round(feedBytesPerRow)} bytes per row with its indexes; one seat's pull of all of it ${pullMs.toFixed(0)} ms`);
 
-    // Claims: 10 claimers over queued jobs beside the catalog's done ones.
-    const claimJobs = Math.min(CLAIM_JOBS, clipsN);
-    for (let i = 0; i < claimJobs; i++) await enqueueTeamJob(clients[0]!, { clipId: clipIds[i]!, stage: i % 2 === 0 ? 'poster' : 'upload', priority: 0, payload: {} });
+    // Claims, as the app makes them: every claimer is a seat that imported the same new card of
+    // CLAIM_CLIPS clips beside the whole catalog's done ones, and walks its queue making each clip's
+    // look before its analysis (ClipSharing.beforeAnalysis: lookAtClipJob, one statement: results?
+    // else the job made or claimed, else who holds it).
+    const claimClipIds: number[] = [];
+    for (let i = 0; i < CLAIM_CLIPS; i++) {
+      const clip = await adoptTeamClip(clients[0]!, { fingerprint: createHash('sha256').update(`claim clip ${i}`).digest('hex'), sizeBytes: 2e9 + i, fileName: `B${String(i).padStart(6, '0')}.mov`, seatId: seats[0]! });
+      claimClipIds.push(clip.id);
+    }
     const claimClients: pg.Client[] = [];
     for (let i = 0; i < CLAIMERS; i++) claimClients.push(await seatClient(cluster));
     clients.push(...claimClients);
     const claimSeats = claimClients.map(() => randomUUID());
     for (const [i, seatId] of claimSeats.entries()) await upsertSeat(claimClients[i]!, { seatId, name: `Bench claimer ${i + 1}`, roots: [] });
-    const claimLat: number[] = [];
-    let doubleOrLost = 0;
+    const lookLat: number[] = [];
+    const claimedLat: number[] = [];
+    const claimsOf = new Map<number, number>();
+    let refused = 0;
     const [, claimWallMs] = await timeAsync(() =>
       Promise.all(
         claimClients.map(async (client, i) => {
-          const resource = i % 2 === 0 ? 'cpu' : 'network';
-          for (;;) {
+          // Half the seats walk the card in import order (racing for the same rows), half from their own offset.
+          const off = i % 2 ? Math.floor((i * CLAIM_CLIPS) / CLAIMERS) : 0;
+          for (const clipId of [...claimClipIds.slice(off), ...claimClipIds.slice(0, off)]) {
             const t0 = performance.now();
-            const job = await claimTeamJob(client, claimSeats[i]!, resource, 30_000);
-            claimLat.push(performance.now() - t0);
-            if (!job) return;
-            const done = await completeTeamJob(client, claimSeats[i]!, job);
-            if (!done.ok) doubleOrLost++;
+            const look = await lookAtClipJob(client, { seat: claimSeats[i]!, clipId, stage: 'analysis', profileId: PROFILE, leaseMs: 30_000 });
+            const ms = performance.now() - t0;
+            lookLat.push(ms);
+            if (look.kind !== 'claimed') continue;
+            const job = look.job;
+            claimedLat.push(ms);
+            claimsOf.set(job.id, (claimsOf.get(job.id) ?? 0) + 1);
+            if (!(await completeTeamJob(client, claimSeats[i]!, job)).ok) refused++;
           }
         }),
       ),
     );
+    lookLat.sort((a, b) => a - b);
+    claimedLat.sort((a, b) => a - b);
+    const claimed = [...claimsOf.values()];
+    const doubleClaims = claimed.filter((n) => n > 1).length;
     const left = Number((await admin.query<{ n: string }>("SELECT COUNT(*) AS n FROM team.jobs WHERE state <> 'done'")).rows[0]!.n);
-    claimLat.sort((a, b) => a - b);
-    const claimP = { p50: pct(claimLat, 0.5), p95: pct(claimLat, 0.95), p99: pct(claimLat, 0.99) };
-    say(`claims: ${CLAIMERS} claimers, ${claimJobs} jobs beside ${clipsN} done: p50 ${claimP.p50.toFixed(2)} / p95 ${claimP.p95.toFixed(2)} / p99 ${claimP.p99.toFixed(2)} ms; ${Math.round(claimJobs / (claimWallMs / 1000))} claims+completions/s; refused completions ${doubleOrLost}, jobs left open ${left}`);
+    const claimP = { p50: pct(lookLat, 0.5), p95: pct(lookLat, 0.95), p99: pct(lookLat, 0.99) };
+    const claimsPerS = claimed.length / (claimWallMs / 1000);
+    say(
+      `claims: ${CLAIMERS} seats each making the look before analysis of the same ${CLAIM_CLIPS} new clips, beside ${clipsN} done: ${lookLat.length} looks, ` +
+        `p50 ${claimP.p50.toFixed(2)} / p95 ${claimP.p95.toFixed(2)} / p99 ${claimP.p99.toFixed(2)} ms (the ${claimedLat.length} that claimed: p95 ${pct(claimedLat, 0.95).toFixed(2)} ms); ` +
+        `${Math.round(claimsPerS)} claims+completions/s; clips claimed ${claimsOf.size}, claimed twice ${doubleClaims}, refused completions ${refused}, jobs left open ${left}`,
+    );
     await admin.end();
 
     // A joining seat's first read: every clip's published results, one connection.
@@ -403,11 +425,13 @@ async function catalogPart(tmp: string, json: Record<string, unknown>): Promise<
       segments: n,
       segments_per_clip: PER_CLIP,
       writers: WRITERS,
+      claim_looks: lookLat.length,
       claim_p50_ms: round(claimP.p50),
       claim_p95_ms: round(claimP.p95),
       claim_p99_ms: round(claimP.p99),
-      claims_per_s: Math.round(claimJobs / (claimWallMs / 1000)),
-      claim_refused: doubleOrLost,
+      claims_per_s: Math.round(claimsPerS),
+      claim_double: doubleClaims,
+      claim_refused: refused,
       claim_jobs_left: left,
       writes_per_s: Math.round(writesPerS),
       segment_bytes: Math.round(Number(sizes.seg) / n),

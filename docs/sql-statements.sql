@@ -1377,20 +1377,12 @@ SELECT collection_id, region, clip_id, video_id, status, uploaded_by, added_at, 
 -- r
 SELECT collection_id, region, clip_id, video_id, status, uploaded_by, added_at, added_by, removed_at, removed_by FROM team.collection_videos WHERE clip_id = ANY($1::bigint[]);
 
--- ===== src-main/core/team/team-job-store.ts (12)
+-- ===== src-main/core/team/team-job-store.ts (10)
 -- added
 INSERT INTO team.jobs (clip_id, stage, resource, lane, priority, payload)
 VALUES ($1, $2, $3, $4, $5, $6)
 ON CONFLICT DO NOTHING
 RETURNING id;
--- claimed
-UPDATE team.jobs SET state = 'running', lease_owner = $1, lease_token = lease_token + 1,
-       lease_expires_at = now() + make_interval(secs => $3), updated_at = now()
- WHERE id = (SELECT id FROM team.jobs
-              WHERE state = 'queued' AND resource = $2 AND (not_before IS NULL OR not_before <= now())
-              ORDER BY priority DESC, lane, clip_id, id
-              LIMIT 1 FOR UPDATE SKIP LOCKED)
-RETURNING id, clip_id, stage, payload, lease_token, lease_expires_at;
 -- renewed
 UPDATE team.jobs AS j SET lease_expires_at = now() + make_interval(secs => $4), updated_at = now()
   FROM unnest($2::bigint[], $3::bigint[]) AS l (id, token)
@@ -1416,18 +1408,45 @@ UPDATE team.jobs SET recoveries = recoveries + 1,
 RETURNING id, state;
 -- current
 SELECT state, lease_owner, lease_token, lease_expires_at, recoveries, now() AS now FROM team.jobs WHERE id = $1;
--- claimed
-UPDATE team.jobs SET state = 'running', lease_owner = $1, lease_token = lease_token + 1,
-       lease_expires_at = now() + make_interval(secs => $4), updated_at = now()
- WHERE id = (SELECT id FROM team.jobs
-              WHERE clip_id = $2 AND stage = $3 AND state = 'queued' AND (not_before IS NULL OR not_before <= now())
-              FOR UPDATE SKIP LOCKED)
-RETURNING id, lease_token, payload, lease_expires_at;
--- JOB_VIEW
-SELECT j.id, j.state, s.name AS holder, (EXTRACT(EPOCH FROM j.lease_expires_at - now()) * 1000)::float8 AS left_ms, j.last_error_message
-FROM team.jobs j LEFT JOIN team.seats s ON s.seat_id = j.lease_owner;
--- requeueFailedTeamJob
-UPDATE team.jobs SET state = 'queued', not_before = NULL, updated_at = now() WHERE id = $1 AND state = 'failed';
+-- found
+WITH results AS (
+  SELECT 1 FROM team.clip_results WHERE clip_id = $2 AND profile_id = $4
+), job AS (
+  SELECT j.id, j.state, j.lease_expires_at, j.not_before, j.last_error_message, s.name AS holder
+    FROM team.jobs j LEFT JOIN team.seats s ON s.seat_id = j.lease_owner
+   WHERE j.clip_id = $2 AND j.stage = $3
+), added AS (
+  INSERT INTO team.jobs (clip_id, stage, resource, lane, state, lease_owner, lease_token, lease_expires_at)
+  SELECT $2, $3, $6, $7, 'running', $1, 1, now() + make_interval(secs => $5)
+   WHERE NOT EXISTS (SELECT 1 FROM results) AND NOT EXISTS (SELECT 1 FROM job)
+  ON CONFLICT DO NOTHING
+  RETURNING id, lease_token, lease_expires_at, payload
+), claimed AS (
+  UPDATE team.jobs SET state = 'running', lease_owner = $1, lease_token = lease_token + 1,
+         lease_expires_at = now() + make_interval(secs => $5), updated_at = now()
+   WHERE id = (SELECT id FROM team.jobs
+                WHERE clip_id = $2 AND stage = $3 AND state = 'queued' AND (not_before IS NULL OR not_before <= now())
+                  AND NOT EXISTS (SELECT 1 FROM results)
+                FOR UPDATE SKIP LOCKED)
+  RETURNING id, lease_token, lease_expires_at, payload
+), requeued AS (
+  UPDATE team.jobs SET state = 'queued', not_before = NULL, updated_at = now()
+   WHERE id = (SELECT id FROM job WHERE state = 'failed') AND state = 'failed' AND NOT EXISTS (SELECT 1 FROM results)
+  RETURNING id
+), mine AS (
+  SELECT * FROM added UNION ALL SELECT * FROM claimed
+)
+SELECT EXISTS (SELECT 1 FROM results) AS published,
+       m.id AS claimed_id, m.lease_token, m.lease_expires_at, m.payload,
+       EXISTS (SELECT 1 FROM requeued) AS requeued,
+       j.holder, j.last_error_message,
+       (EXTRACT(EPOCH FROM CASE WHEN j.state = 'running' THEN j.lease_expires_at
+                                WHEN j.state = 'queued' AND j.not_before > now() THEN j.not_before END - now()) * 1000)::float8 AS next_ms
+  FROM (SELECT 1) AS one LEFT JOIN mine m ON true LEFT JOIN job j ON true;
+-- found
+SELECT s.name AS holder, (EXTRACT(EPOCH FROM j.lease_expires_at - now()) * 1000)::float8 AS left_ms
+ FROM team.jobs j LEFT JOIN team.seats s ON s.seat_id = j.lease_owner
+WHERE j.clip_id IS NULL AND j.stage = $1;
 -- claimTeamwideJob
 UPDATE team.jobs SET state = 'queued', not_before = NULL, updated_at = now() WHERE clip_id IS NULL AND stage = $1 AND state IN ('done', 'failed', 'cancelled');
 -- claimed

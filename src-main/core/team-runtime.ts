@@ -86,6 +86,10 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
       leaseMs: o.leaseMs,
       wake: (clipId) => o.pipeline.queue.wakeClip(clipId, 'analysis'),
       working: (clipId) => o.pipeline.queue.list({ clipId, states: ['queued', 'running'] }).length > 0,
+      onWorkStopped: (listener) =>
+        o.pipeline.queue.onJob((job) => {
+          if (job.clipId !== null && (job.state === 'failed' || job.state === 'cancelled' || job.state === 'paused')) listener(job.clipId);
+        }),
       // The team's marks and collection members of a clip just linked are merged with the next round, not the
       // 30 s one; the team's clips not found here are looked for again (the clip may be the first of their share).
       linked: () => {

@@ -4,22 +4,26 @@ import { nextLease, type LeaseEvent, type LeaseState } from '../../src-main/core
 import { upsertSeat } from '../../src-main/core/team/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/team-clip-store';
 import {
-  claimTeamJob,
+  claimTeamwideJob,
   completeTeamJob,
   enqueueTeamJob,
   failTeamJob,
+  lookAtClipJob,
   reapExpiredTeamLeases,
   renewTeamLeases,
-  teamLeaseState,
+  type ClaimedTeamJob,
 } from '../../src-main/core/team/team-job-store';
-import type { StageResource } from '../../src-shared/contract/stage-graph';
+import { QUERY_BANK_STAGE } from '../../src-main/core/search/relevance/query-bank-stage';
 import { seededRandom } from '../../src-main/core/util/seeded-random';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 
 /**
- * The shared queue on a real PostgreSQL, every seat on its own connection as the seat role: claims
- * with FOR UPDATE SKIP LOCKED never hand one job to two seats, an expired lease goes to another seat
+ * The shared queue on a real PostgreSQL, every seat on its own connection as the seat role, through
+ * the claims the app makes (a clip's job in the look before its work, `lookAtClipJob`; the team-wide
+ * job, `claimTeamwideJob`):
+ * FOR UPDATE SKIP LOCKED never hands one job to two seats, an expired lease goes to another seat
  * and fences the old holder off, and the store's statements make the transitions `nextLease` defines.
+ * No order among clips is tested: a seat claims the clip its own queue is at, never "the next one".
  */
 const seatIds = Array.from({ length: 10 }, (_, i) => `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`);
 const fingerprint = (n: number) => n.toString(16).padStart(64, '0');
@@ -44,22 +48,48 @@ describeWithPostgres('team job leases on PostgreSQL', () => {
     await admin.query('TRUNCATE team.jobs, team.clip_locations, team.clips, team.changes CASCADE');
   });
 
-  /** `clips` clips with the four indexing stages each (probe/poster/analysis on cpu, upload on network), or only the first `stages`. */
-  async function enqueueCard(clips: number, stages = 4): Promise<number[]> {
-    const ids: number[] = [];
+  const STAGES = ['probe', 'poster', 'analysis', 'upload'] as const;
+  type Job = { id: number; clipId: number; stage: (typeof STAGES)[number] };
+
+  /**
+   * `clips` clips with the four indexing stages each, or only the first `stages`; the jobs of the
+   * stages from `queued` on are not made: a seat's first look at them makes them.
+   */
+  async function enqueueCard(clips: number, stages = 4, queued = stages): Promise<Job[]> {
+    const jobs: Job[] = [];
     for (let n = 0; n < clips; n++) {
       const clip = await adoptTeamClip(seat, { fingerprint: fingerprint(n + 1), sizeBytes: 1000 + n, fileName: `C${n}.mov`, seatId: seatIds[0]! });
-      for (const stage of (['probe', 'poster', 'analysis', 'upload'] as const).slice(0, stages)) {
-        const id = await enqueueTeamJob(seat, { clipId: clip.id, stage, priority: n % 50 === 49 ? 100 : 0, payload: { n } });
-        ids.push(id!);
+      for (const [i, stage] of STAGES.slice(0, stages).entries()) {
+        const id = i < queued ? await enqueueTeamJob(seat, { clipId: clip.id, stage, priority: 0, payload: { n } }) : null;
+        jobs.push({ id: id ?? 0, clipId: clip.id, stage });
       }
     }
-    return ids;
+    return jobs;
   }
 
-  it('10 seats claiming at once on their own connections drain 1,000 jobs: 0 double claims, 0 lost', async () => {
-    const jobIds = await enqueueCard(250);
-    expect(jobIds).toHaveLength(1000);
+  /** A seat's claim of a clip's job: its look, when the job was free. */
+  async function claim(c: pg.ClientBase, me: string, j: Job, leaseMs: number): Promise<ClaimedTeamJob | null> {
+    const look = await lookAtClipJob(c, { seat: me, clipId: j.clipId, stage: j.stage, profileId: 'test-profile', leaseMs });
+    return look.kind === 'claimed' ? look.job : null;
+  }
+
+  /** The job's lease as `nextLease` sees it, read by the test itself (times aside). */
+  async function storedLease(id: number): Promise<LeaseState & { expiresAt?: number }> {
+    const { rows } = await admin.query<{ state: LeaseState['state']; lease_owner: string | null; lease_token: string; lease_expires_at: Date | null; recoveries: number }>(
+      'SELECT state, lease_owner, lease_token, lease_expires_at, recoveries FROM team.jobs WHERE id = $1',
+      [id],
+    );
+    const r = rows[0]!;
+    const token = Number(r.lease_token);
+    return r.state === 'running'
+      ? { state: 'running', owner: r.lease_owner!, token, expiresAt: r.lease_expires_at!.getTime(), recoveries: r.recoveries }
+      : ({ state: r.state, token, recoveries: r.recoveries } as LeaseState);
+  }
+
+  it('10 seats with the same card in their queues claim its 1,000 jobs at once, each its own walk: 0 double claims, 0 lost', async () => {
+    // Half the jobs queued before, half made by the seats' first looks (racing to make them).
+    const jobs = await enqueueCard(250, 4, 2);
+    expect(jobs).toHaveLength(1000);
     // A second enqueue of the same clip and stage (another seat importing the card) adds nothing.
     expect(await enqueueTeamJob(seat, { clipId: (await adoptTeamClip(seat, { fingerprint: fingerprint(1), sizeBytes: 1000, fileName: 'other/C0.mov', seatId: seatIds[1]! })).id, stage: 'probe', priority: 0, payload: {} })).toBeNull();
 
@@ -69,14 +99,13 @@ describeWithPostgres('team job leases on PostgreSQL', () => {
     await Promise.all(
       claimers.map(async (c, i) => {
         const me = seatIds[i]!;
-        const own: StageResource = i % 2 ? 'network' : 'cpu';
-        for (let resource = own; ; ) {
-          const job = await claimTeamJob(c, me, resource, 30_000);
-          if (!job) {
-            if (resource !== own) break;
-            resource = own === 'cpu' ? 'network' : 'cpu'; // own resource drained: help with the other
-            continue;
-          }
+        // Half the seats walk the card in import order (racing for the same rows), half from their own offset.
+        const walk = i % 2 ? [...jobs.slice(i * 100), ...jobs.slice(0, i * 100)] : jobs;
+        for (const j of walk) {
+          const job = await claim(c, me, j, 30_000);
+          if (!job) continue; // held or done by another seat: its waiting clip would look again later
+          expect(job).toMatchObject({ clipId: j.clipId, stage: j.stage });
+          if (j.id) expect(job.id).toBe(j.id);
           claimsOf.set(job.id, [...(claimsOf.get(job.id) ?? []), me]);
           if (!(await completeTeamJob(c, me, job)).ok) refusedCompletions++;
         }
@@ -86,7 +115,8 @@ describeWithPostgres('team job leases on PostgreSQL', () => {
 
     expect([...claimsOf.values()].filter((by) => by.length > 1)).toEqual([]);
     expect(claimsOf.size).toBe(1000);
-    expect(new Set(claimsOf.keys())).toEqual(new Set(jobIds));
+    const { rows: made } = await admin.query<{ id: string }>('SELECT id FROM team.jobs');
+    expect(new Set(claimsOf.keys())).toEqual(new Set(made.map((r) => Number(r.id))));
     expect(refusedCompletions).toBe(0);
     // The server's own count: every job done, each claimed exactly once (the token counts claims).
     const { rows } = await admin.query<{ state: string; lease_token: string; n: string }>('SELECT state, lease_token, count(*) AS n FROM team.jobs GROUP BY 1, 2');
@@ -95,31 +125,33 @@ describeWithPostgres('team job leases on PostgreSQL', () => {
     expect(new Set([...claimsOf.values()].flat()).size).toBeGreaterThan(1);
   });
 
-  it("one seat claims in the local queue's order: priority, then the stage graph's lanes (every clip's preview first), then clip", async () => {
-    await enqueueCard(3, 3); // probe, poster (preview lane), analysis (local lane) for 3 clips
-    const urgent = await adoptTeamClip(seat, { fingerprint: fingerprint(99), sizeBytes: 1, fileName: 'opened.mov', seatId: seatIds[0]! });
-    await enqueueTeamJob(seat, { clipId: urgent.id, stage: 'analysis', priority: 10, payload: {} });
-    const order: string[] = [];
-    for (let job; (job = await claimTeamJob(seat, seatIds[0]!, 'cpu', 30_000)); ) order.push(`${job.stage}${job.clipId === urgent.id ? '!' : ''}`);
-    expect(order).toEqual(['analysis!', 'probe', 'poster', 'probe', 'poster', 'probe', 'poster', 'analysis', 'analysis', 'analysis']);
+  it('10 seats asking for the team-wide job at once: one holds it, the others are told to wait', async () => {
+    const claimers = await Promise.all(seatIds.map(() => cluster.connect(cluster.seatConfig())));
+    const got = await Promise.all(claimers.map((c, i) => claimTeamwideJob(c, seatIds[i]!, QUERY_BANK_STAGE, 30_000)));
+    await Promise.all(claimers.map((c) => c.end()));
+    const holders = got.flatMap((g, i) => (g ? [{ seat: seatIds[i]!, g }] : []));
+    expect(holders).toHaveLength(1);
+    expect(holders[0]!.g).toMatchObject({ clipId: null, stage: QUERY_BANK_STAGE, token: 1 });
+    const { rows } = await admin.query('SELECT state, lease_owner, lease_token FROM team.jobs WHERE clip_id IS NULL');
+    expect(rows).toEqual([{ state: 'running', lease_owner: holders[0]!.seat, lease_token: '1' }]);
   });
 
   it('a holder that stops renewing: another seat claims the job after its lease expires, and the old completion is refused', async () => {
-    const [jobId] = await enqueueCard(1, 1);
+    const [job] = await enqueueCard(1, 1);
     const [a, b] = [await cluster.connect(cluster.seatConfig()), await cluster.connect(cluster.seatConfig())];
     const [seatA, seatB] = [seatIds[0]!, seatIds[1]!];
     const LEASE_MS = 1500;
-    const held = (await claimTeamJob(a, seatA, 'cpu', LEASE_MS))!;
-    expect(held).toMatchObject({ id: jobId, token: 1 });
+    const held = (await claim(a, seatA, job!, LEASE_MS))!;
+    expect(held).toMatchObject({ id: job!.id, token: 1 });
     expect(await renewTeamLeases(a, seatA, [held], LEASE_MS)).toEqual([held.id]);
-    const { expiresAt } = (await teamLeaseState(admin, held.id))!.lease as Extract<LeaseState, { state: 'running' }>;
+    const { expiresAt } = (await storedLease(held.id)) as Extract<LeaseState, { state: 'running' }>;
     // A "crashes": its connection stays open, it just stops renewing. B runs its reaper and claim loop.
     let taken = null;
     let triesWhileHeld = 0;
     for (let tries = 0; !taken && tries < 100; tries++) {
       await sleep(100);
       await reapExpiredTeamLeases(b, 20);
-      taken = await claimTeamJob(b, seatB, 'cpu', 30_000);
+      taken = await claim(b, seatB, job!, 30_000);
       if (!taken) triesWhileHeld++;
     }
     expect(taken).toMatchObject({ id: held.id, token: 2 });
@@ -138,7 +170,8 @@ describeWithPostgres('team job leases on PostgreSQL', () => {
   });
 
   it('the store makes the transitions nextLease defines, refusals included (300 random events)', async () => {
-    const [jobId] = await enqueueCard(1, 1);
+    const [job] = await enqueueCard(1, 1);
+    const jobId = job!.id;
     const random = seededRandom(28);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
     const seats = [seatIds[0]!, seatIds[1]!];
@@ -156,20 +189,20 @@ describeWithPostgres('team job leases on PostgreSQL', () => {
       let storeOk: boolean;
       if (kind === 'claim') {
         e = { type: 'claim', seat: s, now: t, leaseMs: short ? SHORT_MS : LONG_MS };
-        const got = await claimTeamJob(seat, s, 'cpu', short ? SHORT_MS : LONG_MS);
+        const got = await claim(seat, s, job!, short ? SHORT_MS : LONG_MS);
         if (got) expect(got.id).toBe(jobId);
         storeOk = got !== null;
       } else if (kind === 'renew') {
         e = { type: 'renew', seat: s, token, now: t, leaseMs: short ? SHORT_MS : LONG_MS };
-        storeOk = (await renewTeamLeases(seat, s, [{ id: jobId!, token }], short ? SHORT_MS : LONG_MS)).length === 1;
+        storeOk = (await renewTeamLeases(seat, s, [{ id: jobId, token }], short ? SHORT_MS : LONG_MS)).length === 1;
       } else if (kind === 'complete') {
         e = { type: 'complete', seat: s, token, now: t };
-        const out = await completeTeamJob(seat, s, { id: jobId!, token });
+        const out = await completeTeamJob(seat, s, { id: jobId, token });
         storeOk = out.ok;
         if (!out.ok) expect(out.refused).toBe(nextLease(model, e).refused);
       } else if (kind === 'fail') {
         e = { type: 'fail', seat: s, token, now: t, retry: random() < 0.8 };
-        const out = await failTeamJob(seat, s, { id: jobId!, token }, { retry: e.retry, errorKind: 'upstream', message: 'busy' });
+        const out = await failTeamJob(seat, s, { id: jobId, token }, { retry: e.retry, errorKind: 'upstream', message: 'busy' });
         storeOk = out.ok;
         if (!out.ok) expect(out.refused).toBe(nextLease(model, e).refused);
       } else {
@@ -180,8 +213,7 @@ describeWithPostgres('team job leases on PostgreSQL', () => {
       expect(storeOk, `event ${i}: ${JSON.stringify(e)} on ${JSON.stringify(model)}`).toBe(step.refused === undefined);
       model = step.state;
       if (storeOk) accepted++;
-      const { lease } = (await teamLeaseState(admin, jobId!))!;
-      const { expiresAt: _s, ...stored } = lease as LeaseState & { expiresAt?: number };
+      const { expiresAt: _s, ...stored } = await storedLease(jobId);
       const { expiresAt: _m, ...expected } = model as LeaseState & { expiresAt?: number };
       expect(stored, `after event ${i}`).toEqual(expected);
       // A done or failed job is put back in the queue so the walk goes on.

@@ -4,7 +4,7 @@ import { migrateTeamSchema, readTeamMigrations } from '../../src-main/core/team/
 import { MIGRATION_LOCK_KEY } from '../../src-main/core/team/migration-store';
 import { upsertSeat } from '../../src-main/core/team/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/team-clip-store';
-import { claimTeamJob, enqueueTeamJob } from '../../src-main/core/team/team-job-store';
+import { lookAtClipJob } from '../../src-main/core/team/team-job-store';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 
 /**
@@ -69,8 +69,10 @@ describeWithPostgres('team schema on PostgreSQL', () => {
     const seatId = '00000000-0000-4000-8000-000000000001';
     await upsertSeat(seat, { seatId, name: 'Edit 1', roots: ['nas-footage'] });
     const clip = await adoptTeamClip(seat, { fingerprint: 'a'.repeat(64), sizeBytes: 10, fileName: 'A001.mov', seatId });
-    await enqueueTeamJob(seat, { clipId: clip.id, stage: 'probe', priority: 0, payload: {} });
-    expect(await claimTeamJob(seat, seatId, 'cpu', 30_000)).toMatchObject({ clipId: clip.id, stage: 'probe', token: 1 });
+    expect(await lookAtClipJob(seat, { seat: seatId, clipId: clip.id, stage: 'analysis', profileId: 'p', leaseMs: 30_000 })).toMatchObject({
+      kind: 'claimed',
+      job: { clipId: clip.id, stage: 'analysis', token: 1 },
+    });
     await seat.query('LISTEN team_changes');
 
     const refused = async (sql: string) => {

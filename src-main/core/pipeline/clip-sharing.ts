@@ -13,16 +13,7 @@ import { loadShotAnalysis, storeAnalysisRecords, type AnalysisRecord, type Store
 import { CAMERA_MOVEMENTS, LOCAL_TAG_CATEGORIES } from '../analysis/analysis-types';
 import { adoptTeamClip, recordTeamClipLocation } from '../team/team-clip-store';
 import { rootKeyOf } from '../team/root-map';
-import {
-  claimTeamJobOfClip,
-  enqueueTeamJob,
-  failTeamJob,
-  reapExpiredTeamLeases,
-  renewTeamLeases,
-  requeueFailedTeamJob,
-  teamJobOf,
-  type TeamLease,
-} from '../team/team-job-store';
+import { failTeamJob, lookAtClipJob, reapExpiredTeamLeases, renewTeamLeases, type TeamLease } from '../team/team-job-store';
 import { recordTeamTask, recordTeamUpload, teamTasks, teamUploadKeys } from '../team/journal-store';
 import type { TensorService } from '../tensors/chunk-upload';
 import type { TeamLink } from '../team/team-link';
@@ -66,6 +57,11 @@ export interface ClipSharingOptions {
   wake: (clipId: number) => void;
   /** Whether this seat's queue still has work of the clip waiting or running (not failed, cancelled or paused). */
   working: (clipId: number) => boolean;
+  /**
+   * Told when a job of a clip stopped in this seat's queue (failed, cancelled or paused): a clip this
+   * seat holds and no longer works on goes back to the team at once, not at the next renewal.
+   */
+  onWorkStopped?: (listener: (clipId: number) => void) => () => void;
   /** A local clip was linked to its team clip (the team's marks of it may now be merged here). */
   linked?: (clipId: number) => void;
   logger?: Logger;
@@ -96,6 +92,13 @@ export class ClipSharing implements ClipShare {
         if (online) this.catchUp();
       }),
     );
+    if (this.o.onWorkStopped) {
+      this.unsubscribe.push(
+        this.o.onWorkStopped((clipId) => {
+          if (this.held.has(clipId) && !this.o.working(clipId) && !clipIndexedWith(this.o.db, clipId, this.o.profileId)) void this.release([clipId], RELEASE_PAUSE_MS);
+        }),
+      );
+    }
     const every = (ms: number, f: () => Promise<unknown>) => {
       const t = setInterval(() => void f().catch((e) => this.log.debug('team.share.tick', { message: toAppError(e).message })), ms);
       t.unref?.();
@@ -111,13 +114,31 @@ export class ClipSharing implements ClipShare {
     for (const u of this.unsubscribe.splice(0)) u();
     for (const t of this.timers.splice(0)) clearInterval(t);
     await this.publishing;
-    const held = [...this.held.values()];
-    this.held.clear();
-    if (held.length === 0 || !this.o.link.online()) return;
-    const why = { retry: true, errorKind: 'cancelled', message: `seat ${this.o.link.seatId} stopped` };
-    await this.o.link.withClient(async (c) => {
-      for (const lease of held) await failTeamJob(c, this.o.link.seatId, lease, why);
-    }).catch((e) => this.log.debug('team.lease.unreleased', { message: toAppError(e).message }));
+    await this.release([...this.held.keys()], 0);
+  }
+
+  /**
+   * The leases of clips this seat stops working on (its work stopped here, or the seat quits) go back
+   * to the team's queue now instead of when they run out; not claimable for `pauseMs`, so another
+   * seat's waiting clip comes before this seat's own resume. Never throws: a lease that could not be
+   * given back runs out.
+   */
+  private async release(clipIds: readonly number[], pauseMs: number): Promise<void> {
+    const leases = clipIds.flatMap((clipId) => {
+      const lease = this.held.get(clipId);
+      this.held.delete(clipId);
+      return lease ? [{ clipId, lease }] : [];
+    });
+    if (leases.length === 0 || !this.o.link.online()) return;
+    const why = { retry: true, notBefore: pauseMs > 0 ? new Date(Date.now() + pauseMs) : undefined, errorKind: 'cancelled', message: `stopped on seat ${this.o.link.seatId}` };
+    await this.o.link
+      .withClient(async (c) => {
+        for (const { clipId, lease } of leases) {
+          await failTeamJob(c, this.o.link.seatId, lease, why);
+          this.log.info('team.lease.released', { clipId, jobId: lease.id });
+        }
+      })
+      .catch((e) => this.log.debug('team.lease.unreleased', { message: toAppError(e).message }));
   }
 
   /**
@@ -128,28 +149,28 @@ export class ClipSharing implements ClipShare {
     try {
       return await this.o.link.withClient(async (c) => {
         const teamClipId = await this.linked(c, clipId);
-        const results = await readClipResults(c, teamClipId, this.o.profileId);
-        if (results) {
-          this.adopt(clipId, results);
-          return { kind: 'adopted', from: results.publishedBy };
-        }
-        await enqueueTeamJob(c, { clipId: teamClipId, stage: SHARED_STAGE, priority: 0, payload: {} });
-        const claimed = await claimTeamJobOfClip(c, this.o.link.seatId, teamClipId, SHARED_STAGE, this.leaseMs);
-        if (claimed) {
-          this.held.set(clipId, { id: claimed.id, token: claimed.token });
+        // One round trip while the clip waits for another seat (it looks every few seconds).
+        const look = await lookAtClipJob(c, { seat: this.o.link.seatId, clipId: teamClipId, stage: SHARED_STAGE, profileId: this.o.profileId, leaseMs: this.leaseMs });
+        if (look.kind === 'claimed') {
+          this.held.set(clipId, { id: look.job.id, token: look.job.token });
           return { kind: 'here' };
         }
-        const job = await teamJobOf(c, teamClipId, SHARED_STAGE);
-        if (job?.state === 'failed') {
-          // It failed on the seat that tried (its copy of the file, its tools): this seat tries its own.
-          await requeueFailedTeamJob(c, job.id);
-          return { kind: 'wait', delayMs: 0, note: `failed on another seat (${job.lastError ?? 'no reason given'}): trying here` };
+        if (look.kind === 'published') {
+          const results = await readClipResults(c, teamClipId, this.o.profileId);
+          if (results) {
+            this.adopt(clipId, results);
+            return { kind: 'adopted', from: results.publishedBy };
+          }
         }
-        const left = job?.leaseLeftMs ?? MAX_WAIT_MS;
+        if (look.kind === 'requeued') {
+          // It failed on the seat that tried (its copy of the file, its tools): this seat tries its own.
+          return { kind: 'wait', delayMs: 0, note: `failed on another seat (${look.lastError ?? 'no reason given'}): trying here` };
+        }
+        const next = look.kind === 'elsewhere' ? look.nextInMs : null;
         return {
           kind: 'wait',
-          delayMs: Math.min(MAX_WAIT_MS, Math.max(1000, left + 500)),
-          note: job?.holder ? `being indexed by ${job.holder}` : 'waiting for the team',
+          delayMs: Math.min(MAX_WAIT_MS, Math.max(1000, (next ?? MAX_WAIT_MS) + 500)),
+          note: look.kind === 'elsewhere' && look.holder ? `being indexed by ${look.holder}` : 'waiting for the team',
         };
       });
     } catch (e) {
@@ -293,16 +314,13 @@ export class ClipSharing implements ClipShare {
   private async renew(): Promise<void> {
     if (this.held.size === 0) return;
     const keep: Array<[number, TeamLease]> = [];
+    const stopped: number[] = [];
     for (const [clipId, lease] of this.held) {
       if (clipIndexedWith(this.o.db, clipId, this.o.profileId)) this.indexed(clipId);
       else if (this.o.working(clipId)) keep.push([clipId, lease]);
-      else {
-        this.held.delete(clipId);
-        const why = { retry: true, notBefore: new Date(Date.now() + RELEASE_PAUSE_MS), errorKind: 'cancelled', message: `stopped on seat ${this.o.link.seatId}` };
-        await this.o.link.withClient((c) => failTeamJob(c, this.o.link.seatId, lease, why));
-        this.log.info('team.lease.released', { clipId, jobId: lease.id });
-      }
+      else stopped.push(clipId);
     }
+    await this.release(stopped, RELEASE_PAUSE_MS);
     if (keep.length === 0) return;
     const renewed = new Set(await this.o.link.withClient((c) => renewTeamLeases(c, this.o.link.seatId, keep.map(([, l]) => l), this.leaseMs)));
     for (const [clipId, l] of keep) {

@@ -1,6 +1,6 @@
 import { toAppError } from '../../../src-shared/errors';
 import { blobToFloat32, float32ToBlob } from '../catalog/vector-blob';
-import { claimTeamwideJob, completeTeamJob, renewTeamLeases, teamJobOf } from '../team/team-job-store';
+import { claimTeamwideJob, completeTeamJob, renewTeamLeases, teamwideJobOf } from '../team/team-job-store';
 import type { TeamLink } from '../team/team-link';
 import { recordTeamTextVector, teamTextVectors } from '../team/text-vector-store';
 import { silentLogger, type Logger } from '../util/logger';
@@ -68,7 +68,7 @@ export class TeamTextSharing implements TextShare {
       return await this.o.link.withClient(async (c) => {
         const lease = await claimTeamwideJob(c, seat, QUERY_BANK_STAGE, this.leaseMs);
         if (!lease) {
-          const job = await teamJobOf(c, null, QUERY_BANK_STAGE);
+          const job = await teamwideJobOf(c, QUERY_BANK_STAGE);
           const left = job?.leaseLeftMs ?? MAX_WAIT_MS;
           return { kind: 'wait' as const, delayMs: Math.min(MAX_WAIT_MS, Math.max(1000, left + 500)), note: job?.holder ? `encoded by ${job.holder}` : 'waiting for the team' };
         }

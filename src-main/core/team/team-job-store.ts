@@ -1,5 +1,5 @@
 import type { ClientBase } from 'pg';
-import { LANE_ORDER, STAGE_GRAPH, type StageName, type StageResource } from '../../../src-shared/contract/stage-graph';
+import { LANE_ORDER, STAGE_GRAPH, type StageName } from '../../../src-shared/contract/stage-graph';
 import { AppError } from '../../../src-shared/errors';
 import { nextLease, TEAM_JOB_STATES, type LeaseEvent, type LeaseRefusal, type LeaseState } from './lease';
 
@@ -48,33 +48,6 @@ export async function enqueueTeamJob(client: ClientBase, j: TeamJobInput): Promi
     [j.clipId, j.stage, STAGE_GRAPH[j.stage].resource, LANE_ORDER[STAGE_GRAPH[j.stage].lane], j.priority, JSON.stringify(j.payload ?? {})],
   );
   return added.rows[0] ? Number(added.rows[0].id) : null;
-}
-
-/**
- * The next queued job of a resource (priority, then lane, then clip), leased to `seat` for `leaseMs`.
- * SKIP LOCKED: seats claiming at once take different jobs without waiting on each other.
- */
-export async function claimTeamJob(client: ClientBase, seat: string, resource: StageResource, leaseMs: number): Promise<ClaimedTeamJob | null> {
-  const claimed = await client.query<{ id: string; clip_id: string | null; stage: StageName; payload: unknown; lease_token: string; lease_expires_at: Date }>(
-    `UPDATE team.jobs SET state = 'running', lease_owner = $1, lease_token = lease_token + 1,
-            lease_expires_at = now() + make_interval(secs => $3), updated_at = now()
-      WHERE id = (SELECT id FROM team.jobs
-                   WHERE state = 'queued' AND resource = $2 AND (not_before IS NULL OR not_before <= now())
-                   ORDER BY priority DESC, lane, clip_id, id
-                   LIMIT 1 FOR UPDATE SKIP LOCKED)
-     RETURNING id, clip_id, stage, payload, lease_token, lease_expires_at`,
-    [seat, resource, seconds(leaseMs)],
-  );
-  const row = claimed.rows[0];
-  if (!row) return null;
-  return {
-    id: Number(row.id),
-    token: Number(row.lease_token),
-    clipId: row.clip_id === null ? null : Number(row.clip_id),
-    stage: row.stage,
-    payload: row.payload,
-    expiresAt: row.lease_expires_at.getTime(),
-  };
 }
 
 /** Extends every lease of `seat` that is still held, in one statement; returns the ids renewed. */
@@ -141,7 +114,7 @@ export async function reapExpiredTeamLeases(client: ClientBase, maxRecoveries: n
 }
 
 /** A job's lease as `nextLease` sees it, with the server's clock. */
-export async function teamLeaseState(client: ClientBase, id: number): Promise<{ lease: LeaseState; now: number } | null> {
+async function leaseStateOf(client: ClientBase, id: number): Promise<{ lease: LeaseState; now: number } | null> {
   const current = await client.query<{ state: string; lease_owner: string | null; lease_token: string; lease_expires_at: Date | null; recoveries: number; now: Date }>(
     'SELECT state, lease_owner, lease_token, lease_expires_at, recoveries, now() AS now FROM team.jobs WHERE id = $1',
     [id],
@@ -164,62 +137,118 @@ function stateOf(s: string): Exclude<LeaseState['state'], 'running'> {
 
 /** Why a holder's write matched no row: the lease as it is now, through the same transition. */
 async function explainRefusal(client: ClientBase, id: number, e: Extract<LeaseEvent, { type: 'complete' | 'fail' }>): Promise<LeaseOutcome> {
-  const current = await teamLeaseState(client, id);
+  const current = await leaseStateOf(client, id);
   if (!current) return { ok: false, refused: 'not-running' };
   const step = nextLease(current.lease, { ...e, now: current.now });
   // A race (the job changed between the two statements) can make the second look acceptable: the write was still refused.
   return { ok: false, refused: step.refused ?? 'lease-lost' };
 }
 
+/** What a seat finds when it looks at a clip before its analysis (one statement: `lookAtClipJob`). */
+export type ClipJobLook =
+  /** The team has the clip's results in the profile: read and adopt them (clip-results-store.ts). */
+  | { kind: 'published' }
+  /** This seat holds the clip's job now: it was free (made just now if the clip had none). */
+  | { kind: 'claimed'; job: ClaimedTeamJob }
+  /** It had failed on the seat that tried: back in the queue, for this seat's next look. */
+  | { kind: 'requeued'; lastError: string | null }
+  /**
+   * Another seat holds it (`holder`, its name), or it is queued but not claimable yet; `nextInMs` is
+   * when that may change by the server's clock (the holder's lease ends, the pause after a release).
+   * Both null when the job was made by another seat this very moment.
+   */
+  | { kind: 'elsewhere'; holder: string | null; nextInMs: number | null };
+
 /**
- * The queued job of one clip and stage, leased to `seat`: a seat claims the clips it has in its own
- * queue (it can read their files), not whatever the team's queue holds next. SKIP LOCKED: a seat
- * finding the row locked by another's claim takes nothing instead of waiting.
+ * A seat's look at one clip's job of `stage` before doing the work, in one round trip (a clip that
+ * waits for another seat looks every few seconds): the clip's results in `profileId`, else its job
+ * leased to `seat` if free (made, already leased, if the clip had none), else a failed job put back in
+ * the queue, else who holds it and for how long. A seat claims the clips of its own queue (it can
+ * read their files), never "the next job". SKIP LOCKED: a row another seat is claiming is not waited
+ * for. Reads `team.clip_results` (its owner is clip-results-store.ts), writes only `team.jobs`.
  */
-export async function claimTeamJobOfClip(client: ClientBase, seat: string, clipId: number, stage: StageName, leaseMs: number): Promise<ClaimedTeamJob | null> {
-  const claimed = await client.query<{ id: string; lease_token: string; payload: unknown; lease_expires_at: Date }>(
-    `UPDATE team.jobs SET state = 'running', lease_owner = $1, lease_token = lease_token + 1,
-            lease_expires_at = now() + make_interval(secs => $4), updated_at = now()
-      WHERE id = (SELECT id FROM team.jobs
-                   WHERE clip_id = $2 AND stage = $3 AND state = 'queued' AND (not_before IS NULL OR not_before <= now())
-                   FOR UPDATE SKIP LOCKED)
-     RETURNING id, lease_token, payload, lease_expires_at`,
-    [seat, clipId, stage, seconds(leaseMs)],
+export async function lookAtClipJob(
+  client: ClientBase,
+  look: { seat: string; clipId: number; stage: StageName; profileId: string; leaseMs: number },
+): Promise<ClipJobLook> {
+  // The CTEs share one snapshot: a job made by `added` is not visible to `claimed`, so it is made
+  // already leased; `claimed` and `requeued` touch the job only when the snapshot saw it queued or failed.
+  const found = await client.query<{
+    published: boolean;
+    claimed_id: string | null;
+    lease_token: string | null;
+    lease_expires_at: Date | null;
+    payload: unknown;
+    requeued: boolean;
+    holder: string | null;
+    next_ms: number | null;
+    last_error_message: string | null;
+  }>(
+    `WITH results AS (
+       SELECT 1 FROM team.clip_results WHERE clip_id = $2 AND profile_id = $4
+     ), job AS (
+       SELECT j.id, j.state, j.lease_expires_at, j.not_before, j.last_error_message, s.name AS holder
+         FROM team.jobs j LEFT JOIN team.seats s ON s.seat_id = j.lease_owner
+        WHERE j.clip_id = $2 AND j.stage = $3
+     ), added AS (
+       INSERT INTO team.jobs (clip_id, stage, resource, lane, state, lease_owner, lease_token, lease_expires_at)
+       SELECT $2, $3, $6, $7, 'running', $1, 1, now() + make_interval(secs => $5)
+        WHERE NOT EXISTS (SELECT 1 FROM results) AND NOT EXISTS (SELECT 1 FROM job)
+       ON CONFLICT DO NOTHING
+       RETURNING id, lease_token, lease_expires_at, payload
+     ), claimed AS (
+       UPDATE team.jobs SET state = 'running', lease_owner = $1, lease_token = lease_token + 1,
+              lease_expires_at = now() + make_interval(secs => $5), updated_at = now()
+        WHERE id = (SELECT id FROM team.jobs
+                     WHERE clip_id = $2 AND stage = $3 AND state = 'queued' AND (not_before IS NULL OR not_before <= now())
+                       AND NOT EXISTS (SELECT 1 FROM results)
+                     FOR UPDATE SKIP LOCKED)
+       RETURNING id, lease_token, lease_expires_at, payload
+     ), requeued AS (
+       UPDATE team.jobs SET state = 'queued', not_before = NULL, updated_at = now()
+        WHERE id = (SELECT id FROM job WHERE state = 'failed') AND state = 'failed' AND NOT EXISTS (SELECT 1 FROM results)
+       RETURNING id
+     ), mine AS (
+       SELECT * FROM added UNION ALL SELECT * FROM claimed
+     )
+     SELECT EXISTS (SELECT 1 FROM results) AS published,
+            m.id AS claimed_id, m.lease_token, m.lease_expires_at, m.payload,
+            EXISTS (SELECT 1 FROM requeued) AS requeued,
+            j.holder, j.last_error_message,
+            (EXTRACT(EPOCH FROM CASE WHEN j.state = 'running' THEN j.lease_expires_at
+                                     WHEN j.state = 'queued' AND j.not_before > now() THEN j.not_before END - now()) * 1000)::float8 AS next_ms
+       FROM (SELECT 1) AS one LEFT JOIN mine m ON true LEFT JOIN job j ON true`,
+    [look.seat, look.clipId, look.stage, look.profileId, seconds(look.leaseMs), STAGE_GRAPH[look.stage].resource, LANE_ORDER[STAGE_GRAPH[look.stage].lane]],
   );
-  const row = claimed.rows[0];
-  if (!row) return null;
-  return { id: Number(row.id), token: Number(row.lease_token), clipId, stage, payload: row.payload, expiresAt: row.lease_expires_at.getTime() };
+  const r = found.rows[0]!;
+  if (r.published) return { kind: 'published' };
+  if (r.claimed_id !== null) {
+    return {
+      kind: 'claimed',
+      job: { id: Number(r.claimed_id), token: Number(r.lease_token), clipId: look.clipId, stage: look.stage, payload: r.payload, expiresAt: r.lease_expires_at!.getTime() },
+    };
+  }
+  if (r.requeued) return { kind: 'requeued', lastError: r.last_error_message };
+  return { kind: 'elsewhere', holder: r.holder, nextInMs: r.next_ms };
 }
 
 export interface TeamJobView {
-  id: number;
-  state: string;
   /** The seat holding it (its name), while running. */
   holder: string | null;
   /** Milliseconds left on the holder's lease, by the server's clock. */
   leaseLeftMs: number | null;
-  lastError: string | null;
 }
 
-const JOB_VIEW = `SELECT j.id, j.state, s.name AS holder, (EXTRACT(EPOCH FROM j.lease_expires_at - now()) * 1000)::float8 AS left_ms, j.last_error_message
-   FROM team.jobs j LEFT JOIN team.seats s ON s.seat_id = j.lease_owner`;
-// Two statements, not `IS NOT DISTINCT FROM`: each one a probe of its unique index.
-const CLIP_JOB_VIEW = `${JOB_VIEW} WHERE j.clip_id = $2 AND j.stage = $1`;
-const TEAMWIDE_JOB_VIEW = `${JOB_VIEW} WHERE j.clip_id IS NULL AND j.stage = $1`;
-
-/** One clip's job of a stage as the team sees it (who holds it, for how long yet); a null clip: the team-wide job. */
-export async function teamJobOf(client: ClientBase, clipId: number | null, stage: StageName): Promise<TeamJobView | null> {
-  const found = await client.query<{ id: string; state: string; holder: string | null; left_ms: number | null; last_error_message: string | null }>(
-    clipId === null ? TEAMWIDE_JOB_VIEW : CLIP_JOB_VIEW,
-    clipId === null ? [stage] : [stage, clipId],
+/** The team's job of a stage that belongs to no clip, as the team sees it (who holds it, for how long yet). */
+export async function teamwideJobOf(client: ClientBase, stage: StageName): Promise<TeamJobView | null> {
+  const found = await client.query<{ holder: string | null; left_ms: number | null }>(
+    `SELECT s.name AS holder, (EXTRACT(EPOCH FROM j.lease_expires_at - now()) * 1000)::float8 AS left_ms
+       FROM team.jobs j LEFT JOIN team.seats s ON s.seat_id = j.lease_owner
+      WHERE j.clip_id IS NULL AND j.stage = $1`,
+    [stage],
   );
   const r = found.rows[0];
-  return r ? { id: Number(r.id), state: r.state, holder: r.holder, leaseLeftMs: r.left_ms, lastError: r.last_error_message } : null;
-}
-
-/** A job that failed on some seat is worth another try by a seat that has the clip: back to queued. */
-export async function requeueFailedTeamJob(client: ClientBase, id: number): Promise<void> {
-  await client.query(`UPDATE team.jobs SET state = 'queued', not_before = NULL, updated_at = now() WHERE id = $1 AND state = 'failed'`, [id]);
+  return r ? { holder: r.holder, leaseLeftMs: r.left_ms } : null;
 }
 
 /**
