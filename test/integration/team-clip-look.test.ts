@@ -9,6 +9,7 @@ import { publishClipResults } from '../../src-main/core/team/clip-results-store'
 import { upsertSeat } from '../../src-main/core/team/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/team-clip-store';
 import { lookAtClipJob } from '../../src-main/core/team/team-job-store';
+import { readTeamMigrations } from '../../src-main/core/team/migrate-team';
 import type { TeamLink } from '../../src-main/core/team/team-link';
 import { TeamSeat } from '../../src-main/core/team/team-seat';
 import { tempDir } from '../helpers/paths';
@@ -79,6 +80,7 @@ describeWithPostgres('the look before a clip\'s analysis on PostgreSQL', () => {
       password: String(cluster.seatConfig().password),
       seatId,
       db,
+      appSchemaVersion: readTeamMigrations().at(-1)!.version,
     });
     const link = new CountingLink(inner);
     // Not started: no renewals, reaper or catch-up send queries of their own while the test counts.
