@@ -135,17 +135,22 @@ export class TeamClipArrivals {
     if (missing.length === 0) return;
     const rules = learnRootMap(await this.o.link.withClient((c) => locationPairs(c, this.o.link.seatId, PAIRS)));
     const drives = connectedDrives(this.o.db).map((d) => ({ ...d, rootKey: rootKeyOf(d) }));
-    const found: string[] = [];
+    const found: Array<{ clip: PublishedTeamClip; file: string }> = [];
     for (const clip of missing) {
       const file = fileHere(clip, rules, drives);
       if (file) {
-        found.push(file);
+        found.push({ clip, file });
         this.notHere.delete(clip.id);
       } else this.notHere.set(clip.id, clip);
     }
-    if (found.length > 0) {
-      this.log.info('team.arrivals.import', { clips: found.length, notHere: this.notHere.size });
-      await this.o.importFiles(found);
+    if (found.length === 0) return;
+    this.log.info('team.arrivals.import', { clips: found.length, notHere: this.notHere.size });
+    try {
+      await this.o.importFiles(found.map((f) => f.file));
+    } catch (e) {
+      // Refused (a full disk): looked for again with the clips not found, not forgotten until the next start.
+      for (const f of found) this.notHere.set(f.clip.id, f.clip);
+      throw e;
     }
   }
 }
