@@ -11,6 +11,7 @@ import {
   type TeamMemberKey,
 } from '../team/team-collection-store';
 import type { TeamLink } from '../team/team-link';
+import { inTransaction } from '../team/pg-transaction';
 import { TeamRounds } from '../team/team-rounds';
 import { localClipOfTeamClip, teamLinkOf } from '../team/team-replica-store';
 import type { CatalogDb } from '../catalog/open-catalog';
@@ -149,16 +150,11 @@ export class TeamCollectionsSync implements CollectionShare {
       const out = store.unsentMembers(this.o.link.seatId, PUSH_PAGE);
       if (out.receipts.length === 0) return;
       if (out.members.length > 0) {
-        await this.o.link.withClient(async (c) => {
-          await c.query('BEGIN');
-          try {
+        await this.o.link.withClient((c) =>
+          inTransaction(c, async () => {
             for (const m of out.members) await publishCollectionMember(c, m);
-            await c.query('COMMIT');
-          } catch (e) {
-            await c.query('ROLLBACK').catch(() => undefined);
-            throw e;
-          }
-        });
+          }),
+        );
       }
       store.membersSent(out.receipts);
       this.log.debug('team.collections.sent', { members: out.members.length });

@@ -1,4 +1,5 @@
 import type { CatalogDb } from '../catalog/open-catalog';
+import { inTransaction } from '../team/pg-transaction';
 import type { EventBus } from '../rpc/event-bus';
 import type { TeamChange } from '../team/change-store';
 import type { TeamLink } from '../team/team-link';
@@ -81,19 +82,14 @@ export class TeamMarksSync {
     const out = unsentMarks(db, this.o.link.seatId);
     if (out.receipts.length === 0) return;
     if (out.ranges.length + out.keywords.length + out.clipMarks.length > 0) {
-      await this.o.link.withClient(async (c) => {
-        await c.query('BEGIN');
-        try {
+      await this.o.link.withClient((c) =>
+        inTransaction(c, async () => {
           // ranges before the keywords that name them
           for (const r of out.ranges) await upsertTeamRange(c, r);
           for (const k of out.keywords) await upsertTeamKeyword(c, k);
           for (const m of out.clipMarks) await upsertTeamClipMark(c, m);
-          await c.query('COMMIT');
-        } catch (e) {
-          await c.query('ROLLBACK').catch(() => undefined);
-          throw e;
-        }
-      });
+        }),
+      );
     }
     marksSent(db, out.receipts);
     this.log.debug('team.marks.sent', { ranges: out.ranges.length, keywords: out.keywords.length, clipMarks: out.clipMarks.length });

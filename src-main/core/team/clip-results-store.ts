@@ -1,4 +1,5 @@
 import type { ClientBase } from 'pg';
+import { inTransaction } from './pg-transaction';
 import { z } from 'zod';
 import { shotSchema } from '../../../src-shared/contract/library';
 import type { LeaseRefusal } from './lease';
@@ -104,8 +105,7 @@ const BATCH = 500;
  * still completes, its work being in the team's hands.
  */
 export async function publishClipResults(client: ClientBase, seatId: string, lease: TeamLease | null, r: ClipResults): Promise<PublishOutcome> {
-  await client.query('BEGIN');
-  try {
+  return inTransaction(client, async (): Promise<PublishOutcome> => {
     if (lease) {
       // Locks the job row: the reaper and other seats wait for this transaction, so the lease cannot
       // run out between this check and the commit.
@@ -113,10 +113,8 @@ export async function publishClipResults(client: ClientBase, seatId: string, lea
         `SELECT 1 FROM team.jobs WHERE id = $1 AND state = 'running' AND lease_owner = $2 AND lease_token = $3 AND lease_expires_at > now() FOR UPDATE`,
         [lease.id, seatId, lease.token],
       );
-      if (held.rowCount !== 1) {
-        await client.query('ROLLBACK');
-        return { ok: false, refused: 'lease-lost' };
-      }
+      // Nothing written yet: the transaction ends with nothing in it.
+      if (held.rowCount !== 1) return { ok: false, refused: 'lease-lost' };
     }
     const header = await client.query(
       `INSERT INTO team.clip_results (clip_id, profile_id, model, region, shots, segment_count, published_by)
@@ -137,12 +135,8 @@ export async function publishClipResults(client: ClientBase, seatId: string, lea
         [lease.id],
       );
     }
-    await client.query('COMMIT');
     return { ok: true, published };
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw e;
-  }
+  });
 }
 
 async function insertSegments(client: ClientBase, clipId: number, profileId: string, segs: readonly PublishedSegment[]): Promise<void> {

@@ -1,4 +1,5 @@
 import type { ClientBase } from 'pg';
+import { inTransaction } from './pg-transaction';
 import { AppError, toAppError } from '../../../src-shared/errors';
 
 /**
@@ -83,14 +84,9 @@ export function schemaMismatch(server: number, app: number): string | null {
 
 /** One migration and its record in one transaction: a failure leaves the schema at the version before. */
 export async function applyMigration(client: ClientBase, m: AppliedMigration & { sql: string }): Promise<void> {
-  await client.query('BEGIN');
-  try {
+  await inTransaction(client, async () => {
     // The file's text as it is: several statements, no parameters (simple query protocol).
     await client.query(m.sql);
     await client.query('INSERT INTO team.schema_migrations (version, name, sha256) VALUES ($1, $2, $3)', [m.version, m.name, m.sha256]);
-    await client.query('COMMIT');
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw e;
-  }
+  });
 }
