@@ -45,6 +45,11 @@ const PAIRS = 5000;
 
 export class TeamClipArrivals {
   private readonly notHere = new Map<number, PublishedTeamClip>();
+  /**
+   * The share roots learned, kept between the feed's batches (one clip published each): learned again
+   * when this seat links a clip, when it comes online and at each look for the clips not found.
+   */
+  private rules: RootRule[] | null = null;
   private readonly unsubscribe: Array<() => void> = [];
   private timer: NodeJS.Timeout | null = null;
   private soon: NodeJS.Timeout | null = null;
@@ -89,6 +94,7 @@ export class TeamClipArrivals {
    * the clips not found are looked for again soon (debounced: an import links clips one by one).
    */
   linked(): void {
+    this.rules = null;
     if (this.notHere.size === 0 || this.soon) return;
     this.soon = setTimeout(() => {
       this.soon = null;
@@ -108,6 +114,7 @@ export class TeamClipArrivals {
   }
 
   private async lookAll(): Promise<void> {
+    this.rules = null;
     for (let after = 0; !this.stopped; ) {
       const page = await this.o.link.withClient((c) => publishedTeamClips(c, { profileId: this.o.profileId, afterId: after, limit: PAGE }));
       await this.arrive(page);
@@ -121,6 +128,7 @@ export class TeamClipArrivals {
   }
 
   private async lookAgain(): Promise<void> {
+    this.rules = null;
     const ids = [...this.notHere.keys()];
     for (let i = 0; i < ids.length; i += PAGE) await this.look({ ids: ids.slice(i, i + PAGE) });
   }
@@ -133,7 +141,8 @@ export class TeamClipArrivals {
       return !here;
     });
     if (missing.length === 0) return;
-    const rules = learnRootMap(await this.o.link.withClient((c) => locationPairs(c, this.o.link.seatId, PAIRS)));
+    this.rules ??= learnRootMap(await this.o.link.withClient((c) => locationPairs(c, this.o.link.seatId, PAIRS)));
+    const rules = this.rules;
     const drives = connectedDrives(this.o.db).map((d) => ({ ...d, rootKey: rootKeyOf(d) }));
     const found: Array<{ clip: PublishedTeamClip; file: string }> = [];
     for (const clip of missing) {
