@@ -75,7 +75,10 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
   const startIfJoined = () => {
     const joined = o.settings.joined();
     if (!joined) return;
-    const seat = new TeamSeat({ ...joined, db: o.db, logger: o.logger, appSchemaVersion: o.settings.appSchemaVersion(), recheckMs: o.recheckMs });
+    const seat = new TeamSeat({ ...joined, db: o.db, logger: o.logger, appSchemaVersion: o.settings.appSchemaVersion(),
+      recheckMs: o.recheckMs,
+      onChecked: (check) => o.settings.recordCheck(joined.seatId, check),
+    });
     const sharing = new ClipSharing({
       db: o.db,
       cacheDir: o.cacheDir,

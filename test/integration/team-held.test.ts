@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readTeamMigrations } from '../../src-main/core/team/migrate-team';
 import { startWebApp, type WebApp } from '../../src-main/web/web-app';
-import type { TeamActivity, TeamConnectionSettings } from '../../src-shared/contract/team';
+import type { TeamActivity, TeamConnectionSettings, TeamStatus } from '../../src-shared/contract/team';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { callOk } from '../helpers/app-call';
 import { mediaFile, tempDir } from '../helpers/paths';
@@ -70,6 +70,9 @@ describeWithPostgres('team library: a seat whose server has another schema versi
     const activity = () => callOk<TeamActivity>(b.core, 'team.activity');
     for (const t0 = Date.now(); !(await activity()).held && Date.now() - t0 < 20_000; ) await sleep(100);
     expect(await activity()).toMatchObject({ joined: true, online: false, held: expect.stringContaining('update Reelscout') });
+    // Settings' "Last check" says the same (the join's green check is not left standing under it).
+    const lastCheck = async () => ((await callOk<TeamStatus>(b.core, 'team.status')) as Extract<TeamStatus, { mode: 'configured' }>).lastCheck;
+    expect(await lastCheck()).toMatchObject({ ok: false, schemaVersion: null, error: { kind: 'invalid', message: expect.stringContaining('update Reelscout') } });
 
     // It indexes alone, and nothing of it reaches the team's tables.
     await callOk(b.core, 'library.import', { paths: [footage] });
@@ -88,5 +91,6 @@ describeWithPostgres('team library: a seat whose server has another schema versi
     }
     expect(await admin('SELECT clip_id FROM team.clip_results')).toHaveLength(1);
     expect(await activity()).toMatchObject({ joined: true, online: true, held: null, indexedHere: 1 });
+    expect(await lastCheck()).toMatchObject({ ok: true, schemaVersion: LATEST, error: null });
   }, 240_000);
 });

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { TeamConnectionSettings } from '../../../src-shared/contract/team';
+import type { TeamCheckResult, TeamConnectionSettings } from '../../../src-shared/contract/team';
 import { AppError, toAppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { silentLogger, type Logger } from '../util/logger';
@@ -38,6 +38,11 @@ export interface TeamSeatOptions {
   appSchemaVersion: number;
   /** A seat held by its server (another schema version, a refused password) tries again after this long (default 60 s). */
   recheckMs?: number;
+  /**
+   * Told what the server answered each time the seat's link checks it (its schema at each
+   * (re)connection, a refused password): Settings' "Last check" shows the latest, the editor's own or this.
+   */
+  onChecked?: (check: TeamCheckResult) => void;
 }
 
 /** A server answering with one of these will not do better at once: the seat is held, not merely offline. */
@@ -132,10 +137,12 @@ export class TeamSeat implements TeamLink {
       // Before anything is read or written, at each (re)connection: an app must not share rows with
       // a schema it was not written for (the server may have been migrated while this seat was away).
       try {
-        const mismatch = schemaMismatch(await serverSchemaVersion(client), this.o.appSchemaVersion);
+        const server = await serverSchemaVersion(client);
+        const mismatch = schemaMismatch(server, this.o.appSchemaVersion);
         if (mismatch) throw new AppError('invalid', mismatch);
         this.schemaChecked = true;
         this.held = null;
+        this.o.onChecked?.({ ok: true, at: new Date().toISOString(), schemaVersion: server, error: null });
       } catch (e) {
         client.release();
         this.setOnline(false);
@@ -211,6 +218,7 @@ export class TeamSeat implements TeamLink {
     if (HOLDING_KINDS.has(err.kind)) {
       this.held = { kind: err.kind as 'auth' | 'invalid', message: err.message, until: Date.now() + (this.o.recheckMs ?? 60_000) };
       this.log.warn('team.seat.held', { kind: err.kind, message: err.message });
+      this.o.onChecked?.({ ok: false, at: new Date().toISOString(), schemaVersion: null, error: err.toJSON() });
     }
     return err;
   }

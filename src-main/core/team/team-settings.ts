@@ -52,6 +52,8 @@ export interface TeamSettings {
   tryForm(settings: TeamConnectionSettings, password: string): Promise<TeamCheckResult>;
   /** The joined server, again: refreshes the seat and records the result. */
   check(): Promise<TeamCheckResult>;
+  /** A check's outcome as Settings' "Last check", kept only while `seatId` is still the joined seat (a leave may have run meanwhile). */
+  recordCheck(seatId: string, check: TeamCheckResult): void;
   leave(): TeamStatus;
   /** Main only, never the renderer: what the seat runtime connects with, while joined. */
   joined(): { settings: TeamConnectionSettings; password: string; seatId: string } | null;
@@ -118,8 +120,14 @@ export function createTeamSettings(d: TeamSettingsDeps): TeamSettings {
     }
   };
 
+  const recordCheck = (seatId: string, check: TeamCheckResult) => {
+    const s = stored();
+    if (s?.seatId === seatId) save({ ...s, lastCheck: check });
+  };
+
   return {
     status,
+    recordCheck,
     async join(settings, pw) {
       d.logger.addSecret(pw);
       const seatId = stored()?.seatId ?? randomUUID();
@@ -142,8 +150,7 @@ export function createTeamSettings(d: TeamSettingsDeps): TeamSettings {
       const s = stored();
       if (!s) throw new AppError('invalid', 'this workstation has not joined a team library (Settings, Team library)');
       const check = await settle(() => connectAndCheck(s.settings, password(), s.seatId));
-      // Leave may have run meanwhile: record the result only for the seat that asked.
-      if (stored()?.seatId === s.seatId) save({ ...s, lastCheck: check });
+      recordCheck(s.seatId, check);
       if (!check.ok) d.logger.warn('team.check.failed', { kind: check.error?.kind, message: check.error?.message });
       return check;
     },

@@ -43,7 +43,7 @@ const fromForm = (f: Form): TeamConnectionSettings => ({
 
 /**
  * Settings' "Team library": solo by default; a form to check a team server and join it; once joined,
- * the server, this seat and the last check, with Check again and Leave. The password is typed here
+ * the server, this seat and the last check (the editor's Check again or the seat's own at each reconnection), with Check again and Leave. The password is typed here
  * and sent to main, which keeps it in the secret store: no answer ever carries it back.
  */
 export function TeamLibrarySection(): ReactNode {
@@ -65,10 +65,14 @@ export function TeamLibrarySection(): ReactNode {
   useEffect(() => {
     if (!joined) return setActivity(null);
     let live = true;
+    // The status too: its "Last check" is also the seat's own, at each reconnection and while held.
     const read = () =>
-      void api
-        .call('team.activity', {})
-        .then((a) => live && setActivity(a))
+      void Promise.all([api.call('team.activity', {}), api.call('team.status', {})])
+        .then(([a, s]) => {
+          if (!live) return;
+          setActivity(a);
+          setStatus(s);
+        })
         .catch(() => undefined);
     read();
     const timer = setInterval(read, ACTIVITY_EVERY_MS);
