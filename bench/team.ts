@@ -293,7 +293,7 @@ async function catalogPart(tmp: string, json: Record<string, unknown>): Promise<
             if (c >= clipsN) return;
             const clip = await adoptTeamClip(client, { fingerprint: createHash('sha256').update(`clip ${c}`).digest('hex'), sizeBytes: 1e9 + c, fileName: `A${String(c).padStart(6, '0')}.mov`, seatId: seats[w]! });
             clipIds[c] = clip.id;
-            await enqueueTeamJob(client, { clipId: clip.id, stage: 'analysis', priority: 0, payload: {} });
+            await enqueueTeamJob(client, { clipId: clip.id, stage: 'analysis', payload: {} });
           }
         }),
       ),

@@ -1379,8 +1379,8 @@ SELECT collection_id, region, clip_id, video_id, status, uploaded_by, added_at, 
 
 -- ===== src-main/core/team/team-job-store.ts (10)
 -- added
-INSERT INTO team.jobs (clip_id, stage, resource, lane, priority, payload)
-VALUES ($1, $2, $3, $4, $5, $6)
+INSERT INTO team.jobs (clip_id, stage, payload)
+VALUES ($1, $2, $3)
 ON CONFLICT DO NOTHING
 RETURNING id;
 -- renewed
@@ -1416,8 +1416,8 @@ WITH results AS (
     FROM team.jobs j LEFT JOIN team.seats s ON s.seat_id = j.lease_owner
    WHERE j.clip_id = $2 AND j.stage = $3
 ), added AS (
-  INSERT INTO team.jobs (clip_id, stage, resource, lane, state, lease_owner, lease_token, lease_expires_at)
-  SELECT $2, $3, $6, $7, 'running', $1, 1, now() + make_interval(secs => $5)
+  INSERT INTO team.jobs (clip_id, stage, state, lease_owner, lease_token, lease_expires_at)
+  SELECT $2, $3, 'running', $1, 1, now() + make_interval(secs => $5)
    WHERE NOT EXISTS (SELECT 1 FROM results) AND NOT EXISTS (SELECT 1 FROM job)
   ON CONFLICT DO NOTHING
   RETURNING id, lease_token, lease_expires_at, payload

@@ -60,7 +60,7 @@ describeWithPostgres('team job leases on PostgreSQL', () => {
     for (let n = 0; n < clips; n++) {
       const clip = await adoptTeamClip(seat, { fingerprint: fingerprint(n + 1), sizeBytes: 1000 + n, fileName: `C${n}.mov`, seatId: seatIds[0]! });
       for (const [i, stage] of STAGES.slice(0, stages).entries()) {
-        const id = i < queued ? await enqueueTeamJob(seat, { clipId: clip.id, stage, priority: 0, payload: { n } }) : null;
+        const id = i < queued ? await enqueueTeamJob(seat, { clipId: clip.id, stage, payload: { n } }) : null;
         jobs.push({ id: id ?? 0, clipId: clip.id, stage });
       }
     }
@@ -91,7 +91,7 @@ describeWithPostgres('team job leases on PostgreSQL', () => {
     const jobs = await enqueueCard(250, 4, 2);
     expect(jobs).toHaveLength(1000);
     // A second enqueue of the same clip and stage (another seat importing the card) adds nothing.
-    expect(await enqueueTeamJob(seat, { clipId: (await adoptTeamClip(seat, { fingerprint: fingerprint(1), sizeBytes: 1000, fileName: 'other/C0.mov', seatId: seatIds[1]! })).id, stage: 'probe', priority: 0, payload: {} })).toBeNull();
+    expect(await enqueueTeamJob(seat, { clipId: (await adoptTeamClip(seat, { fingerprint: fingerprint(1), sizeBytes: 1000, fileName: 'other/C0.mov', seatId: seatIds[1]! })).id, stage: 'probe', payload: {} })).toBeNull();
 
     const claimers = await Promise.all(seatIds.map(() => cluster.connect(cluster.seatConfig())));
     const claimsOf = new Map<number, string[]>();

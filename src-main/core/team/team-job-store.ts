@@ -1,5 +1,5 @@
 import type { ClientBase } from 'pg';
-import { LANE_ORDER, STAGE_GRAPH, type StageName } from '../../../src-shared/contract/stage-graph';
+import type { StageName } from '../../../src-shared/contract/stage-graph';
 import { AppError } from '../../../src-shared/errors';
 import { nextLease, TEAM_JOB_STATES, type LeaseEvent, type LeaseRefusal, type LeaseState } from './lease';
 
@@ -12,9 +12,7 @@ import { nextLease, TEAM_JOB_STATES, type LeaseEvent, type LeaseRefusal, type Le
 
 export interface TeamJobInput {
   clipId: number | null;
-  /** Its resource and lane come from the stage graph, the one place that declares them. */
   stage: StageName;
-  priority: number;
   payload: unknown;
 }
 
@@ -41,11 +39,11 @@ const seconds = (ms: number) => ms / 1000;
  */
 export async function enqueueTeamJob(client: ClientBase, j: TeamJobInput): Promise<number | null> {
   const added = await client.query<{ id: string }>(
-    `INSERT INTO team.jobs (clip_id, stage, resource, lane, priority, payload)
-     VALUES ($1, $2, $3, $4, $5, $6)
+    `INSERT INTO team.jobs (clip_id, stage, payload)
+     VALUES ($1, $2, $3)
      ON CONFLICT DO NOTHING
      RETURNING id`,
-    [j.clipId, j.stage, STAGE_GRAPH[j.stage].resource, LANE_ORDER[STAGE_GRAPH[j.stage].lane], j.priority, JSON.stringify(j.payload ?? {})],
+    [j.clipId, j.stage, JSON.stringify(j.payload ?? {})],
   );
   return added.rows[0] ? Number(added.rows[0].id) : null;
 }
@@ -191,8 +189,8 @@ export async function lookAtClipJob(
          FROM team.jobs j LEFT JOIN team.seats s ON s.seat_id = j.lease_owner
         WHERE j.clip_id = $2 AND j.stage = $3
      ), added AS (
-       INSERT INTO team.jobs (clip_id, stage, resource, lane, state, lease_owner, lease_token, lease_expires_at)
-       SELECT $2, $3, $6, $7, 'running', $1, 1, now() + make_interval(secs => $5)
+       INSERT INTO team.jobs (clip_id, stage, state, lease_owner, lease_token, lease_expires_at)
+       SELECT $2, $3, 'running', $1, 1, now() + make_interval(secs => $5)
         WHERE NOT EXISTS (SELECT 1 FROM results) AND NOT EXISTS (SELECT 1 FROM job)
        ON CONFLICT DO NOTHING
        RETURNING id, lease_token, lease_expires_at, payload
@@ -218,7 +216,7 @@ export async function lookAtClipJob(
             (EXTRACT(EPOCH FROM CASE WHEN j.state = 'running' THEN j.lease_expires_at
                                      WHEN j.state = 'queued' AND j.not_before > now() THEN j.not_before END - now()) * 1000)::float8 AS next_ms
        FROM (SELECT 1) AS one LEFT JOIN mine m ON true LEFT JOIN job j ON true`,
-    [look.seat, look.clipId, look.stage, look.profileId, seconds(look.leaseMs), STAGE_GRAPH[look.stage].resource, LANE_ORDER[STAGE_GRAPH[look.stage].lane]],
+    [look.seat, look.clipId, look.stage, look.profileId, seconds(look.leaseMs)],
   );
   const r = found.rows[0]!;
   if (r.published) return { kind: 'published' };
@@ -257,7 +255,7 @@ export async function teamwideJobOf(client: ClientBase, stage: StageName): Promi
  * work missing: a new bank, another model). Null while another seat holds it.
  */
 export async function claimTeamwideJob(client: ClientBase, seat: string, stage: StageName, leaseMs: number): Promise<ClaimedTeamJob | null> {
-  await enqueueTeamJob(client, { clipId: null, stage, priority: 0, payload: {} });
+  await enqueueTeamJob(client, { clipId: null, stage, payload: {} });
   await client.query(`UPDATE team.jobs SET state = 'queued', not_before = NULL, updated_at = now() WHERE clip_id IS NULL AND stage = $1 AND state IN ('done', 'failed', 'cancelled')`, [stage]);
   const claimed = await client.query<{ id: string; lease_token: string; payload: unknown; lease_expires_at: Date }>(
     `UPDATE team.jobs SET state = 'running', lease_owner = $1, lease_token = lease_token + 1,
