@@ -75,8 +75,13 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
   const startIfJoined = () => {
     const joined = o.settings.joined();
     if (!joined) return;
-    const seat = new TeamSeat({ ...joined, db: o.db, logger: o.logger, appSchemaVersion: o.settings.appSchemaVersion(),
+    const seat = new TeamSeat({
+      ...joined,
+      db: o.db,
+      logger: o.logger,
+      appSchemaVersion: o.settings.appSchemaVersion(),
       recheckMs: o.recheckMs,
+      // Settings' "Last check" follows the link: a held seat does not show the join's green check.
       onChecked: (check) => o.settings.recordCheck(joined.seatId, check),
     });
     const sharing = new ClipSharing({

@@ -43,8 +43,9 @@ const fromForm = (f: Form): TeamConnectionSettings => ({
 
 /**
  * Settings' "Team library": solo by default; a form to check a team server and join it; once joined,
- * the server, this seat and the last check (the editor's Check again or the seat's own at each reconnection), with Check again and Leave. The password is typed here
- * and sent to main, which keeps it in the secret store: no answer ever carries it back.
+ * the server, this seat and the last check (the editor's Check again or the seat's own at each
+ * reconnection), with Check again and Leave. The password is typed here and sent to main, which
+ * keeps it in the secret store: no answer ever carries it back.
  */
 export function TeamLibrarySection(): ReactNode {
   const [status, setStatus] = useState<TeamStatus | null>(null);
