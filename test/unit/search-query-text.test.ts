@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseQuery } from '../../src-main/core/search/query-parser';
-import { quotePhrase, removePhrase } from '../../src-renderer/src/components/search/query-text';
+import { quotePhrase, removePhrase, searchExportTitle } from '../../src-renderer/src/components/search/query-text';
 
 /** The chip of `value` in the parse of `query`. */
 const chip = (query: string, value: string) => parseQuery(query).chips.find((c) => c.value === value)!;
@@ -34,5 +34,16 @@ describe('query chips back to words', () => {
     expect(removePhrase('one person in a car, not handheld', 'one person')).toBe('in a car, not handheld');
     expect(removePhrase('sunset, not handheld, wide', 'not handheld')).toBe('sunset, wide');
     expect(removePhrase('"handheld" sign, handheld', 'handheld')).toBe('"handheld" sign');
+  });
+});
+
+describe('the name of a search export', () => {
+  it('is the text the editor typed, even when the parser made every word a filter', () => {
+    // "wide static" leaves the service no words: the export must not be named plain "Search".
+    expect(parseQuery('wide static').text).toBe('');
+    expect(searchExportTitle('wide static')).toBe('Search wide static');
+    expect(searchExportTitle('  people talking\tclose-up ')).toBe('Search people talking close-up');
+    // A similarity search has no text.
+    expect(searchExportTitle(null)).toBe('Search results');
   });
 });

@@ -6,7 +6,7 @@ import { SearchNotices, ServiceWait, StatusLine } from '../components/search/Sea
 import { Viewer } from '../components/viewer/Viewer';
 import { ExportMenu } from '../components/ExportMenu';
 import { tcRange } from '../components/timecode-format';
-import { quotePhrase, removePhrase } from '../components/search/query-text';
+import { quotePhrase, removePhrase, searchExportTitle } from '../components/search/query-text';
 import { useFacets, useHistory, useSearchRunner, useSearchStatus } from '../components/search/use-search';
 import '../components/search/search.css';
 
@@ -169,7 +169,7 @@ export function SearchView(): ReactNode {
             // The moments found, in rank order, as items of a selects sequence for the NLE.
             <ExportMenu
               label="Export results"
-              title={`Search ${response.parsed?.text ?? response.query.text ?? 'results'}`}
+              title={searchExportTitle(response.query.text)}
               selection={{ spans: results.filter((r) => r.endS > r.startS).map((r) => ({ clipId: r.clipId, startS: r.startS, endS: r.endS })) }}
             />
           )}

@@ -38,3 +38,12 @@ export function removePhrase(query: string, phrase: string): string {
     .replace(/\s+/g, ' ')
     .replace(/^[\s,]+|[\s,]+$/g, '');
 }
+
+/**
+ * The name of a search's export (its files and the NLE's sequence): the text the editor typed, the
+ * words the parser made filters included ("wide static" is all filters and no words), else "results".
+ */
+export function searchExportTitle(typed: string | null | undefined): string {
+  const text = typed?.replace(/\s+/g, ' ').trim();
+  return `Search ${text || 'results'}`;
+}
