@@ -116,10 +116,23 @@ describe('the web transport after its event stream was closed', () => {
   it('reads settings again when the stream reopens: a key set while no event could reach the page lifts the setup banner', async () => {
     const routes: WebSocketRoute[] = [];
     // The page's first event socket goes nowhere (a socket not yet open, or dropped); the next one reaches the server.
-    const e = await launchApp({ beforeGoto: (page) => page.routeWebSocket(/\/events$/, (ws) => (routes.push(ws) > 1 ? void ws.connectToServer() : undefined)) });
+    let settingsReads = 0;
+    let lastRead = Date.now();
+    const e = await launchApp({
+      beforeGoto: (page) => {
+        page.on('response', (r) => {
+          if (r.url().endsWith('/rpc/settings.get')) [settingsReads, lastRead] = [settingsReads + 1, Date.now()];
+        });
+        return page.routeWebSocket(/\/events$/, (ws) => (routes.push(ws) > 1 ? void ws.connectToServer() : undefined));
+      },
+    });
     const ctx = { transport: 'test' as const };
     try {
       await e.page.waitForSelector('[data-banner="setup"]');
+      // The first socket opens (routed nowhere) and the page reads its settings again on it: that
+      // read must be over before the change, or it would see the change (a loaded machine ran it late).
+      await expect.poll(() => routes.length).toBe(1);
+      await expect.poll(() => settingsReads > 0 && Date.now() - lastRead > 600, { timeout: 10_000 }).toBe(true);
       expect((await e.app.core.dispatch('settings.update', { baseUrls: { asia: 'http://127.0.0.1:9' } }, ctx)).ok).toBe(true);
       expect((await e.app.core.dispatch('settings.setApiKey', { key: KEY }, ctx)).ok).toBe(true);
       // Its settings.changed reached no page: the page still says cloud indexing is off.
