@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { migrateTeamSchema } from '../../src-main/core/team/migrate-team';
+import type { TeamConnectionSettings } from '../../src-shared/contract/team';
 import { REPO_ROOT } from './paths';
 
 /**
@@ -44,6 +45,8 @@ export interface PgCluster {
   adminConfig(database?: string): pg.ClientConfig;
   /** A seat: the app's role, over TCP with its password (scram-sha-256). */
   seatConfig(): pg.ClientConfig;
+  /** What a seat's Settings form holds for this cluster (over TCP, no TLS), under `seatName`. */
+  seatSettings(seatName: string): TeamConnectionSettings;
   /** A connected client; ended by `stop` if the test has not ended it. */
   connect(config: pg.ClientConfig): Promise<pg.Client>;
   /** With `tls`: the PEM of the throwaway CA that signed the server's certificate (for `localhost` only). */
@@ -166,6 +169,7 @@ export async function startPgCluster(opts: { tls?: boolean; settings?: Record<st
     caPem: certs ? fs.readFileSync(certs.ca, 'utf8') : null,
     adminConfig,
     seatConfig: () => ({ host: '127.0.0.1', port, user: SEAT_ROLE, password: seatPassword, database: TEAM_DATABASE }),
+    seatSettings: (seatName) => ({ host: '127.0.0.1', port, database: TEAM_DATABASE, user: SEAT_ROLE, sslmode: 'disable', seatName }),
     connect,
     async migrate() {
       const c = await connect(adminConfig());

@@ -9,7 +9,7 @@ import type { TeamConnectionSettings } from '../../src-shared/contract/team';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../emulator/server';
 import { makeDistinctClips } from './distinct-copies';
 import { REPO_ROOT } from './paths';
-import { SEAT_ROLE, startPgCluster, TEAM_DATABASE, type PgCluster } from './pg-server';
+import { startPgCluster, type PgCluster } from './pg-server';
 
 /**
  * N seats of a team library as the issue's "Must show" runs them: a real PostgreSQL (pg-server.ts,
@@ -232,7 +232,7 @@ export async function startTeamSeats(o: TeamSeatsOptions = {}): Promise<TeamSeat
       await seat.start();
       // Joined before the service is set up: a seat set up alone first encodes the search's reference queries itself.
       if (o.join !== false) {
-        const settings: TeamConnectionSettings = { host: '127.0.0.1', port: cluster.port, database: TEAM_DATABASE, user: SEAT_ROLE, sslmode: 'disable', seatName: `Edit bay ${name}` };
+        const settings: TeamConnectionSettings = cluster.seatSettings(`Edit bay ${name}`);
         const joined = await seat.value<{ seatId: string }>('team.configure', { settings, password: String(seatConfig.password) });
         seat.seatId = joined.seatId;
       }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { startWebApp, type WebApp } from '../../src-main/web/web-app';
 import type { TeamConnectionSettings } from '../../src-shared/contract/team';
 import { callOk } from './app-call';
-import { SEAT_ROLE, TEAM_DATABASE, type PgCluster } from './pg-server';
+import type { PgCluster } from './pg-server';
 
 /**
  * Seats of a team library in this process (web-mode app cores, a data folder each), joined to the
@@ -22,7 +22,7 @@ export async function joinedWebApps(o: { dir: string; cluster: PgCluster; emulat
   for (const name of o.names) {
     const app = await startWebApp({ dataDir: path.join(o.dir, `data-${name}`), rendererDir: renderer, teamLeaseMs: o.teamLeaseMs });
     apps.push(app);
-    const settings: TeamConnectionSettings = { host: '127.0.0.1', port: o.cluster.port, database: TEAM_DATABASE, user: SEAT_ROLE, sslmode: 'disable', seatName: `Bay ${name}` };
+    const settings: TeamConnectionSettings = o.cluster.seatSettings(`Bay ${name}`);
     await callOk(app.core, 'team.configure', { settings, password: String(seat.password) });
     await callOk(app.core, 'settings.update', { baseUrls: { asia: o.emulatorUrl } });
     await callOk(app.core, 'settings.setApiKey', { key: o.apiKey });

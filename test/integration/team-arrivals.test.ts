@@ -3,11 +3,11 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startWebApp, type WebApp } from '../../src-main/web/web-app';
-import type { TeamActivity, TeamConnectionSettings } from '../../src-shared/contract/team';
+import type { TeamActivity } from '../../src-shared/contract/team';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { callOk } from '../helpers/app-call';
 import { mediaFile, tempDir } from '../helpers/paths';
-import { describeWithPostgres, SEAT_ROLE, startPgCluster, TEAM_DATABASE, type PgCluster } from '../helpers/pg-cluster';
+import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 
 const KEY = 'team-arrivals-key';
 /** The share: a card of two days, and one clip only seat A's machine has. */
@@ -30,13 +30,12 @@ describeWithPostgres('team library: other seats\' clips arrive on a seat that mo
   const viewA = path.join(tmp.dir, 'A', 'Jobs');
   const viewB = path.join(tmp.dir, 'B');
 
-  const seatSettings = (name: string): TeamConnectionSettings => ({ host: '127.0.0.1', port: cluster.port, database: TEAM_DATABASE, user: SEAT_ROLE, sslmode: 'disable', seatName: `Bay ${name}` });
   const join = async (name: 'A' | 'B') => {
     const renderer = path.join(tmp.dir, 'renderer');
     fs.mkdirSync(renderer, { recursive: true });
     const app = await startWebApp({ dataDir: path.join(tmp.dir, `data-${name}`), rendererDir: renderer, teamLeaseMs: 6000 });
     apps[name] = app;
-    await callOk(app.core, 'team.configure', { settings: seatSettings(name), password: String(cluster.seatConfig().password) });
+    await callOk(app.core, 'team.configure', { settings: cluster.seatSettings(`Bay ${name}`), password: String(cluster.seatConfig().password) });
     await callOk(app.core, 'settings.update', { baseUrls: { asia: emu.url } });
     await callOk(app.core, 'settings.setApiKey', { key: KEY });
     return app;

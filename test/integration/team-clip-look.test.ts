@@ -13,7 +13,7 @@ import { readTeamMigrations } from '../../src-main/core/team/migrate-team';
 import type { TeamLink } from '../../src-main/core/team/team-link';
 import { TeamSeat } from '../../src-main/core/team/team-seat';
 import { tempDir } from '../helpers/paths';
-import { describeWithPostgres, SEAT_ROLE, startPgCluster, TEAM_DATABASE, type PgCluster } from '../helpers/pg-cluster';
+import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 import { insertClip, insertVolume, openTestCatalog } from '../helpers/search-catalog';
 
 /**
@@ -76,7 +76,7 @@ describeWithPostgres('the look before a clip\'s analysis on PostgreSQL', () => {
     const db = openTestCatalog(dir);
     const clipId = insertClip(db, { volumeId: insertVolume(db, `/mnt/${name}`), relPath: 'A001.mov', fingerprint: FINGERPRINT, sizeBytes: 4242 });
     const inner = new TeamSeat({
-      settings: { host: '127.0.0.1', port: cluster.port, database: TEAM_DATABASE, user: SEAT_ROLE, sslmode: 'disable', seatName: `Edit ${name}` },
+      settings: cluster.seatSettings(`Edit ${name}`),
       password: String(cluster.seatConfig().password),
       seatId,
       db,

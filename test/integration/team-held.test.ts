@@ -8,7 +8,7 @@ import type { TeamActivity, TeamConnectionSettings, TeamStatus } from '../../src
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { callOk } from '../helpers/app-call';
 import { mediaFile, tempDir } from '../helpers/paths';
-import { describeWithPostgres, SEAT_ROLE, startPgCluster, TEAM_DATABASE, type PgCluster } from '../helpers/pg-cluster';
+import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 
 const KEY = 'team-held-key';
 const LATEST = readTeamMigrations().at(-1)!.version;
@@ -58,7 +58,7 @@ describeWithPostgres('team library: a seat whose server has another schema versi
 
   it('holds the seat while the schema is newer than the app, indexes alone meanwhile, and joins the work once it matches', async () => {
     const a = await start();
-    const settings: TeamConnectionSettings = { host: '127.0.0.1', port: cluster.port, database: TEAM_DATABASE, user: SEAT_ROLE, sslmode: 'disable', seatName: 'Bay H' };
+    const settings: TeamConnectionSettings = cluster.seatSettings('Bay H');
     await callOk(a.core, 'team.configure', { settings, password: String(cluster.seatConfig().password) });
     await callOk(a.core, 'settings.update', { baseUrls: { asia: emu.url } });
     await callOk(a.core, 'settings.setApiKey', { key: KEY });

@@ -7,7 +7,7 @@ import { readTeamMigrations } from '../../src-main/core/team/migrate-team';
 import { startWebApp, type WebApp } from '../../src-main/web/web-app';
 import type { Envelope } from '../../src-shared/contract';
 import type { TeamConnectionSettings } from '../../src-shared/contract/team';
-import { describeWithPostgres, SEAT_ROLE, startPgCluster, TEAM_DATABASE, type PgCluster } from '../helpers/pg-cluster';
+import { describeWithPostgres, SEAT_ROLE, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 import { REPO_ROOT, tempDir } from '../helpers/paths';
 
 /**
@@ -47,7 +47,7 @@ describeWithPostgres('team library: join, check and leave over the web transport
     cluster = await startPgCluster({ tls: true });
     const seat = cluster.seatConfig();
     password = String(seat.password);
-    settings = { host: '127.0.0.1', port: cluster.port, database: TEAM_DATABASE, user: SEAT_ROLE, sslmode: 'disable', seatName: 'Edit bay 2' };
+    settings = cluster.seatSettings('Edit bay 2');
     tmp = tempDir('rs-team-join-');
     const renderer = path.join(tmp.dir, 'renderer');
     fs.mkdirSync(renderer);

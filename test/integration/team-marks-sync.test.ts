@@ -11,7 +11,7 @@ import { adoptTeamClip } from '../../src-main/core/team/team-clip-store';
 import { linkTeamClip } from '../../src-main/core/team/team-replica-store';
 import { TeamSeat } from '../../src-main/core/team/team-seat';
 import { tempDir } from '../helpers/paths';
-import { describeWithPostgres, SEAT_ROLE, startPgCluster, TEAM_DATABASE, type PgCluster } from '../helpers/pg-cluster';
+import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 import { insertClip, insertVolume, openTestCatalog } from '../helpers/search-catalog';
 
 /**
@@ -63,7 +63,7 @@ describeWithPostgres('team marks between two seats on PostgreSQL', () => {
     const clips = teamClips.map((_, i) => insertClip(db, { volumeId: vol, relPath: `C${i}.mov` }));
     clips.slice(0, linkedClips).forEach((id, i) => link(db, id, teamClips[i]!));
     const l = new TeamSeat({
-      settings: { host: '127.0.0.1', port: cluster.port, database: TEAM_DATABASE, user: SEAT_ROLE, sslmode: 'disable', seatName: `Edit ${name}` },
+      settings: cluster.seatSettings(`Edit ${name}`),
       password: String(cluster.seatConfig().password),
       seatId,
       db,
