@@ -19,6 +19,7 @@ import { AppError, toAppError } from '../../src-shared/errors';
 import { METHODS, type MethodName } from '../../src-shared/contract';
 import type { Logger } from './util/logger';
 import { createMediaResolver } from './media-resolver';
+import { createPlaybackHandlers, createProxyFileCheck } from './proxies/proxy-handlers';
 import { createClipFileCheck } from './library/clip-file';
 import { createServiceProvider, type ServiceProvider } from './service-provider';
 import { createLibraryService } from './library/library-handlers';
@@ -237,6 +238,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
       options: {
         disk: { room: () => disk.room(), describe: () => `${disk.describe()} Work carries on by itself once there is room; nothing is lost.` },
         share: () => team?.share() ?? null,
+        proxySettings: () => ({ policy: preferences.get().proxies, budgetBytes: preferences.get().proxyBudgetGb * 1e9 }),
       },
     });
     const library = createLibraryService({
@@ -326,6 +328,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
         remote,
         logger: o.logger,
       }),
+      ...createPlaybackHandlers({ db, clipFile, cacheDir: paths.cacheDir, proxyPolicy: () => preferences.get().proxies }),
       ...createFilesHandlers(clipFile, o.desktop, (clipId) => {
         const poster = posterPathOf(db, clipId);
         return poster ? resolveUnder(paths.thumbsDir, poster) : null;
@@ -340,7 +343,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
 
     return {
       dispatch: dispatcher(handlers),
-      resolveMedia: createMediaResolver(clipFile, paths.thumbsDir),
+      resolveMedia: createMediaResolver(clipFile, paths.thumbsDir, createProxyFileCheck(db, paths.cacheDir)),
       openRemoteClip: createRemoteClipStream(db, remote),
       async dispose() {
         settingsChanged = () => {};

@@ -11,6 +11,7 @@ import { filesMethods } from './files';
 import { serviceActionsMethods } from './service-actions';
 import { catalogMethods, catalogEvents } from './catalog';
 import { teamMethods } from './team';
+import { playbackMethods } from './playback';
 
 export * from './define';
 
@@ -27,6 +28,7 @@ export const METHODS = {
   ...serviceActionsMethods,
   ...catalogMethods,
   ...teamMethods,
+  ...playbackMethods,
 } as const satisfies Record<string, MethodDef>;
 
 /** Events pushed from main to the renderer. */

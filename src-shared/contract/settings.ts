@@ -42,6 +42,14 @@ const httpUrl = safeText(2048)
   .trim()
   .refine((s) => s === '' || isAllowedServiceUrl(s), 'must be an https URL (plain http only to localhost)');
 
+/**
+ * When a clip's indexing also writes a viewing proxy: always; when needed (the player cannot
+ * decode the original, or it is on a drive that can be unplugged); never.
+ */
+export const PROXY_POLICIES = ['always', 'needed', 'never'] as const;
+export const proxyPolicySchema = z.enum(PROXY_POLICIES);
+export type ProxyPolicy = z.infer<typeof proxyPolicySchema>;
+
 export const preferencesSchema = z.object({
   region: regionIdSchema.refine((r) => REGIONS.find((x) => x.id === r)?.available, 'region is not available yet').default('asia'),
   baseUrls: z
@@ -58,6 +66,9 @@ export const preferencesSchema = z.object({
    */
   ffmpegPath: safeText(4096).default(''),
   ffprobePath: safeText(4096).default(''),
+  proxies: proxyPolicySchema.default('needed'),
+  /** Space the viewing proxies may take; past it the least recently played go first. */
+  proxyBudgetGb: z.number().min(1).max(100_000).default(200),
 });
 export type Preferences = z.infer<typeof preferencesSchema>;
 
@@ -69,6 +80,8 @@ export const preferencesPatchSchema = z
     qps: z.number().positive().max(1000),
     concurrency: z.number().int().min(1).max(64),
     base64VideoField: safeText(64).min(1),
+    proxies: proxyPolicySchema,
+    proxyBudgetGb: z.number().min(1).max(100_000),
   })
   .partial()
   .strict();

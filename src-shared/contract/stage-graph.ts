@@ -10,7 +10,7 @@
  * clips overlapping CPU stages of later ones.
  */
 export type StageResource = 'cpu' | 'network';
-export type StageLane = 'preview' | 'local' | 'network' | 'collections';
+export type StageLane = 'preview' | 'local' | 'network' | 'collections' | 'background';
 
 export interface StageDecl {
   label: string;
@@ -49,6 +49,11 @@ export const STAGE_GRAPH = {
   'collection-poll': { label: 'Collection processing', resource: 'network', lane: 'collections', billable: false, next: null, indexing: false },
   /** The reference queries relevance is measured against (search/relevance/query-bank.ts): one job, not per clip. */
   'query-bank': { label: 'Reference queries', resource: 'network', lane: 'network', billable: true, next: null, indexing: false },
+  /**
+   * A viewing proxy for a clip indexed before it had one (or before Settings wanted one): its own
+   * decode, so it runs last, after every clip's indexing (a new clip's proxy comes from its analysis decode).
+   */
+  proxy: { label: 'Viewing proxy', resource: 'cpu', lane: 'background', next: null, indexing: false },
 } as const satisfies Record<string, StageDecl>;
 
 export type StageName = keyof typeof STAGE_GRAPH;
@@ -68,4 +73,4 @@ export const INDEX_STAGES: readonly StageName[] = (() => {
 })();
 
 /** Queue order of lanes: lower goes first at equal priority. */
-export const LANE_ORDER: Readonly<Record<StageLane, number>> = { preview: 0, local: 1, network: 1, collections: 2 };
+export const LANE_ORDER: Readonly<Record<StageLane, number>> = { preview: 0, local: 1, network: 1, collections: 2, background: 3 };

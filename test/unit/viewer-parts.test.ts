@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { trapTab, viewerKeyDown, viewerKeyUp, type KeyPress } from '../../src-renderer/src/components/viewer/keys';
-import { markedFrames, markIn, marksOfRange, markOut, NO_MARKS, rangeOfFrames, shotJumpTarget } from '../../src-renderer/src/components/viewer/marks';
+import { trapTab, VIEWER_KEYS, viewerKeyDown, viewerKeyUp, type KeyPress } from '../../src-renderer/src/components/viewer/keys';
+import { presentedFrame, reverseTarget } from '../../src-renderer/src/components/viewer/presented-frame';
+import { clearIn, clearOut, markedFrames, markIn, marksOfRange, markOut, NO_MARKS, rangeOfFrames, shotJumpTarget } from '../../src-renderer/src/components/viewer/marks';
 import { DEFAULT_OVERLAY, loadOverlay, moveOverlay, parseOverlay, saveOverlay, toggleOverlay } from '../../src-renderer/src/components/viewer/overlay';
 
 const press = (key: string, over: Partial<KeyPress> = {}): KeyPress => ({ key, shiftKey: false, metaKey: false, ctrlKey: false, altKey: false, repeat: false, typing: false, ...over });
@@ -18,11 +19,50 @@ describe('viewer keys', () => {
     expect(viewerKeyDown(press('O', { shiftKey: true }))).toEqual({ type: 'goToOut' });
     expect(viewerKeyDown(press('o'))).toEqual({ type: 'markOut' });
     expect(viewerKeyDown(press('t'))).toEqual({ type: 'overlay' });
-    expect(viewerKeyDown(press('m'))).toEqual({ type: 'mute' });
+    // M is a marker in every NLE (the sound has its button).
+    expect(viewerKeyDown(press('m'))).toEqual({ type: 'marker' });
+    expect(viewerKeyDown(press('m', { repeat: true }))).toBeNull();
     // A held key does not double the shuttle; modifiers belong to the browser and the OS.
     expect(viewerKeyDown(press('l', { repeat: true }))).toBeNull();
     expect(viewerKeyDown(press('l', { metaKey: true }))).toBeNull();
-    expect(viewerKeyDown(press('x'))).toBeNull();
+    expect(viewerKeyDown(press('q'))).toBeNull();
+  });
+
+  it('Home/End, Shift+arrows, Alt+I/O/X read by the physical key, X and ?', () => {
+    expect(viewerKeyDown(press('Home'))).toEqual({ type: 'goTo', where: 'start' });
+    expect(viewerKeyDown(press('End'))).toEqual({ type: 'goTo', where: 'end' });
+    expect(viewerKeyDown(press('ArrowLeft', { shiftKey: true }))).toEqual({ type: 'stepSecond', dir: -1 });
+    expect(viewerKeyDown(press('ArrowRight', { shiftKey: true }))).toEqual({ type: 'stepSecond', dir: 1 });
+    expect(viewerKeyDown(press('ArrowRight'))).toEqual({ type: 'step', frames: 1 });
+    // macOS types a dead key with Alt+I: the code says which key it was.
+    expect(viewerKeyDown(press('ˆ', { altKey: true, code: 'KeyI' }))).toEqual({ type: 'clearIn' });
+    expect(viewerKeyDown(press('ø', { altKey: true, code: 'KeyO' }))).toEqual({ type: 'clearOut' });
+    expect(viewerKeyDown(press('x', { altKey: true, code: 'KeyX' }))).toEqual({ type: 'clearMarks' });
+    expect(viewerKeyDown(press('j', { altKey: true, code: 'KeyJ' }))).toBeNull();
+    expect(viewerKeyDown(press('x'))).toEqual({ type: 'markShot' });
+    expect(viewerKeyDown(press('?', { shiftKey: true }))).toEqual({ type: 'help' });
+  });
+
+  it('the "?" list names every key the mapping answers', () => {
+    const listed = VIEWER_KEYS.map(([k]) => k).join(' ');
+    for (const k of ['J', 'K', 'L', 'Space', 'Home', 'End', 'Shift', 'Alt + I', 'Alt + X', 'X', 'M', 'T', '?', 'Esc']) expect(listed).toContain(k);
+  });
+});
+
+describe('presented frame and reverse play', () => {
+  const r2997 = { num: 30000, den: 1001 };
+  it('a presented picture\'s media time is its frame, a tick either side included', () => {
+    expect(presentedFrame(0, r2997)).toBe(0);
+    expect(presentedFrame((145 * 1001) / 30000, r2997)).toBe(145);
+    expect(presentedFrame((145 * 1001) / 30000 - 1 / 90000, r2997)).toBe(145);
+    expect(presentedFrame((145 * 1001) / 30000 + 1 / 90000, r2997)).toBe(145);
+    expect(presentedFrame(5.8, { num: 25, den: 1 })).toBe(145);
+  });
+  it('reverse play reaches back by speed x elapsed, never before frame 0', () => {
+    expect(reverseTarget(100, -1, 1, { num: 25, den: 1 })).toBe(75);
+    expect(reverseTarget(100, -2, 1, { num: 25, den: 1 })).toBe(50);
+    expect(reverseTarget(100, -8, 1, { num: 25, den: 1 })).toBe(0);
+    expect(reverseTarget(100, -1, 0.01, { num: 25, den: 1 })).toBe(100);
   });
 
   it('Esc closes from anywhere, a text field too; other keys in a field are the field\'s', () => {
@@ -47,6 +87,11 @@ describe('viewer marks', () => {
     expect(markOut(markIn(NO_MARKS, 75), 149)).toEqual({ inFrame: 75, outFrame: 150 });
     expect(markIn({ inFrame: 10, outFrame: 50 }, 60)).toEqual({ inFrame: 60, outFrame: null });
     expect(markOut({ inFrame: 80, outFrame: null }, 40)).toEqual({ inFrame: null, outFrame: 41 });
+  });
+
+  it('Alt+I and Alt+O clear one mark and keep the other', () => {
+    expect(clearIn({ inFrame: 10, outFrame: 50 })).toEqual({ inFrame: null, outFrame: 50 });
+    expect(clearOut({ inFrame: 10, outFrame: 50 })).toEqual({ inFrame: 10, outFrame: null });
   });
 
   it('a range opened from frames comes back as the same frames', () => {

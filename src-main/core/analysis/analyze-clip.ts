@@ -2,6 +2,7 @@ import { AppError, toAppError } from '../../../src-shared/errors';
 import { ClipDecoder, firstFramesAt, type VideoOutput } from '../media/clip-decoder';
 import { SHOT_OUTPUT } from '../media/detect-shots-in-file';
 import { ShotDetector, type ShotDetection, type ShotDetectorOptions } from '../media/shot-detector';
+import type { ProxyRequest } from '../media/proxy-branch';
 import { readStills, type RenderedStills, type StillsRequest } from '../media/stills';
 import { detectorGeometry, motionGeometry, type FitGeometry } from '../media/frame-geometry';
 import { FrameSpool } from '../tensors/frame-spool';
@@ -57,6 +58,8 @@ export interface AnalyzeClipOptions {
   onTensorFrames?: (frames: ShotFrames) => void;
   /** Posters and filmstrip made by the same decode. */
   stills?: StillsRequest;
+  /** A viewing proxy written by the same decode (media/proxy-branch.ts); the caller keeps or drops the file. */
+  proxy?: ProxyRequest;
   /** A shared pool (one per job run); a private one is made and closed when omitted. */
   pool?: AnalysisPool;
   /** Known source facts (from the catalog) to skip the probe. */
@@ -250,6 +253,7 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
       outputs,
       audioRate: source.hasAudio ? rate : null,
       stills: opts.stills,
+      proxy: opts.proxy,
       ffmpegPath: opts.ffmpegPath,
       threads: opts.threads,
       signal,

@@ -60,6 +60,8 @@ export interface ClipRow {
   timecode: string | null;
   bit_rate: number | null;
   frame_count: number | null;
+  /** The picture's pixel format as probed (whether the player can show it: proxies/native-playback.ts). */
+  pix_fmt: string | null;
   probed_at: number | null;
   shots_at: number | null;
   thumbs_at: number | null;
@@ -74,7 +76,7 @@ export interface ClipRow {
 
 const CLIP_COLUMNS = `c.id, c.volume_id, c.rel_path, c.file_name, c.size_bytes, c.mtime_ms, c.fingerprint, c.status,
   c.status_reason, c.error_kind, c.missing_at, c.container, c.video_codec, c.audio_codec, c.duration_s, c.fps, c.vfr,
-  c.width, c.height, c.rotation, c.sar, c.audio_channels, c.audio_rate, c.audio_layout, c.reel_name, c.timecode, c.bit_rate, c.frame_count, c.probed_at, c.shots_at,
+  c.width, c.height, c.rotation, c.sar, c.audio_channels, c.audio_rate, c.audio_layout, c.reel_name, c.timecode, c.bit_rate, c.frame_count, c.pix_fmt, c.probed_at, c.shots_at,
   c.thumbs_at, c.created_at, c.updated_at, c.source_url, v.mount_path, v.label AS volume_label, v.online`;
 
 /** Where a clip's file is: its path on its volume's mount now, or the address of a clip added by URL. The one place a path is made from the catalog. */

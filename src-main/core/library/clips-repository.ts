@@ -93,7 +93,7 @@ export function catalogueClip(db: CatalogDb, c: NewClip, at = Date.now()): numbe
 }
 
 /** What a probe writes on a clip: the facts parsed from ffprobe's answer and the answer itself. */
-const PROBE_COLUMNS = ['container', 'video_codec', 'audio_codec', 'duration_s', 'fps', 'vfr', 'width', 'height', 'rotation', 'sar', 'audio_channels', 'audio_rate', 'audio_layout', 'reel_name', 'timecode', 'bit_rate', 'frame_count', 'probe_json', 'probed_at'] as const;
+const PROBE_COLUMNS = ['container', 'video_codec', 'audio_codec', 'duration_s', 'fps', 'vfr', 'width', 'height', 'rotation', 'sar', 'audio_channels', 'audio_rate', 'audio_layout', 'reel_name', 'timecode', 'bit_rate', 'frame_count', 'pix_fmt', 'probe_json', 'probed_at'] as const;
 
 /** The probe's columns, one value each (a content reset clears the same list, so no fact outlives the file it was read from). */
 function probeFacts(info: ProbeOutcome['info'], raw: unknown, frameCount: number | null): Record<(typeof PROBE_COLUMNS)[number], string | number | null> {
@@ -115,6 +115,7 @@ function probeFacts(info: ProbeOutcome['info'], raw: unknown, frameCount: number
     timecode: info.timecode,
     bit_rate: info.bitRate === null ? null : Math.round(info.bitRate),
     frame_count: frameCount,
+    pix_fmt: info.pixFmt,
     probe_json: JSON.stringify(raw),
     probed_at: Date.now(),
   };

@@ -5,6 +5,7 @@ import { AppError } from '../../../src-shared/errors';
 import { ffPath } from './ffmpeg-locate';
 import { frameSync } from './frame-sync';
 import { killChild, spawnTool, toolStartFailure } from './run-process';
+import { proxyBranch, type ProxyRequest } from './proxy-branch';
 import { stillsBranches, type StillsRequest } from './stills';
 import type { FitGeometry } from './frame-geometry';
 import { gridFilter } from './frame-grid';
@@ -40,6 +41,8 @@ export interface DecodeRequest {
   audioRate: number | null;
   /** Posters and filmstrip written as JPEGs by further branches of the same decode (frame numbers count from the decode's start). */
   stills?: StillsRequest;
+  /** A viewing proxy written by a further branch of the same decode (media/proxy-branch.ts). */
+  proxy?: ProxyRequest;
   /** Stop each video output after this many frames (single-frame seeks). */
   maxFramesPerOutput?: number;
   /** Threads of the decoder and of the filter graph (decodeThreads); absent: ffmpeg's own choice for each. */
@@ -97,7 +100,7 @@ export async function firstFramesAt(
  * info log level, with level tags so errors can still be told apart).
  */
 export function buildDecodeArgs(req: DecodeRequest): { args: string[]; fds: number[]; audioFd: number | null } {
-  if (req.outputs.length === 0) throw new AppError('internal', 'decode needs at least one video output');
+  if (req.outputs.length === 0 && !req.proxy) throw new AppError('internal', 'decode needs at least one video output');
   if (req.outputs.filter((o) => o.fps === 'every').length > 1) throw new AppError('internal', "at most one 'every' output per decode");
   const timed = req.outputs.some((o) => o.fps === 'every');
   const fds = req.outputs.map((_, i) => (i === 0 ? 1 : i + 2));
@@ -110,12 +113,14 @@ export function buildDecodeArgs(req: DecodeRequest): { args: string[]; fds: numb
   if (req.durationS !== undefined) args.push('-t', Math.max(0.001, req.durationS).toFixed(3));
   args.push(...(req.inputArgs ?? []), '-i', req.filePath);
   const stills = req.stills ? stillsBranches(req.stills) : [];
-  const n = req.outputs.length + stills.length;
+  const proxy = req.proxy ? proxyBranch(req.proxy) : null;
+  const n = req.outputs.length + stills.length + (proxy ? 1 : 0);
   const labels = req.outputs.map((_, i) => `v${i}`);
   const branches = req.outputs.map((o, i) =>
     o.fps === 'every' ? `[s${i}]${o.geometry.filter},format=${o.pixFmt},showinfo[${labels[i]}]` : `[s${i}]${gridFilter(o.fps)},${o.geometry.filter},format=${o.pixFmt}[${labels[i]}]`,
   );
   stills.forEach((b, i) => branches.push(`[s${req.outputs.length + i}]${b.filter}[j${i}]`));
+  if (proxy) branches.push(`[s${n - 1}]${proxy.filter}[p0]`);
   const split = n === 1 ? '[0:v:0]null[s0]' : `[0:v:0]split=${n}${Array.from({ length: n }, (_, i) => `[s${i}]`).join('')}`;
   args.push('-filter_complex', [split, ...branches].join(';'));
   req.outputs.forEach((o, i) => {
@@ -125,6 +130,7 @@ export function buildDecodeArgs(req: DecodeRequest): { args: string[]; fds: numb
     args.push('-f', 'rawvideo', '-pix_fmt', o.pixFmt, `pipe:${fds[i]}`);
   });
   stills.forEach((b, i) => args.push('-map', `[j${i}]`, ...b.outputArgs));
+  if (proxy) args.push('-map', '[p0]', ...proxy.outputArgs);
   if (audioFd !== null) {
     args.push('-map', '0:a:0', '-ac', '1', '-ar', String(req.audioRate), '-c:a', 'pcm_f32le', '-f', 'f32le', `pipe:${audioFd}`);
   }

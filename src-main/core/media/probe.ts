@@ -83,3 +83,17 @@ export async function probeFile(file: string, opts: ProbeOptions = {}): Promise<
   if (!info.hasVideo && !info.hasAudio) throw new AppError('media', explainProbeFailure(res.stderr || 'Invalid data found when processing input'));
   return { info, raw };
 }
+
+/**
+ * Video packets of a file's first video stream, read from the container without decoding (one
+ * packet is one frame for every codec the app writes). Null when ffprobe cannot tell.
+ */
+export async function countVideoPackets(file: string, opts: { ffprobe?: string; signal?: AbortSignal } = {}): Promise<number | null> {
+  const res = await runTool(
+    opts.ffprobe ?? ffPath('ffprobe'),
+    ['-v', 'error', '-select_streams', 'v:0', '-count_packets', '-show_entries', 'stream=nb_read_packets', '-of', 'csv=p=0', file],
+    { signal: opts.signal, maxStdoutBytes: 4096 },
+  );
+  const n = Number(res.stdout.toString('utf8').trim());
+  return res.code === 0 && Number.isInteger(n) && n >= 0 ? n : null;
+}

@@ -16,6 +16,8 @@ import { JobQueue, type DiskRoomCheck, type GateState } from './job-queue';
 import type { Job, JobResource } from './job-types';
 import { watchNetwork } from './network-watch';
 import { ServiceRecovery } from './service-recovery';
+import { clipsMissingProxies } from '../proxies/proxy-backfill';
+import type { ProxySettings } from '../proxies/proxy-policy';
 import type { ClipShare, StageDeps } from './pipeline-deps';
 import { InFlight } from './run-pool';
 import { SegmentStore } from './segment-store';
@@ -27,6 +29,7 @@ import { indexStage } from './stages/index-stage';
 import { submitStage } from './stages/submit-stage';
 import { analysisStage } from './stages/analysis-stage';
 import { uploadStage } from './stages/upload-stage';
+import { proxyStage } from './stages/proxy-stage';
 
 /** What the pipeline needs of the service settings (the app's ServiceProvider fits). */
 export interface ServiceAccess {
@@ -68,6 +71,8 @@ export interface IndexingPipelineOptions {
   disk?: DiskRoomCheck;
   /** The team library's share of the work while this seat is joined (clip-sharing.ts); solo when absent or null. */
   share?: () => ClipShare | null;
+  /** When decodes also write viewing proxies and their space; 'needed' and 200 GB when absent. */
+  proxySettings?: () => ProxySettings;
 }
 
 /** Priority of the first clip of an enqueued batch (a clip the user opens gets the queue's HIGH_PRIORITY, 100). */
@@ -123,6 +128,7 @@ export class IndexingPipeline {
       identity: () => o.service.identity(),
       tools: o.tools ?? (() => ({})),
       decodeThreads: (job) => decodeThreads(os.availableParallelism(), decodesAtOnce(this.queue.runningJobs(), job)),
+      proxySettings: o.proxySettings ?? (() => ({ policy: 'needed', budgetBytes: 200e9 })),
       analysisPool: () => (this.pool ??= new AnalysisPool(o.analysis)),
       callsPerJob: o.callsPerJob ?? 4,
       pollDelayMs: o.pollDelayMs ?? defaultPollDelay,
@@ -135,7 +141,7 @@ export class IndexingPipeline {
       logger: o.logger,
     };
     const d = this.deps;
-    for (const h of [probeStage(d), posterStage(d), analysisStage(d), uploadStage(d), submitStage(d), pollStage(d), indexStage(d, (c, n) => this.clipIndexed(c, n))]) {
+    for (const h of [probeStage(d), posterStage(d), analysisStage(d), uploadStage(d), submitStage(d), pollStage(d), indexStage(d, (c, n) => this.clipIndexed(c, n)), proxyStage(d)]) {
       this.queue.register(h);
     }
     this.eta = new JobsEta((clipId) => this.queue.store.stageFinishedAt(clipId, 'submit'));
@@ -170,7 +176,10 @@ export class IndexingPipeline {
     this.started = true;
     this.queue.start();
     this.recovery.start();
-    if (this.o.autoIndex) this.enqueueClips();
+    if (this.o.autoIndex) {
+      this.enqueueClips();
+      this.enqueueProxies();
+    }
     this.scheduleFlush(true);
   }
 
@@ -221,6 +230,21 @@ export class IndexingPipeline {
       // other slots make the rest of the card's posters, so something is searchable within seconds.
       const priority = Math.max(opts.priority ?? 0, n === 0 && ids.length > 1 ? LEAD_PRIORITY : 0);
       this.queue.enqueue({ clipId: id, stage: 'probe', workS: meta.duration_s, priority }, { reset: true });
+      n++;
+    }
+    return n;
+  }
+
+  /**
+   * Background proxies for clips indexed without one that Settings want one for (the lowest lane:
+   * after all indexing).  A clip that had a proxy job (done, or stopped: failed, cancelled) is left to the editor's retry.
+   */
+  enqueueProxies(): number {
+    let n = 0;
+    for (const id of clipsMissingProxies(this.o.db, this.deps.proxySettings().policy, process.platform)) {
+      // One made and evicted by the budget since, or stopped by the editor, is not made again here.
+      if (this.queue.find(id, 'proxy')) continue;
+      this.queue.enqueue({ clipId: id, stage: 'proxy' });
       n++;
     }
     return n;
@@ -289,6 +313,7 @@ export class IndexingPipeline {
       this.queue.unblock('auth');
     }
     this.watch.probeNow();
+    this.enqueueProxies();
   }
 
   // ---- views --------------------------------------------------------------------------
@@ -408,6 +433,8 @@ export class IndexingPipeline {
   }
 
   private clipIndexed(clipId: number, segments: number): void {
+    // Indexed without writing a proxy (its analysis had run before): the background makes it.
+    if (clipsMissingProxies(this.o.db, this.deps.proxySettings().policy, process.platform, clipId).length > 0 && !this.queue.find(clipId, 'proxy')) this.queue.enqueue({ clipId, stage: 'proxy' });
     this.o.events?.emit('jobs.clipIndexed', { clipId, segments });
     this.o.onClipIndexed?.(clipId, segments);
   }

@@ -22,6 +22,7 @@ export const JOB_PAYLOADS = {
   'collection-upload': NONE,
   'collection-poll': NONE,
   'query-bank': NONE,
+  proxy: NONE,
 } as const satisfies Record<StageName, z.ZodType>;
 
 export type PayloadOf<S extends StageName> = z.infer<(typeof JOB_PAYLOADS)[S]>;

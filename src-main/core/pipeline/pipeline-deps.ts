@@ -1,4 +1,5 @@
 import type { AnalysisPool } from '../analysis/analysis-pool';
+import type { ProxySettings } from '../proxies/proxy-policy';
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { ServiceClient } from '../service/client';
 import type { TensorService } from '../tensors/chunk-upload';
@@ -48,6 +49,8 @@ export interface StageDeps {
   tools(): { ffmpeg?: string; ffprobe?: string };
   /** Threads for a decode `job` starts now: the cores split between it and the CPU jobs running (decodesAtOnce). */
   decodeThreads(job: Job): number;
+  /** When a clip's decode also writes a viewing proxy, and the space proxies may take (Settings). */
+  proxySettings(): ProxySettings;
   /** The worker pool for faces and motion, made on first use and shared by every clip. */
   analysisPool(): AnalysisPool;
   /** Service calls one network job makes at once (the client's limiter still bounds the key as a whole). */

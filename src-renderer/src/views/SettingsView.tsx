@@ -5,6 +5,7 @@ import type { AppError } from '../../../src-shared/errors';
 import { api } from '../api/client';
 import { useSettings } from '../api/use-settings';
 import { BackupList } from '../components/catalog/BackupList';
+import { ProxySettings } from '../components/playback/ProxySettings';
 import { TeamLibrarySection } from '../components/team/TeamLibrarySection';
 import '../components/catalog/catalog.css';
 
@@ -214,6 +215,13 @@ export function SettingsView({ health, onCatalogChanged }: { health: CatalogHeal
           </div>
         ))}
       </section>
+      <ProxySettings
+        preferences={settings.preferences}
+        onSaved={(s) => {
+          setSettings(s);
+          setDraft({ ...draft, proxies: s.preferences.proxies, proxyBudgetGb: s.preferences.proxyBudgetGb });
+        }}
+      />
       <TeamLibrarySection />
       {health && (
         <section className="card" data-testid="catalog">

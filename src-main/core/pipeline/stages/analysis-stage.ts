@@ -2,6 +2,7 @@ import { AppError } from '../../../../src-shared/errors';
 import { analyzeClip, type AnalyzeShotInput } from '../../analysis/analyze-clip';
 import { storeAnalysis, unanalysedShotCount } from '../../analysis/analysis-store';
 import { clipAbsPath, getClipRow, type ClipRow } from '../../library/clip-store';
+import { discardProxy } from '../../proxies/proxy-files';
 import type { TensorChunk } from '../../tensors/shot-chunks';
 import type { TensorProfile } from '../../tensors/tensor-profile';
 import type { StageHandler } from '../job-types';
@@ -11,6 +12,7 @@ import { ShotFrameCache } from '../shot-frame-cache';
 import { chunkContentSha, chunkRequestIds, planChunks, shotSpansOf, type TensorSource } from '../shot-tensors';
 import { discardThumbnails, planThumbnails, recordMediaFailure, saveDetectedShots, saveThumbnails, type ThumbnailPlan } from './clip-media';
 import { clipStage, footageRow, nextStage } from './media-stages';
+import { keepProxy, proxyPlanFor } from './proxy-plan';
 
 /** Source facts from the catalog, as the probe stored them: nothing is probed again. */
 export function tensorSourceOf(row: ClipRow): TensorSource {
@@ -63,6 +65,8 @@ export function analysisStage(d: StageDeps): StageHandler<'analysis'> {
     // New shots may be new boundaries, whose posters went with the old rows.
     const stills: ThumbnailPlan | null = row.thumbs_at === null || detect ? planThumbnails(d.db, clipId, d.cacheDir) : null;
 
+    const proxy = proxyPlanFor(d, row, d.decodeThreads(ctx.job));
+
     const pool = d.analysisPool();
     let result: Awaited<ReturnType<typeof analyzeClip>>;
     try {
@@ -87,6 +91,7 @@ export function analysisStage(d: StageDeps): StageHandler<'analysis'> {
           threads: d.decodeThreads(ctx.job),
           source: { width: src.width, height: src.height, sar: src.sar, durationS: src.durationS, hasAudio: src.hasAudio },
           stills: stills?.request,
+          proxy: proxy?.request,
           onTensorFrames: (frames) => {
             if (d.store.shotHasPlan(frames.shotId, d.profile.id)) return;
             d.frameCache.set(ShotFrameCache.key(frames.shotId, frames.startS, frames.endS, d.profile.id), frames);
@@ -98,8 +103,10 @@ export function analysisStage(d: StageDeps): StageHandler<'analysis'> {
       );
     } catch (e) {
       if (stills) discardThumbnails(stills);
+      if (proxy) discardProxy(proxy);
       throw e;
     }
+    if (proxy) await keepProxy(d, proxy, ctx.signal);
     storeAnalysis(d.db, result.shots, { profileId: d.profile.id, faceModel: pool.modelPath });
     if (stills && result.stills) {
       saveThumbnails(

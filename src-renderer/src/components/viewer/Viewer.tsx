@@ -1,14 +1,16 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { clipFrameCount, framesToTimecode, rateLabel, secondsToFrame, shotFrames } from '../../../../src-shared/timecode';
+import { clipFrameCount, framesToTimecode, nominalFps, rateLabel, secondsToFrame, shotFrames } from '../../../../src-shared/timecode';
 import { api } from '../../api/client';
 import { timebaseOf } from '../timecode-format';
 import { FaceBoxes } from './FaceBoxes';
 import { LevelMeter } from './LevelMeter';
 import { viewerKeyDown, viewerKeyUp, type ViewerAction } from './keys';
-import { markedFrames, markIn, marksOfRange, markOut, NO_MARKS, shotJumpTarget, type Marks } from './marks';
+import { clearIn, clearOut, markedFrames, markIn, marksOfRange, markOut, NO_MARKS, shotJumpTarget, type Marks } from './marks';
 import { MarksPanel } from './MarksPanel';
 import { loadOverlay, moveOverlay, saveOverlay, toggleOverlay, type OverlaySettings } from './overlay';
+import { SourceBadge, sourceUrl } from './SourceBadge';
 import { TagOverlay } from './TagOverlay';
+import { ViewerKeysHelp } from './ViewerKeysHelp';
 import { tabWithin, useModalFocus } from './useModalFocus';
 import { useClipView, useShotFaces } from './useClipView';
 import { usePlayback } from './usePlayback';
@@ -39,8 +41,11 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
   const video = useRef<HTMLVideoElement>(null);
   const dialog = useRef<HTMLDivElement>(null);
   const [error, setError] = useState<string | null>(null);
-  const { clip, spans } = useClipView(clipId, setError);
+  const { clip, spans, playback } = useClipView(clipId, setError);
+  const src = playback ? sourceUrl(clipId, playback) : null;
   const [muted, setMuted] = useState(false);
+  const [help, setHelp] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
   const tb = useMemo(() => (clip ? timebaseOf(clip) : null), [clip]);
   const [marks, setMarks] = useState<Marks>(NO_MARKS);
   const { inFrame, outFrame } = marks;
@@ -58,7 +63,7 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
     if (range) setMarks(marksOfRange(range, tb.rate));
   }, [tb, range]);
 
-  const { now, nowRef, speed, seekFrame, applyShuttle } = usePlayback({ video, clip, rate: tb?.rate ?? null, range, rangeApplied, onError: setError });
+  const { now, nowRef, speed, seekFrame, applyShuttle } = usePlayback({ video, src, clip, rate: tb?.rate ?? null, range, rangeApplied, onError: setError });
   useModalFocus(dialog);
 
   const frame = tb ? secondsToFrame(now, tb.rate) : 0;
@@ -79,6 +84,15 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
         applyShuttle({ type: 'stop' });
         seekFrame(frame + a.frames);
         return;
+      case 'stepSecond':
+        applyShuttle({ type: 'stop' });
+        if (tb) seekFrame(frame + a.dir * nominalFps(tb.rate));
+        return;
+      case 'goTo':
+        applyShuttle({ type: 'stop' });
+        // seekFrame clamps to the clip's last frame.
+        seekFrame(a.where === 'start' ? 0 : Number.MAX_SAFE_INTEGER);
+        return;
       case 'shot': {
         if (!clip || !tb) return;
         const starts = clip.shots.map((s) => shotFrames(s, tb.rate, clip.vfr === true).inFrame);
@@ -91,6 +105,31 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
         return;
       case 'markOut':
         setMarks((m) => markOut(m, frame));
+        return;
+      case 'clearIn':
+        setMarks(clearIn);
+        return;
+      case 'clearOut':
+        setMarks(clearOut);
+        return;
+      case 'clearMarks':
+        setMarks(NO_MARKS);
+        return;
+      case 'markShot': {
+        if (!clip || !tb || !currentShot) return;
+        const s = shotFrames(currentShot, tb.rate, clip.vfr === true);
+        setMarks({ inFrame: s.inFrame, outFrame: s.outFrame });
+        return;
+      }
+      case 'marker':
+        if (!clip || !tb) return;
+        api
+          .call('marks.saveRange', { clipId: clip.id, inFrame: frame, outFrame: frame + 1, rate: tb.rate, name: `Marker ${tc(frame)}`, keywords: ['marker'] })
+          .then(() => setNotice(`Marker added at ${tc(frame)}`))
+          .catch((e: Error) => setError(`The marker was not saved: ${e.message}`));
+        return;
+      case 'help':
+        setHelp((h) => !h);
         return;
       case 'goToIn':
         if (inFrame !== null) seekFrame(inFrame);
@@ -130,7 +169,7 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
   const spanLabel = span ? `${span.segmentId === null ? 'shot (local tags)' : 'segment'} ${tc(secondsToFrame(span.startS, tb?.rate ?? { num: 25, den: 1 }))}` : 'no shot here';
 
   return (
-    <div className="sv-modal" role="presentation" onClick={onClose}>
+    <div className="sv-modal viewer-modal" role="presentation" onClick={onClose}>
       <div
         className="viewer card"
         role="dialog"
@@ -147,51 +186,65 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
           <strong className="viewer-name" title={clip?.path}>
             {clip?.name ?? '…'}
           </strong>
+          {playback && <SourceBadge playback={playback} />}
           {tb && <span className="muted">{rateLabel(tb.rate)} fps{tb.dropFrame ? ' DF' : ''}{clip?.vfr ? ' (VFR, conformed)' : ''}</span>}
           <span className="spacer" />
           <span className="viewer-tc" data-testid="viewer-tc" data-frame={frame} aria-label="Timecode">
             {tc(frame)}
           </span>
+          <button type="button" className="btn" onClick={() => setHelp((h) => !h)} aria-pressed={help} aria-label="Keyboard shortcuts (?)" title="Keyboard shortcuts (?)" data-action="keys-help">
+            ?
+          </button>
           <button type="button" className="btn" onClick={onClose} data-action="close-player" aria-label="Close viewer (Esc)">
             ✕
           </button>
         </div>
-        <div className="viewer-stage-row">
-          <div className="sv-stage viewer-stage">
-            <video
-              ref={video}
-              src={api.mediaUrl({ kind: 'clip', clipId })}
-              crossOrigin="anonymous"
+        <div className="viewer-body">
+          <div className="viewer-main">
+            <div className="viewer-stage-row">
+              <div className="sv-stage viewer-stage">
+                <video
+                  ref={video}
+                  src={src ?? undefined}
+                  crossOrigin="anonymous"
+                  muted={muted}
+                  playsInline
+                  preload="auto"
+                  onClick={() => applyShuttle({ type: 'space' })}
+                  onError={() => setError(`This clip cannot be played here (${playback?.why ?? (clip?.status === 'done' ? 'its format is not supported by the player' : (clip?.statusReason ?? clip?.status ?? 'unknown'))}).`)}
+                  data-testid="viewer-video"
+                  data-source={playback?.source ?? ''}
+                />
+                {playback?.source === 'none' && <div className="viewer-unplayable" data-testid="viewer-unplayable">Cannot be played here: {playback.why}</div>}
+                <FaceBoxes frames={faces} now={now} video={video.current} />
+                {overlay.visible && <TagOverlay tags={span?.tags ?? []} spanLabel={spanLabel} position={overlay.position} />}
+                {speed !== 0 && speed !== 1 && <div className="viewer-speed">{speed > 0 ? `▶ ${speed}×` : `◀ ${-speed}×`}</div>}
+                {help && <ViewerKeysHelp onClose={() => setHelp(false)} />}
+              </div>
+              <LevelMeter video={video.current} hasAudio={!!clip?.audioCodec} muted={muted} />
+            </div>
+            {clip && tb && (
+              <ViewerTimeline clip={clip} spans={spans} now={now} rate={tb.rate} inFrame={inFrame} outFrame={outFrame} onSeek={(s) => seekFrame(secondsToFrame(s, tb.rate))} />
+            )}
+            {error && <div className="error-text sv-small">{error}</div>}
+            {notice && <div className="sv-small" role="status" data-testid="viewer-notice">{notice}</div>}
+            <ViewerTransport
+              speed={speed}
               muted={muted}
-              playsInline
-              preload="auto"
-              onClick={() => applyShuttle({ type: 'space' })}
-              onError={() => setError(`This clip cannot be played here (${clip?.status === 'done' ? 'its format is not supported by the player' : (clip?.statusReason ?? clip?.status ?? 'unknown')}).`)}
-              data-testid="viewer-video"
+              overlay={overlay}
+              inTc={tc(inFrame)}
+              outTc={tc(outFrame === null ? null : outFrame - 1)}
+              durationTc={marked !== null && tb ? framesToTimecode(marked, tb.rate, tb.dropFrame) : null}
+              run={run}
+              onMoveOverlay={(p) => setOverlay(moveOverlay(overlay, p))}
             />
-            <FaceBoxes frames={faces} now={now} video={video.current} />
-            {overlay.visible && <TagOverlay tags={span?.tags ?? []} spanLabel={spanLabel} position={overlay.position} />}
-            {speed !== 0 && speed !== 1 && <div className="viewer-speed">{speed > 0 ? `▶ ${speed}×` : `◀ ${-speed}×`}</div>}
           </div>
-          <LevelMeter video={video.current} hasAudio={!!clip?.audioCodec} muted={muted} />
+          {clip && tb && (
+            <aside className="viewer-side">
+              <MarksPanel clip={clip} rate={tb.rate} inFrame={inFrame} outFrame={outFrame} onLoadRange={(i, o) => { setMarks({ inFrame: i, outFrame: o }); seekFrame(i); }} tc={tc} extra={extra} />
+            </aside>
+          )}
         </div>
-        {clip && tb && (
-          <ViewerTimeline clip={clip} spans={spans} now={now} rate={tb.rate} inFrame={inFrame} outFrame={outFrame} onSeek={(s) => seekFrame(secondsToFrame(s, tb.rate))} />
-        )}
-        {error && <div className="error-text sv-small">{error}</div>}
-        <ViewerTransport
-          speed={speed}
-          muted={muted}
-          overlay={overlay}
-          inTc={tc(inFrame)}
-          outTc={tc(outFrame === null ? null : outFrame - 1)}
-          durationTc={marked !== null && tb ? framesToTimecode(marked, tb.rate, tb.dropFrame) : null}
-          run={run}
-          onMoveOverlay={(p) => setOverlay(moveOverlay(overlay, p))}
-        />
-        {clip && tb && (
-          <MarksPanel clip={clip} rate={tb.rate} inFrame={inFrame} outFrame={outFrame} onLoadRange={(i, o) => { setMarks({ inFrame: i, outFrame: o }); seekFrame(i); }} tc={tc} extra={extra} />
-        )}
       </div>
     </div>
   );

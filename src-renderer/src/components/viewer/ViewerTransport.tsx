@@ -29,7 +29,7 @@ export function ViewerTransport({ speed, muted, overlay, inTc, outTc, durationTc
       <button type="button" className="btn" title="Play forward, again for faster (L)" onClick={() => run({ type: 'shuttle', event: { type: 'L' } })} aria-label="Play faster">▶▶</button>
       <button type="button" className="btn" title="Forward one frame (→)" onClick={() => run({ type: 'step', frames: 1 })} aria-label="Forward one frame">|▷</button>
       <button type="button" className="btn" title="Next shot (↓)" onClick={() => run({ type: 'shot', dir: 1 })} aria-label="Next shot">▼ shot</button>
-      <button type="button" className="btn" onClick={() => run({ type: 'mute' })} aria-pressed={muted} title="Sound on/off (M)" data-action="mute">
+      <button type="button" className="btn" onClick={() => run({ type: 'mute' })} aria-pressed={muted} title="Sound on/off" data-action="mute">
         {muted ? '♪ off' : '♪ on'}
       </button>
       <span className="viewer-marks">
@@ -58,7 +58,6 @@ export function ViewerTransport({ speed, muted, overlay, inTc, outTc, durationTc
           ))}
         </select>
       </span>
-      <span className="muted sv-small viewer-keys">J K L · ←→ frame · ↑↓ shot · I O · T tags · Space · Esc</span>
     </div>
   );
 }

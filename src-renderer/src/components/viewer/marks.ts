@@ -29,6 +29,15 @@ export function markOut(m: Marks, frame: number): Marks {
   return { inFrame: m.inFrame !== null && m.inFrame > frame ? null : m.inFrame, outFrame: frame + 1 };
 }
 
+/** Alt+I / Alt+O: one mark goes, the other stays. */
+export function clearIn(m: Marks): Marks {
+  return { ...m, inFrame: null };
+}
+
+export function clearOut(m: Marks): Marks {
+  return { ...m, outFrame: null };
+}
+
 /** The frames In to Out as the duration shows them: In (or the first frame) to Out (or the clip's end); null when there is nothing to measure. */
 export function markedFrames(m: Marks, clipFrames: number | null): number | null {
   const from = m.inFrame ?? 0;

@@ -1,21 +1,27 @@
 import { useEffect, useState } from 'react';
 import type { Result } from '../../../../src-shared/contract';
 import type { ClipDetail } from '../../../../src-shared/contract/library';
+import type { Playback } from '../../../../src-shared/contract/playback';
 import type { AppError } from '../../../../src-shared/errors';
 import { api } from '../../api/client';
 import type { FaceFrames } from './FaceBoxes';
 
 export type Spans = Result<'search.clipTags'>['spans'];
 
-/** The clip the viewer shows and the tags along it, reloaded whenever the catalog says the clip changed. */
-export function useClipView(clipId: number, onError: (message: string) => void): { clip: ClipDetail | null; spans: Spans } {
+/**
+ * The clip the viewer shows, what plays it (original or proxy) and the tags along it, reloaded
+ * whenever the catalog says the clip changed (a drive unplugged or back, a proxy made).
+ */
+export function useClipView(clipId: number, onError: (message: string) => void): { clip: ClipDetail | null; spans: Spans; playback: Playback | null } {
   const [clip, setClip] = useState<ClipDetail | null>(null);
+  const [playback, setPlayback] = useState<Playback | null>(null);
   const [spans, setSpans] = useState<Spans>([]);
   useEffect(() => {
     let live = true;
     const load = () => {
       api.call('library.get', { clipId }).then((c) => live && setClip(c)).catch((e: AppError) => live && onError(e.message));
       api.call('search.clipTags', { clipId }).then((r) => live && setSpans(r.spans)).catch(() => undefined);
+      api.call('playback.get', { clipId }).then((p) => live && setPlayback(p)).catch((e: AppError) => live && onError(e.message));
     };
     load();
     const off = api.on('catalog.changed', (p) => {
@@ -26,7 +32,7 @@ export function useClipView(clipId: number, onError: (message: string) => void):
       off();
     };
   }, [clipId, onError]);
-  return { clip, spans };
+  return { clip, spans, playback };
 }
 
 /** The faces found in the shot under the playhead (none until they arrive, none between shots). */

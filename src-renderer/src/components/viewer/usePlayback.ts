@@ -2,10 +2,11 @@ import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
 import type { ClipDetail } from '../../../../src-shared/contract/library';
 import { clipFrameCount, frameToSeconds, secondsToFrame, type FrameRate } from '../../../../src-shared/timecode';
 import { startAudioGraph } from './LevelMeter';
+import { presentedFrame, reverseTarget } from './presented-frame';
 import { nextShuttle, STOPPED, type ShuttleEvent } from './shuttle';
 
 export interface Playback {
-  /** The playhead in seconds, as last rendered. */
+  /** The playhead in seconds (the middle of the frame on screen), as last rendered. */
   now: number;
   /** The playhead as of the last event, for key presses that come faster than renders. */
   nowRef: RefObject<number>;
@@ -16,21 +17,36 @@ export interface Playback {
   applyShuttle: (e: ShuttleEvent) => void;
 }
 
+/** The <video> element's per-frame callback (Chromium, so Electron too); absent elsewhere. */
+type FrameCallbackVideo = HTMLVideoElement & {
+  requestVideoFrameCallback?: (cb: (now: number, meta: { mediaTime: number }) => void) => number;
+  cancelVideoFrameCallback?: (id: number) => void;
+};
+
 /**
- * The <video> driven as an NLE's source monitor: frame-exact seeks, J/K/L shuttle (backwards by
- * moving the playhead per animation frame, as browsers do not play in reverse), and the playhead
- * followed while playing. `rangeApplied` is the viewer's "the range it was opened at is marked":
- * until then a video that already has its metadata is put at the range's start.
+ * The <video> driven as an NLE's source monitor. The readout is the frame the browser presented,
+ * never a clock: while playing, each presented frame's media time (`requestVideoFrameCallback`)
+ * moves the playhead; on a stop, the picture left on screen is sought again by its own frame
+ * number, so what is shown, what is read out and what I/O mark are one frame. Frame steps and
+ * seeks put the playhead on the frame asked (the middle of its interval, so rounding never lands
+ * on a neighbour) and the seek brings the picture there. Reverse play (browsers do not play
+ * backwards) is a chain of exact seeks, each asked when the last picture landed, to the frame
+ * the shuttle's speed has reached by then: every picture shown is a real frame at its place, as
+ * many a second as the decoder can seek (a proxy's short keyframe interval keeps that high).
+ * `rangeApplied` is the viewer's "the range it was opened at is marked": until then a video that
+ * already has its metadata is put at the range's start. `src` changes when the viewer switches
+ * between the original and the proxy: the playhead stays on its frame.
  */
 export function usePlayback(opts: {
   video: RefObject<HTMLVideoElement | null>;
+  src: string | null;
   clip: ClipDetail | null;
   rate: FrameRate | null;
   range: { startS: number; endS: number } | null | undefined;
   rangeApplied: RefObject<boolean>;
   onError: (message: string) => void;
 }): Playback {
-  const { video, clip, rate, range, rangeApplied, onError } = opts;
+  const { video, src, clip, rate, range, rangeApplied, onError } = opts;
   const [now, setNowState] = useState(range?.startS ?? 0);
   const nowRef = useRef(range?.startS ?? 0);
   const setNow = useCallback((t: number) => {
@@ -39,10 +55,17 @@ export function usePlayback(opts: {
   }, []);
   const [speed, setSpeed] = useState(0);
   const shuttle = useRef(STOPPED);
+  /** The last presented frame's media time (null: none presented since the source was set). */
+  const presented = useRef<number | null>(null);
+
+  const lastFrame = useCallback(() => {
+    const length = clip && rate ? clipFrameCount(clip, rate) : null;
+    return length !== null ? length - 1 : Number.POSITIVE_INFINITY;
+  }, [clip, rate]);
+  const mid = useCallback((k: number) => (rate ? frameToSeconds(k + 0.5, rate) : 0), [rate]);
 
   /**
-   * Shows frame k: the middle of its interval, so rounding never lands on the neighbour. Seeks
-   * asked while one is in flight are coalesced (only the latest is sent when one lands), as
+   * Seeks asked while one is in flight are coalesced (only the latest is sent when one lands), as
    * scrubbing players do: a burst of seeks can wedge Chromium's decoder in "seeking" for good.
    * `wanted` is where the paused picture must end up: every landing that is not there (a seek
    * Chromium dropped under load, one asked between its end and its event) sends it again, a few
@@ -54,20 +77,27 @@ export function usePlayback(opts: {
     (k: number) => {
       const v = video.current;
       if (!v || !rate) return;
-      const length = clip ? clipFrameCount(clip, rate) : null;
-      const last = length !== null ? length - 1 : Number.POSITIVE_INFINITY;
-      const t = frameToSeconds(Math.max(0, Math.min(last, k)) + 0.5, rate);
+      const t = mid(Math.max(0, Math.min(lastFrame(), k)));
       setNow(t);
       wanted.current = t;
       resends.current = 0;
       if (!v.seeking) v.currentTime = t;
     },
-    [video, rate, clip, setNow],
+    [video, rate, mid, lastFrame, setNow],
   );
+
+  /** Stopped after play: the picture on screen becomes the playhead, sought exactly. */
+  const settle = useCallback(() => {
+    const v = video.current;
+    if (!v || !rate) return;
+    const shown = presented.current;
+    seekFrame(shown !== null ? presentedFrame(shown, rate) : secondsToFrame(v.currentTime, rate));
+  }, [video, rate, seekFrame]);
 
   const applyShuttle = useCallback(
     (e: ShuttleEvent) => {
       const v = video.current;
+      const was = shuttle.current.speed;
       const { state, step } = nextShuttle(shuttle.current, e);
       shuttle.current = state;
       setSpeed(state.speed);
@@ -77,9 +107,8 @@ export function usePlayback(opts: {
         seekFrame(secondsToFrame(nowRef.current, rate) + step);
         return;
       }
-      // Playing (either way): the video leads the playhead, no paused target to reach.
-      if (state.speed !== 0) wanted.current = null;
       if (state.speed > 0) {
+        wanted.current = null;
         v.playbackRate = state.speed;
         if (v.paused) {
           const start = () => {
@@ -96,78 +125,105 @@ export function usePlayback(opts: {
           if (v.seeking) v.addEventListener('seeked', start, { once: true });
           else start();
         }
-      } else v.pause();
+        return;
+      }
+      v.pause();
+      // Backwards: the reverse chain below drives the picture. Stopped from forward play: settle
+      // on the frame on screen (reverse play's readout is already the frame shown).
+      if (state.speed === 0 && was > 0) settle();
     },
-    [video, rate, seekFrame, onError],
+    [video, rate, seekFrame, settle, onError],
   );
 
-  // Backwards shuttle: the playhead is moved per animation frame.
+  // Backwards shuttle: a chain of exact seeks, each to where the speed has taken the playhead.
   useEffect(() => {
-    if (speed >= 0) return;
+    const v = video.current;
+    if (speed >= 0 || !v || !rate) return;
+    wanted.current = null;
+    const from = secondsToFrame(nowRef.current, rate);
+    const t0 = performance.now();
+    let asked = from;
     let raf = 0;
-    let last = performance.now();
-    const tick = (t: number) => {
-      const v = video.current;
-      if (!v) return;
-      const dt = (t - last) / 1000;
-      last = t;
-      v.currentTime = Math.max(0, v.currentTime + speed * dt);
-      setNow(v.currentTime);
-      if (v.currentTime <= 0) applyShuttle({ type: 'stop' });
-      else raf = requestAnimationFrame(tick);
+    let live = true;
+    const next = () => {
+      if (!live) return;
+      const target = reverseTarget(from, speed, (performance.now() - t0) / 1000, rate);
+      if (target === asked && target > 0) {
+        raf = requestAnimationFrame(next);
+        return;
+      }
+      asked = target;
+      v.currentTime = mid(target);
     };
-    raf = requestAnimationFrame(tick);
-    return () => cancelAnimationFrame(raf);
-  }, [video, speed, applyShuttle, setNow]);
+    const onSeeked = () => {
+      if (!live) return;
+      setNow(mid(asked));
+      if (asked <= 0) applyShuttle({ type: 'stop' });
+      else next();
+    };
+    v.addEventListener('seeked', onSeeked);
+    if (v.seeking) v.addEventListener('seeked', next, { once: true });
+    else next();
+    return () => {
+      live = false;
+      cancelAnimationFrame(raf);
+      v.removeEventListener('seeked', onSeeked);
+      v.removeEventListener('seeked', next);
+    };
+  }, [video, speed, rate, mid, applyShuttle, setNow]);
+
+  // The frame presented: the playhead while playing forward; a paused landing off target is sought again.
+  useEffect(() => {
+    const v = video.current as FrameCallbackVideo | null;
+    if (!v || !rate) return;
+    presented.current = null;
+    let id = 0;
+    const onTime = () => {
+      // Without the per-frame callback (not Chromium): the element's clock while playing.
+      if (!v.paused) setNow(v.currentTime);
+    };
+    if (!v.requestVideoFrameCallback) {
+      v.addEventListener('timeupdate', onTime);
+      return () => v.removeEventListener('timeupdate', onTime);
+    }
+    const onFrame = (_: number, meta: { mediaTime: number }) => {
+      presented.current = meta.mediaTime;
+      if (!v.paused && shuttle.current.speed > 0) setNow(mid(presentedFrame(meta.mediaTime, rate)));
+      id = v.requestVideoFrameCallback!(onFrame);
+    };
+    id = v.requestVideoFrameCallback(onFrame);
+    return () => v.cancelVideoFrameCallback?.(id);
+  }, [video, src, rate, mid, setNow]);
 
   useEffect(() => {
     const v = video.current;
     if (!v) return;
-    // While paused the playhead is where the editor put it (seekFrame); while playing, the video's.
-    const onTime = () => {
-      if (!v.paused) setNow(v.currentTime);
-    };
     const onSeeked = () => {
       const w = wanted.current;
       if (w === null || !v.paused || Math.abs(v.currentTime - w) <= 1e-6 || resends.current >= 3) return;
       resends.current++;
       v.currentTime = w;
     };
-    const onEnded = () => applyShuttle({ type: 'ended' });
-    const onPause = () => {
-      if (wanted.current === null && !v.seeking) setNow(v.currentTime);
+    const onEnded = () => {
+      applyShuttle({ type: 'ended' });
+      settle();
     };
+    // A new source (first load, or original <-> proxy): the range's start the first time, else the playhead's frame.
     const onMeta = () => {
-      if (!range) return;
-      v.currentTime = range.startS + (rate ? frameToSeconds(0.5, rate) : 0);
-      setNow(v.currentTime);
+      if (!rate) return;
+      if (range && !rangeApplied.current) seekFrame(secondsToFrame(range.startS, rate));
+      else seekFrame(secondsToFrame(nowRef.current, rate));
     };
-    v.addEventListener('timeupdate', onTime);
     v.addEventListener('seeked', onSeeked);
     v.addEventListener('ended', onEnded);
-    v.addEventListener('pause', onPause);
     v.addEventListener('loadedmetadata', onMeta);
     if (v.readyState >= 1 && !rangeApplied.current) onMeta();
     return () => {
-      v.removeEventListener('timeupdate', onTime);
       v.removeEventListener('seeked', onSeeked);
       v.removeEventListener('ended', onEnded);
-      v.removeEventListener('pause', onPause);
       v.removeEventListener('loadedmetadata', onMeta);
     };
-  }, [video, applyShuttle, range, rate, rangeApplied, setNow]);
-
-  // Smooth playhead while playing (timeupdate fires only ~4 times a second).
-  useEffect(() => {
-    if (speed <= 0) return;
-    let raf = 0;
-    const tick = () => {
-      if (video.current) setNow(video.current.currentTime);
-      raf = requestAnimationFrame(tick);
-    };
-    raf = requestAnimationFrame(tick);
-    return () => cancelAnimationFrame(raf);
-  }, [video, speed, setNow]);
+  }, [video, applyShuttle, settle, seekFrame, range, rate, rangeApplied]);
 
   return { now, nowRef, speed, seekFrame, applyShuttle };
 }

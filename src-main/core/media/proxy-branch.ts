@@ -1,0 +1,56 @@
+import { frameSync } from './frame-sync';
+
+/**
+ * A viewing proxy written by a further branch of a clip's one decode: the frames already decoded
+ * for the analysis are also scaled and encoded, so no second decode of the original is made.
+ * The proxy keeps every frame with its presentation time (`-vsync passthrough`: no frame added or
+ * dropped, VFR kept), so frame k of the proxy is frame k of the original, and a position counted in
+ * the original's frames is found in the proxy by the same number.
+ */
+export interface ProxyRequest {
+  /** Where ffmpeg writes (a `.part` file the caller renames once the decode is over). */
+  outFile: string;
+  /** Picture height (square pixels, width follows the displayed aspect, kept even). */
+  height: number;
+  /** Video bitrate in kbit/s (a ceiling: x264's VBV keeps short peaks under 1.5x). */
+  videoKbps: number;
+  /** Keyframe interval in frames: short, so that frame steps and reverse play seek cheaply. */
+  gop: number;
+  /** The source's first audio stream as AAC (false: no sound to carry). */
+  audio: boolean;
+  /** Encoder threads (the decode's share of the cores). */
+  threads?: number;
+}
+
+/** Defaults for a 540p proxy: ~1.5 Mbit/s picture + 128 kbit/s sound, about 0.7 GB an hour. */
+export const PROXY_DEFAULTS = { height: 540, videoKbps: 1500, audioKbps: 128 } as const;
+
+/**
+ * Keyframe interval: a third of a second of frames (at least 4). Reverse play and steps backwards
+ * seek to the keyframe before each picture and decode forward from it, so the interval bounds the
+ * cost of every backward step; at 540p the extra keyframes cost ~10% in size at the same quality.
+ */
+export function proxyGop(fps: number | null): number {
+  return Math.max(4, Math.round((fps && fps > 0 ? fps : 25) / 3));
+}
+
+/**
+ * The branch's filter (from its split output) and its output options. Square pixels first, then
+ * the height, never upscaled (`min(ih, height)`), 8-bit 4:2:0: the only H.264 Chromium and
+ * Electron decode everywhere (High profile; 10-bit and 4:2:2 are what the proxy replaces).
+ * libx264 at `veryfast` with a bitrate ceiling: it is the cheapest preset whose quality at 1.5
+ * Mbit/s stays watchable at 540p. `+faststart` puts the index first so the player starts at once.
+ */
+export function proxyBranch(req: ProxyRequest): { filter: string; outputArgs: string[] } {
+  const filter = `scale=trunc(iw*sar/2)*2:ih,setsar=1,scale=-2:'2*trunc(min(ih,${req.height})/2)':flags=bilinear,format=yuv420p`;
+  const args = [
+    ...frameSync('passthrough'),
+    '-c:v', 'libx264', '-preset', 'veryfast', '-profile:v', 'high', '-pix_fmt', 'yuv420p',
+    '-b:v', `${req.videoKbps}k`, '-maxrate', `${Math.round(req.videoKbps * 1.5)}k`, '-bufsize', `${req.videoKbps * 2}k`,
+    '-g', String(req.gop), '-keyint_min', '1', '-sc_threshold', '0',
+  ];
+  if (req.threads !== undefined) args.push('-threads:v', String(req.threads));
+  if (req.audio) args.push('-map', '0:a:0', '-c:a', 'aac', '-b:a', `${PROXY_DEFAULTS.audioKbps}k`, '-ac', '2');
+  args.push('-map_metadata', '-1', '-movflags', '+faststart', '-f', 'mp4', req.outFile);
+  return { filter, outputArgs: args };
+}

@@ -1,0 +1,35 @@
+import type { ClipRow } from '../../library/clip-store';
+import { clipAbsPath } from '../../library/clip-store';
+import { discardProxy, enforceProxyBudget, finishProxy, planProxy, type ProxyPlan } from '../../proxies/proxy-files';
+import { isDetachableMount, wantsProxy } from '../../proxies/proxy-policy';
+import { proxyOf } from '../../proxies/proxy-store';
+import type { StageDeps } from '../pipeline-deps';
+
+/**
+ * A viewing proxy for a decode of this clip to write, when the settings want one for it and it
+ * has none made from its current content (clips added by URL are watched from their address).
+ */
+export function proxyPlanFor(d: StageDeps, row: ClipRow, threads: number): (ProxyPlan & { filePath: string }) | null {
+  if (row.source_url !== null) return null;
+  const have = proxyOf(d.db, row.id);
+  if (have && have.fingerprint === row.fingerprint) return null;
+  const facts = { container: row.container, videoCodec: row.video_codec, pixFmt: row.pix_fmt, audioCodec: row.audio_codec };
+  if (!wantsProxy(d.proxySettings().policy, facts, isDetachableMount(row.mount_path, process.platform))) return null;
+  return { ...planProxy(d.cacheDir, { id: row.id, fingerprint: row.fingerprint, fps: row.fps, hasAudio: !!row.audio_codec }, threads), filePath: clipAbsPath(row) };
+}
+
+/**
+ * The decode is over: the proxy is kept (its frames counted) and the budget enforced, the least
+ * recently played going first. A proxy is a convenience: one that cannot be kept leaves the clip
+ * playing as before, so nothing here fails the stage.
+ */
+export async function keepProxy(d: StageDeps, plan: ProxyPlan, signal: AbortSignal): Promise<void> {
+  const frames = await finishProxy(d.db, d.cacheDir, plan, { ffprobe: d.tools().ffprobe, signal }).catch((e: unknown) => {
+    discardProxy(plan);
+    d.logger?.warn('proxy.dropped', { clipId: plan.clipId, reason: e instanceof Error ? e.message : String(e) });
+    return null;
+  });
+  if (frames === null) return;
+  d.mediaChanged(plan.clipId);
+  for (const evicted of enforceProxyBudget(d.db, d.cacheDir, d.proxySettings().budgetBytes, plan.clipId)) d.mediaChanged(evicted);
+}

@@ -1,0 +1,31 @@
+import type { Playback } from '../../../src-shared/contract/playback';
+import type { NativePlayback } from './native-playback';
+
+export interface PlaybackInputs {
+  native: NativePlayback;
+  /** The original's file is where it was catalogued, unchanged (its drive plugged in). */
+  reachable: boolean;
+  /** Why it is not, in the editor's words (null when reachable). */
+  unreachableWhy: string | null;
+  /** A clip added by URL: main streams it from its address, there is no file nor proxy. */
+  remote: boolean;
+  /** Frames of the proxy made from the current content, null without one. */
+  proxyFrames: number | null;
+  /** Settings want a proxy for the clip and its indexing has not written it yet. */
+  proxyPending: boolean;
+}
+
+/**
+ * Which file the viewer plays: the original whenever the player decodes it and it is reachable
+ * (a plugged-in original is always preferred, so one that comes back plays again at once), else
+ * the proxy, else nothing with the reason. A pure function of what the catalog and the disk say.
+ */
+export function playbackSource(i: PlaybackInputs): Playback {
+  const proxy: Playback['proxy'] = i.proxyFrames !== null ? 'ready' : i.proxyPending ? 'pending' : 'none';
+  const base = { offline: !i.remote && !i.reachable, proxy, proxyFrames: i.proxyFrames };
+  if (i.remote || (i.reachable && i.native.ok)) return { ...base, source: 'original', why: null };
+  const why = i.reachable ? (i.native.ok ? null : i.native.why) : i.unreachableWhy;
+  if (i.proxyFrames !== null) return { ...base, source: 'proxy', why };
+  const waiting = proxy === 'pending' ? '; its proxy is made while it is indexed' : '';
+  return { ...base, source: 'none', why: `${why ?? 'the original cannot be played'}${waiting}` };
+}

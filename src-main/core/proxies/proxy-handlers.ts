@@ -1,0 +1,62 @@
+import path from 'node:path';
+import { AppError } from '../../../src-shared/errors';
+import type { CatalogDb } from '../catalog/open-catalog';
+import { getClipRow, pathOf } from '../library/clip-store';
+import type { ClipFileCheck } from '../library/clip-file';
+import type { Handlers } from '../rpc/handlers';
+import { resolveUnder } from '../util/resolve-under';
+import { nativePlayback } from './native-playback';
+import { playbackSource } from './playback-source';
+import { isDetachableMount, wantsProxy, type ProxyPolicy } from './proxy-policy';
+import { proxyBytes, proxyOf, touchProxy } from './proxy-store';
+
+/** The clip's proxy when it was made from the clip's current content. */
+function currentProxy(db: CatalogDb, clipId: number, fingerprint: string | null) {
+  const row = proxyOf(db, clipId);
+  return row && row.fingerprint === fingerprint ? row : null;
+}
+
+/**
+ * The proxy file a player may read: under the cache folder, made from the clip's current
+ * content; marked as played for the storage budget's least-recently-used order.
+ */
+export function createProxyFileCheck(db: CatalogDb, cacheDir: string): (clipId: number) => Promise<string | null> {
+  return async (clipId) => {
+    const clip = pathOf(db, clipId);
+    const row = clip ? currentProxy(db, clipId, clip.fingerprint) : null;
+    if (!row) return null;
+    const file = await resolveUnder(cacheDir, row.file);
+    if (file) touchProxy(db, clipId, Date.now());
+    return file;
+  };
+}
+
+export function createPlaybackHandlers(o: { db: CatalogDb; clipFile: ClipFileCheck; cacheDir: string; proxyPolicy: () => ProxyPolicy; platform?: NodeJS.Platform }): Pick<Handlers, 'playback.get' | 'playback.proxySpace'> {
+  return {
+    'playback.proxySpace': () => ({ ...proxyBytes(o.db), folder: proxyFolder(o.cacheDir) }),
+    'playback.get': async ({ clipId }) => {
+      const row = getClipRow(o.db, clipId);
+      const facts = { container: row.container, videoCodec: row.video_codec, pixFmt: row.pix_fmt, audioCodec: row.audio_codec };
+      const remote = row.source_url !== null;
+      let unreachableWhy: string | null = null;
+      if (!remote) {
+        await o.clipFile(clipId).catch((e: unknown) => {
+          unreachableWhy = e instanceof AppError ? e.message : 'the original cannot be read';
+        });
+      }
+      const proxy = currentProxy(o.db, clipId, row.fingerprint);
+      const detachable = isDetachableMount(row.mount_path, o.platform ?? process.platform);
+      return playbackSource({
+        native: nativePlayback(facts),
+        reachable: unreachableWhy === null,
+        unreachableWhy,
+        remote,
+        proxyFrames: proxy?.frames ?? null,
+        proxyPending: !remote && !proxy && row.status !== 'error' && wantsProxy(o.proxyPolicy(), facts, detachable),
+      });
+    },
+  };
+}
+
+/** Where proxies are written, for Settings' figure of the space they take. */
+export const proxyFolder = (cacheDir: string) => path.join(cacheDir, 'proxies');

@@ -1,0 +1,31 @@
+import type { ProxyPolicy } from '../../../src-shared/contract/settings';
+import { nativePlayback, type PlaybackFacts } from './native-playback';
+
+export type { ProxyPolicy };
+
+export interface ProxySettings {
+  policy: ProxyPolicy;
+  budgetBytes: number;
+}
+
+/**
+ * A volume the footage may leave with: anything but the system's own disk. macOS mounts every
+ * other disk under /Volumes, Linux under /media, /run/media or /mnt (network shares anywhere but
+ * the root), Windows gives every other disk or share its own letter or a UNC path.
+ */
+export function isDetachableMount(mountPath: string, platform: NodeJS.Platform): boolean {
+  if (platform === 'win32') return !/^[cC]:[\\/]?$/.test(mountPath);
+  if (platform === 'darwin') return mountPath.startsWith('/Volumes/');
+  return mountPath !== '/' && mountPath !== '/home';
+}
+
+/**
+ * Whether the clip's analysis decode also writes a proxy. 'needed': the player cannot show the
+ * original, or it lives on a drive that may be unplugged (so the clip can still be watched
+ * without it); 'always' and 'never' say it all.
+ */
+export function wantsProxy(policy: ProxyPolicy, clip: PlaybackFacts, detachable: boolean): boolean {
+  if (policy === 'always') return true;
+  if (policy === 'never') return false;
+  return detachable || !nativePlayback(clip).ok;
+}

@@ -1,0 +1,45 @@
+import type { CatalogDb } from '../catalog/open-catalog';
+import { statement } from '../catalog/statements';
+
+/** A clip's viewing proxy as catalogued; `file` is relative to the cache folder. */
+export interface ProxyRow {
+  clip_id: number;
+  file: string;
+  fingerprint: string | null;
+  bytes: number;
+  frames: number;
+  made_at: number;
+  used_at: number;
+}
+
+/** The one owner of `proxies`: every write of the table is here. */
+export function proxyOf(db: CatalogDb, clipId: number): ProxyRow | null {
+  return (statement(db, 'SELECT * FROM proxies WHERE clip_id = ?').get(clipId) as ProxyRow | undefined) ?? null;
+}
+
+export function recordProxy(db: CatalogDb, row: Omit<ProxyRow, 'used_at'>): void {
+  statement(
+    db,
+    `INSERT INTO proxies (clip_id, file, fingerprint, bytes, frames, made_at, used_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (clip_id) DO UPDATE SET file = excluded.file, fingerprint = excluded.fingerprint, bytes = excluded.bytes,
+       frames = excluded.frames, made_at = excluded.made_at, used_at = excluded.used_at`,
+  ).run(row.clip_id, row.file, row.fingerprint, row.bytes, row.frames, row.made_at, row.made_at);
+}
+
+/** Played now: the last to be evicted. */
+export function touchProxy(db: CatalogDb, clipId: number, at: number): void {
+  statement(db, 'UPDATE proxies SET used_at = ? WHERE clip_id = ?').run(at, clipId);
+}
+
+export function forgetProxy(db: CatalogDb, clipId: number): void {
+  statement(db, 'DELETE FROM proxies WHERE clip_id = ?').run(clipId);
+}
+
+/** Every proxy, least recently played first (the storage budget's eviction order). */
+export function proxiesByUse(db: CatalogDb): ProxyRow[] {
+  return statement(db, 'SELECT * FROM proxies ORDER BY used_at, clip_id').all() as ProxyRow[];
+}
+
+export function proxyBytes(db: CatalogDb): { count: number; bytes: number } {
+  return statement(db, 'SELECT COUNT(*) AS count, COALESCE(SUM(bytes), 0) AS bytes FROM proxies').get() as { count: number; bytes: number };
+}

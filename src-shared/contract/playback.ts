@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { method } from './define';
+
+/**
+ * What the viewer plays for a clip: its own file when the player decodes it and it is reachable,
+ * else its viewing proxy (made by the clip's analysis decode), else nothing, with the reason.
+ */
+export const playbackSchema = z.object({
+  source: z.enum(['original', 'proxy', 'none']),
+  /** The original's drive is unplugged or its file is not where it was catalogued. */
+  offline: z.boolean(),
+  /** Why the original is not what plays (its codec, its drive), or why nothing plays; null when the original plays. */
+  why: z.string().nullable(),
+  /** ready: on disk; pending: wanted, made by the clip's indexing; none: not wanted (Settings) or not possible. */
+  proxy: z.enum(['ready', 'pending', 'none']),
+  /** Frames in the proxy (equal to the original's), null without one. */
+  proxyFrames: z.number().int().nullable(),
+});
+export type Playback = z.infer<typeof playbackSchema>;
+
+export const proxySpaceSchema = z.object({ count: z.number().int(), bytes: z.number(), folder: z.string() });
+export type ProxySpace = z.infer<typeof proxySpaceSchema>;
+
+export const playbackMethods = {
+  'playback.get': method(z.object({ clipId: z.number().int().positive() }).strict(), playbackSchema),
+  /** The viewing proxies on disk: how many, their size, and where (Settings). */
+  'playback.proxySpace': method(z.object({}).strict(), proxySpaceSchema),
+} as const;

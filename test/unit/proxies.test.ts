@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { mediaPath, parseMediaPath } from '../../src-shared/media-ref';
+import { buildDecodeArgs } from '../../src-main/core/media/clip-decoder';
+import { proxyBranch, proxyGop } from '../../src-main/core/media/proxy-branch';
+import { nativePlayback } from '../../src-main/core/proxies/native-playback';
+import { playbackSource, type PlaybackInputs } from '../../src-main/core/proxies/playback-source';
+import { isDetachableMount, wantsProxy } from '../../src-main/core/proxies/proxy-policy';
+import { proxyRelPath } from '../../src-main/core/proxies/proxy-files';
+
+const facts = (container: string | null, videoCodec: string | null, pixFmt: string | null, audioCodec: string | null = 'aac') => ({ container, videoCodec, pixFmt, audioCodec });
+
+describe('what the player decodes from the original', () => {
+  it('plays 8-bit 4:2:0 H.264, VP9 and AV1 in MP4, MOV and WebM', () => {
+    expect(nativePlayback(facts('mp4', 'h264', 'yuv420p'))).toEqual({ ok: true });
+    expect(nativePlayback(facts('mov', 'h264', 'yuvj420p', 'pcm_s16le'))).toEqual({ ok: true });
+    expect(nativePlayback(facts('webm', 'vp9', 'yuv420p', 'opus'))).toEqual({ ok: true });
+    expect(nativePlayback(facts('mp4', 'av1', 'yuv420p10le', null))).toEqual({ ok: true });
+  });
+  it('refuses the codecs and containers editors shoot, saying which', () => {
+    const why = (f: ReturnType<typeof facts>) => {
+      const r = nativePlayback(f);
+      return r.ok ? 'plays' : r.why;
+    };
+    expect(why(facts('mov', 'prores', 'yuv422p10le', 'pcm_s24le'))).toMatch(/ProRes/);
+    expect(why(facts('mxf', 'dnxhd', 'yuv422p'))).toMatch(/MXF/);
+    expect(why(facts('mov', 'dnxhd', 'yuv422p'))).toMatch(/DNxHD\/DNxHR/);
+    expect(why(facts('mov', 'h264', 'yuv422p10le'))).toMatch(/H\.264 in yuv422p10le/);
+    expect(why(facts('mp4', 'hevc', 'yuv420p'))).toMatch(/HEVC/);
+    expect(why(facts('avi', 'h264', 'yuv420p'))).toMatch(/AVI/);
+    expect(why(facts('mov', 'mjpeg', 'yuvj422p'))).toMatch(/Motion JPEG/);
+    expect(why(facts('mov', 'h264', 'yuv420p', 'ac3'))).toMatch(/ac3 sound/);
+    expect(why(facts(null, null, null, null))).not.toBe('plays');
+  });
+});
+
+describe('when a clip gets a proxy', () => {
+  it('needed: for what the player cannot decode, and for footage on a drive that can leave', () => {
+    expect(wantsProxy('needed', facts('mov', 'prores', 'yuv422p10le'), false)).toBe(true);
+    expect(wantsProxy('needed', facts('mp4', 'h264', 'yuv420p'), false)).toBe(false);
+    expect(wantsProxy('needed', facts('mp4', 'h264', 'yuv420p'), true)).toBe(true);
+    expect(wantsProxy('always', facts('mp4', 'h264', 'yuv420p'), false)).toBe(true);
+    expect(wantsProxy('never', facts('mov', 'prores', 'yuv422p10le'), true)).toBe(false);
+  });
+  it('a drive that can leave: any but the system disk', () => {
+    expect(isDetachableMount('/Volumes/CARD_A', 'darwin')).toBe(true);
+    expect(isDetachableMount('/', 'darwin')).toBe(false);
+    expect(isDetachableMount('/media/ed/CARD', 'linux')).toBe(true);
+    expect(isDetachableMount('/', 'linux')).toBe(false);
+    expect(isDetachableMount('C:\\', 'win32')).toBe(false);
+    expect(isDetachableMount('E:\\', 'win32')).toBe(true);
+    expect(isDetachableMount('\\\\nas\\footage', 'win32')).toBe(true);
+  });
+});
+
+describe('what the viewer plays', () => {
+  const base: PlaybackInputs = { native: { ok: true }, reachable: true, unreachableWhy: null, remote: false, proxyFrames: null, proxyPending: false };
+  it('the original whenever it plays and is there, a proxy or not', () => {
+    expect(playbackSource({ ...base, proxyFrames: 120 })).toMatchObject({ source: 'original', offline: false, proxy: 'ready', why: null });
+  });
+  it('the proxy when the codec needs it or the drive is away, saying why', () => {
+    expect(playbackSource({ ...base, native: { ok: false, why: 'the player does not decode ProRes' }, proxyFrames: 120 })).toMatchObject({ source: 'proxy', offline: false, why: 'the player does not decode ProRes' });
+    expect(playbackSource({ ...base, reachable: false, unreachableWhy: 'the drive "CARD" is not connected', proxyFrames: 120 })).toMatchObject({ source: 'proxy', offline: true, why: 'the drive "CARD" is not connected' });
+  });
+  it('nothing, with the reason and whether a proxy is coming', () => {
+    expect(playbackSource({ ...base, native: { ok: false, why: 'the player does not decode ProRes' }, proxyPending: true })).toMatchObject({ source: 'none', proxy: 'pending', why: expect.stringMatching(/ProRes.*proxy is made/) });
+    expect(playbackSource({ ...base, reachable: false, unreachableWhy: 'gone' })).toMatchObject({ source: 'none', offline: true, proxy: 'none', why: 'gone' });
+  });
+  it('a clip added by URL plays from its address', () => {
+    expect(playbackSource({ ...base, remote: true, reachable: false, native: { ok: false, why: 'x' } })).toMatchObject({ source: 'original', offline: false });
+  });
+});
+
+describe('the proxy in the one decode', () => {
+  const req = { outFile: '/cache/proxies/7-abc.mp4.part', height: 540, videoKbps: 1500, gop: proxyGop(25), audio: true, threads: 1 };
+  it('is one more branch of the split, every frame kept with its time, the first audio as AAC', () => {
+    const { args } = buildDecodeArgs({
+      filePath: '/card/A001.mov',
+      startS: 0,
+      audioRate: 16000,
+      outputs: [{ name: 'every', fps: 'every', geometry: { outWidth: 64, outHeight: 36, filter: 'scale=64:36' }, pixFmt: 'gray' }],
+      proxy: req,
+    });
+    const graph = args[args.indexOf('-filter_complex') + 1]!;
+    expect(graph).toMatch(/^\[0:v:0\]split=2\[s0\]\[s1\]/);
+    expect(graph).toContain(`[s1]${proxyBranch(req).filter}[p0]`);
+    // One input only: no second decode of the original.
+    expect(args.filter((a) => a === '-i')).toHaveLength(1);
+    const at = args.indexOf('[p0]');
+    const tail = args.slice(at, args.indexOf(req.outFile) + 1);
+    expect(tail).toEqual(expect.arrayContaining(['-vsync', 'passthrough', 'libx264', '-map', '0:a:0', 'aac', '+faststart', req.outFile]));
+    expect(tail[tail.indexOf('-g') + 1]).toBe('8');
+  });
+  it('no sound mapped for a clip without any', () => {
+    const { args } = buildDecodeArgs({ filePath: '/a.mov', startS: 0, audioRate: null, outputs: [{ name: 't', fps: 2, geometry: { outWidth: 8, outHeight: 8, filter: 'scale=8:8' }, pixFmt: 'rgb24' }], proxy: { ...req, audio: false } });
+    expect(args).not.toContain('aac');
+  });
+  it('is named by clip and content, under proxies/', () => {
+    expect(proxyRelPath(7, 'ab:cd/ef')).toBe('proxies/7-abcdef.mp4');
+    expect(proxyRelPath(7, null)).toBe('proxies/7-nofp.mp4');
+  });
+});
+
+describe('media paths', () => {
+  it('carry a proxy by clip id, both ways, and nothing else under that name', () => {
+    expect(parseMediaPath(mediaPath({ kind: 'proxy', clipId: 12 }))).toEqual({ kind: 'proxy', clipId: 12 });
+    expect(parseMediaPath('/proxy/1e3')).toBeNull();
+    expect(parseMediaPath('/proxy/0')).toBeNull();
+    expect(parseMediaPath('/proxy/../../etc/passwd')).toBeNull();
+  });
+});
