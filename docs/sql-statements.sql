@@ -560,6 +560,24 @@ INSERT INTO collection_outbox (collection_id, region, clip_id, at) SELECT collec
 -- up
 ALTER TABLE imports ADD COLUMN origin TEXT NOT NULL DEFAULT 'editor' CHECK (origin IN ('editor', 'team'));
 
+-- ===== src-main/core/catalog/migrations/0050-proxies.ts (3)
+-- up
+ALTER TABLE clips ADD COLUMN pix_fmt TEXT;
+CREATE TABLE proxies (
+  clip_id      INTEGER PRIMARY KEY REFERENCES clips(id) ON DELETE CASCADE,
+  file         TEXT NOT NULL,            -- under the cache folder's proxies/
+  fingerprint  TEXT,                     -- the clip's content fingerprint it was made from
+  bytes        INTEGER NOT NULL,
+  frames       INTEGER NOT NULL,         -- video packets in the proxy: equal to the original's decoded frames
+  made_at      INTEGER NOT NULL,
+  used_at      INTEGER NOT NULL          -- last played: the storage budget evicts the least recently used
+);
+CREATE INDEX proxies_used ON proxies(used_at);;
+-- rows
+SELECT id, probe_json FROM clips WHERE probe_json IS NOT NULL;
+-- set
+UPDATE clips SET pix_fmt = ? WHERE id = ?;
+
 -- ===== src-main/core/collections/collection-store.ts (28)
 -- SELECT_ROW
 SELECT cv.*, c.file_name FROM collection_videos cv LEFT JOIN clips c ON c.id = cv.clip_id;
@@ -1112,6 +1130,22 @@ SELECT
 (SELECT COUNT(*) FROM segments WHERE clip_id = @c AND profile_id = @p) AS segments,
 (SELECT COUNT(*) FROM segments s JOIN embeddings e ON e.segment_id = s.id WHERE s.clip_id = @c AND s.profile_id = @p) AS embedded,
 (SELECT COUNT(*) FROM segments s JOIN service_tags t ON t.segment_id = s.id WHERE s.clip_id = @c AND s.profile_id = @p) AS tagged;
+
+-- ===== src-main/core/proxies/proxy-store.ts (6)
+-- proxyOf
+SELECT * FROM proxies WHERE clip_id = ?;
+-- recordProxy
+INSERT INTO proxies (clip_id, file, fingerprint, bytes, frames, made_at, used_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (clip_id) DO UPDATE SET file = excluded.file, fingerprint = excluded.fingerprint, bytes = excluded.bytes,
+  frames = excluded.frames, made_at = excluded.made_at, used_at = excluded.used_at;
+-- touchProxy
+UPDATE proxies SET used_at = ? WHERE clip_id = ?;
+-- forgetProxy
+DELETE FROM proxies WHERE clip_id = ?;
+-- proxiesByUse
+SELECT * FROM proxies ORDER BY used_at, clip_id;
+-- proxyBytes
+SELECT COUNT(*) AS count, COALESCE(SUM(bytes), 0) AS bytes FROM proxies;
 
 -- ===== src-main/core/search/index-sync-store.ts (9)
 -- lastSeq
