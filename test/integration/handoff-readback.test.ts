@@ -232,11 +232,12 @@ describe.skipIf(MISSING !== null)('hand-off files read back by OpenTimelineIO 0.
     expect(rows.slice(1).flat().filter((c) => /^[=+\-@\t\r]/.test(c))).toEqual([]);
   });
 
-  it('Avid markers: one list per rate, one marker per frame', () => {
+  it('Avid markers: one list per rate, one marker per frame, no comment a spreadsheet would run', () => {
     expect(built.avid!.files).toHaveLength(4);
     for (const f of built.avid!.files) {
       const tcs = f.text.split('\r\n').filter(Boolean).map((l) => l.split('\t')[1]);
       expect(new Set(tcs).size).toBe(tcs.length);
+      expect(f.text.split('\r\n').filter((l) => /^[=+\-@]/.test(l.split('\t')[4] ?? ''))).toEqual([]);
     }
   });
 

@@ -1,5 +1,5 @@
 import { framesToTimecode } from '../../../src-shared/timecode';
-import { asciiLine } from './exchange-text';
+import { asciiLine, formulaSafe } from './exchange-text';
 import { audioChannelCount, type ExportDocument, type ExportItem } from './export-model';
 import { fileUrl } from './file-url';
 import { assignReels } from './reels';
@@ -7,9 +7,12 @@ import { sequenceStartFrame, splitByRate } from './sequence';
 
 const RESOLVE_COLOR = { favorite: 'ResolveColorGreen', reject: 'ResolveColorRed', none: 'ResolveColorBlue' } as const;
 
-/** Resolve reads "|C:colour |M:name |D:frames" after an event as a marker at its record In. */
+/**
+ * Resolve reads "|C:colour |M:name |D:frames" after an event as a marker at its record In. The name
+ * goes on into Resolve's marker lists and exports, which spreadsheets open: neutralised as a CSV cell.
+ */
 function resolveMarker(it: ExportItem, durationFrames: number): string {
-  return ` |C:${RESOLVE_COLOR[it.rating ?? 'none']} |M:${asciiLine(it.name).replace(/\|/g, '/')} |D:${durationFrames}`;
+  return ` |C:${RESOLVE_COLOR[it.rating ?? 'none']} |M:${formulaSafe(asciiLine(it.name).replace(/\|/g, '/'))} |D:${durationFrames}`;
 }
 
 /** CMX3600 channels: V, B (V + A1), AA/V (V + A1 + A2, the most a list can say). */
