@@ -3,6 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ExportDocument, ExportItem } from '../../src-main/core/export/export-model';
 import { writeExport } from '../../src-main/core/export/write-export';
+import { timecodeToFrames } from '../../src-shared/timecode';
+import { otioMissing, readWithOtio } from '../helpers/otio-reader';
 import { REPO_ROOT } from '../helpers/paths';
 
 /**
@@ -11,8 +13,10 @@ import { REPO_ROOT } from '../helpers/paths';
  * and CJK characters were spelled 7-bit on the very line NLEs relink by. EDLs are read back by
  * OpenTimelineIO's cmx_3600 reader (a reader that shares nothing with the writer).
  */
+const MISSING = otioMissing();
 const OUT = path.join(REPO_ROOT, 'test-results', 'exports', 'handoff-details');
 const r25 = { num: 25, den: 1 };
+const r2997 = { num: 30000, den: 1001 };
 
 function item(over: Partial<ExportItem>): ExportItem {
   return {
@@ -51,5 +55,37 @@ describe('formula-leading text in marker lists (8a)', () => {
   it('EDL: no Resolve marker name starts with = + - @', () => {
     const names = save('edl', doc)[0]!.text.split('\r\n').filter((l) => l.startsWith(' |C:')).map((l) => /\|M:(.*) \|D:/.exec(l)![1]!);
     expect(names).toEqual([`'=HYPERLINK("http://evil.example","x")`, `'@SUM(A1:A9)`, 'a=b']);
+  });
+});
+
+describe.skipIf(MISSING !== null)('EDLs read back by OpenTimelineIO (8b)', () => {
+  it('a 29.97 non-drop source is not listed under FCM: DROP FRAME: it has a non-drop list of its own, read back at its frames', () => {
+    const doc: ExportDocument = {
+      title: 'Counting',
+      sequenceRate: r2997,
+      sequenceDropFrame: true,
+      items: [
+        item({ name: 'DF', fileName: 'df.mov', path: '/m/df.mov', rate: r2997, dropFrame: true, startFrame: timecodeToFrames('01:00:59;28', r2997)!, inFrame: 0, outFrame: 90 }),
+        item({ name: 'NDF', fileName: 'ndf.mov', path: '/m/ndf.mov', rate: r2997, dropFrame: false, startFrame: timecodeToFrames('01:00:59:28', r2997)!, inFrame: 0, outFrame: 90 }),
+      ],
+    };
+    const lists = save('edl', doc);
+    expect(lists.map((l) => l.fileName)).toEqual(['Counting 29.97 fps DF.edl', 'Counting 29.97 fps.edl']);
+    const ndf = lists[1]!;
+    expect(ndf.text).toMatch(/^FCM: NON-DROP FRAME$/m);
+    expect(ndf.text).not.toMatch(/^FCM: DROP FRAME$/m);
+    // Every timecode of the non-drop list, source and record, is written non-drop.
+    const events = ndf.text.split('\r\n').filter((l) => /^\d{3} /.test(l));
+    expect(events).toHaveLength(1);
+    const tcs = [events[0]!.slice(29, 40), events[0]!.slice(41, 52), events[0]!.slice(53, 64), events[0]!.slice(65, 76)];
+    expect(tcs).toEqual(['01:00:59:28', '01:01:02:28', '01:00:00:00', '01:00:03:00']);
+    const [t] = readWithOtio(ndf.file, 'cmx_3600', 30000 / 1001);
+    const clip = t!.tracks.find((x) => x.kind === 'Video')!.items.find((i) => i.schema === 'Clip')!;
+    expect(clip.name).toBe('ndf.mov');
+    expect(clip.start).toBe(timecodeToFrames('01:00:59:28', r2997));
+    expect(clip.duration).toBe(90);
+    // The drop-frame list keeps only the drop-frame source, its FCM saying so.
+    expect(lists[0]!.text).toMatch(/^FCM: DROP FRAME$/m);
+    expect(lists[0]!.text).not.toContain('ndf.mov');
   });
 });

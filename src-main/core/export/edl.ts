@@ -35,9 +35,10 @@ function asciiPath(p: string): string {
 }
 
 /**
- * CMX3600 EDLs of the items cut one after another from 01:00:00:00: one list per frame rate
- * (a list has one rate for all its timecodes), source times in each file's own timecode, record
- * times on the list's rate. Text is 7-bit ASCII, as CMX3600 is (accents dropped, other characters
+ * CMX3600 EDLs of the items cut one after another from 01:00:00:00: one list per frame rate and
+ * counting (a list has one rate and one FCM for all its timecodes: a 29.97 non-drop source gets a
+ * NON-DROP FRAME list of its own, never a DROP FRAME one), source times in each file's own
+ * timecode, record times on the list's rate. Text is 7-bit ASCII, as CMX3600 is (accents dropped, other characters
  * as "?"). Each event carries:
  * - `* FROM CLIP NAME:` the file name (Resolve and Premiere relink by it);
  * - `* FROM CLIP:` the file URL, the media reference OpenTimelineIO's reader takes (Avid style);
