@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asciiLine, oneLine } from '../../src-main/core/export/exchange-text';
+import { oneLine } from '../../src-main/core/export/exchange-text';
 import { fileUrl } from '../../src-main/core/export/file-url';
 import { startWebApp, type WebApp } from '../../src-main/web/web-app';
 import type { ExportFile } from '../../src-shared/contract/export';
@@ -147,7 +147,8 @@ describe.skipIf(MISSING !== null)('hand-off files read back by OpenTimelineIO 0.
       expect(list.text).toContain(`\r\nFCM: ${df ? 'DROP FRAME' : 'NON-DROP FRAME'}\r\n`);
       const [t] = readWithOtio(fileOf('edl', list.fileName), 'cmx_3600', fps(rate));
       const video = nonGap(clipsOf(t!, 'Video')[0]!.items);
-      expect(video.map((v) => v.name)).toEqual(want.map((w) => asciiLine(w.fileName)));
+      // The file name as it is: "é 日本 #1 50%.mov" is the name Resolve relinks by.
+      expect(video.map((v) => v.name)).toEqual(want.map((w) => oneLine(w.fileName)));
       video.forEach((v, k) => {
         frames(`edl ${want[k]!.name} in`, v.start, want[k]!.start);
         frames(`edl ${want[k]!.name} length`, v.duration, want[k]!.len);
@@ -158,7 +159,7 @@ describe.skipIf(MISSING !== null)('hand-off files read back by OpenTimelineIO 0.
       expect(audio.length > 0).toBe(want.some((w) => w.channels > 0));
       for (const a of audio) expect(nonGap(a.items).length).toBe(want.filter((w) => w.channels > (a.name === 'A2' ? 1 : 0)).length);
       for (const l of list.text.split('\r\n').filter((x) => /^\d{3} /.test(x))) reels.set(l.slice(5, 13).trimEnd(), '');
-      expect([...list.text].every((c) => c <= '~')).toBe(true);
+      expect(list.text.split('\r\n').filter((l) => !l.startsWith('* FROM CLIP NAME: ') && ![...l].every((c) => c <= '~'))).toEqual([]);
     }
     // One reel per file (the range and the shot share A's), the tmcd reel kept, shared prefixes told apart.
     expect(reels.size).toBe(SPECS.length);

@@ -15,6 +15,7 @@ import { REPO_ROOT } from '../helpers/paths';
  */
 const MISSING = otioMissing();
 const OUT = path.join(REPO_ROOT, 'test-results', 'exports', 'handoff-details');
+const JAPAN = 'é 日本 #1 50%.mov';
 const r25 = { num: 25, den: 1 };
 const r2997 = { num: 30000, den: 1001 };
 
@@ -58,7 +59,7 @@ describe('formula-leading text in marker lists (8a)', () => {
   });
 });
 
-describe.skipIf(MISSING !== null)('EDLs read back by OpenTimelineIO (8b)', () => {
+describe.skipIf(MISSING !== null)('EDLs read back by OpenTimelineIO (8b, 8c)', () => {
   it('a 29.97 non-drop source is not listed under FCM: DROP FRAME: it has a non-drop list of its own, read back at its frames', () => {
     const doc: ExportDocument = {
       title: 'Counting',
@@ -87,5 +88,18 @@ describe.skipIf(MISSING !== null)('EDLs read back by OpenTimelineIO (8b)', () =>
     // The drop-frame list keeps only the drop-frame source, its FCM saying so.
     expect(lists[0]!.text).toMatch(/^FCM: DROP FRAME$/m);
     expect(lists[0]!.text).not.toContain('ndf.mov');
+  });
+
+  it('FROM CLIP NAME is the file name as it is (UTF-8): the reader names the clip é 日本 #1 50%.mov, its reference the exact file URL', () => {
+    const doc: ExportDocument = { title: 'Names', sequenceRate: r25, sequenceDropFrame: false, items: [item({ name: 'Japan', fileName: JAPAN, path: `/m/${JAPAN}` })] };
+    const [list] = save('edl', doc);
+    expect(list!.text).toContain(`\r\n* FROM CLIP NAME: ${JAPAN}\r\n`);
+    const [t] = readWithOtio(list!.file, 'cmx_3600', 25);
+    const clip = t!.tracks.find((x) => x.kind === 'Video')!.items.find((i) => i.schema === 'Clip')!;
+    expect(clip.name).toBe(JAPAN);
+    expect(clip.targetUrl).toBe('file:///m/%C3%A9%20%E6%97%A5%E6%9C%AC%20%231%2050%25.mov');
+    // Only that line carries the name as it is: every other line stays 7-bit, as CMX3600 is.
+    const others = list!.text.split('\r\n').filter((l) => !l.startsWith('* FROM CLIP NAME: '));
+    expect(others.filter((l) => ![...l].every((c) => c >= ' ' && c <= '~'))).toEqual([]);
   });
 });
