@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asciiLine, oneLine } from '../../src-main/core/export/exchange-text';
+import { oneLine } from '../../src-main/core/export/exchange-text';
 import { fileUrl } from '../../src-main/core/export/file-url';
 import { startWebApp, type WebApp } from '../../src-main/web/web-app';
 import type { ExportFile } from '../../src-shared/contract/export';
@@ -133,19 +133,22 @@ const nonGap = (items: ReadItem[]) => items.filter((i) => i.schema !== 'Gap');
 const sameRate = (a: FrameRate, b: FrameRate) => a.num * b.den === b.num * a.den;
 
 describe.skipIf(MISSING !== null)('hand-off files read back by OpenTimelineIO 0.18.1 against ffprobe', () => {
-  it('EDL (cmx_3600): one list per rate; every event at its source frames, with a reel of its own and its file', () => {
+  it('EDL (cmx_3600): one list per rate and counting; every event at its source frames, with a reel of its own and its file', () => {
     const lists = built.edl!.files;
-    expect(lists.map((f) => f.fileName)).toEqual(['Readback 23.976 fps.edl', 'Readback 25 fps.edl', 'Readback 29.97 fps DF.edl', 'Readback 59.94 fps DF.edl']);
-    expect(built.edl!.notes[0]).toMatch(/^Mixed frame rates: 4 files, one per rate/);
+    // E (29.97 non-drop) has a NON-DROP FRAME list of its own beside C and G (29.97 drop-frame).
+    expect(lists.map((f) => f.fileName)).toEqual(['Readback 23.976 fps.edl', 'Readback 25 fps.edl', 'Readback 29.97 fps DF.edl', 'Readback 59.94 fps DF.edl', 'Readback 29.97 fps.edl']);
+    expect(built.edl!.notes[0]).toMatch(/^Mixed frame rates: 5 files, one per rate/);
     const reels = new Map<string, string>();
-    // The lists follow the rates in the order they first appear.
-    const rates = expected.map((e) => e.rate).filter((r, i, all) => all.findIndex((x) => sameRate(x, r)) === i);
+    // The lists follow the rates and countings in the order they first appear.
+    const countings = expected.filter((e, i, all) => all.findIndex((x) => sameRate(x.rate, e.rate) && x.df === e.df) === i);
     for (const [n, list] of lists.entries()) {
-      const rate = rates[n]!;
-      const want = expected.filter((e) => sameRate(e.rate, rate));
+      const { rate, df } = countings[n]!;
+      const want = expected.filter((e) => sameRate(e.rate, rate) && e.df === df);
+      expect(list.text).toContain(`\r\nFCM: ${df ? 'DROP FRAME' : 'NON-DROP FRAME'}\r\n`);
       const [t] = readWithOtio(fileOf('edl', list.fileName), 'cmx_3600', fps(rate));
       const video = nonGap(clipsOf(t!, 'Video')[0]!.items);
-      expect(video.map((v) => v.name)).toEqual(want.map((w) => asciiLine(w.fileName)));
+      // The file name as it is: "é 日本 #1 50%.mov" is the name Resolve relinks by.
+      expect(video.map((v) => v.name)).toEqual(want.map((w) => oneLine(w.fileName)));
       video.forEach((v, k) => {
         frames(`edl ${want[k]!.name} in`, v.start, want[k]!.start);
         frames(`edl ${want[k]!.name} length`, v.duration, want[k]!.len);
@@ -156,7 +159,7 @@ describe.skipIf(MISSING !== null)('hand-off files read back by OpenTimelineIO 0.
       expect(audio.length > 0).toBe(want.some((w) => w.channels > 0));
       for (const a of audio) expect(nonGap(a.items).length).toBe(want.filter((w) => w.channels > (a.name === 'A2' ? 1 : 0)).length);
       for (const l of list.text.split('\r\n').filter((x) => /^\d{3} /.test(x))) reels.set(l.slice(5, 13).trimEnd(), '');
-      expect([...list.text].every((c) => c <= '~')).toBe(true);
+      expect(list.text.split('\r\n').filter((l) => !l.startsWith('* FROM CLIP NAME: ') && ![...l].every((c) => c <= '~'))).toEqual([]);
     }
     // One reel per file (the range and the shot share A's), the tmcd reel kept, shared prefixes told apart.
     expect(reels.size).toBe(SPECS.length);
@@ -232,11 +235,12 @@ describe.skipIf(MISSING !== null)('hand-off files read back by OpenTimelineIO 0.
     expect(rows.slice(1).flat().filter((c) => /^[=+\-@\t\r]/.test(c))).toEqual([]);
   });
 
-  it('Avid markers: one list per rate, one marker per frame', () => {
-    expect(built.avid!.files).toHaveLength(4);
+  it('Avid markers: one list per rate and counting (as the EDLs), one marker per frame, no comment a spreadsheet would run', () => {
+    expect(built.avid!.files.map((f) => f.fileName)).toEqual(built.edl!.files.map((f) => f.fileName.replace(/\.edl$/, '.txt')));
     for (const f of built.avid!.files) {
       const tcs = f.text.split('\r\n').filter(Boolean).map((l) => l.split('\t')[1]);
       expect(new Set(tcs).size).toBe(tcs.length);
+      expect(f.text.split('\r\n').filter((l) => /^[=+\-@]/.test(l.split('\t')[4] ?? ''))).toEqual([]);
     }
   });
 

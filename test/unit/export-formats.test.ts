@@ -402,7 +402,7 @@ describe('a selection of mixed rates, shared names and reels', () => {
     // Every source timecode of the 29.97 list is drop-frame and every record timecode too.
     expect(events[1]!.every((l) => [l.slice(29, 40), l.slice(41, 52), l.slice(53, 64), l.slice(65, 76)].every((t) => t.includes(';')))).toBe(true);
     expect(files[1]!.text).toContain('* SOURCE FILE: file:///m/%C3%A9%20%E6%97%A5%E6%9C%AC%20%231%2050%25.mov');
-    expect(files[1]!.text).toContain('* FROM CLIP NAME: e ?? #1 50%.mov');
+    expect(files[1]!.text).toContain('* FROM CLIP NAME: é 日本 #1 50%.mov');
   });
 
   it('Avid markers: one list per rate; XML formats: one sequence and a note that the rates are conformed', () => {

@@ -1,5 +1,5 @@
 import { framesToTimecode } from '../../../src-shared/timecode';
-import { oneLine } from './exchange-text';
+import { formulaSafe, oneLine } from './exchange-text';
 import type { ExportDocument, ExportMarker } from './export-model';
 import { sequenceStartFrame, splitByRate } from './sequence';
 
@@ -49,6 +49,7 @@ function writeOne(doc: ExportDocument): string {
   }
   const lines = [...moments.entries()]
     .sort(([a], [b]) => a - b)
-    .map(([frame, m]) => ['Reelscout', framesToTimecode(frame, seq, doc.sequenceDropFrame), 'V1', m.colour, m.comments.join(' | '), String(m.duration)].join('\t'));
+    // The list is tab-separated text a spreadsheet opens as cells: a comment starting "=" would run.
+    .map(([frame, m]) => ['Reelscout', framesToTimecode(frame, seq, doc.sequenceDropFrame), 'V1', m.colour, formulaSafe(m.comments.join(' | ')), String(m.duration)].join('\t'));
   return lines.join('\r\n') + '\r\n';
 }

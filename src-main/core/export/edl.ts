@@ -1,5 +1,5 @@
 import { framesToTimecode } from '../../../src-shared/timecode';
-import { asciiLine } from './exchange-text';
+import { asciiLine, formulaSafe, oneLine } from './exchange-text';
 import { audioChannelCount, type ExportDocument, type ExportItem } from './export-model';
 import { fileUrl } from './file-url';
 import { assignReels } from './reels';
@@ -7,9 +7,12 @@ import { sequenceStartFrame, splitByRate } from './sequence';
 
 const RESOLVE_COLOR = { favorite: 'ResolveColorGreen', reject: 'ResolveColorRed', none: 'ResolveColorBlue' } as const;
 
-/** Resolve reads "|C:colour |M:name |D:frames" after an event as a marker at its record In. */
+/**
+ * Resolve reads "|C:colour |M:name |D:frames" after an event as a marker at its record In. The name
+ * goes on into Resolve's marker lists and exports, which spreadsheets open: neutralised as a CSV cell.
+ */
 function resolveMarker(it: ExportItem, durationFrames: number): string {
-  return ` |C:${RESOLVE_COLOR[it.rating ?? 'none']} |M:${asciiLine(it.name).replace(/\|/g, '/')} |D:${durationFrames}`;
+  return ` |C:${RESOLVE_COLOR[it.rating ?? 'none']} |M:${formulaSafe(asciiLine(it.name).replace(/\|/g, '/'))} |D:${durationFrames}`;
 }
 
 /** CMX3600 channels: V, B (V + A1), AA/V (V + A1 + A2, the most a list can say). */
@@ -32,15 +35,22 @@ function asciiPath(p: string): string {
 }
 
 /**
- * CMX3600 EDLs of the items cut one after another from 01:00:00:00: one list per frame rate
- * (a list has one rate for all its timecodes), source times in each file's own timecode, record
- * times on the list's rate. Text is 7-bit ASCII, as CMX3600 is (accents dropped, other characters
- * as "?"). Each event carries:
- * - `* FROM CLIP NAME:` the file name (Resolve and Premiere relink by it);
+ * CMX3600 EDLs of the items cut one after another from 01:00:00:00: one list per frame rate and
+ * counting (a list has one rate and one FCM for all its timecodes: a 29.97 non-drop source gets a
+ * NON-DROP FRAME list of its own, never a DROP FRAME one), source times in each file's own
+ * timecode, record times on the list's rate. Each event carries:
+ * - `* FROM CLIP NAME:` the file name exactly as it is, in UTF-8 (control characters only become
+ *   spaces, so it stays one line): it is the key Resolve relinks by (file name + timecode), and
+ *   OpenTimelineIO's reader (which reads EDLs as UTF-8) names the clip by it, so "é 日本.mov"
+ *   spelled "e ??.mov" would come in offline;
  * - `* FROM CLIP:` the file URL, the media reference OpenTimelineIO's reader takes (Avid style);
  * - `* SOURCE FILE:` the path (its file URL when the path is not 7-bit);
  * - the note and keywords as comments, and a Resolve marker (colour from the rating, the item's
  *   name, its length) so "Timeline markers from EDL" brings the selects in as markers.
+ * Everything else is 7-bit ASCII, as CMX3600 is (accents dropped, other characters as "?"): the
+ * event line has fixed columns a multi-byte character would shift for readers that count bytes,
+ * and the title, comments and marker names are free text that older list tools print or refuse;
+ * no relink depends on them, and the paths stay exact as file URLs.
  * Reels are the files' own reel names, else made unique per export (reels.ts); the event's reel
  * and its FROM CLIP NAME / SOURCE FILE lines are the mapping from reel to file.
  */
@@ -60,7 +70,7 @@ function writeOneEdl(doc: ExportDocument, reels: Map<string, string>): string {
     const src = (f: number) => framesToTimecode(it.startFrame + f, it.rate, it.dropFrame);
     const recTc = (f: number) => framesToTimecode(f, seq, df);
     lines.push(eventLine(i + 1, reels.get(it.path) ?? 'AX', channelCode(it), src(it.inFrame), src(it.outFrame), recTc(rec), recTc(rec + len)));
-    lines.push(`* FROM CLIP NAME: ${asciiLine(it.fileName)}`);
+    lines.push(`* FROM CLIP NAME: ${oneLine(it.fileName)}`);
     lines.push(`* FROM CLIP: ${fileUrl(it.path)}`);
     lines.push(`* SOURCE FILE: ${asciiPath(it.path)}`);
     if (it.note) lines.push(`* COMMENT: ${asciiLine(it.note)}`);

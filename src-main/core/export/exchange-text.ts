@@ -50,17 +50,24 @@ export function asciiLine(s: string): string {
 const FORMULA_START = /^[=+\-@]/;
 
 /**
- * One CSV field (RFC 4180), neutralised as OWASP's CSV-injection rule says: a cell that starts
- * with = + - @ is prefixed with an apostrophe and quoted, so Excel, LibreOffice and Sheets show it
- * as text instead of running it (`=HYPERLINK(...)`, `=1+1`); a leading tab or carriage return,
- * the rule's other two, goes with the control characters (line breaks inside are kept). Any field
- * with a comma, quote or line break is quoted, its quotes doubled. Numbers and timecodes never
- * start with those characters.
+ * Text a spreadsheet may open as a cell, neutralised as OWASP's CSV-injection rule says: text
+ * that starts with = + - @ gets an apostrophe in front, so Excel, LibreOffice and Sheets show it
+ * as text instead of running it (`=HYPERLINK(...)`, `=1+1`). The rule's other two, a leading tab
+ * or carriage return, must already be gone (`oneLine`, `textBlock`). Tab-separated marker lists
+ * and EDLs are opened in spreadsheets too, so their free text passes here as the CSV's does.
+ */
+export function formulaSafe(s: string): string {
+  return FORMULA_START.test(s) ? `'${s}` : s;
+}
+
+/**
+ * One CSV field (RFC 4180): control characters out (line breaks inside are kept), neutralised by
+ * `formulaSafe`, and quoted when it was neutralised or holds a comma, quote or line break, its
+ * quotes doubled. Numbers and timecodes never start with those characters.
  */
 export function csvField(v: string | number): string {
   if (typeof v === 'number') return String(v);
-  let s = textBlock(v);
-  const formula = FORMULA_START.test(s);
-  if (formula) s = `'${s}`;
-  return formula || /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  const plain = textBlock(v);
+  const s = formulaSafe(plain);
+  return s !== plain || /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }

@@ -1,4 +1,4 @@
-import { rateLabel, timecodeToFrames, type FrameRate } from '../../../src-shared/timecode';
+import { rateLabel, supportsDropFrame, timecodeToFrames, type FrameRate } from '../../../src-shared/timecode';
 import type { ExportDocument } from './export-model';
 
 /** Timelines start at 01:00:00:00 by broadcast convention (and every NLE's default): as frames. */
@@ -14,23 +14,27 @@ export function onSequence(frames: number, from: FrameRate, to: FrameRate): numb
 
 const sameRate = (a: FrameRate, b: FrameRate) => a.num * b.den === b.num * a.den;
 
+/** How an item's timecode counts: a drop-frame flag on a rate without drop-frame (25) counts as non-drop. */
+const dropFrameOf = (it: ExportDocument['items'][number]) => it.dropFrame && supportsDropFrame(it.rate);
+
 /** "25 fps", "29.97 fps DF": how a file or a sequence names its rate. */
 export function rateName(rate: FrameRate, dropFrame: boolean): string {
   return `${rateLabel(rate)} fps${dropFrame ? ' DF' : ''}`;
 }
 
 /**
- * The document as one document per frame rate, in the order the rates first appear, each titled
- * with its rate ("Selects 25 fps") when there is more than one: a CMX3600 list has one rate for
- * all its timecodes (a 29.97 DF source under a 25 fps FCM is a file readers refuse), and so has an
- * Avid marker list on a sequence.
+ * The document as one document per frame rate and counting (drop-frame or not), in the order they
+ * first appear, each titled with both ("Selects 25 fps", "Selects 29.97 fps DF") when there is more
+ * than one: a CMX3600 list has one rate and one FCM for all its timecodes (a 29.97 DF source under
+ * a 25 fps FCM is a file readers refuse; a 29.97 non-drop source under FCM: DROP FRAME has its
+ * timecodes read as drop-frame), and so has an Avid marker list on the sequence the EDL lays out.
  */
 export function splitByRate(doc: ExportDocument): ExportDocument[] {
   const groups: ExportDocument[] = [];
   for (const it of doc.items) {
-    const g = groups.find((x) => sameRate(x.sequenceRate, it.rate));
+    const g = groups.find((x) => sameRate(x.sequenceRate, it.rate) && x.sequenceDropFrame === dropFrameOf(it));
     if (g) g.items.push(it);
-    else groups.push({ title: doc.title, items: [it], sequenceRate: it.rate, sequenceDropFrame: it.dropFrame });
+    else groups.push({ title: doc.title, items: [it], sequenceRate: it.rate, sequenceDropFrame: dropFrameOf(it) });
   }
   if (groups.length <= 1) return [doc];
   return groups.map((g) => ({ ...g, title: `${doc.title} ${rateName(g.sequenceRate, g.sequenceDropFrame)}` }));

@@ -19,7 +19,7 @@ const one = (write: (d: ExportDocument) => string) => (d: ExportDocument): Parts
 const WRITERS: Record<ExportFormat, { ext: string; mime: string; write: (d: ExportDocument) => Parts; kind: 'perRate' | 'sequence' | 'table' }> = {
   fcpxml: { ext: 'fcpxml', mime: 'application/xml', write: one(writeFcpxml), kind: 'sequence' },
   xmeml: { ext: 'xml', mime: 'application/xml', write: one(writeXmeml), kind: 'sequence' },
-  edl: { ext: 'edl', mime: 'text/plain; charset=us-ascii', write: writeEdls, kind: 'perRate' },
+  edl: { ext: 'edl', mime: 'text/plain; charset=utf-8', write: writeEdls, kind: 'perRate' },
   avid: { ext: 'txt', mime: 'text/plain; charset=utf-8', write: writeAvidMarkerLists, kind: 'perRate' },
   csv: { ext: 'csv', mime: 'text/csv; charset=utf-8', write: one(writeCsv), kind: 'table' },
   otio: { ext: 'otio', mime: 'application/json', write: one(writeOtio), kind: 'sequence' },

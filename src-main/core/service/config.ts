@@ -21,6 +21,11 @@ export interface ServiceConfig {
   /** The spec accepts base64 video for sync tagging without naming the field. */
   base64VideoField?: string;
   retry?: Partial<RetryOptions>;
+  /**
+   * Overrides of `retry` for idempotent reads (GET): reading again changes nothing on the service,
+   * so a client may be more patient with them than with a submit (interactive-client.ts).
+   */
+  readRetry?: Partial<RetryOptions>;
   adaptive?: Partial<AdaptiveOptions>;
   /** Someone waiting (service/interactive-client.ts) or background work (the default): who gets the key's next token. */
   priority?: CallPriority;
@@ -31,6 +36,19 @@ export const DEFAULT_BASE64_FIELD = 'video_base64';
 
 const regionSchema = z.enum(['asia', 'usa', 'china']);
 
+const retrySchema = z
+  .object({
+    maxAttempts: z.number().int().positive(),
+    serverAttempts: z.number().int().positive(),
+    timeoutAttempts: z.number().int().positive(),
+    offlineAttempts: z.number().int().positive(),
+    baseDelayMs: z.number().nonnegative(),
+    maxDelayMs: z.number().nonnegative(),
+    deadlineMs: z.number().int().positive(),
+  })
+  .partial()
+  .optional();
+
 export const serviceConfigSchema = z.object({
   region: regionSchema,
   baseUrls: z.partialRecord(regionSchema, z.string()),
@@ -40,18 +58,8 @@ export const serviceConfigSchema = z.object({
   concurrency: z.number().int().positive(),
   timeoutMs: z.number().int().positive().optional(),
   base64VideoField: z.string().min(1).optional(),
-  retry: z
-    .object({
-      maxAttempts: z.number().int().positive(),
-      serverAttempts: z.number().int().positive(),
-      timeoutAttempts: z.number().int().positive(),
-      offlineAttempts: z.number().int().positive(),
-      baseDelayMs: z.number().nonnegative(),
-      maxDelayMs: z.number().nonnegative(),
-      deadlineMs: z.number().int().positive(),
-    })
-    .partial()
-    .optional(),
+  retry: retrySchema,
+  readRetry: retrySchema,
   adaptive: z
     .object({
       decreaseFactor: z.number().positive().max(1),
@@ -66,6 +74,8 @@ export const serviceConfigSchema = z.object({
 
 export interface ResolvedServiceConfig extends Required<Omit<ServiceConfig, 'retry' | 'adaptive'>> {
   retry: RetryOptions;
+  /** Laid over `retry` for GETs; {} when the client reads as it sends. */
+  readRetry: Partial<RetryOptions>;
   adaptive: AdaptiveOptions;
 }
 
@@ -81,6 +91,7 @@ export function resolveConfig(config: ServiceConfig): ResolvedServiceConfig {
     base64VideoField: config.base64VideoField ?? DEFAULT_BASE64_FIELD,
     priority: config.priority ?? 'background',
     retry: { ...DEFAULT_RETRY, ...config.retry },
+    readRetry: config.readRetry ?? {},
     adaptive: { ...DEFAULT_ADAPTIVE, ...config.adaptive },
   };
 }

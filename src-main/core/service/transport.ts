@@ -174,9 +174,11 @@ export class ServiceTransport {
     const body = spec.json === undefined ? undefined : JSON.stringify(spec.json);
     const headers: Record<string, string> = { Accept: 'application/json', ...this.authHeaders() };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
+    // A GET changes nothing on the service, so it may be asked again under the client's read policy.
+    const retry = spec.method === 'GET' ? { ...this.config.readRetry, ...spec.retry } : spec.retry;
     return this.run(
       spec.what,
-      spec,
+      { ...spec, retry },
       async (signal) => {
         const r = await this.fetchSameOrigin(url, { method: spec.method, headers, body, signal }, spec.what);
         const bodyText = await r.text();
