@@ -19,8 +19,12 @@
  * a ratio of work. The tools' CPU is split into their start-up (the processes the pipeline started,
  * `toolsSpawned`, times the CPU one `-version` costs, measured here for the app's ffmpeg and
  * ffprobe side by side with the system's) and the decoding proper. The card is footage: the
- * system's ffmpeg makes it. Last line: one JSON object (`ratio`, `footage_per_s`,
- * `tool_startup_cpu_s`, `decode_cpu_s`, `app_cpu_s`, `emulator_cpu_s`, `startup_ms`, `load_at_start`...).
+ * system's ffmpeg makes it. The card is indexed twice, side by side: without proxies (every figure
+ * above is of that run), then with a viewing proxy for every clip written by the same decodes
+ * (`proxy_wall_ratio`: with / without; `proxy_bytes_per_hour`; `proxy_frames_equal`: every proxy
+ * holds its original's decoded frame count). Last line: one JSON object (`ratio`, `footage_per_s`,
+ * `tool_startup_cpu_s`, `decode_cpu_s`, `app_cpu_s`, `emulator_cpu_s`, `startup_ms`, `load_at_start`,
+ * `proxy_wall_ratio`, `proxy_bytes_per_hour`, `proxy_frames_equal`...).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -34,6 +38,7 @@ import { getClipRow } from '../src-main/core/library/clip-store';
 import { planThumbnails } from '../src-main/core/pipeline/stages/clip-media';
 import { buildDecodeArgs, decodeThreads } from '../src-main/core/media/clip-decoder';
 import { runPool } from '../src-main/core/pipeline/run-pool';
+import type { ProxyPolicy } from '../src-main/core/proxies/proxy-policy';
 import { tensorSourceOf } from '../src-main/core/pipeline/stages/analysis-stage';
 import { createLibraryService } from '../src-main/core/library/library-handlers';
 import { ffPath, locateTool } from '../src-main/core/media/ffmpeg-locate';
@@ -166,17 +171,8 @@ function measureStartup(): { app: Record<string, number | null>; system: Record<
   return { app, system, appPaths, systemPaths };
 }
 
-async function main(): Promise<void> {
-  console.log(`card: ${CLIPS} clips in ${CARD}`);
-  const files = makeCard(CLIPS);
-  const loadAtStart = os.loadavg();
-  console.log(`load average at the start: ${loadAtStart.map((l) => l.toFixed(2)).join(' ')}`);
-  const startup = measureStartup();
-  for (const tool of ['ffmpeg', 'ffprobe'] as const) {
-    console.log(
-      `start-up CPU per ${tool} process: ${startup.app[tool]?.toFixed(1)} ms (${startup.appPaths[tool]}) vs ${startup.system[tool]?.toFixed(1) ?? '-'} ms (${startup.systemPaths[tool] ?? 'no system ' + tool})`,
-    );
-  }
+/** One indexing of the card by the whole pipeline, with proxies made or not; the measures of that run. */
+async function indexCard(proxies: ProxyPolicy, cpus: number, cpuSlots: number, startup: ReturnType<typeof measureStartup>) {
   const spawned0 = new Map(toolsSpawned());
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'reelscout-bench-index-'));
   const emu = await startEmulatorProcess(`${KEY}:100000:100000000`);
@@ -197,11 +193,9 @@ async function main(): Promise<void> {
     configured: () => true,
     identity: () => ({ region: 'asia', model: `service@${emu.url}` }),
   };
-  const cpus = os.availableParallelism();
-  const cpuSlots = Number(process.env.BENCH_CPU_SLOTS ?? 0) || appCpuSlots();
-  console.log(`CPU slots: ${cpuSlots} (${cpus} cores)`);
-  const pipeline = new IndexingPipeline({ db, events, service, cacheDir: path.join(work, 'cache'), autoIndex: true, concurrency: { cpu: cpuSlots, network: 3 } });
-  const library = createLibraryService({ db, events, cacheDir: path.join(work, 'cache'), indexClips: (ids, o) => void pipeline.enqueueClips(ids, o), volumePollMs: 0 });
+  const cacheDir = path.join(work, 'cache');
+  const pipeline = new IndexingPipeline({ db, events, service, cacheDir, autoIndex: true, concurrency: { cpu: cpuSlots, network: 3 }, proxySettings: () => ({ policy: proxies, budgetBytes: 1e12 }) });
+  const library = createLibraryService({ db, events, cacheDir, indexClips: (ids, o) => void pipeline.enqueueClips(ids, o), volumePollMs: 0 });
   pipeline.start();
 
   const loop = monitorEventLoopDelay({ resolution: 10 });
@@ -259,6 +253,15 @@ async function main(): Promise<void> {
   const footageS = (db.prepare('SELECT COALESCE(SUM(duration_s), 0) AS s FROM clips WHERE indexed_at IS NOT NULL').get() as { s: number }).s;
   const indexed = n(counts.indexed);
   const failures = db.prepare("SELECT c.file_name, j.stage, j.last_error_message AS msg FROM jobs j JOIN clips c ON c.id = j.clip_id WHERE j.state = 'failed' LIMIT 5").all();
+  // The proxies the run wrote: their bytes, and whether each holds every frame its original decoded to.
+  const proxyRows = db.prepare('SELECT p.frames, p.bytes, c.frame_count, c.duration_s FROM proxies p JOIN clips c ON c.id = p.clip_id').all() as { frames: number; bytes: number; frame_count: number | null; duration_s: number | null }[];
+  const proxy = {
+    count: proxyRows.length,
+    bytes: proxyRows.reduce((a, r) => a + r.bytes, 0),
+    footageS: proxyRows.reduce((a, r) => a + (r.duration_s ?? 0), 0),
+    framesEqual: proxyRows.every((r) => r.frames === r.frame_count),
+    unequal: proxyRows.filter((r) => r.frames !== r.frame_count).length,
+  };
   // Where the time went: running time per stage, summed over the parallel slots.
   const stageS = Object.fromEntries(
     (db.prepare('SELECT stage, SUM(run_ms) AS ms FROM jobs GROUP BY stage ORDER BY SUM(run_ms) DESC').all() as { stage: string; ms: number }[]).map((r) => [
@@ -266,7 +269,7 @@ async function main(): Promise<void> {
       Math.round(r.ms / 100) / 10,
     ]),
   );
-  console.log(`stage running time (s, summed over slots): ${JSON.stringify(stageS)}`);
+  console.log(`proxies ${proxies}: stage running time (s, summed over slots): ${JSON.stringify(stageS)}`);
   // The analysis decode of every indexed clip with the pipeline's outputs and stills, and about its
   // threads (one share of the cores each; the pipeline gives a decode that starts alone more).
   const floorDir = path.join(work, 'floor');
@@ -283,6 +286,32 @@ async function main(): Promise<void> {
   await pipeline.stop();
   db.close();
   await emu.close();
+  return { work, marks, all: marks.all_searchable_s!, cpu, loop: { p99: loop.percentile(99), max: loop.max }, spawnedWhileIndexing, toolStartupS, footageS, indexed, failures, stageS, decodes, proxy };
+}
+
+async function main(): Promise<void> {
+  console.log(`card: ${CLIPS} clips in ${CARD}`);
+  const files = makeCard(CLIPS);
+  const loadAtStart = os.loadavg();
+  console.log(`load average at the start: ${loadAtStart.map((l) => l.toFixed(2)).join(' ')}`);
+  const startup = measureStartup();
+  for (const tool of ['ffmpeg', 'ffprobe'] as const) {
+    console.log(
+      `start-up CPU per ${tool} process: ${startup.app[tool]?.toFixed(1)} ms (${startup.appPaths[tool]}) vs ${startup.system[tool]?.toFixed(1) ?? '-'} ms (${startup.systemPaths[tool] ?? 'no system ' + tool})`,
+    );
+  }
+  const cpus = os.availableParallelism();
+  const cpuSlots = Number(process.env.BENCH_CPU_SLOTS ?? 0) || appCpuSlots();
+  console.log(`CPU slots: ${cpuSlots} (${cpus} cores)`);
+  // Side by side on the same card: no proxies, then a proxy for every clip from the same decodes.
+  console.log('indexing the card without proxies...');
+  const off = await indexCard('never', cpus, cpuSlots, startup);
+  console.log(`  all searchable in ${off.all.toFixed(1)} s`);
+  fs.rmSync(off.work, { recursive: true, force: true });
+  console.log('indexing the card again, a proxy for every clip...');
+  const on = await indexCard('always', cpus, cpuSlots, startup);
+  console.log(`  all searchable in ${on.all.toFixed(1)} s; ${on.proxy.count} proxies, ${(on.proxy.bytes / 1e6).toFixed(0)} MB for ${on.proxy.footageS.toFixed(0)} s of footage; ${on.proxy.unequal} with a frame count other than the original's`);
+  const { marks, cpu, spawnedWhileIndexing, toolStartupS, footageS, indexed, failures, decodes, loop, stageS } = off;
 
   let bareRun: Awaited<ReturnType<typeof timeFfmpeg>>;
   let aloneRun: Awaited<ReturnType<typeof timeFfmpeg>>;
@@ -292,10 +321,10 @@ async function main(): Promise<void> {
     console.log(`the pipeline's analysis decodes alone (outputs discarded, ${cpuSlots} at a time)...`);
     aloneRun = await timeFfmpeg(decodes, cpuSlots);
   } finally {
-    fs.rmSync(work, { recursive: true, force: true });
+    fs.rmSync(on.work, { recursive: true, force: true });
   }
   const [bare, decodeAlone] = [bareRun.wallS, aloneRun.wallS];
-  const all = marks.all_searchable_s!;
+  const all = off.all;
   console.log(`clips ${CLIPS}: first poster ${marks.first_poster_s?.toFixed(1)} s, posters all ${marks.posters_all_s?.toFixed(1)} s, first searchable ${marks.first_searchable_s?.toFixed(1)} s, all searchable ${all.toFixed(1)} s (${indexed} indexed)`);
   console.log(`footage ${footageS.toFixed(0)} s indexed at ${(footageS / all).toFixed(2)} s/s; bare decode ${bare.toFixed(1)} s; ratio ${(all / bare).toFixed(2)} (goal <= 1.5, and >= 15 s of footage per s)`);
   console.log(
@@ -310,8 +339,12 @@ async function main(): Promise<void> {
     );
     console.log(`CPU of the bare decode ${bareRun.cpuS?.toFixed(1)} core-s, of the analysis decodes alone ${aloneRun.cpuS?.toFixed(1)} core-s`);
   }
-  console.log(`event-loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms, max ${(loop.max / 1e6).toFixed(0)} ms`);
+  console.log(`event-loop delay p99 ${(loop.p99 / 1e6).toFixed(0)} ms, max ${(loop.max / 1e6).toFixed(0)} ms`);
   if (failures.length) console.log('failed jobs:', JSON.stringify(failures));
+  if (on.failures.length) console.log('failed jobs with proxies:', JSON.stringify(on.failures));
+  console.log(
+    `proxies: all searchable in ${on.all.toFixed(1)} s with, ${off.all.toFixed(1)} s without (ratio ${(on.all / off.all).toFixed(2)}, goal <= 1.2); ${((on.proxy.bytes / Math.max(1, on.proxy.footageS)) * 3600 / 1e9).toFixed(2)} GB per hour of footage; every proxy has its original's frame count: ${on.proxy.framesEqual && on.proxy.count === on.indexed}`,
+  );
   console.log(
     JSON.stringify({
       clips: CLIPS,
@@ -326,7 +359,7 @@ async function main(): Promise<void> {
       ratio: Number((all / bare).toFixed(2)),
       decode_alone_s: Number(decodeAlone.toFixed(1)),
       decode_alone_ratio: Number((decodeAlone / bare).toFixed(2)),
-      event_loop_p99_ms: Math.round(loop.percentile(99) / 1e6),
+      event_loop_p99_ms: Math.round(loop.p99 / 1e6),
       tools_cpu_s: cpu ? Number(cpu.tools.toFixed(1)) : null,
       tool_startup_cpu_s: Number(toolStartupS.toFixed(1)),
       decode_cpu_s: cpu ? Number((cpu.tools - toolStartupS).toFixed(1)) : null,
@@ -340,6 +373,11 @@ async function main(): Promise<void> {
       decode_alone_cpu_s: aloneRun.cpuS === null ? null : Number(aloneRun.cpuS.toFixed(1)),
       cpu_slots: cpuSlots,
       stage_s: stageS,
+      proxy_wall_ratio: Number((on.all / off.all).toFixed(3)),
+      proxy_bytes_per_hour: on.proxy.footageS > 0 ? Math.round((on.proxy.bytes / on.proxy.footageS) * 3600) : null,
+      proxy_frames_equal: on.proxy.count === on.indexed && on.proxy.framesEqual,
+      proxies: on.proxy.count,
+      proxies_all_searchable_s: Number(on.all.toFixed(1)),
     }),
   );
 }
