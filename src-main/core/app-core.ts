@@ -18,8 +18,8 @@ import type { ToolStatus } from '../../src-shared/contract/settings';
 import { AppError, toAppError } from '../../src-shared/errors';
 import { METHODS, type MethodName } from '../../src-shared/contract';
 import type { Logger } from './util/logger';
-import { createMediaResolver } from './media-resolver';
-import { createClipFileCheck } from './library/clip-file';
+import { createMediaResolver, type MediaResolver } from './media-resolver';
+import { createClipFiles } from './library/clip-file';
 import { createServiceProvider, type ServiceProvider } from './service-provider';
 import { createLibraryService } from './library/library-handlers';
 import { posterPathOf } from './library/thumbnail-store';
@@ -31,7 +31,6 @@ import { resolveUnder } from './util/resolve-under';
 import { createAppPipeline } from './pipeline/app-pipeline';
 import { createCollectionsModule } from './collections/collections-module';
 import { createSearchModule, searchServiceBinding } from './search/search-module';
-import type { MediaRef } from '../../src-shared/media-ref';
 import { acquireDataDirLock, type DataDirLock } from './util/data-dir-lock';
 import { createDiskGuard } from './util/disk-space';
 import { createCatalogHandlers } from './catalog/catalog-handlers';
@@ -79,7 +78,7 @@ export interface AppCore {
   secrets: SecretStore;
   service: ServiceProvider;
   paths: { dataDir: string; catalog: string; cacheDir: string; thumbsDir: string; backupsDir: string };
-  resolveMedia: (ref: MediaRef) => Promise<string | null>;
+  resolveMedia: MediaResolver;
   /** Playback of a clip added by URL, streamed through main (null: not such a clip). */
   openRemoteClip: RemoteClipStream;
   dispose(): Promise<void>;
@@ -103,7 +102,7 @@ export async function createAppCore(o: AppCoreOptions): Promise<AppCore> {
 /** What the app builds on one open catalog (catalog-session.ts rebuilds it when the catalog changes). */
 interface CatalogApp {
   dispatch: Dispatch;
-  resolveMedia: (ref: MediaRef) => Promise<string | null>;
+  resolveMedia: MediaResolver;
   openRemoteClip: RemoteClipStream;
   dispose(): Promise<void>;
 }
@@ -224,7 +223,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
   /** The whole app on an open catalog; `readOnly` (a full disk) starts nothing that writes. */
   function composeCatalogApp(db: CatalogDb, readOnly: boolean): CatalogApp {
     const shutdown = new AbortController();
-    const clipFile = createClipFileCheck(db);
+    const clipFiles = createClipFiles(db);
     // A seat of a team library divides the indexing with the other seats (none while read-only).
     let team: TeamRuntime | null = null;
     const pipeline = createAppPipeline({
@@ -326,7 +325,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
         remote,
         logger: o.logger,
       }),
-      ...createFilesHandlers(clipFile, o.desktop, (clipId) => {
+      ...createFilesHandlers(clipFiles.check, o.desktop, (clipId) => {
         const poster = posterPathOf(db, clipId);
         return poster ? resolveUnder(paths.thumbsDir, poster) : null;
       }),
@@ -340,7 +339,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
 
     return {
       dispatch: dispatcher(handlers),
-      resolveMedia: createMediaResolver(clipFile, paths.thumbsDir),
+      resolveMedia: createMediaResolver(clipFiles.open, paths.thumbsDir),
       openRemoteClip: createRemoteClipStream(db, remote),
       async dispose() {
         settingsChanged = () => {};
