@@ -27,7 +27,7 @@ import { createMarksHandlers } from './marks/marks-handlers';
 import { createExportHandlers } from './export/export-handlers';
 import { createServiceActionsHandlers } from './service-actions/service-actions-handlers';
 import { createFilesHandlers, type DesktopShell } from './files/files-handlers';
-import { resolveUnder } from './util/resolve-under';
+import { readUnder } from './util/open-verified';
 import { createAppPipeline } from './pipeline/app-pipeline';
 import { createCollectionsModule } from './collections/collections-module';
 import { createSearchModule, searchServiceBinding } from './search/search-module';
@@ -83,6 +83,9 @@ export interface AppCore {
   openRemoteClip: RemoteClipStream;
   dispose(): Promise<void>;
 }
+
+/** A poster shown under the pointer in a drag is a small JPEG; anything bigger in its place is not read. */
+const MAX_DRAG_ICON = 4 * 1024 * 1024;
 
 /**
  * Composition root of everything that does not need Electron. The Electron main entry and the
@@ -325,9 +328,10 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
         remote,
         logger: o.logger,
       }),
-      ...createFilesHandlers(clipFiles.check, o.desktop, (clipId) => {
+      ...createFilesHandlers(clipFiles.check, o.desktop, async (clipId) => {
         const poster = posterPathOf(db, clipId);
-        return poster ? resolveUnder(paths.thumbsDir, poster) : null;
+        const bytes = poster ? await readUnder(paths.thumbsDir, poster, MAX_DRAG_ICON) : null;
+        return bytes instanceof Buffer ? bytes : null;
       }),
     };
     if (!readOnly) {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../src-shared/errors';
-import { identityOf, openUnder, openVerified, type OpenedFile } from '../../src-main/core/util/open-verified';
+import { identityOf, openUnder, openVerified, readUnder, type OpenedFile } from '../../src-main/core/util/open-verified';
 import { tempDir } from '../helpers/paths';
 
 /** util/open-verified.ts: one open, no link followed, the descriptor proven to be the file meant. */
@@ -129,5 +129,16 @@ describe('openVerified', () => {
     opened.push(ok);
     expect(await openUnder(root, 'evil.jpg')).toMatchObject({ kind: 'not_found' });
     expect(await openUnder(root, '../secret.txt')).toMatchObject({ kind: 'not_found' });
+  });
+
+  it('readUnder reads a poster from its checked descriptor, and refuses a link in its place or a file too big', async () => {
+    const root = path.join(tmp.dir, 'thumbs');
+    fs.mkdirSync(root);
+    fs.writeFileSync(path.join(root, 'poster.jpg'), 'jpeg bytes');
+    expect((await readUnder(root, 'poster.jpg', 100)).toString()).toBe('jpeg bytes');
+    expect(await readUnder(root, 'poster.jpg', 5)).toMatchObject({ kind: 'too_large' });
+    fs.rmSync(path.join(root, 'poster.jpg'));
+    fs.symlinkSync(secret, path.join(root, 'poster.jpg'));
+    expect(await readUnder(root, 'poster.jpg', 100)).toMatchObject({ kind: 'not_found' });
   });
 });

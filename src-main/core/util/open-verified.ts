@@ -92,6 +92,25 @@ export async function openVerified(file: string, opts: { within?: string; expect
   }
 }
 
+/**
+ * The bytes of a small file under root (a poster for a drag icon), read from the verified
+ * descriptor: a file over maxBytes is refused rather than read whole.
+ */
+export async function readUnder(root: string, relPath: string, maxBytes: number): Promise<Buffer | AppError> {
+  const file = await openUnder(root, relPath);
+  if (file instanceof AppError) return file;
+  try {
+    if (file.identity.size > maxBytes) return new AppError('too_large', `${relPath} is over ${maxBytes} bytes`);
+    const buf = Buffer.alloc(file.identity.size);
+    const { bytesRead } = await file.handle.read(buf, 0, buf.length, 0);
+    return buf.subarray(0, bytesRead);
+  } catch (e) {
+    return new AppError('io', `cannot read ${relPath}: ${(e as Error).message}`, { cause: e });
+  } finally {
+    await file.handle.close();
+  }
+}
+
 /** A file in an app-owned folder (thumbnails, proxies) by its relative path: nothing outside it, no link. */
 export async function openUnder(root: string, relPath: string): Promise<OpenedFile | AppError> {
   const file = resolveUnder(root, relPath);
