@@ -53,7 +53,11 @@ const swapped = (file: string) => new AppError('invalid', `${file} changed while
  * elsewhere, as O_NOFOLLOW guards only the last part; so after the open the path is resolved
  * again and must name the same real path and the same device and inode as the descriptor. A
  * descriptor opened on another file fails that, whatever the path did in between: only a file
- * that is at the real path once the descriptor is open passes, and that is the file meant.
+ * that is at the real path once the descriptor is open passes, and that is the file meant. What is
+ * left: the path may change after that second look, which no longer matters (nothing opens it
+ * again; callers read the descriptor), and a hard link to another file put at the real path passes
+ * as that file, which takes write access to the folder and the same filesystem; for a clip the
+ * size and fingerprint, read from the descriptor (library/clip-file.ts), still refuse it.
  */
 export async function openVerified(file: string, opts: { within?: string; expect?: FileIdentity } = {}): Promise<OpenedFile | AppError> {
   const gone = () => new AppError('not_found', `${file} is not there`);
