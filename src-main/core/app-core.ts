@@ -18,9 +18,9 @@ import type { ToolStatus } from '../../src-shared/contract/settings';
 import { AppError, toAppError } from '../../src-shared/errors';
 import { METHODS, type MethodName } from '../../src-shared/contract';
 import type { Logger } from './util/logger';
-import { createMediaResolver } from './media-resolver';
-import { createPlaybackHandlers, createProxyFileCheck } from './proxies/proxy-handlers';
-import { createClipFileCheck } from './library/clip-file';
+import { createMediaResolver, type MediaResolver } from './media-resolver';
+import { createPlaybackHandlers, createProxyFileOpen } from './proxies/proxy-handlers';
+import { createClipFiles } from './library/clip-file';
 import { createServiceProvider, type ServiceProvider } from './service-provider';
 import { createLibraryService } from './library/library-handlers';
 import { posterPathOf } from './library/thumbnail-store';
@@ -28,11 +28,10 @@ import { createMarksHandlers } from './marks/marks-handlers';
 import { createExportHandlers } from './export/export-handlers';
 import { createServiceActionsHandlers } from './service-actions/service-actions-handlers';
 import { createFilesHandlers, type DesktopShell } from './files/files-handlers';
-import { resolveUnder } from './util/resolve-under';
+import { readUnder } from './util/open-verified';
 import { createAppPipeline } from './pipeline/app-pipeline';
 import { createCollectionsModule } from './collections/collections-module';
 import { createSearchModule, searchServiceBinding } from './search/search-module';
-import type { MediaRef } from '../../src-shared/media-ref';
 import { acquireDataDirLock, type DataDirLock } from './util/data-dir-lock';
 import { createDiskGuard } from './util/disk-space';
 import { createCatalogHandlers } from './catalog/catalog-handlers';
@@ -80,11 +79,14 @@ export interface AppCore {
   secrets: SecretStore;
   service: ServiceProvider;
   paths: { dataDir: string; catalog: string; cacheDir: string; thumbsDir: string; backupsDir: string };
-  resolveMedia: (ref: MediaRef) => Promise<string | null>;
+  resolveMedia: MediaResolver;
   /** Playback of a clip added by URL, streamed through main (null: not such a clip). */
   openRemoteClip: RemoteClipStream;
   dispose(): Promise<void>;
 }
+
+/** A poster shown under the pointer in a drag is a small JPEG; anything bigger in its place is not read. */
+const MAX_DRAG_ICON = 4 * 1024 * 1024;
 
 /**
  * Composition root of everything that does not need Electron. The Electron main entry and the
@@ -104,7 +106,7 @@ export async function createAppCore(o: AppCoreOptions): Promise<AppCore> {
 /** What the app builds on one open catalog (catalog-session.ts rebuilds it when the catalog changes). */
 interface CatalogApp {
   dispatch: Dispatch;
-  resolveMedia: (ref: MediaRef) => Promise<string | null>;
+  resolveMedia: MediaResolver;
   openRemoteClip: RemoteClipStream;
   dispose(): Promise<void>;
 }
@@ -225,7 +227,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
   /** The whole app on an open catalog; `readOnly` (a full disk) starts nothing that writes. */
   function composeCatalogApp(db: CatalogDb, readOnly: boolean): CatalogApp {
     const shutdown = new AbortController();
-    const clipFile = createClipFileCheck(db);
+    const clipFiles = createClipFiles(db);
     // A seat of a team library divides the indexing with the other seats (none while read-only).
     let team: TeamRuntime | null = null;
     const pipeline = createAppPipeline({
@@ -328,10 +330,11 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
         remote,
         logger: o.logger,
       }),
-      ...createPlaybackHandlers({ db, clipFile, cacheDir: paths.cacheDir, proxyPolicy: () => preferences.get().proxies }),
-      ...createFilesHandlers(clipFile, o.desktop, (clipId) => {
+      ...createPlaybackHandlers({ db, clipFile: clipFiles.check, cacheDir: paths.cacheDir, proxyPolicy: () => preferences.get().proxies }),
+      ...createFilesHandlers(clipFiles.check, o.desktop, async (clipId) => {
         const poster = posterPathOf(db, clipId);
-        return poster ? resolveUnder(paths.thumbsDir, poster) : null;
+        const bytes = poster ? await readUnder(paths.thumbsDir, poster, MAX_DRAG_ICON) : null;
+        return bytes instanceof Buffer ? bytes : null;
       }),
     };
     if (!readOnly) {
@@ -343,7 +346,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
 
     return {
       dispatch: dispatcher(handlers),
-      resolveMedia: createMediaResolver(clipFile, paths.thumbsDir, createProxyFileCheck(db, paths.cacheDir)),
+      resolveMedia: createMediaResolver(clipFiles.open, paths.thumbsDir, createProxyFileOpen(db, paths.cacheDir)),
       openRemoteClip: createRemoteClipStream(db, remote),
       async dispose() {
         settingsChanged = () => {};

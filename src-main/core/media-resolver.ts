@@ -1,17 +1,34 @@
 import type { MediaRef } from '../../src-shared/media-ref';
-import type { ClipFileCheck } from './library/clip-file';
-import { resolveUnder } from './util/resolve-under';
+import { AppError } from '../../src-shared/errors';
+import type { ClipFileOpen } from './library/clip-file';
+import { contentType } from './util/content-type';
+import { openUnder, type OpenedFile } from './util/open-verified';
+
+/** A media file open for serving: stream from `handle` (the verified descriptor) and close it. */
+export interface ServedFile extends OpenedFile {
+  contentType: string;
+}
+
+/** Null: nothing to serve from a file (refused, missing, or a clip that lives at a URL). */
+export type MediaResolver = (ref: MediaRef) => Promise<ServedFile | null>;
+
+type Openers = { [K in MediaRef['kind']]: (ref: Extract<MediaRef, { kind: K }>) => Promise<OpenedFile | AppError> };
 
 /**
  * Only three kinds of file are ever served to the renderer: files in the thumbnail cache, viewing
- * proxies in the proxy cache (proxies/proxy-handlers.ts) and catalogued clips on a drive, each checked at open time to still be the file catalogued (a clip
- * that lives at a URL is not a file: main streams it, see remote/remote-clip-stream.ts). Anything
- * else (a crafted path, a replaced file) resolves to null.
+ * proxies in the proxy cache (proxies/proxy-handlers.ts) and catalogued clips on a drive, each opened once and checked on the open descriptor to still be
+ * the file meant (util/open-verified.ts); a clip that lives at a URL is not a file: main streams
+ * it, see remote/remote-clip-stream.ts. Anything else (a crafted path, a replaced file, a link
+ * swapped in) resolves to null. Another kind of file is one more opener below.
  */
-export function createMediaResolver(clipFile: ClipFileCheck, thumbsDir: string, proxyFile: (clipId: number) => Promise<string | null>): (ref: MediaRef) => Promise<string | null> {
+export function createMediaResolver(clipFile: ClipFileOpen, thumbsDir: string, proxyFile: (clipId: number) => Promise<OpenedFile | AppError>): MediaResolver {
+  const openers: Openers = {
+    thumb: (ref) => openUnder(thumbsDir, ref.path),
+    clip: (ref) => clipFile(ref.clipId),
+    proxy: (ref) => proxyFile(ref.clipId),
+  };
   return async (ref) => {
-    if (ref.kind === 'thumb') return resolveUnder(thumbsDir, ref.path);
-    if (ref.kind === 'proxy') return proxyFile(ref.clipId).catch(() => null);
-    return clipFile(ref.clipId).catch(() => null);
+    const file = await (openers[ref.kind] as (r: MediaRef) => Promise<OpenedFile | AppError>)(ref);
+    return file instanceof AppError ? null : { ...file, contentType: contentType(file.real) };
   };
 }

@@ -19,7 +19,7 @@ export function createDesktopShell(window: () => BrowserWindow | null): DesktopS
     startDrag: (files, icon) => {
       const w = window();
       if (!w || files.length === 0) return;
-      const img = icon ? nativeImage.createFromPath(icon).resize({ width: 96 }) : nativeImage.createFromDataURL(BLANK_ICON);
+      const img = icon ? nativeImage.createFromBuffer(icon).resize({ width: 96 }) : nativeImage.createFromDataURL(BLANK_ICON);
       w.webContents.startDrag({ file: files[0]!, files, icon: img.isEmpty() ? nativeImage.createFromDataURL(BLANK_ICON) : img });
     },
     // One file: the save dialog (it asks before replacing a file). Several (an EDL per frame

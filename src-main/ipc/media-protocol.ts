@@ -1,9 +1,10 @@
-import { net, protocol } from 'electron';
+import { protocol } from 'electron';
 import { Readable } from 'node:stream';
-import { pathToFileURL } from 'node:url';
 import { AppError, toAppError } from '../../src-shared/errors';
 import type { RemoteClipStream } from '../core/remote/remote-clip-stream';
-import { parseMediaPath, type MediaRef } from '../../src-shared/media-ref';
+import { parseMediaPath } from '../../src-shared/media-ref';
+import type { MediaResolver } from '../core/media-resolver';
+import { answerFile } from '../core/util/file-answer';
 import { APP_ORIGIN } from './app-origin';
 import { APP_SCHEME_PRIVILEGES } from './app-protocol';
 
@@ -19,18 +20,21 @@ export function registerSchemes(): void {
 
 /**
  * rs-media://thumb/<path> and rs-media://clip/<id>: only cache files and catalogued clips, checked at
- * each request; a clip added by URL is read by main (core/remote: the address rules, redirects by
- * hand, timeouts) with the player's range, so the renderer never loads remote content.
+ * each request and streamed from the descriptor that was checked (not net.fetch of a file: URL,
+ * which would open the path again); a clip added by URL is read by main (core/remote: the address
+ * rules, redirects by hand, timeouts) with the player's range, so the renderer never loads remote
+ * content.
  */
-export function handleMediaProtocol(resolveMedia: (ref: MediaRef) => Promise<string | null>, openRemoteClip: RemoteClipStream): void {
+export function handleMediaProtocol(resolveMedia: MediaResolver, openRemoteClip: RemoteClipStream): void {
   protocol.handle(MEDIA_SCHEME, async (request) => {
     const u = new URL(request.url);
     const ref = parseMediaPath(`${u.hostname}${u.pathname}`);
     const file = ref ? await resolveMedia(ref) : null;
     let res: Response;
     if (file) {
-      // net.fetch on file: honours Range requests, so <video> can seek.
-      res = await net.fetch(pathToFileURL(file).toString(), { headers: request.headers });
+      // The body's stream closes the descriptor when read to its end or cancelled (the player left).
+      const answer = await answerFile(file, file.contentType, request.headers.get('range'), request.method);
+      res = new Response(answer.body ? (Readable.toWeb(answer.body) as ReadableStream) : null, { status: answer.status, headers: answer.headers });
     } else {
       const remote = ref?.kind === 'clip' ? await openRemoteClip(ref.clipId, request.headers.get('range') ?? undefined, request.signal).catch((e: unknown) => toAppError(e, 'offline')) : null;
       if (!remote) return new Response('not found', { status: 404 });

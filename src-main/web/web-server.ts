@@ -4,9 +4,10 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Dispatch } from '../core/rpc/dispatcher';
 import type { EventBus } from '../core/rpc/event-bus';
 import type { Logger } from '../core/util/logger';
-import { parseMediaPath, type MediaRef } from '../../src-shared/media-ref';
+import { parseMediaPath } from '../../src-shared/media-ref';
+import type { MediaResolver } from '../core/media-resolver';
 import { checkRequest, newToken, tokenCookie } from './web-auth';
-import { resolveUnder, sendFile } from './static-files';
+import { sendOpened, sendUnder } from './static-files';
 import { pipeline } from 'node:stream/promises';
 import type { RemoteClipStream } from '../core/remote/remote-clip-stream';
 import { toAppError } from '../../src-shared/errors';
@@ -14,7 +15,7 @@ import { toAppError } from '../../src-shared/errors';
 export interface WebServerOptions {
   dispatch: Dispatch;
   events: EventBus;
-  resolveMedia: (ref: MediaRef) => Promise<string | null>;
+  resolveMedia: MediaResolver;
   /** A clip added by URL, streamed through main with the player's range (null: not such a clip). */
   openRemoteClip?: RemoteClipStream;
   /** The built renderer (out/renderer). */
@@ -205,7 +206,7 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     if (url.pathname.startsWith('/media/')) {
       const ref = parseMediaPath(url.pathname.slice('/media'.length));
       const file = ref ? await o.resolveMedia(ref) : null;
-      if (file) return sendFile(req, res, file, security);
+      if (file) return sendOpened(req, res, file, file.contentType, security);
       if (ref?.kind === 'clip' && o.openRemoteClip) return streamRemoteClip(req, res, o.openRemoteClip, ref.clipId, security);
       res.writeHead(404).end();
       return;
@@ -217,12 +218,7 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
       res.writeHead(400).end();
       return;
     }
-    const file = resolveUnder(o.rendererDir, rel === '/' ? 'index.html' : rel);
-    if (!file) {
-      res.writeHead(404).end();
-      return;
-    }
-    sendFile(req, res, file, security);
+    await sendUnder(req, res, o.rendererDir, rel === '/' ? 'index.html' : rel, security);
   }
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });

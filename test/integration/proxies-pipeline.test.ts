@@ -88,9 +88,11 @@ describe('viewing proxies made in the one decode', () => {
         continue;
       }
       expect(row, name).toBeDefined();
-      const file = await app.core.resolveMedia({ kind: 'proxy', clipId: ids[name]! });
-      expect(file, name).not.toBeNull();
-      const proxy = videoStream(file!);
+      const served = await app.core.resolveMedia({ kind: 'proxy', clipId: ids[name]! });
+      expect(served, name).not.toBeNull();
+      await served!.handle.close();
+      expect(served!.contentType).toBe('video/mp4');
+      const proxy = videoStream(served!.real);
       const original = videoStream(path.join(footage, name));
       expect(proxy).toMatchObject({ codec_name: 'h264', pix_fmt: 'yuv420p' });
       expect(proxy.height).toBeLessThanOrEqual(540);
@@ -103,6 +105,13 @@ describe('viewing proxies made in the one decode', () => {
       expect(p, name).toMatchObject({ source: 'proxy', offline: false, proxy: 'ready', proxyFrames: row!.frames });
       expect(p.why, name).toMatch(/the player (does not decode|cannot open)/);
     }
+    // A proxy emptied since it was written is refused (the viewer then says why instead of showing black).
+    const row = proxyRow('B001_dnxhr.mxf')!;
+    const file = path.join(tmp.dir, 'data', 'cache', row.file);
+    const bytes = fs.readFileSync(file);
+    fs.writeFileSync(file, '');
+    expect(await app.core.resolveMedia({ kind: 'proxy', clipId: ids['B001_dnxhr.mxf']! })).toBeNull();
+    fs.writeFileSync(file, bytes);
     // No .part file is left behind.
     expect(fs.readdirSync(path.join(tmp.dir, 'data', 'cache', 'proxies')).filter((f) => f.endsWith('.part'))).toEqual([]);
   });
@@ -116,7 +125,9 @@ describe('viewing proxies made in the one decode', () => {
         else expect(p, name).toMatchObject({ source: 'proxy', offline: true, why: expect.stringMatching(/no longer at/) });
       }
       expect(await app.core.resolveMedia({ kind: 'clip', clipId: ids['A001_prores.mov']! })).toBeNull();
-      expect(await app.core.resolveMedia({ kind: 'proxy', clipId: ids['A001_prores.mov']! })).not.toBeNull();
+      const served = await app.core.resolveMedia({ kind: 'proxy', clipId: ids['A001_prores.mov']! });
+      expect(served).not.toBeNull();
+      await served!.handle.close();
     } finally {
       fs.renameSync(away, footage);
     }

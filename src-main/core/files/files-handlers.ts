@@ -11,8 +11,8 @@ import type { HandlersFor } from '../rpc/handlers';
 export interface DesktopShell {
   reveal(file: string): void;
   open(file: string): Promise<void>;
-  /** `icon`: a poster to show under the pointer (null: the shell's own). */
-  startDrag(files: string[], icon: string | null): void;
+  /** `icon`: a poster's bytes to show under the pointer, read from its checked descriptor (null: the shell's own). */
+  startDrag(files: string[], icon: Buffer | null): void;
   /**
    * Asks the user where to save built files (the system's save dialog; a folder for several) and
    * writes them there. Returns the paths written; none when the user cancelled.
@@ -27,7 +27,7 @@ export const WEB_HAND_OFF_REASON =
  * `fileOf` is the app's one clip-file resolver (library/clip-file.ts, also behind playback): an
  * offline drive, a missing file or one replaced since it was catalogued is said, not handed over.
  */
-export function createFilesHandlers(fileOf: ClipFileCheck, desktop: DesktopShell | undefined, posterOf: (clipId: number) => string | null): HandlersFor<typeof filesMethods> {
+export function createFilesHandlers(fileOf: ClipFileCheck, desktop: DesktopShell | undefined, posterOf: (clipId: number) => Promise<Buffer | null>): HandlersFor<typeof filesMethods> {
   const need = (): DesktopShell => {
     if (!desktop) throw new AppError('invalid', WEB_HAND_OFF_REASON);
     return desktop;
@@ -46,7 +46,7 @@ export function createFilesHandlers(fileOf: ClipFileCheck, desktop: DesktopShell
     },
     'files.startDrag': async ({ clipIds }) => {
       const files = await Promise.all(clipIds.map(fileOf));
-      need().startDrag(files, posterOf(clipIds[0]!));
+      need().startDrag(files, await posterOf(clipIds[0]!));
       return { ok: true as const };
     },
   };

@@ -1,11 +1,11 @@
-import fs from 'node:fs';
-import { toAppError } from '../../../src-shared/errors';
+import { AppError, toAppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { candidateLocations, learnRootMap, rootKeyOf, type RootRule } from '../team/root-map';
 import { locationPairs, publishedTeamClips, type PublishedTeamClip } from '../team/team-clip-store';
 import type { TeamLink } from '../team/team-link';
 import { localClipOfTeamClip } from '../team/team-replica-store';
 import { silentLogger, type Logger } from '../util/logger';
+import { openVerified } from '../util/open-verified';
 import { joinOnVolume } from './clip-paths';
 import { clipsWithContent } from './clip-store';
 import { connectedDrives } from './volume-store';
@@ -146,7 +146,7 @@ export class TeamClipArrivals {
     const drives = connectedDrives(this.o.db).map((d) => ({ ...d, rootKey: rootKeyOf(d) }));
     const found: Array<{ clip: PublishedTeamClip; file: string }> = [];
     for (const clip of missing) {
-      const file = fileHere(clip, rules, drives);
+      const file = await fileHere(clip, rules, drives);
       if (file) {
         found.push({ clip, file });
         this.notHere.delete(clip.id);
@@ -164,18 +164,25 @@ export class TeamClipArrivals {
   }
 }
 
-/** Where the clip's file is on this seat: on a drive the rules give, at the path they give, with the clip's size. */
-function fileHere(clip: PublishedTeamClip, rules: readonly RootRule[], drives: readonly { mountPath: string; rootKey: string }[]): string | null {
+/**
+ * Where the clip's file is on this seat: on a drive the rules give, at the path they give, with the
+ * clip's size. The place comes from another seat's row, so it is
+ * opened as a served file is (util/open-verified.ts): a path that climbs out of the drive ('..') or
+ * a link on the share that leads out of it is not the clip, whatever is at the other end.
+ */
+export async function fileHere(clip: PublishedTeamClip, rules: readonly RootRule[], drives: readonly { mountPath: string; rootKey: string }[]): Promise<string | null> {
   for (const at of clip.locations) {
     for (const here of candidateLocations(at, rules)) {
       for (const d of drives) {
         if (d.rootKey !== here.rootKey) continue;
-        const file = joinOnVolume(d.mountPath, here.relPath);
-        try {
-          if (fs.statSync(file).size === clip.sizeBytes) return file;
-        } catch {
-          // not at this place: the next candidate
-        }
+        const at = joinOnVolume(d.mountPath, here.relPath);
+        const file = await openVerified(at, { within: d.mountPath });
+        // Not at this place (or not there as a file of the drive): the next candidate.
+        if (file instanceof AppError) continue;
+        await file.handle.close();
+        // The path as the drive names it (the import places a clip on its drive by it); the
+        // import reads and fingerprints the file itself, and serving checks it against that.
+        if (file.identity.size === clip.sizeBytes) return at;
       }
     }
   }

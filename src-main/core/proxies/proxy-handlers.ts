@@ -4,7 +4,7 @@ import type { CatalogDb } from '../catalog/open-catalog';
 import { getClipRow, pathOf } from '../library/clip-store';
 import type { ClipFileCheck } from '../library/clip-file';
 import type { Handlers } from '../rpc/handlers';
-import { resolveUnder } from '../util/resolve-under';
+import { openUnder, type OpenedFile } from '../util/open-verified';
 import { nativePlayback } from './native-playback';
 import { playbackSource } from './playback-source';
 import { isDetachableMount, wantsProxy, type ProxyPolicy } from './proxy-policy';
@@ -17,16 +17,23 @@ function currentProxy(db: CatalogDb, clipId: number, fingerprint: string | null)
 }
 
 /**
- * The proxy file a player may read: under the cache folder, made from the clip's current
- * content; marked as played for the storage budget's least-recently-used order.
+ * The proxy file a player may read, opened once (util/open-verified.ts): under the cache folder,
+ * made from the clip's current content, of the size it was written at (a file emptied or cut
+ * since is refused, so the viewer falls back instead of showing black); marked as played for the
+ * storage budget's least-recently-used order.
  */
-export function createProxyFileCheck(db: CatalogDb, cacheDir: string): (clipId: number) => Promise<string | null> {
+export function createProxyFileOpen(db: CatalogDb, cacheDir: string): (clipId: number) => Promise<OpenedFile | AppError> {
   return async (clipId) => {
     const clip = pathOf(db, clipId);
     const row = clip ? currentProxy(db, clipId, clip.fingerprint) : null;
-    if (!row) return null;
-    const file = await resolveUnder(cacheDir, row.file);
-    if (file) touchProxy(db, clipId, Date.now());
+    if (!row) return new AppError('not_found', `clip ${clipId} has no viewing proxy`);
+    const file = await openUnder(cacheDir, row.file);
+    if (file instanceof AppError) return file;
+    if (file.identity.size !== row.bytes) {
+      await file.handle.close();
+      return new AppError('invalid', `the proxy of clip ${clipId} is not the file written (${file.identity.size} bytes of ${row.bytes})`);
+    }
+    touchProxy(db, clipId, Date.now());
     return file;
   };
 }

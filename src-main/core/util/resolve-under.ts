@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-function inside(root: string, p: string): boolean {
+/** `p` is root itself or below it (both already resolved the same way). */
+export function inside(root: string, p: string): boolean {
   return p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 }
 
