@@ -111,6 +111,7 @@ describe('viewing proxies made in the one decode', () => {
     const bytes = fs.readFileSync(file);
     fs.writeFileSync(file, '');
     expect(await app.core.resolveMedia({ kind: 'proxy', clipId: ids['B001_dnxhr.mxf']! })).toBeNull();
+    expect(await playback('B001_dnxhr.mxf')).toMatchObject({ source: 'none', proxy: 'pending', why: expect.stringMatching(/DNxHD\/DNxHR|MXF/) });
     fs.writeFileSync(file, bytes);
     // No .part file is left behind.
     expect(fs.readdirSync(path.join(tmp.dir, 'data', 'cache', 'proxies')).filter((f) => f.endsWith('.part'))).toEqual([]);

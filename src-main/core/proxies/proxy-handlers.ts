@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
@@ -51,7 +52,9 @@ export function createPlaybackHandlers(o: { db: CatalogDb; clipFile: ClipFileChe
           unreachableWhy = e instanceof AppError ? e.message : 'the original cannot be read';
         });
       }
-      const proxy = currentProxy(o.db, clipId, row.fingerprint);
+      const made = currentProxy(o.db, clipId, row.fingerprint);
+      // On disk as written: one deleted or cut since does not count (the viewer would show black).
+      const proxy = made && fs.statSync(path.join(o.cacheDir, made.file), { throwIfNoEntry: false })?.size === made.bytes ? made : null;
       const detachable = isDetachableMount(row.mount_path, o.platform ?? process.platform);
       return playbackSource({
         native: nativePlayback(facts),
