@@ -35,7 +35,7 @@ describe('native-runtime.mjs electron', () => {
   afterEach(() => tmp.cleanup());
 
   function run(): { status: number | null; stdout: string; stderr: string } {
-    const env = { ...process.env, PATH: `${path.join(root, 'bin')}${path.delimiter}${process.env.PATH}` };
+    const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${path.join(root, 'bin')}${path.delimiter}${process.env.PATH}` };
     delete env.ELECTRON_OVERRIDE_DIST_PATH;
     const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'native-runtime.mjs'), 'electron'], { cwd: root, env, encoding: 'utf8' });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
