@@ -135,12 +135,13 @@ export function withLock(fn, root = ROOT) {
 }
 
 /** Builds into a fresh folder and swaps it in for out/ by rename; records what it was built from. */
-function buildAndSwap(root, hash, quiet) {
+function buildAndSwap(root, hash, quiet, why) {
   const state = stateDir(root);
   const next = path.join(state, `next-${process.pid}`);
   const old = path.join(state, `old-${process.pid}`);
-  fs.rmSync(next, { recursive: true, force: true });
-  if (!quiet) console.log('[build] sources changed: building out/');
+  // Holding the lock, any other next-*/old-* is what a killed build left behind.
+  for (const e of fs.readdirSync(state)) if (/^(next|old)-\d+$/.test(e)) fs.rmSync(path.join(state, e), { recursive: true, force: true });
+  if (!quiet) console.log(`[build] ${why}: building out/`);
   const cli = path.join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
   execFileSync(process.execPath, [cli, 'build'], { cwd: root, stdio: quiet ? 'pipe' : ['ignore', 'inherit', 'inherit'], env: { ...process.env, REELSCOUT_OUT_DIR: next } });
   const out = path.join(root, 'out');
@@ -156,7 +157,7 @@ function buildAndSwap(root, hash, quiet) {
  */
 export function ensureBuiltLocked(root = ROOT, { force = false, quiet = false } = {}) {
   const hash = inputsHash(root);
-  if (force || currentBuild(root) !== hash) buildAndSwap(root, hash, quiet);
+  if (force || currentBuild(root) !== hash) buildAndSwap(root, hash, quiet, force ? 'forced' : 'sources changed');
   return hash;
 }
 
