@@ -27,6 +27,21 @@ function electronVersion() {
   }
 }
 
+/**
+ * The path of Electron's executable when it is there to run, else null. electron's postinstall
+ * downloads it (skipped with ELECTRON_SKIP_BINARY_DOWNLOAD=1 or offline); without it the package
+ * is only its JavaScript, whose require throws, and `electron-vite preview` would fail late with
+ * "Electron uninstall" after this script had rebuilt better-sqlite3 for an Electron that cannot run.
+ */
+function electronBinary() {
+  try {
+    const bin = require(require.resolve('electron', { paths: [root] }));
+    return typeof bin === 'string' && fs.existsSync(bin) ? bin : null;
+  } catch {
+    return null;
+  }
+}
+
 function loadsInNode() {
   try {
     execFileSync(process.execPath, ['-e', "new (require('better-sqlite3'))(':memory:').close()"], { cwd: root, stdio: 'pipe' });
@@ -46,8 +61,12 @@ if (target === 'node') {
     execFileSync(npm, ['rebuild', 'better-sqlite3'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
   }
 } else {
-  if (!electronVersion()) {
-    console.error('[native-runtime] electron is not installed: run `npm ci` on a machine that can download it');
+  // Checked before any rebuild: an addon rebuilt for Electron no longer loads in Node, so the
+  // checkout's tests and web mode would break for nothing.
+  if (!electronVersion() || !electronBinary()) {
+    console.error(
+      "[native-runtime] Electron's program is not installed in node_modules/electron (its download was skipped or failed), so `npm start` cannot open the app window: run `npm run start:web` to use Reelscout in a browser instead, or run `npm ci` again where electronjs.org can be reached.",
+    );
     process.exit(1);
   }
   if (have === want) process.exit(0);
