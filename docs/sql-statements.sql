@@ -1131,7 +1131,7 @@ SELECT
 (SELECT COUNT(*) FROM segments s JOIN embeddings e ON e.segment_id = s.id WHERE s.clip_id = @c AND s.profile_id = @p) AS embedded,
 (SELECT COUNT(*) FROM segments s JOIN service_tags t ON t.segment_id = s.id WHERE s.clip_id = @c AND s.profile_id = @p) AS tagged;
 
--- ===== src-main/core/proxies/proxy-store.ts (6)
+-- ===== src-main/core/proxies/proxy-store.ts (7)
 -- proxyOf
 SELECT * FROM proxies WHERE clip_id = ?;
 -- recordProxy
@@ -1146,6 +1146,12 @@ DELETE FROM proxies WHERE clip_id = ?;
 SELECT * FROM proxies ORDER BY used_at, clip_id;
 -- proxyBytes
 SELECT COUNT(*) AS count, COALESCE(SUM(bytes), 0) AS bytes FROM proxies;
+-- clipsWithoutProxy
+SELECT c.id, c.container, c.video_codec, c.pix_fmt, c.audio_codec, v.mount_path
+FROM clips c JOIN volumes v ON v.id = c.volume_id
+LEFT JOIN proxies p ON p.clip_id = c.id AND p.fingerprint IS c.fingerprint
+WHERE (? IS NULL OR c.id = ?) AND c.source_url IS NULL AND c.status = 'done' AND c.shots_at IS NOT NULL AND p.clip_id IS NULL
+ORDER BY c.id;
 
 -- ===== src-main/core/search/index-sync-store.ts (9)
 -- lastSeq

@@ -21,6 +21,7 @@ export const LAYERS = [
   'analysis',
   'marks',
   'library',
+  'proxies',
   'pipeline',
   'remote',
   'collections',

@@ -43,3 +43,18 @@ export function proxiesByUse(db: CatalogDb): ProxyRow[] {
 export function proxyBytes(db: CatalogDb): { count: number; bytes: number } {
   return statement(db, 'SELECT COUNT(*) AS count, COALESCE(SUM(bytes), 0) AS bytes FROM proxies').get() as { count: number; bytes: number };
 }
+
+/**
+ * Footage whose analysis decode is over and that has no proxy made from its current content
+ * (one clip with `onlyClip`), with what decides whether it wants one (proxy-backfill.ts).
+ */
+export function clipsWithoutProxy(db: CatalogDb, onlyClip: number | null) {
+  return statement(
+    db,
+    `SELECT c.id, c.container, c.video_codec, c.pix_fmt, c.audio_codec, v.mount_path
+     FROM clips c JOIN volumes v ON v.id = c.volume_id
+     LEFT JOIN proxies p ON p.clip_id = c.id AND p.fingerprint IS c.fingerprint
+     WHERE (? IS NULL OR c.id = ?) AND c.source_url IS NULL AND c.status = 'done' AND c.shots_at IS NOT NULL AND p.clip_id IS NULL
+     ORDER BY c.id`,
+  ).all(onlyClip, onlyClip) as { id: number; container: string | null; video_codec: string | null; pix_fmt: string | null; audio_codec: string | null; mount_path: string }[];
+}
