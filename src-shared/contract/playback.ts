@@ -18,7 +18,15 @@ export const playbackSchema = z.object({
 });
 export type Playback = z.infer<typeof playbackSchema>;
 
-export const proxySpaceSchema = z.object({ count: z.number().int(), bytes: z.number(), folder: z.string() });
+export const proxySpaceSchema = z.object({
+  count: z.number().int(),
+  bytes: z.number(),
+  folder: z.string(),
+  /** Free space on the folder's disk; below the room a proxy needs, no new proxy is written. */
+  freeBytes: z.number(),
+  /** Why new proxies are not being written now (the disk), null when they are. */
+  stopped: z.string().nullable(),
+});
 export type ProxySpace = z.infer<typeof proxySpaceSchema>;
 
 export const playbackMethods = {

@@ -4,7 +4,7 @@ import { buildDecodeArgs } from '../../src-main/core/media/clip-decoder';
 import { proxyBranch, proxyGop } from '../../src-main/core/media/proxy-branch';
 import { nativePlayback } from '../../src-main/core/proxies/native-playback';
 import { playbackSource, type PlaybackInputs } from '../../src-main/core/proxies/playback-source';
-import { isDetachableMount, wantsProxy } from '../../src-main/core/proxies/proxy-policy';
+import { isDetachableMount, PROXY_RESERVE_BYTES, proxyBytesFor, roomForProxy, wantsProxy } from '../../src-main/core/proxies/proxy-policy';
 import { proxyRelPath } from '../../src-main/core/proxies/proxy-files';
 
 const facts = (container: string | null, videoCodec: string | null, pixFmt: string | null, audioCodec: string | null = 'aac') => ({ container, videoCodec, pixFmt, audioCodec });
@@ -106,5 +106,14 @@ describe('media paths', () => {
     expect(parseMediaPath('/proxy/1e3')).toBeNull();
     expect(parseMediaPath('/proxy/0')).toBeNull();
     expect(parseMediaPath('/proxy/../../etc/passwd')).toBeNull();
+  });
+});
+
+describe('room for a proxy', () => {
+  it('its own size at its ceilings plus a reserve of 1 GiB', () => {
+    expect(proxyBytesFor(3600)).toBeGreaterThan(0.9e9);
+    expect(proxyBytesFor(3600)).toBeLessThan(1.2e9);
+    expect(roomForProxy(PROXY_RESERVE_BYTES + proxyBytesFor(10), 10)).toBe(true);
+    expect(roomForProxy(PROXY_RESERVE_BYTES, 10)).toBe(false);
   });
 });

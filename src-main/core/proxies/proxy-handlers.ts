@@ -8,7 +8,8 @@ import type { Handlers } from '../rpc/handlers';
 import { openUnder, type OpenedFile } from '../util/open-verified';
 import { nativePlayback } from './native-playback';
 import { playbackSource } from './playback-source';
-import { isDetachableMount, wantsProxy, type ProxyPolicy } from './proxy-policy';
+import { isDetachableMount, PROXY_RESERVE_BYTES, roomForProxy, wantsProxy, type ProxyPolicy } from './proxy-policy';
+import { formatBytes, freeBytes } from '../util/disk-space';
 import { proxyBytes, proxyOf, touchProxy } from './proxy-store';
 
 /** The clip's proxy when it was made from the clip's current content. */
@@ -41,7 +42,11 @@ export function createProxyFileOpen(db: CatalogDb, cacheDir: string): (clipId: n
 
 export function createPlaybackHandlers(o: { db: CatalogDb; clipFile: ClipFileCheck; cacheDir: string; proxyPolicy: () => ProxyPolicy; platform?: NodeJS.Platform }): Pick<Handlers, 'playback.get' | 'playback.proxySpace'> {
   return {
-    'playback.proxySpace': () => ({ ...proxyBytes(o.db), folder: proxyFolder(o.cacheDir) }),
+    'playback.proxySpace': () => {
+      const free = freeBytes(o.cacheDir);
+      const stopped = roomForProxy(free, 60) ? null : `New proxies wait for room: ${formatBytes(free)} free on the disk of ${o.cacheDir}, ${formatBytes(PROXY_RESERVE_BYTES)} and a proxy's size needed. Clips play as before meanwhile.`;
+      return { ...proxyBytes(o.db), folder: proxyFolder(o.cacheDir), freeBytes: Number.isFinite(free) ? free : 0, stopped };
+    },
     'playback.get': async ({ clipId }) => {
       const row = getClipRow(o.db, clipId);
       const facts = { container: row.container, videoCodec: row.video_codec, pixFmt: row.pix_fmt, audioCodec: row.audio_codec };

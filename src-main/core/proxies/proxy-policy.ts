@@ -19,6 +19,22 @@ export function isDetachableMount(mountPath: string, platform: NodeJS.Platform):
   return mountPath !== '/' && mountPath !== '/home';
 }
 
+/** Bytes a proxy of `durationS` seconds takes at most (picture and sound at their ceilings). */
+export function proxyBytesFor(durationS: number | null): number {
+  return Math.ceil(Math.max(1, durationS ?? 60) * ((1500 * 1.5 + 128) * 1000 / 8));
+}
+
+/**
+ * Room a new proxy needs on the cache's disk: its own size at most, plus a reserve so that the
+ * catalog and the rest of the work never meet a disk the proxies filled. Below it proxies stop
+ * (the clip plays as before) and everything else carries on.
+ */
+export const PROXY_RESERVE_BYTES = 1024 ** 3;
+
+export function roomForProxy(freeBytes: number, durationS: number | null): boolean {
+  return freeBytes >= proxyBytesFor(durationS) + PROXY_RESERVE_BYTES;
+}
+
 /**
  * Whether the clip's analysis decode also writes a proxy. 'needed': the player cannot show the
  * original, or it lives on a drive that may be unplugged (so the clip can still be watched

@@ -69,6 +69,7 @@ export function ProxySettings({ preferences, onSaved }: { preferences: Preferenc
       <div className="sv-small" data-testid="proxy-space">
         {space ? `${space.count} proxies, ${gb(space.bytes)} of ${preferences.proxyBudgetGb} GB · in ${space.folder}` : 'Reading the space used…'}
       </div>
+      {space?.stopped && <div className="error-text sv-small" data-testid="proxy-stopped">{space.stopped}</div>}
       {status && <div className={status.ok ? 'ok-text sv-small' : 'error-text sv-small'} role="status">{status.text}</div>}
     </section>
   );

@@ -41,7 +41,7 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
   const video = useRef<HTMLVideoElement>(null);
   const dialog = useRef<HTMLDivElement>(null);
   const [error, setError] = useState<string | null>(null);
-  const { clip, spans, playback } = useClipView(clipId, setError);
+  const { clip, spans, playback, reloadPlayback } = useClipView(clipId, setError);
   const src = playback ? sourceUrl(clipId, playback) : null;
   const [muted, setMuted] = useState(false);
   const [help, setHelp] = useState(false);
@@ -211,7 +211,14 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
                   playsInline
                   preload="auto"
                   onClick={() => applyShuttle({ type: 'space' })}
-                  onError={() => setError(`This clip cannot be played here (${playback?.why ?? (clip?.status === 'done' ? 'its format is not supported by the player' : (clip?.statusReason ?? clip?.status ?? 'unknown'))}).`)}
+                  onError={() => {
+                // Another source may play (the original gone while playing: its proxy); the same one failing again is said.
+                const failed = playback?.source;
+                void reloadPlayback().then((p) => {
+                  if (p && p.source !== failed) return;
+                  setError(`This clip cannot be played here (${p?.why ?? playback?.why ?? (clip?.status === 'done' ? 'its file could not be read by the player' : (clip?.statusReason ?? clip?.status ?? 'unknown'))}).`);
+                });
+              }}
                   data-testid="viewer-video"
                   data-source={playback?.source ?? ''}
                 />

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { Result } from '../../../../src-shared/contract';
 import type { ClipDetail } from '../../../../src-shared/contract/library';
 import type { Playback } from '../../../../src-shared/contract/playback';
@@ -12,7 +12,10 @@ export type Spans = Result<'search.clipTags'>['spans'];
  * The clip the viewer shows, what plays it (original or proxy) and the tags along it, reloaded
  * whenever the catalog says the clip changed (a drive unplugged or back, a proxy made).
  */
-export function useClipView(clipId: number, onError: (message: string) => void): { clip: ClipDetail | null; spans: Spans; playback: Playback | null } {
+export function useClipView(
+  clipId: number,
+  onError: (message: string) => void,
+): { clip: ClipDetail | null; spans: Spans; playback: Playback | null; reloadPlayback: () => Promise<Playback | null> } {
   const [clip, setClip] = useState<ClipDetail | null>(null);
   const [playback, setPlayback] = useState<Playback | null>(null);
   const [spans, setSpans] = useState<Spans>([]);
@@ -32,7 +35,19 @@ export function useClipView(clipId: number, onError: (message: string) => void):
       off();
     };
   }, [clipId, onError]);
-  return { clip, spans, playback };
+  // The player failed on its source (a file gone while playing, a proxy emptied): ask again, the answer may be another source.
+  const reloadPlayback = useCallback(
+    () =>
+      api.call('playback.get', { clipId }).then(
+        (p) => {
+          setPlayback(p);
+          return p;
+        },
+        () => null,
+      ),
+    [clipId],
+  );
+  return { clip, spans, playback, reloadPlayback };
 }
 
 /** The faces found in the shot under the playhead (none until they arrive, none between shots). */

@@ -1,0 +1,263 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type EmulatorHandle } from '../emulator/server';
+import { framePatternInstallScript } from '../helpers/frame-pattern';
+import { makePlaybackFootage, type PlaybackClip } from '../helpers/playback-footage';
+import { launchApp, type E2eApp } from './harness';
+
+/**
+ * Issue 37 in real Chromium over footage with the frame number burnt in as a machine-readable
+ * pattern (test/helpers/playback-footage.ts), in the codecs editors shoot: every clip plays (from
+ * its original when the player decodes it, else from the proxy its indexing wrote); after 100
+ * random stops (play at 1x and 2x, reverse, frame and second steps, Home/End, shot jumps, clicks on
+ * the timeline) the frame the browser presents, the frame read out and the frame I marks are one;
+ * reverse play presents at least 10 distinct frames a second; with the footage folder renamed away
+ * every clip still plays from its proxy, frame-exact. Screenshots at 1280x720 and 1920x1080.
+ */
+const KEY = 'k-playback-e2e';
+let e: E2eApp;
+let emu: EmulatorHandle;
+let card: string;
+let clips: PlaybackClip[] = [];
+const ids = new Map<string, number>();
+
+/** Constant-rate clips: the VFR phone clip's readout counts its nominal rate (see the closing note of issue 37). */
+const cfr = () => clips.filter((c) => !c.vfr);
+/** The player decodes these from the original; the rest play from their proxy. */
+const NATIVE = new Set(['h264-25', 'h264-2997df', 'h264-23976', 'h264-vfr-phone']);
+
+/** Deterministic choices, so a failure can be replayed. */
+function prng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+beforeAll(async () => {
+  clips = await makePlaybackFootage();
+  emu = await startEmulator({ keys: [KEY], asyncPendingMs: 5, asyncProcessingMs: 5 });
+  e = await launchApp({ viewport: { width: 1280, height: 720 }, beforeGoto: (page) => page.addInitScript({ content: framePatternInstallScript() }) });
+  card = path.join(e.dataDir, 'card');
+  fs.mkdirSync(card, { recursive: true });
+  for (const c of clips) fs.copyFileSync(c.file, path.join(card, `${c.name}${path.extname(c.file)}`));
+  const call = async <T,>(m: string, a: unknown): Promise<T> => {
+    const r = await e.app.core.dispatch(m, a, { transport: 'test' });
+    if (!r.ok) throw new Error(`${m}: ${r.error.message}`);
+    return r.value as T;
+  };
+  await call('settings.update', { baseUrls: { asia: emu.url }, qps: 1000 });
+  await call('settings.setApiKey', { key: KEY });
+  await call('library.import', { paths: [card] });
+  for (const c of (await call<{ items: { id: number; name: string }[] }>('library.list', { sort: 'name' })).items) ids.set(c.name.replace(/\.[^.]+$/, ''), c.id);
+  const end = Date.now() + 240_000;
+  const db = e.app.core.db;
+  while ((db.prepare('SELECT COUNT(*) AS n FROM clips WHERE indexed_at IS NOT NULL').get() as { n: number }).n < clips.length) {
+    if (Date.now() > end) throw new Error('the playback card was not indexed in time');
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}, 400_000);
+
+afterAll(async () => {
+  await e?.close();
+  await emu?.close();
+});
+
+const video = (page: Page) => page.locator('[data-testid="viewer-video"]');
+const readout = async (page: Page) => Number(await page.locator('[data-testid="viewer-tc"]').getAttribute('data-frame'));
+/** The frame number burnt into the picture the <video> shows now (null: no readable picture). */
+const shown = (page: Page) =>
+  page.evaluate(() => {
+    const v = document.querySelector<HTMLVideoElement>('[data-testid="viewer-video"]');
+    if (!v || v.readyState < 2 || !v.videoWidth) return null;
+    const c = document.createElement('canvas');
+    [c.width, c.height] = [v.videoWidth, v.videoHeight];
+    const g = c.getContext('2d')!;
+    g.drawImage(v, 0, 0);
+    return (globalThis as unknown as { __readFramePattern: (d: Uint8ClampedArray, w: number, h: number, ch: number) => number | null }).__readFramePattern(g.getImageData(0, 0, c.width, c.height).data, c.width, c.height, 4);
+  });
+/** Stopped and settled: paused, no seek in flight, and the picture on screen is the frame read out. */
+async function settled(page: Page): Promise<{ frame: number; picture: number | null }> {
+  let last = { frame: -1, picture: null as number | null };
+  const end = Date.now() + 6000;
+  while (Date.now() < end) {
+    const idle = await video(page).evaluate((v) => (v as HTMLVideoElement).paused && !(v as HTMLVideoElement).seeking);
+    last = { frame: await readout(page), picture: await shown(page) };
+    if (idle && last.picture === last.frame) return last;
+    await page.waitForTimeout(50);
+  }
+  return last;
+}
+
+async function openViewer(page: Page, clipId: number): Promise<void> {
+  await page.click('[data-nav="library"]');
+  const card = page.locator(`.clip-card[data-clip-id="${clipId}"]`);
+  await card.waitFor({ timeout: 30_000 });
+  await card.click();
+  await page.keyboard.press('Enter');
+  await video(page).waitFor();
+  await expect.poll(() => video(page).evaluate((v) => (v as HTMLVideoElement).readyState), { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+}
+
+async function closeViewer(page: Page): Promise<void> {
+  await page.keyboard.press('Escape');
+  await page.locator('[data-testid="viewer"]').waitFor({ state: 'detached' });
+}
+
+describe('playback of every codec, frame-exact', () => {
+  it('plays every clip, each from the source the app says (original or proxy), from its first frame', async () => {
+    const { page } = e;
+    for (const c of clips) {
+      await openViewer(page, ids.get(c.name)!);
+      const source = await page.locator('[data-testid="viewer-source"]').getAttribute('data-source');
+      expect(source, c.name).toBe(NATIVE.has(c.name) ? 'original' : 'proxy');
+      expect(await video(page).getAttribute('data-source')).toBe(source);
+      await expect.poll(() => shown(page), { timeout: 10_000, message: `${c.name}: frame 0 on screen` }).toBe(0);
+      if (c.name === 'prores-hq') {
+        await e.screenshot('playback-prores-proxy-1280');
+        await page.keyboard.press('?');
+        await page.locator('[data-testid="viewer-keys-help"]').waitFor();
+        await e.screenshot('playback-keys-help-1280');
+        await page.keyboard.press('?');
+        // The picture takes at least 40 % of the window.
+        const box = await video(page).boundingBox();
+        const pic = await video(page).evaluate((v) => {
+          const el = v as HTMLVideoElement;
+          const s = Math.min(el.clientWidth / el.videoWidth, el.clientHeight / el.videoHeight);
+          return { w: el.videoWidth * s, h: el.videoHeight * s };
+        });
+        expect(box).not.toBeNull();
+        expect((pic.w * pic.h) / (1280 * 720)).toBeGreaterThanOrEqual(0.4);
+      }
+      await closeViewer(page);
+    }
+  }, 180_000);
+
+  it('after 100 random stops at random speeds the frame presented, read out and marked is one', async () => {
+    const { page } = e;
+    const rnd = prng(37);
+    const set = cfr();
+    const perClip = Math.ceil(100 / set.length);
+    const misses: string[] = [];
+    let stops = 0;
+    for (const c of set) {
+      await openViewer(page, ids.get(c.name)!);
+      for (let i = 0; i < perClip; i++) {
+        const r = rnd();
+        let what: string;
+        if (r < 0.25) {
+          const twice = rnd() < 0.4;
+          what = twice ? 'L L' : 'L';
+          await page.keyboard.press('l');
+          if (twice) await page.keyboard.press('l');
+          await page.waitForTimeout(150 + Math.floor(rnd() * 700));
+          await page.keyboard.press('k');
+        } else if (r < 0.4) {
+          what = 'J';
+          await page.keyboard.press('j');
+          await page.waitForTimeout(200 + Math.floor(rnd() * 600));
+          await page.keyboard.press('k');
+        } else if (r < 0.55) {
+          const key = rnd() < 0.5 ? 'ArrowLeft' : 'ArrowRight';
+          what = key;
+          await page.keyboard.press(key);
+        } else if (r < 0.65) {
+          const key = rnd() < 0.5 ? 'Shift+ArrowLeft' : 'Shift+ArrowRight';
+          what = key;
+          await page.keyboard.press(key);
+        } else if (r < 0.75) {
+          what = rnd() < 0.5 ? 'Home' : 'End';
+          await page.keyboard.press(what);
+        } else if (r < 0.85) {
+          what = rnd() < 0.5 ? 'ArrowUp' : 'ArrowDown';
+          await page.keyboard.press(what);
+        } else {
+          const bar = page.locator('.viewer-timeline');
+          const box = (await bar.boundingBox())!;
+          const x = 2 + rnd() * (box.width - 4);
+          what = `click ${(x / box.width).toFixed(2)}`;
+          await page.mouse.click(box.x + x, box.y + box.height / 2);
+          // The click leaves focus on the dialog, so the keys go on working.
+        }
+        const { frame, picture } = await settled(page);
+        await page.keyboard.press('i');
+        const tc = await page.locator('[data-testid="viewer-tc"]').innerText();
+        const marked = await page.locator('[data-testid="mark-in"]').innerText();
+        stops++;
+        if (picture !== frame || marked !== tc) misses.push(`${c.name} after ${what}: picture ${picture}, readout ${frame} (${tc}), In ${marked}`);
+      }
+      if (c.name === 'dnxhr-hq') await e.screenshot('playback-stops-dnxhr-1280');
+      await closeViewer(page);
+    }
+    console.log(`playback stops: ${stops}, misses ${misses.length}${misses.length ? `: ${misses.join('; ')}` : ''}`);
+    expect(stops).toBeGreaterThanOrEqual(100);
+    expect(misses).toEqual([]);
+  }, 400_000);
+
+  it('reverse play presents at least 10 distinct frames a second, on a proxy and on an original', async () => {
+    const { page } = e;
+    for (const name of ['prores-hq', 'h264-25']) {
+      await openViewer(page, ids.get(name)!);
+      await page.keyboard.press('End');
+      await settled(page);
+      // The count runs in the page, one read per presented frame, while J plays backwards.
+      const counting = page.evaluate(async () => {
+        const v = document.querySelector('[data-testid="viewer-video"]') as HTMLVideoElement & { requestVideoFrameCallback: (cb: () => void) => number };
+        const read = (globalThis as unknown as { __readFramePattern: (d: Uint8ClampedArray, w: number, h: number, ch: number) => number | null }).__readFramePattern;
+        const c = document.createElement('canvas');
+        [c.width, c.height] = [v.videoWidth, v.videoHeight];
+        const g = c.getContext('2d', { willReadFrequently: true })!;
+        const seen = new Set<number>();
+        const t0 = performance.now();
+        await new Promise<void>((done) => {
+          const cb = () => {
+            g.drawImage(v, 0, 0);
+            const n = read(g.getImageData(0, 0, c.width, c.height).data, c.width, c.height, 4);
+            if (n !== null) seen.add(n);
+            if (performance.now() - t0 < 1500) v.requestVideoFrameCallback(cb);
+            else done();
+          };
+          v.requestVideoFrameCallback(cb);
+        });
+        return seen.size / ((performance.now() - t0) / 1000);
+      });
+      await page.keyboard.press('j');
+      const distinct = await counting;
+      await page.keyboard.press('k');
+      console.log(`reverse play, ${name}: ${distinct.toFixed(1)} distinct frames a second`);
+      expect(distinct, name).toBeGreaterThanOrEqual(10);
+      await closeViewer(page);
+    }
+  }, 120_000);
+
+  it('with the footage folder renamed away every clip with a proxy still plays, frame-exact, and says the original is offline', async () => {
+    const { page } = e;
+    const away = `${card}-away`;
+    fs.renameSync(card, away);
+    try {
+      for (const c of cfr().filter((x) => !NATIVE.has(x.name))) {
+        await openViewer(page, ids.get(c.name)!);
+        const badge = page.locator('[data-testid="viewer-source"]');
+        expect(await badge.getAttribute('data-source'), c.name).toBe('proxy');
+        expect(await badge.innerText()).toMatch(/offline/);
+        await page.keyboard.press('ArrowRight');
+        await page.keyboard.press('ArrowRight');
+        await page.keyboard.press('ArrowRight');
+        expect(await settled(page), c.name).toEqual({ frame: 3, picture: 3 });
+        if (c.name === 'prores-hq') {
+          await e.screenshot('playback-offline-1280');
+          await page.setViewportSize({ width: 1920, height: 1080 });
+          await e.screenshot('playback-offline-1920');
+          await page.setViewportSize({ width: 1280, height: 720 });
+        }
+        await closeViewer(page);
+      }
+    } finally {
+      fs.renameSync(away, card);
+    }
+    expect(e.pageErrors.filter((m) => !/Failed to load resource/.test(m))).toEqual([]);
+  }, 180_000);
+});
