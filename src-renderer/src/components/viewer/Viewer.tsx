@@ -63,7 +63,7 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
     if (range) setMarks(marksOfRange(range, tb.rate));
   }, [tb, range]);
 
-  const { now, nowRef, speed, seekFrame, applyShuttle } = usePlayback({ video, src, clip, rate: tb?.rate ?? null, range, rangeApplied, onError: setError });
+  const { now, nowRef, speed, seekFrame, applyShuttle } = usePlayback({ video, src, clip, rate: tb?.rate ?? null, range, onError: setError });
   useModalFocus(dialog);
 
   const frame = tb ? secondsToFrame(now, tb.rate) : 0;

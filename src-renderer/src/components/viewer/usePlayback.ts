@@ -33,9 +33,8 @@ type FrameCallbackVideo = HTMLVideoElement & {
  * backwards) is a chain of exact seeks, each asked when the last picture landed, to the frame
  * the shuttle's speed has reached by then: every picture shown is a real frame at its place, as
  * many a second as the decoder can seek (a proxy's short keyframe interval keeps that high).
- * `rangeApplied` is the viewer's "the range it was opened at is marked": until then a video that
- * already has its metadata is put at the range's start. `src` changes when the viewer switches
- * between the original and the proxy: the playhead stays on its frame.
+ * The playhead starts at the range the viewer was opened at; `src` changes when the viewer
+ * switches between the original and the proxy, and the playhead stays on its frame.
  */
 export function usePlayback(opts: {
   video: RefObject<HTMLVideoElement | null>;
@@ -43,10 +42,9 @@ export function usePlayback(opts: {
   clip: ClipDetail | null;
   rate: FrameRate | null;
   range: { startS: number; endS: number } | null | undefined;
-  rangeApplied: RefObject<boolean>;
   onError: (message: string) => void;
 }): Playback {
-  const { video, src, clip, rate, range, rangeApplied, onError } = opts;
+  const { video, src, clip, rate, range, onError } = opts;
   const [now, setNowState] = useState(range?.startS ?? 0);
   const nowRef = useRef(range?.startS ?? 0);
   const setNow = useCallback((t: number) => {
@@ -208,22 +206,29 @@ export function usePlayback(opts: {
       applyShuttle({ type: 'ended' });
       settle();
     };
-    // A new source (first load, or original <-> proxy): the range's start the first time, else the playhead's frame.
-    const onMeta = () => {
-      if (!rate) return;
-      if (range && !rangeApplied.current) seekFrame(secondsToFrame(range.startS, rate));
-      else seekFrame(secondsToFrame(nowRef.current, rate));
-    };
     v.addEventListener('seeked', onSeeked);
     v.addEventListener('ended', onEnded);
-    v.addEventListener('loadedmetadata', onMeta);
-    if (v.readyState >= 1 && !rangeApplied.current) onMeta();
     return () => {
       v.removeEventListener('seeked', onSeeked);
       v.removeEventListener('ended', onEnded);
-      v.removeEventListener('loadedmetadata', onMeta);
     };
-  }, [video, applyShuttle, settle, seekFrame, range, rate, rangeApplied]);
+  }, [video, applyShuttle, settle]);
+
+  // A new source (the first, or original <-> proxy) is put on the playhead's frame (at first the
+  // range's start) once both its metadata and the clip's rate are known, whichever comes last.
+  const placed = useRef<string | null>(null);
+  useEffect(() => {
+    const v = video.current;
+    if (!v || !rate || !src) return;
+    const place = () => {
+      if (placed.current === src) return;
+      placed.current = src;
+      seekFrame(secondsToFrame(nowRef.current, rate));
+    };
+    if (v.readyState >= 1) place();
+    v.addEventListener('loadedmetadata', place);
+    return () => v.removeEventListener('loadedmetadata', place);
+  }, [video, src, rate, seekFrame]);
 
   return { now, nowRef, speed, seekFrame, applyShuttle };
 }
