@@ -1,4 +1,4 @@
-import { locateTool } from '../../src-main/core/media/ffmpeg-locate';
+import { locateTool, type FfTool } from '../../src-main/core/media/ffmpeg-locate';
 
 /**
  * The ffmpeg that makes labelled test footage with filters the bundled build (4.1) lacks, such as
@@ -6,5 +6,14 @@ import { locateTool } from '../../src-main/core/media/ffmpeg-locate';
  * installs). The app under test still decodes with its own; only the footage comes from here.
  */
 export function footageFfmpeg(): string {
-  return locateTool('ffmpeg', { resourcesPath: '/nonexistent', appRoot: '/nonexistent' }).path;
+  return footageTool('ffmpeg');
+}
+
+/** The ffprobe beside footageFfmpeg (FFPROBE_PATH, else the system's): to check what it made. */
+export function footageFfprobe(): string {
+  return footageTool('ffprobe');
+}
+
+function footageTool(tool: FfTool): string {
+  return locateTool(tool, { resourcesPath: '/nonexistent', appRoot: '/nonexistent' }).path;
 }
