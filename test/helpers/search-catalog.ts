@@ -29,6 +29,8 @@ export interface ClipSpec {
   /** The file's real size and fingerprint, for clips the app plays or hands out (it checks both at every open). */
   sizeBytes?: number;
   fingerprint?: string | null;
+  /** What the probe says of a real file, for clips the viewer plays (it picks the original or a proxy by these). */
+  media?: { container: string | null; videoCodec: string | null; pixFmt: string | null; audioCodec: string | null };
 }
 
 /** A clip whose shots and thumbnails are made, in the words of the catalog's version (0045 made `ready` `done`). */
@@ -36,7 +38,7 @@ const finishedClipStatus = (db: CatalogDb) => ((db.pragma('user_version', { simp
 
 export function insertClip(db: CatalogDb, c: ClipSpec): number {
   const now = Date.now();
-  return Number(
+  const id = Number(
     db
       .prepare(
         `INSERT INTO clips (volume_id, rel_path, file_name, size_bytes, fingerprint, mtime_ms, status, duration_s, fps, width, height, created_at, updated_at)
@@ -45,6 +47,12 @@ export function insertClip(db: CatalogDb, c: ClipSpec): number {
       .run(c.volumeId, c.relPath, path.posix.basename(c.relPath), c.sizeBytes ?? 1000, c.fingerprint ?? null, c.mtimeMs ?? now, finishedClipStatus(db), c.durationS ?? null, c.fps ?? null, c.width ?? null, c.height ?? null, c.createdAt ?? now, now)
       .lastInsertRowid,
   );
+  if (c.media) {
+    db.prepare('UPDATE clips SET container = ?, video_codec = ?, audio_codec = ? WHERE id = ?').run(c.media.container, c.media.videoCodec, c.media.audioCodec, id);
+    // clips.pix_fmt came with catalog migration 0050.
+    if ((db.pragma('user_version', { simple: true }) as number) >= 50) db.prepare('UPDATE clips SET pix_fmt = ? WHERE id = ?').run(c.media.pixFmt, id);
+  }
+  return id;
 }
 
 export function insertShot(db: CatalogDb, clipId: number, idx: number, startS: number, endS: number): number {

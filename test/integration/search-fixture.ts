@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { fps, parseRational } from '../../src-shared/timecode';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
+import { probeFile } from '../../src-main/core/media/probe';
 import { ClipDecoder } from '../../src-main/core/media/clip-decoder';
 import { runTool } from '../../src-main/core/media/run-process';
 import { defaultVolumeResolver } from '../../src-main/core/library/volumes/default-resolver';
@@ -181,7 +182,7 @@ export async function embedClips(o: EmbedOptions): Promise<EmbeddedClip[]> {
   // Probing, decoding and posters run side by side (small ffmpeg processes); rows are written in clip order.
   const prepared = await Promise.all(
     o.clips.map(async (c) => {
-      const [info, decoded, fingerprint] = await Promise.all([probe(c.file), decodeSmall(c.file), fingerprintFile(c.file)]);
+      const [info, decoded, fingerprint, media] = await Promise.all([probe(c.file), decodeSmall(c.file), fingerprintFile(c.file), probeFile(c.file)]);
       const shots = c.shots ?? [{ startS: 0, endS: info.durationS }];
       const posters = o.thumbsDir
         ? await Promise.all(
@@ -194,16 +195,16 @@ export async function embedClips(o: EmbedOptions): Promise<EmbeddedClip[]> {
             }),
           )
         : null;
-      return { c, info, decoded, shots, posters, fingerprint };
+      return { c, info, decoded, shots, posters, fingerprint, media: media.info };
     }),
   );
   const out: EmbeddedClip[] = [];
   const work: { seg: EmbeddedSegment; decoded: { frames: Uint8Array[]; times: number[] } }[] = [];
-  for (const { c, info, decoded, shots, posters, fingerprint } of prepared) {
+  for (const { c, info, decoded, shots, posters, fingerprint, media } of prepared) {
     const vol = volumeFor(c.file);
     const st = fs.statSync(c.file);
     // Catalogued as an import would: the app plays and hands out a clip only as the file it catalogued.
-    const clipId = insertClip(o.db, { volumeId: vol.id, relPath: vol.rel, durationS: info.durationS, fps: info.fps, width: info.width, height: info.height, mtimeMs: st.mtimeMs, sizeBytes: st.size, fingerprint });
+    const clipId = insertClip(o.db, { volumeId: vol.id, relPath: vol.rel, durationS: info.durationS, fps: info.fps, width: info.width, height: info.height, mtimeMs: st.mtimeMs, sizeBytes: st.size, fingerprint, media });
     const segments: EmbeddedSegment[] = [];
     for (const [idx, sh] of shots.entries()) {
       const shotId = insertShot(o.db, clipId, idx, sh.startS, sh.endS);
