@@ -93,6 +93,8 @@ async function settled(page: Page): Promise<{ frame: number; picture: number | n
 }
 
 async function openViewer(page: Page, clipId: number): Promise<void> {
+  // A viewer a failed case left open is closed first, so one failure does not hide the next cases.
+  if (await page.locator('[data-testid="viewer"]').count()) await closeViewer(page);
   await page.click('[data-nav="library"]');
   const card = page.locator(`.clip-card[data-clip-id="${clipId}"]`);
   await card.waitFor({ timeout: 30_000 });

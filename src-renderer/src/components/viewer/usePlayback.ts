@@ -84,13 +84,24 @@ export function usePlayback(opts: {
     [video, rate, mid, lastFrame, setNow],
   );
 
-  /** Stopped after play: the picture on screen becomes the playhead, sought exactly. */
-  const settle = useCallback(() => {
-    const v = video.current;
-    if (!v || !rate) return;
-    const shown = presented.current;
-    seekFrame(shown !== null ? presentedFrame(shown, rate) : secondsToFrame(v.currentTime, rate));
-  }, [video, rate, seekFrame]);
+  /**
+   * Stopped after play: the picture on screen becomes the playhead, sought exactly (the seek makes
+   * picture and readout one whatever was in flight). The last presented frame, or the one the paused
+   * clock stands in when that is later: a frame composited in the same moment as the pause reports
+   * its callback after it (seen once in ~30 stops, one frame behind). Backwards, the chain's last
+   * asked frame may still land after the stop: the frame presented wins, and a landing elsewhere
+   * is sought again.
+   */
+  const settle = useCallback(
+    (forward: boolean) => {
+      const v = video.current;
+      if (!v || !rate) return;
+      const shown = presented.current !== null ? presentedFrame(presented.current, rate) : null;
+      const clock = secondsToFrame(v.currentTime, rate);
+      seekFrame(shown === null ? clock : forward ? Math.max(shown, clock) : shown);
+    },
+    [video, rate, seekFrame],
+  );
 
   const applyShuttle = useCallback(
     (e: ShuttleEvent) => {
@@ -126,9 +137,8 @@ export function usePlayback(opts: {
         return;
       }
       v.pause();
-      // Backwards: the reverse chain below drives the picture. Stopped from forward play: settle
-      // on the frame on screen (reverse play's readout is already the frame shown).
-      if (state.speed === 0 && was > 0) settle();
+      // Backwards: the reverse chain below drives the picture. Stopped: settle on the frame on screen.
+      if (state.speed === 0 && was !== 0) settle(was > 0);
     },
     [video, rate, seekFrame, settle, onError],
   );
@@ -204,7 +214,7 @@ export function usePlayback(opts: {
     };
     const onEnded = () => {
       applyShuttle({ type: 'ended' });
-      settle();
+      settle(true);
     };
     v.addEventListener('seeked', onSeeked);
     v.addEventListener('ended', onEnded);
