@@ -84,6 +84,12 @@ export const otherJobSchema = z.object({
 });
 export type OtherJob = z.infer<typeof otherJobSchema>;
 
+/** The background lane's stages (viewing proxies): work for clips already indexed, paused and resumed as one. */
+export const BACKGROUND_STAGES = ['proxy'] as const;
+export const backgroundStageSchema = z.enum(BACKGROUND_STAGES);
+export type BackgroundStage = z.infer<typeof backgroundStageSchema>;
+
+
 export const jobsSummarySchema = z.object({
   /** Counts of clips (each clip's indexing folded into one state), never of jobs. */
   clips: z.object({
@@ -96,6 +102,8 @@ export const jobsSummarySchema = z.object({
     failed: z.number().int(),
   }),
   otherJobs: z.array(otherJobSchema),
+  /** The background lane (viewing proxies for clips indexed before): its jobs by state, apart from the clips' indexing. */
+  background: z.array(z.object({ stage: backgroundStageSchema, queued: z.number().int(), running: z.number().int(), paused: z.number().int(), failed: z.number().int() })),
   /**
    * Milliseconds until the queue is empty at the measured rates, counting down with the clock and
    * moving at most 1.5x per refresh unless etaNote names why (pipeline/eta-display.ts); null while
@@ -112,9 +120,9 @@ export type JobsSummary = z.infer<typeof jobsSummarySchema>;
 export const JOB_LIST_FILTERS = ['all', 'active', 'failed', 'done'] as const;
 
 const target = z
-  .object({ jobId: z.number().int().optional(), clipId: z.number().int().optional() })
+  .object({ jobId: z.number().int().optional(), clipId: z.number().int().optional(), background: backgroundStageSchema.optional() })
   .strict()
-  .refine((t) => (t.jobId === undefined) !== (t.clipId === undefined), 'give exactly one of jobId or clipId');
+  .refine((t) => [t.jobId, t.clipId, t.background].filter((x) => x !== undefined).length === 1, 'give exactly one of jobId, clipId or background');
 
 const changedSchema = z.object({ changed: z.number().int() });
 

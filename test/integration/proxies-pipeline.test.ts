@@ -136,11 +136,21 @@ describe('viewing proxies made in the one decode', () => {
     expect(await playback('A001_prores.mov')).toMatchObject({ source: 'proxy', offline: false });
   });
 
-  it('"always" makes the missing proxy in the background, and the original still plays first', async () => {
+  it('"always" makes the missing proxy in the background, pausable as one from Jobs, and the original still plays first', async () => {
     await call('settings.update', { proxies: 'always' });
+    // Paused as the background lane (what Jobs' Pause sends) while its one job waits or runs.
+    expect(await call<{ changed: number }>('jobs.pause', { background: 'proxy' })).toEqual({ changed: 1 });
+    const lane = async () => (await call<{ background: { stage: string; paused: number; queued: number; running: number }[] }>('jobs.summary', {})).background;
+    // A running job is stopped (its ffmpeg killed) and parked: paused once its run has settled.
+    await waitUntil(() => (app.core.db.prepare("SELECT state FROM jobs WHERE stage = 'proxy'").get() as { state: string }).state === 'paused', 10_000, 'the proxy job paused');
+    expect(await lane()).toEqual([{ stage: 'proxy', queued: 0, running: 0, paused: 1, failed: 0 }]);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(proxyRow('E001_h264.mp4')).toBeUndefined();
+    expect(await call<{ changed: number }>('jobs.resume', { background: 'proxy' })).toEqual({ changed: 1 });
     await waitUntil(() => proxyRow('E001_h264.mp4') !== undefined, 60_000, 'the background proxy');
     const job = app.core.db.prepare("SELECT state FROM jobs WHERE clip_id = ? AND stage = 'proxy'").get(ids['E001_h264.mp4']!) as { state: string };
     expect(job.state).toBe('done');
+    expect(await lane()).toEqual([]);
     const frames = Number(videoStream(path.join(footage, 'E001_h264.mp4')).nb_read_packets);
     expect(proxyRow('E001_h264.mp4')!.frames).toBe(frames);
     expect(await playback('E001_h264.mp4')).toMatchObject({ source: 'original', proxy: 'ready', proxyFrames: frames });

@@ -6,7 +6,7 @@ import type { EventBus } from '../rpc/event-bus';
 import type { ServiceClient } from '../service/client';
 import { DEFAULT_TENSOR_PROFILE, type TensorProfile } from '../tensors/tensor-profile';
 import type { Logger } from '../util/logger';
-import type { ClipJobs, JobsSummary, NetworkState } from '../../../src-shared/contract/jobs';
+import type { BackgroundStage, ClipJobs, JobsSummary, NetworkState } from '../../../src-shared/contract/jobs';
 import { clipCounts, clipJobsOf, foldState, isActive, listOrder, NETWORK_STAGES, remoteClipJobs, STAGE_INDEX, type ClipForJobs, type ClipListFilter, type FoldContext, type FoldedRow } from './clip-jobs-fold';
 import type { BackoffOptions } from './error-policy';
 import { JobsEta } from './jobs-eta';
@@ -78,7 +78,11 @@ export interface IndexingPipelineOptions {
 /** Priority of the first clip of an enqueued batch (a clip the user opens gets the queue's HIGH_PRIORITY, 100). */
 const LEAD_PRIORITY = 1;
 
-export type JobTarget = { jobId: number; clipId?: undefined } | { clipId: number; jobId?: undefined };
+export type JobTarget =
+  | { jobId: number; clipId?: undefined; background?: undefined }
+  | { clipId: number; jobId?: undefined; background?: undefined }
+  /** Every job of a background stage (Jobs' Pause / Resume of the viewing proxies). */
+  | { background: BackgroundStage; jobId?: undefined; clipId?: undefined };
 
 /**
  * How many jobs share the cores when `caller` starts a decode: the running CPU jobs (a caller on
@@ -255,22 +259,26 @@ export class IndexingPipeline {
   }
 
   pause(t: JobTarget): number {
+    if (t.background !== undefined) return this.queue.pauseStage(t.background);
     if (t.jobId !== undefined) return this.queue.pauseJob(t.jobId) ? 1 : 0;
     return this.queue.pauseClip(t.clipId);
   }
 
   resume(t: JobTarget): number {
+    if (t.background !== undefined) return this.queue.resumeStage(t.background);
     if (t.jobId !== undefined) return this.queue.resumeJob(t.jobId) ? 1 : 0;
     return this.queue.resumeClip(t.clipId);
   }
 
   cancel(t: JobTarget): number {
+    if (t.background !== undefined) return this.queue.cancelStage(t.background);
     if (t.jobId !== undefined) return this.queue.cancelJob(t.jobId) ? 1 : 0;
     return this.queue.cancelClip(t.clipId);
   }
 
   /** A retry also re-arms tasks the service failed for good, so they are submitted afresh. */
   retry(t: JobTarget): number {
+    if (t.background !== undefined) return this.queue.retryStage(t.background);
     const clipId = t.jobId !== undefined ? this.queue.get(t.jobId)?.clipId : t.clipId;
     if (clipId !== undefined && clipId !== null) this.rearmFailedTasks(clipId);
     if (t.jobId !== undefined) return this.queue.retryJob(t.jobId)?.state === 'queued' ? 1 : 0;
@@ -363,6 +371,7 @@ export class IndexingPipeline {
     return {
       clips,
       otherJobs: this.view.otherJobs(),
+      background: this.view.background(),
       etaMs: clips.active === 0 ? 0 : (shown?.ms ?? null),
       etaNote: shown?.note ?? null,
       network: this.networkState(),

@@ -238,6 +238,23 @@ export class JobQueue {
     return this.idsOfClip(clipId, ['paused']).map((id) => this.resumeJob(id)).length;
   }
 
+  /** Every job of a stage (the background lane's proxies, paused, resumed, cancelled and retried as one from Jobs). */
+  pauseStage(stage: StageName): number {
+    return this.store.idsOfStageInStates(stage, ['queued', 'running']).map((id) => this.pauseJob(id)).length;
+  }
+
+  resumeStage(stage: StageName): number {
+    return this.store.idsOfStageInStates(stage, ['paused']).map((id) => this.resumeJob(id)).length;
+  }
+
+  cancelStage(stage: StageName): number {
+    return this.store.idsOfStageInStates(stage, ['queued', 'running', 'paused']).map((id) => this.cancelJob(id)).length;
+  }
+
+  retryStage(stage: StageName): number {
+    return this.store.idsOfStageInStates(stage, ['failed', 'cancelled']).map((id) => this.retryJob(id)).length;
+  }
+
   cancelClip(clipId: number): number {
     return this.idsOfClip(clipId, ['queued', 'running', 'paused']).map((id) => this.cancelJob(id)).length;
   }

@@ -122,6 +122,7 @@ export function createJobStore(db: CatalogDb) {
   );
   const idsInStates = db.prepare('SELECT id FROM jobs WHERE state IN (SELECT value FROM json_each(?)) ORDER BY id').pluck();
   const idsOfClipInStates = db.prepare('SELECT id FROM jobs WHERE clip_id = ? AND state IN (SELECT value FROM json_each(?)) ORDER BY id').pluck();
+  const idsOfStageInStates = db.prepare('SELECT id FROM jobs WHERE stage = ? AND state IN (SELECT value FROM json_each(?)) ORDER BY id').pluck();
   const wakeUnplugged = db
     .prepare("UPDATE jobs SET not_before = NULL, updated_at = ? WHERE clip_id = ? AND state = 'queued' AND last_error_kind = 'unplugged' AND not_before IS NOT NULL RETURNING id")
     .pluck();
@@ -192,6 +193,7 @@ export function createJobStore(db: CatalogDb) {
     /** Crash recovery: a job left running goes back to queued, or fails once it has crashed the app `max` times. */
     recoverRunning: (now: number, max: number) => recover.run({ now, max }),
     idsInStates: (states: readonly JobState[]) => idsInStates.all(json(states)) as number[],
+    idsOfStageInStates: (stage: StageName, states: readonly JobState[]) => idsOfStageInStates.all(stage, json(states)) as number[],
     idsOfClipInStates: (clipId: number, states: readonly JobState[]) => idsOfClipInStates.all(clipId, json(states)) as number[],
     /** A clip's jobs waiting out a drive that was away may run now: the ids woken. */
     wakeUnplugged: (clipId: number, now: number) => wakeUnplugged.all(now, clipId) as number[],

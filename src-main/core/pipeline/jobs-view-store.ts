@@ -1,5 +1,5 @@
 import type { CatalogDb } from '../catalog/open-catalog';
-import { INDEX_STAGES, type OtherJob } from '../../../src-shared/contract/jobs';
+import { BACKGROUND_STAGES, INDEX_STAGES, type JobsSummary, type OtherJob } from '../../../src-shared/contract/jobs';
 import type { ClipForJobs, FrontierRow } from './clip-jobs-fold';
 
 /** Stage order and names as SQL, from the stage graph's constants only. */
@@ -31,6 +31,10 @@ const frontiersSql = (only: (col: string) => string) =>
 export function createJobsViewStore(db: CatalogDb) {
   const allFrontiers = db.prepare(frontiersSql(() => ''));
   const someFrontiers = db.prepare(frontiersSql((col) => `AND ${col} IN (SELECT value FROM json_each(@ids))`));
+  const backgroundCounts = db.prepare(
+    `SELECT stage, SUM(state = 'queued') AS queued, SUM(state = 'running') AS running, SUM(state = 'paused') AS paused, SUM(state = 'failed') AS failed
+     FROM jobs WHERE stage IN (SELECT value FROM json_each(?)) AND state IN ('queued', 'running', 'paused', 'failed') GROUP BY stage ORDER BY stage`,
+  );
   const openClipless = db.prepare("SELECT stage, state FROM jobs WHERE clip_id IS NULL AND state IN ('queued', 'running') ORDER BY id");
   const clip = db.prepare('SELECT id, file_name, source_url, status, duration_s, indexed_at, indexed_profile FROM clips WHERE id = ?');
   const everyLocalClip = db.prepare('SELECT id FROM clips WHERE source_url IS NULL ORDER BY id').pluck();
@@ -45,6 +49,8 @@ export function createJobsViewStore(db: CatalogDb) {
     frontiers: (clipIds?: readonly number[]) => (clipIds ? someFrontiers.all({ ids: JSON.stringify(clipIds) }) : allFrontiers.all()) as FrontierRow[],
     /** Jobs for no clip (the reference queries) that wait or run: the summary shows them apart from the clips. */
     otherJobs: () => openClipless.all() as OtherJob[],
+    /** The background lane's open work by stage (none listed when it has none). */
+    background: () => backgroundCounts.all(JSON.stringify(BACKGROUND_STAGES)) as JobsSummary['background'],
     clipForJobs: (clipId: number) => clip.get(clipId) as ClipForJobs | undefined,
     /**
      * The clips "index everything" hands over: with `restart` every local clip; otherwise those

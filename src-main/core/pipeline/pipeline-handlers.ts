@@ -6,8 +6,9 @@ export interface JobsHandlerDeps {
   pipeline: IndexingPipeline;
 }
 
-function target(a: { jobId?: number; clipId?: number }): JobTarget {
-  return a.jobId !== undefined ? { jobId: a.jobId } : { clipId: a.clipId! };
+function target(a: { jobId?: number; clipId?: number; background?: JobTarget['background'] }): JobTarget {
+  if (a.jobId !== undefined) return { jobId: a.jobId };
+  return a.background !== undefined ? { background: a.background } : { clipId: a.clipId! };
 }
 
 /** The jobs.* methods of the contract over one pipeline. */

@@ -1,6 +1,7 @@
 import { useRef, useState, type ReactNode } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { api } from '../api/client';
+import { BackgroundWork } from '../components/jobs/BackgroundWork';
 import { ClipJobRow } from '../components/jobs/ClipJobRow';
 import { formatEta, stageLabel } from '../components/jobs/format';
 import { useJobList, useJobsSummary, type JobListFilter } from '../components/jobs/use-jobs';
@@ -93,6 +94,7 @@ export function JobsView(): ReactNode {
               {summary.otherJobs.map((j) => `Also ${j.state === 'running' ? 'running' : 'waiting'}: ${stageLabel(j.stage)}`).join(' · ')}
             </div>
           )}
+          <BackgroundWork lanes={summary.background} act={act} />
         </section>
       )}
 
