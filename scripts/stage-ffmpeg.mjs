@@ -4,7 +4,7 @@
 // <os>-<arch> is electron-builder's ${os}-${arch} (mac/win/linux, x64/arm64), so
 // electron-builder.json copies the folder of the target being packed to <resources>/ffmpeg.
 // The binaries come from npm packages whose tarballs carry them (@ffmpeg-installer/<platform>,
-// @ffprobe-installer/<platform>; why these: README, "Library choices"), one source per target and
+// @ffprobe-installer/<platform>; why these: docs/notes-library-choices.md), one source per target and
 // tool in SOURCES. The host's package is already in node_modules (npm checked it against
 // package-lock.json when it installed it); another target's is fetched with `npm pack` and its
 // tarball checked against package-lock.json's integrity before a byte of it is used. A binary
@@ -25,7 +25,7 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
  * Where each target's tools come from: the npm package, and the architecture of its binary when it
  * is not the target's. macOS arm64's ffmpeg is the x86-64 build run by Rosetta 2: the registry's
  * only native arm64 ffmpeg (@ffmpeg-installer/darwin-arm64) was configured with --enable-nonfree and
- * says "nonfree and unredistributable" (README, "Library choices"). Its ffprobe is a native LGPL build.
+ * says "nonfree and unredistributable" (docs/notes-library-choices.md). Its ffprobe is a native LGPL build.
  */
 export const SOURCES = {
   'linux-x64': { ffmpeg: { package: '@ffmpeg-installer/linux-x64' }, ffprobe: { package: '@ffprobe-installer/linux-x64' } },
