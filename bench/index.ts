@@ -307,7 +307,6 @@ async function main(): Promise<void> {
   console.log('indexing the card without proxies...');
   const off = await indexCard('never', cpus, cpuSlots, startup);
   console.log(`  all searchable in ${off.all.toFixed(1)} s`);
-  fs.rmSync(off.work, { recursive: true, force: true });
   console.log('indexing the card again, a proxy for every clip...');
   const on = await indexCard('always', cpus, cpuSlots, startup);
   console.log(`  all searchable in ${on.all.toFixed(1)} s; ${on.proxy.count} proxies, ${(on.proxy.bytes / 1e6).toFixed(0)} MB for ${on.proxy.footageS.toFixed(0)} s of footage; ${on.proxy.unequal} with a frame count other than the original's`);
@@ -321,7 +320,8 @@ async function main(): Promise<void> {
     console.log(`the pipeline's analysis decodes alone (outputs discarded, ${cpuSlots} at a time)...`);
     aloneRun = await timeFfmpeg(decodes, cpuSlots);
   } finally {
-    fs.rmSync(on.work, { recursive: true, force: true });
+    // The floor's decodes write their stills under the first run's folder: both go only now.
+    for (const run of [off, on]) fs.rmSync(run.work, { recursive: true, force: true });
   }
   const [bare, decodeAlone] = [bareRun.wallS, aloneRun.wallS];
   const all = off.all;
