@@ -78,7 +78,8 @@ export function currentBuild(root = ROOT) {
   }
 }
 
-function alive(pid) {
+/** Whether a process lives (EPERM: it does, under another user). */
+export function alive(pid) {
   try {
     process.kill(pid, 0);
     return true;

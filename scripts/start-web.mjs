@@ -9,16 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { ROOT, ensureBuiltLocked, stateDir, withLock } from './build-if-changed.mjs';
-
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return e.code === 'EPERM';
-  }
-}
+import { ROOT, alive, ensureBuiltLocked, stateDir, withLock } from './build-if-changed.mjs';
 
 /** Processes that registered as running from a copy (a file per pid; one whose process is gone does not count). */
 function liveUsers(copy) {
