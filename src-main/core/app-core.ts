@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { CatalogDb } from './catalog/open-catalog';
 import { BACKUP_DIR } from './catalog/catalog-backups';
+import { clipCount } from './library/clip-store';
+import { rangeCount } from './marks/marks-repository';
 import { CatalogSession } from './catalog/catalog-session';
 import { ffPath } from './media/ffmpeg-locate';
 import { createDispatcher, type Dispatch } from './rpc/dispatcher';
@@ -208,6 +210,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
     disk,
     events,
     logger: o.logger,
+    counters: { clips: clipCount, ranges: rangeCount },
     compose: (db, readOnly) => composeCatalogApp(db, readOnly),
     recovery: () => recoveryApp(),
   });
@@ -253,6 +256,8 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
       indexClips: (ids, opts) => pipeline.pipeline.enqueueClips(ids, opts),
       indexStates: (ids) => pipeline.pipeline.indexStates(ids),
       beforeImport: () => disk.require(),
+      // The first clips catalogued are what the first backup is for (catalog-backups.ts).
+      afterImport: () => session.backupIfDue(),
       ...(readOnly ? { pollOnStart: false, volumePollMs: 0 } : {}),
     });
     const collections = createCollectionsModule({

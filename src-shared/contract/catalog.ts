@@ -12,6 +12,12 @@ export const catalogBackupSchema = z.object({
   takenAt: z.number(),
   reason: z.enum(BACKUP_REASONS),
   sizeBytes: z.number().int(),
+  /**
+   * What it holds, read from the backup file itself: clips catalogued and ranges saved (deleted
+   * ones not counted). null: the file could not be read, or its schema is too old to tell.
+   */
+  clips: z.number().int().nonnegative().nullable(),
+  ranges: z.number().int().nonnegative().nullable(),
 });
 export type CatalogBackup = z.infer<typeof catalogBackupSchema>;
 

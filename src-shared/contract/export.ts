@@ -3,7 +3,7 @@ import { method } from './define';
 import { safeText } from './safe-strings';
 
 /** The files an editing application reads (README "Hand-off to an NLE" says which goes where). */
-export const EXPORT_FORMATS = ['fcpxml', 'xmeml', 'edl', 'avid', 'csv', 'otio'] as const;
+export const EXPORT_FORMATS = ['fcpxml', 'xmeml', 'edl', 'avid', 'csv', 'tsv', 'otio'] as const;
 export const exportFormatSchema = z.enum(EXPORT_FORMATS);
 export type ExportFormatId = z.infer<typeof exportFormatSchema>;
 
@@ -13,6 +13,7 @@ export const EXPORT_FORMAT_LABEL: Record<ExportFormatId, string> = {
   edl: 'EDL (CMX3600, Resolve markers)',
   avid: 'Avid Media Composer markers',
   csv: 'Spreadsheet (CSV)',
+  tsv: 'Tab-separated, one line per item (TSV)',
   otio: 'OpenTimelineIO (.otio)',
 };
 

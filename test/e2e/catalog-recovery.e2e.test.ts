@@ -25,9 +25,8 @@ describe('catalog recovery screen', () => {
   });
 
   /**
-   * A data folder with the footage catalogued, closed, and an older backup beside the day's. The
-   * day's (taken at the first start, of an empty library) is given the catalogued state, as the
-   * next day's backup would hold it.
+   * A data folder with the footage catalogued, closed, and an older backup beside the day's (the
+   * first import takes the day's, of the library with its clip).
    */
   const library = async (name: string): Promise<string> => {
     const dataDir = path.join(tmp.dir, name);
@@ -38,7 +37,6 @@ describe('catalog recovery screen', () => {
     const backups = path.join(dataDir, 'backups');
     const daily = fs.readdirSync(backups).find((f) => f.endsWith('-daily.sqlite'))!;
     fs.copyFileSync(path.join(backups, daily), path.join(backups, 'catalog-20261001T081500Z-daily.sqlite'));
-    fs.copyFileSync(path.join(dataDir, 'catalog.sqlite'), path.join(backups, daily));
     return dataDir;
   };
 

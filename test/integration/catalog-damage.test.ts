@@ -50,14 +50,10 @@ describe('a damaged catalog', () => {
     await start(dataDir);
     await value('library.import', { paths: [footage] });
     expect(await clipCount()).toBe(1);
-    // The first start takes the day's backup at once, of a library still empty here.
+    // The first import takes the first backup, of the library with its clip (catalog-first-backup.test.ts).
     await waitUntil(() => fs.existsSync(path.join(dataDir, 'backups')) && fs.readdirSync(path.join(dataDir, 'backups')).some((f) => f.endsWith('daily.sqlite')), 10_000, 'the daily backup');
     await app!.close();
     app = null;
-    // What the next day's backup would hold: the library with its clip.
-    const backups = path.join(dataDir, 'backups');
-    const daily = fs.readdirSync(backups).find((f) => f.endsWith('daily.sqlite'))!;
-    fs.copyFileSync(path.join(dataDir, 'catalog.sqlite'), path.join(backups, daily));
     return dataDir;
   };
 
@@ -144,7 +140,7 @@ describe('a damaged catalog', () => {
     expect(marks.ranges).toHaveLength(40);
   });
 
-  it('takes a backup with SQLite\'s backup API before migrating an older catalog, and one a day', async () => {
+  it('takes a backup with SQLite\'s backup API before migrating an older catalog, and one a day once it holds clips', async () => {
     const cleanups: (() => void)[] = [];
     try {
       const { file, old } = catalogAtVersion(14, cleanups);
@@ -158,6 +154,8 @@ describe('a damaged catalog', () => {
       const copy = new Database(path.join(backups, before[0]!), { readonly: true });
       expect(schemaVersion(copy)).toBe(14);
       copy.close();
+      // The daily one waits for clips to keep.
+      await value('library.import', { paths: [footage] });
       await waitUntil(() => fs.readdirSync(backups).some((f) => f.endsWith('daily.sqlite')), 10_000, 'the daily backup');
       await app!.close();
       app = null;

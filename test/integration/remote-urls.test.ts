@@ -124,7 +124,7 @@ describe('Add by URL: main reads the address by its own rules', () => {
     const err = await fail('library.addUrl', { url: `${review.url}/away.mp4` });
     expect(internal.seen).toEqual([]);
     expect(err.kind).toBe('invalid');
-    expect(err.message).toMatch(/redirected to http:\/\/127\.0\.0\.1:\d+, which is not read/);
+    expect(err.message).toMatch(/redirected to http:\/\/127\.0\.0\.1:\d+, which is refused/);
     expect(videoCalls(emu)).toBe(before);
   });
 

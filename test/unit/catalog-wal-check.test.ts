@@ -101,4 +101,39 @@ describe('checkWal', () => {
     fs.writeFileSync(`${torn}-wal`, wal.subarray(0, 32 + first * (24 + pageSize) - 10));
     expect(checkWal(`${torn}-wal`)).toMatchObject({ lostCommits: 0, reason: null });
   });
+
+  // Issue 41 item 6b: a WAL whose header SQLite cannot use (its first bytes lost) was counted as
+  // "1 saved change left out" whatever it held; it now counts the commit frames it holds.
+  const headerLost = (walFile: string) => {
+    const wal = fs.readFileSync(walFile);
+    wal.fill(0, 0, 32);
+    fs.writeFileSync(walFile, wal);
+  };
+
+  it('counts every transaction of a WAL whose header was lost, as SQLite then drops them all', () => {
+    save40();
+    const copy = crashCopy('no-header');
+    headerLost(`${copy}-wal`);
+    expect(checkWal(`${copy}-wal`)).toMatchObject({ lostCommits: 40, replayed: 0, reason: 'its header is not a WAL header' });
+    expect(rows(copy)).toBe(0);
+  });
+
+  it('finds no saved change in a WAL whose frames hold no commit, with or without its header', () => {
+    // A transaction larger than the page cache spills its pages into the WAL before it commits:
+    // what a crash leaves of a save that never finished.
+    db.pragma('cache_size = 2');
+    db.exec('BEGIN');
+    save40();
+    const copy = crashCopy('uncommitted');
+    db.exec('ROLLBACK');
+    const wal = fs.readFileSync(`${copy}-wal`);
+    const pageSize = wal.readUInt32BE(8);
+    const frames = (wal.length - 32) / (24 + pageSize);
+    expect(frames).toBeGreaterThan(2);
+    for (let n = 0; n < frames; n++) expect(wal.readUInt32BE(32 + n * (24 + pageSize) + 4)).toBe(0);
+    expect(checkWal(`${copy}-wal`)).toMatchObject({ lostCommits: 0, lost: 0, reason: null });
+    headerLost(`${copy}-wal`);
+    expect(checkWal(`${copy}-wal`)).toMatchObject({ lostCommits: 0, lost: 0, reason: null });
+    expect(rows(copy)).toBe(0);
+  });
 });

@@ -4,7 +4,7 @@ import { AppError, toAppError } from '../../../src-shared/errors';
 import type { EventBus } from '../rpc/event-bus';
 import type { DiskGuard } from '../util/disk-space';
 import type { Logger } from '../util/logger';
-import { backupFile, backupStamp, dailyBackupDue, keepAsBackup, listBackups, takeBackup } from './catalog-backups';
+import { backupFile, backupFiles, backupStamp, catalogChangedAt, dailyBackupDue, keepAsBackup, listBackups, takeBackup, type BackupCounters } from './catalog-backups';
 import { catalogFileProblem, openCheckedCatalog } from './open-checked';
 import type { CatalogDb } from './open-catalog';
 
@@ -19,6 +19,8 @@ export interface CatalogSessionOptions<P extends CatalogParts> {
   disk: DiskGuard;
   events: EventBus;
   logger?: Logger;
+  /** How the clips and ranges of a catalog (the open one, a backup) are counted, by the tables' owners. */
+  counters: BackupCounters;
   /** The app on an open catalog; `readOnly` on a full disk (nothing that writes is started). */
   compose(db: CatalogDb, readOnly: boolean): P;
   /** The app with no catalog to open (damaged): only what does not need it. */
@@ -30,7 +32,8 @@ export interface CatalogSessionOptions<P extends CatalogParts> {
 /**
  * The catalog's life in the running app: opened after it was checked (open-checked.ts), read-only
  * while the disk is full and writable again by itself once there is room, damaged and then
- * restored from a backup or started anew in one call, backed up daily. Each change of state takes
+ * restored from a backup or started anew in one call, backed up once it holds clips and after each
+ * day's work. Each change of state takes
  * the app's parts down and builds them again on the catalog as it now is, so no module ever holds a
  * connection that was closed under it.
  */
@@ -61,7 +64,7 @@ export class CatalogSession<P extends CatalogParts> {
   }
 
   health(): CatalogHealth {
-    return { state: this.state, message: this.message, file: this.o.file, backups: listBackups(this.o.backupsDir) };
+    return { state: this.state, message: this.message, file: this.o.file, backups: listBackups(this.o.backupsDir, this.o.counters) };
   }
 
   /** A write refused by a read-only catalog is the full disk's doing: say that, not SQLite's words. */
@@ -174,18 +177,25 @@ export class CatalogSession<P extends CatalogParts> {
       this.diskTimer.unref();
       return;
     }
-    const daily = () => {
-      this.backingUp ??= this.dailyBackup().finally(() => (this.backingUp = null));
-    };
-    daily();
-    this.backupTimer = setInterval(daily, this.o.intervals?.backupMs ?? 60 * 60 * 1000);
+    this.backupIfDue();
+    this.backupTimer = setInterval(() => this.backupIfDue(), this.o.intervals?.backupMs ?? 60 * 60 * 1000);
     this.backupTimer.unref();
+  }
+
+  /**
+   * Takes the daily backup when it is due (dailyBackupDue): at open, every hour, and after an
+   * import (the first clips catalogued are worth a backup at once, not an hour later).
+   */
+  backupIfDue(): void {
+    this.backingUp ??= this.dailyBackup().finally(() => (this.backingUp = null));
   }
 
   private async dailyBackup(): Promise<void> {
     const db = this.db;
-    if (!db || this.state !== 'ok' || !dailyBackupDue(listBackups(this.o.backupsDir)) || !this.o.disk.room().ok) return;
+    if (!db || this.state !== 'ok' || !this.o.disk.room().ok) return;
     try {
+      const catalog = { clips: this.o.counters.clips(db), changedAt: catalogChangedAt(this.o.file) };
+      if (!dailyBackupDue(backupFiles(this.o.backupsDir), catalog)) return;
       const b = await takeBackup(db, this.o.backupsDir, 'daily');
       this.o.logger?.info('catalog.backup', { id: b.id, bytes: b.sizeBytes });
     } catch (e) {

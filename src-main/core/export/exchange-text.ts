@@ -71,3 +71,11 @@ export function csvField(v: string | number): string {
   const s = formulaSafe(plain);
   return s !== plain || /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
+
+/**
+ * One TSV field: one line with no tab (`oneLine`: line breaks, tabs and other control characters
+ * become a space), neutralised by `formulaSafe` (a .tsv opens in spreadsheets too), never quoted.
+ */
+export function tsvField(v: string): string {
+  return formulaSafe(oneLine(v));
+}

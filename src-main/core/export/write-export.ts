@@ -5,6 +5,7 @@ import { writeCsv } from './csv';
 import { writeEdls } from './edl';
 import { writeFcpxml } from './fcpxml';
 import { writeOtio } from './otio';
+import { writeTsv } from './tsv';
 import { mixedRateNote } from './sequence';
 import { writeXmeml } from './xmeml';
 
@@ -22,6 +23,7 @@ const WRITERS: Record<ExportFormat, { ext: string; mime: string; write: (d: Expo
   edl: { ext: 'edl', mime: 'text/plain; charset=utf-8', write: writeEdls, kind: 'perRate' },
   avid: { ext: 'txt', mime: 'text/plain; charset=utf-8', write: writeAvidMarkerLists, kind: 'perRate' },
   csv: { ext: 'csv', mime: 'text/csv; charset=utf-8', write: one(writeCsv), kind: 'table' },
+  tsv: { ext: 'tsv', mime: 'text/tab-separated-values; charset=utf-8', write: one(writeTsv), kind: 'table' },
   otio: { ext: 'otio', mime: 'application/json', write: one(writeOtio), kind: 'sequence' },
 };
 

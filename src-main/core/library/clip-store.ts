@@ -473,6 +473,11 @@ function whereFor(db: CatalogDb, args: Omit<z.output<typeof listArgsSchema>, 'of
   return { whereSql, params };
 }
 
+/** Clips in a catalog, all of them (what a backup is said to hold). */
+export function clipCount(db: CatalogDb): number {
+  return (db.prepare('SELECT COUNT(*) AS n FROM clips').get() as { n: number }).n;
+}
+
 export function listClips(db: CatalogDb, args: z.output<typeof listArgsSchema>): ListResult {
   const { whereSql, params } = whereFor(db, args);
   const from = 'FROM clips c JOIN volumes v ON v.id = c.volume_id';

@@ -36,6 +36,8 @@ export interface LibraryDeps {
   signal?: AbortSignal;
   /** Throws when an import must not start (no room on the disk to catalogue it). */
   beforeImport?: () => void;
+  /** After each import has catalogued what it found (the catalog's first backup waits for clips). */
+  afterImport?: (summary: ImportSummary) => void;
 }
 
 export interface LibraryService {
@@ -102,6 +104,7 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
         onProgress: (p) => events.emit('library.importProgress', p),
       });
       events.emit('catalog.changed', { reason: 'import', clipIds: res.touched });
+      deps.afterImport?.(res.summary);
       // The pipeline probes them (its first stage) and makes every poster before analysing any clip.
       schedule([...new Set([...res.touched, ...res.needMedia])].sort((a, b) => a - b));
       deps.logger?.info('library.import', {

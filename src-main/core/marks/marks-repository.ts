@@ -99,6 +99,11 @@ export function clipMarks(db: CatalogDb, clipId: number): ClipMarks {
   return { clipId, rating: clipRating?.rating ?? null, keywords: clipKeywords(db, clipId), ranges: rangesForClips(db, [clipId]) };
 }
 
+/** Ranges saved in a catalog, deleted ones (tombstones) not counted: what a backup is said to hold. */
+export function rangeCount(db: CatalogDb): number {
+  return (db.prepare('SELECT COUNT(*) AS n FROM ranges WHERE deleted_at IS NULL').get() as { n: number }).n;
+}
+
 /** Rating and keyword count per clip, for cards and list rows: read for every Library page, so its statements are compiled once per connection. */
 export function markSummaries(db: CatalogDb, clipIds: readonly number[]): Map<number, { rating: Rating; keywords: string[]; rangeCount: number }> {
   const out = new Map<number, { rating: Rating; keywords: string[]; rangeCount: number }>();

@@ -110,6 +110,20 @@ function asAppError(e: unknown, u: URL, signal: AbortSignal, deadlineHit: boolea
 }
 
 /**
+ * Where a refused redirect pointed, in words: a web address by its origin, a file as one on this
+ * machine, anything else whole. A
+ * URL's origin is "null" for every scheme but http(s), which made a redirect to file:///etc/passwd
+ * read "redirected to null".
+ */
+function redirectTarget(next: URL): string {
+  if (next.protocol === 'http:' || next.protocol === 'https:') return next.origin;
+  // A data: address can be as long as the server's headers: enough of it to recognise.
+  const href = next.href.length > 120 ? `${next.href.slice(0, 120)}…` : next.href;
+  if (next.protocol === 'file:') return `a file on this machine (${href})`;
+  return href;
+}
+
+/**
  * Opens a remote address the way everything in main reads one: the address and every redirect
  * checked by the policy before a byte goes there (redirects followed by hand, at most five; the
  * loopback allowance covers the address's own origin only, never one a redirect names), every
@@ -155,7 +169,7 @@ export async function openRemote(raw: string, o: OpenRemoteOptions): Promise<Rem
         try {
           u = checkRemoteUrl(next, policyFor(next));
         } catch (e) {
-          throw new AppError('invalid', `${u.host} redirected to ${next.origin}, which is not read: ${(e as AppError).message}`);
+          throw new AppError('invalid', `${u.host} redirected to ${redirectTarget(next)}, which is refused: ${(e as AppError).message}`);
         }
         continue;
       }

@@ -13,7 +13,7 @@ export function BackupList({ health, onRestored, primaryFirst, confirm }: { heal
   const [busy, setBusy] = useState<string | null>(null);
   const [asking, setAsking] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  if (health.backups.length === 0) return <p className="muted" data-testid="no-backups">No backup yet: one is taken every day and before each upgrade of the catalog.</p>;
+  if (health.backups.length === 0) return <p className="muted" data-testid="no-backups">No backup yet: the first is taken once clips are catalogued, then one after each day's work, and one before each upgrade of the catalog.</p>;
   const restore = async (id: string) => {
     setBusy(id);
     setAsking(null);
