@@ -665,7 +665,7 @@ WHERE cv.collection_id = ? AND cv.region = ? AND cv.removed_at IS NULL AND cv.vi
 -- update
 UPDATE collection_videos SET ${sets.join(', ')} WHERE collection_id = ? AND region = ? AND clip_id = ?;
 
--- ===== src-main/core/library/clip-store.ts (17)
+-- ===== src-main/core/library/clip-store.ts (18)
 -- clipExportFacts
 SELECT c.id, c.file_name, c.rel_path, c.source_url, c.fps, c.vfr, c.duration_s, c.frame_count, c.timecode, c.width, c.height,
      c.reel_name, c.audio_layout, c.audio_channels, c.audio_rate, v.mount_path
@@ -700,6 +700,8 @@ WHERE c.indexed_at IS NULL AND c.missing_at IS NULL AND c.source_url IS NULL AND
 ORDER BY c.id;
 -- fileVolumes
 SELECT id, mount_path FROM volumes WHERE mount_path <> '';
+-- clipCount
+SELECT COUNT(*) AS n FROM clips;
 -- total
 SELECT COUNT(*) AS n ${from} ${whereSql};
 -- page
@@ -806,7 +808,7 @@ FROM volumes v LEFT JOIN clips c ON c.volume_id = v.id GROUP BY v.id ORDER BY v.
 -- connectedDrives
 SELECT id, mount_path AS mountPath, label FROM volumes WHERE online = 1 AND volume_key <> ? ORDER BY id;
 
--- ===== src-main/core/marks/marks-repository.ts (46)
+-- ===== src-main/core/marks/marks-repository.ts (47)
 -- RANGE_SELECT
 SELECT r.id, r.clip_id, c.file_name AS clip_name, r.in_frame, r.out_frame, r.rate_num, r.rate_den,
 r.name, r.note, r.rating, r.created_at FROM ranges r JOIN clips c ON c.id = r.clip_id WHERE r.deleted_at IS NULL;
@@ -817,6 +819,8 @@ SELECT range_id, keyword FROM keywords
 WHERE clip_id IN (SELECT value FROM json_each(?)) AND range_id IN (SELECT value FROM json_each(?)) AND removed_at IS NULL ORDER BY keyword COLLATE NOCASE;
 -- clipRating
 SELECT rating FROM clip_marks WHERE clip_id = ?;
+-- rangeCount
+SELECT COUNT(*) AS n FROM ranges WHERE deleted_at IS NULL;
 -- markSummaries
 SELECT clip_id, rating FROM clip_marks WHERE clip_id IN (SELECT value FROM json_each(?));
 -- markSummaries
@@ -923,7 +927,7 @@ UPDATE marks_clock SET last_at = MAX(last_at, ?) WHERE id = 1;
 -- unwait
 DELETE FROM marks_waiting WHERE team_clip_id = ?;
 
--- ===== src-main/core/pipeline/job-store.ts (28)
+-- ===== src-main/core/pipeline/job-store.ts (29)
 -- byId
 SELECT * FROM jobs WHERE id = ?;
 -- ofClipStage
@@ -949,6 +953,8 @@ WHERE state = 'running';
 SELECT id FROM jobs WHERE state IN (SELECT value FROM json_each(?)) ORDER BY id;
 -- idsOfClipInStates
 SELECT id FROM jobs WHERE clip_id = ? AND state IN (SELECT value FROM json_each(?)) ORDER BY id;
+-- idsOfStageInStates
+SELECT id FROM jobs WHERE stage = ? AND state IN (SELECT value FROM json_each(?)) ORDER BY id;
 -- wakeUnplugged
 UPDATE jobs SET not_before = NULL, updated_at = ? WHERE clip_id = ? AND state = 'queued' AND last_error_kind = 'unplugged' AND not_before IS NOT NULL RETURNING id;
 -- wakeStage
@@ -1003,7 +1009,7 @@ INSERT INTO queue_flags (name, value_json, updated_at) VALUES (?, ?, ?) ON CONFL
 -- dropBlock
 DELETE FROM queue_flags WHERE name = ?;
 
--- ===== src-main/core/pipeline/jobs-view-store.ts (5)
+-- ===== src-main/core/pipeline/jobs-view-store.ts (6)
 -- frontiersSql
 WITH f AS (SELECT clip_id, COALESCE(MAX(CASE WHEN state <> 'done' THEN ${STAGE_RANK} END), MAX(${STAGE_RANK})) AS si
            FROM jobs WHERE clip_id IS NOT NULL AND stage IN (${INDEX_STAGE_LIST}) ${only('clip_id')} GROUP BY clip_id)
@@ -1012,6 +1018,9 @@ FROM f JOIN jobs j ON j.clip_id = f.clip_id AND j.stage = ${STAGE_AT} JOIN clips
 UNION ALL
 SELECT c.id, 'index', CASE WHEN c.indexed_at IS NULL THEN 'failed' ELSE 'done' END, 1, 'network', 0, c.duration_s, c.indexed_at, c.indexed_profile
 FROM clips c WHERE c.source_url IS NOT NULL ${only('c.id')};
+-- backgroundCounts
+SELECT stage, SUM(state = 'queued') AS queued, SUM(state = 'running') AS running, SUM(state = 'paused') AS paused, SUM(state = 'failed') AS failed
+FROM jobs WHERE stage IN (SELECT value FROM json_each(?)) AND state IN ('queued', 'running', 'paused', 'failed') GROUP BY stage ORDER BY stage;
 -- openClipless
 SELECT stage, state FROM jobs WHERE clip_id IS NULL AND state IN ('queued', 'running') ORDER BY id;
 -- clip
