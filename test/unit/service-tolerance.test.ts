@@ -35,7 +35,7 @@ describe('service health (state + event -> state)', () => {
     const emu = fold([{ type: 'succeeded', at: 1, emulator: true }]);
     expect(emu.emulator).toBe(true);
     expect(fold([failed(2, 'offline'), failed(3, 'offline'), failed(4, 'offline')], emu)).toMatchObject({ state: 'offline', emulator: true });
-    expect(fold([{ type: 'failed', at: 2, error: { kind: 'quota', status: 402 }, emulator: false }], emu).emulator).toBe(false);
+    expect(fold([{ type: 'failed', at: 2, error: { kind: 'quota', message: 'quota', status: 402 }, emulator: false }], emu).emulator).toBe(false);
     expect(fold([{ type: 'succeeded', at: 2, emulator: false }], emu).emulator).toBe(false);
     expect(INITIAL_HEALTH.emulator).toBe(false);
     // Only an explicit yes counts: a real service sends no such header at all.

@@ -1,5 +1,4 @@
 import { FACET_FIELDS, type SearchFiltersIn, type Strictness } from '../../../../src-shared/contract/search';
-import type { SearchRequest } from './use-search';
 
 /**
  * The search on screen follows the box: its words with the filters, the filters alone when the box
@@ -15,7 +14,10 @@ export interface SearchOptions {
   collections: boolean;
 }
 
-export type BoxIntent = { kind: 'run'; request: Extract<SearchRequest, { kind: 'text' }> } | { kind: 'clear' };
+/** A text search as use-search.ts runs it (kept here so this module needs no API client). */
+export type TextRequest = { kind: 'text'; text: string } & SearchOptions;
+
+export type BoxIntent = { kind: 'run'; request: TextRequest } | { kind: 'clear' };
 
 export function followBox(box: string, o: SearchOptions): BoxIntent {
   const text = box.trim();
