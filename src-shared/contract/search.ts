@@ -257,6 +257,12 @@ export const searchStatusSchema = z.object({
     waiting: z
       .object({ since: z.number(), attempts: z.number().int(), deadlineAt: z.number(), error: appErrorSchema })
       .nullable(),
+    /**
+     * The last answer came from the project's service emulator (test/emulator), a test double that
+     * says so in a header a real service does not send: its search follows colours and tags, not
+     * meaning, and the UI says so.
+     */
+    emulator: z.boolean(),
   }),
   index: z.object({
     state: z.enum(INDEX_STATES),
@@ -287,7 +293,11 @@ export const searchMethods = {
   'search.text': method(
     z
       .object({
-        text: safeText(1000).trim().min(1),
+        /**
+         * What the editor typed. Empty (or only camera and people words) lists what passes the
+         * filters, unscored, in library order: facets browse alone.
+         */
+        text: safeText(1000).trim(),
         topK,
         offset,
         strictness,

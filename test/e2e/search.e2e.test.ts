@@ -82,6 +82,86 @@ describe('Search view', () => {
     events.forEach((l, i) => expect(`${l.slice(29, 40)}–${lastFrame(l.slice(41, 52))}`).toBe(ranges[i]));
   });
 
+  it('says when the service answering is the project\'s emulator, not the real one', async () => {
+    const { page } = e;
+    // The search above was answered by the emulator, which names itself on every answer.
+    const note = page.locator('[data-testid="service-emulator"]');
+    await note.waitFor();
+    expect(await note.innerText()).toMatch(/^Connected to the Reelscout service emulator: search follows colours and tags, not meaning\./);
+    expect(await note.getAttribute('title')).toMatch(/README\.md, "The service emulator"/);
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await e.screenshot('search-emulator-1280');
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await e.screenshot('search-emulator-1920');
+    await page.setViewportSize({ width: 1360, height: 860 });
+  });
+
+  it('the search follows the box: emptied, a facet browses alone, the count is the chips, an empty Enter leaves nothing stale', async () => {
+    const { page } = e;
+    const results = page.locator('[data-testid="search-result"]');
+    const idsShown = () => results.evaluateAll((els) => els.map((el) => Number((el as HTMLElement).dataset.clip)));
+    await page.fill('#search-query', 'blue');
+    await page.press('#search-query', 'Enter');
+    await results.first().waitFor();
+    // The box emptied: no words are searched any more, and no filter is on, so nothing is listed.
+    await page.fill('#search-query', '');
+    await expect.poll(() => results.count()).toBe(0);
+
+    // One facet, the box still empty: what passes it, by itself, in library order.
+    await page.click('[data-action="toggle-filters"]');
+    const size = page.locator('[data-filter="shotSize"] [data-tag]').first();
+    const move = page.locator('[data-filter="cameraMovement"] [data-tag]').first();
+    const [sizeTag, moveTag] = [await size.getAttribute('data-tag'), await move.getAttribute('data-tag')];
+    await size.click();
+    await page.locator('[data-testid="filters-only"]').waitFor();
+    const alone = async (tags: Record<string, string[]>) => {
+      const r = (await call('search.text', { text: '', topK: 24, filters: { tags } })) as { ok: true; value: { results: Array<{ clipId: number }>; stats: { allowed: number } } };
+      expect(r.ok).toBe(true);
+      return r.value;
+    };
+    const bySize = await alone({ shotSize: [sizeTag!] });
+    await expect.poll(idsShown).toEqual(bySize.results.map((x) => x.clipId));
+    expect(bySize.results.length).toBeGreaterThan(0);
+    for (const card of await results.all()) expect(await card.locator(`[data-field="shotSize"]`).getAttribute('data-tag')).toBe(sizeTag);
+    // As many segments as the chip said it would find; no query words were sent, so no score.
+    expect(await page.locator('[data-testid="search-summary"]').innerText()).toMatch(new RegExp(`among ${bySize.stats.allowed} segments passing the filters`));
+    expect(await size.locator('.sv-chip-count').innerText()).toBe(String(bySize.stats.allowed));
+    expect(await page.locator('[data-testid="search-result"] [data-testid="score"]').allInnerTexts()).toEqual(bySize.results.map(() => 'filter match'));
+    expect(await page.locator('[data-testid="query-chips"]').count()).toBe(0);
+
+    // Two chips on: the count says two.
+    await move.click();
+    await expect.poll(() => page.locator('.sv-filters [aria-pressed="true"]').count()).toBe(2);
+    await expect.poll(() => page.locator('[data-action="toggle-filters"]').innerText()).toBe('Filters (2)');
+    const both = await alone({ shotSize: [sizeTag!], cameraMovement: [moveTag!] });
+    await expect.poll(idsShown).toEqual(both.results.map((x) => x.clipId));
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await e.screenshot('search-facets-alone-1280');
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await e.screenshot('search-facets-alone-1920');
+    await page.setViewportSize({ width: 1360, height: 860 });
+
+    // Filters cleared with the box empty: nothing is searched, nothing stays.
+    await page.click('[data-action="clear-filters"]');
+    await expect.poll(() => results.count()).toBe(0);
+    expect(await page.locator('[data-action="toggle-filters"]').innerText()).toBe('Filters');
+    await page.click('[data-action="toggle-filters"]');
+
+    // Enter on an empty box with no filters: the earlier results do not stay.
+    await page.fill('#search-query', 'blue');
+    await page.press('#search-query', 'Enter');
+    await results.first().waitFor();
+    await page.fill('#search-query', '');
+    await page.press('#search-query', 'Enter');
+    await expect.poll(() => results.count()).toBe(0);
+    expect(await page.locator('[data-testid="search-summary"]').count()).toBe(0);
+    expect(await page.locator('.empty').innerText()).toMatch(/^Type what you need/);
+    // The next case starts from "blue" on screen, as the first left it.
+    await page.fill('#search-query', 'blue');
+    await page.press('#search-query', 'Enter');
+    await results.first().waitFor();
+  });
+
   it('narrows the results with filters', async () => {
     const { page } = e;
     const twoShot = clips.find((c) => c.name === 'green-then-blue')!;

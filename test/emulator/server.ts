@@ -87,6 +87,9 @@ interface Ctx {
   lateFailure?: HttpError;
 }
 
+/** The header naming the emulator on every answer (README "The service emulator", "Who answers"). */
+export const EMULATOR_HEADER = 'X-Reelscout-Emulator';
+
 const MAX_TEXT = 2000;
 const MAX_NAME = 200;
 
@@ -845,6 +848,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const sockets = new Set<net.Socket>();
   const makeServer = () => {
     const s = http.createServer((req, res) => {
+      // Says on every answer that it is a test double (a header the spec does not define, so no real
+      // service sends it): the app tells the editor that its search follows colours, not meaning.
+      res.setHeader(EMULATOR_HEADER, '1');
       emu.handle(req, res).catch((e: unknown) => {
         process.stderr.write(`emulator: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
         if (!res.headersSent) sendJson(res, 500, { error: 'internal_error' });

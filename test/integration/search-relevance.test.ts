@@ -94,6 +94,27 @@ describe('search an editor trusts', () => {
     expect(r.results.every((x) => x.score === null && x.tags.some((t) => t.canonical === 'close_up'))).toBe(true);
   });
 
+  it('an empty box with a facet lists what passes the filter alone, unscored, in library order; with no filter, nothing', async () => {
+    const typed = await text('close-up');
+    const r = await text('', { tags: { shotSize: ['close_up'] } });
+    expect(r.cannotRun).toBeNull();
+    expect(r.query).toMatchObject({ text: '', origin: null });
+    expect(r.relevance.state).toBe('unscored');
+    // The same moments the camera word alone finds: the facet browses as the word filters.
+    expect(r.results.map((x) => [x.clipId, x.startS])).toEqual(typed.results.map((x) => [x.clipId, x.startS]));
+    expect(r.results.every((x) => x.score === null && x.tags.some((t) => t.canonical === 'close_up'))).toBe(true);
+    expect(r.stats.allowed).toBeGreaterThan(0);
+    // Library order: folder, then file name.
+    const paths = r.results.map((x) => x.clipPath);
+    expect(paths).toEqual([...paths].sort((a, b) => path.dirname(a).localeCompare(path.dirname(b)) || path.basename(a).localeCompare(path.basename(b))));
+    // No words, no filter: nothing to search for, and no service call was made for it.
+    const before = world!.emu.stats().byEndpoint['POST /video_embedding/encode_text']?.requests ?? 0;
+    const none = await text('   ');
+    expect(none.results).toEqual([]);
+    expect(none.stats.allowed).toBeNull();
+    expect(world!.emu.stats().byEndpoint['POST /video_embedding/encode_text']?.requests ?? 0).toBe(before);
+  });
+
   it('find-similar leaves out the source clip\'s own neighbourhood by default', async () => {
     const two = byName('green-then-blue');
     const r = await mod.service.similar({ segmentId: two.segments[0]!.id, topK: 10, filters: {}, exclude: 'neighbourhood' });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { topKBoundFromMessage } from '../../src-main/core/service/learned-limits';
 import { INITIAL_HEALTH, nextHealth, OFFLINE_AFTER_MS, type HealthEvent, type ServiceHealth } from '../../src-main/core/service/service-health';
+import { saysEmulator } from '../../src-main/core/service/service-identity';
 import { classifyTaskFailure } from '../../src-main/core/service/task-failure';
 import { classifyServiceFailure } from '../../src-shared/contract/service-wait';
 
@@ -27,7 +28,19 @@ describe('service health (state + event -> state)', () => {
     expect(h).toMatchObject({ state: 'slow', unanswered: 2 });
     const down = fold([failed(1, 'offline'), failed(2, 'offline'), failed(3, 'offline')]);
     expect(down.state).toBe('offline');
-    expect(nextHealth(down, { type: 'succeeded', at: 4 })).toEqual({ state: 'online', error: null, unanswered: 0, unansweredSince: null, checkedAt: 4 });
+    expect(nextHealth(down, { type: 'succeeded', at: 4 })).toEqual({ state: 'online', error: null, unanswered: 0, unansweredSince: null, checkedAt: 4, emulator: false });
+  });
+
+  it('who answers: the emulator only when an answer names it; attempts that reach nobody keep the last word', () => {
+    const emu = fold([{ type: 'succeeded', at: 1, emulator: true }]);
+    expect(emu.emulator).toBe(true);
+    expect(fold([failed(2, 'offline'), failed(3, 'offline'), failed(4, 'offline')], emu)).toMatchObject({ state: 'offline', emulator: true });
+    expect(fold([{ type: 'failed', at: 2, error: { kind: 'quota', message: 'quota', status: 402 }, emulator: false }], emu).emulator).toBe(false);
+    expect(fold([{ type: 'succeeded', at: 2, emulator: false }], emu).emulator).toBe(false);
+    expect(INITIAL_HEALTH.emulator).toBe(false);
+    // Only an explicit yes counts: a real service sends no such header at all.
+    expect([null, undefined, '', '0', 'false', 'no', 'emulator'].map(saysEmulator)).toEqual([false, false, false, false, false, false, false]);
+    expect(['1', 'true', ' TRUE ', 'yes'].map(saysEmulator)).toEqual([true, true, true, true]);
   });
 
   it('a refusal proves the service is there without saying it is slow', () => {

@@ -81,7 +81,8 @@ export function createSearchHealth(d: SearchHealthDeps) {
           error = unconfigured ?? toAppError(e).toJSON();
         }
       }
-      return { state, error, checkedAt: h.checkedAt, waiting };
+      // Without a usable configuration nothing answers: no emulator to speak of either.
+      return { state, error, checkedAt: h.checkedAt, waiting, emulator: state !== 'unconfigured' && h.emulator };
     },
   };
 }

@@ -345,11 +345,14 @@ export function createSearchService(d: SearchServiceDeps) {
   }
 
   /**
-   * A query that was only camera or people words: no text to encode, so every moment the filters
-   * allow is listed, unscored, in the order of the library: by folder and file name, then by time.
+   * A query that was only camera or people words, or no words at all (an empty box with facets on):
+   * no text to encode, so every moment the filters allow is listed, unscored, in the order of the
+   * library: by folder and file name, then by time. With no filter either there is nothing to
+   * search for: an empty list (stats.allowed null, as for any unfiltered search), not the library.
    */
   async function filterOnly(filters: SearchFilters, offset: number, limit: number, text: string, parsed: SearchResponse['parsed'], t0: number): Promise<SearchResponse> {
-    const allowed = filterStore.allowedSegmentIds(filters, d.space()) ?? new Set<number>();
+    const filtered = filterStore.allowedSegmentIds(filters, d.space());
+    const allowed = filtered ?? new Set<number>();
     const indexed = (await d.index.ready()).size;
     const places = results.placesOf([...allowed]);
     const hits: Hit[] = [...places.values()].map((p) => ({ clipId: p.clipId, segmentId: p.segmentId, shotStartS: p.shotStartS, startS: p.startS, endS: p.endS, similarity: 0, score: 0, source: 'local' }));
@@ -364,7 +367,7 @@ export function createSearchService(d: SearchServiceDeps) {
     }
     const page = { groups: groups.slice(offset, offset + limit), hasMore: groups.length > offset + limit, copies: ids.copies };
     return {
-      ...respond(page, { scored: false, localSource: 'local', offset, limit, t0, indexed, allowed: allowed.size, relevance: { ...relevanceInfo, state: 'unscored' } }),
+      ...respond(page, { scored: false, localSource: 'local', offset, limit, t0, indexed, allowed: filtered ? allowed.size : null, relevance: { ...relevanceInfo, state: 'unscored' } }),
       query: { text, normalized: '', segmentId: null, origin: null, cachedAt: null },
       cannotRun: null,
       collections: null,

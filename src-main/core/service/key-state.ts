@@ -20,7 +20,7 @@ export interface KeyState {
    * polls tell search that the service is slow or gone as much as search's own calls do.
    */
   health: ServiceHealth;
-  /** Applies one call's outcome to `health`; listeners hear only changes of state or error. */
+  /** Applies one call's outcome to `health`; listeners hear only changes of state, error or who answers. */
   noteHealth(e: HealthEvent): void;
   onHealth(listener: (h: ServiceHealth) => void): () => void;
 }
@@ -36,7 +36,8 @@ function createKeyState(opts: LimiterOptions): KeyState {
     noteHealth(e) {
       const before = state.health;
       state.health = nextHealth(before, e);
-      if (state.health.state !== before.state || JSON.stringify(state.health.error) !== JSON.stringify(before.error)) {
+      const changed = state.health.state !== before.state || state.health.emulator !== before.emulator || JSON.stringify(state.health.error) !== JSON.stringify(before.error);
+      if (changed) {
         for (const l of listeners) l(state.health);
       }
     },

@@ -18,28 +18,35 @@ export interface ServiceHealth {
   unanswered: number;
   unansweredSince: number | null;
   checkedAt: number | null;
+  /**
+   * The last answer came from the project's service emulator (service-identity.ts): kept through
+   * attempts that reached nobody, since they say nothing about who answers.
+   */
+  emulator: boolean;
 }
 
 export type HealthEvent =
-  | { type: 'succeeded'; at: number }
-  /** A failed attempt; `answered` when an HTTP status came back. */
-  | { type: 'failed'; at: number; error: AppErrorData };
+  /** `emulator`: the answer said it came from the emulator (absent: not known, the last word stands). */
+  | { type: 'succeeded'; at: number; emulator?: boolean }
+  /** A failed attempt; `answered` when an HTTP status came back, and then `emulator` as above. */
+  | { type: 'failed'; at: number; error: AppErrorData; emulator?: boolean };
 
 export const OFFLINE_AFTER_ATTEMPTS = 3;
 export const OFFLINE_AFTER_MS = 10_000;
 
-export const INITIAL_HEALTH: ServiceHealth = { state: 'unknown', error: null, unanswered: 0, unansweredSince: null, checkedAt: null };
+export const INITIAL_HEALTH: ServiceHealth = { state: 'unknown', error: null, unanswered: 0, unansweredSince: null, checkedAt: null, emulator: false };
 
 export function nextHealth(h: ServiceHealth, e: HealthEvent): ServiceHealth {
-  if (e.type === 'succeeded') return { state: 'online', error: null, unanswered: 0, unansweredSince: null, checkedAt: e.at };
+  const emulator = e.emulator ?? h.emulator;
+  if (e.type === 'succeeded') return { state: 'online', error: null, unanswered: 0, unansweredSince: null, checkedAt: e.at, emulator };
   const cls = classifyServiceFailure(e.error);
   if (cls === 'offline') {
     const since = h.unansweredSince ?? e.at;
     const unanswered = h.unanswered + 1;
     const outage = h.state === 'offline' || unanswered >= OFFLINE_AFTER_ATTEMPTS || e.at - since >= OFFLINE_AFTER_MS;
-    return { state: outage ? 'offline' : h.state, error: e.error, unanswered, unansweredSince: since, checkedAt: e.at };
+    return { state: outage ? 'offline' : h.state, error: e.error, unanswered, unansweredSince: since, checkedAt: e.at, emulator };
   }
   // The service answered: reachable. A refusal (key, quota, bad request) says nothing about its speed.
   const state: HealthState = cls === 'slow' ? 'slow' : h.state === 'offline' || h.state === 'unknown' ? 'online' : h.state;
-  return { state, error: e.error, unanswered: 0, unansweredSince: null, checkedAt: e.at };
+  return { state, error: e.error, unanswered: 0, unansweredSince: null, checkedAt: e.at, emulator };
 }

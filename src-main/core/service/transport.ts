@@ -3,6 +3,7 @@ import { resolveConfig, type ResolvedServiceConfig, type ServiceConfig } from '.
 import { errorFromNetwork, errorFromResponse } from './http-errors';
 import { sharedKeyState, type KeyState } from './key-state';
 import { resolveBaseUrl } from './regions';
+import { EMULATOR_HEADER, saysEmulator } from './service-identity';
 import { withRetry, type RetryInfo, type RetryOptions } from './retry';
 
 export interface CallOptions {
@@ -123,13 +124,15 @@ export class ServiceTransport {
           opts.signal?.removeEventListener('abort', onUserAbort);
           release();
         }
+        // Every answer, a refusal too, says who gave it (the emulator names itself; a service does not).
+        const emulator = saysEmulator(header(res.headers, EMULATOR_HEADER));
         if (res.status < 200 || res.status >= 300) {
           const err = errorFromResponse(res.status, res.bodyText, header(res.headers, 'retry-after'), what);
           this.noteFailure(err);
-          this.keyState.noteHealth({ type: 'failed', at: Date.now(), error: err.toJSON() });
+          this.keyState.noteHealth({ type: 'failed', at: Date.now(), error: err.toJSON(), emulator });
           throw err;
         }
-        this.keyState.noteHealth({ type: 'succeeded', at: Date.now() });
+        this.keyState.noteHealth({ type: 'succeeded', at: Date.now(), emulator });
         if (opts.bypassQuotaGate) this.keyState.quotaBlocked = false;
         return onOk(res.bodyText);
       },

@@ -2,12 +2,13 @@ import { Fragment, useEffect, useMemo, useState, type FormEvent, type ReactNode 
 import type { QueryChip, SearchFiltersIn, SearchResponse, SearchResult, Strictness } from '../../../src-shared/contract/search';
 import { cleanFilters, FilterBar } from '../components/search/FilterBar';
 import { ResultCard } from '../components/search/ResultCard';
-import { SearchNotices, ServiceWait, StatusLine } from '../components/search/SearchNotices';
+import { EmulatorNote, SearchNotices, ServiceWait, StatusLine } from '../components/search/SearchNotices';
 import { Viewer } from '../components/viewer/Viewer';
 import { ExportMenu } from '../components/ExportMenu';
 import { tcRange } from '../components/timecode-format';
 import { quotePhrase, removePhrase, searchExportTitle } from '../components/search/query-text';
 import { useFacets, useHistory, useSearchRunner, useSearchStatus } from '../components/search/use-search';
+import { filterCount, followBox } from '../components/search/search-box';
 import '../components/search/search.css';
 
 const TOPK_CHOICES = [12, 24, 48, 96];
@@ -20,7 +21,7 @@ export function SearchView(): ReactNode {
   const status = useSearchStatus();
   const { facets, reload: reloadFacets } = useFacets();
   const { queries, reload: reloadHistory } = useHistory();
-  const { response, request, busy, error, run, more } = useSearchRunner();
+  const { response, request, busy, error, run, more, clear } = useSearchRunner();
   const [text, setText] = useState('');
   const [topK, setTopK] = useState(24);
   const [strictness, setStrictness] = useState<Strictness>('any');
@@ -29,13 +30,15 @@ export function SearchView(): ReactNode {
   const [showFilters, setShowFilters] = useState(false);
   const [playing, setPlaying] = useState<SearchResult | null>(null);
   const cleaned = useMemo(() => cleanFilters(filters), [filters]);
-  const activeFilters = Object.keys(cleaned).length;
+  const activeFilters = filterCount(cleaned);
   const offline = status?.service.state === 'offline' || status?.service.state === 'unconfigured';
 
+  // What the box says now, with the filters: its words, the filters alone, or nothing on screen.
   const searchText = async (q: string) => {
-    if (!q.trim()) return;
-    await run({ kind: 'text', text: q.trim(), topK, strictness, filters: cleaned, collections });
-    reloadHistory();
+    const intent = followBox(q, { topK, strictness, filters: cleaned, collections });
+    if (intent.kind === 'clear') return clear();
+    await run(intent.request);
+    if (intent.request.text) reloadHistory();
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -46,11 +49,12 @@ export function SearchView(): ReactNode {
     setPlaying(null);
     void run({ kind: 'similar', segmentId: r.segmentId, label: `${r.clipName} ${tcRange({ rate: r.clipRate, timecode: r.clipTimecode }, r.startS, r.endS)}`, topK, strictness, filters: cleaned });
   };
-  // Filters, page size and strictness apply at once to the search on screen.
+  // Filters, page size and strictness apply at once: to a "similar" search on screen, else to what
+  // the box says (never the words of an earlier search the box no longer holds). A facet picked
+  // with nothing on screen searches too: with an empty box it browses by the filters alone.
   useEffect(() => {
-    if (!request) return;
-    if (request.kind === 'text') void run({ ...request, topK, strictness, filters: cleaned, collections });
-    else void run({ ...request, topK, strictness, filters: cleaned });
+    if (request?.kind === 'similar') void run({ ...request, topK, strictness, filters: cleaned });
+    else if (request || activeFilters > 0) void searchText(text);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [cleaned, topK, strictness, collections]);
 
@@ -61,6 +65,7 @@ export function SearchView(): ReactNode {
         <h1>Search</h1>
         <StatusLine status={status} />
       </div>
+      <EmulatorNote status={status} />
       <form className="row sv-bar" onSubmit={submit} role="search">
         <input
           id="search-query"
@@ -68,7 +73,17 @@ export function SearchView(): ReactNode {
           className="sv-grow sv-query"
           placeholder={offline ? 'Offline: earlier queries run from the cache' : 'Describe a moment: “red car at night”, “close-up, handheld”…'}
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            const next = e.target.value;
+            setText(next);
+            // Emptying the box ends its query: the filters alone, or nothing, replace its results.
+            if (!next.trim() && text.trim() && request?.kind !== 'similar') void searchText('');
+          }}
+          onKeyDown={(e) => {
+            // Enter on an empty box without filters submits nothing (the button is off): it still
+            // means "no search", so nothing earlier stays on screen.
+            if (e.key === 'Enter' && !text.trim() && activeFilters === 0) clear();
+          }}
           aria-label="Search text"
           autoFocus
         />
@@ -93,7 +108,7 @@ export function SearchView(): ReactNode {
           }} aria-expanded={showFilters} data-action="toggle-filters">
           Filters{activeFilters ? ` (${activeFilters})` : ''}
         </button>
-        <button type="submit" className="btn primary" disabled={busy || !text.trim()} data-action="search">
+        <button type="submit" className="btn primary" disabled={busy || (!text.trim() && activeFilters === 0)} data-action="search">
           {busy ? 'Searching…' : 'Search'}
         </button>
       </form>
@@ -142,6 +157,11 @@ export function SearchView(): ReactNode {
           }}
         />
       )}
+      {response && !response.cannotRun && response.query.segmentId === null && response.query.text === '' && (
+        <div className="sv-note sv-small" data-testid="filters-only">
+          Browsing by filters alone (the search box is empty): every moment that passes them, in library order (folder, file name, then time). Type words to rank them.
+        </div>
+      )}
       {response && !response.cannotRun && response.relevance.state === 'calibrating' && (
         <div className="banner" role="status" data-testid="calibrating">
           <strong>Scores are on their way</strong>
@@ -178,7 +198,7 @@ export function SearchView(): ReactNode {
       {response && !response.cannotRun && results.length === 0 && <div className="empty">No segments match. Loosen the filters, or let the pipeline index more footage.</div>}
       {!response && !busy && !error && (
         <div className="empty">
-          Type what you need and land on the moment. {status && status.index.size === 0 ? 'Nothing is indexed yet: import footage and let the pipeline run.' : ''}
+          Type what you need and land on the moment, or pick Filters to browse by them alone. {status && status.index.size === 0 ? 'Nothing is indexed yet: import footage and let the pipeline run.' : ''}
         </div>
       )}
       {results.length > 0 && (

@@ -44,6 +44,26 @@ export function StatusLine({ status }: { status: SearchStatus | null }): ReactNo
   );
 }
 
+/** What the tooltip of the emulator note says: README.md "The service emulator" at more length. */
+const EMULATOR_DETAIL =
+  'The service emulator (test/emulator) is the project\'s test double of the cloud service, not a model. Its embeddings are colour and brightness ' +
+  'statistics of the frames, and its text knows only colour and brightness words (red, blue, dark, bright…); camera words (wide, close-up, static, handheld) ' +
+  'work as filters on its placeholder tags. Any other words ("dog", "a man running") rank by an arbitrary colour mix. Judge search against a real service. ' +
+  'See README.md, "The service emulator".';
+
+/**
+ * Said while the service that answers is the project's emulator (it names itself in a header): so
+ * nobody judges the product's search by a test double's colour statistics.
+ */
+export function EmulatorNote({ status }: { status: SearchStatus | null }): ReactNode {
+  if (!status?.service.emulator) return null;
+  return (
+    <div className="sv-note sv-small sv-emulator" role="note" data-testid="service-emulator" title={EMULATOR_DETAIL}>
+      Connected to the Reelscout service emulator: search follows colours and tags, not meaning. <span className="muted">(README, “The service emulator”)</span>
+    </div>
+  );
+}
+
 /** Why a search could not run, where its query came from, what the collection search said. */
 export function SearchNotices({ response, error }: { response: SearchResponse | null; error: AppError | null }): ReactNode {
   if (error) {

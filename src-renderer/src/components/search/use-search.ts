@@ -66,6 +66,7 @@ export function useSearchRunner(): {
   error: AppError | null;
   run: (r: SearchRequest) => Promise<void>;
   more: () => Promise<void>;
+  clear: () => void;
 } {
   const [response, setResponse] = useState<SearchResponse | null>(null);
   const [request, setRequest] = useState<SearchRequest | null>(null);
@@ -104,5 +105,13 @@ export function useSearchRunner(): {
       if (mine === seq.current) setBusy(false);
     }
   }, [request, response]);
-  return { response, request, busy, error, run, more };
+  /** No search on screen: the answer of one still running is dropped, like that of any older request. */
+  const clear = useCallback(() => {
+    ++seq.current;
+    setRequest(null);
+    setResponse(null);
+    setError(null);
+    setBusy(false);
+  }, []);
+  return { response, request, busy, error, run, more, clear };
 }
