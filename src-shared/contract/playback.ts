@@ -31,6 +31,11 @@ export type ProxySpace = z.infer<typeof proxySpaceSchema>;
 
 export const playbackMethods = {
   'playback.get': method(z.object({ clipId: z.number().int().positive() }).strict(), playbackSchema),
+  /** What the Library's cards say of each clip's playback (from the catalog, no file read): clips not in the catalog are left out. */
+  'playback.sources': method(
+    z.object({ clipIds: z.array(z.number().int().positive()).max(500) }).strict(),
+    z.object({ sources: z.array(playbackSchema.pick({ source: true, offline: true, proxy: true }).extend({ clipId: z.number().int() })) }),
+  ),
   /** The viewing proxies on disk: how many, their size, and where (Settings). */
   'playback.proxySpace': method(z.object({}).strict(), proxySpaceSchema),
 } as const;

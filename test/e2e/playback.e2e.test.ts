@@ -112,6 +112,14 @@ async function closeViewer(page: Page): Promise<void> {
 describe('playback of every codec, frame-exact', () => {
   it('plays every clip, each from the source the app says (original or proxy), from its first frame', async () => {
     const { page } = e;
+    // The cards say it first: "Proxy" on each clip the viewer plays from its proxy, nothing on an original.
+    await page.click('[data-nav="library"]');
+    for (const c of clips) {
+      const tag = page.locator(`.clip-card[data-clip-id="${ids.get(c.name)}"] [data-testid="clip-source"]`);
+      if (NATIVE.has(c.name)) await expect.poll(() => tag.count(), { timeout: 10_000 }).toBe(0);
+      else await expect.poll(() => tag.innerText().catch(() => ''), { timeout: 10_000, message: c.name }).toBe('Proxy');
+    }
+    await e.screenshot('playback-library-cards-1280');
     for (const c of clips) {
       await openViewer(page, ids.get(c.name)!);
       const source = await page.locator('[data-testid="viewer-source"]').getAttribute('data-source');
@@ -240,6 +248,13 @@ describe('playback of every codec, frame-exact', () => {
     const away = `${card}-away`;
     fs.renameSync(card, away);
     try {
+      // The Library's drive check (every 5 s) finds the files gone: the cards say which still play.
+      await page.click('[data-nav="library"]');
+      const prores = page.locator(`.clip-card[data-clip-id="${ids.get('prores-hq')}"] [data-testid="clip-source"]`);
+      await expect.poll(() => prores.innerText().catch(() => ''), { timeout: 20_000 }).toBe('Proxy · offline');
+      const native = page.locator(`.clip-card[data-clip-id="${ids.get('h264-25')}"] [data-testid="clip-source"]`);
+      await expect.poll(() => native.innerText().catch(() => ''), { timeout: 20_000 }).toBe('Offline');
+      await e.screenshot('playback-library-offline-1280');
       for (const c of cfr().filter((x) => !NATIVE.has(x.name))) {
         await openViewer(page, ids.get(c.name)!);
         const badge = page.locator('[data-testid="viewer-source"]');

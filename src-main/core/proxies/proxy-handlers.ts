@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { getClipRow, pathOf } from '../library/clip-store';
+import { clipAbsPath, getClipRow, pathOf, type ClipRow } from '../library/clip-store';
 import type { ClipFileCheck } from '../library/clip-file';
 import type { Handlers } from '../rpc/handlers';
 import { openUnder, type OpenedFile } from '../util/open-verified';
@@ -40,8 +40,14 @@ export function createProxyFileOpen(db: CatalogDb, cacheDir: string): (clipId: n
   };
 }
 
-export function createPlaybackHandlers(o: { db: CatalogDb; clipFile: ClipFileCheck; cacheDir: string; proxyPolicy: () => ProxyPolicy; platform?: NodeJS.Platform }): Pick<Handlers, 'playback.get' | 'playback.proxySpace'> {
-  return {
+export function createPlaybackHandlers(o: {
+  db: CatalogDb;
+  clipFile: ClipFileCheck;
+  cacheDir: string;
+  proxyPolicy: () => ProxyPolicy;
+  platform?: NodeJS.Platform;
+}): Pick<Handlers, 'playback.get' | 'playback.sources' | 'playback.proxySpace'> {
+  const handlers: Pick<Handlers, 'playback.get' | 'playback.sources' | 'playback.proxySpace'> = {
     'playback.proxySpace': () => {
       const free = freeBytes(o.cacheDir);
       const stopped = roomForProxy(free, 60) ? null : `New proxies wait for room: ${formatBytes(free)} free on the disk of ${o.cacheDir}, ${formatBytes(PROXY_RESERVE_BYTES)} and a proxy's size needed. Clips play as before meanwhile.`;
@@ -49,28 +55,53 @@ export function createPlaybackHandlers(o: { db: CatalogDb; clipFile: ClipFileChe
     },
     'playback.get': async ({ clipId }) => {
       const row = getClipRow(o.db, clipId);
-      const facts = { container: row.container, videoCodec: row.video_codec, pixFmt: row.pix_fmt, audioCodec: row.audio_codec };
-      const remote = row.source_url !== null;
       let unreachableWhy: string | null = null;
-      if (!remote) {
+      if (row.source_url === null) {
         await o.clipFile(clipId).catch((e: unknown) => {
           unreachableWhy = e instanceof AppError ? e.message : 'the original cannot be read';
         });
       }
-      const made = currentProxy(o.db, clipId, row.fingerprint);
-      // On disk as written: one deleted or cut since does not count (the viewer would show black).
-      const proxy = made && fs.statSync(path.join(o.cacheDir, made.file), { throwIfNoEntry: false })?.size === made.bytes ? made : null;
-      const detachable = isDetachableMount(row.mount_path, o.platform ?? process.platform);
-      return playbackSource({
-        native: nativePlayback(facts),
-        reachable: unreachableWhy === null,
-        unreachableWhy,
-        remote,
-        proxyFrames: proxy?.frames ?? null,
-        proxyPending: !remote && !proxy && row.status !== 'error' && wantsProxy(o.proxyPolicy(), facts, detachable),
-      });
+      return sourceOf(row, unreachableWhy);
     },
+    // The Library's cards: the catalog's word on each drive and a look for the file (one stat a card
+    // in view), not a read of every file; the viewer's own answer checks the file's content.
+    'playback.sources': ({ clipIds }) => ({
+      sources: clipIds.flatMap((clipId) => {
+        const row = getClipRowOrNull(o.db, clipId);
+        if (!row) return [];
+        const away = row.source_url === null && (row.online !== 1 || row.missing_at !== null || !fs.existsSync(clipAbsPath(row)));
+        const { source, offline, proxy } = sourceOf(row, away ? `${row.file_name} is not reachable (its drive or folder is away)` : null);
+        return [{ clipId, source, offline, proxy }];
+      }),
+    }),
   };
+  return handlers;
+
+  /** Which file plays for a clip, given whether its original is reachable (null: it is) and why not. */
+  function sourceOf(row: ClipRow, unreachableWhy: string | null) {
+    const facts = { container: row.container, videoCodec: row.video_codec, pixFmt: row.pix_fmt, audioCodec: row.audio_codec };
+    const remote = row.source_url !== null;
+    const made = currentProxy(o.db, row.id, row.fingerprint);
+    // On disk as written: one deleted or cut since does not count (the viewer would show black).
+    const proxy = made && fs.statSync(path.join(o.cacheDir, made.file), { throwIfNoEntry: false })?.size === made.bytes ? made : null;
+    const detachable = isDetachableMount(row.mount_path, o.platform ?? process.platform);
+    return playbackSource({
+      native: nativePlayback(facts),
+      reachable: unreachableWhy === null,
+      unreachableWhy,
+      remote,
+      proxyFrames: proxy?.frames ?? null,
+      proxyPending: !remote && !proxy && row.status !== 'error' && wantsProxy(o.proxyPolicy(), facts, detachable),
+    });
+  }
+}
+
+function getClipRowOrNull(db: CatalogDb, clipId: number): ClipRow | null {
+  try {
+    return getClipRow(db, clipId);
+  } catch {
+    return null;
+  }
 }
 
 /** Where proxies are written, for Settings' figure of the space they take. */

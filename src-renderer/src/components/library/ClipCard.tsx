@@ -3,6 +3,7 @@ import type { ClipSummary } from '../../../../src-shared/contract/library';
 import { api } from '../../api/client';
 import { clipLengthTc } from '../timecode-format';
 import { clipBadge, formatFps, formatResolution, reasonLine, statusTone } from './format';
+import { cardSourceTag, type CardSource } from './use-card-sources';
 
 /** Largest box of aspect w:h that fits in boxW x boxH. */
 function fit(w: number, h: number, boxW: number, boxH: number): { width: number; height: number } {
@@ -14,8 +15,10 @@ function fit(w: number, h: number, boxW: number, boxH: number): { width: number;
  * A clip in the grid. Moving the mouse across the picture scrubs through the filmstrip sprite:
  * the tile under the pointer is shown by shifting the sprite with background-position.
  */
-export function ClipCard({ clip, thumbWidth, thumbHeight, selected, focused, onClick, onOpen, onDragStart }: {
+export function ClipCard({ clip, source, thumbWidth, thumbHeight, selected, focused, onClick, onOpen, onDragStart }: {
   clip: ClipSummary;
+  /** What plays in the viewer (a proxy, nothing yet); nothing said for an original that plays. */
+  source?: CardSource;
   thumbWidth: number;
   thumbHeight: number;
   selected: boolean;
@@ -28,6 +31,7 @@ export function ClipCard({ clip, thumbWidth, thumbHeight, selected, focused, onC
   const strip = clip.filmstrip;
   const tone = statusTone(clip.status);
   const badge = clipBadge(clip);
+  const sourceTag = cardSourceTag(source);
   const reason = reasonLine(clip);
   const tileW = strip?.width ?? clip.poster?.width ?? 16;
   const tileH = strip?.height ?? clip.poster?.height ?? 9;
@@ -93,6 +97,11 @@ export function ClipCard({ clip, thumbWidth, thumbHeight, selected, focused, onC
             frame rate and codec to "29.97…" and "h…", which an editor needs to read. */}
         <div className="clip-corner">
           {clip.sourceUrl && <span className="clip-remote" title={`Lives at ${clip.sourceUrl}`}>URL</span>}
+          {sourceTag && (
+            <span className={`clip-source clip-source-${sourceTag.tone}`} title={sourceTag.title} data-testid="clip-source">
+              {sourceTag.label}
+            </span>
+          )}
           <span className={`badge ${badge.tone}`} title={reason ?? badge.title} data-testid="clip-status" data-indexing={clip.indexing ?? undefined}>
             {badge.label}
           </span>

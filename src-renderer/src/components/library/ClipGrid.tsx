@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, type ReactNode } from 'react';
 import type { ClipSummary } from '../../../../src-shared/contract/library';
 import { ClipCard } from './ClipCard';
+import { useCardSources } from './use-card-sources';
 import { useBoxSize } from './use-box-size';
 
 /** What the grid and the list share: clips by index, the selection, and what a click, double-click or drag does. */
@@ -52,6 +53,8 @@ export function ClipGrid({ total, clipAt, ensureRange, selected, focus, reveal, 
   }, [reveal, cols, total, virtualizer]);
 
   const items = virtualizer.getVirtualItems();
+  const inView = items.flatMap((row) => Array.from({ length: cols }, (_, c) => clipAt(row.index * cols + c)?.id).filter((id): id is number => id !== undefined));
+  const sources = useCardSources(inView);
   const firstRow = items[0]?.index ?? 0;
   const lastRow = items.at(-1)?.index ?? 0;
   useEffect(() => {
@@ -72,6 +75,7 @@ export function ClipGrid({ total, clipAt, ensureRange, selected, focus, reveal, 
                   {clip ? (
                     <ClipCard
                       clip={clip}
+                      source={sources.get(clip.id)}
                       thumbWidth={cardW}
                       thumbHeight={thumbH}
                       selected={selected.has(clip.id)}
