@@ -49,6 +49,8 @@ const httpUrl = safeText(2048)
 export const PROXY_POLICIES = ['always', 'needed', 'never'] as const;
 export const proxyPolicySchema = z.enum(PROXY_POLICIES);
 export type ProxyPolicy = z.infer<typeof proxyPolicySchema>;
+/** Space the viewing proxies may take unless the editor sets another (GB). */
+export const DEFAULT_PROXY_BUDGET_GB = 200;
 
 export const preferencesSchema = z.object({
   region: regionIdSchema.refine((r) => REGIONS.find((x) => x.id === r)?.available, 'region is not available yet').default('asia'),
@@ -68,7 +70,7 @@ export const preferencesSchema = z.object({
   ffprobePath: safeText(4096).default(''),
   proxies: proxyPolicySchema.default('needed'),
   /** Space the viewing proxies may take; past it the least recently played go first. */
-  proxyBudgetGb: z.number().min(1).max(100_000).default(200),
+  proxyBudgetGb: z.number().min(1).max(100_000).default(DEFAULT_PROXY_BUDGET_GB),
 });
 export type Preferences = z.infer<typeof preferencesSchema>;
 

@@ -26,7 +26,7 @@ describe('the proxies space budget', () => {
         recordProxy(db, { clip_id: id, file: rel, fingerprint: `fp${i + 1}`, bytes: 1000, frames: 25, made_at: 1000 + i });
       });
       // Played since: the first clip's proxy is now the most recent.
-      touchProxy(db, ids[0]!, 5000);
+      touchProxy(db, ids[0]!, 100_000);
       expect(enforceProxyBudget(db, cache, 4000, null)).toEqual([]);
       // 2,500 bytes allowed: two must go, the least recently played (clips 2 and 3), never clip 4 (just made).
       expect(enforceProxyBudget(db, cache, 2500, ids[3]!)).toEqual([ids[1], ids[2]]);

@@ -16,6 +16,7 @@ import { JobQueue, type DiskRoomCheck, type GateState } from './job-queue';
 import type { Job, JobResource } from './job-types';
 import { watchNetwork } from './network-watch';
 import { ServiceRecovery } from './service-recovery';
+import { DEFAULT_PROXY_BUDGET_GB } from '../../../src-shared/contract/settings';
 import { clipsMissingProxies } from '../proxies/proxy-backfill';
 import type { ProxySettings } from '../proxies/proxy-policy';
 import type { ClipShare, StageDeps } from './pipeline-deps';
@@ -71,7 +72,7 @@ export interface IndexingPipelineOptions {
   disk?: DiskRoomCheck;
   /** The team library's share of the work while this seat is joined (clip-sharing.ts); solo when absent or null. */
   share?: () => ClipShare | null;
-  /** When decodes also write viewing proxies and their space; 'needed' and 200 GB when absent. */
+  /** When decodes also write viewing proxies and their space; 'needed' and the default budget when absent. */
   proxySettings?: () => ProxySettings;
 }
 
@@ -132,7 +133,7 @@ export class IndexingPipeline {
       identity: () => o.service.identity(),
       tools: o.tools ?? (() => ({})),
       decodeThreads: (job) => decodeThreads(os.availableParallelism(), decodesAtOnce(this.queue.runningJobs(), job)),
-      proxySettings: o.proxySettings ?? (() => ({ policy: 'needed', budgetBytes: 200e9 })),
+      proxySettings: o.proxySettings ?? (() => ({ policy: 'needed', budgetBytes: DEFAULT_PROXY_BUDGET_GB * 1e9 })),
       analysisPool: () => (this.pool ??= new AnalysisPool(o.analysis)),
       callsPerJob: o.callsPerJob ?? 4,
       pollDelayMs: o.pollDelayMs ?? defaultPollDelay,

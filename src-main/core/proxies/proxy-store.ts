@@ -26,9 +26,12 @@ export function recordProxy(db: CatalogDb, row: Omit<ProxyRow, 'used_at'>): void
   ).run(row.clip_id, row.file, row.fingerprint, row.bytes, row.frames, row.made_at, row.made_at);
 }
 
-/** Played now: the last to be evicted. */
+/**
+ * Played now: the last to be evicted. A player sends a range request every few hundred
+ * milliseconds; a minute is fine enough for least-recently-used, so at most one write a minute.
+ */
 export function touchProxy(db: CatalogDb, clipId: number, at: number): void {
-  statement(db, 'UPDATE proxies SET used_at = ? WHERE clip_id = ?').run(at, clipId);
+  statement(db, 'UPDATE proxies SET used_at = ? WHERE clip_id = ? AND used_at < ?').run(at, clipId, at - 60_000);
 }
 
 export function forgetProxy(db: CatalogDb, clipId: number): void {

@@ -212,17 +212,15 @@ export function usePlayback(opts: {
       resends.current++;
       v.currentTime = w;
     };
-    const onEnded = () => {
-      applyShuttle({ type: 'ended' });
-      settle(true);
-    };
+    // Stopping from play settles on the last frame (applyShuttle does it for every stop).
+    const onEnded = () => applyShuttle({ type: 'ended' });
     v.addEventListener('seeked', onSeeked);
     v.addEventListener('ended', onEnded);
     return () => {
       v.removeEventListener('seeked', onSeeked);
       v.removeEventListener('ended', onEnded);
     };
-  }, [video, applyShuttle, settle]);
+  }, [video, applyShuttle]);
 
   // A new source (the first, or original <-> proxy) is put on the playhead's frame (at first the
   // range's start) once both its metadata and the clip's rate are known, whichever comes last.
