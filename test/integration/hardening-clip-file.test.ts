@@ -1,14 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppCore, type AppCore } from '../../src-main/core/app-core';
 import type { DesktopShell } from '../../src-main/core/files/files-handlers';
-import { APP_VERSION } from '../../src-main/core/util/app-version';
-import { createConfJsonStore } from '../../src-main/core/settings/conf-store';
-import { createFileCipher } from '../../src-main/core/settings/file-cipher';
-import { createLogger } from '../../src-main/core/util/logger';
-import { startWebServer, type WebServer } from '../../src-main/web/web-server';
 import type { MethodName } from '../../src-shared/contract';
+import type { AppCore } from '../../src-main/core/app-core';
+import type { WebServer } from '../../src-main/web/web-server';
+import { servedAppCore } from '../helpers/electron-app-core';
 import { mediaFile, tempDir } from '../helpers/paths';
 
 /**
@@ -40,17 +37,7 @@ describe('served clips are the files catalogued', () => {
     fs.copyFileSync(mediaFile('intel_asl_book.mkv'), path.join(card, 'c.mkv'));
     fs.copyFileSync(mediaFile('mdn_friday.mp4'), path.join(card, 'b.mp4'));
     const dataDir = path.join(tmp.dir, 'data');
-    const logger = createLogger({ file: path.join(dataDir, 'logs', 'main.log') });
-    core = await createAppCore({
-      dataDir,
-      transport: 'electron',
-      version: APP_VERSION,
-      preferencesStore: createConfJsonStore(dataDir),
-      secretCipher: createFileCipher(path.join(tmp.dir, 'master.key')),
-      logger,
-      desktop: shell,
-    });
-    server = await startWebServer({ dispatch: core.dispatch, events: core.events, resolveMedia: core.resolveMedia, rendererDir: tmp.dir, logger });
+    ({ core, server } = await servedAppCore({ dataDir, keyFile: path.join(tmp.dir, 'master.key'), rendererDir: tmp.dir, desktop: shell }));
     const imported = await call('library.import', { paths: [card] });
     expect(imported).toMatchObject({ ok: true, value: { added: 3 } });
     const list = await call('library.list', { limit: 10 });

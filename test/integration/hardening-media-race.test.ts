@@ -2,13 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppCore, type AppCore } from '../../src-main/core/app-core';
-import { APP_VERSION } from '../../src-main/core/util/app-version';
-import { createConfJsonStore } from '../../src-main/core/settings/conf-store';
-import { createFileCipher } from '../../src-main/core/settings/file-cipher';
-import { createLogger } from '../../src-main/core/util/logger';
-import { startWebServer, type WebServer } from '../../src-main/web/web-server';
 import type { MethodName } from '../../src-shared/contract';
+import type { AppCore } from '../../src-main/core/app-core';
+import type { WebServer } from '../../src-main/web/web-server';
+import { servedAppCore } from '../helpers/electron-app-core';
 import { mediaFile, tempDir } from '../helpers/paths';
 
 /**
@@ -57,16 +54,7 @@ describe('a served file swapped for a link while it is requested', () => {
     fs.copyFileSync(mediaFile('intel_asl_thanks.mkv'), path.join(card, 'clip.mkv'));
     fs.writeFileSync(secret, SECRET);
     const dataDir = path.join(tmp.dir, 'data');
-    const logger = createLogger({ file: path.join(dataDir, 'logs', 'main.log') });
-    core = await createAppCore({
-      dataDir,
-      transport: 'electron',
-      version: APP_VERSION,
-      preferencesStore: createConfJsonStore(dataDir),
-      secretCipher: createFileCipher(path.join(tmp.dir, 'master.key')),
-      logger,
-    });
-    server = await startWebServer({ dispatch: core.dispatch, events: core.events, resolveMedia: core.resolveMedia, rendererDir: tmp.dir, logger });
+    ({ core, server } = await servedAppCore({ dataDir, keyFile: path.join(tmp.dir, 'master.key'), rendererDir: tmp.dir }));
     expect(await call('library.import', { paths: [card] })).toMatchObject({ ok: true, value: { added: 1 } });
     const list = (await call('library.list', { limit: 10 })) as { value: { items: { id: number }[] } };
     clipId = list.value.items[0]!.id;
