@@ -1148,7 +1148,7 @@ INSERT INTO proxies (clip_id, file, fingerprint, bytes, frames, made_at, used_at
 ON CONFLICT (clip_id) DO UPDATE SET file = excluded.file, fingerprint = excluded.fingerprint, bytes = excluded.bytes,
   frames = excluded.frames, made_at = excluded.made_at, used_at = excluded.used_at;
 -- touchProxy
-UPDATE proxies SET used_at = ? WHERE clip_id = ?;
+UPDATE proxies SET used_at = ? WHERE clip_id = ? AND used_at < ?;
 -- forgetProxy
 DELETE FROM proxies WHERE clip_id = ?;
 -- proxiesByUse
