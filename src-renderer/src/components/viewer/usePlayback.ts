@@ -197,6 +197,13 @@ export function usePlayback(opts: {
     const onFrame = (_: number, meta: { mediaTime: number }) => {
       presented.current = meta.mediaTime;
       if (!v.paused && shuttle.current.speed > 0) setNow(mid(presentedFrame(meta.mediaTime, rate)));
+      // Paused on a target, the picture is the judge: a frame decoded before the stop can still be
+      // presented after the seek landed (seen under load, one frame ahead): seek again, a few times at most.
+      const w = wanted.current;
+      if (v.paused && !v.seeking && w !== null && resends.current < 3 && presentedFrame(meta.mediaTime, rate) !== secondsToFrame(w, rate)) {
+        resends.current++;
+        v.currentTime = w;
+      }
       id = v.requestVideoFrameCallback!(onFrame);
     };
     id = v.requestVideoFrameCallback(onFrame);
