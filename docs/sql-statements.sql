@@ -578,6 +578,14 @@ SELECT id, probe_json FROM clips WHERE probe_json IS NOT NULL;
 -- set
 UPDATE clips SET pix_fmt = ? WHERE id = ?;
 
+-- ===== src-main/core/catalog/migrations/0051-decoded-part.ts (3)
+-- up
+ALTER TABLE clips ADD COLUMN decoded_s REAL;
+-- rows
+SELECT id, status_reason FROM clips WHERE status_reason LIKE '%file ends early: only %';
+-- set
+UPDATE clips SET decoded_s = ? WHERE id = ?;
+
 -- ===== src-main/core/collections/collection-store.ts (28)
 -- SELECT_ROW
 SELECT cv.*, c.file_name FROM collection_videos cv LEFT JOIN clips c ON c.id = cv.clip_id;
@@ -710,7 +718,7 @@ SELECT ${CLIP_COLUMNS} ${from} ${whereSql} ORDER BY ${orderSql(args.sort, args.r
 SELECT COUNT(*) AS all_n,
  SUM(v.online = 1 AND c.missing_at IS NULL AND ${INDEXED}) AS indexed,
  SUM(v.online = 1 AND c.missing_at IS NULL AND ${INDEXING}) AS indexing,
- SUM(v.online = 1 AND (c.missing_at IS NOT NULL OR c.status IN ('error', 'unsupported'))) AS problems,
+ SUM(v.online = 1 AND ${PROBLEM}) AS problems,
  SUM(v.online = 0) AS offline
 ${from};
 -- listClipIds
@@ -737,7 +745,7 @@ UPDATE clips SET file_name = ?, updated_at = ? WHERE id = ?;
 -- removeClip
 DELETE FROM clips WHERE id = ?;
 
--- ===== src-main/core/library/import-store.ts (8)
+-- ===== src-main/core/library/import-store.ts (9)
 -- startImport
 INSERT INTO imports (roots_json, state, origin, started_at) VALUES (?, 'running', ?, ?);
 -- finishImport
@@ -756,6 +764,8 @@ SELECT 1 FROM import_clips WHERE import_id = ? LIMIT 1;
 SELECT * FROM imports ORDER BY id DESC LIMIT ?;
 -- stored
 SELECT path, code, reason FROM import_issues WHERE import_id = ? ORDER BY id LIMIT ?;
+-- reading
+SELECT COUNT(*) AS n FROM import_clips ic JOIN clips c ON c.id = ic.clip_id WHERE ic.import_id = ? AND c.status = 'pending';
 
 -- ===== src-main/core/library/shot-store.ts (7)
 -- shotsOfClip

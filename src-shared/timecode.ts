@@ -42,17 +42,49 @@ export function fps(rate: FrameRate): number {
 }
 
 /**
- * The rational for a probed rate: a standard rate when within 0.1% of one, else three decimals.
- * Variable-rate footage (phones, screen recordings: `vfr`) is conformed to the nearest standard
- * rate whatever its average, as NLEs do when they import it, so its timecode and exports count in
- * a rate an editing application accepts.
+ * How a clip counts time: the rate its timecode, frame numbers and exports use, and whether its
+ * positions are its pictures' presentation times placed on that rate's grid (`conformed`) rather
+ * than its decoded frame numbers.
  */
-export function rateFromFps(value: number | null | undefined, vfr = false): FrameRate {
-  if (!value || !Number.isFinite(value) || value <= 0) return { num: 25, den: 1 };
+export interface Counting {
+  rate: FrameRate;
+  conformed: boolean;
+}
+
+const within = (value: number, r: FrameRate) => Math.abs(fps(r) - value) / fps(r) < 0.001;
+
+/**
+ * The counting of a probed rate, as an NLE counts it:
+ * - a standard rate, or within 0.1% of one: that rate (its frame numbers as decoded);
+ * - variable-rate footage (phones, screen recordings: `vfr`): the nearest standard rate, conformed
+ *   (NLEs conform it on import; its presentation times are kept for frame lookups);
+ * - a whole rate NLEs have no name for (10, 12, 15 fps): its own rate, one timecode frame a picture
+ *   (Premiere and Resolve show such clips' timecode at their own rate);
+ * - another fractional rate whose double, triple or quadruple is standard (12.5 -> 25, 14.985 ->
+ *   29.97, 7.5 -> 30): that standard rate, conformed (each picture holds 2, 3 or 4 timecode frames,
+ *   as in a project at that rate; a timecode second is a second of the clip);
+ * - any other rate (29.833): the nearest standard rate at or above it, conformed, so that every
+ *   picture keeps a timecode frame of its own.
+ */
+export function countingOf(value: number | null | undefined, vfr = false): Counting {
+  if (!value || !Number.isFinite(value) || value <= 0) return { rate: { num: 25, den: 1 }, conformed: false };
   const dist = (r: FrameRate) => Math.abs(fps(r) - value) / fps(r);
   const nearest = STANDARD_RATES.reduce((a, b) => (dist(b) < dist(a) ? b : a));
-  if (vfr || dist(nearest) < 0.001) return nearest;
-  return { num: Math.round(value * 1000), den: 1000 };
+  if (within(value, nearest)) return { rate: nearest, conformed: vfr };
+  if (vfr) return { rate: nearest, conformed: true };
+  const whole = Math.round(value);
+  if (Math.abs(whole - value) / value < 0.001) return { rate: { num: whole, den: 1 }, conformed: false };
+  for (const m of [2, 3, 4]) {
+    const multiple = STANDARD_RATES.find((r) => within(value * m, r));
+    if (multiple) return { rate: multiple, conformed: true };
+  }
+  const above = STANDARD_RATES.filter((r) => fps(r) >= value);
+  return { rate: above.length > 0 ? above.reduce((a, b) => (fps(b) < fps(a) ? b : a)) : STANDARD_RATES[STANDARD_RATES.length - 1]!, conformed: true };
+}
+
+/** The rate a clip counts in (`countingOf`'s rate). */
+export function rateFromFps(value: number | null | undefined, vfr = false): FrameRate {
+  return countingOf(value, vfr).rate;
 }
 
 /** Parses ffprobe's "30000/1001" (or "25"); null when it is not a positive rational. */
@@ -192,12 +224,12 @@ export interface ShotPlace {
 }
 
 /**
- * Where a shot starts and ends, in frames: a constant-rate clip's decoded frame numbers as they
- * are (what an NLE counts, with nothing to round); a variable-rate clip's presentation times on
- * the grid of the rate it is conformed to, as NLEs place them.
+ * Where a shot starts and ends, in frames: a clip counted at its own rate, its decoded frame
+ * numbers as they are (what an NLE counts, with nothing to round); a conformed clip (VFR, 12.5 fps:
+ * `countingOf`), its presentation times on the grid of the rate it is conformed to, as NLEs place them.
  */
-export function shotFrames(s: ShotPlace, rate: FrameRate, vfr: boolean): FrameSpan {
-  if (!vfr && s.startFrame !== null && s.endFrame !== null) return { inFrame: s.startFrame, outFrame: Math.max(s.startFrame + 1, s.endFrame) };
+export function shotFrames(s: ShotPlace, rate: FrameRate, conformed: boolean): FrameSpan {
+  if (!conformed && s.startFrame !== null && s.endFrame !== null) return { inFrame: s.startFrame, outFrame: Math.max(s.startFrame + 1, s.endFrame) };
   const inFrame = secondsToFrame(s.startS, rate);
   return { inFrame, outFrame: Math.max(inFrame + 1, secondsToFrame(s.endS, rate)) };
 }
@@ -205,10 +237,10 @@ export function shotFrames(s: ShotPlace, rate: FrameRate, vfr: boolean): FrameSp
 /**
  * A clip's length in frames: its video's frames, whatever the container says (AAC audio often
  * runs a frame or two past the last picture, and the container's duration with it). The decoded
- * or probed frame count of a constant-rate clip; else its duration on the rate's grid.
+ * or probed frame count of a clip counted at its own rate; else (conformed) its duration on the rate's grid.
  */
-export function clipFrameCount(c: { frameCount: number | null; durationS: number | null; vfr: boolean | null }, rate: FrameRate): number | null {
-  if (!c.vfr && c.frameCount !== null && c.frameCount > 0) return c.frameCount;
+export function clipFrameCount(c: { frameCount: number | null; durationS: number | null; conformed: boolean | null }, rate: FrameRate): number | null {
+  if (!c.conformed && c.frameCount !== null && c.frameCount > 0) return c.frameCount;
   if (c.durationS === null || !(c.durationS > 0)) return null;
   return Math.max(1, Math.round((c.durationS * rate.num) / rate.den));
 }

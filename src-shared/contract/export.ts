@@ -49,7 +49,13 @@ const exportBuiltSchema = z.object({
   notes: z.array(z.string()),
 });
 
+/** What an export would write, before it writes: the files' names (one per rate where the format splits) and the notes. */
+const exportPlanSchema = exportBuiltSchema.omit({ files: true }).extend({ fileNames: z.array(z.string()).min(1) });
+export type ExportPlan = z.infer<typeof exportPlanSchema>;
+
 export const exportMethods = {
+  /** The export dialog's preview: what `export.build`/`export.save` would write for these arguments, without writing. */
+  'export.plan': method(exportArgsSchema, exportPlanSchema),
   /**
    * Builds the files in memory (one, or one per frame rate for EDL and Avid marker lists); the
    * browser saves them as downloads. Named after `title`: what the selection holds.

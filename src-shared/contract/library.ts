@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { method, voidSchema } from './define';
-import { absolutePathSchema, safeText } from './safe-strings';
+import { absolutePathSchema, safeText, typedPathSchema } from './safe-strings';
 import { clipIndexStateSchema } from './jobs';
 import { frameRateSchema, ratingFilterSchema, ratingSchema } from './marks';
 
@@ -59,6 +59,8 @@ export const clipSummarySchema = z.object({
   durationS: z.number().nullable(),
   /** Video frames: decoded (exact) once the analysis ran, the probe's count before. */
   frameCount: z.number().int().nullable(),
+  /** Where the picture ends when the file decodes short of its duration (a truncated copy): a Problem, searchable for that part. */
+  decodedS: z.number().nullable(),
   fps: z.number().nullable(),
   vfr: z.boolean().nullable(),
   width: z.number().int().nullable(),
@@ -67,8 +69,10 @@ export const clipSummarySchema = z.object({
   audioChannels: z.number().int().nullable(),
   /** Start timecode label as the file carries it (tmcd track, stream or format tag); null: counts from 00:00:00:00. */
   timecode: z.string().nullable(),
-  /** The rate timecode and exports count in (probed rate as a rational; VFR conformed to the nearest standard). */
+  /** The rate timecode and exports count in (timecode.ts `countingOf`: the probed rate, or a standard one it is conformed to). */
   rate: frameRateSchema.nullable(),
+  /** Positions are presentation times on `rate`'s grid (VFR, 12.5 fps...), not decoded frame numbers. */
+  conformed: z.boolean().nullable(),
   rating: ratingSchema,
   keywords: z.array(z.string()),
   rangeCount: z.number().int(),
@@ -136,6 +140,8 @@ export const importSummarySchema = z.object({
   skipped: z.number().int(),
   /** Files without a video extension. */
   ignored: z.number().int(),
+  /** Its clips not read yet (the pipeline's probe comes after the import): "finished" only once they are. */
+  reading: z.number().int(),
   /** Skipped entries and failed clips with their reason; the first few hundred. */
   issues: z.array(importIssueSchema),
   issuesTruncated: z.boolean(),
@@ -212,7 +218,8 @@ const absPath = absolutePathSchema;
 
 export const libraryMethods = {
   /** Scans the paths and catalogues new or changed videos; the pipeline probes them, then posters, shots and thumbnails follow in the background. */
-  'library.import': method(z.object({ paths: z.array(absPath).min(1).max(10_000) }).strict(), importSummarySchema),
+  /** Paths as dropped, picked or typed (`~/` for the home folder, expanded by main). */
+  'library.import': method(z.object({ paths: z.array(typedPathSchema).min(1).max(10_000) }).strict(), importSummarySchema),
   'library.list': method(listArgsSchema, listResultSchema),
   /** Every clip id the same query matches (Select all, then batch actions on all of them). */
   'library.ids': method(listArgsSchema.omit({ offset: true, limit: true }), z.object({ ids: z.array(z.number().int()) })),

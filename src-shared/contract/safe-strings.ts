@@ -21,7 +21,17 @@ export function safeText(max: number, opts: { multiline?: boolean } = {}) {
  * An absolute path as the user's system writes it (POSIX `/...`, Windows `C:\\...` or `\\\\server\\share`):
  * relative paths would resolve against whatever directory the app process happens to run in.
  */
-export const absolutePathSchema = safeText(4096)
+const isAbsolutePath = (s: string) => s.startsWith('/') || /^[A-Za-z]:[\\/]/.test(s) || /^\\\\[^\\]+\\[^\\]+/.test(s);
+export const absolutePathSchema = safeText(4096).trim().min(1).refine(isAbsolutePath, 'must be an absolute path');
+
+/** `~`, `~/footage` (`~\\footage`): the user's home folder, as an editor types it into a path box. */
+export const HOME_PATH = /^~(?:[\\/]|$)/;
+
+/**
+ * A path the editor typed: absolute, or from their home folder (`~/footage`, which main expands:
+ * only main knows the home folder). Anything else would resolve against the app's working folder.
+ */
+export const typedPathSchema = safeText(4096)
   .trim()
   .min(1)
-  .refine((s) => s.startsWith('/') || /^[A-Za-z]:[\\/]/.test(s) || /^\\\\[^\\]+\\[^\\]+/.test(s), 'must be an absolute path');
+  .refine((s) => isAbsolutePath(s) || HOME_PATH.test(s), 'is not a full path: start it with / (or ~/ for your home folder)');

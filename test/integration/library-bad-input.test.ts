@@ -21,7 +21,7 @@ const EXPECTED: Record<string, { status: ClipSummary['status']; reason?: RegExp;
   'empty.mp4': { status: 'error', reason: /empty file \(0 bytes\)/ },
   'notes.mp4': { status: 'error', reason: /not a recognisable media file/ },
   'truncated.mp4': { status: 'error', reason: /truncated/ },
-  'truncated-faststart.mp4': { status: 'done', reason: /file ends early: only 0\.\d s of 2\.0 s/ },
+  'truncated-faststart.mp4': { status: 'done', reason: /file ends early: plays 0\.\d s of 2\.0 s/, check: (c) => expect(c.decodedS).toBeGreaterThan(0) },
   // The index probes fine, but not one frame's data is in the file.
   'header-only.mp4': { status: 'error', reason: /no frame could be decoded/, check: (c) => expect(c.durationS).toBe(2) },
   'audio-only.mp4': {
@@ -163,6 +163,15 @@ describe('bad input corpus', () => {
       want.check?.(c);
     });
   }
+
+  it('files a clip that decodes in part under Problems, and keeps it searchable for what was read', async () => {
+    const problems = (await lib.handlers['library.list']({ offset: 0, limit: 100, sort: 'path', status: 'problems' }, { transport: 'test' })).items.map((c) => c.name);
+    expect(problems).toContain('truncated-faststart.mp4');
+    // Read as far as it goes (shots and posters of that part), so the rest of indexing makes it searchable.
+    const partial = clips.find((c) => c.name === 'truncated-faststart.mp4')!;
+    expect(partial).toMatchObject({ status: 'done' });
+    expect(partial.shotCount).toBeGreaterThan(0);
+  });
 
   it('reports what it skipped, with reasons, and what failed', () => {
     const byName = new Map(summary.issues.map((i) => [path.basename(i.path), i]));

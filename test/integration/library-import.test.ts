@@ -114,6 +114,18 @@ afterEach(() => {
 });
 
 describe('importing a folder', () => {
+  it('names a folder that does not exist as an error, not as a skipped file', async () => {
+    const typo = path.join(dir, 'CARD_AA');
+    const none = await importPaths(db, [typo], opts());
+    expect(none.summary).toMatchObject({ state: 'failed', added: 0, skipped: 0 });
+    expect(none.summary.error).toContain(typo);
+    expect(none.summary.error).toMatch(/^Not found: .*Check the spelling, or connect the drive/);
+    // One folder there, one not: the clips come in and the summary still names the one missing.
+    const some = await importPaths(db, [card, typo], opts());
+    expect(some.summary).toMatchObject({ state: 'done', added: 3, skipped: 1 }); // .volume-id, hidden
+    expect(some.summary.error).toContain(typo);
+  });
+
   it('catalogues every video once and hands it to the pipeline, which probes it; an unchanged re-import is a stat only', async () => {
     const first = await importPaths(db, [card], opts());
     expect(first.summary).toMatchObject({ state: 'done', added: 3, updated: 0, unchanged: 0, failed: 0, ignored: 1 });

@@ -427,7 +427,9 @@ describe('a selection of mixed rates, shared names and reels', () => {
   it('names an untitled export after what it holds', () => {
     expect(titleFor([{ name: 'Best line', fileName: 'A001.mov' }])).toBe('Best line');
     expect(titleFor([{ name: 'a', fileName: 'A001.mov' }, { name: 'b', fileName: 'A001.mov' }])).toBe('A001, 2 items');
-    expect(titleFor(doc.items)).toBe('5 items: Interview take 1, Interview take 2, card…');
+    expect(titleFor(doc.items)).toBe('5 clips');
+    expect(titleFor([{ name: 'a', fileName: 'A001.mov' }, { name: 'b', fileName: 'A001.mov' }, { name: 'c', fileName: 'B002.mov' }])).toBe('3 items from 2 clips');
+    expect(titleFor([{ name: 'a', fileName: 'A001.mov' }, { name: 'b', fileName: 'B002.mov' }])).toBe('2 clips');
     expect(exportFileName('A001 10:00:03:00–10:00:05:24', 'fcpxml')).toBe('A001 10.00.03.00–10.00.05.24.fcpxml');
   });
 });

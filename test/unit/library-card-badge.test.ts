@@ -15,6 +15,9 @@ describe('clipBadge', () => {
 
   it('shows a read clip\'s indexing in the Jobs view\'s words, and a bad file\'s verdict over them', () => {
     expect(clipBadge({ status: 'done', indexing: 'done' }).label).toBe('Indexed');
+    // A truncated copy that decodes 1.3 s of 9.6 s: a Problem on the card, never "Indexed".
+    expect(clipBadge({ status: 'done', indexing: 'done', decodedS: 1.3, durationS: 9.6 })).toMatchObject({ label: 'Plays in part', tone: 'warn' });
+    expect(clipBadge({ status: 'done', indexing: 'done', decodedS: 1.3, durationS: 9.6 }).title).toMatch(/plays 1\.3 s of 9\.6 s/);
     expect(clipBadge({ status: 'probed', indexing: 'blocked' }).label).toBe('Held');
     expect(clipBadge({ status: 'error', indexing: 'failed' }).label).toBe('Error');
   });

@@ -57,7 +57,9 @@ describe('scanTree', () => {
     const root = tree();
     const res = await scanTree([path.join(root, 'a.mp4'), path.join(root, 'notes.txt'), path.join(root, 'gone')]);
     expect(res.files.map((f) => path.basename(f.path))).toEqual(['a.mp4']);
-    expect(res.issues.map((i) => i.code).sort()).toEqual(['not_video', 'vanished']);
+    expect(res.issues.map((i) => i.code)).toEqual(['not_video']);
+    // A root that does not exist is no skipped file: the import names it as an error.
+    expect(res.notFound).toEqual([path.join(root, 'gone')]);
   });
 
   it.skipIf(isRoot)('reports an unreadable folder and goes on', async () => {

@@ -44,8 +44,8 @@ describe('the ETA the editor sees', () => {
       reading(300 * MIN, 2000 + ETA_NOTE_MS, { activeClips: 300 }),
       reading(900 * MIN, 3000 + ETA_NOTE_MS, { activeClips: 300, networkOpen: false }),
     ]);
-    expect(shown[1]).toMatchObject({ ms: 300 * MIN, note: '290 more clips to index' });
-    expect(shown[2]!.note).toBe('290 more clips to index');
+    expect(shown[1]).toMatchObject({ ms: 300 * MIN, note: '290 clips added' });
+    expect(shown[2]!.note).toBe('290 clips added');
     expect(shown[3]!.note).toBeNull();
     expect(shown[4]).toMatchObject({ ms: 900 * MIN, note: 'uploads on hold' });
   });

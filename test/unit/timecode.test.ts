@@ -5,6 +5,7 @@ import {
   framesToTimecode,
   parseRational,
   rateFromFps,
+  countingOf,
   secondsToFrame,
   shotFrames,
   timecodeAt,
@@ -98,11 +99,32 @@ describe('SMPTE timecode', () => {
     expect(rateFromFps(29.97)).toEqual(r2997);
     expect(rateFromFps(59.94006)).toEqual(r5994);
     expect(rateFromFps(25)).toEqual(r25);
-    expect(rateFromFps(12.5)).toEqual({ num: 12500, den: 1000 });
     // Variable-rate phone footage averaging 29.87 fps is conformed to 29.97, 24.6 to 25.
-    expect(rateFromFps(29.87, true)).toEqual(r2997);
-    expect(rateFromFps(24.6, true)).toEqual(r25);
-    expect(rateFromFps(29.87)).toEqual({ num: 29870, den: 1000 });
+    expect(countingOf(29.87, true)).toEqual({ rate: r2997, conformed: true });
+    expect(countingOf(24.6, true)).toEqual({ rate: r25, conformed: true });
+    expect(countingOf(29.97, true)).toEqual({ rate: r2997, conformed: true });
+    expect(parseRational('30000/1001')).toEqual(r2997);
+    expect(parseRational('0/0')).toBeNull();
+  });
+
+  it('counts odd constant rates in a rate an NLE shows: whole rates as they are, fractions on a standard multiple or the next standard rate', () => {
+    expect(countingOf(25)).toEqual({ rate: r25, conformed: false });
+    expect(countingOf(10)).toEqual({ rate: { num: 10, den: 1 }, conformed: false });
+    expect(countingOf(15)).toEqual({ rate: { num: 15, den: 1 }, conformed: false });
+    // 12.5 fps (a CCTV-style clip): each picture is 2 frames of 25 fps timecode, a timecode second a second.
+    expect(countingOf(12.5)).toEqual({ rate: r25, conformed: true });
+    expect(countingOf(14.985)).toEqual({ rate: r2997, conformed: true });
+    // 179/6 = 29.833 fps: the next standard rate above it, so no two pictures share a timecode frame.
+    expect(countingOf(179 / 6)).toEqual({ rate: r2997, conformed: true });
+    expect(countingOf(29.87)).toEqual({ rate: r2997, conformed: true });
+    expect(countingOf(130.5)).toEqual({ rate: { num: 120, den: 1 }, conformed: true });
+    // The 12.5 fps clip of 30.16 s: 754 frames of 25 fps, 00:00:30:04 long, never 13 frames a second.
+    const c = countingOf(12.5);
+    const frames = clipFrameCount({ frameCount: 377, durationS: 30.16, conformed: c.conformed }, c.rate)!;
+    expect(frames).toBe(754);
+    expect(framesToTimecode(frames, c.rate, false)).toBe('00:00:30:04');
+    // Picture 5 of the 12.5 fps clip (0.4 s) is timecode frame 10.
+    expect(shotFrames({ startS: 0.4, endS: 0.8, startFrame: 5, endFrame: 10 }, c.rate, c.conformed)).toEqual({ inFrame: 10, outFrame: 20 });
     expect(parseRational('30000/1001')).toEqual(r2997);
     expect(parseRational('0/0')).toBeNull();
   });
@@ -118,9 +140,9 @@ describe('SMPTE timecode', () => {
 
   it('ends a clip at its last video frame, not where the container (its audio) ends', () => {
     // mdn_flower.mp4: 150 frames at 29.97 (5.005 s), container 5.055 s.
-    expect(clipFrameCount({ frameCount: 150, durationS: 5.055, vfr: false }, r2997)).toBe(150);
-    expect(clipFrameCount({ frameCount: null, durationS: 5.005, vfr: false }, r2997)).toBe(150);
-    expect(clipFrameCount({ frameCount: 140, durationS: 5.005, vfr: true }, r2997)).toBe(150);
-    expect(clipFrameCount({ frameCount: null, durationS: null, vfr: false }, r2997)).toBeNull();
+    expect(clipFrameCount({ frameCount: 150, durationS: 5.055, conformed: false }, r2997)).toBe(150);
+    expect(clipFrameCount({ frameCount: null, durationS: 5.005, conformed: false }, r2997)).toBe(150);
+    expect(clipFrameCount({ frameCount: 140, durationS: 5.005, conformed: true }, r2997)).toBe(150);
+    expect(clipFrameCount({ frameCount: null, durationS: null, conformed: false }, r2997)).toBeNull();
   });
 });

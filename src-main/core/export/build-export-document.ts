@@ -1,5 +1,5 @@
 import type { ExportSelection } from '../../../src-shared/contract/export';
-import { clipFrameCount, clipTimebase, framesToTimecode, frameToSeconds, rateFromFps, secondsToFrame, shotFrames, type FrameRate } from '../../../src-shared/timecode';
+import { clipFrameCount, clipTimebase, framesToTimecode, frameToSeconds, rateLabel, countingOf, secondsToFrame, shotFrames, type FrameRate } from '../../../src-shared/timecode';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { clipForExport, type ClipForExport } from '../library/clip-store';
 import { shotPlace, shotsById, shotsOfClip } from '../library/shot-store';
@@ -11,6 +11,8 @@ import type { ExportDocument, ExportItem, ExportMarker } from './export-model';
 interface ClipFacts {
   clip: ClipForExport;
   rate: FrameRate;
+  /** Positions are presentation times on `rate`'s grid (timecode.ts `countingOf`). */
+  conformed: boolean;
   dropFrame: boolean;
   startFrame: number;
   durationFrames: number;
@@ -23,7 +25,7 @@ interface ClipFacts {
  * A clip's markers in frames: one per shot (its number and resolved tags: what the editor would
  * otherwise retype), a transition's span as a marker with a duration, and the saved ranges.
  */
-function clipMarkers(db: CatalogDb, tags: TagResolutionStore, clipId: number, rate: FrameRate, vfr: boolean): ExportMarker[] {
+function clipMarkers(db: CatalogDb, tags: TagResolutionStore, clipId: number, rate: FrameRate, conformed: boolean): ExportMarker[] {
   const shots = shotsOfClip(db, clipId);
   const spans = clipTagSpans(tags, clipId);
   const out: ExportMarker[] = [];
@@ -31,7 +33,7 @@ function clipMarkers(db: CatalogDb, tags: TagResolutionStore, clipId: number, ra
     const tags = spans.find((sp) => sp.shotId === s.id)?.tags ?? [];
     const label = tags.filter((t) => t.field !== 'people').map((t) => t.value);
     out.push({
-      frame: shotFrames(shotPlace(s), rate, vfr).inFrame,
+      frame: shotFrames(shotPlace(s), rate, conformed).inFrame,
       durationFrames: 0,
       name: `Shot ${s.idx + 1}${label.length ? ` · ${label.join(', ')}` : ''}`,
       note: tags.map((t) => `${t.field}: ${t.value} (${t.source})`).join('; '),
@@ -50,11 +52,10 @@ function factsOf(db: CatalogDb, tags: TagResolutionStore, clipId: number): ClipF
   const clip = clipForExport(db, clipId);
   if (clip.sourceUrl) return `${clip.fileName} lives at a URL: an editing application needs the file on a drive`;
   if (!clip.fps || !clip.durationS) return `${clip.fileName} has not been read yet (no frame rate or duration)`;
-  const rate = rateFromFps(clip.fps, clip.vfr);
+  const { rate, conformed } = countingOf(clip.fps, clip.vfr);
   const tb = clipTimebase(rate, clip.timecode);
   const marks = clipMarks(db, clipId);
-  const vfr = clip.vfr;
-  const markers = clipMarkers(db, tags, clipId, rate, vfr);
+  const markers = clipMarkers(db, tags, clipId, rate, conformed);
   for (const r of marks.ranges) {
     const a = convertFrame(r.inFrame, r.rate, rate);
     markers.push({ frame: a, durationFrames: Math.max(1, convertFrame(r.outFrame, r.rate, rate) - a), name: r.name, note: r.note, kind: 'user', rangeId: r.id });
@@ -63,9 +64,10 @@ function factsOf(db: CatalogDb, tags: TagResolutionStore, clipId: number): ClipF
   return {
     clip,
     rate,
+    conformed,
     dropFrame: tb.dropFrame,
     startFrame: tb.startFrame,
-    durationFrames: clipFrameCount({ frameCount: clip.frameCount, durationS: clip.durationS, vfr }, rate) ?? 1,
+    durationFrames: clipFrameCount({ frameCount: clip.frameCount, durationS: clip.durationS, conformed }, rate) ?? 1,
     markers,
     rating: marks.rating,
     keywords: marks.keywords,
@@ -76,6 +78,13 @@ function factsOf(db: CatalogDb, tags: TagResolutionStore, clipId: number): ClipF
 function convertFrame(frame: number, from: FrameRate, to: FrameRate): number {
   if (from.num === to.num && from.den === to.den) return frame;
   return secondsToFrame(frameToSeconds(frame, from), to);
+}
+
+/** What an item's note says of a source counted at another rate than its own. */
+function conformedNote(f: ClipFacts): string {
+  if (!f.conformed) return '';
+  if (f.clip.vfr) return `variable frame rate source, conformed to ${rateLabel(f.rate)} fps`;
+  return `${Number((f.clip.fps ?? 0).toFixed(3))} fps source, counted at ${rateLabel(f.rate)} fps`;
 }
 
 function baseName(fileName: string): string {
@@ -102,7 +111,7 @@ function item(f: ClipFacts, part: { inFrame: number; outFrame: number; name: str
     audioRate: f.clip.audioRate,
     inFrame,
     outFrame,
-    note: [part.note, f.clip.vfr ? 'variable frame rate source, conformed' : ''].filter(Boolean).join(' · '),
+    note: [part.note, conformedNote(f)].filter(Boolean).join(' · '),
     rating: part.rating === undefined ? f.rating : part.rating,
     keywords: [...new Set([...(part.keywords ?? []), ...f.keywords])],
     // Markers of the used part only (an NLE drops or misplaces markers outside a clip's In/Out),
@@ -112,15 +121,15 @@ function item(f: ClipFacts, part: { inFrame: number; outFrame: number; name: str
 }
 
 /**
- * A title for an export the caller did not name, from what it holds: the item's name when there
- * is one ("Best line"), the clip's when all come from one ("A001, 3 items"), else the count and
- * the first names ("4 items: A001, B002, C003…").
+ * A title for an export the caller did not name, in plain words from what it holds: the item's
+ * name when there is one ("Best line"), the clip's when all come from one ("A001, 3 items"), else
+ * the counts ("5 items from 3 clips"): a file name listing clip names is cut short mid-name.
  */
 export function titleFor(items: readonly Pick<ExportItem, 'name' | 'fileName'>[]): string {
   if (items.length === 1) return items[0]!.name;
   const files = [...new Set(items.map((it) => baseName(it.fileName)))];
   if (files.length === 1) return `${files[0]}, ${items.length} items`;
-  return `${items.length} items: ${files.slice(0, 3).join(', ')}${files.length > 3 ? '…' : ''}`;
+  return items.length === files.length ? `${items.length} clips` : `${items.length} items from ${files.length} clips`;
 }
 
 /**
@@ -158,7 +167,7 @@ export function buildExportDocument(
     for (const id of sel.shotIds) {
       const s = byId.get(id);
       if (!s) continue;
-      add(s.clip_id, (f) => item(f, { ...shotFrames(shotPlace(s), f.rate, f.clip.vfr), name: `${baseName(f.clip.fileName)} shot ${s.idx + 1}` }));
+      add(s.clip_id, (f) => item(f, { ...shotFrames(shotPlace(s), f.rate, f.conformed), name: `${baseName(f.clip.fileName)} shot ${s.idx + 1}` }));
     }
   }
   for (const s of sel.spans) {

@@ -16,6 +16,10 @@ export function createExportHandlers(db: CatalogDb, desktop: DesktopShell | unde
     return { ...writeExport(format, doc), items: doc.items.length, skipped };
   };
   return {
+    'export.plan': (args) => {
+      const { files, ...rest } = build(args);
+      return { ...rest, fileNames: files.map((f) => f.fileName) };
+    },
     'export.build': build,
     'export.save': async (args) => {
       if (!desktop) throw new AppError('invalid', `${WEB_HAND_OFF_REASON} Exports are saved as browser downloads.`);

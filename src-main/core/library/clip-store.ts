@@ -16,7 +16,7 @@ import type {
 import { CLIP_SORT_NATURAL } from '../../../src-shared/contract/library';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { statement } from '../catalog/statements';
-import { rateFromFps } from '../../../src-shared/timecode';
+import { countingOf, rateFromFps } from '../../../src-shared/timecode';
 import { markFilterSql, markSummaries, RATING_ORDER_SQL } from '../marks/marks-repository';
 import { folderRange, joinOnVolume, relativeOnVolume } from './clip-paths';
 import { shotCounts, shotFacts, shotsOfClip } from './shot-store';
@@ -60,6 +60,8 @@ export interface ClipRow {
   timecode: string | null;
   bit_rate: number | null;
   frame_count: number | null;
+  /** Where the picture ends when the file decodes short of its duration; null when whole. */
+  decoded_s: number | null;
   /** The picture's pixel format as probed (whether the player can show it: proxies/native-playback.ts). */
   pix_fmt: string | null;
   probed_at: number | null;
@@ -76,7 +78,7 @@ export interface ClipRow {
 
 const CLIP_COLUMNS = `c.id, c.volume_id, c.rel_path, c.file_name, c.size_bytes, c.mtime_ms, c.fingerprint, c.status,
   c.status_reason, c.error_kind, c.missing_at, c.container, c.video_codec, c.audio_codec, c.duration_s, c.fps, c.vfr,
-  c.width, c.height, c.rotation, c.sar, c.audio_channels, c.audio_rate, c.audio_layout, c.reel_name, c.timecode, c.bit_rate, c.frame_count, c.pix_fmt, c.probed_at, c.shots_at,
+  c.width, c.height, c.rotation, c.sar, c.audio_channels, c.audio_rate, c.audio_layout, c.reel_name, c.timecode, c.bit_rate, c.frame_count, c.decoded_s, c.pix_fmt, c.probed_at, c.shots_at,
   c.thumbs_at, c.created_at, c.updated_at, c.source_url, v.mount_path, v.label AS volume_label, v.online`;
 
 /** Where a clip's file is: its path on its volume's mount now, or the address of a clip added by URL. The one place a path is made from the catalog. */
@@ -355,6 +357,7 @@ function toSummary(row: ClipRow, thumbs: ThumbRow[], shotCount: number, marks: M
     audioCodec: row.audio_codec,
     durationS: row.duration_s,
     frameCount: row.frame_count,
+    decodedS: row.decoded_s,
     fps: row.fps,
     vfr: row.vfr === null ? null : row.vfr === 1,
     width: row.width,
@@ -363,6 +366,7 @@ function toSummary(row: ClipRow, thumbs: ThumbRow[], shotCount: number, marks: M
     audioChannels: row.audio_channels,
     timecode: row.timecode,
     rate: row.fps ? rateFromFps(row.fps, row.vfr === 1) : null,
+    conformed: row.fps ? countingOf(row.fps, row.vfr === 1).conformed : null,
     rating: marks.rating,
     keywords: marks.keywords,
     rangeCount: marks.rangeCount,
@@ -379,6 +383,8 @@ function toSummary(row: ClipRow, thumbs: ThumbRow[], shotCount: number, marks: M
 const INDEXED = `c.indexed_at IS NOT NULL`;
 /** Footage still on its way there (a clip that failed reading is a problem, not this). */
 const INDEXING = `c.indexed_at IS NULL AND c.status IN ('pending', 'probed', 'done')`;
+/** What the editor must look at: gone, unreadable, or read only in part (still searchable for that part). */
+const PROBLEM = `(c.missing_at IS NOT NULL OR c.status IN ('error', 'unsupported') OR c.decoded_s IS NOT NULL)`;
 
 /** SQL condition and parameters for a Library filter. */
 function filterSql(filter: ClipFilter): { sql: string; params: unknown[] } {
@@ -393,7 +399,7 @@ function filterSql(filter: ClipFilter): { sql: string; params: unknown[] } {
     case 'indexing':
       return { sql: `${present} AND ${INDEXING}`, params: [] };
     case 'problems':
-      return { sql: `v.online = 1 AND (c.missing_at IS NOT NULL OR c.status IN ('error', 'unsupported'))`, params: [] };
+      return { sql: `v.online = 1 AND ${PROBLEM}`, params: [] };
     default:
       return { sql: `${present} AND c.status = ?`, params: [filter] };
   }
@@ -494,7 +500,7 @@ export function listClips(db: CatalogDb, args: z.output<typeof listArgsSchema>):
     `SELECT COUNT(*) AS all_n,
       SUM(v.online = 1 AND c.missing_at IS NULL AND ${INDEXED}) AS indexed,
       SUM(v.online = 1 AND c.missing_at IS NULL AND ${INDEXING}) AS indexing,
-      SUM(v.online = 1 AND (c.missing_at IS NOT NULL OR c.status IN ('error', 'unsupported'))) AS problems,
+      SUM(v.online = 1 AND ${PROBLEM}) AS problems,
       SUM(v.online = 0) AS offline
      ${from}`,
   ).get() as { all_n: number; indexed: number | null; indexing: number | null; problems: number | null; offline: number | null };

@@ -64,6 +64,13 @@ function fileIssue(p: string, e: unknown): ScanIssue {
   return { path: p, code: 'error', reason: `could not be read: ${(e as Error).message}` };
 }
 
+/** The sentence for roots that do not exist, naming them (null when every root was there). */
+function notFoundMessage(paths: readonly string[]): string | null {
+  if (paths.length === 0) return null;
+  const named = paths.slice(0, 3).join(', ') + (paths.length > 3 ? ` and ${paths.length - 3} more` : '');
+  return `Not found: ${named}. Check the spelling, or connect the drive it is on.`;
+}
+
 /**
  * Imports dropped files and folders: walk and catalogue. Probing is the pipeline's first stage,
  * so a drop of several hundred clips is in the Library in a second and every clip's probe and
@@ -100,6 +107,8 @@ export async function importPaths(db: CatalogDb, roots: readonly string[], opts:
       ...counts,
       skipped,
       ignored,
+      // Every clip handed to the probe is still to be read as the import returns.
+      reading: new Set(needMedia).size,
       issues: issues.slice(0, RETURNED_ISSUES),
       issuesTruncated: issues.length > RETURNED_ISSUES,
       error,
@@ -114,6 +123,13 @@ export async function importPaths(db: CatalogDb, roots: readonly string[], opts:
     issues.push(...scan.issues);
     skipped = scan.issues.length;
     ignored = scan.ignored;
+    const notFound = notFoundMessage(scan.notFound);
+    // Nothing of what was asked exists: the import failed, naming the path (not "finished · 1 skipped").
+    if (notFound && scan.notFound.length === roots.length) {
+      const summary = finish('failed', notFound);
+      progress('done', 0, 0);
+      return { summary, needMedia, touched: [] };
+    }
 
     // Volumes: one lookup per folder, one row per volume.
     opts.resolver.refresh();
@@ -262,7 +278,7 @@ export async function importPaths(db: CatalogDb, roots: readonly string[], opts:
       }
     })();
 
-    const summary = finish('done', null);
+    const summary = finish('done', notFound);
     progress('done', ops.length, ops.length);
     return { summary, needMedia, touched: [...touched] };
   } catch (e) {

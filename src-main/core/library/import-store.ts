@@ -80,6 +80,7 @@ export function importSummaries(db: CatalogDb, limit: number): ImportSummary[] {
     const seen = new Set(stored.map((i) => i.path));
     const issues = [...stored, ...unusable.issues.filter((i) => !seen.has(i.path))];
     const failed = unusable.failed ?? r.failed;
+    const reading = (statement(db, "SELECT COUNT(*) AS n FROM import_clips ic JOIN clips c ON c.id = ic.clip_id WHERE ic.import_id = ? AND c.status = 'pending'").get(r.id) as { n: number }).n;
     return {
       importId: r.id,
       state: r.state,
@@ -93,6 +94,7 @@ export function importSummaries(db: CatalogDb, limit: number): ImportSummary[] {
       failed,
       skipped: r.skipped,
       ignored: r.ignored,
+      reading,
       issues,
       issuesTruncated: r.skipped + failed > issues.length,
       error: r.error,

@@ -13,6 +13,7 @@ import { findReturnedFiles } from './returned-files';
 import { listVolumes, refreshVolumes } from './volume-store';
 import { defaultVolumeResolver } from './volumes/default-resolver';
 import type { VolumeResolver } from './volumes/volume-resolver';
+import { expandHome } from '../util/home-path';
 
 export interface LibraryDeps {
   db: CatalogDb;
@@ -121,7 +122,7 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
   };
 
   const handlers: HandlersFor<typeof libraryMethods> = {
-    'library.import': ({ paths }) => importRoots(paths),
+    'library.import': ({ paths }) => importRoots(paths.map((p) => expandHome(p))),
     'library.list': (args) => {
       if (Date.now() - lastPoll > 3000) pollVolumes();
       const res = listClips(db, args);

@@ -35,6 +35,8 @@ export interface ScanResult {
   ignored: number;
   /** Real paths of the folders that were walked (for marking files that disappeared from them). */
   dirs: string[];
+  /** Roots that do not exist: a mistyped folder or a drive not connected, an error of the import rather than a skipped file. */
+  notFound: string[];
 }
 
 export interface ScanOptions {
@@ -77,6 +79,7 @@ const devIno = (st: fs.Stats) => `${st.dev}:${st.ino}`;
 export async function scanTree(roots: readonly string[], opts: ScanOptions = {}): Promise<ScanResult> {
   const files: ScannedFile[] = [];
   const issues: ScanIssue[] = [];
+  const notFound: string[] = [];
   const dirs: string[] = [];
   const seenFiles = new Set<string>();
   const seenDirs = new Set<string>();
@@ -117,7 +120,8 @@ export async function scanTree(roots: readonly string[], opts: ScanOptions = {})
       st = await fsp.stat(real);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      issues.push(code === 'ENOENT' ? { path: root, code: 'vanished', reason: 'path not found' } : errnoIssue(root, e));
+      if (code === 'ENOENT' || code === 'ENOTDIR') notFound.push(root);
+      else issues.push(errnoIssue(root, e));
       continue;
     }
     if (st.isDirectory()) enterDir(real, st, new Set(), root);
@@ -183,5 +187,5 @@ export async function scanTree(roots: readonly string[], opts: ScanOptions = {})
     for (const s of subdirs.reverse()) enterDir(s.real, s.st!, ancestors, s.p);
   }
   opts.onProgress?.(files.length);
-  return { files, issues, ignored, dirs };
+  return { files, issues, ignored, dirs, notFound };
 }

@@ -34,7 +34,8 @@ export interface ShownEta {
 function causeOf(prev: ShownEta, r: EtaReading): string | null {
   if (r.activeClips > prev.activeClips) {
     const n = r.activeClips - prev.activeClips;
-    return `${n} more clip${n === 1 ? '' : 's'} to index`;
+    // What changed, not what is left: "21 more to index" read as a count beside "6 / 21 indexed".
+    return `${n} clip${n === 1 ? '' : 's'} added`;
   }
   if (prev.networkOpen && !r.networkOpen) return 'uploads on hold';
   if (!prev.networkOpen && r.networkOpen) return 'uploads resumed';

@@ -6,6 +6,7 @@ import { api } from '../api/client';
 import { saveTextFile } from '../api/save-file';
 import { useHandOffCapabilities } from './HandOff';
 import { exportSummary, type ExportOutcome } from './export-outcome';
+import { planLine, useExportPlan } from './use-export-plan';
 
 type Selection = ArgsIn<'export.build'>['selection'];
 
@@ -19,6 +20,7 @@ export function ExportMenu({ selection, title, label = 'Export', disabled }: { s
   const [format, setFormat] = useState<ExportFormatId>(() => (localStorage.getItem('reelscout.exportFormat') as ExportFormatId | null) ?? 'xmeml');
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<ExportOutcome | null>(null);
+  const plan = useExportPlan(format, selection, title, !disabled);
   const download = (files: ExportFile[]) => files.forEach((f) => saveTextFile(f.fileName, f.mime, f.text));
   const run = async () => {
     setBusy(true);
@@ -59,6 +61,16 @@ export function ExportMenu({ selection, title, label = 'Export', disabled }: { s
       <button type="button" className="btn" onClick={() => void run()} disabled={disabled} aria-busy={busy} data-action="export">
         {busy ? 'Exporting…' : label}
       </button>
+      {plan && !outcome && (
+        <span className="muted export-plan" data-testid="export-plan" title={[...plan.fileNames, ...plan.notes, ...plan.skipped.map((s) => s.reason)].join('\n')}>
+          {planLine(plan)}
+          {plan.notes.map((n) => (
+            <span key={n} className="export-note">
+              {n}
+            </span>
+          ))}
+        </span>
+      )}
       {summary && outcome && (
         <span className={`export-result${outcome.kind === 'failed' ? ' error-text' : ''}`} data-testid="export-status" role="status">
           <span>{summary.text}</span>

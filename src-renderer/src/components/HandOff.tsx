@@ -1,6 +1,8 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { AppError } from '../../../src-shared/errors';
 import { api } from '../api/client';
+import { copyText } from '../api/copy-text';
+import { useTransientNote } from './use-transient-note';
 
 let capabilities: Promise<{ desktop: boolean; why: string | null }> | null = null;
 /** Whether this transport can hand real files to other applications (asked once). */
@@ -32,17 +34,14 @@ export function dragOutHandler(clipIds: number[], caps: { desktop: boolean; why:
   };
 }
 
-/** The clipboard with a note of how it went. */
+/** The clipboard with a note of how it went, naming what was copied. */
 function CopyButton({ text, what, onNote }: { text: string; what: string; onNote: (note: string) => void }): ReactNode {
   return (
     <button
       type="button"
       className="btn"
       onClick={() =>
-        void navigator.clipboard.writeText(text).then(
-          () => onNote(`${what[0]!.toUpperCase()}${what.slice(1)} copied`),
-          () => onNote(`Copy failed; the ${what} is ${text}`),
-        )
+        void copyText(text).then((ok) => onNote(ok ? `${what[0]!.toUpperCase()}${what.slice(1)} copied: ${text}` : `Copy failed; the ${what} is ${text}`))
       }
       data-action={`copy-${what}`}
     >
@@ -57,7 +56,7 @@ function CopyButton({ text, what, onNote }: { text: string; what: string; onNote
  */
 export function HandOff({ clipIds, path, sourceUrl }: { clipIds: number[]; path: string; sourceUrl: string | null }): ReactNode {
   const caps = useHandOffCapabilities();
-  const [note, setNote] = useState<string | null>(null);
+  const [note, setNote] = useTransientNote();
   const clipId = clipIds[0]!;
   const fail = (e: AppError) => setNote(e.message);
   if (sourceUrl) {
@@ -67,7 +66,7 @@ export function HandOff({ clipIds, path, sourceUrl }: { clipIds: number[]; path:
         <span className="muted sv-small" data-testid="hand-off-why">
           Streamed from its address: no file on this computer to show, open or drag into an NLE.
         </span>
-        {note && <span className="muted sv-small" role="status">{note}</span>}
+        {note && <span className="muted sv-small" role="status" data-testid="hand-off-note">{note}</span>}
       </span>
     );
   }
@@ -93,7 +92,7 @@ export function HandOff({ clipIds, path, sourceUrl }: { clipIds: number[]; path:
       </button>
       <CopyButton text={path} what="path" onNote={setNote} />
       {!caps?.desktop && caps && <span className="muted sv-small" data-testid="hand-off-why">{caps.why}</span>}
-      {note && <span className="muted sv-small" role="status">{note}</span>}
+      {note && <span className="muted sv-small" role="status" data-testid="hand-off-note">{note}</span>}
     </span>
   );
 }

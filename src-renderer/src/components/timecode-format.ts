@@ -41,6 +41,6 @@ export function tcLength(c: ClipClock, frames: number | null): string {
 }
 
 /** The clip's length to its last video frame (not the container's, which audio may outlast). */
-export function clipLengthTc(c: ClipClock & { frameCount: number | null; durationS: number | null; vfr: boolean | null }): string {
+export function clipLengthTc(c: ClipClock & { frameCount: number | null; durationS: number | null; conformed: boolean | null }): string {
   return tcLength(c, clipFrameCount(c, timebaseOf(c).rate));
 }

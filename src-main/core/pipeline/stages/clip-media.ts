@@ -88,15 +88,20 @@ const TRUNCATED_NOTE = 'file ends early';
 
 /**
  * A file cut short after its index (an interrupted copy of a "fast start" MP4) probes with its full
- * duration but decodes only its beginning: say so on the card instead of failing it.
+ * duration but decodes only its beginning: where its picture ends, or null when it decodes whole.
  */
-function truncationNote(ptsTimes: readonly number[], durationS: number | null): string | null {
+function decodedEnd(ptsTimes: readonly number[], durationS: number | null): number | null {
   if (!durationS || ptsTimes.length === 0) return null;
   const n = ptsTimes.length;
   const step = n > 1 ? ptsTimes[n - 1]! - ptsTimes[n - 2]! : 0;
-  const decodedEnd = ptsTimes[n - 1]! + step;
-  if (durationS - decodedEnd < Math.max(0.5, durationS * 0.1)) return null;
-  return `${TRUNCATED_NOTE}: only ${decodedEnd.toFixed(1)} s of ${durationS.toFixed(1)} s decode (truncated or damaged copy?)`;
+  const end = ptsTimes[n - 1]! + step;
+  return durationS - end < Math.max(0.5, durationS * 0.1) ? null : end;
+}
+
+/** The card's words for it: a Problem the editor can judge, not a failure (what was read stays searchable). */
+function truncationNote(end: number | null, durationS: number | null): string | null {
+  if (end === null || !durationS) return null;
+  return `${TRUNCATED_NOTE}: plays ${end.toFixed(1)} s of ${durationS.toFixed(1)} s (truncated or damaged copy?)`;
 }
 
 /** Replaces the note starting with `prefix` in a '; '-joined reason (or removes it when note is null). */
@@ -138,11 +143,12 @@ function requireFootage(row: ClipRow): void {
  * segments, embeddings, tags) when the boundaries come out the same; otherwise replaces them.
  */
 export function saveDetectedShots(db: CatalogDb, row: ClipRow, detection: Pick<ShotDetection, 'shots' | 'frames' | 'ptsTimes'>): void {
-  const reason = withNote(row.status_reason, TRUNCATED_NOTE, truncationNote(detection.ptsTimes, row.duration_s));
+  const end = decodedEnd(detection.ptsTimes, row.duration_s);
+  const reason = withNote(row.status_reason, TRUNCATED_NOTE, truncationNote(end, row.duration_s));
   db.transaction(() => {
     assertSameFile(db, row.id, row.fingerprint);
     const same = replaceShots(db, row.id, detection.shots);
-    applyClipEvent(db, row.id, { type: 'shotsDetected', sameShots: same }, { frame_count: detection.frames, status_reason: reason });
+    applyClipEvent(db, row.id, { type: 'shotsDetected', sameShots: same }, { frame_count: detection.frames, status_reason: reason, decoded_s: end });
   })();
 }
 

@@ -92,7 +92,7 @@ export function ClipDetailPanel({ clipId, onClose, onOpen }: { clipId: number; o
             {clip.shots.map((s) => {
               // Shots are frames of the clip: the first frame of a shot is its cut frame, never the one before.
               const rate = timebaseOf(clip).rate;
-              const f = shotFrames(s, rate, clip.vfr === true);
+              const f = shotFrames(s, rate, clip.conformed === true);
               return (
                 <figure key={s.id} className="shot" data-in-frame={f.inFrame}>
                   <button type="button" className="shot-open" onClick={() => onOpen(rangeOfFrames(f, rate))} title="Open this shot in the viewer" data-action="open-shot" data-shot={s.idx + 1}>

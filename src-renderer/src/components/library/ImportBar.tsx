@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ImportProgress } from '../../../../src-shared/contract/library';
 import { api } from '../../api/client';
+import { typedPathSchema } from '../../../../src-shared/contract/safe-strings';
 
 const PHASE: Record<ImportProgress['phase'], string> = {
   scanning: 'Scanning',
@@ -19,12 +20,16 @@ export function ImportBar({ running, progress, onImport }: {
   onImport: (paths: string[]) => void;
 }): ReactNode {
   const [text, setText] = useState('');
+  const [typo, setTypo] = useState<string | null>(null);
   const submit = () => {
     const paths = text
       .split('\n')
       .map((s) => s.trim())
       .filter(Boolean);
-    if (paths.length) onImport(paths);
+    // Said here, in a sentence, rather than as the contract's refusal of the call.
+    const relative = paths.find((p) => !typedPathSchema.safeParse(p).success);
+    setTypo(relative === undefined ? null : `“${relative}” is not a full path: start it with / (or ~/ for your home folder).`);
+    if (paths.length && relative === undefined) onImport(paths);
   };
   return (
     <div className="import-bar">
@@ -41,7 +46,12 @@ export function ImportBar({ running, progress, onImport }: {
           placeholder="Import folder path, e.g. /Volumes/CARD_A/DCIM"
           aria-label="Import folder path"
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            setText(e.target.value);
+            setTypo(null);
+          }}
+          aria-invalid={typo !== null}
+          aria-describedby={typo ? 'import-path-error' : undefined}
           disabled={running}
         />
         <button type="submit" className="btn primary" disabled={running || !text.trim()} data-testid="import-submit">
@@ -62,6 +72,11 @@ export function ImportBar({ running, progress, onImport }: {
         )}
         <span className="muted drop-hint">or drop files and folders anywhere here</span>
       </form>
+      {typo && (
+        <div className="error-text" id="import-path-error" role="alert" data-testid="import-path-error">
+          {typo}
+        </div>
+      )}
       {(running || progress) && (
         <div className="import-progress" role="status">
           <span className="spinner" aria-hidden />

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ImportSummary } from '../../../../src-shared/contract/library';
 
 const CODE_LABEL: Record<string, string> = {
@@ -17,7 +17,17 @@ const CODE_LABEL: Record<string, string> = {
 /** The summary's headline: the editor's import, or the team's clips found on this workstation's drives. */
 function title(summary: ImportSummary): string {
   if (summary.origin === 'team') return summary.state === 'done' ? "From the team: clips other seats indexed, found on this workstation's drives" : `From the team: ${summary.state}`;
-  return summary.state === 'done' ? 'Import finished' : `Import ${summary.state}`;
+  if (summary.state !== 'done') return `Import ${summary.state}`;
+  // The cards still say "Reading" until the pipeline's probe has read them: so does the headline.
+  return summary.reading > 0 ? `Imported · reading ${summary.reading} clip${summary.reading === 1 ? '' : 's'}…` : 'Import finished';
+}
+
+/** How long a summary with nothing to act on stays once every clip is read: news, not a notice. */
+export const QUIET_SUMMARY_MS = 15_000;
+
+/** Whether the summary holds something the editor must act on (it then stays until dismissed). */
+function needsAction(summary: ImportSummary): boolean {
+  return summary.state !== 'done' || summary.error !== null || summary.failed > 0 || summary.missing > 0 || summary.issues.some((i) => i.code !== 'hidden' && i.code !== 'system');
 }
 
 export function ImportSummaryPanel({ summary, onDismiss }: { summary: ImportSummary; onDismiss: () => void }): ReactNode {
@@ -37,6 +47,14 @@ export function ImportSummaryPanel({ summary, onDismiss }: { summary: ImportSumm
     ['skipped', summary.skipped, 'warn'],
     ['not video', summary.ignored],
   ];
+  const settled = summary.reading === 0 && !needsAction(summary);
+  const dismiss = useRef(onDismiss);
+  dismiss.current = onDismiss;
+  useEffect(() => {
+    if (!settled) return;
+    const t = setTimeout(() => dismiss.current(), QUIET_SUMMARY_MS);
+    return () => clearTimeout(t);
+  }, [settled]);
   const problems = summary.issues.filter((i) => i.code !== 'hidden' && i.code !== 'system');
   const quiet = summary.issues.length - problems.length;
   return (

@@ -34,12 +34,17 @@ const INDEX_TONE: Record<NonNullable<ClipSummary['indexing']>, Tone> = {
  * A card's badge: what is wrong with the file first (reading, error, offline...), otherwise where
  * its indexing is, in the Jobs view's own words ("Indexed" is finished in both places).
  */
-export function clipBadge(c: Pick<ClipSummary, 'status' | 'indexing'>): { label: string; tone: Tone; title: string } {
+export function clipBadge(c: Pick<ClipSummary, 'status' | 'indexing'> & Partial<Pick<ClipSummary, 'decodedS' | 'durationS'>>): { label: string; tone: Tone; title: string } {
   // A clip not read yet whose probe stopped (failed, paused, cancelled) must not say "Reading" for ever.
   if (c.status === 'pending' && (c.indexing === 'failed' || c.indexing === 'paused' || c.indexing === 'cancelled')) {
     const label = CLIP_STATE_LABEL[c.indexing];
     const title = c.indexing === 'failed' ? 'The file could not be read (see Jobs for the reason); importing it again retries' : label;
     return { label, tone: INDEX_TONE[c.indexing], title };
+  }
+  // Read only in part (a truncated copy): a Problem to look at first, searchable for what was read.
+  if (c.status === 'done' && typeof c.decodedS === 'number' && c.indexing !== 'failed') {
+    const of = c.durationS ? ` of ${c.durationS.toFixed(1)} s` : '';
+    return { label: 'Plays in part', tone: 'warn', title: `The file plays ${c.decodedS.toFixed(1)} s${of}: truncated or damaged copy? What was read is searchable.` };
   }
   if ((c.status === 'probed' || c.status === 'done') && c.indexing) {
     const label = CLIP_STATE_LABEL[c.indexing];

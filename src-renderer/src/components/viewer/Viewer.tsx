@@ -95,7 +95,7 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
         return;
       case 'shot': {
         if (!clip || !tb) return;
-        const starts = clip.shots.map((s) => shotFrames(s, tb.rate, clip.vfr === true).inFrame);
+        const starts = clip.shots.map((s) => shotFrames(s, tb.rate, clip.conformed === true).inFrame);
         const target = shotJumpTarget(starts, frame, a.dir);
         if (target !== null) seekFrame(target);
         return;
@@ -117,7 +117,7 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
         return;
       case 'markShot': {
         if (!clip || !tb || !currentShot) return;
-        const s = shotFrames(currentShot, tb.rate, clip.vfr === true);
+        const s = shotFrames(currentShot, tb.rate, clip.conformed === true);
         setMarks({ inFrame: s.inFrame, outFrame: s.outFrame });
         return;
       }
@@ -187,7 +187,7 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
             {clip?.name ?? '…'}
           </strong>
           {playback && <SourceBadge playback={playback} />}
-          {tb && <span className="muted">{rateLabel(tb.rate)} fps{tb.dropFrame ? ' DF' : ''}{clip?.vfr ? ' (VFR, conformed)' : ''}</span>}
+          {tb && <span className="muted">{rateLabel(tb.rate)} fps{tb.dropFrame ? ' DF' : ''}{clip?.conformed ? (clip.vfr ? ' (VFR, conformed)' : ` (${Number((clip.fps ?? 0).toFixed(3))} fps source, conformed)`) : ''}</span>}
           <span className="spacer" />
           <span className="viewer-tc" data-testid="viewer-tc" data-frame={frame} aria-label="Timecode">
             {tc(frame)}
