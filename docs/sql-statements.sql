@@ -737,7 +737,7 @@ UPDATE clips SET file_name = ?, updated_at = ? WHERE id = ?;
 -- removeClip
 DELETE FROM clips WHERE id = ?;
 
--- ===== src-main/core/library/import-store.ts (8)
+-- ===== src-main/core/library/import/import-store.ts (8)
 -- startImport
 INSERT INTO imports (roots_json, state, origin, started_at) VALUES (?, 'running', ?, ?);
 -- finishImport

@@ -6,7 +6,7 @@ import type { EventName } from '../../src-shared/contract';
 import { openCatalog, type CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { getClipDetail, getClipRow, listClips } from '../../src-main/core/library/clip-store';
 import { fingerprintFile } from '../../src-main/core/library/fingerprint';
-import { importPaths, type ImportOptions } from '../../src-main/core/library/import-library';
+import { importPaths, type ImportOptions } from '../../src-main/core/library/import/import-library';
 import { createLibraryService } from '../../src-main/core/library/library-handlers';
 import { relinkFolder } from '../../src-main/core/library/relink';
 import { refreshVolumes } from '../../src-main/core/library/volume-store';

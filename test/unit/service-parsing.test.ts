@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src-shared/errors';
-import { messageFromJson, parseErrorBody, parseRetryAfter, errorFromResponse } from '../../src-main/core/service/http-errors';
+import { messageFromJson, parseErrorBody, parseRetryAfter, errorFromResponse } from '../../src-main/core/service/http/http-errors';
 import {
   parseAsyncStatus,
   parseCollectionsPage,

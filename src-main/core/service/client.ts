@@ -1,10 +1,10 @@
 import { AppError, toAppError } from '../../../src-shared/errors';
 import type { ServiceConfig } from './config';
 import { topKBoundFromMessage } from './learned-limits';
-import { SYNC_CALL_RETRY } from './retry';
-import { multipartExchange, type UploadProgress } from './multipart-upload';
+import { SYNC_CALL_RETRY } from './http/retry';
+import { multipartExchange, type UploadProgress } from './http/multipart-upload';
 import { pollUntil, type PollOptions } from './polling';
-import type { LimiterSnapshot } from './rate-limiter';
+import type { LimiterSnapshot } from './http/rate-limiter';
 import {
   parseAsyncStatus,
   parseCollectionId,
@@ -27,7 +27,7 @@ import {
   type VideoStatus,
 } from './responses';
 import { checkTensorSize, type TensorDescriptor } from './tensor';
-import { ServiceTransport, parseJsonBody, type CallOptions } from './transport';
+import { ServiceTransport, parseJsonBody, type CallOptions } from './http/transport';
 
 export type EmbeddingTensorRef = { video_input_key: string; audio_input_key?: string };
 export type TaggingTensorRef = { video_input_key: string; video_kwargs_key?: string };
