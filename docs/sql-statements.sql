@@ -665,22 +665,7 @@ WHERE cv.collection_id = ? AND cv.region = ? AND cv.removed_at IS NULL AND cv.vi
 -- update
 UPDATE collection_videos SET ${sets.join(', ')} WHERE collection_id = ? AND region = ? AND clip_id = ?;
 
--- ===== src-main/core/library/clip-store.ts (18)
--- clipExportFacts
-SELECT c.id, c.file_name, c.rel_path, c.source_url, c.fps, c.vfr, c.duration_s, c.frame_count, c.timecode, c.width, c.height,
-     c.reel_name, c.audio_layout, c.audio_channels, c.audio_rate, v.mount_path
-FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?;
--- clipWithVolume
-SELECT ${CLIP_COLUMNS} FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?;
--- clipFile
-SELECT c.id, c.file_name, c.rel_path, c.source_url, c.missing_at, c.size_bytes, c.fingerprint, c.container, c.duration_s, v.mount_path, v.label, v.online
-FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?;
--- fingerprintOf
-SELECT fingerprint FROM clips WHERE id = ?;
--- named
-SELECT id, file_name FROM clips WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id;
--- clipIdAtUrl
-SELECT id FROM clips WHERE source_url = ?;
+-- ===== src-main/core/library/clip-place-store.ts (7)
 -- clipAtPath
 SELECT id, size_bytes, mtime_ms, fingerprint, status, missing_at FROM clips WHERE volume_id = ? AND rel_path = ?;
 -- sameContent
@@ -700,21 +685,25 @@ WHERE c.indexed_at IS NULL AND c.missing_at IS NULL AND c.source_url IS NULL AND
 ORDER BY c.id;
 -- fileVolumes
 SELECT id, mount_path FROM volumes WHERE mount_path <> '';
+
+-- ===== src-main/core/library/clip-store.ts (7)
+-- clipExportFacts
+SELECT c.id, c.file_name, c.rel_path, c.source_url, c.fps, c.vfr, c.duration_s, c.frame_count, c.timecode, c.width, c.height,
+     c.reel_name, c.audio_layout, c.audio_channels, c.audio_rate, v.mount_path
+FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?;
+-- clipWithVolume
+SELECT ${CLIP_COLUMNS} FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?;
+-- clipFile
+SELECT c.id, c.file_name, c.rel_path, c.source_url, c.missing_at, c.size_bytes, c.fingerprint, c.container, c.duration_s, v.mount_path, v.label, v.online
+FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?;
+-- fingerprintOf
+SELECT fingerprint FROM clips WHERE id = ?;
+-- named
+SELECT id, file_name FROM clips WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id;
+-- clipIdAtUrl
+SELECT id FROM clips WHERE source_url = ?;
 -- clipCount
 SELECT COUNT(*) AS n FROM clips;
--- total
-SELECT COUNT(*) AS n ${from} ${whereSql};
--- page
-SELECT ${CLIP_COLUMNS} ${from} ${whereSql} ORDER BY ${orderSql(args.sort, args.reversed === true)} LIMIT ? OFFSET ?;
--- tabCounts
-SELECT COUNT(*) AS all_n,
- SUM(v.online = 1 AND c.missing_at IS NULL AND ${INDEXED}) AS indexed,
- SUM(v.online = 1 AND c.missing_at IS NULL AND ${INDEXING}) AS indexing,
- SUM(v.online = 1 AND (c.missing_at IS NOT NULL OR c.status IN ('error', 'unsupported'))) AS problems,
- SUM(v.online = 0) AS offline
-${from};
--- listClipIds
-SELECT c.id FROM clips c JOIN volumes v ON v.id = c.volume_id ${whereSql} ORDER BY ${orderSql(args.sort, args.reversed === true)};
 
 -- ===== src-main/core/library/clips-repository.ts (9)
 -- lifecycle
@@ -756,6 +745,21 @@ SELECT 1 FROM import_clips WHERE import_id = ? LIMIT 1;
 SELECT * FROM imports ORDER BY id DESC LIMIT ?;
 -- stored
 SELECT path, code, reason FROM import_issues WHERE import_id = ? ORDER BY id LIMIT ?;
+
+-- ===== src-main/core/library/library-page-store.ts (4)
+-- total
+SELECT COUNT(*) AS n ${from} ${whereSql};
+-- page
+SELECT ${CLIP_COLUMNS} ${from} ${whereSql} ORDER BY ${orderSql(args.sort, args.reversed === true)} LIMIT ? OFFSET ?;
+-- tabCounts
+SELECT COUNT(*) AS all_n,
+ SUM(v.online = 1 AND c.missing_at IS NULL AND ${INDEXED}) AS indexed,
+ SUM(v.online = 1 AND c.missing_at IS NULL AND ${INDEXING}) AS indexing,
+ SUM(v.online = 1 AND (c.missing_at IS NOT NULL OR c.status IN ('error', 'unsupported'))) AS problems,
+ SUM(v.online = 0) AS offline
+${from};
+-- listClipIds
+SELECT c.id FROM clips c JOIN volumes v ON v.id = c.volume_id ${whereSql} ORDER BY ${orderSql(args.sort, args.reversed === true)};
 
 -- ===== src-main/core/library/shot-store.ts (7)
 -- shotsOfClip

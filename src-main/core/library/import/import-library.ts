@@ -5,7 +5,7 @@ import type { ImportIssue, ImportProgress, ImportSummary } from '../../../../src
 import type { CatalogDb } from '../../catalog/open-catalog';
 import { joinOnVolume, relativeOnVolume } from '../clip-paths';
 import { catalogueClip, clearClipMissing, EMPTY_FILE, markClipMissing, moveClip, recordSameContent, resetClipContent } from '../clips-repository';
-import { clipAtPath, clipsOnVolumeUnder, clipsWithContent, type ClipAtPath } from '../clip-store';
+import { clipAtPath, clipsOnVolumeUnder, clipsWithContent, type ClipAtPath } from '../clip-place-store';
 import { fingerprintFile } from '../fingerprint';
 import { finishImport, startImport } from './import-store';
 import { mapLimit } from './map-limit';
