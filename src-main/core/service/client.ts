@@ -5,27 +5,11 @@ import { SYNC_CALL_RETRY } from './http/retry';
 import { multipartExchange, type UploadProgress } from './http/multipart-upload';
 import { pollUntil, type PollOptions } from './polling';
 import type { LimiterSnapshot } from './http/rate-limiter';
-import {
-  parseAsyncStatus,
-  parseCollectionId,
-  parseCollectionsPage,
-  parseEncodeText,
-  parseEncodeVideo,
-  parseRequestId,
-  parseSearchResults,
-  parseStorageKeys,
-  parseTagResult,
-  parseVideoId,
-  parseVideoStatus,
-  type AsyncStatus,
-  type Collection,
-  type EncodeTextResult,
-  type EncodeVideoResult,
-  type SearchHit,
-  type StorageKeys,
-  type TagResult,
-  type VideoStatus,
-} from './responses';
+import { parseVideoId, parseVideoStatus, type VideoStatus } from './responses/videos';
+import { parseCollectionId, parseCollectionsPage, parseSearchResults, type Collection, type SearchHit } from './responses/collections';
+import { parseStorageKeys, type StorageKeys } from './responses/storage-keys';
+import { parseAsyncStatus, parseRequestId, parseTagResult, type AsyncStatus, type TagResult } from './responses/tasks';
+import { parseEncodeText, parseEncodeVideo, type EncodeTextResult, type EncodeVideoResult } from './responses/embeddings';
 import { checkTensorSize, type TensorDescriptor } from './tensor';
 import { ServiceTransport, parseJsonBody, type CallOptions } from './http/transport';
 

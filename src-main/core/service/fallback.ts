@@ -1,7 +1,7 @@
 import { AppError } from '../../../src-shared/errors';
 import type { ServiceClient, TagVideoInput } from './client';
 import type { PollOptions } from './polling';
-import type { AsyncStatus } from './responses';
+import type { AsyncStatus } from './responses/tasks';
 import type { NormalizedTags } from './tags';
 import type { CallOptions } from './http/transport';
 
