@@ -578,9 +578,7 @@ SELECT id, probe_json FROM clips WHERE probe_json IS NOT NULL;
 -- set
 UPDATE clips SET pix_fmt = ? WHERE id = ?;
 
--- ===== src-main/core/collections/collection-store.ts (28)
--- SELECT_ROW
-SELECT cv.*, c.file_name FROM collection_videos cv LEFT JOIN clips c ON c.id = cv.clip_id;
+-- ===== src-main/core/collections/collection-list-store.ts (8)
 -- summaries
 SELECT col.id, col.name, col.description, col.synced_at, col.gone_at,
        COUNT(cv.clip_id) AS videos,
@@ -609,6 +607,31 @@ DELETE FROM collections WHERE id = ? AND region = ?;
 UPDATE collections SET gone_at = COALESCE(gone_at, ?) WHERE id = ? AND region = ?;
 -- hasCollection
 SELECT 1 FROM collections WHERE id = ? AND region = ?;
+
+-- ===== src-main/core/collections/collection-outbox-store.ts (6)
+-- touchOutbox
+INSERT INTO collection_outbox (collection_id, region, clip_id, at) VALUES (?, ?, ?, ?)
+ON CONFLICT (collection_id, region, clip_id) DO UPDATE SET at = excluded.at;
+-- outbox
+SELECT o.collection_id AS o_collection_id, o.region AS o_region, o.clip_id AS o_clip_id, o.at AS o_at, t.team_clip_id, cv.*
+  FROM collection_outbox o
+  LEFT JOIN collection_videos cv ON cv.collection_id = o.collection_id AND cv.region = o.region AND cv.clip_id = o.clip_id
+  LEFT JOIN team_clips t ON t.clip_id = o.clip_id
+ -- a clip the team does not know yet waits for its link; a row gone with its clip is only cleared
+ WHERE cv.clip_id IS NULL OR t.team_clip_id IS NOT NULL
+ ORDER BY o.at LIMIT ?;
+-- sent
+DELETE FROM collection_outbox WHERE collection_id = ? AND region = ? AND clip_id = ? AND at = ?;
+-- wait
+INSERT INTO collection_waiting (team_clip_id) VALUES (?) ON CONFLICT DO NOTHING;
+-- waitingLinked
+SELECT w.team_clip_id FROM collection_waiting w JOIN team_clips t ON t.team_clip_id = w.team_clip_id ORDER BY w.team_clip_id;
+-- waited
+DELETE FROM collection_waiting WHERE team_clip_id = ?;
+
+-- ===== src-main/core/collections/collection-store.ts (14)
+-- SELECT_ROW
+SELECT cv.*, c.file_name FROM collection_videos cv LEFT JOIN clips c ON c.id = cv.clip_id;
 -- openClips
 SELECT DISTINCT clip_id FROM collection_videos WHERE region = ? AND removed_at IS NULL AND status IN ('queued','transcoding','uploading','uploaded','processing') ORDER BY clip_id;
 -- insertRow
@@ -635,25 +658,6 @@ WHERE collection_id = @collectionId AND region = @region AND clip_id = @clipId;
 -- insertTeam
 INSERT INTO collection_videos (collection_id, region, clip_id, video_id, status, uploads, attached_at, added_by, updated_at)
 VALUES (@collectionId, @region, @clipId, NULL, 'queued', 0, @addedAt, @addedBy, @t);
--- touchOutbox
-INSERT INTO collection_outbox (collection_id, region, clip_id, at) VALUES (?, ?, ?, ?)
-ON CONFLICT (collection_id, region, clip_id) DO UPDATE SET at = excluded.at;
--- outbox
-SELECT o.collection_id AS o_collection_id, o.region AS o_region, o.clip_id AS o_clip_id, o.at AS o_at, t.team_clip_id, cv.*
-  FROM collection_outbox o
-  LEFT JOIN collection_videos cv ON cv.collection_id = o.collection_id AND cv.region = o.region AND cv.clip_id = o.clip_id
-  LEFT JOIN team_clips t ON t.clip_id = o.clip_id
- -- a clip the team does not know yet waits for its link; a row gone with its clip is only cleared
- WHERE cv.clip_id IS NULL OR t.team_clip_id IS NOT NULL
- ORDER BY o.at LIMIT ?;
--- sent
-DELETE FROM collection_outbox WHERE collection_id = ? AND region = ? AND clip_id = ? AND at = ?;
--- wait
-INSERT INTO collection_waiting (team_clip_id) VALUES (?) ON CONFLICT DO NOTHING;
--- waitingLinked
-SELECT w.team_clip_id FROM collection_waiting w JOIN team_clips t ON t.team_clip_id = w.team_clip_id ORDER BY w.team_clip_id;
--- waited
-DELETE FROM collection_waiting WHERE team_clip_id = ?;
 -- searchable
 SELECT collection_id FROM collection_videos WHERE region = ? AND status = 'processed' AND video_id IS NOT NULL AND removed_at IS NULL
 GROUP BY collection_id ORDER BY COUNT(*) DESC, collection_id LIMIT ?;
