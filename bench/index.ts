@@ -31,7 +31,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { analysisOutputs } from '../src-main/core/analysis/analyze-clip';
+import { analysisOutputs } from '../src-main/core/analysis/analysis-outputs';
 import { DEFAULT_ANALYSIS_SETTINGS } from '../src-main/core/analysis/analysis-settings';
 import { openCatalog } from '../src-main/core/catalog/open-catalog';
 import { getClipRow } from '../src-main/core/library/clip-store';

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openCatalog } from '../src-main/core/catalog/open-catalog';
-import { importPaths } from '../src-main/core/library/import-library';
+import { importPaths } from '../src-main/core/library/import/import-library';
 import { probeClip } from '../src-main/core/pipeline/stages/clip-media';
 import { appCpuSlots } from '../src-main/core/pipeline/app-pipeline';
 import { runPool } from '../src-main/core/pipeline/run-pool';

@@ -24,7 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ffPath } from '../src-main/core/media/ffmpeg-locate';
 import { createServiceClient } from '../src-main/core/service/client';
-import { INTERACTIVE_RESERVE_MS } from '../src-main/core/service/rate-limiter';
+import { INTERACTIVE_RESERVE_MS } from '../src-main/core/service/http/rate-limiter';
 import { startWebApp, type WebApp } from '../src-main/web/web-app';
 import { startEmulatorProcess } from './emulator-process';
 import { callOk } from '../test/helpers/app-call';

@@ -586,9 +586,7 @@ SELECT id, status_reason FROM clips WHERE status_reason LIKE '%file ends early: 
 -- set
 UPDATE clips SET decoded_s = ? WHERE id = ?;
 
--- ===== src-main/core/collections/collection-store.ts (28)
--- SELECT_ROW
-SELECT cv.*, c.file_name FROM collection_videos cv LEFT JOIN clips c ON c.id = cv.clip_id;
+-- ===== src-main/core/collections/collection-list-store.ts (8)
 -- summaries
 SELECT col.id, col.name, col.description, col.synced_at, col.gone_at,
        COUNT(cv.clip_id) AS videos,
@@ -617,6 +615,31 @@ DELETE FROM collections WHERE id = ? AND region = ?;
 UPDATE collections SET gone_at = COALESCE(gone_at, ?) WHERE id = ? AND region = ?;
 -- hasCollection
 SELECT 1 FROM collections WHERE id = ? AND region = ?;
+
+-- ===== src-main/core/collections/collection-outbox-store.ts (6)
+-- touchOutbox
+INSERT INTO collection_outbox (collection_id, region, clip_id, at) VALUES (?, ?, ?, ?)
+ON CONFLICT (collection_id, region, clip_id) DO UPDATE SET at = excluded.at;
+-- outbox
+SELECT o.collection_id AS o_collection_id, o.region AS o_region, o.clip_id AS o_clip_id, o.at AS o_at, t.team_clip_id, cv.*
+  FROM collection_outbox o
+  LEFT JOIN collection_videos cv ON cv.collection_id = o.collection_id AND cv.region = o.region AND cv.clip_id = o.clip_id
+  LEFT JOIN team_clips t ON t.clip_id = o.clip_id
+ -- a clip the team does not know yet waits for its link; a row gone with its clip is only cleared
+ WHERE cv.clip_id IS NULL OR t.team_clip_id IS NOT NULL
+ ORDER BY o.at LIMIT ?;
+-- sent
+DELETE FROM collection_outbox WHERE collection_id = ? AND region = ? AND clip_id = ? AND at = ?;
+-- wait
+INSERT INTO collection_waiting (team_clip_id) VALUES (?) ON CONFLICT DO NOTHING;
+-- waitingLinked
+SELECT w.team_clip_id FROM collection_waiting w JOIN team_clips t ON t.team_clip_id = w.team_clip_id ORDER BY w.team_clip_id;
+-- waited
+DELETE FROM collection_waiting WHERE team_clip_id = ?;
+
+-- ===== src-main/core/collections/collection-store.ts (14)
+-- SELECT_ROW
+SELECT cv.*, c.file_name FROM collection_videos cv LEFT JOIN clips c ON c.id = cv.clip_id;
 -- openClips
 SELECT DISTINCT clip_id FROM collection_videos WHERE region = ? AND removed_at IS NULL AND status IN ('queued','transcoding','uploading','uploaded','processing') ORDER BY clip_id;
 -- insertRow
@@ -643,25 +666,6 @@ WHERE collection_id = @collectionId AND region = @region AND clip_id = @clipId;
 -- insertTeam
 INSERT INTO collection_videos (collection_id, region, clip_id, video_id, status, uploads, attached_at, added_by, updated_at)
 VALUES (@collectionId, @region, @clipId, NULL, 'queued', 0, @addedAt, @addedBy, @t);
--- touchOutbox
-INSERT INTO collection_outbox (collection_id, region, clip_id, at) VALUES (?, ?, ?, ?)
-ON CONFLICT (collection_id, region, clip_id) DO UPDATE SET at = excluded.at;
--- outbox
-SELECT o.collection_id AS o_collection_id, o.region AS o_region, o.clip_id AS o_clip_id, o.at AS o_at, t.team_clip_id, cv.*
-  FROM collection_outbox o
-  LEFT JOIN collection_videos cv ON cv.collection_id = o.collection_id AND cv.region = o.region AND cv.clip_id = o.clip_id
-  LEFT JOIN team_clips t ON t.clip_id = o.clip_id
- -- a clip the team does not know yet waits for its link; a row gone with its clip is only cleared
- WHERE cv.clip_id IS NULL OR t.team_clip_id IS NOT NULL
- ORDER BY o.at LIMIT ?;
--- sent
-DELETE FROM collection_outbox WHERE collection_id = ? AND region = ? AND clip_id = ? AND at = ?;
--- wait
-INSERT INTO collection_waiting (team_clip_id) VALUES (?) ON CONFLICT DO NOTHING;
--- waitingLinked
-SELECT w.team_clip_id FROM collection_waiting w JOIN team_clips t ON t.team_clip_id = w.team_clip_id ORDER BY w.team_clip_id;
--- waited
-DELETE FROM collection_waiting WHERE team_clip_id = ?;
 -- searchable
 SELECT collection_id FROM collection_videos WHERE region = ? AND status = 'processed' AND video_id IS NOT NULL AND removed_at IS NULL
 GROUP BY collection_id ORDER BY COUNT(*) DESC, collection_id LIMIT ?;
@@ -673,22 +677,7 @@ WHERE cv.collection_id = ? AND cv.region = ? AND cv.removed_at IS NULL AND cv.vi
 -- update
 UPDATE collection_videos SET ${sets.join(', ')} WHERE collection_id = ? AND region = ? AND clip_id = ?;
 
--- ===== src-main/core/library/clip-store.ts (18)
--- clipExportFacts
-SELECT c.id, c.file_name, c.rel_path, c.source_url, c.fps, c.vfr, c.duration_s, c.frame_count, c.timecode, c.width, c.height,
-     c.reel_name, c.audio_layout, c.audio_channels, c.audio_rate, v.mount_path
-FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?;
--- clipWithVolume
-SELECT ${CLIP_COLUMNS} FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?;
--- clipFile
-SELECT c.id, c.file_name, c.rel_path, c.source_url, c.missing_at, c.size_bytes, c.fingerprint, c.container, c.duration_s, v.mount_path, v.label, v.online
-FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?;
--- fingerprintOf
-SELECT fingerprint FROM clips WHERE id = ?;
--- named
-SELECT id, file_name FROM clips WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id;
--- clipIdAtUrl
-SELECT id FROM clips WHERE source_url = ?;
+-- ===== src-main/core/library/clip-place-store.ts (7)
 -- clipAtPath
 SELECT id, size_bytes, mtime_ms, fingerprint, status, missing_at FROM clips WHERE volume_id = ? AND rel_path = ?;
 -- sameContent
@@ -708,21 +697,25 @@ WHERE c.indexed_at IS NULL AND c.missing_at IS NULL AND c.source_url IS NULL AND
 ORDER BY c.id;
 -- fileVolumes
 SELECT id, mount_path FROM volumes WHERE mount_path <> '';
+
+-- ===== src-main/core/library/clip-store.ts (7)
+-- clipExportFacts
+SELECT c.id, c.file_name, c.rel_path, c.source_url, c.fps, c.vfr, c.duration_s, c.frame_count, c.timecode, c.width, c.height,
+     c.reel_name, c.audio_layout, c.audio_channels, c.audio_rate, v.mount_path
+FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?;
+-- clipWithVolume
+SELECT ${CLIP_COLUMNS} FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?;
+-- clipFile
+SELECT c.id, c.file_name, c.rel_path, c.source_url, c.missing_at, c.size_bytes, c.fingerprint, c.container, c.duration_s, v.mount_path, v.label, v.online
+FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?;
+-- fingerprintOf
+SELECT fingerprint FROM clips WHERE id = ?;
+-- named
+SELECT id, file_name FROM clips WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id;
+-- clipIdAtUrl
+SELECT id FROM clips WHERE source_url = ?;
 -- clipCount
 SELECT COUNT(*) AS n FROM clips;
--- total
-SELECT COUNT(*) AS n ${from} ${whereSql};
--- page
-SELECT ${CLIP_COLUMNS} ${from} ${whereSql} ORDER BY ${orderSql(args.sort, args.reversed === true)} LIMIT ? OFFSET ?;
--- tabCounts
-SELECT COUNT(*) AS all_n,
- SUM(v.online = 1 AND c.missing_at IS NULL AND ${INDEXED}) AS indexed,
- SUM(v.online = 1 AND c.missing_at IS NULL AND ${INDEXING}) AS indexing,
- SUM(v.online = 1 AND ${PROBLEM}) AS problems,
- SUM(v.online = 0) AS offline
-${from};
--- listClipIds
-SELECT c.id FROM clips c JOIN volumes v ON v.id = c.volume_id ${whereSql} ORDER BY ${orderSql(args.sort, args.reversed === true)};
 
 -- ===== src-main/core/library/clips-repository.ts (9)
 -- lifecycle
@@ -745,7 +738,7 @@ UPDATE clips SET file_name = ?, updated_at = ? WHERE id = ?;
 -- removeClip
 DELETE FROM clips WHERE id = ?;
 
--- ===== src-main/core/library/import-store.ts (9)
+-- ===== src-main/core/library/import/import-store.ts (9)
 -- startImport
 INSERT INTO imports (roots_json, state, origin, started_at) VALUES (?, 'running', ?, ?);
 -- finishImport
@@ -766,6 +759,21 @@ SELECT * FROM imports ORDER BY id DESC LIMIT ?;
 SELECT path, code, reason FROM import_issues WHERE import_id = ? ORDER BY id LIMIT ?;
 -- reading
 SELECT COUNT(*) AS n FROM import_clips ic JOIN clips c ON c.id = ic.clip_id WHERE ic.import_id = ? AND c.status = 'pending';
+
+-- ===== src-main/core/library/library-page-store.ts (4)
+-- total
+SELECT COUNT(*) AS n ${from} ${whereSql};
+-- page
+SELECT ${CLIP_COLUMNS} ${from} ${whereSql} ORDER BY ${orderSql(args.sort, args.reversed === true)} LIMIT ? OFFSET ?;
+-- tabCounts
+SELECT COUNT(*) AS all_n,
+ SUM(v.online = 1 AND c.missing_at IS NULL AND ${INDEXED}) AS indexed,
+ SUM(v.online = 1 AND c.missing_at IS NULL AND ${INDEXING}) AS indexing,
+ SUM(v.online = 1 AND ${PROBLEM}) AS problems,
+ SUM(v.online = 0) AS offline
+${from};
+-- listClipIds
+SELECT c.id FROM clips c JOIN volumes v ON v.id = c.volume_id ${whereSql} ORDER BY ${orderSql(args.sort, args.reversed === true)};
 
 -- ===== src-main/core/library/shot-store.ts (7)
 -- shotsOfClip
@@ -818,40 +826,31 @@ FROM volumes v LEFT JOIN clips c ON c.volume_id = v.id GROUP BY v.id ORDER BY v.
 -- connectedDrives
 SELECT id, mount_path AS mountPath, label FROM volumes WHERE online = 1 AND volume_key <> ? ORDER BY id;
 
--- ===== src-main/core/marks/marks-repository.ts (47)
--- RANGE_SELECT
-SELECT r.id, r.clip_id, c.file_name AS clip_name, r.in_frame, r.out_frame, r.rate_num, r.rate_den,
-r.name, r.note, r.rating, r.created_at FROM ranges r JOIN clips c ON c.id = r.clip_id WHERE r.deleted_at IS NULL;
+-- ===== src-main/core/marks/clip-mark-store.ts (6)
+-- clipRating
+SELECT rating FROM clip_marks WHERE clip_id = ?;
+-- ratingsOfClips
+SELECT clip_id, rating FROM clip_marks WHERE clip_id IN (SELECT value FROM json_each(?));
+-- rateClip
+INSERT INTO clip_marks (clip_id, rating, rating_at, rating_by) VALUES (?, ?, ?, NULL)
+ON CONFLICT(clip_id) DO UPDATE SET rating = excluded.rating, rating_at = excluded.rating_at, rating_by = NULL;
+-- moveClipMark
+INSERT INTO clip_marks (clip_id, rating, rating_at, rating_by) SELECT ?, rating, rating_at, rating_by FROM clip_marks WHERE clip_id = ?
+ON CONFLICT(clip_id) DO UPDATE SET rating = COALESCE(clip_marks.rating, excluded.rating);
+-- clipMarkRow
+SELECT clip_id, rating, rating_at, rating_by FROM clip_marks WHERE clip_id = ?;
+-- writeTeamClipMark
+INSERT INTO clip_marks (clip_id, rating, rating_at, rating_by) VALUES (?, ?, ?, ?)
+ON CONFLICT(clip_id) DO UPDATE SET rating = excluded.rating, rating_at = excluded.rating_at, rating_by = excluded.rating_by;
+
+-- ===== src-main/core/marks/keyword-store.ts (10)
 -- clipKeywords
 SELECT keyword FROM keywords WHERE clip_id = ? AND range_id IS NULL AND removed_at IS NULL ORDER BY keyword COLLATE NOCASE;
 -- keywordsOfRanges
 SELECT range_id, keyword FROM keywords
 WHERE clip_id IN (SELECT value FROM json_each(?)) AND range_id IN (SELECT value FROM json_each(?)) AND removed_at IS NULL ORDER BY keyword COLLATE NOCASE;
--- clipRating
-SELECT rating FROM clip_marks WHERE clip_id = ?;
--- rangeCount
-SELECT COUNT(*) AS n FROM ranges WHERE deleted_at IS NULL;
--- markSummaries
-SELECT clip_id, rating FROM clip_marks WHERE clip_id IN (SELECT value FROM json_each(?));
--- markSummaries
+-- keywordsOfClips
 SELECT clip_id, keyword FROM keywords WHERE range_id IS NULL AND removed_at IS NULL AND clip_id IN (SELECT value FROM json_each(?)) ORDER BY keyword COLLATE NOCASE;
--- markSummaries
-SELECT clip_id, COUNT(*) AS n FROM ranges WHERE deleted_at IS NULL AND clip_id IN (SELECT value FROM json_each(?)) GROUP BY clip_id;
--- knownClips
-SELECT id FROM clips WHERE id IN (SELECT value FROM json_each(?));
--- knownRanges
-SELECT id, clip_id FROM ranges WHERE deleted_at IS NULL AND id IN (SELECT value FROM json_each(?));
--- { last_at }
-SELECT last_at FROM marks_clock WHERE id = 1;
--- tick
-UPDATE marks_clock SET last_at = ? WHERE id = 1;
--- unsent
-INSERT INTO marks_outbox (kind, row_id, at) VALUES (?, ?, ?) ON CONFLICT(kind, row_id) DO UPDATE SET at = excluded.at;
--- rateClip
-INSERT INTO clip_marks (clip_id, rating, rating_at, rating_by) VALUES (?, ?, ?, NULL)
-ON CONFLICT(clip_id) DO UPDATE SET rating = excluded.rating, rating_at = excluded.rating_at, rating_by = NULL;
--- rateRange
-UPDATE ranges SET rating = ?, rating_at = ?, rating_by = NULL WHERE id = ?;
 -- { id }
 INSERT INTO keywords (clip_id, range_id, keyword, added_at) VALUES (?, ?, ?, ?)
 ON CONFLICT(clip_id, IFNULL(range_id, 0), keyword) DO UPDATE SET
@@ -862,24 +861,26 @@ RETURNING id;
 UPDATE keywords SET removed_at = ?, removed_by = NULL WHERE clip_id = ? AND range_id IS NULL AND keyword = ? AND removed_at IS NULL RETURNING id;
 -- removeRangeKeyword
 UPDATE keywords SET removed_at = ?, removed_by = NULL WHERE range_id = ? AND keyword = ? AND removed_at IS NULL RETURNING id;
--- insertRange
-INSERT INTO ranges (uuid, clip_id, in_frame, out_frame, rate_num, rate_den, span_at, name, name_at, note, note_at, rating, rating_at, created_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
--- updateRange
-UPDATE ranges SET name = ?, name_at = ?, name_by = NULL WHERE id = ?;
--- updateRange
-UPDATE ranges SET note = ?, note_at = ?, note_by = NULL WHERE id = ?;
--- deleteRange
-UPDATE ranges SET deleted_at = ?, deleted_by = NULL WHERE id = ?;
--- deleteRange
+-- dropRangeKeywords
 DELETE FROM keywords WHERE range_id = ?;
 -- keywordCounts
 SELECT MIN(keyword) AS keyword, COUNT(*) AS count FROM keywords WHERE removed_at IS NULL GROUP BY keyword COLLATE NOCASE ORDER BY keyword COLLATE NOCASE;
--- mergeMarks
-INSERT INTO clip_marks (clip_id, rating, rating_at, rating_by) SELECT ?, rating, rating_at, rating_by FROM clip_marks WHERE clip_id = ?
-ON CONFLICT(clip_id) DO UPDATE SET rating = COALESCE(clip_marks.rating, excluded.rating);
--- mergeMarks
-UPDATE ranges SET clip_id = ? WHERE clip_id = ?;
+-- keywordRow
+SELECT id, clip_id, range_id, keyword, added_at, added_by, removed_at, removed_by FROM keywords WHERE clip_id = ? AND IFNULL(range_id, 0) = ? AND keyword = ?;
+-- writeTeamKeyword
+INSERT INTO keywords (clip_id, range_id, keyword, added_at, added_by, removed_at, removed_by) VALUES (?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT(clip_id, IFNULL(range_id, 0), keyword) DO UPDATE SET keyword = excluded.keyword, added_at = excluded.added_at,
+  added_by = excluded.added_by, removed_at = excluded.removed_at, removed_by = excluded.removed_by;
+
+-- ===== src-main/core/marks/marks-outbox-store.ts (14)
+-- { last_at }
+SELECT last_at FROM marks_clock WHERE id = 1;
+-- tick
+UPDATE marks_clock SET last_at = ? WHERE id = 1;
+-- sawMarksUntil
+UPDATE marks_clock SET last_at = MAX(last_at, ?) WHERE id = 1;
+-- unsent
+INSERT INTO marks_outbox (kind, row_id, at) VALUES (?, ?, ?) ON CONFLICT(kind, row_id) DO UPDATE SET at = excluded.at;
 -- unsentMarks
 SELECT r.id, r.uuid, r.clip_id, r.in_frame, r.out_frame, r.rate_num, r.rate_den, r.span_at, r.span_by, r.name, r.name_at, r.name_by,
 r.note, r.note_at, r.note_by, r.rating, r.rating_at, r.rating_by, r.created_at, r.created_by, r.deleted_at, r.deleted_by, o.at AS o_at, t.team_clip_id FROM marks_outbox o
@@ -900,42 +901,55 @@ WHERE (kind = 'range' AND NOT EXISTS (SELECT 1 FROM ranges WHERE id = o.row_id))
 DELETE FROM marks_outbox WHERE kind = ? AND row_id = ? AND at = ?;
 -- unsentCount
 SELECT COUNT(*) AS n FROM marks_outbox;
--- knownRangeUuids
-SELECT uuid FROM ranges WHERE uuid IN (SELECT value FROM json_each(?));
--- waitingClipsNowLinked
-SELECT w.team_clip_id FROM marks_waiting w JOIN team_clips t ON t.team_clip_id = w.team_clip_id;
--- writeRange
-INSERT INTO ranges (uuid, clip_id, in_frame, out_frame, rate_num, rate_den, span_at, span_by, name, name_at, name_by, note, note_at, note_by,
-rating, rating_at, rating_by, created_at, created_by, deleted_at, deleted_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
--- writeRange
-UPDATE ranges SET in_frame = ?, out_frame = ?, rate_num = ?, rate_den = ?, span_at = ?, span_by = ?, name = ?, name_at = ?, name_by = ?,
-note = ?, note_at = ?, note_by = ?, rating = ?, rating_at = ?, rating_by = ?, created_at = ?, created_by = ?, deleted_at = ?, deleted_by = ? WHERE id = ?;
 -- row
 SELECT clip_id FROM team_clips WHERE team_clip_id = ?;
--- localClip
+-- linkedClipOrWait
 INSERT OR IGNORE INTO marks_waiting (team_clip_id) VALUES (?);
--- row
-SELECT r.id, r.uuid, r.clip_id, r.in_frame, r.out_frame, r.rate_num, r.rate_den, r.span_at, r.span_by, r.name, r.name_at, r.name_by,
-r.note, r.note_at, r.note_by, r.rating, r.rating_at, r.rating_by, r.created_at, r.created_by, r.deleted_at, r.deleted_by FROM ranges r WHERE r.uuid = ?;
--- applyTeamMarks
-DELETE FROM keywords WHERE range_id = ?;
--- range
-SELECT id, deleted_at FROM ranges WHERE uuid = ?;
--- row
-SELECT id, clip_id, range_id, keyword, added_at, added_by, removed_at, removed_by FROM keywords WHERE clip_id = ? AND IFNULL(range_id, 0) = ? AND keyword = ?;
--- applyTeamMarks
-INSERT INTO keywords (clip_id, range_id, keyword, added_at, added_by, removed_at, removed_by) VALUES (?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT(clip_id, IFNULL(range_id, 0), keyword) DO UPDATE SET keyword = excluded.keyword, added_at = excluded.added_at,
-  added_by = excluded.added_by, removed_at = excluded.removed_at, removed_by = excluded.removed_by;
--- row
-SELECT clip_id, rating, rating_at, rating_by FROM clip_marks WHERE clip_id = ?;
--- applyTeamMarks
-INSERT INTO clip_marks (clip_id, rating, rating_at, rating_by) VALUES (?, ?, ?, ?)
-ON CONFLICT(clip_id) DO UPDATE SET rating = excluded.rating, rating_at = excluded.rating_at, rating_by = excluded.rating_by;
--- applyTeamMarks
-UPDATE marks_clock SET last_at = MAX(last_at, ?) WHERE id = 1;
+-- waitingClipsNowLinked
+SELECT w.team_clip_id FROM marks_waiting w JOIN team_clips t ON t.team_clip_id = w.team_clip_id;
 -- unwait
 DELETE FROM marks_waiting WHERE team_clip_id = ?;
+
+-- ===== src-main/core/marks/marks-repository.ts (1)
+-- knownClips
+SELECT id FROM clips WHERE id IN (SELECT value FROM json_each(?));
+
+-- ===== src-main/core/marks/range-store.ts (15)
+-- RANGE_SELECT
+SELECT r.id, r.clip_id, c.file_name AS clip_name, r.in_frame, r.out_frame, r.rate_num, r.rate_den,
+r.name, r.note, r.rating, r.created_at FROM ranges r JOIN clips c ON c.id = r.clip_id WHERE r.deleted_at IS NULL;
+-- rangeCount
+SELECT COUNT(*) AS n FROM ranges WHERE deleted_at IS NULL;
+-- rangeCountsOfClips
+SELECT clip_id, COUNT(*) AS n FROM ranges WHERE deleted_at IS NULL AND clip_id IN (SELECT value FROM json_each(?)) GROUP BY clip_id;
+-- knownRanges
+SELECT id, clip_id FROM ranges WHERE deleted_at IS NULL AND id IN (SELECT value FROM json_each(?));
+-- insert
+INSERT INTO ranges (uuid, clip_id, in_frame, out_frame, rate_num, rate_den, span_at, name, name_at, note, note_at, rating, rating_at, created_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- rateRange
+UPDATE ranges SET rating = ?, rating_at = ?, rating_by = NULL WHERE id = ?;
+-- patchRange
+UPDATE ranges SET name = ?, name_at = ?, name_by = NULL WHERE id = ?;
+-- patchRange
+UPDATE ranges SET note = ?, note_at = ?, note_by = NULL WHERE id = ?;
+-- tombstoneRange
+UPDATE ranges SET deleted_at = ?, deleted_by = NULL WHERE id = ?;
+-- moveRanges
+UPDATE ranges SET clip_id = ? WHERE clip_id = ?;
+-- rangeRowByUuid
+SELECT r.id, r.uuid, r.clip_id, r.in_frame, r.out_frame, r.rate_num, r.rate_den, r.span_at, r.span_by, r.name, r.name_at, r.name_by,
+r.note, r.note_at, r.note_by, r.rating, r.rating_at, r.rating_by, r.created_at, r.created_by, r.deleted_at, r.deleted_by FROM ranges r WHERE r.uuid = ?;
+-- knownRangeUuids
+SELECT uuid FROM ranges WHERE uuid IN (SELECT value FROM json_each(?));
+-- rangeOfUuid
+SELECT id, deleted_at FROM ranges WHERE uuid = ?;
+-- writeTeamRange
+INSERT INTO ranges (uuid, clip_id, in_frame, out_frame, rate_num, rate_den, span_at, span_by, name, name_at, name_by, note, note_at, note_by,
+rating, rating_at, rating_by, created_at, created_by, deleted_at, deleted_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- writeTeamRange
+UPDATE ranges SET in_frame = ?, out_frame = ?, rate_num = ?, rate_den = ?, span_at = ?, span_by = ?, name = ?, name_at = ?, name_by = ?,
+note = ?, note_at = ?, note_by = ?, rating = ?, rating_at = ?, rating_by = ?, created_at = ?, created_by = ?, deleted_at = ?, deleted_by = ? WHERE id = ?;
 
 -- ===== src-main/core/pipeline/job-store.ts (29)
 -- byId

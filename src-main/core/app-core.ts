@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { CatalogDb } from './catalog/open-catalog';
 import { BACKUP_DIR } from './catalog/catalog-backups';
 import { clipCount } from './library/clip-store';
-import { rangeCount } from './marks/marks-repository';
+import { rangeCount } from './marks/range-store';
 import { CatalogSession } from './catalog/catalog-session';
 import { ffPath } from './media/ffmpeg-locate';
 import { createDispatcher, type Dispatch } from './rpc/dispatcher';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClipSummary, ImportSummary } from '../../src-shared/contract/library';
 import { openCatalog, type CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { fingerprintFile } from '../../src-main/core/library/fingerprint';
-import { importPaths } from '../../src-main/core/library/import-library';
+import { importPaths } from '../../src-main/core/library/import/import-library';
 import { createLibraryService, type LibraryService } from '../../src-main/core/library/library-handlers';
 import { DeviceWalkVolumeResolver } from '../../src-main/core/library/volumes/generic-volumes';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';

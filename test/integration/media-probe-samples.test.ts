@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mapLimit } from '../../src-main/core/library/map-limit';
+import { mapLimit } from '../../src-main/core/library/import/map-limit';
 import { probeFile } from '../../src-main/core/media/probe';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { frameSync } from '../../src-main/core/media/frame-sync';

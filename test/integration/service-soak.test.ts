@@ -1,4 +1,4 @@
-import { MAX_BURST } from '../../src-main/core/service/rate-limiter';
+import { MAX_BURST } from '../../src-main/core/service/http/rate-limiter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src-shared/errors';
 import { ServiceClient, encodeVideoWithFallback, resetSharedKeyStates } from '../../src-main/core/service';

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openCatalog } from '../../src-main/core/catalog/open-catalog';
-import { addKeywords, clipMarks, deleteRange, rangesForClips, removeKeyword, unsentCount } from '../../src-main/core/marks/marks-repository';
+import { addKeywords, clipMarks, deleteRange, removeKeyword } from '../../src-main/core/marks/marks-repository';
+import { unsentCount } from '../../src-main/core/marks/marks-outbox-store';
+import { rangesForClips } from '../../src-main/core/marks/range-store';
 import { catalogAtVersion } from '../helpers/old-catalog';
 
 const cleanups: (() => void)[] = [];

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { catalogueClip } from '../../src-main/core/library/clips-repository';
-import { clipForExport, clipIdsBelow, getClipRow, pathOf } from '../../src-main/core/library/clip-store';
+import { clipForExport, getClipRow, pathOf } from '../../src-main/core/library/clip-store';
+import { clipIdsBelow } from '../../src-main/core/library/clip-place-store';
 import { upsertVolume, URL_VOLUME_KEY } from '../../src-main/core/library/volume-store';
 import { catalogPerTest } from '../helpers/catalog-per-test';
 import { insertClip, insertVolume } from '../helpers/search-catalog';

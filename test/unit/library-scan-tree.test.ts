@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { scanTree } from '../../src-main/core/library/scan-tree';
+import { scanTree } from '../../src-main/core/library/import/scan-tree';
 import { tempDir } from '../helpers/paths';
 
 const cleanups: (() => void)[] = [];

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../src-shared/errors';
-import { AdaptiveRateLimiter } from '../../src-main/core/service/rate-limiter';
+import { AdaptiveRateLimiter } from '../../src-main/core/service/http/rate-limiter';
 import { resetSharedKeyStates, sharedKeyState } from '../../src-main/core/service/key-state';
-import { withRetry, DEFAULT_RETRY, SYNC_CALL_RETRY, type RetryOptions } from '../../src-main/core/service/retry';
+import { withRetry, DEFAULT_RETRY, SYNC_CALL_RETRY, type RetryOptions } from '../../src-main/core/service/http/retry';
 import { pollUntil } from '../../src-main/core/service/polling';
 import { REGIONS, resolveBaseUrl } from '../../src-main/core/service/regions';
 import { ServiceClient } from '../../src-main/core/service/client';

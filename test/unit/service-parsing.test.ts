@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src-shared/errors';
-import { messageFromJson, parseErrorBody, parseRetryAfter, errorFromResponse } from '../../src-main/core/service/http-errors';
-import {
-  parseAsyncStatus,
-  parseCollectionsPage,
-  parseEncodeText,
-  parseEncodeVideo,
-  parseRequestId,
-  parseSearchResults,
-  parseStorageKeys,
-  parseTagResult,
-  parseVideoStatus,
-} from '../../src-main/core/service/responses';
+import { messageFromJson, parseErrorBody, parseRetryAfter, errorFromResponse } from '../../src-main/core/service/http/http-errors';
+import { parseVideoStatus } from '../../src-main/core/service/responses/videos';
+import { parseCollectionsPage, parseSearchResults } from '../../src-main/core/service/responses/collections';
+import { parseStorageKeys } from '../../src-main/core/service/responses/storage-keys';
+import { parseAsyncStatus, parseRequestId, parseTagResult } from '../../src-main/core/service/responses/tasks';
+import { parseEncodeText, parseEncodeVideo } from '../../src-main/core/service/responses/embeddings';
 import { normalizeTags } from '../../src-main/core/service/tags';
 import { renderTags, type VideoAnalysis } from '../emulator/analysis';
 import { colourStats } from '../emulator/semantics';

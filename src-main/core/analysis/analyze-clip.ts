@@ -1,146 +1,30 @@
 import { AppError, toAppError } from '../../../src-shared/errors';
-import { ClipDecoder, firstFramesAt, type VideoOutput } from '../media/clip-decoder';
-import { SHOT_OUTPUT } from '../media/detect-shots-in-file';
-import { ShotDetector, type ShotDetection, type ShotDetectorOptions } from '../media/shot-detector';
-import type { ProxyRequest } from '../media/proxy-branch';
-import { readStills, type RenderedStills, type StillsRequest } from '../media/stills';
-import { detectorGeometry, motionGeometry, type FitGeometry } from '../media/frame-geometry';
+import { ClipDecoder, firstFramesAt } from '../media/clip-decoder';
+import { ShotDetector } from '../media/shot-detector';
+import { readStills } from '../media/stills';
 import { FrameSpool } from '../tensors/frame-spool';
 import { chunkShot, type ShotFrames } from '../tensors/shot-chunks';
 import { AudioSpool } from '../tensors/audio-spool';
 import { gridTime } from '../media/frame-grid';
-import { sampleIndex, ShotCursor, tensorOutput } from '../tensors/shot-grid';
-import { DEFAULT_TENSOR_PROFILE, type TensorProfile } from '../tensors/tensor-profile';
+import { sampleIndex } from '../tensors/shot-grid';
+import { DEFAULT_TENSOR_PROFILE } from '../tensors/tensor-profile';
 import { AnalysisPool } from './analysis-pool';
 import { DEFAULT_ANALYSIS_SETTINGS, type AnalysisSettings } from './analysis-settings';
 import type { FrameFaces, ShotAnalysis } from './analysis-types';
+import { analysisOutputs, OUT_FACES, OUT_MOTION, OUT_TENSOR } from './analysis-outputs';
+import type { AnalyzeClipOptions, AnalyzeClipResult, AnalyzeShotInput, DetectShotsRequest } from './analyze-clip-options';
 import { classifyMotion } from './camera-motion';
 import { localTagsFor, summarizeFaces } from './local-tags';
-import { probeSource, type SourceInfo } from './source-info';
+import { PoolFeed } from './pool-feed';
+import { checkShots, framesPerShot, reorder } from './shot-runs';
+import { probeSource } from './source-info';
 import type { MotionStep } from './workers/block-motion.cjs';
 import type { RawFace } from './workers/yunet.cjs';
-
-export interface AnalyzeShotInput {
-  id: number;
-  startS: number;
-  endS: number;
-}
-
-export interface AnalyzeProgress {
-  /** 0..1 of the decode. */
-  fraction: number;
-  /** Known once the decode is done when the shots are detected in it. */
-  shotsTotal: number | null;
-}
-
-/** Shot detection in the same decode: every frame also goes to a ShotDetector. */
-export interface DetectShotsRequest {
-  cutOptions?: Partial<ShotDetectorOptions>;
-  /** Closes the last shot (the probe's duration); null: the last frame's time plus one frame. */
-  durationS: number | null;
-  /** Stores what was found and returns the shots, with their ids, that the analysis is for. */
-  save: (detection: ShotDetection) => readonly AnalyzeShotInput[];
-}
-
-export interface AnalyzeClipOptions {
-  filePath: string;
-  /** The clip's shots, or how to find and store them in the same decode. */
-  shots: readonly AnalyzeShotInput[] | DetectShotsRequest;
-  profile?: TensorProfile;
-  settings?: Partial<AnalysisSettings>;
-  signal?: AbortSignal;
-  onProgress?: (p: AnalyzeProgress) => void;
-  /** Called as each shot completes, tensors included; with retainTensors false this is the only place they appear. */
-  onShot?: (shot: ShotAnalysis) => void;
-  /** Keep every shot's tensor chunks in the result (default true). Long clips: stream through onShot instead. */
-  retainTensors?: boolean;
-  /** Each shot's sampled frames and audio as the tensors are cut from them (the pipeline plans its uploads from these). */
-  onTensorFrames?: (frames: ShotFrames) => void;
-  /** Posters and filmstrip made by the same decode. */
-  stills?: StillsRequest;
-  /** A viewing proxy written by the same decode (media/proxy-branch.ts); the caller keeps or drops the file. */
-  proxy?: ProxyRequest;
-  /** A shared pool (one per job run); a private one is made and closed when omitted. */
-  pool?: AnalysisPool;
-  /** Known source facts (from the catalog) to skip the probe. */
-  source?: SourceInfo;
-  ffmpegPath?: string;
-  /** The decode's threads (DecodeRequest.threads). */
-  threads?: number;
-  /** Bytes of tensor frames and of audio kept in memory while the decode runs; the rest waits in a temporary file. */
-  spoolMemory?: { frames?: number; audio?: number };
-}
-
-export interface AnalyzeClipResult {
-  profileId: string;
-  source: SourceInfo;
-  /** In the order the shots were given (or detected). */
-  shots: ShotAnalysis[];
-  /** What `stills` asked for, once written, posters in the order of `shots`; null when not asked. */
-  stills: RenderedStills | null;
-  stats: { decodeMs: number; totalMs: number; framesDecoded: number; fallbackShots: number };
-}
-
-const OUT_TENSOR = 0;
-const OUT_FACES = 1;
-const OUT_MOTION = 2;
-const OUT_SHOTS = 3;
 
 /** 128 MB: about 7 minutes of tensor frames at 224x224, 2 fps; a longer clip's rest waits on disk. */
 const DEFAULT_FRAME_MEMORY = 128 * 1024 * 1024;
 /** 32 MB: about 8 minutes of 16 kHz mono float32. */
 const AUDIO_MEMORY = 32 * 1024 * 1024;
-
-function checkShots(shots: readonly AnalyzeShotInput[]): AnalyzeShotInput[] {
-  const sorted = [...shots].sort((a, b) => a.startS - b.startS);
-  for (const [i, s] of sorted.entries()) {
-    if (!Number.isFinite(s.startS) || !Number.isFinite(s.endS) || s.startS < 0 || s.endS <= s.startS) {
-      throw new AppError('invalid', `shot ${s.id} has an empty or invalid range ${s.startS}..${s.endS}`);
-    }
-    const prev = sorted[i - 1];
-    if (prev && s.startS < prev.endS - 1e-3) throw new AppError('invalid', `shots ${prev.id} and ${s.id} overlap`);
-  }
-  return sorted;
-}
-
-function noop(): void {}
-
-/**
- * The raw video outputs of a clip's analysis decode, in the OUT_* order: tensor frames, face
- * detector frames, gray motion frames and, when the shots are found in the same decode, every
- * frame for the detector.
- */
-export function analysisOutputs(
-  source: Pick<SourceInfo, 'width' | 'height' | 'sar'>,
-  profile: TensorProfile,
-  settings: AnalysisSettings,
-  detect: boolean,
-): { outputs: VideoOutput[]; tensor: ReturnType<typeof tensorOutput>; faceGeom: FitGeometry; motionGeom: FitGeometry } {
-  const tensor = tensorOutput(source, profile);
-  const faceGeom = detectorGeometry(tensor.disp.width, tensor.disp.height, settings.faceInputLongSide);
-  const motionGeom = motionGeometry(tensor.disp.width, tensor.disp.height, settings.motionLongSide);
-  const outputs: VideoOutput[] = [
-    tensor.output,
-    { name: 'faces', fps: profile.fps, geometry: faceGeom, pixFmt: 'bgr24' },
-    { name: 'motion', fps: settings.motionFps, geometry: motionGeom, pixFmt: 'gray' },
-  ];
-  if (detect) outputs[OUT_SHOTS] = SHOT_OUTPUT;
-  return { outputs, tensor, faceGeom, motionGeom };
-}
-
-/** Runs of consecutive frames on a grid whose times fall in one shot: [first, end) indices per shot. */
-function framesPerShot(shots: readonly AnalyzeShotInput[], count: number, fps: number): Map<number, { first: number; end: number }> {
-  const cursor = new ShotCursor(shots);
-  const out = new Map<number, { first: number; end: number }>();
-  for (let k = 0; k < count; k++) {
-    const s = cursor.at(gridTime(k, fps));
-    if (!s) continue;
-    const r = out.get(s.id);
-    if (r) r.end = k + 1;
-    else out.set(s.id, { first: k, end: k + 1 });
-  }
-  return out;
-}
 
 /**
  * Local preprocessing of one clip in its one full decode: one ffmpeg process decodes the file from
@@ -177,57 +61,13 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
   const tensorFrames = new FrameSpool(tensor.output.geometry.outWidth * tensor.output.geometry.outHeight * 3, opts.spoolMemory?.frames ?? DEFAULT_FRAME_MEMORY);
   const audio = new AudioSpool(opts.spoolMemory?.audio ?? AUDIO_MEMORY);
   const detector = detect ? new ShotDetector(detect.cutOptions) : null;
-  /** Faces of face frame k (the tensor grid), filled in as the pool answers. */
-  const facesAt: RawFace[][] = [];
-  /** Motion step j: from motion frame j to j + 1. */
-  const stepsFrom: MotionStep[] = [];
-  const tasks: Array<Promise<unknown>> = [];
   let firstError: AppError | null = null;
   let decoder: ClipDecoder | null = null;
   const fail = (e: unknown) => {
     if (!firstError) firstError = toAppError(e);
     decoder?.kill();
   };
-  const track = (p: Promise<unknown>) => {
-    p.catch(fail);
-    tasks.push(p);
-  };
-
-  let faceBatch: Uint8Array[] = [];
-  let faceBatchStart = 0;
-  const faceTask = (frames: Uint8Array[]) =>
-    pool.detectFaces(
-      {
-        width: faceGeom.outWidth,
-        height: faceGeom.outHeight,
-        contentWidth: faceGeom.content.width,
-        contentHeight: faceGeom.content.height,
-        frames,
-        scoreThreshold: settings.faceScoreThreshold,
-        nmsThreshold: settings.faceNmsThreshold,
-        topK: settings.faceTopK,
-      },
-      signal,
-    );
-  const flushFaces = () => {
-    if (faceBatch.length === 0) return;
-    const start = faceBatchStart;
-    const frames = faceBatch;
-    faceBatchStart += frames.length;
-    faceBatch = [];
-    track(faceTask(frames).then((faces) => faces.forEach((list, k) => (facesAt[start + k] = list))));
-  };
-  let motionBatch: Uint8Array[] = [];
-  let motionBatchStart = 0;
-  const flushMotion = () => {
-    if (motionBatch.length < 2) return;
-    const start = motionBatchStart;
-    const frames = motionBatch;
-    // The next batch starts from this batch's last frame so no step between batches is lost.
-    motionBatchStart += frames.length - 1;
-    motionBatch = [frames[frames.length - 1]!.slice()];
-    track(pool.estimateMotion({ width: motionGeom.outWidth, height: motionGeom.outHeight, frames }, signal).then((steps) => steps.forEach((st, k) => (stepsFrom[start + k] = st))));
-  };
+  const feed = new PoolFeed(pool, faceGeom, motionGeom, settings, signal, fail);
 
   let lastProgress = -1;
   const progress = (fraction: number, shotsTotal: number | null) => {
@@ -244,7 +84,6 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
     void pool.waitForRoom().then(() => d.resume());
   };
 
-  let motionFrames = 0;
   const tDecode = performance.now();
   decoder = new ClipDecoder(
     {
@@ -264,12 +103,9 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
           tensorFrames.push(frame);
           if (span) progress(gridTime(tensorFrames.length, profile.fps) / span, given?.length ?? null);
         } else if (o === OUT_FACES) {
-          faceBatch.push(frame);
-          if (faceBatch.length >= settings.faceBatchFrames) flushFaces();
+          feed.pushFace(frame);
         } else if (o === OUT_MOTION) {
-          motionFrames++;
-          motionBatch.push(frame);
-          if (motionBatch.length >= settings.motionBatchFrames) flushMotion();
+          feed.pushMotion(frame);
         } else {
           // The time arrives later on ffmpeg's log; retime() sets them all once the decode is over.
           detector!.push(frame, Number.NaN);
@@ -286,11 +122,9 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
       throw firstError ?? e;
     });
     const decodeMs = performance.now() - tDecode;
-    flushFaces();
-    flushMotion();
     // Every face and motion answer is in before anything is stored: a failed task fails the clip
     // without leaving shots in the catalog that no analysis went with.
-    await Promise.all(tasks);
+    await feed.settled();
     if (firstError) throw firstError;
 
     let shots: AnalyzeShotInput[];
@@ -304,7 +138,7 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
     const stills = opts.stills ? readStills(opts.stills, shots) : null;
 
     const tensorRuns = framesPerShot(shots, tensorFrames.length, profile.fps);
-    const motionRuns = framesPerShot(shots, motionFrames, settings.motionFps);
+    const motionRuns = framesPerShot(shots, feed.motionFrames, settings.motionFps);
     const results: ShotAnalysis[] = [];
     for (const shot of shots) {
       // Each shot's chunking and hashing is a burst of synchronous work: let the event loop in between.
@@ -318,7 +152,7 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
         for (let k = run.first; k < run.end; k++) {
           frames.push(tensorFrames.get(k));
           frameTimes.push(gridTime(k, profile.fps));
-          faceLists.push(facesAt[k] ?? []);
+          faceLists.push(feed.facesAt[k] ?? []);
         }
       } else {
         const fallback = await singleFrame(shot);
@@ -330,7 +164,7 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
         fallbackShots++;
       }
       const m = motionRuns.get(shot.id);
-      const steps = m ? stepsFrom.slice(m.first, m.end - 1).filter(Boolean) : [];
+      const steps = m ? feed.stepsFrom.slice(m.first, m.end - 1).filter(Boolean) : [];
       results.push(buildResult(shot, frames, frameTimes, faceLists, steps, audio.take(sampleIndex(shot.startS, rate), sampleIndex(shot.endS, rate)), !run));
     }
     progress(1, shots.length);
@@ -347,8 +181,7 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
     if (signal?.aborted) throw new AppError('cancelled', 'analysis cancelled');
     throw firstError ?? toAppError(e);
   } finally {
-    // Work still in flight after a failure must not surface as unhandled rejections.
-    for (const p of tasks) p.catch(noop);
+    feed.abandon();
     tensorFrames.close();
     audio.close();
     if (ownPool) await pool.close();
@@ -404,13 +237,7 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
     const atS = (shot.startS + shot.endS) / 2;
     const [tensor, face] = await firstFramesAt(opts.filePath, atS, [outputs[OUT_TENSOR]!, outputs[OUT_FACES]!], { ffmpegPath: opts.ffmpegPath, signal });
     // Nothing decodable there (past the end of the stream): the shot gets no tensor and no tags.
-    const faces = tensor && face ? await faceTask([face]) : [];
+    const faces = tensor && face ? await feed.detectFaces([face]) : [];
     return { tensor: tensor ?? null, atS, faces };
   }
-}
-
-/** Items made for `sorted` shots, put in the order of `wanted`. */
-function reorder<T>(items: readonly T[], sorted: readonly AnalyzeShotInput[], wanted: readonly AnalyzeShotInput[]): T[] {
-  const at = new Map(sorted.map((s, i) => [s.id, i]));
-  return wanted.map((s) => items[at.get(s.id)!]!);
 }

@@ -1,5 +1,6 @@
 /** Local preprocessing: the entry points the job pipeline uses per clip. */
-export { analyzeClip, type AnalyzeClipOptions, type AnalyzeClipResult, type AnalyzeProgress, type AnalyzeShotInput } from './analyze-clip';
+export { analyzeClip } from './analyze-clip';
+export type { AnalyzeClipOptions, AnalyzeClipResult, AnalyzeProgress, AnalyzeShotInput } from './analyze-clip-options';
 export { AnalysisPool, defaultPoolSize, type AnalysisPoolOptions } from './analysis-pool';
 export { DEFAULT_ANALYSIS_SETTINGS, type AnalysisSettings } from './analysis-settings';
 export * from './analysis-types';

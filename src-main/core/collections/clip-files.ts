@@ -1,7 +1,8 @@
 import { AppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { reachClipFile } from '../library/clip-reach';
-import { clipIdsBelow, clipNames, pathOf } from '../library/clip-store';
+import { clipNames, pathOf } from '../library/clip-store';
+import { clipIdsBelow } from '../library/clip-place-store';
 
 /** The few facts about a catalogued clip that a collection upload needs, from the library's own reads. */
 export interface ClipFile {

@@ -2,7 +2,7 @@ import { AppError } from '../../../src-shared/errors';
 import type { StageName } from '../../../src-shared/contract/stage-graph';
 import type { AnyStageHandler, JobSpec, JobState, StageHandler } from '../pipeline/job-types';
 import { checkCollectionVideos, runCollectionUpload, type CollectionStageDeps } from './collection-stages';
-import { OPEN_STATES } from './collection-store';
+import { OPEN_STATES } from './collection-video-row';
 
 export const COLLECTION_UPLOAD_STAGE = 'collection-upload' satisfies StageName;
 export const COLLECTION_POLL_STAGE = 'collection-poll' satisfies StageName;

@@ -1,6 +1,6 @@
 import type { CollectionSearchHit } from '../../../src-shared/contract/collections';
 import type { ServiceClient } from '../service';
-import type { CallOptions } from '../service/transport';
+import type { CallOptions } from '../service/http/transport';
 import type { CollectionStore } from './collection-store';
 
 export interface CollectionSearchDeps {

@@ -6,7 +6,8 @@ import type { ServiceClient } from '../service';
 import type { Logger } from '../util/logger';
 import type { ClipFile, ClipFiles } from './clip-files';
 import type { TeamVideoState } from '../team/collection-member-merge';
-import { POLL_STATES, UPLOAD_STATES, type CollectionStore, type VideoKey, type VideoRow } from './collection-store';
+import { type CollectionStore } from './collection-store';
+import { POLL_STATES, UPLOAD_STATES, type VideoKey, type VideoRow } from './collection-video-row';
 import { transcodeProxy } from './proxy-transcode';
 import { DIRECT_UPLOAD_MAX_BYTES, planUpload, type UploadPlan } from './upload-rule';
 

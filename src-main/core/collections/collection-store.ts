@@ -1,108 +1,9 @@
-import { ERROR_KINDS, type AppErrorData, type ErrorKind } from '../../../src-shared/errors';
-import {
-  COLLECTION_VIDEO_STATES,
-  type CollectionsList,
-  type CollectionSummary,
-  type CollectionVideo,
-  type CollectionVideoState,
-} from '../../../src-shared/contract/collections';
+import type { CollectionVideoState } from '../../../src-shared/contract/collections';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { memberPresent, mergeMember, VIDEO_STATES, type MemberVersion, type TeamVideoState } from '../team/collection-member-merge';
-import type { TeamMember } from '../team/team-collection-store';
-
-/** One row of collection_videos: a clip in a collection of a region. */
-export interface VideoKey {
-  collectionId: string;
-  region: string;
-  clipId: number;
-}
-
-export interface VideoRow extends VideoKey {
-  fileName: string;
-  videoId: string | null;
-  status: CollectionVideoState;
-  progress: number | null;
-  errorKind: ErrorKind | null;
-  errorMessage: string | null;
-  source: 'original' | 'proxy' | null;
-  proxyPath: string | null;
-  uploads: number;
-  updatedAt: number;
-  /** When the clip was added to the collection (here, or by `addedBy`). */
-  attachedAt: number;
-  /** The team seat whose add this row is; null: this catalog's own. */
-  addedBy: string | null;
-}
-
-/** States in which the app still has work to do for the row (upload or poll). */
-export const OPEN_STATES: readonly CollectionVideoState[] = ['queued', 'transcoding', 'uploading', 'uploaded', 'processing'];
-/** Before the service answered the upload with a video_id. */
-export const UPLOAD_STATES: readonly CollectionVideoState[] = ['queued', 'transcoding', 'uploading'];
-/** The service has the video and is (or may be) processing it. */
-export const POLL_STATES: readonly CollectionVideoState[] = ['uploaded', 'processing'];
-
-interface RawRow {
-  collection_id: string;
-  region: string;
-  clip_id: number;
-  file_name: string | null;
-  video_id: string | null;
-  status: string;
-  progress: number | null;
-  error_kind: string | null;
-  error_message: string | null;
-  source: string | null;
-  proxy_path: string | null;
-  uploads: number;
-  updated_at: number;
-  attached_at: number | null;
-  added_by: string | null;
-  removed_at: number | null;
-  removed_by: string | null;
-}
-
-function toRow(r: RawRow): VideoRow {
-  return {
-    collectionId: r.collection_id,
-    region: r.region,
-    clipId: r.clip_id,
-    fileName: r.file_name ?? `clip ${r.clip_id}`,
-    videoId: r.video_id,
-    status: (COLLECTION_VIDEO_STATES as readonly string[]).includes(r.status) ? (r.status as CollectionVideoState) : 'processing',
-    progress: r.progress,
-    errorKind: (ERROR_KINDS as readonly string[]).includes(r.error_kind ?? '') ? (r.error_kind as ErrorKind) : null,
-    errorMessage: r.error_message,
-    source: r.source === 'original' || r.source === 'proxy' ? r.source : null,
-    proxyPath: r.proxy_path,
-    uploads: r.uploads,
-    updatedAt: r.updated_at,
-    attachedAt: r.attached_at ?? r.updated_at,
-    addedBy: r.added_by,
-  };
-}
-
-export function toContractVideo(r: VideoRow): CollectionVideo {
-  return {
-    collectionId: r.collectionId,
-    clipId: r.clipId,
-    fileName: r.fileName,
-    videoId: r.videoId,
-    status: r.status,
-    progress: r.progress === null ? null : Math.min(1, Math.max(0, r.progress)),
-    errorKind: r.errorKind,
-    errorMessage: r.errorMessage,
-    source: r.source,
-    uploads: r.uploads,
-    updatedAt: r.updatedAt,
-  };
-}
-
-export interface CachedCollection {
-  id: string;
-  name: string;
-  description?: string | null;
-  raw?: unknown;
-}
+import { memberPresent, mergeMember, type MemberVersion, type TeamVideoState } from '../team/collection-member-merge';
+import { createCollectionListStore } from './collection-list-store';
+import { createCollectionOutboxStore } from './collection-outbox-store';
+import { OPEN_STATES, toRow, versionOf, type AppliedMember, type RawRow, type VideoKey, type VideoRow } from './collection-video-row';
 
 export type RowPatch = Partial<Pick<VideoRow, 'status' | 'progress' | 'errorKind' | 'errorMessage' | 'source' | 'proxyPath' | 'videoId'>>;
 
@@ -120,70 +21,14 @@ const SELECT_ROW = `SELECT cv.*, c.file_name FROM collection_videos cv LEFT JOIN
 // Removed rows stay as tombstones (migration 0048) for the team; every read of members skips them.
 const PRESENT = 'cv.removed_at IS NULL';
 
-/** A change the team must hear of: an add, a removal, a video id, the service's verdict. */
-export interface MemberReceipt {
-  collectionId: string;
-  region: string;
-  clipId: number;
-  at: number;
-}
-
-/** What applying another seat's version of a member did to this catalog's row. */
-export interface AppliedMember {
-  key: VideoKey;
-  /** The row was written (the views are told). */
-  changed: boolean;
-  /** The clip has work to (re)start: an upload to claim, or a video to poll. */
-  schedule: boolean;
-  /** The member was removed while work on it was open here. */
-  cancel: boolean;
-}
-
-
-/** The row's video as the team's rule sees it; a video id on a row in another state (cancelled, reset to poll) counts as uploaded. */
-function videoOf(r: RawRow, seatId: string): MemberVersion['video'] {
-  if (r.video_id === null) return null;
-  const state = (VIDEO_STATES as readonly string[]).includes(r.status) ? (r.status as TeamVideoState) : 'uploaded';
-  return { id: r.video_id, state, by: seatId };
-}
-
 /**
- * The row as a version of the team's member. NULL seats are this catalog's own changes. A present row
- * keeps no removal: its add is later than any removal it survived, so an older one arriving changes nothing.
+ * The collections cache and the video_id <-> clip mapping, in the catalog's SQLite file: the owner of
+ * `collection_videos` (a clip in a collection of a region, its upload and the service's verdict),
+ * composed with the list of collections (collection-list-store.ts) and the team's outbox
+ * (collection-outbox-store.ts) into the one store its consumers hold.
  */
-function versionOf(r: RawRow, seatId: string): MemberVersion {
-  return {
-    added: { at: r.attached_at ?? r.updated_at, by: r.added_by ?? seatId },
-    removed: r.removed_at === null ? null : { at: r.removed_at, by: r.removed_by ?? seatId },
-    video: videoOf(r, seatId),
-  };
-}
-
-/** The collections cache and the video_id <-> clip mapping, in the catalog's SQLite file. */
 export function createCollectionStore(db: CatalogDb, now: () => number = Date.now) {
   const q = {
-    summaries: db.prepare(`
-      SELECT col.id, col.name, col.description, col.synced_at, col.gone_at,
-             COUNT(cv.clip_id) AS videos,
-             SUM(cv.status = 'processed') AS processed,
-             SUM(cv.status = 'failed') AS failed,
-             SUM(cv.status IN ('queued','transcoding','uploading','uploaded','processing')) AS in_flight
-      FROM collections col
-      LEFT JOIN collection_videos cv ON cv.collection_id = col.id AND cv.region = col.region AND cv.removed_at IS NULL
-      WHERE col.region = ?
-      GROUP BY col.id, col.region
-      ORDER BY col.name COLLATE NOCASE, col.id`),
-    lastSynced: db.prepare(`SELECT synced_at AS t FROM collection_syncs WHERE region = ?`),
-    noteSynced: db.prepare(`INSERT INTO collection_syncs (region, synced_at) VALUES (?, ?) ON CONFLICT (region) DO UPDATE SET synced_at = excluded.synced_at`),
-    upsertCollection: db.prepare(`
-      INSERT INTO collections (id, region, name, description, raw_json, synced_at) VALUES (@id, @region, @name, @description, @raw, @t)
-      ON CONFLICT (id, region) DO UPDATE SET name = excluded.name, gone_at = NULL,
-        description = COALESCE(excluded.description, collections.description),
-        raw_json = COALESCE(excluded.raw_json, collections.raw_json), synced_at = excluded.synced_at`),
-    collectionIds: db.prepare(`SELECT id FROM collections WHERE region = ?`),
-    deleteCollection: db.prepare(`DELETE FROM collections WHERE id = ? AND region = ?`),
-    markGone: db.prepare(`UPDATE collections SET gone_at = COALESCE(gone_at, ?) WHERE id = ? AND region = ?`),
-    hasCollection: db.prepare(`SELECT 1 FROM collections WHERE id = ? AND region = ?`),
     row: db.prepare(`${SELECT_ROW} WHERE cv.collection_id = ? AND cv.region = ? AND cv.clip_id = ? AND ${PRESENT}`),
     // present or removed
     anyRow: db.prepare(`${SELECT_ROW} WHERE cv.collection_id = ? AND cv.region = ? AND cv.clip_id = ?`),
@@ -217,21 +62,6 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
     insertTeam: db.prepare(`
       INSERT INTO collection_videos (collection_id, region, clip_id, video_id, status, uploads, attached_at, added_by, updated_at)
       VALUES (@collectionId, @region, @clipId, NULL, 'queued', 0, @addedAt, @addedBy, @t)`),
-    touchOutbox: db.prepare(`
-      INSERT INTO collection_outbox (collection_id, region, clip_id, at) VALUES (?, ?, ?, ?)
-      ON CONFLICT (collection_id, region, clip_id) DO UPDATE SET at = excluded.at`),
-    outbox: db.prepare(`
-      SELECT o.collection_id AS o_collection_id, o.region AS o_region, o.clip_id AS o_clip_id, o.at AS o_at, t.team_clip_id, cv.*
-        FROM collection_outbox o
-        LEFT JOIN collection_videos cv ON cv.collection_id = o.collection_id AND cv.region = o.region AND cv.clip_id = o.clip_id
-        LEFT JOIN team_clips t ON t.clip_id = o.clip_id
-       -- a clip the team does not know yet waits for its link; a row gone with its clip is only cleared
-       WHERE cv.clip_id IS NULL OR t.team_clip_id IS NOT NULL
-       ORDER BY o.at LIMIT ?`),
-    sent: db.prepare('DELETE FROM collection_outbox WHERE collection_id = ? AND region = ? AND clip_id = ? AND at = ?'),
-    wait: db.prepare('INSERT INTO collection_waiting (team_clip_id) VALUES (?) ON CONFLICT DO NOTHING'),
-    waitingLinked: db.prepare('SELECT w.team_clip_id FROM collection_waiting w JOIN team_clips t ON t.team_clip_id = w.team_clip_id ORDER BY w.team_clip_id').pluck(),
-    waited: db.prepare('DELETE FROM collection_waiting WHERE team_clip_id = ?'),
     // Processed videos uploaded from this catalog, counted per collection: what a search can ask.
     searchable: db
       .prepare(
@@ -245,65 +75,12 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
       WHERE cv.collection_id = ? AND cv.region = ? AND cv.removed_at IS NULL AND cv.video_id IN (SELECT value FROM json_each(?))`),
   };
 
-  const touch = (key: VideoKey, t: number) => q.touchOutbox.run(key.collectionId, key.region, key.clipId, t);
+  const list = createCollectionListStore(db, now, (region, id) => (q.rowsOfCollection.all(id, region) as unknown[]).length > 0);
+  const { touch, ...outbox } = createCollectionOutboxStore(db);
 
   const store = {
-    summaries(region: string): CollectionSummary[] {
-      const rows = q.summaries.all(region) as { id: string; name: string; description: string | null; synced_at: number; gone_at: number | null; videos: number; processed: number | null; failed: number | null; in_flight: number | null }[];
-      return rows.map((r) => ({
-        id: r.id,
-        name: r.name,
-        description: r.description,
-        syncedAt: r.synced_at,
-        goneAt: r.gone_at,
-        videos: r.videos,
-        processed: r.processed ?? 0,
-        failed: r.failed ?? 0,
-        inFlight: r.in_flight ?? 0,
-      }));
-    },
-
-    summary(region: string, id: string): CollectionSummary | undefined {
-      return store.summaries(region).find((c) => c.id === id);
-    },
-
-    lastSynced(region: string): number | null {
-      return (q.lastSynced.get(region) as { t: number } | undefined)?.t ?? null;
-    },
-
-    /** The list as cached; `error` says why the service was not (or could not be) asked. */
-    cachedList(region: string, source: 'service' | 'cache' = 'cache', error?: AppErrorData): CollectionsList {
-      const out: CollectionsList = { collections: store.summaries(region), source, syncedAt: store.lastSynced(region) };
-      if (error) out.error = error;
-      return out;
-    },
-
-    hasCollection(region: string, id: string): boolean {
-      return q.hasCollection.get(id, region) !== undefined;
-    },
-
-    upsertCollection(region: string, c: CachedCollection): void {
-      q.upsertCollection.run({ id: c.id, region, name: c.name, description: c.description ?? null, raw: c.raw === undefined ? null : JSON.stringify(c.raw), t: now() });
-    },
-
-    /**
-     * The service's list replaces the cache. A collection the service no longer lists is dropped
-     * unless clips of this catalog are attached to it: their mapping must survive a list that
-     * pages differently or lags behind a create, and the user must see that it is gone (gone_at).
-     */
-    replaceCollections(region: string, items: readonly CachedCollection[]): void {
-      db.transaction(() => {
-        // The list was read, even when it holds nothing yet.
-        q.noteSynced.run(region, now());
-        const keep = new Set(items.map((c) => c.id));
-        for (const c of items) store.upsertCollection(region, c);
-        for (const { id } of q.collectionIds.all(region) as { id: string }[]) {
-          if (keep.has(id)) continue;
-          if ((q.rowsOfCollection.all(id, region) as unknown[]).length === 0) q.deleteCollection.run(id, region);
-          else q.markGone.run(now(), id, region);
-        }
-      })();
-    },
+    ...list,
+    ...outbox,
 
     row(key: VideoKey): VideoRow | undefined {
       const r = q.row.get(key.collectionId, key.region, key.clipId) as RawRow | undefined;
@@ -481,48 +258,6 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
         }
       })();
       return result;
-    },
-
-    /**
-     * The changes not yet sent to the team, oldest first: members of linked clips as the team names
-     * them, and the receipts to clear once sent (also of rows gone with their clip, which send nothing).
-     */
-    unsentMembers(seatId: string, limit: number): { members: TeamMember[]; receipts: MemberReceipt[] } {
-      const rows = q.outbox.all(limit) as (RawRow & { o_collection_id: string; o_region: string; o_clip_id: number; o_at: number; team_clip_id: number | null })[];
-      const members: TeamMember[] = [];
-      const receipts: MemberReceipt[] = [];
-      for (const r of rows) {
-        const receipt = { collectionId: r.o_collection_id, region: r.o_region, clipId: r.o_clip_id, at: r.o_at };
-        receipts.push(receipt);
-        if (r.clip_id !== null && r.team_clip_id !== null) {
-          members.push({ collectionId: r.collection_id, region: r.region, teamClipId: r.team_clip_id, version: versionOf(r, seatId) });
-        }
-      }
-      return { members, receipts };
-    },
-
-    /** Sent: the entries are cleared unless a change came since they were read. */
-    membersSent(receipts: readonly MemberReceipt[]): void {
-      db.transaction(() => {
-        for (const r of receipts) q.sent.run(r.collectionId, r.region, r.clipId, r.at);
-      })();
-    },
-
-    /** Team clips with members this catalog does not have the clip of: looked at again once linked. */
-    waitForClips(teamClipIds: readonly number[]): void {
-      db.transaction(() => {
-        for (const id of teamClipIds) q.wait.run(id);
-      })();
-    },
-
-    waitingClipsNowLinked(): number[] {
-      return q.waitingLinked.all() as number[];
-    },
-
-    doneWaiting(teamClipIds: readonly number[]): void {
-      db.transaction(() => {
-        for (const id of teamClipIds) q.waited.run(id);
-      })();
     },
 
     /** The region's collections holding processed videos uploaded from this catalog, most such videos first (at most `limit`). */

@@ -11,7 +11,8 @@ import type { CollectionScheduler } from './collection-job-stages';
 import { searchCollectionClips } from './collection-search';
 import { createCollectionOnce } from './create-collection-once';
 import { interactiveClient, syncCallClient } from '../service/interactive-client';
-import { OPEN_STATES, toContractVideo, type CollectionStore, type VideoKey } from './collection-store';
+import { type CollectionStore } from './collection-store';
+import { OPEN_STATES, toContractVideo, type VideoKey } from './collection-video-row';
 
 export interface CollectionsDeps {
   store: CollectionStore;

@@ -6,7 +6,8 @@ import type { Logger } from '../util/logger';
 import { createClipFiles } from './clip-files';
 import { COLLECTION_POLL_STAGE, COLLECTION_UPLOAD_STAGE, collectionStageHandlers, createQueueScheduler, type CollectionQueue } from './collection-job-stages';
 import type { CollectionShare, CollectionStageDeps } from './collection-stages';
-import { createCollectionStore, toContractVideo, type VideoKey } from './collection-store';
+import { createCollectionStore } from './collection-store';
+import { toContractVideo, type VideoKey } from './collection-video-row';
 import { createCollectionsHandlers } from './collections-handlers';
 
 export interface CollectionsModuleOptions {

@@ -1,6 +1,6 @@
 import { toAppError } from '../../../src-shared/errors';
 import type { ServiceClient } from '../service';
-import { jittered, sleep } from '../service/abort';
+import { jittered, sleep } from '../service/http/abort';
 
 /** Failures after which the collection may or may not exist on the service: the answer was lost. */
 const AMBIGUOUS = new Set(['timeout', 'upstream', 'server', 'offline']);

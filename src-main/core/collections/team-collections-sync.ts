@@ -18,7 +18,8 @@ import type { CatalogDb } from '../catalog/open-catalog';
 import { fingerprintOf } from '../library/clip-store';
 import { silentLogger, type Logger } from '../util/logger';
 import type { CollectionShare, UploadClaim } from './collection-stages';
-import type { CollectionStore, VideoKey, VideoRow } from './collection-store';
+import type { CollectionStore } from './collection-store';
+import type { VideoKey, VideoRow } from './collection-video-row';
 
 /**
  * A joined seat's collections (docs/notes-team-library.md): the service's collections belong to the

@@ -3,7 +3,8 @@ import { clipFrameCount, clipTimebase, framesToTimecode, frameToSeconds, rateLab
 import type { CatalogDb } from '../catalog/open-catalog';
 import { clipForExport, type ClipForExport } from '../library/clip-store';
 import { shotPlace, shotsById, shotsOfClip } from '../library/shot-store';
-import { clipMarks, rangesById } from '../marks/marks-repository';
+import { clipMarks } from '../marks/marks-repository';
+import { rangesById } from '../marks/range-store';
 import { clipTagSpans } from '../search/segment-tags';
 import type { TagResolutionStore } from '../search/tag-resolution-store';
 import type { ExportDocument, ExportItem, ExportMarker } from './export-model';

@@ -6,7 +6,7 @@ import type { CatalogDb } from '../catalog/open-catalog';
 import { mergeMarks } from '../marks/marks-repository';
 import { joinOnVolume, relativeOnVolume } from './clip-paths';
 import { moveClip, removeClip } from './clips-repository';
-import { clipAtPath, clipsUnder } from './clip-store';
+import { clipAtPath, clipsUnder } from './clip-place-store';
 import { fingerprintFile } from './fingerprint';
 import { upsertVolume } from './volume-store';
 import type { VolumeResolver } from './volumes/volume-resolver';

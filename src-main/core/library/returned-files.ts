@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { clearClipMissing } from './clips-repository';
-import { missingClipsOnline } from './clip-store';
+import { missingClipsOnline } from './clip-place-store';
 
 /**
  * Clips of connected drives marked missing whose file is at its path again (a folder renamed back,

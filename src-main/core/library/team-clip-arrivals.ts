@@ -7,7 +7,7 @@ import { localClipOfTeamClip } from '../team/team-replica-store';
 import { silentLogger, type Logger } from '../util/logger';
 import { openVerified } from '../util/open-verified';
 import { joinOnVolume } from './clip-paths';
-import { clipsWithContent } from './clip-store';
+import { clipsWithContent } from './clip-place-store';
 import { connectedDrives } from './volume-store';
 
 /**

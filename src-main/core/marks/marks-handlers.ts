@@ -2,7 +2,9 @@ import type { marksMethods } from '../../../src-shared/contract/marks';
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { EventBus } from '../rpc/event-bus';
 import type { HandlersFor } from '../rpc/handlers';
-import { addKeywords, clipMarks, clipsOfRanges, deleteRange, getRange, keywordCounts, rate, removeKeyword, saveRange, updateRange } from './marks-repository';
+import { addKeywords, clipMarks, deleteRange, rate, removeKeyword, saveRange, updateRange } from './marks-repository';
+import { keywordCounts } from './keyword-store';
+import { clipsOfRanges, getRange } from './range-store';
 
 /**
  * Ratings, ranges and keywords over RPC; every change calls `saved` (the app checkpoints the

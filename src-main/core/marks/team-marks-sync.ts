@@ -6,7 +6,9 @@ import type { TeamLink } from '../team/team-link';
 import { TeamRounds } from '../team/team-rounds';
 import { readTeamMarks, readTeamMarksOfClips, upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange, type TeamMarks } from '../team/team-marks-store';
 import { silentLogger, type Logger } from '../util/logger';
-import { applyTeamMarks, knownRangeUuids, marksSent, unsentMarks, waitingClipsNowLinked } from './marks-repository';
+import { applyTeamMarks } from './apply-team-marks';
+import { marksSent, unsentMarks, waitingClipsNowLinked } from './marks-outbox-store';
+import { knownRangeUuids } from './range-store';
 
 /**
  * A joined seat's marks, offline first (docs/notes-team-library.md section 5). Every edit is already

@@ -2,7 +2,7 @@ import type { CatalogDb } from '../catalog/open-catalog';
 import { statement } from '../catalog/statements';
 import { shotCounts } from '../library/shot-store';
 import { float32ToBlob } from '../catalog/vector-blob';
-import type { StorageKeys } from '../service/responses';
+import type { StorageKeys } from '../service/responses/storage-keys';
 import type { TensorService } from '../tensors/chunk-upload';
 import { applyClipEvent } from '../library/clips-repository';
 import type { PublishedSegment } from '../team/clip-results-store';

@@ -3,7 +3,7 @@ import type { SearchFilters, SearchResponse } from '../../../src-shared/contract
 import { searchCollectionClips } from '../collections/collection-search';
 import type { CollectionStore } from '../collections/collection-store';
 import type { ServiceClient } from '../service';
-import type { RetryInfo } from '../service/retry';
+import type { RetryInfo } from '../service/http/retry';
 import type { SearchFilterStore } from './search-filter-store';
 
 /** A hit of the service's collection search on a catalogued clip. */

@@ -2,7 +2,7 @@ import { toAppError, type AppError, type AppErrorData } from '../../../src-share
 import type { SearchStatus } from '../../../src-shared/contract/search';
 import { resolveBaseUrl, resolveConfig, type ServiceConfig } from '../service';
 import type { KeyState } from '../service/key-state';
-import type { RetryInfo } from '../service/retry';
+import type { RetryInfo } from '../service/http/retry';
 import { INITIAL_HEALTH } from '../service/service-health';
 
 /**

@@ -4,7 +4,7 @@ import type { CatalogDb } from '../catalog/open-catalog';
 import type { EventBus } from '../rpc/event-bus';
 import type { HandlersFor } from '../rpc/handlers';
 import { ServiceClient, type ServiceConfig } from '../service';
-import type { RetryOptions } from '../service/retry';
+import type { RetryOptions } from '../service/http/retry';
 import type { Logger } from '../util/logger';
 import { HIGH_PRIORITY } from '../pipeline/job-queue';
 import type { AnyStageHandler, JobSpec, JobState } from '../pipeline/job-types';

@@ -13,7 +13,7 @@ import type { CollectionStore } from '../collections/collection-store';
 import { resolveBaseUrl, resolveConfig, ServiceClient, type ServiceConfig } from '../service';
 import { findKeyState, type KeyState } from '../service/key-state';
 import { syncCallConfig } from '../service/interactive-client';
-import type { RetryOptions } from '../service/retry';
+import type { RetryOptions } from '../service/http/retry';
 import type { Logger } from '../util/logger';
 import { searchableCollections, searchCollections, type CollectionHit } from './collection-hits';
 import { spaceKey, type EmbeddingSpace } from './embedding-space';

@@ -1,33 +1,17 @@
 import { AppError, toAppError } from '../../../src-shared/errors';
 import type { ServiceConfig } from './config';
 import { topKBoundFromMessage } from './learned-limits';
-import { SYNC_CALL_RETRY } from './retry';
-import { multipartExchange, type UploadProgress } from './multipart-upload';
+import { SYNC_CALL_RETRY } from './http/retry';
+import { multipartExchange, type UploadProgress } from './http/multipart-upload';
 import { pollUntil, type PollOptions } from './polling';
-import type { LimiterSnapshot } from './rate-limiter';
-import {
-  parseAsyncStatus,
-  parseCollectionId,
-  parseCollectionsPage,
-  parseEncodeText,
-  parseEncodeVideo,
-  parseRequestId,
-  parseSearchResults,
-  parseStorageKeys,
-  parseTagResult,
-  parseVideoId,
-  parseVideoStatus,
-  type AsyncStatus,
-  type Collection,
-  type EncodeTextResult,
-  type EncodeVideoResult,
-  type SearchHit,
-  type StorageKeys,
-  type TagResult,
-  type VideoStatus,
-} from './responses';
+import type { LimiterSnapshot } from './http/rate-limiter';
+import { parseVideoId, parseVideoStatus, type VideoStatus } from './responses/videos';
+import { parseCollectionId, parseCollectionsPage, parseSearchResults, type Collection, type SearchHit } from './responses/collections';
+import { parseStorageKeys, type StorageKeys } from './responses/storage-keys';
+import { parseAsyncStatus, parseRequestId, parseTagResult, type AsyncStatus, type TagResult } from './responses/tasks';
+import { parseEncodeText, parseEncodeVideo, type EncodeTextResult, type EncodeVideoResult } from './responses/embeddings';
 import { checkTensorSize, type TensorDescriptor } from './tensor';
-import { ServiceTransport, parseJsonBody, type CallOptions } from './transport';
+import { ServiceTransport, parseJsonBody, type CallOptions } from './http/transport';
 
 export type EmbeddingTensorRef = { video_input_key: string; audio_input_key?: string };
 export type TaggingTensorRef = { video_input_key: string; video_kwargs_key?: string };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../../src-shared/errors';
-import { DEFAULT_ADAPTIVE, type AdaptiveOptions, type CallPriority } from './rate-limiter';
-import { DEFAULT_RETRY, type RetryOptions } from './retry';
+import { DEFAULT_ADAPTIVE, type AdaptiveOptions, type CallPriority } from './http/rate-limiter';
+import { DEFAULT_RETRY, type RetryOptions } from './http/retry';
 import type { RegionId } from './regions';
 
 export type AuthHeaderMode = 'x-api-key' | 'bearer';

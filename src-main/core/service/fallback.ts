@@ -1,9 +1,9 @@
 import { AppError } from '../../../src-shared/errors';
 import type { ServiceClient, TagVideoInput } from './client';
 import type { PollOptions } from './polling';
-import type { AsyncStatus } from './responses';
+import type { AsyncStatus } from './responses/tasks';
 import type { NormalizedTags } from './tags';
-import type { CallOptions } from './transport';
+import type { CallOptions } from './http/transport';
 
 export interface FallbackOptions extends CallOptions {
   poll?: PollOptions<AsyncStatus>;

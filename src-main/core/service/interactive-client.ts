@@ -1,6 +1,6 @@
 import { createServiceClient, type ServiceClient } from './client';
 import type { ServiceConfig } from './config';
-import { SYNC_CALL_RETRY, type RetryOptions } from './retry';
+import { SYNC_CALL_RETRY, type RetryOptions } from './http/retry';
 
 /**
  * Clients for calls someone is waiting on, derived from the configured one (same key, so the rate

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AdaptiveRateLimiter, type LimiterOptions } from './rate-limiter';
+import { AdaptiveRateLimiter, type LimiterOptions } from './http/rate-limiter';
 import type { LearnedLimits } from './learned-limits';
 import { INITIAL_HEALTH, nextHealth, type HealthEvent, type ServiceHealth } from './service-health';
 

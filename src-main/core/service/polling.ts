@@ -1,5 +1,5 @@
 import { AppError, toAppError } from '../../../src-shared/errors';
-import { jittered, sleep, throwIfAborted } from './abort';
+import { jittered, sleep, throwIfAborted } from './http/abort';
 
 export interface PollOptions<T> {
   signal?: AbortSignal;

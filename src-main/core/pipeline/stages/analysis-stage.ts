@@ -1,5 +1,6 @@
 import { AppError } from '../../../../src-shared/errors';
-import { analyzeClip, type AnalyzeShotInput } from '../../analysis/analyze-clip';
+import { analyzeClip } from '../../analysis/analyze-clip';
+import { type AnalyzeShotInput } from '../../analysis/analyze-clip-options';
 import { storeAnalysis, unanalysedShotCount } from '../../analysis/analysis-store';
 import { clipAbsPath, getClipRow, type ClipRow } from '../../library/clip-store';
 import { discardProxy } from '../../proxies/proxy-files';

@@ -1,5 +1,5 @@
 import { AppError, toAppError } from '../../../../src-shared/errors';
-import type { AsyncStatus } from '../../service/responses';
+import type { AsyncStatus } from '../../service/responses/tasks';
 import { classifyTaskFailure, type TaskFailureCause } from '../../service/task-failure';
 import type { StageHandler } from '../job-types';
 import type { StageDeps } from '../pipeline-deps';

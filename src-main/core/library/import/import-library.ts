@@ -1,17 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { AppError, toAppError } from '../../../src-shared/errors';
-import type { ImportIssue, ImportProgress, ImportSummary } from '../../../src-shared/contract/library';
-import type { CatalogDb } from '../catalog/open-catalog';
-import { joinOnVolume, relativeOnVolume } from './clip-paths';
-import { catalogueClip, clearClipMissing, EMPTY_FILE, markClipMissing, moveClip, recordSameContent, resetClipContent } from './clips-repository';
-import { clipAtPath, clipsOnVolumeUnder, clipsWithContent, type ClipAtPath } from './clip-store';
-import { fingerprintFile } from './fingerprint';
+import { AppError, toAppError } from '../../../../src-shared/errors';
+import type { ImportIssue, ImportProgress, ImportSummary } from '../../../../src-shared/contract/library';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import { joinOnVolume, relativeOnVolume } from '../clip-paths';
+import { catalogueClip, clearClipMissing, EMPTY_FILE, markClipMissing, moveClip, recordSameContent, resetClipContent } from '../clips-repository';
+import { clipAtPath, clipsOnVolumeUnder, clipsWithContent, type ClipAtPath } from '../clip-place-store';
+import { fingerprintFile } from '../fingerprint';
 import { finishImport, startImport } from './import-store';
 import { mapLimit } from './map-limit';
 import { scanTree, type ScanIssue, type ScannedFile } from './scan-tree';
-import { upsertVolume } from './volume-store';
-import type { VolumeInfo, VolumeResolver } from './volumes/volume-resolver';
+import { upsertVolume } from '../volume-store';
+import type { VolumeInfo, VolumeResolver } from '../volumes/volume-resolver';
 
 export interface ImportOptions {
   resolver: VolumeResolver;

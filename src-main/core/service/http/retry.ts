@@ -1,5 +1,5 @@
-import { AppError, toAppError } from '../../../src-shared/errors';
-import { SYNC_CALL_DEADLINE_MS } from '../../../src-shared/contract/service-wait';
+import { AppError, toAppError } from '../../../../src-shared/errors';
+import { SYNC_CALL_DEADLINE_MS } from '../../../../src-shared/contract/service-wait';
 import { jittered, sleep } from './abort';
 
 export interface RetryOptions {

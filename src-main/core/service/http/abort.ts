@@ -1,4 +1,4 @@
-import { AppError } from '../../../src-shared/errors';
+import { AppError } from '../../../../src-shared/errors';
 
 export function throwIfAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw new AppError('cancelled', 'cancelled');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import { AppError } from '../../../src-shared/errors';
+import { AppError } from '../../../../src-shared/errors';
 
 export interface UploadProgress {
   sentBytes: number;

@@ -1,4 +1,4 @@
-import { AppError, type ErrorKind } from '../../../src-shared/errors';
+import { AppError, type ErrorKind } from '../../../../src-shared/errors';
 
 /** The spec's error table, plus neighbours a gateway in front of the service may send. */
 const STATUS_KINDS: Record<number, { kind: ErrorKind; meaning: string }> = {

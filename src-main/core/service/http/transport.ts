@@ -1,9 +1,9 @@
-import { AppError } from '../../../src-shared/errors';
-import { resolveConfig, type ResolvedServiceConfig, type ServiceConfig } from './config';
+import { AppError } from '../../../../src-shared/errors';
+import { resolveConfig, type ResolvedServiceConfig, type ServiceConfig } from '../config';
 import { errorFromNetwork, errorFromResponse } from './http-errors';
-import { sharedKeyState, type KeyState } from './key-state';
-import { resolveBaseUrl } from './regions';
-import { EMULATOR_HEADER, saysEmulator } from './service-identity';
+import { sharedKeyState, type KeyState } from '../key-state';
+import { resolveBaseUrl } from '../regions';
+import { EMULATOR_HEADER, saysEmulator } from '../service-identity';
 import { withRetry, type RetryInfo, type RetryOptions } from './retry';
 
 export interface CallOptions {

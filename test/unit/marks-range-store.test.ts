@@ -1,10 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { addKeywords, clipMarks, getRange, rangesById, rangesForClips, saveRange } from '../../src-main/core/marks/marks-repository';
+import { addKeywords, clipMarks, saveRange } from '../../src-main/core/marks/marks-repository';
+import { getRange, rangesById, rangesForClips } from '../../src-main/core/marks/range-store';
 import { tempDir } from '../helpers/paths';
 import { insertClip, insertVolume, openTestCatalog } from '../helpers/search-catalog';
 
-describe("the marks repository's reads of ranges", () => {
-  const tmp = tempDir('rs-marks-repo-');
+describe("range-store's reads of ranges", () => {
+  const tmp = tempDir('rs-marks-ranges-');
   afterAll(() => tmp.cleanup());
 
   it("give each range its own keywords, case aside in alphabetical order, apart from its clip's and other ranges'", () => {

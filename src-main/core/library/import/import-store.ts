@@ -1,7 +1,7 @@
-import type { ImportIssue, ImportSummary } from '../../../src-shared/contract/library';
-import type { CatalogDb } from '../catalog/open-catalog';
-import { statement } from '../catalog/statements';
-import { clipAbsPath } from './clip-store';
+import type { ImportIssue, ImportSummary } from '../../../../src-shared/contract/library';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import { statement } from '../../catalog/statements';
+import { clipAbsPath } from '../clip-store';
 
 /**
  * The owner of the import log (`imports`, `import_issues`, `import_clips`, migrations 0002 and

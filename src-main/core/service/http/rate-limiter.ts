@@ -1,4 +1,4 @@
-import { AppError } from '../../../src-shared/errors';
+import { AppError } from '../../../../src-shared/errors';
 
 export interface AdaptiveOptions {
   /** Multiplier applied to the effective rate on a 429. */

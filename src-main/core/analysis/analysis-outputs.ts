@@ -1,0 +1,37 @@
+import type { VideoOutput } from '../media/clip-decoder';
+import { SHOT_OUTPUT } from '../media/detect-shots-in-file';
+import { detectorGeometry, motionGeometry, type FitGeometry } from '../media/frame-geometry';
+import { tensorOutput } from '../tensors/shot-grid';
+import type { TensorProfile } from '../tensors/tensor-profile';
+import type { AnalysisSettings } from './analysis-settings';
+import type { SourceInfo } from './source-info';
+
+/** The video outputs of a clip's one analysis decode, and their indices (OUT_*) in it. */
+
+export const OUT_TENSOR = 0;
+export const OUT_FACES = 1;
+export const OUT_MOTION = 2;
+export const OUT_SHOTS = 3;
+
+/**
+ * The raw video outputs of a clip's analysis decode, in the OUT_* order: tensor frames, face
+ * detector frames, gray motion frames and, when the shots are found in the same decode, every
+ * frame for the detector.
+ */
+export function analysisOutputs(
+  source: Pick<SourceInfo, 'width' | 'height' | 'sar'>,
+  profile: TensorProfile,
+  settings: AnalysisSettings,
+  detect: boolean,
+): { outputs: VideoOutput[]; tensor: ReturnType<typeof tensorOutput>; faceGeom: FitGeometry; motionGeom: FitGeometry } {
+  const tensor = tensorOutput(source, profile);
+  const faceGeom = detectorGeometry(tensor.disp.width, tensor.disp.height, settings.faceInputLongSide);
+  const motionGeom = motionGeometry(tensor.disp.width, tensor.disp.height, settings.motionLongSide);
+  const outputs: VideoOutput[] = [
+    tensor.output,
+    { name: 'faces', fps: profile.fps, geometry: faceGeom, pixFmt: 'bgr24' },
+    { name: 'motion', fps: settings.motionFps, geometry: motionGeom, pixFmt: 'gray' },
+  ];
+  if (detect) outputs[OUT_SHOTS] = SHOT_OUTPUT;
+  return { outputs, tensor, faceGeom, motionGeom };
+}
