@@ -1,11 +1,11 @@
 import { MetricKind, exactSearch } from 'usearch';
-import { normalizeVector } from '../src-main/core/search/vector-math';
-import type { SearchHit } from '../src-main/core/search/vector-types';
-import type { HnswVectorIndex } from '../src-main/core/search/vector-index';
+import { normalizeVector } from '../src-main/core/search/index/vector-math';
+import type { SearchHit } from '../src-main/core/search/index/vector-types';
+import type { HnswVectorIndex } from '../src-main/core/search/index/vector-index';
 import type { VectorBank } from '../src-main/core/search/relevance/baselines';
 import { TextRelevance, type IndexView } from '../src-main/core/search/relevance/relevance-model';
-import { groupResults, type Hit } from '../src-main/core/search/result-groups';
-import { candidatesFor } from '../src-main/core/search/search-service';
+import { groupResults, type Hit } from '../src-main/core/search/results/result-groups';
+import { candidatesFor } from '../src-main/core/search/results/paging';
 import { ClusteredVectors, realisticSpec } from '../test/helpers/vector-synthetic';
 
 /**

@@ -20,12 +20,12 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { MetricKind, exactSearch } from 'usearch';
-import { ExactVectorIndex } from '../src-main/core/search/exact-search';
-import { saveIndex, tryLoadIndex } from '../src-main/core/search/index-store';
-import { DEFAULT_HNSW_OPTIONS, HnswVectorIndex, type HnswOptions } from '../src-main/core/search/vector-index';
-import { normalizeVector } from '../src-main/core/search/vector-math';
+import { ExactVectorIndex } from '../src-main/core/search/index/exact-search';
+import { saveIndex, tryLoadIndex } from '../src-main/core/search/index/index-store';
+import { DEFAULT_HNSW_OPTIONS, HnswVectorIndex, type HnswOptions } from '../src-main/core/search/index/vector-index';
+import { normalizeVector } from '../src-main/core/search/index/vector-math';
 import { ClusteredVectors, realisticSpec, type ClusterSpec } from '../test/helpers/vector-synthetic';
-import type { SearchFilter, SearchHit, VectorIndex } from '../src-main/core/search/vector-types';
+import type { SearchFilter, SearchHit, VectorIndex } from '../src-main/core/search/index/vector-types';
 import { BENCH_CLUSTERS, BENCH_DIM, measure, measureAppPath, pct, recallAt10, time, type Latency } from './search-path';
 
 const DIM = BENCH_DIM;

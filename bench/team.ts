@@ -37,8 +37,8 @@ import { publishClipResults, readClipResults, type ClipResults, type PublishedSe
 import { upsertSeat } from '../src-main/core/team/seat-store';
 import { adoptTeamClip } from '../src-main/core/team/team-clip-store';
 import { completeTeamJob, enqueueTeamJob, lookAtClipJob } from '../src-main/core/team/team-job-store';
-import { DEFAULT_HNSW_OPTIONS, HnswVectorIndex } from '../src-main/core/search/vector-index';
-import { normalizeVector } from '../src-main/core/search/vector-math';
+import { DEFAULT_HNSW_OPTIONS, HnswVectorIndex } from '../src-main/core/search/index/vector-index';
+import { normalizeVector } from '../src-main/core/search/index/vector-math';
 import { DEFAULT_TENSOR_PROFILE } from '../src-main/core/tensors/tensor-profile';
 import { ffPath } from '../src-main/core/media/ffmpeg-locate';
 import buildIfStale from '../test/helpers/global-setup';

@@ -1186,7 +1186,7 @@ LEFT JOIN proxies p ON p.clip_id = c.id AND p.fingerprint IS c.fingerprint
 WHERE (? IS NULL OR c.id = ?) AND c.source_url IS NULL AND c.status = 'done' AND c.shots_at IS NOT NULL AND p.clip_id IS NULL
 ORDER BY c.id;
 
--- ===== src-main/core/search/index-sync-store.ts (9)
+-- ===== src-main/core/search/index/index-sync-store.ts (9)
 -- lastSeq
 SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'embedding_changes'), 0);
 -- changed
@@ -1207,7 +1207,7 @@ SELECT segment_id, dim, vector, model, region FROM embeddings WHERE segment_id =
 SELECT segment_id FROM embeddings WHERE model = ? AND region = ?
 ORDER BY (segment_id * 2654435761) % 4294967296 LIMIT ?;
 
--- ===== src-main/core/search/query-embedding-store.ts (9)
+-- ===== src-main/core/search/query/query-embedding-store.ts (9)
 -- cachedRow
 SELECT dim, vector, created_at FROM query_embeddings WHERE text_norm = ? AND model = ? AND region = ?;
 -- markUsed
@@ -1234,37 +1234,7 @@ ON CONFLICT (text_norm, model, region) DO UPDATE SET dim = excluded.dim, vector 
 -- referencesOfBank
 SELECT text_norm, dim, vector FROM query_embeddings WHERE bank = ? AND model = ? AND region = ?;
 
--- ===== src-main/core/search/result-store.ts (9)
--- places
-SELECT s.id AS segmentId, s.clip_id AS clipId, s.shot_id AS shotId, sh.start_s AS shotStartS, s.start_s AS startS, s.end_s AS endS
-FROM segments s JOIN shots sh ON sh.id = s.shot_id WHERE s.id IN (SELECT value FROM json_each(?));
--- placesInClips
-SELECT s.id AS segmentId, s.clip_id AS clipId, s.shot_id AS shotId, sh.start_s AS shotStartS, s.start_s AS startS, s.end_s AS endS
-FROM segments s JOIN shots sh ON sh.id = s.shot_id WHERE s.clip_id IN (SELECT value FROM json_each(?)) ORDER BY s.clip_id, s.start_s;
--- copies
-SELECT c.id, c.fingerprint, (SELECT json_group_array(o.id) FROM clips o WHERE o.fingerprint = c.fingerprint AND o.id <> c.id) AS others
-FROM clips c WHERE c.id IN (SELECT value FROM json_each(?));
--- cardSegments
-SELECT s.id AS segment_id, s.shot_id, s.start_s, s.end_s, c.id AS clip_id, c.file_name, c.rel_path, v.mount_path, v.online,
-  c.missing_at, c.status, c.duration_s, c.fps, c.vfr, c.timecode, c.width, c.height, c.source_url
-FROM segments s JOIN clips c ON c.id = s.clip_id JOIN volumes v ON v.id = c.volume_id
-WHERE s.id IN (SELECT value FROM json_each(?));
--- cardClips
-SELECT c.id AS clip_id, c.file_name, c.rel_path, v.mount_path, v.online, c.missing_at, c.status, c.duration_s, c.fps, c.vfr,
-  c.timecode, c.width, c.height, c.source_url
-FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id IN (SELECT value FROM json_each(?));
--- posters
-SELECT clip_id, shot_id, path, width, height, time_s FROM thumbnails
-WHERE kind = 'poster' AND clip_id IN (SELECT value FROM json_each(?)) ORDER BY clip_id, time_s;
--- libraryOrder
-SELECT c.id FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id IN (SELECT value FROM json_each(?))
-ORDER BY v.mount_path, c.rel_path COLLATE NOCASE, c.id;
--- segmentsOfClip
-SELECT id FROM segments WHERE clip_id = ?;
--- segmentsOverlapping
-SELECT id FROM segments WHERE clip_id = ? AND start_s < ? AND end_s > ?;
-
--- ===== src-main/core/search/search-filter-store.ts (5)
+-- ===== src-main/core/search/query/search-filter-store.ts (5)
 -- volumes
 SELECT id, mount_path FROM volumes;
 -- searchableClips
@@ -1283,7 +1253,7 @@ SELECT tv.value AS v, COUNT(DISTINCT tv.segment_id) AS n FROM (${values}) tv
 JOIN embeddings e ON e.segment_id = tv.segment_id AND e.model = ? AND e.region = ?
 WHERE tv.value IS NOT NULL GROUP BY tv.value;
 
--- ===== src-main/core/search/tag-resolution-store.ts (10)
+-- ===== src-main/core/search/query/tag-resolution-store.ts (10)
 -- tagValuesSql
 SELECT segment_id, ${c.service} AS value FROM service_tags WHERE ${c.service} IS NOT NULL;
 -- tagValuesSql
@@ -1323,6 +1293,36 @@ ORDER BY s.start_s, s.id;
 SELECT sh.id AS shot_id, sh.start_s, sh.end_s, lt.category, lt.value, lt.confidence, sa.max_faces FROM shots sh
 LEFT JOIN shot_local_tags lt ON lt.shot_id = sh.id LEFT JOIN shot_analysis sa ON sa.shot_id = sh.id
 WHERE sh.clip_id = ? ORDER BY sh.idx, lt.category, lt.confidence DESC;
+
+-- ===== src-main/core/search/results/result-store.ts (9)
+-- places
+SELECT s.id AS segmentId, s.clip_id AS clipId, s.shot_id AS shotId, sh.start_s AS shotStartS, s.start_s AS startS, s.end_s AS endS
+FROM segments s JOIN shots sh ON sh.id = s.shot_id WHERE s.id IN (SELECT value FROM json_each(?));
+-- placesInClips
+SELECT s.id AS segmentId, s.clip_id AS clipId, s.shot_id AS shotId, sh.start_s AS shotStartS, s.start_s AS startS, s.end_s AS endS
+FROM segments s JOIN shots sh ON sh.id = s.shot_id WHERE s.clip_id IN (SELECT value FROM json_each(?)) ORDER BY s.clip_id, s.start_s;
+-- copies
+SELECT c.id, c.fingerprint, (SELECT json_group_array(o.id) FROM clips o WHERE o.fingerprint = c.fingerprint AND o.id <> c.id) AS others
+FROM clips c WHERE c.id IN (SELECT value FROM json_each(?));
+-- cardSegments
+SELECT s.id AS segment_id, s.shot_id, s.start_s, s.end_s, c.id AS clip_id, c.file_name, c.rel_path, v.mount_path, v.online,
+  c.missing_at, c.status, c.duration_s, c.fps, c.vfr, c.timecode, c.width, c.height, c.source_url
+FROM segments s JOIN clips c ON c.id = s.clip_id JOIN volumes v ON v.id = c.volume_id
+WHERE s.id IN (SELECT value FROM json_each(?));
+-- cardClips
+SELECT c.id AS clip_id, c.file_name, c.rel_path, v.mount_path, v.online, c.missing_at, c.status, c.duration_s, c.fps, c.vfr,
+  c.timecode, c.width, c.height, c.source_url
+FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id IN (SELECT value FROM json_each(?));
+-- posters
+SELECT clip_id, shot_id, path, width, height, time_s FROM thumbnails
+WHERE kind = 'poster' AND clip_id IN (SELECT value FROM json_each(?)) ORDER BY clip_id, time_s;
+-- libraryOrder
+SELECT c.id FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id IN (SELECT value FROM json_each(?))
+ORDER BY v.mount_path, c.rel_path COLLATE NOCASE, c.id;
+-- segmentsOfClip
+SELECT id FROM segments WHERE clip_id = ?;
+-- segmentsOverlapping
+SELECT id FROM segments WHERE clip_id = ? AND start_s < ? AND end_s > ?;
 
 -- ===== src-main/core/team/change-store.ts (1)
 -- page

@@ -65,6 +65,12 @@ export type NextOf<S extends StageName> =
 
 export const STAGE_NAMES = Object.keys(STAGE_GRAPH) as StageName[];
 
+/**
+ * The one clip-less stage, named here for the modules that enqueue or claim it without running it:
+ * search's module enqueues it, a team library's seats lease it (search/text-sharing.ts).
+ */
+export const QUERY_BANK_STAGE = 'query-bank' satisfies StageName;
+
 /** The indexing chain in order, walked from its first stage along `next`. */
 export const INDEX_STAGES: readonly StageName[] = (() => {
   const out: StageName[] = [];

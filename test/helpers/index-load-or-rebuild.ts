@@ -1,6 +1,6 @@
-import { clearLoadingMarker, saveIndex, tryLoadIndex, type RebuildReason } from '../../src-main/core/search/index-store';
-import { createVectorIndex } from '../../src-main/core/search/vector-index';
-import type { VectorIndex, VectorInput } from '../../src-main/core/search/vector-types';
+import { clearLoadingMarker, saveIndex, tryLoadIndex, type RebuildReason } from '../../src-main/core/search/index/index-store';
+import { createVectorIndex } from '../../src-main/core/search/index/vector-index';
+import type { VectorIndex, VectorInput } from '../../src-main/core/search/index/vector-types';
 
 /**
  * The index store's load-or-rebuild cycle in one call, for its tests: the app's own cycle (and its

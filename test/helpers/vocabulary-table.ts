@@ -1,5 +1,5 @@
 import { PEOPLE_VALUES } from '../../src-shared/contract/search';
-import { PEOPLE_LABELS } from '../../src-main/core/search/tag-resolution-store';
+import { PEOPLE_LABELS } from '../../src-main/core/search/query/tag-resolution-store';
 import { PEOPLE_VOCABULARY, TAG_VOCABULARY, type QueryUse, type VocabularyEntry } from '../../src-main/core/tags/tag-vocabulary';
 
 const FIELD_NAMES = { shotSize: 'Shot size', cameraMovement: 'Camera movement', shootingAngle: 'Shooting angle' } as const;

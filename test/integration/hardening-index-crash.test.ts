@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fileCrc32, SIDECAR_NAME } from '../../src-main/core/search/index-store';
+import { fileCrc32, SIDECAR_NAME } from '../../src-main/core/search/index/index-store';
 import { REPO_ROOT, tempDir } from '../helpers/paths';
 import { insertClip, insertSegment, insertShot, insertVolume, openTestCatalog, putEmbedding } from '../helpers/search-catalog';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
-import { ExactVectorIndex } from '../../src-main/core/search/exact-search';
+import { ExactVectorIndex } from '../../src-main/core/search/index/exact-search';
 import { blobToFloat32 } from '../../src-main/core/catalog/vector-blob';
 import type { SearchModule } from '../../src-main/core/search/search-module';
 import { ServiceClient, type ServiceConfig } from '../../src-main/core/service';

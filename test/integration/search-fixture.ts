@@ -10,7 +10,7 @@ import { runTool } from '../../src-main/core/media/run-process';
 import { defaultVolumeResolver } from '../../src-main/core/library/volumes/default-resolver';
 import { upsertVolume } from '../../src-main/core/library/volume-store';
 import { fingerprintFile } from '../../src-main/core/library/fingerprint';
-import type { EmbeddingSpace } from '../../src-main/core/search/embedding-space';
+import type { EmbeddingSpace } from '../../src-main/core/search/index/embedding-space';
 import { createSearchModule, type SearchModule, type SearchModuleOptions } from '../../src-main/core/search/search-module';
 import { ServiceClient, type ServiceConfig } from '../../src-main/core/service';
 import { encodeUint8Tensor } from '../../src-main/core/tensors/tensor-codec';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
-import { searchFacets } from '../../src-main/core/search/search-facets';
-import { createSearchFilterStore } from '../../src-main/core/search/search-filter-store';
+import { searchFacets } from '../../src-main/core/search/query/search-facets';
+import { createSearchFilterStore } from '../../src-main/core/search/query/search-filter-store';
 import { TAG_VOCABULARY } from '../../src-main/core/tags/tag-vocabulary';
 import type { TagField } from '../../src-shared/contract/search';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../emulator/server';

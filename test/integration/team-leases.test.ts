@@ -13,7 +13,7 @@ import {
   renewTeamLeases,
   type ClaimedTeamJob,
 } from '../../src-main/core/team/team-job-store';
-import { QUERY_BANK_STAGE } from '../../src-main/core/search/relevance/query-bank-stage';
+import { QUERY_BANK_STAGE } from '../../src-shared/contract/stage-graph';
 import { seededRandom } from '../../src-main/core/util/seeded-random';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 

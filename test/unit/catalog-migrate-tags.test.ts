@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../src-main/core/catalog/migrate';
 import { openCatalog } from '../../src-main/core/catalog/open-catalog';
-import { searchFacets } from '../../src-main/core/search/search-facets';
-import { createSearchFilterStore } from '../../src-main/core/search/search-filter-store';
-import { tagsForSegments } from '../../src-main/core/search/segment-tags';
-import { createTagResolutionStore } from '../../src-main/core/search/tag-resolution-store';
+import { searchFacets } from '../../src-main/core/search/query/search-facets';
+import { createSearchFilterStore } from '../../src-main/core/search/query/search-filter-store';
+import { tagsForSegments } from '../../src-main/core/search/results/segment-tags';
+import { createTagResolutionStore } from '../../src-main/core/search/query/tag-resolution-store';
 import { searchFiltersSchema } from '../../src-shared/contract/search';
 import { catalogAtVersion } from '../helpers/old-catalog';
 import { axisVector, insertClip, insertSegment, insertShot, insertVolume, putEmbedding, putLocalTag, putServiceTags, TEST_SPACE } from '../helpers/search-catalog';

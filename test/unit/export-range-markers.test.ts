@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { buildExportDocument } from '../../src-main/core/export/build-export-document';
 import { saveRange } from '../../src-main/core/marks/marks-repository';
-import { createTagResolutionStore } from '../../src-main/core/search/tag-resolution-store';
+import { createTagResolutionStore } from '../../src-main/core/search/query/tag-resolution-store';
 import { catalogPerTest } from '../helpers/catalog-per-test';
 import { insertClip, insertVolume } from '../helpers/search-catalog';
 

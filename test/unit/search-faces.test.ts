@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { storeAnalysis } from '../../src-main/core/analysis/analysis-store';
 import type { CameraMotion, Face, ShotAnalysis } from '../../src-main/core/analysis/analysis-types';
-import { createSearchFilterStore } from '../../src-main/core/search/search-filter-store';
+import { createSearchFilterStore } from '../../src-main/core/search/query/search-filter-store';
 import { createSearchHandlers } from '../../src-main/core/search/search-handlers';
-import { createTagResolutionStore } from '../../src-main/core/search/tag-resolution-store';
+import { createTagResolutionStore } from '../../src-main/core/search/query/tag-resolution-store';
 import { tempDir } from '../helpers/paths';
 import { insertClip, insertShot, insertVolume, openTestCatalog, TEST_SPACE } from '../helpers/search-catalog';
 

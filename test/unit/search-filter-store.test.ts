@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
-import { createSearchFilterStore, hasFilters } from '../../src-main/core/search/search-filter-store';
+import { createSearchFilterStore, hasFilters } from '../../src-main/core/search/query/search-filter-store';
 import { m0014CanonicalTags } from '../../src-main/core/catalog/migrations/0014-canonical-tags';
 import { searchFiltersSchema, type SearchFiltersIn } from '../../src-shared/contract/search';
 import { axisVector, insertClip, insertSegment, insertShot, insertVolume, openTestCatalog, putEmbedding, putLocalTag, putServiceTags, TEST_SPACE } from '../helpers/search-catalog';

@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src-shared/errors';
-import { ExactVectorIndex } from '../../src-main/core/search/exact-search';
-import { clearLoadingMarker, INDEX_BASENAME, LOADING_MARKER, SIDECAR_NAME, saveIndex, tryLoadIndex } from '../../src-main/core/search/index-store';
+import { ExactVectorIndex } from '../../src-main/core/search/index/exact-search';
+import { clearLoadingMarker, INDEX_BASENAME, LOADING_MARKER, SIDECAR_NAME, saveIndex, tryLoadIndex } from '../../src-main/core/search/index/index-store';
 import { loadOrRebuild } from '../helpers/index-load-or-rebuild';
-import { HnswVectorIndex } from '../../src-main/core/search/vector-index';
+import { HnswVectorIndex } from '../../src-main/core/search/index/vector-index';
 import { ClusteredVectors } from '../helpers/vector-synthetic';
 import { seededRandom } from '../../src-main/core/util/seeded-random';
-import type { SearchHit, VectorIndex } from '../../src-main/core/search/vector-types';
+import type { SearchHit, VectorIndex } from '../../src-main/core/search/index/vector-types';
 import { tempDir } from '../helpers/paths';
 
 const DIM = 512;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createQueryEmbeddingStore, normalizeQuery } from '../../src-main/core/search/query-embedding-store';
+import { createQueryEmbeddingStore, normalizeQuery } from '../../src-main/core/search/query/query-embedding-store';
 import { openTestCatalog, TEST_SPACE } from '../helpers/search-catalog';
 import { tempDir } from '../helpers/paths';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseQuery, type ParsedQuery } from '../../src-main/core/search/query-parser';
+import { parseQuery, type ParsedQuery } from '../../src-main/core/search/query/query-parser';
 import { AMBIGUOUS, PHRASINGS, type Row, type Selection } from './search-query-phrasings';
 
 const pairs = (sel: Selection) =>

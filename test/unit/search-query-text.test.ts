@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseQuery } from '../../src-main/core/search/query-parser';
+import { parseQuery } from '../../src-main/core/search/query/query-parser';
 import { quotePhrase, removePhrase, searchExportTitle } from '../../src-renderer/src/components/search/query-text';
 
 /** The chip of `value` in the parse of `query`. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PEOPLE_VALUES, type FacetField, type TagField } from '../../src-shared/contract/search';
-import { parseQuery } from '../../src-main/core/search/query-parser';
-import { PEOPLE_LABELS } from '../../src-main/core/search/tag-resolution-store';
+import { parseQuery } from '../../src-main/core/search/query/query-parser';
+import { PEOPLE_LABELS } from '../../src-main/core/search/query/tag-resolution-store';
 import { PEOPLE_VOCABULARY, TAG_VOCABULARY, type QueryUse } from '../../src-main/core/tags/tag-vocabulary';
 
 /** Every spelling the vocabulary holds for a value, with how a query reads it. */

@@ -11,7 +11,7 @@ import {
   videoU,
 } from '../../src-main/core/search/relevance/relevance-math';
 import { nullQueries, TextRelevance } from '../../src-main/core/search/relevance/relevance-model';
-import { ExactVectorIndex } from '../../src-main/core/search/exact-search';
+import { ExactVectorIndex } from '../../src-main/core/search/index/exact-search';
 
 /** A seeded normal generator. */
 function normals(n: number, mean: number, sd: number, seed: number): number[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupResults, type Hit } from '../../src-main/core/search/result-groups';
+import { groupResults, type Hit } from '../../src-main/core/search/results/result-groups';
 
 /** A local hit; its score is its cosine x 100 unless given (relevance is per segment, not per cosine). */
 const seg = (clipId: number, segmentId: number, startS: number, similarity: number, len = 4, shotStartS = 0, score = similarity * 100): Hit => ({

@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTagResolutionStore, resolveTag, tagValuesSql, TAG_COLUMNS } from '../../src-main/core/search/tag-resolution-store';
+import { createTagResolutionStore, resolveTag, tagValuesSql, TAG_COLUMNS } from '../../src-main/core/search/query/tag-resolution-store';
 import { tempDir } from '../helpers/paths';
 import { axisVector, insertClip, insertSegment, insertShot, insertVolume, openTestCatalog, putEmbedding, putLocalTag, putServiceTags, TEST_SPACE } from '../helpers/search-catalog';
-import { searchFacets } from '../../src-main/core/search/search-facets';
-import { createSearchFilterStore } from '../../src-main/core/search/search-filter-store';
-import { clipTagSpans, tagsForSegments } from '../../src-main/core/search/segment-tags';
+import { searchFacets } from '../../src-main/core/search/query/search-facets';
+import { createSearchFilterStore } from '../../src-main/core/search/query/search-filter-store';
+import { clipTagSpans, tagsForSegments } from '../../src-main/core/search/results/segment-tags';
 import { canonicalTag } from '../../src-main/core/tags/tag-vocabulary';
 
 describe('tags that agree: one rule, in TypeScript and in SQL', () => {

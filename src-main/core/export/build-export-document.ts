@@ -5,8 +5,8 @@ import { clipForExport, type ClipForExport } from '../library/clip-store';
 import { shotPlace, shotsById, shotsOfClip } from '../library/shot-store';
 import { clipMarks } from '../marks/marks-repository';
 import { rangesById } from '../marks/range-store';
-import { clipTagSpans } from '../search/segment-tags';
-import type { TagResolutionStore } from '../search/tag-resolution-store';
+import { clipTagSpans } from '../search/results/segment-tags';
+import type { TagResolutionStore } from '../search/query/tag-resolution-store';
 import type { ExportDocument, ExportItem, ExportMarker } from './export-model';
 
 interface ClipFacts {

@@ -4,7 +4,7 @@ import { AppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { WEB_HAND_OFF_REASON, type DesktopShell } from '../files/files-handlers';
 import type { HandlersFor } from '../rpc/handlers';
-import { createTagResolutionStore } from '../search/tag-resolution-store';
+import { createTagResolutionStore } from '../search/query/tag-resolution-store';
 import { buildExportDocument } from './build-export-document';
 import { writeExport } from './write-export';
 

@@ -2,9 +2,9 @@ import type { searchMethods } from '../../../src-shared/contract/search';
 import { facesOfShot } from '../analysis/analysis-store';
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { HandlersFor } from '../rpc/handlers';
-import type { EmbeddingSpace } from './embedding-space';
-import { searchFacets } from './search-facets';
-import { clipTagSpans } from './segment-tags';
+import type { EmbeddingSpace } from './index/embedding-space';
+import { searchFacets } from './query/search-facets';
+import { clipTagSpans } from './results/segment-tags';
 import type { SearchService, SearchStores } from './search-service';
 
 export interface SearchHandlerDeps {

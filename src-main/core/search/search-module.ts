@@ -1,4 +1,5 @@
 import type { searchMethods } from '../../../src-shared/contract/search';
+import { QUERY_BANK_STAGE } from '../../../src-shared/contract/stage-graph';
 import { toAppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { EventBus } from '../rpc/event-bus';
@@ -8,17 +9,17 @@ import type { RetryOptions } from '../service/http/retry';
 import type { Logger } from '../util/logger';
 import { HIGH_PRIORITY } from '../pipeline/job-queue';
 import type { AnyStageHandler, JobSpec, JobState } from '../pipeline/job-types';
-import type { EmbeddingSpace } from './embedding-space';
+import type { EmbeddingSpace } from './index/embedding-space';
 import { createCollectionStore, type CollectionStore } from '../collections/collection-store';
-import { createIndexSyncStore } from './index-sync-store';
-import { createQueryEmbeddingStore } from './query-embedding-store';
-import { createResultStore } from './result-store';
-import { createSearchFilterStore } from './search-filter-store';
-import { createTagResolutionStore } from './tag-resolution-store';
-import { QUERY_BANK_STAGE, queryBankStage } from './relevance/query-bank-stage';
+import { createIndexSyncStore } from './index/index-sync-store';
+import { createQueryEmbeddingStore } from './query/query-embedding-store';
+import { createResultStore } from './results/result-store';
+import { createSearchFilterStore } from './query/search-filter-store';
+import { createTagResolutionStore } from './query/tag-resolution-store';
+import { queryBankStage } from './relevance/query-bank-stage';
 import type { TextShare } from './text-sharing';
 import { createSearchHandlers } from './search-handlers';
-import { SearchIndexManager, type SearchIndexManagerOptions } from './search-index-manager';
+import { SearchIndexManager, type SearchIndexManagerOptions } from './index/search-index-manager';
 import { createSearchService, type SearchService, type SearchStores } from './search-service';
 
 export interface SearchModuleOptions {

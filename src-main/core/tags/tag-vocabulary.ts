@@ -190,7 +190,7 @@ export const TAG_VOCABULARY: Readonly<Record<TagField, readonly VocabularyEntry[
 };
 
 /**
- * The people values (from the local face detection's count, `search/tag-resolution-store.ts`), with the
+ * The people values (from the local face detection's count, `search/query/tag-resolution-store.ts`), with the
  * compact spellings a query names them by; their labels are `PEOPLE_LABELS`. Counts ("two men",
  * "3 people") and "no/without (any) people" are read by the query parser's grammar, not listed.
  */

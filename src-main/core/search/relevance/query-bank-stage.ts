@@ -1,14 +1,13 @@
+import { QUERY_BANK_STAGE } from '../../../../src-shared/contract/stage-graph';
 import { AppError } from '../../../../src-shared/errors';
 import type { StageHandler } from '../../pipeline/job-types';
 import type { ServiceClient } from '../../service';
-import type { EmbeddingSpace } from '../embedding-space';
-import type { QueryEmbeddingStore } from '../query-embedding-store';
+import type { EmbeddingSpace } from '../index/embedding-space';
+import type { QueryEmbeddingStore } from '../query/query-embedding-store';
 import { BANK_VERSION } from './query-bank';
 import { readTextBank } from './text-bank';
-import { normalizeQuery } from '../query-embedding-store';
+import { normalizeQuery } from '../query/query-embedding-store';
 import type { TextShare } from '../text-sharing';
-
-export const QUERY_BANK_STAGE = 'query-bank' as const;
 
 export interface QueryBankStageDeps {
   queryEmbeddings: QueryEmbeddingStore;

@@ -1,5 +1,5 @@
 import { seededRandom } from '../../util/seeded-random';
-import type { SearchHit } from '../vector-types';
+import type { SearchHit } from '../index/vector-types';
 import { BaselineCache, type VectorBank } from './baselines';
 import { floorOfNullMaxima, median, textRelevance, textZ, VIDEO_FLOOR, videoRelevance, type Baseline, type Relevance } from './relevance-math';
 

@@ -1,5 +1,5 @@
-import { spaceKey, type EmbeddingSpace } from '../embedding-space';
-import { normalizeQuery, type QueryEmbeddingStore } from '../query-embedding-store';
+import { spaceKey, type EmbeddingSpace } from '../index/embedding-space';
+import { normalizeQuery, type QueryEmbeddingStore } from '../query/query-embedding-store';
 import type { VectorBank } from './baselines';
 import { BANK_PHRASES, BANK_VERSION } from './query-bank';
 

@@ -1,6 +1,6 @@
 /**
  * The edits a query chip makes to the text in the search box. The parser (main,
- * `core/search/query-parser.ts`) never reads quoted words as filters, so a chip's phrase put in
+ * `core/search/query/query-parser.ts`) never reads quoted words as filters, so a chip's phrase put in
  * double quotes is words in this search and every later one of that text.
  */
 

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import type { FacetField, FacetValue, Facets } from '../../../src-shared/contract/search';
-import { joinOnVolume } from '../library/clip-paths';
-import { tagLabel } from '../tags/tag-vocabulary';
-import type { EmbeddingSpace } from './embedding-space';
+import type { FacetField, FacetValue, Facets } from '../../../../src-shared/contract/search';
+import { joinOnVolume } from '../../library/clip-paths';
+import { tagLabel } from '../../tags/tag-vocabulary';
+import type { EmbeddingSpace } from '../index/embedding-space';
 import type { SearchFilterStore } from './search-filter-store';
 import { PEOPLE_LABELS, type PeopleValue } from './tag-resolution-store';
 

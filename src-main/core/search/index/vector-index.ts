@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Index, MetricKind, ScalarKind } from 'usearch';
 import { z } from 'zod';
-import { AppError, toAppError } from '../../../src-shared/errors';
+import { AppError, toAppError } from '../../../../src-shared/errors';
 import { exactSearchStore, forEachBatchRow, rerankExact } from './exact-search';
 import { assertK, assertSegmentId, normalizeVector } from './vector-math';
 import { VectorStore } from './vector-store';

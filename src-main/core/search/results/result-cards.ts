@@ -1,9 +1,9 @@
-import type { SearchResult } from '../../../src-shared/contract/search';
-import { MATCH_FLOOR_SCORE } from './relevance/relevance-math';
+import type { SearchResult } from '../../../../src-shared/contract/search';
+import { MATCH_FLOOR_SCORE } from '../relevance/relevance-math';
 import type { Range, ResultGroup } from './result-groups';
 import type { ResultStore } from './result-store';
 import { loadClips, loadSegments } from './search-results';
-import type { TagResolutionStore } from './tag-resolution-store';
+import type { TagResolutionStore } from '../query/tag-resolution-store';
 
 export interface CardOptions {
   /** Which source badge the local index's hits wear: 'cache' when the query vector came from the cache. */

@@ -1,6 +1,6 @@
-import type { SegmentTag, TagField } from '../../../src-shared/contract/search';
-import { tagLabel } from '../tags/tag-vocabulary';
-import { PEOPLE_LABELS, peopleFor, resolveTag, type TagResolutionStore, type TagSources } from './tag-resolution-store';
+import type { SegmentTag, TagField } from '../../../../src-shared/contract/search';
+import { tagLabel } from '../../tags/tag-vocabulary';
+import { PEOPLE_LABELS, peopleFor, resolveTag, type TagResolutionStore, type TagSources } from '../query/tag-resolution-store';
 
 const FIELDS: readonly TagField[] = ['shotSize', 'cameraMovement', 'shootingAngle'];
 

@@ -1,5 +1,5 @@
-import type { FacetField, PEOPLE_VALUES, TagField } from '../../../src-shared/contract/search';
-import type { CatalogDb } from '../catalog/open-catalog';
+import type { FacetField, PEOPLE_VALUES, TagField } from '../../../../src-shared/contract/search';
+import type { CatalogDb } from '../../catalog/open-catalog';
 
 /**
  * One tag per field and segment, decided between the service's tag (per segment) and the local

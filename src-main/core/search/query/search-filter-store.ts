@@ -1,11 +1,11 @@
 import path from 'node:path';
 import type { Statement } from 'better-sqlite3';
-import { FACET_FIELDS, type FacetField, type SearchFilters, type TagSelection } from '../../../src-shared/contract/search';
-import type { CatalogDb } from '../catalog/open-catalog';
-import { folderRange, relativeOnVolume } from '../library/clip-paths';
-import { markFilterSql } from '../marks/marks-repository';
-import { canonicalTag } from '../tags/tag-vocabulary';
-import type { EmbeddingSpace } from './embedding-space';
+import { FACET_FIELDS, type FacetField, type SearchFilters, type TagSelection } from '../../../../src-shared/contract/search';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import { folderRange, relativeOnVolume } from '../../library/clip-paths';
+import { markFilterSql } from '../../marks/marks-repository';
+import { canonicalTag } from '../../tags/tag-vocabulary';
+import type { EmbeddingSpace } from '../index/embedding-space';
 import { facetValuesSql, type TagSourceChoice } from './tag-resolution-store';
 
 /** A piece of a WHERE clause with its values: the SQL holds only placeholders and column names. */

@@ -10,7 +10,7 @@
  * - groups: a file's ranges, best first ("2 more in this clip"), shown for the clip with the best hit;
  *   the other copies are listed as further locations (the caller adds the copies no hit found).
  * Every hit arrives scored on one scale (relevance/relevance-math.ts; a collection hit on a clip with
- * local vectors carries the score of its local segments, see search-service.ts); a range scores its
+ * local vectors carries the score of its local segments, see hit-scores.ts); a range scores its
  * best hit and groups are ordered by their best score, so the order shown is the score shown.
  * Pure: tested directly.
  */

@@ -1,10 +1,10 @@
-import type { ClipStatus, ThumbRef } from '../../../src-shared/contract/library';
-import type { SegmentTag } from '../../../src-shared/contract/search';
-import { rateFromFps, type FrameRate } from '../../../src-shared/timecode';
-import { joinOnVolume } from '../library/clip-paths';
+import type { ClipStatus, ThumbRef } from '../../../../src-shared/contract/library';
+import type { SegmentTag } from '../../../../src-shared/contract/search';
+import { rateFromFps, type FrameRate } from '../../../../src-shared/timecode';
+import { joinOnVolume } from '../../library/clip-paths';
 import type { CardClipRow, PosterRow, ResultStore } from './result-store';
 import { tagsForSegments } from './segment-tags';
-import type { TagResolutionStore } from './tag-resolution-store';
+import type { TagResolutionStore } from '../query/tag-resolution-store';
 
 export interface ClipInfo {
   clipId: number;

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { AppError } from '../../../src-shared/errors';
+import { AppError } from '../../../../src-shared/errors';
 import { assertSegmentId } from './vector-math';
 
 /**

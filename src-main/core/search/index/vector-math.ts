@@ -1,4 +1,4 @@
-import { AppError } from '../../../src-shared/errors';
+import { AppError } from '../../../../src-shared/errors';
 import type { SearchHit, VectorInput } from './vector-types';
 
 /** Throws AppError('invalid') unless the id can be a usearch key and come back as the same number. */

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { AppError } from '../../../src-shared/errors';
+import { AppError } from '../../../../src-shared/errors';
 import { TopK, assertK, assertSegmentId, dotAt, normalizeVector } from './vector-math';
 import { VectorStore } from './vector-store';
 import type { SearchFilter, SearchHit, VectorIndex, VectorInput } from './vector-types';

@@ -1,7 +1,7 @@
-import type { CatalogDb } from '../catalog/open-catalog';
-import type { CachedQuery } from '../../../src-shared/contract/search';
-import { blobToFloat32, float32ToBlob } from '../catalog/vector-blob';
-import type { EmbeddingSpace } from './embedding-space';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import type { CachedQuery } from '../../../../src-shared/contract/search';
+import { blobToFloat32, float32ToBlob } from '../../catalog/vector-blob';
+import type { EmbeddingSpace } from '../index/embedding-space';
 
 /**
  * The cache key of a query: Unicode NFKC (full-width letters, ligatures), case-folded, whitespace

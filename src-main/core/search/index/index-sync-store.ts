@@ -1,5 +1,5 @@
-import type { CatalogDb } from '../catalog/open-catalog';
-import { blobToFloat32 } from '../catalog/vector-blob';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import { blobToFloat32 } from '../../catalog/vector-blob';
 import { spaceKey, type EmbeddingSpace } from './embedding-space';
 
 /** A segment's stored embedding; `vector` is null when the blob is damaged (its length does not fit). */

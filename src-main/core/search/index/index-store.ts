@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { z } from 'zod';
-import { AppError, toAppError } from '../../../src-shared/errors';
+import { AppError, toAppError } from '../../../../src-shared/errors';
 import type { VectorIndex } from './vector-types';
 
 /**

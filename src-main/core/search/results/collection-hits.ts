@@ -1,10 +1,10 @@
-import { toAppError, type AppErrorData } from '../../../src-shared/errors';
-import type { SearchFilters, SearchResponse } from '../../../src-shared/contract/search';
-import { searchCollectionClips } from '../collections/collection-search';
-import type { CollectionStore } from '../collections/collection-store';
-import type { ServiceClient } from '../service';
-import type { RetryInfo } from '../service/http/retry';
-import type { SearchFilterStore } from './search-filter-store';
+import { toAppError, type AppErrorData } from '../../../../src-shared/errors';
+import type { SearchFilters, SearchResponse } from '../../../../src-shared/contract/search';
+import { searchCollectionClips } from '../../collections/collection-search';
+import type { CollectionStore } from '../../collections/collection-store';
+import type { ServiceClient } from '../../service';
+import type { RetryInfo } from '../../service/http/retry';
+import type { SearchFilterStore } from '../query/search-filter-store';
 
 /** A hit of the service's collection search on a catalogued clip. */
 export interface CollectionHit {

@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { AppError, toAppError } from '../../../src-shared/errors';
-import type { Logger } from '../util/logger';
+import { AppError, toAppError } from '../../../../src-shared/errors';
+import type { Logger } from '../../util/logger';
 import { clearLoadingMarker, saveIndex, tryLoadIndex } from './index-store';
 import { spaceKey, type EmbeddingSpace } from './embedding-space';
 import type { IndexSyncStore, StoredVector } from './index-sync-store';
+import { fittingRows } from './stored-rows';
 import { createVectorIndex } from './vector-index';
 import type { SearchFilter, SearchHit, VectorIndex } from './vector-types';
 
@@ -291,25 +292,10 @@ export class SearchIndexManager {
     return { index, seq };
   }
 
-  /** Adds rows whose dimension fits the index; a different dimension means another model wrote them. */
+  /** Adds rows whose dimension fits the index (stored-rows.ts); the others are counted. */
   private addRows(index: VectorIndex, rows: readonly StoredVector[]): void {
-    const ids: number[] = [];
-    const vectors: Float32Array[] = [];
-    let dim = index.dimension;
-    for (const r of rows) {
-      const v = r.vector;
-      if (v === null) {
-        this.skippedDims++;
-        continue;
-      }
-      if (dim === 0) dim = v.length;
-      if (v.length !== dim || !v.some((x) => x !== 0) || !v.every(Number.isFinite)) {
-        this.skippedDims++;
-        continue;
-      }
-      ids.push(r.segmentId);
-      vectors.push(v);
-    }
+    const { ids, vectors, skipped } = fittingRows(rows, index.dimension);
+    this.skippedDims += skipped;
     if (ids.length > 0) index.addBatch(ids, vectors);
   }
 

@@ -1,9 +1,9 @@
-import { FACET_FIELDS, type QueryChip, type SearchFilters, type TagSelection } from '../../../src-shared/contract/search';
-import { tagLabel } from '../tags/tag-vocabulary';
-import { findCandidates } from './query/candidates';
-import { DETERMINERS, CONJUNCTIONS, NEGATION_CARRIERS, NEGATORS } from './query/english';
-import { licence, type Licensed } from './query/licensing';
-import { tokenize, type Token } from './query/tokens';
+import { FACET_FIELDS, type QueryChip, type SearchFilters, type TagSelection } from '../../../../src-shared/contract/search';
+import { tagLabel } from '../../tags/tag-vocabulary';
+import { findCandidates } from './candidates';
+import { DETERMINERS, CONJUNCTIONS, NEGATION_CARRIERS, NEGATORS } from './english';
+import { licence, type Licensed } from './licensing';
+import { tokenize, type Token } from './tokens';
 import { PEOPLE_LABELS, type PeopleValue } from './tag-resolution-store';
 
 /**

@@ -1,5 +1,5 @@
-import type { ClipStatus } from '../../../src-shared/contract/library';
-import type { CatalogDb } from '../catalog/open-catalog';
+import type { ClipStatus } from '../../../../src-shared/contract/library';
+import type { CatalogDb } from '../../catalog/open-catalog';
 
 /** Where a segment sits: what grouping needs of a hit (its clip, its shot's start, its range). */
 export interface SegmentPlace {

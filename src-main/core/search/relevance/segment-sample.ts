@@ -1,7 +1,7 @@
-import type { EmbeddingSpace } from './embedding-space';
-import type { IndexSyncStore } from './index-sync-store';
-import type { VectorBank } from './relevance/baselines';
-import { normalizeVector } from './vector-math';
+import type { EmbeddingSpace } from '../index/embedding-space';
+import type { IndexSyncStore } from '../index/index-sync-store';
+import type { VectorBank } from './baselines';
+import { normalizeVector } from '../index/vector-math';
 
 /** Segments in find-similar's sample: enough for a stable median, cheap per candidate. */
 export const VIDEO_SAMPLE_SIZE = 64;
