@@ -98,7 +98,7 @@ describe('web transport hardening', () => {
     }
     const rel = await call('library.import', { paths: ['footage/day1'] });
     expect(rel).toMatchObject({ ok: false, error: { kind: 'invalid' } });
-    expect((rel as { error: { message: string } }).error.message).toMatch(/absolute path/);
+    expect((rel as { error: { message: string } }).error.message).toMatch(/is not a full path: start it with \/ \(or ~\/ for your home folder\)/);
   });
 });
 

@@ -71,11 +71,14 @@ export function usePlayback(opts: {
    */
   const wanted = useRef<number | null>(null);
   const resends = useRef(0);
+  /** Counts the playhead's moves, so a settle that waited for the picture yields to a later move. */
+  const moves = useRef(0);
   const seekFrame = useCallback(
     (k: number) => {
       const v = video.current;
       if (!v || !rate) return;
       const t = mid(Math.max(0, Math.min(lastFrame(), k)));
+      moves.current++;
       setNow(t);
       wanted.current = t;
       resends.current = 0;
@@ -138,7 +141,20 @@ export function usePlayback(opts: {
       }
       v.pause();
       // Backwards: the reverse chain below drives the picture. Stopped: settle on the frame on screen.
-      if (state.speed === 0 && was !== 0) settle(was > 0);
+      if (state.speed !== 0 || was === 0) return;
+      if (was < 0) {
+        settle(false);
+        return;
+      }
+      // Forward, a frame decoded before the pause can still be composited after it (under load, one
+      // frame ahead of the last callback): two animation frames let it report before the picture
+      // is chosen, unless the editor moved the playhead meanwhile.
+      const at = moves.current;
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() => {
+          if (moves.current === at && shuttle.current.speed === 0) settle(true);
+        }),
+      );
     },
     [video, rate, seekFrame, settle, onError],
   );
@@ -200,9 +216,16 @@ export function usePlayback(opts: {
       // Paused on a target, the picture is the judge: a frame decoded before the stop can still be
       // presented after the seek landed (seen under load, one frame ahead): seek again, a few times at most.
       const w = wanted.current;
-      if (v.paused && !v.seeking && w !== null && resends.current < 3 && presentedFrame(meta.mediaTime, rate) !== secondsToFrame(w, rate)) {
-        resends.current++;
-        v.currentTime = w;
+      const k = presentedFrame(meta.mediaTime, rate);
+      if (v.paused && !v.seeking && w !== null && k !== secondsToFrame(w, rate)) {
+        if (resends.current < 3) {
+          resends.current++;
+          v.currentTime = w;
+        } else {
+          // The picture stays where it is: the readout (and so I/O) follows what is on screen.
+          wanted.current = mid(k);
+          setNow(mid(k));
+        }
       }
       id = v.requestVideoFrameCallback!(onFrame);
     };
