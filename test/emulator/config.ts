@@ -20,6 +20,8 @@ export const emulatorConfigSchema = z.object({
   maxBodyBytes: z.number().int().positive(),
   latencyMs: z.number().min(0),
   latencyJitterMs: z.number().min(0),
+  /** Added after the work, before a success answer: the way back, during which the service has acted and the client knows nothing yet. */
+  answerLatencyMs: z.number().min(0),
   /** Probability of answering a model-service request with this status instead of serving it. */
   failureRates: z.object({ 429: rate, 500: rate, 502: rate, 504: rate }).partial(),
   /** Route names (e.g. "POST /video_embedding/encode_text") the failure rates apply to; empty = all. */
@@ -77,6 +79,7 @@ export const DEFAULT_CONFIG: EmulatorConfig = {
   maxBodyBytes: 200 * 1024 * 1024,
   latencyMs: 0,
   latencyJitterMs: 0,
+  answerLatencyMs: 0,
   failureRates: {},
   failureEndpoints: [],
   failureSeed: 1,

