@@ -1,10 +1,10 @@
-import { AppError, toAppError } from '../../../src-shared/errors';
-import type { CatalogDb } from '../catalog/open-catalog';
-import type { Logger } from '../util/logger';
+import { AppError, toAppError } from '../../../../src-shared/errors';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import type { Logger } from '../../util/logger';
 import { BLOCK_REASONS, DEFAULT_BACKOFF, primaryBlock, reactionFor, type BackoffOptions, type BlockReason } from './error-policy';
 import { parseJobPayload } from './job-payloads';
 import { createJobStore, rowToJob, type JobRow, type JobStore, type SettleFields } from './job-store';
-import { STAGE_GRAPH, type StageName } from '../../../src-shared/contract/stage-graph';
+import { STAGE_GRAPH, type StageName } from '../../../../src-shared/contract/stage-graph';
 import type { AnyStageHandler, Job, JobResource, JobSpec, JobState, StageContext, StageOutcome } from './job-types';
 
 export interface JobQueueOptions {

@@ -1,7 +1,7 @@
-import type { CatalogDb } from '../catalog/open-catalog';
-import { ERROR_KINDS, type ErrorKind } from '../../../src-shared/errors';
-import type { StageName } from '../../../src-shared/contract/stage-graph';
-import { LANE_ORDER, STAGE_GRAPH, STAGE_NAMES } from '../../../src-shared/contract/stage-graph';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import { ERROR_KINDS, type ErrorKind } from '../../../../src-shared/errors';
+import type { StageName } from '../../../../src-shared/contract/stage-graph';
+import { LANE_ORDER, STAGE_GRAPH, STAGE_NAMES } from '../../../../src-shared/contract/stage-graph';
 import { JOB_STATES, type Job, type JobResource, type JobState } from './job-types';
 
 /** A jobs row as SQLite returns it (0001 columns plus 0006's). */
