@@ -1,9 +1,14 @@
 import { AppError, toAppError } from '../../../../src-shared/errors';
 import type { CatalogDb } from '../../catalog/open-catalog';
 import type { Logger } from '../../util/logger';
-import { BLOCK_REASONS, DEFAULT_BACKOFF, primaryBlock, reactionFor, type BackoffOptions, type BlockReason } from './error-policy';
+import { DEFAULT_BACKOFF, type BackoffOptions, type BlockReason } from './error-policy';
+import { QueueGate, type GateState } from './gate';
 import { parseJobPayload } from './job-payloads';
 import { createJobStore, rowToJob, type JobRow, type JobStore, type SettleFields } from './job-store';
+import { Listeners } from './listeners';
+import { settlementOf } from './run-end';
+import { RunningJobs, type Run } from './running-jobs';
+import { WakeTimer } from './wake-timer';
 import { STAGE_GRAPH, type StageName } from '../../../../src-shared/contract/stage-graph';
 import type { AnyStageHandler, Job, JobResource, JobSpec, JobState, StageContext, StageOutcome } from './job-types';
 
@@ -32,19 +37,6 @@ export interface DiskRoomCheck {
   describe(): string;
 }
 
-export interface BlockState {
-  reason: BlockReason;
-  message: string;
-  since: number;
-}
-
-export interface GateState {
-  open: boolean;
-  /** The block the banner shows: the one the user must act on first. */
-  primary: BlockState | null;
-  blocks: BlockState[];
-}
-
 
 export interface ListFilter {
   clipId?: number;
@@ -54,22 +46,7 @@ export interface ListFilter {
   offset?: number;
 }
 
-/** Why a running job's signal was aborted: decides where the job goes when its run ends. */
-type AbortWhy = 'cancel' | 'pause' | 'block' | 'shutdown' | 'requeue';
-
-interface Running {
-  job: Job;
-  controller: AbortController;
-  soft: AbortController;
-  hardTimer: NodeJS.Timeout | null;
-  why: AbortWhy | null;
-  startedAt: number;
-  lastWrite: number;
-  promise: Promise<void>;
-}
-
 export const HIGH_PRIORITY = 100;
-const PERSISTED_BLOCKS: readonly BlockReason[] = ['user', 'quota'];
 
 /**
  * The durable queue: every job is a row of the catalog's jobs table, one per clip and stage, so a
@@ -82,21 +59,18 @@ export class JobQueue {
   /** The jobs table's owner; read by the pipeline's views too. */
   readonly store: JobStore;
   private readonly handlers = new Map<StageName, AnyStageHandler>();
-  private readonly running = new Map<number, Running>();
-  private readonly blocks = new Map<BlockReason, BlockState>();
-  private readonly jobListeners = new Set<(job: Job) => void>();
-  private readonly gateListeners = new Set<(gate: GateState) => void>();
+  private readonly running: RunningJobs;
+  private readonly blocks: QueueGate;
+  private readonly jobListeners: Listeners<Job>;
+  private readonly gateListeners: Listeners<GateState>;
   private readonly concurrency: Record<JobResource, number>;
   private readonly backoff: BackoffOptions;
   private readonly defaultMaxAttempts: number;
   private readonly maxRecoveries: number;
-  private readonly progressWriteMs: number;
-  private readonly stopGraceMs: number;
   private readonly now: () => number;
   private readonly logger?: Logger;
   private readonly disk?: DiskRoomCheck;
-  private wakeTimer: NodeJS.Timeout | null = null;
-  private wakeAt = Infinity;
+  private readonly wake: WakeTimer;
   private started = false;
   private stopping = false;
   private pumping = false;
@@ -108,9 +82,12 @@ export class JobQueue {
     this.backoff = o.backoff ?? DEFAULT_BACKOFF;
     this.defaultMaxAttempts = o.defaultMaxAttempts ?? 5;
     this.maxRecoveries = o.maxRecoveries ?? 20;
-    this.progressWriteMs = o.progressWriteMs ?? 500;
-    this.stopGraceMs = o.stopGraceMs ?? 10_000;
+    this.running = new RunningJobs({ progressWriteMs: o.progressWriteMs ?? 500, stopGraceMs: o.stopGraceMs ?? 10_000 });
+    this.blocks = new QueueGate(o.db);
+    this.jobListeners = new Listeners(o.logger);
+    this.gateListeners = new Listeners(o.logger);
     this.now = o.now ?? (() => Date.now());
+    this.wake = new WakeTimer(() => this.pump(), this.now);
     this.logger = o.logger;
     this.disk = o.disk;
   }
@@ -131,16 +108,7 @@ export class JobQueue {
     if (this.started) return;
     const now = this.now();
     this.store.recoverRunning(now, this.maxRecoveries);
-    for (const row of this.store.persistedBlocks()) {
-      const reason = row.name.slice('block.'.length) as BlockReason;
-      if (!PERSISTED_BLOCKS.includes(reason)) continue;
-      try {
-        const v = JSON.parse(row.value_json) as { message?: string; since?: number };
-        this.blocks.set(reason, { reason, message: v.message ?? '', since: v.since ?? now });
-      } catch {
-        this.blocks.set(reason, { reason, message: '', since: now });
-      }
-    }
+    this.blocks.restore(now);
     this.started = true;
     this.pump();
   }
@@ -148,9 +116,9 @@ export class JobQueue {
   /** Aborts running jobs and leaves them queued for the next start; resolves once they have all ended. */
   async stop(): Promise<void> {
     this.stopping = true;
-    this.clearWake();
-    const runs = [...this.running.values()];
-    for (const r of runs) this.abortRun(r, 'shutdown');
+    this.wake.clear();
+    const runs = this.running.all();
+    for (const r of runs) this.running.abort(r, 'shutdown');
     await Promise.allSettled(runs.map((r) => r.promise));
     this.started = false;
     this.stopping = false;
@@ -186,7 +154,7 @@ export class JobQueue {
     const running = this.running.get(existing.id);
     if (reset && running) {
       // Cannot rewrite a row its run will settle: the run ends as queued, from the start.
-      this.abortRun(running, 'requeue');
+      this.running.abort(running, 'requeue');
     }
     if (reset && !running) {
       this.store.startOver(existing.id, { resource, priority, payload, workS: spec.workS ?? null }, now);
@@ -200,7 +168,7 @@ export class JobQueue {
 
   pauseJob(id: number): Job | undefined {
     const run = this.running.get(id);
-    if (run) this.abortRun(run, 'pause');
+    if (run) this.running.abort(run, 'pause');
     else this.transition(id, ['queued'], 'paused');
     return this.get(id);
   }
@@ -212,7 +180,7 @@ export class JobQueue {
 
   cancelJob(id: number): Job | undefined {
     const run = this.running.get(id);
-    if (run) this.abortRun(run, 'cancel');
+    if (run) this.running.abort(run, 'cancel');
     else this.transition(id, ['queued', 'paused', 'failed'], 'cancelled');
     return this.get(id);
   }
@@ -221,46 +189,6 @@ export class JobQueue {
   retryJob(id: number): Job | undefined {
     this.transition(id, ['failed', 'cancelled'], 'queued', { resetAttempts: true, clearNotBefore: true });
     return this.get(id);
-  }
-
-  /** Every failed (and cancelled, if asked) job back to queued. Returns how many. */
-  retryAll(opts: { includeCancelled?: boolean } = {}): number {
-    const ids = this.store.idsInStates(opts.includeCancelled ? ['failed', 'cancelled'] : ['failed']);
-    for (const id of ids) this.retryJob(id);
-    return ids.length;
-  }
-
-  pauseClip(clipId: number): number {
-    return this.idsOfClip(clipId, ['queued', 'running']).map((id) => this.pauseJob(id)).length;
-  }
-
-  resumeClip(clipId: number): number {
-    return this.idsOfClip(clipId, ['paused']).map((id) => this.resumeJob(id)).length;
-  }
-
-  /** Every job of a stage (the background lane's proxies, paused, resumed, cancelled and retried as one from Jobs). */
-  pauseStage(stage: StageName): number {
-    return this.store.idsOfStageInStates(stage, ['queued', 'running']).map((id) => this.pauseJob(id)).length;
-  }
-
-  resumeStage(stage: StageName): number {
-    return this.store.idsOfStageInStates(stage, ['paused']).map((id) => this.resumeJob(id)).length;
-  }
-
-  cancelStage(stage: StageName): number {
-    return this.store.idsOfStageInStates(stage, ['queued', 'running', 'paused']).map((id) => this.cancelJob(id)).length;
-  }
-
-  retryStage(stage: StageName): number {
-    return this.store.idsOfStageInStates(stage, ['failed', 'cancelled']).map((id) => this.retryJob(id)).length;
-  }
-
-  cancelClip(clipId: number): number {
-    return this.idsOfClip(clipId, ['queued', 'running', 'paused']).map((id) => this.cancelJob(id)).length;
-  }
-
-  retryClip(clipId: number): number {
-    return this.idsOfClip(clipId, ['failed', 'cancelled']).map((id) => this.retryJob(id)).length;
   }
 
   /**
@@ -280,17 +208,13 @@ export class JobQueue {
   /** The clip the user opened goes first: its unfinished jobs, and the stages they lead to. */
   prioritizeClip(clipId: number, priority = HIGH_PRIORITY): number {
     const changes = this.store.raiseClipPriority(clipId, priority, this.now());
-    for (const id of this.idsOfClip(clipId, ['queued', 'paused', 'running'])) {
+    for (const id of this.store.idsOfClipInStates(clipId, ['queued', 'paused', 'running'])) {
       const run = this.running.get(id);
       if (run) run.job.priority = Math.max(run.job.priority, priority);
       this.emitJob(this.get(id)!);
     }
     this.pump();
     return changes;
-  }
-
-  private idsOfClip(clipId: number, states: JobState[]): number[] {
-    return this.store.idsOfClipInStates(clipId, states);
   }
 
   private transition(id: number, from: JobState[], to: JobState, o: { resetAttempts?: boolean; clearNotBefore?: boolean } = {}): boolean {
@@ -305,39 +229,27 @@ export class JobQueue {
   // ---- network gate ---------------------------------------------------------------------
 
   gate(): GateState {
-    const blocks = [...this.blocks.values()].sort((a, b) => BLOCK_REASONS.indexOf(a.reason) - BLOCK_REASONS.indexOf(b.reason));
-    const p = primaryBlock(this.blocks.keys());
-    return { open: blocks.length === 0, primary: p ? this.blocks.get(p)! : null, blocks };
+    return this.blocks.state();
   }
 
   isBlocked(reason?: BlockReason): boolean {
-    return reason ? this.blocks.has(reason) : this.blocks.size > 0;
+    return this.blocks.isBlocked(reason);
   }
 
   /** Stops starting network stages and aborts the running ones (they go back to queued, attempts kept). */
   block(reason: BlockReason, message: string): void {
-    const had = this.blocks.get(reason);
-    const state: BlockState = { reason, message, since: had?.since ?? this.now() };
-    this.blocks.set(reason, state);
-    if (PERSISTED_BLOCKS.includes(reason)) {
-      this.store.saveBlock(`block.${reason}`, JSON.stringify({ message, since: state.since }), this.now());
-    }
-    for (const r of this.running.values()) if (!this.mayRun(r.job.stage)) this.abortRun(r, 'block');
-    if (!had || had.message !== message) {
+    const changed = this.blocks.close(reason, message, this.now());
+    for (const r of this.running.all()) if (!this.blocks.lets(r.job.stage)) this.running.abort(r, 'block');
+    if (changed) {
       this.logger?.info('queue.blocked', { reason, message });
       this.emitGate();
     }
   }
 
   unblock(...reasons: BlockReason[]): void {
-    let changed = false;
-    for (const reason of reasons) {
-      if (this.blocks.delete(reason)) changed = true;
-      if (PERSISTED_BLOCKS.includes(reason)) this.store.dropBlock(`block.${reason}`);
-    }
-    if (!changed) return;
+    if (!this.blocks.open(reasons)) return;
     if (reasons.includes('disk')) this.requeueUnsettled();
-    this.logger?.info('queue.unblocked', { reasons, remaining: [...this.blocks.keys()] });
+    this.logger?.info('queue.unblocked', { reasons, remaining: this.blocks.reasons() });
     this.emitGate();
     this.pump();
   }
@@ -362,7 +274,7 @@ export class JobQueue {
   }
 
   runningJobs(): Job[] {
-    return [...this.running.values()].map((r) => ({ ...r.job }));
+    return this.running.all().map((r) => ({ ...r.job }));
   }
 
   /** Nothing running and nothing that could start now or later (blocked network jobs do not count as startable). */
@@ -374,13 +286,11 @@ export class JobQueue {
   }
 
   onJob(listener: (job: Job) => void): () => void {
-    this.jobListeners.add(listener);
-    return () => this.jobListeners.delete(listener);
+    return this.jobListeners.add(listener);
   }
 
   onGate(listener: (gate: GateState) => void): () => void {
-    this.gateListeners.add(listener);
-    return () => this.gateListeners.delete(listener);
+    return this.gateListeners.add(listener);
   }
 
   // ---- scheduling -----------------------------------------------------------------------
@@ -419,7 +329,7 @@ export class JobQueue {
    * behind them: back to queued, as crash recovery does at start, once there is room again.
    */
   private requeueUnsettled(): void {
-    const live = [...this.running.keys()];
+    const live = this.running.ids();
     try {
       this.store.requeueUnsettled(live, this.now());
     } catch (e) {
@@ -427,37 +337,25 @@ export class JobQueue {
     }
   }
 
-  /**
-   * Whether the gate lets a stage start: nothing without room on the disk; CPU otherwise; network
-   * when open, or when only quota holds and the stage is free.
-   */
-  private mayRun(stage: StageName): boolean {
-    const decl: { resource: JobResource; billable?: boolean } = STAGE_GRAPH[stage];
-    if (this.blocks.has('disk')) return false;
-    if (decl.resource === 'cpu' || this.blocks.size === 0) return true;
-    return this.blocks.size === 1 && this.blocks.has('quota') && decl.billable === false;
-  }
-
   /** Whether jobs of this stage may start now (false while the gate holds it). */
   stageMayRun(stage: StageName): boolean {
-    return this.handlers.has(stage) && this.mayRun(stage);
+    return this.handlers.has(stage) && this.blocks.lets(stage);
   }
 
   /** Registered stages the gate lets start now. */
   private startableStages(resource?: JobResource): StageName[] {
-    return [...this.handlers.keys()].filter((st) => (resource === undefined || STAGE_GRAPH[st].resource === resource) && this.mayRun(st));
+    return [...this.handlers.keys()].filter((st) => (resource === undefined || STAGE_GRAPH[st].resource === resource) && this.blocks.lets(st));
   }
 
   private pumpOnce(): void {
     const now = this.now();
     // Looked at before anything starts: work that writes waits on a clear reason instead of
     // meeting a full disk half-way through a transaction or a thumbnail.
-    if (this.disk && !this.blocks.has('disk') && !this.disk.room().ok) this.blockForDisk();
+    if (this.disk && !this.blocks.isBlocked('disk') && !this.disk.room().ok) this.blockForDisk();
     for (const resource of ['cpu', 'network'] as const) {
       const stages = this.startableStages(resource);
       if (stages.length === 0) continue;
-      const busy = [...this.running.values()].filter((r) => r.job.resource === resource).length;
-      const free = this.concurrency[resource] - busy;
+      const free = this.concurrency[resource] - this.running.busy(resource);
       if (free <= 0) continue;
       for (const row of this.store.due(stages, now, free)) this.startRow(row);
     }
@@ -467,26 +365,8 @@ export class JobQueue {
   /** `now` is the pump's: a job due between its select and this query must still get a timer. */
   private scheduleWake(now: number): void {
     const stages = this.startableStages();
-    if (stages.length === 0) return this.clearWake();
-    const at = this.store.nextWake(stages, now) ?? Infinity;
-    if (at === this.wakeAt && this.wakeTimer) return;
-    this.clearWake();
-    if (at === Infinity) return;
-    this.wakeAt = at;
-    this.wakeTimer = setTimeout(
-      () => {
-        this.wakeTimer = null;
-        this.wakeAt = Infinity;
-        this.pump();
-      },
-      Math.max(0, at - this.now()) + 5,
-    );
-  }
-
-  private clearWake(): void {
-    if (this.wakeTimer) clearTimeout(this.wakeTimer);
-    this.wakeTimer = null;
-    this.wakeAt = Infinity;
+    if (stages.length === 0) return this.wake.clear();
+    this.wake.set(this.store.nextWake(stages, now) ?? Infinity);
   }
 
   private startRow(row: JobRow): void {
@@ -494,14 +374,12 @@ export class JobQueue {
     const now = this.now();
     if (!this.store.markRunning(row.id, now)) return;
     const job = rowToJob({ ...row, state: 'running', started_at: now, updated_at: now, not_before: null, finished_at: null });
-    const controller = new AbortController();
-    const run: Running = { job, controller, soft: new AbortController(), hardTimer: null, why: null, startedAt: now, lastWrite: now, promise: Promise.resolve() };
-    this.running.set(job.id, run);
+    const run = this.running.add(job, now);
     this.emitJob(job);
     run.promise = this.execute(run, handler);
   }
 
-  private async execute(run: Running, handler: AnyStageHandler): Promise<void> {
+  private async execute(run: Run, handler: AnyStageHandler): Promise<void> {
     let outcome: StageOutcome | void = undefined;
     let error: AppError | null = null;
     try {
@@ -529,23 +407,17 @@ export class JobQueue {
       if (toAppError(e).kind === 'disk_full') this.blockForDisk();
       else this.logger?.error('queue.settle.failed', { jobId: run.job.id, stage: run.job.stage, message: (e as Error).message });
     } finally {
-      if (run.hardTimer) clearTimeout(run.hardTimer);
-      this.running.delete(run.job.id);
+      this.running.end(run);
       this.pump();
     }
   }
 
-  private onProgress(run: Running, fraction: number, note?: string): void {
+  private onProgress(run: Run, fraction: number, note?: string): void {
     if (run.controller.signal.aborted) return;
-    // A stopping job still reports its calls in flight landing.
-    const f = Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : run.job.progress;
-    run.job.progress = f;
-    if (note !== undefined) run.job.note = note;
     const now = this.now();
-    if (now - run.lastWrite >= this.progressWriteMs || f >= 1) {
-      run.lastWrite = now;
+    if (this.running.report(run, fraction, note, now)) {
       try {
-        this.store.writeProgress(run.job.id, f, run.job.note ?? null, now);
+        this.store.writeProgress(run.job.id, run.job.progress, run.job.note ?? null, now);
       } catch {
         // Progress is advisory; the settle write is the one that matters.
       }
@@ -553,85 +425,39 @@ export class JobQueue {
     this.emitJob({ ...run.job });
   }
 
-  private abortRun(run: Running, why: AbortWhy): void {
-    // The first reason wins: a job paused and then shut down still comes back paused.
-    if (run.why === null) run.why = why;
-    const reason = new AppError('cancelled', `job ${why}`);
-    if (!run.soft.signal.aborted) run.soft.abort(reason);
-    if (run.job.resource === 'cpu') {
-      if (!run.controller.signal.aborted) run.controller.abort(reason);
-      return;
-    }
-    // Network: the stage stops before its next call; calls in flight get the grace period.
-    run.hardTimer ??= setTimeout(() => {
-      if (!run.controller.signal.aborted) run.controller.abort(reason);
-    }, this.stopGraceMs);
-  }
-
-  private settle(run: Running, handler: AnyStageHandler, outcome: StageOutcome | void, error: AppError | null): void {
+  /** Writes where the run's end sends its job (run-end.ts) and does what goes with it. */
+  private settle(run: Run, handler: AnyStageHandler, outcome: StageOutcome | void, error: AppError | null): void {
     const job = run.job;
     const now = this.now();
     const ranMs = Math.max(0, now - run.startedAt);
-    const why = run.why;
     const update = (fields: SettleFields) => this.store.settle(job.id, fields, ranMs, now);
-
-    if (!error && why !== 'cancel' && why !== 'requeue') {
-      if (outcome && outcome.again) {
-        update({ state: why === 'pause' ? 'paused' : 'queued', not_before: now + Math.max(0, outcome.again.delayMs), note: outcome.again.note ?? job.note ?? null, progress: job.progress });
-      } else {
-        this.store.inTransaction(() => {
-          update({ state: 'done', progress: 1, finished_at: now, last_error_kind: null, last_error_message: null, not_before: null, note: job.note ?? null });
-          for (const next of outcome?.next ?? []) {
-            const j = this.enqueueRow({ ...next, priority: Math.max(next.priority ?? 0, job.priority) }, true);
-            queueMicrotask(() => this.emitJob(j));
-          }
-        });
-      }
-    } else if (why) {
-      const to: Record<AbortWhy, JobState> = { cancel: 'cancelled', pause: 'paused', block: 'queued', shutdown: 'queued', requeue: 'queued' };
-      const fields: SettleFields = { state: to[why], progress: why === 'requeue' ? 0 : job.progress, note: job.note ?? null };
-      if (why === 'cancel') fields.finished_at = now;
-      if (why === 'requeue') Object.assign(fields, { attempts: 0, last_error_kind: null, last_error_message: null, not_before: null });
-      update(fields);
+    const s = settlementOf({ job, why: run.why, outcome, error, now, backoff: this.backoff, maxAttempts: handler.maxAttempts ?? this.defaultMaxAttempts });
+    if (s.kind === 'done') {
+      this.store.inTransaction(() => {
+        update(s.fields);
+        for (const next of s.next) {
+          const j = this.enqueueRow(next, true);
+          queueMicrotask(() => this.emitJob(j));
+        }
+      });
+    } else if (s.kind === 'block') {
+      // The disk first: recording the outcome may itself find no room.
+      if (s.reason === 'disk') this.blockForDisk();
+      update(s.fields);
+      if (s.reason !== 'disk') this.block(s.reason, s.message);
     } else {
-      const err = error!;
-      const reaction = reactionFor(err, job.resource, job.attempts, this.backoff);
-      const maxAttempts = handler.maxAttempts ?? this.defaultMaxAttempts;
-      const base = { last_error_kind: err.kind, last_error_message: err.message, progress: job.progress, note: job.note ?? null };
-      if (reaction.kind === 'block') {
-        // The disk first: recording the outcome may itself find no room.
-        if (reaction.reason === 'disk') this.blockForDisk();
-        update({ ...base, state: 'queued' });
-        if (reaction.reason !== 'disk') this.block(reaction.reason, err.message);
-      } else if (reaction.kind === 'retry' && (!reaction.counts || job.attempts + 1 < maxAttempts)) {
-        update({ ...base, state: 'queued', attempts: job.attempts + (reaction.counts ? 1 : 0), not_before: now + reaction.delayMs });
-      } else {
-        update({ ...base, state: 'failed', attempts: job.attempts + 1, finished_at: now });
-        this.logger?.warn('queue.job.failed', { jobId: job.id, clipId: job.clipId, stage: job.stage, kind: err.kind, message: err.message });
-      }
+      update(s.fields);
+      if (s.kind === 'failed') this.logger?.warn('queue.job.failed', { jobId: job.id, clipId: job.clipId, stage: job.stage, kind: s.error.kind, message: s.error.message });
     }
     const after = this.store.row(job.id);
     if (after) this.emitJob(rowToJob(after));
   }
 
   private emitJob(job: Job): void {
-    for (const l of this.jobListeners) {
-      try {
-        l(job);
-      } catch (e) {
-        this.logger?.warn('queue.listener.failed', { message: (e as Error).message });
-      }
-    }
+    this.jobListeners.emit(job);
   }
 
   private emitGate(): void {
-    const g = this.gate();
-    for (const l of this.gateListeners) {
-      try {
-        l(g);
-      } catch (e) {
-        this.logger?.warn('queue.listener.failed', { message: (e as Error).message });
-      }
-    }
+    this.gateListeners.emit(this.gate());
   }
 }
