@@ -1,5 +1,4 @@
 import { AppError, toAppError } from '../../../../src-shared/errors';
-import type { CatalogDb } from '../../catalog/open-catalog';
 import type { Logger } from '../../util/logger';
 import { DEFAULT_BACKOFF, type BackoffOptions, type BlockReason } from './error-policy';
 import { QueueGate, type GateState } from './gate';
@@ -9,42 +8,9 @@ import { Listeners } from './listeners';
 import { settlementOf } from './run-end';
 import { RunningJobs, type Run } from './running-jobs';
 import { WakeTimer } from './wake-timer';
+import type { DiskRoomCheck, JobQueueOptions, ListFilter } from './queue-options';
 import { STAGE_GRAPH, type StageName } from '../../../../src-shared/contract/stage-graph';
 import type { AnyStageHandler, Job, JobResource, JobSpec, JobState, StageContext, StageOutcome } from './job-types';
-
-export interface JobQueueOptions {
-  db: CatalogDb;
-  /** Jobs running at once per resource. CPU stages (ffmpeg, ONNX) and network stages never share slots. */
-  concurrency?: Partial<Record<JobResource, number>>;
-  backoff?: BackoffOptions;
-  /** Failed runs before a job is failed, unless its handler says otherwise. */
-  defaultMaxAttempts?: number;
-  /** A job found running at start-up this many times has crashed the app each time: it is failed. */
-  maxRecoveries?: number;
-  /** Progress is written to the database at most this often per job (events go out every time). */
-  progressWriteMs?: number;
-  /** A network job asked to stop gets this long to finish its calls in flight before they are cut. */
-  stopGraceMs?: number;
-  now?: () => number;
-  logger?: Logger;
-  /** Room to write in the data folder, looked at before a job starts: none holds every stage. */
-  disk?: DiskRoomCheck;
-}
-
-/** What the queue needs of the app's disk guard (util/disk-space.ts). */
-export interface DiskRoomCheck {
-  room(): { ok: boolean };
-  describe(): string;
-}
-
-
-export interface ListFilter {
-  clipId?: number;
-  states?: JobState[];
-  stages?: string[];
-  limit?: number;
-  offset?: number;
-}
 
 export const HIGH_PRIORITY = 100;
 
@@ -98,7 +64,6 @@ export class JobQueue {
     if (this.started) this.pump();
   }
 
-  // ---- lifecycle -------------------------------------------------------------------------
 
   /**
    * Crash recovery first: a job still marked running was cut off by a crash or a kill; it goes
@@ -124,7 +89,6 @@ export class JobQueue {
     this.stopping = false;
   }
 
-  // ---- enqueueing ------------------------------------------------------------------------
 
   /**
    * One job per clip and stage. An existing job is left alone (its priority raised if asked)
@@ -164,7 +128,6 @@ export class JobQueue {
     return rowToJob(this.store.row(existing.id)!);
   }
 
-  // ---- per-job controls -----------------------------------------------------------------
 
   pauseJob(id: number): Job | undefined {
     const run = this.running.get(id);
@@ -226,7 +189,6 @@ export class JobQueue {
     return changed;
   }
 
-  // ---- network gate ---------------------------------------------------------------------
 
   gate(): GateState {
     return this.blocks.state();
@@ -254,7 +216,6 @@ export class JobQueue {
     this.pump();
   }
 
-  // ---- queries --------------------------------------------------------------------------
 
   get(id: number): Job | undefined {
     const run = this.running.get(id);
@@ -293,7 +254,6 @@ export class JobQueue {
     return this.gateListeners.add(listener);
   }
 
-  // ---- scheduling -----------------------------------------------------------------------
 
   /** Starts what may start. Re-entrant calls (a job settling while we pump) fold into one more round. */
   pump(): void {
