@@ -12,7 +12,7 @@ describe('settlementOf (where a run sends its job)', () => {
     const s = settlementOf(end({ outcome: { next: [{ clipId: 7, stage: 'submit' }] } as never }));
     expect(s.kind).toBe('done');
     expect(s.fields).toMatchObject({ state: 'done', progress: 1, finished_at: 1000 });
-    expect(s.kind === 'done' && s.next[0].priority).toBe(3);
+    expect(s.kind === 'done' && s.next[0]?.priority).toBe(3);
   });
 
   it('again waits its delay, paused when the run was paused', () => {
