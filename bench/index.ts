@@ -37,7 +37,7 @@ import { openCatalog } from '../src-main/core/catalog/open-catalog';
 import { getClipRow } from '../src-main/core/library/clip-store';
 import { planThumbnails } from '../src-main/core/pipeline/stages/clip-media';
 import { buildDecodeArgs, decodeThreads } from '../src-main/core/media/clip-decoder';
-import { runPool } from '../src-main/core/pipeline/run-pool';
+import { runPool } from '../src-main/core/pipeline/stages/run-pool';
 import type { ProxyPolicy } from '../src-main/core/proxies/proxy-policy';
 import { tensorSourceOf } from '../src-main/core/pipeline/stages/analysis-stage';
 import { createLibraryService } from '../src-main/core/library/library-handlers';

@@ -14,7 +14,7 @@ import { openCatalog } from '../src-main/core/catalog/open-catalog';
 import { importPaths } from '../src-main/core/library/import/import-library';
 import { probeClip } from '../src-main/core/pipeline/stages/clip-media';
 import { appCpuSlots } from '../src-main/core/pipeline/app-pipeline';
-import { runPool } from '../src-main/core/pipeline/run-pool';
+import { runPool } from '../src-main/core/pipeline/stages/run-pool';
 import { defaultVolumeResolver } from '../src-main/core/library/volumes/default-resolver';
 import { ffPath } from '../src-main/core/media/ffmpeg-locate';
 import { freeBox } from '../test/helpers/distinct-copies';

@@ -951,7 +951,7 @@ rating, rating_at, rating_by, created_at, created_by, deleted_at, deleted_by) VA
 UPDATE ranges SET in_frame = ?, out_frame = ?, rate_num = ?, rate_den = ?, span_at = ?, span_by = ?, name = ?, name_at = ?, name_by = ?,
 note = ?, note_at = ?, note_by = ?, rating = ?, rating_at = ?, rating_by = ?, created_at = ?, created_by = ?, deleted_at = ?, deleted_by = ? WHERE id = ?;
 
--- ===== src-main/core/pipeline/job-store.ts (29)
+-- ===== src-main/core/pipeline/queue/job-store.ts (26)
 -- byId
 SELECT * FROM jobs WHERE id = ?;
 -- ofClipStage
@@ -1026,6 +1026,8 @@ SELECT stage, run_ms, work_s, finished_at, clip_id FROM jobs WHERE state = 'done
 ORDER BY finished_at DESC LIMIT ?;
 -- stageFinishedAt
 SELECT finished_at FROM jobs WHERE clip_id = ? AND stage = ?;
+
+-- ===== src-main/core/pipeline/queue/queue-flags-store.ts (3)
 -- blocks
 SELECT name, value_json FROM queue_flags WHERE name LIKE 'block.%';
 -- saveBlock
@@ -1033,29 +1035,7 @@ INSERT INTO queue_flags (name, value_json, updated_at) VALUES (?, ?, ?) ON CONFL
 -- dropBlock
 DELETE FROM queue_flags WHERE name = ?;
 
--- ===== src-main/core/pipeline/jobs-view-store.ts (6)
--- frontiersSql
-WITH f AS (SELECT clip_id, COALESCE(MAX(CASE WHEN state <> 'done' THEN ${STAGE_RANK} END), MAX(${STAGE_RANK})) AS si
-           FROM jobs WHERE clip_id IS NOT NULL AND stage IN (${INDEX_STAGE_LIST}) ${only('clip_id')} GROUP BY clip_id)
-SELECT f.clip_id, j.stage, j.state, j.progress, j.resource, j.priority, c.duration_s, c.indexed_at, c.indexed_profile
-FROM f JOIN jobs j ON j.clip_id = f.clip_id AND j.stage = ${STAGE_AT} JOIN clips c ON c.id = f.clip_id
-UNION ALL
-SELECT c.id, 'index', CASE WHEN c.indexed_at IS NULL THEN 'failed' ELSE 'done' END, 1, 'network', 0, c.duration_s, c.indexed_at, c.indexed_profile
-FROM clips c WHERE c.source_url IS NOT NULL ${only('c.id')};
--- backgroundCounts
-SELECT stage, SUM(state = 'queued') AS queued, SUM(state = 'running') AS running, SUM(state = 'paused') AS paused, SUM(state = 'failed') AS failed
-FROM jobs WHERE stage IN (SELECT value FROM json_each(?)) AND state IN ('queued', 'running', 'paused', 'failed') GROUP BY stage ORDER BY stage;
--- openClipless
-SELECT stage, state FROM jobs WHERE clip_id IS NULL AND state IN ('queued', 'running') ORDER BY id;
--- clip
-SELECT id, file_name, source_url, status, duration_s, indexed_at, indexed_profile FROM clips WHERE id = ?;
--- everyLocalClip
-SELECT id FROM clips WHERE source_url IS NULL ORDER BY id;
--- unindexedLocalClips
-SELECT c.id FROM clips c WHERE c.source_url IS NULL AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.clip_id = c.id AND j.state IN ('queued', 'running', 'paused', 'failed', 'cancelled'))
-AND (c.indexed_at IS NULL OR c.indexed_profile IS NOT ?) ORDER BY c.id;
-
--- ===== src-main/core/pipeline/segment-store.ts (41)
+-- ===== src-main/core/pipeline/service-cache/segment-store.ts (41)
 -- segmentsOf
 SELECT * FROM segments WHERE clip_id = ? AND profile_id = ? ORDER BY shot_id, chunk_idx, part;
 -- segment
@@ -1163,6 +1143,28 @@ SELECT
 (SELECT COUNT(*) FROM segments WHERE clip_id = @c AND profile_id = @p) AS segments,
 (SELECT COUNT(*) FROM segments s JOIN embeddings e ON e.segment_id = s.id WHERE s.clip_id = @c AND s.profile_id = @p) AS embedded,
 (SELECT COUNT(*) FROM segments s JOIN service_tags t ON t.segment_id = s.id WHERE s.clip_id = @c AND s.profile_id = @p) AS tagged;
+
+-- ===== src-main/core/pipeline/view/jobs-view-store.ts (6)
+-- frontiersSql
+WITH f AS (SELECT clip_id, COALESCE(MAX(CASE WHEN state <> 'done' THEN ${STAGE_RANK} END), MAX(${STAGE_RANK})) AS si
+           FROM jobs WHERE clip_id IS NOT NULL AND stage IN (${INDEX_STAGE_LIST}) ${only('clip_id')} GROUP BY clip_id)
+SELECT f.clip_id, j.stage, j.state, j.progress, j.resource, j.priority, c.duration_s, c.indexed_at, c.indexed_profile
+FROM f JOIN jobs j ON j.clip_id = f.clip_id AND j.stage = ${STAGE_AT} JOIN clips c ON c.id = f.clip_id
+UNION ALL
+SELECT c.id, 'index', CASE WHEN c.indexed_at IS NULL THEN 'failed' ELSE 'done' END, 1, 'network', 0, c.duration_s, c.indexed_at, c.indexed_profile
+FROM clips c WHERE c.source_url IS NOT NULL ${only('c.id')};
+-- backgroundCounts
+SELECT stage, SUM(state = 'queued') AS queued, SUM(state = 'running') AS running, SUM(state = 'paused') AS paused, SUM(state = 'failed') AS failed
+FROM jobs WHERE stage IN (SELECT value FROM json_each(?)) AND state IN ('queued', 'running', 'paused', 'failed') GROUP BY stage ORDER BY stage;
+-- openClipless
+SELECT stage, state FROM jobs WHERE clip_id IS NULL AND state IN ('queued', 'running') ORDER BY id;
+-- clip
+SELECT id, file_name, source_url, status, duration_s, indexed_at, indexed_profile FROM clips WHERE id = ?;
+-- everyLocalClip
+SELECT id FROM clips WHERE source_url IS NULL ORDER BY id;
+-- unindexedLocalClips
+SELECT c.id FROM clips c WHERE c.source_url IS NULL AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.clip_id = c.id AND j.state IN ('queued', 'running', 'paused', 'failed', 'cancelled'))
+AND (c.indexed_at IS NULL OR c.indexed_profile IS NOT ?) ORDER BY c.id;
 
 -- ===== src-main/core/proxies/proxy-store.ts (7)
 -- proxyOf

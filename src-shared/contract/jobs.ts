@@ -106,7 +106,7 @@ export const jobsSummarySchema = z.object({
   background: z.array(z.object({ stage: backgroundStageSchema, queued: z.number().int(), running: z.number().int(), paused: z.number().int(), failed: z.number().int() })),
   /**
    * Milliseconds until the queue is empty at the measured rates, counting down with the clock and
-   * moving at most 1.5x per refresh unless etaNote names why (pipeline/eta-display.ts); null while
+   * moving at most 1.5x per refresh unless etaNote names why (pipeline/view/eta-display.ts); null while
    * unknown (no rates yet, or blocked).
    */
   etaMs: z.number().nullable(),

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openCatalog, type CatalogDb } from '../../src-main/core/catalog/open-catalog';
-import { JobQueue } from '../../src-main/core/pipeline/job-queue';
-import { watchNetwork } from '../../src-main/core/pipeline/network-watch';
+import { JobQueue } from '../../src-main/core/pipeline/queue/job-queue';
+import { watchNetwork } from '../../src-main/core/pipeline/watch/network-watch';
 import { createCollectionsModule, type CollectionsModule, type CollectionsModuleOptions } from '../../src-main/core/collections/collections-module';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { probeFile } from '../../src-main/core/media/probe';

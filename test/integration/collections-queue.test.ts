@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLLECTION_POLL_STAGE, COLLECTION_UPLOAD_STAGE } from '../../src-main/core/collections/collection-job-stages';
-import type { JobQueue } from '../../src-main/core/pipeline/job-queue';
+import type { JobQueue } from '../../src-main/core/pipeline/queue/job-queue';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { mediaFile, tempDir } from '../helpers/paths';
 import { API_KEY, catalogue, harness, UPLOAD_ROUTE, waitFor, type Harness } from './collections-fixture';

@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { ClipSharing } from '../../src-main/core/pipeline/clip-sharing';
-import { SegmentStore } from '../../src-main/core/pipeline/segment-store';
+import { SegmentStore } from '../../src-main/core/pipeline/service-cache/segment-store';
 import { publishClipResults } from '../../src-main/core/team/clip-results-store';
 import { upsertSeat } from '../../src-main/core/team/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/team-clip-store';

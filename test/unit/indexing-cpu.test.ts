@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keyframePosterArgs, stillsBranches } from '../../src-main/core/media/stills';
-import { chunkContentSha, chunkRequestIds, planChunks } from '../../src-main/core/pipeline/shot-tensors';
+import { chunkContentSha, chunkRequestIds, planChunks } from '../../src-main/core/pipeline/stages/shot-tensors';
 import { createTensorProfile } from '../../src-main/core/tensors/tensor-profile';
 import type { ShotFrames } from '../../src-main/core/tensors/shot-chunks';
 

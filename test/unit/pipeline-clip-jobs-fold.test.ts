@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { clipCounts, clipJobsOf, foldState, frontierOf, listOrder, remoteClipJobs, type ClipForJobs, type FoldContext, type FrontierRow } from '../../src-main/core/pipeline/clip-jobs-fold';
-import { JobsEta, remainingWork, sampleOf } from '../../src-main/core/pipeline/jobs-eta';
-import type { Job, JobState } from '../../src-main/core/pipeline/job-types';
+import { clipCounts, clipJobsOf, foldState, frontierOf, listOrder, remoteClipJobs, type ClipForJobs, type FoldContext, type FrontierRow } from '../../src-main/core/pipeline/view/clip-jobs-fold';
+import { JobsEta, remainingWork, sampleOf } from '../../src-main/core/pipeline/view/jobs-eta';
+import type { Job, JobState } from '../../src-main/core/pipeline/queue/job-types';
 import { INDEX_STAGES, type StageName } from '../../src-shared/contract/jobs';
 import { STAGE_GRAPH } from '../../src-shared/contract/stage-graph';
 

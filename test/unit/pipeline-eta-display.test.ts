@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ETA_NOTE_MS, ETA_STEP, nextShownEta, type EtaReading, type ShownEta } from '../../src-main/core/pipeline/eta-display';
+import { ETA_NOTE_MS, ETA_STEP, nextShownEta, type EtaReading, type ShownEta } from '../../src-main/core/pipeline/view/eta-display';
 
 const MIN = 60_000;
 const reading = (rawMs: number | null, now: number, over: Partial<EtaReading> = {}): EtaReading => ({ rawMs, now, activeClips: 300, networkOpen: true, ...over });

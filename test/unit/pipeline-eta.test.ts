@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { EtaModel } from '../../src-main/core/pipeline/eta';
-import { ShotFrameCache } from '../../src-main/core/pipeline/shot-frame-cache';
+import { EtaModel } from '../../src-main/core/pipeline/view/eta';
+import { ShotFrameCache } from '../../src-main/core/pipeline/stages/shot-frame-cache';
 import { resubmitRequestId } from '../../src-main/core/pipeline/stages/poll-stage';
-import { chunkForSegment, chunkRequestIds, chunkContentSha, planChunks } from '../../src-main/core/pipeline/shot-tensors';
+import { chunkForSegment, chunkRequestIds, chunkContentSha, planChunks } from '../../src-main/core/pipeline/stages/shot-tensors';
 import { createTensorProfile } from '../../src-main/core/tensors/tensor-profile';
 import type { ShotFrames } from '../../src-main/core/tensors/shot-chunks';
 

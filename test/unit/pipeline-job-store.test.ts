@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openCatalog, type CatalogDb } from '../../src-main/core/catalog/open-catalog';
-import { createJobStore } from '../../src-main/core/pipeline/job-store';
+import { createJobStore } from '../../src-main/core/pipeline/queue/job-store';
 import { tempDir } from '../helpers/paths';
 
 const cleanups: (() => void)[] = [];

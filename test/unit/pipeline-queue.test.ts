@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../src-shared/errors';
 import { openCatalog, type CatalogDb } from '../../src-main/core/catalog/open-catalog';
-import { JobQueue } from '../../src-main/core/pipeline/job-queue';
-import { BlockWatch } from '../../src-main/core/pipeline/block-watch';
-import type { AnyStageHandler, StageContext } from '../../src-main/core/pipeline/job-types';
+import { JobQueue } from '../../src-main/core/pipeline/queue/job-queue';
+import { BlockWatch } from '../../src-main/core/pipeline/watch/block-watch';
+import type { AnyStageHandler, StageContext } from '../../src-main/core/pipeline/queue/job-types';
 import { STAGE_GRAPH, type StageName } from '../../src-shared/contract/stage-graph';
-import { backoffDelay, primaryBlock, reactionFor } from '../../src-main/core/pipeline/error-policy';
+import { backoffDelay, primaryBlock, reactionFor } from '../../src-main/core/pipeline/queue/error-policy';
 import { tempDir } from '../helpers/paths';
 import path from 'node:path';
 

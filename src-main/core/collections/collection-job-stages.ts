@@ -1,6 +1,6 @@
 import { AppError } from '../../../src-shared/errors';
 import type { StageName } from '../../../src-shared/contract/stage-graph';
-import type { AnyStageHandler, JobSpec, JobState, StageHandler } from '../pipeline/job-types';
+import type { AnyStageHandler, JobSpec, JobState, StageHandler } from '../pipeline/queue/job-types';
 import { checkCollectionVideos, runCollectionUpload, type CollectionStageDeps } from './collection-stages';
 import { OPEN_STATES } from './collection-video-row';
 

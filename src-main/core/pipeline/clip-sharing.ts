@@ -20,7 +20,7 @@ import type { TeamLink } from '../team/team-link';
 import { clipIndexedWith, linkTeamClip, localClipOfTeamClip, notePublished, noteResultsFrom, teamLinkOf, unlinkedClipIds, unpublishedClipIds } from '../team/team-replica-store';
 import { silentLogger, type Logger } from '../util/logger';
 import type { ClipShare, ShareDecision } from './pipeline-deps';
-import type { SegmentStore } from './segment-store';
+import type { SegmentStore } from './service-cache/segment-store';
 
 /**
  * A seat's share of a team library's indexing (docs/notes-team-library.md): each clip is decoded,

@@ -6,24 +6,27 @@ import type { EventBus } from '../rpc/event-bus';
 import type { ServiceClient } from '../service/client';
 import { DEFAULT_TENSOR_PROFILE, type TensorProfile } from '../tensors/tensor-profile';
 import type { Logger } from '../util/logger';
-import type { BackgroundStage, ClipJobs, JobsSummary, NetworkState } from '../../../src-shared/contract/jobs';
-import { clipCounts, clipJobsOf, foldState, isActive, listOrder, NETWORK_STAGES, remoteClipJobs, STAGE_INDEX, type ClipForJobs, type ClipListFilter, type FoldContext, type FoldedRow } from './clip-jobs-fold';
-import type { BackoffOptions } from './error-policy';
-import { JobsEta } from './jobs-eta';
-import { createJobsViewStore, type JobsViewStore } from './jobs-view-store';
-import { BlockWatch } from './block-watch';
-import { JobQueue, type DiskRoomCheck, type GateState } from './job-queue';
-import type { Job, JobResource } from './job-types';
-import { watchNetwork } from './network-watch';
-import { ServiceRecovery } from './service-recovery';
+import type { ClipJobs, JobsSummary, NetworkState } from '../../../src-shared/contract/jobs';
+import { clipCounts, clipJobsOf, foldState, isActive, listOrder, NETWORK_STAGES, remoteClipJobs, STAGE_INDEX, type ClipForJobs, type ClipListFilter, type FoldContext, type FoldedRow } from './view/clip-jobs-fold';
+import type { BackoffOptions } from './queue/error-policy';
+import { JobsEta } from './view/jobs-eta';
+import { createJobsViewStore, type JobsViewStore } from './view/jobs-view-store';
+import { BlockWatch } from './watch/block-watch';
+import { JobQueue } from './queue/job-queue';
+import type { DiskRoomCheck } from './queue/queue-options';
+import type { GateState } from './queue/gate';
+import { cancelTarget, pauseTarget, resumeTarget, retryFailedJobs, retryTarget, type JobTarget } from './queue/job-targets';
+import type { Job, JobResource } from './queue/job-types';
+import { watchNetwork } from './watch/network-watch';
+import { ServiceRecovery } from './watch/service-recovery';
 import { DEFAULT_PROXY_BUDGET_GB } from '../../../src-shared/contract/settings';
 import { clipsMissingProxies } from '../proxies/proxy-backfill';
 import type { ProxySettings } from '../proxies/proxy-policy';
 import type { ClipShare, StageDeps } from './pipeline-deps';
-import { InFlight } from './run-pool';
-import { SegmentStore } from './segment-store';
+import { InFlight } from './stages/run-pool';
+import { SegmentStore } from './service-cache/segment-store';
 import { URL_PROFILE_ID } from '../library/remote-clips';
-import { ShotFrameCache } from './shot-frame-cache';
+import { ShotFrameCache } from './stages/shot-frame-cache';
 import { posterStage, probeStage } from './stages/media-stages';
 import { defaultPollDelay, pollStage } from './stages/poll-stage';
 import { indexStage } from './stages/index-stage';
@@ -78,12 +81,6 @@ export interface IndexingPipelineOptions {
 
 /** Priority of the first clip of an enqueued batch (a clip the user opens gets the queue's HIGH_PRIORITY, 100). */
 const LEAD_PRIORITY = 1;
-
-export type JobTarget =
-  | { jobId: number; clipId?: undefined; background?: undefined }
-  | { clipId: number; jobId?: undefined; background?: undefined }
-  /** Every job of a background stage (Jobs' Pause / Resume of the viewing proxies). */
-  | { background: BackgroundStage; jobId?: undefined; clipId?: undefined };
 
 /**
  * How many jobs share the cores when `caller` starts a decode: the running CPU jobs (a caller on
@@ -260,36 +257,30 @@ export class IndexingPipeline {
   }
 
   pause(t: JobTarget): number {
-    if (t.background !== undefined) return this.queue.pauseStage(t.background);
-    if (t.jobId !== undefined) return this.queue.pauseJob(t.jobId) ? 1 : 0;
-    return this.queue.pauseClip(t.clipId);
+    return pauseTarget(this.queue, t);
   }
 
   resume(t: JobTarget): number {
-    if (t.background !== undefined) return this.queue.resumeStage(t.background);
-    if (t.jobId !== undefined) return this.queue.resumeJob(t.jobId) ? 1 : 0;
-    return this.queue.resumeClip(t.clipId);
+    return resumeTarget(this.queue, t);
   }
 
   cancel(t: JobTarget): number {
-    if (t.background !== undefined) return this.queue.cancelStage(t.background);
-    if (t.jobId !== undefined) return this.queue.cancelJob(t.jobId) ? 1 : 0;
-    return this.queue.cancelClip(t.clipId);
+    return cancelTarget(this.queue, t);
   }
 
   /** A retry also re-arms tasks the service failed for good, so they are submitted afresh. */
   retry(t: JobTarget): number {
-    if (t.background !== undefined) return this.queue.retryStage(t.background);
-    const clipId = t.jobId !== undefined ? this.queue.get(t.jobId)?.clipId : t.clipId;
-    if (clipId !== undefined && clipId !== null) this.rearmFailedTasks(clipId);
-    if (t.jobId !== undefined) return this.queue.retryJob(t.jobId)?.state === 'queued' ? 1 : 0;
-    return this.queue.retryClip(t.clipId);
+    if (t.background === undefined) {
+      const clipId = t.jobId !== undefined ? this.queue.get(t.jobId)?.clipId : t.clipId;
+      if (clipId !== undefined && clipId !== null) this.rearmFailedTasks(clipId);
+    }
+    return retryTarget(this.queue, t);
   }
 
   retryFailed(): number {
     const clips = this.queue.list({ states: ['failed'] }).map((j) => j.clipId);
     for (const c of new Set(clips)) if (c !== null) this.rearmFailedTasks(c);
-    return this.queue.retryAll();
+    return retryFailedJobs(this.queue);
   }
 
   pauseNetwork(): NetworkState {

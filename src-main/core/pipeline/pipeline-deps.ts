@@ -5,10 +5,10 @@ import type { ServiceClient } from '../service/client';
 import type { TensorService } from '../tensors/chunk-upload';
 import type { TensorProfile } from '../tensors/tensor-profile';
 import type { Logger } from '../util/logger';
-import type { Job } from './job-types';
-import type { InFlight } from './run-pool';
-import type { SegmentStore } from './segment-store';
-import type { ShotFrameCache } from './shot-frame-cache';
+import type { Job } from './queue/job-types';
+import type { InFlight } from './stages/run-pool';
+import type { SegmentStore } from './service-cache/segment-store';
+import type { ShotFrameCache } from './stages/shot-frame-cache';
 
 /** Whether this seat analyses a clip itself (team libraries divide the work; solo always does). */
 export type ShareDecision =

@@ -1,6 +1,7 @@
 import type { jobsMethods } from '../../../src-shared/contract/jobs';
 import type { HandlersFor } from '../rpc/handlers';
-import type { IndexingPipeline, JobTarget } from './indexing-pipeline';
+import type { IndexingPipeline } from './indexing-pipeline';
+import type { JobTarget } from './queue/job-targets';
 
 export interface JobsHandlerDeps {
   pipeline: IndexingPipeline;

@@ -3,7 +3,7 @@ import { toAppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { catalogueRemoteClip, nameFromUrl, URL_PROFILE_ID } from '../library/remote-clips';
 import { applyClipEvent } from '../library/clips-repository';
-import { SegmentStore } from '../pipeline/segment-store';
+import { SegmentStore } from '../pipeline/service-cache/segment-store';
 import { makeRemoteStills, probeRemote } from '../remote/remote-clip-media';
 import type { RemoteAccess } from '../remote/remote-input';
 import { checkRemoteUrl } from '../remote/remote-url-policy';

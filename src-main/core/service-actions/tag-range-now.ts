@@ -4,7 +4,7 @@ import type { CatalogDb } from '../catalog/open-catalog';
 import { clipAbsPath, getClipRow, type ClipRow } from '../library/clip-store';
 import { runTool } from '../media/run-process';
 import { tensorSourceOf } from '../pipeline/stages/analysis-stage';
-import { decodeRange, planChunks } from '../pipeline/shot-tensors';
+import { decodeRange, planChunks } from '../pipeline/stages/shot-tensors';
 import type { ShotFrames } from '../tensors/shot-chunks';
 import { DEFAULT_REMOTE_DEADLINES, withRemoteInput, type MediaInput, type RemoteAccess } from '../remote/remote-input';
 import type { ServiceClient, UploadTensorsRequest } from '../service/client';

@@ -6,11 +6,11 @@ import { clipAbsPath, getClipRow, type ClipRow } from '../../library/clip-store'
 import { discardProxy } from '../../proxies/proxy-files';
 import type { TensorChunk } from '../../tensors/shot-chunks';
 import type { TensorProfile } from '../../tensors/tensor-profile';
-import type { StageHandler } from '../job-types';
+import type { StageHandler } from '../queue/job-types';
 import type { StageDeps } from '../pipeline-deps';
-import type { PlannedSegment } from '../segment-store';
-import { ShotFrameCache } from '../shot-frame-cache';
-import { chunkContentSha, chunkRequestIds, planChunks, shotSpansOf, type TensorSource } from '../shot-tensors';
+import type { PlannedSegment } from '../service-cache/segment-store';
+import { ShotFrameCache } from './shot-frame-cache';
+import { chunkContentSha, chunkRequestIds, planChunks, shotSpansOf, type TensorSource } from './shot-tensors';
 import { discardThumbnails, planThumbnails, recordMediaFailure, saveDetectedShots, saveThumbnails, type ThumbnailPlan } from './clip-media';
 import { clipStage, footageRow, nextStage } from './media-stages';
 import { keepProxy, proxyPlanFor } from './proxy-plan';

@@ -1,5 +1,5 @@
 import { AppError } from '../../../../src-shared/errors';
-import type { StageContext } from '../job-types';
+import type { StageContext } from '../queue/job-types';
 
 /**
  * Before each service call: stop here if the job was asked to stop (pause, cancel, a network

@@ -1,5 +1,5 @@
 import { AppError } from '../../../../src-shared/errors';
-import type { StageHandler } from '../job-types';
+import type { StageHandler } from '../queue/job-types';
 import type { StageDeps } from '../pipeline-deps';
 import { nextStage } from './media-stages';
 

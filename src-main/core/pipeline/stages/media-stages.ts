@@ -2,7 +2,7 @@ import { AppError } from '../../../../src-shared/errors';
 import { getClipRow, type ClipRow } from '../../library/clip-store';
 import { makeQuickPoster, probeClip } from './clip-media';
 import type { NextOf, StageName } from '../../../../src-shared/contract/stage-graph';
-import type { JobSpec, StageContext, StageHandler } from '../job-types';
+import type { JobSpec, StageContext, StageHandler } from '../queue/job-types';
 import type { StageDeps } from '../pipeline-deps';
 
 function clipIdOf(ctx: StageContext): number {

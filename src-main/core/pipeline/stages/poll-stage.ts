@@ -1,10 +1,10 @@
 import { AppError, toAppError } from '../../../../src-shared/errors';
 import type { AsyncStatus } from '../../service/responses/tasks';
 import { classifyTaskFailure, type TaskFailureCause } from '../../service/task-failure';
-import type { StageHandler } from '../job-types';
+import type { StageHandler } from '../queue/job-types';
 import type { StageDeps } from '../pipeline-deps';
-import { runPool } from '../run-pool';
-import type { TaskRow } from '../segment-store';
+import { runPool } from './run-pool';
+import type { TaskRow } from '../service-cache/segment-store';
 import { nextStage } from './media-stages';
 import { checkpoint } from './checkpoint';
 import { recordLoss, serviceScope } from './service-access';

@@ -1,6 +1,6 @@
 import { ClipDecoder } from '../../media/clip-decoder';
 import { discardProxy } from '../../proxies/proxy-files';
-import type { StageHandler } from '../job-types';
+import type { StageHandler } from '../queue/job-types';
 import type { StageDeps } from '../pipeline-deps';
 import { footageRow } from './media-stages';
 import { keepProxy, proxyPlanFor } from './proxy-plan';

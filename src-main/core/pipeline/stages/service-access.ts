@@ -1,6 +1,6 @@
 import { AppError, toAppError } from '../../../../src-shared/errors';
 import type { ServiceClient } from '../../service/client';
-import type { StageContext } from '../job-types';
+import type { StageContext } from '../queue/job-types';
 import type { StageDeps } from '../pipeline-deps';
 
 /**

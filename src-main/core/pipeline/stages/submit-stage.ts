@@ -1,10 +1,10 @@
 import { AppError, toAppError } from '../../../../src-shared/errors';
 import type { ServiceClient, SubmitResult } from '../../service/client';
 import type { TensorService } from '../../tensors/chunk-upload';
-import type { StageHandler } from '../job-types';
+import type { StageHandler } from '../queue/job-types';
 import type { StageDeps } from '../pipeline-deps';
-import { runPool } from '../run-pool';
-import { parseStoredKeys, type SegmentRow, type UploadRow } from '../segment-store';
+import { runPool } from './run-pool';
+import { parseStoredKeys, type SegmentRow, type UploadRow } from '../service-cache/segment-store';
 import { nextStage } from './media-stages';
 import { checkpoint } from './checkpoint';
 import { recordLoss, serviceScope } from './service-access';

@@ -1,6 +1,6 @@
 import { QUERY_BANK_STAGE } from '../../../../src-shared/contract/stage-graph';
 import { AppError } from '../../../../src-shared/errors';
-import type { StageHandler } from '../../pipeline/job-types';
+import type { StageHandler } from '../../pipeline/queue/job-types';
 import type { ServiceClient } from '../../service';
 import type { EmbeddingSpace } from '../index/embedding-space';
 import type { QueryEmbeddingStore } from '../query/query-embedding-store';

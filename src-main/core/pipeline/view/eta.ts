@@ -1,4 +1,4 @@
-import type { JobResource } from './job-types';
+import type { JobResource } from '../queue/job-types';
 
 /** One finished run of a stage, as the ETA learns from it. */
 export interface StageSample {

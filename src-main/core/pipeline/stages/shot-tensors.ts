@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
-import { AppError } from '../../../src-shared/errors';
-import type { CatalogDb } from '../catalog/open-catalog';
-import { shotsOfClip } from '../library/shot-store';
-import { ClipDecoder, firstFramesAt } from '../media/clip-decoder';
-import { tensorRequestId } from '../service/tensor';
-import { chunkShot, splitChunk, type ShotFrames, type TensorChunk } from '../tensors/shot-chunks';
-import { gridTime } from '../media/frame-grid';
-import { AudioWindow, GRID_EPS, sampleIndex, ShotCursor, tensorOutput } from '../tensors/shot-grid';
-import { littleEndianBytes } from '../tensors/tensor-codec';
-import type { TensorProfile } from '../tensors/tensor-profile';
+import { AppError } from '../../../../src-shared/errors';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import { shotsOfClip } from '../../library/shot-store';
+import { ClipDecoder, firstFramesAt } from '../../media/clip-decoder';
+import { tensorRequestId } from '../../service/tensor';
+import { chunkShot, splitChunk, type ShotFrames, type TensorChunk } from '../../tensors/shot-chunks';
+import { gridTime } from '../../media/frame-grid';
+import { AudioWindow, GRID_EPS, sampleIndex, ShotCursor, tensorOutput } from '../../tensors/shot-grid';
+import { littleEndianBytes } from '../../tensors/tensor-codec';
+import type { TensorProfile } from '../../tensors/tensor-profile';
 
 /** What decoding needs to know about the source, read once from the catalog (stable across runs). */
 export interface TensorSource {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StageName } from '../../../src-shared/contract/stage-graph';
+import type { StageName } from '../../../../src-shared/contract/stage-graph';
 
 /**
  * Each stage's job payload, declared once and parsed before the stage runs (as Signal's job

@@ -1,5 +1,5 @@
-import type { CatalogDb } from '../catalog/open-catalog';
-import { BACKGROUND_STAGES, INDEX_STAGES, type JobsSummary, type OtherJob } from '../../../src-shared/contract/jobs';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import { BACKGROUND_STAGES, INDEX_STAGES, type JobsSummary, type OtherJob } from '../../../../src-shared/contract/jobs';
 import type { ClipForJobs, FrontierRow } from './clip-jobs-fold';
 
 /** Stage order and names as SQL, from the stage graph's constants only. */

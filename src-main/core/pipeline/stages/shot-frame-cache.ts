@@ -1,4 +1,4 @@
-import type { ShotFrames } from '../tensors/shot-chunks';
+import type { ShotFrames } from '../../tensors/shot-chunks';
 
 /**
  * Decoded shots kept between the analysis stage and the upload stage, bounded in bytes (LRU). The

@@ -1,6 +1,6 @@
-import type { ErrorKind } from '../../../src-shared/errors';
-import type { NextOf, StageName, StageResource } from '../../../src-shared/contract/stage-graph';
-import { JOB_STATE_VALUES } from '../../../src-shared/contract/jobs';
+import type { ErrorKind } from '../../../../src-shared/errors';
+import type { NextOf, StageName, StageResource } from '../../../../src-shared/contract/stage-graph';
+import { JOB_STATE_VALUES } from '../../../../src-shared/contract/jobs';
 import type { PayloadOf } from './job-payloads';
 
 /** The contract's states: `done` is the app's one word for finished. */

@@ -1,7 +1,7 @@
-import type { ClipStatus } from '../../../src-shared/contract/library';
-import { STAGE_GRAPH } from '../../../src-shared/contract/stage-graph';
-import { INDEX_STAGES, type ClipJobs, type JobsSummary, type JobView, type StageName } from '../../../src-shared/contract/jobs';
-import type { Job, JobResource, JobState } from './job-types';
+import type { ClipStatus } from '../../../../src-shared/contract/library';
+import { STAGE_GRAPH } from '../../../../src-shared/contract/stage-graph';
+import { INDEX_STAGES, type ClipJobs, type JobsSummary, type JobView, type StageName } from '../../../../src-shared/contract/jobs';
+import type { Job, JobResource, JobState } from '../queue/job-types';
 
 /**
  * The Jobs view's fold: a clip's jobs folded into where the clip is (ClipJobs in the contract

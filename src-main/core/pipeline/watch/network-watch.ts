@@ -1,8 +1,8 @@
-import { toAppError } from '../../../src-shared/errors';
-import type { ServiceClient } from '../service/client';
-import type { Logger } from '../util/logger';
+import { toAppError } from '../../../../src-shared/errors';
+import type { ServiceClient } from '../../service/client';
+import type { Logger } from '../../util/logger';
 import { BlockWatch } from './block-watch';
-import type { JobQueue } from './job-queue';
+import type { JobQueue } from '../queue/job-queue';
 
 export interface NetworkWatchOptions {
   client: () => ServiceClient;

@@ -1,8 +1,8 @@
-import { INDEX_STAGES, type StageName } from '../../../src-shared/contract/jobs';
+import { INDEX_STAGES, type StageName } from '../../../../src-shared/contract/jobs';
 import { NETWORK_STAGES, STAGE_INDEX, type FoldedRow } from './clip-jobs-fold';
 import { EtaModel, type ClipRemaining, type StageSample } from './eta';
 import { nextShownEta, type ShownEta } from './eta-display';
-import type { JobResource } from './job-types';
+import type { JobResource } from '../queue/job-types';
 
 /** A finished job as the ETA learns from it (a queue event or a stored row). */
 export interface FinishedRun {

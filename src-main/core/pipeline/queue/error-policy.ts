@@ -1,4 +1,4 @@
-import type { AppError } from '../../../src-shared/errors';
+import type { AppError } from '../../../../src-shared/errors';
 import type { JobResource } from './job-types';
 
 /**

@@ -1,8 +1,8 @@
-import { toAppError, type ErrorKind } from '../../../src-shared/errors';
-import type { ServiceClient } from '../service/client';
-import type { Logger } from '../util/logger';
-import type { JobQueue } from './job-queue';
-import type { Job } from './job-types';
+import { toAppError, type ErrorKind } from '../../../../src-shared/errors';
+import type { ServiceClient } from '../../service/client';
+import type { Logger } from '../../util/logger';
+import type { JobQueue } from '../queue/job-queue';
+import type { Job } from '../queue/job-types';
 
 /** The service's own trouble (500, 502/503, 504): nothing about the job, it passes. */
 export const SERVICE_TROUBLE: ReadonlySet<ErrorKind> = new Set(['server', 'upstream', 'timeout']);

@@ -1,5 +1,6 @@
-import type { BlockReason } from './error-policy';
-import type { GateState, JobQueue } from './job-queue';
+import type { BlockReason } from '../queue/error-policy';
+import type { GateState } from '../queue/gate';
+import type { JobQueue } from '../queue/job-queue';
 
 export interface BlockWatchOptions {
   /** The block this watch lifts (the queue sets it itself). */

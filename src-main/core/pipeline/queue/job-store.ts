@@ -1,7 +1,7 @@
-import type { CatalogDb } from '../catalog/open-catalog';
-import { ERROR_KINDS, type ErrorKind } from '../../../src-shared/errors';
-import type { StageName } from '../../../src-shared/contract/stage-graph';
-import { LANE_ORDER, STAGE_GRAPH, STAGE_NAMES } from '../../../src-shared/contract/stage-graph';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import { ERROR_KINDS, type ErrorKind } from '../../../../src-shared/errors';
+import type { StageName } from '../../../../src-shared/contract/stage-graph';
+import { LANE_ORDER, STAGE_GRAPH, STAGE_NAMES } from '../../../../src-shared/contract/stage-graph';
 import { JOB_STATES, type Job, type JobResource, type JobState } from './job-types';
 
 /** A jobs row as SQLite returns it (0001 columns plus 0006's). */
@@ -96,8 +96,9 @@ const json = (list: readonly unknown[]) => JSON.stringify(list);
 const flag = (b: boolean | undefined) => (b ? 1 : 0);
 
 /**
- * The owner of `jobs` and `queue_flags`: the only code that reads or writes them. Every statement
- * is prepared once per store (the queue's pump runs them on every settle and timer).
+ * The owner of `jobs`: the only code that reads or writes it (the gate's `queue_flags` are
+ * queue-flags-store.ts'). Every statement is prepared once per store (the queue's pump runs them on
+ * every settle and timer).
  */
 export function createJobStore(db: CatalogDb) {
   const byId = db.prepare('SELECT * FROM jobs WHERE id = ?');
@@ -172,11 +173,6 @@ export function createJobStore(db: CatalogDb) {
      ORDER BY finished_at DESC LIMIT ?`,
   );
   const stageFinishedAt = db.prepare('SELECT finished_at FROM jobs WHERE clip_id = ? AND stage = ?').pluck();
-  const blocks = db.prepare("SELECT name, value_json FROM queue_flags WHERE name LIKE 'block.%'");
-  const saveBlock = db.prepare(
-    'INSERT INTO queue_flags (name, value_json, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET value_json = excluded.value_json, updated_at = excluded.updated_at',
-  );
-  const dropBlock = db.prepare('DELETE FROM queue_flags WHERE name = ?');
 
   const row = (id: number) => byId.get(id) as JobRow | undefined;
   return {
@@ -239,10 +235,6 @@ export function createJobStore(db: CatalogDb) {
     finished: (limit: number) => finished.all(limit) as FinishedJobRow[],
     /** When a clip's job of a stage finished (null when it has not). */
     stageFinishedAt: (clipId: number, stage: StageName) => (stageFinishedAt.get(clipId, stage) as number | null | undefined) ?? null,
-    /** The persisted network blocks (`block.<reason>`), as stored. */
-    persistedBlocks: () => blocks.all() as { name: string; value_json: string }[],
-    saveBlock: (name: string, valueJson: string, now: number) => saveBlock.run(name, valueJson, now),
-    dropBlock: (name: string) => dropBlock.run(name),
   };
 }
 
