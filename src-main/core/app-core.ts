@@ -43,7 +43,7 @@ import type { RemoteAccess, RemoteDeadlines } from './remote/remote-input';
 import { createRemoteClipStream, type RemoteClipStream } from './remote/remote-clip-stream';
 import { createConfJsonStore } from './settings/conf-store';
 import { createTeamHandlers } from './team/team-handlers';
-import { createTeamSettings } from './team/team-settings';
+import { createTeamSettings } from './team/seat/team-settings';
 import { createTeamRuntime, type TeamRuntime } from './team-runtime';
 
 export interface AppCoreOptions {
