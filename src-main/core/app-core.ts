@@ -7,16 +7,10 @@ import { CatalogSession } from './catalog/catalog-session';
 import { createCatalogHandlers } from './catalog/catalog-handlers';
 import type { Dispatch } from './rpc/dispatcher';
 import { EventBus } from './rpc/event-bus';
-import { createPreferences, type PreferencesService } from './settings/preferences';
-import { createSecretStore } from './settings/secret-store';
+import type { PreferencesService } from './settings/preferences';
+import { createSettingsModule } from './settings/settings-module';
 import type { JsonStore, SecretCipher, SecretStore } from './util/persisted-stores';
-import { createSettingsHandlers } from './settings/settings-handlers';
-import { bindLegacyKey, readStoredKey } from './settings/api-key';
-import { createToolPaths } from './settings/tool-paths';
-import { createConfJsonStore } from './settings/conf-store';
-import { verifyTool } from './media/tool-check';
 import type { FfTool } from './media/ffmpeg-locate';
-import { createServiceClient } from './service/client';
 import type { Logger } from './util/logger';
 import type { MediaResolver } from './media-resolver';
 import { createServiceProvider, type ServiceProvider } from './service-provider';
@@ -26,8 +20,6 @@ import { createDiskGuard } from './util/disk-space';
 import type { RemoteTimeouts } from './remote/remote-fetch';
 import type { RemoteAccess, RemoteDeadlines } from './remote/remote-input';
 import type { RemoteClipStream } from './remote/remote-clip-stream';
-import { createTeamHandlers } from './team/team-handlers';
-import { createTeamSettings } from './team/seat/team-settings';
 import { composeCatalogApp, recoveryApp, type CatalogApp, type CatalogAppNeeds } from './catalog-app';
 
 export interface AppCoreOptions {
@@ -95,51 +87,11 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
     backupsDir: path.join(o.dataDir, BACKUP_DIR),
   };
   const events = new EventBus();
-  const preferences = createPreferences(o.preferencesStore, o.logger);
-  const secrets = createSecretStore(path.join(o.dataDir, 'secrets.json'), o.secretCipher);
-  const storedKey = readStoredKey(secrets);
-  if (storedKey) o.logger.addSecret(storedKey.key);
-  {
-    const p = preferences.get();
-    bindLegacyKey(secrets, p.baseUrls[p.region]);
-  }
+  const settings = createSettingsModule({ ...o, events });
+  const { preferences, secrets, tools, teamSettings } = settings;
   const service = createServiceProvider(preferences, secrets);
   const disk = createDiskGuard(o.dataDir, o.minFreeBytes);
   const remote = (): RemoteAccess => ({ policy: { allowLoopback: o.remote?.allowLoopback === true }, timeouts: o.remote?.timeouts, deadlines: o.remote?.deadlines });
-
-  const tools = createToolPaths(o.toolPaths, preferences);
-
-  // Settings live outside the catalog: they answer whatever state the catalog is in. What a change
-  // of key or address means to the parts on the catalog is theirs to say (set while they stand).
-  let settingsChanged = () => {};
-  const settingsHandlers = createSettingsHandlers({
-    preferences,
-    secrets,
-    events,
-    logger: o.logger,
-    transport: o.transport,
-    dataDir: o.dataDir,
-    version: o.version,
-    ffmpegPath: tools.ffmpegPath,
-    probeService: async (target) => {
-      // A client of its own for what the form holds; it shares the limiter of that address and key.
-      const p = preferences.get();
-      const client = createServiceClient({ region: p.region, baseUrls: { [p.region]: target.baseUrl }, apiKey: target.apiKey, authHeader: target.authHeader, qps: p.qps, concurrency: p.concurrency });
-      client.clearAuthRejection();
-      const started = performance.now();
-      const collections = await client.listCollections();
-      return { latencyMs: performance.now() - started, collections: collections.length };
-    },
-    toolStatus: tools.toolStatus,
-    chooseFile: o.chooseFile,
-    verifyTool,
-    onChanged: () => settingsChanged(),
-  });
-
-  // The team library's opt-in lives beside the settings, outside the catalog: joining or leaving
-  // never touches this machine's catalog.
-  const teamSettings = createTeamSettings({ store: createConfJsonStore(o.dataDir, 'team'), secrets, logger: o.logger });
-  const teamHandlers = createTeamHandlers(teamSettings);
 
   const needs: CatalogAppNeeds = {
     dataDir: o.dataDir,
@@ -155,10 +107,10 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
     desktop: o.desktop,
     teamLeaseMs: o.teamLeaseMs,
     teamRecheckMs: o.teamRecheckMs,
-    own: { ...settingsHandlers, ...teamHandlers, ...createCatalogHandlers({ health: () => session.health(), restore: (id) => session.restore(id), startNew: () => session.startNew() }) },
+    own: { ...settings.handlers, ...createCatalogHandlers({ health: () => session.health(), restore: (id) => session.restore(id), startNew: () => session.startNew() }) },
     explain: (e) => session.explain(e),
     backupIfDue: () => session.backupIfDue(),
-    onSettingsChanged: (listener) => (settingsChanged = listener),
+    onSettingsChanged: settings.onChanged,
   };
   const session: CatalogSession<CatalogApp> = new CatalogSession<CatalogApp>({
     file: paths.catalog,
