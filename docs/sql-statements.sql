@@ -1326,13 +1326,13 @@ SELECT id FROM segments WHERE clip_id = ?;
 -- segmentsOverlapping
 SELECT id FROM segments WHERE clip_id = ? AND start_s < ? AND end_s > ?;
 
--- ===== src-main/core/team/change-store.ts (1)
+-- ===== src-main/core/team/server/change-store.ts (1)
 -- page
 SELECT id, table_name, row_key, op FROM team.changes
 WHERE xid >= pg_snapshot_xmin($1::pg_snapshot) AND NOT pg_visible_in_snapshot(xid, $1::pg_snapshot) AND id > $2
 ORDER BY id LIMIT $3;
 
--- ===== src-main/core/team/clip-results-store.ts (9)
+-- ===== src-main/core/team/server/clip-results-store.ts (9)
 -- held
 SELECT 1 FROM team.jobs WHERE id = $1 AND state = 'running' AND lease_owner = $2 AND lease_token = $3 AND lease_expires_at > now() FOR UPDATE;
 -- header
@@ -1360,7 +1360,7 @@ FROM team.segments WHERE clip_id = $1 AND profile_id = $2 ORDER BY shot_idx, chu
 -- pictures
 SELECT shot_idx, kind, file_name, width, height, frames, time_s, image FROM team.thumbnails WHERE clip_id = $1 ORDER BY id;
 
--- ===== src-main/core/team/journal-store.ts (4)
+-- ===== src-main/core/team/server/journal-store.ts (4)
 -- recordTeamUpload
 INSERT INTO team.uploads (request_id, region, storage_keys, seat_id) VALUES ($1, $2, $3::jsonb, $4)
 ON CONFLICT (request_id, region) DO UPDATE SET storage_keys = excluded.storage_keys, seat_id = excluded.seat_id, at = now();
@@ -1372,7 +1372,7 @@ ON CONFLICT (upload_request_id, kind, region) DO UPDATE SET task_id = excluded.t
 -- found
 SELECT upload_request_id, kind, task_id FROM team.tasks WHERE region = $1 AND upload_request_id = ANY($2::text[]);
 
--- ===== src-main/core/team/migration-store.ts (4)
+-- ===== src-main/core/team/server/migration-store.ts (4)
 -- appliedMigrations
 CREATE TABLE IF NOT EXISTS team.schema_migrations (
   version    integer PRIMARY KEY,
@@ -1387,12 +1387,12 @@ SELECT max(version) AS version FROM team.schema_migrations;
 -- applyMigration
 INSERT INTO team.schema_migrations (version, name, sha256) VALUES ($1, $2, $3);
 
--- ===== src-main/core/team/seat-store.ts (1)
+-- ===== src-main/core/team/server/seat-store.ts (1)
 -- upsertSeat
 INSERT INTO team.seats (seat_id, name, roots) VALUES ($1, $2, $3)
 ON CONFLICT (seat_id) DO UPDATE SET name = excluded.name, roots = excluded.roots, last_seen_at = now();
 
--- ===== src-main/core/team/team-clip-store.ts (5)
+-- ===== src-main/core/team/server/team-clip-store.ts (5)
 -- made
 INSERT INTO team.clips (fingerprint, size_bytes, file_name, created_by) VALUES ($1, $2, $3, $4)
 ON CONFLICT (fingerprint) DO NOTHING RETURNING id;
@@ -1413,7 +1413,7 @@ SELECT t.root_key AS their_root, t.rel_path AS their_rel, o.root_key AS our_root
 WHERE o.seen_by = $1
 ORDER BY o.seen_at DESC LIMIT $2;
 
--- ===== src-main/core/team/team-collection-store.ts (9)
+-- ===== src-main/core/team/server/team-collection-store.ts (9)
 -- claimed
 INSERT INTO team.collection_videos AS t (collection_id, region, clip_id, status, uploaded_by, upload_expires_at, added_at, added_by)
 VALUES ($1, $2, $3, 'uploading', $4, now() + make_interval(secs => $5), $6, $4)
@@ -1452,7 +1452,7 @@ SELECT collection_id, region, clip_id, video_id, status, uploaded_by, added_at, 
 -- r
 SELECT collection_id, region, clip_id, video_id, status, uploaded_by, added_at, added_by, removed_at, removed_by FROM team.collection_videos WHERE clip_id = ANY($1::bigint[]);
 
--- ===== src-main/core/team/team-job-store.ts (10)
+-- ===== src-main/core/team/server/team-job-store.ts (10)
 -- added
 INSERT INTO team.jobs (clip_id, stage, payload)
 VALUES ($1, $2, $3)
@@ -1530,7 +1530,7 @@ UPDATE team.jobs SET state = 'running', lease_owner = $1, lease_token = lease_to
  WHERE id = (SELECT id FROM team.jobs WHERE clip_id IS NULL AND stage = $2 AND state = 'queued' FOR UPDATE SKIP LOCKED)
 RETURNING id, lease_token, payload, lease_expires_at;
 
--- ===== src-main/core/team/team-marks-store.ts (9)
+-- ===== src-main/core/team/server/team-marks-store.ts (9)
 -- upsertTeamRange
 INSERT INTO team.ranges AS r (id, clip_id, in_frame, out_frame, rate_num, rate_den, span_at, span_by, name, name_at, name_by,
   note, note_at, note_by, rating, rating_at, rating_by, created_at, created_by, deleted_at, deleted_by)
@@ -1593,6 +1593,13 @@ SELECT clip_id, range_id, keyword_norm, keyword, added_at, added_by, removed_at,
 -- clipMarks
 SELECT clip_id, rating, rating_at, rating_by FROM team.clip_marks WHERE clip_id = ANY($1::bigint[]);
 
+-- ===== src-main/core/team/server/text-vector-store.ts (2)
+-- found
+SELECT text_norm, vector FROM team.text_vectors WHERE model = $1 AND region = $2 AND text_norm = ANY($3::text[]);
+-- recordTeamTextVector
+INSERT INTO team.text_vectors (text_norm, model, region, dim, vector, seat_id) VALUES ($1, $2, $3, $4, $5, $6)
+ON CONFLICT (text_norm, model, region) DO NOTHING;
+
 -- ===== src-main/core/team/team-replica-store.ts (11)
 -- r
 SELECT clip_id, team_clip_id, results_from, published_at FROM team_clips WHERE clip_id = ?;
@@ -1625,10 +1632,3 @@ SELECT COUNT(*) AS clips,
      COUNT(*) FILTER (WHERE t.results_from IS NOT NULL) AS fromOtherSeats,
      COUNT(*) FILTER (WHERE t.results_from IS NULL AND t.published_at IS NULL AND c.indexed_at IS NOT NULL) AS unpublished
 FROM team_clips t JOIN clips c ON c.id = t.clip_id;
-
--- ===== src-main/core/team/text-vector-store.ts (2)
--- found
-SELECT text_norm, vector FROM team.text_vectors WHERE model = $1 AND region = $2 AND text_norm = ANY($3::text[]);
--- recordTeamTextVector
-INSERT INTO team.text_vectors (text_norm, model, region, dim, vector, seat_id) VALUES ($1, $2, $3, $4, $5, $6)
-ON CONFLICT (text_norm, model, region) DO NOTHING;

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { migrateTeamSchema } from '../src-main/core/team/migrate-team';
+import { migrateTeamSchema } from '../src-main/core/team/server/migrate-team';
 
 /**
  * The team server's migrations, run by its administrator after scripts/team-server-setup.sql and

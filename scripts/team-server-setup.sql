@@ -3,7 +3,7 @@
 --   psql -d reelscout_team -v ON_ERROR_STOP=1 -f scripts/team-server-setup.sql
 --   psql -d reelscout_team -c '\password reelscout_seat'
 -- Safe to run again. The tables themselves come from the app's numbered migrations
--- (src-main/core/team/migrations), applied by the migration runner as reelscout_owner.
+-- (src-main/core/team/server/migrations), applied by the migration runner as reelscout_owner.
 
 DO $$
 BEGIN

@@ -4,47 +4,23 @@ import { BACKUP_DIR } from './catalog/catalog-backups';
 import { clipCount } from './library/clip-store';
 import { rangeCount } from './marks/range-store';
 import { CatalogSession } from './catalog/catalog-session';
-import { ffPath } from './media/ffmpeg-locate';
-import { createDispatcher, type Dispatch } from './rpc/dispatcher';
+import { createCatalogHandlers } from './catalog/catalog-handlers';
+import type { Dispatch } from './rpc/dispatcher';
 import { EventBus } from './rpc/event-bus';
-import type { Handlers } from './rpc/handlers';
-import { createPreferences, type PreferencesService } from './settings/preferences';
-import { createSecretStore } from './settings/secret-store';
+import type { PreferencesService } from './settings/preferences';
+import { createSettingsModule } from './settings/settings-module';
 import type { JsonStore, SecretCipher, SecretStore } from './util/persisted-stores';
-import { createSettingsHandlers } from './settings/settings-handlers';
-import { bindLegacyKey, readStoredKey } from './settings/api-key';
-import { verifyTool } from './media/tool-check';
-import { locateTool, type FfTool } from './media/ffmpeg-locate';
-import { createServiceClient } from './service/client';
-import type { ToolStatus } from '../../src-shared/contract/settings';
-import { AppError, toAppError } from '../../src-shared/errors';
-import { METHODS, type MethodName } from '../../src-shared/contract';
+import type { FfTool } from './media/ffmpeg-locate';
 import type { Logger } from './util/logger';
-import { createMediaResolver, type MediaResolver } from './media-resolver';
-import { createPlaybackHandlers, createProxyFileOpen } from './proxies/proxy-handlers';
-import { createClipFiles } from './library/clip-file';
+import type { MediaResolver } from './media-resolver';
 import { createServiceProvider, type ServiceProvider } from './service-provider';
-import { createLibraryService } from './library/library-handlers';
-import { posterPathOf } from './library/thumbnail-store';
-import { createMarksHandlers } from './marks/marks-handlers';
-import { createExportHandlers } from './export/export-handlers';
-import { createServiceActionsHandlers } from './service-actions/service-actions-handlers';
-import { createFilesHandlers, type DesktopShell } from './files/files-handlers';
-import { readUnder } from './util/open-verified';
-import { createAppPipeline } from './pipeline/app-pipeline';
-import { createCollectionsModule } from './collections/collections-module';
-import { createSearchModule, searchServiceBinding } from './search/search-module';
+import type { DesktopShell } from './files/files-handlers';
 import { acquireDataDirLock, type DataDirLock } from './util/data-dir-lock';
 import { createDiskGuard } from './util/disk-space';
-import { createCatalogHandlers } from './catalog/catalog-handlers';
-import { checkpointAfterSave } from './catalog/checkpoint';
 import type { RemoteTimeouts } from './remote/remote-fetch';
 import type { RemoteAccess, RemoteDeadlines } from './remote/remote-input';
-import { createRemoteClipStream, type RemoteClipStream } from './remote/remote-clip-stream';
-import { createConfJsonStore } from './settings/conf-store';
-import { createTeamHandlers } from './team/team-handlers';
-import { createTeamSettings } from './team/team-settings';
-import { createTeamRuntime, type TeamRuntime } from './team-runtime';
+import type { RemoteClipStream } from './remote/remote-clip-stream';
+import { composeCatalogApp, recoveryApp, type CatalogApp, type CatalogAppNeeds } from './catalog-app';
 
 export interface AppCoreOptions {
   dataDir: string;
@@ -87,9 +63,6 @@ export interface AppCore {
   dispose(): Promise<void>;
 }
 
-/** A poster shown under the pointer in a drag is a small JPEG; anything bigger in its place is not read. */
-const MAX_DRAG_ICON = 4 * 1024 * 1024;
-
 /**
  * Composition root of everything that does not need Electron. The Electron main entry and the
  * web server both build one of these and only differ in how they carry the contract.
@@ -105,14 +78,6 @@ export async function createAppCore(o: AppCoreOptions): Promise<AppCore> {
   }
 }
 
-/** What the app builds on one open catalog (catalog-session.ts rebuilds it when the catalog changes). */
-interface CatalogApp {
-  dispatch: Dispatch;
-  resolveMedia: MediaResolver;
-  openRemoteClip: RemoteClipStream;
-  dispose(): Promise<void>;
-}
-
 async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<AppCore> {
   const paths = {
     dataDir: o.dataDir,
@@ -122,88 +87,31 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
     backupsDir: path.join(o.dataDir, BACKUP_DIR),
   };
   const events = new EventBus();
-  const preferences = createPreferences(o.preferencesStore, o.logger);
-  const secrets = createSecretStore(path.join(o.dataDir, 'secrets.json'), o.secretCipher);
-  const storedKey = readStoredKey(secrets);
-  if (storedKey) o.logger.addSecret(storedKey.key);
-  {
-    const p = preferences.get();
-    bindLegacyKey(secrets, p.baseUrls[p.region]);
-  }
+  const settings = createSettingsModule({ ...o, events });
+  const { preferences, secrets, tools, teamSettings } = settings;
   const service = createServiceProvider(preferences, secrets);
   const disk = createDiskGuard(o.dataDir, o.minFreeBytes);
   const remote = (): RemoteAccess => ({ policy: { allowLoopback: o.remote?.allowLoopback === true }, timeouts: o.remote?.timeouts, deadlines: o.remote?.deadlines });
 
-  // Paths chosen in main (Settings' file dialog, web mode's flags), read at each use so a change
-  // applies without a restart, and checked to be ffmpeg/ffprobe before anything runs them.
-  const chosenTool = (tool: FfTool): { path: string; source: 'flag' | 'setting' } | null => {
-    const flag = o.toolPaths?.[tool];
-    if (flag) return { path: flag, source: 'flag' };
-    const p = preferences.get();
-    const setting = tool === 'ffmpeg' ? p.ffmpegPath : p.ffprobePath;
-    return setting ? { path: setting, source: 'setting' } : null;
-  };
-  const tools = () => {
-    const out: { ffmpeg?: string; ffprobe?: string } = {};
-    for (const tool of ['ffmpeg', 'ffprobe'] as const) {
-      const chosen = chosenTool(tool);
-      if (!chosen) continue;
-      verifyTool(tool, chosen.path);
-      out[tool] = chosen.path;
-    }
-    return out;
-  };
-  const toolStatus = (): ToolStatus[] =>
-    (['ffmpeg', 'ffprobe'] as const).map((tool) => {
-      const chosen = chosenTool(tool);
-      try {
-        const located = locateTool(tool, { explicit: { [tool]: chosen?.path } });
-        return { tool, path: located.path, source: chosen?.source ?? located.source, origin: located.origin ?? null, version: verifyTool(tool, located.path), error: null };
-      } catch (e) {
-        return { tool, path: chosen?.path ?? null, source: chosen?.source ?? null, origin: null, version: null, error: toAppError(e).toJSON() };
-      }
-    });
-  const ffmpegBinary = () => ffPath('ffmpeg', { ffmpeg: tools().ffmpeg });
-  const ffmpegPath = () => {
-    try {
-      return ffmpegBinary();
-    } catch {
-      return null;
-    }
-  };
-
-  // Settings live outside the catalog: they answer whatever state the catalog is in. What a change
-  // of key or address means to the parts on the catalog is theirs to say (set while they stand).
-  let settingsChanged = () => {};
-  const settingsHandlers = createSettingsHandlers({
-    preferences,
-    secrets,
+  const needs: CatalogAppNeeds = {
+    dataDir: o.dataDir,
+    paths,
     events,
     logger: o.logger,
-    transport: o.transport,
-    dataDir: o.dataDir,
-    version: o.version,
-    ffmpegPath,
-    probeService: async (target) => {
-      // A client of its own for what the form holds; it shares the limiter of that address and key.
-      const p = preferences.get();
-      const client = createServiceClient({ region: p.region, baseUrls: { [p.region]: target.baseUrl }, apiKey: target.apiKey, authHeader: target.authHeader, qps: p.qps, concurrency: p.concurrency });
-      client.clearAuthRejection();
-      const started = performance.now();
-      const collections = await client.listCollections();
-      return { latencyMs: performance.now() - started, collections: collections.length };
-    },
-    toolStatus,
-    chooseFile: o.chooseFile,
-    verifyTool,
-    onChanged: () => settingsChanged(),
-  });
-
-  // The team library's opt-in lives beside the settings, outside the catalog: joining or leaving
-  // never touches this machine's catalog.
-  const teamSettings = createTeamSettings({ store: createConfJsonStore(o.dataDir, 'team'), secrets, logger: o.logger });
-  const teamHandlers = createTeamHandlers(teamSettings);
-
+    preferences,
+    service,
+    tools,
+    disk,
+    teamSettings,
+    remote,
+    desktop: o.desktop,
+    teamLeaseMs: o.teamLeaseMs,
+    teamRecheckMs: o.teamRecheckMs,
+    own: { ...settings.handlers, ...createCatalogHandlers({ health: () => session.health(), restore: (id) => session.restore(id), startNew: () => session.startNew() }) },
+    explain: (e) => session.explain(e),
+    backupIfDue: () => session.backupIfDue(),
+    onSettingsChanged: settings.onChanged,
+  };
   const session: CatalogSession<CatalogApp> = new CatalogSession<CatalogApp>({
     file: paths.catalog,
     backupsDir: paths.backupsDir,
@@ -211,158 +119,9 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
     events,
     logger: o.logger,
     counters: { clips: clipCount, ranges: rangeCount },
-    compose: (db, readOnly) => composeCatalogApp(db, readOnly),
-    recovery: () => recoveryApp(),
+    compose: (db, readOnly) => composeCatalogApp(needs, db, readOnly),
+    recovery: () => recoveryApp(needs, () => session.health().message ?? 'the catalog is damaged'),
   });
-  const catalogHandlers = createCatalogHandlers(session);
-  const dispatcher = (handlers: Handlers) => createDispatcher(handlers, o.logger, (e) => session.explain(e));
-
-  /** A damaged catalog: settings and the catalog's own methods answer; everything else says why not. */
-  function recoveryApp(): CatalogApp {
-    const own = { ...settingsHandlers, ...teamHandlers, ...catalogHandlers } as Partial<Handlers>;
-    const refuse = () => {
-      throw new AppError('damaged', session.health().message ?? 'the catalog is damaged');
-    };
-    const handlers = Object.fromEntries((Object.keys(METHODS) as MethodName[]).map((m) => [m, own[m] ?? refuse])) as unknown as Handlers;
-    return { dispatch: dispatcher(handlers), resolveMedia: async () => null, openRemoteClip: async () => null, dispose: async () => {} };
-  }
-
-  /** The whole app on an open catalog; `readOnly` (a full disk) starts nothing that writes. */
-  function composeCatalogApp(db: CatalogDb, readOnly: boolean): CatalogApp {
-    const shutdown = new AbortController();
-    const clipFiles = createClipFiles(db);
-    // A seat of a team library divides the indexing with the other seats (none while read-only).
-    let team: TeamRuntime | null = null;
-    const pipeline = createAppPipeline({
-      db,
-      events,
-      service,
-      cacheDir: paths.cacheDir,
-      tools,
-      logger: o.logger,
-      options: {
-        disk: { room: () => disk.room(), describe: () => `${disk.describe()} Work carries on by itself once there is room; nothing is lost.` },
-        share: () => team?.share() ?? null,
-        proxySettings: () => ({ policy: preferences.get().proxies, budgetBytes: preferences.get().proxyBudgetGb * 1e9 }),
-      },
-    });
-    const library = createLibraryService({
-      db,
-      events,
-      cacheDir: paths.cacheDir,
-      logger: o.logger,
-      signal: shutdown.signal,
-      // The one runner: posters, shots, thumbnails and indexing are all stages of the pipeline.
-      indexClips: (ids, opts) => pipeline.pipeline.enqueueClips(ids, opts),
-      indexStates: (ids) => pipeline.pipeline.indexStates(ids),
-      beforeImport: () => disk.require(),
-      // The first clips catalogued are what the first backup is for (catalog-backups.ts).
-      afterImport: () => session.backupIfDue(),
-      ...(readOnly ? { pollOnStart: false, volumePollMs: 0 } : {}),
-    });
-    const collections = createCollectionsModule({
-      db,
-      events,
-      logger: o.logger,
-      cacheDir: paths.cacheDir,
-      region: () => preferences.get().region,
-      client: () => service.client(),
-      ffmpeg: ffmpegBinary,
-      queue: pipeline.pipeline.queue,
-      share: () => team?.collectionShare() ?? null,
-    });
-    if (!readOnly) {
-      team = createTeamRuntime({
-        settings: teamSettings,
-        db,
-        events,
-        cacheDir: paths.cacheDir,
-        pipeline: pipeline.pipeline,
-        collections,
-        identity: () => service.identity(),
-        logger: o.logger,
-        leaseMs: o.teamLeaseMs,
-        recheckMs: o.teamRecheckMs,
-        importFiles: (files) => library.importPaths(files, 'team'),
-      });
-    }
-    const search = createSearchModule({
-      db,
-      indexDir: path.join(o.dataDir, 'search-index'),
-      ...searchServiceBinding(service),
-      events,
-      logger: o.logger,
-      // The reference queries relevance is measured against are a job of the one runner (none
-      // while read-only: nothing may be queued).
-      queue: readOnly ? undefined : pipeline.pipeline.queue,
-      backgroundClient: () => service.client(),
-      textShare: () => team?.textShare() ?? null,
-    });
-    // A new key or address: the pipeline retries what the old one was refused, search asks for its
-    // reference queries in the new space.
-    settingsChanged = () => {
-      pipeline.pipeline.onSettingsChanged();
-      search.service.bankChanged();
-    };
-
-    const handlers: Handlers = {
-      ...settingsHandlers,
-      ...teamHandlers,
-      ...catalogHandlers,
-      ...library.handlers,
-      ...pipeline.handlers,
-      ...collections.handlers,
-      ...search.handlers,
-      // Marks are the editor's own work: each save goes into the catalog file at once, not only
-      // into its journal, so a damaged journal cannot take them.
-      ...createMarksHandlers(db, events, () => {
-        checkpointAfterSave(db, o.logger);
-        // joined: the edit is sent soon (it is in the catalog's outbox either way)
-        team?.marksEdited();
-      }),
-      'team.activity': () => team?.activity() ?? { joined: false, online: false, clips: 0, indexedHere: 0, fromOtherSeats: 0, unpublished: 0, notHere: 0, notHereShares: [], held: null },
-      ...createExportHandlers(db, o.desktop),
-      ...createServiceActionsHandlers({
-        db,
-        events,
-        signal: shutdown.signal,
-        client: () => service.client(),
-        identity: () => service.identity(),
-        ffmpeg: ffmpegBinary,
-        ffprobe: () => tools().ffprobe,
-        profile: pipeline.pipeline.profile,
-        cacheDir: paths.cacheDir,
-        remote,
-        logger: o.logger,
-      }),
-      ...createPlaybackHandlers({ db, clipFile: clipFiles.check, cacheDir: paths.cacheDir, proxyPolicy: () => preferences.get().proxies }),
-      ...createFilesHandlers(clipFiles.check, o.desktop, async (clipId) => {
-        const poster = posterPathOf(db, clipId);
-        const bytes = poster ? await readUnder(paths.thumbsDir, poster, MAX_DRAG_ICON) : null;
-        return bytes instanceof Buffer ? bytes : null;
-      }),
-    };
-    if (!readOnly) {
-      pipeline.start();
-      // Rows attached just before a crash may not have reached the queue (the row is written first).
-      collections.resume();
-    }
-    void search.start();
-
-    return {
-      dispatch: dispatcher(handlers),
-      resolveMedia: createMediaResolver(clipFiles.open, paths.thumbsDir, createProxyFileOpen(db, paths.cacheDir)),
-      openRemoteClip: createRemoteClipStream(db, remote),
-      async dispose() {
-        settingsChanged = () => {};
-        shutdown.abort();
-        library.dispose();
-        await team?.stop();
-        await pipeline.stop();
-        await search.dispose();
-      },
-    };
-  }
 
   await session.open();
   return {

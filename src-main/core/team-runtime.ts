@@ -9,15 +9,15 @@ import type { IndexingPipeline } from './pipeline/indexing-pipeline';
 import type { ClipShare } from './pipeline/pipeline-deps';
 import type { EventBus } from './rpc/event-bus';
 import { TeamTextSharing, type TextShare } from './search/text-sharing';
-import { TeamSeat } from './team/team-seat';
-import type { TeamSettings } from './team/team-settings';
+import { TeamSeat } from './team/seat/team-seat';
+import type { TeamSettings } from './team/seat/team-settings';
 import { teamClipCounts } from './team/team-replica-store';
 import type { TeamActivity } from '../../src-shared/contract/team';
 import type { Logger } from './util/logger';
 
 /**
  * The team library while this workstation is joined (docs/notes-team-library.md): the seat's link
- * to the server (team/team-seat.ts) and the modules that work through it, started at once when the
+ * to the server (team/seat/team-seat.ts) and the modules that work through it, started at once when the
  * catalog opens joined, or when the user joins, and stopped when they leave. Solo, nothing runs.
  */
 

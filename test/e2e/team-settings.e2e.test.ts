@@ -3,7 +3,7 @@ import type { TeamStatus } from '../../src-shared/contract/team';
 import { callOk } from '../helpers/app-call';
 import { describeWithPostgres, SEAT_ROLE, startPgCluster, TEAM_DATABASE, type PgCluster } from '../helpers/pg-cluster';
 import { launchApp, type E2eApp } from './harness';
-import { readTeamMigrations } from '../../src-main/core/team/migrate-team';
+import { readTeamMigrations } from '../../src-main/core/team/server/migrate-team';
 
 /** The schema version this app's migrations reach. */
 const LATEST = readTeamMigrations().at(-1)!.version;

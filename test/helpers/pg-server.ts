@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { migrateTeamSchema } from '../../src-main/core/team/migrate-team';
+import { migrateTeamSchema } from '../../src-main/core/team/server/migrate-team';
 import type { TeamConnectionSettings } from '../../src-shared/contract/team';
 import { REPO_ROOT } from './paths';
 

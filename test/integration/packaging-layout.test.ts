@@ -5,7 +5,7 @@ import { createPackageWithOptions, listPackage } from '@electron/asar';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FACE_MODEL_FILE, resolveFaceModelPath, resolveWorkerScript, WORKER_FILE } from '../../src-main/core/analysis/resource-paths';
 import { locateTool } from '../../src-main/core/media/ffmpeg-locate';
-import { readTeamMigrations, resolveTeamMigrationsDir } from '../../src-main/core/team/migrate-team';
+import { readTeamMigrations, resolveTeamMigrationsDir } from '../../src-main/core/team/server/migrate-team';
 import { REPO_ROOT, tempDir } from '../helpers/paths';
 import { licenceOf, SOURCES } from '../../scripts/stage-ffmpeg.mjs';
 

@@ -1,9 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { TeamChangeListener, type TeamWake } from '../../src-main/core/team/change-listener';
-import { currentTeamCursor, pullTeamChanges, type TeamChange } from '../../src-main/core/team/change-store';
-import { upsertSeat } from '../../src-main/core/team/seat-store';
-import { adoptTeamClip, recordTeamClipLocation } from '../../src-main/core/team/team-clip-store';
+import { TeamChangeListener, type TeamWake } from '../../src-main/core/team/seat/change-listener';
+import { currentTeamCursor, pullTeamChanges, type TeamChange } from '../../src-main/core/team/server/change-store';
+import { upsertSeat } from '../../src-main/core/team/server/seat-store';
+import { adoptTeamClip, recordTeamClipLocation } from '../../src-main/core/team/server/team-clip-store';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 
 /**

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { readTeamMigrations } from '../../src-main/core/team/migrate-team';
+import { readTeamMigrations } from '../../src-main/core/team/server/migrate-team';
 import { startWebApp, type WebApp } from '../../src-main/web/web-app';
 import type { TeamActivity, TeamConnectionSettings, TeamStatus } from '../../src-shared/contract/team';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';

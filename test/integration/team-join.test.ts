@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { readTeamMigrations } from '../../src-main/core/team/migrate-team';
+import { readTeamMigrations } from '../../src-main/core/team/server/migrate-team';
 import { startWebApp, type WebApp } from '../../src-main/web/web-app';
 import type { Envelope } from '../../src-shared/contract';
 import type { TeamConnectionSettings } from '../../src-shared/contract/team';

@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { nextLease, type LeaseEvent, type LeaseState } from '../../src-main/core/team/lease';
-import { upsertSeat } from '../../src-main/core/team/seat-store';
-import { adoptTeamClip } from '../../src-main/core/team/team-clip-store';
+import { nextLease, type LeaseEvent, type LeaseState } from '../../src-main/core/team/rules/lease';
+import { upsertSeat } from '../../src-main/core/team/server/seat-store';
+import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import {
   claimTeamwideJob,
   completeTeamJob,
@@ -12,7 +12,7 @@ import {
   reapExpiredTeamLeases,
   renewTeamLeases,
   type ClaimedTeamJob,
-} from '../../src-main/core/team/team-job-store';
+} from '../../src-main/core/team/server/team-job-store';
 import { QUERY_BANK_STAGE } from '../../src-shared/contract/stage-graph';
 import { seededRandom } from '../../src-main/core/util/seeded-random';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';

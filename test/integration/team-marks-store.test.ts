@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { currentTeamCursor, pullTeamChanges } from '../../src-main/core/team/change-store';
-import { mergeClipMark, mergeKeyword, mergeRange, type ClipMarkState, type KeywordState, type RangeState, type Stamp } from '../../src-main/core/team/marks-merge';
-import { readTeamMarks, readTeamMarksOfClips, upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange } from '../../src-main/core/team/team-marks-store';
-import { upsertSeat } from '../../src-main/core/team/seat-store';
-import { adoptTeamClip } from '../../src-main/core/team/team-clip-store';
+import { currentTeamCursor, pullTeamChanges } from '../../src-main/core/team/server/change-store';
+import { mergeClipMark, mergeKeyword, mergeRange, type ClipMarkState, type KeywordState, type RangeState, type Stamp } from '../../src-main/core/team/rules/marks-merge';
+import { readTeamMarks, readTeamMarksOfClips, upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange } from '../../src-main/core/team/server/team-marks-store';
+import { upsertSeat } from '../../src-main/core/team/server/seat-store';
+import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import { seededRandom } from '../../src-main/core/util/seeded-random';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 

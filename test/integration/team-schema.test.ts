@@ -1,10 +1,10 @@
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { migrateTeamSchema, readTeamMigrations } from '../../src-main/core/team/migrate-team';
-import { MIGRATION_LOCK_KEY } from '../../src-main/core/team/migration-store';
-import { upsertSeat } from '../../src-main/core/team/seat-store';
-import { adoptTeamClip } from '../../src-main/core/team/team-clip-store';
-import { lookAtClipJob } from '../../src-main/core/team/team-job-store';
+import { migrateTeamSchema, readTeamMigrations } from '../../src-main/core/team/server/migrate-team';
+import { MIGRATION_LOCK_KEY } from '../../src-main/core/team/server/migration-store';
+import { upsertSeat } from '../../src-main/core/team/server/seat-store';
+import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
+import { lookAtClipJob } from '../../src-main/core/team/server/team-job-store';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 
 /**

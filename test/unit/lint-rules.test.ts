@@ -40,7 +40,7 @@ describe('sql-in-stores', () => {
     const got = await problems('src-main/core/team/claim-loop.ts', pgQuery);
     expect(got.filter((p) => p.startsWith('local/sql-in-stores'))).toHaveLength(2);
     expect(got.join('\n')).toContain('`.query(` runs SQL');
-    expect((await problems('src-main/core/team/team-job-store.ts', pgQuery)).filter((p) => p.startsWith('local/sql-in-stores'))).toEqual([]);
+    expect((await problems('src-main/core/team/server/team-job-store.ts', pgQuery)).filter((p) => p.startsWith('local/sql-in-stores'))).toEqual([]);
   });
 });
 

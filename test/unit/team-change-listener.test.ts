@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reconnectDelayMs } from '../../src-main/core/team/change-listener';
+import { reconnectDelayMs } from '../../src-main/core/team/seat/change-listener';
 
 describe('team change listener reconnects', () => {
   it('back off from the first wait, doubling, to the ceiling', () => {

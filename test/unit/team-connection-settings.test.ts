@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopbackHost, teamClientConfig } from '../../src-main/core/team/connection-settings';
+import { isLoopbackHost, teamClientConfig } from '../../src-main/core/team/seat/connection-settings';
 import { teamConnectionSettingsSchema, type TeamConnectionSettings } from '../../src-shared/contract/team';
 
 const base: TeamConnectionSettings = { host: 'db.post.example', port: 5432, database: 'reelscout_team', user: 'reelscout_seat', sslmode: 'verify-full', seatName: 'Edit 1' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextLease, type LeaseState } from '../../src-main/core/team/lease';
+import { nextLease, type LeaseState } from '../../src-main/core/team/rules/lease';
 
 const queued: LeaseState = { state: 'queued', token: 0, recoveries: 0 };
 const LEASE = 30_000;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pendingMigrations, readTeamMigrations, resolveTeamMigrationsDir } from '../../src-main/core/team/migrate-team';
+import { pendingMigrations, readTeamMigrations, resolveTeamMigrationsDir } from '../../src-main/core/team/server/migrate-team';
 import { tempDir } from '../helpers/paths';
 
 describe('team migrations', () => {

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { teamErrorOf } from '../../src-main/core/team/pg-errors';
+import { teamErrorOf } from '../../src-main/core/team/server/pg-errors';
 import { AppError } from '../../src-shared/errors';
 
 const target = { host: 'db.post.example', port: 5432, database: 'reelscout_team', user: 'reelscout_seat' };

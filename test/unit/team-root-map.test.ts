@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { candidateLocations, learnRootMap, rootKeyOf } from '../../src-main/core/team/root-map';
+import { candidateLocations, learnRootMap, rootKeyOf } from '../../src-main/core/team/rules/root-map';
 
 const at = (rootKey: string, relPath: string) => ({ rootKey, relPath });
 

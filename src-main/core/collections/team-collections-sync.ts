@@ -1,5 +1,5 @@
 import { toAppError } from '../../../src-shared/errors';
-import type { TeamChange } from '../team/change-store';
+import type { TeamChange } from '../team/server/change-store';
 import {
   claimCollectionUpload,
   publishCollectionMember,
@@ -9,10 +9,10 @@ import {
   renewCollectionClaim,
   type TeamMember,
   type TeamMemberKey,
-} from '../team/team-collection-store';
-import type { TeamLink } from '../team/team-link';
-import { inTransaction } from '../team/pg-transaction';
-import { TeamRounds } from '../team/team-rounds';
+} from '../team/server/team-collection-store';
+import type { TeamLink } from '../team/seat/team-link';
+import { inTransaction } from '../team/server/pg-transaction';
+import { TeamRounds } from '../team/seat/team-rounds';
 import { localClipOfTeamClip, teamLinkOf } from '../team/team-replica-store';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { fingerprintOf } from '../library/clip-store';
@@ -28,7 +28,7 @@ import type { VideoKey, VideoRow } from './collection-video-row';
  * outbox (collection-store.ts), joined or not; this sends the outbox when the team server answers
  * (when the link comes online, soon after a change, every `everyMs`), and merges what the other seats
  * changed (the feed's `collection_videos`) through the store, by the rule of
- * team/collection-member-merge.ts. Members of a team clip this seat does not have wait and are read
+ * team/rules/collection-member-merge.ts. Members of a team clip this seat does not have wait and are read
  * again, whole, once the clip is linked here.
  *
  * It is also the upload's claim (CollectionShare): before sending a clip to a collection the stage

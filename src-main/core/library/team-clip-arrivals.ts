@@ -1,8 +1,8 @@
 import { AppError, toAppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { candidateLocations, learnRootMap, rootKeyOf, type RootRule } from '../team/root-map';
-import { locationPairs, publishedTeamClips, type PublishedTeamClip } from '../team/team-clip-store';
-import type { TeamLink } from '../team/team-link';
+import { candidateLocations, learnRootMap, rootKeyOf, type RootRule } from '../team/rules/root-map';
+import { locationPairs, publishedTeamClips, type PublishedTeamClip } from '../team/server/team-clip-store';
+import type { TeamLink } from '../team/seat/team-link';
 import { localClipOfTeamClip } from '../team/team-replica-store';
 import { silentLogger, type Logger } from '../util/logger';
 import { openVerified } from '../util/open-verified';
@@ -13,7 +13,7 @@ import { connectedDrives } from './volume-store';
 /**
  * Other seats' clips arriving in this seat's catalog (issue 28, "each workstation keeps its local
  * catalog as a replica of the team library"): a clip another seat indexed is looked for on this
- * seat's drives, through the share roots learned from the clips both seats have (team/root-map.ts),
+ * seat's drives, through the share roots learned from the clips both seats have (team/rules/root-map.ts),
  * and, when its file is here, imported as a drop of it would be. The import is the one way a clip
  * enters a catalog: the clip is probed and its poster made here (seconds), then its analysis finds
  * the team's results and copies them (pipeline/clip-sharing.ts): nothing is decoded, uploaded or

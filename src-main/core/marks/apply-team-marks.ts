@@ -1,5 +1,5 @@
 import type { CatalogDb } from '../catalog/open-catalog';
-import { keywordPresent, mergeClipMark, mergeKeyword, mergeRange, type ClipMarkState, type KeywordState, type RangeState, type Stamp } from '../team/marks-merge';
+import { keywordPresent, mergeClipMark, mergeKeyword, mergeRange, type ClipMarkState, type KeywordState, type RangeState, type Stamp } from '../team/rules/marks-merge';
 import { clipMarkRow, writeTeamClipMark } from './clip-mark-store';
 import { dropRangeKeywords, keywordRow, writeTeamKeyword } from './keyword-store';
 import { clipMarkState, keywordState, mine, rangeFields, rangeState } from './mark-versions';

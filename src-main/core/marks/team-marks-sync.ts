@@ -1,10 +1,10 @@
 import type { CatalogDb } from '../catalog/open-catalog';
-import { inTransaction } from '../team/pg-transaction';
+import { inTransaction } from '../team/server/pg-transaction';
 import type { EventBus } from '../rpc/event-bus';
-import type { TeamChange } from '../team/change-store';
-import type { TeamLink } from '../team/team-link';
-import { TeamRounds } from '../team/team-rounds';
-import { readTeamMarks, readTeamMarksOfClips, upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange, type TeamMarks } from '../team/team-marks-store';
+import type { TeamChange } from '../team/server/change-store';
+import type { TeamLink } from '../team/seat/team-link';
+import { TeamRounds } from '../team/seat/team-rounds';
+import { readTeamMarks, readTeamMarksOfClips, upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange, type TeamMarks } from '../team/server/team-marks-store';
 import { silentLogger, type Logger } from '../util/logger';
 import { applyTeamMarks } from './apply-team-marks';
 import { marksSent, unsentMarks, waitingClipsNowLinked } from './marks-outbox-store';

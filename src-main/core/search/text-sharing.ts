@@ -1,9 +1,9 @@
 import { QUERY_BANK_STAGE } from '../../../src-shared/contract/stage-graph';
 import { toAppError } from '../../../src-shared/errors';
 import { blobToFloat32, float32ToBlob } from '../catalog/vector-blob';
-import { claimTeamwideJob, completeTeamJob, renewTeamLeases, teamwideJobOf } from '../team/team-job-store';
-import type { TeamLink } from '../team/team-link';
-import { recordTeamTextVector, teamTextVectors } from '../team/text-vector-store';
+import { claimTeamwideJob, completeTeamJob, renewTeamLeases, teamwideJobOf } from '../team/server/team-job-store';
+import type { TeamLink } from '../team/seat/team-link';
+import { recordTeamTextVector, teamTextVectors } from '../team/server/text-vector-store';
 import { silentLogger, type Logger } from '../util/logger';
 import type { EmbeddingSpace } from './index/embedding-space';
 import { normalizeQuery } from './query/query-embedding-store';

@@ -1,6 +1,6 @@
 import type { teamMethods } from '../../../src-shared/contract/team';
 import type { HandlersFor } from '../rpc/handlers';
-import type { TeamSettings } from './team-settings';
+import type { TeamSettings } from './seat/team-settings';
 
 /**
  * The contract's team.* methods over the team settings (the password goes in, never out); they answer

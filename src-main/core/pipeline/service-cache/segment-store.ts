@@ -5,7 +5,7 @@ import { float32ToBlob } from '../../catalog/vector-blob';
 import type { StorageKeys } from '../../service/responses/storage-keys';
 import type { TensorService } from '../../tensors/chunk-upload';
 import { applyClipEvent } from '../../library/clips-repository';
-import type { PublishedSegment } from '../../team/clip-results-store';
+import type { PublishedSegment } from '../../team/server/clip-results-store';
 
 /** Rows of the service cache (migration 0004) as the pipeline reads them. */
 export interface SegmentRow {

@@ -1,4 +1,4 @@
-import { AppError, toAppError } from '../../../src-shared/errors';
+import { AppError, toAppError } from '../../../../src-shared/errors';
 
 /**
  * A failure of the team server's connection or of a seat's first reads, as an AppError kind the

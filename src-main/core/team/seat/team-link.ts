@@ -1,5 +1,5 @@
 import type { ClientBase } from 'pg';
-import type { TeamChange } from './change-store';
+import type { TeamChange } from '../server/change-store';
 
 /**
  * What the modules of a joined seat (clip work sharing, marks) use of its link to the team server.

@@ -1,7 +1,7 @@
 import type { ClientBase } from 'pg';
-import type { StageName } from '../../../src-shared/contract/stage-graph';
-import { AppError } from '../../../src-shared/errors';
-import { nextLease, TEAM_JOB_STATES, type LeaseEvent, type LeaseRefusal, type LeaseState } from './lease';
+import type { StageName } from '../../../../src-shared/contract/stage-graph';
+import { AppError } from '../../../../src-shared/errors';
+import { nextLease, TEAM_JOB_STATES, type LeaseEvent, type LeaseRefusal, type LeaseState } from '../rules/lease';
 
 /**
  * The one owner of `team.jobs`: the shared queue whose jobs seats hold by lease. Every statement is

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ClientBase } from 'pg';
-import { AppError } from '../../../src-shared/errors';
-import { electronResourcesPath, findAppRoot, type ResourceLocations } from '../util/app-resources';
+import { AppError } from '../../../../src-shared/errors';
+import { electronResourcesPath, findAppRoot, type ResourceLocations } from '../../util/app-resources';
 import { applyMigration, appliedMigrations, withMigrationLock, type AppliedMigration } from './migration-store';
 
 /**
@@ -21,7 +21,7 @@ const FILE_NAME = /^(\d{4})_([a-z0-9_]+)\.sql$/;
 export function resolveTeamMigrationsDir(loc: ResourceLocations = {}): string {
   const res = loc.resourcesPath ?? electronResourcesPath();
   const root = loc.appRoot ?? findAppRoot();
-  const candidates = [res && path.join(res, 'team-migrations'), path.join(__dirname, 'migrations'), root && path.join(root, 'src-main', 'core', 'team', 'migrations')];
+  const candidates = [res && path.join(res, 'team-migrations'), path.join(__dirname, 'migrations'), root && path.join(root, 'src-main', 'core', 'team', 'server', 'migrations')];
   const found = candidates.find((c): c is string => typeof c === 'string' && fs.existsSync(c));
   if (!found) throw new AppError('not_found', `team migrations not found; looked in: ${candidates.filter(Boolean).join(', ')}`);
   return found;

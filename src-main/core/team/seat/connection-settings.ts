@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { ClientConfig } from 'pg';
-import { teamConnectionSettingsSchema, type TeamConnectionSettings } from '../../../src-shared/contract/team';
-import { AppError } from '../../../src-shared/errors';
+import { teamConnectionSettingsSchema, type TeamConnectionSettings } from '../../../../src-shared/contract/team';
+import { AppError } from '../../../../src-shared/errors';
 
 /**
  * Settings + password -> the pg client's configuration, with the TLS rule. The settings' schema is

@@ -1,5 +1,5 @@
-import { toAppError } from '../../../src-shared/errors';
-import type { Logger } from '../util/logger';
+import { toAppError } from '../../../../src-shared/errors';
+import type { Logger } from '../../util/logger';
 import type { TeamLink } from './team-link';
 
 /**

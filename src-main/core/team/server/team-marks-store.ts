@@ -1,6 +1,6 @@
 import type { ClientBase } from 'pg';
-import type { Rating } from '../../../src-shared/contract/marks';
-import type { ClipMarkState, KeywordState, RangeState, Stamp } from './marks-merge';
+import type { Rating } from '../../../../src-shared/contract/marks';
+import type { ClipMarkState, KeywordState, RangeState, Stamp } from '../rules/marks-merge';
 
 /**
  * The one owner of `team.clip_marks`, `team.ranges` and `team.keywords` (migration 0004). Seats send

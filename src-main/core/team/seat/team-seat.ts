@@ -1,16 +1,16 @@
 import pg from 'pg';
-import type { TeamCheckResult, TeamConnectionSettings } from '../../../src-shared/contract/team';
-import { AppError, toAppError } from '../../../src-shared/errors';
-import type { CatalogDb } from '../catalog/open-catalog';
-import { silentLogger, type Logger } from '../util/logger';
+import type { TeamCheckResult, TeamConnectionSettings } from '../../../../src-shared/contract/team';
+import { AppError, toAppError } from '../../../../src-shared/errors';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import { silentLogger, type Logger } from '../../util/logger';
 import { TeamChangeListener } from './change-listener';
-import { pullTeamChanges, type TeamChange, type TeamCursor } from './change-store';
+import { pullTeamChanges, type TeamChange, type TeamCursor } from '../server/change-store';
 import { teamClientConfig } from './connection-settings';
-import { schemaMismatch, serverSchemaVersion } from './migration-store';
-import { teamErrorOf } from './pg-errors';
-import { upsertSeat } from './seat-store';
+import { schemaMismatch, serverSchemaVersion } from '../server/migration-store';
+import { teamErrorOf } from '../server/pg-errors';
+import { upsertSeat } from '../server/seat-store';
 import type { TeamLink } from './team-link';
-import { readTeamState, writeTeamState } from './team-replica-store';
+import { readTeamState, writeTeamState } from '../team-replica-store';
 
 /**
  * A joined seat's live link to the team server (TeamLink): a small pool for the modules' reads and

@@ -1,5 +1,5 @@
 import type { ClientBase } from 'pg';
-import type { TensorService } from '../tensors/chunk-upload';
+import type { TensorService } from '../../tensors/chunk-upload';
 
 /**
  * The one owner of `team.uploads` and `team.tasks` (migration 0003): the team's copy of what the seat

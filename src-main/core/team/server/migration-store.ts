@@ -1,6 +1,6 @@
 import type { ClientBase } from 'pg';
 import { inTransaction } from './pg-transaction';
-import { AppError, toAppError } from '../../../src-shared/errors';
+import { AppError, toAppError } from '../../../../src-shared/errors';
 
 /**
  * The team schema's migration bookkeeping on PostgreSQL: the one lock every seat's runner takes, the

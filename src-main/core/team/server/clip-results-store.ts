@@ -1,8 +1,8 @@
 import type { ClientBase } from 'pg';
 import { inTransaction } from './pg-transaction';
 import { z } from 'zod';
-import { shotSchema } from '../../../src-shared/contract/library';
-import type { LeaseRefusal } from './lease';
+import { shotSchema } from '../../../../src-shared/contract/library';
+import type { LeaseRefusal } from '../rules/lease';
 import type { TeamLease } from './team-job-store';
 
 /**

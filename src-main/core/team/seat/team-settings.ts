@@ -7,15 +7,15 @@ import {
   type TeamCheckResult,
   type TeamConnectionSettings,
   type TeamStatus,
-} from '../../../src-shared/contract/team';
-import { AppError, toAppError } from '../../../src-shared/errors';
-import type { Logger } from '../util/logger';
-import type { JsonStore, SecretStore } from '../util/persisted-stores';
+} from '../../../../src-shared/contract/team';
+import { AppError, toAppError } from '../../../../src-shared/errors';
+import type { Logger } from '../../util/logger';
+import type { JsonStore, SecretStore } from '../../util/persisted-stores';
 import { teamClientConfig } from './connection-settings';
-import { readTeamMigrations } from './migrate-team';
-import { schemaMismatch, serverSchemaVersion } from './migration-store';
-import { teamErrorOf } from './pg-errors';
-import { upsertSeat } from './seat-store';
+import { readTeamMigrations } from '../server/migrate-team';
+import { schemaMismatch, serverSchemaVersion } from '../server/migration-store';
+import { teamErrorOf } from '../server/pg-errors';
+import { upsertSeat } from '../server/seat-store';
 
 /**
  * Whether this workstation is a seat of a team library, and the one place that says so: the

@@ -1,5 +1,5 @@
 import type { ClientBase } from 'pg';
-import type { LocationPair, ShareLocation } from './root-map';
+import type { LocationPair, ShareLocation } from '../rules/root-map';
 
 /**
  * The one owner of `team.clips` and `team.clip_locations`: a clip is its content fingerprint, found
@@ -67,7 +67,7 @@ export async function publishedTeamClips(
 
 /**
  * Where other places saw the clips this seat saw (the most recent `limit`): what the seat learns its
- * share roots from (team/root-map.ts).
+ * share roots from (team/rules/root-map.ts).
  */
 export async function locationPairs(client: ClientBase, seatId: string, limit: number): Promise<LocationPair[]> {
   const r = await client.query<{ their_root: string; their_rel: string; our_root: string; our_rel: string }>(

@@ -1,5 +1,5 @@
 import type { Client } from 'pg';
-import { silentLogger, type Logger } from '../util/logger';
+import { silentLogger, type Logger } from '../../util/logger';
 
 /**
  * One connection per seat in LISTEN on the feed's channel. A notification is a wake-up, not data, and

@@ -1,0 +1,218 @@
+import path from 'node:path';
+import type { CatalogDb } from './catalog/open-catalog';
+import { checkpointAfterSave } from './catalog/checkpoint';
+import type { createCatalogHandlers } from './catalog/catalog-handlers';
+import type { createSettingsHandlers } from './settings/settings-handlers';
+import type { createTeamHandlers } from './team/team-handlers';
+import { createDispatcher, type Dispatch } from './rpc/dispatcher';
+import type { EventBus } from './rpc/event-bus';
+import type { Handlers } from './rpc/handlers';
+import type { PreferencesService } from './settings/preferences';
+import type { ToolPaths } from './settings/tool-paths';
+import type { Logger } from './util/logger';
+import type { DiskGuard } from './util/disk-space';
+import { readUnder } from './util/open-verified';
+import { AppError } from '../../src-shared/errors';
+import { METHODS, type MethodName } from '../../src-shared/contract';
+import { createMediaResolver, type MediaResolver } from './media-resolver';
+import { createPlaybackHandlers, createProxyFileOpen } from './proxies/proxy-handlers';
+import { createClipFiles } from './library/clip-file';
+import type { ServiceProvider } from './service-provider';
+import { createLibraryService } from './library/library-handlers';
+import { posterPathOf } from './library/thumbnail-store';
+import { createMarksHandlers } from './marks/marks-handlers';
+import { createExportHandlers } from './export/export-handlers';
+import { createServiceActionsHandlers } from './service-actions/service-actions-handlers';
+import { createFilesHandlers, type DesktopShell } from './files/files-handlers';
+import { createAppPipeline } from './pipeline/app-pipeline';
+import { createCollectionsModule } from './collections/collections-module';
+import { createSearchModule, searchServiceBinding } from './search/search-module';
+import type { RemoteAccess } from './remote/remote-input';
+import { createRemoteClipStream, type RemoteClipStream } from './remote/remote-clip-stream';
+import type { TeamSettings } from './team/seat/team-settings';
+import { createTeamRuntime, type TeamRuntime } from './team-runtime';
+
+/** What the app builds on one open catalog (catalog-session.ts rebuilds it when the catalog changes). */
+export interface CatalogApp {
+  dispatch: Dispatch;
+  resolveMedia: MediaResolver;
+  openRemoteClip: RemoteClipStream;
+  dispose(): Promise<void>;
+}
+
+/** Settings, the team's opt-in and the catalog's own methods: they answer whatever state the catalog is in. */
+export type OwnHandlers = ReturnType<typeof createSettingsHandlers> & ReturnType<typeof createTeamHandlers> & ReturnType<typeof createCatalogHandlers>;
+
+/** What the parts on an open catalog need from the app around them (app-core.ts). */
+export interface CatalogAppNeeds {
+  dataDir: string;
+  paths: { cacheDir: string; thumbsDir: string };
+  events: EventBus;
+  logger: Logger;
+  preferences: PreferencesService;
+  service: ServiceProvider;
+  tools: ToolPaths;
+  disk: DiskGuard;
+  teamSettings: TeamSettings;
+  remote: () => RemoteAccess;
+  desktop?: DesktopShell;
+  teamLeaseMs?: number;
+  teamRecheckMs?: number;
+  /** The handlers that answer whatever state the catalog is in: settings, the team's opt-in, the catalog's own. */
+  own: OwnHandlers;
+  /** The catalog session's words for an error (a full disk names the folder). */
+  explain: (e: AppError) => AppError;
+  /** The first clips catalogued are what the first backup is for (catalog-backups.ts). */
+  backupIfDue: () => void;
+  /** Set while the parts stand: what a change of key or address means to them. */
+  onSettingsChanged: (listener: () => void) => void;
+}
+
+/** A poster shown under the pointer in a drag is a small JPEG; anything bigger in its place is not read. */
+const MAX_DRAG_ICON = 4 * 1024 * 1024;
+
+const dispatcher = (n: CatalogAppNeeds, handlers: Handlers) => createDispatcher(handlers, n.logger, n.explain);
+
+/** A damaged catalog: settings and the catalog's own methods answer; everything else says why not. */
+export function recoveryApp(n: CatalogAppNeeds, reason: () => string): CatalogApp {
+  const refuse = () => {
+    throw new AppError('damaged', reason());
+  };
+  const handlers = Object.fromEntries((Object.keys(METHODS) as MethodName[]).map((m) => [m, (n.own as Partial<Handlers>)[m] ?? refuse])) as unknown as Handlers;
+  return { dispatch: dispatcher(n, handlers), resolveMedia: async () => null, openRemoteClip: async () => null, dispose: async () => {} };
+}
+
+/** The whole app on an open catalog; `readOnly` (a full disk) starts nothing that writes. */
+export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: boolean): CatalogApp {
+  const { events, logger, paths, preferences, service, tools, disk } = n;
+  const shutdown = new AbortController();
+  const clipFiles = createClipFiles(db);
+  // A seat of a team library divides the indexing with the other seats (none while read-only).
+  let team: TeamRuntime | null = null;
+  const pipeline = createAppPipeline({
+    db,
+    events,
+    service,
+    cacheDir: paths.cacheDir,
+    tools: tools.tools,
+    logger,
+    options: {
+      disk: { room: () => disk.room(), describe: () => `${disk.describe()} Work carries on by itself once there is room; nothing is lost.` },
+      share: () => team?.share() ?? null,
+      proxySettings: () => ({ policy: preferences.get().proxies, budgetBytes: preferences.get().proxyBudgetGb * 1e9 }),
+    },
+  });
+  const library = createLibraryService({
+    db,
+    events,
+    cacheDir: paths.cacheDir,
+    logger,
+    signal: shutdown.signal,
+    // The one runner: posters, shots, thumbnails and indexing are all stages of the pipeline.
+    indexClips: (ids, opts) => pipeline.pipeline.enqueueClips(ids, opts),
+    indexStates: (ids) => pipeline.pipeline.indexStates(ids),
+    beforeImport: () => disk.require(),
+    afterImport: () => n.backupIfDue(),
+    ...(readOnly ? { pollOnStart: false, volumePollMs: 0 } : {}),
+  });
+  const collections = createCollectionsModule({
+    db,
+    events,
+    logger,
+    cacheDir: paths.cacheDir,
+    region: () => preferences.get().region,
+    client: () => service.client(),
+    ffmpeg: tools.ffmpegBinary,
+    queue: pipeline.pipeline.queue,
+    share: () => team?.collectionShare() ?? null,
+  });
+  if (!readOnly) {
+    team = createTeamRuntime({
+      settings: n.teamSettings,
+      db,
+      events,
+      cacheDir: paths.cacheDir,
+      pipeline: pipeline.pipeline,
+      collections,
+      identity: () => service.identity(),
+      logger,
+      leaseMs: n.teamLeaseMs,
+      recheckMs: n.teamRecheckMs,
+      importFiles: (files) => library.importPaths(files, 'team'),
+    });
+  }
+  const search = createSearchModule({
+    db,
+    indexDir: path.join(n.dataDir, 'search-index'),
+    ...searchServiceBinding(service),
+    events,
+    logger,
+    // The reference queries relevance is measured against are a job of the one runner (none
+    // while read-only: nothing may be queued).
+    queue: readOnly ? undefined : pipeline.pipeline.queue,
+    backgroundClient: () => service.client(),
+    textShare: () => team?.textShare() ?? null,
+  });
+  // A new key or address: the pipeline retries what the old one was refused, search asks for its
+  // reference queries in the new space.
+  n.onSettingsChanged(() => {
+    pipeline.pipeline.onSettingsChanged();
+    search.service.bankChanged();
+  });
+
+  const handlers: Handlers = {
+    ...n.own,
+    ...library.handlers,
+    ...pipeline.handlers,
+    ...collections.handlers,
+    ...search.handlers,
+    // Marks are the editor's own work: each save goes into the catalog file at once, not only
+    // into its journal, so a damaged journal cannot take them.
+    ...createMarksHandlers(db, events, () => {
+      checkpointAfterSave(db, logger);
+      // joined: the edit is sent soon (it is in the catalog's outbox either way)
+      team?.marksEdited();
+    }),
+    'team.activity': () => team?.activity() ?? { joined: false, online: false, clips: 0, indexedHere: 0, fromOtherSeats: 0, unpublished: 0, notHere: 0, notHereShares: [], held: null },
+    ...createExportHandlers(db, n.desktop),
+    ...createServiceActionsHandlers({
+      db,
+      events,
+      signal: shutdown.signal,
+      client: () => service.client(),
+      identity: () => service.identity(),
+      ffmpeg: tools.ffmpegBinary,
+      ffprobe: () => tools.tools().ffprobe,
+      profile: pipeline.pipeline.profile,
+      cacheDir: paths.cacheDir,
+      remote: n.remote,
+      logger,
+    }),
+    ...createPlaybackHandlers({ db, clipFile: clipFiles.check, cacheDir: paths.cacheDir, proxyPolicy: () => preferences.get().proxies }),
+    ...createFilesHandlers(clipFiles.check, n.desktop, async (clipId) => {
+      const poster = posterPathOf(db, clipId);
+      const bytes = poster ? await readUnder(paths.thumbsDir, poster, MAX_DRAG_ICON) : null;
+      return bytes instanceof Buffer ? bytes : null;
+    }),
+  };
+  if (!readOnly) {
+    pipeline.start();
+    // Rows attached just before a crash may not have reached the queue (the row is written first).
+    collections.resume();
+  }
+  void search.start();
+
+  return {
+    dispatch: dispatcher(n, handlers),
+    resolveMedia: createMediaResolver(clipFiles.open, paths.thumbsDir, createProxyFileOpen(db, paths.cacheDir)),
+    openRemoteClip: createRemoteClipStream(db, n.remote),
+    async dispose() {
+      n.onSettingsChanged(() => {});
+      shutdown.abort();
+      library.dispose();
+      await team?.stop();
+      await pipeline.stop();
+      await search.dispose();
+    },
+  };
+}
