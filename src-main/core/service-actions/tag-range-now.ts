@@ -84,14 +84,14 @@ async function readClip<V>(d: TagRangeDeps, row: ClipRow, signal: AbortSignal | 
   if (!row.source_url) return { value: await read({ path: clipAbsPath(row), args: [] }, signal), bytesRead: null };
   const access = d.remote();
   const deadlineMs = access.deadlines?.rangeMs ?? DEFAULT_REMOTE_DEADLINES.rangeMs;
-  return withRemoteInput(row.source_url, access, { signal, deadlineMs }, read);
+  return withRemoteInput(row.source_url, access, { signal, deadlineMs, seeks: true }, read);
 }
 
 /**
  * "Tag this range now": In to Out of a catalogued clip to the service's tagging, answered at once.
  * Small ranges go as a Base64 file to synchronous tagging; larger ones, or a 413, as tensors. A
  * clip added by URL is cut from its address (the file's index and the bytes of the range, by range
- * requests; from the start up to Out when the server does not take them); the address itself is
+ * requests; from a copy of the file when the server does not take them); the address itself is
  * not sent, since the service would tag the whole video.
  */
 export async function tagRangeNow(
