@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../../src-shared/errors';
+import { lastToolLine, plainToolFailure } from './tool-words';
 import { ffPath } from './ffmpeg-locate';
 import { frameSync } from './frame-sync';
 import { jpegSize } from './jpeg-size';
@@ -166,7 +167,7 @@ export async function renderKeyframePoster(
   const res = await runTool(opts.ffmpeg ?? ffPath('ffmpeg'), keyframePosterArgs(file, atS, out, opts.width), { signal: opts.signal });
   const img = readImage(out);
   if (!img && atS > 0) return renderKeyframePoster(file, 0, outDir, opts);
-  if (!img) throw new AppError('media', `no frame could be decoded for a poster: ${res.stderr.trim().split('\n').at(-1)?.slice(0, 200) ?? ''}`);
+  if (!img) throw new AppError('media', `no poster could be made: ${plainToolFailure(res.stderr)}`, { cause: new Error(lastToolLine(res.stderr, res.code)) });
   // Input seeking shifts timestamps to the seek point: the keyframe before it has a negative pts.
   const pts = /pts_time:\s*(-?[0-9.]+)/.exec(res.stderr);
   return { ...img, timeS: pts ? atS + Number(pts[1]) : null };
@@ -228,7 +229,7 @@ export async function renderSeekStills(
 /** What renderSeekStills wrote: the poster (required) and the strip of `tiles` frames (0: none). */
 function readPosterAndStrip(outDir: string, res: { code: number; stderr: string }, tiles: number, posterTimeS: number): RenderedStills {
   const poster = readImage(path.join(outDir, 'poster.jpg'));
-  if (!poster) throw new AppError('media', `no frame could be decoded for a poster: ${res.stderr.trim().split('\n').at(-1)?.slice(0, 200) ?? `exit ${res.code}`}`);
+  if (!poster) throw new AppError('media', `no poster could be made: ${plainToolFailure(res.stderr)}`, { cause: new Error(lastToolLine(res.stderr, res.code)) });
   const sprite = tiles > 0 ? readImage(path.join(outDir, 'filmstrip.jpg')) : null;
   return {
     posters: [{ ...poster, timeS: posterTimeS }],
