@@ -31,8 +31,8 @@ const call = async <T>(m: string, a: unknown = {}) => {
 };
 
 beforeAll(async () => {
-  // The service answers 504 to a sync call after 1 s, so the add goes on to the async task, which waits on the download.
-  emu = await startEmulator({ keys: [KEY], syncTimeoutMs: 1000 });
+  // The service answers 504 to a sync call after 5 s, so the add goes on to the async task, which waits on the download.
+  emu = await startEmulator({ keys: [KEY], syncTimeoutMs: 5000 });
   tmp = tempDir('rs-remote-dead-');
   // Reelscout asks with a Range header; the service's download has none and is never answered.
   ranged = await startReviewServer({ '/stall.mp4': FLOWER }, { routes: [(req) => req.url === '/stall.mp4' && req.headers.range === undefined] });
