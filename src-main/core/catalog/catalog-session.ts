@@ -64,14 +64,7 @@ export class CatalogSession<P extends CatalogParts> {
   }
 
   health(): CatalogHealth {
-    const backups = listBackups(this.o.backupsDir, this.o.counters);
-    // A disk that filled after the catalog opened refuses every write, which is what the contract's read_only says.
-    const room = this.state === 'ok' ? this.o.disk.room() : null;
-    if (room && !room.ok) {
-      const message = `${this.o.disk.describe(room)} Nothing new is saved until there is room; browsing and search work, and work carries on by itself.`;
-      return { state: 'read_only', message, file: this.o.file, backups };
-    }
-    return { state: this.state, message: this.message, file: this.o.file, backups };
+    return { state: this.state, message: this.message, file: this.o.file, backups: listBackups(this.o.backupsDir, this.o.counters) };
   }
 
   /** A write refused by a read-only catalog is the full disk's doing: say that, not SQLite's words. */
