@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { CatalogDb } from './catalog/open-catalog';
 import { BACKUP_DIR } from './catalog/catalog-backups';
@@ -41,7 +42,7 @@ export interface AppCoreOptions {
    * Reads of clips added by URL: `allowLoopback` only when the person starting the app said so
    * (`--allow-loopback-urls`; no RPC can set it); tests shorten the timeouts.
    */
-  remote?: { allowLoopback?: boolean; timeouts?: Partial<RemoteTimeouts>; deadlines?: Partial<RemoteDeadlines> };
+  remote?: { allowLoopback?: boolean; timeouts?: Partial<RemoteTimeouts>; deadlines?: Partial<RemoteDeadlines>; maxSpoolBytes?: number };
   /** A team library's lease of a claimed clip (default 30 s): web mode's --team-lease-seconds, for tests of a seat dying. */
   teamLeaseMs?: number;
   /** A seat held by its start's check checks again this often (default 60 s; tests). */
@@ -91,7 +92,15 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
   const { preferences, secrets, tools, teamSettings } = settings;
   const service = createServiceProvider(preferences, secrets);
   const disk = createDiskGuard(o.dataDir, o.minFreeBytes);
-  const remote = (): RemoteAccess => ({ policy: { allowLoopback: o.remote?.allowLoopback === true }, timeouts: o.remote?.timeouts, deadlines: o.remote?.deadlines });
+  // Copies of files from servers without range requests (remote-spool.ts); one left by a crash is of no use.
+  const spoolDir = path.join(paths.cacheDir, 'remote-spool');
+  fs.rmSync(spoolDir, { recursive: true, force: true });
+  const remote = (): RemoteAccess => ({
+    policy: { allowLoopback: o.remote?.allowLoopback === true },
+    spool: { dir: spoolDir, maxBytes: o.remote?.maxSpoolBytes },
+    timeouts: o.remote?.timeouts,
+    deadlines: o.remote?.deadlines,
+  });
 
   const needs: CatalogAppNeeds = {
     dataDir: o.dataDir,

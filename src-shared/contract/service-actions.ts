@@ -18,6 +18,14 @@ export const videoUrlSchema = safeText(4096)
 /** The renderer's name for one Add by URL while it runs, so it can be cancelled. */
 const attemptId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'an attempt id is 8-64 letters, digits, - or _');
 
+/**
+ * The most one Add by URL may take, from the first read of the address to the clip in the
+ * catalog: the service's async fallback is otherwise polled for up to 30 min, and an address that
+ * answers Reelscout but stalls the service's own download would keep the editor waiting that long.
+ * The UI shows what is left of it beside Cancel.
+ */
+export const ADD_BY_URL_LIMIT_MS = 10 * 60_000;
+
 /** Calls an editor makes on demand, beside the indexing pipeline. */
 export const serviceActionsMethods = {
   /**
@@ -26,6 +34,7 @@ export const serviceActionsMethods = {
    * video files, not playlists), the service embeds and tags it from the address (sync, the async
    * counterpart on 504), and it is catalogued as a remote clip, searchable beside local ones, with
    * a poster and filmstrip made from range requests. `bytesRead`: what main read of the address.
+   * The whole of it ends within ADD_BY_URL_LIMIT_MS (`timeout`, nothing added).
    */
   'library.addUrl': method(
     z.object({ url: videoUrlSchema, name: safeText(200).trim().min(1).optional(), attempt: attemptId.optional() }).strict(),

@@ -151,7 +151,7 @@ describe('one clip reached locally, through a collection and by URL', () => {
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/red-web.mp4`;
     // The server is on this computer: main reads it as when started with --allow-loopback-urls.
-    const deps = { db, client: () => client, identity: () => TEST_SPACE, ffprobe: () => ffPath('ffprobe'), ffmpeg: () => ffPath('ffmpeg'), cacheDir: path.join(dir, 'cache'), remote: () => ({ policy: { allowLoopback: true } }) };
+    const deps = { db, client: () => client, identity: () => TEST_SPACE, ffprobe: () => ffPath('ffprobe'), ffmpeg: () => ffPath('ffmpeg'), cacheDir: path.join(dir, 'cache'), remote: () => ({ policy: { allowLoopback: true }, spool: { dir: path.join(dir, 'spool') } }) };
     routes.url = (await addByUrl(deps, url, undefined)).clipId;
 
     const s = await searchOver(world);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../../src-shared/errors';
+import { lastToolLine, plainToolFailure } from './tool-words';
 import { ffPath } from './ffmpeg-locate';
 import { frameSync } from './frame-sync';
 import { jpegSize } from './jpeg-size';
@@ -166,7 +167,7 @@ export async function renderKeyframePoster(
   const res = await runTool(opts.ffmpeg ?? ffPath('ffmpeg'), keyframePosterArgs(file, atS, out, opts.width), { signal: opts.signal });
   const img = readImage(out);
   if (!img && atS > 0) return renderKeyframePoster(file, 0, outDir, opts);
-  if (!img) throw new AppError('media', `no frame could be decoded for a poster: ${res.stderr.trim().split('\n').at(-1)?.slice(0, 200) ?? ''}`);
+  if (!img) throw new AppError('media', `no poster could be made: ${plainToolFailure(res.stderr)}`, { cause: new Error(lastToolLine(res.stderr, res.code)) });
   // Input seeking shifts timestamps to the seek point: the keyframe before it has a negative pts.
   const pts = /pts_time:\s*(-?[0-9.]+)/.exec(res.stderr);
   return { ...img, timeS: pts ? atS + Number(pts[1]) : null };
@@ -225,41 +226,13 @@ export async function renderSeekStills(
   return readPosterAndStrip(outDir, res, strip ? timesS.length : 0, timesS[posterTile]!);
 }
 
-/** What renderSeekStills and renderPassStills wrote: the poster (required) and the strip of `tiles` frames (0: none). */
+/** What renderSeekStills wrote: the poster (required) and the strip of `tiles` frames (0: none). */
 function readPosterAndStrip(outDir: string, res: { code: number; stderr: string }, tiles: number, posterTimeS: number): RenderedStills {
   const poster = readImage(path.join(outDir, 'poster.jpg'));
-  if (!poster) throw new AppError('media', `no frame could be decoded for a poster: ${res.stderr.trim().split('\n').at(-1)?.slice(0, 200) ?? `exit ${res.code}`}`);
+  if (!poster) throw new AppError('media', `no poster could be made: ${plainToolFailure(res.stderr)}`, { cause: new Error(lastToolLine(res.stderr, res.code)) });
   const sprite = tiles > 0 ? readImage(path.join(outDir, 'filmstrip.jpg')) : null;
   return {
     posters: [{ ...poster, timeS: posterTimeS }],
     strip: sprite ? { ...sprite, frames: tiles, tileWidth: Math.round(sprite.width / tiles), tileHeight: sprite.height } : null,
   };
-}
-
-/**
- * The same poster and filmstrip from one pass over the file, for a server that does not take
- * range requests (every seek would download the file again from its start): `tiles` frames evenly
- * spread, the one at `posterTile` also at poster size.
- */
-export async function renderPassStills(
-  file: string,
-  durationS: number,
-  tiles: number,
-  posterTile: number,
-  outDir: string,
-  opts: RenderOptions & { inputArgs?: readonly string[]; posterWidth?: number; tileWidth?: number } = {},
-): Promise<RenderedStills> {
-  fs.mkdirSync(outDir, { recursive: true });
-  const posterFile = path.join(outDir, 'poster.jpg');
-  const stripFile = path.join(outDir, 'filmstrip.jpg');
-  const step = durationS / tiles;
-  const graph = [
-    `[0:v:0]fps=1/${step.toFixed(6)}:start_time=${(step / 2).toFixed(6)},split[a][b]`,
-    `[a]${scaleTo(opts.tileWidth ?? 160)},tile=${tiles}x1[strip]`,
-    `[b]select='eq(n\\,${posterTile})',${scaleTo(opts.posterWidth ?? 320)}[poster]`,
-  ];
-  const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...(opts.inputArgs ?? []), '-i', file, '-filter_complex', graph.join(';')];
-  args.push('-map', '[poster]', '-frames:v', '1', '-q:v', '4', posterFile, '-map', '[strip]', '-frames:v', '1', '-q:v', '5', stripFile);
-  const res = await runTool(opts.ffmpeg ?? ffPath('ffmpeg'), args, { signal: opts.signal });
-  return readPosterAndStrip(outDir, res, tiles, (posterTile + 0.5) * step);
 }

@@ -120,7 +120,13 @@ export class IndexingPipeline {
     this.view = createJobsViewStore(o.db);
     const disk = o.disk;
     // While the disk block holds, the free space is read every 2 s (a statfs call, nothing written).
-    this.diskWatch = disk ? new BlockWatch(this.queue, { reason: 'disk', clears: () => disk.room().ok, delay: { initialMs: 2000, maxMs: 2000 } }) : null;
+    // Each look that finds no room yet says the figures it read: the banner's free space is live, not the first reading's.
+    const diskClears = (d: DiskRoomCheck) => () => {
+      if (d.room().ok) return true;
+      this.queue.block('disk', d.describe());
+      return false;
+    };
+    this.diskWatch = disk ? new BlockWatch(this.queue, { reason: 'disk', clears: diskClears(disk), delay: { initialMs: 2000, maxMs: 2000 } }) : null;
     this.deps = {
       db: o.db,
       store: this.store,

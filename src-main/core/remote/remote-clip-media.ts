@@ -3,7 +3,7 @@ import type { CatalogDb } from '../catalog/open-catalog';
 import { getClipRow } from '../library/clip-store';
 import { shotsOfClip } from '../library/shot-store';
 import { probeFile, type ProbeOutcome } from '../media/probe';
-import { renderPassStills, renderSeekStills } from '../media/stills';
+import { renderSeekStills } from '../media/stills';
 import { discardThumbnails, FILMSTRIP_FRAMES, planThumbnails, saveThumbnails } from '../pipeline/stages/clip-media';
 import { DEFAULT_REMOTE_DEADLINES, withRemoteInput, type RemoteAccess } from './remote-input';
 
@@ -28,8 +28,8 @@ export async function probeRemote(url: string, access: RemoteAccess, o: { ffprob
 
 /**
  * The poster and the filmstrip of a remote clip, saved like any clip's (clip-media's
- * saveThumbnails, through the thumbnails' store): 12 exact seeks by range requests when the server
- * takes them, one pass over the file when it does not. Returns the bytes read from the address.
+ * saveThumbnails, through the thumbnails' store): 12 exact seeks by range requests, on a copy of
+ * the file when the server does not take them. Returns the bytes read from the address.
  */
 export async function makeRemoteStills(
   db: CatalogDb,
@@ -46,12 +46,10 @@ export async function makeRemoteStills(
   const posterTile = Math.floor(tiles / 2);
   const deadlineMs = access.deadlines?.stillsMs ?? DEFAULT_REMOTE_DEADLINES.stillsMs;
   try {
-    const run = await withRemoteInput(row.source_url, access, { signal: o.signal, deadlineMs }, async (input, signal, reader) => {
-      const opts = { ffmpeg: o.ffmpeg, inputArgs: input.args, signal };
-      if (!(await reader.rangeable()) && d > 0) return renderPassStills(input.path, d, tiles, posterTile, plan.request.outDir, opts);
-      const times = Array.from({ length: tiles }, (_, k) => (d * (k + 0.5)) / tiles);
-      return renderSeekStills(input.path, times, posterTile, plan.request.outDir, opts);
-    });
+    const times = Array.from({ length: tiles }, (_, k) => (d * (k + 0.5)) / tiles);
+    const run = await withRemoteInput(row.source_url, access, { signal: o.signal, deadlineMs, seeks: true }, (input, signal) =>
+      renderSeekStills(input.path, times, posterTile, plan.request.outDir, { ffmpeg: o.ffmpeg, inputArgs: input.args, signal }),
+    );
     saveThumbnails(db, plan, run.value, [shot?.id ?? null]);
     return { bytesRead: run.bytesRead };
   } catch (e) {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { setMaxListeners } from 'node:events';
@@ -5,9 +6,11 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
+import { ADD_BY_URL_LIMIT_MS } from '../../../src-shared/contract/service-actions';
 import { AppError, toAppError } from '../../../src-shared/errors';
 import { RemoteBlocks } from './remote-blocks';
 import { openRemote, type RemoteTimeouts } from './remote-fetch';
+import { spoolRemote, type Spooled, type SpoolOptions } from './remote-spool';
 import type { RemoteUrlPolicy } from './remote-url-policy';
 
 /** What ffmpeg or ffprobe opens: a path (or URL) and the input options that go before its -i. */
@@ -40,13 +43,17 @@ export interface RemoteDeadlines {
   probeMs: number;
   stillsMs: number;
   rangeMs: number;
+  /** The whole of one Add by URL: its reads and its wait on the service. */
+  addMs: number;
 }
 
-export const DEFAULT_REMOTE_DEADLINES: RemoteDeadlines = { probeMs: 60_000, stillsMs: 120_000, rangeMs: 300_000 };
+export const DEFAULT_REMOTE_DEADLINES: RemoteDeadlines = { probeMs: 60_000, stillsMs: 120_000, rangeMs: 300_000, addMs: ADD_BY_URL_LIMIT_MS };
 
 /** Everything main needs to read a remote address: the policy, and the timeouts (tests shorten them). */
 export interface RemoteAccess {
   policy: RemoteUrlPolicy;
+  /** Where the file of a server without range requests is copied to be read (remote-spool.ts). */
+  spool: SpoolOptions;
   timeouts?: Partial<RemoteTimeouts>;
   deadlines?: Partial<RemoteDeadlines>;
 }
@@ -86,15 +93,21 @@ function parseRange(header: string | undefined, size: number): { start: number; 
  * (openRemote: the address policy, redirects by hand, timeouts) fetches the bytes, and a relay on
  * 127.0.0.1 with an unguessable path serves them to the tool, which gets RELAY_INPUT_ARGS. A server
  * that takes range requests is read in blocks (remote-blocks.ts), so seeks read only what they
- * need; one that does not is passed through as it sends. The relay serves that one address and
+ * need; one that does not is passed through as it sends, or, for a tool that seeks, copied whole
+ * into the spool folder first and served from there (ffmpeg cannot seek in a stream). The relay serves that one address and
  * closes with the run, after `deadlineMs` at the latest. When the run fails, the reader's own
  * reason wins over the tool's (it knows "refused", "timed out" or "not found"; ffprobe sees a 502).
  */
 export async function withRemoteInput<V>(
   url: string,
   access: RemoteAccess,
-  o: { signal?: AbortSignal; deadlineMs: number },
-  run: (input: MediaInput, signal: AbortSignal, reader: { rangeable(): Promise<boolean> }) => Promise<V>,
+  o: {
+    signal?: AbortSignal;
+    deadlineMs: number;
+    /** The tool seeks (stills, a range cut): a server without range requests is copied whole first (access.spool), not passed through. */
+    seeks?: boolean;
+  },
+  run: (input: MediaInput, signal: AbortSignal) => Promise<V>,
 ): Promise<RemoteRun<V>> {
   let deadlineHit = false;
   const deadline = new AbortController();
@@ -158,6 +171,28 @@ export async function withRemoteInput<V>(
     await pipeline(r.body, res).catch(() => undefined);
   };
 
+  // A server without ranges, for a tool that seeks: its file once into the spool folder, served from there with ranges.
+  const spool: { copy: Promise<Spooled> | null } = { copy: null };
+  let spooledBytes = 0;
+  const serveSpooled = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    spool.copy ??= spoolRemote(url, { policy: read.policy, timeouts: read.timeouts, signal }, {
+      ...access.spool,
+      onBytes: (c) => {
+        if (spooledBytes === 0) checkHead(c);
+        spooledBytes += c.length;
+      },
+    });
+    const s = await spool.copy;
+    const range = parseRange(req.headers.range, s.size);
+    if (range === 'unsatisfiable') return void res.writeHead(416, { 'content-range': `bytes */${s.size}` }).end();
+    const start = range?.start ?? 0;
+    const end = range?.end ?? s.size - 1;
+    const head = { 'content-type': s.contentType ?? 'application/octet-stream', 'accept-ranges': 'bytes', 'content-length': String(end - start + 1) };
+    res.writeHead(range ? 206 : 200, range ? { ...head, 'content-range': `bytes ${start}-${end}/${s.size}` } : head);
+    if (req.method === 'HEAD' || s.size === 0) return void res.end();
+    await pipeline(fs.createReadStream(s.file, { start, end }), res).catch(() => undefined);
+  };
+
   /** The first block: whether the server takes ranges, and the playlist check. */
   const firstBlock = async (): Promise<void> => {
     if (blocks.rangeable === false) return;
@@ -178,6 +213,7 @@ export async function withRemoteInput<V>(
       try {
         await firstBlock();
         if (blocks.rangeable && blocks.size !== null) await serveBlocks(req, res, blocks.size);
+        else if (o.seeks) await serveSpooled(req, res);
         else await passThrough(req, res);
       } catch (e) {
         const err = toAppError(e, 'offline');
@@ -193,8 +229,8 @@ export async function withRemoteInput<V>(
   });
   const input: MediaInput = { path: `http://127.0.0.1:${(server.address() as AddressInfo).port}${route}`, args: RELAY_INPUT_ARGS };
   try {
-    const value = await run(input, signal, { rangeable: async () => (await firstBlock(), blocks.rangeable === true) });
-    return { value, bytesRead: blocks.bytesRead + passedBytes };
+    const value = await run(input, signal);
+    return { value, bytesRead: blocks.bytesRead + passedBytes + spooledBytes };
   } catch (e) {
     if (readerError) throw readerError;
     if (deadlineHit) throw new AppError('timeout', `${new URL(url).host} did not deliver within ${Math.round(o.deadlineMs / 1000)} s`, { cause: e });
@@ -206,5 +242,7 @@ export async function withRemoteInput<V>(
     await new Promise<void>((r) => server.close(() => r()));
     agents.http.destroy();
     agents.https.destroy();
+    // The copy of a server without ranges lives as long as the run (an interrupted one deletes itself).
+    await spool.copy?.then((sp) => fs.rmSync(sp.file, { force: true })).catch(() => undefined);
   }
 }

@@ -1,11 +1,11 @@
 import type { SegmentTag } from '../../../src-shared/contract/search';
-import { toAppError } from '../../../src-shared/errors';
+import { AppError, toAppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { catalogueRemoteClip, nameFromUrl, URL_PROFILE_ID } from '../library/remote-clips';
 import { applyClipEvent } from '../library/clips-repository';
 import { SegmentStore } from '../pipeline/service-cache/segment-store';
 import { makeRemoteStills, probeRemote } from '../remote/remote-clip-media';
-import type { RemoteAccess } from '../remote/remote-input';
+import { DEFAULT_REMOTE_DEADLINES, type RemoteAccess } from '../remote/remote-input';
 import { checkRemoteUrl } from '../remote/remote-url-policy';
 import type { ServiceClient } from '../service/client';
 import { encodeVideoWithFallback, tagVideoWithFallback } from '../service/fallback';
@@ -45,6 +45,28 @@ export interface AddByUrlResult {
 export async function addByUrl(d: AddByUrlDeps, url: string, name: string | undefined, signal?: AbortSignal): Promise<AddByUrlResult> {
   const access = d.remote();
   checkRemoteUrl(url, access.policy);
+  const limitMs = access.deadlines?.addMs ?? DEFAULT_REMOTE_DEADLINES.addMs;
+  const limit = AbortSignal.timeout(limitMs);
+  try {
+    return await addWithin(d, access, url, name, signal ? AbortSignal.any([signal, limit]) : limit, limit);
+  } catch (e) {
+    if (!limit.aborted || signal?.aborted) throw e;
+    throw new AppError('timeout', overLimit(url, limitMs), { cause: e });
+  }
+}
+
+/** "10 min", "8 s": the limit as the UI shows it. */
+export function formatLimit(ms: number): string {
+  return ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 1000)} s`;
+}
+
+/** Why an add that ran out of time added nothing, and what the editor can do. */
+export function overLimit(url: string, limitMs: number): string {
+  const host = new URL(url).host;
+  return `Stopped after ${formatLimit(limitMs)}, the limit for adding an address: the service had not finished reading ${host}. Nothing was added. A server that answers Reelscout but stalls other downloads (a link that needs a login or a cookie, a throttled share) does this: give the file's direct address, or download the file and import it.`;
+}
+
+async function addWithin(d: AddByUrlDeps, access: RemoteAccess, url: string, name: string | undefined, signal: AbortSignal, limit: AbortSignal): Promise<AddByUrlResult> {
   const { probe, bytesRead: probeBytes } = await probeRemote(url, access, { ffprobe: d.ffprobe(), signal });
   const client = d.client();
   const emb = await encodeVideoWithFallback(client, url, { signal, onFallback: (f) => d.logger?.info('library.addUrl.async', { requestId: f.requestId }) });
@@ -73,7 +95,7 @@ export async function addByUrl(d: AddByUrlDeps, url: string, name: string | unde
   } catch (e) {
     // The clip is searchable already; a poster that failed is said on the card, and adding the address again retries it.
     const err = toAppError(e, 'media');
-    stillsError = err.kind === 'cancelled' ? 'cancelled before its poster was made' : err.message;
+    stillsError = err.kind !== 'cancelled' ? err.message : limit.aborted ? 'the time limit for adding ran out before its poster was made' : 'cancelled before its poster was made';
     applyClipEvent(d.db, clipId, { type: 'probed', verdict: 'probed' }, { status_reason: `no poster: ${stillsError}` });
     d.logger?.warn('library.addUrl.stills', { clipId, kind: err.kind, message: err.message });
   }

@@ -1,5 +1,6 @@
 import type { SegmentTag } from '../../../src-shared/contract/search';
-import { AppError } from '../../../src-shared/errors';
+import { AppError, toAppError } from '../../../src-shared/errors';
+import { lastToolLine, plainToolFailure } from '../media/tool-words';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { clipAbsPath, getClipRow, type ClipRow } from '../library/clip-store';
 import { runTool } from '../media/run-process';
@@ -52,7 +53,7 @@ async function cutRange(ffmpeg: string, input: MediaInput, startS: number, endS:
   args.push('-map', '0:v:0', '-map', '0:a:0?', '-vf', "scale='min(1280,iw)':-2", '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '28', '-pix_fmt', 'yuv420p');
   args.push('-c:a', 'aac', '-b:a', '96k', '-movflags', 'frag_keyframe+empty_moov', '-f', 'mp4', 'pipe:1');
   const r = await runTool(ffmpeg, args, { signal, maxStdoutBytes: 512 * 1024 * 1024 });
-  if (r.code !== 0 || r.stdout.length === 0) throw new AppError('media', `ffmpeg could not cut the range: ${r.stderr.trim().split('\n').pop() ?? `exit ${r.code}`}`);
+  if (r.code !== 0 || r.stdout.length === 0) throw new AppError('media', `the range could not be cut from the video: ${plainToolFailure(r.stderr)}`, { cause: new Error(lastToolLine(r.stderr, r.code)) });
   return r.stdout;
 }
 
@@ -84,14 +85,14 @@ async function readClip<V>(d: TagRangeDeps, row: ClipRow, signal: AbortSignal | 
   if (!row.source_url) return { value: await read({ path: clipAbsPath(row), args: [] }, signal), bytesRead: null };
   const access = d.remote();
   const deadlineMs = access.deadlines?.rangeMs ?? DEFAULT_REMOTE_DEADLINES.rangeMs;
-  return withRemoteInput(row.source_url, access, { signal, deadlineMs }, read);
+  return withRemoteInput(row.source_url, access, { signal, deadlineMs, seeks: true }, read);
 }
 
 /**
  * "Tag this range now": In to Out of a catalogued clip to the service's tagging, answered at once.
  * Small ranges go as a Base64 file to synchronous tagging; larger ones, or a 413, as tensors. A
  * clip added by URL is cut from its address (the file's index and the bytes of the range, by range
- * requests; from the start up to Out when the server does not take them); the address itself is
+ * requests; from a copy of the file when the server does not take them); the address itself is
  * not sent, since the service would tag the whole video.
  */
 export async function tagRangeNow(
@@ -123,7 +124,11 @@ export async function tagRangeNow(
   }
   const source = tensorSourceOf(row);
   const frames = await readClip(d, row, signal, (input, sig) =>
-    decodeRange({ ...source, filePath: input.path, inputArgs: input.args }, { id: 0, startS, endS: end }, d.profile, { signal: sig, ffmpeg: d.ffmpeg() }),
+    decodeRange({ ...source, filePath: input.path, inputArgs: input.args }, { id: 0, startS, endS: end }, d.profile, { signal: sig, ffmpeg: d.ffmpeg() }).catch((e: unknown) => {
+      // The decoder's failure names the relay's address and quotes ffmpeg: neither means anything to the editor.
+      const err = toAppError(e, 'media');
+      throw err.kind === 'media' ? new AppError('media', `the range could not be read from the video: ${plainToolFailure(err.message)}`, { cause: err }) : err;
+    }),
   );
   const t = await tagAsTensors(d, clipId, frames.value, signal);
   const bytesRead = cut.bytesRead === null ? null : cut.bytesRead + (frames.bytesRead ?? 0);
