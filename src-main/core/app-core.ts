@@ -27,6 +27,7 @@ import { createServiceProvider, type ServiceProvider } from './service-provider'
 import { createLibraryService } from './library/library-handlers';
 import { posterPathOf } from './library/thumbnail-store';
 import { createMarksHandlers } from './marks/marks-handlers';
+import { createSelectsHandlers } from './library/selects';
 import { createExportHandlers } from './export/export-handlers';
 import { createServiceActionsHandlers } from './service-actions/service-actions-handlers';
 import { createFilesHandlers, type DesktopShell } from './files/files-handlers';
@@ -305,6 +306,13 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
       search.service.bankChanged();
     };
 
+    // Marks are the editor's own work: each save goes into the catalog file at once, not only
+    // into its journal, so a damaged journal cannot take them.
+    const marksSaved = () => {
+      checkpointAfterSave(db, o.logger);
+      // joined: the edit is sent soon (it is in the catalog's outbox either way)
+      team?.marksEdited();
+    };
     const handlers: Handlers = {
       ...settingsHandlers,
       ...teamHandlers,
@@ -313,13 +321,8 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
       ...pipeline.handlers,
       ...collections.handlers,
       ...search.handlers,
-      // Marks are the editor's own work: each save goes into the catalog file at once, not only
-      // into its journal, so a damaged journal cannot take them.
-      ...createMarksHandlers(db, events, () => {
-        checkpointAfterSave(db, o.logger);
-        // joined: the edit is sent soon (it is in the catalog's outbox either way)
-        team?.marksEdited();
-      }),
+      ...createMarksHandlers(db, events, marksSaved),
+      ...createSelectsHandlers(db, events, marksSaved),
       'team.activity': () => team?.activity() ?? { joined: false, online: false, clips: 0, indexedHere: 0, fromOtherSeats: 0, unpublished: 0, notHere: 0, notHereShares: [], held: null },
       ...createExportHandlers(db, o.desktop),
       ...createServiceActionsHandlers({
