@@ -72,10 +72,10 @@ describe('Selects view', () => {
     await rows.nth(0).click();
     await rows.nth(2).click({ modifiers: ['Control'] });
     expect(await page.locator('[data-testid="selects-selected"]').innerText()).toBe('2 selected from 2 clips');
-    // Keyboard: Down moves, Shift+Down extends, Ctrl+A takes all, Escape clears.
+    // Keyboard: Up moves, Shift+Up extends, Ctrl+A takes all, Escape clears.
     await page.keyboard.press('ArrowUp');
     expect(await page.locator('[data-testid="selects-selected"]').innerText()).toBe('1 selected from 1 clip');
-    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowUp');
     expect(await page.locator('[data-testid="selects-selected"]').innerText()).toBe('2 selected from 1 clip');
     await page.keyboard.press('Control+a');
     expect(await page.locator('[data-testid="selects-selected"]').innerText()).toBe('3 selected from 2 clips');
