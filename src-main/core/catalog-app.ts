@@ -21,6 +21,7 @@ import type { ServiceProvider } from './service-provider';
 import { createLibraryService } from './library/library-handlers';
 import { posterPathOf } from './library/thumbnail-store';
 import { createMarksHandlers } from './marks/marks-handlers';
+import { createSelectsHandlers } from './library/selects';
 import { createExportHandlers } from './export/export-handlers';
 import { createServiceActionsHandlers } from './service-actions/service-actions-handlers';
 import { createFilesHandlers, type DesktopShell } from './files/files-handlers';
@@ -160,19 +161,21 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
     search.service.bankChanged();
   });
 
+  // Marks are the editor's own work: each save goes into the catalog file at once, not only
+  // into its journal, so a damaged journal cannot take them.
+  const marksSaved = () => {
+    checkpointAfterSave(db, logger);
+    // joined: the edit is sent soon (it is in the catalog's outbox either way)
+    team?.marksEdited();
+  };
   const handlers: Handlers = {
     ...n.own,
     ...library.handlers,
     ...pipeline.handlers,
     ...collections.handlers,
     ...search.handlers,
-    // Marks are the editor's own work: each save goes into the catalog file at once, not only
-    // into its journal, so a damaged journal cannot take them.
-    ...createMarksHandlers(db, events, () => {
-      checkpointAfterSave(db, logger);
-      // joined: the edit is sent soon (it is in the catalog's outbox either way)
-      team?.marksEdited();
-    }),
+    ...createMarksHandlers(db, events, marksSaved),
+    ...createSelectsHandlers(db, events, marksSaved),
     'team.activity': () => team?.activity() ?? { joined: false, online: false, clips: 0, indexedHere: 0, fromOtherSeats: 0, unpublished: 0, notHere: 0, notHereShares: [], held: null },
     ...createExportHandlers(db, n.desktop),
     ...createServiceActionsHandlers({

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { LibraryView } from './views/LibraryView';
 import { SearchView } from './views/SearchView';
+import { SelectsView } from './views/SelectsView';
 import { CollectionsView } from './views/CollectionsView';
 import { JobsView } from './views/JobsView';
 import { SettingsView } from './views/SettingsView';
@@ -8,10 +9,11 @@ import { StatusBanner } from './components/StatusBanner';
 import { CatalogRecovery } from './components/catalog/CatalogRecovery';
 import { useCatalogHealth } from './api/use-catalog-health';
 
-export type ViewId = 'library' | 'search' | 'collections' | 'jobs' | 'settings';
+export type ViewId = 'library' | 'selects' | 'search' | 'collections' | 'jobs' | 'settings';
 
 const NAV: { id: ViewId; label: string; icon: string }[] = [
   { id: 'library', label: 'Library', icon: '▦' },
+  { id: 'selects', label: 'Selects', icon: '✂' },
   { id: 'search', label: 'Search', icon: '⌕' },
   { id: 'collections', label: 'Collections', icon: '☁' },
   { id: 'jobs', label: 'Jobs', icon: '≡' },
@@ -49,6 +51,7 @@ export function App(): ReactNode {
       <main className="content" key={epoch}>
         <StatusBanner health={health} onOpenSettings={() => go('settings')} />
         {view === 'library' && <LibraryView />}
+        {view === 'selects' && <SelectsView />}
         {view === 'search' && <SearchView />}
         {view === 'collections' && <CollectionsView />}
         {view === 'jobs' && <JobsView />}

@@ -6,6 +6,7 @@ import { jobsMethods, jobsEvents } from './jobs';
 import { searchMethods, searchEvents } from './search';
 import { collectionsMethods, collectionsEvents } from './collections';
 import { marksMethods } from './marks';
+import { selectsMethods } from './selects';
 import { exportMethods } from './export';
 import { filesMethods } from './files';
 import { serviceActionsMethods } from './service-actions';
@@ -23,6 +24,7 @@ export const METHODS = {
   ...searchMethods,
   ...collectionsMethods,
   ...marksMethods,
+  ...selectsMethods,
   ...exportMethods,
   ...filesMethods,
   ...serviceActionsMethods,

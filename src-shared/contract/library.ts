@@ -185,6 +185,8 @@ export const listArgsSchema = z
     reversed: z.boolean().optional(),
     rating: ratingFilterSchema.optional(),
     keyword: safeText(60).optional(),
+    /** Only clips with at least one saved range (a select). */
+    hasRanges: z.boolean().optional(),
   })
   .strict();
 

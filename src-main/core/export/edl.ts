@@ -46,7 +46,10 @@ function asciiPath(p: string): string {
  * - `* FROM CLIP:` the file URL, the media reference OpenTimelineIO's reader takes (Avid style);
  * - `* SOURCE FILE:` the path (its file URL when the path is not 7-bit);
  * - the note and keywords as comments, and a Resolve marker (colour from the rating, the item's
- *   name, its length) so "Timeline markers from EDL" brings the selects in as markers.
+ *   name, its length) so "Timeline markers from EDL" brings the selects in as markers;
+ * - the saved ranges inside the item (a whole clip's selects) as `* LOC:` locators at their source
+ *   In (Avid's locator comment; OpenTimelineIO's reader makes them markers on the clip, in its
+ *   source time); shots are not listed, the list stays an edit.
  * Everything else is 7-bit ASCII, as CMX3600 is (accents dropped, other characters as "?"): the
  * event line has fixed columns a multi-byte character would shift for readers that count bytes,
  * and the title, comments and marker names are free text that older list tools print or refuse;
@@ -75,6 +78,7 @@ function writeOneEdl(doc: ExportDocument, reels: Map<string, string>): string {
     lines.push(`* SOURCE FILE: ${asciiPath(it.path)}`);
     if (it.note) lines.push(`* COMMENT: ${asciiLine(it.note)}`);
     if (it.keywords.length) lines.push(`* KEYWORDS: ${asciiLine(it.keywords.join(', '))}`);
+    for (const m of it.markers) if (m.kind === 'user') lines.push(`* LOC: ${src(m.frame)} YELLOW  ${asciiLine(m.name)}`);
     lines.push(resolveMarker(it, len));
     lines.push('');
     rec += len;

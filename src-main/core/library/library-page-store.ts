@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { z } from 'zod';
-import type { ClipDetail, ClipFilter, ClipSort, ClipSummary, FilmstripRef, ListResult, listArgsSchema, Shot, ThumbRef } from '../../../src-shared/contract/library';
+import type { ClipDetail, ClipFilter, ClipSort, ClipSummary, FilmstripRef, ListResult, listArgsSchema, Shot } from '../../../src-shared/contract/library';
 import { CLIP_SORT_NATURAL } from '../../../src-shared/contract/library';
 import { countingOf, rateFromFps } from '../../../src-shared/timecode';
 import type { CatalogDb } from '../catalog/open-catalog';
@@ -10,7 +10,7 @@ import { clipAbsPath, CLIP_COLUMNS, displayStatus, getClipRow, type ClipRow } fr
 import { volumesHolding } from './clip-place-store';
 import { folderRange } from './clip-paths';
 import { shotCounts, shotFacts, shotsOfClip } from './shot-store';
-import { thumbnailsOf, type ThumbRow } from './thumbnail-store';
+import { thumbnailsOf, toThumb, type ThumbRow } from './thumbnail-store';
 
 /**
  * The Library's pages of cards (a read model of `clips` with their volumes, thumbnails, shot counts
@@ -18,7 +18,6 @@ import { thumbnailsOf, type ThumbRow } from './thumbnail-store';
  * a page with its tab counts, every id a query matches, and one clip's detail.
  */
 
-const toThumb = (t: ThumbRow): ThumbRef => ({ path: t.path, width: t.width, height: t.height });
 
 type Marks = ReturnType<typeof markSummaries> extends Map<number, infer V> ? V : never;
 const NO_MARKS: Marks = { rating: null, keywords: [], rangeCount: 0 };
@@ -151,7 +150,7 @@ function whereFor(db: CatalogDb, args: Omit<z.output<typeof listArgsSchema>, 'of
       where.push(`(${ors.join(' OR ')})`);
     }
   }
-  const marks = markFilterSql({ rating: args.rating, keyword: args.keyword });
+  const marks = markFilterSql({ rating: args.rating, keyword: args.keyword, hasRanges: args.hasRanges });
   where.push(...marks.sql);
   params.push(...marks.params);
   const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';

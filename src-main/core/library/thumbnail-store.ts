@@ -1,3 +1,4 @@
+import type { ThumbRef } from '../../../src-shared/contract/library';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { statement } from '../catalog/statements';
 
@@ -17,6 +18,9 @@ export interface ThumbRow {
   time_s: number | null;
   shot_idx: number | null;
 }
+
+/** A thumbnail as the contract gives it. */
+export const toThumb = (t: ThumbRow): ThumbRef => ({ path: t.path, width: t.width, height: t.height });
 
 /** An image the decode wrote, relative to the thumbnail cache. */
 export interface ThumbImage {

@@ -124,9 +124,10 @@ export const RATING_ORDER_SQL = `CASE ${CLIP_RATING_SQL} WHEN 'favorite' THEN 0 
 
 /**
  * SQL conditions (on clips aliased `c`) for the Library's and search's mark filters: a clip
- * matches when it, or one of its ranges, carries the rating or keyword.
+ * matches when it, or one of its ranges, carries the rating or keyword; `hasRanges`: it has a
+ * saved range.
  */
-export function markFilterSql(filter: { rating?: string; keyword?: string }): { sql: string[]; params: unknown[] } {
+export function markFilterSql(filter: { rating?: string; keyword?: string; hasRanges?: boolean }): { sql: string[]; params: unknown[] } {
   const sql: string[] = [];
   const params: unknown[] = [];
   switch (filter.rating) {
@@ -146,5 +147,6 @@ export function markFilterSql(filter: { rating?: string; keyword?: string }): { 
     sql.push('EXISTS (SELECT 1 FROM keywords k WHERE k.clip_id = c.id AND k.keyword = ? AND k.removed_at IS NULL)');
     params.push(filter.keyword);
   }
+  if (filter.hasRanges) sql.push('EXISTS (SELECT 1 FROM ranges r WHERE r.clip_id = c.id AND r.deleted_at IS NULL)');
   return { sql, params };
 }

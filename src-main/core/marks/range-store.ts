@@ -59,6 +59,11 @@ export function rangesForClips(db: CatalogDb, clipIds: readonly number[]): Range
   return toRanges(db, rows);
 }
 
+/** Every live range of the library, by clip then In (the Selects view). */
+export function allRanges(db: CatalogDb): Range[] {
+  return toRanges(db, statement(db, `${RANGE_SELECT} ORDER BY c.file_name COLLATE NOCASE, r.clip_id, r.in_frame, r.id`).all() as RangeRow[]);
+}
+
 export function rangesById(db: CatalogDb, rangeIds: readonly number[]): Range[] {
   const rows = statement(db, `${RANGE_SELECT} AND r.id IN (SELECT value FROM json_each(?)) ORDER BY r.clip_id, r.in_frame, r.id`).all(JSON.stringify(rangeIds)) as RangeRow[];
   return toRanges(db, rows);

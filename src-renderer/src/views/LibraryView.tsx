@@ -33,6 +33,7 @@ export function LibraryView(): ReactNode {
   const [query, setQuery] = useState('');
   const [rating, setRating] = useState<RatingFilter | ''>('');
   const [keyword, setKeyword] = useState('');
+  const [hasRanges, setHasRanges] = useState(false);
   const [keywords, setKeywords] = useState<{ keyword: string; count: number }[]>([]);
   const [layout, setLayout] = useState<Layout>(() => (localStorage.getItem('reelscout.libraryLayout') === 'list' ? 'list' : 'grid'));
   const [sort, setSort] = useState<ClipSort>('path');
@@ -47,8 +48,8 @@ export function LibraryView(): ReactNode {
   const body = useRef<HTMLDivElement>(null);
   const caps = useHandOffCapabilities();
   const listQuery = useMemo(
-    () => ({ status: filter === 'all' ? undefined : filter, query: query.trim() || undefined, sort, reversed, rating: rating || undefined, keyword: keyword || undefined }),
-    [filter, query, sort, reversed, rating, keyword],
+    () => ({ status: filter === 'all' ? undefined : filter, query: query.trim() || undefined, sort, reversed, rating: rating || undefined, keyword: keyword || undefined, hasRanges: hasRanges || undefined }),
+    [filter, query, sort, reversed, rating, keyword, hasRanges],
   );
   const pages = useClipPages(listQuery);
   const imports = useImports();
@@ -143,7 +144,7 @@ export function LibraryView(): ReactNode {
     view.current = l;
   }, []);
   const selectedIds = [...selection.ids];
-  const filtered = listQuery.query || listQuery.rating || listQuery.keyword || listQuery.status;
+  const filtered = listQuery.query || listQuery.rating || listQuery.keyword || listQuery.status || listQuery.hasRanges;
   const viewProps = {
     total: pages.total,
     clipAt: pages.clipAt,
@@ -221,6 +222,10 @@ export function LibraryView(): ReactNode {
               </option>
             ))}
           </select>
+          <label className="row has-ranges" title="Only clips with saved ranges (selects)">
+            <input type="checkbox" checked={hasRanges} onChange={(e) => setHasRanges(e.target.checked)} data-filter="has-ranges" />
+            Has ranges
+          </label>
           <input type="search" placeholder="Filter by name" aria-label="Filter by name" value={query} onChange={(e) => setQuery(e.target.value)} />
           {filtered && pages.loaded && (
             <span className="muted match-count" data-testid="match-count" role="status">

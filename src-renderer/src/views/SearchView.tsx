@@ -5,6 +5,7 @@ import { ResultCard } from '../components/search/ResultCard';
 import { EmulatorNote, SearchNotices, ServiceWait, StatusLine } from '../components/search/SearchNotices';
 import { Viewer } from '../components/viewer/Viewer';
 import { ExportMenu } from '../components/ExportMenu';
+import { SaveAsRanges } from '../components/search/SaveAsRanges';
 import { tcRange } from '../components/timecode-format';
 import { quotePhrase, removePhrase, searchExportTitle } from '../components/search/query-text';
 import { useFacets, useHistory, useSearchRunner, useSearchStatus } from '../components/search/use-search';
@@ -185,6 +186,7 @@ export function SearchView(): ReactNode {
             {response.stats.allowed !== null ? ` among ${response.stats.allowed.toLocaleString()} segments passing the filters` : ''} · {response.stats.indexed.toLocaleString()} indexed · {Math.round(response.stats.tookMs)} ms
           </div>
           <span className="sv-grow" />
+          {results.length > 0 && <SaveAsRanges moments={results.filter((r) => r.endS > r.startS).map((r) => ({ clipId: r.clipId, startS: r.startS, endS: r.endS }))} />}
           {results.length > 0 && (
             // The moments found, in rank order, as items of a selects sequence for the NLE.
             <ExportMenu

@@ -6,6 +6,7 @@ import { ExportMenu } from '../ExportMenu';
 import { shotFrames } from '../../../../src-shared/timecode';
 import { clipLengthTc, tcAt, tcFrame, tcLength, timebaseOf } from '../timecode-format';
 import { rangeOfFrames } from '../viewer/marks';
+import { ClipRanges } from './ClipRanges';
 import { clipBadge, formatFps, formatResolution, formatSize, statusTone } from './format';
 
 /** Metadata and shots of one clip; refreshed when the catalog changes. */
@@ -83,6 +84,7 @@ export function ClipDetailPanel({ clipId, onClose, onOpen }: { clipId: number; o
             <dt>Volume</dt>
             <dd>{clip.volumeLabel}</dd>
           </dl>
+          <ClipRanges clipId={clip.id} clipName={clip.name} timecode={clip.timecode} onOpen={onOpen} />
           <div className="row">
             <h3>{clip.shots.length} shot{clip.shots.length === 1 ? '' : 's'}</h3>
             <span className="spacer" />

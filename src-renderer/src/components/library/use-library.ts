@@ -13,6 +13,7 @@ export interface LibraryQuery {
   reversed: boolean;
   rating?: RatingFilter;
   keyword?: string;
+  hasRanges?: boolean;
 }
 
 /**
@@ -57,7 +58,7 @@ export function useClipPages(q: LibraryQuery): {
   const inflight = useRef(new Set<number>());
   const generation = useRef(0);
   const visible = useRef<[number, number]>([0, PAGE]);
-  const { status, query, sort, reversed, rating, keyword } = q;
+  const { status, query, sort, reversed, rating, keyword, hasRanges } = q;
 
   const fetchPage = useCallback(
     async (page: number) => {
@@ -74,6 +75,7 @@ export function useClipPages(q: LibraryQuery): {
           reversed,
           rating,
           keyword,
+          hasRanges,
         });
         if (gen !== generation.current) return;
         pages.current.set(page, res.items);
@@ -89,7 +91,7 @@ export function useClipPages(q: LibraryQuery): {
         inflight.current.delete(page);
       }
     },
-    [status, query, sort, reversed, rating, keyword],
+    [status, query, sort, reversed, rating, keyword, hasRanges],
   );
 
   const ensureRange = useCallback(
