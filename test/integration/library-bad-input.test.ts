@@ -23,7 +23,7 @@ const EXPECTED: Record<string, { status: ClipSummary['status']; reason?: RegExp;
   'truncated.mp4': { status: 'error', reason: /truncated/ },
   'truncated-faststart.mp4': { status: 'done', reason: /file ends early: plays 0\.\d s of 2\.0 s/, check: (c) => expect(c.decodedS).toBeGreaterThan(0) },
   // The index probes fine, but not one frame's data is in the file.
-  'header-only.mp4': { status: 'error', reason: /no frame could be decoded/, check: (c) => expect(c.durationS).toBe(2) },
+  'header-only.mp4': { status: 'error', reason: /no poster could be made: the data there is not a whole video/, check: (c) => expect(c.durationS).toBe(2) },
   'audio-only.mp4': {
     status: 'unsupported',
     reason: /audio only \(aac\)/,
@@ -197,7 +197,7 @@ describe('bad input corpus', () => {
     expect(byName.get('notes.mp4')).toMatchObject({ code: 'error', reason: expect.stringMatching(/not a recognisable media file/) });
     expect(byName.get('truncated.mp4')?.reason).toMatch(/truncated/);
     expect(byName.get('audio-only.mp4')?.reason).toMatch(/audio only/);
-    expect(byName.get('header-only.mp4')?.reason).toMatch(/no frame could be decoded/);
+    expect(byName.get('header-only.mp4')?.reason).toMatch(/not a whole video Reelscout can read/);
     expect(byName.get('empty.mp4')?.reason).toBe('empty file (0 bytes)');
     expect(later.issues.filter((i) => path.basename(i.path) === 'empty.mp4')).toHaveLength(1);
     // The skipped entries are still there, once each.
