@@ -1035,7 +1035,11 @@ INSERT INTO queue_flags (name, value_json, updated_at) VALUES (?, ?, ?) ON CONFL
 -- dropBlock
 DELETE FROM queue_flags WHERE name = ?;
 
--- ===== src-main/core/pipeline/service-cache/segment-store.ts (41)
+-- ===== src-main/core/pipeline/service-cache/segment-plan-store.ts (10)
+-- insertSegment
+INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- insertUpload
+INSERT INTO tensor_uploads (segment_id, service, request_id, region) VALUES (?, ?, ?, ?);
 -- segmentsOf
 SELECT * FROM segments WHERE clip_id = ? AND profile_id = ? ORDER BY shot_id, chunk_idx, part;
 -- segment
@@ -1044,39 +1048,55 @@ SELECT * FROM segments WHERE id = ?;
 SELECT 1 FROM segments WHERE shot_id = ? AND profile_id = ? AND content_sha IS NOT NULL LIMIT 1;
 -- dropOtherProfiles
 DELETE FROM segments WHERE clip_id = ? AND profile_id <> ?;
--- insSeg
-INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
--- insUp
-INSERT INTO tensor_uploads (segment_id, service, request_id, region) VALUES (?, ?, ?, ?);
 -- insertPlan
 DELETE FROM segments WHERE shot_id = ? AND profile_id = ?;
--- insSeg
-INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
--- insUp
-INSERT INTO tensor_uploads (segment_id, service, request_id, region) VALUES (?, ?, ?, ?);
 -- splitSegment
 DELETE FROM segments WHERE id = ?;
--- rows
-SELECT tu.*, s.id AS s_id FROM tensor_uploads tu JOIN segments s ON s.id = tu.segment_id
-WHERE s.clip_id = ? AND s.profile_id = ? AND tu.region = ? ORDER BY s.shot_id, s.chunk_idx, s.part, tu.service;
--- upload
-SELECT * FROM tensor_uploads WHERE segment_id = ? AND service = ? AND region = ?;
--- r
-SELECT storage_keys_json FROM tensor_uploads WHERE request_id = ? AND region = ? AND storage_keys_json IS NOT NULL LIMIT 1;
--- noteUploadSend
-UPDATE tensor_uploads SET sends = sends + 1 WHERE id = ?;
--- recordKeys
-UPDATE tensor_uploads SET storage_keys_json = ?, uploaded_at = ? WHERE id = ?;
--- noteLoss
-UPDATE service_tasks SET task_id = NULL, status = 'pending' WHERE segment_id = ? AND kind = ? AND region = ?;
--- row
-UPDATE tensor_uploads SET storage_keys_json = NULL, uploaded_at = NULL, losses = losses + 1 WHERE segment_id = ? AND service = ? AND region = ? RETURNING losses;
 -- updateContent
 UPDATE segments SET content_sha = ? WHERE id = ?;
 -- upd
 UPDATE tensor_uploads SET request_id = ? WHERE segment_id = ? AND service = ? AND region = ? AND storage_keys_json IS NULL;
--- renameForResubmit
-UPDATE tensor_uploads SET request_id = ?, storage_keys_json = NULL, uploaded_at = NULL WHERE id = ?;
+
+-- ===== src-main/core/pipeline/service-cache/segment-results-store.ts (8)
+-- insSeg
+INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- insEmb
+INSERT INTO embeddings (segment_id, dim, vector, model, region, profile_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?);
+-- insTag
+INSERT INTO service_tags (segment_id, raw_json, shot_size, camera_movement, shooting_angle, shot_size_conf, camera_movement_conf, shooting_angle_conf, created_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- writeWithResults
+DELETE FROM segments WHERE clip_id = ?;
+-- writeWithResults
+DELETE FROM segments WHERE clip_id = ? AND profile_id = ?;
+-- ins
+INSERT INTO embeddings (segment_id, dim, vector, model, region, profile_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (segment_id) DO UPDATE SET dim = excluded.dim, vector = excluded.vector, model = excluded.model,
+  region = excluded.region, profile_id = excluded.profile_id, created_at = excluded.created_at;
+-- ins
+INSERT INTO service_tags (segment_id, raw_json, shot_size, camera_movement, shooting_angle, shot_size_conf, camera_movement_conf, shooting_angle_conf, created_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (segment_id) DO UPDATE SET raw_json = excluded.raw_json, shot_size = excluded.shot_size,
+  camera_movement = excluded.camera_movement, shooting_angle = excluded.shooting_angle, shot_size_conf = excluded.shot_size_conf,
+  camera_movement_conf = excluded.camera_movement_conf, shooting_angle_conf = excluded.shooting_angle_conf, created_at = excluded.created_at;
+-- resultsOf
+SELECT sh.idx AS shot_idx, s.chunk_idx, s.part, s.start_s, s.end_s, s.frames, s.budget, s.content_sha, e.vector,
+      t.raw_json AS tags_raw, t.shot_size, t.camera_movement, t.shooting_angle, t.shot_size_conf, t.camera_movement_conf, t.shooting_angle_conf
+ FROM segments s JOIN shots sh ON sh.id = s.shot_id JOIN embeddings e ON e.segment_id = s.id JOIN service_tags t ON t.segment_id = s.id
+WHERE s.clip_id = ? AND s.profile_id = ?
+ORDER BY sh.idx, s.chunk_idx, s.part;
+
+-- ===== src-main/core/pipeline/service-cache/segment-store.ts (2)
+-- segmentCount
+SELECT COUNT(*) AS n FROM segments WHERE clip_id = ? AND profile_id = ?;
+-- counts
+SELECT
+(SELECT COUNT(DISTINCT shot_id) FROM segments WHERE clip_id = @c AND profile_id = @p) AS shotsWithSegments,
+(SELECT COUNT(*) FROM segments WHERE clip_id = @c AND profile_id = @p) AS segments,
+(SELECT COUNT(*) FROM segments s JOIN embeddings e ON e.segment_id = s.id WHERE s.clip_id = @c AND s.profile_id = @p) AS embedded,
+(SELECT COUNT(*) FROM segments s JOIN service_tags t ON t.segment_id = s.id WHERE s.clip_id = @c AND s.profile_id = @p) AS tagged;
+
+-- ===== src-main/core/pipeline/service-cache/service-task-store.ts (11)
 -- tasksOf
 SELECT st.*, s.clip_id FROM service_tasks st JOIN segments s ON s.id = st.segment_id
 WHERE s.clip_id = ? AND s.profile_id = ? AND st.region = ? ORDER BY st.segment_id, st.kind;
@@ -1105,44 +1125,28 @@ UPDATE service_tasks SET status = ?, error_message = ?, polled_at = ?, finished_
 SELECT segment_id FROM service_tasks WHERE task_id = ? AND region = ?;
 -- noteResubmit
 UPDATE service_tasks SET resubmits = resubmits + 1, status = 'failed', task_id = NULL WHERE segment_id = ? AND kind = ? AND region = ?;
--- ins
-INSERT INTO embeddings (segment_id, dim, vector, model, region, profile_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (segment_id) DO UPDATE SET dim = excluded.dim, vector = excluded.vector, model = excluded.model,
-  region = excluded.region, profile_id = excluded.profile_id, created_at = excluded.created_at;
--- ins
-INSERT INTO service_tags (segment_id, raw_json, shot_size, camera_movement, shooting_angle, shot_size_conf, camera_movement_conf, shooting_angle_conf, created_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (segment_id) DO UPDATE SET raw_json = excluded.raw_json, shot_size = excluded.shot_size,
-  camera_movement = excluded.camera_movement, shooting_angle = excluded.shooting_angle, shot_size_conf = excluded.shot_size_conf,
-  camera_movement_conf = excluded.camera_movement_conf, shooting_angle_conf = excluded.shooting_angle_conf, created_at = excluded.created_at;
--- resultsOf
-SELECT sh.idx AS shot_idx, s.chunk_idx, s.part, s.start_s, s.end_s, s.frames, s.budget, s.content_sha, e.vector,
-      t.raw_json AS tags_raw, t.shot_size, t.camera_movement, t.shooting_angle, t.shot_size_conf, t.camera_movement_conf, t.shooting_angle_conf
- FROM segments s JOIN shots sh ON sh.id = s.shot_id JOIN embeddings e ON e.segment_id = s.id JOIN service_tags t ON t.segment_id = s.id
-WHERE s.clip_id = ? AND s.profile_id = ?
-ORDER BY sh.idx, s.chunk_idx, s.part;
--- insSeg
-INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
--- insEmb
-INSERT INTO embeddings (segment_id, dim, vector, model, region, profile_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?);
--- insTag
-INSERT INTO service_tags (segment_id, raw_json, shot_size, camera_movement, shooting_angle, shot_size_conf, camera_movement_conf, shooting_angle_conf, created_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
--- writeWithResults
-DELETE FROM segments WHERE clip_id = ?;
--- writeWithResults
-DELETE FROM segments WHERE clip_id = ? AND profile_id = ?;
--- segmentCount
-SELECT COUNT(*) AS n FROM segments WHERE clip_id = ? AND profile_id = ?;
 -- rearmFailedTasks
 UPDATE service_tasks SET task_id = NULL, resubmits = 0 WHERE status = 'failed' AND task_id IS NOT NULL AND region = ?
 AND segment_id IN (SELECT id FROM segments WHERE clip_id = ? AND profile_id = ?);
--- counts
-SELECT
-(SELECT COUNT(DISTINCT shot_id) FROM segments WHERE clip_id = @c AND profile_id = @p) AS shotsWithSegments,
-(SELECT COUNT(*) FROM segments WHERE clip_id = @c AND profile_id = @p) AS segments,
-(SELECT COUNT(*) FROM segments s JOIN embeddings e ON e.segment_id = s.id WHERE s.clip_id = @c AND s.profile_id = @p) AS embedded,
-(SELECT COUNT(*) FROM segments s JOIN service_tags t ON t.segment_id = s.id WHERE s.clip_id = @c AND s.profile_id = @p) AS tagged;
+
+-- ===== src-main/core/pipeline/service-cache/tensor-upload-store.ts (8)
+-- rows
+SELECT tu.*, s.id AS s_id FROM tensor_uploads tu JOIN segments s ON s.id = tu.segment_id
+WHERE s.clip_id = ? AND s.profile_id = ? AND tu.region = ? ORDER BY s.shot_id, s.chunk_idx, s.part, tu.service;
+-- upload
+SELECT * FROM tensor_uploads WHERE segment_id = ? AND service = ? AND region = ?;
+-- r
+SELECT storage_keys_json FROM tensor_uploads WHERE request_id = ? AND region = ? AND storage_keys_json IS NOT NULL LIMIT 1;
+-- noteUploadSend
+UPDATE tensor_uploads SET sends = sends + 1 WHERE id = ?;
+-- recordKeys
+UPDATE tensor_uploads SET storage_keys_json = ?, uploaded_at = ? WHERE id = ?;
+-- noteLoss
+UPDATE service_tasks SET task_id = NULL, status = 'pending' WHERE segment_id = ? AND kind = ? AND region = ?;
+-- row
+UPDATE tensor_uploads SET storage_keys_json = NULL, uploaded_at = NULL, losses = losses + 1 WHERE segment_id = ? AND service = ? AND region = ? RETURNING losses;
+-- renameForResubmit
+UPDATE tensor_uploads SET request_id = ?, storage_keys_json = NULL, uploaded_at = NULL WHERE id = ?;
 
 -- ===== src-main/core/pipeline/view/jobs-view-store.ts (6)
 -- frontiersSql

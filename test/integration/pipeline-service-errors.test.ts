@@ -5,7 +5,7 @@ import { createJobsHandlers } from '../../src-main/core/pipeline/pipeline-handle
 import type { EventName } from '../../src-shared/contract';
 import type { JobsSummary } from '../../src-shared/contract/jobs';
 import { mediaFile } from '../helpers/paths';
-import type { IndexingPipelineOptions } from '../../src-main/core/pipeline/indexing-pipeline';
+import type { IndexingPipelineOptions } from '../../src-main/core/pipeline/pipeline-options';
 import {
   IndexingPipeline,
   TEST_KEY,

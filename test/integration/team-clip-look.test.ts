@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { ClipSharing } from '../../src-main/core/pipeline/clip-sharing';
-import { SegmentStore } from '../../src-main/core/pipeline/service-cache/segment-store';
+import { createSegmentStore } from '../../src-main/core/pipeline/service-cache/segment-store';
 import { publishClipResults } from '../../src-main/core/team/server/clip-results-store';
 import { upsertSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
@@ -87,7 +87,7 @@ describeWithPostgres('the look before a clip\'s analysis on PostgreSQL', () => {
     const sharing = new ClipSharing({
       db,
       cacheDir: dir,
-      store: new SegmentStore(db),
+      store: createSegmentStore(db),
       link,
       profileId: PROFILE,
       identity: () => ({ region: 'asia', model: 'test-model' }),

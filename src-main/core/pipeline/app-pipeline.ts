@@ -4,7 +4,8 @@ import type { CatalogDb } from '../catalog/open-catalog';
 import type { EventBus } from '../rpc/event-bus';
 import type { HandlersFor } from '../rpc/handlers';
 import type { Logger } from '../util/logger';
-import { IndexingPipeline, type IndexingPipelineOptions, type ServiceAccess } from './indexing-pipeline';
+import { IndexingPipeline } from './indexing-pipeline';
+import type { IndexingPipelineOptions, ServiceAccess } from './pipeline-options';
 import { createJobsHandlers } from './pipeline-handlers';
 
 export interface AppPipelineDeps {

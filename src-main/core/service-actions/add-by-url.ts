@@ -3,7 +3,7 @@ import { AppError, toAppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { catalogueRemoteClip, nameFromUrl, URL_PROFILE_ID } from '../library/remote-clips';
 import { applyClipEvent } from '../library/clips-repository';
-import { SegmentStore } from '../pipeline/service-cache/segment-store';
+import { createSegmentStore } from '../pipeline/service-cache/segment-store';
 import { makeRemoteStills, probeRemote } from '../remote/remote-clip-media';
 import { DEFAULT_REMOTE_DEADLINES, type RemoteAccess } from '../remote/remote-input';
 import { checkRemoteUrl } from '../remote/remote-url-policy';
@@ -78,7 +78,7 @@ async function addWithin(d: AddByUrlDeps, access: RemoteAccess, url: string, nam
   const spans = emb.embeddings.map((vector, i) => ({ startS: (duration * i) / k, endS: (duration * (i + 1)) / k, vector }));
   const t = tagged.tags;
   const id = (v: typeof t.shotSize) => (v ? { id: v.canonical, confidence: v.confidence ?? null } : null);
-  const segments = new SegmentStore(d.db);
+  const segments = createSegmentStore(d.db);
   const ids = segments.insertFetchedSegments(
     clipId,
     shotId,

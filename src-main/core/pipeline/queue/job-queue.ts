@@ -1,16 +1,16 @@
 import { AppError, toAppError } from '../../../../src-shared/errors';
 import type { Logger } from '../../util/logger';
-import { DEFAULT_BACKOFF, type BackoffOptions, type BlockReason } from './error-policy';
+import { DEFAULT_BACKOFF, type BlockReason } from './error-policy';
+import { enqueueRow } from './enqueue-row';
 import { QueueGate, type GateState } from './gate';
-import { parseJobPayload } from './job-payloads';
-import { createJobStore, rowToJob, type JobRow, type JobStore, type SettleFields } from './job-store';
+import { startRun, type RunHost } from './job-run';
+import { createJobStore, rowToJob, type JobStore } from './job-store';
 import { Listeners } from './listeners';
-import { settlementOf } from './run-end';
-import { RunningJobs, type Run } from './running-jobs';
+import { RunningJobs } from './running-jobs';
 import { WakeTimer } from './wake-timer';
 import type { DiskRoomCheck, JobQueueOptions, ListFilter } from './queue-options';
 import { STAGE_GRAPH, type StageName } from '../../../../src-shared/contract/stage-graph';
-import type { AnyStageHandler, Job, JobResource, JobSpec, JobState, StageContext, StageOutcome } from './job-types';
+import type { AnyStageHandler, Job, JobResource, JobSpec, JobState } from './job-types';
 
 export const HIGH_PRIORITY = 100;
 
@@ -30,13 +30,13 @@ export class JobQueue {
   private readonly jobListeners: Listeners<Job>;
   private readonly gateListeners: Listeners<GateState>;
   private readonly concurrency: Record<JobResource, number>;
-  private readonly backoff: BackoffOptions;
-  private readonly defaultMaxAttempts: number;
   private readonly maxRecoveries: number;
   private readonly now: () => number;
   private readonly logger?: Logger;
   private readonly disk?: DiskRoomCheck;
   private readonly wake: WakeTimer;
+  /** What a job's run (job-run.ts) reaches of the queue. */
+  private readonly host: RunHost;
   private started = false;
   private stopping = false;
   private pumping = false;
@@ -45,8 +45,6 @@ export class JobQueue {
   constructor(o: JobQueueOptions) {
     this.store = createJobStore(o.db);
     this.concurrency = { cpu: Math.max(1, o.concurrency?.cpu ?? 1), network: Math.max(1, o.concurrency?.network ?? 3) };
-    this.backoff = o.backoff ?? DEFAULT_BACKOFF;
-    this.defaultMaxAttempts = o.defaultMaxAttempts ?? 5;
     this.maxRecoveries = o.maxRecoveries ?? 20;
     this.running = new RunningJobs({ progressWriteMs: o.progressWriteMs ?? 500, stopGraceMs: o.stopGraceMs ?? 10_000 });
     this.blocks = new QueueGate(o.db);
@@ -56,6 +54,19 @@ export class JobQueue {
     this.wake = new WakeTimer(() => this.pump(), this.now);
     this.logger = o.logger;
     this.disk = o.disk;
+    this.host = {
+      store: this.store,
+      running: this.running,
+      backoff: o.backoff ?? DEFAULT_BACKOFF,
+      defaultMaxAttempts: o.defaultMaxAttempts ?? 5,
+      logger: o.logger,
+      now: this.now,
+      enqueueRow: (spec, reset) => enqueueRow(this.store, this.running, spec, reset, this.now()),
+      block: (reason, message) => this.block(reason, message),
+      blockForDisk: () => this.blockForDisk(),
+      emitJob: (job) => this.emitJob(job),
+      pump: () => this.pump(),
+    };
   }
 
   register(handler: AnyStageHandler): void {
@@ -63,7 +74,6 @@ export class JobQueue {
     this.handlers.set(handler.stage, handler);
     if (this.started) this.pump();
   }
-
 
   /**
    * Crash recovery first: a job still marked running was cut off by a crash or a kill; it goes
@@ -89,45 +99,16 @@ export class JobQueue {
     this.stopping = false;
   }
 
-
   /**
    * One job per clip and stage. An existing job is left alone (its priority raised if asked)
    * unless `reset`: then it starts over as queued, even if it was done or failed.
    */
   enqueue(spec: JobSpec, opts: { reset?: boolean } = {}): Job {
-    const job = this.store.inTransaction(() => this.enqueueRow(spec, opts.reset ?? false));
+    const job = this.store.inTransaction(() => this.host.enqueueRow(spec, opts.reset ?? false));
     this.emitJob(job);
     this.pump();
     return job;
   }
-
-  private enqueueRow(spec: JobSpec, reset: boolean): Job {
-    const now = this.now();
-    const resource = STAGE_GRAPH[spec.stage].resource;
-    const priority = spec.priority ?? 0;
-    if (spec.payload !== undefined) {
-      const parsed = parseJobPayload(spec.stage, spec.payload);
-      if (!parsed.ok) throw new AppError('invalid', parsed.reason);
-    }
-    const payload = spec.payload === undefined ? null : JSON.stringify(spec.payload);
-    const existing = this.store.rowOf(spec.clipId, spec.stage);
-    if (!existing) {
-      const id = this.store.insert({ clipId: spec.clipId, stage: spec.stage, resource, priority, payload, workS: spec.workS ?? null }, now);
-      return rowToJob(this.store.row(id)!);
-    }
-    const running = this.running.get(existing.id);
-    if (reset && running) {
-      // Cannot rewrite a row its run will settle: the run ends as queued, from the start.
-      this.running.abort(running, 'requeue');
-    }
-    if (reset && !running) {
-      this.store.startOver(existing.id, { resource, priority, payload, workS: spec.workS ?? null }, now);
-    } else if (priority > existing.priority || (spec.workS != null && existing.work_s == null)) {
-      this.store.raisePriority(existing.id, priority, spec.workS ?? null, now);
-    }
-    return rowToJob(this.store.row(existing.id)!);
-  }
-
 
   pauseJob(id: number): Job | undefined {
     const run = this.running.get(id);
@@ -189,7 +170,6 @@ export class JobQueue {
     return changed;
   }
 
-
   gate(): GateState {
     return this.blocks.state();
   }
@@ -215,7 +195,6 @@ export class JobQueue {
     this.emitGate();
     this.pump();
   }
-
 
   get(id: number): Job | undefined {
     const run = this.running.get(id);
@@ -253,7 +232,6 @@ export class JobQueue {
   onGate(listener: (gate: GateState) => void): () => void {
     return this.gateListeners.add(listener);
   }
-
 
   /** Starts what may start. Re-entrant calls (a job settling while we pump) fold into one more round. */
   pump(): void {
@@ -317,7 +295,7 @@ export class JobQueue {
       if (stages.length === 0) continue;
       const free = this.concurrency[resource] - this.running.busy(resource);
       if (free <= 0) continue;
-      for (const row of this.store.due(stages, now, free)) this.startRow(row);
+      for (const row of this.store.due(stages, now, free)) startRun(this.host, row, this.handlers.get(row.stage)!);
     }
     this.scheduleWake(now);
   }
@@ -327,90 +305,6 @@ export class JobQueue {
     const stages = this.startableStages();
     if (stages.length === 0) return this.wake.clear();
     this.wake.set(this.store.nextWake(stages, now) ?? Infinity);
-  }
-
-  private startRow(row: JobRow): void {
-    const handler = this.handlers.get(row.stage)!;
-    const now = this.now();
-    if (!this.store.markRunning(row.id, now)) return;
-    const job = rowToJob({ ...row, state: 'running', started_at: now, updated_at: now, not_before: null, finished_at: null });
-    const run = this.running.add(job, now);
-    this.emitJob(job);
-    run.promise = this.execute(run, handler);
-  }
-
-  private async execute(run: Run, handler: AnyStageHandler): Promise<void> {
-    let outcome: StageOutcome | void = undefined;
-    let error: AppError | null = null;
-    try {
-      // A microtask first: the handler must never run inside startRow's caller (the pump).
-      await Promise.resolve();
-      // A payload the stage cannot read fails the job with the reason ('invalid' is never retried).
-      const parsed = parseJobPayload(run.job.stage, run.job.payload);
-      if (!parsed.ok) throw new AppError('invalid', parsed.reason);
-      const ctx: StageContext = {
-        job: run.job,
-        payload: parsed.payload,
-        signal: run.controller.signal,
-        stopping: run.soft.signal,
-        progress: (fraction, note) => this.onProgress(run, fraction, note),
-      };
-      outcome = await handler.run(ctx);
-    } catch (e) {
-      error = toAppError(e);
-    }
-    try {
-      this.settle(run, handler, outcome, error);
-    } catch (e) {
-      // No room to record the outcome: the row stays `running` and goes back to queued once
-      // there is room (requeueUnsettled). Otherwise the catalog is gone (closed under us) or broken.
-      if (toAppError(e).kind === 'disk_full') this.blockForDisk();
-      else this.logger?.error('queue.settle.failed', { jobId: run.job.id, stage: run.job.stage, message: (e as Error).message });
-    } finally {
-      this.running.end(run);
-      this.pump();
-    }
-  }
-
-  private onProgress(run: Run, fraction: number, note?: string): void {
-    if (run.controller.signal.aborted) return;
-    const now = this.now();
-    if (this.running.report(run, fraction, note, now)) {
-      try {
-        this.store.writeProgress(run.job.id, run.job.progress, run.job.note ?? null, now);
-      } catch {
-        // Progress is advisory; the settle write is the one that matters.
-      }
-    }
-    this.emitJob({ ...run.job });
-  }
-
-  /** Writes where the run's end sends its job (run-end.ts) and does what goes with it. */
-  private settle(run: Run, handler: AnyStageHandler, outcome: StageOutcome | void, error: AppError | null): void {
-    const job = run.job;
-    const now = this.now();
-    const ranMs = Math.max(0, now - run.startedAt);
-    const update = (fields: SettleFields) => this.store.settle(job.id, fields, ranMs, now);
-    const s = settlementOf({ job, why: run.why, outcome, error, now, backoff: this.backoff, maxAttempts: handler.maxAttempts ?? this.defaultMaxAttempts });
-    if (s.kind === 'done') {
-      this.store.inTransaction(() => {
-        update(s.fields);
-        for (const next of s.next) {
-          const j = this.enqueueRow(next, true);
-          queueMicrotask(() => this.emitJob(j));
-        }
-      });
-    } else if (s.kind === 'block') {
-      // The disk first: recording the outcome may itself find no room.
-      if (s.reason === 'disk') this.blockForDisk();
-      update(s.fields);
-      if (s.reason !== 'disk') this.block(s.reason, s.message);
-    } else {
-      update(s.fields);
-      if (s.kind === 'failed') this.logger?.warn('queue.job.failed', { jobId: job.id, clipId: job.clipId, stage: job.stage, kind: s.error.kind, message: s.error.message });
-    }
-    const after = this.store.row(job.id);
-    if (after) this.emitJob(rowToJob(after));
   }
 
   private emitJob(job: Job): void {

@@ -8,7 +8,7 @@ import type { TensorChunk } from '../../tensors/shot-chunks';
 import type { TensorProfile } from '../../tensors/tensor-profile';
 import type { StageHandler } from '../queue/job-types';
 import type { StageDeps } from '../pipeline-deps';
-import type { PlannedSegment } from '../service-cache/segment-store';
+import type { PlannedSegment } from '../service-cache/segment-rows';
 import { ShotFrameCache } from './shot-frame-cache';
 import { chunkContentSha, chunkRequestIds, planChunks, shotSpansOf, type TensorSource } from './shot-tensors';
 import { discardThumbnails, planThumbnails, recordMediaFailure, saveDetectedShots, saveThumbnails, type ThumbnailPlan } from './clip-media';

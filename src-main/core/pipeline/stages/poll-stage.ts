@@ -4,7 +4,7 @@ import { classifyTaskFailure, type TaskFailureCause } from '../../service/task-f
 import type { StageHandler } from '../queue/job-types';
 import type { StageDeps } from '../pipeline-deps';
 import { runPool } from './run-pool';
-import type { TaskRow } from '../service-cache/segment-store';
+import type { TaskRow } from '../service-cache/segment-rows';
 import { nextStage } from './media-stages';
 import { checkpoint } from './checkpoint';
 import { recordLoss, serviceScope } from './service-access';

@@ -4,7 +4,7 @@ import type { TensorService } from '../../tensors/chunk-upload';
 import type { StageHandler } from '../queue/job-types';
 import type { StageDeps } from '../pipeline-deps';
 import { runPool } from './run-pool';
-import { parseStoredKeys, type SegmentRow, type UploadRow } from '../service-cache/segment-store';
+import { parseStoredKeys, type SegmentRow, type UploadRow } from '../service-cache/segment-rows';
 import { nextStage } from './media-stages';
 import { checkpoint } from './checkpoint';
 import { recordLoss, serviceScope } from './service-access';

@@ -7,7 +7,7 @@ import { splitChunk, type ShotFrames, type TensorChunk } from '../../tensors/sho
 import type { StageContext, StageHandler, StageOutcome } from '../queue/job-types';
 import type { StageDeps } from '../pipeline-deps';
 import { runPool } from './run-pool';
-import { SERVICES, storedKeysOf, type SegmentRow, type UploadRow } from '../service-cache/segment-store';
+import { SERVICES, storedKeysOf, type SegmentRow, type UploadRow } from '../service-cache/segment-rows';
 import { ShotFrameCache } from './shot-frame-cache';
 import { chunkContentSha, chunkForSegment, chunkRequestIds, planChunks, rebuildShotFrames, shotSpansOf } from './shot-tensors';
 import { checkpoint } from './checkpoint';
