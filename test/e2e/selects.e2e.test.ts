@@ -43,8 +43,8 @@ beforeAll(async () => {
   }
   const r25 = { num: 25, den: 1 };
   await call('marks.saveRange', { clipId: ids['A001.mp4'], inFrame: 25, outFrame: 75, rate: r25, name: 'Opening line', note: 'best read', keywords: ['interview'] });
-  await call('marks.saveRange', { clipId: ids['A001.mp4'], inFrame: 100, outFrame: 125, rate: r25, name: 'Zoom out' });
-  await call('marks.saveRange', { clipId: ids['B001.mp4'], inFrame: 10, outFrame: 60, rate: r25, name: 'Bars' });
+  await call('marks.saveRange', { clipId: ids['A001.mp4'], inFrame: 100, outFrame: 125, rate: r25, name: 'Zoom out', rating: 'reject' });
+  await call('marks.saveRange', { clipId: ids['B001.mp4'], inFrame: 10, outFrame: 60, rate: r25, name: 'Bars', rating: 'favorite' });
 }, 120_000);
 
 afterAll(async () => {
@@ -58,7 +58,7 @@ describe('Selects view', () => {
     const rows = page.locator('[data-select-row]');
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(3);
     expect(await page.locator('[data-testid="selects-count"]').innerText()).toBe('3 ranges');
-    const names = () => rows.evaluateAll((rs) => rs.map((r) => r.children[4]!.textContent));
+    const names = () => rows.evaluateAll((rs) => rs.map((r) => r.querySelector('[data-col="name"]')!.textContent));
     expect(await names()).toEqual(['Opening line', 'Zoom out', 'Bars']);
     expect(await rows.first().innerText()).toContain('10:00:01:00');
     await e.screenshot('selects-1280');
@@ -67,6 +67,10 @@ describe('Selects view', () => {
     expect(await names()).toEqual(['Zoom out', 'Opening line', 'Bars']);
     await page.click('[data-sort="duration"]');
     expect(await names()).toEqual(['Opening line', 'Bars', 'Zoom out']);
+    // Favourites first, rejects last; the rating is written out, not only drawn.
+    await page.click('[data-sort="rating"]');
+    expect(await names()).toEqual(['Bars', 'Opening line', 'Zoom out']);
+    expect(await rows.first().locator('[data-col="rating"]').innerText()).toBe('★ Favourite');
     await page.click('[data-sort="clip"]');
     // Mouse: click, Ctrl+click.
     await rows.nth(0).click();

@@ -8,13 +8,20 @@ import { rangeOfFrames } from '../components/viewer/marks';
 import { Viewer } from '../components/viewer/Viewer';
 import './library.css';
 
-type SortKey = 'clip' | 'in' | 'duration' | 'name';
-const COLUMNS: { key: SortKey; label: string }[] = [
+type SortKey = 'clip' | 'in' | 'duration' | 'name' | 'rating';
+// In and Out side by side as in every NLE's bin; Out is the range's last frame, sorted through In.
+const COLUMNS: { key: SortKey | null; label: string }[] = [
   { key: 'clip', label: 'Clip' },
   { key: 'in', label: 'In' },
+  { key: null, label: 'Out' },
   { key: 'duration', label: 'Duration' },
   { key: 'name', label: 'Name' },
+  { key: 'rating', label: 'Rating' },
+  { key: null, label: 'Note' },
+  { key: null, label: 'Keywords' },
 ];
+const RATING_ORDER: Record<Select['rating'] & string, number> = { favorite: 0, reject: 2 };
+const ratingRank = (s: Select) => (s.rating ? RATING_ORDER[s.rating] : 1);
 
 const clockOf = (s: Select) => ({ rate: s.rate, timecode: s.clipTimecode });
 const durationS = (s: Select) => ((s.outFrame - s.inFrame) * s.rate.den) / s.rate.num;
@@ -23,6 +30,7 @@ const compare: Record<SortKey, (a: Select, b: Select) => number> = {
   in: (a, b) => a.inFrame * a.rate.den * b.rate.num - b.inFrame * b.rate.den * a.rate.num,
   duration: (a, b) => durationS(a) - durationS(b),
   name: (a, b) => a.name.localeCompare(b.name),
+  rating: (a, b) => ratingRank(a) - ratingRank(b) || a.clipName.localeCompare(b.clipName) || a.inFrame - b.inFrame,
 };
 
 /**
@@ -136,16 +144,18 @@ export function SelectsView(): ReactNode {
             <thead>
               <tr>
                 <th aria-hidden />
-                {COLUMNS.map((c) => (
-                  <th key={c.key} aria-sort={sort.key === c.key ? (sort.reversed ? 'descending' : 'ascending') : undefined}>
-                    <button type="button" className="btn link" onClick={() => onSort(c.key)} data-sort={c.key}>
-                      {c.label}
-                      {sort.key === c.key ? (sort.reversed ? ' ▾' : ' ▴') : ''}
-                    </button>
-                  </th>
-                ))}
-                <th>Out</th>
-                <th>Note · keywords</th>
+                {COLUMNS.map((c) =>
+                  c.key === null ? (
+                    <th key={c.label}>{c.label}</th>
+                  ) : (
+                    <th key={c.key} aria-sort={sort.key === c.key ? (sort.reversed ? 'descending' : 'ascending') : undefined}>
+                      <button type="button" className="btn link" onClick={() => onSort(c.key!)} data-sort={c.key}>
+                        {c.label}
+                        {sort.key === c.key ? (sort.reversed ? ' ▾' : ' ▴') : ''}
+                      </button>
+                    </th>
+                  ),
+                )}
               </tr>
             </thead>
             <tbody>
@@ -165,15 +175,14 @@ export function SelectsView(): ReactNode {
                   <td className="selects-poster">{s.poster ? <img src={api.mediaUrl({ kind: 'thumb', path: s.poster.path })} alt="" loading="lazy" /> : null}</td>
                   <td>{s.clipName}</td>
                   <td className="mono">{tcFrame(clockOf(s), s.inFrame)}</td>
-                  <td className="mono">{tcLength(clockOf(s), s.outFrame - s.inFrame)}</td>
-                  <td>
-                    {s.rating === 'favorite' ? '★ ' : s.rating === 'reject' ? '⊘ ' : ''}
-                    {s.name}
-                  </td>
                   <td className="mono" title="The range's last frame">
                     {tcFrame(clockOf(s), s.outFrame - 1)}
                   </td>
-                  <td className="muted">{[s.note, s.keywords.join(', ')].filter(Boolean).join(' · ')}</td>
+                  <td className="mono">{tcLength(clockOf(s), s.outFrame - s.inFrame)}</td>
+                  <td data-col="name">{s.name}</td>
+                  <td data-col="rating">{s.rating === 'favorite' ? '★ Favourite' : s.rating === 'reject' ? '⊘ Reject' : ''}</td>
+                  <td className="muted">{s.note}</td>
+                  <td className="muted">{s.keywords.join(', ')}</td>
                 </tr>
               ))}
             </tbody>
