@@ -1,6 +1,6 @@
 import type { CatalogDb } from '../../catalog/open-catalog';
 import { statement } from '../../catalog/statements';
-import { shotCounts } from '../../library/shot-store';
+import { partOfShot, shotCounts, shotsById, type PartOfShot } from '../../library/shot-store';
 import { float32ToBlob } from '../../catalog/vector-blob';
 import type { StorageKeys } from '../../service/responses/storage-keys';
 import type { TensorService } from '../../tensors/chunk-upload';
@@ -14,8 +14,12 @@ export interface SegmentRow {
   shot_id: number;
   chunk_idx: number;
   part: string;
+  /** Presentation times of its first frame and of the end of its last. */
   start_s: number;
   end_s: number;
+  /** Decoded frame numbers, [start_frame, end_frame): Out exclusive, as `shots` (migration 0052); null for a shot without frames. */
+  start_frame: number | null;
+  end_frame: number | null;
   profile_id: string;
   frames: number | null;
   budget: number | null;
@@ -103,6 +107,12 @@ export const SERVICES: readonly TensorService[] = ['embedding', 'tagging'];
 export class SegmentStore {
   constructor(private readonly db: CatalogDb) {}
 
+  /** A segment's times on its shot's frames (shot-store.ts partOfShot): every writer of segments places them so. */
+  private place(shotId: number, startS: number, endS: number): PartOfShot {
+    const [shot] = shotsById(this.db, [shotId]);
+    return shot ? partOfShot(shot, startS, endS) : { startS, endS, startFrame: null, endFrame: null };
+  }
+
   segmentsOf(clipId: number, profileId: string): SegmentRow[] {
     return statement(this.db, 'SELECT * FROM segments WHERE clip_id = ? AND profile_id = ? ORDER BY shot_id, chunk_idx, part').all(clipId, profileId) as SegmentRow[];
   }
@@ -124,13 +134,14 @@ export class SegmentStore {
   insertPlan(clipId: number, shotId: number, profileId: string, budget: number, region: string, plan: readonly PlannedSegment[]): void {
     const insSeg = statement(
       this.db,
-      'INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, start_frame, end_frame, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const insUp = statement(this.db, 'INSERT INTO tensor_uploads (segment_id, service, request_id, region) VALUES (?, ?, ?, ?)');
     this.db.transaction(() => {
       statement(this.db, 'DELETE FROM segments WHERE shot_id = ? AND profile_id = ?').run(shotId, profileId);
       for (const p of plan) {
-        const id = Number(insSeg.run(clipId, shotId, p.chunkIdx, p.part, p.startS, p.endS, profileId, p.frames, budget, p.contentSha).lastInsertRowid);
+        const at = this.place(shotId, p.startS, p.endS);
+        const id = Number(insSeg.run(clipId, shotId, p.chunkIdx, p.part, at.startS, at.endS, at.startFrame, at.endFrame, profileId, p.frames, budget, p.contentSha).lastInsertRowid);
         for (const s of SERVICES) insUp.run(id, s, p.requestIds[s], region);
       }
     })();
@@ -143,13 +154,14 @@ export class SegmentStore {
   splitSegment(seg: SegmentRow, halves: readonly PlannedSegment[], region: string): number[] {
     const insSeg = statement(
       this.db,
-      'INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, start_frame, end_frame, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const insUp = statement(this.db, 'INSERT INTO tensor_uploads (segment_id, service, request_id, region) VALUES (?, ?, ?, ?)');
     return this.db.transaction(() => {
       statement(this.db, 'DELETE FROM segments WHERE id = ?').run(seg.id);
       return halves.map((p) => {
-        const id = Number(insSeg.run(seg.clip_id, seg.shot_id, p.chunkIdx, p.part, p.startS, p.endS, seg.profile_id, p.frames, seg.budget, p.contentSha).lastInsertRowid);
+        const at = this.place(seg.shot_id, p.startS, p.endS);
+        const id = Number(insSeg.run(seg.clip_id, seg.shot_id, p.chunkIdx, p.part, at.startS, at.endS, at.startFrame, at.endFrame, seg.profile_id, p.frames, seg.budget, p.contentSha).lastInsertRowid);
         for (const s of SERVICES) insUp.run(id, s, p.requestIds[s], region);
         return id;
       });
@@ -403,7 +415,7 @@ export class SegmentStore {
   ): number[] {
     const insSeg = statement(
       this.db,
-      'INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, start_frame, end_frame, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const insEmb = statement(this.db, 'INSERT INTO embeddings (segment_id, dim, vector, model, region, profile_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
     const insTag = statement(
@@ -416,7 +428,8 @@ export class SegmentStore {
       if (replacing === 'every profile') statement(this.db, 'DELETE FROM segments WHERE clip_id = ?').run(clipId);
       else statement(this.db, 'DELETE FROM segments WHERE clip_id = ? AND profile_id = ?').run(clipId, meta.profileId);
       return rows.map((r) => {
-        const id = Number(insSeg.run(clipId, r.shot_id, r.chunk_idx, r.part, r.start_s, r.end_s, meta.profileId, r.frames, r.budget, r.content_sha).lastInsertRowid);
+        const at = this.place(r.shot_id, r.start_s, r.end_s);
+        const id = Number(insSeg.run(clipId, r.shot_id, r.chunk_idx, r.part, at.startS, at.endS, at.startFrame, at.endFrame, meta.profileId, r.frames, r.budget, r.content_sha).lastInsertRowid);
         insEmb.run(id, r.vector.byteLength / 4, r.vector, meta.model, meta.region, meta.profileId, now);
         insTag.run(id, r.tags_raw, r.shot_size, r.camera_movement, r.shooting_angle, r.shot_size_conf, r.camera_movement_conf, r.shooting_angle_conf, now);
         return id;
