@@ -208,7 +208,7 @@ describe('collection search merged with local results', () => {
     expect(r.collections).toMatchObject({ searched: [expect.any(String)], error: null });
     const yellow = r.results.find((x) => x.clipId === yellowClip)!;
     // Found only by the service: a whole-clip result with no segment.
-    expect(yellow).toMatchObject({ segmentId: null, source: 'collection', sources: ['collection'], startS: 0 });
+    expect(yellow).toMatchObject({ segmentId: null, source: 'collection', sources: ['collection'], inFrame: 0 });
     expect(yellow.collection!.videoId).toBeTruthy();
     const red = await text('red', { collections: true });
     // The red clip is found by both: its best segment carries the collection's score too, and ranks first.
