@@ -146,7 +146,7 @@ const selectionOf = (m: Moment): Partial<ExportSelection> => ({ spans: [{ clipId
 async function searches(): Promise<SearchResult[][]> {
   const text = (t: string) => searchMethods['search.text'].args.parse({ text: t, topK: 100, strictness: 'any', collections: false });
   const out: SearchResponse[] = [];
-  for (const q of ['', 'colour bars', 'a fractal', 'test pattern']) out.push(searchMethods['search.text'].result.parse(await mod.handlers['search.text'](text(q), { transport: 'test' })));
+  for (const q of ['a shot', 'colour bars', 'a fractal', 'test pattern']) out.push(searchMethods['search.text'].result.parse(await mod.handlers['search.text'](text(q), { transport: 'test' })));
   const seg = (db.prepare('SELECT id FROM segments ORDER BY id LIMIT 1').get() as { id: number }).id;
   const similar = searchMethods['search.similar'].args.parse({ segmentId: seg, topK: 100, strictness: 'any', exclude: 'none' });
   out.push(searchMethods['search.similar'].result.parse(await mod.handlers['search.similar'](similar, { transport: 'test' })));
