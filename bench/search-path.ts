@@ -81,7 +81,7 @@ export function measureAppPath(index: HnswVectorIndex, data: Float32Array, n: nu
     relevance.scorer(view, []);
   });
   const asHits = (found: SearchHit[], score: (h: SearchHit) => number): Hit[] =>
-    found.map((h) => ({ clipId: Math.floor(h.id / 8), segmentId: h.id, shotStartS: Math.floor((h.id % 8) / 4) * 16, startS: (h.id % 8) * 4, endS: (h.id % 8) * 4 + 4, similarity: h.similarity, score: score(h), source: 'local' as const }));
+    found.map((h) => ({ clipId: Math.floor(h.id / 8), segmentId: h.id, shotStartS: Math.floor((h.id % 8) / 4) * 16, startS: (h.id % 8) * 4, endS: (h.id % 8) * 4 + 4, startFrame: null, endFrame: null, similarity: h.similarity, score: score(h), source: 'local' as const }));
   const cards = (found: SearchHit[]): number[] => {
     const scorer = relevance.scorer(view, found.map((h) => h.id))!;
     const groups = groupResults(asHits(found, (h) => scorer.segment(h.id, h.similarity).score), { identity: (c) => `clip:${c}` });

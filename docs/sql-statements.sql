@@ -586,6 +586,20 @@ SELECT id, status_reason FROM clips WHERE status_reason LIKE '%file ends early: 
 -- set
 UPDATE clips SET decoded_s = ? WHERE id = ?;
 
+-- ===== src-main/core/catalog/migrations/0052-segment-frames.ts (3)
+-- up
+ALTER TABLE segments ADD COLUMN start_frame INTEGER;
+-- up
+ALTER TABLE segments ADD COLUMN end_frame INTEGER;
+-- up
+UPDATE segments SET start_frame = ${frameAt('segments.start_s')}, end_frame = ${frameAt('segments.end_s')}
+ WHERE EXISTS (SELECT 1 FROM shots sh WHERE sh.id = segments.shot_id AND sh.start_frame IS NOT NULL AND sh.end_frame IS NOT NULL AND sh.end_s > sh.start_s);
+UPDATE segments SET end_frame = start_frame + 1 WHERE end_frame IS NOT NULL AND end_frame <= start_frame;
+UPDATE segments SET start_s = (SELECT sh.start_s FROM shots sh WHERE sh.id = segments.shot_id)
+ WHERE start_frame = (SELECT sh.start_frame FROM shots sh WHERE sh.id = segments.shot_id);
+UPDATE segments SET end_s = (SELECT sh.end_s FROM shots sh WHERE sh.id = segments.shot_id)
+ WHERE end_frame = (SELECT sh.end_frame FROM shots sh WHERE sh.id = segments.shot_id);;
+
 -- ===== src-main/core/collections/collection-list-store.ts (8)
 -- summaries
 SELECT col.id, col.name, col.description, col.synced_at, col.gone_at,
@@ -1036,8 +1050,8 @@ INSERT INTO queue_flags (name, value_json, updated_at) VALUES (?, ?, ?) ON CONFL
 DELETE FROM queue_flags WHERE name = ?;
 
 -- ===== src-main/core/pipeline/service-cache/segment-plan-store.ts (10)
--- insertSegment
-INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- ins
+INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, start_frame, end_frame, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 -- insertUpload
 INSERT INTO tensor_uploads (segment_id, service, request_id, region) VALUES (?, ?, ?, ?);
 -- segmentsOf
@@ -1057,9 +1071,7 @@ UPDATE segments SET content_sha = ? WHERE id = ?;
 -- upd
 UPDATE tensor_uploads SET request_id = ? WHERE segment_id = ? AND service = ? AND region = ? AND storage_keys_json IS NULL;
 
--- ===== src-main/core/pipeline/service-cache/segment-results-store.ts (8)
--- insSeg
-INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- ===== src-main/core/pipeline/service-cache/segment-results-store.ts (7)
 -- insEmb
 INSERT INTO embeddings (segment_id, dim, vector, model, region, profile_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?);
 -- insTag
@@ -1302,21 +1314,23 @@ WHERE sh.clip_id = ? ORDER BY sh.idx, lt.category, lt.confidence DESC;
 
 -- ===== src-main/core/search/results/result-store.ts (9)
 -- places
-SELECT s.id AS segmentId, s.clip_id AS clipId, s.shot_id AS shotId, sh.start_s AS shotStartS, s.start_s AS startS, s.end_s AS endS
+SELECT s.id AS segmentId, s.clip_id AS clipId, s.shot_id AS shotId, sh.start_s AS shotStartS, s.start_s AS startS, s.end_s AS endS,
+  s.start_frame AS startFrame, s.end_frame AS endFrame
 FROM segments s JOIN shots sh ON sh.id = s.shot_id WHERE s.id IN (SELECT value FROM json_each(?));
 -- placesInClips
-SELECT s.id AS segmentId, s.clip_id AS clipId, s.shot_id AS shotId, sh.start_s AS shotStartS, s.start_s AS startS, s.end_s AS endS
+SELECT s.id AS segmentId, s.clip_id AS clipId, s.shot_id AS shotId, sh.start_s AS shotStartS, s.start_s AS startS, s.end_s AS endS,
+  s.start_frame AS startFrame, s.end_frame AS endFrame
 FROM segments s JOIN shots sh ON sh.id = s.shot_id WHERE s.clip_id IN (SELECT value FROM json_each(?)) ORDER BY s.clip_id, s.start_s;
 -- copies
 SELECT c.id, c.fingerprint, (SELECT json_group_array(o.id) FROM clips o WHERE o.fingerprint = c.fingerprint AND o.id <> c.id) AS others
 FROM clips c WHERE c.id IN (SELECT value FROM json_each(?));
 -- cardSegments
 SELECT s.id AS segment_id, s.shot_id, s.start_s, s.end_s, c.id AS clip_id, c.file_name, c.rel_path, v.mount_path, v.online,
-  c.missing_at, c.status, c.duration_s, c.fps, c.vfr, c.timecode, c.width, c.height, c.source_url
+  c.missing_at, c.status, c.duration_s, c.frame_count, c.fps, c.vfr, c.timecode, c.width, c.height, c.source_url
 FROM segments s JOIN clips c ON c.id = s.clip_id JOIN volumes v ON v.id = c.volume_id
 WHERE s.id IN (SELECT value FROM json_each(?));
 -- cardClips
-SELECT c.id AS clip_id, c.file_name, c.rel_path, v.mount_path, v.online, c.missing_at, c.status, c.duration_s, c.fps, c.vfr,
+SELECT c.id AS clip_id, c.file_name, c.rel_path, v.mount_path, v.online, c.missing_at, c.status, c.duration_s, c.frame_count, c.fps, c.vfr,
   c.timecode, c.width, c.height, c.source_url
 FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id IN (SELECT value FROM json_each(?));
 -- posters

@@ -26,8 +26,17 @@ export const exportSelectionSchema = z
     clipIds: z.array(z.number().int().positive()).max(10_000).default([]),
     rangeIds: z.array(z.number().int().positive()).max(10_000).default([]),
     shotIds: z.array(z.number().int().positive()).max(10_000).default([]),
+    /**
+     * Moments (search results) as their results carry them: frames of the clip's counting,
+     * [inFrame, outFrame) with Out exclusive, as shots and saved ranges count them.
+     */
     spans: z
-      .array(z.object({ clipId: z.number().int().positive(), startS: z.number().min(0), endS: z.number().positive(), name: safeText(200).optional() }).strict())
+      .array(
+        z
+          .object({ clipId: z.number().int().positive(), inFrame: z.number().int().min(0), outFrame: z.number().int().positive(), name: safeText(200).optional() })
+          .strict()
+          .refine((m) => m.outFrame > m.inFrame, 'a moment ends after it starts'),
+      )
       .max(10_000)
       .default([]),
   })

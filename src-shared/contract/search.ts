@@ -101,6 +101,9 @@ export const RESULT_SOURCES = ['local', 'cache', 'collection'] as const;
 export const resultSourceSchema = z.enum(RESULT_SOURCES);
 export type ResultSource = z.infer<typeof resultSourceSchema>;
 
+/** A moment's frames: [inFrame, outFrame), Out exclusive (as shots, saved ranges and exports count them). */
+const momentFramesShape = { inFrame: z.number().int().min(0), outFrame: z.number().int().positive() };
+
 export const searchResultSchema = z.object({
   rank: z.number().int().positive(),
   /** null for a clip only the collection search found: the service does not say which moment. */
@@ -116,8 +119,13 @@ export const searchResultSchema = z.object({
   width: z.number().int().nullable(),
   height: z.number().int().nullable(),
   shotId: z.number().int().nullable(),
-  startS: z.number(),
-  endS: z.number(),
+  /**
+   * The moment, in frames of the clip's counting (clipRate): [inFrame, outFrame), Out exclusive as
+   * shots count them; decoded frame numbers, or for a conformed clip (VFR) its presentation times on
+   * its rate's grid. What its export writes; seconds and timecode are views of them. A collection hit
+   * without a moment is the whole clip.
+   */
+  ...momentFramesShape,
   /**
    * Relevance 0..100 (notes-search "Relevance"): how far the query beats generic text on this very
    * moment, against the floor an unrelated query reaches in this library; 50 is the floor of a match.
@@ -137,7 +145,7 @@ export const searchResultSchema = z.object({
   collection: z.object({ collectionId: z.string(), videoId: z.string(), similarity: z.number() }).nullable(),
   /** Other matching ranges of the same clip, best first ("2 more in this clip"). */
   more: z.array(
-    z.object({ segmentId: z.number().int().nullable(), startS: z.number(), endS: z.number(), score: z.number().nullable(), similarity: z.number(), thumb: thumbRefSchema.nullable() }),
+    z.object({ segmentId: z.number().int().nullable(), ...momentFramesShape, score: z.number().nullable(), similarity: z.number(), thumb: thumbRefSchema.nullable() }),
   ),
   /** The same file (same fingerprint) catalogued at other paths. */
   otherLocations: z.array(z.object({ clipId: z.number().int(), clipPath: z.string() })),

@@ -16,11 +16,14 @@ export const selectSchema = rangeSchema.extend({
 });
 export type Select = z.infer<typeof selectSchema>;
 
-/** A moment search found, saved as a range: seconds counted on the clip's own frames as its export counts them. */
+/**
+ * A moment search found, saved as a range: its frames as the search result carries them (frames of
+ * the clip's counting, [inFrame, outFrame) with Out exclusive), which are the frames its export writes.
+ */
 const momentSchema = z
-  .object({ clipId: z.number().int().positive(), startS: z.number().min(0), endS: z.number().positive(), name: safeText(200).trim().min(1).optional() })
+  .object({ clipId: z.number().int().positive(), inFrame: z.number().int().min(0), outFrame: z.number().int().positive(), name: safeText(200).trim().min(1).optional() })
   .strict()
-  .refine((m) => m.endS > m.startS, 'a moment ends after it starts');
+  .refine((m) => m.outFrame > m.inFrame, 'a moment ends after it starts');
 
 export const selectsMethods = {
   /** Every live range of the library, by clip then In. The view sorts and filters them. */

@@ -176,7 +176,7 @@ describe('marks in the catalog', () => {
     const csv = (await call<{ files: { text: string }[] }>('export.build', { format: 'csv', selection: { rangeIds: [range.id] } })).files[0]!;
     const row = csv.text.split('\r\n')[1]!;
     expect(row).toContain(`${framesToTimecode(900075, { num: 25, den: 1 }, false)},${framesToTimecode(900150, { num: 25, den: 1 }, false)}`);
-    const otio = JSON.parse((await call<{ files: { text: string }[] }>('export.build', { format: 'otio', selection: { shotIds: [], spans: [{ clipId: a001, startS: 1, endS: 2 }] } })).files[0]!.text);
+    const otio = JSON.parse((await call<{ files: { text: string }[] }>('export.build', { format: 'otio', selection: { shotIds: [], spans: [{ clipId: a001, inFrame: 25, outFrame: 50 }] } })).files[0]!.text);
     const clip = otio.tracks.children[0].children[0];
     expect([clip.source_range.start_time.value, clip.source_range.duration.value]).toEqual([900025, 25]);
     expect(clip.name).toBe('A001 10:00:01:00');

@@ -67,9 +67,10 @@ describe('text search against the emulator', () => {
 
   it('lands on the right segment of a multi-shot clip', async () => {
     const blue = (await text('blue')).results.find((r) => byName('green-then-blue').clipId === r.clipId)!;
-    expect([blue.startS, blue.endS]).toEqual([2, 4]);
+    // Frames of the 10 fps clip: 2 s to 4 s.
+    expect([blue.inFrame, blue.outFrame]).toEqual([20, 40]);
     const green = (await text('green')).results.find((r) => byName('green-then-blue').clipId === r.clipId)!;
-    expect([green.startS, green.endS]).toEqual([0, 2]);
+    expect([green.inFrame, green.outFrame]).toEqual([0, 20]);
   });
 
   it('gives a known ranking on real clips', async () => {
@@ -89,7 +90,7 @@ describe('text search against the emulator', () => {
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
     expect(scores.every((x) => x >= 0 && x <= 100)).toBe(true);
     const top = r.results[0]!;
-    expect(top).toMatchObject({ rank: 1, clipName: 'red.mp4', startS: 0, endS: 2, clipStatus: 'done', height: 240 });
+    expect(top).toMatchObject({ rank: 1, clipName: 'red.mp4', inFrame: 0, outFrame: 20, clipStatus: 'done', height: 240 });
     // 'local' with a query the service just encoded, 'cache' when an earlier test already asked.
     expect(top.source).toBe(r.query.origin === 'service' ? 'local' : 'cache');
     expect(top.similarity).toBeGreaterThan(0.9);
@@ -166,7 +167,7 @@ describe('text search against the emulator', () => {
     expect(r.query).toMatchObject({ origin: 'segment', segmentId: blueSeg });
     expect(r.results.map((x) => x.segmentId)).not.toContain(blueSeg);
     expect(names(r)[0]).toBe('green-then-blue');
-    expect(r.results[0]!.startS).toBe(2);
+    expect(r.results[0]!.inFrame).toBe(20);
     const other = await mod.service.similar({ segmentId: byName('green-then-blue').segments[0]!.id, topK: 3, filters: {}, exclude: 'clip' });
     expect(names(other)).not.toContain('green-then-blue');
     expect(emu.stats().textEncodes).toEqual(before);
@@ -207,7 +208,7 @@ describe('collection search merged with local results', () => {
     expect(r.collections).toMatchObject({ searched: [expect.any(String)], error: null });
     const yellow = r.results.find((x) => x.clipId === yellowClip)!;
     // Found only by the service: a whole-clip result with no segment.
-    expect(yellow).toMatchObject({ segmentId: null, source: 'collection', sources: ['collection'], startS: 0 });
+    expect(yellow).toMatchObject({ segmentId: null, source: 'collection', sources: ['collection'], inFrame: 0 });
     expect(yellow.collection!.videoId).toBeTruthy();
     const red = await text('red', { collections: true });
     // The red clip is found by both: its best segment carries the collection's score too, and ranks first.

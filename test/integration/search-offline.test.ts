@@ -106,7 +106,7 @@ describe('offline search (emulator stopped)', () => {
     const r = await mod.service.similar({ segmentId: blue, topK: 3, filters: {}, exclude: 'none' });
     expect(r.cannotRun).toBeNull();
     expect(names(r)[0]).toBe('green-then-blue');
-    expect(r.results[0]!.startS).toBe(2);
+    expect(r.results[0]!.inFrame).toBe(20);
   });
 
   it('applies filters to cached queries and to find-similar', async () => {

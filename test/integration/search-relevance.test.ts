@@ -101,7 +101,7 @@ describe('search an editor trusts', () => {
     expect(r.query).toMatchObject({ text: '', origin: null });
     expect(r.relevance.state).toBe('unscored');
     // The same moments the camera word alone finds: the facet browses as the word filters.
-    expect(r.results.map((x) => [x.clipId, x.startS])).toEqual(typed.results.map((x) => [x.clipId, x.startS]));
+    expect(r.results.map((x) => [x.clipId, x.inFrame])).toEqual(typed.results.map((x) => [x.clipId, x.inFrame]));
     expect(r.results.every((x) => x.score === null && x.tags.some((t) => t.canonical === 'close_up'))).toBe(true);
     expect(r.stats.allowed).toBeGreaterThan(0);
     // Library order: folder, then file name.

@@ -106,10 +106,10 @@ describe('selects', () => {
 
   it('saves search moments as ranges on the frames their export writes', async () => {
     const c = ids['C001.mp4']!;
-    const moments = [{ clipId: c, startS: 0.5, endS: 1.24 }, { clipId: ids['B001.mp4']!, startS: 1, endS: 2, name: 'Named moment' }, { clipId: 99_999, startS: 0, endS: 1 }];
+    // Moments as search results carry them: frames of the clip's counting, Out exclusive.
+    const moments = [{ clipId: c, inFrame: 12, outFrame: 31 }, { clipId: ids['B001.mp4']!, inFrame: 29, outFrame: 59, name: 'Named moment' }, { clipId: 99_999, inFrame: 0, outFrame: 25 }];
     const r = await call<{ saved: Select[]; skipped: { clipId: number; reason: string }[] }>('selects.saveMoments', { moments });
     expect(r.skipped).toEqual([{ clipId: 99_999, reason: 'clip 99999 is not in the catalog' }]);
-    // 0.5 s at 25 fps is frame 12.5: the frame shown then is 12; 1.24 s ends before frame 31.
     expect(r.saved.map((s) => [s.name, s.inFrame, s.outFrame])).toEqual([
       ['C001 00:00:00:12', 12, 31],
       ['Named moment', 29, 59],
@@ -120,7 +120,7 @@ describe('selects', () => {
     const inOut = (t: string) => t.split('\r\n')[1]!.split(',').slice(3, 6);
     expect(inOut(rangeCsv.files[0]!.text)).toEqual(inOut(spanCsv.files[0]!.text));
     expect((await call<{ ids: number[] }>('library.ids', { sort: 'name', hasRanges: true })).ids).toHaveLength(3);
-    const bad = await app.core.dispatch('selects.saveMoments', { moments: [{ clipId: c, startS: 2, endS: 1 }] }, { transport: 'test' });
+    const bad = await app.core.dispatch('selects.saveMoments', { moments: [{ clipId: c, inFrame: 50, outFrame: 25 }] }, { transport: 'test' });
     expect(bad.ok).toBe(false);
   });
 

@@ -22,7 +22,7 @@ function indexOf(n: number, seed = 7): ExactVectorIndex {
   return index;
 }
 
-const place = (segmentId: number, clipId: number, startS: number, endS: number): SegmentPlace => ({ segmentId, clipId, shotId: clipId * 100, shotStartS: 0, startS, endS });
+const place = (segmentId: number, clipId: number, startS: number, endS: number): SegmentPlace => ({ segmentId, clipId, shotId: clipId * 100, shotStartS: 0, startS, endS, startFrame: null, endFrame: null });
 
 describe('hits scored on one scale (results/hit-scores.ts)', () => {
   it('a collection hit on a clip with local vectors takes the cosine of the local segment it names, and brings that segment along', () => {
@@ -115,7 +115,7 @@ describe('candidates gathered from the index (results/paging.ts)', () => {
 
 describe('a listing without a score (results/page-response.ts)', () => {
   it('lists cards in the library\'s order and each card\'s moments in the order of time', () => {
-    const hit = (clipId: number, segmentId: number, startS: number): Hit => ({ clipId, segmentId, shotStartS: startS, startS, endS: startS + 2, similarity: 0, score: 0, source: 'local' });
+    const hit = (clipId: number, segmentId: number, startS: number): Hit => ({ clipId, segmentId, shotStartS: startS, startS, endS: startS + 2, startFrame: null, endFrame: null, similarity: 0, score: 0, source: 'local' });
     const groups = groupResults([hit(1, 10, 30), hit(1, 11, 0), hit(2, 20, 5), hit(3, 30, 9), hit(1, 12, 12)], { identity: (c) => `clip:${c}` });
     const libraryPosition = new Map([[3, 0], [1, 1]]);
     const listed = inLibraryOrder(groups, (id) => libraryPosition.get(id) ?? Number.MAX_SAFE_INTEGER);

@@ -8,11 +8,13 @@ const seg = (clipId: number, segmentId: number, startS: number, similarity: numb
   shotStartS,
   startS,
   endS: startS + len,
+  startFrame: null,
+  endFrame: null,
   similarity,
   score,
   source: 'local',
 });
-const vid = (clipId: number, similarity: number, videoId: string, startS: number | null = null, endS: number | null = null): Hit => ({ clipId, segmentId: null, shotStartS: null, startS, endS, similarity, score: similarity * 100, source: 'collection', videoId });
+const vid = (clipId: number, similarity: number, videoId: string, startS: number | null = null, endS: number | null = null): Hit => ({ clipId, segmentId: null, shotStartS: null, startS, endS, startFrame: null, endFrame: null, similarity, score: similarity * 100, source: 'collection', videoId });
 const opts = (o: Partial<Parameters<typeof groupResults>[1]> = {}) => ({ identity: (c: number) => `clip:${c}`, ...o });
 
 describe('one result per moment, one card per clip', () => {
@@ -20,6 +22,18 @@ describe('one result per moment, one card per clip', () => {
     const [g] = groupResults([seg(1, 10, 0, 0.5), seg(1, 11, 4, 0.8), seg(1, 12, 8, 0.6)], opts());
     expect(g!.best).toMatchObject({ segmentId: 11, segmentIds: [10, 11, 12], startS: 0, endS: 12, similarity: 0.8, score: 80 });
     expect(g!.more).toEqual([]);
+  });
+
+  it('merges the frames of the segments as well: a range is the frames of its segments, Out exclusive', () => {
+    // 25 fps: segments of frames [0, 100), [100, 200), [200, 300).
+    const framed = (h: Hit, f: number): Hit => ({ ...h, startFrame: f, endFrame: f + 100 });
+    const [g] = groupResults([framed(seg(1, 10, 0, 0.5), 0), framed(seg(1, 11, 4, 0.8), 100), framed(seg(1, 12, 8, 0.6), 200)], opts());
+    expect(g!.best).toMatchObject({ startS: 0, endS: 12, startFrame: 0, endFrame: 300 });
+    // A collection hit inside the range keeps its frames; one that widens it leaves the range counted from its times.
+    const [inside] = groupResults([framed(seg(1, 10, 0, 0.5), 0), vid(1, 0.4, 'v', 1, 3)], opts());
+    expect(inside!.best).toMatchObject({ startS: 0, endS: 4, startFrame: 0, endFrame: 100 });
+    const [wider] = groupResults([framed(seg(1, 10, 0, 0.5), 0), vid(1, 0.4, 'v', 2, 6)], opts());
+    expect(wider!.best).toMatchObject({ startS: 0, endS: 6, startFrame: null, endFrame: null });
   });
 
   it('keeps adjacent segments of two shots apart: a cut separates moments', () => {

@@ -172,10 +172,8 @@ export function buildExportDocument(
     }
   }
   for (const s of sel.spans) {
-    add(s.clipId, (f) => {
-      const inFrame = secondsToFrame(s.startS, f.rate);
-      return item(f, { inFrame, outFrame: Math.max(inFrame + 1, secondsToFrame(s.endS, f.rate)), name: s.name ?? `${baseName(f.clip.fileName)} ${framesToTimecode(f.startFrame + inFrame, f.rate, f.dropFrame)}` });
-    });
+    // Frames of the clip's counting, as the search result carried them.
+    add(s.clipId, (f) => item(f, { inFrame: s.inFrame, outFrame: s.outFrame, name: s.name ?? `${baseName(f.clip.fileName)} ${framesToTimecode(f.startFrame + s.inFrame, f.rate, f.dropFrame)}` }));
   }
   const first = items[0];
   return {

@@ -2,7 +2,7 @@ import type { ArgsOut } from '../../../src-shared/contract';
 import type { Range } from '../../../src-shared/contract/marks';
 import type { Select, selectsMethods } from '../../../src-shared/contract/selects';
 import { isAppError } from '../../../src-shared/errors';
-import { clipTimebase, countingOf, framesToTimecode, frameToSeconds, secondsToFrame } from '../../../src-shared/timecode';
+import { clipTimebase, countingOf, framesToTimecode, frameToSeconds } from '../../../src-shared/timecode';
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { EventBus } from '../rpc/event-bus';
 import type { HandlersFor } from '../rpc/handlers';
@@ -57,8 +57,7 @@ export function saveMoments(db: CatalogDb, moments: readonly Moment[]): { saved:
       else {
         const { rate } = countingOf(clip.fps, clip.vfr);
         const tb = clipTimebase(rate, clip.timecode);
-        const inFrame = secondsToFrame(m.startS, rate);
-        const outFrame = Math.max(inFrame + 1, secondsToFrame(m.endS, rate));
+        const { inFrame, outFrame } = m;
         const name = m.name ?? `${clip.fileName.replace(/\.[^.]+$/, '')} ${framesToTimecode(tb.startFrame + inFrame, rate, tb.dropFrame)}`;
         saved.push(saveRange(db, { clipId: m.clipId, inFrame, outFrame, rate, name, note: '', rating: null, keywords: [] }));
       }

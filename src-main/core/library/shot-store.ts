@@ -106,3 +106,31 @@ export function replaceShots(db: CatalogDb, clipId: number, shots: readonly Shot
 export function deleteShotsOf(db: CatalogDb, clipId: number): void {
   statement(db, 'DELETE FROM shots WHERE clip_id = ?').run(clipId);
 }
+
+/**
+ * A part of a shot as frames: a segment (the part one embedding stands for) or a search result's
+ * range. Frames are decoded frame numbers, half-open [startFrame, endFrame) as the shot's own;
+ * startS and endS its presentation times. The frames are null when the shot has none (a clip the
+ * service analysed from its URL): its times are all there is.
+ */
+export interface PartOfShot {
+  startS: number;
+  endS: number;
+  startFrame: number | null;
+  endFrame: number | null;
+}
+
+/**
+ * Where a part of a shot given by its times (a tensor chunk's, rounded to the millisecond, or a
+ * team seat's) falls on the shot's frames: a time within half a frame of the shot's start or end
+ * is that frame, and the shot's exact time; one inside, the nearest frame counted on the shot's own
+ * frames. Migration 0052 did the same to the segments stored before.
+ */
+export function partOfShot(shot: Pick<ShotRow, 'start_s' | 'end_s' | 'start_frame' | 'end_frame'>, startS: number, endS: number): PartOfShot {
+  const { start_frame: a, end_frame: b } = shot;
+  if (a === null || b === null || !(shot.end_s > shot.start_s) || b <= a) return { startS, endS, startFrame: null, endFrame: null };
+  const at = (t: number) => Math.max(a, Math.min(b, a + Math.round(((t - shot.start_s) * (b - a)) / (shot.end_s - shot.start_s))));
+  const startFrame = at(startS);
+  const endFrame = Math.max(startFrame + 1, at(endS));
+  return { startS: startFrame === a ? shot.start_s : startS, endS: endFrame === b ? shot.end_s : endS, startFrame, endFrame };
+}

@@ -1,4 +1,4 @@
-import { clipFrameCount, clipTimebase, framesToTimecode, rateFromFps, secondsToFrame, timecodeAt, type Timebase } from '../../../src-shared/timecode';
+import { clipFrameCount, clipTimebase, framesToTimecode, rateFromFps, timecodeAt, type Timebase } from '../../../src-shared/timecode';
 
 /** What a view knows of a clip's clock: its rate (or probed fps) and its start timecode label. */
 export interface ClipClock {
@@ -24,13 +24,12 @@ export function tcAt(c: ClipClock, seconds: number): string {
 }
 
 /**
- * "01:00:10:12–01:00:12:02": a range in source timecode from its In to its last frame, both
- * frames shown (inclusive), as the viewer shows its Out; exchange files write the exclusive Out.
+ * "01:00:10:12–01:00:12:02": frames [inFrame, outFrame) (Out exclusive, as a search result and a
+ * shot carry them) in source timecode from the In to the last frame, both frames shown
+ * (inclusive), as the viewer shows its Out; exchange files write the exclusive Out.
  */
-export function tcRange(c: ClipClock, startS: number, endS: number): string {
-  const tb = timebaseOf(c);
-  const a = secondsToFrame(startS, tb.rate);
-  return `${tcFrame(c, a)}–${tcFrame(c, Math.max(a, secondsToFrame(endS, tb.rate) - 1))}`;
+export function tcRange(c: ClipClock, inFrame: number, outFrame: number): string {
+  return `${tcFrame(c, inFrame)}–${tcFrame(c, Math.max(inFrame, outFrame - 1))}`;
 }
 
 /** A length of `frames` as a timecode duration, in the clip's own counting (";" when drop-frame): "00:00:04:12". */

@@ -2,6 +2,7 @@ import { Fragment, useEffect, useMemo, useState, type FormEvent, type ReactNode 
 import type { QueryChip, SearchFiltersIn, SearchResponse, SearchResult, Strictness } from '../../../src-shared/contract/search';
 import { cleanFilters, FilterBar } from '../components/search/FilterBar';
 import { ResultCard } from '../components/search/ResultCard';
+import { isWholeClip, viewerRangeOf } from '../components/search/format';
 import { EmulatorNote, SearchNotices, ServiceWait, StatusLine } from '../components/search/SearchNotices';
 import { Viewer } from '../components/viewer/Viewer';
 import { ExportMenu } from '../components/ExportMenu';
@@ -48,7 +49,7 @@ export function SearchView(): ReactNode {
   const similar = (r: SearchResult) => {
     if (r.segmentId === null) return;
     setPlaying(null);
-    void run({ kind: 'similar', segmentId: r.segmentId, label: `${r.clipName} ${tcRange({ rate: r.clipRate, timecode: r.clipTimecode }, r.startS, r.endS)}`, topK, strictness, filters: cleaned });
+    void run({ kind: 'similar', segmentId: r.segmentId, label: `${r.clipName} ${tcRange({ rate: r.clipRate, timecode: r.clipTimecode }, r.inFrame, r.outFrame)}`, topK, strictness, filters: cleaned });
   };
   // Filters, page size and strictness apply at once: to a "similar" search on screen, else to what
   // the box says (never the words of an earlier search the box no longer holds). A facet picked
@@ -186,13 +187,13 @@ export function SearchView(): ReactNode {
             {response.stats.allowed !== null ? ` among ${response.stats.allowed.toLocaleString()} segments passing the filters` : ''} · {response.stats.indexed.toLocaleString()} indexed · {Math.round(response.stats.tookMs)} ms
           </div>
           <span className="sv-grow" />
-          {results.length > 0 && <SaveAsRanges moments={results.filter((r) => r.endS > r.startS).map((r) => ({ clipId: r.clipId, startS: r.startS, endS: r.endS }))} />}
+          {results.length > 0 && <SaveAsRanges moments={results.map((r) => ({ clipId: r.clipId, inFrame: r.inFrame, outFrame: r.outFrame }))} />}
           {results.length > 0 && (
             // The moments found, in rank order, as items of a selects sequence for the NLE.
             <ExportMenu
               label="Export results"
               title={searchExportTitle(response.query.text)}
-              selection={{ spans: results.filter((r) => r.endS > r.startS).map((r) => ({ clipId: r.clipId, startS: r.startS, endS: r.endS })) }}
+              selection={{ spans: results.map((r) => ({ clipId: r.clipId, inFrame: r.inFrame, outFrame: r.outFrame })) }}
             />
           )}
         </div>
@@ -229,9 +230,9 @@ export function SearchView(): ReactNode {
       )}
       {playing && (
         <Viewer
-          key={`${playing.clipId}-${playing.startS}`}
+          key={`${playing.clipId}-${playing.inFrame}`}
           clipId={playing.clipId}
-          range={playing.segmentId === null && playing.startS === 0 ? null : { startS: playing.startS, endS: playing.endS }}
+          range={isWholeClip(playing) ? null : viewerRangeOf(playing, playing.clipRate)}
           onClose={() => setPlaying(null)}
           extra={
             playing.segmentId !== null ? (

@@ -1,15 +1,45 @@
 import type { CatalogDb } from '../../catalog/open-catalog';
 import { statement } from '../../catalog/statements';
+import { partOfShot, shotsById } from '../../library/shot-store';
 import type { TensorService } from '../../tensors/chunk-upload';
 import { SERVICES, type PlannedSegment, type SegmentRow } from './segment-rows';
+
+/** A segment as written: its times, and where they fall on its shot's frames. */
+export interface NewSegment {
+  clipId: number;
+  shotId: number;
+  chunkIdx: number;
+  part: string;
+  startS: number;
+  endS: number;
+  profileId: string;
+  frames: number | null;
+  budget: number | null;
+  contentSha: string | null;
+}
+
+/**
+ * The one INSERT of `segments`: every writer (a plan, a 413's halves, results that arrive whole)
+ * places the segment on its shot's frames (shot-store.ts partOfShot), so a result exports the
+ * frames of its shot, never seconds rounded to a neighbouring frame.
+ */
+export function segmentWriter(db: CatalogDb): (s: NewSegment) => number {
+  const ins = statement(
+    db,
+    'INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, start_frame, end_frame, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  return (s) => {
+    const [shot] = shotsById(db, [s.shotId]);
+    const at = shot ? partOfShot(shot, s.startS, s.endS) : { startS: s.startS, endS: s.endS, startFrame: null, endFrame: null };
+    return Number(ins.run(s.clipId, s.shotId, s.chunkIdx, s.part, at.startS, at.endS, at.startFrame, at.endFrame, s.profileId, s.frames, s.budget, s.contentSha).lastInsertRowid);
+  };
+}
 
 /**
  * The owner of `segments` as the analysis plans them: a shot's chunks, each written with one
  * tensor_uploads row per service in the same transaction (the upload rows are born with their plan).
  */
 export function createSegmentPlanStore(db: CatalogDb) {
-  const insertSegment = () =>
-    statement(db, 'INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   const insertUpload = () => statement(db, 'INSERT INTO tensor_uploads (segment_id, service, request_id, region) VALUES (?, ?, ?, ?)');
 
   return {
@@ -32,12 +62,12 @@ export function createSegmentPlanStore(db: CatalogDb) {
 
     /** Writes a shot's plan (segments + one upload row per service) in one transaction. */
     insertPlan(clipId: number, shotId: number, profileId: string, budget: number, region: string, plan: readonly PlannedSegment[]): void {
-      const insSeg = insertSegment();
+      const insSeg = segmentWriter(db);
       const insUp = insertUpload();
       db.transaction(() => {
         statement(db, 'DELETE FROM segments WHERE shot_id = ? AND profile_id = ?').run(shotId, profileId);
         for (const p of plan) {
-          const id = Number(insSeg.run(clipId, shotId, p.chunkIdx, p.part, p.startS, p.endS, profileId, p.frames, budget, p.contentSha).lastInsertRowid);
+          const id = insSeg({ clipId, shotId, chunkIdx: p.chunkIdx, part: p.part, startS: p.startS, endS: p.endS, profileId, frames: p.frames, budget, contentSha: p.contentSha });
           for (const s of SERVICES) insUp.run(id, s, p.requestIds[s], region);
         }
       })();
@@ -48,12 +78,12 @@ export function createSegmentPlanStore(db: CatalogDb) {
      * upload rows, tasks and any result go with it; the halves start from scratch.
      */
     splitSegment(seg: SegmentRow, halves: readonly PlannedSegment[], region: string): number[] {
-      const insSeg = insertSegment();
+      const insSeg = segmentWriter(db);
       const insUp = insertUpload();
       return db.transaction(() => {
         statement(db, 'DELETE FROM segments WHERE id = ?').run(seg.id);
         return halves.map((p) => {
-          const id = Number(insSeg.run(seg.clip_id, seg.shot_id, p.chunkIdx, p.part, p.startS, p.endS, seg.profile_id, p.frames, seg.budget, p.contentSha).lastInsertRowid);
+          const id = insSeg({ clipId: seg.clip_id, shotId: seg.shot_id, chunkIdx: p.chunkIdx, part: p.part, startS: p.startS, endS: p.endS, profileId: seg.profile_id, frames: p.frames, budget: seg.budget, contentSha: p.contentSha });
           for (const s of SERVICES) insUp.run(id, s, p.requestIds[s], region);
           return id;
         });

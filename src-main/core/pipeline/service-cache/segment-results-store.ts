@@ -3,6 +3,7 @@ import { statement } from '../../catalog/statements';
 import { float32ToBlob } from '../../catalog/vector-blob';
 import type { PublishedSegment } from '../../team/server/clip-results-store';
 import type { TaskStatus } from './segment-rows';
+import { segmentWriter } from './segment-plan-store';
 
 type ServiceTags = Record<'shotSize' | 'cameraMovement' | 'shootingAngle', { id: string; confidence: number | null } | null>;
 type ResultMeta = { model: string; region: string; profileId: string };
@@ -22,10 +23,7 @@ export function createSegmentResultsStore(db: CatalogDb, setTaskStatus: (taskId:
     meta: ResultMeta,
     replacing: 'this profile' | 'every profile',
   ): number[] {
-    const insSeg = statement(
-      db,
-      'INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
+    const insSeg = segmentWriter(db);
     const insEmb = statement(db, 'INSERT INTO embeddings (segment_id, dim, vector, model, region, profile_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
     const insTag = statement(
       db,
@@ -37,7 +35,7 @@ export function createSegmentResultsStore(db: CatalogDb, setTaskStatus: (taskId:
       if (replacing === 'every profile') statement(db, 'DELETE FROM segments WHERE clip_id = ?').run(clipId);
       else statement(db, 'DELETE FROM segments WHERE clip_id = ? AND profile_id = ?').run(clipId, meta.profileId);
       return rows.map((r) => {
-        const id = Number(insSeg.run(clipId, r.shot_id, r.chunk_idx, r.part, r.start_s, r.end_s, meta.profileId, r.frames, r.budget, r.content_sha).lastInsertRowid);
+        const id = insSeg({ clipId, shotId: r.shot_id, chunkIdx: r.chunk_idx, part: r.part, startS: r.start_s, endS: r.end_s, profileId: meta.profileId, frames: r.frames, budget: r.budget, contentSha: r.content_sha });
         insEmb.run(id, r.vector.byteLength / 4, r.vector, meta.model, meta.region, meta.profileId, now);
         insTag.run(id, r.tags_raw, r.shot_size, r.camera_movement, r.shooting_angle, r.shot_size_conf, r.camera_movement_conf, r.shooting_angle_conf, now);
         return id;

@@ -8,8 +8,12 @@ export interface SegmentRow {
   shot_id: number;
   chunk_idx: number;
   part: string;
+  /** Presentation times of its first frame and of the end of its last. */
   start_s: number;
   end_s: number;
+  /** Decoded frame numbers, [start_frame, end_frame): Out exclusive, as `shots` (migration 0052); null for a shot without frames. */
+  start_frame: number | null;
+  end_frame: number | null;
   profile_id: string;
   frames: number | null;
   budget: number | null;

@@ -26,7 +26,7 @@ export function scoredHits(found: readonly SearchHit[], places: ReadonlyMap<numb
     if (!p) continue;
     const score = scorer ? scorer.segment(h.id, h.similarity).score : h.similarity;
     if (scorer && score < minScore) continue;
-    out.push({ clipId: p.clipId, segmentId: h.id, shotStartS: p.shotStartS, startS: p.startS, endS: p.endS, similarity: h.similarity, score, source: 'local' });
+    out.push({ clipId: p.clipId, segmentId: h.id, shotStartS: p.shotStartS, startS: p.startS, endS: p.endS, startFrame: p.startFrame, endFrame: p.endFrame, similarity: h.similarity, score, source: 'local' });
   }
   return out;
 }
@@ -63,9 +63,23 @@ export function scoredCollectionHits(
     if (best) {
       // The local segment behind the score is part of the card (its poster, its tags).
       const p = best.place;
-      out.push({ clipId: p.clipId, segmentId: p.segmentId, shotStartS: p.shotStartS, startS: p.startS, endS: p.endS, similarity: best.cos, score: best.score, source: 'local' });
+      out.push({ clipId: p.clipId, segmentId: p.segmentId, shotStartS: p.shotStartS, startS: p.startS, endS: p.endS, startFrame: p.startFrame, endFrame: p.endFrame, similarity: best.cos, score: best.score, source: 'local' });
     }
-    out.push({ clipId: h.clipId, segmentId: null, shotStartS: best?.place.shotStartS ?? null, startS: h.startS ?? best?.place.startS ?? null, endS: h.endS ?? best?.place.endS ?? null, similarity: h.similarity, score, source: 'collection', videoId: h.videoId });
+    // The service names its moment in seconds: its frames are the clip's at those times (result-cards.ts); without them, the local segment's.
+    const timed = h.startS !== null && h.endS !== null;
+    out.push({
+      clipId: h.clipId,
+      segmentId: null,
+      shotStartS: best?.place.shotStartS ?? null,
+      startS: timed ? h.startS : (best?.place.startS ?? null),
+      endS: timed ? h.endS : (best?.place.endS ?? null),
+      startFrame: timed ? null : (best?.place.startFrame ?? null),
+      endFrame: timed ? null : (best?.place.endFrame ?? null),
+      similarity: h.similarity,
+      score,
+      source: 'collection',
+      videoId: h.videoId,
+    });
   }
   return out;
 }

@@ -62,7 +62,7 @@ export function inLibraryOrder(groups: ResultGroup[], order: (clipId: number) =>
 /** A page of every moment of `allowed`, unscored, in the library's order (a query of filters only). */
 export function listedPage(results: ResultStore, allowed: ReadonlySet<number>, offset: number, limit: number): Page {
   const places = results.placesOf([...allowed]);
-  const hits: Hit[] = [...places.values()].map((p) => ({ clipId: p.clipId, segmentId: p.segmentId, shotStartS: p.shotStartS, startS: p.startS, endS: p.endS, similarity: 0, score: 0, source: 'local' }));
+  const hits: Hit[] = [...places.values()].map((p) => ({ clipId: p.clipId, segmentId: p.segmentId, shotStartS: p.shotStartS, startS: p.startS, endS: p.endS, startFrame: p.startFrame, endFrame: p.endFrame, similarity: 0, score: 0, source: 'local' }));
   const { groups, copies } = groupByFile(results, hits);
   const pos = new Map(results.inLibraryOrder(groups.map((g) => g.clipId)).map((id, i) => [id, i]));
   return pageOf(inLibraryOrder(groups, (id) => pos.get(id) ?? Number.MAX_SAFE_INTEGER), copies, offset, limit);

@@ -2,7 +2,7 @@ import type { SearchResult } from '../../../../src-shared/contract/search';
 import { MATCH_FLOOR_SCORE } from '../relevance/relevance-math';
 import type { Range, ResultGroup } from './result-groups';
 import type { ResultStore } from './result-store';
-import { loadClips, loadSegments } from './search-results';
+import { loadClips, loadSegments, momentFrames } from './search-results';
 import type { TagResolutionStore } from '../query/tag-resolution-store';
 
 export interface CardOptions {
@@ -47,8 +47,7 @@ export function resultCards(reads: { results: ResultStore; tags: TagResolutionSt
       width: c.width,
       height: c.height,
       shotId: seg?.shotId ?? null,
-      startS: r.startS ?? 0,
-      endS: r.endS ?? c.clipDurationS ?? 0,
+      ...momentFrames(c, r),
       score: scoreOf(r),
       good: o.scored ? r.score >= MATCH_FLOOR_SCORE : true,
       similarity: simOf(r),
@@ -59,8 +58,7 @@ export function resultCards(reads: { results: ResultStore; tags: TagResolutionSt
       collection: r.videoId && collectionId ? { collectionId, videoId: r.videoId, similarity: r.remoteSimilarity ?? 0 } : null,
       more: g.more.map((m) => ({
         segmentId: m.segmentId,
-        startS: m.startS ?? 0,
-        endS: m.endS ?? c.clipDurationS ?? 0,
+        ...momentFrames(c, m),
         score: scoreOf(m),
         similarity: simOf(m),
         thumb: (m.segmentId === null ? undefined : segments.get(m.segmentId)?.thumb) ?? null,

@@ -25,9 +25,15 @@ export interface Hit {
    * files have their shots at the same places. null for a collection hit.
    */
   shotStartS: number | null;
-  /** null: the whole clip (a collection hit that names no moment). */
+  /** null: the whole clip (a collection hit that names no moment). Presentation times: a view of the frames. */
   startS: number | null;
   endS: number | null;
+  /**
+   * Decoded frame numbers, [startFrame, endFrame): Out exclusive, as shots count them. null when only
+   * times are known (a collection hit naming its moment in seconds, a shot without frames).
+   */
+  startFrame: number | null;
+  endFrame: number | null;
   similarity: number;
   /** Relevance 0..100, or the cosine while no calibration exists: what ranges and groups are ordered by. */
   score: number;
@@ -41,6 +47,9 @@ export interface Range {
   segmentIds: number[];
   startS: number | null;
   endS: number | null;
+  /** The frames of its hits, [startFrame, endFrame) (Hit); null when a hit known only by its times widened it. */
+  startFrame: number | null;
+  endFrame: number | null;
   /** The naming segment's cosine (the best local one when the card's own clip has none; null when only the collection found it). */
   similarity: number | null;
   remoteSimilarity: number | null;
@@ -75,6 +84,8 @@ function rangeOf(h: Hit): Range {
     segmentIds: h.segmentId === null ? [] : [h.segmentId],
     startS: h.startS,
     endS: h.endS,
+    startFrame: h.startFrame,
+    endFrame: h.endFrame,
     similarity: local ? h.similarity : null,
     remoteSimilarity: local ? null : h.similarity,
     videoId: h.videoId ?? null,
@@ -95,8 +106,17 @@ function absorb(b: Building, h: Hit, own: boolean): void {
   const r = b.range;
   if (h.segmentId !== null && !r.segmentIds.includes(h.segmentId)) r.segmentIds.push(h.segmentId);
   if (h.startS !== null && h.endS !== null) {
+    const within = r.startS !== null && r.endS !== null && h.startS >= r.startS && h.endS <= r.endS;
     r.startS = r.startS === null ? h.startS : Math.min(r.startS, h.startS);
     r.endS = r.endS === null ? h.endS : Math.max(r.endS, h.endS);
+    if (h.startFrame !== null && h.endFrame !== null && r.startFrame !== null && r.endFrame !== null) {
+      r.startFrame = Math.min(r.startFrame, h.startFrame);
+      r.endFrame = Math.max(r.endFrame, h.endFrame);
+    } else if (!within) {
+      // Widened by times alone: the range is counted from its times.
+      r.startFrame = null;
+      r.endFrame = null;
+    }
   }
   if (h.source === 'local') {
     // The range is named by a segment of its own clip; a copy's segment only fills in.

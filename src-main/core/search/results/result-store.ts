@@ -1,7 +1,11 @@
 import type { ClipStatus } from '../../../../src-shared/contract/library';
 import type { CatalogDb } from '../../catalog/open-catalog';
 
-/** Where a segment sits: what grouping needs of a hit (its clip, its shot's start, its range). */
+/**
+ * Where a segment sits: what grouping needs of a hit (its clip, its shot's start, its range). The
+ * range is its decoded frames, [startFrame, endFrame) with Out exclusive as shots count them (null
+ * for a shot without frames), and their presentation times.
+ */
 export interface SegmentPlace {
   segmentId: number;
   clipId: number;
@@ -9,6 +13,8 @@ export interface SegmentPlace {
   shotStartS: number;
   startS: number;
   endS: number;
+  startFrame: number | null;
+  endFrame: number | null;
 }
 
 /** A clip as a result card shows it, with its volume. */
@@ -21,6 +27,7 @@ export interface CardClipRow {
   missing_at: number | null;
   status: ClipStatus;
   duration_s: number | null;
+  frame_count: number | null;
   fps: number | null;
   vfr: number | null;
   timecode: string | null;
@@ -61,11 +68,13 @@ export interface FileCopies {
 export function createResultStore(db: CatalogDb) {
   const q = {
     places: db.prepare(
-      `SELECT s.id AS segmentId, s.clip_id AS clipId, s.shot_id AS shotId, sh.start_s AS shotStartS, s.start_s AS startS, s.end_s AS endS
+      `SELECT s.id AS segmentId, s.clip_id AS clipId, s.shot_id AS shotId, sh.start_s AS shotStartS, s.start_s AS startS, s.end_s AS endS,
+         s.start_frame AS startFrame, s.end_frame AS endFrame
        FROM segments s JOIN shots sh ON sh.id = s.shot_id WHERE s.id IN (SELECT value FROM json_each(?))`,
     ),
     placesInClips: db.prepare(
-      `SELECT s.id AS segmentId, s.clip_id AS clipId, s.shot_id AS shotId, sh.start_s AS shotStartS, s.start_s AS startS, s.end_s AS endS
+      `SELECT s.id AS segmentId, s.clip_id AS clipId, s.shot_id AS shotId, sh.start_s AS shotStartS, s.start_s AS startS, s.end_s AS endS,
+         s.start_frame AS startFrame, s.end_frame AS endFrame
        FROM segments s JOIN shots sh ON sh.id = s.shot_id WHERE s.clip_id IN (SELECT value FROM json_each(?)) ORDER BY s.clip_id, s.start_s`,
     ),
     copies: db.prepare(
@@ -74,12 +83,12 @@ export function createResultStore(db: CatalogDb) {
     ),
     cardSegments: db.prepare(
       `SELECT s.id AS segment_id, s.shot_id, s.start_s, s.end_s, c.id AS clip_id, c.file_name, c.rel_path, v.mount_path, v.online,
-         c.missing_at, c.status, c.duration_s, c.fps, c.vfr, c.timecode, c.width, c.height, c.source_url
+         c.missing_at, c.status, c.duration_s, c.frame_count, c.fps, c.vfr, c.timecode, c.width, c.height, c.source_url
        FROM segments s JOIN clips c ON c.id = s.clip_id JOIN volumes v ON v.id = c.volume_id
        WHERE s.id IN (SELECT value FROM json_each(?))`,
     ),
     cardClips: db.prepare(
-      `SELECT c.id AS clip_id, c.file_name, c.rel_path, v.mount_path, v.online, c.missing_at, c.status, c.duration_s, c.fps, c.vfr,
+      `SELECT c.id AS clip_id, c.file_name, c.rel_path, v.mount_path, v.online, c.missing_at, c.status, c.duration_s, c.frame_count, c.fps, c.vfr,
          c.timecode, c.width, c.height, c.source_url
        FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id IN (SELECT value FROM json_each(?))`,
     ),

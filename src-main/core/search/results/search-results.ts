@@ -1,6 +1,6 @@
 import type { ClipStatus, ThumbRef } from '../../../../src-shared/contract/library';
 import type { SegmentTag } from '../../../../src-shared/contract/search';
-import { rateFromFps, type FrameRate } from '../../../../src-shared/timecode';
+import { clipFrameCount, countingOf, shotFrames, type Counting, type FrameRate, type FrameSpan } from '../../../../src-shared/timecode';
 import { joinOnVolume } from '../../library/clip-paths';
 import type { CardClipRow, PosterRow, ResultStore } from './result-store';
 import { tagsForSegments } from './segment-tags';
@@ -17,6 +17,9 @@ export interface ClipInfo {
   clipTimecode: string | null;
   width: number | null;
   height: number | null;
+  /** How the clip counts its frames (its rate, and whether conformed: VFR), and its length in them. */
+  counting: Counting;
+  clipFrames: number | null;
 }
 
 export interface SegmentInfo extends ClipInfo {
@@ -29,6 +32,7 @@ export interface SegmentInfo extends ClipInfo {
 }
 
 function clipInfo(r: CardClipRow): ClipInfo {
+  const counting = countingOf(r.fps, r.vfr === 1);
   // Same rule as the Library: a clip on a disconnected volume is offline, one gone from its path is missing.
   const clipStatus: ClipStatus = !r.online ? 'offline' : r.missing_at !== null ? 'missing' : r.status;
   return {
@@ -37,11 +41,27 @@ function clipInfo(r: CardClipRow): ClipInfo {
     clipPath: r.source_url ?? joinOnVolume(r.mount_path, r.rel_path),
     clipStatus,
     clipDurationS: r.duration_s,
-    clipRate: r.fps ? rateFromFps(r.fps, r.vfr === 1) : null,
+    clipRate: r.fps ? counting.rate : null,
     clipTimecode: r.timecode,
     width: r.width,
     height: r.height,
+    counting,
+    clipFrames: clipFrameCount({ frameCount: r.frame_count, durationS: r.duration_s, conformed: counting.conformed }, counting.rate),
   };
+}
+
+/**
+ * A moment as a result carries it: frames of the clip's counting, [inFrame, outFrame) with Out
+ * exclusive as shots count them (shotFrames: decoded frame numbers; a conformed clip's, VFR, its
+ * presentation times on its rate's grid). A moment known only by its times (a collection hit) is
+ * counted from them; one without any (the whole clip) is every frame.
+ */
+export function momentFrames(c: Pick<ClipInfo, 'counting' | 'clipFrames' | 'clipDurationS'>, m: { startS: number | null; endS: number | null; startFrame: number | null; endFrame: number | null }): FrameSpan {
+  if (m.startS === null || m.endS === null) {
+    const all = c.clipFrames ?? shotFrames({ startS: 0, endS: c.clipDurationS ?? 0, startFrame: null, endFrame: null }, c.counting.rate, true).outFrame;
+    return { inFrame: 0, outFrame: Math.max(1, all) };
+  }
+  return shotFrames({ startS: m.startS, endS: m.endS, startFrame: m.startFrame, endFrame: m.endFrame }, c.counting.rate, c.counting.conformed);
 }
 
 /** The poster nearest the middle of the range, preferring the segment's own shot. */

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { SearchResult, SegmentTag } from '../../../../src-shared/contract/search';
 import { api } from '../../api/client';
-import { cosineText, FIELD_LABEL, scoreBand, SOURCE_LABEL, SOURCE_TITLE } from './format';
+import { cosineText, FIELD_LABEL, isWholeClip, scoreBand, SOURCE_LABEL, SOURCE_TITLE } from './format';
 import { tcRange } from '../timecode-format';
 
 function tagTitle(t: SegmentTag): string {
@@ -42,11 +42,11 @@ function Score({ r }: { r: SearchResult }): ReactNode {
   );
 }
 
-export function ResultCard({ r, onOpen, onSimilar }: { r: SearchResult; onOpen: (r: SearchResult, at?: { startS: number; endS: number; segmentId: number | null }) => void; onSimilar: (r: SearchResult) => void }): ReactNode {
+export function ResultCard({ r, onOpen, onSimilar }: { r: SearchResult; onOpen: (r: SearchResult, at?: { inFrame: number; outFrame: number; segmentId: number | null }) => void; onSimilar: (r: SearchResult) => void }): ReactNode {
   const playable = r.clipStatus !== 'offline' && r.clipStatus !== 'missing';
   const [showMore, setShowMore] = useState(false);
   const clock = { rate: r.clipRate, timecode: r.clipTimecode };
-  const wholeClip = r.segmentId === null && r.startS === 0 && r.endS === (r.clipDurationS ?? 0);
+  const wholeClip = isWholeClip(r);
   return (
     <article className={`sv-card${r.good ? '' : ' sv-card-weak'}`} data-testid="search-result" data-clip={r.clipId} data-segment={r.segmentId ?? ''} data-source={r.source} data-good={r.good}>
       <button type="button" className="sv-thumb" onClick={() => onOpen(r)} title={playable ? 'Play this moment' : `The clip is ${r.clipStatus}`} data-action="open-result">
@@ -59,7 +59,7 @@ export function ResultCard({ r, onOpen, onSimilar }: { r: SearchResult; onOpen: 
             </span>
           ))}
         </span>
-        <span className="sv-range" title="Source timecode: In to the last frame">{wholeClip ? 'whole clip' : tcRange(clock, r.startS, r.endS)}</span>
+        <span className="sv-range" title="Source timecode: In to the last frame">{wholeClip ? 'whole clip' : tcRange(clock, r.inFrame, r.outFrame)}</span>
       </button>
       <div className="sv-meta">
         <div className="sv-name" title={r.clipPath}>
@@ -89,9 +89,9 @@ export function ResultCard({ r, onOpen, onSimilar }: { r: SearchResult; onOpen: 
             {showMore && (
               <ul className="sv-more-list">
                 {r.more.map((m) => (
-                  <li key={`${m.segmentId}-${m.startS}`}>
+                  <li key={`${m.segmentId}-${m.inFrame}`}>
                     <button type="button" className="sv-link" onClick={() => onOpen(r, m)} data-action="open-more">
-                      {tcRange(clock, m.startS, m.endS)}
+                      {tcRange(clock, m.inFrame, m.outFrame)}
                     </button>
                     {m.score !== null && <span className={`sv-score sv-score-${scoreBand(m.score)}`}>{Math.round(m.score)}</span>}
                   </li>

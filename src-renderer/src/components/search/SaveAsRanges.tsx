@@ -3,7 +3,7 @@ import type { AppError } from '../../../../src-shared/errors';
 import { api } from '../../api/client';
 
 /** "Save N as ranges": the moments shown become saved ranges of their clips (the Selects view lists them), and the button says so. */
-export function SaveAsRanges({ moments }: { moments: { clipId: number; startS: number; endS: number }[] }): ReactNode {
+export function SaveAsRanges({ moments }: { moments: { clipId: number; inFrame: number; outFrame: number }[] }): ReactNode {
   const [status, setStatus] = useState<string | null>(null);
   const n = moments.length;
   if (n === 0) return null;

@@ -1,4 +1,20 @@
-import type { FacetField, ResultSource } from '../../../../src-shared/contract/search';
+import type { FacetField, ResultSource, SearchResult } from '../../../../src-shared/contract/search';
+import { frameToSeconds, secondsToFrame, type FrameRate } from '../../../../src-shared/timecode';
+
+/** A result the collection search found without naming a moment: every frame of its clip. */
+export function isWholeClip(r: Pick<SearchResult, 'segmentId' | 'inFrame' | 'outFrame' | 'clipDurationS' | 'clipRate'>): boolean {
+  if (r.segmentId !== null || r.inFrame !== 0) return false;
+  return r.clipDurationS === null || r.clipRate === null || r.outFrame >= secondsToFrame(r.clipDurationS, r.clipRate) - 1;
+}
+
+/**
+ * A moment's frames as the viewer is opened at them: each frame's exact start, so its In and Out
+ * are these frames again (viewer/marks.ts rangeOfFrames). A clip without a rate counts at 25 (as main does).
+ */
+export function viewerRangeOf(m: { inFrame: number; outFrame: number }, rate: FrameRate | null): { startS: number; endS: number } {
+  const r = rate ?? { num: 25, den: 1 };
+  return { startS: frameToSeconds(m.inFrame, r), endS: frameToSeconds(m.outFrame, r) };
+}
 
 export const FIELD_LABEL: Record<FacetField, string> = {
   shotSize: 'Shot size',

@@ -75,7 +75,7 @@ export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, ext
     selected !== null
       ? { selection: { rangeIds: [selected.id] }, exportTitle: `${baseName} – ${selected.name}` }
       : hasRange
-        ? { selection: { spans: [{ clipId: clip.id, startS: frameToSeconds(inFrame!, rate), endS: frameToSeconds(outFrame!, rate) }] }, exportTitle: `${baseName} ${tc(inFrame)}–${tc(outFrame! - 1)}` }
+        ? { selection: { spans: [{ clipId: clip.id, inFrame: inFrame!, outFrame: outFrame! }] }, exportTitle: `${baseName} ${tc(inFrame)}–${tc(outFrame! - 1)}` }
         : { selection: { clipIds: [clip.id] }, exportTitle: baseName };
 
   return (
