@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { otioMissing, readWithOtio } from '../helpers/otio-reader';
 import { launchApp, type E2eApp } from './harness';
+import { callOk } from '../helpers/app-call';
 
 /**
  * Issue 38.2 as an editor walks it in Chromium: the Selects view lists the ranges of two clips,
@@ -15,12 +16,7 @@ import { launchApp, type E2eApp } from './harness';
  */
 let e: E2eApp;
 const ids: Record<string, number> = {};
-type Ok<T> = { ok: true; value: T };
-const call = async <T = unknown>(m: string, a: unknown = {}) => {
-  const r = await e.app.core.dispatch(m, a, { transport: 'test' });
-  if (!r.ok) throw new Error(`${m}: ${r.error.message}`);
-  return (r as Ok<T>).value;
-};
+const call = <T = unknown>(m: string, a: unknown = {}) => callOk<T>(e.app.core, m, a);
 const ff = (args: string[]) => execFileSync(ffPath('ffmpeg'), ['-hide_banner', '-loglevel', 'error', '-y', ...args]);
 
 beforeAll(async () => {

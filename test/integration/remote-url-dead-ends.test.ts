@@ -5,6 +5,7 @@ import { startWebApp, type WebApp } from '../../src-main/web/web-app';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { mediaFile, REPO_ROOT, tempDir } from '../helpers/paths';
 import { startReviewServer, type ReviewServer } from '../helpers/review-server';
+import { callOk } from '../helpers/app-call';
 
 /**
  * Issue 41 item 3: Add by URL's last hangs and dead ends, against real HTTP servers on loopback
@@ -24,11 +25,7 @@ let tmp: { dir: string; cleanup: () => void };
 let ranged: ReviewServer;
 let noRanges: ReviewServer;
 
-const call = async <T>(m: string, a: unknown = {}) => {
-  const r = await app.core.dispatch(m, a, { transport: 'test' });
-  if (!r.ok) throw new Error(`${m}: ${r.error.kind} ${r.error.message}`);
-  return r.value as T;
-};
+const call = <T = unknown>(m: string, a: unknown = {}) => callOk<T>(app.core, m, a);
 
 beforeAll(async () => {
   // The service answers 504 to a sync call after 5 s, so the add goes on to the async task, which waits on the download.

@@ -6,6 +6,7 @@ import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { startWebApp, type WebApp } from '../../src-main/web/web-app';
 import { REPO_ROOT, tempDir } from '../helpers/paths';
 import { otioMissing, readWithOtio } from '../helpers/otio-reader';
+import { callOk } from '../helpers/app-call';
 
 /**
  * Selects (issue 38.2) through the app on a real SQLite catalog: every saved range in one list
@@ -18,12 +19,7 @@ const MISSING = otioMissing();
 let app: WebApp;
 let tmp: { dir: string; cleanup: () => void };
 
-type Ok<T> = { ok: true; value: T };
-const call = async <T = unknown>(m: string, a: unknown = {}) => {
-  const r = await app.core.dispatch(m, a, { transport: 'test' });
-  if (!r.ok) throw new Error(`${m}: ${r.error.kind} ${r.error.message}`);
-  return (r as Ok<T>).value;
-};
+const call = <T = unknown>(m: string, a: unknown = {}) => callOk<T>(app.core, m, a);
 interface Select {
   id: number;
   clipId: number;
