@@ -80,6 +80,18 @@ describe('Search view', () => {
     const r10 = { num: 10, den: 1 };
     const lastFrame = (out: string) => framesToTimecode(timecodeToFrames(out, r10)! - 1, r10, false);
     events.forEach((l, i) => expect(`${l.slice(29, 40)}–${lastFrame(l.slice(41, 52))}`).toBe(ranges[i]));
+
+    // The same results become saved ranges in one action, and the Selects view lists each with the
+    // card's In and last frame.
+    await page.click('[data-action="save-as-ranges"]');
+    await expect.poll(() => page.locator('[data-testid="save-ranges-status"]').innerText()).toBe(`Saved ${ranges.length} ranges: see Selects`);
+    await e.screenshot('search-saved-as-ranges');
+    await page.click('[data-nav="selects"]');
+    const rows = page.locator('[data-select-row]');
+    await expect.poll(() => rows.count()).toBe(ranges.length);
+    const listed = await rows.evaluateAll((rs) => rs.map((r) => `${r.children[2]!.textContent}–${r.children[3]!.textContent}`));
+    expect(listed.sort()).toEqual([...ranges].sort());
+    await page.click('[data-nav="search"]');
   });
 
   it('says when the service answering is the project\'s emulator, not the real one', async () => {
