@@ -90,7 +90,7 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
   const clipFiles = createClipFiles(db);
   // A seat of a team library divides the indexing with the other seats (none while read-only).
   let team: TeamRuntime | null = null;
-  const room = { room: () => disk.room(), describe: () => `${disk.describe()} Work carries on by itself once there is room; nothing is lost.` };
+  const room = { room: () => disk.room(), metFullDisk: () => void disk.metFullDisk(), describe: () => `${disk.describe()} Work carries on by itself once there is room; nothing is lost.` };
   const pipeline = createAppPipeline({
     db,
     events,
