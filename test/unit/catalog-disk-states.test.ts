@@ -47,7 +47,7 @@ describe('the catalog session follows the disk', () => {
   });
   afterAll(() => tmp.cleanup());
 
-  const make = (dir: string, free: { bytes: number }) => {
+  const make = (dir: string, free: { bytes: number }, compose = (_db: CatalogDb, readOnly: boolean) => ({ readOnly, dispose: async () => {} })) => {
     const events = new EventBus();
     const seen: CatalogHealth[] = [];
     events.subscribe((e, p) => e === 'catalog.health' && seen.push(p as CatalogHealth));
@@ -57,7 +57,7 @@ describe('the catalog session follows the disk', () => {
       disk: createDiskGuard(dir, 4 * MB, () => free.bytes),
       events,
       counters: { clips: () => 0, ranges: () => 0 },
-      compose: (_db: CatalogDb, readOnly: boolean) => ({ readOnly, dispose: async () => {} }),
+      compose,
       recovery: () => ({ readOnly: true, dispose: async () => {} }),
       intervals: { diskMs: 20 },
     });
@@ -105,6 +105,21 @@ describe('the catalog session follows the disk', () => {
     free.bytes = 10 * MB;
     await until(s, (h) => h.state === 'ok');
     expect(fs.existsSync(path.join(dir, 'catalog.sqlite'))).toBe(true);
+  });
+
+  it('a write of the open that meets a full disk while the figures said there was room: no_room, waiting for more room than there was', async () => {
+    const dir = path.join(tmp.dir, 'met-full');
+    const free = { bytes: 100 * MB };
+    let refusals = 1;
+    const { s } = make(dir, free, (_db, readOnly) => {
+      if (refusals-- > 0) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      return { readOnly, dispose: async () => {} };
+    });
+    await s.open();
+    expect(s.health()).toMatchObject({ state: 'no_room', message: expect.stringMatching(/has 100 MB free; Reelscout needs at least 104 MB/) });
+    expect(s.health().message).not.toMatch(/ENOSPC/);
+    free.bytes = 200 * MB;
+    await until(s, (h) => h.state === 'ok');
   });
 });
 

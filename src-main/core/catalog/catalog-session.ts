@@ -154,10 +154,11 @@ export class CatalogSession<P extends CatalogParts> {
         this.o.logger?.error('catalog.open.failed', { message: err.message });
         this.parts = this.o.recovery();
         if (err.kind === 'disk_full') {
-          // The room looked enough, and a write of the open met a full disk all the same: no damage, wait for room.
+          // The room looked enough, and a write of the open met a full disk all the same: no damage;
+          // wait for more room than there is now (metFullDisk), not open again into the same wall.
           this.state = 'no_room';
           this.words = fullDiskWords(this.o.disk, 'no_open');
-          this.message = this.words(this.o.disk.room());
+          this.message = this.words(this.o.disk.metFullDisk());
           this.watchDisk();
         } else {
           // Whatever else kept it from opening (a folder that cannot be written, a copy that failed)
@@ -190,8 +191,14 @@ export class CatalogSession<P extends CatalogParts> {
       this.parts = this.o.recovery();
       return;
     }
+    try {
+      this.parts = this.o.compose(checked.db, checked.state === 'read_only');
+    } catch (e) {
+      // Not left open under the recovery parts that take the place of the app it could not build.
+      checked.db.close();
+      throw e;
+    }
     this.db = checked.db;
-    this.parts = this.o.compose(checked.db, checked.state === 'read_only');
     if (checked.state === 'read_only') {
       this.o.logger?.warn('catalog.read_only', { message: checked.message });
       this.words = checked.words;
