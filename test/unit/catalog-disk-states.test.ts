@@ -140,4 +140,19 @@ describe('the data folder lock on a disk with no byte free', () => {
     lock.release();
     expect(fs.readdirSync(dir).filter((f) => f.startsWith(LOCK_NAME))).toEqual([]);
   });
+
+  it("says why a lock cannot be made in words, not the system's", () => {
+    const dir = path.join(tmp.dir, 'refused');
+    for (const [code, words] of [
+      ['EACCES', /not allowed to write in it/],
+      ['ENOSPC', /disk holding it is full/],
+    ] as const) {
+      vi.spyOn(fs, 'openSync').mockImplementation(() => {
+        throw Object.assign(new Error(`${code}: something, open`), { code });
+      });
+      expect(() => acquireDataDirLock(dir, 'web')).toThrow(words);
+      expect(() => acquireDataDirLock(dir, 'web')).not.toThrow(new RegExp(code));
+      vi.restoreAllMocks();
+    }
+  });
 });

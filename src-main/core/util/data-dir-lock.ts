@@ -95,6 +95,14 @@ function removeLock(file: string): void {
   fs.rmSync(file, { force: true });
 }
 
+/** Why the lock file could not be made, in words (the system's own are in the cause, for the log). */
+function lockRefusal(code: string | undefined): string {
+  if (code === 'EACCES' || code === 'EPERM') return 'Reelscout is not allowed to write in it; choose a folder you can write to';
+  if (code === 'EROFS') return 'the disk holding it is read-only';
+  if (code !== undefined && NO_ROOM.has(code)) return 'the disk holding it is full, without room even for an empty file; free some space there';
+  return 'a file cannot be created in it; check that the folder exists and its disk is connected';
+}
+
 /**
  * One process per data folder, taken before anything is opened or recovered: a second instance
  * would otherwise put the first one's running jobs back in the queue and send them again. The lock
@@ -117,7 +125,8 @@ export function acquireDataDirLock(dataDir: string, transport: string): DataDirL
         },
       };
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new AppError('io', `cannot lock the data folder ${dataDir}: ${(e as Error).message}`);
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') throw new AppError('io', `cannot lock the data folder ${dataDir}: ${lockRefusal(code)}`, { cause: e });
     }
     const owner = readOwner(file);
     const held = owner !== null && (owner.host !== me.host || alive(owner.pid));
