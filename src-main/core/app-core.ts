@@ -129,7 +129,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
     logger: o.logger,
     counters: { clips: clipCount, ranges: rangeCount },
     compose: (db, readOnly) => composeCatalogApp(needs, db, readOnly),
-    recovery: () => recoveryApp(needs, () => session.health().message ?? 'the catalog is damaged'),
+    recovery: () => recoveryApp(needs, () => session.unavailable()),
   });
 
   await session.open();

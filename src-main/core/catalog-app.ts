@@ -74,10 +74,10 @@ const MAX_DRAG_ICON = 4 * 1024 * 1024;
 
 const dispatcher = (n: CatalogAppNeeds, handlers: Handlers) => createDispatcher(handlers, n.logger, n.explain);
 
-/** A damaged catalog: settings and the catalog's own methods answer; everything else says why not. */
-export function recoveryApp(n: CatalogAppNeeds, reason: () => string): CatalogApp {
+/** No catalog open (damaged, or no room for it yet): settings and the catalog's own methods answer; everything else says why not. */
+export function recoveryApp(n: CatalogAppNeeds, refusal: () => AppError): CatalogApp {
   const refuse = () => {
-    throw new AppError('damaged', reason());
+    throw refusal();
   };
   const handlers = Object.fromEntries((Object.keys(METHODS) as MethodName[]).map((m) => [m, (n.own as Partial<Handlers>)[m] ?? refuse])) as unknown as Handlers;
   return { dispatch: dispatcher(n, handlers), resolveMedia: async () => null, openRemoteClip: async () => null, dispose: async () => {} };
@@ -90,6 +90,7 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
   const clipFiles = createClipFiles(db);
   // A seat of a team library divides the indexing with the other seats (none while read-only).
   let team: TeamRuntime | null = null;
+  const room = { room: () => disk.room(), metFullDisk: () => void disk.metFullDisk(), describe: () => `${disk.describe()} Work carries on by itself once there is room; nothing is lost.` };
   const pipeline = createAppPipeline({
     db,
     events,
@@ -98,7 +99,7 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
     tools: tools.tools,
     logger,
     options: {
-      disk: { room: () => disk.room(), describe: () => `${disk.describe()} Work carries on by itself once there is room; nothing is lost.` },
+      disk: room,
       share: () => team?.share() ?? null,
       proxySettings: () => ({ policy: preferences.get().proxies, budgetBytes: preferences.get().proxyBudgetGb * 1e9 }),
     },
@@ -202,6 +203,10 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
     pipeline.start();
     // Rows attached just before a crash may not have reached the queue (the row is written first).
     collections.resume();
+  } else {
+    // Read-only is a full disk's doing: the queue, which starts nothing, says so to the Jobs view
+    // and the summary, with the figures its disk watch reads again until the catalog reopens.
+    pipeline.pipeline.queue.block('disk', room.describe());
   }
   void search.start();
 

@@ -7,6 +7,7 @@ import { JobsView } from './views/JobsView';
 import { SettingsView } from './views/SettingsView';
 import { StatusBanner } from './components/StatusBanner';
 import { CatalogRecovery } from './components/catalog/CatalogRecovery';
+import { CatalogNoRoom } from './components/catalog/CatalogNoRoom';
 import { useCatalogHealth } from './api/use-catalog-health';
 
 export type ViewId = 'library' | 'selects' | 'search' | 'collections' | 'jobs' | 'settings';
@@ -32,6 +33,7 @@ export function App(): ReactNode {
   const { health, epoch, setHealth } = useCatalogHealth();
   // Nothing else can be shown on a catalog that cannot be read: the way out instead.
   if (health?.state === 'damaged') return <CatalogRecovery health={health} onChanged={setHealth} />;
+  if (health?.state === 'no_room') return <CatalogNoRoom health={health} />;
   return (
     <div className="shell">
       <nav className="sidebar" aria-label="Main">

@@ -22,11 +22,14 @@ export const catalogBackupSchema = z.object({
 export type CatalogBackup = z.infer<typeof catalogBackupSchema>;
 
 /**
- * The catalog as the app could open it: `ok`; `read_only` (the disk holding it is full: browse and
- * search work, nothing is saved, and it opens for writing by itself once there is room); `damaged`
- * (it cannot be read: restore a backup or start a new one; the footage is untouched).
+ * The catalog as the app could open it: `ok`; `read_only` (the disk holding it is full, at start or
+ * since: browse and search work, nothing is saved, and it opens for writing by itself once there is
+ * room); `no_room` (not enough room yet to start a catalog, or to upgrade this one: nothing can be
+ * shown yet, and it opens by itself once there is room); `damaged` (it cannot be read: restore a
+ * backup or start a new one; the footage is untouched). While the disk is full the message carries
+ * the free space as it is now.
  */
-export const CATALOG_STATES = ['ok', 'read_only', 'damaged'] as const;
+export const CATALOG_STATES = ['ok', 'read_only', 'no_room', 'damaged'] as const;
 export const catalogHealthSchema = z.object({
   state: z.enum(CATALOG_STATES),
   /** What the editor must be told, naming the file: damage, a full disk, a journal that lost changes. */
@@ -45,6 +48,6 @@ export const catalogMethods = {
 } as const;
 
 export const catalogEvents = {
-  /** The catalog's state changed: damaged at start, restored, read-only on a full disk, writable again. */
+  /** The catalog's state changed (damaged at start, restored, read-only on a full disk, writable again), or a full disk's figures did. */
   'catalog.health': catalogHealthSchema,
 } as const;

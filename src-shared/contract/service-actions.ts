@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { method } from './define';
+import { method, voidSchema } from './define';
 import { safeText } from './safe-strings';
 import { segmentTagSchema } from './search';
 
@@ -47,6 +47,8 @@ export const serviceActionsMethods = {
       bytesRead: z.number().int(),
     }),
   ),
+  /** The limit main holds each Add by URL to (ADD_BY_URL_LIMIT_MS unless started otherwise): the UI counts it down from its start. */
+  'library.addUrlLimit': method(voidSchema, z.object({ limitMs: z.number().int().positive() })),
   /** Stops the Add by URL named `attempt` (its reads, its wait on the service); false when none runs under that name. */
   'library.cancelAddUrl': method(z.object({ attempt: attemptId }).strict(), z.object({ cancelled: z.boolean() })),
   /**

@@ -76,7 +76,7 @@ describe('catalog recovery screen', () => {
     }, 120_000);
   }
 
-  it('shows the paused-indexing banner of a disk that fills, and the read-only banner of a start on a full disk (1280x720, 1920x1080)', async (ctx) => {
+  it('shows the read-only banner of a disk that fills and of a start on a full disk, its figures live, and the wait for room of a first start (1280x720, 1920x1080)', async (ctx) => {
     const disk = path.join(tmp.dir, 'small-disk');
     const cannotMount = mountSmallDisk(disk, 16);
     if (cannotMount) return ctx.skip(cannotMount);
@@ -89,14 +89,20 @@ describe('catalog recovery screen', () => {
       e2e = await launchApp({ dataDir, viewport: { width: 1280, height: 720 }, minFreeBytes });
       await e2e.app.core.dispatch('library.import', { paths: [footage] }, { transport: 'test' });
       fill();
-      const paused = e2e.page.locator('[data-banner="disk"]');
-      await paused.waitFor();
-      expect(await paused.textContent()).toContain(dataDir);
+      // The catalog's state follows the disk while the app runs: read-only, the library still shown.
+      const filled = e2e.page.locator('[data-banner="read-only"]');
+      await filled.waitFor();
+      expect(await filled.textContent()).toContain(dataDir);
+      await e2e.page.getByText('flower.mp4').first().waitFor();
       await e2e.screenshot('disk-full-paused-1280');
+      // Fuller still: the banner's figures are the disk's now, not the first reading's.
+      fillDisk(`${filler}-more`);
+      await e2e.page.locator('[data-banner="read-only"]', { hasText: 'has 0 kB free' }).waitFor({ timeout: 15_000 });
       await e2e.page.setViewportSize({ width: 1920, height: 1080 });
       await e2e.screenshot('disk-full-paused-1920');
+      fs.rmSync(`${filler}-more`);
       fs.rmSync(filler);
-      await paused.waitFor({ state: 'detached' });
+      await filled.waitFor({ state: 'detached', timeout: 15_000 });
       await e2e.close();
       e2e = null;
 
@@ -109,6 +115,22 @@ describe('catalog recovery screen', () => {
       await e2e.screenshot('disk-full-read-only-1280');
       await e2e.page.setViewportSize({ width: 1920, height: 1080 });
       await e2e.screenshot('disk-full-read-only-1920');
+      await e2e.close();
+      e2e = null;
+
+      // A first start without room for a catalog: a plain wait with the figures, not damage; the
+      // library comes by itself once there is room.
+      const firstDir = path.join(disk, 'first');
+      fs.mkdirSync(firstDir);
+      e2e = await launchApp({ dataDir: firstDir, viewport: { width: 1280, height: 720 }, minFreeBytes });
+      await e2e.page.getByRole('heading', { name: 'Not enough room yet' }).waitFor();
+      const words = await e2e.page.getByTestId('no-room-message').textContent();
+      expect(words).toContain(firstDir);
+      expect(words).toMatch(/has \d+(\.\d)? [kM]B free; Reelscout needs at least 8\.4 MB/);
+      expect(await e2e.page.getByText('The catalog cannot be read').count()).toBe(0);
+      await e2e.screenshot('disk-full-no-room-1280');
+      fs.rmSync(filler);
+      await e2e.page.locator('[data-view="library"]').waitFor({ timeout: 15_000 });
       await e2e.close();
       e2e = null;
     } finally {

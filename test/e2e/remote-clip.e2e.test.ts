@@ -121,7 +121,7 @@ describe('a clip added by URL, in the browser', () => {
     await page.click('[data-nav="library"]');
   });
 
-  it('an address that never answers shows "Adding…" with a Cancel that stops it', async () => {
+  it('an address that never answers shows "Adding…", the limit it gives up at counting down, and a Cancel that stops it', async () => {
     const { page } = e;
     const input = page.locator('input[aria-label="Video address"]');
     if (!(await input.count())) await page.click('[data-action="add-by-url"]');
@@ -129,12 +129,27 @@ describe('a clip added by URL, in the browser', () => {
     await page.click('[data-action="add-url-submit"]');
     await expect.poll(() => page.locator('[data-action="add-url-submit"]').innerText()).toBe('Adding…');
     await expect.poll(() => silentSockets.size, { timeout: 10_000 }).toBeGreaterThan(0);
+    // The whole add is under main's limit (10 min): the editor sees when it gives up, and what is left.
+    const limit = page.locator('[data-testid="add-by-url-limit"]');
+    const secondsLeft = async () => {
+      const m = /^Gives up at (\d\d):(\d\d) unless finished \((\d+):(\d\d) left\)$/.exec(await limit.innerText());
+      expect(m).not.toBeNull();
+      return Number(m![3]) * 60 + Number(m![4]);
+    };
+    await limit.waitFor();
+    const first = await secondsLeft();
+    expect(first).toBeGreaterThan(9 * 60);
+    expect(first).toBeLessThanOrEqual(10 * 60);
+    const givesUpAt = new Date(Date.now() + first * 1000);
+    expect(await limit.innerText()).toContain(`${String(givesUpAt.getHours()).padStart(2, '0')}:${String(givesUpAt.getMinutes()).padStart(2, '0')}`);
+    await expect.poll(secondsLeft, { timeout: 5000 }).toBeLessThan(first);
     await e.screenshot('remote-adding-1280x720');
     await page.click('[data-action="add-url-cancel"]');
     await expect.poll(() => page.locator('[data-testid="add-by-url-status"]').innerText(), { timeout: 10_000 }).toBe('Cancelled: nothing was added.');
     // Main let go of the address.
     await expect.poll(() => silentSockets.size, { timeout: 10_000 }).toBe(0);
     expect(await page.locator('[data-action="add-url-submit"]').innerText()).toBe('Add');
+    expect(await limit.count()).toBe(0);
     await e.screenshot('remote-cancelled-1280x720');
   });
 });

@@ -5,7 +5,8 @@ import type { EventBus } from '../rpc/event-bus';
 import type { DiskGuard } from '../util/disk-space';
 import type { Logger } from '../util/logger';
 import { backupFile, backupFiles, backupStamp, catalogChangedAt, dailyBackupDue, keepAsBackup, listBackups, takeBackup, type BackupCounters } from './catalog-backups';
-import { catalogFileProblem, openCheckedCatalog } from './open-checked';
+import { lookAtDisk } from './disk-look';
+import { catalogFileProblem, fullDiskWords, openCheckedCatalog, type DiskWords } from './open-checked';
 import type { CatalogDb } from './open-catalog';
 
 /** What the app builds on an open catalog (or, damaged, without one), and takes down before it closes. */
@@ -23,15 +24,16 @@ export interface CatalogSessionOptions<P extends CatalogParts> {
   counters: BackupCounters;
   /** The app on an open catalog; `readOnly` on a full disk (nothing that writes is started). */
   compose(db: CatalogDb, readOnly: boolean): P;
-  /** The app with no catalog to open (damaged): only what does not need it. */
+  /** The app with no catalog to open (damaged, or no room for one yet): only what does not need it. */
   recovery(): P;
-  /** How often a full disk is looked at again while read-only, and the daily backup is considered. */
+  /** How often the disk is looked at (to follow it into read-only and out), and the daily backup is considered. */
   intervals?: { diskMs?: number; backupMs?: number };
 }
 
 /**
  * The catalog's life in the running app: opened after it was checked (open-checked.ts), read-only
- * while the disk is full and writable again by itself once there is room, damaged and then
+ * while the disk is full (at start or since) and writable again by itself once there is room, not
+ * opened while there is no room to start or upgrade it and opened by itself once there is, damaged and then
  * restored from a backup or started anew in one call, backed up once it holds clips and after each
  * day's work. Each change of state takes
  * the app's parts down and builds them again on the catalog as it now is, so no module ever holds a
@@ -42,6 +44,8 @@ export class CatalogSession<P extends CatalogParts> {
   private db: CatalogDb | null = null;
   private state: CatalogHealth['state'] = 'damaged';
   private message: string | null = null;
+  /** While the disk is full: the message again from a new reading (disk-look.ts). */
+  private words: DiskWords | null = null;
   private switching: Promise<void> = Promise.resolve();
   private diskTimer: NodeJS.Timeout | null = null;
   private backupTimer: NodeJS.Timeout | null = null;
@@ -57,10 +61,16 @@ export class CatalogSession<P extends CatalogParts> {
     return this.parts;
   }
 
-  /** The open catalog (tests and the composition root); throws while damaged. */
+  /** The open catalog (tests and the composition root); throws while damaged or waiting for room. */
   catalog(): CatalogDb {
-    if (!this.db) throw new AppError('damaged', this.message ?? 'the catalog is not open');
+    if (!this.db) throw this.unavailable();
     return this.db;
+  }
+
+  /** Why a method that needs the catalog cannot answer now: damage, or a disk without room for it yet. */
+  unavailable(): AppError {
+    if (this.state === 'no_room') return new AppError('disk_full', this.message ?? 'there is no room to open the catalog');
+    return new AppError('damaged', this.message ?? 'the catalog is not open');
   }
 
   health(): CatalogHealth {
@@ -71,7 +81,7 @@ export class CatalogSession<P extends CatalogParts> {
   explain(e: AppError): AppError {
     const code = (e.cause as { code?: unknown } | undefined)?.code;
     if (this.state === 'read_only' && typeof code === 'string' && code.startsWith('SQLITE_READONLY')) return new AppError('disk_full', this.message ?? e.message, { cause: e });
-    if (e.kind === 'disk_full' && this.state !== 'read_only') return this.o.disk.explain(e);
+    if (e.kind === 'disk_full' && this.state === 'ok') return this.o.disk.explain(e);
     return e;
   }
 
@@ -98,6 +108,7 @@ export class CatalogSession<P extends CatalogParts> {
   /** Starts an empty catalog in place of a damaged one (kept beside it); a sound catalog is never set aside this way. */
   async startNew(): Promise<CatalogHealth> {
     await this.switching;
+    if (this.state === 'no_room') throw this.unavailable();
     if (this.state !== 'damaged') throw new AppError('invalid', 'the catalog is not damaged: to go back to an earlier state, restore a backup');
     await this.switchTo(async (was) => this.setAside(was));
     return this.health();
@@ -133,18 +144,28 @@ export class CatalogSession<P extends CatalogParts> {
       this.parts = null;
       this.db?.close();
       this.db = null;
+      this.words = null;
       await change(was);
       if (this.closed) return;
       try {
         await this.openNow();
       } catch (e) {
-        // Whatever kept it from opening (a folder that cannot be written, a copy that failed) is
-        // said on the recovery screen, which still offers the backups.
         const err = toAppError(e);
-        this.state = 'damaged';
-        this.message = `The catalog ${this.o.file} could not be opened: ${err.message}`;
-        this.parts = this.o.recovery();
         this.o.logger?.error('catalog.open.failed', { message: err.message });
+        this.parts = this.o.recovery();
+        if (err.kind === 'disk_full') {
+          // The room looked enough, and a write of the open met a full disk all the same: no damage;
+          // wait for more room than there is now (metFullDisk), not open again into the same wall.
+          this.state = 'no_room';
+          this.words = fullDiskWords(this.o.disk, 'no_open');
+          this.message = this.words(this.o.disk.metFullDisk());
+          this.watchDisk();
+        } else {
+          // Whatever else kept it from opening (a folder that cannot be written, a copy that failed)
+          // is said on the recovery screen, which still offers the backups.
+          this.state = 'damaged';
+          this.message = `The catalog ${this.o.file} could not be opened: ${err.message}`;
+        }
         this.o.events.emit('catalog.health', this.health());
         throw err;
       }
@@ -163,23 +184,50 @@ export class CatalogSession<P extends CatalogParts> {
       this.parts = this.o.recovery();
       return;
     }
+    this.watchDisk();
+    if (checked.state === 'no_room') {
+      this.o.logger?.warn('catalog.no_room', { message: checked.message });
+      this.words = checked.words;
+      this.parts = this.o.recovery();
+      return;
+    }
+    try {
+      this.parts = this.o.compose(checked.db, checked.state === 'read_only');
+    } catch (e) {
+      // Not left open under the recovery parts that take the place of the app it could not build.
+      checked.db.close();
+      throw e;
+    }
     this.db = checked.db;
-    this.parts = this.o.compose(checked.db, checked.state === 'read_only');
     if (checked.state === 'read_only') {
       this.o.logger?.warn('catalog.read_only', { message: checked.message });
-      // Room again: open for writing, the whole app with it.
-      this.diskTimer = setInterval(() => {
-        if (this.o.disk.room().ok && this.diskTimer) {
-          this.stopTimers();
-          void this.switchTo(async () => {}).catch((e: unknown) => this.o.logger?.error('catalog.reopen.failed', { message: toAppError(e).message }));
-        }
-      }, this.o.intervals?.diskMs ?? 2000);
-      this.diskTimer.unref();
+      this.words = checked.words;
       return;
     }
     this.backupIfDue();
     this.backupTimer = setInterval(() => this.backupIfDue(), this.o.intervals?.backupMs ?? 60 * 60 * 1000);
     this.backupTimer.unref();
+  }
+
+  /**
+   * Follows the disk (a statfs every couple of seconds, nothing written): an open catalog whose disk
+   * fills becomes read-only, as the contract promises, rather than meeting the full disk write by
+   * write; one read-only or waiting for room opens again, the whole app with it, once there is room;
+   * meanwhile the editor's figures are the disk's as it is now.
+   */
+  private watchDisk(): void {
+    this.diskTimer = setInterval(() => {
+      if (!this.diskTimer) return;
+      const look = lookAtDisk({ state: this.state, message: this.message }, this.o.disk.room(), this.words);
+      if (look.kind === 'reopen') {
+        this.stopTimers();
+        void this.switchTo(async () => {}).catch((e: unknown) => this.o.logger?.error('catalog.reopen.failed', { message: toAppError(e).message }));
+      } else if (look.kind === 'say') {
+        this.message = look.message;
+        this.o.events.emit('catalog.health', this.health());
+      }
+    }, this.o.intervals?.diskMs ?? 2000);
+    this.diskTimer.unref();
   }
 
   /**

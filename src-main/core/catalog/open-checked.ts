@@ -1,18 +1,36 @@
 import fs from 'node:fs';
-import { AppError, toAppError } from '../../../src-shared/errors';
-import type { DiskGuard } from '../util/disk-space';
+import { toAppError } from '../../../src-shared/errors';
+import type { DiskGuard, DiskRoom } from '../util/disk-space';
 import type { Logger } from '../util/logger';
 import { takeBackup } from './catalog-backups';
 import { migrate, schemaVersion } from './migrate';
 import { MIGRATIONS } from './migrations';
 import { openCatalog, type CatalogDb } from './open-catalog';
+import { openReadOnly } from './open-read-only';
 import { checkWal } from './wal-check';
+
+/** The words of a full disk, built again from each reading so the figures the editor sees are now's. */
+export type DiskWords = (room: DiskRoom) => string;
 
 /** The catalog as it could be opened, with what the editor must be told. */
 export type CheckedCatalog =
   | { state: 'ok'; db: CatalogDb; message: string | null }
-  | { state: 'read_only'; db: CatalogDb; message: string }
+  | { state: 'read_only'; db: CatalogDb; message: string; words: DiskWords }
+  | { state: 'no_room'; message: string; words: DiskWords }
   | { state: 'damaged'; message: string };
+
+/** What a full disk means for the catalog, after the guard's figures. */
+export function fullDiskWords(disk: DiskGuard, meaning: 'read_only' | 'no_catalog' | 'no_upgrade' | 'no_open'): DiskWords {
+  const tail = {
+    read_only: 'The library is open read-only: browsing and search work, nothing new is saved; it opens for writing by itself once there is room.',
+    no_catalog: 'There is no catalog yet, and not enough room to start one: free some space there, and the library starts by itself.',
+    no_upgrade: 'The catalog must be upgraded for this version, which needs that room: free some space there, and the library opens by itself.',
+    no_open: 'The catalog could not be opened without more room: free some space there, and the library opens by itself.',
+  }[meaning];
+  return (room) => `${disk.describe(room)} ${tail}`;
+}
+
+const withWords = <S extends 'read_only' | 'no_room'>(state: S, words: DiskWords, room: DiskRoom) => ({ state, words, message: words(room) });
 
 const UNTOUCHED = 'Your footage is untouched.';
 const LATEST = Math.max(...MIGRATIONS.map((m) => m.version));
@@ -49,7 +67,8 @@ function isDamage(e: unknown): boolean {
  *   is kept and the start says how many saved changes were lost;
  * - SQLite's quick_check runs on every start (it reads every page once: a few hundred ms for a
  *   large catalog);
- * - on a disk without room the catalog opens read-only, and says so;
+ * - on a disk without room the catalog opens read-only, and says so; with no catalog yet (or one
+ *   that must be upgraded) it is not opened at all, `no_room`: that is no damage, and passes;
  * - before migrations change the schema a backup is taken (SQLite's backup API).
  */
 export async function openCheckedCatalog(file: string, o: { backupsDir: string; disk: DiskGuard; logger?: Logger }): Promise<CheckedCatalog> {
@@ -75,11 +94,11 @@ export async function openCheckedCatalog(file: string, o: { backupsDir: string; 
   }
   const room = o.disk.room();
   const readonly = !room.ok && existed;
-  if (!room.ok && !existed) throw new AppError('disk_full', `${o.disk.describe(room)} There is no catalog yet, and no room to start one.`);
+  if (!room.ok && !existed) return withWords('no_room', fullDiskWords(o.disk, 'no_catalog'), room);
 
   let db: CatalogDb;
   try {
-    db = openCatalog(file, { readonly, migrate: false });
+    db = readonly ? openReadOnly(file) : openCatalog(file, { migrate: false });
   } catch (e) {
     if (isDamage(e) || isDamage((e as { cause?: unknown }).cause)) return { state: 'damaged', message: `The catalog ${file} is damaged: SQLite cannot open it ("${(e as Error).message}"). ${UNTOUCHED}` };
     throw e;
@@ -92,8 +111,11 @@ export async function openCheckedCatalog(file: string, o: { backupsDir: string; 
       return { state: 'damaged', message: `The catalog ${file} is damaged: SQLite's integrity check found ${problems.length === 5 ? '5 or more problems' : `${problems.length} problem${problems.length === 1 ? '' : 's'}`}, the first: "${problems[0]}". ${UNTOUCHED}` };
     }
     if (readonly) {
-      if (schemaVersion(db) < LATEST) throw new AppError('disk_full', `${o.disk.describe(room)} The catalog must be upgraded for this version, which needs that room.`);
-      return { state: 'read_only', db, message: `${o.disk.describe(room)} The library is open read-only: browsing and search work, nothing new is saved; it opens for writing by itself once there is room.` };
+      if (schemaVersion(db) < LATEST) {
+        db.close();
+        return withWords('no_room', fullDiskWords(o.disk, 'no_upgrade'), room);
+      }
+      return { ...withWords('read_only', fullDiskWords(o.disk, 'read_only'), room), db };
     }
     const version = schemaVersion(db);
     if (version > 0 && version < LATEST) await takeBackup(db, o.backupsDir, 'before-migration');

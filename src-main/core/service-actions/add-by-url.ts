@@ -45,7 +45,7 @@ export interface AddByUrlResult {
 export async function addByUrl(d: AddByUrlDeps, url: string, name: string | undefined, signal?: AbortSignal): Promise<AddByUrlResult> {
   const access = d.remote();
   checkRemoteUrl(url, access.policy);
-  const limitMs = access.deadlines?.addMs ?? DEFAULT_REMOTE_DEADLINES.addMs;
+  const limitMs = addUrlLimitMs(access);
   const limit = AbortSignal.timeout(limitMs);
   try {
     return await addWithin(d, access, url, name, signal ? AbortSignal.any([signal, limit]) : limit, limit);
@@ -53,6 +53,11 @@ export async function addByUrl(d: AddByUrlDeps, url: string, name: string | unde
     if (!limit.aborted || signal?.aborted) throw e;
     throw new AppError('timeout', overLimit(url, limitMs), { cause: e });
   }
+}
+
+/** The whole of one Add by URL ends within this (what the UI counts down). */
+export function addUrlLimitMs(access: RemoteAccess): number {
+  return access.deadlines?.addMs ?? DEFAULT_REMOTE_DEADLINES.addMs;
 }
 
 /** "10 min", "8 s": the limit as the UI shows it. */

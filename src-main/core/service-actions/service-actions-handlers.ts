@@ -2,7 +2,7 @@ import type { serviceActionsMethods } from '../../../src-shared/contract/service
 import { AppError } from '../../../src-shared/errors';
 import type { EventBus } from '../rpc/event-bus';
 import type { HandlersFor } from '../rpc/handlers';
-import { addByUrl, type AddByUrlDeps } from './add-by-url';
+import { addByUrl, addUrlLimitMs, type AddByUrlDeps } from './add-by-url';
 import { tagRangeNow, type TagRangeDeps } from './tag-range-now';
 
 export function createServiceActionsHandlers(d: AddByUrlDeps & TagRangeDeps & { events: EventBus; signal: AbortSignal }): HandlersFor<typeof serviceActionsMethods> {
@@ -21,6 +21,7 @@ export function createServiceActionsHandlers(d: AddByUrlDeps & TagRangeDeps & { 
         if (attempt) attempts.delete(attempt);
       }
     },
+    'library.addUrlLimit': () => ({ limitMs: addUrlLimitMs(d.remote()) }),
     'library.cancelAddUrl': ({ attempt }) => {
       const running = attempts.get(attempt);
       running?.abort();

@@ -24,13 +24,83 @@ function alive(pid: number): boolean {
   }
 }
 
-function readOwner(file: string): LockOwner | null {
+function parseOwner(text: string): LockOwner | null {
   try {
-    const parsed = ownerSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+    const parsed = ownerSchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
   }
+}
+
+/** Errors of a disk with no room for the lock's few bytes: the owner goes in a file name instead. */
+const NO_ROOM = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
+const NAMED_PREFIX = `${LOCK_NAME}.owner-`;
+
+/** The empty files beside the lock whose names hold its owner (written on a full disk). */
+function namedOwnerFiles(file: string): string[] {
+  const dir = path.dirname(file);
+  try {
+    return fs
+      .readdirSync(dir)
+      .filter((f) => f.startsWith(NAMED_PREFIX))
+      .map((f) => path.join(dir, f));
+  } catch {
+    return [];
+  }
+}
+
+function readOwner(file: string): LockOwner | null {
+  try {
+    const inFile = parseOwner(fs.readFileSync(file, 'utf8'));
+    if (inFile) return inFile;
+  } catch {
+    return null;
+  }
+  for (const f of namedOwnerFiles(file)) {
+    const owner = parseOwner(Buffer.from(path.basename(f).slice(NAMED_PREFIX.length), 'base64url').toString('utf8'));
+    if (owner) return owner;
+  }
+  return null;
+}
+
+/**
+ * The lock file is created empty and exclusively, then its owner written in it. With no byte free
+ * (a restart on a full disk must still open the library read-only) the owner goes in the name of an
+ * empty file beside it: a name takes no data block, and another start can still tell who holds it.
+ */
+function writeOwner(file: string, me: LockOwner): void {
+  const fd = fs.openSync(file, 'wx', 0o600);
+  try {
+    try {
+      fs.writeSync(fd, JSON.stringify(me));
+    } catch (e) {
+      if (!NO_ROOM.has((e as NodeJS.ErrnoException).code ?? '')) throw e;
+      fs.ftruncateSync(fd, 0);
+      // Holding the lock file, any owner name beside it is a dead owner's.
+      for (const f of namedOwnerFiles(file)) fs.rmSync(f, { force: true });
+      fs.closeSync(fs.openSync(path.join(path.dirname(file), NAMED_PREFIX + Buffer.from(JSON.stringify(me)).toString('base64url')), 'wx', 0o600));
+    }
+  } catch (e) {
+    // A lock without an owner would be taken over by the next start: none is left.
+    fs.closeSync(fd);
+    fs.rmSync(file, { force: true });
+    throw e;
+  }
+  fs.closeSync(fd);
+}
+
+function removeLock(file: string): void {
+  for (const f of namedOwnerFiles(file)) fs.rmSync(f, { force: true });
+  fs.rmSync(file, { force: true });
+}
+
+/** Why the lock file could not be made, in words (the system's own are in the cause, for the log). */
+function lockRefusal(code: string | undefined): string {
+  if (code === 'EACCES' || code === 'EPERM') return 'Reelscout is not allowed to write in it; choose a folder you can write to';
+  if (code === 'EROFS') return 'the disk holding it is read-only';
+  if (code !== undefined && NO_ROOM.has(code)) return 'the disk holding it is full, without room even for an empty file; free some space there';
+  return 'a file cannot be created in it; check that the folder exists and its disk is connected';
 }
 
 /**
@@ -45,16 +115,18 @@ export function acquireDataDirLock(dataDir: string, transport: string): DataDirL
   const me: LockOwner = { pid: process.pid, host: os.hostname(), transport, startedAt: Date.now() };
   for (let tries = 0; tries < 3; tries++) {
     try {
-      fs.writeFileSync(file, JSON.stringify(me), { flag: 'wx', mode: 0o600 });
+      writeOwner(file, me);
       return {
         file,
         release() {
           // Only our own lock: a takeover by another process after ours was judged stale stays.
-          if (readOwner(file)?.pid === me.pid && readOwner(file)?.startedAt === me.startedAt) fs.rmSync(file, { force: true });
+          const owner = readOwner(file);
+          if (owner?.pid === me.pid && owner.startedAt === me.startedAt) removeLock(file);
         },
       };
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new AppError('io', `cannot lock the data folder ${dataDir}: ${(e as Error).message}`);
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') throw new AppError('io', `cannot lock the data folder ${dataDir}: ${lockRefusal(code)}`, { cause: e });
     }
     const owner = readOwner(file);
     const held = owner !== null && (owner.host !== me.host || alive(owner.pid));
@@ -65,7 +137,7 @@ export function acquireDataDirLock(dataDir: string, transport: string): DataDirL
     }
     // A dead owner (or an unreadable lock): take it over. Removing and re-creating with wx keeps
     // two newcomers from both winning.
-    fs.rmSync(file, { force: true });
+    removeLock(file);
   }
   throw new AppError('io', `cannot lock the data folder ${dataDir}: it keeps changing hands`);
 }

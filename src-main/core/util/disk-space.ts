@@ -16,9 +16,10 @@ export interface DiskRoom {
 
 export interface DiskGuard {
   readonly dir: string;
-  readonly neededBytes: number;
-  /** Free space now (read at most once a second). */
+  /** Free space now (read at most once a second), against the bar now (barAfterFullDisk). */
   room(): DiskRoom;
+  /** A write met a full disk: the bar rises when the figures said there was room (barAfterFullDisk); the room after it. */
+  metFullDisk(): DiskRoom;
   /** What the editor reads: the folder, what is free and what is needed (callers add what it means for them). */
   describe(room?: DiskRoom): string;
   /** Throws `disk_full` with describe()'s words unless there is room now: call before work that writes. */
@@ -44,8 +45,21 @@ export function freeBytes(dir: string): number {
   }
 }
 
-export function createDiskGuard(dir: string, neededBytes = DEFAULT_MIN_FREE_BYTES, read: (dir: string) => number = freeBytes): DiskGuard {
+/**
+ * The room needed after a write met a full disk. When the figures said there was room, that write
+ * needed more than was free: waiting for the same bar would start it again into the same wall, with
+ * words saying "105 MB free; needs at least 67 MB". The bar rises to what is free now plus the
+ * reserve, for the rest of the run, so work waits for room that fits and the words agree with the
+ * figures. No reserve (0: no check before work) stays none.
+ */
+export function barAfterFullDisk(needed: number, reserve: number, free: number): number {
+  if (reserve === 0 || free < needed || !Number.isFinite(free)) return needed;
+  return free + reserve;
+}
+
+export function createDiskGuard(dir: string, reserve = DEFAULT_MIN_FREE_BYTES, read: (dir: string) => number = freeBytes): DiskGuard {
   let cached: { at: number; room: DiskRoom } | null = null;
+  let neededBytes = reserve;
   const room = (): DiskRoom => {
     const now = Date.now();
     if (cached && now - cached.at < 1000) return cached.room;
@@ -53,11 +67,17 @@ export function createDiskGuard(dir: string, neededBytes = DEFAULT_MIN_FREE_BYTE
     cached = { at: now, room: { ok: free >= neededBytes, freeBytes: free, neededBytes } };
     return cached.room;
   };
+  const metFullDisk = (): DiskRoom => {
+    cached = null;
+    neededBytes = barAfterFullDisk(neededBytes, reserve, room().freeBytes);
+    cached = null;
+    return room();
+  };
   const describe = (r = room()) => `The disk holding ${dir} has ${formatBytes(r.freeBytes)} free; Reelscout needs at least ${formatBytes(r.neededBytes)} free there to save its work.`;
   return {
     dir,
-    neededBytes,
     room,
+    metFullDisk,
     describe,
     require() {
       const r = room();
@@ -65,8 +85,7 @@ export function createDiskGuard(dir: string, neededBytes = DEFAULT_MIN_FREE_BYTE
     },
     explain(e) {
       if (e.kind !== 'disk_full') return e;
-      cached = null;
-      return new AppError('disk_full', describe(), { cause: e });
+      return new AppError('disk_full', describe(metFullDisk()), { cause: e });
     },
   };
 }

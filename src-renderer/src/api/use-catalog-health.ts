@@ -2,8 +2,10 @@ import { useCallback, useEffect, useState } from 'react';
 import type { CatalogHealth } from '../../../src-shared/contract/catalog';
 import { api } from './client';
 
+const FULL_DISK = new Set<CatalogHealth['state']>(['read_only', 'no_room']);
+
 /**
- * The catalog's state (ok, read-only on a full disk, damaged), kept fresh by the catalog.health
+ * The catalog's state (ok, read-only on a full disk, no room for it yet, damaged), kept fresh by the catalog.health
  * event and read again whenever the event stream (re)opens. `epoch` grows each time the catalog
  * changed under the app (restored, started anew, writable again), so views can load afresh.
  */
@@ -13,7 +15,9 @@ export function useCatalogHealth(): { health: CatalogHealth | null; epoch: numbe
   const [error, setError] = useState<string | null>(null);
   const setHealth = useCallback((h: CatalogHealth) => {
     setState((old) => {
-      if (old && (old.state !== h.state || old.message !== h.message)) setEpoch((e) => e + 1);
+      // A full disk's figures change every few seconds: the views stay; only a new catalog (or a
+      // new state of it) loads them afresh.
+      if (old && (old.state !== h.state || (old.message !== h.message && !FULL_DISK.has(h.state)))) setEpoch((e) => e + 1);
       return h;
     });
   }, []);

@@ -259,6 +259,7 @@ export class JobQueue {
 
   /** No room to write: every stage waits (a BlockWatch lifts it). The message is the guard's, naming the folder. */
   private blockForDisk(): void {
+    this.disk?.metFullDisk?.();
     this.block('disk', this.disk?.describe() ?? 'the disk holding the catalog is full');
   }
 

@@ -26,6 +26,8 @@ export interface JobQueueOptions {
 export interface DiskRoomCheck {
   room(): { ok: boolean };
   describe(): string;
+  /** A write met a full disk (the guard's metFullDisk: the room needed may rise above what is free). */
+  metFullDisk?(): void;
 }
 
 export interface ListFilter {

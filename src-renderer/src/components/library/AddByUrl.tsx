@@ -1,6 +1,7 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { AppError } from '../../../../src-shared/errors';
 import { api } from '../../api/client';
+import { addUrlLimitWords } from './add-url-limit';
 import { formatBytes } from './format';
 
 /** A name for one add, so its Cancel stops that one in main. */
@@ -13,13 +14,14 @@ function newAttemptId(): string {
  * Footage that lives at an address (a review link, a bucket): main reads its header (video files
  * only, over https), the service embeds and tags it from the address, and Reelscout catalogues it
  * with a poster and filmstrip made from a few range requests, searchable and playable beside local
- * clips. Cancel stops it wherever it is.
+ * clips. The whole of it is under main's limit, counted down beside Cancel, which stops it wherever it is.
  */
 export function AddByUrl({ onAdded }: { onAdded: (clipId: number) => void }): ReactNode {
   const [open, setOpen] = useState(false);
   const [url, setUrl] = useState('');
   const [attempt, setAttempt] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
+  const [endsAt, setEndsAt] = useState<number | null>(null);
   const busy = attempt !== null;
 
   const add = async () => {
@@ -27,7 +29,13 @@ export function AddByUrl({ onAdded }: { onAdded: (clipId: number) => void }): Re
     setAttempt(id);
     setStatus('Reading the address, then the service analyses it…');
     try {
-      const r = await api.call('library.addUrl', { url: url.trim(), attempt: id });
+      const startedAt = Date.now();
+      const added = api.call('library.addUrl', { url: url.trim(), attempt: id });
+      void api.call('library.addUrlLimit', {}).then(
+        ({ limitMs }) => setEndsAt(startedAt + limitMs),
+        () => undefined,
+      );
+      const r = await added;
       const parts = [
         `Added: ${r.segments} part${r.segments === 1 ? '' : 's'} indexed${r.via === 'async' ? ' (the service answered late: finished as a background task)' : ''}`,
         r.tags.length ? r.tags.map((t) => t.value).join(', ') : null,
@@ -42,6 +50,7 @@ export function AddByUrl({ onAdded }: { onAdded: (clipId: number) => void }): Re
       setStatus(err.kind === 'cancelled' ? 'Cancelled: nothing was added.' : `Could not add it: ${err.message}`);
     } finally {
       setAttempt(null);
+      setEndsAt(null);
     }
   };
 
@@ -89,6 +98,21 @@ export function AddByUrl({ onAdded }: { onAdded: (clipId: number) => void }): Re
           {status}
         </span>
       )}
+      {busy && endsAt !== null && <LimitCountdown endsAt={endsAt} />}
     </div>
+  );
+}
+
+/** What is left of the limit, said again every second (not announced: the status line is). */
+function LimitCountdown({ endsAt }: { endsAt: number }): ReactNode {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, []);
+  return (
+    <span className="muted sv-small" data-testid="add-by-url-limit">
+      {addUrlLimitWords(endsAt, now)}
+    </span>
   );
 }
