@@ -126,7 +126,7 @@ describe('catalog recovery screen', () => {
       await e2e.page.getByRole('heading', { name: 'Not enough room yet' }).waitFor();
       const words = await e2e.page.getByTestId('no-room-message').textContent();
       expect(words).toContain(firstDir);
-      expect(words).toMatch(/has \d+(\.\d)? [kM]B free; Reelscout needs at least 8\.4 MB/);
+      expect(words).toMatch(/has \d+(\.\d)? [kM]B free; Reelscout needs at least 9\.2 MB/);
       expect(await e2e.page.getByText('The catalog cannot be read').count()).toBe(0);
       await e2e.screenshot('disk-full-no-room-1280');
       fs.rmSync(filler);

@@ -77,7 +77,7 @@ describe('the catalog on a full disk', () => {
     fillDisk(filler, 1024 * 1024);
     const full = await healthWhen((h) => h.state === 'read_only', 'read-only once the disk fills');
     expect(full.message).toContain(dataDir);
-    expect(full.message).toMatch(/has (\d+ kB|1\.\d MB) free; Reelscout needs at least 4\.2 MB/);
+    expect(full.message).toMatch(/has (\d+ kB|1\.\d MB) free; Reelscout needs at least 4\.6 MB/);
     // Browsing works; a save says why not, in the full disk's words.
     const list = await value<{ total: number; items: { id: number }[] }>('library.list', { limit: 1 });
     expect(list.total).toBe(1);
@@ -130,7 +130,7 @@ describe('the catalog on a full disk', () => {
     const h = await health();
     expect(h.state).toBe('no_room');
     expect(h.message).toContain(dataDir);
-    expect(h.message).toMatch(/needs at least 4\.2 MB/);
+    expect(h.message).toMatch(/needs at least 4\.6 MB/);
     // Nothing else works yet, and it says why in the same words.
     expect(await call('library.list', { limit: 1 })).toMatchObject({ ok: false, error: { kind: 'disk_full', message: expect.stringContaining(dataDir) } });
     // Not damaged: nothing to restore, nothing to start anew.

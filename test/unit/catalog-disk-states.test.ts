@@ -23,9 +23,18 @@ describe('lookAtDisk: what a look at the disk means for the catalog', () => {
   it('read-only or waiting for room: opened again once there is room, the figures said anew until then', () => {
     for (const state of ['read_only', 'no_room'] as const) {
       expect(lookAtDisk({ state, message: '1 MB free of 4 MB' }, room(5 * MB), words)).toEqual({ kind: 'reopen' });
-      expect(lookAtDisk({ state, message: '1 MB free of 4 MB' }, room(2 * MB), words)).toEqual({ kind: 'say', message: '2 MB free of 4 MB' });
-      expect(lookAtDisk({ state, message: '2 MB free of 4 MB' }, room(2 * MB), words)).toEqual({ kind: 'stay' });
+      // The figure said while waiting is the one that opens it: the bar and a tenth of it.
+      expect(lookAtDisk({ state, message: '1 MB free of 4 MB' }, room(2 * MB), words)).toEqual({ kind: 'say', message: '2 MB free of 4.4 MB' });
+      expect(lookAtDisk({ state, message: '2 MB free of 4.4 MB' }, room(2 * MB), words)).toEqual({ kind: 'stay' });
     }
+  });
+
+  it('a disk hovering at the bar does not flip the library: read-only until a tenth of the bar is spare', () => {
+    expect(lookAtDisk({ state: 'read_only', message: 'full' }, room(4 * MB), words)).toEqual({ kind: 'say', message: '4 MB free of 4.4 MB' });
+    expect(lookAtDisk({ state: 'read_only', message: 'full' }, room(4.3 * MB), words)).toEqual({ kind: 'say', message: '4.3 MB free of 4.4 MB' });
+    expect(lookAtDisk({ state: 'read_only', message: 'full' }, room(4.4 * MB), words)).toEqual({ kind: 'reopen' });
+    // Open again, it stays writable down to the bar itself.
+    expect(lookAtDisk({ state: 'ok', message: null }, room(4 * MB), null)).toEqual({ kind: 'stay' });
   });
 
   it('a damaged catalog waits for the editor, whatever the disk does', () => {
@@ -79,7 +88,7 @@ describe('the catalog session follows the disk', () => {
 
     free.bytes = 3 * MB;
     const full = await until(s, (h) => h.state === 'read_only');
-    expect(full.message).toMatch(/has 3\.0 MB free; Reelscout needs at least 4\.0 MB/);
+    expect(full.message).toMatch(/has 3\.0 MB free; Reelscout needs at least 4\.4 MB/);
     expect((await s.current()).readOnly).toBe(true);
     expect(() => s.catalog().prepare('CREATE TABLE t (x)').run()).toThrow();
 
@@ -97,7 +106,7 @@ describe('the catalog session follows the disk', () => {
     const free = { bytes: 1 * MB };
     const { s } = make(dir, free);
     await s.open();
-    expect(s.health()).toMatchObject({ state: 'no_room', message: expect.stringMatching(/has 1\.0 MB free; Reelscout needs at least 4\.0 MB.*starts by itself/) });
+    expect(s.health()).toMatchObject({ state: 'no_room', message: expect.stringMatching(/has 1\.0 MB free; Reelscout needs at least 4\.4 MB.*starts by itself/) });
     expect(s.unavailable().kind).toBe('disk_full');
     await expect(s.startNew()).rejects.toMatchObject({ kind: 'disk_full' });
     expect(fs.existsSync(path.join(dir, 'catalog.sqlite'))).toBe(false);
@@ -116,7 +125,7 @@ describe('the catalog session follows the disk', () => {
       return { readOnly, dispose: async () => {} };
     });
     await s.open();
-    expect(s.health()).toMatchObject({ state: 'no_room', message: expect.stringMatching(/has 100 MB free; Reelscout needs at least 104 MB/) });
+    expect(s.health()).toMatchObject({ state: 'no_room', message: expect.stringMatching(/has 100 MB free; Reelscout needs at least 114 MB/) });
     expect(s.health().message).not.toMatch(/ENOSPC/);
     free.bytes = 200 * MB;
     await until(s, (h) => h.state === 'ok');

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { CatalogHealth } from '../../../src-shared/contract/catalog';
 import { AppError, toAppError } from '../../../src-shared/errors';
 import type { EventBus } from '../rpc/event-bus';
-import type { DiskGuard } from '../util/disk-space';
+import { roomToReopen, type DiskGuard } from '../util/disk-space';
 import type { Logger } from '../util/logger';
 import { backupFile, backupFiles, backupStamp, catalogChangedAt, dailyBackupDue, keepAsBackup, listBackups, takeBackup, type BackupCounters } from './catalog-backups';
 import { lookAtDisk } from './disk-look';
@@ -158,7 +158,7 @@ export class CatalogSession<P extends CatalogParts> {
           // wait for more room than there is now (metFullDisk), not open again into the same wall.
           this.state = 'no_room';
           this.words = fullDiskWords(this.o.disk, 'no_open');
-          this.message = this.words(this.o.disk.metFullDisk());
+          this.message = this.words(roomToReopen(this.o.disk.metFullDisk()));
           this.watchDisk();
         } else {
           // Whatever else kept it from opening (a folder that cannot be written, a copy that failed)

@@ -1,5 +1,5 @@
 import type { CatalogHealth } from '../../../src-shared/contract/catalog';
-import type { DiskRoom } from '../util/disk-space';
+import { roomToReopen, type DiskRoom } from '../util/disk-space';
 import type { DiskWords } from './open-checked';
 
 /**
@@ -21,8 +21,9 @@ export function lookAtDisk(now: { state: CatalogHealth['state']; message: string
       return room.ok ? { kind: 'stay' } : { kind: 'reopen' };
     case 'read_only':
     case 'no_room': {
-      if (room.ok) return { kind: 'reopen' };
-      const message = words?.(room) ?? now.message;
+      const reopen = roomToReopen(room);
+      if (reopen.ok) return { kind: 'reopen' };
+      const message = words?.(reopen) ?? now.message;
       return message !== null && message !== now.message ? { kind: 'say', message } : { kind: 'stay' };
     }
   }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { toAppError } from '../../../src-shared/errors';
-import type { DiskGuard, DiskRoom } from '../util/disk-space';
+import { roomToReopen, type DiskGuard, type DiskRoom } from '../util/disk-space';
 import type { Logger } from '../util/logger';
 import { takeBackup } from './catalog-backups';
 import { migrate, schemaVersion } from './migrate';
@@ -30,7 +30,7 @@ export function fullDiskWords(disk: DiskGuard, meaning: 'read_only' | 'no_catalo
   return (room) => `${disk.describe(room)} ${tail}`;
 }
 
-const withWords = <S extends 'read_only' | 'no_room'>(state: S, words: DiskWords, room: DiskRoom) => ({ state, words, message: words(room) });
+const withWords = <S extends 'read_only' | 'no_room'>(state: S, words: DiskWords, room: DiskRoom) => ({ state, words, message: words(roomToReopen(room)) });
 
 const UNTOUCHED = 'Your footage is untouched.';
 const LATEST = Math.max(...MIGRATIONS.map((m) => m.version));

@@ -89,3 +89,14 @@ export function createDiskGuard(dir: string, reserve = DEFAULT_MIN_FREE_BYTES, r
     },
   };
 }
+
+/**
+ * A full disk's catalog opens for writing again only with a tenth of the bar to spare: at the bar
+ * itself, a disk that hovers there (a render writing beside the library, a cache trimming itself)
+ * would flip the library between read-only and writable, and rebuild the app, at every look. The
+ * editor is told the raised figure, so "has X free; needs Y" never reads X above Y while it waits.
+ */
+export function roomToReopen(room: DiskRoom): DiskRoom {
+  const neededBytes = room.neededBytes + Math.ceil(room.neededBytes / 10);
+  return { ok: room.freeBytes >= neededBytes, freeBytes: room.freeBytes, neededBytes };
+}
