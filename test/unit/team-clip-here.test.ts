@@ -1,44 +1,68 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fileHere } from '../../src-main/core/library/team-clip-arrivals';
+import { fingerprintFile } from '../../src-main/core/library/fingerprint';
 import type { PublishedTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import { tempDir } from '../helpers/paths';
 
 /**
  * A team clip's place comes from another seat's row: it is looked for only on this seat's drive,
- * never through '..' or a link on the share that leads out of it (issue 41, item 1).
+ * never through '..' or a link on the share that leads out of it (issue 41, item 1), and what is
+ * found there is the clip only with the clip's content, not only its size (issue 40, item 2).
  */
 describe('where a team clip is on this seat', () => {
   let tmp: { dir: string; cleanup: () => void };
   let drive: string;
-  const SECRET = 'x'.repeat(1234);
-  const clip = (relPath: string, sizeBytes = 1234): PublishedTeamClip => ({ id: 1, fingerprint: 'f', sizeBytes, fileName: path.basename(relPath), locations: [{ rootKey: 'card', relPath }] });
+  let content: string;
+  const SIZE = 1234;
+  const bytes = (seed: string) => createHash('sha256').update(seed).digest('hex').repeat(SIZE).slice(0, SIZE);
+  const clip = (relPath: string, sizeBytes = SIZE): PublishedTeamClip => ({ id: 1, fingerprint: content, sizeBytes, fileName: path.basename(relPath), locations: [{ rootKey: 'card', relPath }] });
   const drives = () => [{ mountPath: drive, rootKey: 'card' }];
 
-  beforeEach(() => {
+  beforeEach(async () => {
     tmp = tempDir('rs-team-here-');
     drive = path.join(tmp.dir, 'card');
     fs.mkdirSync(path.join(drive, 'day1'), { recursive: true });
-    fs.writeFileSync(path.join(drive, 'day1', 'a.mp4'), Buffer.alloc(1234));
-    fs.writeFileSync(path.join(tmp.dir, 'secret.mp4'), SECRET);
+    fs.writeFileSync(path.join(drive, 'day1', 'a.mp4'), bytes('clip'));
+    // The clip's very bytes, off the share: found only by escaping it.
+    fs.writeFileSync(path.join(tmp.dir, 'secret.mp4'), bytes('clip'));
+    content = await fingerprintFile(path.join(drive, 'day1', 'a.mp4'));
   });
   afterEach(() => tmp.cleanup());
 
-  it('finds the file of the clip size on the drive, by the path the drive names it', async () => {
-    expect(await fileHere(clip('day1/a.mp4'), [], drives())).toBe(path.join(drive, 'day1', 'a.mp4'));
-    expect(await fileHere(clip('day1/a.mp4', 99), [], drives())).toBeNull();
+  it('finds the file with the clip content on the drive, by the path the drive names it', async () => {
+    expect(await fileHere(clip('day1/a.mp4'), [], drives())).toEqual({ file: path.join(drive, 'day1', 'a.mp4'), refused: [] });
+    expect(await fileHere(clip('day1/missing.mp4'), [], drives())).toEqual({ file: null, refused: [] });
   });
 
-  it('does not follow a place that climbs out of the drive', async () => {
-    expect(await fileHere(clip('../secret.mp4'), [], drives())).toBeNull();
-    expect(await fileHere(clip('day1/../../secret.mp4'), [], drives())).toBeNull();
+  it('refuses a file of another size, and one of the same size with other content', async () => {
+    fs.writeFileSync(path.join(drive, 'day1', 'b.mp4'), bytes('another clip'));
+    expect((await fileHere(clip('day1/a.mp4', 99), [], drives())).refused).toEqual([{ place: path.join(drive, 'day1', 'a.mp4'), reason: 'other_content' }]);
+    expect(await fileHere(clip('day1/b.mp4'), [], drives())).toEqual({ file: null, refused: [{ place: path.join(drive, 'day1', 'b.mp4'), reason: 'other_content' }] });
+  });
+
+  it('does not join a place that climbs out of the drive', async () => {
+    expect(await fileHere(clip('../secret.mp4'), [], drives())).toEqual({ file: null, refused: [{ place: '../secret.mp4', reason: 'unsafe_path' }] });
+    expect((await fileHere(clip('day1/../../secret.mp4'), [], drives())).refused).toMatchObject([{ reason: 'unsafe_path' }]);
+    expect((await fileHere(clip('/etc/passwd'), [], drives())).refused).toMatchObject([{ reason: 'unsafe_path' }]);
+  });
+
+  it('does not take a folder for a clip', async () => {
+    const folder = clip('day1');
+    expect(await fileHere({ ...folder, sizeBytes: fs.statSync(path.join(drive, 'day1')).size }, [], drives())).toEqual({ file: null, refused: [{ place: path.join(drive, 'day1'), reason: 'not_a_file' }] });
   });
 
   it('does not follow a link on the share that leads out of it, as a file or as a folder', async () => {
     fs.symlinkSync(path.join(tmp.dir, 'secret.mp4'), path.join(drive, 'day1', 'b.mp4'));
     fs.symlinkSync(tmp.dir, path.join(drive, 'out'));
-    expect(await fileHere(clip('day1/b.mp4'), [], drives())).toBeNull();
-    expect(await fileHere(clip('out/secret.mp4'), [], drives())).toBeNull();
+    expect(await fileHere(clip('day1/b.mp4'), [], drives())).toEqual({ file: null, refused: [{ place: path.join(drive, 'day1', 'b.mp4'), reason: 'outside_share' }] });
+    expect((await fileHere(clip('out/secret.mp4'), [], drives())).refused).toMatchObject([{ reason: 'outside_share' }]);
+  });
+
+  it('follows a link that stays on the share (a clip moved with a link left in its place)', async () => {
+    fs.symlinkSync(path.join(drive, 'day1', 'a.mp4'), path.join(drive, 'day1', 'moved.mp4'));
+    expect((await fileHere(clip('day1/moved.mp4'), [], drives())).file).toBe(path.join(drive, 'day1', 'moved.mp4'));
   });
 });

@@ -1,12 +1,16 @@
+import fsp from 'node:fs/promises';
 import { AppError, toAppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { candidateLocations, learnRootMap, rootKeyOf, type RootRule } from '../team/rules/root-map';
+import { sharedPathProblem } from '../team/rules/shared-path';
 import { locationPairs, publishedTeamClips, type PublishedTeamClip } from '../team/server/team-clip-store';
 import type { TeamLink } from '../team/seat/team-link';
 import { localClipOfTeamClip } from '../team/team-replica-store';
 import { silentLogger, type Logger } from '../util/logger';
 import { openVerified } from '../util/open-verified';
+import { inside } from '../util/resolve-under';
 import { joinOnVolume } from './clip-paths';
+import { fingerprintOf } from './fingerprint';
 import { clipsWithContent } from './clip-place-store';
 import { connectedDrives } from './volume-store';
 
@@ -45,6 +49,8 @@ const PAIRS = 5000;
 
 export class TeamClipArrivals {
   private readonly notHere = new Map<number, PublishedTeamClip>();
+  /** `teamClipId:reason` of the refusals logged (sayRefused). */
+  private readonly refusalsSaid = new Set<string>();
   /**
    * The share roots learned, kept between the feed's batches (one clip published each): learned again
    * when this seat links a clip, when it comes online and at each look for the clips not found.
@@ -109,6 +115,19 @@ export class TeamClipArrivals {
     return { clips: this.notHere.size, shares: [...shares] };
   }
 
+  /**
+   * Each refusal is logged once per clip and reason, not at every look: the clip stays among those
+   * not found here (Settings counts them), and the log says why a file that is there was not taken.
+   */
+  private sayRefused(clip: PublishedTeamClip, refused: ClipHere['refused']): void {
+    for (const r of refused) {
+      const key = `${clip.id}:${r.reason}`;
+      if (this.refusalsSaid.has(key)) continue;
+      this.refusalsSaid.add(key);
+      this.log.warn('team.arrivals.refused', { teamClipId: clip.id, reason: r.reason, place: r.place.slice(0, 300) });
+    }
+  }
+
   private then(f: () => Promise<void>): void {
     this.work = this.work.then(() => (this.stopped ? undefined : f())).catch((e) => this.log.debug('team.arrivals.deferred', { message: toAppError(e).message }));
   }
@@ -146,7 +165,8 @@ export class TeamClipArrivals {
     const drives = connectedDrives(this.o.db).map((d) => ({ ...d, rootKey: rootKeyOf(d) }));
     const found: Array<{ clip: PublishedTeamClip; file: string }> = [];
     for (const clip of missing) {
-      const file = await fileHere(clip, rules, drives);
+      const { file, refused } = await fileHere(clip, rules, drives);
+      this.sayRefused(clip, refused);
       if (file) {
         found.push({ clip, file });
         this.notHere.delete(clip.id);
@@ -164,27 +184,71 @@ export class TeamClipArrivals {
   }
 }
 
+/** Why something at a place a seat was pointed to was not taken as the team's clip. */
+export type RefusedPlace = 'unsafe_path' | 'outside_share' | 'not_a_file' | 'other_content' | 'unreadable';
+
+/** Where the clip is on this seat, if anywhere, and what was found at the places refused. */
+export interface ClipHere {
+  file: string | null;
+  refused: Array<{ place: string; reason: RefusedPlace }>;
+}
+
 /**
  * Where the clip's file is on this seat: on a drive the rules give, at the path they give, with the
- * clip's size. The place comes from another seat's row, so it is
- * opened as a served file is (util/open-verified.ts): a path that climbs out of the drive ('..') or
- * a link on the share that leads out of it is not the clip, whatever is at the other end.
+ * clip's content. The place comes from another seat's row (issue 40 item 2: confined twice), so a
+ * place that is not a plain path down the share is not joined at all; what the place leads to, links
+ * followed, must lie inside the drive's real root, be a regular file (checked on the opened
+ * descriptor, util/open-verified.ts) and have the clip's fingerprint, read from that descriptor: a
+ * folder, a file reached through a link out of the share or a file of the same size with other
+ * content is not the team's clip, whatever is at the other end. A place with nothing at it is no
+ * refusal: the clip is just not there.
  */
-export async function fileHere(clip: PublishedTeamClip, rules: readonly RootRule[], drives: readonly { mountPath: string; rootKey: string }[]): Promise<string | null> {
+export async function fileHere(
+  clip: PublishedTeamClip,
+  rules: readonly RootRule[],
+  drives: readonly { mountPath: string; rootKey: string }[],
+): Promise<ClipHere> {
+  const refused: ClipHere['refused'] = [];
   for (const at of clip.locations) {
+    // Checked before the rules rewrite it: a row written by hand or before team migration 0007.
+    if (sharedPathProblem(at.relPath)) {
+      refused.push({ place: at.relPath, reason: 'unsafe_path' });
+      continue;
+    }
     for (const here of candidateLocations(at, rules)) {
+      // A rule's prefix comes from rows too.
+      if (sharedPathProblem(here.relPath)) {
+        refused.push({ place: here.relPath, reason: 'unsafe_path' });
+        continue;
+      }
       for (const d of drives) {
         if (d.rootKey !== here.rootKey) continue;
-        const at = joinOnVolume(d.mountPath, here.relPath);
-        const file = await openVerified(at, { within: d.mountPath });
-        // Not at this place (or not there as a file of the drive): the next candidate.
-        if (file instanceof AppError) continue;
-        await file.handle.close();
-        // The path as the drive names it (the import places a clip on its drive by it); the
-        // import reads and fingerprints the file itself, and serving checks it against that.
-        if (file.identity.size === clip.sizeBytes) return at;
+        const file = joinOnVolume(d.mountPath, here.relPath);
+        const found = await clipAt(file, d.mountPath, clip);
+        // The path as the drive names it (the import places a clip on its drive by it; it reads and
+        // fingerprints the file again itself, and serving checks it against that).
+        if (found === 'clip') return { file, refused };
+        if (found !== 'nothing') refused.push({ place: file, reason: found });
       }
     }
   }
-  return null;
+  return { file: null, refused };
+}
+
+/** Whether `file` is the clip, inside `root` once every link is followed. */
+async function clipAt(file: string, root: string, clip: PublishedTeamClip): Promise<'clip' | 'nothing' | RefusedPlace> {
+  const [real, realRoot] = await Promise.all([fsp.realpath(file).catch(() => null), fsp.realpath(root).catch(() => null)]);
+  if (real === null || realRoot === null) return 'nothing';
+  if (real === realRoot || !inside(realRoot, real)) return 'outside_share';
+  // Opened by its path again and proven to be the file checked above (a link swapped in meanwhile is refused).
+  const opened = await openVerified(file, { within: root });
+  if (opened instanceof AppError) return opened.kind === 'not_found' ? 'nothing' : opened.kind === 'invalid' ? 'not_a_file' : 'unreadable';
+  try {
+    if (opened.identity.size !== clip.sizeBytes) return 'other_content';
+    return (await fingerprintOf(opened.handle, opened.identity.size)) === clip.fingerprint ? 'clip' : 'other_content';
+  } catch {
+    return 'unreadable';
+  } finally {
+    await opened.handle.close();
+  }
 }

@@ -228,7 +228,9 @@ export class ClipSharing implements ClipShare {
     if (!row.fingerprint) throw new AppError('invalid', `clip ${clipId} has no fingerprint yet: the team knows clips by content`);
     const team = await adoptTeamClip(c, { fingerprint: row.fingerprint, sizeBytes: row.size_bytes, fileName: row.file_name, seatId: this.o.link.seatId });
     const rootKey = rootKeyOf({ label: row.volume_label, mountPath: row.mount_path });
-    await recordTeamClipLocation(c, { clipId: team.id, rootKey, relPath: row.rel_path.replace(/^\/+/, '') || row.file_name, seatId: this.o.link.seatId });
+    const refused = await recordTeamClipLocation(c, { clipId: team.id, rootKey, relPath: row.rel_path.replace(/^\/+/, '') || row.file_name, seatId: this.o.link.seatId });
+    // A local name no other seat could be pointed at safely (a newline in it, say): other seats find the clip through their own copies.
+    if (refused) this.log.warn('team.location.refused', { clipId, message: refused.message });
     linkTeamClip(this.o.db, clipId, team.id);
     this.o.linked?.(clipId);
     return team.id;

@@ -1,5 +1,7 @@
 import type { ClientBase } from 'pg';
+import { AppError } from '../../../../src-shared/errors';
 import type { LocationPair, ShareLocation } from '../rules/root-map';
+import { sharedPathProblem } from '../rules/shared-path';
 
 /**
  * The one owner of `team.clips` and `team.clip_locations`: a clip is its content fingerprint, found
@@ -28,13 +30,20 @@ export async function adoptTeamClip(client: ClientBase, c: TeamClipInput): Promi
   return { id: Number(found.rows[0]!.id), created: false };
 }
 
-/** A seat saw the clip at `rel_path` under the share `root_key`. */
-export async function recordTeamClipLocation(client: ClientBase, l: { clipId: number; rootKey: string; relPath: string; seatId: string }): Promise<void> {
+/**
+ * A seat saw the clip at `rel_path` under the share `root_key`. A path that is not a plain one going
+ * down from the share's root is not written (the server would refuse it too): refused as a value, the
+ * clip is the team's all the same, only not found through this place.
+ */
+export async function recordTeamClipLocation(client: ClientBase, l: { clipId: number; rootKey: string; relPath: string; seatId: string }): Promise<AppError | null> {
+  const problem = sharedPathProblem(l.relPath);
+  if (problem) return new AppError('invalid', `the place of team clip ${l.clipId} is not shared (${problem}): ${JSON.stringify(l.relPath.slice(0, 200))}`);
   await client.query(
     `INSERT INTO team.clip_locations (clip_id, root_key, rel_path, seen_by) VALUES ($1, $2, $3, $4)
      ON CONFLICT (clip_id, root_key, rel_path) DO UPDATE SET seen_by = excluded.seen_by, seen_at = now()`,
     [l.clipId, l.rootKey, l.relPath, l.seatId],
   );
+  return null;
 }
 
 /** A clip the team has results for, with every place a seat saw it. */
