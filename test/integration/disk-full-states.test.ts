@@ -7,6 +7,7 @@ import { freeBytes } from '../../src-main/core/util/disk-space';
 import { startWebApp, type WebApp } from '../../src-main/web/web-app';
 import { mediaFile, tempDir } from '../helpers/paths';
 import { fillDisk, mountSmallDisk, unmountSmallDisk } from '../helpers/small-disk';
+import { callOk } from '../helpers/app-call';
 
 /** The data folder's disk: small, so a test can fill it to the last byte. */
 const DISK_MB = 16;
@@ -27,11 +28,7 @@ describe('the catalog on a full disk', () => {
   let app: WebApp | undefined;
 
   const call = (m: MethodName, a: unknown = {}) => app!.core.dispatch(m, a, { transport: 'test' });
-  const value = async <T,>(m: MethodName, a: unknown = {}): Promise<T> => {
-    const env = await call(m, a);
-    if (!env.ok) throw new Error(`${m}: ${env.error.kind}: ${env.error.message}`);
-    return env.value as T;
-  };
+  const value = <T,>(m: MethodName, a: unknown = {}): Promise<T> => callOk<T>(app!.core, m, a);
   const health = () => value<CatalogHealth>('catalog.health');
   const start = async (dataDir: string) => {
     app = await startWebApp({ dataDir, rendererDir: tmp.dir, minFreeBytes: NEEDED });
