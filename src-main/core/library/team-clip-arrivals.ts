@@ -8,7 +8,6 @@ import type { TeamLink } from '../team/seat/team-link';
 import { localClipOfTeamClip } from '../team/team-replica-store';
 import { silentLogger, type Logger } from '../util/logger';
 import { openVerified } from '../util/open-verified';
-import { inside } from '../util/resolve-under';
 import { joinOnVolume } from './clip-paths';
 import { fingerprintOf } from './fingerprint';
 import { clipsWithContent } from './clip-place-store';
@@ -237,12 +236,14 @@ export async function fileHere(
 
 /** Whether `file` is the clip, inside `root` once every link is followed. */
 async function clipAt(file: string, root: string, clip: PublishedTeamClip): Promise<'clip' | 'nothing' | RefusedPlace> {
-  const [real, realRoot] = await Promise.all([fsp.realpath(file).catch(() => null), fsp.realpath(root).catch(() => null)]);
-  if (real === null || realRoot === null) return 'nothing';
-  if (real === realRoot || !inside(realRoot, real)) return 'outside_share';
-  // Opened by its path again and proven to be the file checked above (a link swapped in meanwhile is refused).
+  // openVerified follows the links and keeps the file inside `root`; what it opened is what is read.
   const opened = await openVerified(file, { within: root });
-  if (opened instanceof AppError) return opened.kind === 'not_found' ? 'nothing' : opened.kind === 'invalid' ? 'not_a_file' : 'unreadable';
+  if (opened instanceof AppError) {
+    if (opened.kind === 'invalid') return 'not_a_file';
+    if (opened.kind !== 'not_found') return 'unreadable';
+    // not_found is also its word for a place that leads out of `root`: only then is something there.
+    return (await fsp.realpath(file).catch(() => null)) === null ? 'nothing' : 'outside_share';
+  }
   try {
     if (opened.identity.size !== clip.sizeBytes) return 'other_content';
     return (await fingerprintOf(opened.handle, opened.identity.size)) === clip.fingerprint ? 'clip' : 'other_content';
