@@ -1,6 +1,6 @@
 import type { CatalogDb } from '../../catalog/open-catalog';
 import { statement } from '../../catalog/statements';
-import { partOfShot, shotsById } from '../../library/shot-store';
+import { partOfShot, shotsById, type ShotRow } from '../../library/shot-store';
 import type { TensorService } from '../../tensors/chunk-upload';
 import { SERVICES, type PlannedSegment, type SegmentRow } from './segment-rows';
 
@@ -28,8 +28,14 @@ export function segmentWriter(db: CatalogDb): (s: NewSegment) => number {
     db,
     'INSERT INTO segments (clip_id, shot_id, chunk_idx, part, start_s, end_s, start_frame, end_frame, profile_id, frames, budget, content_sha) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
+  // A plan writes several segments of one shot: its row is read once per writer, not per segment.
+  const shots = new Map<number, ShotRow | undefined>();
+  const shotOf = (id: number) => {
+    if (!shots.has(id)) shots.set(id, shotsById(db, [id])[0]);
+    return shots.get(id);
+  };
   return (s) => {
-    const [shot] = shotsById(db, [s.shotId]);
+    const shot = shotOf(s.shotId);
     const at = shot ? partOfShot(shot, s.startS, s.endS) : { startS: s.startS, endS: s.endS, startFrame: null, endFrame: null };
     return Number(ins.run(s.clipId, s.shotId, s.chunkIdx, s.part, at.startS, at.endS, at.startFrame, at.endFrame, s.profileId, s.frames, s.budget, s.contentSha).lastInsertRowid);
   };
