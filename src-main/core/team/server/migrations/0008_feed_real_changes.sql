@@ -23,24 +23,19 @@ BEGIN
 END $$;
 REVOKE ALL ON FUNCTION team.record_changes() FROM PUBLIC;
 
-DROP TRIGGER clips_changes_upd ON team.clips;
-CREATE TRIGGER clips_changes_upd AFTER UPDATE ON team.clips REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION team.record_changes('id');
-DROP TRIGGER clip_locations_changes_upd ON team.clip_locations;
-CREATE TRIGGER clip_locations_changes_upd AFTER UPDATE ON team.clip_locations REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION team.record_changes('id');
-DROP TRIGGER clip_results_changes_upd ON team.clip_results;
-CREATE TRIGGER clip_results_changes_upd AFTER UPDATE ON team.clip_results REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION team.record_changes('clip_id');
-DROP TRIGGER clip_marks_changes_upd ON team.clip_marks;
-CREATE TRIGGER clip_marks_changes_upd AFTER UPDATE ON team.clip_marks REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION team.record_changes('clip_id');
-DROP TRIGGER ranges_changes_upd ON team.ranges;
-CREATE TRIGGER ranges_changes_upd AFTER UPDATE ON team.ranges REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION team.record_changes('id');
-DROP TRIGGER keywords_changes_upd ON team.keywords;
-CREATE TRIGGER keywords_changes_upd AFTER UPDATE ON team.keywords REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION team.record_changes('id');
-DROP TRIGGER collection_videos_changes_upd ON team.collection_videos;
-CREATE TRIGGER collection_videos_changes_upd AFTER UPDATE ON team.collection_videos REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION team.record_changes('id');
+-- Each table the feed carries, with the key its rows are named by (as in 0001, 0003, 0004, 0005).
+DO $$
+DECLARE
+  t record;
+BEGIN
+  FOR t IN SELECT * FROM (VALUES
+    ('clips', 'id'), ('clip_locations', 'id'), ('clip_results', 'clip_id'), ('clip_marks', 'clip_id'),
+    ('ranges', 'id'), ('keywords', 'id'), ('collection_videos', 'id')) AS f(tbl, key)
+  LOOP
+    EXECUTE format('DROP TRIGGER %I ON team.%I', t.tbl || '_changes_upd', t.tbl);
+    EXECUTE format(
+      'CREATE TRIGGER %I AFTER UPDATE ON team.%I REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows '
+      'FOR EACH STATEMENT EXECUTE FUNCTION team.record_changes(%L)',
+      t.tbl || '_changes_upd', t.tbl, t.key);
+  END LOOP;
+END $$;
