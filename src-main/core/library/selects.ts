@@ -35,9 +35,9 @@ export function listSelects(db: CatalogDb): Select[] {
 type Moment = ArgsOut<'selects.saveMoments'>['moments'][number];
 
 /**
- * Each moment a range of its clip, its seconds counted on the clip's frames as an export of the
- * same moment counts them (build-export-document.ts), so the range exports exactly those frames.
- * Unnamed moments take the clip's name and their In timecode ("A001 10:00:03:00").
+ * Each moment a range of its clip: its frames as search found them, at the rate an export of the
+ * clip counts (build-export-document.ts), so the range exports exactly those frames. Unnamed
+ * moments take the clip's name and their In timecode ("A001 10:00:03:00").
  */
 export function saveMoments(db: CatalogDb, moments: readonly Moment[]): { saved: Range[]; skipped: { clipId: number; reason: string }[] } {
   const saved: Range[] = [];
