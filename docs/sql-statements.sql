@@ -600,6 +600,56 @@ UPDATE segments SET start_s = (SELECT sh.start_s FROM shots sh WHERE sh.id = seg
 UPDATE segments SET end_s = (SELECT sh.end_s FROM shots sh WHERE sh.id = segments.shot_id)
  WHERE end_frame = (SELECT sh.end_frame FROM shots sh WHERE sh.id = segments.shot_id);;
 
+-- ===== src-main/core/catalog/migrations/0053-people.ts (1)
+-- up
+CREATE TABLE face_identity (
+  face_id    INTEGER PRIMARY KEY REFERENCES shot_faces(id) ON DELETE CASCADE,
+  clip_id    INTEGER NOT NULL REFERENCES clips(id) ON DELETE CASCADE,
+  frame      INTEGER,               -- decoded frame number of the sample; NULL: its shot has no frames
+  model      TEXT NOT NULL,         -- embedding model id; another id is another space
+  eye_px     REAL NOT NULL,         -- distance between the eyes in source pixels
+  sharpness  REAL NOT NULL,         -- variance of the Laplacian of the aligned crop's gray
+  yaw        REAL NOT NULL,         -- 0 frontal .. 1 full profile, from the landmarks
+  quality    REAL NOT NULL,         -- 0..1, the three above combined
+  assignable INTEGER NOT NULL CHECK (assignable IN (0, 1)),  -- 0: below the floor, never given to a person
+  embedding  BLOB,                  -- float32 x dim, L2-normalised; NULL when not assignable
+  thumb      BLOB                   -- small PNG of the aligned crop, for the strips of the People view
+);
+CREATE INDEX face_identity_clip ON face_identity(clip_id, frame);
+
+CREATE TABLE people (
+  id         INTEGER PRIMARY KEY,
+  uuid       TEXT NOT NULL UNIQUE,
+  name       TEXT,                  -- NULL: a group proposed by the grouping, not named yet
+  name_key   TEXT,                  -- NFC, case-folded: one person per name
+  hidden     INTEGER NOT NULL DEFAULT 0 CHECK (hidden IN (0, 1)),  -- "not a person of interest"
+  named_at   INTEGER,
+  created_at INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX people_name_key ON people(name_key) WHERE name_key IS NOT NULL;
+
+CREATE TABLE face_people (
+  face_id    INTEGER PRIMARY KEY REFERENCES face_identity(face_id) ON DELETE CASCADE,
+  person_id  INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+  how        TEXT NOT NULL CHECK (how IN ('confirmed', 'grouped', 'matched')),
+  similarity REAL NOT NULL
+);
+CREATE INDEX face_people_person ON face_people(person_id);
+
+CREATE TABLE people_facts (
+  id          INTEGER PRIMARY KEY,
+  kind        TEXT NOT NULL CHECK (kind IN ('is', 'is_not', 'forget')),
+  person_uuid TEXT NOT NULL,
+  clip_id     INTEGER NOT NULL REFERENCES clips(id) ON DELETE CASCADE,
+  frame       INTEGER,              -- the face's sample; NULL with time_s for a shot without frames
+  time_s      REAL NOT NULL,
+  x REAL NOT NULL, y REAL NOT NULL, w REAL NOT NULL, h REAL NOT NULL,
+  at          INTEGER NOT NULL,
+  by_seat     TEXT                  -- NULL: this catalog's editor
+);
+CREATE INDEX people_facts_person ON people_facts(person_uuid);
+CREATE INDEX people_facts_clip ON people_facts(clip_id, time_s);;
+
 -- ===== src-main/core/collections/collection-list-store.ts (8)
 -- summaries
 SELECT col.id, col.name, col.description, col.synced_at, col.gone_at,
