@@ -19,6 +19,7 @@ export const LAYERS = [
   'team',
   'service',
   'analysis',
+  'people',
   'marks',
   'library',
   'proxies',
