@@ -29,6 +29,10 @@ SELECT category, value, confidence, magnitude FROM shot_local_tags WHERE shot_id
 -- analysed
 SELECT COUNT(*) AS n FROM shot_analysis WHERE shot_id IN (SELECT value FROM json_each(?)) AND profile_id = ?;
 
+-- ===== src-main/core/analysis/face-identity-store.ts (1)
+-- q
+UPDATE face_identity SET embedding = NULL, thumb = NULL, assignable = 0 WHERE face_id = ?;
+
 -- ===== src-main/core/catalog/migrations/0001-library.ts (1)
 -- up
 CREATE TABLE volumes (
@@ -1014,6 +1018,104 @@ rating, rating_at, rating_by, created_at, created_by, deleted_at, deleted_by) VA
 -- writeTeamRange
 UPDATE ranges SET in_frame = ?, out_frame = ?, rate_num = ?, rate_den = ?, span_at = ?, span_by = ?, name = ?, name_at = ?, name_by = ?,
 note = ?, note_at = ?, note_by = ?, rating = ?, rating_at = ?, rating_by = ?, created_at = ?, created_by = ?, deleted_at = ?, deleted_by = ? WHERE id = ?;
+
+-- ===== src-main/core/people/face-read-store.ts (8)
+-- SELECT
+SELECT fi.face_id AS faceId, fi.clip_id AS clipId, fi.frame, f.time_s AS timeS, f.x, f.y, f.w, f.h, fi.quality, fi.embedding
+FROM face_identity fi JOIN shot_faces f ON f.id = fi.face_id;
+-- placesOfClip
+SELECT fi.face_id AS faceId, fi.clip_id AS clipId, fi.frame, f.time_s AS timeS, f.x, f.y, f.w, f.h, fi.assignable FROM face_identity fi JOIN shot_faces f ON f.id = fi.face_id WHERE fi.clip_id = ?;
+-- q
+SELECT fi.clip_id AS clipId, fi.frame, f.time_s AS timeS, f.x, f.y, f.w, f.h FROM face_identity fi JOIN shot_faces f ON f.id = fi.face_id WHERE fi.face_id = ?;
+-- clipsWithFaces
+SELECT DISTINCT clip_id FROM face_identity WHERE assignable = 1 AND model = ? ORDER BY clip_id;
+-- total
+SELECT COUNT(*) AS n FROM face_people WHERE person_id = ?;
+-- faces
+SELECT fi.face_id AS faceId, fi.clip_id AS clipId, c.file_name AS clipName, fi.frame, f.time_s AS timeS, fi.quality, fi.thumb, fp.how, fp.similarity
+ FROM face_people fp JOIN face_identity fi ON fi.face_id = fp.face_id JOIN shot_faces f ON f.id = fi.face_id JOIN clips c ON c.id = fi.clip_id
+WHERE fp.person_id = ? ORDER BY fp.how = 'confirmed' DESC, fi.thumb IS NOT NULL DESC, fi.quality DESC, fi.face_id LIMIT ? OFFSET ?;
+-- q
+SELECT fi.face_id AS faceId, fi.clip_id AS clipId, c.file_name AS clipName, fi.frame, f.time_s AS timeS, fi.quality, fi.thumb, fp.how, fp.similarity
+ FROM face_identity fi JOIN shot_faces f ON f.id = fi.face_id JOIN clips c ON c.id = fi.clip_id LEFT JOIN face_people fp ON fp.face_id = fi.face_id
+WHERE fi.face_id = ?;
+-- clipFaceNames
+SELECT f.id AS faceId, f.time_s AS timeS, fi.frame, f.x, f.y, f.w, f.h, p.name
+ FROM shot_faces f JOIN shots sh ON sh.id = f.shot_id
+ LEFT JOIN face_identity fi ON fi.face_id = f.id LEFT JOIN face_people fp ON fp.face_id = f.id LEFT JOIN people p ON p.id = fp.person_id AND p.hidden = 0
+WHERE sh.clip_id = ? ORDER BY f.time_s;
+
+-- ===== src-main/core/people/people-facts-store.ts (6)
+-- addFact
+DELETE FROM people_facts WHERE person_uuid = ? AND clip_id = ? AND abs(time_s - ?) < 0.0005 AND abs(x - ?) < 0.002 AND abs(y - ?) < 0.002;
+-- addFact
+INSERT INTO people_facts (kind, person_uuid, clip_id, frame, time_s, x, y, w, h, at, by_seat) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- factsOfClip
+SELECT * FROM people_facts WHERE clip_id = ? ORDER BY at, id;
+-- allFacts
+SELECT * FROM people_facts ORDER BY at, id;
+-- repointFacts
+UPDATE people_facts SET person_uuid = ? WHERE person_uuid = ?;
+-- forgetPerson
+DELETE FROM people_facts WHERE person_uuid = ? AND kind <> 'forget';
+
+-- ===== src-main/core/people/people-store.ts (21)
+-- allPeople
+SELECT id, uuid, name, hidden, named_at FROM people ORDER BY id;
+-- r
+SELECT id, uuid, name, hidden, named_at FROM people WHERE id = ?;
+-- r
+SELECT id, uuid, name, hidden, named_at FROM people WHERE uuid = ?;
+-- info
+INSERT INTO people (uuid, name, name_key, hidden, named_at, created_at) VALUES (?, ?, ?, 0, ?, ?);
+-- other
+SELECT id FROM people WHERE name_key = ? AND id <> ?;
+-- setPersonName
+UPDATE people SET name = ?, name_key = ?, named_at = ? WHERE id = ?;
+-- setPersonHidden
+UPDATE people SET hidden = ? WHERE id = ?;
+-- deletePerson
+DELETE FROM people WHERE id = ?;
+-- membersOf
+SELECT face_id, person_id, how, similarity FROM face_people WHERE person_id = ?;
+-- allMembers
+SELECT face_id, person_id, how, similarity FROM face_people;
+-- allMembersOfClip
+SELECT fp.face_id FROM face_people fp JOIN face_identity fi ON fi.face_id = fp.face_id WHERE fi.clip_id = ?;
+-- r
+SELECT person_id FROM face_people WHERE face_id = ?;
+-- assignFace
+INSERT INTO face_people (face_id, person_id, how, similarity) VALUES (?, ?, ?, ?) ON CONFLICT (face_id) DO UPDATE SET person_id = excluded.person_id, how = excluded.how, similarity = excluded.similarity;
+-- unassignFace
+DELETE FROM face_people WHERE face_id = ?;
+-- moveMembers
+UPDATE face_people SET person_id = ? WHERE person_id = ?;
+-- deleteEmptyGroups
+DELETE FROM people WHERE name IS NULL AND NOT EXISTS (SELECT 1 FROM face_people fp WHERE fp.person_id = people.id);
+-- clearDerived
+DELETE FROM face_people WHERE how <> 'confirmed';
+-- clearDerived
+DELETE FROM people WHERE name IS NULL AND NOT EXISTS (SELECT 1 FROM face_people fp WHERE fp.person_id = people.id);
+-- rows
+SELECT fp.person_id AS id, COUNT(*) AS faces, COUNT(DISTINCT fi.clip_id) AS clips FROM face_people fp JOIN face_identity fi ON fi.face_id = fp.face_id GROUP BY fp.person_id;
+-- q
+SELECT DISTINCT p.name FROM face_people fp JOIN face_identity fi ON fi.face_id = fp.face_id JOIN people p ON p.id = fp.person_id WHERE fi.clip_id = ? AND p.name IS NOT NULL ORDER BY p.name;
+-- knownNames
+SELECT name FROM people WHERE name IS NOT NULL AND hidden = 0 ORDER BY name COLLATE NOCASE;
+
+-- ===== src-main/core/people/presence-store.ts (4)
+-- SAMPLES
+SELECT DISTINCT fp.person_id AS personId, sh.clip_id AS clipId, sh.id AS shotId, f.time_s AS timeS,
+       sh.start_s AS shotStartS, sh.end_s AS shotEndS, sh.start_frame AS shotStartFrame, sh.end_frame AS shotEndFrame
+  FROM face_people fp
+  JOIN shot_faces f ON f.id = fp.face_id
+  JOIN shots sh ON sh.id = f.shot_id;
+-- exact
+SELECT id, uuid, name, hidden FROM people WHERE name_key = ?;
+-- all
+SELECT id, uuid, name, hidden FROM people WHERE name_key IS NOT NULL;
+-- namedSpansInClip
+SELECT DISTINCT p.id, p.name FROM people p JOIN face_people fp ON fp.person_id = p.id JOIN shot_faces f ON f.id = fp.face_id JOIN shots sh ON sh.id = f.shot_id WHERE sh.clip_id = ? AND p.name IS NOT NULL;
 
 -- ===== src-main/core/pipeline/queue/job-store.ts (26)
 -- byId

@@ -32,6 +32,7 @@ import type { RemoteAccess } from './remote/remote-input';
 import { createRemoteClipStream, type RemoteClipStream } from './remote/remote-clip-stream';
 import type { TeamSettings } from './team/seat/team-settings';
 import { createTeamRuntime, type TeamRuntime } from './team-runtime';
+import { createPeopleModule } from './people/people-module';
 
 /** What the app builds on one open catalog (catalog-session.ts rebuilds it when the catalog changes). */
 export interface CatalogApp {
@@ -91,6 +92,7 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
   // A seat of a team library divides the indexing with the other seats (none while read-only).
   let team: TeamRuntime | null = null;
   const room = { room: () => disk.room(), metFullDisk: () => void disk.metFullDisk(), describe: () => `${disk.describe()} Work carries on by itself once there is room; nothing is lost.` };
+  const people = createPeopleModule({ db, events, recognition: () => true });
   const pipeline = createAppPipeline({
     db,
     events,
@@ -102,6 +104,7 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
       disk: room,
       share: () => team?.share() ?? null,
       proxySettings: () => ({ policy: preferences.get().proxies, budgetBytes: preferences.get().proxyBudgetGb * 1e9 }),
+      onClipAnalysed: (clipId) => people.service.clipAnalysed(clipId),
     },
   });
   const library = createLibraryService({
@@ -177,6 +180,7 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
     ...search.handlers,
     ...createMarksHandlers(db, events, marksSaved),
     ...createSelectsHandlers(db, events, marksSaved),
+    ...people.handlers,
     'team.activity': () => team?.activity() ?? { joined: false, online: false, clips: 0, indexedHere: 0, fromOtherSeats: 0, unpublished: 0, notHere: 0, notHereShares: [], held: null },
     ...createExportHandlers(db, n.desktop),
     ...createServiceActionsHandlers({

@@ -13,6 +13,7 @@ import { serviceActionsMethods } from './service-actions';
 import { catalogMethods, catalogEvents } from './catalog';
 import { teamMethods } from './team';
 import { playbackMethods } from './playback';
+import { peopleMethods } from './people';
 
 export * from './define';
 
@@ -31,6 +32,7 @@ export const METHODS = {
   ...catalogMethods,
   ...teamMethods,
   ...playbackMethods,
+  ...peopleMethods,
 } as const satisfies Record<string, MethodDef>;
 
 /** Events pushed from main to the renderer. */

@@ -27,7 +27,8 @@ export const personFaceSchema = z.object({
   quality: z.number(),
   /** `data:image/png;base64,...` of the aligned crop (null: no crop kept for this face). */
   image: z.string().nullable(),
-  how: z.enum(['confirmed', 'grouped', 'matched']),
+  /** How the face came to its person; null: nobody's yet (a suggestion from the pool). */
+  how: z.enum(['confirmed', 'grouped', 'matched']).nullable(),
 });
 export type PersonFace = z.infer<typeof personFaceSchema>;
 

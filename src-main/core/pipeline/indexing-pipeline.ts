@@ -89,6 +89,7 @@ export class IndexingPipeline {
       inflight: new InFlight(),
       // The Library view re-queries on this, as it does after its own media queue's work.
       mediaChanged: (clipId) => o.events?.emit('catalog.changed', { reason: 'media', clipIds: [clipId] }),
+      analysed: (clipId) => o.onClipAnalysed?.(clipId),
       frameCache: new ShotFrameCache(o.frameCacheBytes ?? 256 * 1024 * 1024),
       share: o.share ?? (() => null),
       logger: o.logger,

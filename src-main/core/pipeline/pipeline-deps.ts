@@ -62,6 +62,8 @@ export interface StageDeps {
   inflight: InFlight;
   /** A stage changed what the Library shows of a clip (shots, thumbnails): views re-query. */
   mediaChanged(clipId: number): void;
+  /** The clip's local analysis was stored (the people module groups its faces). */
+  analysed(clipId: number): void;
   /** Decoded shots between planning and upload (the normal path decodes a shot once). */
   frameCache: ShotFrameCache;
   /** The team library's share of the work while this seat is joined; null when solo. */

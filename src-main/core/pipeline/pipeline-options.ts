@@ -46,6 +46,8 @@ export interface IndexingPipelineOptions {
   eventIntervalMs?: number;
   logger?: Logger;
   onClipIndexed?: (clipId: number, segments: number) => void;
+  /** A clip's local analysis (faces among it) was stored: analysed here or adopted from a seat. */
+  onClipAnalysed?: (clipId: number) => void;
   /** Room to write in the data folder: without it every stage waits, and carries on when there is. */
   disk?: DiskRoomCheck;
   /** The team library's share of the work while this seat is joined (clip-sharing.ts); solo when absent or null. */

@@ -109,6 +109,7 @@ export function analysisStage(d: StageDeps): StageHandler<'analysis'> {
     }
     if (proxy) await keepProxy(d, proxy, ctx.signal);
     storeAnalysis(d.db, result.shots, { profileId: d.profile.id, faceModel: pool.modelPath });
+    d.analysed(clipId);
     if (stills && result.stills) {
       saveThumbnails(
         d.db,
@@ -131,6 +132,7 @@ export function analysisStage(d: StageDeps): StageHandler<'analysis'> {
         if (decision.kind === 'wait') return { again: { delayMs: decision.delayMs, note: decision.note } };
         if (decision.kind === 'adopted') {
           d.mediaChanged(ctx.job.clipId);
+          d.analysed(ctx.job.clipId);
           ctx.progress(1, 'results from another seat');
           return { next: nextStage(ctx, 'index', row.duration_s) };
         }

@@ -1,0 +1,111 @@
+/**
+ * Grouping faces into people, as pure functions over unit-length embeddings (cosine = dot product).
+ *
+ * - A face joins a known person when it is close to that person's prototype (the mean of their
+ *   confirmed faces for a named person, of all their faces for a proposed group), clearly closer
+ *   than to anyone else, and the editor has not said it is not them (`matchFace`).
+ * - Faces that join nobody wait in a pool; the pool is grouped density-based (DBSCAN over cosine
+ *   distance, `dbscan`): a group needs `minFaces` faces each with `minFaces - 1` neighbours closer
+ *   than `eps`, so a stray face never founds a person. Only the pool is grouped: a named person is
+ *   never re-grouped by new footage, only joined.
+ *
+ * The thresholds come from MobileFaceNet's cosines on the sample clips (models/face-embedding
+ * README: same person mean 0.75, the closest two different people 0.37) and from bench:people.
+ */
+export interface GroupingThresholds {
+  /** Least cosine to a prototype for a face to join that person. */
+  match: number;
+  /** The best person must beat the second by this much, or the face waits (two look-alikes). */
+  margin: number;
+  /** DBSCAN's neighbourhood, as a least cosine. */
+  groupCosine: number;
+  /** DBSCAN's core size: faces a group needs (the face itself counted). */
+  minFaces: number;
+  /** Least cosine for "Is this <name>?" (below `match`: the matcher was not sure). */
+  suggest: number;
+}
+
+export const DEFAULT_THRESHOLDS: GroupingThresholds = Object.freeze({ match: 0.5, margin: 0.06, groupCosine: 0.55, minFaces: 3, suggest: 0.32 });
+
+export function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}
+
+/** The normalised mean of some unit vectors (null for none). */
+export function prototypeOf(vectors: readonly Float32Array[]): Float32Array | null {
+  if (vectors.length === 0) return null;
+  const out = new Float32Array(vectors[0]!.length);
+  for (const v of vectors) for (let i = 0; i < out.length; i++) out[i]! += v[i]!;
+  let n = 0;
+  for (let i = 0; i < out.length; i++) n += out[i]! * out[i]!;
+  n = Math.sqrt(n);
+  if (n === 0) return null;
+  for (let i = 0; i < out.length; i++) out[i]! /= n;
+  return out;
+}
+
+export interface Prototype {
+  personId: number;
+  vector: Float32Array;
+}
+
+export type Match = { personId: number; similarity: number } | null;
+
+/** The person a face joins, or null (nobody close enough, or two people too close to tell). */
+export function matchFace(face: Float32Array, prototypes: readonly Prototype[], refused: ReadonlySet<number>, t: GroupingThresholds): Match {
+  let best: Prototype | null = null;
+  let bestSim = -Infinity;
+  let second = -Infinity;
+  for (const p of prototypes) {
+    const s = dot(face, p.vector);
+    if (s > bestSim) {
+      second = bestSim;
+      bestSim = s;
+      best = p;
+    } else if (s > second) second = s;
+  }
+  if (!best || bestSim < t.match || bestSim - second < t.margin || refused.has(best.personId)) return null;
+  return { personId: best.personId, similarity: bestSim };
+}
+
+/**
+ * DBSCAN over cosine: the groups of `vectors` (indices into it), each of at least `minFaces`
+ * faces; faces in no group are left out. Deterministic: points are visited in order.
+ * O(n^2) dot products: the pool it runs on is the faces nobody claimed, kept small by matching first.
+ */
+export function dbscan(vectors: readonly Float32Array[], t: Pick<GroupingThresholds, 'groupCosine' | 'minFaces'>): number[][] {
+  const n = vectors.length;
+  const neighbours: number[][] = Array.from({ length: n }, () => []);
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      if (dot(vectors[i]!, vectors[j]!) >= t.groupCosine) {
+        neighbours[i]!.push(j);
+        neighbours[j]!.push(i);
+      }
+    }
+  }
+  const core = neighbours.map((nb) => nb.length + 1 >= t.minFaces);
+  const label = new Int32Array(n).fill(-1);
+  const groups: number[][] = [];
+  for (let i = 0; i < n; i++) {
+    if (label[i] !== -1 || !core[i]) continue;
+    const g = groups.length;
+    const members: number[] = [];
+    const stack = [i];
+    label[i] = g;
+    while (stack.length) {
+      const p = stack.pop()!;
+      members.push(p);
+      if (!core[p]) continue;
+      for (const q of neighbours[p]!) {
+        if (label[q] !== -1) continue;
+        label[q] = g;
+        stack.push(q);
+      }
+    }
+    groups.push(members.sort((a, b) => a - b));
+  }
+  return groups;
+}

@@ -1,0 +1,29 @@
+import { FACE_EMBEDDING_MODEL } from '../analysis/face-identity-store';
+import type { CatalogDb } from '../catalog/open-catalog';
+import type { EventBus } from '../rpc/event-bus';
+import { DEFAULT_TENSOR_PROFILE } from '../tensors/tensor-profile';
+import { createPeopleHandlers } from './people-handlers';
+import { createPeopleService } from './people-service';
+import { createPresenceStore } from './presence-store';
+
+export interface PeopleModuleDeps {
+  db: CatalogDb;
+  events: EventBus;
+  /** The editor's setting: faces are told apart (embedded, grouped) only while it is on. */
+  recognition: () => boolean;
+}
+
+/** People on an open catalog: the service the pipeline tells of analysed clips, the handlers, and where people are seen. */
+export function createPeopleModule(d: PeopleModuleDeps) {
+  const service = createPeopleService({
+    db: d.db,
+    model: () => FACE_EMBEDDING_MODEL,
+    changed: (clipIds) => d.events.emit('catalog.changed', { reason: 'people', ...(clipIds ? { clipIds } : {}) }),
+  });
+  return {
+    service,
+    handlers: createPeopleHandlers(d.db, service, d.recognition),
+    // Faces are sampled on the tensor grid: one sample stands for 1 / fps seconds.
+    presence: createPresenceStore(d.db, 1 / DEFAULT_TENSOR_PROFILE.fps),
+  };
+}

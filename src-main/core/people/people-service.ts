@@ -1,0 +1,246 @@
+import { AppError } from '../../../src-shared/errors';
+import { forgetFaceIdentities } from '../analysis/face-identity-store';
+import type { CatalogDb } from '../catalog/open-catalog';
+import { assignableFacesOfClip, clipsWithFaces, faceViews, placesOf, placesOfClip, unassignedFaces, type FaceRecord } from './face-read-store';
+import { dbscan, DEFAULT_THRESHOLDS, dot, matchFace, type GroupingThresholds } from './grouping';
+import { addFact, factsOfClip, forgetPerson, repointFacts, type FacePlace } from './people-facts-store';
+import * as people from './people-store';
+import { PrototypeCache } from './prototypes';
+
+export interface PeopleServiceDeps {
+  db: CatalogDb;
+  /** The embedding model the analysis writes now: faces of another model are not compared. */
+  model: () => string;
+  thresholds?: GroupingThresholds;
+  now?: () => number;
+  /** People or their faces changed (the views read them again). */
+  changed?: (clipIds?: number[]) => void;
+}
+
+/** Most faces the editor's naming of a group records as facts: the best ones carry the name through any regroup. */
+const FACTS_PER_NAMING = 200;
+/** The grouping's pool: the newest faces nobody has. DBSCAN is quadratic: 1,000 faces are 0.5 M dot products, ~70 ms in the analysis stage that calls it. */
+const POOL_LIMIT = 1000;
+
+/** Boxes of one face in two analyses overlap this much (intersection over union) or they are two faces. */
+const SAME_FACE_IOU = 0.4;
+
+function iou(a: FacePlace, b: FacePlace): number {
+  const x1 = Math.max(a.x, b.x);
+  const y1 = Math.max(a.y, b.y);
+  const x2 = Math.min(a.x + a.w, b.x + b.w);
+  const y2 = Math.min(a.y + a.h, b.y + b.h);
+  const inter = Math.max(0, x2 - x1) * Math.max(0, y2 - y1);
+  const union = a.w * a.h + b.w * b.h - inter;
+  return union > 0 ? inter / union : 0;
+}
+
+/**
+ * People: faces grouped into people and the editor's naming of them. Every choice of the editor is
+ * recorded as a fact about a face's place (people-facts-store.ts) and applied to the faces found
+ * there, so it survives re-analysis, new footage, another threshold and another model; the
+ * assignment of faces (`face_people`) is derived and may be rebuilt (`regroupAll`).
+ */
+export function createPeopleService(d: PeopleServiceDeps) {
+  const { db } = d;
+  const t = d.thresholds ?? DEFAULT_THRESHOLDS;
+  const now = d.now ?? Date.now;
+  const protos = new PrototypeCache(db, d.model);
+  const changed = (clipIds?: number[]) => d.changed?.(clipIds);
+
+  /** The facts about a clip's faces applied to the faces there now; returns each face's refused people. */
+  function applyFacts(clipId: number): Map<number, Set<number>> {
+    const places = placesOfClip(db, clipId);
+    const refused = new Map<number, Set<number>>();
+    for (const f of factsOfClip(db, clipId)) {
+      let best: (typeof places)[number] | null = null;
+      let bestIou = SAME_FACE_IOU;
+      for (const p of places) {
+        if (Math.abs(p.timeS - f.time_s) > 0.001) continue;
+        const o = iou(p, { clipId, frame: f.frame, timeS: f.time_s, x: f.x, y: f.y, w: f.w, h: f.h });
+        if (o >= bestIou) {
+          best = p;
+          bestIou = o;
+        }
+      }
+      if (!best) continue;
+      if (f.kind === 'forget') {
+        forgetFaceIdentities(db, [best.faceId]);
+        people.unassignFace(db, best.faceId);
+        best.assignable = false;
+        continue;
+      }
+      if (!best.assignable) continue;
+      const person = people.personByUuid(db, f.person_uuid) ?? people.createPerson(db, { uuid: f.person_uuid, now: now() });
+      if (f.kind === 'is') {
+        people.assignFace(db, best.faceId, person.id, 'confirmed', 1);
+        protos.stale(person.id);
+      } else {
+        (refused.get(best.faceId) ?? refused.set(best.faceId, new Set()).get(best.faceId)!).add(person.id);
+      }
+    }
+    return refused;
+  }
+
+  /** New faces of a clip join the people they match; the rest wait in the pool. Faces already someone's stay. */
+  function matchClip(clipId: number): void {
+    const refused = applyFacts(clipId);
+    const taken = new Set(people.allMembersOfClip(db, clipId));
+    const prototypes = protos.list();
+    const named = new Set(people.allPeople(db).filter((p) => p.name !== null).map((p) => p.id));
+    for (const face of assignableFacesOfClip(db, clipId, d.model())) {
+      if (taken.has(face.faceId)) continue;
+      const m = matchFace(face.embedding, prototypes, refused.get(face.faceId) ?? new Set(), t);
+      if (!m) continue;
+      people.assignFace(db, face.faceId, m.personId, named.has(m.personId) ? 'matched' : 'grouped', m.similarity);
+      // A proposed group's prototype is all its faces; a named person's only what the editor confirmed.
+      if (!named.has(m.personId)) protos.stale(m.personId);
+    }
+  }
+
+  /** The pool grouped: each dense group of faces nobody has becomes a proposed person. */
+  function groupPool(): number {
+    const pool = unassignedFaces(db, d.model(), POOL_LIMIT);
+    let made = 0;
+    for (const members of dbscan(pool.map((f) => f.embedding), t)) {
+      const person = people.createPerson(db, { now: now() });
+      for (const k of members) people.assignFace(db, pool[k]!.faceId, person.id, 'grouped', 1);
+      made++;
+    }
+    return made;
+  }
+
+  function recordIs(personUuid: string, faceIds: readonly number[]): void {
+    const places = placesOf(db, faceIds);
+    for (const [, place] of places) addFact(db, 'is', personUuid, place, now());
+  }
+
+  return {
+    /** A clip's faces were stored (analysed here, or re-analysed): match them, then group what is left. */
+    clipAnalysed(clipId: number): void {
+      db.transaction(() => {
+        matchClip(clipId);
+        groupPool();
+        people.deleteEmptyGroups(db);
+      })();
+      changed([clipId]);
+    },
+
+    /** Another threshold or model: every derived assignment is made again from the facts. */
+    regroupAll(): void {
+      db.transaction(() => {
+        people.clearDerived(db);
+        protos.clear();
+        for (const clipId of clipsWithFaces(db, d.model())) matchClip(clipId);
+        groupPool();
+        people.deleteEmptyGroups(db);
+      })();
+      changed();
+    },
+
+    name(personId: number, name: string): void {
+      db.transaction(() => {
+        const p = people.personById(db, personId);
+        people.setPersonName(db, personId, name, now());
+        // Naming a group says its faces are this person: the best of them become facts.
+        const best = faceViews(db, personId, 0, FACTS_PER_NAMING).faces.map((f) => f.faceId);
+        recordIs(p.uuid, best);
+        for (const id of best) people.assignFace(db, id, personId, 'confirmed', 1);
+        protos.stale(personId);
+      })();
+      changed();
+    },
+
+    merge(from: number, into: number): void {
+      if (from === into) throw new AppError('invalid', 'A person cannot be merged into itself.');
+      db.transaction(() => {
+        const a = people.personById(db, from);
+        const b = people.personById(db, into);
+        const moved = people.membersOf(db, from).map((m) => m.face_id);
+        people.moveMembers(db, from, into);
+        repointFacts(db, a.uuid, b.uuid);
+        people.deletePerson(db, from);
+        // A name merged into a group goes with it (`from` is gone, so the name is free).
+        if (a.name !== null && b.name === null) people.setPersonName(db, into, a.name, now());
+        // Merging says the faces are one person: if that person has a name, the moved faces are confirmed.
+        if (a.name !== null || b.name !== null) {
+          const best = moved.slice(0, FACTS_PER_NAMING);
+          recordIs(b.uuid, best);
+          for (const id of best) people.assignFace(db, id, into, 'confirmed', 1);
+        }
+        protos.stale(from);
+        protos.stale(into);
+      })();
+      changed();
+    },
+
+    split(personId: number, faceIds: readonly number[], into: number | null): number {
+      if (into === personId) throw new AppError('invalid', 'Those faces are already this person’s.');
+      return db.transaction(() => {
+        const p = people.personById(db, personId);
+        const members = new Set(people.membersOf(db, personId).map((m) => m.face_id));
+        const moving = faceIds.filter((id) => members.has(id));
+        if (moving.length === 0) throw new AppError('invalid', 'None of those faces is this person’s.');
+        const places = placesOf(db, moving);
+        for (const [, place] of places) addFact(db, 'is_not', p.uuid, place, now());
+        const target = into === null ? people.createPerson(db, { now: now() }) : people.personById(db, into);
+        for (const id of moving) people.assignFace(db, id, target.id, into === null ? 'grouped' : 'confirmed', 1);
+        if (into !== null) recordIs(target.uuid, moving);
+        protos.stale(personId);
+        protos.stale(target.id);
+        return target.id;
+      })();
+    },
+
+    hide(personId: number, hidden: boolean): void {
+      people.personById(db, personId);
+      people.setPersonHidden(db, personId, hidden);
+      changed();
+    },
+
+    confirm(faceId: number, personId: number, yes: boolean): void {
+      db.transaction(() => {
+        const p = people.personById(db, personId);
+        const place = placesOf(db, [faceId]).get(faceId);
+        if (!place) throw new AppError('not_found', 'That face is no longer in the library.');
+        addFact(db, yes ? 'is' : 'is_not', p.uuid, place, now());
+        if (yes) people.assignFace(db, faceId, personId, 'confirmed', 1);
+        else if (people.personOfFace(db, faceId) === personId) people.unassignFace(db, faceId);
+        protos.stale(personId);
+      })();
+      changed([placesOf(db, [faceId]).get(faceId)?.clipId ?? 0].filter(Boolean));
+    },
+
+    forget(personId: number): void {
+      db.transaction(() => {
+        const p = people.personById(db, personId);
+        const faceIds = people.membersOf(db, personId).map((m) => m.face_id);
+        forgetPerson(db, p.uuid, [...placesOf(db, faceIds).values()], now());
+        forgetFaceIdentities(db, faceIds);
+        people.deletePerson(db, personId);
+        protos.stale(personId);
+      })();
+      changed();
+    },
+
+    /** "Is this <name>?": faces nobody has that look most like the person, then the matcher's least sure. */
+    suggestions(personId: number, limit: number): number[] {
+      const proto = protos.list().find((x) => x.personId === personId);
+      if (!proto) return [];
+      const prototypes = protos.list();
+      const near = unassignedFaces(db, d.model(), POOL_LIMIT)
+        .map((f: FaceRecord) => ({ f, s: dot(f.embedding, proto.vector) }))
+        .filter(({ f, s }) => s >= t.suggest && prototypes.every((o) => o.personId === personId || dot(f.embedding, o.vector) < s))
+        .sort((a, b) => b.s - a.s)
+        .map(({ f }) => f.faceId);
+      const unsure = people
+        .membersOf(db, personId)
+        .filter((m) => m.how === 'matched')
+        .sort((a, b) => a.similarity - b.similarity)
+        .map((m) => m.face_id);
+      return [...near, ...unsure].slice(0, limit);
+    },
+  };
+}
+
+export type PeopleService = ReturnType<typeof createPeopleService>;

@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { AppError } from '../../../src-shared/errors';
+import type { CatalogDb } from '../catalog/open-catalog';
+import { statement } from '../catalog/statements';
+import { nameKey } from './person-names';
+
+/**
+ * The one writer of `people` and `face_people` (catalog migration 0053): who the people are, and
+ * which person each face belongs to now. `face_people` is derived (people-service.ts rebuilds it
+ * from the editor's facts and the grouping); `people` keeps names and the hidden flag.
+ */
+
+export type FaceHow = 'confirmed' | 'grouped' | 'matched';
+
+const personRow = z.object({ id: z.number(), uuid: z.string(), name: z.string().nullable(), hidden: z.number(), named_at: z.number().nullable() });
+export type PersonRow = z.infer<typeof personRow>;
+
+const memberRow = z.object({ face_id: z.number(), person_id: z.number(), how: z.enum(['confirmed', 'grouped', 'matched']), similarity: z.number() });
+export type MemberRow = z.infer<typeof memberRow>;
+
+export function allPeople(db: CatalogDb): PersonRow[] {
+  return statement(db, 'SELECT id, uuid, name, hidden, named_at FROM people ORDER BY id').all().map((r) => personRow.parse(r));
+}
+
+export function personById(db: CatalogDb, id: number): PersonRow {
+  const r = statement(db, 'SELECT id, uuid, name, hidden, named_at FROM people WHERE id = ?').get(id);
+  if (!r) throw new AppError('not_found', 'That person is no longer in the library.');
+  return personRow.parse(r);
+}
+
+export function personByUuid(db: CatalogDb, uuid: string): PersonRow | null {
+  const r = statement(db, 'SELECT id, uuid, name, hidden, named_at FROM people WHERE uuid = ?').get(uuid);
+  return r ? personRow.parse(r) : null;
+}
+
+/** A new person (a proposed group when unnamed); `uuid` when the person is known elsewhere already (a fact, a seat). */
+export function createPerson(db: CatalogDb, o: { uuid?: string; name?: string | null; now: number }): PersonRow {
+  const uuid = o.uuid ?? randomUUID();
+  const name = o.name ?? null;
+  const info = statement(db, 'INSERT INTO people (uuid, name, name_key, hidden, named_at, created_at) VALUES (?, ?, ?, 0, ?, ?)').run(uuid, name, name === null ? null : nameKey(name), name === null ? null : o.now, o.now);
+  return personById(db, Number(info.lastInsertRowid));
+}
+
+/** Names a person; a name another person has is refused (the editor merges them instead). */
+export function setPersonName(db: CatalogDb, id: number, name: string, now: number): void {
+  const key = nameKey(name);
+  const other = statement(db, 'SELECT id FROM people WHERE name_key = ? AND id <> ?').get(key, id);
+  if (other) throw new AppError('invalid', `Someone is already called “${name}”: merge the two instead.`);
+  statement(db, 'UPDATE people SET name = ?, name_key = ?, named_at = ? WHERE id = ?').run(name, key, now, id);
+}
+
+export function setPersonHidden(db: CatalogDb, id: number, hidden: boolean): void {
+  statement(db, 'UPDATE people SET hidden = ? WHERE id = ?').run(hidden ? 1 : 0, id);
+}
+
+/** Deletes a person; their face rows go with them (ON DELETE CASCADE). */
+export function deletePerson(db: CatalogDb, id: number): void {
+  statement(db, 'DELETE FROM people WHERE id = ?').run(id);
+}
+
+export function membersOf(db: CatalogDb, personId: number): MemberRow[] {
+  return statement(db, 'SELECT face_id, person_id, how, similarity FROM face_people WHERE person_id = ?').all(personId).map((r) => memberRow.parse(r));
+}
+
+export function allMembers(db: CatalogDb): MemberRow[] {
+  return statement(db, 'SELECT face_id, person_id, how, similarity FROM face_people').all().map((r) => memberRow.parse(r));
+}
+
+/** Faces of a clip that are someone's already. */
+export function allMembersOfClip(db: CatalogDb, clipId: number): number[] {
+  return (statement(db, 'SELECT fp.face_id FROM face_people fp JOIN face_identity fi ON fi.face_id = fp.face_id WHERE fi.clip_id = ?').all(clipId) as { face_id: number }[]).map((r) => r.face_id);
+}
+
+export function personOfFace(db: CatalogDb, faceId: number): number | null {
+  const r = statement(db, 'SELECT person_id FROM face_people WHERE face_id = ?').get(faceId) as { person_id: number } | undefined;
+  return r?.person_id ?? null;
+}
+
+export function assignFace(db: CatalogDb, faceId: number, personId: number, how: FaceHow, similarity: number): void {
+  statement(db, 'INSERT INTO face_people (face_id, person_id, how, similarity) VALUES (?, ?, ?, ?) ON CONFLICT (face_id) DO UPDATE SET person_id = excluded.person_id, how = excluded.how, similarity = excluded.similarity').run(
+    faceId,
+    personId,
+    how,
+    similarity,
+  );
+}
+
+export function unassignFace(db: CatalogDb, faceId: number): void {
+  statement(db, 'DELETE FROM face_people WHERE face_id = ?').run(faceId);
+}
+
+/** Every face of `from` becomes `into`'s, how each was assigned kept. */
+export function moveMembers(db: CatalogDb, from: number, into: number): void {
+  statement(db, 'UPDATE face_people SET person_id = ? WHERE person_id = ?').run(into, from);
+}
+
+/** Unnamed groups left without a face (their faces all moved or forgotten) are no one. */
+export function deleteEmptyGroups(db: CatalogDb): void {
+  statement(db, 'DELETE FROM people WHERE name IS NULL AND NOT EXISTS (SELECT 1 FROM face_people fp WHERE fp.person_id = people.id)').run();
+}
+
+/** A change of thresholds or model regroups from the facts: every assignment but the confirmed goes, and every unnamed group. */
+export function clearDerived(db: CatalogDb): void {
+  statement(db, "DELETE FROM face_people WHERE how <> 'confirmed'").run();
+  statement(db, 'DELETE FROM people WHERE name IS NULL AND NOT EXISTS (SELECT 1 FROM face_people fp WHERE fp.person_id = people.id)').run();
+}
+
+/** Faces and distinct clips per person, for the list. */
+export function personCounts(db: CatalogDb): Map<number, { faces: number; clips: number }> {
+  const rows = statement(db, 'SELECT fp.person_id AS id, COUNT(*) AS faces, COUNT(DISTINCT fi.clip_id) AS clips FROM face_people fp JOIN face_identity fi ON fi.face_id = fp.face_id GROUP BY fp.person_id').all() as { id: number; faces: number; clips: number }[];
+  return new Map(rows.map((r) => [r.id, { faces: r.faces, clips: r.clips }]));
+}
+
+/** Named people seen in each clip, by name. */
+export function namesInClips(db: CatalogDb, clipIds: readonly number[]): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  const q = statement(db, 'SELECT DISTINCT p.name FROM face_people fp JOIN face_identity fi ON fi.face_id = fp.face_id JOIN people p ON p.id = fp.person_id WHERE fi.clip_id = ? AND p.name IS NOT NULL ORDER BY p.name');
+  for (const id of clipIds) {
+    const names = (q.all(id) as { name: string }[]).map((r) => r.name);
+    if (names.length) out.set(id, names);
+  }
+  return out;
+}
+
+/** Known names for completion: hidden people are left out, as the view leaves them out. */
+export function knownNames(db: CatalogDb): string[] {
+  return (statement(db, 'SELECT name FROM people WHERE name IS NOT NULL AND hidden = 0 ORDER BY name COLLATE NOCASE').all() as { name: string }[]).map((r) => r.name);
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { dbscan, DEFAULT_THRESHOLDS, dot, matchFace, prototypeOf } from '../../src-main/core/people/grouping';
+
+/** Unit vectors around a few random centres: `spread` noise per dimension. */
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32) * 2 - 1;
+}
+function unit(v: Float32Array): Float32Array {
+  const n = Math.sqrt(dot(v, v));
+  return v.map((x) => x / n);
+}
+function around(centre: Float32Array, spread: number, r: () => number): Float32Array {
+  return unit(centre.map((x) => x + spread * r()));
+}
+
+describe('people grouping', () => {
+  const r = rng(7);
+  const centres = [0, 1, 2].map(() => unit(Float32Array.from({ length: 128 }, () => r())));
+
+  it('finds each person of a pool as one group and leaves strays out', () => {
+    const pool = [...centres.flatMap((c) => Array.from({ length: 6 }, () => around(c, 0.08, r))), unit(Float32Array.from({ length: 128 }, () => r()))];
+    const groups = dbscan(pool, DEFAULT_THRESHOLDS);
+    expect(groups).toEqual([[0, 1, 2, 3, 4, 5], [6, 7, 8, 9, 10, 11], [12, 13, 14, 15, 16, 17]]);
+  });
+
+  it('needs minFaces faces for a group', () => {
+    const two = [around(centres[0]!, 0.05, r), around(centres[0]!, 0.05, r)];
+    expect(dbscan(two, DEFAULT_THRESHOLDS)).toEqual([]);
+    expect(dbscan(two, { ...DEFAULT_THRESHOLDS, minFaces: 2 })).toEqual([[0, 1]]);
+  });
+
+  it('matches a face to the closest prototype, unless refused or ambiguous', () => {
+    const protos = centres.map((c, k) => ({ personId: k + 1, vector: prototypeOf([around(c, 0.05, r), around(c, 0.05, r)])! }));
+    const face = around(centres[1]!, 0.08, r);
+    expect(matchFace(face, protos, new Set(), DEFAULT_THRESHOLDS)?.personId).toBe(2);
+    expect(matchFace(face, protos, new Set([2]), DEFAULT_THRESHOLDS)).toBeNull();
+    // Two prototypes of one look: nobody can tell which, so the face waits.
+    const twins = [protos[1]!, { personId: 9, vector: protos[1]!.vector }];
+    expect(matchFace(face, twins, new Set(), DEFAULT_THRESHOLDS)).toBeNull();
+    const stranger = unit(Float32Array.from({ length: 128 }, () => r()));
+    expect(matchFace(stranger, protos, new Set(), DEFAULT_THRESHOLDS)).toBeNull();
+  });
+});
