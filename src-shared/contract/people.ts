@@ -8,11 +8,12 @@ import { safeText } from './safe-strings';
  * facts about faces (people/people-facts-store.ts), which is also what a team shares.
  */
 
-/** A person's name as typed: trimmed, 1-80 characters, no control characters (accents and spaces welcome). */
-export const personNameSchema = safeText(80, {})
+/** A person's name as typed: trimmed, 1-80 characters, no control characters (accents and spaces welcome). Longer input is read whole so the editor is told the limit, not a parser's words. */
+export const personNameSchema = safeText(10_000)
   .transform((s) => s.normalize('NFC').trim().replace(/\s+/g, ' '))
   .refine((s) => s.length > 0, 'a name cannot be empty')
-  .refine((s) => !/^[@"-]/.test(s) && !s.includes('"'), 'a name cannot start with @, - or contain a double quote');
+  .refine((s) => s.length <= 80, 'a name is at most 80 characters')
+  .refine((s) => !/^[@"-]/.test(s) && !s.includes('"'), 'a name cannot start with @ or -, nor contain a double quote (search reads @"Ana María" by its quotes)');
 
 const faceRef = z.object({ faceId: z.number().int().positive() }).strict();
 
