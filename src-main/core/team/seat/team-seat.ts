@@ -21,13 +21,13 @@ import { readTeamState, writeTeamState } from '../team-replica-store';
  * server how far it has read, and now and then prunes the feed below what every active seat has read.
  */
 
-/** A cursor that has seen nothing: a seat's first pull takes the whole feed. */
+/** A cursor that has seen nothing: a seat's first pull takes the whole feed, or the tables whole once the feed has been pruned. */
 const FROM_THE_START: TeamCursor = '1:1:';
 
 /**
- * How often a seat's pull also prunes the feed: pruning is one indexed DELETE, but every seat pulls
- * every 30 s and the feed grows by rows per clip, not per segment; ten minutes keeps it a few
- * thousand rows above what every seat has read, at one call per seat and ten minutes.
+ * How often a seat's pull also prunes the feed. A prune is one indexed DELETE, but every seat pulls
+ * every 30 s, and the feed grows by a row per clip or mark, not per segment: pruned every ten minutes
+ * it keeps about ten minutes of the team's work beyond what every seat has read.
  */
 const PRUNE_EVERY_MS = 10 * 60_000;
 
