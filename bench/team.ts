@@ -16,6 +16,9 @@
  *      ClipSharing.beforeAnalysis does (lookAtClipJob: results? else claim, else who holds it), a
  *      claimed job completed at once; p50/p95/p99 of the looks;
  *    - a joining seat's first read of every clip's results (readClipResults, one connection);
+ *    - the feed kept small: feed rows per real change and per no-op (a mark sent again), and the
+ *      feed's rows after a simulated day of the writers' marking (24 hours: each seat marks, pulls
+ *      and reports how far it read, any seat's round prunes) and its last prune;
  *    - the chosen vector path: that seat's local usearch index (the app's HnswVectorIndex) fed from
  *      the rows read, queried through the app's whole query path (bench/search-path.ts) with
  *      queries from the same clustered generator as bench:search; RSS of the index.
@@ -32,9 +35,11 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import pg from 'pg';
-import { pullTeamChanges } from '../src-main/core/team/server/change-store';
+import { pruneTeamFeed, pullTeamChanges, type TeamCursor } from '../src-main/core/team/server/change-store';
 import { publishClipResults, readClipResults, type ClipResults, type PublishedSegment, type PublishedShot, type PublishedThumbnail } from '../src-main/core/team/server/clip-results-store';
-import { upsertSeat } from '../src-main/core/team/server/seat-store';
+import { reportFeedRead, upsertSeat } from '../src-main/core/team/server/seat-store';
+import { upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange } from '../src-main/core/team/server/team-marks-store';
+import type { RangeState } from '../src-main/core/team/rules/marks-merge';
 import { adoptTeamClip } from '../src-main/core/team/server/team-clip-store';
 import { completeTeamJob, enqueueTeamJob, lookAtClipJob } from '../src-main/core/team/server/team-job-store';
 import { DEFAULT_HNSW_OPTIONS, HnswVectorIndex } from '../src-main/core/search/index/vector-index';
@@ -247,6 +252,23 @@ async function seatClient(cluster: PgCluster): Promise<pg.Client> {
   return c;
 }
 
+/** Times a writer's publish was held by the server's write budget (team migration 0009) and sent again after its hint. */
+let budgetWaits = 0;
+
+/** A publish, sent again when the server's write budget holds it (RS429), as the app's seat does after the hint. */
+async function publishHeld(client: pg.Client, seat: string, lease: Parameters<typeof publishClipResults>[2], r: ClipResults): ReturnType<typeof publishClipResults> {
+  for (;;) {
+    try {
+      return await publishClipResults(client, seat, lease, r);
+    } catch (e) {
+      const err = e as { code?: string; hint?: string };
+      if (err.code !== 'RS429') throw e;
+      budgetWaits++;
+      await new Promise((res) => setTimeout(res, Number(/(\d+) ms/.exec(err.hint ?? '')?.[1] ?? 1000)));
+    }
+  }
+}
+
 /** Each writer (a seat) claims its clips' jobs one by one and publishes each clip's results with the fenced completion. */
 async function publishAll(clients: pg.Client[], seats: string[], clipIds: number[], first: number, data: Float32Array, pics: { poster: Buffer; filmstrip: Buffer }, perClipMs?: number[]): Promise<void> {
   let next = first;
@@ -258,7 +280,7 @@ async function publishAll(clients: pg.Client[], seats: string[], clipIds: number
         const t0 = performance.now();
         const look = await lookAtClipJob(client, { seat: seats[w]!, clipId: clipIds[c]!, stage: 'analysis', profileId: PROFILE, leaseMs: 30_000 });
         if (look.kind !== 'claimed') throw new Error(`clip ${clipIds[c]}: its analysis job not claimed (${look.kind})`);
-        const out = await publishClipResults(client, seats[w]!, look.job, clipResults(clipIds[c]!, c, data, pics));
+        const out = await publishHeld(client, seats[w]!, look.job, clipResults(clipIds[c]!, c, data, pics));
         if (!out.ok || !out.published) throw new Error(`clip ${clipIds[c]}: publish ${JSON.stringify(out)}`);
         perClipMs?.push(performance.now() - t0);
       }
@@ -421,6 +443,14 @@ async function catalogPart(tmp: string, json: Record<string, unknown>): Promise<
     const app = measureAppPath(index, read, n, queries);
     say(`search: local usearch index (${DEFAULT_HNSW_OPTIONS.quantization}) over ${n} segments built in ${(buildMs / 1000).toFixed(1)} s, ${Math.round(indexRss)} MB RSS; index p95 ${raw.lat.p95.toFixed(2)} ms; app path p50 ${app.lat.p50.toFixed(2)} / p95 ${app.lat.p95.toFixed(2)} ms, recall@10 ${app.recall.toFixed(3)}`);
 
+    const feedAdmin = await cluster.connect(cluster.adminConfig());
+    const day = await dayOfMarks(feedAdmin, clients.slice(0, WRITERS), seats, clipIds);
+    await feedAdmin.end();
+    say(
+      `feed kept small: ${day.perChange} feed row per real change, ${day.perNoop} per no-op (a mark sent again); a day of marking by ${WRITERS} seats ` +
+        `(${day.written} feed rows written, a prune each hour) leaves ${day.afterPrune} rows after the last prune; the publishes held by the write budget: ${budgetWaits}`,
+    );
+
     Object.assign(json, {
       segments: n,
       segments_per_clip: PER_CLIP,
@@ -450,11 +480,64 @@ async function catalogPart(tmp: string, json: Record<string, unknown>): Promise<
       search_1m_p50_ms: round(app.lat.p50),
       search_1m_p95_ms: round(app.lat.p95),
       search_recall_at_10: round(app.recall, 3),
+      feed_rows_per_change: day.perChange,
+      feed_rows_per_noop: day.perNoop,
+      feed_rows_after_prune: day.afterPrune,
+      feed_rows_in_day: day.written,
+      writes_budget_waits: budgetWaits,
     });
   } finally {
     await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
     await cluster.stop();
   }
+}
+
+/**
+ * A day of the writers' marking, in 24 hours: each hour every seat in turn saves ranges with keywords
+ * and rates clips through the app's marks store, then pulls the feed from its cursor and reports how
+ * far it read (as TeamSeat does after each pull), and one seat's round prunes. Feed rows per change are
+ * measured on a block of renames (one real change each), per no-op on the same versions sent again.
+ */
+async function dayOfMarks(admin: pg.Client, writers: pg.Client[], seats: string[], clipIds: number[]): Promise<{ perChange: number; perNoop: number; afterPrune: number; written: number }> {
+  const HOURS = 24;
+  const RANGES_AN_HOUR = 20;
+  const cursors: TeamCursor[] = writers.map(() => '1:1:');
+  let written = 0;
+  let perChange = 0;
+  let perNoop = 0;
+  let t = Date.now();
+  const stamp = (by: string) => ({ at: ++t, by });
+  for (let hour = 0; hour < HOURS; hour++) {
+    for (const [w, client] of writers.entries()) {
+      const by = seats[w]!;
+      const before = await feedRows(admin);
+      const ranges: RangeState[] = [];
+      for (let i = 0; i < RANGES_AN_HOUR; i++) {
+        const clipId = clipIds[(hour * 997 + w * 131 + i * 17) % clipIds.length]!;
+        const s = stamp(by);
+        const r: RangeState = { id: randomUUID(), clipId, span: { value: { inFrame: i, outFrame: i + 50, rateNum: 25, rateDen: 1 }, stamp: s }, name: { value: `take ${hour}.${i}`, stamp: s }, note: { value: '', stamp: s }, rating: { value: null, stamp: s }, created: s, deleted: null };
+        ranges.push(r);
+        await upsertTeamRange(client, r);
+        for (const kw of ['dusk', `day ${hour}`]) await upsertTeamKeyword(client, { clipId, rangeId: r.id, norm: kw, display: kw, added: stamp(by), removed: null });
+        if (i % 4 === 0) await upsertTeamClipMark(client, { clipId, rating: { value: i % 8 === 0 ? 'favorite' : 'reject', stamp: stamp(by) } });
+      }
+      if (hour === 0 && w === 0) {
+        const renamed = ranges.map((r) => ({ ...r, name: { value: `${r.name.value} (renamed)`, stamp: stamp(by) } }));
+        const r0 = await feedRows(admin);
+        for (const r of renamed) await upsertTeamRange(client, r);
+        const r1 = await feedRows(admin);
+        for (const r of renamed) await upsertTeamRange(client, r);
+        perChange = (r1 - r0) / renamed.length;
+        perNoop = ((await feedRows(admin)) - r1) / renamed.length;
+      }
+      written += (await feedRows(admin)) - before;
+      const pulled = await pullTeamChanges(client, cursors[w]!);
+      cursors[w] = pulled.cursor;
+      await reportFeedRead(client, by, pulled.cursor);
+    }
+    await pruneTeamFeed(writers[hour % writers.length]!);
+  }
+  return { perChange, perNoop, afterPrune: await feedRows(admin), written };
 }
 
 async function feedRows(admin: pg.Client): Promise<number> {

@@ -1496,7 +1496,17 @@ SELECT id FROM segments WHERE clip_id = ?;
 -- segmentsOverlapping
 SELECT id FROM segments WHERE clip_id = ? AND start_s < ? AND end_s > ?;
 
--- ===== src-main/core/team/server/change-store.ts (1)
+-- ===== src-main/core/team/server/change-store.ts (3)
+-- horizon
+SELECT pg_snapshot_xmin($1::pg_snapshot) < pruned_below AS missed FROM team.feed_horizon;
+-- rows
+SELECT 'clips' AS table_name, id::text AS row_key FROM team.clips WHERE 'clips' = ANY($1)
+UNION ALL SELECT 'clip_locations', id::text FROM team.clip_locations WHERE 'clip_locations' = ANY($1)
+UNION ALL SELECT DISTINCT 'clip_results', clip_id::text FROM team.clip_results WHERE 'clip_results' = ANY($1)
+UNION ALL SELECT 'clip_marks', clip_id::text FROM team.clip_marks WHERE 'clip_marks' = ANY($1)
+UNION ALL SELECT 'ranges', id::text FROM team.ranges WHERE 'ranges' = ANY($1)
+UNION ALL SELECT 'keywords', id::text FROM team.keywords WHERE 'keywords' = ANY($1)
+UNION ALL SELECT 'collection_videos', id::text FROM team.collection_videos WHERE 'collection_videos' = ANY($1);
 -- page
 SELECT id, table_name, row_key, op FROM team.changes
 WHERE xid >= pg_snapshot_xmin($1::pg_snapshot) AND NOT pg_visible_in_snapshot(xid, $1::pg_snapshot) AND id > $2
@@ -1557,10 +1567,13 @@ SELECT max(version) AS version FROM team.schema_migrations;
 -- applyMigration
 INSERT INTO team.schema_migrations (version, name, sha256) VALUES ($1, $2, $3);
 
--- ===== src-main/core/team/server/seat-store.ts (1)
+-- ===== src-main/core/team/server/seat-store.ts (2)
 -- upsertSeat
 INSERT INTO team.seats (seat_id, name, roots) VALUES ($1, $2, $3)
 ON CONFLICT (seat_id) DO UPDATE SET name = excluded.name, roots = excluded.roots, last_seen_at = now();
+-- reportFeedRead
+UPDATE team.seats SET feed_read_to = least(pg_snapshot_xmin($2::pg_snapshot), pg_snapshot_xmin(pg_current_snapshot())), feed_read_at = now(), last_seen_at = now()
+WHERE seat_id = $1;
 
 -- ===== src-main/core/team/server/team-clip-store.ts (5)
 -- made

@@ -31,6 +31,13 @@ describe('team server errors as kinds', () => {
     expect(teamErrorOf(serverError('42501', 'permission denied for schema team'), target)).toMatchObject({ kind: 'auth', message: expect.stringContaining('reelscout_seat') });
   });
 
+  it("a seat's spent write budget (RS429) is rate_limit, retried after the server's hint", () => {
+    const e = serverError('RS429', 'team write budget spent: seat:x may write 2000 rows a second (bursts of 200000); this statement wrote 250000 rows to team.jobs');
+    e.hint = 'retry after 25000 ms';
+    expect(teamErrorOf(e, target)).toMatchObject({ kind: 'rate_limit', retryAfterMs: 25000, message: expect.stringContaining('write budget') });
+    expect(teamErrorOf(serverError('RS429', 'team write budget spent'), target)).toMatchObject({ kind: 'rate_limit', retryAfterMs: undefined });
+  });
+
   it('an unprepared database is invalid and names the set-up script', () => {
     for (const [code, text] of [
       ['3F000', 'schema "team" does not exist'],

@@ -73,6 +73,7 @@ export class ClipSharing implements ClipShare {
   private readonly log: Logger;
   private readonly unsubscribe: Array<() => void> = [];
   private timers: NodeJS.Timeout[] = [];
+  private stopped = false;
   private publishing: Promise<void> = Promise.resolve();
 
   constructor(private readonly o: ClipSharingOptions) {
@@ -111,6 +112,7 @@ export class ClipSharing implements ClipShare {
 
   /** The seat quits or leaves: the clips it holds go back to the team at once instead of when their leases run out. */
   async stop(): Promise<void> {
+    this.stopped = true;
     for (const u of this.unsubscribe.splice(0)) u();
     for (const t of this.timers.splice(0)) clearInterval(t);
     await this.publishing;
@@ -174,9 +176,12 @@ export class ClipSharing implements ClipShare {
         };
       });
     } catch (e) {
+      const err = toAppError(e);
+      // The server holds this seat's writes for a moment (its write budget, team migration 0009): the
+      // team is there, so the clip waits and looks again rather than being indexed (and paid) twice.
+      if (err.kind === 'rate_limit') return { kind: 'wait', delayMs: Math.min(MAX_WAIT_MS, Math.max(1000, err.retryAfterMs ?? 1000)), note: 'the team server asks this seat to slow down' };
       // Detached: whatever keeps the team from answering (the server away, a password rotated, a
       // schema this app does not know), the seat's own work goes on here and is published later.
-      const err = toAppError(e);
       this.log.warn('team.share.detached', { clipId, kind: err.kind, message: err.message });
       return { kind: 'here' };
     }
@@ -216,7 +221,17 @@ export class ClipSharing implements ClipShare {
 
   /** The clip is indexed in this catalog: its results go to the team unless they came from it. */
   indexed(clipId: number): void {
-    this.publishing = this.publishing.then(() => this.publish(clipId)).catch((e) => this.log.warn('team.publish.failed', { clipId, message: toAppError(e).message }));
+    this.publishing = this.publishing
+      .then(() => this.publish(clipId))
+      .catch((e) => {
+        const err = toAppError(e);
+        this.log.warn('team.publish.failed', { clipId, kind: err.kind, message: err.message });
+        // Held back by the server's write budget: sent again once it holds the write, not at the next reconnection.
+        if (err.kind === 'rate_limit' && !this.stopped) {
+          const t = setTimeout(() => !this.stopped && this.indexed(clipId), Math.max(1000, err.retryAfterMs ?? 1000));
+          t.unref?.();
+        }
+      });
   }
 
 
@@ -289,6 +304,7 @@ export class ClipSharing implements ClipShare {
     });
     this.held.delete(clipId);
     if (out.ok) notePublished(this.o.db, clipId);
+    else if (out.refused === 'too-large') this.log.warn('team.results.too_large', { clipId, message: out.error.message });
     this.log.info('team.results.published', { clipId, teamClipId: link.teamClipId, published: out.ok && out.published, segments: results.segments.length });
   }
 

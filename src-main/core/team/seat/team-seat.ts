@@ -4,11 +4,11 @@ import { AppError, toAppError } from '../../../../src-shared/errors';
 import type { CatalogDb } from '../../catalog/open-catalog';
 import { silentLogger, type Logger } from '../../util/logger';
 import { TeamChangeListener } from './change-listener';
-import { pullTeamChanges, type TeamChange, type TeamCursor } from '../server/change-store';
+import { pruneTeamFeed, pullTeamChanges, type TeamChange, type TeamCursor } from '../server/change-store';
 import { teamClientConfig } from './connection-settings';
 import { schemaMismatch, serverSchemaVersion } from '../server/migration-store';
 import { teamErrorOf } from '../server/pg-errors';
-import { upsertSeat } from '../server/seat-store';
+import { reportFeedRead, seatSessionOptions, upsertSeat } from '../server/seat-store';
 import type { TeamLink } from './team-link';
 import { readTeamState, writeTeamState } from '../team-replica-store';
 
@@ -17,11 +17,19 @@ import { readTeamState, writeTeamState } from '../team-replica-store';
  * writes, one connection in LISTEN, and the seat's copy of the feed: each wake-up (NOTIFY, every
  * (re)connect, and every `pullEveryMs` whatever happens) pulls the changes since the seat's cursor,
  * hands them to the modules per table, and only then stores the new cursor in the local catalog, so
- * a change a module failed to apply (the server went away half-way) comes again.
+ * a change a module failed to apply (the server went away half-way) comes again. Then it tells the
+ * server how far it has read, and now and then prunes the feed below what every active seat has read.
  */
 
-/** A cursor that has seen nothing: a seat's first pull takes the whole feed. */
+/** A cursor that has seen nothing: a seat's first pull takes the whole feed, or the tables whole once the feed has been pruned. */
 const FROM_THE_START: TeamCursor = '1:1:';
+
+/**
+ * How often a seat's pull also prunes the feed. A prune is one indexed DELETE, but every seat pulls
+ * every 30 s, and the feed grows by a row per clip or mark, not per segment: pruned every ten minutes
+ * it keeps about ten minutes of the team's work beyond what every seat has read.
+ */
+const PRUNE_EVERY_MS = 10 * 60_000;
 
 export interface TeamSeatOptions {
   settings: TeamConnectionSettings;
@@ -67,11 +75,13 @@ export class TeamSeat implements TeamLink {
   private wakeTimer: NodeJS.Timeout | null = null;
   private everyTimer: NodeJS.Timeout | null = null;
   private stopped = false;
+  private prunedAt = 0;
 
   constructor(private readonly o: TeamSeatOptions) {
     this.seatId = o.seatId;
     this.log = o.logger ?? silentLogger;
-    const config = teamClientConfig(o.settings, o.password);
+    // Every connection says which seat it is: the server charges the seat's writes to its budget.
+    const config = { ...teamClientConfig(o.settings, o.password), options: seatSessionOptions(o.seatId) };
     this.cursorName = `cursor:${o.settings.host}:${o.settings.port}/${o.settings.database}`;
     this.pool = new pg.Pool({ ...config, max: o.poolSize ?? 4, idleTimeoutMillis: 30_000 });
     // An idle client losing its server reports here; the next checkout finds out and says so.
@@ -200,7 +210,8 @@ export class TeamSeat implements TeamLink {
   private async pullOnce(): Promise<void> {
     if (this.stopped || this.handlers.size === 0) return;
     const since = readTeamState(this.o.db, this.cursorName) ?? FROM_THE_START;
-    const { changes, cursor } = await this.withClient((c) => pullTeamChanges(c, since));
+    const { changes, cursor, snapshot } = await this.withClient((c) => pullTeamChanges(c, since, undefined, [...this.handlers.keys()]));
+    if (snapshot) this.log.info('team.pull.snapshot', { rows: changes.length });
     const byTable = new Map<string, TeamChange[]>();
     for (const ch of changes) {
       const list = byTable.get(ch.table) ?? [];
@@ -210,7 +221,18 @@ export class TeamSeat implements TeamLink {
     for (const [table, list] of byTable) {
       for (const h of this.handlers.get(table) ?? []) await h(list);
     }
-    if (!this.stopped) writeTeamState(this.o.db, this.cursorName, cursor);
+    if (this.stopped) return;
+    writeTeamState(this.o.db, this.cursorName, cursor);
+    const prune = Date.now() - this.prunedAt >= PRUNE_EVERY_MS;
+    // What the seat has applied, never more: reported only once the cursor is stored here.
+    await this.withClient(async (c) => {
+      await reportFeedRead(c, this.seatId, cursor);
+      if (prune) {
+        this.prunedAt = Date.now();
+        const pruned = await pruneTeamFeed(c);
+        if (pruned > 0) this.log.info('team.feed.pruned', { rows: pruned });
+      }
+    });
   }
 
   /** An answer the server will give again at once holds the seat until the next look (`recheckMs`). */

@@ -2,7 +2,9 @@ import type { ClientBase } from 'pg';
 import { inTransaction } from './pg-transaction';
 import { z } from 'zod';
 import { shotSchema } from '../../../../src-shared/contract/library';
+import { AppError } from '../../../../src-shared/errors';
 import type { LeaseRefusal } from '../rules/lease';
+import { TEAM_BOUNDS, utf8Bytes } from '../rules/team-bounds';
 import type { TeamLease } from './team-job-store';
 
 /**
@@ -93,7 +95,19 @@ export interface ClipResults {
   thumbnails: PublishedThumbnail[];
 }
 
-export type PublishOutcome = { ok: true; published: boolean } | { ok: false; refused: LeaseRefusal };
+export type PublishOutcome = { ok: true; published: boolean } | { ok: false; refused: LeaseRefusal } | { ok: false; refused: 'too-large'; error: AppError };
+
+/**
+ * Results the server would refuse for their size (team migration 0009), as a value: the seat keeps
+ * them for itself instead of sending a transaction the server rolls back. Null when they fit.
+ */
+function oversized(r: ClipResults, shotsJson: string): AppError | null {
+  const bytes = utf8Bytes(shotsJson);
+  if (bytes > TEAM_BOUNDS.shots) return new AppError('too_large', `team clip ${r.clipId}: its shots take ${bytes} bytes, more than the team server keeps (${TEAM_BOUNDS.shots})`);
+  const tags = r.segments.find((s) => utf8Bytes(s.tags_raw) > TEAM_BOUNDS.tagsRaw);
+  if (tags) return new AppError('too_large', `team clip ${r.clipId}: a segment's tags take more than the team server keeps (${TEAM_BOUNDS.tagsRaw} bytes)`);
+  return null;
+}
 
 /** Segments per INSERT: one round trip carries this many rows (arrays through unnest, no SQL from strings). */
 const BATCH = 500;
@@ -102,9 +116,14 @@ const BATCH = 500;
  * Publishes a clip's results, in one transaction with the completion of its job when `lease` is
  * given (fenced: a seat whose lease ran out or was taken publishes nothing). The first publisher
  * wins: a clip already published for the profile is left as it is (`published: false`), and the job
- * still completes, its work being in the team's hands.
+ * still completes, its work being in the team's hands. Results over the server's sizes are refused
+ * before anything is sent (`too-large`); a picture over them is left out (the others decode their own).
  */
 export async function publishClipResults(client: ClientBase, seatId: string, lease: TeamLease | null, r: ClipResults): Promise<PublishOutcome> {
+  const shotsJson = JSON.stringify(r.shots);
+  const tooLarge = oversized(r, shotsJson);
+  if (tooLarge) return { ok: false, refused: 'too-large', error: tooLarge };
+  const thumbnails = r.thumbnails.filter((t) => t.image.byteLength <= TEAM_BOUNDS.image);
   return inTransaction(client, async (): Promise<PublishOutcome> => {
     if (lease) {
       // Locks the job row: the reaper and other seats wait for this transaction, so the lease cannot
@@ -119,14 +138,14 @@ export async function publishClipResults(client: ClientBase, seatId: string, lea
     const header = await client.query(
       `INSERT INTO team.clip_results (clip_id, profile_id, model, region, shots, segment_count, published_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (clip_id, profile_id) DO NOTHING`,
-      [r.clipId, r.profileId, r.model, r.region, JSON.stringify(r.shots), r.segments.length, seatId],
+      [r.clipId, r.profileId, r.model, r.region, shotsJson, r.segments.length, seatId],
     );
     const published = header.rowCount === 1;
     if (published) {
       for (let i = 0; i < r.segments.length; i += BATCH) await insertSegments(client, r.clipId, r.profileId, r.segments.slice(i, i + BATCH));
       // Pictures are the clip's whatever the profile: the first publisher's set stays.
       const pictures = await client.query('SELECT 1 FROM team.thumbnails WHERE clip_id = $1 LIMIT 1', [r.clipId]);
-      if (pictures.rowCount === 0 && r.thumbnails.length > 0) await insertThumbnails(client, r.clipId, r.thumbnails);
+      if (pictures.rowCount === 0 && thumbnails.length > 0) await insertThumbnails(client, r.clipId, thumbnails);
     }
     if (lease) {
       await client.query(

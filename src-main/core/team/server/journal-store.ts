@@ -1,4 +1,5 @@
 import type { ClientBase } from 'pg';
+import { TEAM_BOUNDS, utf8Bytes } from '../rules/team-bounds';
 import type { TensorService } from '../../tensors/chunk-upload';
 
 /**
@@ -7,8 +8,12 @@ import type { TensorService } from '../../tensors/chunk-upload';
  * nothing twice that the service already answered.
  */
 
-/** The service answered an upload: its storage keys (the catalog's JSON). */
+/**
+ * The service answered an upload: its storage keys (the catalog's JSON). Keys longer than the server
+ * keeps are not sent: the journal is a help, and a seat taking the clip over then uploads again.
+ */
 export async function recordTeamUpload(client: ClientBase, seatId: string, u: { requestId: string; region: string; storageKeysJson: string }): Promise<void> {
+  if (utf8Bytes(u.storageKeysJson) > TEAM_BOUNDS.storageKeys) return;
   await client.query(
     `INSERT INTO team.uploads (request_id, region, storage_keys, seat_id) VALUES ($1, $2, $3::jsonb, $4)
      ON CONFLICT (request_id, region) DO UPDATE SET storage_keys = excluded.storage_keys, seat_id = excluded.seat_id, at = now()`,

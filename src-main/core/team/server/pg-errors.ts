@@ -53,6 +53,12 @@ export function teamErrorOf(e: unknown, t: TeamTarget): AppError {
   if (/does not support SSL/i.test(message)) return as('invalid', `the team server at ${where} does not offer TLS: its administrator turns on ssl in postgresql.conf`);
   // 53300 too_many_connections, 53xxx out of resources: the server is there but cannot serve now.
   if (code.startsWith('53')) return as('upstream', `the team server is out of ${code === '53300' ? 'connections' : 'resources'} now: try again later`);
+  // RS429: the seat's write budget is spent (team migration 0009); its hint says when it holds the write again.
+  if (code === 'RS429') {
+    const hint = (e as { hint?: unknown }).hint;
+    const ms = typeof hint === 'string' ? /retry after (\d+) ms/.exec(hint)?.[1] : undefined;
+    return new AppError('rate_limit', `the team server holds this seat's writes for now: ${message}`, { cause: e, retryAfterMs: ms === undefined ? undefined : Number(ms) });
+  }
   // Any other refusal by the server: its own words, as the server's.
   return toAppError(e, 'server');
 }

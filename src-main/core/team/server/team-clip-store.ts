@@ -2,6 +2,7 @@ import type { ClientBase } from 'pg';
 import { AppError } from '../../../../src-shared/errors';
 import type { LocationPair, ShareLocation } from '../rules/root-map';
 import { sharedPathProblem } from '../rules/shared-path';
+import { clipToBytes, TEAM_BOUNDS } from '../rules/team-bounds';
 
 /**
  * The one owner of `team.clips` and `team.clip_locations`: a clip is its content fingerprint, found
@@ -17,13 +18,14 @@ export interface TeamClipInput {
 
 /**
  * The team's clip for this content: made by the first seat that meets it, found by every other
- * (two seats importing one card at once get one row). `created` says which this call was.
+ * (two seats importing one card at once get one row). `created` says which this call was. The name
+ * is only a hint of where the clip was first seen: one longer than the server keeps is cut to fit.
  */
 export async function adoptTeamClip(client: ClientBase, c: TeamClipInput): Promise<{ id: number; created: boolean }> {
   const made = await client.query<{ id: string }>(
     `INSERT INTO team.clips (fingerprint, size_bytes, file_name, created_by) VALUES ($1, $2, $3, $4)
      ON CONFLICT (fingerprint) DO NOTHING RETURNING id`,
-    [c.fingerprint, c.sizeBytes, c.fileName, c.seatId],
+    [c.fingerprint, c.sizeBytes, clipToBytes(c.fileName, TEAM_BOUNDS.fileName), c.seatId],
   );
   if (made.rows[0]) return { id: Number(made.rows[0].id), created: true };
   const found = await client.query<{ id: string }>('SELECT id FROM team.clips WHERE fingerprint = $1', [c.fingerprint]);

@@ -1,6 +1,7 @@
 import type { ClientBase } from 'pg';
 import type { StageName } from '../../../../src-shared/contract/stage-graph';
 import { AppError } from '../../../../src-shared/errors';
+import { clipToBytes, TEAM_BOUNDS } from '../rules/team-bounds';
 import { nextLease, TEAM_JOB_STATES, type LeaseEvent, type LeaseRefusal, type LeaseState } from '../rules/lease';
 
 /**
@@ -81,14 +82,14 @@ export interface TeamJobFailure {
   message: string;
 }
 
-/** The job's attempt failed: only while `seat` holds this very lease. */
+/** The job's attempt failed: only while `seat` holds this very lease. The reason is cut to what the server keeps. */
 export async function failTeamJob(client: ClientBase, seat: string, lease: TeamLease, f: TeamJobFailure): Promise<LeaseOutcome> {
   const failed = await client.query(
     `UPDATE team.jobs SET state = CASE WHEN $4 THEN 'queued' ELSE 'failed' END, attempts = attempts + 1,
             not_before = $5, last_error_kind = $6, last_error_message = $7,
             lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
       WHERE id = $1 AND state = 'running' AND lease_owner = $2 AND lease_token = $3 AND lease_expires_at > now()`,
-    [lease.id, seat, lease.token, f.retry, f.notBefore ?? null, f.errorKind, f.message],
+    [lease.id, seat, lease.token, f.retry, f.notBefore ?? null, clipToBytes(f.errorKind, TEAM_BOUNDS.errorKind), clipToBytes(f.message, TEAM_BOUNDS.errorMessage)],
   );
   return failed.rowCount === 1 ? { ok: true } : explainRefusal(client, lease.id, { type: 'fail', seat, token: lease.token, now: 0, retry: f.retry });
 }

@@ -1,5 +1,6 @@
 import type { ClientBase } from 'pg';
 import type { Rating } from '../../../../src-shared/contract/marks';
+import { clipToBytes, TEAM_BOUNDS } from '../rules/team-bounds';
 import type { ClipMarkState, KeywordState, RangeState, Stamp } from '../rules/marks-merge';
 
 /**
@@ -8,7 +9,8 @@ import type { ClipMarkState, KeywordState, RangeState, Stamp } from '../rules/ma
  * marks-merge.ts's rule keeps (later (time, seat) wins, the first delete stays, keyword adds and
  * removals each keep their latest), in one statement, so two seats sending at once cannot interleave.
  * An upsert that changes nothing updates no row, so it writes nothing to the feed. Clip ids here are
- * the team's.
+ * the team's. Texts longer than the server keeps (team migration 0009; far above what the marks
+ * contract lets an editor type) are cut to fit rather than held back forever.
  */
 
 const time = (ms: number) => new Date(ms);
@@ -55,10 +57,10 @@ export async function upsertTeamRange(client: ClientBase, r: RangeState): Promis
       r.span.value.rateDen,
       time(r.span.stamp.at),
       r.span.stamp.by,
-      r.name.value,
+      clipToBytes(r.name.value, TEAM_BOUNDS.rangeName),
       time(r.name.stamp.at),
       r.name.stamp.by,
-      r.note.value,
+      clipToBytes(r.note.value, TEAM_BOUNDS.rangeNote),
       time(r.note.stamp.at),
       r.note.stamp.by,
       r.rating.value,
@@ -84,7 +86,7 @@ export async function upsertTeamKeyword(client: ClientBase, k: KeywordState): Pr
        removed_at = CASE WHEN k.removed_at IS NULL OR (excluded.removed_at, excluded.removed_by) > (k.removed_at, k.removed_by) THEN COALESCE(excluded.removed_at, k.removed_at) ELSE k.removed_at END
      WHERE (excluded.added_at, excluded.added_by) > (k.added_at, k.added_by)
         OR (excluded.removed_at IS NOT NULL AND (k.removed_at IS NULL OR (excluded.removed_at, excluded.removed_by) > (k.removed_at, k.removed_by)))`,
-    [k.clipId, k.rangeId, k.norm, k.display, time(k.added.at), k.added.by, k.removed ? time(k.removed.at) : null, k.removed?.by ?? null],
+    [k.clipId, k.rangeId, k.norm, clipToBytes(k.display, TEAM_BOUNDS.keyword), time(k.added.at), k.added.by, k.removed ? time(k.removed.at) : null, k.removed?.by ?? null],
   );
 }
 

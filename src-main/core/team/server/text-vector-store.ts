@@ -1,4 +1,5 @@
 import type { ClientBase } from 'pg';
+import { TEAM_BOUNDS, utf8Bytes } from '../rules/team-bounds';
 
 /**
  * The one owner of `team.text_vectors` (migration 0003): texts the service encoded for some seat,
@@ -15,8 +16,9 @@ export async function teamTextVectors(client: ClientBase, model: string, region:
   return new Map(found.rows.map((r) => [r.text_norm, r.vector]));
 }
 
-/** A text the service encoded for this seat; the first seat's vector stays. */
+/** A text the service encoded for this seat; the first seat's vector stays. A text longer than the server keeps is not shared (each seat encodes its own). */
 export async function recordTeamTextVector(client: ClientBase, seatId: string, t: { norm: string; model: string; region: string; vector: Buffer }): Promise<void> {
+  if (utf8Bytes(t.norm) > TEAM_BOUNDS.textNorm) return;
   await client.query(
     `INSERT INTO team.text_vectors (text_norm, model, region, dim, vector, seat_id) VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (text_norm, model, region) DO NOTHING`,
