@@ -3,16 +3,32 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClipDecoder } from '../../src-main/core/media/clip-decoder';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
-import { proxyGop, type ProxyRequest } from '../../src-main/core/media/proxy-branch';
+import { proxyAudio, proxyGop, type ProxyAudio, type ProxyRequest } from '../../src-main/core/media/proxy-branch';
 import { tempDir } from '../helpers/paths';
 
-/** One second at 25 fps of a test picture with a tone, `size` stored with sample aspect `sar`. */
-function clip(file: string, size: string, sar: string): void {
+/**
+ * Two seconds at 25 fps of a test picture, `size` stored with sample aspect `sar`, and sound that
+ * is silent but for a beep from 1 s (sample 48000 at 48 kHz), in `audio` (ffmpeg's options).
+ */
+function clip(file: string, size: string, sar: string, audio: string[] = ['-c:a', 'aac']): void {
   execFileSync(ffPath('ffmpeg'), [
     '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=25:duration=1`, '-f', 'lavfi', '-i', 'sine=frequency=440:duration=1:sample_rate=48000',
-    '-vf', `setsar=${sar}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', file,
+    '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=25:duration=2`,
+    '-f', 'lavfi', '-i', "aevalsrc='if(between(t,1,1.1),sin(2*PI*1000*t),0)':s=48000:d=2",
+    '-vf', `setsar=${sar}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', ...audio, file,
   ]);
+}
+
+function audioOf(file: string): { codec_name: string; channels: number } {
+  const out = execFileSync(ffPath('ffprobe'), ['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=codec_name,channels', '-of', 'json', file]);
+  return (JSON.parse(out.toString()) as { streams: ReturnType<typeof audioOf>[] }).streams[0]!;
+}
+
+/** The first sample (mono, 48 kHz, from the file's start) louder than a tenth of full scale. */
+function beepAt(file: string): number {
+  const pcm = execFileSync(ffPath('ffmpeg'), ['-hide_banner', '-loglevel', 'error', '-i', file, '-map', '0:a:0', '-ac', '1', '-ar', '48000', '-f', 'f32le', '-'], { maxBuffer: 1 << 26 });
+  const samples = new Float32Array(pcm.buffer, pcm.byteOffset, pcm.length / 4);
+  return samples.findIndex((x) => Math.abs(x) > 0.1);
 }
 
 function videoOf(file: string): { width: number; height: number; sample_aspect_ratio?: string; nb_read_packets: string } {
@@ -20,8 +36,8 @@ function videoOf(file: string): { width: number; height: number; sample_aspect_r
   return (JSON.parse(out.toString()) as { streams: ReturnType<typeof videoOf>[] }).streams[0]!;
 }
 
-async function proxyOf(src: string, out: string): Promise<void> {
-  const proxy: ProxyRequest = { outFile: out, height: 540, videoKbps: 1500, gop: proxyGop(25), audio: true, threads: 1 };
+async function proxyOf(src: string, out: string, audio: ProxyAudio = 'aac'): Promise<void> {
+  const proxy: ProxyRequest = { outFile: out, height: 540, videoKbps: 1500, gop: proxyGop(25), audio, threads: 1 };
   await new ClipDecoder({ filePath: src, startS: 0, outputs: [], audioRate: null, proxy }, { onFrame: () => {}, onAudio: () => {} }).run();
 }
 
@@ -43,6 +59,23 @@ describe('the proxy branch on real ffmpeg', () => {
       expect([v.width, v.height], size).toEqual(want);
       expect(v.sample_aspect_ratio ?? '1:1', size).toBe('1:1');
       expect(v.nb_read_packets, size).toBe(videoOf(src).nb_read_packets);
+    }
+  });
+
+  it('carries stereo AAC as it is and encodes PCM, the sound starting with the picture as in the original either way', async () => {
+    for (const [name, audio] of [['aac.mp4', ['-c:a', 'aac', '-ac', '2']], ['aac.mov', ['-c:a', 'aac', '-ac', '2']], ['pcm.mov', ['-c:a', 'pcm_s16le', '-ac', '2']]] as const) {
+      const src = path.join(tmp.dir, name);
+      const out = path.join(tmp.dir, `proxy-${name}.mp4`);
+      clip(src, '320x180', '1/1', [...audio]);
+      const { codec_name, channels } = audioOf(src);
+      const how = proxyAudio(codec_name, channels);
+      expect(how, name).toBe(codec_name === 'aac' ? 'copy' : 'aac');
+      await proxyOf(src, out, how);
+      expect(audioOf(out), name).toMatchObject({ codec_name: 'aac', channels: 2 });
+      const at = beepAt(src);
+      expect(Math.abs(at - 48000), name).toBeLessThanOrEqual(2);
+      expect(beepAt(out), name).toBe(at);
+      expect(videoOf(out).nb_read_packets, name).toBe(videoOf(src).nb_read_packets);
     }
   });
 });
