@@ -21,8 +21,9 @@
  * ffprobe side by side with the system's) and the decoding proper. The card is footage: the
  * system's ffmpeg makes it. The card is indexed twice, side by side: without proxies (every figure
  * above is of that run), then with a viewing proxy for every clip written by the same decodes
- * (`proxy_wall_ratio`: with / without; `proxy_bytes_per_hour`; `proxy_frames_equal`: every proxy
- * holds its original's decoded frame count). Last line: one JSON object (`ratio`, `footage_per_s`,
+ * (`proxy_wall_ratio`: with / without; `proxy_cpu_ratio`: the core-seconds of tools, app and emulator,
+ * with / without, what a machine shared with other work leaves measurable; `proxy_bytes_per_hour`;
+ * `proxy_frames_equal`: every proxy holds its original's decoded frame count). Last line: one JSON object (`ratio`, `footage_per_s`,
  * `tool_startup_cpu_s`, `decode_cpu_s`, `app_cpu_s`, `emulator_cpu_s`, `startup_ms`, `load_at_start`,
  * `proxy_wall_ratio`, `proxy_bytes_per_hour`, `proxy_frames_equal`...).
  */
@@ -310,6 +311,8 @@ async function main(): Promise<void> {
   console.log('indexing the card again, a proxy for every clip...');
   const on = await indexCard('always', cpus, cpuSlots, startup);
   console.log(`  all searchable in ${on.all.toFixed(1)} s; ${on.proxy.count} proxies, ${(on.proxy.bytes / 1e6).toFixed(0)} MB for ${on.proxy.footageS.toFixed(0)} s of footage; ${on.proxy.unequal} with a frame count other than the original's`);
+  const coreS = (c: typeof off.cpu) => (c ? c.app + c.tools + c.emulator : null);
+  const proxyCpuRatio = coreS(on.cpu) !== null && coreS(off.cpu) ? coreS(on.cpu)! / coreS(off.cpu)! : null;
   const { marks, cpu, spawnedWhileIndexing, toolStartupS, footageS, indexed, failures, decodes, loop, stageS } = off;
 
   let bareRun: Awaited<ReturnType<typeof timeFfmpeg>>;
@@ -343,7 +346,7 @@ async function main(): Promise<void> {
   if (failures.length) console.log('failed jobs:', JSON.stringify(failures));
   if (on.failures.length) console.log('failed jobs with proxies:', JSON.stringify(on.failures));
   console.log(
-    `proxies: all searchable in ${on.all.toFixed(1)} s with, ${off.all.toFixed(1)} s without (ratio ${(on.all / off.all).toFixed(2)}, goal <= 1.2); ${((on.proxy.bytes / Math.max(1, on.proxy.footageS)) * 3600 / 1e9).toFixed(2)} GB per hour of footage; every proxy has its original's frame count: ${on.proxy.framesEqual && on.proxy.count === on.indexed}`,
+    `proxies: all searchable in ${on.all.toFixed(1)} s with, ${off.all.toFixed(1)} s without (ratio ${(on.all / off.all).toFixed(2)}, goal <= 1.2; CPU ${coreS(on.cpu)?.toFixed(1)} core-s with, ${coreS(off.cpu)?.toFixed(1)} without, ratio ${proxyCpuRatio?.toFixed(2)}); ${((on.proxy.bytes / Math.max(1, on.proxy.footageS)) * 3600 / 1e9).toFixed(2)} GB per hour of footage; every proxy has its original's frame count: ${on.proxy.framesEqual && on.proxy.count === on.indexed}`,
   );
   console.log(
     JSON.stringify({
@@ -374,6 +377,7 @@ async function main(): Promise<void> {
       cpu_slots: cpuSlots,
       stage_s: stageS,
       proxy_wall_ratio: Number((on.all / off.all).toFixed(3)),
+      proxy_cpu_ratio: proxyCpuRatio === null ? null : Number(proxyCpuRatio.toFixed(3)),
       proxy_bytes_per_hour: on.proxy.footageS > 0 ? Math.round((on.proxy.bytes / on.proxy.footageS) * 3600) : null,
       proxy_frames_equal: on.proxy.count === on.indexed && on.proxy.framesEqual,
       proxies: on.proxy.count,

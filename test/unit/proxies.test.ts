@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mediaPath, parseMediaPath } from '../../src-shared/media-ref';
 import { buildDecodeArgs } from '../../src-main/core/media/clip-decoder';
-import { proxyBranch, proxyGop } from '../../src-main/core/media/proxy-branch';
+import { proxyAudio, proxyBranch, proxyGop } from '../../src-main/core/media/proxy-branch';
 import { nativePlayback } from '../../src-main/core/proxies/native-playback';
 import { playbackSource, type PlaybackInputs } from '../../src-main/core/proxies/playback-source';
 import { isDetachableMount, PROXY_RESERVE_BYTES, proxyBytesFor, roomForProxy, wantsProxy } from '../../src-main/core/proxies/proxy-policy';
@@ -71,7 +71,7 @@ describe('what the viewer plays', () => {
 });
 
 describe('the proxy in the one decode', () => {
-  const req = { outFile: '/cache/proxies/7-abc.mp4.part', height: 540, videoKbps: 1500, gop: proxyGop(25), audio: true, threads: 1 };
+  const req = { outFile: '/cache/proxies/7-abc.mp4.part', height: 540, videoKbps: 1500, gop: proxyGop(25), audio: 'aac' as const, threads: 1 };
   it('is one more branch of the split, every frame kept with its time, the first audio as AAC', () => {
     const { args } = buildDecodeArgs({
       filePath: '/card/A001.mov',
@@ -91,8 +91,16 @@ describe('the proxy in the one decode', () => {
     expect(tail[tail.indexOf('-g') + 1]).toBe('8');
   });
   it('no sound mapped for a clip without any', () => {
-    const { args } = buildDecodeArgs({ filePath: '/a.mov', startS: 0, audioRate: null, outputs: [{ name: 't', fps: 2, geometry: { outWidth: 8, outHeight: 8, filter: 'scale=8:8' }, pixFmt: 'rgb24' }], proxy: { ...req, audio: false } });
+    const { args } = buildDecodeArgs({ filePath: '/a.mov', startS: 0, audioRate: null, outputs: [{ name: 't', fps: 2, geometry: { outWidth: 8, outHeight: 8, filter: 'scale=8:8' }, pixFmt: 'rgb24' }], proxy: { ...req, audio: null } });
     expect(args).not.toContain('aac');
+    expect(args).not.toContain('0:a:0');
+  });
+  it('copies mono or stereo AAC as it is and encodes any other sound to AAC', () => {
+    expect([proxyAudio('aac', 2), proxyAudio('aac', 1), proxyAudio('aac', 6), proxyAudio('pcm_s24le', 2), proxyAudio('aac', null), proxyAudio(null, null)]).toEqual(['copy', 'copy', 'aac', 'aac', 'aac', null]);
+    const { args } = buildDecodeArgs({ filePath: '/a.mp4', startS: 0, audioRate: null, outputs: [], proxy: { ...req, audio: 'copy' } });
+    const tail = args.slice(args.indexOf('[p0]'));
+    expect(tail.slice(tail.indexOf('0:a:0') - 1, tail.indexOf('0:a:0') + 3)).toEqual(['-map', '0:a:0', '-c:a', 'copy']);
+    expect(tail).not.toContain('aac');
   });
   it('is named by clip and content, under proxies/', () => {
     expect(proxyRelPath(7, 'ab:cd/ef')).toBe('proxies/7-abcdef.mp4');

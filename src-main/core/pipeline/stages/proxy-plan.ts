@@ -22,7 +22,7 @@ export function proxyPlanFor(d: StageDeps, row: ClipRow, threads: number): (Prox
     d.logger?.warn('proxy.no_room', { clipId: row.id, free: formatBytes(free) });
     return null;
   }
-  return { ...planProxy(d.cacheDir, { id: row.id, fingerprint: row.fingerprint, fps: row.fps, hasAudio: !!row.audio_codec }, threads), filePath: clipAbsPath(row) };
+  return { ...planProxy(d.cacheDir, { id: row.id, fingerprint: row.fingerprint, fps: row.fps, audioCodec: row.audio_codec, audioChannels: row.audio_channels }, threads), filePath: clipAbsPath(row) };
 }
 
 /**

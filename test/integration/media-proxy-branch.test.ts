@@ -1,0 +1,81 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClipDecoder } from '../../src-main/core/media/clip-decoder';
+import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
+import { proxyAudio, proxyGop, type ProxyAudio, type ProxyRequest } from '../../src-main/core/media/proxy-branch';
+import { tempDir } from '../helpers/paths';
+
+/**
+ * Two seconds at 25 fps of a test picture, `size` stored with sample aspect `sar`, and sound that
+ * is silent but for a beep from 1 s (sample 48000 at 48 kHz), in `audio` (ffmpeg's options).
+ */
+function clip(file: string, size: string, sar: string, audio: string[] = ['-c:a', 'aac']): void {
+  execFileSync(ffPath('ffmpeg'), [
+    '-hide_banner', '-loglevel', 'error', '-y',
+    '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=25:duration=2`,
+    '-f', 'lavfi', '-i', "aevalsrc='if(between(t,1,1.1),sin(2*PI*1000*t),0)':s=48000:d=2",
+    '-vf', `setsar=${sar}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', ...audio, file,
+  ]);
+}
+
+function audioOf(file: string): { codec_name: string; channels: number } {
+  const out = execFileSync(ffPath('ffprobe'), ['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=codec_name,channels', '-of', 'json', file]);
+  return (JSON.parse(out.toString()) as { streams: ReturnType<typeof audioOf>[] }).streams[0]!;
+}
+
+/** The first sample (mono, 48 kHz, from the file's start) louder than a tenth of full scale. */
+function beepAt(file: string): number {
+  const pcm = execFileSync(ffPath('ffmpeg'), ['-hide_banner', '-loglevel', 'error', '-i', file, '-map', '0:a:0', '-ac', '1', '-ar', '48000', '-f', 'f32le', '-'], { maxBuffer: 1 << 26 });
+  const samples = new Float32Array(pcm.buffer, pcm.byteOffset, pcm.length / 4);
+  return samples.findIndex((x) => Math.abs(x) > 0.1);
+}
+
+function videoOf(file: string): { width: number; height: number; sample_aspect_ratio?: string; nb_read_packets: string } {
+  const out = execFileSync(ffPath('ffprobe'), ['-v', 'error', '-select_streams', 'v:0', '-count_packets', '-show_entries', 'stream=width,height,sample_aspect_ratio,nb_read_packets', '-of', 'json', file]);
+  return (JSON.parse(out.toString()) as { streams: ReturnType<typeof videoOf>[] }).streams[0]!;
+}
+
+async function proxyOf(src: string, out: string, audio: ProxyAudio = 'aac'): Promise<void> {
+  const proxy: ProxyRequest = { outFile: out, height: 540, videoKbps: 1500, gop: proxyGop(25), audio, threads: 1 };
+  await new ClipDecoder({ filePath: src, startS: 0, outputs: [], audioRate: null, proxy }, { onFrame: () => {}, onAudio: () => {} }).run();
+}
+
+describe('the proxy branch on real ffmpeg', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  beforeAll(() => {
+    tmp = tempDir('reelscout-proxy-branch-');
+  });
+  afterAll(() => tmp?.cleanup());
+
+  it('makes square pixels at the displayed width in its one scale, 540 lines at most, never upscaled, every frame kept', async () => {
+    // PAL 16:9 (720x576 shown as 1024x576), and square-pixel 360p that stays as it is.
+    for (const [size, sar, want] of [['720x576', '64/45', [960, 540]], ['640x360', '1/1', [640, 360]]] as const) {
+      const src = path.join(tmp.dir, `src-${size}.mp4`);
+      const out = path.join(tmp.dir, `proxy-${size}.mp4`);
+      clip(src, size, sar);
+      await proxyOf(src, out);
+      const v = videoOf(out);
+      expect([v.width, v.height], size).toEqual(want);
+      expect(v.sample_aspect_ratio ?? '1:1', size).toBe('1:1');
+      expect(v.nb_read_packets, size).toBe(videoOf(src).nb_read_packets);
+    }
+  });
+
+  it('carries stereo AAC as it is and encodes PCM, the sound starting with the picture as in the original either way', async () => {
+    for (const [name, audio] of [['aac.mp4', ['-c:a', 'aac', '-ac', '2']], ['aac.mov', ['-c:a', 'aac', '-ac', '2']], ['pcm.mov', ['-c:a', 'pcm_s16le', '-ac', '2']]] as const) {
+      const src = path.join(tmp.dir, name);
+      const out = path.join(tmp.dir, `proxy-${name}.mp4`);
+      clip(src, '320x180', '1/1', [...audio]);
+      const { codec_name, channels } = audioOf(src);
+      const how = proxyAudio(codec_name, channels);
+      expect(how, name).toBe(codec_name === 'aac' ? 'copy' : 'aac');
+      await proxyOf(src, out, how);
+      expect(audioOf(out), name).toMatchObject({ codec_name: 'aac', channels: 2 });
+      const at = beepAt(src);
+      expect(Math.abs(at - 48000), name).toBeLessThanOrEqual(2);
+      expect(beepAt(out), name).toBe(at);
+      expect(videoOf(out).nb_read_packets, name).toBe(videoOf(src).nb_read_packets);
+    }
+  });
+});
