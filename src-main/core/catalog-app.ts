@@ -27,7 +27,6 @@ import { createServiceActionsHandlers } from './service-actions/service-actions-
 import { createFilesHandlers, type DesktopShell } from './files/files-handlers';
 import { createAppPipeline } from './pipeline/app-pipeline';
 import { createCollectionsModule } from './collections/collections-module';
-import { createPresenceStore } from './people/presence-store';
 import { createSearchModule, searchServiceBinding } from './search/search-module';
 import type { RemoteAccess } from './remote/remote-input';
 import { createRemoteClipStream, type RemoteClipStream } from './remote/remote-clip-stream';
@@ -158,8 +157,8 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
     queue: readOnly ? undefined : pipeline.pipeline.queue,
     backgroundClient: () => service.client(),
     textShare: () => team?.textShare() ?? null,
-    // Faces are sampled on the tensor grid: a face sample stands for 1 / fps seconds.
-    presence: createPresenceStore(db, 1 / pipeline.pipeline.profile.fps),
+    // `@Name` reads where people are from the people module's own read model.
+    presence: people.presence,
   });
   // A new key or address: the pipeline retries what the old one was refused, search asks for its
   // reference queries in the new space.
