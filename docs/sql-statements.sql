@@ -1377,6 +1377,14 @@ SELECT segment_id, dim, vector, model, region FROM embeddings WHERE segment_id =
 SELECT segment_id FROM embeddings WHERE model = ? AND region = ?
 ORDER BY (segment_id * 2654435761) % 4294967296 LIMIT ?;
 
+-- ===== src-main/core/search/query/people-scope-store.ts (2)
+-- ofClips
+SELECT s.id AS segmentId, s.shot_id AS shotId, s.start_s AS startS, s.end_s AS endS, s.start_frame AS startFrame, s.end_frame AS endFrame
+ FROM segments s JOIN embeddings e ON e.segment_id = s.id AND e.model = ? AND e.region = ?
+WHERE s.clip_id IN (SELECT value FROM json_each(?));
+-- searchable
+SELECT segment_id FROM embeddings WHERE model = ? AND region = ?;
+
 -- ===== src-main/core/search/query/query-embedding-store.ts (9)
 -- cachedRow
 SELECT dim, vector, created_at FROM query_embeddings WHERE text_norm = ? AND model = ? AND region = ?;

@@ -157,6 +157,8 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
     queue: readOnly ? undefined : pipeline.pipeline.queue,
     backgroundClient: () => service.client(),
     textShare: () => team?.textShare() ?? null,
+    // `@Name` reads where people are from the people module's own read model.
+    presence: people.presence,
   });
   // A new key or address: the pipeline retries what the old one was refused, search asks for its
   // reference queries in the new space.

@@ -152,8 +152,13 @@ export const searchResultSchema = z.object({
 });
 export type SearchResult = z.infer<typeof searchResultSchema>;
 
-/** A facet filter read from the query's words ("close-up", "not handheld"): shown as a removable chip. */
-export const queryChipSchema = z.object({ field: z.enum(FACET_FIELDS), value: z.string(), label: z.string(), negated: z.boolean(), phrase: z.string() });
+/**
+ * A filter read from the query's words, shown as a removable chip: a facet ("close-up", "not
+ * handheld"), or a person (`@Maria`, `-@Tom`: field 'person', value the name as typed, label the
+ * person's name as the catalog spells it once found).
+ */
+export const QUERY_CHIP_FIELDS = [...FACET_FIELDS, 'person'] as const;
+export const queryChipSchema = z.object({ field: z.enum(QUERY_CHIP_FIELDS), value: z.string(), label: z.string(), negated: z.boolean(), phrase: z.string() });
 export type QueryChip = z.infer<typeof queryChipSchema>;
 
 /** Where the query vector came from. */

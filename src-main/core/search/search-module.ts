@@ -2,6 +2,9 @@ import type { searchMethods } from '../../../src-shared/contract/search';
 import { QUERY_BANK_STAGE } from '../../../src-shared/contract/stage-graph';
 import { toAppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
+import type { PersonPresence } from '../people/person-presence';
+import { createPresenceStore } from '../people/presence-store';
+import { DEFAULT_TENSOR_PROFILE } from '../tensors/tensor-profile';
 import type { EventBus } from '../rpc/event-bus';
 import type { HandlersFor } from '../rpc/handlers';
 import { ServiceClient, type ServiceConfig } from '../service';
@@ -14,6 +17,7 @@ import { createCollectionStore, type CollectionStore } from '../collections/coll
 import { createIndexSyncStore } from './index/index-sync-store';
 import { createQueryEmbeddingStore } from './query/query-embedding-store';
 import { createResultStore } from './results/result-store';
+import { createPeopleScopeStore } from './query/people-scope-store';
 import { createSearchFilterStore } from './query/search-filter-store';
 import { createTagResolutionStore } from './query/tag-resolution-store';
 import { queryBankStage } from './relevance/query-bank-stage';
@@ -46,6 +50,11 @@ export interface SearchModuleOptions {
   backgroundClient?: () => ServiceClient;
   /** A team library's encoded texts while this seat is joined (text-sharing.ts); null when solo. */
   textShare?: () => TextShare | null;
+  /**
+   * Where named people are visible (`@Name`). By default the presence read model over this catalog,
+   * its faces sampled at the default tensor profile's rate (the app passes its own profile's).
+   */
+  presence?: PersonPresence;
 }
 
 /** The part of the job queue search uses. */
@@ -102,6 +111,7 @@ export function createSearchModule(o: SearchModuleOptions): SearchModule {
     tags: createTagResolutionStore(o.db),
     filters: createSearchFilterStore(o.db),
     collections: o.collectionStore ?? createCollectionStore(o.db),
+    peopleScope: createPeopleScopeStore(o.db),
   };
   const index = new SearchIndexManager({
     store: stores.indexSync,
@@ -135,6 +145,7 @@ export function createSearchModule(o: SearchModuleOptions): SearchModule {
   };
   service = createSearchService({
     stores,
+    presence: o.presence ?? createPresenceStore(o.db, 1 / DEFAULT_TENSOR_PROFILE.fps),
     index,
     space: o.space,
     serviceConfig: o.serviceConfig,

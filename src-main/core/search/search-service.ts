@@ -1,12 +1,17 @@
 import type { CachedQuery, SearchFilters, SearchResponse, SearchStatus, Strictness } from '../../../src-shared/contract/search';
 import { STRICTNESS_MIN_SCORE } from '../../../src-shared/contract/search';
+import type { AppErrorData } from '../../../src-shared/errors';
 import type { CollectionStore } from '../collections/collection-store';
+import type { PersonPresence } from '../people/person-presence';
 import type { ServiceConfig } from '../service';
 import type { RetryOptions } from '../service/http/retry';
 import type { Logger } from '../util/logger';
 import type { EmbeddingSpace } from './index/embedding-space';
 import type { IndexSyncStore } from './index/index-sync-store';
 import type { SearchIndexManager } from './index/search-index-manager';
+import { allowedWithPeople, narrowHits, type PeopleScope } from './query/people-scope';
+import { labelPersonChips, peopleFilter } from './query/people-filter';
+import type { PeopleScopeStore } from './query/people-scope-store';
 import { parseQuery, withParsedFilters } from './query/query-parser';
 import { normalizeQuery, type QueryEmbeddingStore } from './query/query-embedding-store';
 import { explainCannotRun, queryVector } from './query/query-vector';
@@ -14,6 +19,7 @@ import type { SearchFilterStore } from './query/search-filter-store';
 import type { TagResolutionStore } from './query/tag-resolution-store';
 import { createSearchRelevance } from './relevance/search-relevance';
 import type { CollectionHit } from './results/collection-hits';
+import type { Hit } from './results/result-groups';
 import { scoredCollectionHits, scoredHits, unit } from './results/hit-scores';
 import { listedPage, pageResponse, type PageFacts } from './results/page-response';
 import { fillPage, type IndexSearch, type Page } from './results/paging';
@@ -31,10 +37,14 @@ export interface SearchStores {
   tags: TagResolutionStore;
   filters: SearchFilterStore;
   collections: CollectionStore;
+  /** The segments `@Name` cuts down to where the people are. */
+  peopleScope: PeopleScopeStore;
 }
 
 export interface SearchServiceDeps {
   stores: SearchStores;
+  /** Where named people are visible: what `@Maria` and `-@Tom` resolve through. */
+  presence: PersonPresence;
   index: SearchIndexManager;
   /** The embedding space of the configured service: query vectors and segment vectors must share it. */
   space: () => EmbeddingSpace;
@@ -98,11 +108,14 @@ export function createSearchService(d: SearchServiceDeps) {
    * library: by folder and file name, then by time. With no filter either there is nothing to
    * search for: an empty list (stats.allowed null, as for any unfiltered search), not the library.
    */
-  async function filterOnly(filters: SearchFilters, offset: number, limit: number, text: string, parsed: SearchResponse['parsed'], t0: number): Promise<SearchResponse> {
-    const filtered = filterStore.allowedSegmentIds(filters, d.space());
+  async function filterOnly(filters: SearchFilters, people: PeopleScope | null, offset: number, limit: number, text: string, parsed: SearchResponse['parsed'], t0: number): Promise<SearchResponse> {
+    let filtered = filterStore.allowedSegmentIds(filters, d.space());
+    // "-@Tom" alone is a filter too: every moment without Tom.
+    if (people && people.segments === null && filtered === null) filtered = d.stores.peopleScope.searchableSegmentIds(d.space());
+    if (people) filtered = allowedWithPeople(filtered, people);
     const allowed = filtered ?? new Set<number>();
     const indexed = (await d.index.ready()).size;
-    const page = listedPage(results, allowed, offset, limit);
+    const page = listedPage(results, allowed, offset, limit, people ? (hits) => narrowHits(hits, people) : undefined);
     return {
       ...respond(page, { scored: false, localSource: 'local', offset, limit, t0, indexed, allowed: filtered ? allowed.size : null, relevance: { ...relevance.info(), state: 'unscored' } }),
       query: { text, normalized: '', segmentId: null, origin: null, cachedAt: null },
@@ -120,36 +133,44 @@ export function createSearchService(d: SearchServiceDeps) {
       // Camera, framing, angle and people words become filters; the rest is what the service encodes.
       const parsed = parseQuery(args.text);
       const filters = withParsedFilters(args.filters, parsed);
-      const parsedInfo = { text: parsed.text, chips: parsed.chips };
+      // `@Maria -@Tom`: where the people are, as a scope the other filters are ANDed with.
+      const people = peopleFilter({ segments: d.stores.peopleScope, presence: d.presence }, space, parsed.people);
+      const scope = people && 'filter' in people ? people.filter.scope : null;
+      const parsedInfo = { text: parsed.text, chips: labelPersonChips(parsed.chips, people && 'filter' in people ? people.filter : null) };
       const normalized = normalizeQuery(parsed.text);
-      if (parsed.text === '') return filterOnly(filters, args.offset, args.topK, args.text, parsedInfo, t0);
-      // encode_text (on a cache miss) and every collection search go out together.
-      const collectionsWanted = args.collections ? link.searchCollections(collectionDeps, parsed.text, args.offset + args.topK, filters) : Promise.resolve({ hits: [] as CollectionHit[], info: null });
+      const cannotRun = (error: AppErrorData, info: SearchResponse['collections']): SearchResponse => ({
+        results: [],
+        query: { text: args.text, normalized, segmentId: null, origin: null, cachedAt: null },
+        cannotRun: error,
+        collections: info,
+        parsed: parsedInfo,
+        noGoodMatch: false,
+        relevance: relevance.info(),
+        page: { offset: args.offset, limit: args.topK, hasMore: false },
+        stats: { indexed: d.index.status().size, allowed: null, tookMs: performance.now() - t0 },
+      });
+      if (people && 'error' in people) return cannotRun(people.error, null);
+      if (parsed.text === '') return filterOnly(filters, scope, args.offset, args.topK, args.text, parsedInfo, t0);
+      // encode_text (on a cache miss) and every collection search go out together. Not with people:
+      // a collection hit is a whole video (or a moment in seconds) nobody has looked for faces in.
+      const collectionsWanted = args.collections && !scope ? link.searchCollections(collectionDeps, parsed.text, args.offset + args.topK, filters) : Promise.resolve({ hits: [] as CollectionHit[], info: null });
       const [q, coll] = await Promise.all([queryVector(queryVectorDeps, parsed.text, args.text, space), collectionsWanted]);
       if ('error' in q) {
         d.logger?.info('search.text.cannotRun', { kind: q.error.kind });
-        return {
-          results: [],
-          query: { text: args.text, normalized, segmentId: null, origin: null, cachedAt: null },
-          cannotRun: explainCannotRun(q.error, parsed.text),
-          collections: coll.info,
-          parsed: parsedInfo,
-          noGoodMatch: false,
-          relevance: relevance.info(),
-          page: { offset: args.offset, limit: args.topK, hasMore: false },
-          stats: { indexed: d.index.status().size, allowed: null, tookMs: performance.now() - t0 },
-        };
+        return cannotRun(explainCannotRun(q.error, parsed.text), coll.info);
       }
       const index = await d.index.ready();
       relevance.ensureTextBank(d.index.status().dimension);
       const query = unit(q.vector);
-      const allowed = filterStore.allowedSegmentIds(filters, space);
+      const filtered = filterStore.allowedSegmentIds(filters, space);
+      const allowed = scope ? allowedWithPeople(filtered, scope) : filtered;
+      const narrow = (hits: Hit[]) => (scope ? narrowHits(hits, scope) : hits);
       const minScore = STRICTNESS_MIN_SCORE[args.strictness];
       const remote = coll.hits.length
         ? scoredCollectionHits(coll.hits, results.placesInClips([...new Set(coll.hits.map((h) => h.clipId))]), query, index, relevance.text.scorer(index, []), minScore)
         : [];
       const page = await fillPage({ search, results }, { vector: query, allowed, offset: args.offset, limit: args.topK }, (found) =>
-        scoredHits(found, results.placesOf(found.map((h) => h.id)), relevance.text.scorer(index, found.map((h) => h.id)), minScore),
+        narrow(scoredHits(found, results.placesOf(found.map((h) => h.id)), relevance.text.scorer(index, found.map((h) => h.id)), minScore)),
       remote);
       return {
         ...respond(page, { scored: relevance.text.ready, localSource: q.origin === 'cache' ? 'cache' : 'local', offset: args.offset, limit: args.topK, t0, indexed: index.size, allowed: allowed?.size ?? null, relevance: relevance.info() }),

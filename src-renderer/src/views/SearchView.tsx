@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { Fragment, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { QueryChip, SearchFiltersIn, SearchResponse, SearchResult, Strictness } from '../../../src-shared/contract/search';
 import { cleanFilters, FilterBar } from '../components/search/FilterBar';
 import { ResultCard } from '../components/search/ResultCard';
@@ -11,6 +11,7 @@ import { tcRange } from '../components/timecode-format';
 import { quotePhrase, removePhrase, searchExportTitle } from '../components/search/query-text';
 import { useFacets, useHistory, useSearchRunner, useSearchStatus } from '../components/search/use-search';
 import { filterCount, followBox } from '../components/search/search-box';
+import { usePersonCompletion } from '../components/search/PersonCompletion';
 import '../components/search/search.css';
 
 const TOPK_CHOICES = [12, 24, 48, 96];
@@ -25,6 +26,8 @@ export function SearchView(): ReactNode {
   const { queries, reload: reloadHistory } = useHistory();
   const { response, request, busy, error, run, more, clear } = useSearchRunner();
   const [text, setText] = useState('');
+  const queryInput = useRef<HTMLInputElement>(null);
+  const names = usePersonCompletion(queryInput, setText);
   const [topK, setTopK] = useState(24);
   const [strictness, setStrictness] = useState<Strictness>('any');
   const [filters, setFilters] = useState<SearchFiltersIn>({});
@@ -69,19 +72,31 @@ export function SearchView(): ReactNode {
       </div>
       <EmulatorNote status={status} />
       <form className="row sv-bar" onSubmit={submit} role="search">
+        <div className="sv-grow sv-query-wrap">
         <input
+          ref={queryInput}
           id="search-query"
           type="search"
+          role="combobox"
+          aria-autocomplete="list"
+          aria-expanded={names.open}
+          aria-controls="search-person-names"
+          aria-activedescendant={names.activeId}
           className="sv-grow sv-query"
-          placeholder={offline ? 'Offline: earlier queries run from the cache' : 'Describe a moment: “red car at night”, “close-up, handheld”…'}
+          placeholder={offline ? 'Offline: earlier queries run from the cache' : 'Describe a moment: “red car at night”, “close-up, handheld”, “@Maria interview”…'}
           value={text}
           onChange={(e) => {
             const next = e.target.value;
             setText(next);
             // Emptying the box ends its query: the filters alone, or nothing, replace its results.
             if (!next.trim() && text.trim() && request?.kind !== 'similar') void searchText('');
+            names.update();
           }}
+          onSelect={names.update}
+          onBlur={names.close}
           onKeyDown={(e) => {
+            // While known names are offered, the keys choose among them (Enter takes one, it does not search).
+            if (names.onKeyDown(e)) return;
             // Enter on an empty box without filters submits nothing (the button is off): it still
             // means "no search", so nothing earlier stays on screen.
             if (e.key === 'Enter' && !text.trim() && activeFilters === 0) clear();
@@ -89,6 +104,8 @@ export function SearchView(): ReactNode {
           aria-label="Search text"
           autoFocus
         />
+        {names.list}
+        </div>
         <select value={strictness} onChange={(e) => setStrictness(e.target.value as Strictness)} aria-label="Which results to show" data-testid="search-strictness" title={STRICTNESS_CHOICES.find((c) => c[0] === strictness)?.[2]}>
           {STRICTNESS_CHOICES.map(([v, label, title]) => (
             <option key={v} value={v} title={title}>
@@ -263,7 +280,8 @@ function QueryChips({ chips, sentText, onRemove, onWords }: { chips: QueryChip[]
         <span key={`${c.field}-${c.value}-${c.negated}`} className={`sv-chip on${c.negated ? ' sv-chip-not' : ''}`} data-chip={`${c.negated ? 'not-' : ''}${c.value}`}>
           <button type="button" className="sv-chip-words" title={`Search “${c.phrase}” as words, not as a filter`} onClick={() => onWords(c)} data-action="chip-to-words">
             {c.negated ? 'not ' : ''}
-            {c.label}
+            {/* A person reads as typed: @Maria, not a camera word. */}
+            {c.field === 'person' ? `@${c.label}` : c.label}
           </button>
           <button type="button" className="sv-chip-x" aria-label={`Remove ${c.negated ? 'not ' : ''}${c.label}`} onClick={() => onRemove(c)} data-action="remove-chip">
             ×

@@ -1,8 +1,10 @@
 import { FACET_FIELDS, type QueryChip, type SearchFilters, type TagSelection } from '../../../../src-shared/contract/search';
+import { nameKey } from '../../people/person-names';
 import { tagLabel } from '../../tags/tag-vocabulary';
 import { findCandidates } from './candidates';
 import { DETERMINERS, CONJUNCTIONS, NEGATION_CARRIERS, NEGATORS } from './english';
 import { licence, type Licensed } from './licensing';
+import { peopleOf, personTerms, type PersonTerm } from './person-terms';
 import { tokenize, type Token } from './tokens';
 import { PEOPLE_LABELS, type PeopleValue } from './tag-resolution-store';
 
@@ -16,7 +18,7 @@ import { PEOPLE_LABELS, type PeopleValue } from './tag-resolution-store';
  * "not", "no", "without" or a leading "-" make the phrase after them an exclusion, carried over
  * "or" ("not handheld or shaky"). Quoted words are never read as filters, and go to the service
  * without their quotes: that is how a chip is turned back into words. docs/notes-search.md, "Query
- * understanding".
+ * understanding". `@Name` terms (query/person-terms.ts) are read first: they name people, not words.
  */
 
 export interface ParsedQuery {
@@ -25,6 +27,8 @@ export interface ParsedQuery {
   include: TagSelection;
   exclude: TagSelection;
   chips: QueryChip[];
+  /** The people `@Name` terms name (as typed): all of `include` in the moment, none of `exclude`. */
+  people: { include: string[]; exclude: string[] };
 }
 
 interface Found extends Licensed {
@@ -36,7 +40,9 @@ interface Found extends Licensed {
 }
 
 export function parseQuery(query: string): ParsedQuery {
-  const tokens = tokenize(query);
+  // The words around `@Name` terms parse as if the terms were not there: offsets are kept, so a chip's phrase is still the query's.
+  const { terms, rest } = personTerms(query);
+  const tokens = tokenize(rest);
   const taken = new Array<boolean>(tokens.length).fill(false);
   const isWord = (t: number, set: ReadonlySet<string>) => tokens[t]?.kind === 'word' && !taken[t] && set.has(tokens[t]!.norm);
   const found: Found[] = [];
@@ -67,10 +73,21 @@ export function parseQuery(query: string): ParsedQuery {
     const next = found[k + 1];
     if (next && tokens.slice(f.end, next.from).every((x) => x.kind === 'boundary' || CONJUNCTIONS.has(x.norm))) for (let t = f.end; t < next.from; t++) taken[t] = true;
   });
-  return { text: leftoverText(tokens, taken), ...chipsOf(query, tokens, found) };
+  const facets = chipsOf(query, tokens, found);
+  return { text: leftoverText(tokens, taken), ...facets, chips: [...personChips(query, terms), ...facets.chips], people: peopleOf(terms) };
 }
 
-function chipsOf(query: string, tokens: readonly Token[], found: readonly Found[]): Omit<ParsedQuery, 'text'> {
+/** One chip per person and negation, who first (in the order typed), then the facets; the label is the name as typed until search resolves it. */
+function personChips(query: string, terms: readonly PersonTerm[]): QueryChip[] {
+  const chips: QueryChip[] = [];
+  for (const t of terms) {
+    if (chips.some((c) => c.negated === t.negated && nameKey(c.value) === nameKey(t.name))) continue;
+    chips.push({ field: 'person', value: t.name, label: t.name, negated: t.negated, phrase: query.slice(t.start, t.end) });
+  }
+  return chips;
+}
+
+function chipsOf(query: string, tokens: readonly Token[], found: readonly Found[]): Pick<ParsedQuery, 'include' | 'exclude' | 'chips'> {
   const include: TagSelection = {};
   const exclude: TagSelection = {};
   const chips: (QueryChip & { group: number; start: number })[] = [];

@@ -15,6 +15,8 @@ const STATE_LABEL: Record<SearchStatus['service']['state'], string> = {
 const CLASS_TITLE: Record<ServiceFailureClass, string> = { offline: 'Offline', slow: 'Service busy', refused: 'Refused' };
 
 function failureTitle(err: AppErrorData): string {
+  // Nothing the service said: a name (`@Zorro`) or a thing of the library that is not there.
+  if (err.kind === 'not_found') return 'Not found';
   const cls = classifyServiceFailure(err);
   return cls === 'refused' && (err.kind === 'auth' || err.kind === 'quota') ? `Refused (${err.kind === 'auth' ? 'API key' : 'quota'})` : CLASS_TITLE[cls];
 }
