@@ -102,6 +102,7 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
       disk: room,
       share: () => team?.share() ?? null,
       proxySettings: () => ({ policy: preferences.get().proxies, budgetBytes: preferences.get().proxyBudgetGb * 1e9 }),
+      faceRecognition: () => preferences.get().faceRecognition,
     },
   });
   const library = createLibraryService({
