@@ -13,12 +13,18 @@ function apply(m: { a: number; b: number; tx: number; ty: number }, pts: readonl
   return out;
 }
 
-/** A bgr24 frame whose pixel (x, y) is (x, y, 200) in B, G, R: where a warp sampled can be read back. */
+/**
+ * A yuv420p frame, gray (U = V = 128), whose luma at (x, y) is 16 + (x + 2y) / 1.164 rounded down
+ * to a step the conversion maps back exactly: pixel (x, y) turns into the gray level x + 2y (mod
+ * the 200 levels it spans), so where a warp sampled can be read back from its RGB.
+ */
+const level = (x: number, y: number) => (x + 2 * y) % 200;
 function coordFrame(w: number, h: number): Uint8Array {
-  const f = new Uint8Array(w * h * 3);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) f.set([x, y, 200], (y * w + x) * 3);
+  const f = new Uint8Array(w * h * 1.5).fill(128);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) f[y * w + x] = 16 + level(x, y) / 1.164;
   return f;
 }
+const gray = (crop: Uint8Array, size: number, u: number, v: number) => crop[(v * size + u) * 3]!;
 
 describe('fitSimilarity', () => {
   it('maps the template onto itself with the identity', () => {
@@ -60,24 +66,37 @@ describe('fitSimilarity', () => {
 });
 
 describe('warpToRgb', () => {
-  it('samples the frame at the inverse-mapped points, bilinearly, RGB out, black outside', () => {
+  it('samples the frame at the inverse-mapped points, bilinearly, BT.601 to RGB, black outside', () => {
     const w = 300;
     const h = 200;
     const frame = coordFrame(w, h);
     // crop = frame scaled by 0.5 then shifted by (-10, -20): crop (u, v) samples frame (2(u + 10), 2(v + 20)).
-    const m = { a: 0.5, b: 0, tx: -10, ty: -20 };
-    const crop = warpToRgb(frame, w, h, m, CROP, null);
-    const at = (u: number, v: number) => Array.from(crop.subarray((v * CROP + u) * 3, (v * CROP + u) * 3 + 3));
-    expect(at(0, 0)).toEqual([200, 40, 20]);
-    expect(at(30, 25)).toEqual([200, 90, 80]);
-    // Half a frame pixel between samples: crop scale 2 -> frame (x + 0.5) reads the mean of two pixels.
+    const crop = warpToRgb(frame, w, h, { a: 0.5, b: 0, tx: -10, ty: -20 }, CROP, null);
+    for (const [u, v] of [[0, 0], [30, 25], [5, 2]] as const) expect(Math.abs(gray(crop, CROP, u, v) - level(2 * (u + 10), 2 * (v + 20)))).toBeLessThanOrEqual(1);
+    // Gray stays gray: R = G = B.
+    expect(crop[3 * 40]).toBe(crop[3 * 40 + 1]);
+    expect(crop[3 * 40 + 1]).toBe(crop[3 * 40 + 2]);
+    // Half a frame pixel between samples (crop scale 2): the mean of two neighbours.
     const half = warpToRgb(frame, w, h, { a: 2, b: 0, tx: -1, ty: 0 }, 8, null);
-    expect(Array.from(half.subarray(3, 6))).toEqual([200, 0, 1]);
-    // Past the frame's right edge (x = 2 (u + 10) >= 300 from u = 140; the crop is only 112): black
-    // only where every neighbour is outside.
+    expect(Math.abs(gray(half, 8, 1, 0) - 0.5)).toBeLessThanOrEqual(1);
+    // Shifted left past the frame's right edge: black where the frame ends (x >= 300 from u = 50).
     const shifted = warpToRgb(frame, w, h, { a: 1, b: 0, tx: -250, ty: 0 }, CROP, null);
     expect(Array.from(shifted.subarray((10 * CROP + 100) * 3, (10 * CROP + 100) * 3 + 3))).toEqual([0, 0, 0]);
-    expect(Array.from(shifted.subarray((10 * CROP + 40) * 3, (10 * CROP + 40) * 3 + 3))).toEqual([200, 10, 290 - 256]);
+    expect(Math.abs(gray(shifted, CROP, 40, 10) - level(290, 10))).toBeLessThanOrEqual(1);
+  });
+
+  it('reads colour from the chroma planes', () => {
+    const w = 64;
+    const h = 64;
+    const red = new Uint8Array(w * h * 1.5);
+    red.fill(81, 0, w * h);
+    red.fill(90, w * h, w * h * 1.25);
+    red.fill(240, w * h * 1.25);
+    const crop = warpToRgb(red, w, h, { a: 1, b: 0, tx: 0, ty: 0 }, 16, null);
+    const [r, g, b] = Array.from(crop.subarray((8 * 16 + 8) * 3, (8 * 16 + 8) * 3 + 3));
+    expect(r).toBeGreaterThan(240);
+    expect(g).toBeLessThan(10);
+    expect(b).toBeLessThan(10);
   });
 
   it('scaled() draws the same crop at another size', () => {
@@ -85,7 +104,7 @@ describe('warpToRgb', () => {
     const m = { a: 0.5, b: 0, tx: 0, ty: 0 };
     const small = warpToRgb(frame, 256, 256, scaled(m, 0.5), 56, null);
     // small (u, v) = big crop (2u, 2v) = frame (4u, 4v)
-    expect(Array.from(small.subarray((7 * 56 + 5) * 3, (7 * 56 + 5) * 3 + 3))).toEqual([200, 28, 20]);
+    expect(Math.abs(gray(small, 56, 5, 7) - level(20, 28))).toBeLessThanOrEqual(1);
   });
 });
 
@@ -131,7 +150,8 @@ describe('face measures', () => {
 
 describe('identifyFaces (the model replaced by a stub)', () => {
   const task = { width: 300, height: 200, sourceWidth: 1200, sourceHeight: 800, minEyePx: 12, minSharpness: 3, maxYaw: 0.7, goodEyePx: 48, goodSharpness: 30 };
-  const checker = new Uint8Array(300 * 200 * 3).map((_, i) => ((Math.floor(i / 3) % 300) + Math.floor(i / 900)) % 2 ? 255 : 0);
+  // A yuv420p checkerboard (luma only; chroma gray).
+  const checker = new Uint8Array(300 * 200 * 1.5).map((_, i) => (i >= 300 * 200 ? 128 : ((i % 300) + Math.floor(i / 300)) % 2 ? 235 : 16));
   const face = (eyeFrac: number) => {
     const c = 0.5;
     return { x: 0.4, y: 0.4, w: 0.2, h: 0.2, score: 0.9, landmarks: [c - eyeFrac / 2, 0.45, c + eyeFrac / 2, 0.45, c, 0.5, c - eyeFrac / 2.5, 0.56, c + eyeFrac / 2.5, 0.56] };
@@ -153,7 +173,7 @@ describe('identifyFaces (the model replaced by a stub)', () => {
   });
 
   it('does not embed a blurred face', async () => {
-    const flat = new Uint8Array(300 * 200 * 3).fill(90);
+    const flat = new Uint8Array(300 * 200 * 1.5).fill(90);
     const [id] = await identifyFaces([face(0.05)], flat, task, async () => new Float32Array(128).fill(1));
     expect(id!.sharpness).toBe(0);
     expect(id!.assignable).toBe(false);

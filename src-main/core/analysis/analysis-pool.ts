@@ -27,7 +27,7 @@ export interface FaceTask {
   scoreThreshold: number;
   nmsThreshold: number;
   topK: number;
-  /** Recognition on: frame k's identity frame (bgr24, transferred too), the last ones may be missing. */
+  /** Recognition on: frame k's identity frame (yuv420p, transferred too), the last ones may be missing. */
   identity?: IdentityFrameTask & { frames: Uint8Array[] };
 }
 
@@ -135,9 +135,9 @@ export class AnalysisPool {
     return this.submit({ ...task, type: 'motion', frames: transfer }, transfer, bytes, signal) as Promise<MotionStep[]>;
   }
 
-  /** Loads the model in every worker now, so the first clip does not pay for it. */
-  async warmUp(): Promise<void> {
-    await Promise.all(Array.from({ length: this.size }, () => this.submit({ type: 'warmup' }, [], 0)));
+  /** Loads the models in every worker now (the embedding model too with recognition on), so the first clip does not pay for them. */
+  async warmUp(opts: { faceRecognition?: boolean } = {}): Promise<void> {
+    await Promise.all(Array.from({ length: this.size }, () => this.submit({ type: 'warmup', recognition: !!opts.faceRecognition }, [], 0)));
   }
 
   async close(): Promise<void> {

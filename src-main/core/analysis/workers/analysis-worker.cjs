@@ -89,7 +89,7 @@ parentPort.on('message', async (msg) => {
     let result;
     if (msg.type === 'faces') result = await detectFaces(msg);
     else if (msg.type === 'motion') result = estimateMotion(msg);
-    else if (msg.type === 'warmup') result = (await session(), true);
+    else if (msg.type === 'warmup') result = (await session(), msg.recognition && (await embedSession()), true);
     else if (msg.type === 'release') result = await releaseSession();
     else throw new Error(`unknown task type ${msg.type}`);
     parentPort.postMessage({ id: msg.id, ok: true, result });

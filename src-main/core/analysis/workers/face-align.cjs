@@ -1,6 +1,6 @@
 'use strict';
 // Face alignment for the identity embedding: the similarity transform that puts a face's five
-// landmarks on the ArcFace template, the bilinear warp of a bgr24 frame through it, and the
+// landmarks on the ArcFace template, the bilinear warp of a yuv420p frame through it, and the
 // measures of a crop's worth (pose from the landmarks, sharpness of the crop). Plain CommonJS: it
 // runs in the analysis worker threads. Types: face-align.d.cts.
 
@@ -46,35 +46,49 @@ function fitSimilarity(src, dst) {
   return { a, b, tx: qsx - (a * psx - b * psy), ty: qsy - (b * psx + a * psy) };
 }
 
+/** Bilinear sample of a plane (pw x ph) at (x, y); neighbours outside the plane count as `outside`. */
+function sample(plane, offset, pw, ph, x, y, outside) {
+  const x0 = Math.floor(x), y0 = Math.floor(y);
+  const fx = x - x0, fy = y - y0;
+  let v = 0;
+  for (let k = 0; k < 4; k++) {
+    const xi = x0 + (k & 1), yi = y0 + (k >> 1);
+    const w = ((k & 1) ? fx : 1 - fx) * ((k >> 1) ? fy : 1 - fy);
+    v += w * (xi < 0 || yi < 0 || xi >= pw || yi >= ph ? outside : plane[offset + yi * pw + xi]);
+  }
+  return v;
+}
+
+function byte(v) {
+  return v < 0 ? 0 : v > 255 ? 255 : Math.round(v);
+}
+
 /**
- * Warps the interleaved bgr24 frame (width x height) through the similarity `m` (frame -> crop)
- * into a size x size interleaved RGB crop: each crop pixel samples the frame bilinearly at the
- * inverse-mapped point; neighbours outside the frame count as black (OpenCV's constant border).
+ * Warps a yuv420p frame (width x height, both even: Y, then U and V at half size) through the
+ * similarity `m` (frame -> crop) into a size x size interleaved RGB crop: each crop pixel samples
+ * the planes bilinearly at the inverse-mapped point (chroma at half the coordinates, centred
+ * between luma rows as MPEG chroma is) and is converted with BT.601 limited-range coefficients,
+ * what ffmpeg assumes for untagged video. Outside the frame is black (Y 16, U and V 128).
+ * yuv420p rather than bgr24 from ffmpeg: half the bytes through the pipe and no colour conversion
+ * of whole frames for the few pixels of the faces.
  */
 function warpToRgb(frame, width, height, m, size, out) {
   const dst = out && out.length === size * size * 3 ? out : new Uint8Array(size * size * 3);
   const det = m.a * m.a + m.b * m.b;
   const ia = m.a / det, ib = m.b / det;
+  const cw = width >> 1, ch = height >> 1;
+  const uAt = width * height, vAt = uAt + cw * ch;
   for (let v = 0, o = 0; v < size; v++) {
     for (let u = 0; u < size; u++, o += 3) {
       const du = u - m.tx, dv = v - m.ty;
       const sx = ia * du + ib * dv;
       const sy = -ib * du + ia * dv;
-      const x0 = Math.floor(sx), y0 = Math.floor(sy);
-      const fx = sx - x0, fy = sy - y0;
-      let r = 0, g = 0, bl = 0;
-      for (let k = 0; k < 4; k++) {
-        const x = x0 + (k & 1), y = y0 + (k >> 1);
-        if (x < 0 || y < 0 || x >= width || y >= height) continue;
-        const w = ((k & 1) ? fx : 1 - fx) * ((k >> 1) ? fy : 1 - fy);
-        const p = (y * width + x) * 3;
-        bl += w * frame[p];
-        g += w * frame[p + 1];
-        r += w * frame[p + 2];
-      }
-      dst[o] = Math.round(r);
-      dst[o + 1] = Math.round(g);
-      dst[o + 2] = Math.round(bl);
+      const y = 1.164 * (sample(frame, 0, width, height, sx, sy, 16) - 16);
+      const cb = sample(frame, uAt, cw, ch, sx / 2, (sy - 0.5) / 2, 128) - 128;
+      const cr = sample(frame, vAt, cw, ch, sx / 2, (sy - 0.5) / 2, 128) - 128;
+      dst[o] = byte(y + 1.596 * cr);
+      dst[o + 1] = byte(y - 0.392 * cb - 0.813 * cr);
+      dst[o + 2] = byte(y + 2.017 * cb);
     }
   }
   return dst;

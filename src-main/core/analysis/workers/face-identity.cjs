@@ -1,6 +1,6 @@
 'use strict';
 // What a detected face is worth for recognition, and its identity embedding when it is worth one.
-// Runs in the analysis worker after YuNet, on the decode's identity frame (bgr24, long side up to
+// Runs in the analysis worker after YuNet, on the decode's identity frame (yuv420p, long side up to
 // 960 px) of the same instant. Plain CommonJS; types: face-identity.d.cts.
 
 const { TEMPLATE, CROP, fitSimilarity, warpToRgb, scaled, rgbToInput, sharpness, yawOf } = require('./face-align.cjs');
