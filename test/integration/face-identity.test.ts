@@ -112,7 +112,7 @@ describe('face identities made in the analysis decode (real ffmpeg, YuNet and Mo
       { id: first, startS: 0, endS: 1.8 },
       { id: second, startS: 1.8, endS: 3.666 },
     ]);
-    storeAnalysis(db, r.shots, { profileId: 'p', faceModel: pool.modelPath, embeddingModel: pool.embeddingModelPath });
+    storeAnalysis(db, r.shots, { profileId: 'p', faceModel: pool.modelPath });
     const rows = db
       .prepare(
         `SELECT fi.*, f.shot_id, s.start_frame, s.end_frame FROM face_identity fi JOIN shot_faces f ON f.id = fi.face_id JOIN shots s ON s.id = f.shot_id ORDER BY fi.face_id`,
@@ -135,7 +135,7 @@ describe('face identities made in the analysis decode (real ffmpeg, YuNet and Mo
     expect(thumbs.map((x) => x.shot_id).sort()).toEqual([first, second].sort());
     for (const t of thumbs) expect(t.thumb!.subarray(1, 4).toString('latin1')).toBe('PNG');
     // Analysing a shot again replaces its identities with its faces.
-    storeAnalysis(db, r.shots, { profileId: 'p', faceModel: pool.modelPath, embeddingModel: pool.embeddingModelPath });
+    storeAnalysis(db, r.shots, { profileId: 'p', faceModel: pool.modelPath });
     expect((db.prepare('SELECT COUNT(*) AS n FROM face_identity').get() as { n: number }).n).toBe(rows.length);
     db.close();
   });

@@ -149,7 +149,7 @@ describe('face measures', () => {
 });
 
 describe('identifyFaces (the model replaced by a stub)', () => {
-  const task = { width: 300, height: 200, sourceWidth: 1200, sourceHeight: 800, minEyePx: 12, minSharpness: 3, maxYaw: 0.7, goodEyePx: 48, goodSharpness: 30 };
+  const task = { width: 300, height: 200, sourceWidth: 1200, sourceHeight: 800, minEyePx: 12, minSharpness: 3, maxYaw: 0.7, goodEyePx: 48, goodSharpness: 30, model: 'm.onnx' };
   // A yuv420p checkerboard (luma only; chroma gray).
   const checker = new Uint8Array(300 * 200 * 1.5).map((_, i) => (i >= 300 * 200 ? 128 : ((i % 300) + Math.floor(i / 300)) % 2 ? 235 : 16));
   const face = (eyeFrac: number) => {
@@ -162,6 +162,7 @@ describe('identifyFaces (the model replaced by a stub)', () => {
     const embed = async () => (runs++, new Float32Array(128).fill(2));
     const [big, tiny] = await identifyFaces([face(0.05), face(0.005)], checker, task, embed);
     expect(big!.eyePx).toBeCloseTo(60, 5);
+    expect(big!.model).toBe('m.onnx');
     expect(big!.assignable).toBe(true);
     expect(Math.hypot(...big!.embedding!)).toBeCloseTo(1, 5);
     expect(big!.thumb!.length).toBe(64 * 64 * 3);
@@ -195,6 +196,7 @@ describe('storage helpers', () => {
 
   it('thumbsToKeep keeps the best face of each look', () => {
     const id = (quality: number, e: number[]): FaceIdentity => ({
+      model: 'm.onnx',
       eyePx: 30, sharpness: 20, yaw: 0, quality, assignable: true, embedding: l2normalize(e), thumb: new Uint8Array(64 * 64 * 3),
     });
     const faces = [id(0.5, [1, 0.1]), id(0.9, [1, 0]), id(0.7, [0, 1]), { ...id(1, [1, 1]), assignable: false, embedding: null, thumb: null }];

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
-import { AppError } from '../../../src-shared/errors';
 import { statement } from '../catalog/statements';
 import type { CameraMotion, FaceBox, FaceIdentity, FrameFaceBoxes, LocalTag, ShotAnalysis } from './analysis-types';
 import { frameOfSample, insertFaceIdentity, shotFramesOf, thumbsToKeep } from './face-identity-store';
@@ -17,8 +16,6 @@ export interface StoreAnalysisOptions {
   profileId: string;
   /** Path or name of the face model; only the file name is stored. */
   faceModel: string;
-  /** Path or name of the embedding model the faces' identities were made with (needed when they have one). */
-  embeddingModel?: string;
   now?: number;
 }
 
@@ -90,9 +87,8 @@ export function storeAnalysisRecords(db: Database.Database, shots: readonly Anal
         for (const face of f.faces) {
           const { lastInsertRowid } = insFace.run(s.shotId, f.frameIndex, f.timeS, face.x, face.y, face.w, face.h, face.score, JSON.stringify((face.landmarks ?? []).map((v) => Math.round(v * 1e4) / 1e4)));
           if (!face.identity || !shot) continue;
-          if (!opts.embeddingModel) throw new AppError('internal', 'faces with identities need the embedding model they were made with');
           const row = { faceId: Number(lastInsertRowid), clipId: shot.clip_id, frame: frameOfSample(shot, f.timeS), identity: face.identity, keepThumb: keepThumbs.has(nth++) };
-          insertFaceIdentity(db, row, opts.embeddingModel);
+          insertFaceIdentity(db, row);
         }
       }
       largest.sort((a, b) => a - b);

@@ -18,6 +18,8 @@ export interface Face {
  * Stays on this machine: stored in face_identity, never uploaded, never published to a team.
  */
 export interface FaceIdentity {
+  /** The embedding model's id (its file name): embeddings of another model are another space. */
+  model: string;
   /** Distance between the eyes in source (display) pixels. */
   eyePx: number;
   /** Variance of the Laplacian of the aligned crop's gray over the gray's variance (face-align.cjs). */

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { statement } from '../catalog/statements';
@@ -80,11 +79,8 @@ export interface FaceIdentityInsert {
   keepThumb: boolean;
 }
 
-/**
- * Inserts one face's identity (its shot_faces row was just written, in the caller's transaction).
- * `model` is the embedding model's path or name; its file name is the id stored.
- */
-export function insertFaceIdentity(db: Database.Database, row: FaceIdentityInsert, model: string): void {
+/** Inserts one face's identity (its shot_faces row was just written, in the caller's transaction). */
+export function insertFaceIdentity(db: Database.Database, row: FaceIdentityInsert): void {
   const id = row.identity;
   const embedding = id.assignable && id.embedding ? Buffer.from(id.embedding.buffer, id.embedding.byteOffset, id.embedding.byteLength) : null;
   const thumb = row.keepThumb && id.thumb ? encodePngRgb(THUMB, THUMB, id.thumb) : null;
@@ -92,7 +88,7 @@ export function insertFaceIdentity(db: Database.Database, row: FaceIdentityInser
     db,
     `INSERT INTO face_identity (face_id, clip_id, frame, model, eye_px, sharpness, yaw, quality, assignable, embedding, thumb)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(row.faceId, row.clipId, row.frame, path.basename(model), id.eyePx, id.sharpness, id.yaw, id.quality, id.assignable ? 1 : 0, embedding, thumb);
+  ).run(row.faceId, row.clipId, row.frame, id.model, id.eyePx, id.sharpness, id.yaw, id.quality, id.assignable ? 1 : 0, embedding, thumb);
 }
 
 /**

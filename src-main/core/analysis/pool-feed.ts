@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FitGeometry } from '../media/frame-geometry';
 import type { AnalysisPool } from './analysis-pool';
 import type { AnalysisSettings } from './analysis-settings';
@@ -68,6 +69,7 @@ export class PoolFeed {
               maxYaw: s.faceMaxYaw,
               goodEyePx: s.faceGoodEyePx,
               goodSharpness: s.faceGoodSharpness,
+              model: path.basename(this.pool.embeddingModelPath),
             }
           : undefined,
       },

@@ -43,7 +43,7 @@ async function identifyFaces(faces, frame, task, embed) {
       TEMPLATE,
     );
     if (!m) {
-      out.push({ eyePx, sharpness: 0, yaw, quality: 0, assignable: false, embedding: null, thumb: null });
+      out.push({ model: task.model, eyePx, sharpness: 0, yaw, quality: 0, assignable: false, embedding: null, thumb: null });
       continue;
     }
     rgb = warpToRgb(frame, width, height, m, CROP, rgb);
@@ -59,7 +59,7 @@ async function identifyFaces(faces, frame, task, embed) {
       embedding = l2normalize(await embed(input));
       thumb = warpToRgb(frame, width, height, scaled(m, THUMB / CROP), THUMB, null);
     }
-    out.push({ eyePx, sharpness: sharp, yaw, quality, assignable, embedding, thumb });
+    out.push({ model: task.model, eyePx, sharpness: sharp, yaw, quality, assignable, embedding, thumb });
   }
   return out;
 }

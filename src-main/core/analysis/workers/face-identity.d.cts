@@ -12,6 +12,8 @@ export interface IdentityFrameTask {
   maxYaw: number;
   goodEyePx: number;
   goodSharpness: number;
+  /** The embedding model's id, written into each identity. */
+  model: string;
 }
 
 export declare const THUMB: number;

@@ -109,7 +109,7 @@ export function analysisStage(d: StageDeps): StageHandler<'analysis'> {
       throw e;
     }
     if (proxy) await keepProxy(d, proxy, ctx.signal);
-    storeAnalysis(d.db, result.shots, { profileId: d.profile.id, faceModel: pool.modelPath, embeddingModel: pool.embeddingModelPath });
+    storeAnalysis(d.db, result.shots, { profileId: d.profile.id, faceModel: pool.modelPath });
     if (stills && result.stills) {
       saveThumbnails(
         d.db,
