@@ -29,9 +29,14 @@ SELECT category, value, confidence, magnitude FROM shot_local_tags WHERE shot_id
 -- analysed
 SELECT COUNT(*) AS n FROM shot_analysis WHERE shot_id IN (SELECT value FROM json_each(?)) AND profile_id = ?;
 
--- ===== src-main/core/analysis/face-identity-store.ts (1)
--- q
-UPDATE face_identity SET embedding = NULL, thumb = NULL, assignable = 0 WHERE face_id = ?;
+-- ===== src-main/core/analysis/face-identity-store.ts (3)
+-- row
+SELECT clip_id, start_s, end_s, start_frame, end_frame FROM shots WHERE id = ?;
+-- insertFaceIdentity
+INSERT INTO face_identity (face_id, clip_id, frame, model, eye_px, sharpness, yaw, quality, assignable, embedding, thumb)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- forgetFaces
+UPDATE face_identity SET embedding = NULL, thumb = NULL, assignable = 0 WHERE face_id IN (SELECT value FROM json_each(?));
 
 -- ===== src-main/core/catalog/migrations/0001-library.ts (1)
 -- up

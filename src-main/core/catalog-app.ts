@@ -92,7 +92,7 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
   // A seat of a team library divides the indexing with the other seats (none while read-only).
   let team: TeamRuntime | null = null;
   const room = { room: () => disk.room(), metFullDisk: () => void disk.metFullDisk(), describe: () => `${disk.describe()} Work carries on by itself once there is room; nothing is lost.` };
-  const people = createPeopleModule({ db, events, recognition: () => true });
+  const people = createPeopleModule({ db, events, recognition: () => preferences.get().faceRecognition });
   const pipeline = createAppPipeline({
     db,
     events,
@@ -105,6 +105,7 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
       share: () => team?.share() ?? null,
       proxySettings: () => ({ policy: preferences.get().proxies, budgetBytes: preferences.get().proxyBudgetGb * 1e9 }),
       onClipAnalysed: (clipId) => people.service.clipAnalysed(clipId),
+      faceRecognition: () => preferences.get().faceRecognition,
     },
   });
   const library = createLibraryService({

@@ -71,6 +71,12 @@ export const preferencesSchema = z.object({
   proxies: proxyPolicySchema.default('needed'),
   /** Space the viewing proxies may take; past it the least recently played go first. */
   proxyBudgetGb: z.number().min(1).max(100_000).default(DEFAULT_PROXY_BUDGET_GB),
+  /**
+   * Face recognition while clips are indexed: each face found is measured and, when clear enough,
+   * turned into an identity embedding stored in the catalog on this machine (never uploaded). Off:
+   * faces are still found, nothing to tell people apart is made.
+   */
+  faceRecognition: z.boolean().default(true),
 });
 export type Preferences = z.infer<typeof preferencesSchema>;
 
@@ -84,6 +90,7 @@ export const preferencesPatchSchema = z
     base64VideoField: safeText(64).min(1),
     proxies: proxyPolicySchema,
     proxyBudgetGb: z.number().min(1).max(100_000),
+    faceRecognition: z.boolean(),
   })
   .partial()
   .strict();

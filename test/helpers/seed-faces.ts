@@ -1,3 +1,4 @@
+import { EMBEDDING_MODEL_FILE } from '../../src-main/core/analysis/resource-paths';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 
 /**
@@ -25,7 +26,7 @@ export function seedFace(db: CatalogDb, f: SeedFace): number {
     id,
     f.clipId,
     null,
-    f.model ?? 'mobilefacenet-a6cc9032',
+    f.model ?? EMBEDDING_MODEL_FILE,
     f.quality ?? 0.8,
     blob ? 1 : 0,
     blob,

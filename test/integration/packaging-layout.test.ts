@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createPackageWithOptions, listPackage } from '@electron/asar';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FACE_MODEL_FILE, resolveFaceModelPath, resolveWorkerScript, WORKER_FILE } from '../../src-main/core/analysis/resource-paths';
+import { EMBEDDING_MODEL_FILE, FACE_MODEL_FILE, resolveEmbeddingModelPath, resolveFaceModelPath, resolveWorkerScript, WORKER_FILE } from '../../src-main/core/analysis/resource-paths';
 import { locateTool } from '../../src-main/core/media/ffmpeg-locate';
 import { readTeamMigrations, resolveTeamMigrationsDir } from '../../src-main/core/team/server/migrate-team';
 import { REPO_ROOT, tempDir } from '../helpers/paths';
@@ -145,6 +145,9 @@ describe('packaging layout (electron-builder.json)', () => {
     delete process.env.REELSCOUT_FACE_MODEL;
     try {
       expect(resolveFaceModelPath(undefined, { resourcesPath: resources, appRoot: '/nonexistent' })).toBe(path.join(resources, 'models', FACE_MODEL_FILE));
+      expect(resolveEmbeddingModelPath(undefined, { resourcesPath: resources, appRoot: '/nonexistent' })).toBe(path.join(resources, 'models', EMBEDDING_MODEL_FILE));
+      // Each model ships with its licence.
+      for (const licence of ['LICENSE.yunet', 'LICENSE.mobilefacenet']) expect(fs.existsSync(path.join(resources, 'models', licence)), licence).toBe(true);
       expect(resolveWorkerScript(undefined, { resourcesPath: resources, appRoot: '/nonexistent' })).toBe(path.join(resources, 'analysis-workers', WORKER_FILE));
       const migrations = resolveTeamMigrationsDir({ resourcesPath: resources, appRoot: '/nonexistent' });
       expect(migrations).toBe(path.join(resources, 'team-migrations'));
@@ -154,7 +157,7 @@ describe('packaging layout (electron-builder.json)', () => {
     }
     // The worker's own modules are beside it: require them from there in a separate process.
     const worker = path.join(resources, 'analysis-workers');
-    const r = spawnSync(process.execPath, ['-e', `for (const m of ['yunet.cjs', 'block-motion.cjs']) require(${JSON.stringify(worker)} + '/' + m); console.log('ok')`], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['-e', `for (const m of ['yunet.cjs', 'block-motion.cjs', 'face-align.cjs', 'face-identity.cjs']) require(${JSON.stringify(worker)} + '/' + m); console.log('ok')`], { encoding: 'utf8' });
     expect(r.stdout.trim(), r.stderr).toBe('ok');
     const requires = [...fs.readFileSync(path.join(worker, WORKER_FILE), 'utf8').matchAll(/require\('\.\/([^']+)'\)/g)].map((m) => m[1]!);
     for (const m of requires) expect(fs.existsSync(path.join(worker, m)), m).toBe(true);

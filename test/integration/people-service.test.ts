@@ -1,3 +1,4 @@
+import { EMBEDDING_MODEL_FILE } from '../../src-main/core/analysis/resource-paths';
 import { describe, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { createPeopleService } from '../../src-main/core/people/people-service';
@@ -36,10 +37,10 @@ describe('people service', () => {
       const clipId = insertClip(db, { volumeId: vol, relPath: name, durationS: 10, fps: 25 });
       const shotId = insertShot(db, clipId, 0, 0, 10);
       db.prepare('UPDATE shots SET start_frame = 0, end_frame = 250 WHERE id = ?').run(shotId);
-      return { clipId, shotId, people, faces: seedFaces(clipId, shotId, people, 'mobilefacenet-a6cc9032', who, space.around) };
+      return { clipId, shotId, people, faces: seedFaces(clipId, shotId, people, EMBEDDING_MODEL_FILE, who, space.around) };
     };
     /** The clip analysed again: new face rows at the same places, in `model`'s space. */
-    const reanalyse = (c: ReturnType<typeof clip>, model = 'mobilefacenet-a6cc9032', centres = who, around = space.around) => {
+    const reanalyse = (c: ReturnType<typeof clip>, model = EMBEDDING_MODEL_FILE, centres = who, around = space.around) => {
       dropFacesOfClip(db, c.clipId);
       return seedFaces(c.clipId, c.shotId, c.people, model, centres, around);
     };
@@ -51,7 +52,7 @@ describe('people service', () => {
 
   it('proposes one group per person, names survive a second batch, a re-analysis and a new model', () => {
     const lib = library();
-    let model = 'mobilefacenet-a6cc9032';
+    let model = EMBEDDING_MODEL_FILE;
     const svc = createPeopleService({ db, model: () => model });
     const a = lib.clip('a.mov', [0, 1]);
     const b = lib.clip('b.mov', [1, 2]);
@@ -94,7 +95,7 @@ describe('people service', () => {
 
   it('merges, splits, hides, confirms and forgets as facts', () => {
     const lib = library(5);
-    const svc = createPeopleService({ db, model: () => 'mobilefacenet-a6cc9032' });
+    const svc = createPeopleService({ db, model: () => EMBEDDING_MODEL_FILE });
     const a = lib.clip('a.mov', [0, 1]);
     svc.clipAnalysed(a.clipId);
     const p0 = personOf(a.faces[0]![0]!)!;
@@ -138,7 +139,7 @@ describe('people service', () => {
 
   it('finds a person by name with or without accents, and where they are', () => {
     const lib = library(11);
-    const svc = createPeopleService({ db, model: () => 'mobilefacenet-a6cc9032' });
+    const svc = createPeopleService({ db, model: () => EMBEDDING_MODEL_FILE });
     const a = lib.clip('a.mov', [0]);
     svc.clipAnalysed(a.clipId);
     svc.name(personOf(a.faces[0]![0]!)!, 'Ana María');

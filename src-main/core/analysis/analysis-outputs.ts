@@ -1,6 +1,6 @@
 import type { VideoOutput } from '../media/clip-decoder';
 import { SHOT_OUTPUT } from '../media/detect-shots-in-file';
-import { detectorGeometry, motionGeometry, type FitGeometry } from '../media/frame-geometry';
+import { detectorGeometry, identityGeometry, motionGeometry, type FitGeometry } from '../media/frame-geometry';
 import { tensorOutput } from '../tensors/shot-grid';
 import type { TensorProfile } from '../tensors/tensor-profile';
 import type { AnalysisSettings } from './analysis-settings';
@@ -15,15 +15,24 @@ export const OUT_SHOTS = 3;
 
 /**
  * The raw video outputs of a clip's analysis decode, in the OUT_* order: tensor frames, face
- * detector frames, gray motion frames and, when the shots are found in the same decode, every
- * frame for the detector.
+ * detector frames, gray motion frames, when the shots are found in the same decode every frame for
+ * the detector, and last, with face recognition on, the identity frames (`identityOut`: their index):
+ * yuv420p at the face frames' rate, long side up to settings.identityLongSide, faces are aligned from
+ * these.
  */
 export function analysisOutputs(
   source: Pick<SourceInfo, 'width' | 'height' | 'sar'>,
   profile: TensorProfile,
   settings: AnalysisSettings,
   detect: boolean,
-): { outputs: VideoOutput[]; tensor: ReturnType<typeof tensorOutput>; faceGeom: FitGeometry; motionGeom: FitGeometry } {
+): {
+  outputs: VideoOutput[];
+  tensor: ReturnType<typeof tensorOutput>;
+  faceGeom: FitGeometry;
+  motionGeom: FitGeometry;
+  identityGeom: FitGeometry | null;
+  identityOut: number | null;
+} {
   const tensor = tensorOutput(source, profile);
   const faceGeom = detectorGeometry(tensor.disp.width, tensor.disp.height, settings.faceInputLongSide);
   const motionGeom = motionGeometry(tensor.disp.width, tensor.disp.height, settings.motionLongSide);
@@ -33,5 +42,7 @@ export function analysisOutputs(
     { name: 'motion', fps: settings.motionFps, geometry: motionGeom, pixFmt: 'gray' },
   ];
   if (detect) outputs[OUT_SHOTS] = SHOT_OUTPUT;
-  return { outputs, tensor, faceGeom, motionGeom };
+  const identityGeom = settings.faceRecognition ? identityGeometry(tensor.disp.width, tensor.disp.height, settings.identityLongSide) : null;
+  const identityOut = identityGeom ? outputs.push({ name: 'identity', fps: profile.fps, geometry: identityGeom, pixFmt: 'yuv420p' }) - 1 : null;
+  return { outputs, tensor, faceGeom, motionGeom, identityGeom, identityOut };
 }

@@ -2,14 +2,16 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../../../src-shared/errors';
 import type { ResourceLocations } from '../util/app-resources';
-import { resolveFaceModelPath, resolveOrtPath, resolveWorkerScript } from './resource-paths';
+import { resolveEmbeddingModelPath, resolveFaceModelPath, resolveOrtPath, resolveWorkerScript } from './resource-paths';
 import type { MotionStep } from './workers/block-motion.cjs';
+import type { IdentityFrameTask } from './workers/face-identity.cjs';
 import type { RawFace } from './workers/yunet.cjs';
 
 export interface AnalysisPoolOptions extends ResourceLocations {
   /** Worker threads; default: cores - 1, at least 1, so the main thread and ffmpeg keep a core. */
   size?: number;
   modelPath?: string;
+  embeddingModelPath?: string;
   workerScript?: string;
   /** Bytes of frames queued or in flight before waitForRoom() holds the producer back. */
   maxPendingBytes?: number;
@@ -25,6 +27,8 @@ export interface FaceTask {
   scoreThreshold: number;
   nmsThreshold: number;
   topK: number;
+  /** Recognition on: frame k's identity frame (yuv420p, transferred too), the last ones may be missing. */
+  identity?: IdentityFrameTask & { frames: Uint8Array[] };
 }
 
 export interface MotionTask {
@@ -76,6 +80,7 @@ const BUSY_TIMEOUT_MS = 10_000;
 export class AnalysisPool {
   readonly size: number;
   readonly modelPath: string;
+  readonly embeddingModelPath: string;
   private readonly workerScript: string;
   private readonly ortPath: string;
   private readonly maxPendingBytes: number;
@@ -89,6 +94,7 @@ export class AnalysisPool {
   constructor(opts: AnalysisPoolOptions = {}) {
     this.size = Math.max(1, Math.floor(opts.size ?? defaultPoolSize()));
     this.modelPath = resolveFaceModelPath(opts.modelPath, opts);
+    this.embeddingModelPath = resolveEmbeddingModelPath(opts.embeddingModelPath, opts);
     this.workerScript = resolveWorkerScript(opts.workerScript, opts);
     this.ortPath = resolveOrtPath();
     this.maxPendingBytes = opts.maxPendingBytes ?? 64 * 1024 * 1024;
@@ -115,9 +121,12 @@ export class AnalysisPool {
   }
 
   detectFaces(task: FaceTask, signal?: AbortSignal): Promise<RawFace[][]> {
-    const transfer = task.frames.map(ownBuffer);
+    const frames = task.frames.map(ownBuffer);
+    const big = task.identity?.frames.map(ownBuffer) ?? [];
+    const transfer = [...frames, ...big];
     const bytes = transfer.reduce((s, b) => s + b.byteLength, 0);
-    return this.submit({ ...task, type: 'faces', frames: transfer }, transfer, bytes, signal) as Promise<RawFace[][]>;
+    const identity = task.identity ? { ...task.identity, frames: big } : undefined;
+    return this.submit({ ...task, type: 'faces', frames, identity }, transfer, bytes, signal) as Promise<RawFace[][]>;
   }
 
   estimateMotion(task: MotionTask, signal?: AbortSignal): Promise<MotionStep[]> {
@@ -126,9 +135,9 @@ export class AnalysisPool {
     return this.submit({ ...task, type: 'motion', frames: transfer }, transfer, bytes, signal) as Promise<MotionStep[]>;
   }
 
-  /** Loads the model in every worker now, so the first clip does not pay for it. */
-  async warmUp(): Promise<void> {
-    await Promise.all(Array.from({ length: this.size }, () => this.submit({ type: 'warmup' }, [], 0)));
+  /** Loads the models in every worker now (the embedding model too with recognition on), so the first clip does not pay for them. */
+  async warmUp(opts: { faceRecognition?: boolean } = {}): Promise<void> {
+    await Promise.all(Array.from({ length: this.size }, () => this.submit({ type: 'warmup', recognition: !!opts.faceRecognition }, [], 0)));
   }
 
   async close(): Promise<void> {
@@ -188,7 +197,7 @@ export class AnalysisPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(this.workerScript, { workerData: { ortPath: this.ortPath, modelPath: this.modelPath } });
+    const worker = new Worker(this.workerScript, { workerData: { ortPath: this.ortPath, modelPath: this.modelPath, embedModelPath: this.embeddingModelPath } });
     const slot: Slot = { worker, job: null };
     worker.on('message', (m: { id: number; ok: boolean; result?: unknown; error?: string }) => {
       const job = slot.job;

@@ -24,6 +24,47 @@ export interface AnalysisSettings {
   motionLongSide: number;
   motionBatchFrames: number;
   motionThresholds: MotionThresholds;
+  /**
+   * Face recognition: each face found is aligned and, above the floors, embedded (workers/
+   * face-identity.cjs). Off: no identity frames are decoded, no model is run, nothing is stored.
+   */
+  faceRecognition: boolean;
+  /**
+   * Long side of the identity frames the faces are aligned from (never above the source's): the
+   * 320 px detector frame leaves a face of 40 px between the eyes at 1080p about 12 px.
+   * Cost measured (process CPU with ffmpeg, 9 sample clips, 5 with faces, 113 s of footage, 101
+   * faces of which 71 embedded, 3 runs alternating, 2 cores at load ~20 so +-10 % noise): on 21.7 s
+   * against off 18.7 s (x1.16). The goal is x1.05. Most of it goes with the identity frames, not
+   * the faces: on sam2_01_dog (19 frames at 960x540, 9 faces), node's CPU is 0.41 s off, +0.08 s
+   * for reading the frames, +0.2 s once they go to the worker, +0.3 s with the 9 faces aligned and
+   * embedded (MobileFaceNet alone: 3.7 ms a face). yuv420p instead of bgr24 halved the bytes without
+   * changing that much, so the cost is per frame (a fresh buffer each, freed in the worker), and is
+   * what recycling the buffers or keeping frames without faces in the main thread would save.
+   */
+  identityLongSide: number;
+  /**
+   * The floors under which a face is kept as a face but never given to a person, and not embedded.
+   * Eye distance in source pixels: under 12 px the crop is mostly upscaling (the NTU faces at
+   * 17-23 px already match each other at only 0.40 mean cosine, against 0.80-0.85 at 23-31 px).
+   */
+  faceMinEyePx: number;
+  /**
+   * Variance of the Laplacian of the aligned crop (face-align.cjs), measured on intel_asl_book and
+   * Gaussian-blurred copies of it: sharp 20-40 (all five face clips 9.6-116), sigma 2: 3.4-5.0 and
+   * still 0.53 mean cosine to the sharp faces, sigma 4: 2.0-2.4 and 0.20 (no better than another
+   * person: up to 0.46 to the NTU faces), sigma 8: 1.7-1.9 and 0.05. 3 sits between sigma 2 and 4.
+   */
+  faceMinSharpness: number;
+  /**
+   * Yaw (face-align.cjs yawOf) past which a face is a profile: on the turned heads of
+   * tears-of-steel (55 faces, yaw 0.04-1.0, crops looked at in order) those up to 0.7 are frontal
+   * to three-quarter, those from 0.72 profiles or not faces at all (a hand, a blur), and a profile
+   * aligned onto the frontal template says little of who it is.
+   */
+  faceMaxYaw: number;
+  /** Where the size and sharpness parts of a face's quality reach 1. */
+  faceGoodEyePx: number;
+  faceGoodSharpness: number;
 }
 
 export const DEFAULT_ANALYSIS_SETTINGS: AnalysisSettings = Object.freeze({
@@ -37,4 +78,11 @@ export const DEFAULT_ANALYSIS_SETTINGS: AnalysisSettings = Object.freeze({
   motionLongSide: 160,
   motionBatchFrames: 25,
   motionThresholds: DEFAULT_MOTION_THRESHOLDS,
+  faceRecognition: true,
+  identityLongSide: 960,
+  faceMinEyePx: 12,
+  faceMinSharpness: 3,
+  faceMaxYaw: 0.7,
+  faceGoodEyePx: 48,
+  faceGoodSharpness: 30,
 });

@@ -2,12 +2,14 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { statement } from '../catalog/statements';
-import type { CameraMotion, FaceBox, FrameFaceBoxes, LocalTag, ShotAnalysis } from './analysis-types';
+import type { CameraMotion, FaceBox, FaceIdentity, FrameFaceBoxes, LocalTag, ShotAnalysis } from './analysis-types';
+import { frameOfSample, insertFaceIdentity, shotFramesOf, thumbsToKeep } from './face-identity-store';
 import { CAMERA_MOVEMENTS, LOCAL_TAG_CATEGORIES } from './analysis-types';
 
 /**
  * The owner of the local analysis's tables (shot_analysis, shot_faces, shot_local_tags): its one
  * writer, and the reads the pipeline makes of them. Search reads them through its own read models.
+ * Each face's identity goes to face_identity (face-identity-store.ts) in the same transaction.
  */
 
 export interface StoreAnalysisOptions {
@@ -21,8 +23,11 @@ export interface StoreAnalysisOptions {
 export interface AnalysisRecord {
   shotId: number;
   framesSampled: number;
-  /** Landmarks when this seat detected the faces; boxes only when they came from another seat. */
-  faces: ReadonlyArray<{ frameIndex: number; timeS: number; faces: ReadonlyArray<FaceBox & { landmarks?: readonly number[] }> }>;
+  /**
+   * Landmarks and (recognition on) identities when this seat detected the faces; boxes only when
+   * they came from another seat, which keeps its embeddings to itself.
+   */
+  faces: ReadonlyArray<{ frameIndex: number; timeS: number; faces: ReadonlyArray<FaceBox & { landmarks?: readonly number[]; identity?: FaceIdentity }> }>;
   motion: CameraMotion;
   localTags: readonly LocalTag[];
 }
@@ -69,6 +74,10 @@ export function storeAnalysisRecords(db: Database.Database, shots: readonly Anal
       let framesWithFaces = 0;
       let maxFaces = 0;
       const largest: number[] = [];
+      const identities = s.faces.flatMap((f) => f.faces.map((face) => face.identity)).filter((x): x is FaceIdentity => !!x);
+      const shot = identities.length > 0 ? shotFramesOf(db, s.shotId) : null;
+      const keepThumbs = thumbsToKeep(identities);
+      let nth = 0;
       for (const f of s.faces) {
         if (f.faces.length > 0) {
           framesWithFaces++;
@@ -76,7 +85,10 @@ export function storeAnalysisRecords(db: Database.Database, shots: readonly Anal
         }
         maxFaces = Math.max(maxFaces, f.faces.length);
         for (const face of f.faces) {
-          insFace.run(s.shotId, f.frameIndex, f.timeS, face.x, face.y, face.w, face.h, face.score, JSON.stringify((face.landmarks ?? []).map((v) => Math.round(v * 1e4) / 1e4)));
+          const { lastInsertRowid } = insFace.run(s.shotId, f.frameIndex, f.timeS, face.x, face.y, face.w, face.h, face.score, JSON.stringify((face.landmarks ?? []).map((v) => Math.round(v * 1e4) / 1e4)));
+          if (!face.identity || !shot) continue;
+          const row = { faceId: Number(lastInsertRowid), clipId: shot.clip_id, frame: frameOfSample(shot, f.timeS), identity: face.identity, keepThumb: keepThumbs.has(nth++) };
+          insertFaceIdentity(db, row);
         }
       }
       largest.sort((a, b) => a - b);

@@ -9,6 +9,31 @@ export interface Face {
   score: number;
   /** x0, y0 ... x4, y4: right eye, left eye, nose tip, right and left mouth corner. */
   landmarks: number[];
+  /** What recognition made of the face; absent when recognition is off. */
+  identity?: FaceIdentity;
+}
+
+/**
+ * A face's worth for recognition and, above the floors (analysis-settings.ts), its identity.
+ * Stays on this machine: stored in face_identity, never uploaded, never published to a team.
+ */
+export interface FaceIdentity {
+  /** The embedding model's id (its file name): embeddings of another model are another space. */
+  model: string;
+  /** Distance between the eyes in source (display) pixels. */
+  eyePx: number;
+  /** Variance of the Laplacian of the aligned crop's gray over the gray's variance (face-align.cjs). */
+  sharpness: number;
+  /** 0 frontal .. 1 profile, from the landmarks. */
+  yaw: number;
+  /** 0..1, size, sharpness and pose together. */
+  quality: number;
+  /** Above every floor: may be given to a person. */
+  assignable: boolean;
+  /** L2-normalised; null when not assignable (the model is not run for those). */
+  embedding: Float32Array | null;
+  /** The aligned crop at 64x64, RGB interleaved; null when not assignable. */
+  thumb: Uint8Array | null;
 }
 
 /** Faces of one sampled frame of a shot (the same frames as the video tensor). */

@@ -52,7 +52,7 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
   if (given && given.length === 0) {
     return { profileId: profile.id, source, shots: [], stills: null, stats: { decodeMs: 0, totalMs: 0, framesDecoded: 0, fallbackShots: 0 } };
   }
-  const { outputs, tensor, faceGeom, motionGeom } = analysisOutputs(source, profile, settings, !!detect);
+  const { outputs, tensor, faceGeom, motionGeom, identityGeom, identityOut } = analysisOutputs(source, profile, settings, !!detect);
   const disp = tensor.disp;
   const rate = profile.audioSampleRate;
   const pool = opts.pool ?? new AnalysisPool();
@@ -67,7 +67,8 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
     if (!firstError) firstError = toAppError(e);
     decoder?.kill();
   };
-  const feed = new PoolFeed(pool, faceGeom, motionGeom, settings, signal, fail);
+  const identity = identityGeom && { geom: identityGeom, sourceWidth: disp.width, sourceHeight: disp.height };
+  const feed = new PoolFeed(pool, faceGeom, motionGeom, identity, settings, signal, fail);
 
   let lastProgress = -1;
   const progress = (fraction: number, shotsTotal: number | null) => {
@@ -106,6 +107,8 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
           feed.pushFace(frame);
         } else if (o === OUT_MOTION) {
           feed.pushMotion(frame);
+        } else if (o === identityOut) {
+          feed.pushIdentity(frame);
         } else {
           // The time arrives later on ffmpeg's log; retime() sets them all once the decode is over.
           detector!.push(frame, Number.NaN);
@@ -199,7 +202,7 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
     const faces: FrameFaces[] = frameTimes.map((timeS, frameIndex) => ({
       frameIndex,
       timeS,
-      faces: (faceLists[frameIndex] ?? []).map((f) => ({ x: f.x, y: f.y, w: f.w, h: f.h, score: f.score, landmarks: f.landmarks })),
+      faces: (faceLists[frameIndex] ?? []).map((f) => ({ x: f.x, y: f.y, w: f.w, h: f.h, score: f.score, landmarks: f.landmarks, ...(f.identity && { identity: f.identity }) })),
     }));
     const motion = classifyMotion(steps, motionGeom.outWidth, 1 / settings.motionFps, settings.motionThresholds);
     const shotFrames: ShotFrames = {
@@ -235,9 +238,10 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
   /** One frame at the midpoint of a shot shorter than the sampling interval, for tensor and faces. */
   async function singleFrame(shot: AnalyzeShotInput): Promise<{ tensor: Uint8Array | null; atS: number; faces: RawFace[][] }> {
     const atS = (shot.startS + shot.endS) / 2;
-    const [tensor, face] = await firstFramesAt(opts.filePath, atS, [outputs[OUT_TENSOR]!, outputs[OUT_FACES]!], { ffmpegPath: opts.ffmpegPath, signal });
+    const wanted = [outputs[OUT_TENSOR]!, outputs[OUT_FACES]!, ...(identityOut === null ? [] : [outputs[identityOut]!])];
+    const [tensor, face, big] = await firstFramesAt(opts.filePath, atS, wanted, { ffmpegPath: opts.ffmpegPath, signal });
     // Nothing decodable there (past the end of the stream): the shot gets no tensor and no tags.
-    const faces = tensor && face ? await feed.detectFaces([face]) : [];
+    const faces = tensor && face ? await feed.detectFaces([face], big ? [big] : []) : [];
     return { tensor: tensor ?? null, atS, faces };
   }
 }

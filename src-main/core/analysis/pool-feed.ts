@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FitGeometry } from '../media/frame-geometry';
 import type { AnalysisPool } from './analysis-pool';
 import type { AnalysisSettings } from './analysis-settings';
@@ -9,6 +10,8 @@ function noop(): void {}
 /**
  * Faces and motion of a decode's frames, worked out in the analysis pool while the decode goes on
  * (neither depends on the shots): frames are sent in batches and each answer is put in its place.
+ * With an identity geometry (recognition on) face frame k goes with identity frame k, the same
+ * instant at a size faces can be aligned from, in the same task (both transferred, not copied).
  * A failed task goes to `onError` at once (the caller stops the decode); `settled` waits for every
  * answer.
  */
@@ -22,6 +25,7 @@ export class PoolFeed {
   private readonly tasks: Array<Promise<unknown>> = [];
   private faceBatch: Uint8Array[] = [];
   private faceBatchStart = 0;
+  private identityBatch: Uint8Array[] = [];
   private motionBatch: Uint8Array[] = [];
   private motionBatchStart = 0;
 
@@ -29,15 +33,20 @@ export class PoolFeed {
     private readonly pool: AnalysisPool,
     private readonly faceGeom: FitGeometry,
     private readonly motionGeom: FitGeometry,
+    private readonly identity: { geom: FitGeometry; sourceWidth: number; sourceHeight: number } | null,
     private readonly settings: AnalysisSettings,
     private readonly signal: AbortSignal | undefined,
     private readonly onError: (e: unknown) => void,
   ) {}
 
-  /** Faces of these detector-size frames, one list per frame (not tracked: the caller awaits it). */
-  detectFaces(frames: Uint8Array[]): Promise<RawFace[][]> {
+  /**
+   * Faces of these detector-size frames, one list per frame, with their identities from the
+   * identity frames of the same instants when given (not tracked: the caller awaits it).
+   */
+  detectFaces(frames: Uint8Array[], identityFrames: Uint8Array[] = []): Promise<RawFace[][]> {
     const g = this.faceGeom;
     const s = this.settings;
+    const id = this.identity;
     return this.pool.detectFaces(
       {
         width: g.outWidth,
@@ -48,6 +57,21 @@ export class PoolFeed {
         scoreThreshold: s.faceScoreThreshold,
         nmsThreshold: s.faceNmsThreshold,
         topK: s.faceTopK,
+        identity: id
+          ? {
+              width: id.geom.outWidth,
+              height: id.geom.outHeight,
+              sourceWidth: id.sourceWidth,
+              sourceHeight: id.sourceHeight,
+              frames: identityFrames,
+              minEyePx: s.faceMinEyePx,
+              minSharpness: s.faceMinSharpness,
+              maxYaw: s.faceMaxYaw,
+              goodEyePx: s.faceGoodEyePx,
+              goodSharpness: s.faceGoodSharpness,
+              model: path.basename(this.pool.embeddingModelPath),
+            }
+          : undefined,
       },
       this.signal,
     );
@@ -55,7 +79,12 @@ export class PoolFeed {
 
   pushFace(frame: Uint8Array): void {
     this.faceBatch.push(frame);
-    if (this.faceBatch.length >= this.settings.faceBatchFrames) this.flushFaces();
+    this.maybeFlushFaces();
+  }
+
+  pushIdentity(frame: Uint8Array): void {
+    this.identityBatch.push(frame);
+    this.maybeFlushFaces();
   }
 
   pushMotion(frame: Uint8Array): void {
@@ -81,13 +110,20 @@ export class PoolFeed {
     this.tasks.push(p);
   }
 
-  private flushFaces(): void {
-    if (this.faceBatch.length === 0) return;
+  /** A batch goes once it is full and, with recognition on, its identity frames have come too. */
+  private maybeFlushFaces(): void {
+    const ready = this.identity ? Math.min(this.faceBatch.length, this.identityBatch.length) : this.faceBatch.length;
+    if (ready >= this.settings.faceBatchFrames) this.flushFaces(ready);
+  }
+
+  /** Sends the first n face frames (all by default) with the identity frames of the same instants. */
+  private flushFaces(n = this.faceBatch.length): void {
+    if (n === 0) return;
     const start = this.faceBatchStart;
-    const frames = this.faceBatch;
-    this.faceBatchStart += frames.length;
-    this.faceBatch = [];
-    this.track(this.detectFaces(frames).then((faces) => faces.forEach((list, k) => (this.facesAt[start + k] = list))));
+    const frames = this.faceBatch.splice(0, n);
+    const identityFrames = this.identityBatch.splice(0, n);
+    this.faceBatchStart += n;
+    this.track(this.detectFaces(frames, identityFrames).then((faces) => faces.forEach((list, k) => (this.facesAt[start + k] = list))));
   }
 
   private flushMotion(): void {

@@ -5,6 +5,8 @@ import { AppError } from '../../../src-shared/errors';
 import { electronResourcesPath, findAppRoot, type ResourceLocations } from '../util/app-resources';
 
 export const FACE_MODEL_FILE = 'yunet_n_dynamic.onnx';
+/** The face identity model; its file name is the model id stored with each embedding. */
+export const EMBEDDING_MODEL_FILE = 'mobilefacenet.onnx';
 export const WORKER_FILE = 'analysis-worker.cjs';
 
 // In the package the build copies resources/models -> <resources>/models and
@@ -16,19 +18,21 @@ function firstExisting(candidates: Array<string | null | undefined>, what: strin
   throw new AppError('not_found', `${what} not found; looked in: ${list.join(', ')}`);
 }
 
-/** The YuNet model: explicit path, REELSCOUT_FACE_MODEL, packaged resources, the repository. */
-export function resolveFaceModelPath(explicit?: string, loc: ResourceLocations = {}): string {
-  if (explicit) return firstExisting([explicit], 'face model');
+function resolveModel(file: string, what: string, explicit: string | undefined, env: string | undefined, loc: ResourceLocations): string {
+  if (explicit) return firstExisting([explicit], what);
   const res = loc.resourcesPath ?? electronResourcesPath();
   const root = loc.appRoot ?? findAppRoot();
-  return firstExisting(
-    [
-      process.env.REELSCOUT_FACE_MODEL,
-      res && path.join(res, 'models', FACE_MODEL_FILE),
-      root && path.join(root, 'resources', 'models', FACE_MODEL_FILE),
-    ],
-    'face model',
-  );
+  return firstExisting([env, res && path.join(res, 'models', file), root && path.join(root, 'resources', 'models', file)], what);
+}
+
+/** The YuNet model: explicit path, REELSCOUT_FACE_MODEL, packaged resources, the repository. */
+export function resolveFaceModelPath(explicit?: string, loc: ResourceLocations = {}): string {
+  return resolveModel(FACE_MODEL_FILE, 'face model', explicit, process.env.REELSCOUT_FACE_MODEL, loc);
+}
+
+/** MobileFaceNet: explicit path, REELSCOUT_EMBEDDING_MODEL, packaged resources, the repository. */
+export function resolveEmbeddingModelPath(explicit?: string, loc: ResourceLocations = {}): string {
+  return resolveModel(EMBEDDING_MODEL_FILE, 'face embedding model', explicit, process.env.REELSCOUT_EMBEDDING_MODEL, loc);
 }
 
 /** The worker script: explicit path, packaged resources, beside this file (source tree), the repository. */

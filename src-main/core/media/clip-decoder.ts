@@ -10,7 +10,7 @@ import { stillsBranches, type StillsRequest } from './stills';
 import type { FitGeometry } from './frame-geometry';
 import { gridFilter } from './frame-grid';
 
-export type PixelFormat = 'rgb24' | 'bgr24' | 'gray';
+export type PixelFormat = 'rgb24' | 'bgr24' | 'gray' | 'yuv420p';
 
 /** One raw video output of the decoder: a frame rate and a geometry of its own. */
 export interface VideoOutput {
@@ -58,7 +58,8 @@ export interface DecodeSinks {
   onAudio: (samples: Float32Array) => void;
 }
 
-const BYTES_PER_PIXEL: Record<PixelFormat, number> = { rgb24: 3, bgr24: 3, gray: 1 };
+/** yuv420p: a full-size Y plane and quarter-size U and V (even sizes only). */
+const BYTES_PER_PIXEL: Record<PixelFormat, number> = { rgb24: 3, bgr24: 3, gray: 1, yuv420p: 1.5 };
 
 /**
  * Threads for a decode that shares the machine with `decodesAtOnce - 1` others: the cores split

@@ -110,3 +110,18 @@ export function motionGeometry(srcW: number, srcH: number, longSide: number): Fi
     filter: `scale=${w}:${h}:flags=area,setsar=1`,
   };
 }
+
+/** Frames to align faces from: aspect kept, long side `longSide` or the source's when smaller (never upscaled), no padding. */
+export function identityGeometry(srcW: number, srcH: number, longSide: number): FitGeometry {
+  const f = Math.min(1, longSide / Math.max(srcW, srcH));
+  const w = even(srcW * f);
+  const h = even(srcH * f);
+  return {
+    scaledWidth: w,
+    scaledHeight: h,
+    outWidth: w,
+    outHeight: h,
+    content: { x: 0, y: 0, width: w, height: h },
+    filter: `scale=${w}:${h},setsar=1`,
+  };
+}

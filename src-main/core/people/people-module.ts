@@ -1,4 +1,4 @@
-import { FACE_EMBEDDING_MODEL } from '../analysis/face-identity-store';
+import { EMBEDDING_MODEL_FILE } from '../analysis/resource-paths';
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { EventBus } from '../rpc/event-bus';
 import { DEFAULT_TENSOR_PROFILE } from '../tensors/tensor-profile';
@@ -17,7 +17,8 @@ export interface PeopleModuleDeps {
 export function createPeopleModule(d: PeopleModuleDeps) {
   const service = createPeopleService({
     db: d.db,
-    model: () => FACE_EMBEDDING_MODEL,
+    // Faces carry the embedding model's file name (analysis/pool-feed.ts): another file is another space.
+    model: () => EMBEDDING_MODEL_FILE,
     changed: (clipIds) => d.events.emit('catalog.changed', { reason: 'people', ...(clipIds ? { clipIds } : {}) }),
   });
   return {

@@ -1,5 +1,5 @@
 import { AppError } from '../../../src-shared/errors';
-import { forgetFaceIdentities } from '../analysis/face-identity-store';
+import { forgetFaces } from '../analysis/face-identity-store';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { assignableFacesOfClip, clipsWithFaces, faceViews, placesOf, placesOfClip, unassignedFaces, type FaceRecord } from './face-read-store';
 import { dbscan, DEFAULT_THRESHOLDS, dot, matchFace, type GroupingThresholds } from './grouping';
@@ -65,7 +65,7 @@ export function createPeopleService(d: PeopleServiceDeps) {
       }
       if (!best) continue;
       if (f.kind === 'forget') {
-        forgetFaceIdentities(db, [best.faceId]);
+        forgetFaces(db, [best.faceId]);
         people.unassignFace(db, best.faceId);
         best.assignable = false;
         continue;
@@ -216,7 +216,7 @@ export function createPeopleService(d: PeopleServiceDeps) {
         const p = people.personById(db, personId);
         const faceIds = people.membersOf(db, personId).map((m) => m.face_id);
         forgetPerson(db, p.uuid, [...placesOf(db, faceIds).values()], now());
-        forgetFaceIdentities(db, faceIds);
+        forgetFaces(db, faceIds);
         people.deletePerson(db, personId);
         protos.stale(personId);
       })();

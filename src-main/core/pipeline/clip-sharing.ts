@@ -259,7 +259,8 @@ export class ClipSharing implements ClipShare {
       applyClipEvent(db, clipId, { type: 'shotsDetected', sameShots: same });
       const shotIds = new Map(shotsOfClip(db, clipId).map((s) => [s.idx, s.id]));
       this.o.store.insertPublished(clipId, shotIds, r.segments, { model: r.model, region: r.region, profileId: r.profileId });
-      // Faces, motion and local tags as the decoding seat found them (grouped by its face model).
+      // Faces, motion and local tags as the decoding seat found them (grouped by its face model);
+      // faces as boxes only, without identities (embeddings are never published: clip-results-store.ts).
       const byModel = new Map<string, AnalysisRecord[]>();
       for (const shot of r.shots) {
         const shotId = shotIds.get(shot.idx);

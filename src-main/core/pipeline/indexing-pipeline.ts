@@ -82,6 +82,7 @@ export class IndexingPipeline {
       tools: o.tools ?? (() => ({})),
       decodeThreads: (job) => decodeThreads(os.availableParallelism(), decodesAtOnce(this.queue.runningJobs(), job)),
       proxySettings: o.proxySettings ?? (() => ({ policy: 'needed', budgetBytes: DEFAULT_PROXY_BUDGET_GB * 1e9 })),
+      faceRecognition: o.faceRecognition ?? (() => true),
       analysisPool: () => (this.pool ??= new AnalysisPool(o.analysis)),
       callsPerJob: o.callsPerJob ?? 4,
       pollDelayMs: o.pollDelayMs ?? defaultPollDelay,

@@ -51,6 +51,8 @@ export interface StageDeps {
   decodeThreads(job: Job): number;
   /** When a clip's decode also writes a viewing proxy, and the space proxies may take (Settings). */
   proxySettings(): ProxySettings;
+  /** Whether a clip's decode also makes its faces' identity embeddings (Settings). */
+  faceRecognition(): boolean;
   /** The worker pool for faces and motion, made on first use and shared by every clip. */
   analysisPool(): AnalysisPool;
   /** Service calls one network job makes at once (the client's limiter still bounds the key as a whole). */

@@ -54,4 +54,6 @@ export interface IndexingPipelineOptions {
   share?: () => ClipShare | null;
   /** When decodes also write viewing proxies and their space; 'needed' and the default budget when absent. */
   proxySettings?: () => ProxySettings;
+  /** Whether decodes also make the faces' identity embeddings (Settings); on when absent. */
+  faceRecognition?: () => boolean;
 }

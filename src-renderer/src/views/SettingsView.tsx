@@ -7,6 +7,7 @@ import { useSettings } from '../api/use-settings';
 import { BackupList } from '../components/catalog/BackupList';
 import { ProxySettings } from '../components/playback/ProxySettings';
 import { TeamLibrarySection } from '../components/team/TeamLibrarySection';
+import { FaceRecognitionSettings } from '../components/people/FaceRecognitionSettings';
 import '../components/catalog/catalog.css';
 
 type TestResult = { ok: boolean; text: string };
@@ -220,6 +221,13 @@ export function SettingsView({ health, onCatalogChanged }: { health: CatalogHeal
         onSaved={(s) => {
           setSettings(s);
           setDraft({ ...draft, proxies: s.preferences.proxies, proxyBudgetGb: s.preferences.proxyBudgetGb });
+        }}
+      />
+      <FaceRecognitionSettings
+        preferences={settings.preferences}
+        onSaved={(s) => {
+          setSettings(s);
+          setDraft({ ...draft, faceRecognition: s.preferences.faceRecognition });
         }}
       />
       <TeamLibrarySection />

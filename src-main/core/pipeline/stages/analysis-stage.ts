@@ -85,6 +85,7 @@ export function analysisStage(d: StageDeps): StageHandler<'analysis'> {
               }
             : known,
           profile: d.profile,
+          settings: { faceRecognition: d.faceRecognition() },
           retainTensors: false,
           pool,
           signal: ctx.signal,

@@ -13,7 +13,13 @@ import type { TeamLease } from './team-job-store';
  * other seat instead of decoding, uploading and paying again.
  */
 
-/** The local analysis of a shot (faces as boxes, camera motion, local tags), as the seat that decoded it made it. */
+/**
+ * The local analysis of a shot (faces as boxes, camera motion, local tags), as the seat that decoded it made it.
+ * Faces go as boxes only: their identity embeddings (face_identity) stay on the seat that made
+ * them and are never published. A seat that adopts these results has the boxes and no identities,
+ * so its People view does not see those faces until it analyses the clip itself; acceptable for
+ * now (issue 39), and a seat's people are its own.
+ */
 export const publishedAnalysisSchema = z.object({
   faceModel: z.string(),
   framesSampled: z.number().int().min(0),

@@ -1,0 +1,167 @@
+'use strict';
+// Face alignment for the identity embedding: the similarity transform that puts a face's five
+// landmarks on the ArcFace template, the bilinear warp of a yuv420p frame through it, and the
+// measures of a crop's worth (pose from the landmarks, sharpness of the crop). Plain CommonJS: it
+// runs in the analysis worker threads. Types: face-align.d.cts.
+
+/** The ArcFace 112x112 template: image-left eye, image-right eye, nose tip, image-left and image-right mouth corner. */
+const TEMPLATE = [38.2946, 51.6963, 73.5318, 51.5014, 56.0252, 71.7366, 41.5493, 92.3655, 70.7299, 92.2041];
+const CROP = 112;
+/** Eye distance over eyes-to-mouth height on the frontal template (0.866). */
+const FRONTAL_RATIO = (() => {
+  const t = TEMPLATE;
+  const height = Math.hypot((t[6] + t[8] - t[0] - t[2]) / 2, (t[7] + t[9] - t[1] - t[3]) / 2);
+  return Math.hypot(t[2] - t[0], t[3] - t[1]) / height;
+})();
+
+/**
+ * Least-squares similarity (rotation, uniform scale, translation; no reflection) mapping the
+ * points `src` onto `dst` (both x0, y0, x1, y1, ...): x' = a x - b y + tx, y' = b x + a y + ty.
+ * Null when the source points coincide.
+ */
+function fitSimilarity(src, dst) {
+  const n = src.length / 2;
+  let psx = 0, psy = 0, qsx = 0, qsy = 0;
+  for (let i = 0; i < n; i++) {
+    psx += src[2 * i];
+    psy += src[2 * i + 1];
+    qsx += dst[2 * i];
+    qsy += dst[2 * i + 1];
+  }
+  psx /= n;
+  psy /= n;
+  qsx /= n;
+  qsy /= n;
+  let norm = 0, dot = 0, cross = 0;
+  for (let i = 0; i < n; i++) {
+    const px = src[2 * i] - psx, py = src[2 * i + 1] - psy;
+    const qx = dst[2 * i] - qsx, qy = dst[2 * i + 1] - qsy;
+    norm += px * px + py * py;
+    dot += px * qx + py * qy;
+    cross += px * qy - py * qx;
+  }
+  if (!(norm > 1e-12)) return null;
+  const a = dot / norm;
+  const b = cross / norm;
+  return { a, b, tx: qsx - (a * psx - b * psy), ty: qsy - (b * psx + a * psy) };
+}
+
+/** Bilinear sample of a plane (pw x ph) at (x, y); neighbours outside the plane count as `outside`. */
+function sample(plane, offset, pw, ph, x, y, outside) {
+  const x0 = Math.floor(x), y0 = Math.floor(y);
+  const fx = x - x0, fy = y - y0;
+  let v = 0;
+  for (let k = 0; k < 4; k++) {
+    const xi = x0 + (k & 1), yi = y0 + (k >> 1);
+    const w = ((k & 1) ? fx : 1 - fx) * ((k >> 1) ? fy : 1 - fy);
+    v += w * (xi < 0 || yi < 0 || xi >= pw || yi >= ph ? outside : plane[offset + yi * pw + xi]);
+  }
+  return v;
+}
+
+function byte(v) {
+  return v < 0 ? 0 : v > 255 ? 255 : Math.round(v);
+}
+
+/**
+ * Warps a yuv420p frame (width x height, both even: Y, then U and V at half size) through the
+ * similarity `m` (frame -> crop) into a size x size interleaved RGB crop: each crop pixel samples
+ * the planes bilinearly at the inverse-mapped point (chroma at half the coordinates, centred
+ * between luma rows as MPEG chroma is) and is converted with BT.601 limited-range coefficients,
+ * what ffmpeg assumes for untagged video. Outside the frame is black (Y 16, U and V 128).
+ * yuv420p rather than bgr24 from ffmpeg: half the bytes through the pipe and no colour conversion
+ * of whole frames for the few pixels of the faces.
+ */
+function warpToRgb(frame, width, height, m, size, out) {
+  const dst = out && out.length === size * size * 3 ? out : new Uint8Array(size * size * 3);
+  const det = m.a * m.a + m.b * m.b;
+  const ia = m.a / det, ib = m.b / det;
+  const cw = width >> 1, ch = height >> 1;
+  const uAt = width * height, vAt = uAt + cw * ch;
+  for (let v = 0, o = 0; v < size; v++) {
+    for (let u = 0; u < size; u++, o += 3) {
+      const du = u - m.tx, dv = v - m.ty;
+      const sx = ia * du + ib * dv;
+      const sy = -ib * du + ia * dv;
+      const y = 1.164 * (sample(frame, 0, width, height, sx, sy, 16) - 16);
+      const cb = sample(frame, uAt, cw, ch, sx / 2, (sy - 0.5) / 2, 128) - 128;
+      const cr = sample(frame, vAt, cw, ch, sx / 2, (sy - 0.5) / 2, 128) - 128;
+      dst[o] = byte(y + 1.596 * cr);
+      dst[o + 1] = byte(y - 0.392 * cb - 0.813 * cr);
+      dst[o + 2] = byte(y + 2.017 * cb);
+    }
+  }
+  return dst;
+}
+
+/** The transform `m` followed by a uniform scale of the crop (the 112 px template drawn at another size). */
+function scaled(m, f) {
+  return { a: m.a * f, b: m.b * f, tx: m.tx * f, ty: m.ty * f };
+}
+
+const MEAN = [0.485, 0.456, 0.406];
+const STD = [0.229, 0.224, 0.225];
+
+/** RGB crop -> planar float32 (3, size, size): /255, then the ImageNet mean and std MobileFaceNet was trained with. */
+function rgbToInput(rgb, size, out) {
+  const plane = size * size;
+  const dst = out && out.length === plane * 3 ? out : new Float32Array(plane * 3);
+  for (let i = 0; i < plane; i++) {
+    for (let c = 0; c < 3; c++) dst[c * plane + i] = (rgb[i * 3 + c] / 255 - MEAN[c]) / STD[c];
+  }
+  return dst;
+}
+
+/**
+ * Sharpness of an aligned RGB crop: the variance of the 4-neighbour Laplacian of its gray (0..255)
+ * over the face's inner box (eyes to mouth, away from any black border the warp left). Measured on
+ * the 112 px crop, so faces of every size are judged at the same scale. Dividing by the gray's own
+ * variance (to discount contrast) was tried and dropped: it rose again for heavy blur once the
+ * encoder's noise was all that was left (asl_book blurred with sigma 8: 0.012 against 0.008 at
+ * sigma 2), while the plain variance falls steadily (table at faceMinSharpness).
+ */
+function sharpness(rgb, size) {
+  const s = size / CROP;
+  const x0 = Math.round(28 * s), x1 = Math.round(84 * s), y0 = Math.round(36 * s), y1 = Math.round(100 * s);
+  const gray = (x, y) => {
+    const p = (y * size + x) * 3;
+    return 0.299 * rgb[p] + 0.587 * rgb[p + 1] + 0.114 * rgb[p + 2];
+  };
+  let n = 0, sl = 0, sl2 = 0;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const g = gray(x, y);
+      const l = gray(x - 1, y) + gray(x + 1, y) + gray(x, y - 1) + gray(x, y + 1) - 4 * g;
+      n++;
+      sl += l;
+      sl2 += l * l;
+    }
+  }
+  return sl2 / n - (sl / n) ** 2;
+}
+
+function clamp01(v) {
+  return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+/**
+ * How far the head is turned, 0 frontal .. 1 profile, from five landmarks in square pixels: the
+ * larger of (a) the nose's offset from the eyes' midpoint along the eye line, as a fraction of half
+ * the eye distance (1: the nose is over the nearer eye), and (b) how much the eye distance has
+ * shrunk against the eyes-to-mouth height (FRONTAL_RATIO on the template; it shrinks with the
+ * cosine of the turn).
+ */
+function yawOf(p) {
+  const ex = p[2] - p[0], ey = p[3] - p[1];
+  const eyeDist = Math.hypot(ex, ey);
+  if (!(eyeDist > 0)) return 1;
+  const mx = (p[0] + p[2]) / 2, my = (p[1] + p[3]) / 2;
+  const along = ((p[4] - mx) * ex + (p[5] - my) * ey) / eyeDist;
+  const mouthX = (p[6] + p[8]) / 2, mouthY = (p[7] + p[9]) / 2;
+  const height = Math.hypot(mouthX - mx, mouthY - my);
+  const nose = Math.abs(along) / (eyeDist / 2);
+  const width = height > 0 ? 1 - eyeDist / height / FRONTAL_RATIO : 1;
+  return clamp01(Math.max(nose, width));
+}
+
+module.exports = { TEMPLATE, CROP, fitSimilarity, warpToRgb, scaled, rgbToInput, sharpness, yawOf };

@@ -1,0 +1,67 @@
+'use strict';
+// What a detected face is worth for recognition, and its identity embedding when it is worth one.
+// Runs in the analysis worker after YuNet, on the decode's identity frame (yuv420p, long side up to
+// 960 px) of the same instant. Plain CommonJS; types: face-identity.d.cts.
+
+const { TEMPLATE, CROP, fitSimilarity, warpToRgb, scaled, rgbToInput, sharpness, yawOf } = require('./face-align.cjs');
+
+/** Side of the thumbnail kept of a face (RGB, interleaved): 12 KB raw, a few KB as PNG. */
+const THUMB = 64;
+
+function clamp01(v) {
+  return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+/** The embedding, scaled to unit length (MobileFaceNet's output is not). */
+function l2normalize(v) {
+  let s = 0;
+  for (let i = 0; i < v.length; i++) s += v[i] * v[i];
+  const out = new Float32Array(v.length);
+  const n = Math.sqrt(s);
+  if (n > 0) for (let i = 0; i < v.length; i++) out[i] = v[i] / n;
+  return out;
+}
+
+/**
+ * The identity of each face (fractions of the picture) in one frame: eye distance in source
+ * pixels, yaw, sharpness, quality, and, for faces above every floor, the L2-normalised embedding
+ * (`embed`: the model on a planar float32 input) and a thumbnail of the aligned crop. Faces under
+ * a floor are not embedded at all: that is the CPU the floors save.
+ */
+async function identifyFaces(faces, frame, task, embed) {
+  const { width, height, sourceWidth, sourceHeight } = task;
+  const out = [];
+  let rgb = null;
+  let input = null;
+  for (const f of faces) {
+    const l = f.landmarks;
+    const src = l.map((v, i) => (i % 2 === 0 ? v * sourceWidth : v * sourceHeight));
+    const eyePx = Math.hypot(src[2] - src[0], src[3] - src[1]);
+    const yaw = yawOf(src);
+    const m = fitSimilarity(
+      l.map((v, i) => (i % 2 === 0 ? v * width : v * height)),
+      TEMPLATE,
+    );
+    if (!m) {
+      out.push({ model: task.model, eyePx, sharpness: 0, yaw, quality: 0, assignable: false, embedding: null, thumb: null });
+      continue;
+    }
+    rgb = warpToRgb(frame, width, height, m, CROP, rgb);
+    const sharp = sharpness(rgb, CROP);
+    const quality = Math.cbrt(
+      clamp01((eyePx - task.minEyePx) / (task.goodEyePx - task.minEyePx)) * clamp01(sharp / task.goodSharpness) * (1 - yaw),
+    );
+    const assignable = eyePx >= task.minEyePx && sharp >= task.minSharpness && yaw <= task.maxYaw;
+    let embedding = null;
+    let thumb = null;
+    if (assignable) {
+      input = rgbToInput(rgb, CROP, input);
+      embedding = l2normalize(await embed(input));
+      thumb = warpToRgb(frame, width, height, scaled(m, THUMB / CROP), THUMB, null);
+    }
+    out.push({ model: task.model, eyePx, sharpness: sharp, yaw, quality, assignable, embedding, thumb });
+  }
+  return out;
+}
+
+module.exports = { THUMB, identifyFaces, l2normalize };

