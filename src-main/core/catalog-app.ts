@@ -23,6 +23,7 @@ import { posterPathOf } from './library/thumbnail-store';
 import { createMarksHandlers } from './marks/marks-handlers';
 import { createSelectsHandlers } from './library/selects';
 import { createExportHandlers } from './export/export-handlers';
+import { createPresenceStore } from './people/presence-store';
 import { createServiceActionsHandlers } from './service-actions/service-actions-handlers';
 import { createFilesHandlers, type DesktopShell } from './files/files-handlers';
 import { createAppPipeline } from './pipeline/app-pipeline';
@@ -182,7 +183,8 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
     ...createSelectsHandlers(db, events, marksSaved),
     ...people.handlers,
     'team.activity': () => team?.activity() ?? { joined: false, online: false, clips: 0, indexedHere: 0, fromOtherSeats: 0, unpublished: 0, notHere: 0, notHereShares: [], held: null },
-    ...createExportHandlers(db, n.desktop),
+    // Faces are sampled on the tensor grid: a sample stands for one step of the pipeline's profile.
+    ...createExportHandlers(db, n.desktop, createPresenceStore(db, 1 / pipeline.pipeline.profile.fps)),
     ...createServiceActionsHandlers({
       db,
       events,

@@ -39,6 +39,7 @@ function evilDocument(): ExportDocument {
     rating: 'favorite',
     keywords: ['=1+1', '@SUM(A1:A9)', '-2+3', '\tTAB'],
     markers: [{ frame: 20, durationFrames: 0, name: 'tab\there\nand a line', note: 'two\r\nlines\u2028sep', kind: 'user' }],
+    people: [],
   };
   return { title: 'Title\n002  EVIL', sequenceRate: rate, sequenceDropFrame: false, items: [item, { ...item, name: '-1 take', keywords: [] }] };
 }
