@@ -173,6 +173,9 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
     // joined: the edit is sent soon (it is in the catalog's outbox either way)
     team?.marksEdited();
   };
+  // Where named people are, for every reader (the hand-off files): one store. Faces are sampled on
+  // the tensor grid, so a sample stands for one step of the pipeline's profile.
+  const presence = createPresenceStore(db, 1 / pipeline.pipeline.profile.fps);
   const handlers: Handlers = {
     ...n.own,
     ...library.handlers,
@@ -183,8 +186,7 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
     ...createSelectsHandlers(db, events, marksSaved),
     ...people.handlers,
     'team.activity': () => team?.activity() ?? { joined: false, online: false, clips: 0, indexedHere: 0, fromOtherSeats: 0, unpublished: 0, notHere: 0, notHereShares: [], held: null },
-    // Faces are sampled on the tensor grid: a sample stands for one step of the pipeline's profile.
-    ...createExportHandlers(db, n.desktop, createPresenceStore(db, 1 / pipeline.pipeline.profile.fps)),
+    ...createExportHandlers(db, n.desktop, presence),
     ...createServiceActionsHandlers({
       db,
       events,
