@@ -23,7 +23,6 @@ import { posterPathOf } from './library/thumbnail-store';
 import { createMarksHandlers } from './marks/marks-handlers';
 import { createSelectsHandlers } from './library/selects';
 import { createExportHandlers } from './export/export-handlers';
-import { createPresenceStore } from './people/presence-store';
 import { createServiceActionsHandlers } from './service-actions/service-actions-handlers';
 import { createFilesHandlers, type DesktopShell } from './files/files-handlers';
 import { createAppPipeline } from './pipeline/app-pipeline';
@@ -173,9 +172,6 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
     // joined: the edit is sent soon (it is in the catalog's outbox either way)
     team?.marksEdited();
   };
-  // Where named people are, for every reader (the hand-off files): one store. Faces are sampled on
-  // the tensor grid, so a sample stands for one step of the pipeline's profile.
-  const presence = createPresenceStore(db, 1 / pipeline.pipeline.profile.fps);
   const handlers: Handlers = {
     ...n.own,
     ...library.handlers,
@@ -186,7 +182,7 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
     ...createSelectsHandlers(db, events, marksSaved),
     ...people.handlers,
     'team.activity': () => team?.activity() ?? { joined: false, online: false, clips: 0, indexedHere: 0, fromOtherSeats: 0, unpublished: 0, notHere: 0, notHereShares: [], held: null },
-    ...createExportHandlers(db, n.desktop, presence),
+    ...createExportHandlers(db, n.desktop, people.presence),
     ...createServiceActionsHandlers({
       db,
       events,
