@@ -185,7 +185,7 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
     ...createSelectsHandlers(db, events, marksSaved),
     ...people.handlers,
     'team.activity': () => team?.activity() ?? { joined: false, online: false, clips: 0, indexedHere: 0, fromOtherSeats: 0, unpublished: 0, notHere: 0, notHereShares: [], held: null },
-    ...createExportHandlers(db, n.desktop),
+    ...createExportHandlers(db, n.desktop, people.presence),
     ...createServiceActionsHandlers({
       db,
       events,

@@ -5,7 +5,7 @@ import { storeAnalysis } from '../../src-main/core/analysis/analysis-store';
 import { probeSource } from '../../src-main/core/analysis/source-info';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { mediaFile } from '../helpers/paths';
-import { seedPerson, storedFaces } from '../helpers/seed-people';
+import { seedPersonOnFaces, storedFaces } from '../helpers/seed-people';
 import type { EmbeddedClip } from '../integration/search-fixture';
 import { launchApp, type E2eApp } from './harness';
 import { searchableLibrary } from './search-world';
@@ -40,9 +40,9 @@ beforeAll(async () => {
     await pool.close();
   }
   const faces = storedFaces(db);
-  seedPerson(db, 'Ana María', faces.filter((f) => f.clipId === clips[0]!.clipId));
-  seedPerson(db, 'Tom', faces.filter((f) => f.clipId === clips[1]!.clipId));
-  seedPerson(db, 'Marco', []);
+  seedPersonOnFaces(db, 'Ana María', faces.filter((f) => f.clipId === clips[0]!.clipId));
+  seedPersonOnFaces(db, 'Tom', faces.filter((f) => f.clipId === clips[1]!.clipId));
+  seedPersonOnFaces(db, 'Marco', []);
 }, 240_000);
 
 afterAll(async () => {

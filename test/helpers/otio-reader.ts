@@ -34,6 +34,8 @@ export interface ReadItem {
   targetUrl: string | null;
   reference: string | null;
   markers: ReadMarker[];
+  /** The comment lines of an EDL event the cmx_3600 reader has no meaning for ("PEOPLE: ..."), as it keeps them. */
+  comments: string[];
 }
 export interface ReadTrack {
   kind: string;
@@ -57,7 +59,8 @@ def item(c):
     ref = getattr(c, 'media_reference', None)
     return {'schema': c.schema_name(), 'name': c.name, 'start': sr.start_time.value if sr else 0, 'duration': sr.duration.value if sr else 0,
             'rate': sr.start_time.rate if sr else 0, 'targetUrl': getattr(ref, 'target_url', None), 'reference': ref.schema_name() if ref else None,
-            'markers': [{'name': m.name, 'start': m.marked_range.start_time.value, 'duration': m.marked_range.duration.value} for m in getattr(c, 'markers', [])]}
+            'markers': [{'name': m.name, 'start': m.marked_range.start_time.value, 'duration': m.marked_range.duration.value} for m in getattr(c, 'markers', [])],
+            'comments': list(c.metadata.get('cmx_3600', {}).get('comments', []))}
 print(json.dumps([{'name': t.name, 'tracks': [{'kind': str(tr.kind), 'name': tr.name, 'items': [item(c) for c in tr]} for tr in t.tracks]} for t in timelines]))
 `;
 

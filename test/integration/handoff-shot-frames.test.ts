@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClipDetail } from '../../src-shared/contract/library';
 import { framesToTimecode, shotFrames, timecodeToFrames, type FrameRate } from '../../src-shared/timecode';
 import { createExportHandlers } from '../../src-main/core/export/export-handlers';
+import { createPresenceStore } from '../../src-main/core/people/presence-store';
 import type { DesktopShell } from '../../src-main/core/files/files-handlers';
 import { startWebApp, type WebApp } from '../../src-main/web/web-app';
 import { marksOfRange, rangeOfFrames } from '../../src-renderer/src/components/viewer/marks';
@@ -139,7 +140,7 @@ describe('saving an export', () => {
         return files.map((f) => `/chosen/${f.fileName}`);
       },
     };
-    const handlers = createExportHandlers(app.core.db, shell);
+    const handlers = createExportHandlers(app.core.db, shell, createPresenceStore(app.core.db, 1));
     const r = await handlers['export.save']({ format: 'edl', selection: { clipIds: [clip.id], rangeIds: [], shotIds: [], spans: [] }, title: 'Day 1 selects' }, { transport: 'electron' });
     expect(r).toMatchObject({ savedTo: ['/chosen/Day 1 selects.edl'], items: 1, skipped: [], notes: [] });
     expect(asked[0]!.map((f) => f.fileName)).toEqual(['Day 1 selects.edl']);

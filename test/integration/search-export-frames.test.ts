@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExportHandlers } from '../../src-main/core/export/export-handlers';
+import { createPresenceStore } from '../../src-main/core/people/presence-store';
 import { shotPlace, shotsOfClip } from '../../src-main/core/library/shot-store';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { frameSync } from '../../src-main/core/media/frame-sync';
@@ -96,7 +97,7 @@ beforeAll(async () => {
   mod = createSearchModule({ db, indexDir: path.join(tmp.dir, 'data', 'search-index'), space: () => service.identity(), serviceConfig: () => cfg, index: { pollMs: 0 } });
   await mod.start();
   await mod.encodeBank();
-  exportBuild = createExportHandlers(db, undefined)['export.build'];
+  exportBuild = createExportHandlers(db, undefined, createPresenceStore(db, 1 / pipeline.profile.fps))['export.build'];
 
   for (const row of db.prepare('SELECT id, file_name, fps, vfr, timecode, duration_s FROM clips').all() as { id: number; file_name: string; fps: number; vfr: number; timecode: string | null; duration_s: number }[]) {
     const counting = countingOf(row.fps, row.vfr === 1);

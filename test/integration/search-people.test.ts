@@ -13,7 +13,7 @@ import type { SearchResponse } from '../../src-shared/contract/search';
 import { secondsToFrame } from '../../src-shared/timecode';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { mediaFile, tempDir } from '../helpers/paths';
-import { seedPerson, storedFaces, type StoredFace } from '../helpers/seed-people';
+import { seedPersonOnFaces, storedFaces, type StoredFace } from '../helpers/seed-people';
 import { embedClips, type EmbeddedClip } from './search-fixture';
 
 /**
@@ -114,8 +114,8 @@ beforeAll(async () => {
   // She is not seen after 3 s: her moment ends there, not at the end of the segment holding it.
   faces.ana = bookFaces.filter((f) => f.timeS <= 3 && (!mid.includes(f) || mid.indexOf(f) % 2 === 0));
   faces.tom = [...mid.filter((f) => mid.indexOf(f) % 2 === 1), ...found.filter((f) => f.clipId === sister!.clipId)];
-  seedPerson(app.core.db, 'Ana María', faces.ana);
-  seedPerson(app.core.db, 'Tom', faces.tom);
+  seedPersonOnFaces(app.core.db, 'Ana María', faces.ana);
+  seedPersonOnFaces(app.core.db, 'Tom', faces.tom);
 }, 240_000);
 
 afterAll(async () => {

@@ -39,6 +39,8 @@ function evilDocument(): ExportDocument {
     rating: 'favorite',
     keywords: ['=1+1', '@SUM(A1:A9)', '-2+3', '\tTAB'],
     markers: [{ frame: 20, durationFrames: 0, name: 'tab\there\nand a line', note: 'two\r\nlines\u2028sep', kind: 'user' }],
+    // A name the people contract lets through (it may start with "="), with what only a paste could add.
+    people: [{ name: '=1+1\tMaria\nLee', inFrame: 30, outFrame: 40 }],
   };
   return { title: 'Title\n002  EVIL', sequenceRate: rate, sequenceDropFrame: false, items: [item, { ...item, name: '-1 take', keywords: [] }] };
 }
@@ -89,6 +91,7 @@ describe('hand-off files with hostile text', () => {
     expect(rows[2]![0]).toBe(`'-1 take`);
     expect(rows[1]![9]).toBe(`'=1+1, @SUM(A1:A9), -2+3, TAB`);
     expect(rows[1]![10]!.startsWith(`'+cmd`)).toBe(true);
+    expect(rows[1]![12]).toBe(`'=1+1 Maria Lee`);
     expect(cells.some((c) => CONTROL.test(c))).toBe(false);
   });
 
@@ -108,6 +111,7 @@ describe('hand-off files with hostile text', () => {
     expect(lines.length).toBeGreaterThan(0);
     for (const l of lines) {
       expect(l.split('\t')).toHaveLength(6);
+      expect(l.split('\t')[4]).not.toMatch(/^[=+\-@]/);
       expect(CONTROL.test(l)).toBe(false);
     }
   });

@@ -45,6 +45,7 @@ function documentAt(c: RateCase): ExportDocument {
     path: '/Volumes/CARD 01/A001 #take.mov',
     startFrame,
     durationFrames: 600,
+    people: [],
   };
   return {
     title: `Selects ${c.label}`,
@@ -81,6 +82,7 @@ function documentAt(c: RateCase): ExportDocument {
         rating: 'reject',
         keywords: ['interview', 'b-roll'],
         markers: [],
+        people: [],
       },
       { ...a001, name: 'Second take of A001', inFrame: 200, outFrame: 260, note: '', rating: null, keywords: [], markers: [] },
     ],
@@ -339,11 +341,11 @@ describe.each(RATES)('exports at $label', (c) => {
   it('CSV (RFC 4180): one row per item with source timecodes, marks and markers', () => {
     const { text } = write(c, 'csv');
     const rows = parseCsv(text);
-    expect(rows[0]).toEqual(['Name', 'File', 'Path', 'In', 'Out (exclusive)', 'Duration', 'FPS', 'Drop frame', 'Rating', 'Keywords', 'Note', 'Markers']);
+    expect(rows[0]).toEqual(['Name', 'File', 'Path', 'In', 'Out (exclusive)', 'Duration', 'FPS', 'Drop frame', 'Rating', 'Keywords', 'Note', 'Markers', 'People']);
     expect(rows).toHaveLength(4);
     const [, r1, r2, r3] = rows as [string[], string[], string[], string[]];
     expect(r1.slice(0, 6)).toEqual(['Wide establishing', 'A001 #take.mov', '/Volumes/CARD 01/A001 #take.mov', tc(c, i1.startFrame + 48), tc(c, i1.startFrame + 120), tc(c, 72)]);
-    expect(r1.slice(7)).toEqual([c.df ? 'yes' : 'no', 'favorite', 'exterior, dusk', NOTE, `${tc(c, i1.startFrame + 60)} Shot 2 · Wide, Static; ${tc(c, i1.startFrame + 90)} dissolve into shot 3; ${tc(c, i1.startFrame + 100)} Best line`]);
+    expect(r1.slice(7)).toEqual([c.df ? 'yes' : 'no', 'favorite', 'exterior, dusk', NOTE, `${tc(c, i1.startFrame + 60)} Shot 2 · Wide, Static; ${tc(c, i1.startFrame + 90)} dissolve into shot 3; ${tc(c, i1.startFrame + 100)} Best line`, '']);
     expect(r2.slice(2, 5)).toEqual(['C:\\Footage\\Day 2\\B002.mxf', tc(c, 0), tc(c, 250)]);
     expect(r2[8]).toBe('reject');
     expect(r3.slice(3, 5)).toEqual([tc(c, i3.startFrame + 200), tc(c, i3.startFrame + 260)]);
@@ -376,7 +378,7 @@ describe('a selection of mixed rates, shared names and reels', () => {
   const r2997 = { num: 30000, den: 1001 };
   const clip = (over: Partial<ExportItem>): ExportItem => ({
     clipId: 1, name: 'x', fileName: 'x.mov', path: '/m/x.mov', reel: null, rate: r25, vfr: false, dropFrame: false, startFrame: 0, durationFrames: 500, width: 1920, height: 1080,
-    audioLayout: [2], audioRate: 48000, inFrame: 0, outFrame: 100, note: '', rating: null, keywords: [], markers: [], ...over,
+    audioLayout: [2], audioRate: 48000, inFrame: 0, outFrame: 100, note: '', rating: null, keywords: [], markers: [], people: [], ...over,
   });
   const doc: ExportDocument = {
     title: 'Mixed',

@@ -22,7 +22,7 @@ const r2997 = { num: 30000, den: 1001 };
 function item(over: Partial<ExportItem>): ExportItem {
   return {
     clipId: 1, name: 'x', fileName: 'x.mov', path: '/m/x.mov', reel: null, rate: r25, vfr: false, dropFrame: false, startFrame: 0, durationFrames: 500, width: 1920, height: 1080,
-    audioLayout: [2], audioRate: 48000, inFrame: 0, outFrame: 100, note: '', rating: null, keywords: [], markers: [], ...over,
+    audioLayout: [2], audioRate: 48000, inFrame: 0, outFrame: 100, note: '', rating: null, keywords: [], markers: [], people: [], ...over,
   };
 }
 

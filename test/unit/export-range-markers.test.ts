@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { buildExportDocument } from '../../src-main/core/export/build-export-document';
+import { createPresenceStore } from '../../src-main/core/people/presence-store';
 import { saveRange } from '../../src-main/core/marks/marks-repository';
 import { createTagResolutionStore } from '../../src-main/core/search/query/tag-resolution-store';
 import { catalogPerTest } from '../helpers/catalog-per-test';
@@ -12,7 +13,7 @@ catalogPerTest((opened) => (db = opened));
 const rate = { num: 25, den: 1 };
 const range = (clipId: number, inFrame: number, outFrame: number, name: string) => saveRange(db, { clipId, inFrame, outFrame, rate, name, note: '', rating: null, keywords: [] });
 const userMarkers = (sel: { rangeIds?: number[]; clipIds?: number[] }) =>
-  buildExportDocument(db, createTagResolutionStore(db), { clipIds: sel.clipIds ?? [], rangeIds: sel.rangeIds ?? [], shotIds: [], spans: [] }).doc.items.map((it) => it.markers.filter((m) => m.kind === 'user').map((m) => m.name));
+  buildExportDocument(db, { tags: createTagResolutionStore(db), presence: createPresenceStore(db, 1) }, { clipIds: sel.clipIds ?? [], rangeIds: sel.rangeIds ?? [], shotIds: [], spans: [] }).doc.items.map((it) => it.markers.filter((m) => m.kind === 'user').map((m) => m.name));
 
 describe("a saved range's export item", () => {
   it('leaves out its own marker only, even when its Out ran past the file and was trimmed, and keeps a twin range\'s', () => {

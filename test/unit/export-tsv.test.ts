@@ -35,6 +35,7 @@ const item: ExportItem = {
   rating: 'favorite',
   keywords: ['dusk', 'wide'],
   markers: [{ frame: 30, durationFrames: 0, name: 'laugh', note: '', kind: 'user' }],
+  people: [],
 };
 const doc: ExportDocument = { title: 'Selects', sequenceRate: rate, sequenceDropFrame: false, items: [item, { ...item, clipId: 2, name: '=1+1', note: '' }] };
 
@@ -58,7 +59,7 @@ describe('the TSV export', () => {
     expect(tsv.text.split('\n').filter(Boolean)).toHaveLength(3);
     const rows = JSON.parse(execFileSync('python3', ['-c', READ_TSV, file], { encoding: 'utf8' })) as string[][];
     expect(rows).toHaveLength(3);
-    expect(rows.every((r) => r.length === 12)).toBe(true);
+    expect(rows.every((r) => r.length === 13)).toBe(true);
 
     // The same cells as the CSV's, but for what a line cannot hold.
     const csv = parseCsv(writeExport('csv', doc).files[0]!.text);
@@ -78,6 +79,7 @@ describe('the TSV export', () => {
       'dusk, wide',
       'first line second line "quoted" and, comma',
       '00:00:11:05 laugh',
+      '',
     ]);
     // A .tsv opens in spreadsheets too: a formula stays text, as in the CSV.
     expect(rows[2]![0]).toBe("'=1+1");

@@ -5,6 +5,8 @@ import { sequenceStartFrame, splitByRate } from './sequence';
 
 /** Avid's marker colours (its Markers window offers these eight). */
 const AVID_COLOR: Record<ExportMarker['kind'], string> = { shot: 'blue', transition: 'cyan', tag: 'green', user: 'yellow' };
+/** A named person's markers: a colour no other kind uses, so the Markers window sorts them apart. */
+const PERSON_COLOR = 'magenta';
 
 interface Moment {
   colour: string;
@@ -18,7 +20,8 @@ interface Moment {
  * sequence the EDL and XML of the same export lay out (items one after another from 01:00:00:00,
  * one list per frame rate as the EDLs): timecodes are record timecodes, so the markers land on
  * that sequence in Media Composer. Each item opens with a marker carrying its name, rating and
- * note over its length; its shots, transitions and ranges follow where they fall. Markers on one
+ * note over its length; its shots, transitions and ranges follow where they fall, and a marker
+ * named after each person where each stretch of them on screen starts, over its length. Markers on one
  * frame become one marker (Media Composer keeps one per frame and track), their comments joined.
  */
 export function writeAvidMarkerLists(doc: ExportDocument): { title: string; text: string }[] {
@@ -45,6 +48,7 @@ function writeOne(doc: ExportDocument): string {
       const at = rec + m.frame - it.inFrame;
       put(at, AVID_COLOR[m.kind], oneLine([m.name, m.note].filter(Boolean).join(': ')), Math.max(1, Math.min(m.durationFrames, it.outFrame - m.frame)));
     }
+    for (const p of it.people) put(rec + p.inFrame - it.inFrame, PERSON_COLOR, oneLine(p.name), p.outFrame - p.inFrame);
     rec += len;
   }
   const lines = [...moments.entries()]

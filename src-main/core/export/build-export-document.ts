@@ -6,8 +6,16 @@ import { shotPlace, shotsById, shotsOfClip } from '../library/shot-store';
 import { clipMarks } from '../marks/marks-repository';
 import { rangesById } from '../marks/range-store';
 import { clipTagSpans } from '../search/results/segment-tags';
+import type { PersonPresence } from '../people/person-presence';
 import type { TagResolutionStore } from '../search/query/tag-resolution-store';
-import type { ExportDocument, ExportItem, ExportMarker } from './export-model';
+import type { ExportDocument, ExportItem, ExportMarker, ExportPersonSpan } from './export-model';
+import { clipPeople, peopleInPart } from './export-people';
+
+/** What an export reads besides the catalog's clips and marks: shots' resolved tags, and where named people are. */
+export interface ExportReads {
+  tags: TagResolutionStore;
+  presence: PersonPresence;
+}
 
 interface ClipFacts {
   clip: ClipForExport;
@@ -20,6 +28,8 @@ interface ClipFacts {
   markers: ExportMarker[];
   rating: ExportItem['rating'];
   keywords: string[];
+  /** Every named person's spans in the whole clip. */
+  people: ExportPersonSpan[];
 }
 
 /**
@@ -49,14 +59,14 @@ function clipMarkers(db: CatalogDb, tags: TagResolutionStore, clipId: number, ra
   return out;
 }
 
-function factsOf(db: CatalogDb, tags: TagResolutionStore, clipId: number): ClipFacts | string {
+function factsOf(db: CatalogDb, reads: ExportReads, clipId: number): ClipFacts | string {
   const clip = clipForExport(db, clipId);
   if (clip.sourceUrl) return `${clip.fileName} lives at a URL: an editing application needs the file on a drive`;
   if (!clip.fps || !clip.durationS) return `${clip.fileName} has not been read yet (no frame rate or duration)`;
   const { rate, conformed } = countingOf(clip.fps, clip.vfr);
   const tb = clipTimebase(rate, clip.timecode);
   const marks = clipMarks(db, clipId);
-  const markers = clipMarkers(db, tags, clipId, rate, conformed);
+  const markers = clipMarkers(db, reads.tags, clipId, rate, conformed);
   for (const r of marks.ranges) {
     const a = convertFrame(r.inFrame, r.rate, rate);
     markers.push({ frame: a, durationFrames: Math.max(1, convertFrame(r.outFrame, r.rate, rate) - a), name: r.name, note: r.note, kind: 'user', rangeId: r.id });
@@ -72,6 +82,7 @@ function factsOf(db: CatalogDb, tags: TagResolutionStore, clipId: number): ClipF
     markers,
     rating: marks.rating,
     keywords: marks.keywords,
+    people: clipPeople(reads.presence, clipId, rate, conformed),
   };
 }
 
@@ -118,6 +129,8 @@ function item(f: ClipFacts, part: { inFrame: number; outFrame: number; name: str
     // Markers of the used part only (an NLE drops or misplaces markers outside a clip's In/Out),
     // without the range that is this item itself (by id: its span may have been trimmed to the file).
     markers: f.markers.filter((m) => m.frame >= inFrame && m.frame < outFrame && (part.rangeId === undefined || m.rangeId !== part.rangeId)),
+    // Unlike markers, a person seen from before the In is on the item too: from its In on.
+    people: peopleInPart(f.people, inFrame, outFrame),
   };
 }
 
@@ -140,13 +153,13 @@ export function titleFor(items: readonly Pick<ExportItem, 'name' | 'fileName'>[]
  */
 export function buildExportDocument(
   db: CatalogDb,
-  tags: TagResolutionStore,
+  reads: ExportReads,
   sel: ExportSelection,
   title?: string,
 ): { doc: ExportDocument; skipped: { clipId: number; reason: string }[] } {
   const facts = new Map<number, ClipFacts | string>();
   const factsFor = (clipId: number) => {
-    if (!facts.has(clipId)) facts.set(clipId, factsOf(db, tags, clipId));
+    if (!facts.has(clipId)) facts.set(clipId, factsOf(db, reads, clipId));
     return facts.get(clipId)!;
   };
   const items: ExportItem[] = [];

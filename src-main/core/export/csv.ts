@@ -1,14 +1,15 @@
 import { framesToTimecode, rateLabel } from '../../../src-shared/timecode';
-import type { ExportDocument } from './export-model';
+import { peopleNames, type ExportDocument } from './export-model';
 import { csvField, oneLine } from './exchange-text';
 
-export const CSV_HEADER = ['Name', 'File', 'Path', 'In', 'Out (exclusive)', 'Duration', 'FPS', 'Drop frame', 'Rating', 'Keywords', 'Note', 'Markers'] as const;
+export const CSV_HEADER = ['Name', 'File', 'Path', 'In', 'Out (exclusive)', 'Duration', 'FPS', 'Drop frame', 'Rating', 'Keywords', 'Note', 'Markers', 'People'] as const;
 
 /**
  * The table of the items, one row per item under the header, as the CSV and the TSV writers
  * share it: source timecode In and Out (Out is the frame after the last one, as EDLs and NLEs
  * write it, and the header says so), duration as a timecode in the file's own counting (";" when
- * drop-frame), and the markers as "timecode name" joined by "; ". Text is as the catalog holds it:
+ * drop-frame), the markers as "timecode name" joined by "; ", and the named people seen in the
+ * item (last, so the columns before keep their place) joined by "; ". Text is as the catalog holds it:
  * each writer makes it safe for its format.
  */
 export function exportTable(doc: ExportDocument): string[][] {
@@ -28,6 +29,7 @@ export function exportTable(doc: ExportDocument): string[][] {
       it.keywords.map(oneLine).join(', '),
       it.note,
       it.markers.map((m) => `${tc(m.frame)} ${oneLine(m.name)}`).join('; '),
+      peopleNames(it).map(oneLine).join('; '),
     ]);
   }
   return rows;

@@ -1,6 +1,6 @@
 import { framesToTimecode } from '../../../src-shared/timecode';
 import { asciiLine, formulaSafe, oneLine } from './exchange-text';
-import { audioChannelCount, type ExportDocument, type ExportItem } from './export-model';
+import { audioChannelCount, peopleNames, type ExportDocument, type ExportItem } from './export-model';
 import { fileUrl } from './file-url';
 import { assignReels } from './reels';
 import { sequenceStartFrame, splitByRate } from './sequence';
@@ -49,7 +49,12 @@ function asciiPath(p: string): string {
  *   name, its length) so "Timeline markers from EDL" brings the selects in as markers;
  * - the saved ranges inside the item (a whole clip's selects) as `* LOC:` locators at their source
  *   In (Avid's locator comment; OpenTimelineIO's reader makes them markers on the clip, in its
- *   source time); shots are not listed, the list stays an edit.
+ *   source time); shots are not listed, the list stays an edit;
+ * - the named people seen in the item as `* PEOPLE: Maria; Smith, John` (a list has no
+ *   keywords: a comment is what Avid and OpenTimelineIO keep of it; "; " as in the CSV, since a
+ *   name may hold a comma), and a MAGENTA `* LOC:` where each stretch of a person on screen
+ *   starts, in time order with the ranges' (a locator is a point: the PEOPLE line says who, the
+ *   locators where).
  * Everything else is 7-bit ASCII, as CMX3600 is (accents dropped, other characters as "?"): the
  * event line has fixed columns a multi-byte character would shift for readers that count bytes,
  * and the title, comments and marker names are free text that older list tools print or refuse;
@@ -78,7 +83,12 @@ function writeOneEdl(doc: ExportDocument, reels: Map<string, string>): string {
     lines.push(`* SOURCE FILE: ${asciiPath(it.path)}`);
     if (it.note) lines.push(`* COMMENT: ${asciiLine(it.note)}`);
     if (it.keywords.length) lines.push(`* KEYWORDS: ${asciiLine(it.keywords.join(', '))}`);
-    for (const m of it.markers) if (m.kind === 'user') lines.push(`* LOC: ${src(m.frame)} YELLOW  ${asciiLine(m.name)}`);
+    if (it.people.length) lines.push(`* PEOPLE: ${asciiLine(peopleNames(it).join('; '))}`);
+    const locators = [
+      ...it.markers.filter((m) => m.kind === 'user').map((m) => ({ frame: m.frame, colour: 'YELLOW', name: m.name })),
+      ...it.people.map((p) => ({ frame: p.inFrame, colour: 'MAGENTA', name: p.name })),
+    ].sort((a, b) => a.frame - b.frame);
+    for (const l of locators) lines.push(`* LOC: ${src(l.frame)} ${l.colour.padEnd(7)} ${asciiLine(l.name)}`);
     lines.push(resolveMarker(it, len));
     lines.push('');
     rec += len;

@@ -22,6 +22,14 @@ export interface ExportMarker {
   rangeId?: number;
 }
 
+/** A named person on screen in an item: frame offsets from the file's first frame, inside the item's [inFrame, outFrame). */
+export interface ExportPersonSpan {
+  name: string;
+  inFrame: number;
+  /** Out exclusive, as the item's. */
+  outFrame: number;
+}
+
 export interface ExportItem {
   clipId: number;
   /** Name of the item in the NLE: a range's name, or the clip's file name without extension. */
@@ -53,6 +61,8 @@ export interface ExportItem {
   rating: Rating;
   keywords: string[];
   markers: ExportMarker[];
+  /** Where each named person is seen in the used part, by In then name: a span per stretch on screen. */
+  people: ExportPersonSpan[];
 }
 
 export interface ExportDocument {
@@ -75,4 +85,9 @@ export function audioChannelCount(it: Pick<ExportItem, 'audioLayout'>): number {
 /** The sequence's audio tracks: one per channel of the item with the most. */
 export function audioTrackCount(items: readonly Pick<ExportItem, 'audioLayout'>[]): number {
   return Math.max(0, ...items.map(audioChannelCount));
+}
+
+/** The names of an item's people, each once, in the order they first appear. */
+export function peopleNames(it: Pick<ExportItem, 'people'>): string[] {
+  return [...new Set(it.people.map((p) => p.name))];
 }

@@ -18,6 +18,12 @@ export function rationalTime(frames: number, rate: FrameRate): string {
   return den / g === 1 ? `${num / g}s` : `${num / g}/${den / g}s`;
 }
 
+/**
+ * A person's name as one keyword: Final Cut reads a keyword's value as a comma-separated list, so
+ * "Smith, John" would come in as two keywords ("Smith" and "John"); the comma becomes a space.
+ */
+const personKeyword = (name: string) => oneLine(name).replace(/\s*,\s*/g, ' ').trim();
+
 const formatKey = (it: Pick<ExportItem, 'rate' | 'width' | 'height'>) => `${it.rate.num}/${it.rate.den} ${it.width ?? 0}x${it.height ?? 0}`;
 
 /** The sequence's audio rate as the DTD spells it; undefined when it is none of those. */
@@ -26,7 +32,9 @@ const SEQUENCE_AUDIO_RATES: Record<number, string> = { 32000: '32k', 44100: '44.
 /**
  * Final Cut Pro X interchange 1.10, with what both of Final Cut's imports want:
  * - the event (named after the export): one asset-clip per item holding, in the DTD's order, its
- *   note, then markers, keywords and rating (what a browser import keeps);
+ *   note, then markers, keywords and rating (what a browser import keeps); each named person is a
+ *   keyword of their own (the plain name, what an editor filters the browser by) over the frames
+ *   they are seen on, so Final Cut lists them as keyword ranges of the clip;
  * - a "Selects" project in that event whose sequence lays the same items one after another on
  *   its spine from 00:00:00:00 (Final Cut's own project start), markers on each, so a timeline
  *   import (and OpenTimelineIO's fcpx_xml reader, which reads projects only) gets the cut.
@@ -99,6 +107,9 @@ export function writeFcpxml(doc: ExportDocument): string {
     if (it.note) clips.push(`        <note>${xmlEscape(textBlock(it.note))}</note>`);
     clips.push(...markers(it, '        '));
     if (it.keywords.length > 0) clips.push(`        <keyword${attrs({ ...span, value: it.keywords.map(oneLine).join(', ') })}/>`);
+    for (const p of it.people) {
+      clips.push(`        <keyword${attrs({ start: rationalTime(it.startFrame + p.inFrame, it.rate), duration: rationalTime(p.outFrame - p.inFrame, it.rate), value: personKeyword(p.name) })}/>`);
+    }
     if (it.rating) clips.push(`        <rating${attrs({ ...span, value: it.rating })}/>`);
     clips.push(`      </asset-clip>`);
   }

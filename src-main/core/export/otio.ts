@@ -1,5 +1,5 @@
 import { fps, type FrameRate } from '../../../src-shared/timecode';
-import { audioChannelCount, audioTrackCount, type ExportDocument, type ExportItem, type ExportMarker } from './export-model';
+import { audioChannelCount, audioTrackCount, peopleNames, type ExportDocument, type ExportItem, type ExportMarker } from './export-model';
 import { oneLine, textBlock } from './exchange-text';
 import { fileUrl } from './file-url';
 import { sequenceStartFrame } from './sequence';
@@ -7,7 +7,12 @@ import { sequenceStartFrame } from './sequence';
 const rt = (value: number, rate: FrameRate) => ({ OTIO_SCHEMA: 'RationalTime.1', rate: fps(rate), value });
 const range = (start: number, duration: number, rate: FrameRate) => ({ OTIO_SCHEMA: 'TimeRange.1', start_time: rt(start, rate), duration: rt(duration, rate) });
 
-const MARKER_COLOR: Record<ExportMarker['kind'], string> = { shot: 'BLUE', transition: 'CYAN', tag: 'GREEN', user: 'YELLOW' };
+/** A clip's marker: the item's own, or a stretch a named person is seen (kind `person`). */
+type OtioMarker = Omit<ExportMarker, 'kind' | 'rangeId'> & { kind: ExportMarker['kind'] | 'person' };
+
+const MARKER_COLOR: Record<OtioMarker['kind'], string> = { shot: 'BLUE', transition: 'CYAN', tag: 'GREEN', user: 'YELLOW', person: 'MAGENTA' };
+
+const personMarkers = (it: ExportItem): OtioMarker[] => it.people.map((p) => ({ frame: p.inFrame, durationFrames: p.outFrame - p.inFrame, name: p.name, note: '', kind: 'person' }));
 
 const track = (name: string, kind: 'Video' | 'Audio', children: unknown[]) => ({
   OTIO_SCHEMA: 'Track.1',
@@ -26,8 +31,9 @@ const track = (name: string, kind: 'Video' | 'Audio', children: unknown[]) => ({
  * audio track per source channel (as the FCP7 XML lays them out; a clip without that channel
  * leaves a gap of its length), each clip's source range in its file's own time (start timecode
  * included, at its own rate, Out exclusive), its file as an ExternalReference with the available
- * range to the last video frame, markers in the same media time, and the editor's marks (rating,
- * keywords, note) under metadata.reelscout.
+ * range to the last video frame, markers in the same media time (a named person's stretches on
+ * screen as MAGENTA markers named after them), and the editor's marks (rating, keywords, note)
+ * and the people's names under metadata.reelscout.
  */
 export function writeOtio(doc: ExportDocument): string {
   const reference = (it: ExportItem) => ({
@@ -40,7 +46,7 @@ export function writeOtio(doc: ExportDocument): string {
       metadata: {},
     },
   });
-  const clip = (it: ExportItem, markers: ExportMarker[], metadata: Record<string, unknown>) => ({
+  const clip = (it: ExportItem, markers: OtioMarker[], metadata: Record<string, unknown>) => ({
     OTIO_SCHEMA: 'Clip.2',
     name: oneLine(it.name),
     source_range: range(it.startFrame + it.inFrame, it.outFrame - it.inFrame, it.rate),
@@ -60,7 +66,15 @@ export function writeOtio(doc: ExportDocument): string {
   });
   const gap = (it: ExportItem) => ({ OTIO_SCHEMA: 'Gap.1', name: '', source_range: range(0, it.outFrame - it.inFrame, it.rate), effects: [], markers: [], enabled: true, metadata: {} });
   const video = doc.items.map((it) =>
-    clip(it, it.markers, { clipId: it.clipId, rating: it.rating, keywords: it.keywords.map(oneLine), note: textBlock(it.note), dropFrame: it.dropFrame, vfr: it.vfr }),
+    clip(it, [...it.markers, ...personMarkers(it)], {
+      clipId: it.clipId,
+      rating: it.rating,
+      keywords: it.keywords.map(oneLine),
+      people: peopleNames(it).map(oneLine),
+      note: textBlock(it.note),
+      dropFrame: it.dropFrame,
+      vfr: it.vfr,
+    }),
   );
   const channels = audioTrackCount(doc.items);
   const audio = Array.from({ length: channels }, (_, t) =>

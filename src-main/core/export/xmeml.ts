@@ -6,6 +6,9 @@ import { assignReels } from './reels';
 import { onSequence, sequenceStartFrame } from './sequence';
 import { xmlEscape } from './xml-text';
 
+/** The comment of a person's marker: the name alone could be taken for a shot's or a range's marker. */
+const PERSON_COMMENT = 'person on screen';
+
 const el = (name: string, value: string | number) => `<${name}>${xmlEscape(String(value))}</${name}>`;
 
 /** FCP7's rate: an integer timebase plus NTSC (x1000/1001). */
@@ -76,8 +79,10 @@ function timingXml(p: Placed): string {
  * channel on A1, A2... (the file's channel layout: a stereo stream on two tracks, four mono
  * streams on four), linked so the NLE moves picture and sound together. Clipitems carry In/Out in
  * source frames, their file (file://localhost URL, rate, start timecode with the reel the EDL of
- * the same export uses, its audio streams), markers (source frames; out -1 = a point) and the
- * editor's marks as logging info (description = note, log note = keywords, good = favourite).
+ * the same export uses, its audio streams), markers (source frames; out -1 = a point), a marker
+ * per stretch a named person is seen (their name, over those frames: xmeml has no keyword
+ * ranges, and Premiere and Resolve list clip markers with their spans) and the editor's marks as
+ * logging info (description = note, log note = keywords, good = favourite).
  * Out is exclusive, as xmeml counts it. With mixed rates the sequence takes the first item's, and
  * an item's length on it is its own length in sequence frames, to the nearest frame.
  */
@@ -105,6 +110,7 @@ export function writeXmeml(doc: ExportDocument): string {
       timingXml(p),
       fileXml(it, fileIds.get(it.path)!, known, reels.get(it.path) ?? 'AX'),
       ...it.markers.map((m) => `<marker>${el('name', oneLine(m.name))}${el('comment', textBlock(m.note))}${el('in', m.frame)}${el('out', m.durationFrames > 0 ? m.frame + m.durationFrames : -1)}</marker>`),
+      ...it.people.map((p) => `<marker>${el('name', oneLine(p.name))}${el('comment', PERSON_COMMENT)}${el('in', p.inFrame)}${el('out', p.outFrame)}</marker>`),
       p.audioIndex.length > 0 ? linksXml(p) : '',
       `<logginginfo>${el('description', textBlock(it.note))}${el('lognote', it.keywords.map(oneLine).join(', '))}${el('good', it.rating === 'favorite' ? 'TRUE' : 'FALSE')}</logginginfo>`,
       it.rating === 'reject' ? `<labels>${el('label2', 'Rejected')}</labels>` : '',
