@@ -40,11 +40,8 @@ interface Seat {
   faces: number[][][];
 }
 
-/** Who is in each clip: three people, six samples each, person k's box at x = 0.05 + 0.3 k. */
-const CAST = [
-  [0, 1],
-  [0, 2],
-];
+/** Who is in each clip: four people, six samples each, person k's box at x = 0.05 + 0.3 (k % 3). Clip 2 is linked on A only at first. */
+const CAST = [[0, 1], [0, 2], [3]];
 
 describeWithPostgres('people named on one seat, shared with another on PostgreSQL', () => {
   const tmp = tempDir('rs-team-people-');
@@ -61,20 +58,20 @@ describeWithPostgres('people named on one seat, shared with another on PostgreSQ
     }
   }
 
-  async function seat(seatId: string, name: string, spaceSeed: number): Promise<Seat> {
+  async function seat(seatId: string, name: string, spaceSeed: number, linked: number): Promise<Seat> {
     const dir = path.join(tmp.dir, name);
     fs.mkdirSync(dir);
     const db = openTestCatalog(dir);
     const vol = insertVolume(db, `/mnt/${name}`);
     const space = faceSpace(spaceSeed);
-    const who = [space.centre(), space.centre(), space.centre()];
+    const who = [space.centre(), space.centre(), space.centre(), space.centre()];
     const faces = CAST.map((cast, i) => {
       const clipId = insertClip(db, { volumeId: vol, relPath: `C${i}.mov`, durationS: 10, fps: 25 });
-      linkTeamClip(db, clipId, teamClips[i]!);
+      if (i < linked) linkTeamClip(db, clipId, teamClips[i]!);
       const shotId = insertShot(db, clipId, 0, 0, 10);
-      const byPerson: number[][] = [[], [], []];
+      const byPerson: number[][] = [[], [], [], []];
       for (const p of cast) {
-        for (let s = 0; s < 6; s++) byPerson[p]!.push(seedFace(db, { clipId, shotId, timeS: s * 0.5, box: { x: 0.05 + 0.3 * p, y: 0.3, w: 0.2, h: 0.3 }, embedding: space.around(who[p]!), model: MODEL }));
+        for (let s = 0; s < 6; s++) byPerson[p]!.push(seedFace(db, { clipId, shotId, timeS: s * 0.5, box: { x: 0.05 + 0.3 * (p % 3), y: 0.3, w: 0.2, h: 0.3 }, embedding: space.around(who[p]!), model: MODEL }));
       }
       return byPerson;
     });
@@ -119,8 +116,8 @@ describeWithPostgres('people named on one seat, shared with another on PostgreSQ
     await upsertSeat(c, { seatId: SEAT_B, name: 'Edit B', roots: [] });
     for (let i = 0; i < CAST.length; i++) teamClips.push((await adoptTeamClip(c, { fingerprint: (i + 1).toString(16).padStart(64, 'c'), sizeBytes: i, fileName: `C${i}.mov`, seatId: SEAT_A })).id);
     await c.end();
-    a = await seat(SEAT_A, 'a', 3);
-    b = await seat(SEAT_B, 'b', 17);
+    a = await seat(SEAT_A, 'a', 3, 3);
+    b = await seat(SEAT_B, 'b', 17, 2);
   });
   afterAll(async () => {
     for (const s of [a, b]) {
@@ -189,15 +186,32 @@ describeWithPostgres('people named on one seat, shared with another on PostgreSQ
     expect(personAt(b, 1)!.name).toBe('Maria');
   });
 
-  it('the server stopped while A names someone: kept, and sent when the link is back', async () => {
+  it('the server stopped while A and B each name one person the same: kept, sent when the links are back, one person on both', async () => {
     await cluster.pause();
     a.svc.name(personAt(a, 2)!.id, 'Zoe');
+    b.svc.name(personAt(b, 2)!.id, 'zoe');
+    const uuids = [personAt(a, 2)!.uuid, personAt(b, 2)!.uuid].sort();
     await expect(a.sync.sync()).rejects.toMatchObject({ kind: 'offline' });
     expect(unsentPeopleCount(a.db)).toBeGreaterThan(0);
     await cluster.resume();
-    // Nothing more is asked of A: its link reconnects, turns online, and that starts a round.
-    await until('Zoe on B', () => personAt(b, 2)?.name === 'Zoe', 30_000);
-    expect(unsentPeopleCount(a.db)).toBe(0);
+    // Nothing more is asked of either seat: each link reconnects, turns online, and that starts a round.
+    await until('person 2 one person on both seats, the smaller uuid', () => personAt(a, 2)?.uuid === uuids[0] && personAt(b, 2)?.uuid === uuids[0], 30_000);
+    await until('both outboxes sent', () => unsentPeopleCount(a.db) + unsentPeopleCount(b.db) === 0);
+    for (const s of [a, b]) expect(personAt(s, 2)!.name!.toLowerCase()).toBe('zoe');
+    expect(allPeople(b.db).filter((p) => p.name?.toLowerCase() === 'zoe')).toHaveLength(1);
+  });
+
+  it('facts of a clip B has not linked wait, and name B\'s faces there once it links it', async () => {
+    a.svc.name(personAt(a, 3)!.id, 'Lee');
+    await a.sync.sync();
+    const waiting = () => (b.db.prepare('SELECT team_clip_id FROM people_waiting').all() as { team_clip_id: number }[]).map((r) => r.team_clip_id);
+    await until('B keeps clip 2 waiting', () => waiting().includes(teamClips[2]!));
+    expect(personAt(b, 3)?.name ?? null).toBeNull();
+    const clip2 = (b.db.prepare("SELECT id FROM clips WHERE rel_path = 'C2.mov'").get() as { id: number }).id;
+    linkTeamClip(b.db, clip2, teamClips[2]!);
+    await b.sync.sync();
+    expect(personAt(b, 3)?.name).toBe('Lee');
+    expect(waiting()).toEqual([]);
   });
 
   it('forgotten on A: forgotten on B too (no person, no naming fact, no embedding of those faces), and on the server', async () => {
@@ -213,7 +227,9 @@ describeWithPostgres('people named on one seat, shared with another on PostgreSQ
     const naming = b.db.prepare("SELECT COUNT(*) AS n FROM people_facts WHERE kind <> 'forget' AND person_uuid IN (?, ?)").get(maria.uuid, anaUuid) as { n: number };
     expect(naming.n).toBe(0);
     // Zoe, not forgotten, keeps her faces and their embeddings.
-    expect(personAt(b, 2)!.name).toBe('Zoe');
+    expect(personAt(b, 2)!.name!.toLowerCase()).toBe('zoe');
+    const zoeFaces = b.faces.flatMap((clip) => clip[2]!);
+    expect(zoeFaces.filter((f) => (b.db.prepare('SELECT embedding IS NOT NULL AS e FROM face_identity WHERE face_id = ?').get(f) as { e: number }).e === 1)).toEqual(zoeFaces);
     // The server keeps the tombstone only: no name, no fact of Maria or of Ana merged into her.
     const row = (await admin<{ name: string | null; forgotten_by: string }>('SELECT name, forgotten_by FROM team.people WHERE uuid = $1', [maria.uuid]))[0]!;
     expect(row).toEqual({ name: null, forgotten_by: SEAT_A });

@@ -46,6 +46,7 @@ export function applyTeamPeople(db: CatalogDb, service: PeopleService, seatId: s
         if (local) service.forget(local.id, p.merged);
         continue;
       }
+      if (into === p.uuid) continue; // merges made apart that lead back here (each seat merged into the other)
       if (local) {
         const target = people.personByUuid(db, into) ?? people.createPerson(db, { uuid: into, now });
         service.merge(local.id, target.id, p.merged);
@@ -63,8 +64,13 @@ export function applyTeamPeople(db: CatalogDb, service: PeopleService, seatId: s
     changed = true;
     const person = local ?? people.createPerson(db, { uuid: p.uuid, now });
     if (nameWins && p.name !== null) {
-      // One person per name here: someone already called so is the same person, as the editor would merge them.
+      // One person per name: someone already called so here is the same person (two seats named one
+      // person while apart). Every seat keeps the smaller uuid of the two, so their merges agree.
       const holder = people.otherWithName(db, p.name, person.id);
+      if (holder !== null && people.personById(db, holder).uuid < person.uuid) {
+        service.merge(person.id, holder);
+        continue;
+      }
       if (holder !== null) service.merge(holder, person.id);
       service.nameFromTeam(person.id, p.name, { at: p.nameAt, by: p.nameBy });
     }

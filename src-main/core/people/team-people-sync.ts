@@ -106,7 +106,10 @@ export class TeamPeopleSync {
 
   private async applyPeople(changes: readonly TeamChange[]): Promise<void> {
     const read = await this.o.link.withClient((c) => readTeamPeople(c, changes.map((x) => x.rowKey)));
-    if (applyTeamPeople(this.o.db(), this.o.service(), this.o.link.seatId, read, this.now())) this.o.events.emit('catalog.changed', { reason: 'people' });
+    if (!applyTeamPeople(this.o.db(), this.o.service(), this.o.link.seatId, read, this.now())) return;
+    this.o.events.emit('catalog.changed', { reason: 'people' });
+    // a name met here under another uuid was merged here: that merge is this seat's to send
+    this.edited();
   }
 
   private async applyFacts(changes: readonly TeamChange[]): Promise<void> {
