@@ -59,7 +59,7 @@ export function applyTeamPeople(db: CatalogDb, service: PeopleService, seatId: s
     if (gone) continue; // merged or forgotten here: the server hears of it from this seat's outbox
     const held = (at: number, by: string | null): Stamp => ({ at, by: by ?? seatId });
     const nameWins = p.name !== null && (!local || (local.name !== p.name && compareStamps({ at: p.nameAt, by: p.nameBy }, held(local.named_at ?? 0, local.name_by)) > 0));
-    const hiddenWins = local ? local.hidden === 1 !== p.hidden && compareStamps({ at: p.hiddenAt, by: p.hiddenBy }, held(local.hidden_at, local.hidden_by)) > 0 : p.hidden;
+    const hiddenWins = local ? (local.hidden === 1) !== p.hidden && compareStamps({ at: p.hiddenAt, by: p.hiddenBy }, held(local.hidden_at, local.hidden_by)) > 0 : p.hidden;
     if (!nameWins && !hiddenWins) continue;
     changed = true;
     const person = local ?? people.createPerson(db, { uuid: p.uuid, now });
