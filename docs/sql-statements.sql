@@ -659,6 +659,32 @@ CREATE TABLE people_facts (
 CREATE INDEX people_facts_person ON people_facts(person_uuid);
 CREATE INDEX people_facts_clip ON people_facts(clip_id, time_s);;
 
+-- ===== src-main/core/catalog/migrations/0054-people-team.ts (1)
+-- up
+ALTER TABLE people ADD COLUMN name_by TEXT;
+ALTER TABLE people ADD COLUMN hidden_at INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE people ADD COLUMN hidden_by TEXT;
+UPDATE people SET hidden_at = created_at WHERE hidden = 1;
+
+CREATE TABLE people_gone (
+  uuid        TEXT PRIMARY KEY,
+  merged_into TEXT,                 -- NULL: forgotten
+  at          INTEGER NOT NULL,
+  by_seat     TEXT                  -- NULL: this catalog's editor
+);
+
+CREATE TABLE people_outbox (
+  kind TEXT NOT NULL CHECK (kind IN ('person', 'fact')),
+  key  TEXT NOT NULL,
+  at   INTEGER NOT NULL,
+  PRIMARY KEY (kind, key)
+);
+
+CREATE TABLE people_waiting (team_clip_id INTEGER PRIMARY KEY);
+
+INSERT INTO people_outbox (kind, key, at) SELECT 'person', uuid, COALESCE(named_at, created_at) FROM people WHERE name IS NOT NULL OR hidden = 1;
+INSERT INTO people_outbox (kind, key, at) SELECT 'fact', CAST(id AS TEXT), at FROM people_facts WHERE by_seat IS NULL AND kind <> 'forget';;
+
 -- ===== src-main/core/collections/collection-list-store.ts (8)
 -- summaries
 SELECT col.id, col.name, col.description, col.synced_at, col.gone_at,
@@ -1050,11 +1076,15 @@ SELECT f.id AS faceId, f.time_s AS timeS, fi.frame, f.x, f.y, f.w, f.h, p.name
  LEFT JOIN face_identity fi ON fi.face_id = f.id LEFT JOIN face_people fp ON fp.face_id = f.id LEFT JOIN people p ON p.id = fp.person_id AND p.hidden = 0
 WHERE sh.clip_id = ? ORDER BY f.time_s;
 
--- ===== src-main/core/people/people-facts-store.ts (6)
+-- ===== src-main/core/people/people-facts-store.ts (8)
 -- addFact
-DELETE FROM people_facts WHERE person_uuid = ? AND clip_id = ? AND abs(time_s - ?) < 0.0005 AND abs(x - ?) < 0.002 AND abs(y - ?) < 0.002;
--- addFact
+DELETE FROM people_facts WHERE ${SAME_PLACE};
+-- info
 INSERT INTO people_facts (kind, person_uuid, clip_id, frame, time_s, x, y, w, h, at, by_seat) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- r
+SELECT MAX(at) AS at FROM people_facts WHERE ${SAME_PLACE};
+-- r
+SELECT * FROM people_facts WHERE id = ?;
 -- factsOfClip
 SELECT * FROM people_facts WHERE clip_id = ? ORDER BY at, id;
 -- allFacts
@@ -1064,22 +1094,43 @@ UPDATE people_facts SET person_uuid = ? WHERE person_uuid = ?;
 -- forgetPerson
 DELETE FROM people_facts WHERE person_uuid = ? AND kind <> 'forget';
 
+-- ===== src-main/core/people/people-outbox-store.ts (9)
+-- listForTeam
+INSERT INTO people_outbox (kind, key, at) VALUES (?, ?, ?) ON CONFLICT (kind, key) DO UPDATE SET at = excluded.at;
+-- outboxEntries
+SELECT kind, key, at FROM people_outbox ORDER BY kind DESC, at;
+-- clear
+DELETE FROM people_outbox WHERE kind = ? AND key = ? AND at = ?;
+-- unsentPeopleCount
+SELECT COUNT(*) AS n FROM people_outbox;
+-- recordGone
+INSERT INTO people_gone (uuid, merged_into, at, by_seat) VALUES (?, ?, ?, ?)
+ON CONFLICT (uuid) DO UPDATE SET merged_into = excluded.merged_into, at = excluded.at, by_seat = excluded.by_seat WHERE people_gone.merged_into IS NOT NULL;
+-- r
+SELECT uuid, merged_into, at, by_seat FROM people_gone WHERE uuid = ?;
+-- linkedClipOrWait
+INSERT OR IGNORE INTO people_waiting (team_clip_id) VALUES (?);
+-- waitingClipsNowLinked
+SELECT w.team_clip_id FROM people_waiting w JOIN team_clips t ON t.team_clip_id = w.team_clip_id;
+-- unwait
+DELETE FROM people_waiting WHERE team_clip_id = ?;
+
 -- ===== src-main/core/people/people-store.ts (21)
 -- allPeople
-SELECT id, uuid, name, hidden, named_at FROM people ORDER BY id;
+SELECT id, uuid, name, hidden, named_at, name_by, hidden_at, hidden_by FROM people ORDER BY id;
 -- r
-SELECT id, uuid, name, hidden, named_at FROM people WHERE id = ?;
+SELECT id, uuid, name, hidden, named_at, name_by, hidden_at, hidden_by FROM people WHERE id = ?;
 -- r
-SELECT id, uuid, name, hidden, named_at FROM people WHERE uuid = ?;
+SELECT id, uuid, name, hidden, named_at, name_by, hidden_at, hidden_by FROM people WHERE uuid = ?;
 -- info
 INSERT INTO people (uuid, name, name_key, hidden, named_at, created_at) VALUES (?, ?, ?, 0, ?, ?);
--- other
+-- r
 SELECT id FROM people WHERE name_key = ? AND id <> ?;
 -- setPersonName
-UPDATE people SET name = ?, name_key = ?, named_at = ? WHERE id = ?;
+UPDATE people SET name = ?, name_key = ?, named_at = ?, name_by = ? WHERE id = ?;
 -- setPersonHidden
-UPDATE people SET hidden = ? WHERE id = ?;
--- deletePerson
+UPDATE people SET hidden = ?, hidden_at = ?, hidden_by = ? WHERE id = ?;
+-- personGone
 DELETE FROM people WHERE id = ?;
 -- membersOf
 SELECT face_id, person_id, how, similarity FROM face_people WHERE person_id = ?;
@@ -1519,7 +1570,9 @@ UNION ALL SELECT DISTINCT 'clip_results', clip_id::text FROM team.clip_results W
 UNION ALL SELECT 'clip_marks', clip_id::text FROM team.clip_marks WHERE 'clip_marks' = ANY($1)
 UNION ALL SELECT 'ranges', id::text FROM team.ranges WHERE 'ranges' = ANY($1)
 UNION ALL SELECT 'keywords', id::text FROM team.keywords WHERE 'keywords' = ANY($1)
-UNION ALL SELECT 'collection_videos', id::text FROM team.collection_videos WHERE 'collection_videos' = ANY($1);
+UNION ALL SELECT 'collection_videos', id::text FROM team.collection_videos WHERE 'collection_videos' = ANY($1)
+UNION ALL SELECT 'people', uuid::text FROM team.people WHERE 'people' = ANY($1)
+UNION ALL SELECT 'people_facts', id::text FROM team.people_facts WHERE 'people_facts' = ANY($1);
 -- page
 SELECT id, table_name, row_key, op FROM team.changes
 WHERE xid >= pg_snapshot_xmin($1::pg_snapshot) AND NOT pg_visible_in_snapshot(xid, $1::pg_snapshot) AND id > $2
@@ -1788,6 +1841,38 @@ FROM team.ranges WHERE clip_id = ANY($1::bigint[]);
 SELECT clip_id, range_id, keyword_norm, keyword, added_at, added_by, removed_at, removed_by FROM team.keywords WHERE clip_id = ANY($1::bigint[]);
 -- clipMarks
 SELECT clip_id, rating, rating_at, rating_by FROM team.clip_marks WHERE clip_id = ANY($1::bigint[]);
+
+-- ===== src-main/core/team/server/team-people-store.ts (4)
+-- upsertTeamPerson
+INSERT INTO team.people AS p (uuid, name, name_at, name_by, hidden, hidden_at, hidden_by, merged_into, merged_at, merged_by, forgotten_at, forgotten_by)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+ON CONFLICT (uuid) DO UPDATE SET
+  name        = CASE WHEN (excluded.name_at, excluded.name_by) > (p.name_at, p.name_by) THEN excluded.name ELSE p.name END,
+  name_by     = CASE WHEN (excluded.name_at, excluded.name_by) > (p.name_at, p.name_by) THEN excluded.name_by ELSE p.name_by END,
+  name_at     = CASE WHEN (excluded.name_at, excluded.name_by) > (p.name_at, p.name_by) THEN excluded.name_at ELSE p.name_at END,
+  hidden      = CASE WHEN (excluded.hidden_at, excluded.hidden_by) > (p.hidden_at, p.hidden_by) THEN excluded.hidden ELSE p.hidden END,
+  hidden_by   = CASE WHEN (excluded.hidden_at, excluded.hidden_by) > (p.hidden_at, p.hidden_by) THEN excluded.hidden_by ELSE p.hidden_by END,
+  hidden_at   = CASE WHEN (excluded.hidden_at, excluded.hidden_by) > (p.hidden_at, p.hidden_by) THEN excluded.hidden_at ELSE p.hidden_at END,
+  merged_into = CASE WHEN excluded.merged_at IS NOT NULL AND (p.merged_at IS NULL OR (excluded.merged_at, excluded.merged_by) > (p.merged_at, p.merged_by)) THEN excluded.merged_into ELSE p.merged_into END,
+  merged_by   = CASE WHEN excluded.merged_at IS NOT NULL AND (p.merged_at IS NULL OR (excluded.merged_at, excluded.merged_by) > (p.merged_at, p.merged_by)) THEN excluded.merged_by ELSE p.merged_by END,
+  merged_at   = CASE WHEN excluded.merged_at IS NOT NULL AND (p.merged_at IS NULL OR (excluded.merged_at, excluded.merged_by) > (p.merged_at, p.merged_by)) THEN excluded.merged_at ELSE p.merged_at END,
+  forgotten_by = COALESCE(excluded.forgotten_by, p.forgotten_by),
+  forgotten_at = COALESCE(excluded.forgotten_at, p.forgotten_at)
+WHERE p.forgotten_at IS NULL AND (
+      (excluded.name_at, excluded.name_by) > (p.name_at, p.name_by)
+   OR (excluded.hidden_at, excluded.hidden_by) > (p.hidden_at, p.hidden_by)
+   OR (excluded.merged_at IS NOT NULL AND (p.merged_at IS NULL OR (excluded.merged_at, excluded.merged_by) > (p.merged_at, p.merged_by)))
+   OR excluded.forgotten_at IS NOT NULL);
+-- upsertTeamFact
+INSERT INTO team.people_facts AS f (person_uuid, clip_id, kind, time_ms, frame, x, y, w, h, at, seat)
+SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11
+ WHERE NOT EXISTS (SELECT 1 FROM team.people p WHERE p.uuid = $1 AND p.forgotten_at IS NOT NULL)
+ON CONFLICT (person_uuid, clip_id, time_ms, x, y, w, h) DO UPDATE SET kind = excluded.kind, frame = excluded.frame, at = excluded.at, seat = excluded.seat
+WHERE (excluded.at, excluded.seat) > (f.at, f.seat);
+-- PEOPLE
+SELECT uuid, name, name_at, name_by, hidden, hidden_at, hidden_by, merged_into, merged_at, merged_by, forgotten_at, forgotten_by FROM team.people;
+-- FACTS
+SELECT person_uuid, clip_id, kind, time_ms, frame, x, y, w, h, at, seat FROM team.people_facts;
 
 -- ===== src-main/core/team/server/text-vector-store.ts (2)
 -- found

@@ -92,7 +92,7 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
   // A seat of a team library divides the indexing with the other seats (none while read-only).
   let team: TeamRuntime | null = null;
   const room = { room: () => disk.room(), metFullDisk: () => void disk.metFullDisk(), describe: () => `${disk.describe()} Work carries on by itself once there is room; nothing is lost.` };
-  const people = createPeopleModule({ db, events, recognition: () => preferences.get().faceRecognition });
+  const people = createPeopleModule({ db, events, recognition: () => preferences.get().faceRecognition, edited: () => team?.peopleEdited() });
   const pipeline = createAppPipeline({
     db,
     events,
@@ -145,6 +145,7 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
       leaseMs: n.teamLeaseMs,
       recheckMs: n.teamRecheckMs,
       importFiles: (files) => library.importPaths(files, 'team'),
+      people: people.service,
     });
   }
   const search = createSearchModule({

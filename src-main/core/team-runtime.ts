@@ -4,6 +4,8 @@ import type { CollectionsModule } from './collections/collections-module';
 import { TeamCollectionsSync } from './collections/team-collections-sync';
 import { TeamClipArrivals } from './library/team-clip-arrivals';
 import { TeamMarksSync } from './marks/team-marks-sync';
+import type { PeopleService } from './people/people-service';
+import { TeamPeopleSync } from './people/team-people-sync';
 import { ClipSharing } from './pipeline/clip-sharing';
 import type { IndexingPipeline } from './pipeline/indexing-pipeline';
 import type { ClipShare } from './pipeline/pipeline-deps';
@@ -38,6 +40,8 @@ export interface TeamRuntimeOptions {
   importFiles: (paths: string[]) => Promise<unknown>;
   /** A seat held by its server (another schema version, a refused password) looks again this often (default 60 s). */
   recheckMs?: number;
+  /** People by name: what editors name is shared with the other seats (never a face's embedding). */
+  people: PeopleService;
 }
 
 
@@ -46,6 +50,8 @@ export interface TeamRuntime {
   share(): ClipShare | null;
   /** A mark was edited here: while joined, send it soon. */
   marksEdited(): void;
+  /** People changed here: while joined, send soon. */
+  peopleEdited(): void;
   /** The team's encoded texts while joined; null when solo. */
   textShare(): TextShare | null;
   /** The collections' uploads and members while joined; null when solo. */
@@ -56,7 +62,7 @@ export interface TeamRuntime {
 }
 
 export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
-  let running: { seat: TeamSeat; sharing: ClipSharing; texts: TeamTextSharing; marks: TeamMarksSync; collections: TeamCollectionsSync; arrivals: TeamClipArrivals } | null = null;
+  let running: { seat: TeamSeat; sharing: ClipSharing; texts: TeamTextSharing; marks: TeamMarksSync; collections: TeamCollectionsSync; arrivals: TeamClipArrivals; people: TeamPeopleSync } | null = null;
   let stopping: Promise<void> = Promise.resolve();
 
   const stopRunning = async () => {
@@ -66,6 +72,7 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
     await r.arrivals.stop();
     await r.sharing.stop();
     await r.marks.stop();
+    await r.people.stop();
     await r.collections.stop();
     await r.seat.stop();
   };
@@ -102,6 +109,7 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
       // 30 s one; the team's clips not found here are looked for again (the clip may be the first of their share).
       linked: () => {
         marks.edited();
+        people.edited();
         collections.edited();
         arrivals.linked();
       },
@@ -109,6 +117,7 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
     });
     const arrivals = new TeamClipArrivals({ db: o.db, link: seat, profileId: o.pipeline.profile.id, importFiles: o.importFiles, logger: o.logger });
     const marks = new TeamMarksSync({ db: () => o.db, link: seat, events: o.events, logger: o.logger });
+    const people = new TeamPeopleSync({ db: () => o.db, link: seat, service: () => o.people, events: o.events, logger: o.logger });
     const collections = new TeamCollectionsSync({
       db: () => o.db,
       link: seat,
@@ -122,10 +131,11 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
     });
     sharing.start();
     marks.start();
+    people.start();
     collections.start();
     arrivals.start();
     seat.start();
-    running = { seat, sharing, texts: new TeamTextSharing({ link: seat, leaseMs: o.leaseMs, logger: o.logger }), marks, collections, arrivals };
+    running = { seat, sharing, texts: new TeamTextSharing({ link: seat, leaseMs: o.leaseMs, logger: o.logger }), marks, collections, arrivals, people };
   };
   const unsubscribe = o.settings.onChanged(restart);
   startIfJoined();
@@ -133,6 +143,7 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
   return {
     share: () => running?.sharing ?? null,
     marksEdited: () => running?.marks.edited(),
+    peopleEdited: () => running?.people.edited(),
     textShare: () => running?.texts ?? null,
     collectionShare: () => running?.collections ?? null,
     activity: () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { statement } from '../catalog/statements';
+import { listForTeam } from './people-outbox-store';
 
 /**
  * The one writer of `people_facts` (catalog migration 0053): the editor's choices about faces. A
@@ -39,10 +40,16 @@ const factRow = z.object({
 });
 export type FactRow = z.infer<typeof factRow>;
 
-/** Records a fact; an older fact about the same face and person is replaced (the latest choice holds). */
+const SAME_PLACE = 'person_uuid = ? AND clip_id = ? AND abs(time_s - ?) < 0.0005 AND abs(x - ?) < 0.002 AND abs(y - ?) < 0.002';
+
+/**
+ * Records a fact; an older fact about the same face and person is replaced (the latest choice holds).
+ * The editor's own (`bySeat` null) are listed for the team, but for `forget`: a forget travels as the
+ * person's tombstone, never as the places of their faces.
+ */
 export function addFact(db: CatalogDb, kind: FactKind, personUuid: string, place: FacePlace, at: number, bySeat: string | null = null): void {
-  statement(db, 'DELETE FROM people_facts WHERE person_uuid = ? AND clip_id = ? AND abs(time_s - ?) < 0.0005 AND abs(x - ?) < 0.002 AND abs(y - ?) < 0.002').run(personUuid, place.clipId, place.timeS, place.x, place.y);
-  statement(db, 'INSERT INTO people_facts (kind, person_uuid, clip_id, frame, time_s, x, y, w, h, at, by_seat) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+  statement(db, `DELETE FROM people_facts WHERE ${SAME_PLACE}`).run(personUuid, place.clipId, place.timeS, place.x, place.y);
+  const info = statement(db, 'INSERT INTO people_facts (kind, person_uuid, clip_id, frame, time_s, x, y, w, h, at, by_seat) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
     kind,
     personUuid,
     place.clipId,
@@ -55,6 +62,18 @@ export function addFact(db: CatalogDb, kind: FactKind, personUuid: string, place
     at,
     bySeat,
   );
+  if (bySeat === null && kind !== 'forget') listForTeam(db, 'fact', Number(info.lastInsertRowid), at);
+}
+
+/** The time of the fact held about this person at this place, if any (a fact from another seat replaces only an older one). */
+export function heldFactAt(db: CatalogDb, personUuid: string, place: FacePlace): number | null {
+  const r = statement(db, `SELECT MAX(at) AS at FROM people_facts WHERE ${SAME_PLACE}`).get(personUuid, place.clipId, place.timeS, place.x, place.y) as { at: number | null };
+  return r.at;
+}
+
+export function factById(db: CatalogDb, id: number): FactRow | null {
+  const r = statement(db, 'SELECT * FROM people_facts WHERE id = ?').get(id);
+  return r ? factRow.parse(r) : null;
 }
 
 export function factsOfClip(db: CatalogDb, clipId: number): FactRow[] {

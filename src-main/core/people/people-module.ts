@@ -11,6 +11,8 @@ export interface PeopleModuleDeps {
   events: EventBus;
   /** The editor's setting: faces are told apart (embedded, grouped) only while it is on. */
   recognition: () => boolean;
+  /** People changed (an edit here, or one applied from the team): a joined seat sends its outbox soon. */
+  edited?: () => void;
 }
 
 /** People on an open catalog: the service the pipeline tells of analysed clips, the handlers, and where people are seen. */
@@ -19,7 +21,10 @@ export function createPeopleModule(d: PeopleModuleDeps) {
     db: d.db,
     // Faces carry the embedding model's file name (analysis/pool-feed.ts): another file is another space.
     model: () => EMBEDDING_MODEL_FILE,
-    changed: (clipIds) => d.events.emit('catalog.changed', { reason: 'people', ...(clipIds ? { clipIds } : {}) }),
+    changed: (clipIds) => {
+      d.events.emit('catalog.changed', { reason: 'people', ...(clipIds ? { clipIds } : {}) });
+      d.edited?.();
+    },
   });
   return {
     service,

@@ -17,6 +17,12 @@ export interface PeopleServiceDeps {
   changed?: (clipIds?: number[]) => void;
 }
 
+/** When and by which seat a change made elsewhere was made (team-people-sync.ts applies it). */
+export interface TeamStamp {
+  at: number;
+  by: string;
+}
+
 /** Most faces the editor's naming of a group records as facts: the best ones carry the name through any regroup. */
 const FACTS_PER_NAMING = 200;
 /** The grouping's pool: the newest faces nobody has. DBSCAN is quadratic: 1,000 faces are 0.5 M dot products, ~70 ms in the analysis stage that calls it. */
@@ -151,7 +157,8 @@ export function createPeopleService(d: PeopleServiceDeps) {
       changed();
     },
 
-    merge(from: number, into: number): void {
+    /** `team`: another seat's merge, applied here (its name and facts come as that seat sent them). */
+    merge(from: number, into: number, team?: TeamStamp): void {
       if (from === into) throw new AppError('invalid', 'A person cannot be merged into itself.');
       db.transaction(() => {
         const a = people.personById(db, from);
@@ -159,14 +166,16 @@ export function createPeopleService(d: PeopleServiceDeps) {
         const moved = people.membersOf(db, from).map((m) => m.face_id);
         people.moveMembers(db, from, into);
         repointFacts(db, a.uuid, b.uuid);
-        people.deletePerson(db, from);
-        // A name merged into a group goes with it (`from` is gone, so the name is free).
-        if (a.name !== null && b.name === null) people.setPersonName(db, into, a.name, now());
-        // Merging says the faces are one person: if that person has a name, the moved faces are confirmed.
-        if (a.name !== null || b.name !== null) {
-          const best = moved.slice(0, FACTS_PER_NAMING);
-          recordIs(b.uuid, best);
-          for (const id of best) people.assignFace(db, id, into, 'confirmed', 1);
+        people.personGone(db, from, b.uuid, team?.at ?? now(), team?.by ?? null);
+        if (!team) {
+          // A name merged into a group goes with it (`from` is gone, so the name is free).
+          if (a.name !== null && b.name === null) people.setPersonName(db, into, a.name, now());
+          // Merging says the faces are one person: if that person has a name, the moved faces are confirmed.
+          if (a.name !== null || b.name !== null) {
+            const best = moved.slice(0, FACTS_PER_NAMING);
+            recordIs(b.uuid, best);
+            for (const id of best) people.assignFace(db, id, into, 'confirmed', 1);
+          }
         }
         protos.stale(from);
         protos.stale(into);
@@ -193,8 +202,10 @@ export function createPeopleService(d: PeopleServiceDeps) {
     },
 
     hide(personId: number, hidden: boolean): void {
-      people.personById(db, personId);
-      people.setPersonHidden(db, personId, hidden);
+      db.transaction(() => {
+        people.personById(db, personId);
+        people.setPersonHidden(db, personId, hidden, now());
+      })();
       changed();
     },
 
@@ -211,13 +222,24 @@ export function createPeopleService(d: PeopleServiceDeps) {
       changed([placesOf(db, [faceId]).get(faceId)?.clipId ?? 0].filter(Boolean));
     },
 
-    forget(personId: number): void {
+    /** `team`: another seat's forget, applied here: this seat's faces of the person lose their embeddings too. */
+    forget(personId: number, team?: TeamStamp): void {
       db.transaction(() => {
         const p = people.personById(db, personId);
         const faceIds = people.membersOf(db, personId).map((m) => m.face_id);
         forgetPerson(db, p.uuid, [...placesOf(db, faceIds).values()], now());
         forgetFaces(db, faceIds);
-        people.deletePerson(db, personId);
+        people.personGone(db, personId, null, team?.at ?? now(), team?.by ?? null);
+        protos.stale(personId);
+      })();
+      changed();
+    },
+
+    /** Another seat's name for a person, applied here (a person named so here is merged into them first, by the caller). */
+    nameFromTeam(personId: number, name: string, team: TeamStamp): void {
+      db.transaction(() => {
+        people.setPersonName(db, personId, name, team.at, team.by);
+        // a named person's prototype is their confirmed faces only
         protos.stale(personId);
       })();
       changed();

@@ -3,34 +3,46 @@ import { z } from 'zod';
 import { AppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { statement } from '../catalog/statements';
+import { listForTeam, recordGone } from './people-outbox-store';
 import { nameKey } from './person-names';
 
 /**
  * The one writer of `people` and `face_people` (catalog migration 0053): who the people are, and
  * which person each face belongs to now. `face_people` is derived (people-service.ts rebuilds it
- * from the editor's facts and the grouping); `people` keeps names and the hidden flag.
+ * from the editor's facts and the grouping); `people` keeps names and the hidden flag, each with
+ * the time and seat of its last change (`*_by` NULL: this catalog's editor, whose changes are listed
+ * for the team in the same transaction; another seat's, applied by team-people-sync.ts, are not).
  */
 
 export type FaceHow = 'confirmed' | 'grouped' | 'matched';
 
-const personRow = z.object({ id: z.number(), uuid: z.string(), name: z.string().nullable(), hidden: z.number(), named_at: z.number().nullable() });
+const personRow = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  name: z.string().nullable(),
+  hidden: z.number(),
+  named_at: z.number().nullable(),
+  name_by: z.string().nullable(),
+  hidden_at: z.number(),
+  hidden_by: z.string().nullable(),
+});
 export type PersonRow = z.infer<typeof personRow>;
 
 const memberRow = z.object({ face_id: z.number(), person_id: z.number(), how: z.enum(['confirmed', 'grouped', 'matched']), similarity: z.number() });
 export type MemberRow = z.infer<typeof memberRow>;
 
 export function allPeople(db: CatalogDb): PersonRow[] {
-  return statement(db, 'SELECT id, uuid, name, hidden, named_at FROM people ORDER BY id').all().map((r) => personRow.parse(r));
+  return statement(db, 'SELECT id, uuid, name, hidden, named_at, name_by, hidden_at, hidden_by FROM people ORDER BY id').all().map((r) => personRow.parse(r));
 }
 
 export function personById(db: CatalogDb, id: number): PersonRow {
-  const r = statement(db, 'SELECT id, uuid, name, hidden, named_at FROM people WHERE id = ?').get(id);
+  const r = statement(db, 'SELECT id, uuid, name, hidden, named_at, name_by, hidden_at, hidden_by FROM people WHERE id = ?').get(id);
   if (!r) throw new AppError('not_found', 'That person is no longer in the library.');
   return personRow.parse(r);
 }
 
 export function personByUuid(db: CatalogDb, uuid: string): PersonRow | null {
-  const r = statement(db, 'SELECT id, uuid, name, hidden, named_at FROM people WHERE uuid = ?').get(uuid);
+  const r = statement(db, 'SELECT id, uuid, name, hidden, named_at, name_by, hidden_at, hidden_by FROM people WHERE uuid = ?').get(uuid);
   return r ? personRow.parse(r) : null;
 }
 
@@ -42,21 +54,33 @@ export function createPerson(db: CatalogDb, o: { uuid?: string; name?: string | 
   return personById(db, Number(info.lastInsertRowid));
 }
 
-/** Names a person; a name another person has is refused (the editor merges them instead). */
-export function setPersonName(db: CatalogDb, id: number, name: string, now: number): void {
-  const key = nameKey(name);
-  const other = statement(db, 'SELECT id FROM people WHERE name_key = ? AND id <> ?').get(key, id);
-  if (other) throw new AppError('invalid', `Someone is already called “${name}”: merge the two instead.`);
-  statement(db, 'UPDATE people SET name = ?, name_key = ?, named_at = ? WHERE id = ?').run(name, key, now, id);
+/** The person who has this name (NFC, case aside) other than `id`, if any. */
+export function otherWithName(db: CatalogDb, name: string, id: number): number | null {
+  const r = statement(db, 'SELECT id FROM people WHERE name_key = ? AND id <> ?').get(nameKey(name), id) as { id: number } | undefined;
+  return r?.id ?? null;
 }
 
-export function setPersonHidden(db: CatalogDb, id: number, hidden: boolean): void {
-  statement(db, 'UPDATE people SET hidden = ? WHERE id = ?').run(hidden ? 1 : 0, id);
+/** Names a person; a name another person has is refused (the editor merges them instead). `by`: another seat's name. */
+export function setPersonName(db: CatalogDb, id: number, name: string, at: number, by: string | null = null): void {
+  if (otherWithName(db, name, id) !== null) throw new AppError('invalid', `Someone is already called “${name}”: merge the two instead.`);
+  statement(db, 'UPDATE people SET name = ?, name_key = ?, named_at = ?, name_by = ? WHERE id = ?').run(name, nameKey(name), at, by, id);
+  if (by === null) listForTeam(db, 'person', personById(db, id).uuid, at);
 }
 
-/** Deletes a person; their face rows go with them (ON DELETE CASCADE). */
-export function deletePerson(db: CatalogDb, id: number): void {
+export function setPersonHidden(db: CatalogDb, id: number, hidden: boolean, at: number, by: string | null = null): void {
+  statement(db, 'UPDATE people SET hidden = ?, hidden_at = ?, hidden_by = ? WHERE id = ?').run(hidden ? 1 : 0, at, by, id);
+  if (by === null) listForTeam(db, 'person', personById(db, id).uuid, at);
+}
+
+/**
+ * A person merged into another (`mergedInto`, a uuid) or forgotten (null): their row goes (their face
+ * rows with it, ON DELETE CASCADE) and what became of them is kept (people_gone). `by`: another seat's.
+ */
+export function personGone(db: CatalogDb, id: number, mergedInto: string | null, at: number, by: string | null = null): void {
+  const { uuid } = personById(db, id);
   statement(db, 'DELETE FROM people WHERE id = ?').run(id);
+  recordGone(db, uuid, mergedInto, at, by);
+  if (by === null) listForTeam(db, 'person', uuid, at);
 }
 
 export function membersOf(db: CatalogDb, personId: number): MemberRow[] {

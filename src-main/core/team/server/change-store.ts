@@ -29,8 +29,8 @@ export async function currentTeamCursor(client: ClientBase): Promise<TeamCursor>
   return snapshot.rows[0]!.snapshot;
 }
 
-/** The tables the feed carries, each with the key its rows are named by (team migrations 0001-0005, 0008). */
-export const FEED_TABLES = ['clips', 'clip_locations', 'clip_results', 'clip_marks', 'ranges', 'keywords', 'collection_videos'] as const;
+/** The tables the feed carries, each with the key its rows are named by (team migrations 0001-0005, 0008, 0010). */
+export const FEED_TABLES = ['clips', 'clip_locations', 'clip_results', 'clip_marks', 'ranges', 'keywords', 'collection_videos', 'people', 'people_facts'] as const;
 
 /**
  * Every change committed since `since` was taken, in pages read inside one REPEATABLE READ
@@ -62,7 +62,9 @@ export async function pullTeamChanges(
          UNION ALL SELECT 'clip_marks', clip_id::text FROM team.clip_marks WHERE 'clip_marks' = ANY($1)
          UNION ALL SELECT 'ranges', id::text FROM team.ranges WHERE 'ranges' = ANY($1)
          UNION ALL SELECT 'keywords', id::text FROM team.keywords WHERE 'keywords' = ANY($1)
-         UNION ALL SELECT 'collection_videos', id::text FROM team.collection_videos WHERE 'collection_videos' = ANY($1)`,
+         UNION ALL SELECT 'collection_videos', id::text FROM team.collection_videos WHERE 'collection_videos' = ANY($1)
+         UNION ALL SELECT 'people', uuid::text FROM team.people WHERE 'people' = ANY($1)
+         UNION ALL SELECT 'people_facts', id::text FROM team.people_facts WHERE 'people_facts' = ANY($1)`,
         [[...tables]],
       );
       for (const row of rows.rows) changes.push({ id: 0, table: row.table_name, rowKey: row.row_key, op: 'INSERT' });

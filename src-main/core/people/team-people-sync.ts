@@ -1,0 +1,124 @@
+import type { CatalogDb } from '../catalog/open-catalog';
+import type { EventBus } from '../rpc/event-bus';
+import type { TeamChange } from '../team/server/change-store';
+import { inTransaction } from '../team/server/pg-transaction';
+import { readTeamFacts, readTeamFactsOfClips, readTeamPeople, upsertTeamFact, upsertTeamPerson } from '../team/server/team-people-store';
+import type { TeamLink } from '../team/seat/team-link';
+import { TeamRounds } from '../team/seat/team-rounds';
+import { silentLogger, type Logger } from '../util/logger';
+import { applyTeamFacts, applyTeamPeople, unsentPeople } from './apply-team-people';
+import { outboxEntries, outboxSent, waitingClipsNowLinked } from './people-outbox-store';
+import type { PeopleService } from './people-service';
+
+/**
+ * A joined seat's people, offline first (issue 39 part 5; docs/notes-team-library.md). What a team
+ * shares of people is the editors' naming, never a face: every name, hidden flag, merge, forget and
+ * fact about a face's place is already in the catalog and listed in its outbox (people-store.ts,
+ * people-facts-store.ts), joined or not; this sends the outbox when the server is reachable, and
+ * applies what other seats changed (the feed's `people` and `people_facts`): facts stored with their
+ * seat and the faces of their clips matched again at once (so a name given on another seat shows on
+ * this seat's faces at those places), names and hidden flags by the later (time, seat), merges and
+ * forgets through the people service (a forget takes this seat's embeddings of the person too). Facts
+ * of a team clip not linked here wait (people_waiting) and are read whole once it is.
+ *
+ * It sits in `people`, not `team`: it writes through the people service, above `team` in the layers.
+ */
+export interface TeamPeopleSyncOptions {
+  /** The open catalog (a restored backup replaces it). */
+  db: () => CatalogDb;
+  link: TeamLink;
+  service: () => PeopleService;
+  events: EventBus;
+  debounceMs?: number;
+  everyMs?: number;
+  now?: () => number;
+  logger?: Logger;
+}
+
+export class TeamPeopleSync {
+  private readonly offs: (() => void)[] = [];
+  private readonly log: Logger;
+  private readonly rounds: TeamRounds;
+  private readonly now: () => number;
+
+  constructor(private readonly o: TeamPeopleSyncOptions) {
+    this.log = o.logger ?? silentLogger;
+    this.now = o.now ?? Date.now;
+    this.rounds = new TeamRounds({
+      link: o.link,
+      round: async () => {
+        await this.catchUpLinked();
+        await this.push();
+      },
+      debounceMs: o.debounceMs,
+      everyMs: o.everyMs,
+      log: this.log,
+      what: 'people',
+    });
+  }
+
+  start(): void {
+    this.offs.push(this.o.link.onChanges('people', (changes) => this.applyPeople(changes)));
+    this.offs.push(this.o.link.onChanges('people_facts', (changes) => this.applyFacts(changes)));
+    this.rounds.start();
+  }
+
+  async stop(): Promise<void> {
+    for (const off of this.offs.splice(0)) off();
+    await this.rounds.stop();
+  }
+
+  /** People were changed here: send soon. */
+  edited(): void {
+    this.rounds.edited();
+  }
+
+  /** One round now, or after the one running. Rejects when the server cannot be reached (the outbox stays). */
+  sync(): Promise<void> {
+    return this.rounds.sync();
+  }
+
+  private async push(): Promise<void> {
+    const db = this.o.db();
+    const entries = outboxEntries(db);
+    if (entries.length === 0) return;
+    const out = unsentPeople(db, this.o.link.seatId, entries);
+    if (out.people.length + out.facts.length > 0) {
+      await this.o.link.withClient((c) =>
+        inTransaction(c, async () => {
+          // people first: a fact about a person forgotten in the same round is then not written
+          for (const p of out.people) await upsertTeamPerson(c, p);
+          for (const f of out.facts) await upsertTeamFact(c, f);
+        }),
+      );
+    }
+    outboxSent(db, out.sent);
+    this.log.debug('team.people.sent', { people: out.people.length, facts: out.facts.length });
+  }
+
+  /** Facts that arrived before their clip was linked here: read whole now that it is. */
+  private async catchUpLinked(): Promise<void> {
+    const teamClipIds = waitingClipsNowLinked(this.o.db());
+    if (teamClipIds.length === 0) return;
+    const facts = await this.o.link.withClient((c) => readTeamFactsOfClips(c, teamClipIds));
+    this.reattach(applyTeamFacts(this.o.db(), this.o.link.seatId, facts, teamClipIds));
+  }
+
+  private async applyPeople(changes: readonly TeamChange[]): Promise<void> {
+    const read = await this.o.link.withClient((c) => readTeamPeople(c, changes.map((x) => x.rowKey)));
+    if (!applyTeamPeople(this.o.db(), this.o.service(), this.o.link.seatId, read, this.now())) return;
+    this.o.events.emit('catalog.changed', { reason: 'people' });
+    // a name met here under another uuid was merged here: that merge is this seat's to send
+    this.edited();
+  }
+
+  private async applyFacts(changes: readonly TeamChange[]): Promise<void> {
+    const read = await this.o.link.withClient((c) => readTeamFacts(c, changes.map((x) => Number(x.rowKey))));
+    this.reattach(applyTeamFacts(this.o.db(), this.o.link.seatId, read, []));
+  }
+
+  /** The faces of clips whose facts changed are matched again, as after an analysis (the service tells the views). */
+  private reattach(clipIds: readonly number[]): void {
+    for (const clipId of clipIds) this.o.service().clipAnalysed(clipId);
+  }
+}
