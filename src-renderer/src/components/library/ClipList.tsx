@@ -5,6 +5,7 @@ import { rateLabel } from '../../../../src-shared/timecode';
 import { clipLengthTc, tcAt } from '../timecode-format';
 import type { ClipViewProps } from './ClipGrid';
 import { useBoxSize } from './use-box-size';
+import { useClipPeople } from '../people/use-clip-people';
 import { clipBadge, formatResolution } from './format';
 
 const ROW_H = 30;
@@ -14,7 +15,8 @@ interface Column {
   sort: ClipSort | null;
   label: string;
   width: string;
-  cell: (c: ClipSummary) => ReactNode;
+  /** `people`: the named people seen in the clip. */
+  cell: (c: ClipSummary, people: readonly string[]) => ReactNode;
 }
 
 const COLUMNS: Column[] = [
@@ -26,6 +28,7 @@ const COLUMNS: Column[] = [
   { sort: 'timecode', label: 'Start TC', width: '108px', cell: (c) => <span className="mono">{c.rate || c.fps ? tcAt(c, 0) : '–'}</span> },
   { sort: 'date', label: 'Date', width: '128px', cell: (c) => new Date(c.mtimeMs).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' }) },
   { sort: 'rating', label: 'Rating', width: '64px', cell: (c) => (c.rating === 'favorite' ? <span className="clip-rating favorite">★</span> : c.rating === 'reject' ? <span className="clip-rating reject">⊘</span> : '') },
+  { sort: null, label: 'People', width: 'minmax(90px, 1fr)', cell: (_c, people) => <span title={people.join(', ')} data-col="people">{people.join(', ')}</span> },
   { sort: null, label: 'Keywords', width: 'minmax(90px, 1fr)', cell: (c) => <span className="muted">{c.keywords.join(', ')}</span> },
   { sort: null, label: 'Status', width: '96px', cell: (c) => <StatusBadge clip={c} /> },
 ];
@@ -53,6 +56,7 @@ export function ClipList({ total, clipAt, ensureRange, selected, focus, reveal, 
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items.at(-1)?.index ?? 0;
+  const people = useClipPeople(items.map((row) => clipAt(row.index)?.id).filter((id): id is number => id !== undefined));
   useEffect(() => {
     if (total > 0) ensureRange(first, Math.min(total, last + 1));
   }, [first, last, total, ensureRange]);
@@ -96,7 +100,7 @@ export function ClipList({ total, clipAt, ensureRange, selected, focus, reveal, 
                 {clip ? (
                   COLUMNS.map((col) => (
                     <div key={col.label} className="cl-cell" role="gridcell">
-                      {col.cell(clip)}
+                      {col.cell(clip, people.get(clip.id) ?? [])}
                     </div>
                   ))
                 ) : (
