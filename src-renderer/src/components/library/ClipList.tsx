@@ -21,6 +21,8 @@ interface Column {
 
 const COLUMNS: Column[] = [
   { sort: 'name', label: 'Name', width: 'minmax(180px, 2fr)', cell: (c) => <span className="cl-name" title={c.path}>{c.name}</span> },
+  // Next to the name: the columns after Date are out of sight at 1280 px, and who is in a clip is what an editor looks for.
+  { sort: null, label: 'People', width: 'minmax(110px, 1fr)', cell: (_c, people) => <span title={people.join(', ')} data-col="people">{people.join(', ')}</span> },
   { sort: 'duration', label: 'Duration', width: '104px', cell: (c) => <span className="mono">{clipLengthTc(c)}</span> },
   { sort: 'resolution', label: 'Resolution', width: '96px', cell: (c) => formatResolution(c) },
   { sort: 'fps', label: 'FPS', width: '70px', cell: (c) => (c.rate ? `${rateLabel(c.rate)}${c.vfr ? ' VFR' : ''}` : '–') },
@@ -28,7 +30,6 @@ const COLUMNS: Column[] = [
   { sort: 'timecode', label: 'Start TC', width: '108px', cell: (c) => <span className="mono">{c.rate || c.fps ? tcAt(c, 0) : '–'}</span> },
   { sort: 'date', label: 'Date', width: '128px', cell: (c) => new Date(c.mtimeMs).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' }) },
   { sort: 'rating', label: 'Rating', width: '64px', cell: (c) => (c.rating === 'favorite' ? <span className="clip-rating favorite">★</span> : c.rating === 'reject' ? <span className="clip-rating reject">⊘</span> : '') },
-  { sort: null, label: 'People', width: 'minmax(90px, 1fr)', cell: (_c, people) => <span title={people.join(', ')} data-col="people">{people.join(', ')}</span> },
   { sort: null, label: 'Keywords', width: 'minmax(90px, 1fr)', cell: (c) => <span className="muted">{c.keywords.join(', ')}</span> },
   { sort: null, label: 'Status', width: '96px', cell: (c) => <StatusBadge clip={c} /> },
 ];

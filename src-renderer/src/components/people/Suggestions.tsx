@@ -2,6 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import type { PersonFace } from '../../../../src-shared/contract/people';
 import { api } from '../../api/client';
 import { FaceTile } from './FaceTile';
+import { faceWhere } from './people-format';
 import { useRowCall } from './PersonActions';
 
 /** Faces asked about at once: a short strip the editor answers, the next ones come after. */
@@ -37,10 +38,10 @@ export function Suggestions({ personId, name, version, onChanged }: { personId: 
           <li key={f.faceId} className="pp-suggest-face" data-face-id={f.faceId}>
             <FaceTile face={f} size={72} />
             <span className="pp-yesno">
-              <button type="button" className="btn small" disabled={busy} onClick={() => answer(f.faceId, true)} aria-label={`Yes, this is ${name}`} data-action="suggest-yes">
+              <button type="button" className="btn small" disabled={busy} onClick={() => answer(f.faceId, true)} aria-label={`Yes, the face in ${faceWhere(f)} is ${name}`} data-action="suggest-yes">
                 Yes
               </button>
-              <button type="button" className="btn small" disabled={busy} onClick={() => answer(f.faceId, false)} aria-label={`No, this is not ${name}`} data-action="suggest-no">
+              <button type="button" className="btn small" disabled={busy} onClick={() => answer(f.faceId, false)} aria-label={`No, the face in ${faceWhere(f)} is not ${name}`} data-action="suggest-no">
                 No
               </button>
             </span>
