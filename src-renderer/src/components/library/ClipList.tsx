@@ -22,7 +22,7 @@ interface Column {
 const COLUMNS: Column[] = [
   { sort: 'name', label: 'Name', width: 'minmax(180px, 2fr)', cell: (c) => <span className="cl-name" title={c.path}>{c.name}</span> },
   // Next to the name: the columns after Date are out of sight at 1280 px, and who is in a clip is what an editor looks for.
-  { sort: null, label: 'People', width: 'minmax(110px, 1fr)', cell: (_c, people) => <span title={people.join(', ')} data-col="people">{people.join(', ')}</span> },
+  { sort: null, label: 'People', width: 'minmax(110px, 1fr)', cell: (_c, people) => <span title={people.join(', ')}>{people.join(', ')}</span> },
   { sort: 'duration', label: 'Duration', width: '104px', cell: (c) => <span className="mono">{clipLengthTc(c)}</span> },
   { sort: 'resolution', label: 'Resolution', width: '96px', cell: (c) => formatResolution(c) },
   { sort: 'fps', label: 'FPS', width: '70px', cell: (c) => (c.rate ? `${rateLabel(c.rate)}${c.vfr ? ' VFR' : ''}` : '–') },
@@ -100,7 +100,7 @@ export function ClipList({ total, clipAt, ensureRange, selected, focus, reveal, 
               >
                 {clip ? (
                   COLUMNS.map((col) => (
-                    <div key={col.label} className="cl-cell" role="gridcell">
+                    <div key={col.label} className="cl-cell" role="gridcell" data-col={col.label.toLowerCase()}>
                       {col.cell(clip, people.get(clip.id) ?? [])}
                     </div>
                   ))
