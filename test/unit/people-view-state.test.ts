@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PersonFace } from '../../src-shared/contract/people';
 import { NO_FACES, nextFaces, selectedFaceIds, type FacesEvent, type FacesState } from '../../src-renderer/src/components/people/person-faces-state';
 import { faceWhere, nameProblem } from '../../src-renderer/src/components/people/people-format';
+import { nameOfBox } from '../../src-renderer/src/components/people/face-name';
 
 const face = (faceId: number): PersonFace => ({ faceId, clipId: 1, clipName: 'A001.mov', frame: null, timeS: faceId / 2, quality: 0.8, image: null, how: 'grouped' });
 const run = (s: FacesState, ...events: FacesEvent[]) => events.reduce(nextFaces, s);
@@ -45,5 +46,20 @@ describe('name problems shown next to the field', () => {
 
   it('says where a face is', () => {
     expect(faceWhere({ clipName: 'A001.mov', timeS: 72.46 })).toBe('A001.mov 1:12.5');
+  });
+});
+
+describe('the viewer\'s name on a face box', () => {
+  const names = [
+    { timeS: 1.5, x: 0.05, y: 0.3, name: 'Maria' },
+    { timeS: 1.5, x: 0.35, y: 0.3, name: null },
+    { timeS: 2, x: 0.05, y: 0.3, name: 'Tom' },
+  ];
+  it('names the box of the same sample and place only', () => {
+    expect(nameOfBox(names, 1.5, { x: 0.05, y: 0.3 })).toBe('Maria');
+    expect(nameOfBox(names, 2, { x: 0.05, y: 0.3 })).toBe('Tom');
+    // Someone not named yet, and a box of another sample: no name drawn.
+    expect(nameOfBox(names, 1.5, { x: 0.35, y: 0.3 })).toBeNull();
+    expect(nameOfBox(names, 1.0, { x: 0.05, y: 0.3 })).toBeNull();
   });
 });

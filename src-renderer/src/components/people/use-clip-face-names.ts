@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Result } from '../../../../src-shared/contract';
 import { api } from '../../api/client';
 
-export type ClipFaceName = Result<'people.clipFaces'>['faces'][number];
+type ClipFaceName = Result<'people.clipFaces'>['faces'][number];
 
 /** Who each face of the clip is (null: nobody named), for the viewer's boxes; read again when people change. */
 export function useClipFaceNames(clipId: number): readonly ClipFaceName[] {

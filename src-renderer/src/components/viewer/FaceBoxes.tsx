@@ -1,15 +1,7 @@
 import type { ReactNode } from 'react';
-import type { ClipFaceName } from '../people/use-clip-face-names';
+import { nameOfBox, type NamedFacePlace } from '../people/face-name';
 
 export type FaceFrames = { timeS: number; faces: { x: number; y: number; w: number; h: number; score: number }[] }[];
-
-/** Both reads come from the same face rows: one sample's time and box are the same numbers. */
-const SAME = 1e-4;
-
-/** The name of the person a box is, from the clip's named faces (same sample, same box). */
-function nameAt(names: readonly ClipFaceName[], timeS: number, f: { x: number; y: number }): string | null {
-  return names.find((n) => Math.abs(n.timeS - timeS) < SAME && Math.abs(n.x - f.x) < SAME && Math.abs(n.y - f.y) < SAME)?.name ?? null;
-}
 
 /**
  * The faces the local analysis found, drawn over the picture for the sampled frame nearest the
@@ -17,7 +9,7 @@ function nameAt(names: readonly ClipFaceName[], timeS: number, f: { x: number; y
  * Boxes are fractions of the picture; the video is letterboxed in its element, so they are placed
  * in the displayed picture's own rectangle.
  */
-export function FaceBoxes({ frames, names, now, video }: { frames: FaceFrames; names: readonly ClipFaceName[]; now: number; video: HTMLVideoElement | null }): ReactNode {
+export function FaceBoxes({ frames, names, now, video }: { frames: FaceFrames; names: readonly NamedFacePlace[]; now: number; video: HTMLVideoElement | null }): ReactNode {
   if (!video || frames.length === 0 || !video.videoWidth) return null;
   let best: FaceFrames[number] | null = null;
   for (const f of frames) if (Math.abs(f.timeS - now) <= 1 && (!best || Math.abs(f.timeS - now) < Math.abs(best.timeS - now))) best = f;
@@ -32,7 +24,7 @@ export function FaceBoxes({ frames, names, now, video }: { frames: FaceFrames; n
   return (
     <>
       {best.faces.map((f, i) => {
-        const name = nameAt(names, best.timeS, f);
+        const name = nameOfBox(names, best.timeS, f);
         return (
           <div
             key={i}
