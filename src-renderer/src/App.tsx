@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { LibraryView } from './views/LibraryView';
 import { SearchView } from './views/SearchView';
 import { SelectsView } from './views/SelectsView';
+import { PeopleView } from './views/PeopleView';
 import { CollectionsView } from './views/CollectionsView';
 import { JobsView } from './views/JobsView';
 import { SettingsView } from './views/SettingsView';
@@ -10,12 +11,13 @@ import { CatalogRecovery } from './components/catalog/CatalogRecovery';
 import { CatalogNoRoom } from './components/catalog/CatalogNoRoom';
 import { useCatalogHealth } from './api/use-catalog-health';
 
-export type ViewId = 'library' | 'selects' | 'search' | 'collections' | 'jobs' | 'settings';
+export type ViewId = 'library' | 'selects' | 'search' | 'people' | 'collections' | 'jobs' | 'settings';
 
 const NAV: { id: ViewId; label: string; icon: string }[] = [
   { id: 'library', label: 'Library', icon: '▦' },
   { id: 'selects', label: 'Selects', icon: '✂' },
   { id: 'search', label: 'Search', icon: '⌕' },
+  { id: 'people', label: 'People', icon: '☺' },
   { id: 'collections', label: 'Collections', icon: '☁' },
   { id: 'jobs', label: 'Jobs', icon: '≡' },
   { id: 'settings', label: 'Settings', icon: '⚙' },
@@ -55,6 +57,7 @@ export function App(): ReactNode {
         {view === 'library' && <LibraryView />}
         {view === 'selects' && <SelectsView />}
         {view === 'search' && <SearchView />}
+        {view === 'people' && <PeopleView onOpenSettings={() => go('settings')} />}
         {view === 'collections' && <CollectionsView />}
         {view === 'jobs' && <JobsView />}
         {view === 'settings' && <SettingsView health={health} onCatalogChanged={setHealth} />}

@@ -305,7 +305,7 @@ describe('viewer, marks and hand-off', () => {
     await expect.poll(order).toEqual([ids['A001.mp4'], ids['C001.mp4'], ids['B001.mp4']]);
     expect(await page.locator('[role="columnheader"][aria-sort]').innerText()).toMatch(/Duration/);
     expect(await page.locator('[role="columnheader"][aria-sort]').getAttribute('aria-sort')).toBe('descending');
-    const durations = await page.locator('[data-testid="clip-list"] .cl-row[data-clip-id] .cl-cell:nth-child(2)').allInnerTexts();
+    const durations = await page.locator('[data-testid="clip-list"] .cl-row[data-clip-id] .cl-cell[data-col="duration"]').allInnerTexts();
     expect(durations).toEqual(['00:00:08:00', '00:00:06:00', '00:00:03;00']);
     await e.screenshot('library-list-duration-1280');
     await page.setViewportSize({ width: 1920, height: 1080 });

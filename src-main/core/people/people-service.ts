@@ -185,7 +185,7 @@ export function createPeopleService(d: PeopleServiceDeps) {
 
     split(personId: number, faceIds: readonly number[], into: number | null): number {
       if (into === personId) throw new AppError('invalid', 'Those faces are already this person’s.');
-      return db.transaction(() => {
+      const target = db.transaction(() => {
         const p = people.personById(db, personId);
         const members = new Set(people.membersOf(db, personId).map((m) => m.face_id));
         const moving = faceIds.filter((id) => members.has(id));
@@ -199,6 +199,8 @@ export function createPeopleService(d: PeopleServiceDeps) {
         protos.stale(target.id);
         return target.id;
       })();
+      changed();
+      return target;
     },
 
     hide(personId: number, hidden: boolean): void {

@@ -15,10 +15,12 @@ function fit(w: number, h: number, boxW: number, boxH: number): { width: number;
  * A clip in the grid. Moving the mouse across the picture scrubs through the filmstrip sprite:
  * the tile under the pointer is shown by shifting the sprite with background-position.
  */
-export function ClipCard({ clip, source, thumbWidth, thumbHeight, selected, focused, onClick, onOpen, onDragStart }: {
+export function ClipCard({ clip, source, people, thumbWidth, thumbHeight, selected, focused, onClick, onOpen, onDragStart }: {
   clip: ClipSummary;
   /** What plays in the viewer (a proxy, nothing yet); nothing said for an original that plays. */
   source?: CardSource;
+  /** The named people seen in it (the People view names them). */
+  people?: readonly string[];
   thumbWidth: number;
   thumbHeight: number;
   selected: boolean;
@@ -33,6 +35,7 @@ export function ClipCard({ clip, source, thumbWidth, thumbHeight, selected, focu
   const badge = clipBadge(clip);
   const sourceTag = cardSourceTag(source);
   const reason = reasonLine(clip);
+  const named = people ?? [];
   const tileW = strip?.width ?? clip.poster?.width ?? 16;
   const tileH = strip?.height ?? clip.poster?.height ?? 9;
   const box = fit(tileW, tileH, thumbWidth, thumbHeight);
@@ -53,7 +56,7 @@ export function ClipCard({ clip, source, thumbWidth, thumbHeight, selected, focu
       aria-selected={selected}
       role="option"
       // The name first: the badge over the picture would otherwise lead what a screen reader says.
-      aria-label={`${clip.name}, ${badge.label}`}
+      aria-label={`${clip.name}, ${badge.label}${named.length ? `, with ${named.join(', ')}` : ''}`}
       onClick={onClick}
       onDoubleClick={onOpen}
       draggable
@@ -117,8 +120,14 @@ export function ClipCard({ clip, source, thumbWidth, thumbHeight, selected, focu
           {clip.fps ? <span>{formatFps(clip)}</span> : null}
           {clip.videoCodec ? <span>{clip.videoCodec}</span> : null}
         </div>
-        {(clip.keywords.length > 0 || clip.rangeCount > 0) && (
+        {(clip.keywords.length > 0 || clip.rangeCount > 0 || named.length > 0) && (
           <div className="clip-marks-line muted">
+            {/* Who is in it first: an editor looks for people before ranges and keywords. */}
+            {named.length > 0 && (
+              <span className="clip-people" data-testid="clip-people" title={`People: ${named.join(', ')}`}>
+                ☺ {named.join(', ')}
+              </span>
+            )}
             {clip.rangeCount > 0 && <span>{clip.rangeCount} range{clip.rangeCount === 1 ? '' : 's'}</span>}
             {clip.keywords.map((k) => (
               <span key={k} className="keyword-chip small">

@@ -3,6 +3,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import type { ClipSummary } from '../../../../src-shared/contract/library';
 import { ClipCard } from './ClipCard';
 import { useCardSources } from './use-card-sources';
+import { useClipPeople } from '../people/use-clip-people';
 import { useBoxSize } from './use-box-size';
 
 /** What the grid and the list share: clips by index, the selection, and what a click, double-click or drag does. */
@@ -55,6 +56,7 @@ export function ClipGrid({ total, clipAt, ensureRange, selected, focus, reveal, 
   const items = virtualizer.getVirtualItems();
   const inView = items.flatMap((row) => Array.from({ length: cols }, (_, c) => clipAt(row.index * cols + c)?.id).filter((id): id is number => id !== undefined));
   const sources = useCardSources(inView);
+  const people = useClipPeople(inView);
   const firstRow = items[0]?.index ?? 0;
   const lastRow = items.at(-1)?.index ?? 0;
   useEffect(() => {
@@ -76,6 +78,7 @@ export function ClipGrid({ total, clipAt, ensureRange, selected, focus, reveal, 
                     <ClipCard
                       clip={clip}
                       source={sources.get(clip.id)}
+                      people={people.get(clip.id)}
                       thumbWidth={cardW}
                       thumbHeight={thumbH}
                       selected={selected.has(clip.id)}

@@ -5,6 +5,7 @@ import { rateLabel } from '../../../../src-shared/timecode';
 import { clipLengthTc, tcAt } from '../timecode-format';
 import type { ClipViewProps } from './ClipGrid';
 import { useBoxSize } from './use-box-size';
+import { useClipPeople } from '../people/use-clip-people';
 import { clipBadge, formatResolution } from './format';
 
 const ROW_H = 30;
@@ -14,11 +15,14 @@ interface Column {
   sort: ClipSort | null;
   label: string;
   width: string;
-  cell: (c: ClipSummary) => ReactNode;
+  /** `people`: the named people seen in the clip. */
+  cell: (c: ClipSummary, people: readonly string[]) => ReactNode;
 }
 
 const COLUMNS: Column[] = [
   { sort: 'name', label: 'Name', width: 'minmax(180px, 2fr)', cell: (c) => <span className="cl-name" title={c.path}>{c.name}</span> },
+  // Next to the name: the columns after Date are out of sight at 1280 px, and who is in a clip is what an editor looks for.
+  { sort: null, label: 'People', width: 'minmax(110px, 1fr)', cell: (_c, people) => <span title={people.join(', ')}>{people.join(', ')}</span> },
   { sort: 'duration', label: 'Duration', width: '104px', cell: (c) => <span className="mono">{clipLengthTc(c)}</span> },
   { sort: 'resolution', label: 'Resolution', width: '96px', cell: (c) => formatResolution(c) },
   { sort: 'fps', label: 'FPS', width: '70px', cell: (c) => (c.rate ? `${rateLabel(c.rate)}${c.vfr ? ' VFR' : ''}` : '–') },
@@ -53,6 +57,7 @@ export function ClipList({ total, clipAt, ensureRange, selected, focus, reveal, 
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items.at(-1)?.index ?? 0;
+  const people = useClipPeople(items.map((row) => clipAt(row.index)?.id).filter((id): id is number => id !== undefined));
   useEffect(() => {
     if (total > 0) ensureRange(first, Math.min(total, last + 1));
   }, [first, last, total, ensureRange]);
@@ -95,8 +100,8 @@ export function ClipList({ total, clipAt, ensureRange, selected, focus, reveal, 
               >
                 {clip ? (
                   COLUMNS.map((col) => (
-                    <div key={col.label} className="cl-cell" role="gridcell">
-                      {col.cell(clip)}
+                    <div key={col.label} className="cl-cell" role="gridcell" data-col={col.label.toLowerCase()}>
+                      {col.cell(clip, people.get(clip.id) ?? [])}
                     </div>
                   ))
                 ) : (

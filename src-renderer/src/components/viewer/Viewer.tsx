@@ -3,6 +3,7 @@ import { clipFrameCount, framesToTimecode, nominalFps, rateLabel, secondsToFrame
 import { api } from '../../api/client';
 import { timebaseOf } from '../timecode-format';
 import { FaceBoxes } from './FaceBoxes';
+import { useClipFaceNames } from '../people/use-clip-face-names';
 import { LevelMeter } from './LevelMeter';
 import { viewerKeyDown, viewerKeyUp, type ViewerAction } from './keys';
 import { clearIn, clearOut, markedFrames, markIn, marksOfRange, markOut, NO_MARKS, shotJumpTarget, type Marks } from './marks';
@@ -70,6 +71,7 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
   const currentShot = clip?.shots.find((s) => now >= s.startS - 1e-6 && now < s.endS) ?? clip?.shots.at(-1) ?? null;
   const span = spans.find((s) => now >= s.startS - 1e-6 && now < s.endS) ?? null;
   const faces = useShotFaces(currentShot?.id ?? null);
+  const faceNames = useClipFaceNames(clipId);
 
   const run = (a: ViewerAction) => {
     const frame = tb ? secondsToFrame(nowRef.current, tb.rate) : 0;
@@ -223,7 +225,7 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
                   data-source={playback?.source ?? ''}
                 />
                 {playback?.source === 'none' && <div className="viewer-unplayable" data-testid="viewer-unplayable">Cannot be played here: {playback.why}</div>}
-                <FaceBoxes frames={faces} now={now} video={video.current} />
+                <FaceBoxes frames={faces} names={faceNames} now={now} video={video.current} />
                 {overlay.visible && <TagOverlay tags={span?.tags ?? []} spanLabel={spanLabel} position={overlay.position} />}
                 {speed !== 0 && speed !== 1 && <div className="viewer-speed">{speed > 0 ? `▶ ${speed}×` : `◀ ${-speed}×`}</div>}
                 {help && <ViewerKeysHelp onClose={() => setHelp(false)} />}
