@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FACE_EMBEDDING_MODEL } from '../../src-main/core/analysis/face-identity-store';
+import { EMBEDDING_MODEL_FILE } from '../../src-main/core/analysis/resource-paths';
 import { createPeopleService, type PeopleService } from '../../src-main/core/people/people-service';
 import type { PersonFace } from '../../src-shared/contract/people';
 import { callOk } from '../helpers/app-call';
@@ -46,7 +46,7 @@ beforeAll(async () => {
     seedClipFaces(name, people, 0);
   }
   // The analysis stage's call, as the pipeline makes it once a clip's faces are stored; the app hears of it as it would.
-  svc = createPeopleService({ db, model: () => FACE_EMBEDDING_MODEL, changed: (clipIds) => e.app.core.events.emit('catalog.changed', { reason: 'people', ...(clipIds ? { clipIds } : {}) }) });
+  svc = createPeopleService({ db, model: () => EMBEDDING_MODEL_FILE, changed: (clipIds) => e.app.core.events.emit('catalog.changed', { reason: 'people', ...(clipIds ? { clipIds } : {}) }) });
   for (const c of Object.values(clips)) svc.clipAnalysed(c.clipId);
 }, 120_000);
 
