@@ -6,6 +6,7 @@ import { createPeopleModule } from '../src-main/core/people/people-module';
 import { appCpuSlots } from '../src-main/core/pipeline/app-pipeline';
 import { IndexingPipeline } from '../src-main/core/pipeline/indexing-pipeline';
 import { EventBus } from '../src-main/core/rpc/event-bus';
+import { createSearchModule, searchServiceBinding } from '../src-main/core/search/search-module';
 import { createServiceClient, type ServiceClient } from '../src-main/core/service/client';
 import { startEmulatorProcess } from './emulator-process';
 
@@ -13,8 +14,8 @@ const KEY = 'bench-people-key-0123456789';
 
 /**
  * A library as the app runs it for bench:people: a catalog, the whole indexing pipeline against
- * the emulator in its own process (segments are what search returns), and the people module told
- * of every analysed clip, as catalog-app.ts wires it. Folders are imported as the editor imports a
+ * the emulator in its own process (segments are what search returns), the people module told of
+ * every analysed clip and search reading where people are from it, as catalog-app.ts wires them. Folders are imported as the editor imports a
  * card; `importAndWait` returns when every clip of the folder is indexed or failed.
  */
 export async function openPeopleLibrary(work: string) {
@@ -40,6 +41,8 @@ export async function openPeopleLibrary(work: string) {
     proxySettings: () => ({ policy: 'never', budgetBytes: 0 }),
     onClipAnalysed: (clipId) => people.service.clipAnalysed(clipId),
   });
+  const search = createSearchModule({ db, indexDir: path.join(work, 'search-index'), ...searchServiceBinding(service), events, presence: people.presence });
+  void search.start();
   const library = createLibraryService({ db, events, cacheDir, indexClips: (ids, o) => void pipeline.enqueueClips(ids, o), volumePollMs: 0 });
   pipeline.start();
   const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
@@ -47,6 +50,16 @@ export async function openPeopleLibrary(work: string) {
   return {
     db,
     people,
+    /** `@Name` typed in the search box alone: every moment listed, page after page. */
+    async momentsOf(name: string): Promise<Array<{ clipId: number; inFrame: number; outFrame: number }>> {
+      const out: Array<{ clipId: number; inFrame: number; outFrame: number }> = [];
+      for (let offset = 0; ; offset += 500) {
+        const r = await search.service.text({ text: `@${name}`, topK: 500, offset, filters: {}, collections: false });
+        if (r.cannotRun) throw new Error(`@${name}: ${r.cannotRun.message}`);
+        for (const c of r.results) for (const m of [c, ...c.more]) out.push({ clipId: c.clipId, inFrame: m.inFrame, outFrame: m.outFrame });
+        if (!r.page.hasMore) return out;
+      }
+    },
     async importAndWait(folder: string): Promise<{ wallS: number; failed: Array<{ file: string; msg: string }> }> {
       const before = count('SELECT COUNT(*) AS n FROM clips');
       const indexedBefore = count('SELECT COUNT(*) AS n FROM clips WHERE indexed_at IS NOT NULL');
@@ -82,6 +95,7 @@ export async function openPeopleLibrary(work: string) {
     async close(): Promise<void> {
       library.dispose();
       await pipeline.stop();
+      await search.dispose();
       db.close();
       await emu.close();
     },

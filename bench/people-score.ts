@@ -20,8 +20,8 @@ export interface Score {
   precision: number;
   recallRange: number;
   precisionRange: number;
-  /** Per person: files labelled, files found of those, files found wrongly. */
-  perPerson: Record<string, { labelled: number; found: number; wrong: number; recallRange: number }>;
+  /** Per person: files labelled, files found of those, files found wrongly (and which, to look at). */
+  perPerson: Record<string, { labelled: number; found: number; wrong: number; recallRange: number; missed: string[]; wrongFiles: string[] }>;
 }
 
 /** Frames covered by a set of [in, out) ranges, as a sorted disjoint list. */
@@ -59,7 +59,8 @@ export function score(set: PeopleSet, found: readonly Found[]): Score {
     const mine = found.filter((x) => x.person === person);
     let labelledHere = 0;
     let rightHere = 0;
-    let wrongHere = 0;
+    const missed: string[] = [];
+    const wrongFiles: string[] = [];
     let framesLabelledHere = 0;
     let framesRightHere = 0;
     for (const f of scored) {
@@ -68,7 +69,8 @@ export function score(set: PeopleSet, found: readonly Found[]): Score {
       const right = overlap(labelled, got);
       if (labelled.length > 0) labelledHere++;
       if (got.length > 0 && labelled.length > 0) rightHere++;
-      if (got.length > 0 && labelled.length === 0) wrongHere++;
+      if (got.length === 0 && labelled.length > 0) missed.push(path.basename(f.file));
+      if (got.length > 0 && labelled.length === 0) wrongFiles.push(path.basename(f.file));
       framesLabelledHere += length(labelled);
       framesRightHere += right;
       framesFound += length(got);
@@ -76,10 +78,10 @@ export function score(set: PeopleSet, found: readonly Found[]): Score {
     // Returns in a file outside the scored set (a tiny one) are counted by tiny_assigned, not here.
     filesLabelled += labelledHere;
     filesRight += rightHere;
-    filesFound += rightHere + wrongHere;
+    filesFound += rightHere + wrongFiles.length;
     framesLabelled += framesLabelledHere;
     framesRight += framesRightHere;
-    perPerson[person] = { labelled: labelledHere, found: rightHere, wrong: wrongHere, recallRange: ratio(framesRightHere, framesLabelledHere) };
+    perPerson[person] = { labelled: labelledHere, found: rightHere, wrong: wrongFiles.length, recallRange: ratio(framesRightHere, framesLabelledHere), missed, wrongFiles };
   }
   return {
     recall: ratio(filesRight, filesLabelled),

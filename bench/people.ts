@@ -13,7 +13,9 @@
  * - tiny_assigned: faces of the tiny files given to anyone (goal 0);
  * - moved_by_batch: faces of batch 1 in a named person after the naming whose person batch 2 changed (goal 0);
  * - search_p95_ms: `@Name` lookups on a catalog of its own with 100k faces (bench/people-search.ts);
- * `@Name` is read where search reads it, `search_via` says through what.
+ * - cpu_ratio: the analysis's CPU with recognition on / off on batch 1 (bench/people-cpu.ts).
+ * `@Name` is typed into search (the search service, segments cut to where the person is); the
+ * 100k timing reads the presence read model search reads (`search_via`).
  * Last line: one JSON object.
  *
  * Env: BENCH_PEOPLE_SOURCES=file=Name,... (face sources in shared/media/videos, or absolute paths:
@@ -24,6 +26,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { personById } from '../src-main/core/people/people-store';
+import { measureRecognitionCpu } from './people-cpu';
 import { openPeopleLibrary, type PeopleLibrary } from './people-index';
 import { score, type Found } from './people-score';
 import { timeNameLookups } from './people-search';
@@ -69,16 +72,12 @@ function nameOnce(lib: PeopleLibrary, set: PeopleSet, clipOf: Map<string, number
   return notes;
 }
 
-/** Where `@Name` says each person is, through the presence read model (search's source of spans). */
-function findAll(lib: PeopleLibrary, set: PeopleSet, fileOf: Map<number, string>): Found[] {
+/** Where `@Name` says each person is: the moments search lists for it. A name nobody has finds nothing. */
+async function findAll(lib: PeopleLibrary, set: PeopleSet, fileOf: Map<number, string>): Promise<Found[]> {
   const found: Found[] = [];
   for (const person of set.people) {
-    const p = lib.people.presence.personByName(person);
-    if (!p) continue;
-    for (const s of lib.people.presence.spansOf(p.id)) {
-      if (s.inFrame === null || s.outFrame === null) throw new Error(`a span of ${person} without frames in clip ${s.clipId}`);
-      found.push({ person, file: fileOf.get(s.clipId)!, inFrame: s.inFrame, outFrame: s.outFrame });
-    }
+    if (!lib.people.presence.personByName(person)) continue;
+    for (const m of await lib.momentsOf(person)) found.push({ person, file: fileOf.get(m.clipId)!, inFrame: m.inFrame, outFrame: m.outFrame });
   }
   return found;
 }
@@ -121,7 +120,7 @@ async function main(): Promise<void> {
     const fileOf = new Map([...clipOf].map(([f, id]) => [id, f]));
     const missing = set.files.filter((f) => !clipOf.has(path.basename(f.file)));
     if (missing.length) throw new Error(`not in the catalog: ${missing.map((f) => path.basename(f.file)).join(', ')}`);
-    const found = findAll(lib, set, fileOf);
+    const found = await findAll(lib, set, fileOf);
     const s = score(set, found);
     const tinyIds = set.files.filter((f) => f.tiny).map((f) => clipOf.get(path.basename(f.file))!);
     const tiny = `(${tinyIds.join(',') || 'NULL'})`;
@@ -129,7 +128,8 @@ async function main(): Promise<void> {
     const tinyFound = count(`SELECT COUNT(*) AS n FROM shot_faces f JOIN shots sh ON sh.id = f.shot_id WHERE sh.clip_id IN ${tiny}`);
     const tinyRecognisable = count(`SELECT COUNT(*) AS n FROM face_identity WHERE assignable = 1 AND clip_id IN ${tiny}`);
     for (const [person, p] of Object.entries(s.perPerson)) {
-      console.log(`  @${person}: ${p.found} of ${p.labelled} files, ${p.wrong} wrong; ${pct(p.recallRange)} of the labelled frames`);
+      const which = [...(p.missed.length ? [`missed ${p.missed.join(', ')}`] : []), ...(p.wrongFiles.length ? [`wrongly in ${p.wrongFiles.join(', ')}`] : [])];
+      console.log(`  @${person}: ${p.found} of ${p.labelled} files, ${p.wrong} wrong; ${pct(p.recallRange)} of the labelled frames${which.length ? ` (${which.join('; ')})` : ''}`);
     }
     console.log(`per file: recall ${pct(s.recall)} (goal >= 95 %), precision ${pct(s.precision)} (goal >= 98 %)`);
     console.log(`per range: recall ${pct(s.recallRange)}, precision ${pct(s.precisionRange)}`);
@@ -139,6 +139,11 @@ async function main(): Promise<void> {
     console.log('@Name at 100k faces (2,000 clips, 50 people), 200 lookups...');
     const search = timeNameLookups(path.join(work, 'search-100k'));
     console.log(`  seeded in ${search.seedS.toFixed(1)} s; p50 ${search.p50.toFixed(2)} ms, p95 ${search.p95.toFixed(2)} ms (goal <= 50), ${search.spansPerLookup.toFixed(0)} spans a lookup`);
+
+    // Batch 1 is the card: every kind of file the set has but the tiny ones, half the set's time.
+    console.log('analysis CPU of batch 1, recognition on and off alternately...');
+    const cpu = await measureRecognitionCpu(batch(1).map((f) => f.file));
+    console.log(`  on ${cpu.on.map((x) => x.toFixed(1)).join(', ')} core-s; off ${cpu.off.map((x) => x.toFixed(1)).join(', ')} core-s; ratio ${cpu.ratio.toFixed(3)} (goal <= 1.05)`);
 
     console.log(
       JSON.stringify({
@@ -152,7 +157,10 @@ async function main(): Promise<void> {
         named_faces_batch1: before.size,
         search_p95_ms: Number(search.p95.toFixed(2)),
         search_p50_ms: Number(search.p50.toFixed(2)),
-        search_via: 'presence',
+        search_via: 'search service (@Name), 100k: presence',
+        cpu_ratio: r3(cpu.ratio),
+        cpu_on_s: cpu.on.map((x) => Number(x.toFixed(1))),
+        cpu_off_s: cpu.off.map((x) => Number(x.toFixed(1))),
         people: set.people.length,
         files: set.files.length,
         not_named: notes.length,
