@@ -1161,7 +1161,7 @@ SELECT name FROM people WHERE name IS NOT NULL AND hidden = 0 ORDER BY name COLL
 
 -- ===== src-main/core/people/presence-store.ts (4)
 -- SAMPLES
-SELECT DISTINCT fp.person_id AS personId, sh.clip_id AS clipId, sh.id AS shotId, f.time_s AS timeS,
+SELECT fp.person_id AS personId, sh.clip_id AS clipId, sh.id AS shotId, f.time_s AS timeS,
        sh.start_s AS shotStartS, sh.end_s AS shotEndS, sh.start_frame AS shotStartFrame, sh.end_frame AS shotEndFrame
   FROM face_people fp
   JOIN shot_faces f ON f.id = fp.face_id
