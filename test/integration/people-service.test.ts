@@ -93,6 +93,21 @@ describe('people service', () => {
     expect(facesOf(ana.id)).toBe(12);
   });
 
+  it('judges a track by its mean: faces too noisy to match alone join the person their track is', () => {
+    const lib = library(13);
+    const svc = createPeopleService({ db, model: () => EMBEDDING_MODEL_FILE });
+    const a = lib.clip('a.mov', [0, 1]);
+    svc.clipAnalysed(a.clipId);
+    svc.name(personOf(a.faces[0]![0]!)!, 'Maria');
+    // A wide, soft clip: each of Maria's six samples alone is about as close to her as the threshold.
+    const b = lib.clip('b.mov', [0]);
+    const noisy = lib.reanalyse(b, EMBEDDING_MODEL_FILE, lib.who, (c) => lib.space.around(c, 0.3));
+    const proto = allMembers(db).filter((m) => m.person_id === named('Maria').id);
+    expect(proto.length).toBe(6);
+    svc.clipAnalysed(b.clipId);
+    expect(noisy[0]!.map(personOf)).toEqual(Array(6).fill(named('Maria').id));
+  });
+
   it('merges, splits, hides, confirms and forgets as facts', () => {
     const lib = library(5);
     const svc = createPeopleService({ db, model: () => EMBEDDING_MODEL_FILE });

@@ -9,12 +9,14 @@ import type { FacePlace } from './people-facts-store';
  */
 export interface FaceRecord extends FacePlace {
   faceId: number;
+  shotId: number;
   quality: number;
   embedding: Float32Array;
 }
 
 const row = z.object({
   faceId: z.number(),
+  shotId: z.number(),
   clipId: z.number(),
   frame: z.number().nullable(),
   timeS: z.number(),
@@ -26,7 +28,7 @@ const row = z.object({
   embedding: z.instanceof(Buffer),
 });
 
-const SELECT = `SELECT fi.face_id AS faceId, fi.clip_id AS clipId, fi.frame, f.time_s AS timeS, f.x, f.y, f.w, f.h, fi.quality, fi.embedding
+const SELECT = `SELECT fi.face_id AS faceId, f.shot_id AS shotId, fi.clip_id AS clipId, fi.frame, f.time_s AS timeS, f.x, f.y, f.w, f.h, fi.quality, fi.embedding
   FROM face_identity fi JOIN shot_faces f ON f.id = fi.face_id`;
 
 /** float32 little-endian, copied: a BLOB's bytes need not be aligned for a Float32Array view. */

@@ -2,7 +2,8 @@ import { AppError } from '../../../src-shared/errors';
 import { forgetFaces } from '../analysis/face-identity-store';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { assignableFacesOfClip, clipsWithFaces, faceViews, placesOf, placesOfClip, unassignedFaces, type FaceRecord } from './face-read-store';
-import { dbscan, DEFAULT_THRESHOLDS, dot, matchFace, type GroupingThresholds } from './grouping';
+import { faceTracks } from './face-tracks';
+import { dbscan, DEFAULT_THRESHOLDS, dot, matchFace, prototypeOf, type GroupingThresholds } from './grouping';
 import { addFact, factsOfClip, forgetPerson, repointFacts, type FacePlace } from './people-facts-store';
 import * as people from './people-store';
 import { PrototypeCache } from './prototypes';
@@ -27,6 +28,11 @@ export interface TeamStamp {
 const FACTS_PER_NAMING = 200;
 /** The grouping's pool: the newest faces nobody has. DBSCAN is quadratic: 1,000 faces are 0.5 M dot products, ~70 ms in the analysis stage that calls it. */
 const POOL_LIMIT = 1000;
+
+/** Samples of one track are at most this far apart (two missed detections at 2 samples a second). */
+const TRACK_GAP_S = 1.25;
+/** Boxes of one face on consecutive samples overlap at least this much (a head moving a third of its width). */
+const TRACK_IOU = 0.3;
 
 /** Boxes of one face in two analyses overlap this much (intersection over union) or they are two faces. */
 const SAME_FACE_IOU = 0.4;
@@ -88,19 +94,36 @@ export function createPeopleService(d: PeopleServiceDeps) {
     return refused;
   }
 
-  /** New faces of a clip join the people they match; the rest wait in the pool. Faces already someone's stay. */
+  /**
+   * New faces of a clip join the people they match; the rest wait in the pool. Faces already someone's
+   * stay. Each track (one face seen over consecutive samples, face-tracks.ts) is judged by its mean
+   * embedding first, then its faces one by one: a face too small or turned to match alone joins the
+   * person its track is.
+   */
   function matchClip(clipId: number): void {
     const refused = applyFacts(clipId);
     const taken = new Set(people.allMembersOfClip(db, clipId));
     const prototypes = protos.list();
     const named = new Set(people.allPeople(db).filter((p) => p.name !== null).map((p) => p.id));
-    for (const face of assignableFacesOfClip(db, clipId, d.model())) {
-      if (taken.has(face.faceId)) continue;
-      const m = matchFace(face.embedding, prototypes, refused.get(face.faceId) ?? new Set(), t);
-      if (!m) continue;
-      people.assignFace(db, face.faceId, m.personId, named.has(m.personId) ? 'matched' : 'grouped', m.similarity);
+    const faces = assignableFacesOfClip(db, clipId, d.model()).filter((f) => !taken.has(f.faceId));
+    const assign = (face: FaceRecord, personId: number, similarity: number) => {
+      people.assignFace(db, face.faceId, personId, named.has(personId) ? 'matched' : 'grouped', similarity);
       // A proposed group's prototype is all its faces; a named person's only what the editor confirmed.
-      if (!named.has(m.personId)) protos.stale(m.personId);
+      if (!named.has(personId)) protos.stale(personId);
+    };
+    for (const track of faceTracks(faces, TRACK_GAP_S, TRACK_IOU)) {
+      const members = track.map((k) => faces[k]!);
+      const noes = new Set(members.flatMap((f) => [...(refused.get(f.faceId) ?? [])]));
+      const mean = prototypeOf(members.map((f) => f.embedding));
+      const m = mean ? matchFace(mean, prototypes, noes, t) : null;
+      if (m) {
+        for (const f of members) if (!refused.get(f.faceId)?.has(m.personId)) assign(f, m.personId, dot(f.embedding, prototypes.find((p) => p.personId === m.personId)!.vector));
+        continue;
+      }
+      for (const f of members) {
+        const one = matchFace(f.embedding, prototypes, refused.get(f.faceId) ?? new Set(), t);
+        if (one) assign(f, one.personId, one.similarity);
+      }
     }
   }
 
