@@ -26,11 +26,11 @@ describe('settings through the web transport in Chromium', () => {
     await emu?.close();
   });
 
-  it('shows the dark shell with its six sections', async () => {
+  it('shows the dark shell with its seven sections', async () => {
     const { page } = e;
     await page.waitForSelector('nav.sidebar');
     const labels = await page.locator('nav.sidebar .nav-item').allInnerTexts();
-    expect(labels.map((l) => l.replace(/^\W+/, '').trim())).toEqual(['Library', 'Selects', 'Search', 'Collections', 'Jobs', 'Settings']);
+    expect(labels.map((l) => l.replace(/^\W+/, '').trim())).toEqual(['Library', 'Selects', 'Search', 'People', 'Collections', 'Jobs', 'Settings']);
     const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     const [r, g, b] = bg.match(/\d+/g)!.map(Number);
     expect(r! + g! + b!).toBeLessThan(120);
