@@ -71,6 +71,9 @@ describeWithPostgres('team library: the feed pruned once every active seat has r
       db,
       logger,
       appSchemaVersion: readTeamMigrations().at(-1)!.version,
+      // A seat reports how far it read at each pull; a pull whose snapshot met another seat's write
+      // still running reports short of it, and the next pull (not the default 30 s away) catches up.
+      pullEveryMs: 500,
     });
     seat.sync = new TeamMarksSync({ db: () => db, link: seat.link, events: new EventBus(), debounceMs: 10, everyMs: 60_000 });
     seat.link.onChanges('clip_results', async (changes) => void changes.forEach((c) => seat.results.add(Number(c.rowKey))));

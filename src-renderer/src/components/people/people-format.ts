@@ -12,7 +12,9 @@ export function nameProblem(draft: string): string | null {
   const r = personNameSchema.safeParse(draft);
   if (r.success) return null;
   const issue = r.error.issues[0]!;
-  if (issue.code === 'too_big') return `A name can be at most ${NAME_MAX} characters; this one has ${draft.length.toLocaleString('en-US')}.`;
+  // The contract says the limit; the field can say by how much, as the editor typed it.
+  const typed = draft.normalize('NFC').trim().replace(/\s+/g, ' ');
+  if (typed.length > NAME_MAX) return `A name can be at most ${NAME_MAX} characters; this one has ${typed.length.toLocaleString('en-US')}.`;
   return issue.message.charAt(0).toUpperCase() + issue.message.slice(1) + '.';
 }
 
