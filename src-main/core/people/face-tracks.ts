@@ -4,16 +4,20 @@
  * the boxes parting), so the matcher can judge the track's mean embedding, which is steadier than any
  * one sample of a small, blurred or turning face.
  */
-export interface TrackFace {
-  shotId: number;
-  timeS: number;
+export interface Box {
   x: number;
   y: number;
   w: number;
   h: number;
 }
 
-function iou(a: TrackFace, b: TrackFace): number {
+export interface TrackFace extends Box {
+  shotId: number;
+  timeS: number;
+}
+
+/** Intersection over union of two boxes (fractions of the picture). */
+export function iou(a: Box, b: Box): number {
   const x1 = Math.max(a.x, b.x);
   const y1 = Math.max(a.y, b.y);
   const x2 = Math.min(a.x + a.w, b.x + b.w);

@@ -2,9 +2,9 @@ import { AppError } from '../../../src-shared/errors';
 import { forgetFaces } from '../analysis/face-identity-store';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { assignableFacesOfClip, clipsWithFaces, faceViews, placesOf, placesOfClip, unassignedFaces, type FaceRecord } from './face-read-store';
-import { faceTracks } from './face-tracks';
+import { faceTracks, iou } from './face-tracks';
 import { dbscan, DEFAULT_THRESHOLDS, dot, matchFace, prototypeOf, type GroupingThresholds } from './grouping';
-import { addFact, factsOfClip, forgetPerson, repointFacts, type FacePlace } from './people-facts-store';
+import { addFact, factsOfClip, forgetPerson, repointFacts } from './people-facts-store';
 import * as people from './people-store';
 import { PrototypeCache } from './prototypes';
 
@@ -37,16 +37,6 @@ const TRACK_IOU = 0.3;
 /** Boxes of one face in two analyses overlap this much (intersection over union) or they are two faces. */
 const SAME_FACE_IOU = 0.4;
 
-function iou(a: FacePlace, b: FacePlace): number {
-  const x1 = Math.max(a.x, b.x);
-  const y1 = Math.max(a.y, b.y);
-  const x2 = Math.min(a.x + a.w, b.x + b.w);
-  const y2 = Math.min(a.y + a.h, b.y + b.h);
-  const inter = Math.max(0, x2 - x1) * Math.max(0, y2 - y1);
-  const union = a.w * a.h + b.w * b.h - inter;
-  return union > 0 ? inter / union : 0;
-}
-
 /**
  * People: faces grouped into people and the editor's naming of them. Every choice of the editor is
  * recorded as a fact about a face's place (people-facts-store.ts) and applied to the faces found
@@ -69,7 +59,7 @@ export function createPeopleService(d: PeopleServiceDeps) {
       let bestIou = SAME_FACE_IOU;
       for (const p of places) {
         if (Math.abs(p.timeS - f.time_s) > 0.001) continue;
-        const o = iou(p, { clipId, frame: f.frame, timeS: f.time_s, x: f.x, y: f.y, w: f.w, h: f.h });
+        const o = iou(p, f);
         if (o >= bestIou) {
           best = p;
           bestIou = o;
