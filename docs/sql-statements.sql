@@ -1052,7 +1052,7 @@ note = ?, note_at = ?, note_by = ?, rating = ?, rating_at = ?, rating_by = ?, cr
 
 -- ===== src-main/core/people/face-read-store.ts (8)
 -- SELECT
-SELECT fi.face_id AS faceId, fi.clip_id AS clipId, fi.frame, f.time_s AS timeS, f.x, f.y, f.w, f.h, fi.quality, fi.embedding
+SELECT fi.face_id AS faceId, f.shot_id AS shotId, fi.clip_id AS clipId, fi.frame, f.time_s AS timeS, f.x, f.y, f.w, f.h, fi.quality, fi.embedding
 FROM face_identity fi JOIN shot_faces f ON f.id = fi.face_id;
 -- placesOfClip
 SELECT fi.face_id AS faceId, fi.clip_id AS clipId, fi.frame, f.time_s AS timeS, f.x, f.y, f.w, f.h, fi.assignable FROM face_identity fi JOIN shot_faces f ON f.id = fi.face_id WHERE fi.clip_id = ?;
