@@ -96,9 +96,8 @@ export function detectorGeometry(srcW: number, srcH: number, longSide: number): 
   };
 }
 
-/** Low-resolution gray frames for motion: aspect kept, long side `longSide`, no padding. */
-export function motionGeometry(srcW: number, srcH: number, longSide: number): FitGeometry {
-  const f = longSide / Math.max(srcW, srcH);
+/** The source scaled by `f`, aspect kept, even sides, no padding (motion and identity frames). */
+function unpadded(srcW: number, srcH: number, f: number, scaleFlags: string): FitGeometry {
   const w = even(srcW * f);
   const h = even(srcH * f);
   return {
@@ -107,21 +106,16 @@ export function motionGeometry(srcW: number, srcH: number, longSide: number): Fi
     outWidth: w,
     outHeight: h,
     content: { x: 0, y: 0, width: w, height: h },
-    filter: `scale=${w}:${h}:flags=area,setsar=1`,
+    filter: `scale=${w}:${h}${scaleFlags},setsar=1`,
   };
+}
+
+/** Low-resolution gray frames for motion: aspect kept, long side `longSide`, no padding. */
+export function motionGeometry(srcW: number, srcH: number, longSide: number): FitGeometry {
+  return unpadded(srcW, srcH, longSide / Math.max(srcW, srcH), ':flags=area');
 }
 
 /** Frames to align faces from: aspect kept, long side `longSide` or the source's when smaller (never upscaled), no padding. */
 export function identityGeometry(srcW: number, srcH: number, longSide: number): FitGeometry {
-  const f = Math.min(1, longSide / Math.max(srcW, srcH));
-  const w = even(srcW * f);
-  const h = even(srcH * f);
-  return {
-    scaledWidth: w,
-    scaledHeight: h,
-    outWidth: w,
-    outHeight: h,
-    content: { x: 0, y: 0, width: w, height: h },
-    filter: `scale=${w}:${h},setsar=1`,
-  };
+  return unpadded(srcW, srcH, Math.min(1, longSide / Math.max(srcW, srcH)), '');
 }
