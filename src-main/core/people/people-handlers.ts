@@ -28,7 +28,7 @@ export function createPeopleHandlers(db: CatalogDb, service: PeopleService, reco
         .allPeople(db)
         .filter((p) => hidden || p.hidden === 0)
         .map((p) => {
-          const c = counts.get(p.id) ?? { faces: 0, clips: 0 };
+          const c = counts.get(p.id) ?? { faces: 0, clips: 0, matched: 0 };
           return {
             id: p.id,
             uuid: p.uuid,
@@ -37,7 +37,7 @@ export function createPeopleHandlers(db: CatalogDb, service: PeopleService, reco
             faces: c.faces,
             clips: c.clips,
             best: faceViews(db, p.id, 0, STRIP).faces.map(toFace),
-            suggestions: p.name === null ? 0 : people.membersOf(db, p.id).filter((m) => m.how === 'matched').length,
+            suggestions: p.name === null ? 0 : c.matched,
           };
         })
         .filter((p) => p.faces > 0 || p.name !== null)

@@ -225,16 +225,17 @@ export function createPeopleService(d: PeopleServiceDeps) {
     },
 
     confirm(faceId: number, personId: number, yes: boolean): void {
-      db.transaction(() => {
+      const place = db.transaction(() => {
         const p = people.personById(db, personId);
-        const place = placesOf(db, [faceId]).get(faceId);
-        if (!place) throw new AppError('not_found', 'That face is no longer in the library.');
-        addFact(db, yes ? 'is' : 'is_not', p.uuid, place, now());
+        const at = placesOf(db, [faceId]).get(faceId);
+        if (!at) throw new AppError('not_found', 'That face is no longer in the library.');
+        addFact(db, yes ? 'is' : 'is_not', p.uuid, at, now());
         if (yes) people.assignFace(db, faceId, personId, 'confirmed', 1);
         else if (people.personOfFace(db, faceId) === personId) people.unassignFace(db, faceId);
         protos.stale(personId);
+        return at;
       })();
-      changed([placesOf(db, [faceId]).get(faceId)?.clipId ?? 0].filter(Boolean));
+      changed([place.clipId]);
     },
 
     /** `team`: another seat's forget, applied here: this seat's faces of the person lose their embeddings too. */

@@ -127,13 +127,16 @@ export function deleteEmptyGroups(db: CatalogDb): void {
 /** A change of thresholds or model regroups from the facts: every assignment but the confirmed goes, and every unnamed group. */
 export function clearDerived(db: CatalogDb): void {
   statement(db, "DELETE FROM face_people WHERE how <> 'confirmed'").run();
-  statement(db, 'DELETE FROM people WHERE name IS NULL AND NOT EXISTS (SELECT 1 FROM face_people fp WHERE fp.person_id = people.id)').run();
+  deleteEmptyGroups(db);
 }
 
-/** Faces and distinct clips per person, for the list. */
-export function personCounts(db: CatalogDb): Map<number, { faces: number; clips: number }> {
-  const rows = statement(db, 'SELECT fp.person_id AS id, COUNT(*) AS faces, COUNT(DISTINCT fi.clip_id) AS clips FROM face_people fp JOIN face_identity fi ON fi.face_id = fp.face_id GROUP BY fp.person_id').all() as { id: number; faces: number; clips: number }[];
-  return new Map(rows.map((r) => [r.id, { faces: r.faces, clips: r.clips }]));
+/** Faces, distinct clips and faces the matcher gave without the editor's word ("Is this Maria?"), per person, for the list. */
+export function personCounts(db: CatalogDb): Map<number, { faces: number; clips: number; matched: number }> {
+  const rows = statement(
+    db,
+    "SELECT fp.person_id AS id, COUNT(*) AS faces, COUNT(DISTINCT fi.clip_id) AS clips, SUM(fp.how = 'matched') AS matched FROM face_people fp JOIN face_identity fi ON fi.face_id = fp.face_id GROUP BY fp.person_id",
+  ).all() as { id: number; faces: number; clips: number; matched: number }[];
+  return new Map(rows.map((r) => [r.id, { faces: r.faces, clips: r.clips, matched: r.matched }]));
 }
 
 /** Named people seen in each clip, by name. */
