@@ -1115,7 +1115,7 @@ SELECT w.team_clip_id FROM people_waiting w JOIN team_clips t ON t.team_clip_id 
 -- unwait
 DELETE FROM people_waiting WHERE team_clip_id = ?;
 
--- ===== src-main/core/people/people-store.ts (21)
+-- ===== src-main/core/people/people-store.ts (20)
 -- allPeople
 SELECT id, uuid, name, hidden, named_at, name_by, hidden_at, hidden_by FROM people ORDER BY id;
 -- r
@@ -1150,28 +1150,25 @@ UPDATE face_people SET person_id = ? WHERE person_id = ?;
 DELETE FROM people WHERE name IS NULL AND NOT EXISTS (SELECT 1 FROM face_people fp WHERE fp.person_id = people.id);
 -- clearDerived
 DELETE FROM face_people WHERE how <> 'confirmed';
--- clearDerived
-DELETE FROM people WHERE name IS NULL AND NOT EXISTS (SELECT 1 FROM face_people fp WHERE fp.person_id = people.id);
 -- rows
-SELECT fp.person_id AS id, COUNT(*) AS faces, COUNT(DISTINCT fi.clip_id) AS clips FROM face_people fp JOIN face_identity fi ON fi.face_id = fp.face_id GROUP BY fp.person_id;
+SELECT fp.person_id AS id, COUNT(*) AS faces, COUNT(DISTINCT fi.clip_id) AS clips, SUM(fp.how = 'matched') AS matched FROM face_people fp JOIN face_identity fi ON fi.face_id = fp.face_id GROUP BY fp.person_id;
 -- q
 SELECT DISTINCT p.name FROM face_people fp JOIN face_identity fi ON fi.face_id = fp.face_id JOIN people p ON p.id = fp.person_id WHERE fi.clip_id = ? AND p.name IS NOT NULL ORDER BY p.name;
 -- knownNames
 SELECT name FROM people WHERE name IS NOT NULL AND hidden = 0 ORDER BY name COLLATE NOCASE;
 
--- ===== src-main/core/people/presence-store.ts (4)
+-- ===== src-main/core/people/presence-store.ts (3)
 -- SAMPLES
-SELECT fp.person_id AS personId, sh.clip_id AS clipId, sh.id AS shotId, f.time_s AS timeS,
+SELECT p.name AS name, fp.person_id AS personId, sh.clip_id AS clipId, sh.id AS shotId, f.time_s AS timeS,
        sh.start_s AS shotStartS, sh.end_s AS shotEndS, sh.start_frame AS shotStartFrame, sh.end_frame AS shotEndFrame
   FROM face_people fp
   JOIN shot_faces f ON f.id = fp.face_id
-  JOIN shots sh ON sh.id = f.shot_id;
+  JOIN shots sh ON sh.id = f.shot_id
+  JOIN people p ON p.id = fp.person_id;
 -- exact
 SELECT id, uuid, name, hidden FROM people WHERE name_key = ?;
 -- all
 SELECT id, uuid, name, hidden FROM people WHERE name_key IS NOT NULL;
--- namedSpansInClip
-SELECT DISTINCT p.id, p.name FROM people p JOIN face_people fp ON fp.person_id = p.id JOIN shot_faces f ON f.id = fp.face_id JOIN shots sh ON sh.id = f.shot_id WHERE sh.clip_id = ? AND p.name IS NOT NULL;
 
 -- ===== src-main/core/pipeline/queue/job-store.ts (26)
 -- byId

@@ -10,11 +10,12 @@ const personRow = z.object({ id: z.number(), uuid: z.string(), name: z.string(),
 // The rows are read as the catalog's own columns (no per-row parse): a person of 20,000 faces is read
 // whole for every `@Name`, and parsing each row was most of that search's time (bench:people).
 const SAMPLES = `
-  SELECT fp.person_id AS personId, sh.clip_id AS clipId, sh.id AS shotId, f.time_s AS timeS,
+  SELECT p.name AS name, fp.person_id AS personId, sh.clip_id AS clipId, sh.id AS shotId, f.time_s AS timeS,
          sh.start_s AS shotStartS, sh.end_s AS shotEndS, sh.start_frame AS shotStartFrame, sh.end_frame AS shotEndFrame
     FROM face_people fp
     JOIN shot_faces f ON f.id = fp.face_id
-    JOIN shots sh ON sh.id = f.shot_id`;
+    JOIN shots sh ON sh.id = f.shot_id
+    JOIN people p ON p.id = fp.person_id`;
 
 /**
  * The presence read model over `people`, `face_people`, `shot_faces` and `shots` (it writes
@@ -40,12 +41,10 @@ export function createPresenceStore(db: CatalogDb, stepS: number): PersonPresenc
       return spansFromSamples(rows as PersonSample[], stepS);
     },
     namedSpansInClip(clipId) {
-      const names = new Map<number, string>();
-      for (const r of statement(db, 'SELECT DISTINCT p.id, p.name FROM people p JOIN face_people fp ON fp.person_id = p.id JOIN shot_faces f ON f.id = fp.face_id JOIN shots sh ON sh.id = f.shot_id WHERE sh.clip_id = ? AND p.name IS NOT NULL').all(clipId) as { id: number; name: string }[]) {
-        names.set(r.id, r.name);
-      }
-      const rows = statement(db, `${SAMPLES} JOIN people p ON p.id = fp.person_id WHERE sh.clip_id = ? AND p.name IS NOT NULL ORDER BY fp.person_id, sh.id, f.time_s`).all(clipId);
-      const spans: PersonSpan[] = spansFromSamples(rows as PersonSample[], stepS);
+      // The people's names come with their samples: one read of the clip, not a second for the names.
+      const rows = statement(db, `${SAMPLES} WHERE sh.clip_id = ? AND p.name IS NOT NULL ORDER BY fp.person_id, sh.id, f.time_s`).all(clipId) as (PersonSample & { name: string })[];
+      const names = new Map(rows.map((r) => [r.personId, r.name]));
+      const spans: PersonSpan[] = spansFromSamples(rows, stepS);
       return spans.map((s) => ({ ...s, name: names.get(s.personId)! })).sort((a, b) => a.startS - b.startS || a.name.localeCompare(b.name));
     },
   };
