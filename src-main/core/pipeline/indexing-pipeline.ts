@@ -1,3 +1,5 @@
+import { ffPath } from '../media/ffmpeg-locate';
+import { chooseProxyEncoder } from '../media/proxy-encoder';
 import os from 'node:os';
 import { AnalysisPool } from '../analysis/analysis-pool';
 import { decodeThreads } from '../media/clip-decoder';
@@ -80,6 +82,7 @@ export class IndexingPipeline {
       client: () => o.service.client(),
       identity: () => o.service.identity(),
       tools: o.tools ?? (() => ({})),
+      proxyEncoder: () => chooseProxyEncoder((o.tools?.() ?? {}).ffmpeg ?? ffPath('ffmpeg')),
       decodeThreads: (job) => decodeThreads(os.availableParallelism(), decodesAtOnce(this.queue.runningJobs(), job)),
       proxySettings: o.proxySettings ?? (() => ({ policy: 'needed', budgetBytes: DEFAULT_PROXY_BUDGET_GB * 1e9 })),
       faceRecognition: o.faceRecognition ?? (() => true),

@@ -66,7 +66,7 @@ export function analysisStage(d: StageDeps): StageHandler<'analysis'> {
     // New shots may be new boundaries, whose posters went with the old rows.
     const stills: ThumbnailPlan | null = row.thumbs_at === null || detect ? planThumbnails(d.db, clipId, d.cacheDir) : null;
 
-    const proxy = proxyPlanFor(d, row, d.decodeThreads(ctx.job));
+    const proxy = await proxyPlanFor(d, row, d.decodeThreads(ctx.job));
 
     const pool = d.analysisPool();
     let result: Awaited<ReturnType<typeof analyzeClip>>;
