@@ -211,6 +211,7 @@ describe('search by person (@Name) over HTTP', () => {
     const ines = await search('@Ines');
     expect(ines.cannotRun).toBeNull();
     expect(ines.results.map((r) => [r.clipId, r.segmentId, r.score])).toEqual([[unsent.clipId, null, null]]);
+    expect(ines.stats).toMatchObject({ allowed: 0, unindexed: 1 });
     expect(sorted(framesOf(ines))).toEqual(sorted(framesOfFaces(faces.ines)));
     // With someone else left out, and both in: the same spans' rules as for indexed clips.
     expect(sorted(framesOf(await search('@Inès -@Tom')))).toEqual(sorted(framesOfFaces(faces.ines)));

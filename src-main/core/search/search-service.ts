@@ -128,9 +128,10 @@ export function createSearchService(d: SearchServiceDeps) {
     if (people) filtered = allowedWithPeople(filtered, people);
     const allowed = filtered ?? new Set<number>();
     const indexed = (await d.index.ready()).size;
-    const page = listedPage(results, allowed, offset, limit, people ? (hits) => narrowHits(hits, people) : undefined, people ? unindexedMoments(filters, people) : []);
+    const unindexed = people ? unindexedMoments(filters, people) : [];
+    const page = listedPage(results, allowed, offset, limit, people ? (hits) => narrowHits(hits, people) : undefined, unindexed);
     return {
-      ...respond(page, { scored: false, localSource: 'local', offset, limit, t0, indexed, allowed: filtered ? allowed.size : null, relevance: { ...relevance.info(), state: 'unscored' } }),
+      ...respond(page, { scored: false, localSource: 'local', offset, limit, t0, indexed, allowed: filtered ? allowed.size : null, unindexed: unindexed.length, relevance: { ...relevance.info(), state: 'unscored' } }),
       query: { text, normalized: '', segmentId: null, origin: null, cachedAt: null },
       cannotRun: null,
       collections: null,
@@ -160,7 +161,7 @@ export function createSearchService(d: SearchServiceDeps) {
         noGoodMatch: false,
         relevance: relevance.info(),
         page: { offset: args.offset, limit: args.topK, hasMore: false },
-        stats: { indexed: d.index.status().size, allowed: null, tookMs: performance.now() - t0 },
+        stats: { indexed: d.index.status().size, allowed: null, unindexed: 0, tookMs: performance.now() - t0 },
       });
       if (people && 'error' in people) return cannotRun(people.error, null);
       if (parsed.text === '') return filterOnly(filters, scope, args.offset, args.topK, args.text, parsedInfo, t0);
@@ -188,7 +189,7 @@ export function createSearchService(d: SearchServiceDeps) {
         narrow(scoredHits(found, results.placesOf(found.map((h) => h.id)), relevance.text.scorer(index, found.map((h) => h.id)), minScore)),
       [...remote, ...unjudged]);
       return {
-        ...respond(page, { scored: relevance.text.ready, localSource: q.origin === 'cache' ? 'cache' : 'local', offset: args.offset, limit: args.topK, t0, indexed: index.size, allowed: allowed?.size ?? null, relevance: relevance.info() }),
+        ...respond(page, { scored: relevance.text.ready, localSource: q.origin === 'cache' ? 'cache' : 'local', offset: args.offset, limit: args.topK, t0, indexed: index.size, allowed: allowed?.size ?? null, unindexed: unjudged.length, relevance: relevance.info() }),
         query: { text: args.text, normalized, segmentId: null, origin: q.origin, cachedAt: q.cachedAt },
         cannotRun: null,
         collections: coll.info,

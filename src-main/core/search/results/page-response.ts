@@ -24,6 +24,8 @@ export interface PageFacts {
   t0: number;
   indexed: number;
   allowed: number | null;
+  /** Moments listed from the `@` people's faces in shots without a segment (query/people-scope.ts). */
+  unindexed?: number;
   relevance: RelevanceInfo;
 }
 
@@ -41,7 +43,7 @@ export function pageResponse(reads: PageReads, region: string, page: Page, o: Pa
     noGoodMatch: o.scored && o.offset === 0 && cards.length > 0 && !cards.some((r) => r.good),
     relevance: o.relevance,
     page: { offset: o.offset, limit: o.limit, hasMore: page.hasMore },
-    stats: { indexed: o.indexed, allowed: o.allowed, tookMs: performance.now() - o.t0 },
+    stats: { indexed: o.indexed, allowed: o.allowed, unindexed: o.unindexed ?? 0, tookMs: performance.now() - o.t0 },
   };
 }
 
