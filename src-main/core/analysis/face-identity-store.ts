@@ -14,9 +14,14 @@ import type { FaceIdentity } from './analysis-types';
 
 /** Side of the stored thumbnails (workers/face-identity.cjs THUMB). */
 const THUMB = 64;
-/** Two faces of one shot closer than this are one look: only the better one keeps a thumbnail. */
+/** Two faces of one shot closer than this are one look (one person, as far as one shot can tell). */
 const SAME_LOOK_COSINE = 0.6;
-
+/**
+ * Most thumbnails kept per look and shot: the People view's strip (8 crops) shows several real faces
+ * of a person even when a clip is one shot, and a catalog of 100k faces still keeps a few thousand PNGs
+ * of about 6 kB (a talking head sampled twice a second keeps 4 of its ~20 faces a 10-second shot).
+ */
+export const THUMBS_PER_LOOK = 4;
 const shotRow = z.object({
   clip_id: z.number(),
   start_s: z.number(),
@@ -50,22 +55,35 @@ function cosine(a: Float32Array, b: Float32Array): number {
 }
 
 /**
- * Which faces of one shot keep a thumbnail: the best (by quality) of each distinct look, greedily,
- * a face skipped when its cosine to one already kept is above SAME_LOOK_COSINE. A shot of one
- * person talking keeps one or two of its dozens of faces, so a catalog of 100k faces does not
- * carry 100k PNGs. Returns indices into `faces`.
+ * Which faces of one shot keep a thumbnail. Faces are put in looks greedily, best first (a face joins
+ * the first look whose best face it is closer to than SAME_LOOK_COSINE). Each look keeps its best
+ * face and, for the strip to show distinct faces rather than one, up to THUMBS_PER_LOOK faces spread
+ * over the shot: the look's faces in time order are cut into that many runs and the best of each
+ * run is kept (different moments: another expression, turn or light). Returns indices into `faces`,
+ * which come in time order.
  */
-export function thumbsToKeep(faces: readonly FaceIdentity[]): Set<number> {
+export function thumbsToKeep(faces: readonly FaceIdentity[], perLook = THUMBS_PER_LOOK): Set<number> {
   const order = faces
     .map((f, i) => ({ f, i }))
     .filter((x) => x.f.embedding && x.f.thumb)
-    .sort((x, y) => y.f.quality - x.f.quality);
-  const kept: Float32Array[] = [];
-  const keep = new Set<number>();
+    .sort((x, y) => y.f.quality - x.f.quality || x.i - y.i);
+  const looks: Array<{ best: Float32Array; members: number[] }> = [];
   for (const { f, i } of order) {
-    if (kept.some((k) => cosine(k, f.embedding!) > SAME_LOOK_COSINE)) continue;
-    kept.push(f.embedding!);
-    keep.add(i);
+    const look = looks.find((l) => cosine(l.best, f.embedding!) > SAME_LOOK_COSINE);
+    if (look) look.members.push(i);
+    else looks.push({ best: f.embedding!, members: [i] });
+  }
+  const keep = new Set<number>();
+  for (const { members } of looks) {
+    keep.add(members[0]!);
+    const inTime = [...members].sort((a, b) => a - b);
+    const runs = Math.min(perLook, inTime.length);
+    for (let r = 0; r < runs; r++) {
+      const run = inTime.slice(Math.floor((r * inTime.length) / runs), Math.floor(((r + 1) * inTime.length) / runs));
+      // The best of the run, unless the look's best face is already in it.
+      if (run.some((i) => keep.has(i))) continue;
+      keep.add(run.reduce((a, b) => (faces[b]!.quality > faces[a]!.quality ? b : a)));
+    }
   }
   return keep;
 }
