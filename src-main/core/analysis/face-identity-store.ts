@@ -19,7 +19,7 @@ const SAME_LOOK_COSINE = 0.6;
 /**
  * Most thumbnails kept per look and shot: the People view's strip (8 crops) shows several real faces
  * of a person even when a clip is one shot, and a catalog of 100k faces still keeps a few thousand PNGs
- * of about 6 kB (a talking head sampled twice a second keeps 4 of its ~20 faces a 10-second shot).
+ * of about 10 kB (a talking head sampled twice a second keeps 4 of its ~20 faces a 10-second shot).
  */
 export const THUMBS_PER_LOOK = 4;
 const shotRow = z.object({
