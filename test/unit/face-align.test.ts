@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { frameOfSample, THUMBS_PER_LOOK, thumbsToKeep } from '../../src-main/core/analysis/face-identity-store';
+import { frameOfSample, THUMBS_PER_LOOK, thumbsOfClip, thumbsToKeep } from '../../src-main/core/analysis/face-identity-store';
 import type { FaceIdentity } from '../../src-main/core/analysis/analysis-types';
 import { CROP, TEMPLATE, fitSimilarity, rgbToInput, scaled, sharpness, warpToRgb, yawOf } from '../../src-main/core/analysis/workers/face-align.cjs';
 import { identifyFaces, l2normalize } from '../../src-main/core/analysis/workers/face-identity.cjs';
@@ -220,6 +220,20 @@ describe('storage helpers', () => {
     expect(kept.filter((i) => i >= 20)).toEqual([20, 21]);
     // The old rule, one per look, is perLook 1.
     expect([...thumbsToKeep(faces, 1)].sort((a, b) => a - b)).toEqual([3, 20]);
+  });
+
+  it("thumbsOfClip keeps each shot's best and a few more per person over the clip, not per shot", () => {
+    const id = (quality: number, e: number[]): FaceIdentity => ({
+      model: 'm.onnx',
+      eyePx: 30, sharpness: 20, yaw: 0, quality, assignable: true, embedding: l2normalize(e), thumb: new Uint8Array(64 * 64 * 3),
+    });
+    // Ten short shots of one person, three faces each: before, one crop a shot; now one a shot and at most THUMBS_PER_LOOK spread more.
+    const shots = Array.from({ length: 10 }, (_, s) => [id(0.6, [1, 0.01 * s]), id(0.7 + s / 100, [1, 0.01 * s + 0.001]), id(0.5, [1, 0.01 * s + 0.002])]);
+    const kept = thumbsOfClip(shots);
+    for (const k of kept) expect(k.has(1)).toBe(true);
+    expect(kept.reduce((n, k) => n + k.size, 0)).toBeLessThanOrEqual(10 + THUMBS_PER_LOOK);
+    // One long shot of the same faces: the spread picks are kept there.
+    expect(thumbsOfClip([shots.flat()])[0]!.size).toBe(THUMBS_PER_LOOK);
   });
 
   it('encodePngRgb writes a PNG that inflates back to the pixels', () => {

@@ -17,9 +17,10 @@ const THUMB = 64;
 /** Two faces of one shot closer than this are one look (one person, as far as one shot can tell). */
 const SAME_LOOK_COSINE = 0.6;
 /**
- * Most thumbnails kept per look and shot: the People view's strip (8 crops) shows several real faces
- * of a person even when a clip is one shot, and a catalog of 100k faces still keeps a few thousand PNGs
- * of about 10 kB (a talking head sampled twice a second keeps 4 of its ~20 faces a 10-second shot).
+ * Most thumbnails kept per look and clip beyond each shot's best: the People view's strip (8 crops)
+ * shows several real faces of a person even when a clip is one shot. Bounded per clip, not per shot,
+ * so a clip of many short shots keeps what it kept before (one a look and shot) plus at most this many
+ * a person; a PNG is about 10 kB (intel_asl_sister's crops).
  */
 export const THUMBS_PER_LOOK = 4;
 const shotRow = z.object({
@@ -55,12 +56,11 @@ function cosine(a: Float32Array, b: Float32Array): number {
 }
 
 /**
- * Which faces of one shot keep a thumbnail. Faces are put in looks greedily, best first (a face joins
- * the first look whose best face it is closer to than SAME_LOOK_COSINE). Each look keeps its best
- * face and, for the strip to show distinct faces rather than one, up to THUMBS_PER_LOOK faces spread
- * over the shot: the look's faces in time order are cut into that many runs and the best of each
- * run is kept (different moments: another expression, turn or light). Returns indices into `faces`,
- * which come in time order.
+ * Which of `faces` (in time order) keep a thumbnail. Faces are put in looks greedily, best first (a
+ * face joins the first look whose best face it is closer to than SAME_LOOK_COSINE). Each look keeps
+ * its best face and up to `perLook` faces spread over its time: the look's faces in time order are cut
+ * into that many runs and the best of each run is kept (different moments: another expression, turn
+ * or light, so the strip shows distinct faces rather than one). Returns indices into `faces`.
  */
 export function thumbsToKeep(faces: readonly FaceIdentity[], perLook = THUMBS_PER_LOOK): Set<number> {
   const order = faces
@@ -80,12 +80,27 @@ export function thumbsToKeep(faces: readonly FaceIdentity[], perLook = THUMBS_PE
     const runs = Math.min(perLook, inTime.length);
     for (let r = 0; r < runs; r++) {
       const run = inTime.slice(Math.floor((r * inTime.length) / runs), Math.floor(((r + 1) * inTime.length) / runs));
-      // The best of the run, unless the look's best face is already in it.
+      // The best of the run, unless a face of it is kept already (the look's best).
       if (run.some((i) => keep.has(i))) continue;
       keep.add(run.reduce((a, b) => (faces[b]!.quality > faces[a]!.quality ? b : a)));
     }
   }
   return keep;
+}
+
+/**
+ * The thumbnails of a clip's analysis, per shot (`shots`: each shot's faces in time order, shots in
+ * order): each shot's best face of each look, and over the whole clip up to THUMBS_PER_LOOK faces of
+ * each look spread over its time. Returns, per shot, the indices into its faces.
+ */
+export function thumbsOfClip(shots: ReadonlyArray<readonly FaceIdentity[]>): Set<number>[] {
+  const starts = shots.map((_, k) => shots.slice(0, k).reduce((n, s) => n + s.length, 0));
+  const spread = thumbsToKeep(shots.flat());
+  return shots.map((faces, k) => {
+    const keep = thumbsToKeep(faces, 1);
+    faces.forEach((_, i) => spread.has(starts[k]! + i) && keep.add(i));
+    return keep;
+  });
 }
 
 export interface FaceIdentityInsert {
