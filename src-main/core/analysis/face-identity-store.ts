@@ -125,6 +125,22 @@ export function insertFaceIdentity(db: Database.Database, row: FaceIdentityInser
 }
 
 /**
+ * Clips with a face stored without its identity (`onlyClip`: that one alone): analysed while face
+ * recognition was off, or their analysis adopted from another seat (boxes only). A forgotten face
+ * keeps its row (no embedding, not assignable), so it is not one of these.
+ */
+export function clipsMissingIdentities(db: Database.Database, onlyClip: number | null = null): number[] {
+  return statement(
+    db,
+    `SELECT DISTINCT sh.clip_id FROM shot_faces f JOIN shots sh ON sh.id = f.shot_id
+      WHERE (? IS NULL OR sh.clip_id = ?) AND NOT EXISTS (SELECT 1 FROM face_identity fi WHERE fi.face_id = f.id)
+      ORDER BY sh.clip_id`,
+  )
+    .pluck()
+    .all(onlyClip, onlyClip) as number[];
+}
+
+/**
  * Forgets what identifies these faces (the editor asked to forget a person): their embedding and
  * thumbnail are deleted and they are no longer assignable; the face, its box and its measures stay.
  */
