@@ -29,12 +29,16 @@ SELECT category, value, confidence, magnitude FROM shot_local_tags WHERE shot_id
 -- analysed
 SELECT COUNT(*) AS n FROM shot_analysis WHERE shot_id IN (SELECT value FROM json_each(?)) AND profile_id = ?;
 
--- ===== src-main/core/analysis/face-identity-store.ts (3)
+-- ===== src-main/core/analysis/face-identity-store.ts (4)
 -- row
 SELECT clip_id, start_s, end_s, start_frame, end_frame FROM shots WHERE id = ?;
 -- insertFaceIdentity
 INSERT INTO face_identity (face_id, clip_id, frame, model, eye_px, sharpness, yaw, quality, assignable, embedding, thumb)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- clipsMissingIdentities
+SELECT DISTINCT sh.clip_id FROM shot_faces f JOIN shots sh ON sh.id = f.shot_id
+WHERE (? IS NULL OR sh.clip_id = ?) AND NOT EXISTS (SELECT 1 FROM face_identity fi WHERE fi.face_id = f.id)
+ORDER BY sh.clip_id;
 -- forgetFaces
 UPDATE face_identity SET embedding = NULL, thumb = NULL, assignable = 0 WHERE face_id IN (SELECT value FROM json_each(?));
 

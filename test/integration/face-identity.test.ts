@@ -6,7 +6,10 @@ import { storeAnalysis } from '../../src-main/core/analysis/analysis-store';
 import type { Face, FaceIdentity } from '../../src-main/core/analysis/analysis-types';
 import { analyzeClip } from '../../src-main/core/analysis/analyze-clip';
 import type { AnalyzeShotInput } from '../../src-main/core/analysis/analyze-clip-options';
+import { THUMBS_PER_LOOK } from '../../src-main/core/analysis/face-identity-store';
 import { EMBEDDING_MODEL_FILE } from '../../src-main/core/analysis/resource-paths';
+import { createPeopleHandlers } from '../../src-main/core/people/people-handlers';
+import { createPeopleService } from '../../src-main/core/people/people-service';
 import { probeSource } from '../../src-main/core/analysis/source-info';
 import { mediaFile, tempDir } from '../helpers/paths';
 import { insertClip, insertShot, insertVolume, openTestCatalog } from '../helpers/search-catalog';
@@ -125,7 +128,7 @@ describe('face identities made in the analysis decode (real ffmpeg, YuNet and Mo
     for (const f of faces) expect(f.identity).toBeUndefined();
   });
 
-  it('stores each face identity with its shot_faces row, at a frame inside its shot, a thumbnail per look', async () => {
+  it('stores each face identity with its shot_faces row, at a frame inside its shot, a few thumbnails per look', async () => {
     const db = openTestCatalog(tmp.dir);
     const clip = insertClip(db, { volumeId: insertVolume(db, '/media/people'), relPath: 'book.mkv', durationS: 3.666 });
     // intel_asl_book: 110 frames at 30 fps, cut in two shots here.
@@ -155,13 +158,34 @@ describe('face identities made in the analysis decode (real ffmpeg, YuNet and Mo
       else expect(row.embedding).toBeNull();
     }
     expect(new Set(rows.map((x) => x.shot_id))).toEqual(new Set([first, second]));
-    // One person in each shot: one thumbnail each, a PNG.
+    // One person in each shot: each shot's best keeps a thumbnail, and a few more of the person over the clip (THUMBS_PER_LOOK, spread over its time), PNGs.
     const thumbs = rows.filter((x) => x.thumb);
-    expect(thumbs.map((x) => x.shot_id).sort()).toEqual([first, second].sort());
+    for (const shotId of [first, second]) expect(thumbs.filter((x) => x.shot_id === shotId).length).toBeGreaterThanOrEqual(1);
+    expect(thumbs.length).toBeGreaterThanOrEqual(Math.min(THUMBS_PER_LOOK, rows.filter((x) => x.assignable).length));
+    expect(thumbs.length).toBeLessThanOrEqual(2 + THUMBS_PER_LOOK);
     for (const t of thumbs) expect(t.thumb!.subarray(1, 4).toString('latin1')).toBe('PNG');
     // Analysing a shot again replaces its identities with its faces.
     storeAnalysis(db, r.shots, { profileId: 'p', faceModel: pool.modelPath });
     expect((db.prepare('SELECT COUNT(*) AS n FROM face_identity').get() as { n: number }).n).toBe(rows.length);
+    db.close();
+  });
+
+  it("a one-shot clip's person shows several real crops in the People strip, each a different face", async () => {
+    const db = openTestCatalog(path.join(tmp.dir, 'strip'));
+    const clip = insertClip(db, { volumeId: insertVolume(db, '/media/strip'), relPath: 'sister.mkv', durationS: 2.933 });
+    const shot = insertShot(db, clip, 0, 0, 2.933);
+    const r = await analyse(mediaFile('intel_asl_sister.mkv'), {}, [{ id: shot, startS: 0, endS: 2.933 }]);
+    storeAnalysis(db, r.shots, { profileId: 'p', faceModel: pool.modelPath });
+    const service = createPeopleService({ db, model: () => EMBEDDING_MODEL_FILE });
+    service.clipAnalysed(clip);
+    const handlers = createPeopleHandlers(db, service, () => true);
+    const [person] = (await handlers['people.list']({ hidden: false }, { transport: 'test' })).people;
+    const crops = person!.best.filter((f) => f.image !== null);
+    expect(crops.length).toBeGreaterThanOrEqual(3);
+    expect(crops.length).toBeLessThanOrEqual(THUMBS_PER_LOOK);
+    // Distinct faces: other samples, other pixels.
+    expect(new Set(crops.map((f) => f.timeS)).size).toBe(crops.length);
+    expect(new Set(crops.map((f) => f.image)).size).toBe(crops.length);
     db.close();
   });
 });

@@ -16,6 +16,7 @@ import type { Job } from './queue/job-types';
 import { watchNetwork } from './watch/network-watch';
 import { ServiceRecovery } from './watch/service-recovery';
 import { DEFAULT_PROXY_BUDGET_GB } from '../../../src-shared/contract/settings';
+import { clipsMissingIdentities } from '../analysis/face-identity-store';
 import { clipsMissingProxies } from '../proxies/proxy-backfill';
 import type { IndexingPipelineOptions } from './pipeline-options';
 import type { StageDeps } from './pipeline-deps';
@@ -28,6 +29,7 @@ import { indexStage } from './stages/index-stage';
 import { submitStage } from './stages/submit-stage';
 import { analysisStage } from './stages/analysis-stage';
 import { uploadStage } from './stages/upload-stage';
+import { identityStage } from './stages/identity-stage';
 import { proxyStage } from './stages/proxy-stage';
 
 /** Priority of the first clip of an enqueued batch (a clip the user opens gets the queue's HIGH_PRIORITY, 100). */
@@ -99,7 +101,7 @@ export class IndexingPipeline {
       logger: o.logger,
     };
     const d = this.deps;
-    for (const h of [probeStage(d), posterStage(d), analysisStage(d), uploadStage(d), submitStage(d), pollStage(d), indexStage(d, (c, n) => this.clipIndexed(c, n)), proxyStage(d)]) {
+    for (const h of [probeStage(d), posterStage(d), analysisStage(d), uploadStage(d), submitStage(d), pollStage(d), indexStage(d, (c, n) => this.clipIndexed(c, n)), proxyStage(d), identityStage(d)]) {
       this.queue.register(h);
     }
     this.watch = watchNetwork(this.queue, {
@@ -136,6 +138,7 @@ export class IndexingPipeline {
     if (this.o.autoIndex) {
       this.enqueueClips();
       this.enqueueProxies();
+      this.enqueueIdentities();
     }
     this.report.scheduleFlush(true);
   }
@@ -205,6 +208,25 @@ export class IndexingPipeline {
     return n;
   }
 
+  /**
+   * Background face identities (the lowest lane: after all indexing) for clips whose faces have none,
+   * while face recognition is on: turned on after they were indexed, or adopted from another seat.
+   * A clip whose last such job stopped (failed, cancelled) is left to the editor's retry; one done
+   * whose faces were stored again without identities since (analysed while off) gets a new one.
+   */
+  enqueueIdentities(onlyClip: number | null = null): number {
+    if (!this.deps.faceRecognition()) return 0;
+    let n = 0;
+    for (const id of clipsMissingIdentities(this.o.db, onlyClip)) {
+      const last = this.queue.find(id, 'identities');
+      if (last && last.state !== 'done') continue;
+      if (last) this.queue.store.remove(last.id);
+      this.queue.enqueue({ clipId: id, stage: 'identities' });
+      n++;
+    }
+    return n;
+  }
+
   prioritizeClip(clipId: number): number {
     return this.queue.prioritizeClip(clipId);
   }
@@ -267,6 +289,7 @@ export class IndexingPipeline {
     }
     this.watch.probeNow();
     this.enqueueProxies();
+    this.enqueueIdentities();
   }
 
   // ---- views (view/jobs-report.ts) ----------------------------------------------------------
@@ -317,6 +340,8 @@ export class IndexingPipeline {
   private clipIndexed(clipId: number, segments: number): void {
     // Indexed without writing a proxy (its analysis had run before): the background makes it.
     if (clipsMissingProxies(this.o.db, this.deps.proxySettings().policy, process.platform, clipId).length > 0 && !this.queue.find(clipId, 'proxy')) this.queue.enqueue({ clipId, stage: 'proxy' });
+    // Its faces without identities (adopted from another seat): the background makes them.
+    this.enqueueIdentities(clipId);
     this.o.events?.emit('jobs.clipIndexed', { clipId, segments });
     this.o.onClipIndexed?.(clipId, segments);
   }
