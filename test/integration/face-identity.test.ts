@@ -161,8 +161,8 @@ describe('face identities made in the analysis decode (real ffmpeg, YuNet and Mo
     // One person in each shot: each shot's best keeps a thumbnail, and a few more of the person over the clip (THUMBS_PER_LOOK, spread over its time), PNGs.
     const thumbs = rows.filter((x) => x.thumb);
     for (const shotId of [first, second]) expect(thumbs.filter((x) => x.shot_id === shotId).length).toBeGreaterThanOrEqual(1);
-    // Only faces embedded from their own crop have one (identity-carry.ts): each track's ends at least, two shots here.
-    expect(thumbs.length).toBeGreaterThanOrEqual(Math.min(THUMBS_PER_LOOK, 3));
+    // Only faces embedded from their own crop have one (identity-carry.ts): each track's ends at least.
+    expect(thumbs.length).toBeGreaterThanOrEqual(2);
     expect(thumbs.length).toBeLessThanOrEqual(2 + THUMBS_PER_LOOK);
     for (const t of thumbs) expect(t.thumb!.subarray(1, 4).toString('latin1')).toBe('PNG');
     // Analysing a shot again replaces its identities with its faces.
@@ -182,7 +182,8 @@ describe('face identities made in the analysis decode (real ffmpeg, YuNet and Mo
     const handlers = createPeopleHandlers(db, service, () => true);
     const [person] = (await handlers['people.list']({ hidden: false }, { transport: 'test' })).people;
     const crops = person!.best.filter((f) => f.image !== null);
-    expect(crops.length).toBeGreaterThanOrEqual(3);
+    // Crops come from faces embedded from their own frame (identity-carry.ts): a 3 s shot's track at its two ends.
+    expect(crops.length).toBeGreaterThanOrEqual(2);
     expect(crops.length).toBeLessThanOrEqual(THUMBS_PER_LOOK);
     // Distinct faces: other samples, other pixels.
     expect(new Set(crops.map((f) => f.timeS)).size).toBe(crops.length);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FaceIdentity } from '../../src-main/core/analysis/analysis-types';
-import { IdentityCarry, type EmbedGroup } from '../../src-main/core/analysis/identity-carry';
+import { IdentityCarry, type CarryOptions, type EmbedGroup } from '../../src-main/core/analysis/identity-carry';
 import type { RawFace } from '../../src-main/core/analysis/workers/yunet.cjs';
 
 const face = (x: number, tag: string): RawFace & { tag: string } => ({ x, y: 0.2, w: 0.2, h: 0.3, score: 0.9, landmarks: [], tag });
@@ -8,6 +8,8 @@ const frameOf = (n: number) => new Uint8Array([n, n, n]);
 const unit = (axis: number) => Float32Array.from({ length: 4 }, (_, i) => (i === axis ? 1 : 0));
 const identity = (embedding: Float32Array): FaceIdentity => ({ model: 'm', eyePx: 30, sharpness: 10, yaw: 0, quality: 0.8, assignable: true, embedding, thumb: new Uint8Array(1) });
 const carriedFrom = (src: FaceIdentity): FaceIdentity => ({ ...src, thumb: null });
+/** Every fourth sample, so a short test shows a track's middle embeddings. */
+const EVERY_FOURTH: CarryOptions = { maxAge: 4, minIou: 0.5, minAgree: 0.5 };
 
 /** Plays the worker: each face embedded gets the embedding of the person its tag names. */
 function embedAll(groups: readonly EmbedGroup[], who: (f: RawFace) => number, log: string[]): void {
@@ -19,7 +21,7 @@ function embedAll(groups: readonly EmbedGroup[], who: (f: RawFace) => number, lo
 
 describe('IdentityCarry: which faces are embedded and which carry an embedding', () => {
   it('embeds a steady face at its first sample, every fourth after and at its last; the ones between carry the first', () => {
-    const carry = new IdentityCarry(carriedFrom);
+    const carry = new IdentityCarry(carriedFrom, EVERY_FOURTH);
     const faces = Array.from({ length: 10 }, (_, i) => face(0.4, `s${i}`));
     const log: string[] = [];
     for (const batch of [faces.slice(0, 4), faces.slice(4, 8), faces.slice(8)]) {
@@ -35,7 +37,7 @@ describe('IdentityCarry: which faces are embedded and which carry an embedding',
   });
 
   it('embeds each face between two embeddings that disagree, from its own frame (a cut to someone framed alike)', () => {
-    const carry = new IdentityCarry(carriedFrom);
+    const carry = new IdentityCarry(carriedFrom, EVERY_FOURTH);
     const faces = Array.from({ length: 5 }, (_, i) => face(0.4, `s${i}`));
     const log: string[] = [];
     // Person 0 until sample 2, person 1 from sample 3: sample 4 is the track's next embedding.
@@ -52,7 +54,7 @@ describe('IdentityCarry: which faces are embedded and which carry an embedding',
   });
 
   it('ends a track that does not go on with an embedding of its last face, from that face frame kept aside', () => {
-    const carry = new IdentityCarry(carriedFrom);
+    const carry = new IdentityCarry(carriedFrom, EVERY_FOURTH);
     const a = [face(0.1, 'a0'), face(0.1, 'a1'), face(0.1, 'a2')];
     const b = [face(0.6, 'b0'), face(0.6, 'b1')];
     const log: string[] = [];
@@ -69,7 +71,7 @@ describe('IdentityCarry: which faces are embedded and which carry an embedding',
   });
 
   it('starts again after a sample without an identity frame', () => {
-    const carry = new IdentityCarry(carriedFrom);
+    const carry = new IdentityCarry(carriedFrom, EVERY_FOURTH);
     const faces = Array.from({ length: 4 }, (_, i) => face(0.4, `s${i}`));
     const log: string[] = [];
     embedAll(carry.plan([{ frame: frameOf(0), faces: [faces[0]!] }, { frame: frameOf(1), faces: [faces[1]!] }, { frame: null, faces: [] }, { frame: frameOf(3), faces: [faces[3]!] }]), () => 0, log);
