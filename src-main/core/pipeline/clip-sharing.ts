@@ -3,6 +3,8 @@ import path from 'node:path';
 import { AppError, toAppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { applyClipEvent } from '../library/clips-repository';
+import { clipsWithContent } from '../library/clip-place-store';
+import { catalogueTeamShareEntry, type TeamShareEntry } from '../library/team-share-entries';
 import { getClipRow } from '../library/clip-store';
 import { thumbnailDir } from '../library/clip-paths';
 import { replaceShots, shotFacts, shotsOfClip } from '../library/shot-store';
@@ -159,6 +161,12 @@ export class ClipSharing implements ClipShare {
         }
         if (look.kind === 'published') {
           const results = await readClipResults(c, teamClipId, this.o.profileId);
+          // An offline entry whose file turned up here (it has the team's results already): where this
+          // seat has it is news to the team, and what the seat learns its share roots from.
+          if (results && teamLinkOf(this.o.db, clipId)?.resultsFrom != null) {
+            await this.recordPlace(c, clipId, teamClipId);
+            this.o.linked?.(clipId);
+          }
           if (results) {
             this.adopt(clipId, results);
             return { kind: 'adopted', from: results.publishedBy };
@@ -235,6 +243,29 @@ export class ClipSharing implements ClipShare {
   }
 
 
+  /**
+   * A team clip whose file this seat cannot reach (library/team-clip-arrivals.ts) listed all the same:
+   * an offline entry at the share and path another seat recorded, linked to the team's clip, with the
+   * team's results copied as for a clip this seat has (poster, tags, search, and the team's marks once
+   * linked), indexed. Returns its id; null when the team has no results of it for this profile.
+   */
+  async placeAway(teamClipId: number, entry: Omit<TeamShareEntry, 'durationS'>): Promise<number | null> {
+    const results = await this.o.link.withClient((c) => readClipResults(c, teamClipId, this.o.profileId));
+    if (!results) return null;
+    const { db } = this.o;
+    const clipId = db.transaction(() => {
+      // Imported meanwhile (the editor's drop, while the results were read): that clip is the team's, no entry.
+      if (localClipOfTeamClip(db, teamClipId) !== null || clipsWithContent(db, entry.fingerprint, entry.sizeBytes).length > 0) return null;
+      const id = catalogueTeamShareEntry(db, { ...entry, durationS: results.shots.reduce<number | null>((end, s) => Math.max(end ?? 0, s.endS), null) });
+      linkTeamClip(db, id, teamClipId);
+      this.adopt(id, results);
+      this.o.store.markIndexed(id, this.o.profileId);
+      return id;
+    })();
+    if (clipId !== null) this.o.linked?.(clipId);
+    return clipId;
+  }
+
   /** The team clip of a local clip: found or made by fingerprint, its place recorded, the link kept. */
   private async linked(c: Parameters<Parameters<TeamLink['withClient']>[0]>[0], clipId: number): Promise<number> {
     const known = teamLinkOf(this.o.db, clipId);
@@ -242,13 +273,19 @@ export class ClipSharing implements ClipShare {
     const row = getClipRow(this.o.db, clipId);
     if (!row.fingerprint) throw new AppError('invalid', `clip ${clipId} has no fingerprint yet: the team knows clips by content`);
     const team = await adoptTeamClip(c, { fingerprint: row.fingerprint, sizeBytes: row.size_bytes, fileName: row.file_name, seatId: this.o.link.seatId });
-    const rootKey = rootKeyOf({ label: row.volume_label, mountPath: row.mount_path });
-    const refused = await recordTeamClipLocation(c, { clipId: team.id, rootKey, relPath: row.rel_path.replace(/^\/+/, '') || row.file_name, seatId: this.o.link.seatId });
-    // A local name no other seat could be pointed at safely (a newline in it, say): other seats find the clip through their own copies.
-    if (refused) this.log.warn('team.location.refused', { clipId, message: refused.message });
+    await this.recordPlace(c, clipId, team.id);
     linkTeamClip(this.o.db, clipId, team.id);
     this.o.linked?.(clipId);
     return team.id;
+  }
+
+  /** Where this seat has the clip, for the team (other seats find their copies, and learn their share roots, from it). */
+  private async recordPlace(c: Parameters<Parameters<TeamLink['withClient']>[0]>[0], clipId: number, teamClipId: number): Promise<void> {
+    const row = getClipRow(this.o.db, clipId);
+    const rootKey = rootKeyOf({ label: row.volume_label, mountPath: row.mount_path });
+    const refused = await recordTeamClipLocation(c, { clipId: teamClipId, rootKey, relPath: row.rel_path.replace(/^\/+/, '') || row.file_name, seatId: this.o.link.seatId });
+    // A local name no other seat could be pointed at safely (a newline in it, say): other seats find the clip through their own copies.
+    if (refused) this.log.warn('team.location.refused', { clipId, message: refused.message });
   }
 
   /** Another seat's results, written through the catalog's owners as if this seat had computed them. */
