@@ -44,3 +44,8 @@ export function catalogueTeamShareEntry(db: CatalogDb, e: TeamShareEntry, at = D
 export function teamShareWhy(fileName: string, share: string, relPath: string): string {
   return `${fileName} is on the team's share "${share}" at ${relPath}, not on this workstation: Relink it by importing your copy of it (from any folder), or mount that share`;
 }
+
+/** What the Library's card says of an offline entry. */
+export function teamShareNote(share: string, relPath: string): string {
+  return `on the team's share "${share}" at ${relPath}, not on this workstation: import your copy to relink it`;
+}
