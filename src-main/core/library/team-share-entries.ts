@@ -27,12 +27,16 @@ export interface TeamShareEntry {
   durationS: number | null;
 }
 
-/** The entry of the clip at that place (made now, or found again); returns the clip's id. */
-export function catalogueTeamShareEntry(db: CatalogDb, e: TeamShareEntry, at = Date.now()): number {
+/**
+ * The entry of the clip at that place (made now, or found again); returns the clip's id, or null when
+ * the place holds the entry of other content (a file replaced on the share: the team has two clips
+ * there, and only the first is listed).
+ */
+export function catalogueTeamShareEntry(db: CatalogDb, e: TeamShareEntry, at = Date.now()): number | null {
   return db.transaction(() => {
     const volumeId = teamShareVolume(db, e.rootKey, at);
-    const known = clipAtPath(db, volumeId, e.relPath)?.id;
-    if (known !== undefined) return known;
+    const known = clipAtPath(db, volumeId, e.relPath);
+    if (known) return known.fingerprint === e.fingerprint ? known.id : null;
     const id = catalogueClip(db, { volumeId, relPath: e.relPath, fileName: e.fileName, sizeBytes: e.sizeBytes, mtimeMs: at, fingerprint: e.fingerprint }, at);
     // Footage as the team read it: the team's shots and pictures are stored on it as on a probed clip.
     applyClipEvent(db, id, { type: 'probed', verdict: 'probed' }, { duration_s: e.durationS });

@@ -2,27 +2,25 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AppError, toAppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { applyClipEvent } from '../library/clips-repository';
 import { clipsWithContent } from '../library/clip-place-store';
 import { catalogueTeamShareEntry, type TeamShareEntry } from '../library/team-share-entries';
 import { getClipRow } from '../library/clip-store';
 import { thumbnailDir } from '../library/clip-paths';
-import { replaceShots, shotFacts, shotsOfClip } from '../library/shot-store';
+import { shotFacts, shotsOfClip } from '../library/shot-store';
 import { thumbnailsOf } from '../library/thumbnail-store';
-import { saveCopiedThumbnails } from './stages/clip-media';
-import { publishClipResults, readClipResults, type ClipResults, type PublishedAnalysis, type PublishedShot, type PublishedThumbnail } from '../team/server/clip-results-store';
-import { loadShotAnalysis, storeAnalysisRecords, type AnalysisRecord, type StoredShotAnalysis } from '../analysis/analysis-store';
-import { CAMERA_MOVEMENTS, LOCAL_TAG_CATEGORIES } from '../analysis/analysis-types';
+import { publishClipResults, readClipResults, type ClipResults, type PublishedAnalysis, type PublishedThumbnail } from '../team/server/clip-results-store';
+import { loadShotAnalysis, type StoredShotAnalysis } from '../analysis/analysis-store';
 import { adoptTeamClip, recordTeamClipLocation } from '../team/server/team-clip-store';
 import { rootKeyOf } from '../team/rules/root-map';
 import { failTeamJob, lookAtClipJob, reapExpiredTeamLeases, renewTeamLeases, type TeamLease } from '../team/server/team-job-store';
 import { recordTeamTask, recordTeamUpload, teamTasks, teamUploadKeys } from '../team/server/journal-store';
 import type { TensorService } from '../tensors/chunk-upload';
 import type { TeamLink } from '../team/seat/team-link';
-import { clipIndexedWith, linkTeamClip, localClipOfTeamClip, notePublished, noteResultsFrom, teamLinkOf, unlinkedClipIds, unpublishedClipIds } from '../team/team-replica-store';
+import { clipIndexedWith, linkTeamClip, localClipOfTeamClip, notePublished, teamLinkOf, unlinkedClipIds, unpublishedClipIds } from '../team/team-replica-store';
 import { silentLogger, type Logger } from '../util/logger';
 import type { ClipShare, ShareDecision } from './pipeline-deps';
 import type { SegmentStore } from './service-cache/segment-store';
+import { copyTeamResults } from './team-results-copy';
 
 /**
  * A seat's share of a team library's indexing (docs/notes-team-library.md): each clip is decoded,
@@ -257,6 +255,7 @@ export class ClipSharing implements ClipShare {
       // Imported meanwhile (the editor's drop, while the results were read): that clip is the team's, no entry.
       if (localClipOfTeamClip(db, teamClipId) !== null || clipsWithContent(db, entry.fingerprint, entry.sizeBytes).length > 0) return null;
       const id = catalogueTeamShareEntry(db, { ...entry, durationS: results.shots.reduce<number | null>((end, s) => Math.max(end ?? 0, s.endS), null) });
+      if (id === null) return null;
       linkTeamClip(db, id, teamClipId);
       this.adopt(id, results);
       this.o.store.markIndexed(id, this.o.profileId);
@@ -290,26 +289,7 @@ export class ClipSharing implements ClipShare {
 
   /** Another seat's results, written through the catalog's owners as if this seat had computed them. */
   private adopt(clipId: number, r: ClipResults & { publishedBy: string }): void {
-    const { db } = this.o;
-    db.transaction(() => {
-      const same = replaceShots(db, clipId, r.shots.map(shotInput));
-      applyClipEvent(db, clipId, { type: 'shotsDetected', sameShots: same });
-      const shotIds = new Map(shotsOfClip(db, clipId).map((s) => [s.idx, s.id]));
-      this.o.store.insertPublished(clipId, shotIds, r.segments, { model: r.model, region: r.region, profileId: r.profileId });
-      // Faces, motion and local tags as the decoding seat found them (grouped by its face model);
-      // faces as boxes only, without identities (embeddings are never published: clip-results-store.ts).
-      const byModel = new Map<string, AnalysisRecord[]>();
-      for (const shot of r.shots) {
-        const shotId = shotIds.get(shot.idx);
-        if (shotId === undefined || !shot.analysis) continue;
-        const list = byModel.get(shot.analysis.faceModel) ?? [];
-        list.push(analysisRecordOf(shotId, shot.analysis));
-        byModel.set(shot.analysis.faceModel, list);
-      }
-      for (const [faceModel, records] of byModel) storeAnalysisRecords(db, records, { profileId: r.profileId, faceModel });
-      if (r.thumbnails.length > 0) saveCopiedThumbnails(db, clipId, this.o.cacheDir, r.thumbnails, shotIds);
-      noteResultsFrom(db, clipId, r.publishedBy);
-    })();
+    copyTeamResults(this.o, clipId, r);
     this.log.info('team.results.adopted', { clipId, from: r.publishedBy, segments: r.segments.length });
   }
 
@@ -404,18 +384,4 @@ export class ClipSharing implements ClipShare {
 function publishedAnalysisOf(a: StoredShotAnalysis | null): PublishedAnalysis | null {
   if (!a) return null;
   return { faceModel: a.faceModel, framesSampled: a.framesSampled, faces: a.faces, motion: a.motion, localTags: a.localTags.map(({ category, value, confidence, magnitude }) => ({ category, value, confidence, magnitude })) };
-}
-
-/** Another seat's analysis, checked against this app's words: a movement or tag it does not know is left out. */
-function analysisRecordOf(shotId: number, a: PublishedAnalysis): AnalysisRecord {
-  const movement = CAMERA_MOVEMENTS.find((m) => m === a.motion.movement) ?? null;
-  const localTags = a.localTags.flatMap((t) => {
-    const category = LOCAL_TAG_CATEGORIES.find((c) => c === t.category);
-    return category ? [{ category, value: t.value, confidence: t.confidence, magnitude: t.magnitude, source: 'local' as const }] : [];
-  });
-  return { shotId, framesSampled: a.framesSampled, faces: a.faces, motion: { ...a.motion, movement }, localTags };
-}
-
-function shotInput(s: PublishedShot) {
-  return { idx: s.idx, startS: s.startS, endS: s.endS, startFrame: s.startFrame, endFrame: s.endFrame, cutScore: s.cutScore, transition: s.transition ?? undefined };
 }
