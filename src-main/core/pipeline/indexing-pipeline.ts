@@ -318,6 +318,9 @@ export class IndexingPipeline {
 
   private isIndexed(meta: ClipForJobs): boolean {
     if (meta.indexed_at === null || meta.indexed_profile !== this.profile.id) return false;
+    // A team clip listed offline got the team's results without its file (library/team-share-entries.ts):
+    // once the file is here it still needs its probe (the rest of the chain finds the results).
+    if (meta.probed_at === null) return false;
     const cov = this.store.coverage(meta.id, this.profile.id);
     // A re-detection of shots (file changed) drops segments by cascade: then it is not indexed any more.
     return cov.segments > 0 && cov.embedded === cov.segments && cov.tagged === cov.segments && cov.shotsWithSegments > 0;
