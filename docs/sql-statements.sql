@@ -1577,7 +1577,8 @@ UNION ALL SELECT 'ranges', id::text FROM team.ranges WHERE 'ranges' = ANY($1)
 UNION ALL SELECT 'keywords', id::text FROM team.keywords WHERE 'keywords' = ANY($1)
 UNION ALL SELECT 'collection_videos', id::text FROM team.collection_videos WHERE 'collection_videos' = ANY($1)
 UNION ALL SELECT 'people', uuid::text FROM team.people WHERE 'people' = ANY($1)
-UNION ALL SELECT 'people_facts', id::text FROM team.people_facts WHERE 'people_facts' = ANY($1);
+UNION ALL SELECT 'people_facts', id::text FROM team.people_facts WHERE 'people_facts' = ANY($1)
+UNION ALL SELECT 'rate_pause', 'true' WHERE 'rate_pause' = ANY($1);
 -- page
 SELECT id, table_name, row_key, op FROM team.changes
 WHERE xid >= pg_snapshot_xmin($1::pg_snapshot) AND NOT pg_visible_in_snapshot(xid, $1::pg_snapshot) AND id > $2

@@ -146,6 +146,13 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
       recheckMs: n.teamRecheckMs,
       importFiles: (files) => library.importPaths(files, 'team'),
       people: people.service,
+      serviceKey: () => {
+        try {
+          return service.client().transport.keyState;
+        } catch {
+          return null; // no key or address yet: nothing to hold
+        }
+      },
     });
   }
   const search = createSearchModule({

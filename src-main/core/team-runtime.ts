@@ -11,6 +11,7 @@ import type { IndexingPipeline } from './pipeline/indexing-pipeline';
 import type { ClipShare } from './pipeline/pipeline-deps';
 import type { EventBus } from './rpc/event-bus';
 import { TeamTextSharing, type TextShare } from './search/text-sharing';
+import { TeamPace, type SharedKeyPace } from './team/seat/team-pace';
 import { TeamSeat } from './team/seat/team-seat';
 import type { TeamSettings } from './team/seat/team-settings';
 import { teamClipCounts } from './team/team-replica-store';
@@ -42,6 +43,8 @@ export interface TeamRuntimeOptions {
   recheckMs?: number;
   /** People by name: what editors name is shared with the other seats (never a face's embedding). */
   people: PeopleService;
+  /** The service key the seat sends with now (null: none configured): the team's rate holds it. */
+  serviceKey: () => SharedKeyPace | null;
 }
 
 
@@ -62,13 +65,14 @@ export interface TeamRuntime {
 }
 
 export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
-  let running: { seat: TeamSeat; sharing: ClipSharing; texts: TeamTextSharing; marks: TeamMarksSync; collections: TeamCollectionsSync; arrivals: TeamClipArrivals; people: TeamPeopleSync } | null = null;
+  let running: { seat: TeamSeat; sharing: ClipSharing; texts: TeamTextSharing; marks: TeamMarksSync; collections: TeamCollectionsSync; arrivals: TeamClipArrivals; people: TeamPeopleSync; pace: TeamPace } | null = null;
   let stopping: Promise<void> = Promise.resolve();
 
   const stopRunning = async () => {
     const r = running;
     running = null;
     if (!r) return;
+    r.pace.stop();
     await r.arrivals.stop();
     await r.sharing.stop();
     await r.marks.stop();
@@ -140,13 +144,15 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
       leaseMs: o.leaseMs,
       logger: o.logger,
     });
+    const pace = new TeamPace({ link: seat, key: o.serviceKey, logger: o.logger });
+    pace.start();
     sharing.start();
     marks.start();
     people.start();
     collections.start();
     arrivals.start();
     seat.start();
-    running = { seat, sharing, texts: new TeamTextSharing({ link: seat, leaseMs: o.leaseMs, logger: o.logger }), marks, collections, arrivals, people };
+    running = { seat, sharing, texts: new TeamTextSharing({ link: seat, leaseMs: o.leaseMs, logger: o.logger }), marks, collections, arrivals, people, pace };
   };
   const unsubscribe = o.settings.onChanged(restart);
   startIfJoined();

@@ -23,10 +23,17 @@ export interface KeyState {
   /** Applies one call's outcome to `health`; listeners hear only changes of state, error or who answers. */
   noteHealth(e: HealthEvent): void;
   onHealth(listener: (h: ServiceHealth) => void): () => void;
+  /** A call of this key was answered 429: the limiter slows and pauses, and the listeners hear it. */
+  rateLimited(retryAfterMs: number | undefined): void;
+  /** Told of each 429 (with its Retry-After): a joined seat tells the team (team/seat/team-pace.ts). */
+  onRateLimited(listener: (retryAfterMs: number | undefined) => void): () => void;
+  /** Every call of this key waits `ms` from now (the team's hold); nothing is told. */
+  holdFor(ms: number): void;
 }
 
 function createKeyState(opts: LimiterOptions): KeyState {
   const listeners = new Set<(h: ServiceHealth) => void>();
+  const rateListeners = new Set<(retryAfterMs: number | undefined) => void>();
   const state: KeyState = {
     limiter: new AdaptiveRateLimiter(opts),
     authRejected: false,
@@ -44,6 +51,17 @@ function createKeyState(opts: LimiterOptions): KeyState {
     onHealth(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    rateLimited(retryAfterMs) {
+      state.limiter.onRateLimited(retryAfterMs);
+      for (const l of rateListeners) l(retryAfterMs);
+    },
+    onRateLimited(listener) {
+      rateListeners.add(listener);
+      return () => rateListeners.delete(listener);
+    },
+    holdFor(ms) {
+      state.limiter.holdFor(ms);
     },
   };
   return state;

@@ -176,7 +176,17 @@ export class AdaptiveRateLimiter {
       this.lastAdjustAt = t;
       this.decreases++;
     }
-    if (retryAfterMs !== undefined && retryAfterMs > 0) this.pausedUntil = Math.max(this.pausedUntil, t + retryAfterMs);
+    if (retryAfterMs !== undefined && retryAfterMs > 0) this.holdFor(retryAfterMs);
+    this.pump();
+  }
+
+  /**
+   * Nobody starts for `ms` from now (a longer hold already set stands): a Retry-After heard here, or
+   * one another seat of the team heard on the same key (team/seat/team-pace.ts). The rate is left as is.
+   */
+  holdFor(ms: number): void {
+    if (!(ms > 0)) return;
+    this.pausedUntil = Math.max(this.pausedUntil, this.now() + ms);
     this.pump();
   }
 

@@ -82,7 +82,7 @@ export class ServiceTransport {
   noteFailure(e: AppError): void {
     if (e.kind === 'auth' && e.status === 401) this.keyState.authRejected = true;
     if (e.kind === 'quota') this.keyState.quotaBlocked = true;
-    if (e.kind === 'rate_limit') this.keyState.limiter.onRateLimited(e.retryAfterMs);
+    if (e.kind === 'rate_limit') this.keyState.rateLimited(e.retryAfterMs);
   }
 
   /**

@@ -29,8 +29,8 @@ export async function currentTeamCursor(client: ClientBase): Promise<TeamCursor>
   return snapshot.rows[0]!.snapshot;
 }
 
-/** The tables the feed carries, each with the key its rows are named by (team migrations 0001-0005, 0008, 0010). */
-export const FEED_TABLES = ['clips', 'clip_locations', 'clip_results', 'clip_marks', 'ranges', 'keywords', 'collection_videos', 'people', 'people_facts'] as const;
+/** The tables the feed carries, each with the key its rows are named by (team migrations 0001-0005, 0008, 0010, 0011). */
+export const FEED_TABLES = ['clips', 'clip_locations', 'clip_results', 'clip_marks', 'ranges', 'keywords', 'collection_videos', 'people', 'people_facts', 'rate_pause'] as const;
 
 /**
  * Every change committed since `since` was taken, in pages read inside one REPEATABLE READ
@@ -64,9 +64,11 @@ export async function pullTeamChanges(
          UNION ALL SELECT 'keywords', id::text FROM team.keywords WHERE 'keywords' = ANY($1)
          UNION ALL SELECT 'collection_videos', id::text FROM team.collection_videos WHERE 'collection_videos' = ANY($1)
          UNION ALL SELECT 'people', uuid::text FROM team.people WHERE 'people' = ANY($1)
-         UNION ALL SELECT 'people_facts', id::text FROM team.people_facts WHERE 'people_facts' = ANY($1)`,
+         UNION ALL SELECT 'people_facts', id::text FROM team.people_facts WHERE 'people_facts' = ANY($1)
+         UNION ALL SELECT 'rate_pause', 'true' WHERE 'rate_pause' = ANY($1)`,
         [[...tables]],
       );
+      // The team's rate hold (one row, read by seats only through team.rate_pause_left_ms) is named whatever it holds.
       for (const row of rows.rows) changes.push({ id: 0, table: row.table_name, rowKey: row.row_key, op: 'INSERT' });
     } else {
       for (let after = 0; ; ) {
