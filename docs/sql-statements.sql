@@ -689,6 +689,17 @@ CREATE TABLE people_waiting (team_clip_id INTEGER PRIMARY KEY);
 INSERT INTO people_outbox (kind, key, at) SELECT 'person', uuid, COALESCE(named_at, created_at) FROM people WHERE name IS NOT NULL OR hidden = 1;
 INSERT INTO people_outbox (kind, key, at) SELECT 'fact', CAST(id AS TEXT), at FROM people_facts WHERE by_seat IS NULL AND kind <> 'forget';;
 
+-- ===== src-main/core/catalog/migrations/0055-url-tasks.ts (1)
+-- up
+CREATE TABLE url_tasks (
+  url          TEXT NOT NULL,
+  kind         TEXT NOT NULL CHECK (kind IN ('embedding', 'tagging')),
+  region       TEXT NOT NULL,
+  task_id      TEXT NOT NULL,
+  submitted_at INTEGER NOT NULL,
+  PRIMARY KEY (url, kind, region)
+);
+
 -- ===== src-main/core/collections/collection-list-store.ts (8)
 -- summaries
 SELECT col.id, col.name, col.description, col.synced_at, col.gone_at,
@@ -1564,6 +1575,16 @@ ORDER BY v.mount_path, c.rel_path COLLATE NOCASE, c.id;
 SELECT id FROM segments WHERE clip_id = ?;
 -- segmentsOverlapping
 SELECT id FROM segments WHERE clip_id = ? AND start_s < ? AND end_s > ?;
+
+-- ===== src-main/core/service-actions/url-task-store.ts (4)
+-- recorded
+SELECT task_id FROM url_tasks WHERE url = ? AND kind = ? AND region = ?;
+-- record
+INSERT INTO url_tasks (url, kind, region, task_id, submitted_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (url, kind, region) DO UPDATE SET task_id = excluded.task_id, submitted_at = excluded.submitted_at;
+-- clear
+DELETE FROM url_tasks WHERE url = ? AND kind = ? AND region = ?;
+-- clearUrl
+DELETE FROM url_tasks WHERE url = ? AND region = ?;
 
 -- ===== src-main/core/team/server/change-store.ts (3)
 -- horizon

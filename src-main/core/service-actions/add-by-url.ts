@@ -10,6 +10,7 @@ import { checkRemoteUrl } from '../remote/remote-url-policy';
 import type { ServiceClient } from '../service/client';
 import { encodeVideoWithFallback, tagVideoWithFallback } from '../service/fallback';
 import { serviceTagsForDisplay } from './tag-range-now';
+import { createUrlTaskStore } from './url-task-store';
 
 export interface AddByUrlDeps {
   db: CatalogDb;
@@ -74,8 +75,13 @@ export function overLimit(url: string, limitMs: number): string {
 async function addWithin(d: AddByUrlDeps, access: RemoteAccess, url: string, name: string | undefined, signal: AbortSignal, limit: AbortSignal): Promise<AddByUrlResult> {
   const { probe, bytesRead: probeBytes } = await probeRemote(url, access, { ffprobe: d.ffprobe(), signal });
   const client = d.client();
-  const emb = await encodeVideoWithFallback(client, url, { signal, onFallback: (f) => d.logger?.info('library.addUrl.async', { requestId: f.requestId }) });
-  const tagged = await tagVideoWithFallback(client, { videoUrl: url }, { signal });
+  // The async tasks' ids are kept until the clip is catalogued: an add cut off before (the app quit,
+  // the limit ran out) asks the service about them when the address is added again, never resends.
+  const tasks = createUrlTaskStore(d.db);
+  const { region } = d.identity();
+  const onFallback = (f: { requestId: string }) => d.logger?.info('library.addUrl.async', { requestId: f.requestId });
+  const emb = await encodeVideoWithFallback(client, url, { signal, onFallback, journal: tasks.journal(url, 'embedding', region) });
+  const tagged = await tagVideoWithFallback(client, { videoUrl: url }, { signal, onFallback, journal: tasks.journal(url, 'tagging', region) });
   const { clipId, shotId, durationS: duration } = catalogueRemoteClip(d.db, url, name ?? nameFromUrl(url), probe);
   // The spec does not say which part of the video each vector describes: K vectors are taken as
   // K equal, consecutive parts (one vector: the whole clip).
@@ -93,6 +99,7 @@ async function addWithin(d: AddByUrlDeps, access: RemoteAccess, url: string, nam
     { ...d.identity(), profileId: URL_PROFILE_ID },
   );
   segments.markIndexed(clipId, URL_PROFILE_ID);
+  tasks.clearUrl(url, region);
   let stillsError: string | null = null;
   let bytesRead = probeBytes;
   try {
