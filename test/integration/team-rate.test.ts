@@ -96,7 +96,7 @@ describeWithPostgres('team-wide rate on the shared key, on PostgreSQL', () => {
     await until('the team holds its sends (team.rate_pause written by A)', async () => (await admin.query('SELECT 1 FROM team.rate_pause')).rowCount === 1);
     const row = await admin.query<{ until_ms: number; set_by: string }>('SELECT extract(epoch FROM until) * 1000 AS until_ms, set_by FROM team.rate_pause');
     const untilMs = Number(row.rows[0]!.until_ms);
-    expect(row.rows[0]!.set_by).toBe('reelscout_seat');
+    expect(row.rows[0]!.set_by).toBe(cluster.seatConfig().user); // the session's role, as the server saw it
     await until('B has read the team\'s hold', () => b.client.state().limiter.pausedForMs > 0);
 
     await b.client.encodeText('a boat leaving the quay');
