@@ -5,7 +5,7 @@ import type { TaskJournal } from '../service/fallback';
 export type UrlTaskKind = 'embedding' | 'tagging';
 
 /**
- * The owner of `url_tasks` (catalog migration 0055): the asynchronous tasks Add by URL sent for an
+ * The owner of `url_tasks` (catalog migration 0056): the asynchronous tasks Add by URL sent for an
  * address, so an add cut off before its results were kept asks the service about them instead of
  * sending them again.
  */

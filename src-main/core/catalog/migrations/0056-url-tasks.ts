@@ -7,8 +7,8 @@ import type { Migration } from '../migration';
  * about that task (GET /async_status/{id}) when the address is added again, instead of sending it
  * again; the rows go once the clip is catalogued.
  */
-export const m0055UrlTasks: Migration = {
-  version: 55,
+export const m0056UrlTasks: Migration = {
+  version: 56,
   name: 'url tasks: async request ids of Add by URL',
   up(db) {
     db.exec(`
