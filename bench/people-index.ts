@@ -18,11 +18,11 @@ const KEY = 'bench-people-key-0123456789';
  * every analysed clip and search reading where people are from it, as catalog-app.ts wires them. Folders are imported as the editor imports a
  * card; `importAndWait` returns when every clip of the folder is indexed or failed.
  */
-export async function openPeopleLibrary(work: string) {
+export async function openPeopleLibrary(work: string, recognition = true) {
   const emu = await startEmulatorProcess(`${KEY}:100000:100000000`);
   const db: CatalogDb = openCatalog(path.join(work, 'catalog.sqlite'));
   const events = new EventBus();
-  const people = createPeopleModule({ db, events, recognition: () => true });
+  const people = createPeopleModule({ db, events, recognition: () => recognition });
   let client: ServiceClient | null = null;
   const service = {
     client: () =>
@@ -39,6 +39,7 @@ export async function openPeopleLibrary(work: string) {
     autoIndex: true,
     concurrency: { cpu: appCpuSlots(), network: 3 },
     proxySettings: () => ({ policy: 'never', budgetBytes: 0 }),
+    faceRecognition: () => recognition,
     onClipAnalysed: (clipId) => people.service.clipAnalysed(clipId),
   });
   const search = createSearchModule({ db, indexDir: path.join(work, 'search-index'), ...searchServiceBinding(service), events, presence: people.presence });

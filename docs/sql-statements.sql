@@ -689,7 +689,11 @@ CREATE TABLE people_waiting (team_clip_id INTEGER PRIMARY KEY);
 INSERT INTO people_outbox (kind, key, at) SELECT 'person', uuid, COALESCE(named_at, created_at) FROM people WHERE name IS NOT NULL OR hidden = 1;
 INSERT INTO people_outbox (kind, key, at) SELECT 'fact', CAST(id AS TEXT), at FROM people_facts WHERE by_seat IS NULL AND kind <> 'forget';;
 
--- ===== src-main/core/catalog/migrations/0055-url-tasks.ts (1)
+-- ===== src-main/core/catalog/migrations/0055-volume-proxies.ts (1)
+-- up
+ALTER TABLE volumes ADD COLUMN proxy_policy TEXT CHECK (proxy_policy IN ('needed', 'always', 'never'));;
+
+-- ===== src-main/core/catalog/migrations/0056-url-tasks.ts (1)
 -- up
 CREATE TABLE url_tasks (
   url          TEXT NOT NULL,
@@ -924,7 +928,7 @@ DELETE FROM thumbnails WHERE clip_id = ?;
 -- deleteShotPosters
 DELETE FROM thumbnails WHERE clip_id = ? AND shot_id IS NOT NULL;
 
--- ===== src-main/core/library/volume-store.ts (6)
+-- ===== src-main/core/library/volume-store.ts (7)
 -- volume
 INSERT INTO volumes (volume_key, mount_path, label, online, last_seen_at) VALUES (?, ?, ?, 0, ?)
 ON CONFLICT (volume_key) DO UPDATE SET label = excluded.label
@@ -939,8 +943,10 @@ SELECT id, volume_key, mount_path, online FROM volumes;
 -- setPresence
 UPDATE volumes SET online = ?, mount_path = ?, last_seen_at = CASE WHEN ? THEN ? ELSE last_seen_at END WHERE id = ?;
 -- withCounts
-SELECT v.id, v.volume_key, v.label, v.mount_path, v.online, v.last_seen_at, COUNT(c.id) AS clips
+SELECT v.id, v.volume_key, v.label, v.mount_path, v.online, v.last_seen_at, v.proxy_policy, COUNT(c.id) AS clips
 FROM volumes v LEFT JOIN clips c ON c.volume_id = v.id GROUP BY v.id ORDER BY v.label, v.id;
+-- setVolumeProxyPolicy
+UPDATE volumes SET proxy_policy = ? WHERE id = ?;
 -- connectedDrives
 SELECT id, mount_path AS mountPath, label FROM volumes WHERE online = 1 AND volume_key <> ? ORDER BY id;
 
@@ -1422,7 +1428,7 @@ SELECT * FROM proxies ORDER BY used_at, clip_id;
 -- proxyBytes
 SELECT COUNT(*) AS count, COALESCE(SUM(bytes), 0) AS bytes FROM proxies;
 -- clipsWithoutProxy
-SELECT c.id, c.container, c.video_codec, c.pix_fmt, c.audio_codec, v.mount_path
+SELECT c.id, c.container, c.video_codec, c.pix_fmt, c.audio_codec, v.mount_path, v.proxy_policy
 FROM clips c JOIN volumes v ON v.id = c.volume_id
 LEFT JOIN proxies p ON p.clip_id = c.id AND p.fingerprint IS c.fingerprint
 WHERE (? IS NULL OR c.id = ?) AND c.source_url IS NULL AND c.status = 'done' AND c.shots_at IS NOT NULL AND p.clip_id IS NULL

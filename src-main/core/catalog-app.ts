@@ -207,7 +207,7 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
       remote: n.remote,
       logger,
     }),
-    ...createPlaybackHandlers({ db, clipFile: clipFiles.check, cacheDir: paths.cacheDir, proxyPolicy: () => preferences.get().proxies }),
+    ...createPlaybackHandlers({ db, clipFile: clipFiles.check, cacheDir: paths.cacheDir, proxyPolicy: () => preferences.get().proxies, volumeProxiesChanged: () => pipeline.pipeline.enqueueProxies() }),
     ...createFilesHandlers(clipFiles.check, n.desktop, async (clipId) => {
       const poster = posterPathOf(db, clipId);
       const bytes = poster ? await readUnder(paths.thumbsDir, poster, MAX_DRAG_ICON) : null;

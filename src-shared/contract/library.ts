@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { proxyPolicySchema } from './settings';
 import { method, voidSchema } from './define';
 import { absolutePathSchema, safeText, typedPathSchema } from './safe-strings';
 import { clipIndexStateSchema } from './jobs';
@@ -159,6 +160,8 @@ export const volumeSchema = z.object({
   online: z.boolean(),
   clipCount: z.number().int(),
   lastSeenAt: z.number(),
+  /** Viewing proxies for this volume's clips; null: as Settings says for all. */
+  proxyPolicy: proxyPolicySchema.nullable(),
 });
 export type Volume = z.infer<typeof volumeSchema>;
 

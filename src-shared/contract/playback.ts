@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { method } from './define';
+import { volumeSchema } from './library';
+import { proxyPolicySchema } from './settings';
 
 /**
  * What the viewer plays for a clip: its own file when the player decodes it and it is reachable,
@@ -33,6 +35,8 @@ export const proxySpaceSchema = z.object({
   freeBytes: z.number(),
   /** Why new proxies are not being written now (the disk), null when they are. */
   stopped: z.string().nullable(),
+  /** The drives whose clips may have proxies (not clips added by URL, not a team's shares seen from here), each with its own choice. */
+  volumes: z.array(volumeSchema),
 });
 export type ProxySpace = z.infer<typeof proxySpaceSchema>;
 
@@ -45,4 +49,6 @@ export const playbackMethods = {
   ),
   /** The viewing proxies on disk: how many, their size, and where (Settings). */
   'playback.proxySpace': method(z.object({}).strict(), proxySpaceSchema),
+  /** A volume's own choice of viewing proxies (null: as Settings says for all); the volumes as they are now. */
+  'playback.volumeProxies': method(z.object({ volumeId: z.number().int().positive(), policy: proxyPolicySchema.nullable() }).strict(), proxySpaceSchema),
 } as const;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import type { WebSocketRoute } from 'playwright-core';
 import { launchApp, type E2eApp } from './harness';
+import { insertClip, insertVolume } from '../helpers/search-catalog';
 
 const KEY = 'rs-live-7f3a9c1e5b2d4a60';
 
@@ -144,6 +145,36 @@ describe('the web transport after its event stream was closed', () => {
       expect(e.pageErrors).toEqual([]);
     } finally {
       await e.close();
+    }
+  });
+
+  it('lists each drive under Viewing proxies with its own choice, kept after a reload', async () => {
+    const app = await launchApp({ viewport: { width: 1280, height: 720 } });
+    try {
+      const db = app.app.core.db;
+      const card = insertVolume(db, '/media/A001_CARD');
+      for (let i = 1; i <= 3; i++) insertClip(db, { volumeId: card, relPath: `A001C00${i}.mov`, durationS: 5, fps: 25 });
+      const { page } = app;
+      await page.click('[data-nav="settings"]');
+      const select = page.locator('#proxy-volume-' + card);
+      await select.waitFor();
+      expect(await page.locator('label[for="proxy-volume-' + card + '"]').innerText()).toContain('A001_CARD (3 clips)');
+      expect(await select.inputValue()).toBe('default');
+      expect(await select.locator('option').allInnerTexts()).toEqual(['As above (when needed)', 'when needed', 'always', 'never']);
+      await select.focus();
+      await select.selectOption('never');
+      await expect.poll(() => (db.prepare('SELECT proxy_policy FROM volumes WHERE id = ?').get(card) as { proxy_policy: string | null }).proxy_policy).toBe('never');
+      await page.locator('[data-testid="proxy-settings"]').scrollIntoViewIfNeeded();
+      await app.screenshot('settings-proxy-drives-1280');
+      await page.setViewportSize({ width: 1920, height: 1080 });
+      await page.locator('[data-testid="proxy-settings"]').scrollIntoViewIfNeeded();
+      await app.screenshot('settings-proxy-drives-1920');
+      await page.reload();
+      await page.click('[data-nav="settings"]');
+      await expect.poll(() => page.locator('#proxy-volume-' + card).inputValue()).toBe('never');
+      expect(app.pageErrors).toEqual([]);
+    } finally {
+      await app.close();
     }
   });
 });

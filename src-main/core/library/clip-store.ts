@@ -1,3 +1,4 @@
+import type { ProxyPolicy } from '../../../src-shared/contract/settings';
 import { AppError } from '../../../src-shared/errors';
 import type { ClipStatus } from '../../../src-shared/contract/library';
 import type { CatalogDb } from '../catalog/open-catalog';
@@ -58,12 +59,14 @@ export interface ClipRow {
   mount_path: string;
   volume_label: string | null;
   online: number;
+  /** The volume's own choice of viewing proxies; null: the one for all (catalog migration 0055). */
+  volume_proxy_policy: ProxyPolicy | null;
 }
 
 export const CLIP_COLUMNS = `c.id, c.volume_id, c.rel_path, c.file_name, c.size_bytes, c.mtime_ms, c.fingerprint, c.status,
   c.status_reason, c.error_kind, c.missing_at, c.container, c.video_codec, c.audio_codec, c.duration_s, c.fps, c.vfr,
   c.width, c.height, c.rotation, c.sar, c.audio_channels, c.audio_rate, c.audio_layout, c.reel_name, c.timecode, c.bit_rate, c.frame_count, c.decoded_s, c.pix_fmt, c.probed_at, c.shots_at,
-  c.thumbs_at, c.created_at, c.updated_at, c.source_url, v.volume_key, v.mount_path, v.label AS volume_label, v.online`;
+  c.thumbs_at, c.created_at, c.updated_at, c.source_url, v.volume_key, v.mount_path, v.label AS volume_label, v.online, v.proxy_policy AS volume_proxy_policy`;
 
 /** Where a clip's file is: its path on its volume's mount now, or the address of a clip added by URL. The one place a path is made from the catalog. */
 export function clipAbsPath(row: Pick<ClipRow, 'mount_path' | 'rel_path'> & { source_url?: string | null }): string {

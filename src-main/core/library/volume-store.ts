@@ -1,3 +1,4 @@
+import type { ProxyPolicy } from '../../../src-shared/contract/settings';
 import type { Volume } from '../../../src-shared/contract/library';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { statement } from '../catalog/statements';
@@ -85,9 +86,9 @@ export function refreshVolumes(db: CatalogDb, resolver: VolumeResolver): number[
 export function listVolumes(db: CatalogDb): Volume[] {
   const withCounts = statement(
     db,
-    `SELECT v.id, v.volume_key, v.label, v.mount_path, v.online, v.last_seen_at, COUNT(c.id) AS clips
+    `SELECT v.id, v.volume_key, v.label, v.mount_path, v.online, v.last_seen_at, v.proxy_policy, COUNT(c.id) AS clips
      FROM volumes v LEFT JOIN clips c ON c.volume_id = v.id GROUP BY v.id ORDER BY v.label, v.id`,
-  ).all() as { id: number; volume_key: string; label: string | null; mount_path: string; online: number; last_seen_at: number; clips: number }[];
+  ).all() as { id: number; volume_key: string; label: string | null; mount_path: string; online: number; last_seen_at: number; proxy_policy: ProxyPolicy | null; clips: number }[];
   return withCounts.map((r) => ({
     id: r.id,
     key: r.volume_key,
@@ -96,7 +97,13 @@ export function listVolumes(db: CatalogDb): Volume[] {
     online: r.online === 1,
     clipCount: r.clips,
     lastSeenAt: r.last_seen_at,
+    proxyPolicy: r.proxy_policy,
   }));
+}
+
+/** A volume's own choice of viewing proxies (null: the one for all); false when there is no such volume. */
+export function setVolumeProxyPolicy(db: CatalogDb, volumeId: number, policy: ProxyPolicy | null): boolean {
+  return statement(db, 'UPDATE volumes SET proxy_policy = ? WHERE id = ?').run(policy, volumeId).changes === 1;
 }
 
 /** The drives connected now, as recorded (label as the drive gives it, or null): where files are looked for. */

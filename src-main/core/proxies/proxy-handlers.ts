@@ -4,12 +4,12 @@ import { AppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { clipAbsPath, getClipRow, pathOf, type ClipRow } from '../library/clip-store';
 import type { ClipFileCheck } from '../library/clip-file';
-import { isTeamShareKey } from '../library/volume-store';
+import { isTeamShareKey, listVolumes, setVolumeProxyPolicy, URL_VOLUME_KEY } from '../library/volume-store';
 import type { Handlers } from '../rpc/handlers';
 import { openUnder, type OpenedFile } from '../util/open-verified';
 import { nativePlayback } from './native-playback';
 import { playbackSource } from './playback-source';
-import { isDetachableMount, PROXY_RESERVE_BYTES, roomForProxy, wantsProxy, type ProxyPolicy } from './proxy-policy';
+import { isDetachableMount, PROXY_RESERVE_BYTES, roomForProxy, volumeProxyPolicy, wantsProxy, type ProxyPolicy } from './proxy-policy';
 import { formatBytes, freeBytes } from '../util/disk-space';
 import { proxyBytes, proxyOf, touchProxy } from './proxy-store';
 
@@ -46,14 +46,23 @@ export function createPlaybackHandlers(o: {
   clipFile: ClipFileCheck;
   cacheDir: string;
   proxyPolicy: () => ProxyPolicy;
+  /** A volume's choice changed: its clips get their proxies (or stop wanting them) in the background. */
+  volumeProxiesChanged?: () => void;
   platform?: NodeJS.Platform;
-}): Pick<Handlers, 'playback.get' | 'playback.sources' | 'playback.proxySpace'> {
-  const handlers: Pick<Handlers, 'playback.get' | 'playback.sources' | 'playback.proxySpace'> = {
-    'playback.proxySpace': () => {
-      const free = freeBytes(o.cacheDir);
-      const stopped = roomForProxy(free, 60) ? null : `New proxies wait for room: ${formatBytes(free)} free on the disk of ${o.cacheDir}, ${formatBytes(PROXY_RESERVE_BYTES)} and a proxy's size needed. Clips play as before meanwhile.`;
-      return { ...proxyBytes(o.db), folder: proxyFolder(o.cacheDir), freeBytes: Number.isFinite(free) ? free : 0, stopped };
+}): Pick<Handlers, 'playback.get' | 'playback.sources' | 'playback.proxySpace' | 'playback.volumeProxies'> {
+  const proxyVolumes = () => listVolumes(o.db).filter((v) => v.key !== URL_VOLUME_KEY && !isTeamShareKey(v.key));
+  const space = () => {
+    const free = freeBytes(o.cacheDir);
+    const stopped = roomForProxy(free, 60) ? null : `New proxies wait for room: ${formatBytes(free)} free on the disk of ${o.cacheDir}, ${formatBytes(PROXY_RESERVE_BYTES)} and a proxy's size needed. Clips play as before meanwhile.`;
+    return { ...proxyBytes(o.db), folder: proxyFolder(o.cacheDir), freeBytes: Number.isFinite(free) ? free : 0, stopped, volumes: proxyVolumes() };
+  };
+  const handlers: Pick<Handlers, 'playback.get' | 'playback.sources' | 'playback.proxySpace' | 'playback.volumeProxies'> = {
+    'playback.volumeProxies': ({ volumeId, policy }) => {
+      if (!proxyVolumes().some((v) => v.id === volumeId) || !setVolumeProxyPolicy(o.db, volumeId, policy)) throw new AppError('not_found', `no drive ${volumeId} whose clips can have proxies`);
+      o.volumeProxiesChanged?.();
+      return space();
     },
+    'playback.proxySpace': () => space(),
     'playback.get': async ({ clipId }) => {
       const row = getClipRow(o.db, clipId);
       let unreachableWhy: string | null = null;
@@ -93,7 +102,7 @@ export function createPlaybackHandlers(o: {
       remote,
       proxyFrames: proxy?.frames ?? null,
       // A team clip listed offline has no file here to make one from until it is relinked.
-      proxyPending: !remote && !proxy && row.status !== 'error' && !isTeamShareKey(row.volume_key) && wantsProxy(o.proxyPolicy(), facts, detachable),
+      proxyPending: !remote && !proxy && row.status !== 'error' && !isTeamShareKey(row.volume_key) && wantsProxy(volumeProxyPolicy(o.proxyPolicy(), row.volume_proxy_policy), facts, detachable),
     });
   }
 }

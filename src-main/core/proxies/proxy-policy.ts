@@ -35,6 +35,11 @@ export function roomForProxy(freeBytes: number, durationS: number | null): boole
   return freeBytes >= proxyBytesFor(durationS) + PROXY_RESERVE_BYTES;
 }
 
+/** A volume's own choice, else the one for all (Settings). */
+export function volumeProxyPolicy(forAll: ProxyPolicy, volume: ProxyPolicy | null): ProxyPolicy {
+  return volume ?? forAll;
+}
+
 /**
  * Whether the clip's analysis decode also writes a proxy. 'needed': the player cannot show the
  * original, or it lives on a drive that may be unplugged (so the clip can still be watched

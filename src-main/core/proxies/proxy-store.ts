@@ -1,3 +1,4 @@
+import type { ProxyPolicy } from '../../../src-shared/contract/settings';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { statement } from '../catalog/statements';
 
@@ -54,10 +55,10 @@ export function proxyBytes(db: CatalogDb): { count: number; bytes: number } {
 export function clipsWithoutProxy(db: CatalogDb, onlyClip: number | null) {
   return statement(
     db,
-    `SELECT c.id, c.container, c.video_codec, c.pix_fmt, c.audio_codec, v.mount_path
+    `SELECT c.id, c.container, c.video_codec, c.pix_fmt, c.audio_codec, v.mount_path, v.proxy_policy
      FROM clips c JOIN volumes v ON v.id = c.volume_id
      LEFT JOIN proxies p ON p.clip_id = c.id AND p.fingerprint IS c.fingerprint
      WHERE (? IS NULL OR c.id = ?) AND c.source_url IS NULL AND c.status = 'done' AND c.shots_at IS NOT NULL AND p.clip_id IS NULL
      ORDER BY c.id`,
-  ).all(onlyClip, onlyClip) as { id: number; container: string | null; video_codec: string | null; pix_fmt: string | null; audio_codec: string | null; mount_path: string }[];
+  ).all(onlyClip, onlyClip) as { id: number; container: string | null; video_codec: string | null; pix_fmt: string | null; audio_codec: string | null; mount_path: string; proxy_policy: ProxyPolicy | null }[];
 }

@@ -2,7 +2,7 @@ import { analyzeClip } from '../../analysis/analyze-clip';
 import { storeAnalysis } from '../../analysis/analysis-store';
 import type { StageHandler } from '../queue/job-types';
 import type { StageDeps } from '../pipeline-deps';
-import { tensorSourceOf } from './analysis-stage';
+import { decodeOptions, tensorSourceOf } from './analysis-stage';
 import { footageRow } from './media-stages';
 import { shotSpansOf } from './shot-tensors';
 
@@ -29,16 +29,9 @@ export function identityStage(d: StageDeps): StageHandler<'identities'> {
       const src = tensorSourceOf(row);
       const pool = d.analysisPool();
       const result = await analyzeClip({
-        filePath: src.filePath,
+        ...decodeOptions(d, ctx, src, pool),
         shots,
-        profile: d.profile,
         settings: { faceRecognition: true },
-        retainTensors: false,
-        pool,
-        signal: ctx.signal,
-        ffmpegPath: d.tools().ffmpeg,
-        threads: d.decodeThreads(ctx.job),
-        source: { width: src.width, height: src.height, sar: src.sar, durationS: src.durationS, hasAudio: src.hasAudio },
         onProgress: (p) => ctx.progress(p.fraction, 'faces'),
       });
       storeAnalysis(d.db, result.shots, { profileId: d.profile.id, faceModel: pool.modelPath });

@@ -1,7 +1,7 @@
 import type { ClipRow } from '../../library/clip-store';
 import { clipAbsPath } from '../../library/clip-store';
 import { discardProxy, enforceProxyBudget, finishProxy, planProxy, type ProxyPlan } from '../../proxies/proxy-files';
-import { isDetachableMount, roomForProxy, wantsProxy } from '../../proxies/proxy-policy';
+import { isDetachableMount, roomForProxy, volumeProxyPolicy, wantsProxy } from '../../proxies/proxy-policy';
 import { freeBytes, formatBytes } from '../../util/disk-space';
 import { proxyOf } from '../../proxies/proxy-store';
 import type { StageDeps } from '../pipeline-deps';
@@ -15,7 +15,7 @@ export async function proxyPlanFor(d: StageDeps, row: ClipRow, threads: number):
   const have = proxyOf(d.db, row.id);
   if (have && have.fingerprint === row.fingerprint) return null;
   const facts = { container: row.container, videoCodec: row.video_codec, pixFmt: row.pix_fmt, audioCodec: row.audio_codec };
-  if (!wantsProxy(d.proxySettings().policy, facts, isDetachableMount(row.mount_path, process.platform))) return null;
+  if (!wantsProxy(volumeProxyPolicy(d.proxySettings().policy, row.volume_proxy_policy), facts, isDetachableMount(row.mount_path, process.platform))) return null;
   const free = freeBytes(d.cacheDir);
   if (!roomForProxy(free, row.duration_s)) {
     // Settings says so (playback.proxySpace); the clip plays as before and its indexing goes on.

@@ -10,6 +10,8 @@ const POLICY_LABEL: Record<ProxyPolicy, string> = {
   never: 'Never',
 };
 
+const POLICY_SHORT: Record<ProxyPolicy, string> = { needed: 'when needed', always: 'always', never: 'never' };
+
 const gb = (bytes: number) => (bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : `${Math.round(bytes / 1e6)} MB`);
 
 /**
@@ -34,6 +36,14 @@ export function ProxySettings({ preferences, onSaved }: { preferences: Preferenc
   const save = async (patch: { proxies?: ProxyPolicy; proxyBudgetGb?: number }) => {
     try {
       onSaved(await api.call('settings.update', patch));
+      setStatus({ ok: true, text: 'Saved' });
+    } catch (e) {
+      setStatus({ ok: false, text: (e as AppError).message });
+    }
+  };
+  const saveVolume = async (volumeId: number, policy: ProxyPolicy | null) => {
+    try {
+      setSpace(await api.call('playback.volumeProxies', { volumeId, policy }));
       setStatus({ ok: true, text: 'Saved' });
     } catch (e) {
       setStatus({ ok: false, text: (e as AppError).message });
@@ -70,6 +80,39 @@ export function ProxySettings({ preferences, onSaved }: { preferences: Preferenc
         {space ? `${space.count} proxies, ${gb(space.bytes)} of ${preferences.proxyBudgetGb} GB · in ${space.folder}` : 'Reading the space used…'}
       </div>
       {space?.stopped && <div className="error-text sv-small" data-testid="proxy-stopped">{space.stopped}</div>}
+      {space && space.volumes.length > 0 && (
+        <table className="sv-small proxy-volumes" data-testid="proxy-volumes">
+          <caption className="muted" style={{ textAlign: 'left' }}>
+            Per drive
+          </caption>
+          <tbody>
+            {space.volumes.map((v) => (
+              <tr key={v.id}>
+                <th scope="row" style={{ textAlign: 'left', fontWeight: 'normal' }}>
+                  <label htmlFor={`proxy-volume-${v.id}`}>
+                    {v.label} <span className="muted">({v.clipCount} clips{v.online ? '' : ', offline'})</span>
+                  </label>
+                </th>
+                <td>
+                  <select
+                    id={`proxy-volume-${v.id}`}
+                    value={v.proxyPolicy ?? 'default'}
+                    data-testid="proxy-volume-policy"
+                    onChange={(e) => void saveVolume(v.id, e.target.value === 'default' ? null : (e.target.value as ProxyPolicy))}
+                  >
+                    <option value="default">As above ({POLICY_SHORT[preferences.proxies]})</option>
+                    {(Object.keys(POLICY_SHORT) as ProxyPolicy[]).map((p) => (
+                      <option key={p} value={p}>
+                        {POLICY_SHORT[p]}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       {status && <div className={status.ok ? 'ok-text sv-small' : 'error-text sv-small'} role="status">{status.text}</div>}
     </section>
   );

@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { typedPathSchema } from '../../../../src-shared/contract/safe-strings';
 import type { AppError } from '../../../../src-shared/errors';
 import { api } from '../../api/client';
+import { ChooseFoldersButton } from '../library/ChooseFoldersButton';
 
 /**
  * Relink for a team clip whose file is not on this workstation (an offline entry): the editor points
@@ -42,19 +43,9 @@ export function RelinkCopy({ share, onRelinked }: { share: string; onRelinked: (
       <button type="submit" className="btn primary" disabled={busy || !text.trim()} data-action="relink">
         Relink
       </button>
-      {api.chooseFolders && (
-        <button
-          type="button"
-          className="btn"
-          disabled={busy}
-          onClick={async () => {
-            const picked = await api.chooseFolders!();
-            if (picked.length) void relink(picked);
-          }}
-        >
+      <ChooseFoldersButton disabled={busy} onPicked={(picked) => void relink(picked)}>
           Choose folder…
-        </button>
-      )}
+        </ChooseFoldersButton>
       {said && (
         <div className="error-text sv-small" role="alert" data-testid="viewer-relink-said">
           {said}
