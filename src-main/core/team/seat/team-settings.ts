@@ -15,7 +15,7 @@ import { teamClientConfig } from './connection-settings';
 import { readTeamMigrations } from '../server/migrate-team';
 import { schemaMismatch, serverSchemaVersion } from '../server/migration-store';
 import { teamErrorOf } from '../server/pg-errors';
-import { upsertSeat } from '../server/seat-store';
+import { joinSeat } from '../server/seat-store';
 
 /**
  * Whether this workstation is a seat of a team library, and the one place that says so: the
@@ -102,7 +102,7 @@ export function createTeamSettings(d: TeamSettingsDeps): TeamSettings {
       const server = await serverSchemaVersion(client);
       const mismatch = schemaMismatch(server, appVersion());
       if (mismatch) throw new AppError('invalid', mismatch);
-      if (seatId) await upsertSeat(client, { seatId, name: settings.seatName, roots: [] });
+      if (seatId) await joinSeat(client, { seatId, name: settings.seatName, roots: [] });
       return server;
     } catch (e) {
       throw teamErrorOf(e, settings);
