@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TeamStatus } from '../../src-shared/contract/team';
 import { callOk } from '../helpers/app-call';
-import { describeWithPostgres, SEAT_ROLE, startPgCluster, TEAM_DATABASE, type PgCluster } from '../helpers/pg-cluster';
+import { describeWithPostgres, startPgCluster, TEAM_DATABASE, type PgCluster } from '../helpers/pg-cluster';
 import { launchApp, type E2eApp } from './harness';
 import { readTeamMigrations } from '../../src-main/core/team/server/migrate-team';
 
@@ -17,12 +17,14 @@ describeWithPostgres('team library in Settings', () => {
   let cluster: PgCluster;
   let e: E2eApp;
   let password: string;
+  let role: string;
   const seatName = 'Edit bay 2';
 
   beforeAll(async () => {
     cluster = await startPgCluster();
     await cluster.migrate();
-    password = String(cluster.seatConfig().password);
+    // The seat's own login, as the administrator adds it (npm run team:seat -- add).
+    ({ password, role } = await cluster.addSeat());
     e = await launchApp({ viewport: { width: 1280, height: 720 } });
   }, 120_000);
   afterAll(async () => {
@@ -55,12 +57,12 @@ describeWithPostgres('team library in Settings', () => {
     expect(order).toEqual(['team-port', 'team-database', 'team-user', 'team-password']);
     await page.fill('#team-port', String(cluster.port));
     await page.fill('#team-database', TEAM_DATABASE);
-    await page.fill('#team-user', SEAT_ROLE);
+    await page.fill('#team-user', role);
     await page.fill('#team-password', 'not-the-password');
     await page.selectOption('#team-sslmode', 'disable');
     await page.fill('#team-seat', seatName);
     await page.click('[data-action="team-check"]');
-    await expect.poll(() => page.locator('[data-testid="team-result"]').innerText(), { timeout: 20_000 }).toMatch(/^auth: the team server refused the password of reelscout_seat$/);
+    await expect.poll(() => page.locator('[data-testid="team-result"]').innerText(), { timeout: 20_000 }).toBe(`auth: the team server refused the password of ${role}`);
     expect(await callOk<TeamStatus>(e.app.core, 'team.status')).toEqual({ mode: 'solo' });
     await e.screenshot('team-check-auth-1280x720');
   });
@@ -72,7 +74,7 @@ describeWithPostgres('team library in Settings', () => {
     await expect.poll(() => page.locator('[data-testid="team-result"]').innerText(), { timeout: 20_000 }).toBe(`Connected · team schema version ${LATEST}`);
     await page.focus('#team-seat');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.locator('[data-testid="team-mode"]').innerText(), { timeout: 20_000 }).toContain(`the seat ${seatName} of the team library on ${SEAT_ROLE}@127.0.0.1:${cluster.port}/${TEAM_DATABASE}`);
+    await expect.poll(() => page.locator('[data-testid="team-mode"]').innerText(), { timeout: 20_000 }).toContain(`the seat ${seatName} of the team library on ${role}@127.0.0.1:${cluster.port}/${TEAM_DATABASE}`);
     expect(await page.locator('[data-testid="team-last-check"]').innerText()).toMatch(new RegExp(`: Connected · team schema version ${LATEST}$`));
     // The seat runtime started with the join: its link is up (this catalog has no clips yet).
     await expect.poll(() => page.locator('[data-testid="team-activity"]').innerText(), { timeout: 20_000 }).toBe('Online · 0 clips shared with the team, 0 indexed here, 0 by other seats');

@@ -14,7 +14,7 @@ import { upsertTeamFact, upsertTeamPerson } from '../../src-main/core/team/serve
 import type { RangeState } from '../../src-main/core/team/rules/marks-merge';
 import { describeWithPostgres, startPgCluster, type PgCluster, type SeatLogin } from '../helpers/pg-cluster';
 
-const STAGE = 'analyze';
+const STAGE = 'analysis' as const;
 const PROFILE = 'default';
 const LEASE_MS = 100_000; // under the server's limit (120 s), and long enough that B's leases outlive the test
 const YEAR_MS = 365 * 24 * 3600 * 1000;
@@ -115,7 +115,7 @@ describeWithPostgres('team library: a seat with its own credentials cannot touch
     const look = await lookAtClipJob(b, { seat: B, clipId: clipB, stage: STAGE, profileId: PROFILE, leaseMs: LEASE_MS });
     if (look.kind !== 'claimed') throw new Error(`B did not claim its clip: ${look.kind}`);
     jobB = look.job;
-    await b.query("INSERT INTO team.jobs (clip_id, stage) VALUES ($1, 'analyze')", [clipFree]);
+    await b.query("INSERT INTO team.jobs (clip_id, stage) VALUES ($1, 'analysis')", [clipFree]);
     await upsertTeamRange(b, rangeOfB());
     await upsertTeamKeyword(b, { clipId: clipB, rangeId: null, norm: 'beach', display: 'Beach', added: stampB(), removed: null });
     await upsertTeamClipMark(b, { clipId: clipB, rating: { value: 'favorite', stamp: stampB() } });
