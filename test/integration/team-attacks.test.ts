@@ -16,7 +16,7 @@ import { describeWithPostgres, startPgCluster, type PgCluster, type SeatLogin } 
 
 const STAGE = 'analysis' as const;
 const PROFILE = 'default';
-const LEASE_MS = 100_000; // under the server's limit (120 s), and long enough that B's leases outlive the test
+const LEASE_MS = 100_000; // long enough that B's leases outlive the test
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
 /**
@@ -172,7 +172,7 @@ describeWithPostgres('team library: a seat with its own credentials cannot touch
     await refused(
       'a lease for a year through the app\'s own claim',
       (c) => lookAtClipJob(c, { seat: A, clipId: clipFree, stage: STAGE, profileId: PROFILE, leaseMs: YEAR_MS }),
-      /a lease runs at most 00:02:00 from now/,
+      /a lease runs at most 00:15:00 from now/,
     );
     await refused(
       'a lease in B\'s name',

@@ -10,7 +10,7 @@
 --   - every write a seat makes passes a guard trigger (owner's, SECURITY DEFINER, fixed search_path)
 --     keyed on the session's seat: a seat stamps only its own changes, not later than the server's
 --     clock (2 minutes of skew), takes leases only for itself and for at most the server's lease
---     length, touches no lease another seat holds, publishes results only for a clip whose job it
+--     limit (15 minutes), touches no lease another seat holds, publishes results only for a clip whose job it
 --     holds, and writes only its own journal rows and seat row;
 --   - the old shared role keeps no privilege here (the set-up script also makes it NOLOGIN).
 -- Frozen once shipped: change the schema in a new file.
@@ -60,9 +60,11 @@ BEGIN
   RETURN me;
 END $$;
 
--- The longest lease the server grants from now, whatever a seat asks (the app asks 30 s).
+-- The longest lease the server grants from now, whatever a seat asks: the app asks 30 s and renews
+-- every 10 s; tests of a holder that keeps its clips ask 10 minutes. A lease is renewed only by its
+-- holder and only up to this from now, so a seat that stops renewing frees its jobs within it.
 CREATE FUNCTION team.lease_limit() RETURNS interval
-  LANGUAGE sql IMMUTABLE SET search_path = pg_catalog AS $$ SELECT interval '120 seconds' $$;
+  LANGUAGE sql IMMUTABLE SET search_path = pg_catalog AS $$ SELECT interval '15 minutes' $$;
 
 -- A seat joins (or starts again under a new name): binds its login role to `seat` the first time,
 -- and upserts its row. A role joins as one seat only, and a seat id bound to another role is refused.
