@@ -25,6 +25,8 @@ describeWithPostgres('team library: join, check and leave over the web transport
   let tmp: { dir: string; cleanup: () => void };
   let settings: TeamConnectionSettings;
   let password: string;
+  /** The id the seat joined under. */
+  let joinedSeatId = '';
   /** Every raw answer body: the password must be in none of them. */
   const bodies: string[] = [];
 
@@ -116,6 +118,7 @@ describeWithPostgres('team library: join, check and leave over the web transport
 
     const joined = await value('team.configure', { settings, password });
     expect(joined).toMatchObject({ mode: 'configured', settings, seatId: expect.stringMatching(/^[0-9a-f-]{36}$/), lastCheck: { ok: true, schemaVersion: LATEST } });
+    joinedSeatId = String(joined.seatId);
     const seats = (await c.query<{ seat_id: string; name: string }>('SELECT seat_id, name FROM team.seats')).rows;
     expect(seats).toEqual([{ seat_id: joined.seatId, name: 'Edit bay 2' }]);
 
@@ -171,5 +174,8 @@ describeWithPostgres('team library: join, check and leave over the web transport
     expect(fs.statSync(catalog).size).toBe(size);
     const secrets = fs.readFileSync(path.join(tmp.dir, 'data', 'secrets.json'), 'utf8');
     expect(Object.keys(JSON.parse(secrets) as object)).not.toContain('team.password');
+    // Joining again is the same seat: the id stayed (a team moving to a role per seat keeps its seats).
+    expect(await value('team.configure', { settings, password })).toMatchObject({ mode: 'configured', seatId: joinedSeatId });
+    expect(await value('team.leave')).toEqual({ mode: 'solo' });
   });
 });
