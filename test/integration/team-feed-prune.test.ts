@@ -76,6 +76,9 @@ describeWithPostgres('team library: the feed pruned once every active seat has r
       // A seat reports how far it read at each pull; a pull whose snapshot met another seat's write
       // still running reports short of it, and the next pull (not the default 30 s away) catches up.
       pullEveryMs: 500,
+      // The test prunes itself: a seat's own prune (its first pull prunes) deleted the rows the test then
+      // looked for, whenever that first pull came after both seats had read them (under load, often).
+      pruneEveryMs: Infinity,
     });
     seat.sync = new TeamMarksSync({ db: () => db, link: seat.link, events: new EventBus(), debounceMs: 10, everyMs: 60_000 });
     seat.link.onChanges('clip_results', async (changes) => void changes.forEach((c) => seat.results.add(Number(c.rowKey))));
@@ -144,9 +147,10 @@ describeWithPostgres('team library: the feed pruned once every active seat has r
     tmp.cleanup();
   });
 
-  // Skipped in the full suite only: alone these pass (3 s, every run), but in 2 of 3 full `npm test` runs of
-  // 2026-12-07 neither seat ever reported reading past the range within 20 s, even pulling every 0.5 s: a report
-  // that stays short under load, not understood yet (issue 40 note). REELSCOUT_FEED_PRUNE=1 runs them anywhere.
+  // Skipped in the full suite only: in 2 of 3 full `npm test` runs of 2026-12-07 neither seat ever reported reading
+  // past the range within 20 s. The likely cause, seen alone under load: a seat's own first prune had deleted the
+  // feed rows, so "read past every row" had no row to be true of; the seats here no longer prune by themselves
+  // (pruneEveryMs above), not yet confirmed in the full suite. REELSCOUT_FEED_PRUNE=1 runs them anywhere.
   const alone = process.env.REELSCOUT_FEED_PRUNE === '1' || !process.env.REELSCOUT_FULL_SUITE;
   it.runIf(alone)('a prune deletes what both seats have read and keeps what the seat away has not', async () => {
     saveRange(dbs.a!, { clipId: localClips.a[0]!, inFrame: 0, outFrame: 25, rate: RATE, name: 'seen by both', note: '', rating: null, keywords: [] });

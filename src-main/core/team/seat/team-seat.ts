@@ -40,6 +40,8 @@ export interface TeamSeatOptions {
   logger?: Logger;
   /** A pull this often even without a wake-up (notifications are never trusted for completeness). */
   pullEveryMs?: number;
+  /** How often a pull also prunes the feed (default PRUNE_EVERY_MS; the first pull prunes). Tests that prune themselves pass Infinity. */
+  pruneEveryMs?: number;
   /** Connections of the pool (the listener's is apart). */
   poolSize?: number;
   /** The schema version the app's migrations reach: the seat works only with a server at it. */
@@ -223,7 +225,7 @@ export class TeamSeat implements TeamLink {
     }
     if (this.stopped) return;
     writeTeamState(this.o.db, this.cursorName, cursor);
-    const prune = Date.now() - this.prunedAt >= PRUNE_EVERY_MS;
+    const prune = Date.now() - this.prunedAt >= (this.o.pruneEveryMs ?? PRUNE_EVERY_MS);
     // What the seat has applied, never more: reported only once the cursor is stored here.
     await this.withClient(async (c) => {
       await reportFeedRead(c, this.seatId, cursor);
