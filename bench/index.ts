@@ -43,6 +43,7 @@ import type { ProxyPolicy } from '../src-main/core/proxies/proxy-policy';
 import { tensorSourceOf } from '../src-main/core/pipeline/stages/analysis-stage';
 import { createLibraryService } from '../src-main/core/library/library-handlers';
 import { ffPath, locateTool } from '../src-main/core/media/ffmpeg-locate';
+import { chooseProxyEncoder } from '../src-main/core/media/proxy-encoder';
 import { toolsSpawned } from '../src-main/core/media/run-process';
 import { footageFfmpeg } from '../test/helpers/footage-ffmpeg';
 import { appCpuSlots } from '../src-main/core/pipeline/app-pipeline';
@@ -381,6 +382,8 @@ async function main(): Promise<void> {
       proxy_bytes_per_hour: on.proxy.footageS > 0 ? Math.round((on.proxy.bytes / on.proxy.footageS) * 3600) : null,
       proxy_frames_equal: on.proxy.count === on.indexed && on.proxy.framesEqual,
       proxies: on.proxy.count,
+      // What wrote them here (media/proxy-encoder.ts): the platform's encoder where it runs, else x264.
+      proxy_encoder: await chooseProxyEncoder(ffPath('ffmpeg')),
       proxies_all_searchable_s: Number(on.all.toFixed(1)),
     }),
   );

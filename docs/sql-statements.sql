@@ -29,12 +29,16 @@ SELECT category, value, confidence, magnitude FROM shot_local_tags WHERE shot_id
 -- analysed
 SELECT COUNT(*) AS n FROM shot_analysis WHERE shot_id IN (SELECT value FROM json_each(?)) AND profile_id = ?;
 
--- ===== src-main/core/analysis/face-identity-store.ts (3)
+-- ===== src-main/core/analysis/face-identity-store.ts (4)
 -- row
 SELECT clip_id, start_s, end_s, start_frame, end_frame FROM shots WHERE id = ?;
 -- insertFaceIdentity
 INSERT INTO face_identity (face_id, clip_id, frame, model, eye_px, sharpness, yaw, quality, assignable, embedding, thumb)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- clipsMissingIdentities
+SELECT DISTINCT sh.clip_id FROM shot_faces f JOIN shots sh ON sh.id = f.shot_id
+WHERE (? IS NULL OR sh.clip_id = ?) AND NOT EXISTS (SELECT 1 FROM face_identity fi WHERE fi.face_id = f.id)
+ORDER BY sh.clip_id;
 -- forgetFaces
 UPDATE face_identity SET embedding = NULL, thumb = NULL, assignable = 0 WHERE face_id IN (SELECT value FROM json_each(?));
 
@@ -780,7 +784,7 @@ UPDATE collection_videos SET ${sets.join(', ')} WHERE collection_id = ? AND regi
 -- clipAtPath
 SELECT id, size_bytes, mtime_ms, fingerprint, status, missing_at FROM clips WHERE volume_id = ? AND rel_path = ?;
 -- sameContent
-SELECT c.id, c.rel_path, v.mount_path, v.online FROM clips c JOIN volumes v ON v.id = c.volume_id
+SELECT c.id, c.rel_path, v.mount_path, v.online, v.volume_key FROM clips c JOIN volumes v ON v.id = c.volume_id
 WHERE c.fingerprint = ? AND c.size_bytes = ? ORDER BY c.missing_at IS NULL, c.id;
 -- clipsOnVolumeUnder
 SELECT id, rel_path, size_bytes, fingerprint, missing_at FROM clips WHERE volume_id = ?;
@@ -800,12 +804,12 @@ SELECT id, mount_path FROM volumes WHERE mount_path <> '';
 -- ===== src-main/core/library/clip-store.ts (7)
 -- clipExportFacts
 SELECT c.id, c.file_name, c.rel_path, c.source_url, c.fps, c.vfr, c.duration_s, c.frame_count, c.timecode, c.width, c.height,
-     c.reel_name, c.audio_layout, c.audio_channels, c.audio_rate, v.mount_path
+     c.reel_name, c.audio_layout, c.audio_channels, c.audio_rate, v.mount_path, v.volume_key, v.label AS volume_label
 FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?;
 -- clipWithVolume
 SELECT ${CLIP_COLUMNS} FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?;
 -- clipFile
-SELECT c.id, c.file_name, c.rel_path, c.source_url, c.missing_at, c.size_bytes, c.fingerprint, c.container, c.duration_s, v.mount_path, v.label, v.online
+SELECT c.id, c.file_name, c.rel_path, c.source_url, c.missing_at, c.size_bytes, c.fingerprint, c.container, c.duration_s, v.volume_key, v.mount_path, v.label, v.online
 FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?;
 -- fingerprintOf
 SELECT fingerprint FROM clips WHERE id = ?;
@@ -909,7 +913,11 @@ DELETE FROM thumbnails WHERE clip_id = ?;
 -- deleteShotPosters
 DELETE FROM thumbnails WHERE clip_id = ? AND shot_id IS NOT NULL;
 
--- ===== src-main/core/library/volume-store.ts (5)
+-- ===== src-main/core/library/volume-store.ts (6)
+-- volume
+INSERT INTO volumes (volume_key, mount_path, label, online, last_seen_at) VALUES (?, ?, ?, 0, ?)
+ON CONFLICT (volume_key) DO UPDATE SET label = excluded.label
+RETURNING id;
 -- volume
 INSERT INTO volumes (volume_key, mount_path, label, online, last_seen_at) VALUES (?, ?, ?, 1, ?)
 ON CONFLICT (volume_key) DO UPDATE SET mount_path = excluded.mount_path, label = excluded.label, online = 1,
@@ -1380,7 +1388,7 @@ FROM jobs WHERE stage IN (SELECT value FROM json_each(?)) AND state IN ('queued'
 -- openClipless
 SELECT stage, state FROM jobs WHERE clip_id IS NULL AND state IN ('queued', 'running') ORDER BY id;
 -- clip
-SELECT id, file_name, source_url, status, duration_s, indexed_at, indexed_profile FROM clips WHERE id = ?;
+SELECT id, file_name, source_url, status, duration_s, probed_at, indexed_at, indexed_profile FROM clips WHERE id = ?;
 -- everyLocalClip
 SELECT id FROM clips WHERE source_url IS NULL ORDER BY id;
 -- unindexedLocalClips

@@ -7,7 +7,7 @@ import path from 'node:path';
 
 const report = path.join(os.tmpdir(), `reelscout-vitest-${process.pid}.json`);
 const vitest = path.resolve('node_modules', 'vitest', 'vitest.mjs');
-const r = spawnSync(process.execPath, [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)], { stdio: 'inherit', env: { ...process.env, REELSCOUT_FULL_SUITE: '1' } });
+const r = spawnSync(process.execPath, [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)], { stdio: 'inherit' });
 let summary = null;
 try {
   const j = JSON.parse(fs.readFileSync(report, 'utf8'));

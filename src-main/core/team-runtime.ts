@@ -115,7 +115,18 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
       },
       logger: o.logger,
     });
-    const arrivals = new TeamClipArrivals({ db: o.db, link: seat, profileId: o.pipeline.profile.id, importFiles: o.importFiles, logger: o.logger });
+    const arrivals = new TeamClipArrivals({
+      db: o.db,
+      link: seat,
+      profileId: o.pipeline.profile.id,
+      importFiles: o.importFiles,
+      placeAway: async (teamClipId, entry) => {
+        const clipId = await sharing.placeAway(teamClipId, entry);
+        if (clipId !== null) o.events.emit('catalog.changed', { reason: 'team', clipIds: [clipId] });
+        return clipId;
+      },
+      logger: o.logger,
+    });
     const marks = new TeamMarksSync({ db: () => o.db, link: seat, events: o.events, logger: o.logger });
     const people = new TeamPeopleSync({ db: () => o.db, link: seat, service: () => o.people, events: o.events, logger: o.logger });
     const collections = new TeamCollectionsSync({

@@ -18,6 +18,13 @@ export const playbackSchema = z.object({
 });
 export type Playback = z.infer<typeof playbackSchema>;
 
+/** The viewer's answer for one clip: its playback, and for a team clip listed offline the share its file is on. */
+export const clipPlaybackSchema = playbackSchema.extend({
+  /** The team's share the file is on, for a team clip not on this workstation (an offline entry): importing a copy of it from any folder relinks it. */
+  teamShare: z.string().nullable(),
+});
+export type ClipPlayback = z.infer<typeof clipPlaybackSchema>;
+
 export const proxySpaceSchema = z.object({
   count: z.number().int(),
   bytes: z.number(),
@@ -30,7 +37,7 @@ export const proxySpaceSchema = z.object({
 export type ProxySpace = z.infer<typeof proxySpaceSchema>;
 
 export const playbackMethods = {
-  'playback.get': method(z.object({ clipId: z.number().int().positive() }).strict(), playbackSchema),
+  'playback.get': method(z.object({ clipId: z.number().int().positive() }).strict(), clipPlaybackSchema),
   /** What the Library's cards say of each clip's playback (from the catalog, no file read): clips not in the catalog are left out. */
   'playback.sources': method(
     z.object({ clipIds: z.array(z.number().int().positive()).max(500) }).strict(),

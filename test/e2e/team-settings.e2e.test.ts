@@ -1,6 +1,16 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TeamStatus } from '../../src-shared/contract/team';
+import { fingerprintFile } from '../../src-main/core/library/fingerprint';
+import { publishClipResults } from '../../src-main/core/team/server/clip-results-store';
+import { joinSeat } from '../../src-main/core/team/server/seat-store';
+import { lookAtClipJob } from '../../src-main/core/team/server/team-job-store';
+import { adoptTeamClip, recordTeamClipLocation } from '../../src-main/core/team/server/team-clip-store';
+import { DEFAULT_TENSOR_PROFILE } from '../../src-main/core/tensors/tensor-profile';
 import { callOk } from '../helpers/app-call';
+import { mediaFile, tempDir } from '../helpers/paths';
 import { describeWithPostgres, startPgCluster, TEAM_DATABASE, type PgCluster } from '../helpers/pg-cluster';
 import { launchApp, type E2eApp } from './harness';
 import { readTeamMigrations } from '../../src-main/core/team/server/migrate-team';
@@ -92,6 +102,62 @@ describeWithPostgres('team library in Settings', () => {
     await page.setViewportSize({ width: 1920, height: 1080 });
     await section().scrollIntoViewIfNeeded();
     await e.screenshot('team-joined-1920x1080');
+  });
+
+  it("a clip another seat indexed, whose file is not on this workstation, is an offline entry with its poster; the viewer says where it lives and Relink takes the editor's copy", async () => {
+    const { page } = e;
+    const clipFile = mediaFile('mdn_flower.mp4');
+    const tmp = tempDir('rs-e2e-team-entry-');
+    try {
+      // Seat "Bay 1" indexed the clip on its share "nas" and published its results, poster included.
+      const poster = path.join(tmp.dir, 'poster.jpg');
+      execFileSync('ffmpeg', ['-v', 'error', '-ss', '1', '-i', clipFile, '-frames:v', '1', '-vf', 'scale=320:-2', '-y', poster]);
+      const other = '00000000-0000-4000-8000-0000000000b1';
+      const c = await cluster.connectSeat(other);
+      await joinSeat(c, { seatId: other, name: 'Bay 1', roots: [] });
+      const team = await adoptTeamClip(c, { fingerprint: await fingerprintFile(clipFile, fs.statSync(clipFile).size), sizeBytes: fs.statSync(clipFile).size, fileName: 'mdn_flower.mp4', seatId: other });
+      await recordTeamClipLocation(c, { clipId: team.id, rootKey: 'nas', relPath: 'Jobs/Tide/Day1/mdn_flower.mp4', seatId: other });
+      const shot = { idx: 0, startS: 0, endS: 5, startFrame: 0, endFrame: 120, cutScore: null, transition: null, analysis: null };
+      const thumbnails = [{ shotIdx: 0, kind: 'poster' as const, fileName: 'poster.jpg', width: 320, height: 180, frames: null, timeS: 1, image: fs.readFileSync(poster) }];
+      // Published by the holder of the clip's job, as the server requires (team migration 0011).
+      const look = await lookAtClipJob(c, { seat: other, clipId: team.id, stage: 'analysis', profileId: DEFAULT_TENSOR_PROFILE.id, leaseMs: 30_000 });
+      if (look.kind !== 'claimed') throw new Error(`Bay 1 did not claim the clip: ${look.kind}`);
+      expect(await publishClipResults(c, other, look.job, { clipId: team.id, profileId: DEFAULT_TENSOR_PROFILE.id, model: 'm', region: 'asia', shots: [shot], segments: [], thumbnails })).toMatchObject({ ok: true });
+      await c.end();
+
+      await page.click('[data-nav="library"]');
+      const card = page.locator('.clip-card[data-clip-id]');
+      await card.first().waitFor({ timeout: 30_000 });
+      expect(await card.count()).toBe(1);
+      expect(await card.first().innerText()).toMatch(/Offline/);
+      expect(await card.first().innerText()).toContain('on the team\'s share "nas" at Jobs/Tide/Day1/mdn_flower.mp4, not on this workstation');
+      expect(await card.first().innerText()).not.toMatch(/Proxy soon/);
+      await expect.poll(() => card.first().locator('img').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+      await e.screenshot('team-offline-entry-library-1920x1080');
+
+      await card.first().dblclick();
+      const unplayable = page.locator('[data-testid="viewer-unplayable"]');
+      await unplayable.waitFor({ timeout: 15_000 });
+      expect(await unplayable.innerText()).toMatch(/mdn_flower\.mp4 is on the team's share "nas" at Jobs\/Tide\/Day1\/mdn_flower\.mp4, not on this workstation/);
+      await e.screenshot('team-offline-entry-viewer-1920x1080');
+
+      // The editor's copy, anywhere: Relink imports it, and the same clip plays from it.
+      const copy = path.join(tmp.dir, 'desk', 'flower copy.mp4');
+      fs.mkdirSync(path.dirname(copy), { recursive: true });
+      fs.copyFileSync(clipFile, copy);
+      await page.fill('#viewer-relink-path', path.dirname(copy));
+      await page.keyboard.press('Enter');
+      const video = page.locator('[data-testid="viewer"] video[data-source="original"]');
+      await video.waitFor({ timeout: 30_000 });
+      await expect.poll(() => video.evaluate((v) => (v as HTMLVideoElement).readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+      expect(await unplayable.count()).toBe(0);
+      await e.screenshot('team-offline-entry-relinked-1920x1080');
+      await page.keyboard.press('Escape');
+      expect(await card.count()).toBe(1);
+      expect(e.pageErrors).toEqual([]);
+    } finally {
+      tmp.cleanup();
+    }
   });
 
   it('after a reload the status is read again; Check again refreshes it; Leave goes back to solo', async () => {

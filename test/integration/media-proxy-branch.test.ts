@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClipDecoder } from '../../src-main/core/media/clip-decoder';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { proxyAudio, proxyGop, type ProxyAudio, type ProxyRequest } from '../../src-main/core/media/proxy-branch';
+import { chooseProxyEncoder, encoderWorks, listedEncoders, proxyEncoderArgs, proxyEncoderCandidates, type ProxyEncoder } from '../../src-main/core/media/proxy-encoder';
 import { tempDir } from '../helpers/paths';
 
 /**
@@ -37,7 +38,7 @@ function videoOf(file: string): { width: number; height: number; sample_aspect_r
 }
 
 async function proxyOf(src: string, out: string, audio: ProxyAudio = 'aac'): Promise<void> {
-  const proxy: ProxyRequest = { outFile: out, height: 540, videoKbps: 1500, gop: proxyGop(25), audio, threads: 1 };
+  const proxy: ProxyRequest = { outFile: out, height: 540, videoKbps: 1500, gop: proxyGop(25), audio, threads: 1, encoder: 'libx264' };
   await new ClipDecoder({ filePath: src, startS: 0, outputs: [], audioRate: null, proxy }, { onFrame: () => {}, onAudio: () => {} }).run();
 }
 
@@ -77,5 +78,37 @@ describe('the proxy branch on real ffmpeg', () => {
       expect(beepAt(out), name).toBe(at);
       expect(videoOf(out).nb_read_packets, name).toBe(videoOf(src).nb_read_packets);
     }
+  });
+});
+
+describe('the proxy encoder: the platform one where it works here, else x264', () => {
+  it('prefers VideoToolbox on macOS and the GPU encoders on Windows, x264 last everywhere', () => {
+    expect(proxyEncoderCandidates('darwin')).toEqual(['h264_videotoolbox', 'libx264']);
+    expect(proxyEncoderCandidates('win32')).toEqual(['h264_mf', 'h264_nvenc', 'h264_qsv', 'h264_amf', 'libx264']);
+    expect(proxyEncoderCandidates('linux')).toEqual(['libx264']);
+  });
+
+  it('gives every encoder the same keyframe interval and bitrate ceiling, and no B-frames', () => {
+    const all: ProxyEncoder[] = ['h264_videotoolbox', 'h264_mf', 'h264_nvenc', 'h264_qsv', 'h264_amf', 'libx264'];
+    for (const e of all) {
+      const args = proxyEncoderArgs(e, { videoKbps: 1500, gop: 8 });
+      expect(args.slice(0, 2), e).toEqual(['-c:v', e]);
+      expect(args[args.indexOf('-g') + 1], e).toBe('8');
+      expect(args[args.indexOf('-maxrate') + 1], e).toBe('2250k');
+      // x264's ultrafast has none; the others are told.
+      if (e !== 'libx264') expect(args[args.indexOf('-bf') + 1], e).toBe('0');
+    }
+  });
+
+  it('passes over an encoder the build lists but this machine cannot run (no GPU here), and takes x264', async () => {
+    // Debian's ffmpeg lists NVENC and Quick Sync; these machines have neither device.
+    const system = '/usr/bin/ffmpeg';
+    const listed = await listedEncoders(system);
+    expect(listed.has('h264_nvenc') && listed.has('libx264')).toBe(true);
+    expect(await encoderWorks(system, 'h264_nvenc')).toBe(false);
+    expect(await encoderWorks(system, 'libx264')).toBe(true);
+    expect(await chooseProxyEncoder(system, proxyEncoderCandidates('win32'))).toBe('libx264');
+    // The bundled build the app runs, on this platform.
+    expect(await chooseProxyEncoder(ffPath('ffmpeg'))).toBe('libx264');
   });
 });

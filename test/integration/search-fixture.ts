@@ -30,6 +30,8 @@ export interface FixtureClip {
   file: string;
   /** Known shot boundaries (generated clips); real clips are one shot. */
   shots?: { startS: number; endS: number }[];
+  /** Catalogued with its shots and posters but never sent to the service: no segment (its `segments` are []). */
+  unsent?: boolean;
 }
 
 export interface EmbeddedSegment {
@@ -210,6 +212,7 @@ export async function embedClips(o: EmbedOptions): Promise<EmbeddedClip[]> {
       const shotId = insertShot(o.db, clipId, idx, sh.startS, sh.endS);
       const poster = posters?.[idx];
       if (poster) insertPoster(o.db, clipId, shotId, poster.rel, poster.mid);
+      if (c.unsent) continue;
       for (const [ci, ch] of chunks(sh.startS, sh.endS, o.chunkS ?? 4).entries()) {
         const seg = { id: insertSegment(o.db, { clipId, shotId, chunkIdx: ci, startS: ch.startS, endS: ch.endS }), shotId, startS: ch.startS, endS: ch.endS };
         segments.push(seg);

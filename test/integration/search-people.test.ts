@@ -13,6 +13,7 @@ import type { SearchResponse } from '../../src-shared/contract/search';
 import { secondsToFrame } from '../../src-shared/timecode';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { mediaFile, tempDir } from '../helpers/paths';
+import { insertClip, insertShot } from '../helpers/search-catalog';
 import { seedPersonOnFaces, storedFaces, type StoredFace } from '../helpers/seed-people';
 import { embedClips, type EmbeddedClip } from './search-fixture';
 
@@ -30,7 +31,9 @@ let tmp: { dir: string; cleanup: () => void };
 let emu: EmulatorHandle;
 let app: WebApp;
 let clips: EmbeddedClip[];
-const faces = { ana: [] as StoredFace[], tom: [] as StoredFace[] };
+const faces = { ana: [] as StoredFace[], tom: [] as StoredFace[], ines: [] as StoredFace[] };
+/** A clip analysed here and never sent to the service: no segment, its faces known locally only. */
+let unsent: { clipId: number; file: string };
 
 async function http<T>(method: string, args: unknown): Promise<T> {
   const res = await fetch(`${app.server.url}/rpc/${encodeURIComponent(method)}`, {
@@ -95,9 +98,16 @@ beforeAll(async () => {
   });
   // One-second segments: a person's stretch starts and ends inside segments, and runs over several.
   clips = await embedClips({ db: app.core.db, client: new ServiceClient(cfg), space: index, clips: files, realVolumes: true, chunkS: 1 });
+  // intel_asl_thanks: 51 frames at 30 fps, catalogued on the same volume, one shot (its times, as this fixture's other shots), no segment.
+  const thanks = path.join(card, 'intel_asl_thanks.mkv');
+  fs.copyFileSync(mediaFile('intel_asl_thanks.mkv'), thanks);
+  const vol = app.core.db.prepare('SELECT v.id, v.mount_path FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?').get(clips[0]!.clipId) as { id: number; mount_path: string };
+  const unsentId = insertClip(app.core.db, { volumeId: vol.id, relPath: path.relative(vol.mount_path, thanks).split(path.sep).join('/'), durationS: 51 / 30, fps: 30, width: 640, height: 480 });
+  insertShot(app.core.db, unsentId, 0, 0, 51 / 30);
+  unsent = { clipId: unsentId, file: thanks };
   const pool = new AnalysisPool({ size: 1 });
   try {
-    for (const c of clips) {
+    for (const c of [...clips, unsent]) {
       const shots = (app.core.db.prepare('SELECT id, start_s AS startS, end_s AS endS FROM shots WHERE clip_id = ?').all(c.clipId) as { id: number; startS: number; endS: number }[]);
       const r = await analyzeClip({ filePath: c.file, shots, pool, source: await probeSource(c.file), settings: {}, retainTensors: false });
       storeAnalysis(app.core.db, r.shots, { profileId: r.profileId, faceModel: pool.modelPath });
@@ -115,7 +125,11 @@ beforeAll(async () => {
   faces.ana = bookFaces.filter((f) => f.timeS <= 3 && (!mid.includes(f) || mid.indexOf(f) % 2 === 0));
   faces.tom = [...mid.filter((f) => mid.indexOf(f) % 2 === 1), ...found.filter((f) => f.clipId === sister!.clipId)];
   seedPersonOnFaces(app.core.db, 'Ana María', faces.ana);
+  // In the clip never sent to the service: Inès for its first second, Tom after.
+  faces.ines = found.filter((f) => f.clipId === unsent.clipId && f.timeS < 1);
+  faces.tom.push(...found.filter((f) => f.clipId === unsent.clipId && f.timeS >= 1));
   seedPersonOnFaces(app.core.db, 'Tom', faces.tom);
+  seedPersonOnFaces(app.core.db, 'Inès', faces.ines);
 }, 240_000);
 
 afterAll(async () => {
@@ -145,7 +159,7 @@ describe('search by person (@Name) over HTTP', () => {
     // In the book clip Tom is only in its middle: one moment over two segments, cut at both ends.
     const inBook = tom.results.find((r) => r.clipId === clips[0]!.clipId)!;
     expect([inBook.inFrame, inBook.outFrame, inBook.more]).toEqual([secondsToFrame(1.25, { num: 30, den: 1 }), secondsToFrame(2.75, { num: 30, den: 1 }), []]);
-    expect(new Set(tom.results.map((r) => r.clipId))).toEqual(new Set(clips.map((c) => c.clipId)));
+    expect(new Set(tom.results.map((r) => r.clipId))).toEqual(new Set([...clips.map((c) => c.clipId), unsent.clipId]));
   });
 
   it('@A @B is where both are; @A -@B where A is and B is not', async () => {
@@ -157,7 +171,7 @@ describe('search by person (@Name) over HTTP', () => {
     const anaNotTom = framesOf(await search('@"Ana María" -@Tom'));
     expect(anaNotTom.size).toBeGreaterThan(0);
     expect(sorted(anaNotTom)).toEqual(sorted(minus(ana, tom)));
-    // -@Tom alone: every searchable moment without Tom, Ana María's own included.
+    // -@Tom alone: every searchable moment without Tom, Ana María's own included (a list of the index's segments: the unsent clip has none).
     const withoutTom = framesOf(await search('-@Tom'));
     expect([...withoutTom].filter((f) => tom.has(f))).toEqual([]);
     expect([...anaNotTom].filter((f) => !withoutTom.has(f))).toEqual([]);
@@ -188,5 +202,35 @@ describe('search by person (@Name) over HTTP', () => {
     const long = await search(`@${'x'.repeat(900)}`);
     expect(long.cannotRun!.kind).toBe('not_found');
     expect(long.cannotRun!.message.length).toBeLessThan(300);
+  });
+
+  it('@Name finds a clip never sent to the service from its faces alone, grouped per clip like every result', async () => {
+    expect(faces.ines.length).toBeGreaterThanOrEqual(2);
+    expect(app.core.db.prepare('SELECT COUNT(*) FROM segments WHERE clip_id = ?').pluck().get(unsent.clipId)).toBe(0);
+    // Typed without the accent, as editors do: the accent-folded name finds her.
+    const ines = await search('@Ines');
+    expect(ines.cannotRun).toBeNull();
+    expect(ines.results.map((r) => [r.clipId, r.segmentId, r.score])).toEqual([[unsent.clipId, null, null]]);
+    expect(ines.stats).toMatchObject({ allowed: 0, unindexed: 1 });
+    expect(sorted(framesOf(ines))).toEqual(sorted(framesOfFaces(faces.ines)));
+    // With someone else left out, and both in: the same spans' rules as for indexed clips.
+    expect(sorted(framesOf(await search('@Inès -@Tom')))).toEqual(sorted(framesOfFaces(faces.ines)));
+    expect((await search('@Inès @Tom')).results).toEqual([]);
+    // Other filters still hold: a clip filter that leaves it out leaves nothing.
+    const elsewhere = await http<SearchResponse>('search.text', { text: '@Inès', topK: 100, collections: false, filters: { clipIds: [clips[0]!.clipId] } });
+    expect(elsewhere.results).toEqual([]);
+  });
+
+  it('@Name with words: the indexed clips are scored on the words, the unsent clip follows them unscored', async () => {
+    const withWords = await search('@Inès red');
+    expect(withWords.cannotRun).toBeNull();
+    expect(withWords.results.map((r) => [r.clipId, r.score, r.good])).toEqual([[unsent.clipId, null, false]]);
+    expect(sorted(framesOf(withWords))).toEqual(sorted(framesOfFaces(faces.ines)));
+    // Tom is in both: his indexed clips first, scored on "red"; the unsent clip last, its score not shown.
+    const tom = await search('@Tom red');
+    expect(tom.results.map((r) => r.clipId).slice(0, -1).sort()).toEqual(clips.map((c) => c.clipId).sort());
+    expect(tom.results.slice(0, -1).every((r) => r.score !== null)).toBe(true);
+    expect(tom.results.at(-1)).toMatchObject({ clipId: unsent.clipId, segmentId: null, score: null, good: false });
+    expect(sorted(framesOf(tom))).toEqual(sorted(framesOf(await search('@Tom'))));
   });
 });

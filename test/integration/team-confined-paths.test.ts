@@ -109,7 +109,16 @@ describeWithPostgres('team library: a clip\'s place on a share is confined when 
     const warned: Array<{ msg: string; data?: Record<string, unknown> }> = [];
     const logger: Logger = { debug() {}, info() {}, warn: (msg, data) => warned.push({ msg, data }), error() {}, addSecret() {} };
     const imported: string[][] = [];
-    const arrivals = new TeamClipArrivals({ db, link: link_, profileId: PROFILE, logger, retryEveryMs: 50, importFiles: async (paths) => imported.push(paths) });
+    const placed: Array<[number, string, string]> = [];
+    const arrivals = new TeamClipArrivals({
+      db,
+      link: link_,
+      profileId: PROFILE,
+      logger,
+      retryEveryMs: 50,
+      importFiles: async (paths) => imported.push(paths),
+      placeAway: async (teamClipId, entry) => (placed.push([teamClipId, entry.rootKey, entry.relPath]), null),
+    });
     arrivals.start();
     // The clips refused are looked for again at every retry: several looks, one log line each.
     await sleep(600);
@@ -124,7 +133,15 @@ describeWithPostgres('team library: a clip\'s place on a share is confined when 
         [other, 'other_content'],
       ].sort(),
     );
-    // Not imported, counted among the clips not found on this workstation (Settings).
+    // Not imported, counted among the clips not found on this workstation (Settings), and listed as
+    // offline entries at the place the team recorded (issue 40 item 4).
     expect(arrivals.notFound().clips).toBe(3);
+    expect(new Set(placed.map((p) => p.join(' ')))).toEqual(
+      new Set([
+        [folder, 'share', 'Day1/Folder'],
+        [link, 'share', 'Day1/link.mov'],
+        [other, 'share', 'Day1/other.mov'],
+      ].map((p) => p.join(' '))),
+    );
   });
 });

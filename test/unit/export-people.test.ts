@@ -3,11 +3,11 @@ import { clipPeople, peopleInPart } from '../../src-main/core/export/export-peop
 import type { PersonPresence, PersonSpan } from '../../src-main/core/people/person-presence';
 
 /** A presence that answers one clip's spans as given (the store's own reads: person-spans.test.ts). */
-function presenceOf(spans: Array<Omit<PersonSpan, 'personId' | 'clipId' | 'shotId'> & { name: string }>): PersonPresence {
+function presenceOf(spans: Array<Omit<PersonSpan, 'personId' | 'clipId' | 'shotId' | 'shotStartS'> & { name: string }>): PersonPresence {
   return {
     personByName: () => null,
     spansOf: () => [],
-    namedSpansInClip: () => spans.map((s, i) => ({ ...s, personId: s.name.length, clipId: 1, shotId: i + 1 })),
+    namedSpansInClip: () => spans.map((s, i) => ({ ...s, personId: s.name.length, clipId: 1, shotId: i + 1, shotStartS: s.startS })),
   };
 }
 const RATE = { num: 25, den: 1 };

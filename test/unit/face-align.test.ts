@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { frameOfSample, thumbsToKeep } from '../../src-main/core/analysis/face-identity-store';
+import { frameOfSample, THUMBS_PER_LOOK, thumbsOfClip, thumbsToKeep } from '../../src-main/core/analysis/face-identity-store';
 import type { FaceIdentity } from '../../src-main/core/analysis/analysis-types';
 import { CROP, TEMPLATE, fitSimilarity, rgbToInput, scaled, sharpness, warpToRgb, yawOf } from '../../src-main/core/analysis/workers/face-align.cjs';
 import { identifyFaces, l2normalize } from '../../src-main/core/analysis/workers/face-identity.cjs';
@@ -200,7 +200,40 @@ describe('storage helpers', () => {
       eyePx: 30, sharpness: 20, yaw: 0, quality, assignable: true, embedding: l2normalize(e), thumb: new Uint8Array(64 * 64 * 3),
     });
     const faces = [id(0.5, [1, 0.1]), id(0.9, [1, 0]), id(0.7, [0, 1]), { ...id(1, [1, 1]), assignable: false, embedding: null, thumb: null }];
-    expect([...thumbsToKeep(faces)].sort()).toEqual([1, 2]);
+    expect([...thumbsToKeep(faces, 1)].sort()).toEqual([1, 2]);
+  });
+
+  it('thumbsToKeep keeps a few faces of each look, spread over the shot, at most THUMBS_PER_LOOK', () => {
+    const id = (quality: number, e: number[]): FaceIdentity => ({
+      model: 'm.onnx',
+      eyePx: 30, sharpness: 20, yaw: 0, quality, assignable: true, embedding: l2normalize(e), thumb: new Uint8Array(64 * 64 * 3),
+    });
+    // One person talking for 20 samples (the best at sample 3), and a second person seen twice.
+    const talking = Array.from({ length: 20 }, (_, k) => id(k === 3 ? 0.99 : 0.5 + (k % 5) / 20, [1, 0.01 * k]));
+    const faces = [...talking, id(0.8, [0, 1]), id(0.6, [0.05, 1])];
+    const kept = [...thumbsToKeep(faces)].sort((a, b) => a - b);
+    const first = kept.filter((i) => i < 20);
+    expect(first).toHaveLength(THUMBS_PER_LOOK);
+    expect(first).toContain(3);
+    // One in each quarter of the shot: distinct moments, not the best four in a row.
+    expect(first.map((i) => Math.floor(i / 5))).toEqual([0, 1, 2, 3]);
+    expect(kept.filter((i) => i >= 20)).toEqual([20, 21]);
+    // The old rule, one per look, is perLook 1.
+    expect([...thumbsToKeep(faces, 1)].sort((a, b) => a - b)).toEqual([3, 20]);
+  });
+
+  it("thumbsOfClip keeps each shot's best and a few more per person over the clip, not per shot", () => {
+    const id = (quality: number, e: number[]): FaceIdentity => ({
+      model: 'm.onnx',
+      eyePx: 30, sharpness: 20, yaw: 0, quality, assignable: true, embedding: l2normalize(e), thumb: new Uint8Array(64 * 64 * 3),
+    });
+    // Ten short shots of one person, three faces each: before, one crop a shot; now one a shot and at most THUMBS_PER_LOOK spread more.
+    const shots = Array.from({ length: 10 }, (_, s) => [id(0.6, [1, 0.01 * s]), id(0.7 + s / 100, [1, 0.01 * s + 0.001]), id(0.5, [1, 0.01 * s + 0.002])]);
+    const kept = thumbsOfClip(shots);
+    for (const k of kept) expect(k.has(1)).toBe(true);
+    expect(kept.reduce((n, k) => n + k.size, 0)).toBeLessThanOrEqual(10 + THUMBS_PER_LOOK);
+    // One long shot of the same faces: the spread picks are kept there.
+    expect(thumbsOfClip([shots.flat()])[0]!.size).toBe(THUMBS_PER_LOOK);
   });
 
   it('encodePngRgb writes a PNG that inflates back to the pixels', () => {

@@ -69,6 +69,7 @@ describe('clipForExport: what a hand-off file says of a clip', () => {
       fileName: 'C0001.mov',
       path: '/Volumes/CARD/A001/C0001.mov',
       sourceUrl: null,
+      teamShare: null,
       fps: 23.976,
       vfr: true,
       durationS: 12.5,

@@ -34,7 +34,7 @@ const row = (stage: StageName, state: JobState, o: Partial<FrontierRow> = {}): F
   indexed_profile: null,
   ...o,
 });
-const clip: ClipForJobs = { id: 7, file_name: 'a.mp4', source_url: null, status: 'done', duration_s: 10, indexed_at: null, indexed_profile: null };
+const clip: ClipForJobs = { id: 7, file_name: 'a.mp4', source_url: null, status: 'done', duration_s: 10, probed_at: 1, indexed_at: null, indexed_profile: null };
 
 describe('the Jobs fold', () => {
   it('puts a clip at its furthest stage not done, or its furthest stage when all are done', () => {

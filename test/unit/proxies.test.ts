@@ -71,7 +71,7 @@ describe('what the viewer plays', () => {
 });
 
 describe('the proxy in the one decode', () => {
-  const req = { outFile: '/cache/proxies/7-abc.mp4.part', height: 540, videoKbps: 1500, gop: proxyGop(25), audio: 'aac' as const, threads: 1 };
+  const req = { outFile: '/cache/proxies/7-abc.mp4.part', height: 540, videoKbps: 1500, gop: proxyGop(25), audio: 'aac' as const, threads: 1, encoder: 'libx264' as const };
   it('is one more branch of the split, every frame kept with its time, the first audio as AAC', () => {
     const { args } = buildDecodeArgs({
       filePath: '/card/A001.mov',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PersonSpan } from '../../src-main/core/people/person-presence';
-import { allowedWithPeople, narrowHits, peopleScope, piecesOf, type ScopeSegment } from '../../src-main/core/search/query/people-scope';
+import { allowedWithPeople, narrowHits, peopleScope, piecesOf, unindexedHits, type ScopeSegment } from '../../src-main/core/search/query/people-scope';
 import type { Hit } from '../../src-main/core/search/results/result-groups';
 import { groupResults } from '../../src-main/core/search/results/result-groups';
 
@@ -17,6 +17,7 @@ const span = (personId: number, shotId: number, startS: number, endS: number, fr
   personId,
   clipId: 1,
   shotId,
+  shotStartS: 0,
   startS,
   endS,
   inFrame: frames ? startS * 25 : null,
@@ -108,5 +109,31 @@ describe('people scope over a library', () => {
     const scope = peopleScope(segments, null, [span(8, 10, 0, 5)]);
     const hits = narrowHits([hit(1, segments[0]!), hit(3, segments[2]!)], scope);
     expect(hits.map((h) => [h.segmentId, h.startS, h.endS])).toEqual([[3, 10, 15]]);
+  });
+
+  it('answers shots without a searchable segment from the spans alone, less the excluded people', () => {
+    // Shot 13 has no segment (its clip was never sent to the service); shot 10 has.
+    const scope = peopleScope(segments, [span(7, 10, 3, 7), span(7, 13, 20, 30)], [span(8, 13, 24, 26)]);
+    expect([...scope.segments!].sort()).toEqual([1, 2]);
+    expect(scope.unindexed.map((p) => [p.shotId, p.startFrame, p.endFrame])).toEqual([
+      [13, 500, 600],
+      [13, 650, 750],
+    ]);
+    const hits = unindexedHits(scope, null);
+    expect(hits.every((h) => h.segmentId === null && h.judged === false)).toBe(true);
+    // Clips the other filters refuse are left out.
+    expect(unindexedHits(scope, new Set([2]))).toEqual([]);
+    // Only exclusions list searchable segments, as before: nothing from the spans.
+    expect(peopleScope(segments, null, [span(8, 13, 24, 26)]).unindexed).toEqual([]);
+  });
+
+  it('lists unscored moments after every scored one, whatever the scores', () => {
+    const unjudged: Hit = { ...hit(9, seg(9, 13, 20, 30), 0), segmentId: null, clipId: 2, judged: false };
+    const weak = { ...hit(1, segments[0]!, -0.2), clipId: 3 };
+    const groups = groupResults([unjudged, weak], { identity: (c) => `clip:${c}` });
+    expect(groups.map((g) => [g.clipId, g.best.judged])).toEqual([
+      [3, true],
+      [2, false],
+    ]);
   });
 });

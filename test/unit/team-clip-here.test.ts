@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fileHere } from '../../src-main/core/library/team-clip-arrivals';
+import { entryOf, fileHere } from '../../src-main/core/library/team-clip-arrivals';
 import { fingerprintFile } from '../../src-main/core/library/fingerprint';
 import type { PublishedTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import { tempDir } from '../helpers/paths';
@@ -64,5 +64,27 @@ describe('where a team clip is on this seat', () => {
   it('follows a link that stays on the share (a clip moved with a link left in its place)', async () => {
     fs.symlinkSync(path.join(drive, 'day1', 'a.mp4'), path.join(drive, 'day1', 'moved.mp4'));
     expect((await fileHere(clip('day1/moved.mp4'), [], drives())).file).toBe(path.join(drive, 'day1', 'moved.mp4'));
+  });
+});
+
+describe('where an offline entry says a team clip is (issue 40 item 4)', () => {
+  const fp = 'a'.repeat(64);
+  const clip = (fileName: string, locations: PublishedTeamClip['locations']): PublishedTeamClip => ({ id: 7, fingerprint: fp, sizeBytes: 10, fileName, locations });
+
+  it('is the latest plain path a seat recorded, on its share', () => {
+    expect(entryOf(clip('A001.mov', [{ rootKey: 'nas', relPath: 'Jobs/Tide/A001.mov' }, { rootKey: 'card', relPath: 'DCIM/A001.mov' }]))).toEqual({
+      rootKey: 'nas',
+      relPath: 'Jobs/Tide/A001.mov',
+      fileName: 'A001.mov',
+      sizeBytes: 10,
+      fingerprint: fp,
+    });
+  });
+
+  it('never shows a refused place as a path: the next safe one, else the clip\'s name on the share, else its number', () => {
+    expect(entryOf(clip('A001.mov', [{ rootKey: 'nas', relPath: '../../etc/A001.mov' }, { rootKey: 'card', relPath: 'DCIM/A001.mov' }])).relPath).toBe('DCIM/A001.mov');
+    expect(entryOf(clip('A001.mov', [{ rootKey: 'nas', relPath: '../../etc/A001.mov' }]))).toMatchObject({ rootKey: 'nas', relPath: 'A001.mov', fileName: 'A001.mov' });
+    expect(entryOf(clip('x/../y.mov', [{ rootKey: 'nas', relPath: '/etc/passwd' }]))).toMatchObject({ rootKey: 'nas', relPath: 'team clip 7', fileName: 'team clip 7' });
+    expect(entryOf(clip('A001.mov', []))).toMatchObject({ rootKey: 'team', relPath: 'A001.mov' });
   });
 });

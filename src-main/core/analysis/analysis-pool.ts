@@ -4,6 +4,7 @@ import { AppError } from '../../../src-shared/errors';
 import type { ResourceLocations } from '../util/app-resources';
 import { resolveEmbeddingModelPath, resolveFaceModelPath, resolveOrtPath, resolveWorkerScript } from './resource-paths';
 import type { MotionStep } from './workers/block-motion.cjs';
+import type { FaceIdentity } from './analysis-types';
 import type { IdentityFrameTask } from './workers/face-identity.cjs';
 import type { RawFace } from './workers/yunet.cjs';
 
@@ -27,8 +28,15 @@ export interface FaceTask {
   scoreThreshold: number;
   nmsThreshold: number;
   topK: number;
-  /** Recognition on: frame k's identity frame (yuv420p, transferred too), the last ones may be missing. */
-  identity?: IdentityFrameTask & { frames: Uint8Array[] };
+}
+
+/**
+ * Recognition on: the identity frames (yuv420p, transferred) of the face frames where detection
+ * found a face worth measuring, each with its faces; the answer is each face's identity.
+ */
+export interface IdentifyTask extends IdentityFrameTask {
+  frames: Uint8Array[];
+  faces: RawFace[][];
 }
 
 export interface MotionTask {
@@ -120,13 +128,20 @@ export class AnalysisPool {
     return this.pending < this.maxPendingBytes;
   }
 
-  detectFaces(task: FaceTask, signal?: AbortSignal): Promise<RawFace[][]> {
+  /**
+   * `holding`: bytes the caller keeps until this answer comes (the identity frames of these instants,
+   * sent on only where a face was found), counted with the task's own for the producer's backpressure.
+   */
+  detectFaces(task: FaceTask, signal?: AbortSignal, holding = 0): Promise<RawFace[][]> {
     const frames = task.frames.map(ownBuffer);
-    const big = task.identity?.frames.map(ownBuffer) ?? [];
-    const transfer = [...frames, ...big];
-    const bytes = transfer.reduce((s, b) => s + b.byteLength, 0);
-    const identity = task.identity ? { ...task.identity, frames: big } : undefined;
-    return this.submit({ ...task, type: 'faces', frames, identity }, transfer, bytes, signal) as Promise<RawFace[][]>;
+    const bytes = frames.reduce((s, b) => s + b.byteLength, holding);
+    return this.submit({ ...task, type: 'faces', frames }, frames, bytes, signal) as Promise<RawFace[][]>;
+  }
+
+  identifyFaces(task: IdentifyTask, signal?: AbortSignal): Promise<FaceIdentity[][]> {
+    const frames = task.frames.map(ownBuffer);
+    const bytes = frames.reduce((s, b) => s + b.byteLength, 0);
+    return this.submit({ ...task, type: 'identify', frames }, frames, bytes, signal) as Promise<FaceIdentity[][]>;
   }
 
   estimateMotion(task: MotionTask, signal?: AbortSignal): Promise<MotionStep[]> {

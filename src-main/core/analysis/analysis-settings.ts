@@ -32,14 +32,12 @@ export interface AnalysisSettings {
   /**
    * Long side of the identity frames the faces are aligned from (never above the source's): the
    * 320 px detector frame leaves a face of 40 px between the eyes at 1080p about 12 px.
-   * Cost measured (process CPU with ffmpeg, 9 sample clips, 5 with faces, 113 s of footage, 101
-   * faces of which 71 embedded, 3 runs alternating, 2 cores at load ~20 so +-10 % noise): on 21.7 s
-   * against off 18.7 s (x1.16). The goal is x1.05. Most of it goes with the identity frames, not
-   * the faces: on sam2_01_dog (19 frames at 960x540, 9 faces), node's CPU is 0.41 s off, +0.08 s
-   * for reading the frames, +0.2 s once they go to the worker, +0.3 s with the 9 faces aligned and
-   * embedded (MobileFaceNet alone: 3.7 ms a face). yuv420p instead of bgr24 halved the bytes without
-   * changing that much, so the cost is per frame (a fresh buffer each, freed in the worker), and is
-   * what recycling the buffers or keeping frames without faces in the main thread would save.
+   * Cost: the identity frames are decoded at the face frames' rate (2 fps) and read, but only those
+   * holding a face the landmarks do not rule out go to the worker (pool-feed.ts), and a face seen in
+   * consecutive samples is embedded about one sample in four (identity-carry.ts). On the five face
+   * clips and friday (short, face in every frame: the worst case), analysis CPU on / off went from
+   * 1.25 to 1.16 with both (same run, load ~6); the rest is per face (~6 ms: alignment, sharpness,
+   * MobileFaceNet 3 ms, thumbnail) and per identity frame (decode output and read, ~0.5 ms).
    */
   identityLongSide: number;
   /**

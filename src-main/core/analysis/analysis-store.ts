@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { statement } from '../catalog/statements';
 import type { CameraMotion, FaceBox, FaceIdentity, FrameFaceBoxes, LocalTag, ShotAnalysis } from './analysis-types';
-import { frameOfSample, insertFaceIdentity, shotFramesOf, thumbsToKeep } from './face-identity-store';
+import { frameOfSample, insertFaceIdentity, shotFramesOf, thumbsOfClip } from './face-identity-store';
 import { CAMERA_MOVEMENTS, LOCAL_TAG_CATEGORIES } from './analysis-types';
 
 /**
@@ -67,16 +67,18 @@ export function storeAnalysisRecords(db: Database.Database, shots: readonly Anal
   );
   const insTag = db.prepare('INSERT INTO shot_local_tags (shot_id, category, value, confidence, magnitude, source) VALUES (?, ?, ?, ?, ?, ?)');
 
+  const identitiesOf = (s: AnalysisRecord) => s.faces.flatMap((f) => f.faces.map((face) => face.identity)).filter((x): x is FaceIdentity => !!x);
+  // Which faces keep a crop is decided over the clip's shots together: a person's strip gets several.
+  const thumbsPerShot = thumbsOfClip(shots.map(identitiesOf));
   db.transaction(() => {
-    for (const s of shots) {
+    for (const [k, s] of shots.entries()) {
       delFaces.run(s.shotId);
       delTags.run(s.shotId);
       let framesWithFaces = 0;
       let maxFaces = 0;
       const largest: number[] = [];
-      const identities = s.faces.flatMap((f) => f.faces.map((face) => face.identity)).filter((x): x is FaceIdentity => !!x);
-      const shot = identities.length > 0 ? shotFramesOf(db, s.shotId) : null;
-      const keepThumbs = thumbsToKeep(identities);
+      const shot = identitiesOf(s).length > 0 ? shotFramesOf(db, s.shotId) : null;
+      const keepThumbs = thumbsPerShot[k]!;
       let nth = 0;
       for (const f of s.faces) {
         if (f.faces.length > 0) {

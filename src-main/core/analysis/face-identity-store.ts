@@ -14,9 +14,15 @@ import type { FaceIdentity } from './analysis-types';
 
 /** Side of the stored thumbnails (workers/face-identity.cjs THUMB). */
 const THUMB = 64;
-/** Two faces of one shot closer than this are one look: only the better one keeps a thumbnail. */
+/** Two faces of one shot closer than this are one look (one person, as far as one shot can tell). */
 const SAME_LOOK_COSINE = 0.6;
-
+/**
+ * Most thumbnails kept per look and clip beyond each shot's best: the People view's strip (8 crops)
+ * shows several real faces of a person even when a clip is one shot. Bounded per clip, not per shot,
+ * so a clip of many short shots keeps what it kept before (one a look and shot) plus at most this many
+ * a person; a PNG is about 10 kB (intel_asl_sister's crops).
+ */
+export const THUMBS_PER_LOOK = 4;
 const shotRow = z.object({
   clip_id: z.number(),
   start_s: z.number(),
@@ -50,24 +56,51 @@ function cosine(a: Float32Array, b: Float32Array): number {
 }
 
 /**
- * Which faces of one shot keep a thumbnail: the best (by quality) of each distinct look, greedily,
- * a face skipped when its cosine to one already kept is above SAME_LOOK_COSINE. A shot of one
- * person talking keeps one or two of its dozens of faces, so a catalog of 100k faces does not
- * carry 100k PNGs. Returns indices into `faces`.
+ * Which of `faces` (in time order) keep a thumbnail. Faces are put in looks greedily, best first (a
+ * face joins the first look whose best face it is closer to than SAME_LOOK_COSINE). Each look keeps
+ * its best face and up to `perLook` faces spread over its time: the look's faces in time order are cut
+ * into that many runs and the best of each run is kept (different moments: another expression, turn
+ * or light, so the strip shows distinct faces rather than one). Returns indices into `faces`.
  */
-export function thumbsToKeep(faces: readonly FaceIdentity[]): Set<number> {
+export function thumbsToKeep(faces: readonly FaceIdentity[], perLook = THUMBS_PER_LOOK): Set<number> {
   const order = faces
     .map((f, i) => ({ f, i }))
     .filter((x) => x.f.embedding && x.f.thumb)
-    .sort((x, y) => y.f.quality - x.f.quality);
-  const kept: Float32Array[] = [];
-  const keep = new Set<number>();
+    .sort((x, y) => y.f.quality - x.f.quality || x.i - y.i);
+  const looks: Array<{ best: Float32Array; members: number[] }> = [];
   for (const { f, i } of order) {
-    if (kept.some((k) => cosine(k, f.embedding!) > SAME_LOOK_COSINE)) continue;
-    kept.push(f.embedding!);
-    keep.add(i);
+    const look = looks.find((l) => cosine(l.best, f.embedding!) > SAME_LOOK_COSINE);
+    if (look) look.members.push(i);
+    else looks.push({ best: f.embedding!, members: [i] });
+  }
+  const keep = new Set<number>();
+  for (const { members } of looks) {
+    keep.add(members[0]!);
+    const inTime = [...members].sort((a, b) => a - b);
+    const runs = Math.min(perLook, inTime.length);
+    for (let r = 0; r < runs; r++) {
+      const run = inTime.slice(Math.floor((r * inTime.length) / runs), Math.floor(((r + 1) * inTime.length) / runs));
+      // The best of the run, unless a face of it is kept already (the look's best).
+      if (run.some((i) => keep.has(i))) continue;
+      keep.add(run.reduce((a, b) => (faces[b]!.quality > faces[a]!.quality ? b : a)));
+    }
   }
   return keep;
+}
+
+/**
+ * The thumbnails of a clip's analysis, per shot (`shots`: each shot's faces in time order, shots in
+ * order): each shot's best face of each look, and over the whole clip up to THUMBS_PER_LOOK faces of
+ * each look spread over its time. Returns, per shot, the indices into its faces.
+ */
+export function thumbsOfClip(shots: ReadonlyArray<readonly FaceIdentity[]>): Set<number>[] {
+  const starts = shots.map((_, k) => shots.slice(0, k).reduce((n, s) => n + s.length, 0));
+  const spread = thumbsToKeep(shots.flat());
+  return shots.map((faces, k) => {
+    const keep = thumbsToKeep(faces, 1);
+    faces.forEach((_, i) => spread.has(starts[k]! + i) && keep.add(i));
+    return keep;
+  });
 }
 
 export interface FaceIdentityInsert {
@@ -89,6 +122,22 @@ export function insertFaceIdentity(db: Database.Database, row: FaceIdentityInser
     `INSERT INTO face_identity (face_id, clip_id, frame, model, eye_px, sharpness, yaw, quality, assignable, embedding, thumb)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(row.faceId, row.clipId, row.frame, id.model, id.eyePx, id.sharpness, id.yaw, id.quality, id.assignable ? 1 : 0, embedding, thumb);
+}
+
+/**
+ * Clips with a face stored without its identity (`onlyClip`: that one alone): analysed while face
+ * recognition was off, or their analysis adopted from another seat (boxes only). A forgotten face
+ * keeps its row (no embedding, not assignable), so it is not one of these.
+ */
+export function clipsMissingIdentities(db: Database.Database, onlyClip: number | null = null): number[] {
+  return statement(
+    db,
+    `SELECT DISTINCT sh.clip_id FROM shot_faces f JOIN shots sh ON sh.id = f.shot_id
+      WHERE (? IS NULL OR sh.clip_id = ?) AND NOT EXISTS (SELECT 1 FROM face_identity fi WHERE fi.face_id = f.id)
+      ORDER BY sh.clip_id`,
+  )
+    .pluck()
+    .all(onlyClip, onlyClip) as number[];
 }
 
 /**

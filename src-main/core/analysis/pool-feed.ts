@@ -3,6 +3,8 @@ import type { FitGeometry } from '../media/frame-geometry';
 import type { AnalysisPool } from './analysis-pool';
 import type { AnalysisSettings } from './analysis-settings';
 import type { MotionStep } from './workers/block-motion.cjs';
+import { IdentityCarry, type EmbedGroup } from './identity-carry';
+import { carriedIdentity, ruledOutByLandmarks, type IdentityFrameTask } from './workers/face-identity.cjs';
 import type { RawFace } from './workers/yunet.cjs';
 
 function noop(): void {}
@@ -28,6 +30,10 @@ export class PoolFeed {
   private identityBatch: Uint8Array[] = [];
   private motionBatch: Uint8Array[] = [];
   private motionBatchStart = 0;
+  /** The identify step of the last batch sent (recognition on): the next waits for it. */
+  private carried: Promise<void> = Promise.resolve();
+  /** Which faces of the batches (sent with `carry`, in time order) are embedded, which carry an embedding. */
+  private readonly carry: IdentityCarry;
 
   constructor(
     private readonly pool: AnalysisPool,
@@ -37,44 +43,74 @@ export class PoolFeed {
     private readonly settings: AnalysisSettings,
     private readonly signal: AbortSignal | undefined,
     private readonly onError: (e: unknown) => void,
-  ) {}
+  ) {
+    this.carry = new IdentityCarry((src, face) => carriedIdentity(src, face, this.identityTask()));
+  }
 
   /**
    * Faces of these detector-size frames, one list per frame, with their identities from the
-   * identity frames of the same instants when given (not tracked: the caller awaits it).
+   * identity frames of the same instants when given (not tracked: the caller awaits it). Detection
+   * first; then only the faces their landmarks do not rule out are embedded, and only the identity
+   * frames holding one go to the worker (most sampled frames hold none). `carry`: these frames follow
+   * the last ones given with `carry` (in time order), so a face seen there may carry its embedding.
    */
-  detectFaces(frames: Uint8Array[], identityFrames: Uint8Array[] = []): Promise<RawFace[][]> {
+  async detectFaces(frames: Uint8Array[], identityFrames: Uint8Array[] = [], carry = false): Promise<RawFace[][]> {
     const g = this.faceGeom;
     const s = this.settings;
-    const id = this.identity;
-    return this.pool.detectFaces(
-      {
-        width: g.outWidth,
-        height: g.outHeight,
-        contentWidth: g.content.width,
-        contentHeight: g.content.height,
-        frames,
-        scoreThreshold: s.faceScoreThreshold,
-        nmsThreshold: s.faceNmsThreshold,
-        topK: s.faceTopK,
-        identity: id
-          ? {
-              width: id.geom.outWidth,
-              height: id.geom.outHeight,
-              sourceWidth: id.sourceWidth,
-              sourceHeight: id.sourceHeight,
-              frames: identityFrames,
-              minEyePx: s.faceMinEyePx,
-              minSharpness: s.faceMinSharpness,
-              maxYaw: s.faceMaxYaw,
-              goodEyePx: s.faceGoodEyePx,
-              goodSharpness: s.faceGoodSharpness,
-              model: path.basename(this.pool.embeddingModelPath),
-            }
-          : undefined,
-      },
+    const held = identityFrames.reduce((n, f) => n + f.byteLength, 0);
+    const detected = this.pool.detectFaces(
+      { width: g.outWidth, height: g.outHeight, contentWidth: g.content.width, contentHeight: g.content.height, frames, scoreThreshold: s.faceScoreThreshold, nmsThreshold: s.faceNmsThreshold, topK: s.faceTopK },
       this.signal,
+      held,
     );
+    if (!this.identity) return detected;
+    if (!carry) return this.identify(await detected, identityFrames, false);
+    // Batches are detected side by side but identified in time order: a batch's first frame carries from the last one's.
+    const step = Promise.all([detected, this.carried]).then(([faces]) => this.identify(faces, identityFrames, true));
+    this.carried = step.then(noop, noop);
+    return step;
+  }
+
+  private identityTask(): IdentityFrameTask {
+    const id = this.identity!;
+    const s = this.settings;
+    return {
+      width: id.geom.outWidth,
+      height: id.geom.outHeight,
+      sourceWidth: id.sourceWidth,
+      sourceHeight: id.sourceHeight,
+      minEyePx: s.faceMinEyePx,
+      minSharpness: s.faceMinSharpness,
+      maxYaw: s.faceMaxYaw,
+      goodEyePx: s.faceGoodEyePx,
+      goodSharpness: s.faceGoodSharpness,
+      model: path.basename(this.pool.embeddingModelPath),
+    };
+  }
+
+  private async identify(faces: RawFace[][], identityFrames: Uint8Array[], carry: boolean): Promise<RawFace[][]> {
+    const task = this.identityTask();
+    // The last face frames of a decode may have no identity frame: their faces get no identity.
+    const samples = faces.map((list, k) => {
+      const frame = identityFrames[k] ?? null;
+      const embeddable: RawFace[] = [];
+      for (const f of frame ? list : []) {
+        const ruledOut = ruledOutByLandmarks(f, task);
+        if (ruledOut) f.identity = ruledOut;
+        else embeddable.push(f);
+      }
+      return { frame, faces: embeddable };
+    });
+    const groups = carry ? this.carry.plan(samples) : samples.flatMap((x) => (x.frame && x.faces.length > 0 ? [{ frame: x.frame, faces: [...x.faces] }] : []));
+    await this.embed(groups, task);
+    if (carry) await this.embed(this.carry.settle(), task);
+    return faces;
+  }
+
+  private async embed(groups: readonly EmbedGroup[], task: IdentityFrameTask): Promise<void> {
+    if (groups.length === 0) return;
+    const ids = await this.pool.identifyFaces({ ...task, frames: groups.map((g) => g.frame), faces: groups.map((g) => g.faces) }, this.signal);
+    groups.forEach((g, i) => g.faces.forEach((f, j) => (f.identity = ids[i]![j]!)));
   }
 
   pushFace(frame: Uint8Array): void {
@@ -97,6 +133,8 @@ export class PoolFeed {
   async settled(): Promise<void> {
     this.flushFaces();
     this.flushMotion();
+    // The tracks still open end with an embedding of their last face, after the last batch's.
+    if (this.identity) this.track(this.carried.then(() => this.embed(this.carry.finish(), this.identityTask())).then(() => this.embed(this.carry.settle(), this.identityTask())));
     await Promise.all(this.tasks);
   }
 
@@ -123,7 +161,7 @@ export class PoolFeed {
     const frames = this.faceBatch.splice(0, n);
     const identityFrames = this.identityBatch.splice(0, n);
     this.faceBatchStart += n;
-    this.track(this.detectFaces(frames, identityFrames).then((faces) => faces.forEach((list, k) => (this.facesAt[start + k] = list))));
+    this.track(this.detectFaces(frames, identityFrames, true).then((faces) => faces.forEach((list, k) => (this.facesAt[start + k] = list))));
   }
 
   private flushMotion(): void {

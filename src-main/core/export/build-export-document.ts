@@ -3,6 +3,7 @@ import { clipFrameCount, clipTimebase, framesToTimecode, frameToSeconds, rateLab
 import type { CatalogDb } from '../catalog/open-catalog';
 import { clipForExport, type ClipForExport } from '../library/clip-store';
 import { shotPlace, shotsById, shotsOfClip } from '../library/shot-store';
+import { teamShareWhy } from '../library/team-share-entries';
 import { clipMarks } from '../marks/marks-repository';
 import { rangesById } from '../marks/range-store';
 import { clipTagSpans } from '../search/results/segment-tags';
@@ -62,6 +63,7 @@ function clipMarkers(db: CatalogDb, tags: TagResolutionStore, clipId: number, ra
 function factsOf(db: CatalogDb, reads: ExportReads, clipId: number): ClipFacts | string {
   const clip = clipForExport(db, clipId);
   if (clip.sourceUrl) return `${clip.fileName} lives at a URL: an editing application needs the file on a drive`;
+  if (clip.teamShare) return teamShareWhy(clip.fileName, clip.teamShare.share, clip.teamShare.relPath);
   if (!clip.fps || !clip.durationS) return `${clip.fileName} has not been read yet (no frame rate or duration)`;
   const { rate, conformed } = countingOf(clip.fps, clip.vfr);
   const tb = clipTimebase(rate, clip.timecode);

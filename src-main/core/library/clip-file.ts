@@ -1,6 +1,7 @@
 import { AppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { openVerified, sameIdentity, type FileIdentity, type OpenedFile } from '../util/open-verified';
+import { awayWhy } from './clip-reach';
 import { pathOf } from './clip-store';
 import { fingerprintOf } from './fingerprint';
 
@@ -33,7 +34,7 @@ export function createClipFiles(db: CatalogDb): ClipFiles {
     const clip = pathOf(db, clipId);
     if (!clip) return new AppError('not_found', `clip ${clipId} is not in the catalog`);
     if (clip.sourceUrl) return new AppError('invalid', `${clip.fileName} lives at a URL (${clip.sourceUrl}): there is no file to hand over`);
-    if (!clip.online) return new AppError('not_found', `the drive "${clip.volumeLabel}" of ${clip.fileName} is not connected`);
+    if (!clip.online) return new AppError('not_found', clip.teamShare ? awayWhy(clip) : `the drive "${clip.volumeLabel}" of ${clip.fileName} is not connected`);
     const abs = clip.path;
     if (clip.missing) return new AppError('not_found', `${clip.fileName} is no longer at ${abs}`);
     const replaced = () => new AppError('invalid', `${abs} is not the file catalogued as ${clip.fileName} (replaced or changed since): import its folder again`);

@@ -3,6 +3,7 @@ import type { CatalogDb } from '../catalog/open-catalog';
 import { statement } from '../catalog/statements';
 import { clipAbsPath } from './clip-store';
 import { folderRange, relativeOnVolume } from './clip-paths';
+import { isTeamShareKey } from './volume-store';
 
 /**
  * The reads of where clips are on their volumes (of `clips` joined with `volumes`, written by
@@ -25,14 +26,17 @@ export function clipAtPath(db: CatalogDb, volumeId: number, relPath: string): Cl
   return statement(db, 'SELECT id, size_bytes, mtime_ms, fingerprint, status, missing_at FROM clips WHERE volume_id = ? AND rel_path = ?').get(volumeId, relPath) as ClipAtPath | undefined;
 }
 
-/** Clips whose content has this fingerprint and size (a new path may be one of them moved), the missing first. */
-export function clipsWithContent(db: CatalogDb, fingerprint: string, sizeBytes: number): { id: number; path: string; online: boolean }[] {
+/**
+ * Clips whose content has this fingerprint and size (a new path may be one of them moved), the missing
+ * first. `teamShare`: an offline entry of a team clip (team-share-entries.ts), whose file is not here.
+ */
+export function clipsWithContent(db: CatalogDb, fingerprint: string, sizeBytes: number): { id: number; path: string; online: boolean; teamShare: boolean }[] {
   const sameContent = statement(
     db,
-    `SELECT c.id, c.rel_path, v.mount_path, v.online FROM clips c JOIN volumes v ON v.id = c.volume_id
+    `SELECT c.id, c.rel_path, v.mount_path, v.online, v.volume_key FROM clips c JOIN volumes v ON v.id = c.volume_id
      WHERE c.fingerprint = ? AND c.size_bytes = ? ORDER BY c.missing_at IS NULL, c.id`,
-  ).all(fingerprint, sizeBytes) as { id: number; rel_path: string; mount_path: string; online: number }[];
-  return sameContent.map((r) => ({ id: r.id, path: clipAbsPath(r), online: r.online === 1 }));
+  ).all(fingerprint, sizeBytes) as { id: number; rel_path: string; mount_path: string; online: number; volume_key: string }[];
+  return sameContent.map((r) => ({ id: r.id, path: clipAbsPath(r), online: r.online === 1, teamShare: isTeamShareKey(r.volume_key) }));
 }
 
 /** A clip at or under a folder, with its path on its volume. */

@@ -3,6 +3,8 @@ import { AppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { clipAbsPath, type ClipPath, type ClipRow } from './clip-store';
 import { clearClipMissing, markClipMissing } from './clips-repository';
+import { teamShareWhy } from './team-share-entries';
+import { isTeamShareKey } from './volume-store';
 
 /**
  * Whether a clip's file can be reached now, for everything that reads it (the pipeline's media and
@@ -13,11 +15,25 @@ import { clearClipMissing, markClipMissing } from './clips-repository';
  */
 
 /** What reachability needs of a clip: pathOf's answer, or clipWhere of a clip row. */
-export type ClipWhere = Pick<ClipPath, 'clipId' | 'path' | 'online' | 'volumeLabel' | 'missing'>;
+export type ClipWhere = Pick<ClipPath, 'clipId' | 'fileName' | 'path' | 'relPath' | 'online' | 'teamShare' | 'volumeLabel' | 'missing'>;
 
 /** The reachability facts of a clip row, in pathOf's words. */
 export function clipWhere(row: ClipRow): ClipWhere {
-  return { clipId: row.id, path: clipAbsPath(row), online: row.online === 1, volumeLabel: row.volume_label ?? row.mount_path, missing: row.missing_at !== null };
+  return {
+    clipId: row.id,
+    fileName: row.file_name,
+    path: clipAbsPath(row),
+    relPath: row.rel_path,
+    online: row.online === 1,
+    teamShare: isTeamShareKey(row.volume_key),
+    volumeLabel: row.volume_label ?? row.mount_path,
+    missing: row.missing_at !== null,
+  };
+}
+
+/** Why a clip whose drive is not connected cannot be read: the drive's name, or the team's share and the path on it. */
+export function awayWhy(clip: ClipWhere): string {
+  return clip.teamShare ? teamShareWhy(clip.fileName, clip.volumeLabel, clip.relPath) : `volume "${clip.volumeLabel}" is not connected`;
 }
 
 /** Errors of a file whose path is gone (the drive or a folder above it moved away), not of its content. */
@@ -25,7 +41,7 @@ const AWAY = new Set(['ENOENT', 'ENOTDIR', 'ENODEV', 'ENXIO', 'EIO']);
 
 /** The clip's file as it is now; throws `unplugged` when its drive or the file is away, `io` when it cannot be read. */
 export function reachClipFile(db: CatalogDb, clip: ClipWhere): fs.Stats {
-  if (!clip.online) throw new AppError('unplugged', `volume "${clip.volumeLabel}" is not connected`);
+  if (!clip.online) throw new AppError('unplugged', awayWhy(clip));
   try {
     const st = fs.statSync(clip.path);
     if (clip.missing) clearClipMissing(db, clip.clipId);

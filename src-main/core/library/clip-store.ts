@@ -3,6 +3,7 @@ import type { ClipStatus } from '../../../src-shared/contract/library';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { statement } from '../catalog/statements';
 import { joinOnVolume } from './clip-paths';
+import { isTeamShareKey } from './volume-store';
 
 /**
  * The reads of one clip (with its volume): its row, where its file is, what a hand-off file says of
@@ -53,6 +54,7 @@ export interface ClipRow {
   updated_at: number;
   /** Set for a clip that lives at a URL (Add by URL): its "path" is the URL. */
   source_url: string | null;
+  volume_key: string;
   mount_path: string;
   volume_label: string | null;
   online: number;
@@ -61,7 +63,7 @@ export interface ClipRow {
 export const CLIP_COLUMNS = `c.id, c.volume_id, c.rel_path, c.file_name, c.size_bytes, c.mtime_ms, c.fingerprint, c.status,
   c.status_reason, c.error_kind, c.missing_at, c.container, c.video_codec, c.audio_codec, c.duration_s, c.fps, c.vfr,
   c.width, c.height, c.rotation, c.sar, c.audio_channels, c.audio_rate, c.audio_layout, c.reel_name, c.timecode, c.bit_rate, c.frame_count, c.decoded_s, c.pix_fmt, c.probed_at, c.shots_at,
-  c.thumbs_at, c.created_at, c.updated_at, c.source_url, v.mount_path, v.label AS volume_label, v.online`;
+  c.thumbs_at, c.created_at, c.updated_at, c.source_url, v.volume_key, v.mount_path, v.label AS volume_label, v.online`;
 
 /** Where a clip's file is: its path on its volume's mount now, or the address of a clip added by URL. The one place a path is made from the catalog. */
 export function clipAbsPath(row: Pick<ClipRow, 'mount_path' | 'rel_path'> & { source_url?: string | null }): string {
@@ -88,6 +90,8 @@ export interface ClipForExport {
   path: string;
   /** Set for a clip added by URL: no editing application can take it. */
   sourceUrl: string | null;
+  /** Set for a team clip whose file is not on this workstation (library/team-share-entries.ts): the share and the path on it. */
+  teamShare: { share: string; relPath: string } | null;
   fps: number | null;
   vfr: boolean;
   durationS: number | null;
@@ -105,10 +109,10 @@ export function clipForExport(db: CatalogDb, clipId: number): ClipForExport {
   const clipExportFacts = statement(
     db,
     `SELECT c.id, c.file_name, c.rel_path, c.source_url, c.fps, c.vfr, c.duration_s, c.frame_count, c.timecode, c.width, c.height,
-            c.reel_name, c.audio_layout, c.audio_channels, c.audio_rate, v.mount_path
+            c.reel_name, c.audio_layout, c.audio_channels, c.audio_rate, v.mount_path, v.volume_key, v.label AS volume_label
        FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?`,
   ).get(clipId) as
-    | (Pick<ClipRow, 'id' | 'file_name' | 'rel_path' | 'source_url' | 'fps' | 'vfr' | 'duration_s' | 'frame_count' | 'timecode' | 'width' | 'height' | 'reel_name' | 'audio_layout' | 'audio_channels' | 'audio_rate' | 'mount_path'>)
+    | (Pick<ClipRow, 'id' | 'file_name' | 'rel_path' | 'source_url' | 'fps' | 'vfr' | 'duration_s' | 'frame_count' | 'timecode' | 'width' | 'height' | 'reel_name' | 'audio_layout' | 'audio_channels' | 'audio_rate' | 'mount_path' | 'volume_key' | 'volume_label'>)
     | undefined;
   if (!clipExportFacts) throw new AppError('not_found', `clip ${clipId} is not in the catalog`);
   const r = clipExportFacts;
@@ -117,6 +121,7 @@ export function clipForExport(db: CatalogDb, clipId: number): ClipForExport {
     fileName: r.file_name,
     path: clipAbsPath(r),
     sourceUrl: r.source_url,
+    teamShare: isTeamShareKey(r.volume_key) ? { share: r.volume_label ?? r.mount_path, relPath: r.rel_path } : null,
     fps: r.fps,
     vfr: r.vfr === 1,
     durationS: r.duration_s,
@@ -148,9 +153,13 @@ export interface ClipPath {
   fileName: string;
   /** Its path on its volume's mount now; for a clip added by URL, its address. */
   path: string;
+  /** Its '/'-separated path on its volume. */
+  relPath: string;
   sourceUrl: string | null;
   /** Its drive is connected. */
   online: boolean;
+  /** An offline entry of a team clip (library/team-share-entries.ts): its "drive" is a share of the team's, never connected here. */
+  teamShare: boolean;
   volumeLabel: string;
   /** Marked missing: the file was not at its path when last looked for. */
   missing: boolean;
@@ -164,18 +173,34 @@ export interface ClipPath {
 export function pathOf(db: CatalogDb, clipId: number): ClipPath | null {
   const clipFile = statement(
     db,
-    `SELECT c.id, c.file_name, c.rel_path, c.source_url, c.missing_at, c.size_bytes, c.fingerprint, c.container, c.duration_s, v.mount_path, v.label, v.online
+    `SELECT c.id, c.file_name, c.rel_path, c.source_url, c.missing_at, c.size_bytes, c.fingerprint, c.container, c.duration_s, v.volume_key, v.mount_path, v.label, v.online
      FROM clips c JOIN volumes v ON v.id = c.volume_id WHERE c.id = ?`,
   ).get(clipId) as
-    | { id: number; file_name: string; rel_path: string; source_url: string | null; missing_at: number | null; size_bytes: number; fingerprint: string | null; container: string | null; duration_s: number | null; mount_path: string; label: string | null; online: number }
+    | {
+        id: number;
+        file_name: string;
+        rel_path: string;
+        source_url: string | null;
+        missing_at: number | null;
+        size_bytes: number;
+        fingerprint: string | null;
+        container: string | null;
+        duration_s: number | null;
+        volume_key: string;
+        mount_path: string;
+        label: string | null;
+        online: number;
+      }
     | undefined;
   if (!clipFile) return null;
   return {
     clipId: clipFile.id,
     fileName: clipFile.file_name,
     path: clipAbsPath(clipFile),
+    relPath: clipFile.rel_path,
     sourceUrl: clipFile.source_url,
     online: clipFile.online === 1,
+    teamShare: isTeamShareKey(clipFile.volume_key),
     volumeLabel: clipFile.label ?? clipFile.mount_path,
     missing: clipFile.missing_at !== null,
     sizeBytes: clipFile.size_bytes,

@@ -10,7 +10,9 @@ import { clipAbsPath, CLIP_COLUMNS, displayStatus, getClipRow, type ClipRow } fr
 import { volumesHolding } from './clip-place-store';
 import { folderRange } from './clip-paths';
 import { shotCounts, shotFacts, shotsOfClip } from './shot-store';
+import { teamShareNote } from './team-share-entries';
 import { thumbnailsOf, toThumb, type ThumbRow } from './thumbnail-store';
+import { isTeamShareKey } from './volume-store';
 
 /**
  * The Library's pages of cards (a read model of `clips` with their volumes, thumbnails, shot counts
@@ -38,7 +40,9 @@ function toSummary(row: ClipRow, thumbs: ThumbRow[], shotCount: number, marks: M
     status: displayStatus(row),
     statusReason:
       !row.online
-        ? `volume "${row.volume_label ?? row.mount_path}" is not connected`
+        ? isTeamShareKey(row.volume_key)
+          ? teamShareNote(row.volume_label ?? row.mount_path, row.rel_path)
+          : `volume "${row.volume_label ?? row.mount_path}" is not connected`
         : row.missing_at !== null
           ? 'file is no longer at this path: reconnect, re-import its folder or relink'
           : row.status_reason,

@@ -11,6 +11,8 @@ import { openVerified } from '../util/open-verified';
 import { joinOnVolume } from './clip-paths';
 import { fingerprintOf } from './fingerprint';
 import { clipsWithContent } from './clip-place-store';
+import { pathOf } from './clip-store';
+import type { TeamShareEntry } from './team-share-entries';
 import { connectedDrives } from './volume-store';
 
 /**
@@ -21,7 +23,8 @@ import { connectedDrives } from './volume-store';
  * enters a catalog: the clip is probed and its poster made here (seconds), then its analysis finds
  * the team's results and copies them (pipeline/clip-sharing.ts): nothing is decoded, uploaded or
  * billed again. A clip whose file this seat cannot reach (a share it has not mounted, or mounted at a
- * root it has no clip of yet) is counted for Settings and looked for again later.
+ * root it has no clip of yet, or a place refused) is listed as an offline entry (team-share-entries.ts),
+ * counted for Settings and looked for again later: found, its import moves the entry onto the file.
  */
 
 export interface TeamClipArrivalsOptions {
@@ -30,6 +33,11 @@ export interface TeamClipArrivalsOptions {
   profileId: string;
   /** The library's import (library/library-handlers.ts importPaths). */
   importFiles: (paths: string[]) => Promise<unknown>;
+  /**
+   * A clip not found here listed as an offline entry with the team's results (pipeline/clip-sharing.ts
+   * `placeAway`); its id, or null when the team has no results of it for this seat's profile.
+   */
+  placeAway: (teamClipId: number, entry: Omit<TeamShareEntry, 'durationS'>) => Promise<number | null>;
   /** Clips not found here are looked for again this often (a share mounted meanwhile, a root learned). */
   retryEveryMs?: number;
   logger?: Logger;
@@ -151,10 +159,17 @@ export class TeamClipArrivals {
     for (let i = 0; i < ids.length; i += PAGE) await this.look({ ids: ids.slice(i, i + PAGE) });
   }
 
-  /** Each clip not in this catalog is imported from where it is on this seat's drives, or noted as not here. */
+  /**
+   * Each clip not in this catalog, or here only as an offline entry, is imported from where it is on
+   * this seat's drives; not found, it is noted as not here and listed as an offline entry.
+   */
   private async arrive(clips: readonly PublishedTeamClip[]): Promise<void> {
+    const listed = new Set<number>();
     const missing = clips.filter((c) => {
-      const here = localClipOfTeamClip(this.o.db, c.id) !== null || clipsWithContent(this.o.db, c.fingerprint, c.sizeBytes).length > 0;
+      const local = localClipOfTeamClip(this.o.db, c.id);
+      const entry = local !== null && pathOf(this.o.db, local)?.teamShare === true;
+      if (entry) listed.add(c.id);
+      const here = (local !== null && !entry) || (local === null && clipsWithContent(this.o.db, c.fingerprint, c.sizeBytes).some((k) => !k.teamShare));
       if (here) this.notHere.delete(c.id);
       return !here;
     });
@@ -169,7 +184,10 @@ export class TeamClipArrivals {
       if (file) {
         found.push({ clip, file });
         this.notHere.delete(clip.id);
-      } else this.notHere.set(clip.id, clip);
+      } else {
+        this.notHere.set(clip.id, clip);
+        if (!listed.has(clip.id)) await this.o.placeAway(clip.id, entryOf(clip));
+      }
     }
     if (found.length === 0) return;
     this.log.info('team.arrivals.import', { clips: found.length, notHere: this.notHere.size });
@@ -181,6 +199,22 @@ export class TeamClipArrivals {
       throw e;
     }
   }
+}
+
+/**
+ * Where an offline entry says the clip is: the latest place a seat recorded that is a plain path down
+ * its share (a refused one is not shown as a path), else the clip's name on that share.
+ */
+export function entryOf(clip: PublishedTeamClip): Omit<TeamShareEntry, 'durationS'> {
+  const safe = clip.locations.find((l) => sharedPathProblem(l.relPath) === null);
+  const name = sharedPathProblem(clip.fileName) === null && !clip.fileName.includes('/') ? clip.fileName : `team clip ${clip.id}`;
+  return {
+    rootKey: safe?.rootKey ?? clip.locations[0]?.rootKey ?? 'team',
+    relPath: safe?.relPath ?? name,
+    fileName: safe?.relPath.split('/').pop() ?? name,
+    sizeBytes: clip.sizeBytes,
+    fingerprint: clip.fingerprint,
+  };
 }
 
 /** Why something at a place a seat was pointed to was not taken as the team's clip. */

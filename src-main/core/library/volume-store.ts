@@ -11,6 +11,28 @@ import type { VolumeInfo, VolumeResolver } from './volumes/volume-resolver';
 /** The volume clips that live at a URL hang off (library/remote-clips.ts). */
 export const URL_VOLUME_KEY = 'url';
 
+/**
+ * A share of the team's that this seat has not found on its drives (library/team-share-entries.ts):
+ * a volume never connected here, its clips offline entries. The mount path is no place on this
+ * machine ('team:' + the share's name), so no path on a drive is ever read as being on it.
+ */
+const TEAM_SHARE_KEY = 'team-share:';
+
+export function isTeamShareKey(volumeKey: string): boolean {
+  return volumeKey.startsWith(TEAM_SHARE_KEY);
+}
+
+/** The offline volume standing for the team's share `rootKey` (as the seats that have it name it); returns its id. */
+export function teamShareVolume(db: CatalogDb, rootKey: string, at = Date.now()): number {
+  const volume = statement(
+    db,
+    `INSERT INTO volumes (volume_key, mount_path, label, online, last_seen_at) VALUES (?, ?, ?, 0, ?)
+     ON CONFLICT (volume_key) DO UPDATE SET label = excluded.label
+     RETURNING id`,
+  ).get(TEAM_SHARE_KEY + rootKey, `team:${rootKey}`, rootKey, at) as { id: number };
+  return volume.id;
+}
+
 /** Records a volume seen just now (online, at its current mount path) and returns its id. */
 export function upsertVolume(db: CatalogDb, v: VolumeInfo, at = Date.now()): number {
   const volume = statement(
@@ -40,7 +62,7 @@ export function refreshVolumes(db: CatalogDb, resolver: VolumeResolver): number[
   const changed: number[] = [];
   const updates: { id: number; online: number; mount: string }[] = [];
   for (const r of known) {
-    if (r.volume_key === URL_VOLUME_KEY) continue; // clips at URLs: no drive to look for
+    if (r.volume_key === URL_VOLUME_KEY || isTeamShareKey(r.volume_key)) continue; // clips at URLs, a team share never found here: no drive to look for
     const where = resolver.locate(r.volume_key, r.mount_path);
     const online = where !== null ? 1 : 0;
     const mount = where ?? r.mount_path;

@@ -1,4 +1,5 @@
 import { frameSync } from './frame-sync';
+import { proxyEncoderArgs, type ProxyEncoder } from './proxy-encoder';
 
 /**
  * A viewing proxy written by a further branch of a clip's one decode: the frames already decoded
@@ -18,8 +19,10 @@ export interface ProxyRequest {
   gop: number;
   /** The source's first audio stream, carried as it is or encoded (proxyAudio); null: no sound to carry. */
   audio: ProxyAudio;
-  /** Encoder threads (the decode's share of the cores). */
+  /** Encoder threads (the decode's share of the cores; x264's only, the others are off the CPU). */
   threads?: number;
+  /** The H.264 encoder (proxy-encoder.ts: the platform's where it works, else x264). */
+  encoder: ProxyEncoder;
 }
 
 /** How the proxy carries the source's first audio stream. */
@@ -69,13 +72,7 @@ export function proxyGop(fps: number | null): number {
  */
 export function proxyBranch(req: ProxyRequest): { filter: string; outputArgs: string[] } {
   const filter = `scale='trunc(iw*sar*oh/ih/2)*2':'trunc(min(ih,${req.height})/2)*2':flags=bilinear,setsar=1,format=yuv420p`;
-  const args = [
-    ...frameSync('passthrough'),
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-profile:v', 'high', '-pix_fmt', 'yuv420p',
-    '-b:v', `${req.videoKbps}k`, '-maxrate', `${Math.round(req.videoKbps * 1.5)}k`, '-bufsize', `${req.videoKbps * 2}k`,
-    '-g', String(req.gop), '-keyint_min', '1', '-sc_threshold', '0',
-  ];
-  if (req.threads !== undefined) args.push('-threads:v', String(req.threads));
+  const args = [...frameSync('passthrough'), ...proxyEncoderArgs(req.encoder, req)];
   if (req.audio === 'copy') args.push('-map', '0:a:0', '-c:a', 'copy');
   if (req.audio === 'aac') args.push('-map', '0:a:0', '-c:a', 'aac', '-b:a', `${PROXY_DEFAULTS.audioKbps}k`, '-ac', '2');
   args.push('-map_metadata', '-1', '-movflags', '+faststart', '-f', 'mp4', req.outFile);

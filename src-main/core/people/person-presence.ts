@@ -8,6 +8,8 @@ export interface PersonSpan {
   personId: number;
   clipId: number;
   shotId: number;
+  /** Where the span's shot starts in its clip (seconds): search merges moments within one shot only. */
+  shotStartS: number;
   /** null when the clip counts no frames (a clip analysed from its URL): then the times are all there is. */
   inFrame: number | null;
   outFrame: number | null;

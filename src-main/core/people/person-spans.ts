@@ -42,7 +42,7 @@ export function spansFromSamples(samples: readonly PersonSample[], stepS: number
     const inFrame = frameInShot(startS, first);
     let outFrame = frameInShot(endS, first);
     if (inFrame !== null && outFrame !== null && outFrame <= inFrame) outFrame = inFrame + 1;
-    out.push({ personId: first.personId, clipId: first.clipId, shotId: first.shotId, inFrame, outFrame, startS, endS: Math.max(endS, startS) });
+    out.push({ personId: first.personId, clipId: first.clipId, shotId: first.shotId, shotStartS: first.shotStartS, inFrame, outFrame, startS, endS: Math.max(endS, startS) });
     run = null;
   };
   for (const s of samples) {

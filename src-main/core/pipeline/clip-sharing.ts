@@ -2,25 +2,25 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AppError, toAppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { applyClipEvent } from '../library/clips-repository';
+import { clipsWithContent } from '../library/clip-place-store';
+import { catalogueTeamShareEntry, type TeamShareEntry } from '../library/team-share-entries';
 import { getClipRow } from '../library/clip-store';
 import { thumbnailDir } from '../library/clip-paths';
-import { replaceShots, shotFacts, shotsOfClip } from '../library/shot-store';
+import { shotFacts, shotsOfClip } from '../library/shot-store';
 import { thumbnailsOf } from '../library/thumbnail-store';
-import { saveCopiedThumbnails } from './stages/clip-media';
-import { publishClipResults, readClipResults, type ClipResults, type PublishOutcome, type PublishedAnalysis, type PublishedShot, type PublishedThumbnail } from '../team/server/clip-results-store';
-import { loadShotAnalysis, storeAnalysisRecords, type AnalysisRecord, type StoredShotAnalysis } from '../analysis/analysis-store';
-import { CAMERA_MOVEMENTS, LOCAL_TAG_CATEGORIES } from '../analysis/analysis-types';
+import { publishClipResults, readClipResults, type ClipResults, type PublishOutcome, type PublishedAnalysis, type PublishedThumbnail } from '../team/server/clip-results-store';
+import { loadShotAnalysis, type StoredShotAnalysis } from '../analysis/analysis-store';
 import { adoptTeamClip, recordTeamClipLocation } from '../team/server/team-clip-store';
 import { rootKeyOf } from '../team/rules/root-map';
 import { failTeamJob, lookAtClipJob, reapExpiredTeamLeases, renewTeamLeases, type TeamLease } from '../team/server/team-job-store';
 import { recordTeamTask, recordTeamUpload, teamTasks, teamUploadKeys } from '../team/server/journal-store';
 import type { TensorService } from '../tensors/chunk-upload';
 import type { TeamLink } from '../team/seat/team-link';
-import { clipIndexedWith, linkTeamClip, localClipOfTeamClip, notePublished, noteResultsFrom, teamLinkOf, unlinkedClipIds, unpublishedClipIds } from '../team/team-replica-store';
+import { clipIndexedWith, linkTeamClip, localClipOfTeamClip, notePublished, teamLinkOf, unlinkedClipIds, unpublishedClipIds } from '../team/team-replica-store';
 import { silentLogger, type Logger } from '../util/logger';
 import type { ClipShare, ShareDecision } from './pipeline-deps';
 import type { SegmentStore } from './service-cache/segment-store';
+import { copyTeamResults } from './team-results-copy';
 
 /**
  * A seat's share of a team library's indexing (docs/notes-team-library.md): each clip is decoded,
@@ -159,6 +159,12 @@ export class ClipSharing implements ClipShare {
         }
         if (look.kind === 'published') {
           const results = await readClipResults(c, teamClipId, this.o.profileId);
+          // An offline entry whose file turned up here (it has the team's results already): where this
+          // seat has it is news to the team, and what the seat learns its share roots from.
+          if (results && teamLinkOf(this.o.db, clipId)?.resultsFrom != null) {
+            await this.recordPlace(c, clipId, teamClipId);
+            this.o.linked?.(clipId);
+          }
           if (results) {
             this.adopt(clipId, results);
             return { kind: 'adopted', from: results.publishedBy };
@@ -235,6 +241,30 @@ export class ClipSharing implements ClipShare {
   }
 
 
+  /**
+   * A team clip whose file this seat cannot reach (library/team-clip-arrivals.ts) listed all the same:
+   * an offline entry at the share and path another seat recorded, linked to the team's clip, with the
+   * team's results copied as for a clip this seat has (poster, tags, search, and the team's marks once
+   * linked), indexed. Returns its id; null when the team has no results of it for this profile.
+   */
+  async placeAway(teamClipId: number, entry: Omit<TeamShareEntry, 'durationS'>): Promise<number | null> {
+    const results = await this.o.link.withClient((c) => readClipResults(c, teamClipId, this.o.profileId));
+    if (!results) return null;
+    const { db } = this.o;
+    const clipId = db.transaction(() => {
+      // Imported meanwhile (the editor's drop, while the results were read): that clip is the team's, no entry.
+      if (localClipOfTeamClip(db, teamClipId) !== null || clipsWithContent(db, entry.fingerprint, entry.sizeBytes).length > 0) return null;
+      const id = catalogueTeamShareEntry(db, { ...entry, durationS: results.shots.reduce<number | null>((end, s) => Math.max(end ?? 0, s.endS), null) });
+      if (id === null) return null;
+      linkTeamClip(db, id, teamClipId);
+      this.adopt(id, results);
+      this.o.store.markIndexed(id, this.o.profileId);
+      return id;
+    })();
+    if (clipId !== null) this.o.linked?.(clipId);
+    return clipId;
+  }
+
   /** The team clip of a local clip: found or made by fingerprint, its place recorded, the link kept. */
   private async linked(c: Parameters<Parameters<TeamLink['withClient']>[0]>[0], clipId: number): Promise<number> {
     const known = teamLinkOf(this.o.db, clipId);
@@ -242,37 +272,24 @@ export class ClipSharing implements ClipShare {
     const row = getClipRow(this.o.db, clipId);
     if (!row.fingerprint) throw new AppError('invalid', `clip ${clipId} has no fingerprint yet: the team knows clips by content`);
     const team = await adoptTeamClip(c, { fingerprint: row.fingerprint, sizeBytes: row.size_bytes, fileName: row.file_name, seatId: this.o.link.seatId });
-    const rootKey = rootKeyOf({ label: row.volume_label, mountPath: row.mount_path });
-    const refused = await recordTeamClipLocation(c, { clipId: team.id, rootKey, relPath: row.rel_path.replace(/^\/+/, '') || row.file_name, seatId: this.o.link.seatId });
-    // A local name no other seat could be pointed at safely (a newline in it, say): other seats find the clip through their own copies.
-    if (refused) this.log.warn('team.location.refused', { clipId, message: refused.message });
+    await this.recordPlace(c, clipId, team.id);
     linkTeamClip(this.o.db, clipId, team.id);
     this.o.linked?.(clipId);
     return team.id;
   }
 
+  /** Where this seat has the clip, for the team (other seats find their copies, and learn their share roots, from it). */
+  private async recordPlace(c: Parameters<Parameters<TeamLink['withClient']>[0]>[0], clipId: number, teamClipId: number): Promise<void> {
+    const row = getClipRow(this.o.db, clipId);
+    const rootKey = rootKeyOf({ label: row.volume_label, mountPath: row.mount_path });
+    const refused = await recordTeamClipLocation(c, { clipId: teamClipId, rootKey, relPath: row.rel_path.replace(/^\/+/, '') || row.file_name, seatId: this.o.link.seatId });
+    // A local name no other seat could be pointed at safely (a newline in it, say): other seats find the clip through their own copies.
+    if (refused) this.log.warn('team.location.refused', { clipId, message: refused.message });
+  }
+
   /** Another seat's results, written through the catalog's owners as if this seat had computed them. */
   private adopt(clipId: number, r: ClipResults & { publishedBy: string }): void {
-    const { db } = this.o;
-    db.transaction(() => {
-      const same = replaceShots(db, clipId, r.shots.map(shotInput));
-      applyClipEvent(db, clipId, { type: 'shotsDetected', sameShots: same });
-      const shotIds = new Map(shotsOfClip(db, clipId).map((s) => [s.idx, s.id]));
-      this.o.store.insertPublished(clipId, shotIds, r.segments, { model: r.model, region: r.region, profileId: r.profileId });
-      // Faces, motion and local tags as the decoding seat found them (grouped by its face model);
-      // faces as boxes only, without identities (embeddings are never published: clip-results-store.ts).
-      const byModel = new Map<string, AnalysisRecord[]>();
-      for (const shot of r.shots) {
-        const shotId = shotIds.get(shot.idx);
-        if (shotId === undefined || !shot.analysis) continue;
-        const list = byModel.get(shot.analysis.faceModel) ?? [];
-        list.push(analysisRecordOf(shotId, shot.analysis));
-        byModel.set(shot.analysis.faceModel, list);
-      }
-      for (const [faceModel, records] of byModel) storeAnalysisRecords(db, records, { profileId: r.profileId, faceModel });
-      if (r.thumbnails.length > 0) saveCopiedThumbnails(db, clipId, this.o.cacheDir, r.thumbnails, shotIds);
-      noteResultsFrom(db, clipId, r.publishedBy);
-    })();
+    copyTeamResults(this.o, clipId, r);
     this.log.info('team.results.adopted', { clipId, from: r.publishedBy, segments: r.segments.length });
   }
 
@@ -374,18 +391,4 @@ export class ClipSharing implements ClipShare {
 function publishedAnalysisOf(a: StoredShotAnalysis | null): PublishedAnalysis | null {
   if (!a) return null;
   return { faceModel: a.faceModel, framesSampled: a.framesSampled, faces: a.faces, motion: a.motion, localTags: a.localTags.map(({ category, value, confidence, magnitude }) => ({ category, value, confidence, magnitude })) };
-}
-
-/** Another seat's analysis, checked against this app's words: a movement or tag it does not know is left out. */
-function analysisRecordOf(shotId: number, a: PublishedAnalysis): AnalysisRecord {
-  const movement = CAMERA_MOVEMENTS.find((m) => m === a.motion.movement) ?? null;
-  const localTags = a.localTags.flatMap((t) => {
-    const category = LOCAL_TAG_CATEGORIES.find((c) => c === t.category);
-    return category ? [{ category, value: t.value, confidence: t.confidence, magnitude: t.magnitude, source: 'local' as const }] : [];
-  });
-  return { shotId, framesSampled: a.framesSampled, faces: a.faces, motion: { ...a.motion, movement }, localTags };
-}
-
-function shotInput(s: PublishedShot) {
-  return { idx: s.idx, startS: s.startS, endS: s.endS, startFrame: s.startFrame, endFrame: s.endFrame, cutScore: s.cutScore, transition: s.transition ?? undefined };
 }

@@ -1,3 +1,5 @@
+import { ffPath } from '../media/ffmpeg-locate';
+import { chooseProxyEncoder } from '../media/proxy-encoder';
 import os from 'node:os';
 import { AnalysisPool } from '../analysis/analysis-pool';
 import { decodeThreads } from '../media/clip-decoder';
@@ -14,6 +16,7 @@ import type { Job } from './queue/job-types';
 import { watchNetwork } from './watch/network-watch';
 import { ServiceRecovery } from './watch/service-recovery';
 import { DEFAULT_PROXY_BUDGET_GB } from '../../../src-shared/contract/settings';
+import { clipsMissingIdentities } from '../analysis/face-identity-store';
 import { clipsMissingProxies } from '../proxies/proxy-backfill';
 import type { IndexingPipelineOptions } from './pipeline-options';
 import type { StageDeps } from './pipeline-deps';
@@ -26,6 +29,7 @@ import { indexStage } from './stages/index-stage';
 import { submitStage } from './stages/submit-stage';
 import { analysisStage } from './stages/analysis-stage';
 import { uploadStage } from './stages/upload-stage';
+import { identityStage } from './stages/identity-stage';
 import { proxyStage } from './stages/proxy-stage';
 
 /** Priority of the first clip of an enqueued batch (a clip the user opens gets the queue's HIGH_PRIORITY, 100). */
@@ -80,6 +84,7 @@ export class IndexingPipeline {
       client: () => o.service.client(),
       identity: () => o.service.identity(),
       tools: o.tools ?? (() => ({})),
+      proxyEncoder: () => chooseProxyEncoder((o.tools?.() ?? {}).ffmpeg ?? ffPath('ffmpeg')),
       decodeThreads: (job) => decodeThreads(os.availableParallelism(), decodesAtOnce(this.queue.runningJobs(), job)),
       proxySettings: o.proxySettings ?? (() => ({ policy: 'needed', budgetBytes: DEFAULT_PROXY_BUDGET_GB * 1e9 })),
       faceRecognition: o.faceRecognition ?? (() => true),
@@ -96,7 +101,7 @@ export class IndexingPipeline {
       logger: o.logger,
     };
     const d = this.deps;
-    for (const h of [probeStage(d), posterStage(d), analysisStage(d), uploadStage(d), submitStage(d), pollStage(d), indexStage(d, (c, n) => this.clipIndexed(c, n)), proxyStage(d)]) {
+    for (const h of [probeStage(d), posterStage(d), analysisStage(d), uploadStage(d), submitStage(d), pollStage(d), indexStage(d, (c, n) => this.clipIndexed(c, n)), proxyStage(d), identityStage(d)]) {
       this.queue.register(h);
     }
     this.watch = watchNetwork(this.queue, {
@@ -133,6 +138,7 @@ export class IndexingPipeline {
     if (this.o.autoIndex) {
       this.enqueueClips();
       this.enqueueProxies();
+      this.enqueueIdentities();
     }
     this.report.scheduleFlush(true);
   }
@@ -202,6 +208,25 @@ export class IndexingPipeline {
     return n;
   }
 
+  /**
+   * Background face identities (the lowest lane: after all indexing) for clips whose faces have none,
+   * while face recognition is on: turned on after they were indexed, or adopted from another seat.
+   * A clip whose last such job stopped (failed, cancelled) is left to the editor's retry; one done
+   * whose faces were stored again without identities since (analysed while off) gets a new one.
+   */
+  enqueueIdentities(onlyClip: number | null = null): number {
+    if (!this.deps.faceRecognition()) return 0;
+    let n = 0;
+    for (const id of clipsMissingIdentities(this.o.db, onlyClip)) {
+      const last = this.queue.find(id, 'identities');
+      if (last && last.state !== 'done') continue;
+      if (last) this.queue.store.remove(last.id);
+      this.queue.enqueue({ clipId: id, stage: 'identities' });
+      n++;
+    }
+    return n;
+  }
+
   prioritizeClip(clipId: number): number {
     return this.queue.prioritizeClip(clipId);
   }
@@ -264,6 +289,7 @@ export class IndexingPipeline {
     }
     this.watch.probeNow();
     this.enqueueProxies();
+    this.enqueueIdentities();
   }
 
   // ---- views (view/jobs-report.ts) ----------------------------------------------------------
@@ -292,6 +318,9 @@ export class IndexingPipeline {
 
   private isIndexed(meta: ClipForJobs): boolean {
     if (meta.indexed_at === null || meta.indexed_profile !== this.profile.id) return false;
+    // A team clip listed offline got the team's results without its file (library/team-share-entries.ts):
+    // once the file is here it still needs its probe (the rest of the chain finds the results).
+    if (meta.probed_at === null) return false;
     const cov = this.store.coverage(meta.id, this.profile.id);
     // A re-detection of shots (file changed) drops segments by cascade: then it is not indexed any more.
     return cov.segments > 0 && cov.embedded === cov.segments && cov.tagged === cov.segments && cov.shotsWithSegments > 0;
@@ -314,6 +343,8 @@ export class IndexingPipeline {
   private clipIndexed(clipId: number, segments: number): void {
     // Indexed without writing a proxy (its analysis had run before): the background makes it.
     if (clipsMissingProxies(this.o.db, this.deps.proxySettings().policy, process.platform, clipId).length > 0 && !this.queue.find(clipId, 'proxy')) this.queue.enqueue({ clipId, stage: 'proxy' });
+    // Its faces without identities (adopted from another seat): the background makes them.
+    this.enqueueIdentities(clipId);
     this.o.events?.emit('jobs.clipIndexed', { clipId, segments });
     this.o.onClipIndexed?.(clipId, segments);
   }

@@ -1,3 +1,4 @@
+import type { ProxyEncoder } from '../media/proxy-encoder';
 import type { AnalysisPool } from '../analysis/analysis-pool';
 import type { ProxySettings } from '../proxies/proxy-policy';
 import type { CatalogDb } from '../catalog/open-catalog';
@@ -47,6 +48,8 @@ export interface StageDeps {
   /** Region and model label stored beside embeddings (the search reads them back by these). */
   identity(): { region: string; model: string };
   tools(): { ffmpeg?: string; ffprobe?: string };
+  /** The encoder of the viewing proxies on this machine (asked of ffmpeg once). */
+  proxyEncoder(): Promise<ProxyEncoder>;
   /** Threads for a decode `job` starts now: the cores split between it and the CPU jobs running (decodesAtOnce). */
   decodeThreads(job: Job): number;
   /** When a clip's decode also writes a viewing proxy, and the space proxies may take (Settings). */

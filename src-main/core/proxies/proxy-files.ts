@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { countVideoPackets } from '../media/probe';
+import type { ProxyEncoder } from '../media/proxy-encoder';
 import { PROXY_DEFAULTS, proxyAudio, proxyGop, type ProxyRequest } from '../media/proxy-branch';
 import { forgetProxy, proxiesByUse, proxyBytes, proxyOf, recordProxy } from './proxy-store';
 
@@ -19,7 +20,12 @@ export interface ProxyPlan {
   request: ProxyRequest;
 }
 
-export function planProxy(cacheDir: string, clip: { id: number; fingerprint: string | null; fps: number | null; audioCodec: string | null; audioChannels: number | null }, threads?: number): ProxyPlan {
+export function planProxy(
+  cacheDir: string,
+  clip: { id: number; fingerprint: string | null; fps: number | null; audioCodec: string | null; audioChannels: number | null },
+  encoder: ProxyEncoder,
+  threads?: number,
+): ProxyPlan {
   const rel = proxyRelPath(clip.id, clip.fingerprint);
   const abs = path.join(cacheDir, rel);
   fs.mkdirSync(path.dirname(abs), { recursive: true });
@@ -27,7 +33,7 @@ export function planProxy(cacheDir: string, clip: { id: number; fingerprint: str
     clipId: clip.id,
     fingerprint: clip.fingerprint,
     rel,
-    request: { outFile: `${abs}.part`, height: PROXY_DEFAULTS.height, videoKbps: PROXY_DEFAULTS.videoKbps, gop: proxyGop(clip.fps), audio: proxyAudio(clip.audioCodec, clip.audioChannels), threads },
+    request: { outFile: `${abs}.part`, height: PROXY_DEFAULTS.height, videoKbps: PROXY_DEFAULTS.videoKbps, gop: proxyGop(clip.fps), audio: proxyAudio(clip.audioCodec, clip.audioChannels), threads, encoder },
   };
 }
 

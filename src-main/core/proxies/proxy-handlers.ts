@@ -4,6 +4,7 @@ import { AppError } from '../../../src-shared/errors';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { clipAbsPath, getClipRow, pathOf, type ClipRow } from '../library/clip-store';
 import type { ClipFileCheck } from '../library/clip-file';
+import { isTeamShareKey } from '../library/volume-store';
 import type { Handlers } from '../rpc/handlers';
 import { openUnder, type OpenedFile } from '../util/open-verified';
 import { nativePlayback } from './native-playback';
@@ -61,7 +62,7 @@ export function createPlaybackHandlers(o: {
           unreachableWhy = e instanceof AppError ? e.message : 'the original cannot be read';
         });
       }
-      return sourceOf(row, unreachableWhy);
+      return { ...sourceOf(row, unreachableWhy), teamShare: isTeamShareKey(row.volume_key) ? (row.volume_label ?? row.mount_path) : null };
     },
     // The Library's cards: the catalog's word on each drive and a look for the file (one stat a card
     // in view), not a read of every file; the viewer's own answer checks the file's content.
@@ -91,7 +92,8 @@ export function createPlaybackHandlers(o: {
       unreachableWhy,
       remote,
       proxyFrames: proxy?.frames ?? null,
-      proxyPending: !remote && !proxy && row.status !== 'error' && wantsProxy(o.proxyPolicy(), facts, detachable),
+      // A team clip listed offline has no file here to make one from until it is relinked.
+      proxyPending: !remote && !proxy && row.status !== 'error' && !isTeamShareKey(row.volume_key) && wantsProxy(o.proxyPolicy(), facts, detachable),
     });
   }
 }

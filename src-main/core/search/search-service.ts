@@ -9,13 +9,13 @@ import type { Logger } from '../util/logger';
 import type { EmbeddingSpace } from './index/embedding-space';
 import type { IndexSyncStore } from './index/index-sync-store';
 import type { SearchIndexManager } from './index/search-index-manager';
-import { allowedWithPeople, narrowHits, type PeopleScope } from './query/people-scope';
+import { allowedWithPeople, narrowHits, unindexedHits, type PeopleScope } from './query/people-scope';
 import { labelPersonChips, peopleFilter } from './query/people-filter';
 import type { PeopleScopeStore } from './query/people-scope-store';
 import { parseQuery, withParsedFilters } from './query/query-parser';
 import { normalizeQuery, type QueryEmbeddingStore } from './query/query-embedding-store';
 import { explainCannotRun, queryVector } from './query/query-vector';
-import type { SearchFilterStore } from './query/search-filter-store';
+import { hasFilters, type SearchFilterStore } from './query/search-filter-store';
 import type { TagResolutionStore } from './query/tag-resolution-store';
 import { createSearchRelevance } from './relevance/search-relevance';
 import type { CollectionHit } from './results/collection-hits';
@@ -103,10 +103,23 @@ export function createSearchService(d: SearchServiceDeps) {
   const respond = (page: Page, o: PageFacts) => pageResponse(d.stores, d.space().region, page, o);
 
   /**
+   * The people's moments in shots the index has no segment of (query/people-scope.ts), in the clips
+   * the other filters let through: a tag filter passes a clip when one of its shots carries the tag
+   * (the local tags need no service), clip filters as for a collection hit.
+   */
+  function unindexedMoments(filters: SearchFilters, scope: PeopleScope): Hit[] {
+    if (scope.unindexed.length === 0) return [];
+    const passing = hasFilters(filters) ? filterStore.passingClips(filters, [...new Set(scope.unindexed.map((p) => p.clipId))]) : null;
+    return unindexedHits(scope, passing);
+  }
+
+  /**
    * A query that was only camera or people words, or no words at all (an empty box with facets on):
    * no text to encode, so every moment the filters allow is listed, unscored, in the order of the
    * library: by folder and file name, then by time. With no filter either there is nothing to
    * search for: an empty list (stats.allowed null, as for any unfiltered search), not the library.
+   * `@Maria` needs no service: where she is in clips the index has no segment of is listed from her
+   * faces alone, beside the segments cut down to her.
    */
   async function filterOnly(filters: SearchFilters, people: PeopleScope | null, offset: number, limit: number, text: string, parsed: SearchResponse['parsed'], t0: number): Promise<SearchResponse> {
     let filtered = filterStore.allowedSegmentIds(filters, d.space());
@@ -115,9 +128,10 @@ export function createSearchService(d: SearchServiceDeps) {
     if (people) filtered = allowedWithPeople(filtered, people);
     const allowed = filtered ?? new Set<number>();
     const indexed = (await d.index.ready()).size;
-    const page = listedPage(results, allowed, offset, limit, people ? (hits) => narrowHits(hits, people) : undefined);
+    const unindexed = people ? unindexedMoments(filters, people) : [];
+    const page = listedPage(results, allowed, offset, limit, people ? (hits) => narrowHits(hits, people) : undefined, unindexed);
     return {
-      ...respond(page, { scored: false, localSource: 'local', offset, limit, t0, indexed, allowed: filtered ? allowed.size : null, relevance: { ...relevance.info(), state: 'unscored' } }),
+      ...respond(page, { scored: false, localSource: 'local', offset, limit, t0, indexed, allowed: filtered ? allowed.size : null, unindexed: unindexed.length, relevance: { ...relevance.info(), state: 'unscored' } }),
       query: { text, normalized: '', segmentId: null, origin: null, cachedAt: null },
       cannotRun: null,
       collections: null,
@@ -147,7 +161,7 @@ export function createSearchService(d: SearchServiceDeps) {
         noGoodMatch: false,
         relevance: relevance.info(),
         page: { offset: args.offset, limit: args.topK, hasMore: false },
-        stats: { indexed: d.index.status().size, allowed: null, tookMs: performance.now() - t0 },
+        stats: { indexed: d.index.status().size, allowed: null, unindexed: 0, tookMs: performance.now() - t0 },
       });
       if (people && 'error' in people) return cannotRun(people.error, null);
       if (parsed.text === '') return filterOnly(filters, scope, args.offset, args.topK, args.text, parsedInfo, t0);
@@ -166,14 +180,16 @@ export function createSearchService(d: SearchServiceDeps) {
       const allowed = scope ? allowedWithPeople(filtered, scope) : filtered;
       const narrow = (hits: Hit[]) => (scope ? narrowHits(hits, scope) : hits);
       const minScore = STRICTNESS_MIN_SCORE[args.strictness];
+      // The text is judged on segments only: the people's moments in clips without one follow the scored ones, unscored.
+      const unjudged = scope ? unindexedMoments(filters, scope) : [];
       const remote = coll.hits.length
         ? scoredCollectionHits(coll.hits, results.placesInClips([...new Set(coll.hits.map((h) => h.clipId))]), query, index, relevance.text.scorer(index, []), minScore)
         : [];
       const page = await fillPage({ search, results }, { vector: query, allowed, offset: args.offset, limit: args.topK }, (found) =>
         narrow(scoredHits(found, results.placesOf(found.map((h) => h.id)), relevance.text.scorer(index, found.map((h) => h.id)), minScore)),
-      remote);
+      [...remote, ...unjudged]);
       return {
-        ...respond(page, { scored: relevance.text.ready, localSource: q.origin === 'cache' ? 'cache' : 'local', offset: args.offset, limit: args.topK, t0, indexed: index.size, allowed: allowed?.size ?? null, relevance: relevance.info() }),
+        ...respond(page, { scored: relevance.text.ready, localSource: q.origin === 'cache' ? 'cache' : 'local', offset: args.offset, limit: args.topK, t0, indexed: index.size, allowed: allowed?.size ?? null, unindexed: unjudged.length, relevance: relevance.info() }),
         query: { text: args.text, normalized, segmentId: null, origin: q.origin, cachedAt: q.cachedAt },
         cannotRun: null,
         collections: coll.info,

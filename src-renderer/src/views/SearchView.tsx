@@ -201,7 +201,8 @@ export function SearchView(): ReactNode {
           <div className="muted sv-small" data-testid="search-summary">
             {results.length} clip{results.length === 1 ? '' : 's'}
             {response.page.hasMore ? ' so far' : ''}
-            {response.stats.allowed !== null ? ` among ${response.stats.allowed.toLocaleString()} segments passing the filters` : ''} · {response.stats.indexed.toLocaleString()} indexed · {Math.round(response.stats.tookMs)} ms
+            {response.stats.allowed !== null ? ` among ${response.stats.allowed.toLocaleString()} segments passing the filters` : ''}
+            {response.stats.unindexed > 0 ? ` and ${response.stats.unindexed.toLocaleString()} moment${response.stats.unindexed === 1 ? '' : 's'} found from faces in clips not indexed yet` : ''} · {response.stats.indexed.toLocaleString()} indexed · {Math.round(response.stats.tookMs)} ms
           </div>
           <span className="sv-grow" />
           {results.length > 0 && <SaveAsRanges moments={results.map((r) => ({ clipId: r.clipId, inFrame: r.inFrame, outFrame: r.outFrame }))} />}

@@ -4,7 +4,7 @@
 // bundled or packaged app. onnxruntime-node is required through the path the main thread resolved
 // (workerData.ortPath), because this file may live outside the app's node_modules tree.
 //
-// Protocol: { id, type: 'faces' | 'motion', ...payload } -> { id, ok: true, result } | { id, ok: false, error }.
+// Protocol: { id, type: 'faces' | 'identify' | 'motion', ...payload } -> { id, ok: true, result } | { id, ok: false, error }.
 
 const { parentPort, workerData } = require('node:worker_threads');
 const { bgrToPlanar, decodeYunet, nms, normalizeFaces } = require('./yunet.cjs');
@@ -48,7 +48,6 @@ async function detectFaces(msg) {
   const s = await session();
   const inputName = s.inputNames[0];
   const out = [];
-  const identity = msg.identity;
   for (let k = 0; k < msg.frames.length; k++) {
     const frame = new Uint8Array(msg.frames[k]);
     planar = bgrToPlanar(frame, msg.width, msg.height, planar);
@@ -58,15 +57,15 @@ async function detectFaces(msg) {
     for (const [name, t] of Object.entries(res)) outputs[name] = t.data;
     const candidates = decodeYunet(outputs, msg.width, msg.height, msg.scoreThreshold);
     const kept = nms(candidates, msg.nmsThreshold, msg.topK);
-    const faces = normalizeFaces(kept, msg.contentWidth, msg.contentHeight);
-    // The identity frame of the same instant; the last face frame of a decode may have none.
-    const big = identity && identity.frames[k];
-    if (big && faces.length > 0) {
-      const ids = await identifyFaces(faces, new Uint8Array(big), identity, embed);
-      faces.forEach((f, j) => (f.identity = ids[j]));
-    }
-    out.push(faces);
+    out.push(normalizeFaces(kept, msg.contentWidth, msg.contentHeight));
   }
+  return out;
+}
+
+/** Each face's identity, from the identity frame of its instant (frame k holds faces[k]). */
+async function identify(msg) {
+  const out = [];
+  for (let k = 0; k < msg.frames.length; k++) out.push(await identifyFaces(msg.faces[k], new Uint8Array(msg.frames[k]), msg, embed));
   return out;
 }
 
@@ -88,6 +87,7 @@ parentPort.on('message', async (msg) => {
   try {
     let result;
     if (msg.type === 'faces') result = await detectFaces(msg);
+    else if (msg.type === 'identify') result = await identify(msg);
     else if (msg.type === 'motion') result = estimateMotion(msg);
     else if (msg.type === 'warmup') result = (await session(), msg.recognition && (await embedSession()), true);
     else if (msg.type === 'release') result = await releaseSession();

@@ -22,6 +22,36 @@ function l2normalize(v) {
   return out;
 }
 
+/** The face's landmarks in source pixels: its eye distance and yaw. */
+function landmarkMeasures(face, task) {
+  const src = face.landmarks.map((v, i) => (i % 2 === 0 ? v * task.sourceWidth : v * task.sourceHeight));
+  return { eyePx: Math.hypot(src[2] - src[0], src[3] - src[1]), yaw: yawOf(src) };
+}
+
+/**
+ * The identity of a face its landmarks alone put under a floor (too small, too far in profile): not
+ * assignable, its crop never looked at (sharpness and quality 0); null when the face needs its crop.
+ */
+function ruledOutByLandmarks(face, task) {
+  const { eyePx, yaw } = landmarkMeasures(face, task);
+  if (eyePx >= task.minEyePx && yaw <= task.maxYaw) return null;
+  return { model: task.model, eyePx, sharpness: 0, yaw, quality: 0, assignable: false, embedding: null, thumb: null };
+}
+
+/** Size, sharpness and pose together, 0..1. */
+function qualityOf(eyePx, sharp, yaw, task) {
+  return Math.cbrt(clamp01((eyePx - task.minEyePx) / (task.goodEyePx - task.minEyePx)) * clamp01(sharp / task.goodSharpness) * (1 - yaw));
+}
+
+/**
+ * The identity of a face that carries the embedding made for the same face in the sample before
+ * (identity-carry.ts): its own size and pose, the earlier crop's sharpness, no thumbnail of its own.
+ */
+function carriedIdentity(src, face, task) {
+  const { eyePx, yaw } = landmarkMeasures(face, task);
+  return { ...src, eyePx, yaw, quality: qualityOf(eyePx, src.sharpness, yaw, task), thumb: null };
+}
+
 /**
  * The identity of each face (fractions of the picture) in one frame: eye distance in source
  * pixels, yaw, sharpness, quality, and, for faces above every floor, the L2-normalised embedding
@@ -29,15 +59,18 @@ function l2normalize(v) {
  * a floor are not embedded at all: that is the CPU the floors save.
  */
 async function identifyFaces(faces, frame, task, embed) {
-  const { width, height, sourceWidth, sourceHeight } = task;
+  const { width, height } = task;
   const out = [];
   let rgb = null;
   let input = null;
   for (const f of faces) {
+    const ruledOut = ruledOutByLandmarks(f, task);
+    if (ruledOut) {
+      out.push(ruledOut);
+      continue;
+    }
     const l = f.landmarks;
-    const src = l.map((v, i) => (i % 2 === 0 ? v * sourceWidth : v * sourceHeight));
-    const eyePx = Math.hypot(src[2] - src[0], src[3] - src[1]);
-    const yaw = yawOf(src);
+    const { eyePx, yaw } = landmarkMeasures(f, task);
     const m = fitSimilarity(
       l.map((v, i) => (i % 2 === 0 ? v * width : v * height)),
       TEMPLATE,
@@ -48,10 +81,8 @@ async function identifyFaces(faces, frame, task, embed) {
     }
     rgb = warpToRgb(frame, width, height, m, CROP, rgb);
     const sharp = sharpness(rgb, CROP);
-    const quality = Math.cbrt(
-      clamp01((eyePx - task.minEyePx) / (task.goodEyePx - task.minEyePx)) * clamp01(sharp / task.goodSharpness) * (1 - yaw),
-    );
-    const assignable = eyePx >= task.minEyePx && sharp >= task.minSharpness && yaw <= task.maxYaw;
+    const quality = qualityOf(eyePx, sharp, yaw, task);
+    const assignable = sharp >= task.minSharpness;
     let embedding = null;
     let thumb = null;
     if (assignable) {
@@ -64,4 +95,4 @@ async function identifyFaces(faces, frame, task, embed) {
   return out;
 }
 
-module.exports = { THUMB, identifyFaces, l2normalize };
+module.exports = { THUMB, identifyFaces, ruledOutByLandmarks, carriedIdentity, l2normalize };

@@ -79,8 +79,8 @@ function notFoundMessage(paths: readonly string[]): string | null {
  * Incremental: a file already catalogued with the same size and modification time is only stat'ed
  * (not hashed, not probed). A changed one is re-fingerprinted and, when its content changed, reset
  * to `pending` for the pipeline to probe again; a new one whose
- * fingerprint matches a catalogued clip whose file is gone is treated as that clip moved, so its
- * shots, tags and embeddings stay. Catalogued files that vanished from the imported folders are
+ * fingerprint matches a catalogued clip whose file is gone (or a team clip listed offline here) is
+ * treated as that clip moved, so its shots, tags and embeddings stay. Catalogued files that vanished from the imported folders are
  * marked missing, never deleted. Rows are written in batched transactions.
  */
 export async function importPaths(db: CatalogDb, roots: readonly string[], opts: ImportOptions): Promise<ImportResult> {
@@ -194,7 +194,8 @@ export async function importPaths(db: CatalogDb, roots: readonly string[], opts:
         continue;
       }
       if (item.loc.file.size > 0) {
-        const moved = clipsWithContent(db, item.fp, item.loc.file.size).find((c) => c.online && !claimed.has(c.id) && !fs.existsSync(c.path));
+        // An offline entry of a team clip is the same clip whose file was elsewhere: importing a copy is its Relink.
+        const moved = clipsWithContent(db, item.fp, item.loc.file.size).find((c) => !claimed.has(c.id) && (c.teamShare || (c.online && !fs.existsSync(c.path))));
         if (moved) {
           claimed.add(moved.id);
           relocations.push({ id: moved.id, loc: item.loc });

@@ -23,6 +23,7 @@ export const JOB_PAYLOADS = {
   'collection-poll': NONE,
   'query-bank': NONE,
   proxy: NONE,
+  identities: NONE,
 } as const satisfies Record<StageName, z.ZodType>;
 
 export type PayloadOf<S extends StageName> = z.infer<(typeof JOB_PAYLOADS)[S]>;

@@ -1,12 +1,13 @@
 import { AppError } from '../../../../src-shared/errors';
 import { analyzeClip } from '../../analysis/analyze-clip';
-import { type AnalyzeShotInput } from '../../analysis/analyze-clip-options';
+import type { AnalyzeClipOptions, AnalyzeShotInput } from '../../analysis/analyze-clip-options';
 import { storeAnalysis, unanalysedShotCount } from '../../analysis/analysis-store';
 import { clipAbsPath, getClipRow, type ClipRow } from '../../library/clip-store';
 import { discardProxy } from '../../proxies/proxy-files';
 import type { TensorChunk } from '../../tensors/shot-chunks';
 import type { TensorProfile } from '../../tensors/tensor-profile';
-import type { StageHandler } from '../queue/job-types';
+import type { AnalysisPool } from '../../analysis/analysis-pool';
+import type { Job, StageHandler } from '../queue/job-types';
 import type { StageDeps } from '../pipeline-deps';
 import type { PlannedSegment } from '../service-cache/segment-rows';
 import { ShotFrameCache } from './shot-frame-cache';
@@ -25,6 +26,20 @@ export function tensorSourceOf(row: ClipRow): TensorSource {
     sar: row.sar ?? 1,
     hasAudio: !!row.audio_codec,
     durationS: row.duration_s,
+  };
+}
+
+/** What every analysis decode of a clip is given by the pipeline: its profile, pool, tools, share of the cores and source facts. */
+export function decodeOptions(d: StageDeps, ctx: { job: Job; signal: AbortSignal }, src: TensorSource, pool: AnalysisPool): Pick<AnalyzeClipOptions, 'filePath' | 'profile' | 'retainTensors' | 'pool' | 'signal' | 'ffmpegPath' | 'threads' | 'source'> {
+  return {
+    filePath: src.filePath,
+    profile: d.profile,
+    retainTensors: false,
+    pool,
+    signal: ctx.signal,
+    ffmpegPath: d.tools().ffmpeg,
+    threads: d.decodeThreads(ctx.job),
+    source: { width: src.width, height: src.height, sar: src.sar, durationS: src.durationS, hasAudio: src.hasAudio },
   };
 }
 
@@ -66,14 +81,13 @@ export function analysisStage(d: StageDeps): StageHandler<'analysis'> {
     // New shots may be new boundaries, whose posters went with the old rows.
     const stills: ThumbnailPlan | null = row.thumbs_at === null || detect ? planThumbnails(d.db, clipId, d.cacheDir) : null;
 
-    const proxy = proxyPlanFor(d, row, d.decodeThreads(ctx.job));
+    const proxy = await proxyPlanFor(d, row, d.decodeThreads(ctx.job));
 
     const pool = d.analysisPool();
     let result: Awaited<ReturnType<typeof analyzeClip>>;
     try {
       result = await recordMediaFailure(d.db, row, ctx.signal, () =>
         analyzeClip({
-          filePath: src.filePath,
           shots: detect
             ? {
                 durationS: row.duration_s,
@@ -84,14 +98,8 @@ export function analysisStage(d: StageDeps): StageHandler<'analysis'> {
                 },
               }
             : known,
-          profile: d.profile,
+          ...decodeOptions(d, ctx, src, pool),
           settings: { faceRecognition: d.faceRecognition() },
-          retainTensors: false,
-          pool,
-          signal: ctx.signal,
-          ffmpegPath: d.tools().ffmpeg,
-          threads: d.decodeThreads(ctx.job),
-          source: { width: src.width, height: src.height, sar: src.sar, durationS: src.durationS, hasAudio: src.hasAudio },
           stills: stills?.request,
           proxy: proxy?.request,
           onTensorFrames: (frames) => {

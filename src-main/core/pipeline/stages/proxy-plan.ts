@@ -10,7 +10,7 @@ import type { StageDeps } from '../pipeline-deps';
  * A viewing proxy for a decode of this clip to write, when the settings want one for it and it
  * has none made from its current content (clips added by URL are watched from their address).
  */
-export function proxyPlanFor(d: StageDeps, row: ClipRow, threads: number): (ProxyPlan & { filePath: string }) | null {
+export async function proxyPlanFor(d: StageDeps, row: ClipRow, threads: number): Promise<(ProxyPlan & { filePath: string }) | null> {
   if (row.source_url !== null) return null;
   const have = proxyOf(d.db, row.id);
   if (have && have.fingerprint === row.fingerprint) return null;
@@ -22,7 +22,8 @@ export function proxyPlanFor(d: StageDeps, row: ClipRow, threads: number): (Prox
     d.logger?.warn('proxy.no_room', { clipId: row.id, free: formatBytes(free) });
     return null;
   }
-  return { ...planProxy(d.cacheDir, { id: row.id, fingerprint: row.fingerprint, fps: row.fps, audioCodec: row.audio_codec, audioChannels: row.audio_channels }, threads), filePath: clipAbsPath(row) };
+  const clip = { id: row.id, fingerprint: row.fingerprint, fps: row.fps, audioCodec: row.audio_codec, audioChannels: row.audio_channels };
+  return { ...planProxy(d.cacheDir, clip, await d.proxyEncoder(), threads), filePath: clipAbsPath(row) };
 }
 
 /**

@@ -16,7 +16,7 @@ export function proxyStage(d: StageDeps): StageHandler<'proxy'> {
     maxAttempts: 2,
     async run(ctx) {
       const row = footageRow(d, ctx.job.clipId!);
-      const plan = proxyPlanFor(d, row, d.decodeThreads(ctx.job));
+      const plan = await proxyPlanFor(d, row, d.decodeThreads(ctx.job));
       if (!plan) return {};
       try {
         await new ClipDecoder(

@@ -34,6 +34,8 @@ export interface ClipForJobs {
   /** The stored status (clips-repository writes pending, probed, done, error, unsupported). */
   status: ClipStatus;
   duration_s: number | null;
+  /** Null: never probed here (a team clip listed offline, library/team-share-entries.ts). */
+  probed_at: number | null;
   indexed_at: number | null;
   indexed_profile: string | null;
 }

@@ -36,7 +36,7 @@ export function createJobsViewStore(db: CatalogDb) {
      FROM jobs WHERE stage IN (SELECT value FROM json_each(?)) AND state IN ('queued', 'running', 'paused', 'failed') GROUP BY stage ORDER BY stage`,
   );
   const openClipless = db.prepare("SELECT stage, state FROM jobs WHERE clip_id IS NULL AND state IN ('queued', 'running') ORDER BY id");
-  const clip = db.prepare('SELECT id, file_name, source_url, status, duration_s, indexed_at, indexed_profile FROM clips WHERE id = ?');
+  const clip = db.prepare('SELECT id, file_name, source_url, status, duration_s, probed_at, indexed_at, indexed_profile FROM clips WHERE id = ?');
   const everyLocalClip = db.prepare('SELECT id FROM clips WHERE source_url IS NULL ORDER BY id').pluck();
   const unindexedLocalClips = db
     .prepare(

@@ -87,12 +87,26 @@ export function piecesOf(segment: ScopeSegment, included: readonly PersonSpan[] 
   return pieces.sort((a, b) => a.startS - b.startS);
 }
 
+/** Where the included people are in a shot that has no searchable segment: a moment known from the faces alone. */
+export interface UnindexedPiece extends Piece {
+  clipId: number;
+  shotId: number;
+  shotStartS: number;
+}
+
 /** The people of a query over the segments they touch: which may be listed, and each one's pieces. */
 export interface PeopleScope {
   /** Segments with a piece left; null when nobody is included (every segment may be, less `pieces`' empty ones). */
   segments: Set<number> | null;
   /** Every segment the people touch, with its pieces ([] when nothing is left of it); a segment absent is untouched. */
   pieces: Map<number, Piece[]>;
+  /**
+   * Where the included people are in shots without a searchable segment (a clip not sent to the
+   * service yet, or offline when it was indexed), less the excluded people: these moments are
+   * answered from the local faces alone. [] when the query includes nobody (`-@Tom` alone lists
+   * the searchable segments without Tom, as before).
+   */
+  unindexed: UnindexedPiece[];
 }
 
 export function peopleScope(segments: readonly ScopeSegment[], included: readonly PersonSpan[] | null, excluded: readonly PersonSpan[]): PeopleScope {
@@ -113,8 +127,17 @@ export function peopleScope(segments: readonly ScopeSegment[], included: readonl
     if (inShot === null ? !exc.some((s) => overlaps(whole, spanExtent(s))) : !inc) continue;
     pieces.set(seg.segmentId, piecesOf(seg, inShot === null ? null : inc!, exc));
   }
-  if (inShot === null) return { segments: null, pieces };
-  return { segments: new Set([...pieces].filter(([, p]) => p.length > 0).map(([id]) => id)), pieces };
+  if (inShot === null) return { segments: null, pieces, unindexed: [] };
+  // A shot with a searchable segment is covered by its segments (they tile it); any other is not in the index.
+  const indexedShots = new Set(segments.map((s) => s.shotId));
+  const unindexed: UnindexedPiece[] = [];
+  for (const s of included!) {
+    if (indexedShots.has(s.shotId)) continue;
+    let parts: Extent[] = [spanExtent(s)];
+    for (const x of outShot.get(s.shotId) ?? []) parts = parts.flatMap((p) => subtract(p, spanExtent(x)));
+    for (const p of parts) unindexed.push({ ...p, clipId: s.clipId, shotId: s.shotId, shotStartS: s.shotStartS });
+  }
+  return { segments: new Set([...pieces].filter(([, p]) => p.length > 0).map(([id]) => id)), pieces, unindexed };
 }
 
 /**
@@ -134,4 +157,15 @@ export function narrowHits(hits: readonly Hit[], scope: PeopleScope): Hit[] {
     const pieces = h.segmentId === null ? undefined : scope.pieces.get(h.segmentId);
     return pieces === undefined ? [h] : pieces.map((p) => ({ ...h, startS: p.startS, endS: p.endS, startFrame: p.startFrame, endFrame: p.endFrame }));
   });
+}
+
+/**
+ * The moments of the people in shots the index has no segment of, as hits: no segment, unscored
+ * (`judged: false`: nothing compared them with a query's text). `passing`: the clips the other
+ * filters let through (null: no other filter).
+ */
+export function unindexedHits(scope: PeopleScope, passing: ReadonlySet<number> | null): Hit[] {
+  return scope.unindexed
+    .filter((p) => passing === null || passing.has(p.clipId))
+    .map((p) => ({ clipId: p.clipId, segmentId: null, shotStartS: p.shotStartS, startS: p.startS, endS: p.endS, startFrame: p.startFrame, endFrame: p.endFrame, similarity: 0, score: 0, source: 'local', judged: false }));
 }

@@ -24,6 +24,8 @@ export interface PageFacts {
   t0: number;
   indexed: number;
   allowed: number | null;
+  /** Moments listed from the `@` people's faces in shots without a segment (query/people-scope.ts). */
+  unindexed?: number;
   relevance: RelevanceInfo;
 }
 
@@ -41,7 +43,7 @@ export function pageResponse(reads: PageReads, region: string, page: Page, o: Pa
     noGoodMatch: o.scored && o.offset === 0 && cards.length > 0 && !cards.some((r) => r.good),
     relevance: o.relevance,
     page: { offset: o.offset, limit: o.limit, hasMore: page.hasMore },
-    stats: { indexed: o.indexed, allowed: o.allowed, tookMs: performance.now() - o.t0 },
+    stats: { indexed: o.indexed, allowed: o.allowed, unindexed: o.unindexed ?? 0, tookMs: performance.now() - o.t0 },
   };
 }
 
@@ -61,12 +63,13 @@ export function inLibraryOrder(groups: ResultGroup[], order: (clipId: number) =>
 
 /**
  * A page of every moment of `allowed`, unscored, in the library's order (a query of filters only);
- * `narrow` cuts the moments down first (to where the `@` people are).
+ * `narrow` cuts the moments down first (to where the `@` people are); `extra` are moments without a
+ * segment listed with them (the people's, in clips the index has none of).
  */
-export function listedPage(results: ResultStore, allowed: ReadonlySet<number>, offset: number, limit: number, narrow: (hits: Hit[]) => Hit[] = (h) => h): Page {
+export function listedPage(results: ResultStore, allowed: ReadonlySet<number>, offset: number, limit: number, narrow: (hits: Hit[]) => Hit[] = (h) => h, extra: readonly Hit[] = []): Page {
   const places = results.placesOf([...allowed]);
   const listed: Hit[] = [...places.values()].map((p) => ({ clipId: p.clipId, segmentId: p.segmentId, shotStartS: p.shotStartS, startS: p.startS, endS: p.endS, startFrame: p.startFrame, endFrame: p.endFrame, similarity: 0, score: 0, source: 'local' }));
-  const hits = narrow(listed);
+  const hits = [...narrow(listed), ...extra];
   const { groups, copies } = groupByFile(results, hits);
   const pos = new Map(results.inLibraryOrder(groups.map((g) => g.clipId)).map((id, i) => [id, i]));
   return pageOf(inLibraryOrder(groups, (id) => pos.get(id) ?? Number.MAX_SAFE_INTEGER), copies, offset, limit);

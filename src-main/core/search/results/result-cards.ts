@@ -24,7 +24,7 @@ export function resultCards(reads: { results: ResultStore; tags: TagResolutionSt
   const segments = loadSegments(reads.results, reads.tags, segIds);
   const copiesOf = new Map(groups.map((g) => [g.clipId, [...new Set([...g.sameFile, ...o.copies(g.clipId)])].sort((a, b) => a - b)]));
   const clips = loadClips(reads.results, [...new Set(groups.flatMap((g) => [g.clipId, ...copiesOf.get(g.clipId)!]))]);
-  const scoreOf = (r: Range) => (o.scored ? r.score : null);
+  const scoreOf = (r: Range) => (o.scored && r.judged ? r.score : null);
   const simOf = (r: Range) => r.similarity ?? r.remoteSimilarity ?? 0;
   const out: SearchResult[] = [];
   for (const g of groups) {
@@ -49,7 +49,7 @@ export function resultCards(reads: { results: ResultStore; tags: TagResolutionSt
       shotId: seg?.shotId ?? null,
       ...momentFrames(c, r),
       score: scoreOf(r),
-      good: o.scored ? r.score >= MATCH_FLOOR_SCORE : true,
+      good: o.scored ? r.judged && r.score >= MATCH_FLOOR_SCORE : true,
       similarity: simOf(r),
       source: sources[0]!,
       sources,

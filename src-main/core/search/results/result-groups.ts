@@ -39,6 +39,11 @@ export interface Hit {
   score: number;
   source: HitSource;
   videoId?: string;
+  /**
+   * false: nothing scored this hit against the query (a person's moment in a clip the index has no
+   * segment of, query/people-scope.ts): it is listed after every scored one, its score not shown.
+   */
+  judged?: boolean;
 }
 
 export interface Range {
@@ -56,6 +61,8 @@ export interface Range {
   videoId: string | null;
   score: number;
   sources: HitSource[];
+  /** Some hit of the range was scored against the query (Hit.judged). */
+  judged: boolean;
 }
 
 export interface ResultGroup {
@@ -91,6 +98,7 @@ function rangeOf(h: Hit): Range {
     videoId: h.videoId ?? null,
     score: h.score,
     sources: [h.source],
+    judged: h.judged !== false,
   };
 }
 
@@ -131,7 +139,13 @@ function absorb(b: Building, h: Hit, own: boolean): void {
   }
   if (!r.sources.includes(h.source)) r.sources.push(h.source);
   r.score = Math.max(r.score, h.score);
+  r.judged ||= h.judged !== false;
   b.shotStartS ??= h.shotStartS;
+}
+
+/** Scored before unscored (Hit.judged), whatever the scores. */
+function judgedFirst(a: { judged?: boolean }, b: { judged?: boolean }): number {
+  return Number(b.judged !== false) - Number(a.judged !== false);
 }
 
 function sameShot(a: number | null, b: number | null): boolean {
@@ -145,7 +159,7 @@ export function groupResults(hits: readonly Hit[], o: GroupOptions): ResultGroup
   // The clip that stands for each file: the one with the best hit.
   const primaryOf = new Map<string, number>();
   const sameFile = new Map<number, Set<number>>();
-  for (const h of [...finite].sort((a, b) => b.score - a.score || b.similarity - a.similarity || a.clipId - b.clipId)) {
+  for (const h of [...finite].sort((a, b) => judgedFirst(a, b) || b.score - a.score || b.similarity - a.similarity || a.clipId - b.clipId)) {
     const id = o.identity(h.clipId);
     const primary = primaryOf.get(id) ?? h.clipId;
     primaryOf.set(id, primary);
@@ -172,7 +186,7 @@ export function groupResults(hits: readonly Hit[], o: GroupOptions): ResultGroup
         built.push(b);
       }
     }
-    const order = (a: Building, b: Building) => b.range.score - a.range.score || (a.range.startS ?? 0) - (b.range.startS ?? 0);
+    const order = (a: Building, b: Building) => judgedFirst(a.range, b.range) || b.range.score - a.range.score || (a.range.startS ?? 0) - (b.range.startS ?? 0);
     built.sort(order);
     for (const h of list.filter((x) => x.startS === null || x.endS === null)) {
       if (built.length > 0) absorb(built[0]!, h, own(h));
@@ -183,6 +197,6 @@ export function groupResults(hits: readonly Hit[], o: GroupOptions): ResultGroup
     groups.push({ clipId, best: ranges[0]!, more: ranges.slice(1), sameFile: [...(sameFile.get(clipId) ?? [])].sort((a, b) => a - b) });
   }
   const sim = (r: Range) => Math.max(r.similarity ?? Number.NEGATIVE_INFINITY, r.remoteSimilarity ?? Number.NEGATIVE_INFINITY);
-  groups.sort((a, b) => b.best.score - a.best.score || sim(b.best) - sim(a.best) || a.clipId - b.clipId);
+  groups.sort((a, b) => judgedFirst(a.best, b.best) || b.best.score - a.best.score || sim(b.best) - sim(a.best) || a.clipId - b.clipId);
   return groups;
 }

@@ -40,7 +40,7 @@ export interface TeamSeatOptions {
   logger?: Logger;
   /** A pull this often even without a wake-up (notifications are never trusted for completeness). */
   pullEveryMs?: number;
-  /** How often a pull also prunes the feed (default PRUNE_EVERY_MS; the first pull prunes). Tests that prune themselves pass Infinity. */
+  /** A pull also prunes the feed when this long has passed since this seat last did (default ten minutes, from the first pull on; 0: every pull; infinity: never). */
   pruneEveryMs?: number;
   /** Connections of the pool (the listener's is apart). */
   poolSize?: number;

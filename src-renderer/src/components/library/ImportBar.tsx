@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ImportProgress } from '../../../../src-shared/contract/library';
 import { api } from '../../api/client';
+import { ChooseFoldersButton } from './ChooseFoldersButton';
 import { typedPathSchema } from '../../../../src-shared/contract/safe-strings';
 
 const PHASE: Record<ImportProgress['phase'], string> = {
@@ -57,19 +58,9 @@ export function ImportBar({ running, progress, onImport }: {
         <button type="submit" className="btn primary" disabled={running || !text.trim()} data-testid="import-submit">
           Import
         </button>
-        {api.chooseFolders && (
-          <button
-            type="button"
-            className="btn"
-            disabled={running}
-            onClick={async () => {
-              const picked = await api.chooseFolders!();
-              if (picked.length) onImport(picked);
-            }}
-          >
-            Choose folders…
-          </button>
-        )}
+        <ChooseFoldersButton disabled={running} onPicked={(picked) => onImport(picked)}>
+          Choose folders…
+        </ChooseFoldersButton>
         <span className="muted drop-hint">or drop files and folders anywhere here</span>
       </form>
       {typo && (

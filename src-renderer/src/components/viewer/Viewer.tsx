@@ -15,6 +15,7 @@ import { ViewerKeysHelp } from './ViewerKeysHelp';
 import { tabWithin, useModalFocus } from './useModalFocus';
 import { useClipView, useShotFaces } from './useClipView';
 import { usePlayback } from './usePlayback';
+import { RelinkCopy } from './RelinkCopy';
 import { ViewerTimeline } from './ViewerTimeline';
 import { ViewerTransport } from './ViewerTransport';
 import './viewer.css';
@@ -224,7 +225,12 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
                   data-testid="viewer-video"
                   data-source={playback?.source ?? ''}
                 />
-                {playback?.source === 'none' && <div className="viewer-unplayable" data-testid="viewer-unplayable">Cannot be played here: {playback.why}</div>}
+                {playback?.source === 'none' && (
+                  <div className="viewer-unplayable" data-testid="viewer-unplayable">
+                    <div>Cannot be played here: {playback.why}</div>
+                    {playback.teamShare !== null && <RelinkCopy share={playback.teamShare} onRelinked={() => void reloadPlayback()} />}
+                  </div>
+                )}
                 <FaceBoxes frames={faces} names={faceNames} now={now} video={video.current} />
                 {overlay.visible && <TagOverlay tags={span?.tags ?? []} spanLabel={spanLabel} position={overlay.position} />}
                 {speed !== 0 && speed !== 1 && <div className="viewer-speed">{speed > 0 ? `▶ ${speed}×` : `◀ ${-speed}×`}</div>}

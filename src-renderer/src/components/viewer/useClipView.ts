@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { Result } from '../../../../src-shared/contract';
 import type { ClipDetail } from '../../../../src-shared/contract/library';
-import type { Playback } from '../../../../src-shared/contract/playback';
+import type { ClipPlayback } from '../../../../src-shared/contract/playback';
 import type { AppError } from '../../../../src-shared/errors';
 import { api } from '../../api/client';
 import type { FaceFrames } from './FaceBoxes';
@@ -15,9 +15,9 @@ export type Spans = Result<'search.clipTags'>['spans'];
 export function useClipView(
   clipId: number,
   onError: (message: string) => void,
-): { clip: ClipDetail | null; spans: Spans; playback: Playback | null; reloadPlayback: () => Promise<Playback | null> } {
+): { clip: ClipDetail | null; spans: Spans; playback: ClipPlayback | null; reloadPlayback: () => Promise<ClipPlayback | null> } {
   const [clip, setClip] = useState<ClipDetail | null>(null);
-  const [playback, setPlayback] = useState<Playback | null>(null);
+  const [playback, setPlayback] = useState<ClipPlayback | null>(null);
   const [spans, setSpans] = useState<Spans>([]);
   useEffect(() => {
     let live = true;

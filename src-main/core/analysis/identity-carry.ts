@@ -1,0 +1,180 @@
+import type { FaceIdentity } from './analysis-types';
+import { iou } from './workers/yunet.cjs';
+import type { RawFace } from './workers/yunet.cjs';
+
+/**
+ * Which faces of the sampled frames are embedded, and which carry an embedding made for the same
+ * face in another sample. Running the model on every sample was most of what recognition cost
+ * (about 6 ms a face, against a few hundred microseconds to decode its frame). A face seen in
+ * consecutive samples (its box overlapping) is a track; a track is embedded at its first face,
+ * every `maxAge` samples after, and at its last face; the faces between two embeddings carry the
+ * earlier one only when the two agree (the same person at both ends). When they disagree (a cut or a
+ * swap in between, or a face too small for its embeddings to agree), each face between is embedded
+ * after all, from a copy of its frame kept until then (at most maxAge - 1 frames a track): a carried
+ * embedding is never another person's. Samples are given in time order; one batch at a time.
+ */
+
+export interface CarryOptions {
+  /** Samples between two embeddings of one track. */
+  maxAge: number;
+  /** Box overlap (IoU) that continues a track from one sample to the next. */
+  minIou: number;
+  /** Cosine at which the two embeddings around carried faces are one person. */
+  minAgree: number;
+}
+
+/**
+ * Every eighth sample (4 s at the 2 fps grid): the people matcher judges a track by its mean
+ * embedding (people-service.ts), so more embeddings of one track change little; on bench:people,
+ * every fourth sample gave recall 0.947 and every eighth 0.974, the same precision (1.0), 65 and
+ * fewer model runs for batch 1's 111 faces. 0.5, the matcher's own bar for the same person
+ * (people/grouping.ts): the clips' same person is 0.75 on average, different people 0.06; a run whose
+ * ends fall short (the smallest faces, NTU's at 17-23 px between the eyes, agree at 0.40) costs only
+ * the embeddings it would have saved.
+ */
+export const CARRY_DEFAULTS: CarryOptions = { maxAge: 8, minIou: 0.5, minAgree: 0.5 };
+
+interface Track {
+  /** The last face embedded; its identity is set once the batch's answer is in. */
+  anchor: RawFace;
+  /** Faces carried since the anchor, in time order, each with its frame. */
+  pending: Pending[];
+  /** The track's newest face, and samples since the anchor. */
+  last: RawFace;
+  age: number;
+}
+
+/** What to embed: faces of one frame (a frame of this batch or the one kept from the last). */
+export interface EmbedGroup {
+  frame: Uint8Array;
+  faces: RawFace[];
+}
+
+interface Pending {
+  face: RawFace;
+  /** The sample's identity frame (a copy, shared by the sample's carried faces). */
+  frame: Uint8Array;
+}
+
+/** Once the embeddings of `plan` are in: each pending run between `from` and `to` is settled. */
+interface Closing {
+  from: RawFace;
+  to: RawFace;
+  pending: Pending[];
+}
+
+export class IdentityCarry {
+  private tracks: Track[] = [];
+  private closing: Closing[] = [];
+
+  constructor(
+    private readonly carried: (src: FaceIdentity, face: RawFace) => FaceIdentity,
+    private readonly o: CarryOptions = CARRY_DEFAULTS,
+  ) {}
+
+  /**
+   * Plans a batch: `samples[k]` is frame k's identity frame (null: none, the track chain breaks) and
+   * its faces that may be embedded (the landmarks did not rule them out). Returns what to embed;
+   * call `settle` once their identities are set.
+   */
+  plan(samples: ReadonlyArray<{ frame: Uint8Array | null; faces: readonly RawFace[] }>): EmbedGroup[] {
+    const groups: EmbedGroup[] = [];
+    samples.forEach(({ frame, faces }) => {
+      if (!frame) {
+        groups.push(...this.endAll());
+        return;
+      }
+      const fresh: RawFace[] = [];
+      const next: Track[] = [];
+      const continued = new Set<Track>();
+      const pairs: Array<{ face: RawFace; track: Track; o: number }> = [];
+      for (const face of faces) for (const track of this.tracks) pairs.push({ face, track, o: iou(track.last, face) });
+      pairs.sort((a, b) => b.o - a.o);
+      const placed = new Set<RawFace>();
+      let kept: Uint8Array | null = null;
+      const keep = () => (kept ??= frame.slice());
+      for (const p of pairs) {
+        if (p.o < this.o.minIou || placed.has(p.face) || continued.has(p.track)) continue;
+        placed.add(p.face);
+        continued.add(p.track);
+        const t = p.track;
+        t.last = p.face;
+        t.age++;
+        if (t.age < this.o.maxAge) {
+          t.pending.push({ face: p.face, frame: keep() });
+        } else {
+          fresh.push(p.face);
+          this.closing.push({ from: t.anchor, to: p.face, pending: t.pending });
+          t.anchor = p.face;
+          t.pending = [];
+          t.age = 0;
+        }
+        next.push(t);
+      }
+      // A track that does not go on ends with an embedding of its last face, from the last frame.
+      const ended = this.tracks.filter((t) => !continued.has(t));
+      groups.push(...this.end(ended));
+      for (const face of faces) {
+        if (placed.has(face)) continue;
+        fresh.push(face);
+        next.push({ anchor: face, pending: [], last: face, age: 0 });
+      }
+      this.tracks = next;
+      // Sent (transferred) after every sample of the batch is planned: the carried faces read their copies.
+      if (fresh.length > 0) groups.push({ frame, faces: fresh });
+    });
+    return groups;
+  }
+
+  /** The decode is over: every open track ends. */
+  finish(): EmbedGroup[] {
+    return this.endAll();
+  }
+
+  /**
+   * The embeddings asked for are in: carried faces take their run's first embedding when its ends
+   * agree; the faces of the runs whose ends disagree are returned, to be embedded each from its own
+   * frame (no run is left for them to carry).
+   */
+  settle(): EmbedGroup[] {
+    const again: Pending[] = [];
+    for (const c of this.closing) {
+      const a = c.from.identity;
+      const b = c.to.identity;
+      if (a?.embedding && b?.embedding && dot(a.embedding, b.embedding) >= this.o.minAgree) for (const p of c.pending) p.face.identity = this.carried(a, p.face);
+      else again.push(...c.pending);
+    }
+    this.closing = [];
+    return groupByFrame(again);
+  }
+
+  private endAll(): EmbedGroup[] {
+    const groups = this.end(this.tracks);
+    this.tracks = [];
+    return groups;
+  }
+
+  /** Each track's last face, when carried, is embedded after all, from the frame it was kept with. */
+  private end(tracks: readonly Track[]): EmbedGroup[] {
+    const lasts: Pending[] = [];
+    for (const t of tracks) {
+      if (t.pending.length === 0) continue;
+      const last = t.pending.pop()!;
+      lasts.push(last);
+      this.closing.push({ from: t.anchor, to: last.face, pending: t.pending });
+    }
+    return groupByFrame(lasts);
+  }
+}
+
+function groupByFrame(faces: readonly Pending[]): EmbedGroup[] {
+  const groups = new Map<Uint8Array, RawFace[]>();
+  for (const p of faces) (groups.get(p.frame) ?? groups.set(p.frame, []).get(p.frame)!).push(p.face);
+  return [...groups].map(([frame, list]) => ({ frame, faces: list }));
+}
+
+function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}

@@ -1,0 +1,75 @@
+import { runTool } from './run-process';
+
+/**
+ * Which H.264 encoder writes the viewing proxies. x264 (`ultrafast`, in the bundled ffmpeg) costs
+ * more CPU than decoding a 1080p H.264 source (bench:index), so where the platform has an encoder of
+ * its own off the CPU, that is preferred: VideoToolbox on macOS; on Windows, the GPU's encoder through
+ * the bundled 4.1 build (NVENC, Quick Sync, AMF; Media Foundation's `h264_mf` from ffmpeg 4.3 when a
+ * newer ffmpeg is set). Each candidate is tried once on a few generated frames: an encoder the build
+ * lists can still lack its device or driver (a PC without that GPU, a VM), and then the next is tried,
+ * x264 last, which always works. Linux stays on x264 (VA-API needs a device path and an upload filter
+ * that differ per machine). Every candidate writes the same frames (passthrough, no B-frames), so a
+ * proxy's frame numbers do not depend on which encoder wrote it.
+ */
+
+export type ProxyEncoder = 'h264_videotoolbox' | 'h264_mf' | 'h264_nvenc' | 'h264_qsv' | 'h264_amf' | 'libx264';
+
+export function proxyEncoderCandidates(platform: NodeJS.Platform): ProxyEncoder[] {
+  if (platform === 'darwin') return ['h264_videotoolbox', 'libx264'];
+  if (platform === 'win32') return ['h264_mf', 'h264_nvenc', 'h264_qsv', 'h264_amf', 'libx264'];
+  return ['libx264'];
+}
+
+/** The encoder's own arguments for a proxy (bitrate ceiling and keyframe interval as x264's). */
+export function proxyEncoderArgs(encoder: ProxyEncoder, o: { videoKbps: number; gop: number; threads?: number }): string[] {
+  const rate = ['-b:v', `${o.videoKbps}k`, '-maxrate', `${Math.round(o.videoKbps * 1.5)}k`, '-bufsize', `${o.videoKbps * 2}k`];
+  const gop = ['-g', String(o.gop), '-bf', '0'];
+  switch (encoder) {
+    case 'libx264':
+      return [
+        '-c:v', 'libx264', '-preset', 'ultrafast', '-profile:v', 'high', '-pix_fmt', 'yuv420p', ...rate, '-g', String(o.gop), '-keyint_min', '1', '-sc_threshold', '0',
+        ...(o.threads !== undefined ? ['-threads:v', String(o.threads)] : []),
+      ];
+    case 'h264_videotoolbox':
+      // Hardware only: a software fallback inside VideoToolbox would be slower than x264.
+      return ['-c:v', 'h264_videotoolbox', '-allow_sw', '0', '-realtime', '1', '-profile:v', 'high', '-pix_fmt', 'yuv420p', ...rate, ...gop];
+    case 'h264_mf':
+      return ['-c:v', 'h264_mf', '-hw_encoding', '1', '-pix_fmt', 'nv12', ...rate, ...gop];
+    case 'h264_nvenc':
+      return ['-c:v', 'h264_nvenc', '-preset', 'fast', '-profile:v', 'high', '-pix_fmt', 'yuv420p', ...rate, ...gop];
+    case 'h264_qsv':
+      return ['-c:v', 'h264_qsv', '-preset', 'veryfast', '-pix_fmt', 'nv12', ...rate, ...gop];
+    case 'h264_amf':
+      return ['-c:v', 'h264_amf', '-quality', 'speed', '-pix_fmt', 'yuv420p', ...rate, ...gop];
+  }
+}
+
+/** The encoders an ffmpeg build lists (`-encoders`). */
+export async function listedEncoders(ffmpegPath: string): Promise<Set<string>> {
+  const r = await runTool(ffmpegPath, ['-hide_banner', '-encoders'], { maxStdoutBytes: 1 << 20 });
+  return new Set([...r.stdout.toString('utf8').matchAll(/^\s*V\S*\s+(\S+)/gm)].map((m) => m[1]!));
+}
+
+/** Whether the encoder writes a few frames here (its device and driver present). */
+export async function encoderWorks(ffmpegPath: string, encoder: ProxyEncoder): Promise<boolean> {
+  const args = ['-hide_banner', '-nostdin', '-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=25:duration=0.4', ...proxyEncoderArgs(encoder, { videoKbps: 500, gop: 8 }), '-f', 'null', '-'];
+  const r = await runTool(ffmpegPath, args).catch(() => null);
+  return r?.code === 0;
+}
+
+const chosen = new Map<string, Promise<ProxyEncoder>>();
+
+/** The first candidate of the platform that the build lists and that works here; asked once per ffmpeg. */
+export function chooseProxyEncoder(ffmpegPath: string, candidates: readonly ProxyEncoder[] = proxyEncoderCandidates(process.platform)): Promise<ProxyEncoder> {
+  const key = `${ffmpegPath}\n${candidates.join(',')}`;
+  let p = chosen.get(key);
+  if (!p) {
+    p = (async () => {
+      const listed = await listedEncoders(ffmpegPath).catch(() => new Set<string>());
+      for (const c of candidates) if (c !== 'libx264' && listed.has(c) && (await encoderWorks(ffmpegPath, c))) return c;
+      return 'libx264' as const;
+    })();
+    chosen.set(key, p);
+  }
+  return p;
+}

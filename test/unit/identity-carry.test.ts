@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import type { FaceIdentity } from '../../src-main/core/analysis/analysis-types';
+import { IdentityCarry, type CarryOptions, type EmbedGroup } from '../../src-main/core/analysis/identity-carry';
+import type { RawFace } from '../../src-main/core/analysis/workers/yunet.cjs';
+
+const face = (x: number, tag: string): RawFace & { tag: string } => ({ x, y: 0.2, w: 0.2, h: 0.3, score: 0.9, landmarks: [], tag });
+const frameOf = (n: number) => new Uint8Array([n, n, n]);
+const unit = (axis: number) => Float32Array.from({ length: 4 }, (_, i) => (i === axis ? 1 : 0));
+const identity = (embedding: Float32Array): FaceIdentity => ({ model: 'm', eyePx: 30, sharpness: 10, yaw: 0, quality: 0.8, assignable: true, embedding, thumb: new Uint8Array(1) });
+const carriedFrom = (src: FaceIdentity): FaceIdentity => ({ ...src, thumb: null });
+/** Every fourth sample, so a short test shows a track's middle embeddings. */
+const EVERY_FOURTH: CarryOptions = { maxAge: 4, minIou: 0.5, minAgree: 0.5 };
+
+/** Plays the worker: each face embedded gets the embedding of the person its tag names. */
+function embedAll(groups: readonly EmbedGroup[], who: (f: RawFace) => number, log: string[]): void {
+  for (const g of groups) for (const f of g.faces) {
+    f.identity = identity(unit(who(f)));
+    log.push(`${(f as RawFace & { tag: string }).tag}@${g.frame[0]}`);
+  }
+}
+
+describe('IdentityCarry: which faces are embedded and which carry an embedding', () => {
+  it('embeds a steady face at its first sample, every fourth after and at its last; the ones between carry the first', () => {
+    const carry = new IdentityCarry(carriedFrom, EVERY_FOURTH);
+    const faces = Array.from({ length: 10 }, (_, i) => face(0.4, `s${i}`));
+    const log: string[] = [];
+    for (const batch of [faces.slice(0, 4), faces.slice(4, 8), faces.slice(8)]) {
+      const first = faces.indexOf(batch[0]!);
+      embedAll(carry.plan(batch.map((f, k) => ({ frame: frameOf(first + k), faces: [f] }))), () => 0, log);
+      expect(carry.settle()).toEqual([]);
+    }
+    embedAll(carry.finish(), () => 0, log);
+    expect(carry.settle()).toEqual([]);
+    expect(log).toEqual(['s0@0', 's4@4', 's8@8', 's9@9']);
+    for (const f of faces) expect(f.identity?.embedding).toEqual(unit(0));
+    expect(faces.filter((f) => f.identity!.thumb).length).toBe(4);
+  });
+
+  it('embeds each face between two embeddings that disagree, from its own frame (a cut to someone framed alike)', () => {
+    const carry = new IdentityCarry(carriedFrom, EVERY_FOURTH);
+    const faces = Array.from({ length: 5 }, (_, i) => face(0.4, `s${i}`));
+    const log: string[] = [];
+    // Person 0 until sample 2, person 1 from sample 3: sample 4 is the track's next embedding.
+    const who = (f: RawFace) => (faces.indexOf(f as never) < 3 ? 0 : 1);
+    embedAll(carry.plan(faces.map((f, k) => ({ frame: frameOf(k), faces: [f] }))), who, log);
+    const again = carry.settle();
+    expect(again.map((g) => [g.frame[0], g.faces.length])).toEqual([
+      [1, 1],
+      [2, 1],
+      [3, 1],
+    ]);
+    embedAll(again, who, log);
+    expect(faces.map((f) => f.identity!.embedding)).toEqual([unit(0), unit(0), unit(0), unit(1), unit(1)]);
+  });
+
+  it('ends a track that does not go on with an embedding of its last face, from that face frame kept aside', () => {
+    const carry = new IdentityCarry(carriedFrom, EVERY_FOURTH);
+    const a = [face(0.1, 'a0'), face(0.1, 'a1'), face(0.1, 'a2')];
+    const b = [face(0.6, 'b0'), face(0.6, 'b1')];
+    const log: string[] = [];
+    // a is seen three samples, b from the second on; at the fourth sample only b is left.
+    const samples = [{ faces: [a[0]!] }, { faces: [a[1]!, b[0]!] }, { faces: [b[1]!, a[2]!] }, { faces: [] }].map((s, k) => ({ frame: frameOf(k), ...s }));
+    const groups = carry.plan(samples);
+    // The frames are transferred to the worker once planned: what was kept aside must not be them.
+    for (const g of groups) g.frame.fill(99, 1);
+    embedAll(groups, (f) => (a.includes(f as never) ? 0 : 1), log);
+    expect(carry.settle()).toEqual([]);
+    expect(log.sort()).toEqual(['a0@0', 'a2@2', 'b0@1', 'b1@2']);
+    expect(groups.find((g) => g.faces.includes(a[2]!))!.frame).not.toBe(samples[2]!.frame);
+    expect(a[1]!.identity!.embedding).toEqual(unit(0));
+  });
+
+  it('starts again after a sample without an identity frame', () => {
+    const carry = new IdentityCarry(carriedFrom, EVERY_FOURTH);
+    const faces = Array.from({ length: 4 }, (_, i) => face(0.4, `s${i}`));
+    const log: string[] = [];
+    embedAll(carry.plan([{ frame: frameOf(0), faces: [faces[0]!] }, { frame: frameOf(1), faces: [faces[1]!] }, { frame: null, faces: [] }, { frame: frameOf(3), faces: [faces[3]!] }]), () => 0, log);
+    expect(carry.settle()).toEqual([]);
+    expect(log).toEqual(['s0@0', 's1@1', 's3@3']);
+  });
+});
