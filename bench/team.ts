@@ -37,7 +37,7 @@ import vm from 'node:vm';
 import pg from 'pg';
 import { pruneTeamFeed, pullTeamChanges, type TeamCursor } from '../src-main/core/team/server/change-store';
 import { publishClipResults, readClipResults, type ClipResults, type PublishedSegment, type PublishedShot, type PublishedThumbnail } from '../src-main/core/team/server/clip-results-store';
-import { reportFeedRead, upsertSeat } from '../src-main/core/team/server/seat-store';
+import { reportFeedRead, joinSeat } from '../src-main/core/team/server/seat-store';
 import { upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange } from '../src-main/core/team/server/team-marks-store';
 import type { RangeState } from '../src-main/core/team/rules/marks-merge';
 import { adoptTeamClip } from '../src-main/core/team/server/team-clip-store';
@@ -246,8 +246,9 @@ function clipResults(teamClipId: number, c: number, data: Float32Array, pics: { 
   return { clipId: teamClipId, profileId: PROFILE, model: 'bench-model', region: 'asia', shots, segments, thumbnails };
 }
 
-async function seatClient(cluster: PgCluster): Promise<pg.Client> {
-  const c = new pg.Client(cluster.seatConfig());
+/** A connection as the seat `seatId`, on its own login (as `npm run team:seat -- add` makes it). */
+async function seatClient(cluster: PgCluster, seatId: string = randomUUID()): Promise<pg.Client> {
+  const c = new pg.Client((await cluster.seatLogin(seatId)).config);
   await c.connect();
   return c;
 }
@@ -300,9 +301,9 @@ async function catalogPart(tmp: string, json: Record<string, unknown>): Promise<
   const clients: pg.Client[] = [];
   try {
     await cluster.migrate();
-    for (let w = 0; w < WRITERS; w++) clients.push(await seatClient(cluster));
-    const seats = clients.map(() => randomUUID());
-    for (const [w, seatId] of seats.entries()) await upsertSeat(clients[w]!, { seatId, name: `Bench writer ${w + 1}`, roots: ['nas-footage'] });
+    const seats = Array.from({ length: WRITERS }, () => randomUUID());
+    for (const seatId of seats) clients.push(await seatClient(cluster, seatId));
+    for (const [w, seatId] of seats.entries()) await joinSeat(clients[w]!, { seatId, name: `Bench writer ${w + 1}`, roots: ['nas-footage'] });
 
     // The team's clips and their analysis jobs, as seats importing the footage make them.
     const clipIds: number[] = new Array(clipsN);
@@ -373,10 +374,10 @@ async function catalogPart(tmp: string, json: Record<string, unknown>): Promise<
       claimClipIds.push(clip.id);
     }
     const claimClients: pg.Client[] = [];
-    for (let i = 0; i < CLAIMERS; i++) claimClients.push(await seatClient(cluster));
+    const claimSeats = Array.from({ length: CLAIMERS }, () => randomUUID());
+    for (const seatId of claimSeats) claimClients.push(await seatClient(cluster, seatId));
     clients.push(...claimClients);
-    const claimSeats = claimClients.map(() => randomUUID());
-    for (const [i, seatId] of claimSeats.entries()) await upsertSeat(claimClients[i]!, { seatId, name: `Bench claimer ${i + 1}`, roots: [] });
+    for (const [i, seatId] of claimSeats.entries()) await joinSeat(claimClients[i]!, { seatId, name: `Bench claimer ${i + 1}`, roots: [] });
     const lookLat: number[] = [];
     const claimedLat: number[] = [];
     const claimsOf = new Map<number, number>();

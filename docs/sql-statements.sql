@@ -1642,12 +1642,12 @@ SELECT shot_idx, kind, file_name, width, height, frames, time_s, image FROM team
 -- ===== src-main/core/team/server/journal-store.ts (4)
 -- recordTeamUpload
 INSERT INTO team.uploads (request_id, region, storage_keys, seat_id) VALUES ($1, $2, $3::jsonb, $4)
-ON CONFLICT (request_id, region) DO UPDATE SET storage_keys = excluded.storage_keys, seat_id = excluded.seat_id, at = now();
+ON CONFLICT (request_id, region) DO UPDATE SET storage_keys = excluded.storage_keys, at = now() WHERE team.uploads.seat_id = excluded.seat_id;
 -- found
 SELECT request_id, storage_keys::text AS keys FROM team.uploads WHERE region = $1 AND request_id = ANY($2::text[]);
 -- recordTeamTask
 INSERT INTO team.tasks (upload_request_id, kind, region, task_id, seat_id) VALUES ($1, $2, $3, $4, $5)
-ON CONFLICT (upload_request_id, kind, region) DO UPDATE SET task_id = excluded.task_id, seat_id = excluded.seat_id, at = now();
+ON CONFLICT (upload_request_id, kind, region) DO UPDATE SET task_id = excluded.task_id, at = now() WHERE team.tasks.seat_id = excluded.seat_id;
 -- found
 SELECT upload_request_id, kind, task_id FROM team.tasks WHERE region = $1 AND upload_request_id = ANY($2::text[]);
 
@@ -1666,10 +1666,15 @@ SELECT max(version) AS version FROM team.schema_migrations;
 -- applyMigration
 INSERT INTO team.schema_migrations (version, name, sha256) VALUES ($1, $2, $3);
 
--- ===== src-main/core/team/server/seat-store.ts (2)
--- upsertSeat
-INSERT INTO team.seats (seat_id, name, roots) VALUES ($1, $2, $3)
-ON CONFLICT (seat_id) DO UPDATE SET name = excluded.name, roots = excluded.roots, last_seen_at = now();
+-- ===== src-main/core/team/server/seat-login-store.ts (3)
+-- exists
+SELECT 1 FROM pg_roles WHERE rolname = $1;
+-- released
+SELECT * FROM team.retire_seat_login($1);
+-- removeSeatLogin
+SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1;
+
+-- ===== src-main/core/team/server/seat-store.ts (1)
 -- reportFeedRead
 UPDATE team.seats SET feed_read_to = least(pg_snapshot_xmin($2::pg_snapshot), pg_snapshot_xmin(pg_current_snapshot())), feed_read_at = now(), last_seen_at = now()
 WHERE seat_id = $1;

@@ -1,8 +1,9 @@
--- Prepares a PostgreSQL (15 or later) database for a Reelscout team library. Run once by the
--- server's administrator, connected to the team's database (it must exist: `createdb reelscout_team`):
+-- Prepares a PostgreSQL (15 or later) database for a Reelscout team library. Run by the server's
+-- administrator, connected to the team's database (it must exist: `createdb reelscout_team`):
 --   psql -d reelscout_team -v ON_ERROR_STOP=1 -f scripts/team-server-setup.sql
---   psql -d reelscout_team -c '\password reelscout_seat'
--- Safe to run again. The tables themselves come from the app's numbered migrations
+-- then the migrations (`npm run team:migrate`), then one login per seat (`npm run team:seat -- add NAME`).
+-- Safe to run again, and run again by a team moving to a role per seat (README, "Team library").
+-- The tables themselves come from the app's numbered migrations
 -- (src-main/core/team/server/migrations), applied by the migration runner as reelscout_owner.
 
 DO $$
@@ -11,19 +12,40 @@ BEGIN
   IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'reelscout_owner') THEN
     CREATE ROLE reelscout_owner NOLOGIN;
   END IF;
-  -- what every workstation logs in as: DML on the shared tables, granted by the migrations
+  -- the seats' group: every seat's own LOGIN role (scripts/team-seat.ts) is a member; nobody logs in
+  -- as it; its privileges are granted by team migration 0011
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'reelscout_seats') THEN
+    CREATE ROLE reelscout_seats NOLOGIN;
+  END IF;
+  -- the role every seat shared before migration 0011: migrations 0001-0010 grant to it, 0011 takes
+  -- everything back. It exists so they apply; nobody logs in as it any more.
   IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'reelscout_seat') THEN
-    CREATE ROLE reelscout_seat LOGIN CONNECTION LIMIT 100;
+    CREATE ROLE reelscout_seat NOLOGIN;
   END IF;
   -- nobody else may connect or make temporary tables; seats may connect
   EXECUTE format('REVOKE ALL ON DATABASE %I FROM PUBLIC', current_database());
-  EXECUTE format('GRANT CONNECT ON DATABASE %I TO reelscout_seat', current_database());
+  EXECUTE format('REVOKE ALL ON DATABASE %I FROM reelscout_seat', current_database());
+  EXECUTE format('GRANT CONNECT ON DATABASE %I TO reelscout_seats', current_database());
 END $$;
 
--- limits against a runaway session holding locks or the change cursor's xmin back
-ALTER ROLE reelscout_seat SET statement_timeout = '30s';
-ALTER ROLE reelscout_seat SET idle_in_transaction_session_timeout = '60s';
+-- The shared role stops working: no login, no session settings of its own.
+ALTER ROLE reelscout_seat NOLOGIN;
+ALTER ROLE reelscout_seat RESET ALL;
 
 REVOKE ALL ON SCHEMA public FROM PUBLIC;
 CREATE SCHEMA IF NOT EXISTS team AUTHORIZATION reelscout_owner;
-GRANT USAGE ON SCHEMA team TO reelscout_seat;
+REVOKE ALL ON SCHEMA team FROM reelscout_seat;
+GRANT USAGE ON SCHEMA team TO reelscout_seats;
+
+-- Advisory locks are the migration runner's and the owner's (team.prune_feed): a seat taking the
+-- migration lock would hold every update of the schema back. PostgreSQL grants them to everyone.
+DO $$
+DECLARE
+  f regprocedure;
+BEGIN
+  FOR f IN SELECT p.oid::regprocedure FROM pg_proc p WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.proname LIKE 'pg\_%advisory%lock%'
+  LOOP
+    EXECUTE format('REVOKE EXECUTE ON FUNCTION %s FROM PUBLIC', f);
+    EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO reelscout_owner', f);
+  END LOOP;
+END $$;

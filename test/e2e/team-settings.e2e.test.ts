@@ -5,12 +5,13 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TeamStatus } from '../../src-shared/contract/team';
 import { fingerprintFile } from '../../src-main/core/library/fingerprint';
 import { publishClipResults } from '../../src-main/core/team/server/clip-results-store';
-import { upsertSeat } from '../../src-main/core/team/server/seat-store';
+import { joinSeat } from '../../src-main/core/team/server/seat-store';
+import { lookAtClipJob } from '../../src-main/core/team/server/team-job-store';
 import { adoptTeamClip, recordTeamClipLocation } from '../../src-main/core/team/server/team-clip-store';
 import { DEFAULT_TENSOR_PROFILE } from '../../src-main/core/tensors/tensor-profile';
 import { callOk } from '../helpers/app-call';
 import { mediaFile, tempDir } from '../helpers/paths';
-import { describeWithPostgres, SEAT_ROLE, startPgCluster, TEAM_DATABASE, type PgCluster } from '../helpers/pg-cluster';
+import { describeWithPostgres, startPgCluster, TEAM_DATABASE, type PgCluster } from '../helpers/pg-cluster';
 import { launchApp, type E2eApp } from './harness';
 import { readTeamMigrations } from '../../src-main/core/team/server/migrate-team';
 
@@ -26,12 +27,14 @@ describeWithPostgres('team library in Settings', () => {
   let cluster: PgCluster;
   let e: E2eApp;
   let password: string;
+  let role: string;
   const seatName = 'Edit bay 2';
 
   beforeAll(async () => {
     cluster = await startPgCluster();
     await cluster.migrate();
-    password = String(cluster.seatConfig().password);
+    // The seat's own login, as the administrator adds it (npm run team:seat -- add).
+    ({ password, role } = await cluster.addSeat());
     e = await launchApp({ viewport: { width: 1280, height: 720 } });
   }, 120_000);
   afterAll(async () => {
@@ -64,12 +67,12 @@ describeWithPostgres('team library in Settings', () => {
     expect(order).toEqual(['team-port', 'team-database', 'team-user', 'team-password']);
     await page.fill('#team-port', String(cluster.port));
     await page.fill('#team-database', TEAM_DATABASE);
-    await page.fill('#team-user', SEAT_ROLE);
+    await page.fill('#team-user', role);
     await page.fill('#team-password', 'not-the-password');
     await page.selectOption('#team-sslmode', 'disable');
     await page.fill('#team-seat', seatName);
     await page.click('[data-action="team-check"]');
-    await expect.poll(() => page.locator('[data-testid="team-result"]').innerText(), { timeout: 20_000 }).toMatch(/^auth: the team server refused the password of reelscout_seat$/);
+    await expect.poll(() => page.locator('[data-testid="team-result"]').innerText(), { timeout: 20_000 }).toBe(`auth: the team server refused the password of ${role}`);
     expect(await callOk<TeamStatus>(e.app.core, 'team.status')).toEqual({ mode: 'solo' });
     await e.screenshot('team-check-auth-1280x720');
   });
@@ -81,7 +84,7 @@ describeWithPostgres('team library in Settings', () => {
     await expect.poll(() => page.locator('[data-testid="team-result"]').innerText(), { timeout: 20_000 }).toBe(`Connected · team schema version ${LATEST}`);
     await page.focus('#team-seat');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.locator('[data-testid="team-mode"]').innerText(), { timeout: 20_000 }).toContain(`the seat ${seatName} of the team library on ${SEAT_ROLE}@127.0.0.1:${cluster.port}/${TEAM_DATABASE}`);
+    await expect.poll(() => page.locator('[data-testid="team-mode"]').innerText(), { timeout: 20_000 }).toContain(`the seat ${seatName} of the team library on ${role}@127.0.0.1:${cluster.port}/${TEAM_DATABASE}`);
     expect(await page.locator('[data-testid="team-last-check"]').innerText()).toMatch(new RegExp(`: Connected · team schema version ${LATEST}$`));
     // The seat runtime started with the join: its link is up (this catalog has no clips yet).
     await expect.poll(() => page.locator('[data-testid="team-activity"]').innerText(), { timeout: 20_000 }).toBe('Online · 0 clips shared with the team, 0 indexed here, 0 by other seats');
@@ -110,13 +113,16 @@ describeWithPostgres('team library in Settings', () => {
       const poster = path.join(tmp.dir, 'poster.jpg');
       execFileSync('ffmpeg', ['-v', 'error', '-ss', '1', '-i', clipFile, '-frames:v', '1', '-vf', 'scale=320:-2', '-y', poster]);
       const other = '00000000-0000-4000-8000-0000000000b1';
-      const c = await cluster.connect(cluster.seatConfig());
-      await upsertSeat(c, { seatId: other, name: 'Bay 1', roots: [] });
+      const c = await cluster.connectSeat(other);
+      await joinSeat(c, { seatId: other, name: 'Bay 1', roots: [] });
       const team = await adoptTeamClip(c, { fingerprint: await fingerprintFile(clipFile, fs.statSync(clipFile).size), sizeBytes: fs.statSync(clipFile).size, fileName: 'mdn_flower.mp4', seatId: other });
       await recordTeamClipLocation(c, { clipId: team.id, rootKey: 'nas', relPath: 'Jobs/Tide/Day1/mdn_flower.mp4', seatId: other });
       const shot = { idx: 0, startS: 0, endS: 5, startFrame: 0, endFrame: 120, cutScore: null, transition: null, analysis: null };
       const thumbnails = [{ shotIdx: 0, kind: 'poster' as const, fileName: 'poster.jpg', width: 320, height: 180, frames: null, timeS: 1, image: fs.readFileSync(poster) }];
-      expect(await publishClipResults(c, other, null, { clipId: team.id, profileId: DEFAULT_TENSOR_PROFILE.id, model: 'm', region: 'asia', shots: [shot], segments: [], thumbnails })).toMatchObject({ ok: true });
+      // Published by the holder of the clip's job, as the server requires (team migration 0011).
+      const look = await lookAtClipJob(c, { seat: other, clipId: team.id, stage: 'analysis', profileId: DEFAULT_TENSOR_PROFILE.id, leaseMs: 30_000 });
+      if (look.kind !== 'claimed') throw new Error(`Bay 1 did not claim the clip: ${look.kind}`);
+      expect(await publishClipResults(c, other, look.job, { clipId: team.id, profileId: DEFAULT_TENSOR_PROFILE.id, model: 'm', region: 'asia', shots: [shot], segments: [], thumbnails })).toMatchObject({ ok: true });
       await c.end();
 
       await page.click('[data-nav="library"]');

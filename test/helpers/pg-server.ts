@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { migrateTeamSchema } from '../../src-main/core/team/server/migrate-team';
+import { addSeatLogin } from '../../src-main/core/team/server/seat-login-store';
 import type { TeamConnectionSettings } from '../../src-shared/contract/team';
 import { REPO_ROOT } from './paths';
 
@@ -13,7 +14,8 @@ import { REPO_ROOT } from './paths';
  * A throwaway PostgreSQL cluster for the team library's tests: initdb + pg_ctl in a temp folder, on
  * a free loopback port, as an unprivileged user (initdb and postgres refuse root: as root the server
  * runs as `nobody` through setpriv). The team database is prepared by the administrator's own script
- * (scripts/team-server-setup.sql), so the seat role the tests use has exactly the app's privileges.
+ * (scripts/team-server-setup.sql), and each seat's login is made as `npm run team:seat -- add` makes
+ * it (seat-login-store.ts), so the seats the tests use have exactly the app's privileges.
  */
 
 /** The folder of the server programs: REELSCOUT_PG_BIN when set (only there), on PATH, else Debian's newest /usr/lib/postgresql/N/bin. */
@@ -37,16 +39,30 @@ export const PG_BIN = findPgBin();
 export const PG_MISSING = 'skipped: initdb/pg_ctl not found in REELSCOUT_PG_BIN, on PATH or under /usr/lib/postgresql/*/bin (apt-get install postgresql)';
 
 export const TEAM_DATABASE = 'reelscout_team';
-export const SEAT_ROLE = 'reelscout_seat';
+
+/** A seat's own login, as the administrator hands it over: its role, its one-time password. */
+export interface SeatLogin {
+  role: string;
+  password: string;
+  /** Over TCP with its password (scram-sha-256). */
+  config: pg.ClientConfig;
+  /** What the seat's Settings form holds for this cluster (over TCP, no TLS), under `seatName`. */
+  settings(seatName: string): TeamConnectionSettings;
+}
 
 export interface PgCluster {
   port: number;
   /** The administrator (superuser, over the cluster's unix socket): migrations and test set-up only. */
   adminConfig(database?: string): pg.ClientConfig;
-  /** A seat: the app's role, over TCP with its password (scram-sha-256). */
-  seatConfig(): pg.ClientConfig;
-  /** What a seat's Settings form holds for this cluster (over TCP, no TLS), under `seatName`. */
-  seatSettings(seatName: string): TeamConnectionSettings;
+  /**
+   * A new seat login (the migrations must have run): bound to `seatId` when given, else to the seat
+   * id of its first join, as `npm run team:seat -- add NAME [--seat UUID]` makes it.
+   */
+  addSeat(o?: { seatId?: string }): Promise<SeatLogin>;
+  /** The login bound to `seatId`, made on first use (store-level tests that name their seats). */
+  seatLogin(seatId: string): Promise<SeatLogin>;
+  /** A connection as the seat `seatId` (its own login). */
+  connectSeat(seatId: string): Promise<pg.Client>;
   /** A connected client; ended by `stop` if the test has not ended it. */
   connect(config: pg.ClientConfig): Promise<pg.Client>;
   /** With `tls`: the PEM of the throwaway CA that signed the server's certificate (for `localhost` only). */
@@ -142,7 +158,6 @@ export async function startPgCluster(opts: { tls?: boolean; settings?: Record<st
   start();
 
   const clients = new Set<pg.Client>();
-  const seatPassword = randomBytes(18).toString('base64url');
   const adminConfig = (database = TEAM_DATABASE): pg.ClientConfig => ({ host: dir, port, user: ADMIN, database });
   const connect = async (config: pg.ClientConfig) => {
     const c = new pg.Client(config);
@@ -159,17 +174,36 @@ export async function startPgCluster(opts: { tls?: boolean; settings?: Record<st
   const admin = await connect(adminConfig());
   // The administrator's set-up, as a team's administrator runs it (roles, schema, database privileges).
   await admin.query(fs.readFileSync(path.join(REPO_ROOT, 'scripts', 'team-server-setup.sql'), 'utf8'));
-  // What `\password reelscout_seat` does in psql, without a literal in the statement: the server quotes it.
-  await admin.query("SELECT set_config('reelscout.seat_password', $1, false)", [seatPassword]);
-  await admin.query(`DO $$ BEGIN EXECUTE format('ALTER ROLE ${SEAT_ROLE} PASSWORD %L', current_setting('reelscout.seat_password')); END $$`);
   await admin.end();
+
+  const addSeat = async (o: { seatId?: string } = {}): Promise<SeatLogin> => {
+    const c = await connect(adminConfig());
+    try {
+      const { role, password } = await addSeatLogin(c, { name: `seat_${randomBytes(5).toString('hex')}`, seatId: o.seatId });
+      return {
+        role,
+        password,
+        config: { host: '127.0.0.1', port, user: role, password, database: TEAM_DATABASE },
+        settings: (seatName) => ({ host: '127.0.0.1', port, database: TEAM_DATABASE, user: role, sslmode: 'disable', seatName }),
+      };
+    } finally {
+      await c.end();
+    }
+  };
+  const logins = new Map<string, Promise<SeatLogin>>();
+  const seatLogin = (seatId: string): Promise<SeatLogin> => {
+    const known = logins.get(seatId) ?? addSeat({ seatId });
+    logins.set(seatId, known);
+    return known;
+  };
 
   return {
     port,
     caPem: certs ? fs.readFileSync(certs.ca, 'utf8') : null,
     adminConfig,
-    seatConfig: () => ({ host: '127.0.0.1', port, user: SEAT_ROLE, password: seatPassword, database: TEAM_DATABASE }),
-    seatSettings: (seatName) => ({ host: '127.0.0.1', port, database: TEAM_DATABASE, user: SEAT_ROLE, sslmode: 'disable', seatName }),
+    addSeat,
+    seatLogin,
+    connectSeat: async (seatId) => connect((await seatLogin(seatId)).config),
     connect,
     async migrate() {
       const c = await connect(adminConfig());

@@ -221,7 +221,6 @@ export async function startTeamSeats(o: TeamSeatsOptions = {}): Promise<TeamSeat
   };
   try {
     await cluster.migrate();
-    const seatConfig = cluster.seatConfig();
     for (let i = 0; i < n; i++) {
       const name = String.fromCharCode(65 + i);
       // Three mount points of one share, as three workstations name it.
@@ -232,8 +231,10 @@ export async function startTeamSeats(o: TeamSeatsOptions = {}): Promise<TeamSeat
       await seat.start();
       // Joined before the service is set up: a seat set up alone first encodes the search's reference queries itself.
       if (o.join !== false) {
-        const settings: TeamConnectionSettings = cluster.seatSettings(`Edit bay ${name}`);
-        const joined = await seat.value<{ seatId: string }>('team.configure', { settings, password: String(seatConfig.password) });
+        // Each seat with its own login, as the administrator adds it (npm run team:seat -- add).
+        const login = await cluster.addSeat();
+        const settings: TeamConnectionSettings = login.settings(`Edit bay ${name}`);
+        const joined = await seat.value<{ seatId: string }>('team.configure', { settings, password: login.password });
         seat.seatId = joined.seatId;
       }
       await seat.value('settings.update', { baseUrls: { asia: emulator.url } });

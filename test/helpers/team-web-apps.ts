@@ -16,14 +16,15 @@ export async function joinedWebApps(o: { dir: string; cluster: PgCluster; emulat
   const renderer = path.join(o.dir, 'renderer');
   fs.mkdirSync(renderer, { recursive: true });
   fs.writeFileSync(path.join(renderer, 'index.html'), '<!doctype html>');
-  const seat = o.cluster.seatConfig();
   const apps: WebApp[] = [];
   const mounts: string[] = [];
   for (const name of o.names) {
     const app = await startWebApp({ dataDir: path.join(o.dir, `data-${name}`), rendererDir: renderer, teamLeaseMs: o.teamLeaseMs });
     apps.push(app);
-    const settings: TeamConnectionSettings = o.cluster.seatSettings(`Bay ${name}`);
-    await callOk(app.core, 'team.configure', { settings, password: String(seat.password) });
+    // Each seat with its own login, as the administrator adds it (npm run team:seat -- add).
+    const login = await o.cluster.addSeat();
+    const settings: TeamConnectionSettings = login.settings(`Bay ${name}`);
+    await callOk(app.core, 'team.configure', { settings, password: login.password });
     await callOk(app.core, 'settings.update', { baseUrls: { asia: o.emulatorUrl } });
     await callOk(app.core, 'settings.setApiKey', { key: o.apiKey });
     const mount = path.join(o.dir, `mount-${name}`);

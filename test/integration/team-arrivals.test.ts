@@ -38,7 +38,8 @@ describeWithPostgres('team library: other seats\' clips arrive on a seat that mo
     fs.mkdirSync(renderer, { recursive: true });
     const app = await startWebApp({ dataDir: path.join(tmp.dir, `data-${name}`), rendererDir: renderer, teamLeaseMs: 6000 });
     apps[name] = app;
-    await callOk(app.core, 'team.configure', { settings: cluster.seatSettings(`Bay ${name}`), password: String(cluster.seatConfig().password) });
+    const login = await cluster.addSeat();
+    await callOk(app.core, 'team.configure', { settings: login.settings(`Bay ${name}`), password: login.password });
     await callOk(app.core, 'settings.update', { baseUrls: { asia: emu.url } });
     await callOk(app.core, 'settings.setApiKey', { key: KEY });
     return app;

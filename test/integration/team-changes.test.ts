@@ -2,9 +2,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TeamChangeListener, type TeamWake } from '../../src-main/core/team/seat/change-listener';
 import { currentTeamCursor, pullTeamChanges, type TeamChange } from '../../src-main/core/team/server/change-store';
-import { upsertSeat } from '../../src-main/core/team/server/seat-store';
+import { joinSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip, recordTeamClipLocation } from '../../src-main/core/team/server/team-clip-store';
-import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+import { describeWithPostgres, startPgCluster, type PgCluster, type SeatLogin } from '../helpers/pg-cluster';
 
 /**
  * How a change made on one seat reaches the others: the feed read with a snapshot cursor (exact even
@@ -13,7 +13,8 @@ import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers
  */
 const SEAT = '00000000-0000-4000-8000-0000000000a1';
 let n = 0;
-const clip = () => ({ fingerprint: (++n).toString(16).padStart(64, 'c'), sizeBytes: n, fileName: `C${n}.mov`, seatId: SEAT });
+const SEAT_2 = '00000000-0000-4000-8000-0000000000b2';
+const clip = (seatId: string = SEAT) => ({ fingerprint: (++n).toString(16).padStart(64, 'c'), sizeBytes: n, fileName: `C${n}.mov`, seatId });
 const keysOf = (cs: TeamChange[], table = 'clips') => cs.filter((c) => c.table === table).map((c) => Number(c.rowKey));
 
 /** Resolves with the first wake-up that matches, or rejects after `ms` (a bounded wait, not a timing assertion). */
@@ -38,20 +39,26 @@ function waitFor(what: string, wakes: TeamWake[], match: (w: TeamWake) => boolea
 describeWithPostgres('team change feed on PostgreSQL', () => {
   let cluster: PgCluster;
   let admin: pg.Client;
+  let seatLogin: SeatLogin;
   beforeAll(async () => {
     cluster = await startPgCluster();
     await cluster.migrate();
     admin = await cluster.connect(cluster.adminConfig());
-    const s = await cluster.connect(cluster.seatConfig());
-    await upsertSeat(s, { seatId: SEAT, name: 'Edit A', roots: ['nas-footage'] });
+    seatLogin = await cluster.seatLogin(SEAT);
+    const s = await cluster.connect(seatLogin.config);
+    await joinSeat(s, { seatId: SEAT, name: 'Edit A', roots: ['nas-footage'] });
     await s.end();
+    const s2 = await cluster.connectSeat(SEAT_2);
+    await joinSeat(s2, { seatId: SEAT_2, name: 'Edit B', roots: ['nas-footage'] });
+    await s2.end();
   });
   afterAll(async () => {
     await cluster?.stop();
   });
 
   it('two writers committing out of order: the snapshot cursor sees both, each once', async () => {
-    const [reader, a, b] = await Promise.all([0, 1, 2].map(() => cluster.connect(cluster.seatConfig())));
+    // Two seats: one seat's writing transactions take its write budget's row in turn (team migration 0009).
+    const [reader, a, b] = [await cluster.connect(seatLogin.config), await cluster.connect(seatLogin.config), await cluster.connectSeat(SEAT_2)];
     let cursor = await currentTeamCursor(reader!);
     const seen: TeamChange[] = [];
     const pull = async () => {
@@ -63,7 +70,7 @@ describeWithPostgres('team change feed on PostgreSQL', () => {
     await a!.query('BEGIN');
     const slow = await adoptTeamClip(a!, clip()); // takes its feed id first, commits last
     await b!.query('BEGIN');
-    const fast = await adoptTeamClip(b!, clip());
+    const fast = await adoptTeamClip(b!, clip(SEAT_2));
     await b!.query('COMMIT');
     await pull(); // between the two commits
     expect(keysOf(seen)).toEqual([fast.id]);
@@ -80,7 +87,7 @@ describeWithPostgres('team change feed on PostgreSQL', () => {
   });
 
   it('reads inserts, updates and deletes of both tables, in pages', async () => {
-    const seat = await cluster.connect(cluster.seatConfig());
+    const seat = await cluster.connect(seatLogin.config);
     const since = await currentTeamCursor(seat);
     const made = [];
     for (let i = 0; i < 5; i++) made.push(await adoptTeamClip(seat, clip()));
@@ -102,13 +109,13 @@ describeWithPostgres('team change feed on PostgreSQL', () => {
     const wakes: TeamWake[] = [];
     const lost: string[] = [];
     const listener = new TeamChangeListener({
-      newClient: () => new pg.Client({ ...cluster.seatConfig(), application_name: 'team-listener-test' }),
+      newClient: () => new pg.Client({ ...seatLogin.config, application_name: 'team-listener-test' }),
       onWake: (w) => wakes.push(w),
       onDisconnect: (e) => lost.push(e.message),
       firstRetryMs: 300,
     });
-    const writer = await cluster.connect(cluster.seatConfig());
-    const reader = await cluster.connect(cluster.seatConfig());
+    const writer = await cluster.connect(seatLogin.config);
+    const reader = await cluster.connect(seatLogin.config);
     try {
       listener.start();
       await waitFor('first connection', wakes, (w) => w.reason === 'connected');

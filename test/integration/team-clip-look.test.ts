@@ -5,15 +5,14 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { ClipSharing } from '../../src-main/core/pipeline/clip-sharing';
 import { createSegmentStore } from '../../src-main/core/pipeline/service-cache/segment-store';
-import { publishClipResults } from '../../src-main/core/team/server/clip-results-store';
-import { upsertSeat } from '../../src-main/core/team/server/seat-store';
+import { joinSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import { lookAtClipJob } from '../../src-main/core/team/server/team-job-store';
 import { readTeamMigrations } from '../../src-main/core/team/server/migrate-team';
 import type { TeamLink } from '../../src-main/core/team/seat/team-link';
 import { TeamSeat } from '../../src-main/core/team/seat/team-seat';
 import { tempDir } from '../helpers/paths';
-import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+import { describeWithPostgres, startPgCluster, type PgCluster, type SeatLogin } from '../helpers/pg-cluster';
 import { insertClip, insertVolume, openTestCatalog } from '../helpers/search-catalog';
 
 /**
@@ -69,6 +68,7 @@ describeWithPostgres('the look before a clip\'s analysis on PostgreSQL', () => {
   let cluster: PgCluster;
   let admin: pg.Client;
   const seats: Seat[] = [];
+  const logins = new Map<string, SeatLogin>();
 
   function seat(seatId: string, name: string): Seat {
     const dir = path.join(tmp.dir, name);
@@ -76,8 +76,8 @@ describeWithPostgres('the look before a clip\'s analysis on PostgreSQL', () => {
     const db = openTestCatalog(dir);
     const clipId = insertClip(db, { volumeId: insertVolume(db, `/mnt/${name}`), relPath: 'A001.mov', fingerprint: FINGERPRINT, sizeBytes: 4242 });
     const inner = new TeamSeat({
-      settings: cluster.seatSettings(`Edit ${name}`),
-      password: String(cluster.seatConfig().password),
+      settings: logins.get(seatId)!.settings(`Edit ${name}`),
+      password: logins.get(seatId)!.password,
       seatId,
       db,
       appSchemaVersion: readTeamMigrations().at(-1)!.version,
@@ -103,10 +103,12 @@ describeWithPostgres('the look before a clip\'s analysis on PostgreSQL', () => {
     cluster = await startPgCluster();
     await cluster.migrate();
     admin = await cluster.connect(cluster.adminConfig());
-    const c = await cluster.connect(cluster.seatConfig());
-    await upsertSeat(c, { seatId: SEAT_A, name: 'Edit A', roots: [] });
-    await upsertSeat(c, { seatId: SEAT_B, name: 'Edit B', roots: [] });
-    await c.end();
+    for (const [seatId, name] of [[SEAT_A, 'Edit A'], [SEAT_B, 'Edit B']] as const) {
+      logins.set(seatId, await cluster.seatLogin(seatId));
+      const c = await cluster.connectSeat(seatId);
+      await joinSeat(c, { seatId, name, roots: [] });
+      await c.end();
+    }
   });
   afterAll(async () => {
     for (const s of seats) {
@@ -156,10 +158,11 @@ describeWithPostgres('the look before a clip\'s analysis on PostgreSQL', () => {
   });
 
   it('the look itself: a clip the team has results of is adopted, and no job is made for it', async () => {
-    const c = await cluster.connect(cluster.seatConfig());
-    const clip = await adoptTeamClip(c, { fingerprint: 'd'.repeat(64), sizeBytes: 1, fileName: 'B001.mov', seatId: SEAT_A });
+    const c = await cluster.connectSeat(SEAT_B);
+    const clip = await adoptTeamClip(c, { fingerprint: 'd'.repeat(64), sizeBytes: 1, fileName: 'B001.mov', seatId: SEAT_B });
     const look = { seat: SEAT_B, clipId: clip.id, stage: 'analysis' as const, profileId: PROFILE, leaseMs: 30_000 };
-    expect(await publishClipResults(c, SEAT_A, null, { clipId: clip.id, profileId: PROFILE, model: 'm', region: 'asia', shots: [], segments: [], thumbnails: [] })).toEqual({ ok: true, published: true });
+    // The team has its results (written as the administrator: a seat publishes only under a job it holds).
+    await admin.query("INSERT INTO team.clip_results (clip_id, profile_id, model, region, shots, segment_count, published_by) VALUES ($1, $2, 'm', 'asia', '[]', 0, $3)", [clip.id, PROFILE, SEAT_A]);
     expect(await lookAtClipJob(c, look)).toEqual({ kind: 'published' });
     expect((await admin.query('SELECT id FROM team.jobs WHERE clip_id = $1', [clip.id])).rows).toEqual([]);
     // In another profile the team has nothing yet: the first look makes the job, already this seat's.

@@ -9,7 +9,7 @@ import { fingerprintFile } from '../../src-main/core/library/fingerprint';
 import { TeamClipArrivals } from '../../src-main/core/library/team-clip-arrivals';
 import type { TeamLink } from '../../src-main/core/team/seat/team-link';
 import { migrateTeamSchema, readTeamMigrations } from '../../src-main/core/team/server/migrate-team';
-import { upsertSeat } from '../../src-main/core/team/server/seat-store';
+import { joinSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip, recordTeamClipLocation } from '../../src-main/core/team/server/team-clip-store';
 import type { Logger } from '../../src-main/core/util/logger';
 import { tempDir } from '../helpers/paths';
@@ -33,9 +33,9 @@ describeWithPostgres('team library: a clip\'s place on a share is confined when 
   const share = path.join(tmp.dir, 'share');
   const A = randomUUID();
   const B = randomUUID();
-  const insertPlace = (clipId: number, relPath: string) =>
-    seat.query("INSERT INTO team.clip_locations (clip_id, root_key, rel_path, seen_by) VALUES ($1, 'share', $2, $3)", [clipId, relPath, A]);
-  const clipOf = async (fingerprint: string, sizeBytes = SIZE) => (await adoptTeamClip(seat, { fingerprint, sizeBytes, fileName: 'x.mov', seatId: A })).id;
+  const insertPlace = (clipId: number, relPath: string, by: pg.Client = seat) =>
+    by.query("INSERT INTO team.clip_locations (clip_id, root_key, rel_path, seen_by) VALUES ($1, 'share', $2, $3)", [clipId, relPath, A]);
+  const clipOf = async (fingerprint: string, sizeBytes = SIZE, by: pg.Client = seat) => (await adoptTeamClip(by, { fingerprint, sizeBytes, fileName: 'x.mov', seatId: A })).id;
   const bytes = (fill: string) => Buffer.alloc(SIZE, fill);
 
   beforeAll(async () => {
@@ -45,13 +45,14 @@ describeWithPostgres('team library: a clip\'s place on a share is confined when 
     const known = readTeamMigrations();
     const before = known.findIndex((m) => m.name === 'clip_locations_confined');
     await migrateTeamSchema(admin, known.slice(0, before));
-    seat = await cluster.connect(cluster.seatConfig());
-    await upsertSeat(seat, { seatId: A, name: 'Bay A', roots: ['share'] });
-    await upsertSeat(seat, { seatId: B, name: 'Bay B', roots: ['share'] });
-    const old = await clipOf('0'.repeat(32));
-    await insertPlace(old, 'Day1/../../../home/editor/.ssh/id_ed25519');
-    await insertPlace(old, 'Day1/kept.mov');
+    // Written as the administrator: seats have their own logins only from migration 0011 on.
+    await admin.query("INSERT INTO team.seats (seat_id, name, roots) VALUES ($1, 'Bay A', '{share}'), ($2, 'Bay B', '{share}')", [A, B]);
+    const old = await clipOf('0'.repeat(32), SIZE, admin);
+    await insertPlace(old, 'Day1/../../../home/editor/.ssh/id_ed25519', admin);
+    await insertPlace(old, 'Day1/kept.mov', admin);
     await migrateTeamSchema(admin, known);
+    seat = await cluster.connectSeat(A);
+    await joinSeat(seat, { seatId: A, name: 'Bay A', roots: ['share'] });
     db = openCatalog(path.join(tmp.dir, 'catalog-B.db'));
   }, 120_000);
 
@@ -72,7 +73,8 @@ describeWithPostgres('team library: a clip\'s place on a share is confined when 
     const clip = await clipOf('1'.repeat(32));
     for (const bad of ['..', '../x.mov', 'Day1/../../x.mov', './x.mov', 'a/./x.mov', 'a//x.mov', 'a/', '/etc/passwd', 'C:/x.mov', 'C:\\x.mov', '\\\\server\\x.mov', 'a\\..\\x.mov', 'a/.. /x.mov', 'x\n.mov', 'x\u007f.mov', 'x\u202egpj.mov', 'a'.repeat(1025)]) {
       await expect(insertPlace(clip, bad), JSON.stringify(bad)).rejects.toMatchObject({ code: '23514' });
-      await expect(seat.query("UPDATE team.clip_locations SET rel_path = $1 WHERE rel_path = 'Day1/kept.mov'", [bad]), JSON.stringify(bad)).rejects.toMatchObject({ code: '23514' });
+      // A place is never rewritten by a seat (team migration 0011: no UPDATE of rel_path), checked or not.
+      await expect(seat.query("UPDATE team.clip_locations SET rel_path = $1 WHERE rel_path = 'Day1/kept.mov'", [bad]), JSON.stringify(bad)).rejects.toMatchObject({ code: '42501' });
     }
     // The seat does not send one in the first place.
     expect(await recordTeamClipLocation(seat, { clipId: clip, rootKey: 'share', relPath: '../x.mov', seatId: A })).toMatchObject({ kind: 'invalid' });

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { migrateTeamSchema, readTeamMigrations } from '../../src-main/core/team/server/migrate-team';
 import { teamErrorOf } from '../../src-main/core/team/server/pg-errors';
-import { seatSessionOptions, upsertSeat } from '../../src-main/core/team/server/seat-store';
+import { joinSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import { upsertTeamRange } from '../../src-main/core/team/server/team-marks-store';
 import { TEAM_BOUNDS, utf8Bytes } from '../../src-main/core/team/rules/team-bounds';
@@ -15,8 +15,8 @@ const MB = 2 ** 20;
 const BURST = 200_000;
 
 /**
- * A feed that stays small (issue 40 item 3), on a real PostgreSQL with each seat's own credentials and
- * connection options, as the app connects: the server refuses a text or payload over its size however
+ * A feed that stays small (issue 40 item 3), on a real PostgreSQL with each seat's own credentials, as
+ * the app connects: the server refuses a text or payload over its size however
  * a seat's role writes it, a migration over a team that already holds oversized rows cuts them, and a
  * seat writing beyond its budget is refused with RS429 while another seat's rows and writes are untouched.
  */
@@ -42,12 +42,14 @@ describeWithPostgres('team library: sizes and each seat\'s write rate checked by
     // The team as it was before 0009, with a name of 2 MB already written by hand.
     const known = readTeamMigrations();
     await migrateTeamSchema(admin, known.filter((m) => m.version < 9));
-    a = await cluster.connect({ ...cluster.seatConfig(), options: seatSessionOptions(A) });
-    b = await cluster.connect({ ...cluster.seatConfig(), options: seatSessionOptions(B) });
-    await upsertSeat(a, { seatId: A, name: 'Bay A', roots: [] });
-    await upsertSeat(b, { seatId: B, name: 'Bay B', roots: [] });
-    await a.query("INSERT INTO team.clips (fingerprint, size_bytes, file_name, created_by) VALUES ($1, 1, $2, $3)", ['f'.repeat(32), 'é'.repeat(MB), A]);
+    // Written as the administrator: seats have their own logins only from migration 0011 on.
+    await admin.query("INSERT INTO team.seats (seat_id, name) VALUES ($1, 'Bay A'), ($2, 'Bay B')", [A, B]);
+    await admin.query("INSERT INTO team.clips (fingerprint, size_bytes, file_name, created_by) VALUES ($1, 1, $2, $3)", ['f'.repeat(32), 'é'.repeat(MB), A]);
     await migrateTeamSchema(admin, known);
+    a = await cluster.connectSeat(A);
+    b = await cluster.connectSeat(B);
+    await joinSeat(a, { seatId: A, name: 'Bay A', roots: [] });
+    await joinSeat(b, { seatId: B, name: 'Bay B', roots: [] });
     clipA = (await adoptTeamClip(a, { fingerprint: 'a'.repeat(32), sizeBytes: 1, fileName: 'A.mov', seatId: A })).id;
     clipB = (await adoptTeamClip(b, { fingerprint: 'b'.repeat(32), sizeBytes: 1, fileName: 'B.mov', seatId: B })).id;
   }, 120_000);
@@ -65,7 +67,8 @@ describeWithPostgres('team library: sizes and each seat\'s write rate checked by
   it('a 50 MB file_name and a 2 MB note written by hand are refused (23514); the seat\'s own writers cut them to fit', async () => {
     const huge = 'x'.repeat(50 * MB);
     await expect(a.query('INSERT INTO team.clips (fingerprint, size_bytes, file_name, created_by) VALUES ($1, 1, $2, $3)', ['c'.repeat(32), huge, A])).rejects.toMatchObject({ code: '23514' });
-    await expect(a.query('UPDATE team.clips SET file_name = $1 WHERE id = $2', [huge, clipA])).rejects.toMatchObject({ code: '23514' });
+    // Renaming a clip is no seat's to do at all since team migration 0011.
+    await expect(a.query('UPDATE team.clips SET file_name = $1 WHERE id = $2', [huge, clipA])).rejects.toMatchObject({ code: '42501' });
     const note = 'n'.repeat(2 * MB);
     const r = range(clipA, A, note);
     await expect(

@@ -9,14 +9,15 @@ import { TeamMarksSync } from '../../src-main/core/marks/team-marks-sync';
 import { EventBus } from '../../src-main/core/rpc/event-bus';
 import { TeamSeat } from '../../src-main/core/team/seat/team-seat';
 import { pruneTeamFeed } from '../../src-main/core/team/server/change-store';
+import { lookAtClipJob } from '../../src-main/core/team/server/team-job-store';
 import { publishClipResults } from '../../src-main/core/team/server/clip-results-store';
 import { readTeamMigrations } from '../../src-main/core/team/server/migrate-team';
-import { upsertSeat } from '../../src-main/core/team/server/seat-store';
+import { joinSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import { linkTeamClip } from '../../src-main/core/team/team-replica-store';
 import { silentLogger, type Logger } from '../../src-main/core/util/logger';
 import { tempDir } from '../helpers/paths';
-import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+import { describeWithPostgres, startPgCluster, type PgCluster, type SeatLogin } from '../helpers/pg-cluster';
 import { insertClip, insertVolume, openTestCatalog } from '../helpers/search-catalog';
 
 const SEAT_A = '00000000-0000-4000-8000-0000000000aa';
@@ -46,6 +47,7 @@ describeWithPostgres('team library: the feed pruned once every active seat has r
   let cluster: PgCluster;
   let admin: pg.Client;
   let seatConn: pg.Client;
+  const logins = new Map<string, SeatLogin>();
   const dbs: Record<'a' | 'b', CatalogDb | null> = { a: null, b: null };
   const localClips: Record<'a' | 'b', number[]> = { a: [], b: [] };
   const teamClips: number[] = [];
@@ -65,8 +67,8 @@ describeWithPostgres('team library: the feed pruned once every active seat has r
     const logger: Logger = { ...silentLogger, info: (msg) => void (msg === 'team.pull.snapshot' && seat.snapshots++) };
     const db = dbs[name]!;
     seat.link = new TeamSeat({
-      settings: cluster.seatSettings(`Edit ${name}`),
-      password: String(cluster.seatConfig().password),
+      settings: logins.get(seatId)!.settings(`Edit ${name}`),
+      password: logins.get(seatId)!.password,
       seatId,
       db,
       logger,
@@ -90,8 +92,12 @@ describeWithPostgres('team library: the feed pruned once every active seat has r
     await s?.link.stop();
   }
 
-  const publish = (i: number) =>
-    publishClipResults(seatConn, SEAT_A, null, { clipId: teamClips[i]!, profileId: 'default', model: 'm', region: 'asia', shots: [], segments: [], thumbnails: [] });
+  /** A publishes a clip's results, as the holder of its job (the server takes results from no one else). */
+  const publish = async (i: number) => {
+    const look = await lookAtClipJob(seatConn, { seat: SEAT_A, clipId: teamClips[i]!, stage: 'analysis', profileId: 'default', leaseMs: 30_000 });
+    if (look.kind !== 'claimed') throw new Error(`A could not claim clip ${i}: ${look.kind}`);
+    return publishClipResults(seatConn, SEAT_A, look.job, { clipId: teamClips[i]!, profileId: 'default', model: 'm', region: 'asia', shots: [], segments: [], thumbnails: [] });
+  };
   const feedRowsOf = async (table: string) => Number((await admin.query<{ n: string }>('SELECT count(*) AS n FROM team.changes WHERE table_name = $1', [table])).rows[0]!.n);
   /** Whether the seat has reported a read position past every feed row of `table`. */
   const readPast = async (seatId: string, table: string) =>
@@ -107,9 +113,13 @@ describeWithPostgres('team library: the feed pruned once every active seat has r
     cluster = await startPgCluster();
     await cluster.migrate();
     admin = await cluster.connect(cluster.adminConfig());
-    seatConn = await cluster.connect(cluster.seatConfig());
-    await upsertSeat(seatConn, { seatId: SEAT_A, name: 'Edit a', roots: [] });
-    await upsertSeat(seatConn, { seatId: SEAT_B, name: 'Edit b', roots: [] });
+    for (const [seatId, name] of [[SEAT_A, 'Edit a'], [SEAT_B, 'Edit b']] as const) {
+      logins.set(seatId, await cluster.seatLogin(seatId));
+      const c = await cluster.connectSeat(seatId);
+      await joinSeat(c, { seatId, name, roots: [] });
+      await c.end();
+    }
+    seatConn = await cluster.connectSeat(SEAT_A);
     for (let i = 0; i < CLIPS; i++) teamClips.push((await adoptTeamClip(seatConn, { fingerprint: (i + 1).toString(16).padStart(32, 'c'), sizeBytes: i, fileName: `C${i}.mov`, seatId: SEAT_A })).id);
     for (const name of ['a', 'b'] as const) {
       const dir = path.join(tmp.dir, name);

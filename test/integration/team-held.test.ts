@@ -58,8 +58,9 @@ describeWithPostgres('team library: a seat whose server has another schema versi
 
   it('holds the seat while the schema is newer than the app, indexes alone meanwhile, and joins the work once it matches', async () => {
     const a = await start();
-    const settings: TeamConnectionSettings = cluster.seatSettings('Bay H');
-    await callOk(a.core, 'team.configure', { settings, password: String(cluster.seatConfig().password) });
+    const login = await cluster.addSeat();
+    const settings: TeamConnectionSettings = login.settings('Bay H');
+    await callOk(a.core, 'team.configure', { settings, password: login.password });
     await callOk(a.core, 'settings.update', { baseUrls: { asia: emu.url } });
     await callOk(a.core, 'settings.setApiKey', { key: KEY });
     await a.close();

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -7,7 +8,7 @@ import { readTeamMigrations } from '../../src-main/core/team/server/migrate-team
 import { startWebApp, type WebApp } from '../../src-main/web/web-app';
 import type { Envelope } from '../../src-shared/contract';
 import type { TeamConnectionSettings } from '../../src-shared/contract/team';
-import { describeWithPostgres, SEAT_ROLE, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 import { REPO_ROOT, tempDir } from '../helpers/paths';
 
 /**
@@ -24,6 +25,8 @@ describeWithPostgres('team library: join, check and leave over the web transport
   let tmp: { dir: string; cleanup: () => void };
   let settings: TeamConnectionSettings;
   let password: string;
+  /** The id the seat joined under. */
+  let joinedSeatId = '';
   /** Every raw answer body: the password must be in none of them. */
   const bodies: string[] = [];
 
@@ -45,9 +48,14 @@ describeWithPostgres('team library: join, check and leave over the web transport
 
   beforeAll(async () => {
     cluster = await startPgCluster({ tls: true });
-    const seat = cluster.seatConfig();
-    password = String(seat.password);
-    settings = cluster.seatSettings('Edit bay 2');
+    // A login the administrator made by hand before the migrations (team:seat needs them): enough to
+    // reach the server and find it not migrated. The seat's real login comes from team:seat below.
+    password = randomBytes(18).toString('base64url');
+    const admin = await cluster.connect(cluster.adminConfig());
+    await admin.query("SELECT set_config('reelscout.early_password', $1, false)", [password]);
+    await admin.query("DO $$ BEGIN EXECUTE format('CREATE ROLE early_seat LOGIN IN ROLE reelscout_seats PASSWORD %L', current_setting('reelscout.early_password')); END $$");
+    await admin.end();
+    settings = { host: '127.0.0.1', port: cluster.port, database: 'reelscout_team', user: 'early_seat', sslmode: 'disable', seatName: 'Edit bay 2' };
     tmp = tempDir('rs-team-join-');
     const renderer = path.join(tmp.dir, 'renderer');
     fs.mkdirSync(renderer);
@@ -79,6 +87,13 @@ describeWithPostgres('team library: join, check and leave over the web transport
     const out = execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), [path.join(REPO_ROOT, 'scripts', 'team-migrate.ts')], { env, encoding: 'utf8' });
     const versions = readTeamMigrations().map((m) => m.version);
     expect(out.trim()).toBe(`applied ${versions.join(', ')}; the team schema is at version ${versions.at(-1)}`);
+    // Then the seat's own login, as README says: npm run team:seat -- add NAME, its password printed once.
+    const added = execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), [path.join(REPO_ROOT, 'scripts', 'team-seat.ts'), 'add', 'edit_bay_2'], { env, encoding: 'utf8' });
+    const lines = added.trim().split('\n');
+    expect(lines[0]).toMatch(/^seat edit_bay_2 added\. Its password \(shown once; .*user edit_bay_2\):$/);
+    password = lines[1]!;
+    expect(password).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    settings = { ...settings, user: 'edit_bay_2' };
   }, 60_000);
 
   it('a refused password is auth; an unreachable server is offline; a plain connection to another host is refused before connecting', async () => {
@@ -103,6 +118,7 @@ describeWithPostgres('team library: join, check and leave over the web transport
 
     const joined = await value('team.configure', { settings, password });
     expect(joined).toMatchObject({ mode: 'configured', settings, seatId: expect.stringMatching(/^[0-9a-f-]{36}$/), lastCheck: { ok: true, schemaVersion: LATEST } });
+    joinedSeatId = String(joined.seatId);
     const seats = (await c.query<{ seat_id: string; name: string }>('SELECT seat_id, name FROM team.seats')).rows;
     expect(seats).toEqual([{ seat_id: joined.seatId, name: 'Edit bay 2' }]);
 
@@ -118,11 +134,11 @@ describeWithPostgres('team library: join, check and leave over the web transport
   it('a later check the server refuses (the administrator changed the password) records auth in the status', async () => {
     const c = await cluster.connect(cluster.adminConfig());
     // The seat's password is changed by the administrator: the stored one is now refused.
-    await c.query(`ALTER ROLE ${SEAT_ROLE} PASSWORD 'rotated-by-admin'`);
+    await c.query(`ALTER ROLE ${settings.user} PASSWORD 'rotated-by-admin'`);
     expect(await value('team.check')).toMatchObject({ ok: false, error: { kind: 'auth' } });
     expect(await value('team.status')).toMatchObject({ mode: 'configured', lastCheck: { ok: false, error: { kind: 'auth' } } });
     await c.query("SELECT set_config('reelscout.seat_password', $1, false)", [password]);
-    await c.query(`DO $$ BEGIN EXECUTE format('ALTER ROLE ${SEAT_ROLE} PASSWORD %L', current_setting('reelscout.seat_password')); END $$`);
+    await c.query(`DO $$ BEGIN EXECUTE format('ALTER ROLE ${settings.user} PASSWORD %L', current_setting('reelscout.seat_password')); END $$`);
     await c.end();
     expect(await value('team.check')).toMatchObject({ ok: true });
   });
@@ -158,5 +174,8 @@ describeWithPostgres('team library: join, check and leave over the web transport
     expect(fs.statSync(catalog).size).toBe(size);
     const secrets = fs.readFileSync(path.join(tmp.dir, 'data', 'secrets.json'), 'utf8');
     expect(Object.keys(JSON.parse(secrets) as object)).not.toContain('team.password');
+    // Joining again is the same seat: the id stayed (a team moving to a role per seat keeps its seats).
+    expect(await value('team.configure', { settings, password })).toMatchObject({ mode: 'configured', seatId: joinedSeatId });
+    expect(await value('team.leave')).toEqual({ mode: 'solo' });
   });
 });

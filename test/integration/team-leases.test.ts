@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { nextLease, type LeaseEvent, type LeaseState } from '../../src-main/core/team/rules/lease';
-import { upsertSeat } from '../../src-main/core/team/server/seat-store';
+import { joinSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import {
   claimTeamwideJob,
@@ -38,8 +38,13 @@ describeWithPostgres('team job leases on PostgreSQL', () => {
     cluster = await startPgCluster();
     await cluster.migrate();
     admin = await cluster.connect(cluster.adminConfig());
-    seat = await cluster.connect(cluster.seatConfig());
-    for (const [i, seatId] of seatIds.entries()) await upsertSeat(seat, { seatId, name: `Edit ${i + 1}`, roots: ['nas-footage'] });
+    // Every seat with its own login, joined once; `seat` is the first one's connection.
+    for (const [i, seatId] of seatIds.entries()) {
+      const c = await cluster.connectSeat(seatId);
+      await joinSeat(c, { seatId, name: `Edit ${i + 1}`, roots: ['nas-footage'] });
+      await c.end();
+    }
+    seat = await cluster.connectSeat(seatIds[0]!);
   });
   afterAll(async () => {
     await cluster?.stop();
@@ -91,9 +96,11 @@ describeWithPostgres('team job leases on PostgreSQL', () => {
     const jobs = await enqueueCard(250, 4, 2);
     expect(jobs).toHaveLength(1000);
     // A second enqueue of the same clip and stage (another seat importing the card) adds nothing.
-    expect(await enqueueTeamJob(seat, { clipId: (await adoptTeamClip(seat, { fingerprint: fingerprint(1), sizeBytes: 1000, fileName: 'other/C0.mov', seatId: seatIds[1]! })).id, stage: 'probe', payload: {} })).toBeNull();
+    const other = await cluster.connectSeat(seatIds[1]!);
+    expect(await enqueueTeamJob(other, { clipId: (await adoptTeamClip(other, { fingerprint: fingerprint(1), sizeBytes: 1000, fileName: 'other/C0.mov', seatId: seatIds[1]! })).id, stage: 'probe', payload: {} })).toBeNull();
+    await other.end();
 
-    const claimers = await Promise.all(seatIds.map(() => cluster.connect(cluster.seatConfig())));
+    const claimers = await Promise.all(seatIds.map((id) => cluster.connectSeat(id)));
     const claimsOf = new Map<number, string[]>();
     let refusedCompletions = 0;
     await Promise.all(
@@ -126,7 +133,7 @@ describeWithPostgres('team job leases on PostgreSQL', () => {
   });
 
   it('10 seats asking for the team-wide job at once: one holds it, the others are told to wait', async () => {
-    const claimers = await Promise.all(seatIds.map(() => cluster.connect(cluster.seatConfig())));
+    const claimers = await Promise.all(seatIds.map((id) => cluster.connectSeat(id)));
     const got = await Promise.all(claimers.map((c, i) => claimTeamwideJob(c, seatIds[i]!, QUERY_BANK_STAGE, 30_000)));
     await Promise.all(claimers.map((c) => c.end()));
     const holders = got.flatMap((g, i) => (g ? [{ seat: seatIds[i]!, g }] : []));
@@ -138,7 +145,7 @@ describeWithPostgres('team job leases on PostgreSQL', () => {
 
   it('a holder that stops renewing: another seat claims the job after its lease expires, and the old completion is refused', async () => {
     const [job] = await enqueueCard(1, 1);
-    const [a, b] = [await cluster.connect(cluster.seatConfig()), await cluster.connect(cluster.seatConfig())];
+    const [a, b] = [await cluster.connectSeat(seatIds[0]!), await cluster.connectSeat(seatIds[1]!)];
     const [seatA, seatB] = [seatIds[0]!, seatIds[1]!];
     const LEASE_MS = 1500;
     const held = (await claim(a, seatA, job!, LEASE_MS))!;
@@ -177,6 +184,11 @@ describeWithPostgres('team job leases on PostgreSQL', () => {
     const seats = [seatIds[0]!, seatIds[1]!];
     const SHORT_MS = 1; // expired by the next event; LONG never expires during the test
     const LONG_MS = 600_000;
+    // Each seat on its own login: the server refuses a lease in another seat's name.
+    const conn = new Map<string, pg.Client>([
+      [seats[0]!, seat],
+      [seats[1]!, await cluster.connectSeat(seats[1]!)],
+    ]);
     let model: LeaseState = { state: 'queued', token: 0, recoveries: 0 };
     let accepted = 0;
     for (let i = 0; i < 300; i++) {
@@ -189,20 +201,20 @@ describeWithPostgres('team job leases on PostgreSQL', () => {
       let storeOk: boolean;
       if (kind === 'claim') {
         e = { type: 'claim', seat: s, now: t, leaseMs: short ? SHORT_MS : LONG_MS };
-        const got = await claim(seat, s, job!, short ? SHORT_MS : LONG_MS);
+        const got = await claim(conn.get(s)!, s, job!, short ? SHORT_MS : LONG_MS);
         if (got) expect(got.id).toBe(jobId);
         storeOk = got !== null;
       } else if (kind === 'renew') {
         e = { type: 'renew', seat: s, token, now: t, leaseMs: short ? SHORT_MS : LONG_MS };
-        storeOk = (await renewTeamLeases(seat, s, [{ id: jobId, token }], short ? SHORT_MS : LONG_MS)).length === 1;
+        storeOk = (await renewTeamLeases(conn.get(s)!, s, [{ id: jobId, token }], short ? SHORT_MS : LONG_MS)).length === 1;
       } else if (kind === 'complete') {
         e = { type: 'complete', seat: s, token, now: t };
-        const out = await completeTeamJob(seat, s, { id: jobId, token });
+        const out = await completeTeamJob(conn.get(s)!, s, { id: jobId, token });
         storeOk = out.ok;
         if (!out.ok) expect(out.refused).toBe(nextLease(model, e).refused);
       } else if (kind === 'fail') {
         e = { type: 'fail', seat: s, token, now: t, retry: random() < 0.8 };
-        const out = await failTeamJob(seat, s, { id: jobId, token }, { retry: e.retry, errorKind: 'upstream', message: 'busy' });
+        const out = await failTeamJob(conn.get(s)!, s, { id: jobId, token }, { retry: e.retry, errorKind: 'upstream', message: 'busy' });
         storeOk = out.ok;
         if (!out.ok) expect(out.refused).toBe(nextLease(model, e).refused);
       } else {

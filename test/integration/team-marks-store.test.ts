@@ -4,7 +4,6 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { currentTeamCursor, pullTeamChanges } from '../../src-main/core/team/server/change-store';
 import { mergeClipMark, mergeKeyword, mergeRange, type ClipMarkState, type KeywordState, type RangeState, type Stamp } from '../../src-main/core/team/rules/marks-merge';
 import { readTeamMarks, readTeamMarksOfClips, upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange } from '../../src-main/core/team/server/team-marks-store';
-import { upsertSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import { seededRandom } from '../../src-main/core/util/seeded-random';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
@@ -130,8 +129,11 @@ describeWithPostgres('shared marks on PostgreSQL: the upserts and the pure rule 
   beforeAll(async () => {
     cluster = await startPgCluster();
     await cluster.migrate();
-    seat = await cluster.connect(cluster.seatConfig());
-    for (const [i, s] of SEATS.entries()) await upsertSeat(seat, { seatId: s, name: `Edit ${i}`, roots: [] });
+    // The merge rule, checked as the administrator: each version here mixes both seats' stamps (what a
+    // seat sends once it holds the other's edits), which a seat's own login may only send when the
+    // other's fields are as the server holds them (team migration 0011, team-attacks.test.ts).
+    seat = await cluster.connect(cluster.adminConfig());
+    for (const [i, s] of SEATS.entries()) await seat.query('INSERT INTO team.seats (seat_id, name) VALUES ($1, $2)', [s, `Edit ${i}`]);
     for (let i = 0; i < 4; i++) clipIds.push((await adoptTeamClip(seat, { fingerprint: (i + 1).toString(16).padStart(64, 'd'), sizeBytes: i, fileName: `M${i}.mov`, seatId: SEATS[0] })).id);
   });
   afterAll(async () => {
@@ -202,8 +204,10 @@ describeWithPostgres('shared marks on PostgreSQL: the upserts and the pure rule 
     expect(read.clipMarks).toEqual([mark]);
   });
 
-  it('the seat role cannot delete marks (tombstones instead)', async () => {
-    await expect(seat.query('DELETE FROM team.ranges')).rejects.toMatchObject({ code: '42501' });
-    await expect(seat.query('DELETE FROM team.keywords')).rejects.toMatchObject({ code: '42501' });
+  it('a seat\'s own login cannot delete marks (tombstones instead)', async () => {
+    const own = await cluster.connectSeat(SEATS[0]);
+    await expect(own.query('DELETE FROM team.ranges')).rejects.toMatchObject({ code: '42501' });
+    await expect(own.query('DELETE FROM team.keywords')).rejects.toMatchObject({ code: '42501' });
+    await own.end();
   });
 });

@@ -8,7 +8,7 @@ import { unsentCount } from '../../src-main/core/marks/marks-outbox-store';
 import { rangesForClips } from '../../src-main/core/marks/range-store';
 import { TeamMarksSync } from '../../src-main/core/marks/team-marks-sync';
 import { EventBus } from '../../src-main/core/rpc/event-bus';
-import { upsertSeat } from '../../src-main/core/team/server/seat-store';
+import { joinSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import { linkTeamClip } from '../../src-main/core/team/team-replica-store';
 import { TeamSeat } from '../../src-main/core/team/seat/team-seat';
@@ -65,8 +65,8 @@ describeWithPostgres('team marks between two seats on PostgreSQL', () => {
     const clips = teamClips.map((_, i) => insertClip(db, { volumeId: vol, relPath: `C${i}.mov` }));
     clips.slice(0, linkedClips).forEach((id, i) => link(db, id, teamClips[i]!));
     const l = new TeamSeat({
-      settings: cluster.seatSettings(`Edit ${name}`),
-      password: String(cluster.seatConfig().password),
+      settings: (await cluster.seatLogin(seatId)).settings(`Edit ${name}`),
+      password: (await cluster.seatLogin(seatId)).password,
       seatId,
       db,
       appSchemaVersion: readTeamMigrations().at(-1)!.version,
@@ -95,9 +95,11 @@ describeWithPostgres('team marks between two seats on PostgreSQL', () => {
   beforeAll(async () => {
     cluster = await startPgCluster();
     await cluster.migrate();
-    const c = await cluster.connect(cluster.seatConfig());
-    await upsertSeat(c, { seatId: SEAT_A, name: 'Edit A', roots: [] });
-    await upsertSeat(c, { seatId: SEAT_B, name: 'Edit B', roots: [] });
+    const c = await cluster.connectSeat(SEAT_A);
+    await joinSeat(c, { seatId: SEAT_A, name: 'Edit A', roots: [] });
+    const cb = await cluster.connectSeat(SEAT_B);
+    await joinSeat(cb, { seatId: SEAT_B, name: 'Edit B', roots: [] });
+    await cb.end();
     for (let i = 0; i < 8; i++) teamClips.push((await adoptTeamClip(c, { fingerprint: (i + 1).toString(16).padStart(64, 'a'), sizeBytes: i, fileName: `C${i}.mov`, seatId: SEAT_A })).id);
     await c.end();
     a = await seat(SEAT_A, 'a', 8);
@@ -162,7 +164,7 @@ describeWithPostgres('team marks between two seats on PostgreSQL', () => {
     addKeywords(b.db, { clipIds: [b.clips[2]!], rangeIds: [] }, ['Beach', 'night']);
     const words = (s: Seat) => clipMarks(s.db, s.clips[2]!).keywords.map((k) => k.toLowerCase()).join('|');
     await exchange('one set of keywords', (s) => words(s) === 'beach|day 1|night');
-    const c = await cluster.connect(cluster.seatConfig());
+    const c = await cluster.connectSeat(SEAT_A);
     const rows = await c.query('SELECT keyword_norm FROM team.keywords WHERE clip_id = $1 ORDER BY keyword_norm', [teamClips[2]]);
     expect(rows.rows.map((r) => r.keyword_norm)).toEqual(['beach', 'day 1', 'night']);
     await c.end();

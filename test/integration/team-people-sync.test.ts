@@ -8,7 +8,7 @@ import { allMembers, allPeople } from '../../src-main/core/people/people-store';
 import { TeamPeopleSync } from '../../src-main/core/people/team-people-sync';
 import { EventBus } from '../../src-main/core/rpc/event-bus';
 import { readTeamMigrations } from '../../src-main/core/team/server/migrate-team';
-import { upsertSeat } from '../../src-main/core/team/server/seat-store';
+import { joinSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import { upsertTeamFact, upsertTeamPerson } from '../../src-main/core/team/server/team-people-store';
 import { TeamSeat } from '../../src-main/core/team/seat/team-seat';
@@ -78,8 +78,8 @@ describeWithPostgres('people named on one seat, shared with another on PostgreSQ
     const svc = createPeopleService({ db, model: () => MODEL });
     for (const clipId of (db.prepare('SELECT id FROM clips ORDER BY id').all() as { id: number }[]).map((r) => r.id)) svc.clipAnalysed(clipId);
     const link = new TeamSeat({
-      settings: cluster.seatSettings(`Edit ${name}`),
-      password: String(cluster.seatConfig().password),
+      settings: (await cluster.seatLogin(seatId)).settings(`Edit ${name}`),
+      password: (await cluster.seatLogin(seatId)).password,
       seatId,
       db,
       appSchemaVersion: readTeamMigrations().at(-1)!.version,
@@ -111,9 +111,11 @@ describeWithPostgres('people named on one seat, shared with another on PostgreSQ
   beforeAll(async () => {
     cluster = await startPgCluster();
     await cluster.migrate();
-    const c = await cluster.connect(cluster.seatConfig());
-    await upsertSeat(c, { seatId: SEAT_A, name: 'Edit A', roots: [] });
-    await upsertSeat(c, { seatId: SEAT_B, name: 'Edit B', roots: [] });
+    const c = await cluster.connectSeat(SEAT_A);
+    await joinSeat(c, { seatId: SEAT_A, name: 'Edit A', roots: [] });
+    const cb = await cluster.connectSeat(SEAT_B);
+    await joinSeat(cb, { seatId: SEAT_B, name: 'Edit B', roots: [] });
+    await cb.end();
     for (let i = 0; i < CAST.length; i++) teamClips.push((await adoptTeamClip(c, { fingerprint: (i + 1).toString(16).padStart(64, 'c'), sizeBytes: i, fileName: `C${i}.mov`, seatId: SEAT_A })).id);
     await c.end();
     a = await seat(SEAT_A, 'a', 3, 3);
@@ -236,7 +238,7 @@ describeWithPostgres('people named on one seat, shared with another on PostgreSQ
     const left = await admin<{ n: string }>('SELECT COUNT(*) AS n FROM team.people_facts WHERE person_uuid IN ($1, $2)', [maria.uuid, anaUuid]);
     expect(Number(left[0]!.n)).toBe(0);
     // A seat that had not heard of the forget cannot bring a fact of her back, nor her name; no seat may delete.
-    const c = await cluster.connect(cluster.seatConfig());
+    const c = await cluster.connectSeat(SEAT_A);
     await upsertTeamFact(c, { personUuid: maria.uuid, clipId: teamClips[0]!, kind: 'is', timeMs: 0, frame: null, x: 500, y: 3000, w: 2000, h: 3000, at: Date.now(), seat: SEAT_B });
     await upsertTeamPerson(c, { uuid: maria.uuid, name: 'Maria', nameAt: Date.now(), nameBy: SEAT_B, hidden: false, hiddenAt: 0, hiddenBy: SEAT_B, merged: null, forgotten: null });
     await expect(c.query('DELETE FROM team.people_facts')).rejects.toMatchObject({ code: '42501' });

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { migrateTeamSchema, readTeamMigrations } from '../../src-main/core/team/server/migrate-team';
 import { MIGRATION_LOCK_KEY } from '../../src-main/core/team/server/migration-store';
-import { upsertSeat } from '../../src-main/core/team/server/seat-store';
+import { joinSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import { lookAtClipJob } from '../../src-main/core/team/server/team-job-store';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
@@ -43,7 +43,7 @@ describeWithPostgres('team schema on PostgreSQL', () => {
   });
 
   it("a seat's connection cannot migrate, and says so; a database the administrator has not prepared is named as such", async () => {
-    const seat = await cluster.connect(cluster.seatConfig());
+    const seat = await cluster.connectSeat('00000000-0000-4000-8000-000000000009');
     await expect(migrateTeamSchema(seat, readTeamMigrations())).rejects.toMatchObject({ kind: 'auth', message: expect.stringContaining("administrator's connection") });
     await seat.end();
     const admin = await cluster.connect(cluster.adminConfig());
@@ -65,9 +65,9 @@ describeWithPostgres('team schema on PostgreSQL', () => {
   });
 
   it('the seat role does the app work and nothing else: no DROP, ALTER, TRUNCATE, DELETE of clips, DDL or forged changes', async () => {
-    const seat = await cluster.connect(cluster.seatConfig());
     const seatId = '00000000-0000-4000-8000-000000000001';
-    await upsertSeat(seat, { seatId, name: 'Edit 1', roots: ['nas-footage'] });
+    const seat = await cluster.connectSeat(seatId);
+    await joinSeat(seat, { seatId, name: 'Edit 1', roots: ['nas-footage'] });
     const clip = await adoptTeamClip(seat, { fingerprint: 'a'.repeat(64), sizeBytes: 10, fileName: 'A001.mov', seatId });
     expect(await lookAtClipJob(seat, { seat: seatId, clipId: clip.id, stage: 'analysis', profileId: 'p', leaseMs: 30_000 })).toMatchObject({
       kind: 'claimed',

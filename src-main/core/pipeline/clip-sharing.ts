@@ -8,7 +8,7 @@ import { getClipRow } from '../library/clip-store';
 import { thumbnailDir } from '../library/clip-paths';
 import { shotFacts, shotsOfClip } from '../library/shot-store';
 import { thumbnailsOf } from '../library/thumbnail-store';
-import { publishClipResults, readClipResults, type ClipResults, type PublishedAnalysis, type PublishedThumbnail } from '../team/server/clip-results-store';
+import { publishClipResults, readClipResults, type ClipResults, type PublishOutcome, type PublishedAnalysis, type PublishedThumbnail } from '../team/server/clip-results-store';
 import { loadShotAnalysis, type StoredShotAnalysis } from '../analysis/analysis-store';
 import { adoptTeamClip, recordTeamClipLocation } from '../team/server/team-clip-store';
 import { rootKeyOf } from '../team/rules/root-map';
@@ -312,15 +312,22 @@ export class ClipSharing implements ClipShare {
     };
     if (results.segments.length === 0) return;
     results.thumbnails = this.pictures(clipId);
-    const lease = this.held.get(clipId) ?? null;
     const seat = this.o.link.seatId;
-    const out = await this.o.link.withClient(async (c) => {
-      const first = await publishClipResults(c, seat, lease, results);
-      // The lease ran out while the clip was worked on (a long stall): published without it; the
-      // first publisher still wins and whoever holds the job now finds the results and completes.
-      return first.ok ? first : publishClipResults(c, seat, null, results);
+    const out = await this.o.link.withClient(async (c): Promise<PublishOutcome | 'elsewhere'> => {
+      // Only the holder of a clip's job publishes its results (team migration 0011). A seat that did
+      // the work without a lease (detached from the server, indexed before joining) or whose lease ran
+      // out in a long stall takes the job now, unless the team has the results or another seat holds it.
+      const held = this.held.get(clipId);
+      const first = held ? await publishClipResults(c, seat, held, results) : null;
+      if (first && (first.ok || first.refused === 'too-large')) return first;
+      const look = await lookAtClipJob(c, { seat, clipId: link.teamClipId, stage: SHARED_STAGE, profileId: this.o.profileId, leaseMs: this.leaseMs });
+      if (look.kind === 'published') return { ok: true, published: false };
+      if (look.kind !== 'claimed') return 'elsewhere';
+      return publishClipResults(c, seat, { id: look.job.id, token: look.job.token }, results);
     });
     this.held.delete(clipId);
+    // Another seat holds the clip: its holder publishes, and this seat's next catch-up finds them.
+    if (out === 'elsewhere') return;
     if (out.ok) notePublished(this.o.db, clipId);
     else if (out.refused === 'too-large') this.log.warn('team.results.too_large', { clipId, message: out.error.message });
     this.log.info('team.results.published', { clipId, teamClipId: link.teamClipId, published: out.ok && out.published, segments: results.segments.length });

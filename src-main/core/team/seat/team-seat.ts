@@ -8,7 +8,7 @@ import { pruneTeamFeed, pullTeamChanges, type TeamChange, type TeamCursor } from
 import { teamClientConfig } from './connection-settings';
 import { schemaMismatch, serverSchemaVersion } from '../server/migration-store';
 import { teamErrorOf } from '../server/pg-errors';
-import { reportFeedRead, seatSessionOptions, upsertSeat } from '../server/seat-store';
+import { joinSeat, reportFeedRead } from '../server/seat-store';
 import type { TeamLink } from './team-link';
 import { readTeamState, writeTeamState } from '../team-replica-store';
 
@@ -82,8 +82,8 @@ export class TeamSeat implements TeamLink {
   constructor(private readonly o: TeamSeatOptions) {
     this.seatId = o.seatId;
     this.log = o.logger ?? silentLogger;
-    // Every connection says which seat it is: the server charges the seat's writes to its budget.
-    const config = { ...teamClientConfig(o.settings, o.password), options: seatSessionOptions(o.seatId) };
+    // The seat is its login role (team migration 0011): the connection names no seat of its own.
+    const config = teamClientConfig(o.settings, o.password);
     this.cursorName = `cursor:${o.settings.host}:${o.settings.port}/${o.settings.database}`;
     this.pool = new pg.Pool({ ...config, max: o.poolSize ?? 4, idleTimeoutMillis: 30_000 });
     // An idle client losing its server reports here; the next checkout finds out and says so.
@@ -101,7 +101,7 @@ export class TeamSeat implements TeamLink {
     this.listener.start();
     this.everyTimer = setInterval(() => this.wake(), this.o.pullEveryMs ?? 30_000);
     this.everyTimer.unref?.();
-    void this.withClient((c) => upsertSeat(c, { seatId: this.seatId, name: this.o.settings.seatName, roots: [] })).catch(() => undefined);
+    void this.withClient((c) => joinSeat(c, { seatId: this.seatId, name: this.o.settings.seatName, roots: [] })).catch(() => undefined);
   }
 
   async stop(): Promise<void> {

@@ -15,7 +15,7 @@ import { teamClientConfig } from './connection-settings';
 import { readTeamMigrations } from '../server/migrate-team';
 import { schemaMismatch, serverSchemaVersion } from '../server/migration-store';
 import { teamErrorOf } from '../server/pg-errors';
-import { upsertSeat } from '../server/seat-store';
+import { joinSeat } from '../server/seat-store';
 
 /**
  * Whether this workstation is a seat of a team library, and the one place that says so: the
@@ -33,6 +33,8 @@ const storedSchema = z.object({
   lastCheck: teamCheckResultSchema.nullable(),
 });
 type StoredTeam = z.infer<typeof storedSchema>;
+/** What a leave keeps of it: the seat's id, for the next join. */
+const keptSeatSchema = z.object({ seatId: z.uuid() });
 
 export interface TeamSettingsDeps {
   /** team.json in the data folder (handed down by the composition root). */
@@ -69,7 +71,8 @@ export function createTeamSettings(d: TeamSettingsDeps): TeamSettings {
   const appVersion = d.appSchemaVersion ?? (() => (packagedVersion ??= readTeamMigrations().at(-1)?.version ?? 0));
   const stored = (): StoredTeam | null => {
     const raw = d.store.store;
-    if (!raw || Object.keys(raw).length === 0) return null;
+    // After a leave only the seat's id is kept (below): not joined.
+    if (!raw || !('settings' in raw)) return null;
     const parsed = storedSchema.safeParse(raw);
     if (parsed.success) return parsed.data;
     d.logger.warn('team.settings.invalid', { issues: parsed.error.issues.map((i) => i.path.join('.')) });
@@ -82,6 +85,10 @@ export function createTeamSettings(d: TeamSettingsDeps): TeamSettings {
     const p = d.secrets.get(TEAM_PASSWORD_SECRET);
     if (!p) throw new AppError('auth', 'the team server password is not stored on this machine: leave the team and join again');
     return p;
+  };
+  const seatIdAfterLeave = (): string | null => {
+    const kept = keptSeatSchema.safeParse(d.store.store);
+    return kept.success ? kept.data.seatId : null;
   };
   const listeners = new Set<() => void>();
   const changed = () => {
@@ -102,7 +109,7 @@ export function createTeamSettings(d: TeamSettingsDeps): TeamSettings {
       const server = await serverSchemaVersion(client);
       const mismatch = schemaMismatch(server, appVersion());
       if (mismatch) throw new AppError('invalid', mismatch);
-      if (seatId) await upsertSeat(client, { seatId, name: settings.seatName, roots: [] });
+      if (seatId) await joinSeat(client, { seatId, name: settings.seatName, roots: [] });
       return server;
     } catch (e) {
       throw teamErrorOf(e, settings);
@@ -130,7 +137,7 @@ export function createTeamSettings(d: TeamSettingsDeps): TeamSettings {
     recordCheck,
     async join(settings, pw) {
       d.logger.addSecret(pw);
-      const seatId = stored()?.seatId ?? randomUUID();
+      const seatId = stored()?.seatId ?? seatIdAfterLeave() ?? randomUUID();
       const check = await settle(() => connectAndCheck(settings, pw, seatId));
       if (!check.ok) {
         d.logger.warn('team.join.failed', { host: settings.host, kind: check.error?.kind, message: check.error?.message });
@@ -156,7 +163,10 @@ export function createTeamSettings(d: TeamSettingsDeps): TeamSettings {
     },
     leave() {
       d.secrets.delete(TEAM_PASSWORD_SECRET);
-      d.store.store = {};
+      // The seat's id stays: joining again (another login, a team moved to a role per seat) is the same
+      // seat, whose login the server binds to it (team migration 0011), with its marks and results.
+      const s = stored();
+      d.store.store = s ? { seatId: s.seatId } : {};
       d.logger.info('team.left');
       changed();
       return status();

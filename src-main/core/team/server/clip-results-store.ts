@@ -119,28 +119,27 @@ function oversized(r: ClipResults, shotsJson: string): AppError | null {
 const BATCH = 500;
 
 /**
- * Publishes a clip's results, in one transaction with the completion of its job when `lease` is
- * given (fenced: a seat whose lease ran out or was taken publishes nothing). The first publisher
+ * Publishes a clip's results, in one transaction with the completion of its job, whose `lease` the
+ * seat holds (fenced: a seat whose lease ran out or was taken publishes nothing; the server itself
+ * refuses results from a seat holding no job of the clip, team migration 0011). The first publisher
  * wins: a clip already published for the profile is left as it is (`published: false`), and the job
  * still completes, its work being in the team's hands. Results over the server's sizes are refused
  * before anything is sent (`too-large`); a picture over them is left out (the others decode their own).
  */
-export async function publishClipResults(client: ClientBase, seatId: string, lease: TeamLease | null, r: ClipResults): Promise<PublishOutcome> {
+export async function publishClipResults(client: ClientBase, seatId: string, lease: TeamLease, r: ClipResults): Promise<PublishOutcome> {
   const shotsJson = JSON.stringify(r.shots);
   const tooLarge = oversized(r, shotsJson);
   if (tooLarge) return { ok: false, refused: 'too-large', error: tooLarge };
   const thumbnails = r.thumbnails.filter((t) => t.image.byteLength <= TEAM_BOUNDS.image);
   return inTransaction(client, async (): Promise<PublishOutcome> => {
-    if (lease) {
-      // Locks the job row: the reaper and other seats wait for this transaction, so the lease cannot
-      // run out between this check and the commit.
-      const held = await client.query(
-        `SELECT 1 FROM team.jobs WHERE id = $1 AND state = 'running' AND lease_owner = $2 AND lease_token = $3 AND lease_expires_at > now() FOR UPDATE`,
-        [lease.id, seatId, lease.token],
-      );
-      // Nothing written yet: the transaction ends with nothing in it.
-      if (held.rowCount !== 1) return { ok: false, refused: 'lease-lost' };
-    }
+    // Locks the job row: the reaper and other seats wait for this transaction, so the lease cannot
+    // run out between this check and the commit.
+    const held = await client.query(
+      `SELECT 1 FROM team.jobs WHERE id = $1 AND state = 'running' AND lease_owner = $2 AND lease_token = $3 AND lease_expires_at > now() FOR UPDATE`,
+      [lease.id, seatId, lease.token],
+    );
+    // Nothing written yet: the transaction ends with nothing in it.
+    if (held.rowCount !== 1) return { ok: false, refused: 'lease-lost' };
     const header = await client.query(
       `INSERT INTO team.clip_results (clip_id, profile_id, model, region, shots, segment_count, published_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (clip_id, profile_id) DO NOTHING`,
@@ -153,13 +152,11 @@ export async function publishClipResults(client: ClientBase, seatId: string, lea
       const pictures = await client.query('SELECT 1 FROM team.thumbnails WHERE clip_id = $1 LIMIT 1', [r.clipId]);
       if (pictures.rowCount === 0 && thumbnails.length > 0) await insertThumbnails(client, r.clipId, thumbnails);
     }
-    if (lease) {
-      await client.query(
-        `UPDATE team.jobs SET state = 'done', lease_owner = NULL, lease_expires_at = NULL, updated_at = now(), last_error_kind = NULL, last_error_message = NULL
-          WHERE id = $1`,
-        [lease.id],
-      );
-    }
+    await client.query(
+      `UPDATE team.jobs SET state = 'done', lease_owner = NULL, lease_expires_at = NULL, updated_at = now(), last_error_kind = NULL, last_error_message = NULL
+        WHERE id = $1`,
+      [lease.id],
+    );
     return { ok: true, published };
   });
 }

@@ -5,7 +5,8 @@ import type { TensorService } from '../../tensors/chunk-upload';
 /**
  * The one owner of `team.uploads` and `team.tasks` (migration 0003): the team's copy of what the seat
  * holding a clip has sent the service, so a seat taking the clip over after the holder died sends
- * nothing twice that the service already answered.
+ * nothing twice that the service already answered. A seat rewrites only its own rows (team migration
+ * 0011 refuses the others): another seat's entry for the same request stays as that seat wrote it.
  */
 
 /**
@@ -16,7 +17,7 @@ export async function recordTeamUpload(client: ClientBase, seatId: string, u: { 
   if (utf8Bytes(u.storageKeysJson) > TEAM_BOUNDS.storageKeys) return;
   await client.query(
     `INSERT INTO team.uploads (request_id, region, storage_keys, seat_id) VALUES ($1, $2, $3::jsonb, $4)
-     ON CONFLICT (request_id, region) DO UPDATE SET storage_keys = excluded.storage_keys, seat_id = excluded.seat_id, at = now()`,
+     ON CONFLICT (request_id, region) DO UPDATE SET storage_keys = excluded.storage_keys, at = now() WHERE team.uploads.seat_id = excluded.seat_id`,
     [u.requestId, u.region, u.storageKeysJson, seatId],
   );
 }
@@ -35,7 +36,7 @@ export async function teamUploadKeys(client: ClientBase, region: string, request
 export async function recordTeamTask(client: ClientBase, seatId: string, t: { uploadRequestId: string; kind: TensorService; region: string; taskId: string }): Promise<void> {
   await client.query(
     `INSERT INTO team.tasks (upload_request_id, kind, region, task_id, seat_id) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (upload_request_id, kind, region) DO UPDATE SET task_id = excluded.task_id, seat_id = excluded.seat_id, at = now()`,
+     ON CONFLICT (upload_request_id, kind, region) DO UPDATE SET task_id = excluded.task_id, at = now() WHERE team.tasks.seat_id = excluded.seat_id`,
     [t.uploadRequestId, t.kind, t.region, t.taskId, seatId],
   );
 }

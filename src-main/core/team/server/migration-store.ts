@@ -24,7 +24,10 @@ export interface AppliedMigration {
  * releases it with the session.
  */
 export async function withMigrationLock<T>(client: ClientBase, fn: () => Promise<T>): Promise<T> {
-  await client.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
+  // A seat's login may not take the lock at all (the set-up script keeps advisory locks from PUBLIC).
+  await client.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK_KEY]).catch((e: unknown) => {
+    throw ownerRoleRefusal(e);
+  });
   try {
     await client.query(OWNER_ROLE_SQL).catch((e: unknown) => {
       throw ownerRoleRefusal(e);

@@ -44,8 +44,9 @@ export function teamErrorOf(e: unknown, t: TeamTarget): AppError {
   // 28P01 invalid_password; 28000 no pg_hba.conf entry or no such role.
   if (code === '28P01') return as('auth', `the team server refused the password of ${t.user}`);
   if (code === '28000') return as('auth', `the team server does not let ${t.user} in from this machine (pg_hba.conf, or no such role)`);
-  // 42501: a role without the seat's grants (the set-up script grants reelscout_seat only).
-  if (code === '42501') return as('auth', `${t.user} may not use the team schema: seats log in as reelscout_seat (scripts/team-server-setup.sql)`);
+  // 42501: a role that is no seat of the team (each seat logs in as its own role, `npm run team:seat -- add`),
+  // or a write the server keeps for another seat (team migration 0011): the server's own words say which.
+  if (code === '42501') return as('auth', `${t.user} may not do this on the team server (${message}): each seat logs in as its own role, added by the administrator (npm run team:seat -- add)`);
   // 3D000 no such database; 3F000 no schema `team`; 42P01 no table yet (migrations not run).
   if (code === '3D000') return as('invalid', `the team server has no database ${t.database}: its administrator creates it (createdb) and runs scripts/team-server-setup.sql`);
   if (code === '3F000' || code === '42P01') return as('invalid', NOT_PREPARED);

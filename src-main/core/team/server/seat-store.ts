@@ -1,8 +1,10 @@
 import type { ClientBase } from 'pg';
-import { AppError } from '../../../../src-shared/errors';
 import type { TeamCursor } from './change-store';
 
-/** The one owner of `team.seats`: the workstations of the team, by the uuid each made when it joined. */
+/**
+ * The one owner of `team.seats` on a seat's connection: the workstations of the team, by the uuid each
+ * made when it joined. Their login roles are seat-login-store.ts's (the administrator's).
+ */
 
 export interface TeamSeat {
   seatId: string;
@@ -11,25 +13,13 @@ export interface TeamSeat {
   roots: readonly string[];
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
- * The startup options of a seat's connections: the session says which seat it is, and the server
- * charges its writes to that seat's write budget (team migration 0009). Only a uuid: the text goes
- * into the connection's startup packet, where a space would start another option.
+ * A seat says it is here (joining, or starting again under a new name or with other shares), through
+ * the owner's function (team migration 0011): the seat is the session's login role, bound to
+ * `seatId` at its first join; a role claiming another role's seat, or a second seat, is refused (42501).
  */
-export function seatSessionOptions(seatId: string): string {
-  if (!UUID.test(seatId)) throw new AppError('invalid', `a seat id is a uuid, not ${JSON.stringify(seatId.slice(0, 60))}`);
-  return `-c reelscout.seat_id=${seatId}`;
-}
-
-/** A seat says it is here (joining, or starting again under a new name or with other shares). */
-export async function upsertSeat(client: ClientBase, s: TeamSeat): Promise<void> {
-  await client.query(
-    `INSERT INTO team.seats (seat_id, name, roots) VALUES ($1, $2, $3)
-     ON CONFLICT (seat_id) DO UPDATE SET name = excluded.name, roots = excluded.roots, last_seen_at = now()`,
-    [s.seatId, s.name, [...s.roots]],
-  );
+export async function joinSeat(client: ClientBase, s: TeamSeat): Promise<void> {
+  await client.query('SELECT team.join_seat($1, $2, $3)', [s.seatId, s.name, [...s.roots]]);
 }
 
 /**
