@@ -6,7 +6,7 @@ import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { createServiceClient, type ServiceClient } from '../../src-main/core/service/client';
 import { resetSharedKeyStates } from '../../src-main/core/service/key-state';
 import { readTeamMigrations } from '../../src-main/core/team/server/migrate-team';
-import { upsertSeat } from '../../src-main/core/team/server/seat-store';
+import { joinSeat } from '../../src-main/core/team/server/seat-store';
 import { noteTeamRateLimit, teamPauseLeftMs } from '../../src-main/core/team/server/team-pace-store';
 import { TeamPace } from '../../src-main/core/team/seat/team-pace';
 import { TeamSeat } from '../../src-main/core/team/seat/team-seat';
@@ -17,7 +17,7 @@ import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers
 import { openTestCatalog } from '../helpers/search-catalog';
 
 /**
- * The team-wide rate on the shared key (issue 40, item 4; team migration 0011): two seats, each with
+ * The team-wide rate on the shared key (issue 40, item 4; team migration 0012): two seats, each with
  * its own catalog, its own TeamSeat (pool, LISTEN/NOTIFY, cursor) and its own service emulator (so
  * the two keys' limiters are apart as on two workstations: one process would share one limiter by
  * key), one real PostgreSQL. Seat A is answered 429 with Retry-After; seat B, which heard nothing from
@@ -57,7 +57,8 @@ describeWithPostgres('team-wide rate on the shared key, on PostgreSQL', () => {
     const db = openTestCatalog(dir);
     const emulator = await startEmulator({ keys: [KEY] });
     const client = createServiceClient({ region: 'asia', baseUrls: { asia: emulator.url }, apiKey: KEY, authHeader: 'x-api-key', qps: 50, concurrency: 4, timeoutMs: 20_000, retry: { maxAttempts: 4, baseDelayMs: 20, maxDelayMs: 200 } });
-    const link = new TeamSeat({ settings: cluster.seatSettings(`Edit ${name}`), password: String(cluster.seatConfig().password), seatId, db, appSchemaVersion: readTeamMigrations().at(-1)!.version });
+    const login = await cluster.seatLogin(seatId);
+    const link = new TeamSeat({ settings: login.settings(`Edit ${name}`), password: login.password, seatId, db, appSchemaVersion: readTeamMigrations().at(-1)!.version });
     const pace = new TeamPace({ link, key: () => client.transport.keyState, logger: silentLogger });
     pace.start();
     link.start();
@@ -69,10 +70,11 @@ describeWithPostgres('team-wide rate on the shared key, on PostgreSQL', () => {
     cluster = await startPgCluster();
     await cluster.migrate();
     admin = await cluster.connect(cluster.adminConfig());
-    const c = await cluster.connect(cluster.seatConfig());
-    await upsertSeat(c, { seatId: SEAT_A, name: 'Edit A', roots: [] });
-    await upsertSeat(c, { seatId: SEAT_B, name: 'Edit B', roots: [] });
-    await c.end();
+    for (const [seatId, name] of [[SEAT_A, 'Edit A'], [SEAT_B, 'Edit B']] as const) {
+      const c = await cluster.connectSeat(seatId);
+      await joinSeat(c, { seatId, name, roots: [] });
+      await c.end();
+    }
     a = await seat(SEAT_A, 'a');
     b = await seat(SEAT_B, 'b');
     await until('both seats online', () => a.link.online() && b.link.online());
@@ -96,7 +98,7 @@ describeWithPostgres('team-wide rate on the shared key, on PostgreSQL', () => {
     await until('the team holds its sends (team.rate_pause written by A)', async () => (await admin.query('SELECT 1 FROM team.rate_pause')).rowCount === 1);
     const row = await admin.query<{ until_ms: number; set_by: string }>('SELECT extract(epoch FROM until) * 1000 AS until_ms, set_by FROM team.rate_pause');
     const untilMs = Number(row.rows[0]!.until_ms);
-    expect(row.rows[0]!.set_by).toBe(cluster.seatConfig().user); // the session's role, as the server saw it
+    expect(row.rows[0]!.set_by).toBe((await cluster.seatLogin(SEAT_A)).role); // A's own login, as the server saw it
     await until('B has read the team\'s hold', () => b.client.state().limiter.pausedForMs > 0);
 
     await b.client.encodeText('a boat leaving the quay');
@@ -111,7 +113,7 @@ describeWithPostgres('team-wide rate on the shared key, on PostgreSQL', () => {
   }, 30_000);
 
   it('the server clamps what a seat asks: ten minutes at most, never moved earlier, and a seat cannot write the row itself', async () => {
-    const c = await cluster.connect(cluster.seatConfig());
+    const c = await cluster.connectSeat(SEAT_A);
     try {
       const long = await noteTeamRateLimit(c, 3_600_000);
       expect(long).toBeLessThanOrEqual(600_000);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nextTeamPauseUntil, TEAM_PAUSE_MAX_MS, TEAM_PAUSE_WITHOUT_RETRY_AFTER_MS, teamPauseMs } from '../../src-main/core/team/rules/team-pace';
 
-/** The clamp of the team-wide rate (team migration 0011 applies the same rule on the server's clock). */
+/** The clamp of the team-wide rate (team migration 0012 applies the same rule on the server's clock). */
 describe('team pace: how long one seat\'s 429 holds the team', () => {
   it('holds for the Retry-After the seat was given, a second without one', () => {
     expect(teamPauseMs(3_000)).toBe(3_000);

@@ -1,5 +1,5 @@
 /**
- * The team-wide rate on the shared API key (team migration 0011, which applies the same rule on the
+ * The team-wide rate on the shared API key (team migration 0012, which applies the same rule on the
  * server's clock): a 429 one seat is answered holds every seat's sends, but never for long on one
  * seat's word. A pure rule, so the server's SQL and this can be checked against each other.
  */

@@ -23,7 +23,7 @@ export interface TeamPaceOptions {
 }
 
 /**
- * The team-wide rate on the shared key (team migration 0011): a 429 this seat hears is written to the
+ * The team-wide rate on the shared key (team migration 0012): a 429 this seat hears is written to the
  * server (clamped there, on its clock), and the team's hold, read at each change of it the feed brings
  * (a NOTIFY wakes every seat's pull) and whenever the link comes online, holds this seat's key.
  * Nothing new paces the sends: the key's limiter pauses as it does for a Retry-After of its own.

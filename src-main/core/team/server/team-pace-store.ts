@@ -1,7 +1,7 @@
 import type { ClientBase } from 'pg';
 
 /**
- * The one writer of `team.rate_pause` (team migration 0011), through the owner's functions: the
+ * The one writer of `team.rate_pause` (team migration 0012), through the owner's functions: the
  * server takes the time from its own clock and clamps what a seat asks (team/rules/team-pace.ts).
  * Both answer in milliseconds left from now, so no seat's clock is ever compared with another's.
  */

@@ -6,7 +6,8 @@
 -- answer gave none), never more than ten minutes from now, and never earlier than what another seat
 -- already set (team/rules/team-pace.ts is the same rule in TypeScript). Seats read what is left with
 -- team.rate_pause_left_ms, again on the server's clock, so seats' clocks never matter.
--- Self-contained: owned by reelscout_owner (the runner's role), no table privilege for seats.
+-- Self-contained: owned by reelscout_owner (the runner's role), no table privilege for seats (the group
+-- reelscout_seats of 0011 may only call the two functions; `set_by` is the seat's own login).
 -- Frozen once shipped: change the schema in a new file.
 
 CREATE TABLE team.rate_pause (
@@ -44,7 +45,7 @@ BEGIN
   RETURN greatest(0, ceil(extract(epoch FROM held - now_at) * 1000))::integer;
 END $$;
 REVOKE ALL ON FUNCTION team.note_rate_limit(integer) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION team.note_rate_limit(integer) TO reelscout_seat;
+GRANT EXECUTE ON FUNCTION team.note_rate_limit(integer) TO reelscout_seats;
 
 -- How long the team still holds its sends, in milliseconds on the server's clock (0: not held).
 CREATE FUNCTION team.rate_pause_left_ms() RETURNS integer
@@ -52,4 +53,4 @@ CREATE FUNCTION team.rate_pause_left_ms() RETURNS integer
   SELECT coalesce((SELECT greatest(0, ceil(extract(epoch FROM until - clock_timestamp()) * 1000))::integer FROM team.rate_pause), 0)
 $$;
 REVOKE ALL ON FUNCTION team.rate_pause_left_ms() FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION team.rate_pause_left_ms() TO reelscout_seat;
+GRANT EXECUTE ON FUNCTION team.rate_pause_left_ms() TO reelscout_seats;
