@@ -6,6 +6,8 @@ import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { framePatternInstallScript } from '../helpers/frame-pattern';
 import { makePlaybackFootage, type PlaybackClip } from '../helpers/playback-footage';
 import { launchApp, type E2eApp } from './harness';
+import { forgetProxy, proxyOf } from '../../src-main/core/proxies/proxy-store';
+import { STREAMS_DIR } from '../../src-main/core/proxies/range-streams';
 
 /**
  * Issue 37 in real Chromium over footage with the frame number burnt in as a machine-readable
@@ -14,7 +16,8 @@ import { launchApp, type E2eApp } from './harness';
  * random stops (play at 1x and 2x, reverse, frame and second steps, Home/End, shot jumps, clicks on
  * the timeline) the frame the browser presents, the frame read out and the frame I marks are one;
  * reverse play presents at least 10 distinct frames a second; with the footage folder renamed away
- * every clip still plays from its proxy, frame-exact. Screenshots at 1280x720 and 1920x1080.
+ * every clip still plays from its proxy, frame-exact; a clip whose proxy is not made yet plays from
+ * a preview stream made on demand, frame-exact, and says so. Screenshots at 1280x720 and 1920x1080.
  */
 const KEY = 'k-playback-e2e';
 let e: E2eApp;
@@ -277,4 +280,60 @@ describe('playback of every codec, frame-exact', () => {
     }
     expect(e.pageErrors.filter((m) => !/Failed to load resource/.test(m))).toEqual([]);
   }, 180_000);
+
+  it('a ProRes clip whose proxy is not made yet plays from a preview stream of the range watched, frame-exact, and says so', async () => {
+    const { page } = e;
+    const id = ids.get('prores-hq')!;
+    const cacheDir = e.app.core.paths.cacheDir;
+    const streams = path.join(cacheDir, STREAMS_DIR);
+    // Its proxy not made yet, as while it waits for its indexing: the row and the file gone.
+    const made = proxyOf(e.app.core.db, id)!;
+    forgetProxy(e.app.core.db, id);
+    fs.rmSync(path.join(cacheDir, made.file));
+    await openViewer(page, id);
+    const badge = page.locator('[data-testid="viewer-source"]');
+    expect(await badge.getAttribute('data-source')).toBe('stream');
+    expect(await badge.innerText()).toBe('Preview stream · proxy not made yet');
+    expect(await video(page).getAttribute('src')).toMatch(new RegExp(`/stream/${id}/0$`));
+    await expect.poll(() => shown(page), { timeout: 10_000, message: 'frame 0 on screen' }).toBe(0);
+    expect(fs.readdirSync(streams)).toHaveLength(1);
+    await e.screenshot('playback-prores-stream-1280');
+    const stops: { what: string; frame: number; picture: number | null; marked: string; tc: string }[] = [];
+    const stop = async (what: string) => {
+      const { frame, picture } = await settled(page);
+      await page.keyboard.press('i');
+      stops.push({ what, frame, picture, tc: await page.locator('[data-testid="viewer-tc"]').innerText(), marked: await page.locator('[data-testid="mark-in"]').innerText() });
+    };
+    await page.keyboard.press('l');
+    await page.waitForTimeout(700);
+    await page.keyboard.press('k');
+    await stop('L');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+    await stop('3 x ArrowRight');
+    await page.keyboard.press('End');
+    await stop('End');
+    await page.keyboard.press('j');
+    await page.waitForTimeout(500);
+    await page.keyboard.press('k');
+    await stop('J');
+    const bar = (await page.locator('.viewer-timeline').boundingBox())!;
+    await page.mouse.click(bar.x + bar.width * 0.37, bar.y + bar.height / 2);
+    await stop('click 0.37');
+    await page.keyboard.press('Home');
+    await stop('Home');
+    console.log(`preview stream stops: ${stops.map((s) => `${s.what}: picture ${s.picture}, readout ${s.frame}`).join('; ')}`);
+    for (const s of stops) {
+      expect(s.picture, s.what).toBe(s.frame);
+      expect(s.marked, s.what).toBe(s.tc);
+    }
+    // Not all stops at the start: play and End moved the picture.
+    expect(new Set(stops.map((s) => s.frame)).size).toBeGreaterThan(3);
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await e.screenshot('playback-prores-stream-1920');
+    await page.setViewportSize({ width: 1280, height: 720 });
+    // Closing the viewer stops the stream and removes its file.
+    await closeViewer(page);
+    await expect.poll(() => fs.readdirSync(streams), { timeout: 10_000 }).toEqual([]);
+    expect(e.pageErrors.filter((m) => !/Failed to load resource/.test(m))).toEqual([]);
+  }, 120_000);
 });
