@@ -1,9 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { framePatternInstallScript } from '../helpers/frame-pattern';
+import { footageFfmpeg } from '../helpers/footage-ffmpeg';
 import { makePlaybackFootage, type PlaybackClip } from '../helpers/playback-footage';
 import { launchApp, type E2eApp } from './harness';
 import { forgetProxy, proxyOf } from '../../src-main/core/proxies/proxy-store';
@@ -336,4 +338,38 @@ describe('playback of every codec, frame-exact', () => {
     await expect.poll(() => fs.readdirSync(streams), { timeout: 10_000 }).toEqual([]);
     expect(e.pageErrors.filter((m) => !/Failed to load resource/.test(m))).toEqual([]);
   }, 120_000);
+
+  it('plays on from one preview-stream window into the next, frame-exact', async () => {
+    const { page } = e;
+    // 24 s of ProRes (prores-hq looped 8 times: its burnt-in number is the frame's modulo 72), past the 20 s window.
+    const folder = path.join(e.dataDir, 'long-card');
+    fs.mkdirSync(folder, { recursive: true });
+    execFileSync(footageFfmpeg(), ['-v', 'error', '-stream_loop', '7', '-i', clips.find((c) => c.name === 'prores-hq')!.file, '-map', '0:v:0', '-map', '0:a:0', '-c', 'copy', '-y', path.join(folder, 'prores-long.mov')]);
+    const r = await e.app.core.dispatch('library.import', { paths: [folder] }, { transport: 'test' });
+    expect(r.ok).toBe(true);
+    const db = e.app.core.db;
+    const row = () => db.prepare("SELECT id, indexed_at FROM clips WHERE file_name = 'prores-long.mov'").get() as { id: number; indexed_at: number | null } | undefined;
+    await expect.poll(() => row()?.indexed_at ?? null, { timeout: 180_000, interval: 1000 }).not.toBeNull();
+    const id = row()!.id;
+    const made = proxyOf(db, id);
+    forgetProxy(db, id);
+    if (made) fs.rmSync(path.join(e.app.core.paths.cacheDir, made.file), { force: true });
+    await openViewer(page, id);
+    expect(await page.locator('[data-testid="viewer-source"]').getAttribute('data-source')).toBe('stream');
+    // 19 s in (frame 456), then play past the window's end at frame 480.
+    for (let i = 0; i < 19; i++) await page.keyboard.press('Shift+ArrowRight');
+    expect(await settled(page)).toMatchObject({ frame: 456 });
+    await page.keyboard.press('l');
+    await expect.poll(() => readout(page), { timeout: 60_000, message: 'play ran on into the second window' }).toBeGreaterThan(490);
+    await page.keyboard.press('k');
+    const { frame } = await settled(page);
+    const picture = await shown(page);
+    console.log(`preview stream across windows: readout ${frame}, burnt-in ${picture} (frame modulo 72)`);
+    expect(frame).toBeGreaterThan(490);
+    expect(picture).toBe(frame % 72);
+    expect(await video(page).getAttribute('src')).toMatch(new RegExp(`/stream/${id}/480$`));
+    // One window at a time: the first one's file is gone.
+    expect(fs.readdirSync(path.join(e.app.core.paths.cacheDir, STREAMS_DIR))).toEqual([expect.stringMatching(new RegExp(`^${id}-480-`))]);
+    await closeViewer(page);
+  }, 300_000);
 });

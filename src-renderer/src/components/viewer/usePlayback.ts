@@ -279,14 +279,16 @@ export function usePlayback(opts: {
       seekFrame(secondsToFrame(nowRef.current, rate));
       if (!resume.current) return;
       resume.current = false;
-      const speed = shuttle.current.speed;
-      if (speed <= 0) return;
+      if (shuttle.current.speed <= 0) return;
       v.addEventListener(
         'seeked',
         () => {
-          // A new source resets the element's rate to its default.
-          v.playbackRate = speed;
-          if (shuttle.current.speed > 0) v.play().catch(() => undefined);
+          if (shuttle.current.speed <= 0) return;
+          // Playing again: no paused target left to seek back to (as when play starts), and a new
+          // source has reset the element's rate to its default.
+          wanted.current = null;
+          v.playbackRate = shuttle.current.speed;
+          v.play().catch(() => undefined);
         },
         { once: true },
       );
