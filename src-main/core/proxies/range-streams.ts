@@ -59,7 +59,7 @@ export function createRangeStreams(o: {
   windowS?: number;
 }): RangeStreams {
   const dir = path.join(o.cacheDir, STREAMS_DIR);
-  fs.rmSync(dir, { recursive: true, force: true });
+  emptyFolder(dir);
   let current: Job | null = null;
 
   async function end(job: Job): Promise<void> {
@@ -121,7 +121,16 @@ export function createRangeStreams(o: {
     },
     async dispose() {
       if (current) await end(current);
-      fs.rmSync(dir, { recursive: true, force: true });
+      emptyFolder(dir);
     },
   };
+}
+
+/** Removes the windows left (a crash, or Windows refusing to delete a file the player still had open); what cannot go now goes at the next start. */
+function emptyFolder(dir: string): void {
+  try {
+    fs.rmSync(dir, { recursive: true, force: true });
+  } catch {
+    // Still open elsewhere (Windows): left for the next start.
+  }
 }
