@@ -15,7 +15,8 @@ import { readUnder } from './util/open-verified';
 import { AppError } from '../../src-shared/errors';
 import { METHODS, type MethodName } from '../../src-shared/contract';
 import { createMediaResolver, type MediaResolver } from './media-resolver';
-import { createPlaybackHandlers, createProxyFileOpen } from './proxies/proxy-handlers';
+import { createPlaybackHandlers, createProxyFileOpen, createStreamSource } from './proxies/proxy-handlers';
+import { createRangeStreams } from './proxies/range-streams';
 import { createClipFiles } from './library/clip-file';
 import type { ServiceProvider } from './service-provider';
 import { createLibraryService } from './library/library-handlers';
@@ -183,6 +184,9 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
     // joined: the edit is sent soon (it is in the catalog's outbox either way)
     team?.marksEdited();
   };
+  // A clip still without its proxy plays from a preview stream of the stretch watched, made on demand.
+  const playbackFacts = { db, cacheDir: paths.cacheDir, proxyPolicy: () => preferences.get().proxies, volumeProxiesChanged: () => pipeline.pipeline.enqueueProxies() };
+  const streams = createRangeStreams({ cacheDir: paths.cacheDir, ffmpeg: tools.ffmpegBinary, source: createStreamSource({ ...playbackFacts, clipFile: clipFiles.check }) });
   const handlers: Handlers = {
     ...n.own,
     ...library.handlers,
@@ -207,7 +211,7 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
       remote: n.remote,
       logger,
     }),
-    ...createPlaybackHandlers({ db, clipFile: clipFiles.check, cacheDir: paths.cacheDir, proxyPolicy: () => preferences.get().proxies, volumeProxiesChanged: () => pipeline.pipeline.enqueueProxies() }),
+    ...createPlaybackHandlers({ ...playbackFacts, clipFile: clipFiles.check, streams }),
     ...createFilesHandlers(clipFiles.check, n.desktop, async (clipId) => {
       const poster = posterPathOf(db, clipId);
       const bytes = poster ? await readUnder(paths.thumbsDir, poster, MAX_DRAG_ICON) : null;
@@ -227,7 +231,7 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
 
   return {
     dispatch: dispatcher(n, handlers),
-    resolveMedia: createMediaResolver(clipFiles.open, paths.thumbsDir, createProxyFileOpen(db, paths.cacheDir)),
+    resolveMedia: createMediaResolver(clipFiles.open, paths.thumbsDir, createProxyFileOpen(db, paths.cacheDir), streams.open),
     openRemoteClip: createRemoteClipStream(db, n.remote),
     async dispose() {
       n.onSettingsChanged(() => {});
@@ -235,6 +239,7 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
       library.dispose();
       await team?.stop();
       await pipeline.stop();
+      await streams.dispose();
       await search.dispose();
     },
   };

@@ -15,17 +15,25 @@ export type MediaResolver = (ref: MediaRef) => Promise<ServedFile | null>;
 type Openers = { [K in MediaRef['kind']]: (ref: Extract<MediaRef, { kind: K }>) => Promise<OpenedFile | AppError> };
 
 /**
- * Only three kinds of file are ever served to the renderer: files in the thumbnail cache, viewing
- * proxies in the proxy cache (proxies/proxy-handlers.ts) and catalogued clips on a drive, each opened once and checked on the open descriptor to still be
+ * Only four kinds of file are ever served to the renderer: files in the thumbnail cache, viewing
+ * proxies in the proxy cache (proxies/proxy-handlers.ts), preview streams of a clip still without
+ * its proxy, written under the cache folder (proxies/range-streams.ts), and catalogued clips on a
+ * drive, each opened once and checked on the open descriptor to still be
  * the file meant (util/open-verified.ts); a clip that lives at a URL is not a file: main streams
  * it, see remote/remote-clip-stream.ts. Anything else (a crafted path, a replaced file, a link
  * swapped in) resolves to null. Another kind of file is one more opener below.
  */
-export function createMediaResolver(clipFile: ClipFileOpen, thumbsDir: string, proxyFile: (clipId: number) => Promise<OpenedFile | AppError>): MediaResolver {
+export function createMediaResolver(
+  clipFile: ClipFileOpen,
+  thumbsDir: string,
+  proxyFile: (clipId: number) => Promise<OpenedFile | AppError>,
+  streamFile: (clipId: number, from: number) => Promise<OpenedFile | AppError>,
+): MediaResolver {
   const openers: Openers = {
     thumb: (ref) => openUnder(thumbsDir, ref.path),
     clip: (ref) => clipFile(ref.clipId),
     proxy: (ref) => proxyFile(ref.clipId),
+    stream: (ref) => streamFile(ref.clipId, ref.from),
   };
   return async (ref) => {
     const file = await (openers[ref.kind] as (r: MediaRef) => Promise<OpenedFile | AppError>)(ref);

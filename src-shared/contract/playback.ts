@@ -5,10 +5,12 @@ import { proxyPolicySchema } from './settings';
 
 /**
  * What the viewer plays for a clip: its own file when the player decodes it and it is reachable,
- * else its viewing proxy (made by the clip's analysis decode), else nothing, with the reason.
+ * else its viewing proxy (made by the clip's analysis decode), else, while that proxy is still to
+ * be made and the original is there, a preview stream of the window being watched (made on
+ * demand: media ref `stream`), else nothing, with the reason.
  */
 export const playbackSchema = z.object({
-  source: z.enum(['original', 'proxy', 'none']),
+  source: z.enum(['original', 'proxy', 'stream', 'none']),
   /** The original's drive is unplugged or its file is not where it was catalogued. */
   offline: z.boolean(),
   /** Why the original is not what plays (its codec, its drive), or why nothing plays; null when the original plays. */
@@ -47,6 +49,8 @@ export const playbackMethods = {
     z.object({ clipIds: z.array(z.number().int().positive()).max(500) }).strict(),
     z.object({ sources: z.array(playbackSchema.pick({ source: true, offline: true, proxy: true }).extend({ clipId: z.number().int() })) }),
   ),
+  /** The viewer closed or plays another source: the clip's preview stream is stopped and its file removed. */
+  'playback.stopStream': method(z.object({ clipId: z.number().int().positive() }).strict(), z.object({}).strict()),
   /** The viewing proxies on disk: how many, their size, and where (Settings). */
   'playback.proxySpace': method(z.object({}).strict(), proxySpaceSchema),
   /** A volume's own choice of viewing proxies (null: as Settings says for all); the volumes as they are now. */

@@ -1,11 +1,15 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { framePatternInstallScript } from '../helpers/frame-pattern';
+import { footageFfmpeg } from '../helpers/footage-ffmpeg';
 import { makePlaybackFootage, type PlaybackClip } from '../helpers/playback-footage';
 import { launchApp, type E2eApp } from './harness';
+import { forgetProxy, proxyOf } from '../../src-main/core/proxies/proxy-store';
+import { STREAMS_DIR } from '../../src-main/core/proxies/range-streams';
 
 /**
  * Issue 37 in real Chromium over footage with the frame number burnt in as a machine-readable
@@ -14,7 +18,8 @@ import { launchApp, type E2eApp } from './harness';
  * random stops (play at 1x and 2x, reverse, frame and second steps, Home/End, shot jumps, clicks on
  * the timeline) the frame the browser presents, the frame read out and the frame I marks are one;
  * reverse play presents at least 10 distinct frames a second; with the footage folder renamed away
- * every clip still plays from its proxy, frame-exact. Screenshots at 1280x720 and 1920x1080.
+ * every clip still plays from its proxy, frame-exact; a clip whose proxy is not made yet plays from
+ * a preview stream made on demand, frame-exact, and says so. Screenshots at 1280x720 and 1920x1080.
  */
 const KEY = 'k-playback-e2e';
 let e: E2eApp;
@@ -277,4 +282,94 @@ describe('playback of every codec, frame-exact', () => {
     }
     expect(e.pageErrors.filter((m) => !/Failed to load resource/.test(m))).toEqual([]);
   }, 180_000);
+
+  it('a ProRes clip whose proxy is not made yet plays from a preview stream of the range watched, frame-exact, and says so', async () => {
+    const { page } = e;
+    const id = ids.get('prores-hq')!;
+    const cacheDir = e.app.core.paths.cacheDir;
+    const streams = path.join(cacheDir, STREAMS_DIR);
+    // Its proxy not made yet, as while it waits for its indexing: the row and the file gone.
+    const made = proxyOf(e.app.core.db, id)!;
+    forgetProxy(e.app.core.db, id);
+    fs.rmSync(path.join(cacheDir, made.file));
+    await openViewer(page, id);
+    const badge = page.locator('[data-testid="viewer-source"]');
+    expect(await badge.getAttribute('data-source')).toBe('stream');
+    expect(await badge.innerText()).toBe('Preview stream · proxy not made yet');
+    expect(await video(page).getAttribute('src')).toMatch(new RegExp(`/stream/${id}/0$`));
+    await expect.poll(() => shown(page), { timeout: 10_000, message: 'frame 0 on screen' }).toBe(0);
+    expect(fs.readdirSync(streams)).toHaveLength(1);
+    await e.screenshot('playback-prores-stream-1280');
+    const stops: { what: string; frame: number; picture: number | null; marked: string; tc: string }[] = [];
+    const stop = async (what: string) => {
+      const { frame, picture } = await settled(page);
+      await page.keyboard.press('i');
+      stops.push({ what, frame, picture, tc: await page.locator('[data-testid="viewer-tc"]').innerText(), marked: await page.locator('[data-testid="mark-in"]').innerText() });
+    };
+    await page.keyboard.press('l');
+    await page.waitForTimeout(700);
+    await page.keyboard.press('k');
+    await stop('L');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+    await stop('3 x ArrowRight');
+    await page.keyboard.press('End');
+    await stop('End');
+    await page.keyboard.press('j');
+    await page.waitForTimeout(500);
+    await page.keyboard.press('k');
+    await stop('J');
+    const bar = (await page.locator('.viewer-timeline').boundingBox())!;
+    await page.mouse.click(bar.x + bar.width * 0.37, bar.y + bar.height / 2);
+    await stop('click 0.37');
+    await page.keyboard.press('Home');
+    await stop('Home');
+    console.log(`preview stream stops: ${stops.map((s) => `${s.what}: picture ${s.picture}, readout ${s.frame}`).join('; ')}`);
+    for (const s of stops) {
+      expect(s.picture, s.what).toBe(s.frame);
+      expect(s.marked, s.what).toBe(s.tc);
+    }
+    // Not all stops at the start: play and End moved the picture.
+    expect(new Set(stops.map((s) => s.frame)).size).toBeGreaterThan(3);
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await e.screenshot('playback-prores-stream-1920');
+    await page.setViewportSize({ width: 1280, height: 720 });
+    // Closing the viewer stops the stream and removes its file.
+    await closeViewer(page);
+    await expect.poll(() => fs.readdirSync(streams), { timeout: 10_000 }).toEqual([]);
+    expect(e.pageErrors.filter((m) => !/Failed to load resource/.test(m))).toEqual([]);
+  }, 120_000);
+
+  it('plays on from one preview-stream window into the next, frame-exact', async () => {
+    const { page } = e;
+    // 24 s of ProRes (prores-hq looped 8 times: its burnt-in number is the frame's modulo 72), past the 20 s window.
+    const folder = path.join(e.dataDir, 'long-card');
+    fs.mkdirSync(folder, { recursive: true });
+    execFileSync(footageFfmpeg(), ['-v', 'error', '-stream_loop', '7', '-i', clips.find((c) => c.name === 'prores-hq')!.file, '-map', '0:v:0', '-map', '0:a:0', '-c', 'copy', '-y', path.join(folder, 'prores-long.mov')]);
+    const r = await e.app.core.dispatch('library.import', { paths: [folder] }, { transport: 'test' });
+    expect(r.ok).toBe(true);
+    const db = e.app.core.db;
+    const row = () => db.prepare("SELECT id, indexed_at FROM clips WHERE file_name = 'prores-long.mov'").get() as { id: number; indexed_at: number | null } | undefined;
+    await expect.poll(() => row()?.indexed_at ?? null, { timeout: 180_000, interval: 1000 }).not.toBeNull();
+    const id = row()!.id;
+    const made = proxyOf(db, id);
+    forgetProxy(db, id);
+    if (made) fs.rmSync(path.join(e.app.core.paths.cacheDir, made.file), { force: true });
+    await openViewer(page, id);
+    expect(await page.locator('[data-testid="viewer-source"]').getAttribute('data-source')).toBe('stream');
+    // 19 s in (frame 456), then play past the window's end at frame 480.
+    for (let i = 0; i < 19; i++) await page.keyboard.press('Shift+ArrowRight');
+    expect(await settled(page)).toMatchObject({ frame: 456 });
+    await page.keyboard.press('l');
+    await expect.poll(() => readout(page), { timeout: 60_000, message: 'play ran on into the second window' }).toBeGreaterThan(490);
+    await page.keyboard.press('k');
+    const { frame } = await settled(page);
+    const picture = await shown(page);
+    console.log(`preview stream across windows: readout ${frame}, burnt-in ${picture} (frame modulo 72)`);
+    expect(frame).toBeGreaterThan(490);
+    expect(picture).toBe(frame % 72);
+    expect(await video(page).getAttribute('src')).toMatch(new RegExp(`/stream/${id}/480$`));
+    // One window at a time: the first one's file is gone.
+    expect(fs.readdirSync(path.join(e.app.core.paths.cacheDir, STREAMS_DIR))).toEqual([expect.stringMatching(new RegExp(`^${id}-480-`))]);
+    await closeViewer(page);
+  }, 300_000);
 });

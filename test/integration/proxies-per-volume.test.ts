@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../src-shared/errors';
 import { getClipRow } from '../../src-main/core/library/clip-store';
 import { URL_VOLUME_KEY } from '../../src-main/core/library/volume-store';
 import { clipsMissingProxies } from '../../src-main/core/proxies/proxy-backfill';
@@ -38,7 +39,9 @@ describe('viewing proxies per drive', () => {
   let changed = 0;
   const cacheDir = path.join(tmp.dir, 'cache');
   fs.mkdirSync(cacheDir);
-  const handlers = createPlaybackHandlers({ db, cacheDir, clipFile: async () => undefined as never, proxyPolicy: () => forAll, volumeProxiesChanged: () => changed++, platform: 'linux' });
+  // No clip here plays from a preview stream: streams are not asked for.
+  const streams = { open: async () => new AppError('invalid', 'no stream'), stop: async () => undefined, dispose: async () => undefined };
+  const handlers = createPlaybackHandlers({ db, cacheDir, clipFile: async () => undefined as never, proxyPolicy: () => forAll, volumeProxiesChanged: () => changed++, platform: 'linux', streams });
   const missing = () => clipsMissingProxies(db, forAll, 'linux').sort((x, y) => x - y);
 
   it('follows the choice for all until a drive has its own', async () => {

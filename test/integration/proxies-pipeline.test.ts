@@ -111,7 +111,17 @@ describe('viewing proxies made in the one decode', () => {
     const bytes = fs.readFileSync(file);
     fs.writeFileSync(file, '');
     expect(await app.core.resolveMedia({ kind: 'proxy', clipId: ids['B001_dnxhr.mxf']! })).toBeNull();
-    expect(await playback('B001_dnxhr.mxf')).toMatchObject({ source: 'none', proxy: 'pending', why: expect.stringMatching(/DNxHD\/DNxHR|MXF/) });
+    // Until it is made again, a preview stream of the window watched plays, served by the media route like a proxy.
+    const dnxhr = ids['B001_dnxhr.mxf']!;
+    expect(await playback('B001_dnxhr.mxf')).toMatchObject({ source: 'stream', proxy: 'pending', why: expect.stringMatching(/DNxHD\/DNxHR|MXF/) });
+    const stream = await app.core.resolveMedia({ kind: 'stream', clipId: dnxhr, from: 0 });
+    expect(stream?.contentType).toBe('video/mp4');
+    await stream!.handle.close();
+    expect(videoStream(stream!.real)).toMatchObject({ codec_name: 'h264', pix_fmt: 'yuv420p', nb_read_packets: '75' });
+    // Only for a clip whose playback is a stream: a native clip or one with its proxy is never transcoded.
+    expect(await app.core.resolveMedia({ kind: 'stream', clipId: ids['E001_h264.mp4']!, from: 0 })).toBeNull();
+    await call('playback.stopStream', { clipId: dnxhr });
+    expect(fs.readdirSync(path.join(tmp.dir, 'data', 'cache', 'streams'))).toEqual([]);
     fs.writeFileSync(file, bytes);
     // No .part file is left behind.
     expect(fs.readdirSync(path.join(tmp.dir, 'data', 'cache', 'proxies')).filter((f) => f.endsWith('.part'))).toEqual([]);

@@ -6,6 +6,8 @@ import { nativePlayback } from '../../src-main/core/proxies/native-playback';
 import { playbackSource, type PlaybackInputs } from '../../src-main/core/proxies/playback-source';
 import { isDetachableMount, PROXY_RESERVE_BYTES, proxyBytesFor, roomForProxy, wantsProxy } from '../../src-main/core/proxies/proxy-policy';
 import { proxyRelPath } from '../../src-main/core/proxies/proxy-files';
+import { rangeStreamArgs, rangeStreamSeekS } from '../../src-main/core/proxies/range-stream-args';
+import { streamWindowFrames, streamWindowOf } from '../../src-shared/stream-window';
 
 const facts = (container: string | null, videoCodec: string | null, pixFmt: string | null, audioCodec: string | null = 'aac') => ({ container, videoCodec, pixFmt, audioCodec });
 
@@ -61,8 +63,12 @@ describe('what the viewer plays', () => {
     expect(playbackSource({ ...base, native: { ok: false, why: 'the player does not decode ProRes' }, proxyFrames: 120 })).toMatchObject({ source: 'proxy', offline: false, why: 'the player does not decode ProRes' });
     expect(playbackSource({ ...base, reachable: false, unreachableWhy: 'the drive "CARD" is not connected', proxyFrames: 120 })).toMatchObject({ source: 'proxy', offline: true, why: 'the drive "CARD" is not connected' });
   });
-  it('nothing, with the reason and whether a proxy is coming', () => {
-    expect(playbackSource({ ...base, native: { ok: false, why: 'the player does not decode ProRes' }, proxyPending: true })).toMatchObject({ source: 'none', proxy: 'pending', why: expect.stringMatching(/ProRes.*proxy is made/) });
+  it('a preview stream of the original while its proxy is to come, saying so', () => {
+    expect(playbackSource({ ...base, native: { ok: false, why: 'the player does not decode ProRes' }, proxyPending: true })).toMatchObject({ source: 'stream', offline: false, proxy: 'pending', why: expect.stringMatching(/ProRes.*preview stream.*proxy is made/) });
+  });
+  it('nothing, with the reason and whether a proxy is coming: the original away or no proxy wanted', () => {
+    expect(playbackSource({ ...base, native: { ok: false, why: 'the player does not decode ProRes' }, reachable: false, unreachableWhy: 'the drive "CARD" is not connected', proxyPending: true })).toMatchObject({ source: 'none', offline: true, proxy: 'pending', why: expect.stringMatching(/CARD.*proxy is made/) });
+    expect(playbackSource({ ...base, native: { ok: false, why: 'the player does not decode ProRes' } })).toMatchObject({ source: 'none', proxy: 'none', why: 'the player does not decode ProRes' });
     expect(playbackSource({ ...base, reachable: false, unreachableWhy: 'gone' })).toMatchObject({ source: 'none', offline: true, proxy: 'none', why: 'gone' });
   });
   it('a clip added by URL plays from its address', () => {
@@ -114,6 +120,38 @@ describe('media paths', () => {
     expect(parseMediaPath('/proxy/1e3')).toBeNull();
     expect(parseMediaPath('/proxy/0')).toBeNull();
     expect(parseMediaPath('/proxy/../../etc/passwd')).toBeNull();
+  });
+  it('carry a preview stream by clip id and its window\'s first frame, and nothing else under that name', () => {
+    expect(parseMediaPath(mediaPath({ kind: 'stream', clipId: 12, from: 480 }))).toEqual({ kind: 'stream', clipId: 12, from: 480 });
+    expect(parseMediaPath('/stream/12/0')).toEqual({ kind: 'stream', clipId: 12, from: 0 });
+    expect(parseMediaPath('/stream/12')).toBeNull();
+    expect(parseMediaPath('/stream/0/0')).toBeNull();
+    expect(parseMediaPath('/stream/12/-1')).toBeNull();
+    expect(parseMediaPath('/stream/12/4/x')).toBeNull();
+    expect(parseMediaPath('/stream/12/../../etc/passwd')).toBeNull();
+  });
+});
+
+describe('preview stream windows', () => {
+  const r2398 = { num: 24000, den: 1001 };
+  it('lie on a grid of the clip\'s frames, 20 s each, the last cut at the clip\'s end', () => {
+    expect(streamWindowFrames(r2398)).toBe(480);
+    expect(streamWindowOf(0, r2398, 1000)).toEqual({ from: 0, to: 480 });
+    expect(streamWindowOf(479, r2398, 1000)).toEqual({ from: 0, to: 480 });
+    expect(streamWindowOf(480, r2398, 1000)).toEqual({ from: 480, to: 960 });
+    expect(streamWindowOf(999, r2398, 1000)).toEqual({ from: 960, to: 1000 });
+    // Past the end (seekFrame clamps there too): the last window.
+    expect(streamWindowOf(5000, r2398, 1000)).toEqual({ from: 960, to: 1000 });
+    expect(streamWindowOf(500, { num: 25, den: 1 }, null)).toEqual({ from: 500, to: 1000 });
+  });
+  it('transcode from a millisecond before the window\'s first frame, its times shifted back by as much', () => {
+    const args = rangeStreamArgs({ input: '/card/A.mov', rate: r2398, from: 480, frames: 480, audio: true, outFile: '/cache/streams/x.mp4' });
+    const seek = rangeStreamSeekS(r2398, 480);
+    expect(seek).toBeCloseTo((480 * 1001) / 24000 - 0.001, 9);
+    expect(args.slice(args.indexOf('-ss'), args.indexOf('-ss') + 2)).toEqual(['-ss', seek.toFixed(6)]);
+    expect(args.slice(args.indexOf('-output_ts_offset'), args.indexOf('-output_ts_offset') + 2)).toEqual(['-output_ts_offset', seek.toFixed(6)]);
+    expect(args).toEqual(expect.arrayContaining(['-frames:v', '480', '-vsync', 'passthrough', 'libx264', 'ultrafast', '-map', '0:a:0']));
+    expect(rangeStreamArgs({ input: 'a', rate: r2398, from: 0, frames: 10, audio: false, outFile: 'b' })).not.toContain('0:a:0');
   });
 });
 

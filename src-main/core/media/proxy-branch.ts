@@ -71,10 +71,15 @@ export function proxyGop(fps: number | null): number {
  * `+faststart` puts the index first so the player starts at once.
  */
 export function proxyBranch(req: ProxyRequest): { filter: string; outputArgs: string[] } {
-  const filter = `scale='trunc(iw*sar*oh/ih/2)*2':'trunc(min(ih,${req.height})/2)*2':flags=bilinear,setsar=1,format=yuv420p`;
+  const filter = proxyPictureFilter(req.height);
   const args = [...frameSync('passthrough'), ...proxyEncoderArgs(req.encoder, req)];
   if (req.audio === 'copy') args.push('-map', '0:a:0', '-c:a', 'copy');
   if (req.audio === 'aac') args.push('-map', '0:a:0', '-c:a', 'aac', '-b:a', `${PROXY_DEFAULTS.audioKbps}k`, '-ac', '2');
   args.push('-map_metadata', '-1', '-movflags', '+faststart', '-f', 'mp4', req.outFile);
   return { filter, outputArgs: args };
+}
+
+/** The proxy's picture: square pixels at `height` (never upscaled), 8-bit 4:2:0 (see proxyBranch). Also the preview stream's (proxies/range-stream-args.ts). */
+export function proxyPictureFilter(height: number): string {
+  return `scale='trunc(iw*sar*oh/ih/2)*2':'trunc(min(ih,${height})/2)*2':flags=bilinear,setsar=1,format=yuv420p`;
 }

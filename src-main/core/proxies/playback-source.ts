@@ -18,7 +18,8 @@ export interface PlaybackInputs {
 /**
  * Which file the viewer plays: the original whenever the player decodes it and it is reachable
  * (a plugged-in original is always preferred, so one that comes back plays again at once), else
- * the proxy, else nothing with the reason. A pure function of what the catalog and the disk say.
+ * the proxy, else (the proxy still to be made from a reachable original) a preview stream made
+ * from the original on demand, else nothing with the reason. A pure function of what the catalog and the disk say.
  */
 export function playbackSource(i: PlaybackInputs): Playback {
   const proxy: Playback['proxy'] = i.proxyFrames !== null ? 'ready' : i.proxyPending ? 'pending' : 'none';
@@ -26,6 +27,8 @@ export function playbackSource(i: PlaybackInputs): Playback {
   if (i.remote || (i.reachable && i.native.ok)) return { ...base, source: 'original', why: null };
   const why = i.reachable ? (i.native.ok ? null : i.native.why) : i.unreachableWhy;
   if (i.proxyFrames !== null) return { ...base, source: 'proxy', why };
+  // Its proxy to come and the original there: a preview stream of the stretch watched meanwhile.
+  if (proxy === 'pending' && i.reachable) return { ...base, source: 'stream', why: `${why ?? 'the original cannot be played'}; a preview stream plays until its proxy is made while it is indexed` };
   const waiting = proxy === 'pending' ? '; its proxy is made while it is indexed' : '';
   return { ...base, source: 'none', why: `${why ?? 'the original cannot be played'}${waiting}` };
 }

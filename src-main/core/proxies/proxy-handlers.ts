@@ -12,6 +12,8 @@ import { playbackSource } from './playback-source';
 import { isDetachableMount, PROXY_RESERVE_BYTES, roomForProxy, volumeProxyPolicy, wantsProxy, type ProxyPolicy } from './proxy-policy';
 import { formatBytes, freeBytes } from '../util/disk-space';
 import { proxyBytes, proxyOf, touchProxy } from './proxy-store';
+import type { RangeStreams, StreamSource } from './range-streams';
+import { clipFrameCount, countingOf } from '../../../src-shared/timecode';
 
 /** The clip's proxy when it was made from the clip's current content. */
 function currentProxy(db: CatalogDb, clipId: number, fingerprint: string | null) {
@@ -41,22 +43,30 @@ export function createProxyFileOpen(db: CatalogDb, cacheDir: string): (clipId: n
   };
 }
 
-export function createPlaybackHandlers(o: {
+interface PlaybackFacts {
   db: CatalogDb;
-  clipFile: ClipFileCheck;
   cacheDir: string;
   proxyPolicy: () => ProxyPolicy;
   /** A volume's choice changed: its clips get their proxies (or stop wanting them) in the background. */
   volumeProxiesChanged?: () => void;
   platform?: NodeJS.Platform;
-}): Pick<Handlers, 'playback.get' | 'playback.sources' | 'playback.proxySpace' | 'playback.volumeProxies'> {
+}
+
+type PlaybackMethods = 'playback.get' | 'playback.sources' | 'playback.proxySpace' | 'playback.volumeProxies' | 'playback.stopStream';
+
+export function createPlaybackHandlers(o: PlaybackFacts & { clipFile: ClipFileCheck; streams: RangeStreams }): Pick<Handlers, PlaybackMethods> {
+  const sourceOf = (row: ClipRow, unreachableWhy: string | null) => playbackOf(o, row, unreachableWhy);
   const proxyVolumes = () => listVolumes(o.db).filter((v) => v.key !== URL_VOLUME_KEY && !isTeamShareKey(v.key));
   const space = () => {
     const free = freeBytes(o.cacheDir);
     const stopped = roomForProxy(free, 60) ? null : `New proxies wait for room: ${formatBytes(free)} free on the disk of ${o.cacheDir}, ${formatBytes(PROXY_RESERVE_BYTES)} and a proxy's size needed. Clips play as before meanwhile.`;
     return { ...proxyBytes(o.db), folder: proxyFolder(o.cacheDir), freeBytes: Number.isFinite(free) ? free : 0, stopped, volumes: proxyVolumes() };
   };
-  const handlers: Pick<Handlers, 'playback.get' | 'playback.sources' | 'playback.proxySpace' | 'playback.volumeProxies'> = {
+  const handlers: Pick<Handlers, PlaybackMethods> = {
+    'playback.stopStream': async ({ clipId }) => {
+      await o.streams.stop(clipId);
+      return {};
+    },
     'playback.volumeProxies': ({ volumeId, policy }) => {
       if (!proxyVolumes().some((v) => v.id === volumeId) || !setVolumeProxyPolicy(o.db, volumeId, policy)) throw new AppError('not_found', `no drive ${volumeId} whose clips can have proxies`);
       o.volumeProxiesChanged?.();
@@ -86,25 +96,46 @@ export function createPlaybackHandlers(o: {
     }),
   };
   return handlers;
+}
 
-  /** Which file plays for a clip, given whether its original is reachable (null: it is) and why not. */
-  function sourceOf(row: ClipRow, unreachableWhy: string | null) {
-    const facts = { container: row.container, videoCodec: row.video_codec, pixFmt: row.pix_fmt, audioCodec: row.audio_codec };
-    const remote = row.source_url !== null;
-    const made = currentProxy(o.db, row.id, row.fingerprint);
-    // On disk as written: one deleted or cut since does not count (the viewer would show black).
-    const proxy = made && fs.statSync(path.join(o.cacheDir, made.file), { throwIfNoEntry: false })?.size === made.bytes ? made : null;
-    const detachable = isDetachableMount(row.mount_path, o.platform ?? process.platform);
-    return playbackSource({
-      native: nativePlayback(facts),
-      reachable: unreachableWhy === null,
-      unreachableWhy,
-      remote,
-      proxyFrames: proxy?.frames ?? null,
-      // A team clip listed offline has no file here to make one from until it is relinked.
-      proxyPending: !remote && !proxy && row.status !== 'error' && !isTeamShareKey(row.volume_key) && wantsProxy(volumeProxyPolicy(o.proxyPolicy(), row.volume_proxy_policy), facts, detachable),
-    });
-  }
+/**
+ * What a preview stream is made from (proxies/range-streams.ts): the checked original of a clip
+ * whose playback is a stream now (its proxy still to come); any other clip is refused, so the
+ * media route never transcodes a clip that plays otherwise.
+ */
+export function createStreamSource(o: PlaybackFacts & { clipFile: ClipFileCheck }): (clipId: number) => Promise<StreamSource | AppError> {
+  return async (clipId) => {
+    const row = getClipRowOrNull(o.db, clipId);
+    if (!row) return new AppError('not_found', `clip ${clipId} is not in the catalog`);
+    let real: string;
+    try {
+      real = await o.clipFile(clipId);
+    } catch (e) {
+      return e instanceof AppError ? e : new AppError('io', 'the original cannot be read', { cause: e });
+    }
+    if (playbackOf(o, row, null).source !== 'stream') return new AppError('invalid', `clip ${clipId} does not play from a preview stream`);
+    const { rate, conformed } = countingOf(row.fps, row.vfr === 1);
+    return { path: real, rate, frames: clipFrameCount({ frameCount: row.frame_count, durationS: row.duration_s, conformed }, rate), audio: row.audio_codec !== null };
+  };
+}
+
+/** Which file plays for a clip, given whether its original is reachable (null: it is) and why not. */
+function playbackOf(o: PlaybackFacts, row: ClipRow, unreachableWhy: string | null) {
+  const facts = { container: row.container, videoCodec: row.video_codec, pixFmt: row.pix_fmt, audioCodec: row.audio_codec };
+  const remote = row.source_url !== null;
+  const made = currentProxy(o.db, row.id, row.fingerprint);
+  // On disk as written: one deleted or cut since does not count (the viewer would show black).
+  const proxy = made && fs.statSync(path.join(o.cacheDir, made.file), { throwIfNoEntry: false })?.size === made.bytes ? made : null;
+  const detachable = isDetachableMount(row.mount_path, o.platform ?? process.platform);
+  return playbackSource({
+    native: nativePlayback(facts),
+    reachable: unreachableWhy === null,
+    unreachableWhy,
+    remote,
+    proxyFrames: proxy?.frames ?? null,
+    // A team clip listed offline has no file here to make one from until it is relinked.
+    proxyPending: !remote && !proxy && row.status !== 'error' && !isTeamShareKey(row.volume_key) && wantsProxy(volumeProxyPolicy(o.proxyPolicy(), row.volume_proxy_policy), facts, detachable),
+  });
 }
 
 function getClipRowOrNull(db: CatalogDb, clipId: number): ClipRow | null {

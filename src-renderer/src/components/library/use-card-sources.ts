@@ -42,6 +42,6 @@ export function cardSourceTag(s: CardSource | undefined): { label: string; title
   if (!s || s.source === 'original') return null;
   if (s.source === 'proxy') return { label: s.offline ? 'Proxy · offline' : 'Proxy', title: s.offline ? 'The original is offline: the viewer plays its proxy' : 'The viewer plays its proxy (the player cannot decode the original)', tone: s.offline ? 'offline' : 'proxy' };
   return s.proxy === 'pending'
-    ? { label: 'Proxy soon', title: 'Its proxy is made while it is indexed', tone: 'pending' }
+    ? { label: 'Proxy soon', title: s.source === 'stream' ? 'Its proxy is made while it is indexed; meanwhile the viewer plays a preview stream made from the original' : 'Its proxy is made while it is indexed', tone: 'pending' }
     : { label: s.offline ? 'Offline' : 'No playback', title: s.offline ? 'The original is offline and has no proxy' : 'The player cannot decode it and it has no proxy', tone: 'none' };
 }

@@ -2,23 +2,41 @@ import type { ReactNode } from 'react';
 import type { Playback } from '../../../../src-shared/contract/playback';
 import { api } from '../../api/client';
 
-/** The file the <video> reads: the original, or the clip's proxy (made by its indexing). */
-export function sourceUrl(clipId: number, p: Playback): string | null {
+/**
+ * The file the <video> reads: the original, the clip's proxy (made by its indexing), or the
+ * preview stream of the window starting at frame `streamFrom` (stream-window.ts) while that proxy is to come.
+ */
+export function sourceUrl(clipId: number, p: Playback, streamFrom: number | null): string | null {
   if (p.source === 'none') return null;
+  if (p.source === 'stream') return streamFrom === null ? null : api.mediaUrl({ kind: 'stream', clipId, from: streamFrom });
   return api.mediaUrl({ kind: p.source === 'proxy' ? 'proxy' : 'clip', clipId });
+}
+
+/** The badge's words for what plays. */
+export function sourceLabel(p: Playback): string {
+  switch (p.source) {
+    case 'original':
+      return 'Original';
+    case 'proxy':
+      return p.offline ? 'Proxy · original offline' : 'Proxy';
+    case 'stream':
+      return 'Preview stream · proxy not made yet';
+    case 'none':
+      return p.proxy === 'pending' ? 'Preparing proxy' : 'Not playable';
+  }
 }
 
 /**
  * What is playing, said where the editor looks (beside the clip's name): the original; the proxy
  * and why (its codec, an unplugged drive: frame numbers and timecode are the original's either
- * way); or that nothing can play yet.
+ * way); a preview stream made from the original while its proxy is to come (the same frame
+ * numbers: its times are the clip's); or that nothing can play yet.
  */
 export function SourceBadge({ playback }: { playback: Playback }): ReactNode {
-  const label = playback.source === 'original' ? 'Original' : playback.source === 'proxy' ? (playback.offline ? 'Proxy · original offline' : 'Proxy') : playback.proxy === 'pending' ? 'Preparing proxy' : 'Not playable';
   const title = playback.why ?? 'Playing the original file';
   return (
     <span className={`viewer-source viewer-source-${playback.source}${playback.offline ? ' offline' : ''}`} title={title} data-testid="viewer-source" data-source={playback.source}>
-      {label}
+      {sourceLabel(playback)}
     </span>
   );
 }

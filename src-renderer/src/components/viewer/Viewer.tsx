@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { clipFrameCount, framesToTimecode, nominalFps, rateLabel, secondsToFrame, shotFrames } from '../../../../src-shared/timecode';
+import { streamWindowOf } from '../../../../src-shared/stream-window';
 import { api } from '../../api/client';
 import { timebaseOf } from '../timecode-format';
 import { FaceBoxes } from './FaceBoxes';
@@ -44,7 +45,9 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
   const dialog = useRef<HTMLDivElement>(null);
   const [error, setError] = useState<string | null>(null);
   const { clip, spans, playback, reloadPlayback } = useClipView(clipId, setError);
-  const src = playback ? sourceUrl(clipId, playback) : null;
+  // A preview stream plays one window of the clip at a time: the one under the playhead (set below).
+  const [streamFrom, setStreamFrom] = useState<number | null>(null);
+  const src = playback ? sourceUrl(clipId, playback, streamFrom) : null;
   const [muted, setMuted] = useState(false);
   const [help, setHelp] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
@@ -65,10 +68,23 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
     if (range) setMarks(marksOfRange(range, tb.rate));
   }, [tb, range]);
 
-  const { now, nowRef, speed, seekFrame, applyShuttle } = usePlayback({ video, src, clip, rate: tb?.rate ?? null, range, onError: setError });
+  const streaming = playback?.source === 'stream';
+  const clipFrames = clip && tb ? clipFrameCount(clip, tb.rate) : null;
+  const streamWindow = streaming && tb && streamFrom !== null ? streamWindowOf(streamFrom, tb.rate, clipFrames) : null;
+  // Play runs on from a window's end into the next (none after the clip's last window).
+  const continueAt = streamWindow && clipFrames !== null && streamWindow.to < clipFrames ? streamWindow.to : null;
+  const { now, nowRef, speed, seekFrame, applyShuttle } = usePlayback({ video, src, clip, rate: tb?.rate ?? null, range, onError: setError, continueAt });
   useModalFocus(dialog);
 
   const frame = tb ? secondsToFrame(now, tb.rate) : 0;
+  // The playhead left the window (played on, stepped, sought): the window holding it is asked for.
+  const wantedFrom = streaming && tb ? streamWindowOf(frame, tb.rate, clipFrames).from : null;
+  useEffect(() => setStreamFrom(wantedFrom), [wantedFrom]);
+  // Main makes the stream while it is watched: closing the viewer, or its proxy arriving, stops it.
+  useEffect(() => {
+    if (!streaming) return;
+    return () => void api.call('playback.stopStream', { clipId }).catch(() => undefined);
+  }, [clipId, streaming]);
   const currentShot = clip?.shots.find((s) => now >= s.startS - 1e-6 && now < s.endS) ?? clip?.shots.at(-1) ?? null;
   const span = spans.find((s) => now >= s.startS - 1e-6 && now < s.endS) ?? null;
   const faces = useShotFaces(currentShot?.id ?? null);

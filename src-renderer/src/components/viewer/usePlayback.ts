@@ -43,8 +43,14 @@ export function usePlayback(opts: {
   rate: FrameRate | null;
   range: { startS: number; endS: number } | null | undefined;
   onError: (message: string) => void;
+  /** A preview stream's window ends before the clip: the frame play runs on to (the next window's first), else null. */
+  continueAt?: number | null;
 }): Playback {
   const { video, src, clip, rate, range, onError } = opts;
+  const continueAt = useRef<number | null>(null);
+  continueAt.current = opts.continueAt ?? null;
+  /** Play reached a window's end and goes on once the next window is placed. */
+  const resume = useRef(false);
   const [now, setNowState] = useState(range?.startS ?? 0);
   const nowRef = useRef(range?.startS ?? 0);
   const setNow = useCallback((t: number) => {
@@ -242,15 +248,24 @@ export function usePlayback(opts: {
       resends.current++;
       v.currentTime = w;
     };
-    // Stopping from play settles on the last frame (applyShuttle does it for every stop).
-    const onEnded = () => applyShuttle({ type: 'ended' });
+    // Stopping from play settles on the last frame (applyShuttle does it for every stop); at the
+    // end of a preview stream's window that is not the clip's, the playhead moves on to the next
+    // window's first frame (the viewer asks for that window) and play resumes once it is placed.
+    const onEnded = () => {
+      const next = continueAt.current;
+      if (next === null || shuttle.current.speed <= 0) return applyShuttle({ type: 'ended' });
+      resume.current = true;
+      moves.current++;
+      wanted.current = null;
+      setNow(mid(next));
+    };
     v.addEventListener('seeked', onSeeked);
     v.addEventListener('ended', onEnded);
     return () => {
       v.removeEventListener('seeked', onSeeked);
       v.removeEventListener('ended', onEnded);
     };
-  }, [video, applyShuttle]);
+  }, [video, applyShuttle, mid, setNow]);
 
   // A new source (the first, or original <-> proxy) is put on the playhead's frame (at first the
   // range's start) once both its metadata and the clip's rate are known, whichever comes last.
@@ -262,6 +277,21 @@ export function usePlayback(opts: {
       if (placed.current === src) return;
       placed.current = src;
       seekFrame(secondsToFrame(nowRef.current, rate));
+      if (!resume.current) return;
+      resume.current = false;
+      if (shuttle.current.speed <= 0) return;
+      v.addEventListener(
+        'seeked',
+        () => {
+          if (shuttle.current.speed <= 0) return;
+          // Playing again: no paused target left to seek back to (as when play starts), and a new
+          // source has reset the element's rate to its default.
+          wanted.current = null;
+          v.playbackRate = shuttle.current.speed;
+          v.play().catch(() => undefined);
+        },
+        { once: true },
+      );
     };
     if (v.readyState >= 1) place();
     v.addEventListener('loadedmetadata', place);

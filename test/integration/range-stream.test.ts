@@ -1,0 +1,118 @@
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../src-shared/errors';
+import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
+import { createRangeStreams, STREAMS_DIR, type RangeStreams } from '../../src-main/core/proxies/range-streams';
+import type { OpenedFile } from '../../src-main/core/util/open-verified';
+import { readFramePattern } from '../helpers/frame-pattern';
+import { makePlaybackFootage, type PlaybackClip } from '../helpers/playback-footage';
+import { tempDir } from '../helpers/paths';
+
+/**
+ * Issue 37's preview stream on real ffmpeg: a ProRes 422 HQ clip (no proxy yet) is transcoded one
+ * window at a time; each window holds the clip's frames of that range at the clip's own times
+ * (ffprobe: first pts = the window's start, one packet a frame; the burnt-in frame numbers read
+ * back in order), one window at a time, killed and removed when the viewer stops or moves away.
+ */
+const CLIP_ID = 7;
+const tmp = tempDir('rs-range-stream-');
+let clip: PlaybackClip;
+let streams: RangeStreams;
+const dir = () => path.join(tmp.dir, STREAMS_DIR);
+const filesHere = () => (fs.existsSync(dir()) ? fs.readdirSync(dir()) : []);
+
+/** ffmpeg processes writing under this test's cache folder (Linux: /proc). */
+function ffmpegsHere(): number[] {
+  if (!fs.existsSync('/proc/self/cmdline')) return [];
+  return fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+    try {
+      return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(dir());
+    } catch {
+      return false;
+    }
+  }).map(Number);
+}
+
+function videoPts(file: string): number[] {
+  const out = execFileSync(ffPath('ffprobe'), ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time', '-of', 'csv=p=0', file]).toString();
+  return out.trim().split('\n').map(Number).sort((a, b) => a - b);
+}
+
+/** The burnt-in frame number of every frame of a file, decoded at its own size. */
+async function burntIn(file: string): Promise<(number | null)[]> {
+  const [w, h] = execFileSync(ffPath('ffprobe'), ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', file]).toString().trim().split(',').map(Number) as [number, number];
+  const ff = spawn(ffPath('ffmpeg'), ['-v', 'error', '-i', file, '-map', '0:v:0', '-vsync', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const chunks: Buffer[] = [];
+  for await (const c of ff.stdout as AsyncIterable<Buffer>) chunks.push(c);
+  const all = Buffer.concat(chunks);
+  const size = w * h * 3;
+  const read: (number | null)[] = [];
+  for (let o = 0; o + size <= all.length; o += size) read.push(readFramePattern(new Uint8Array(all.subarray(o, o + size)), w, h, 3));
+  return read;
+}
+
+beforeAll(async () => {
+  [clip] = await makePlaybackFootage(undefined, ['prores-hq']) as [PlaybackClip];
+  streams = createRangeStreams({
+    cacheDir: tmp.dir,
+    ffmpeg: () => ffPath('ffmpeg'),
+    // What the catalog hands over for a clip whose stream plays (proxy-handlers.ts createStreamSource).
+    source: async (id) => (id === CLIP_ID ? { path: clip.file, rate: clip.rate, frames: clip.frames, audio: clip.audio !== null } : new AppError('not_found', `clip ${id}`)),
+    // 1 s windows (24 frames at 23.976) so that the 72-frame clip has three.
+    windowS: 1,
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await streams?.dispose();
+  tmp.cleanup();
+});
+
+async function opened(from: number): Promise<OpenedFile> {
+  const f = await streams.open(CLIP_ID, from);
+  if (f instanceof AppError) throw f;
+  await f.handle.close();
+  return f;
+}
+
+describe('the preview stream of a clip whose proxy is not made yet', () => {
+  it('holds the window\'s frames of the clip at the clip\'s times, frame for frame', async () => {
+    expect(clip.probe.codec).toBe('prores');
+    const rate = clip.rate.num / clip.rate.den;
+    for (const from of [24, 48]) {
+      const f = await opened(from);
+      const pts = videoPts(f.real);
+      expect(pts.length, `window ${from}`).toBe(24);
+      // First pts = the window's start (within the millisecond the seek leaves), each frame at its own time.
+      pts.forEach((t, i) => expect(Math.abs(t - (from + i) / rate), `frame ${from + i} at ${t}`).toBeLessThan(0.0015));
+      expect(await burntIn(f.real)).toEqual(Array.from({ length: 24 }, (_, i) => from + i));
+      // One window at a time: moving on removed the one before.
+      expect(filesHere()).toEqual([path.basename(f.real)]);
+    }
+  }, 120_000);
+
+  it('refuses a frame that does not start a window', async () => {
+    const r = await streams.open(CLIP_ID, 30);
+    expect(r).toBeInstanceOf(AppError);
+    expect((r as AppError).kind).toBe('invalid');
+  });
+
+  it('is killed when the viewer closes, mid-transcode or done, and leaves no file', async () => {
+    await opened(0);
+    expect(filesHere()).toHaveLength(1);
+    await streams.stop(CLIP_ID);
+    expect(filesHere()).toEqual([]);
+    // Mid-transcode: the request in flight is answered "cancelled", the ffmpeg is gone, nothing left.
+    const pending = streams.open(CLIP_ID, 24);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(ffmpegsHere().length).toBe(1);
+    await streams.stop(CLIP_ID);
+    const r = await pending;
+    expect(r).toBeInstanceOf(AppError);
+    expect((r as AppError).kind).toBe('cancelled');
+    expect(ffmpegsHere()).toEqual([]);
+    expect(filesHere()).toEqual([]);
+  }, 60_000);
+});
