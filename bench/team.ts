@@ -39,7 +39,7 @@ import { pruneTeamFeed, pullTeamChanges, type TeamCursor } from '../src-main/cor
 import { publishClipResults, readClipResults, type ClipResults, type PublishedSegment, type PublishedShot, type PublishedThumbnail } from '../src-main/core/team/server/clip-results-store';
 import { reportFeedRead, upsertSeat } from '../src-main/core/team/server/seat-store';
 import { upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange } from '../src-main/core/team/server/team-marks-store';
-import type { RangeState } from '../src-main/core/team/rules/marks-merge';
+import type { RangeState } from '../src-main/core/marks/marks-merge';
 import { adoptTeamClip } from '../src-main/core/team/server/team-clip-store';
 import { completeTeamJob, enqueueTeamJob, lookAtClipJob } from '../src-main/core/team/server/team-job-store';
 import { DEFAULT_HNSW_OPTIONS, HnswVectorIndex } from '../src-main/core/search/index/vector-index';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
-import { ClipSharing } from '../../src-main/core/pipeline/clip-sharing';
+import { ClipSharing } from '../../src-main/core/team/syncs/clip-sharing';
 import { createSegmentStore } from '../../src-main/core/pipeline/service-cache/segment-store';
 import { publishClipResults } from '../../src-main/core/team/server/clip-results-store';
 import { upsertSeat } from '../../src-main/core/team/server/seat-store';

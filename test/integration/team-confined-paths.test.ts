@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openCatalog, type CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { fingerprintFile } from '../../src-main/core/library/fingerprint';
-import { TeamClipArrivals } from '../../src-main/core/library/team-clip-arrivals';
+import { TeamClipArrivals } from '../../src-main/core/team/syncs/clip-arrivals';
 import type { TeamLink } from '../../src-main/core/team/seat/team-link';
 import { migrateTeamSchema, readTeamMigrations } from '../../src-main/core/team/server/migrate-team';
 import { upsertSeat } from '../../src-main/core/team/server/seat-store';

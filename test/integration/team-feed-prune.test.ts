@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { saveRange } from '../../src-main/core/marks/marks-repository';
 import { rangesForClips } from '../../src-main/core/marks/range-store';
-import { TeamMarksSync } from '../../src-main/core/marks/team-marks-sync';
+import { TeamMarksSync } from '../../src-main/core/team/syncs/marks-sync';
 import { EventBus } from '../../src-main/core/rpc/event-bus';
 import { TeamSeat } from '../../src-main/core/team/seat/team-seat';
 import { pruneTeamFeed } from '../../src-main/core/team/server/change-store';

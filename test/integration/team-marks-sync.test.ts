@@ -6,7 +6,7 @@ import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { addKeywords, clipMarks, deleteRange, rate, removeKeyword, saveRange, updateRange } from '../../src-main/core/marks/marks-repository';
 import { unsentCount } from '../../src-main/core/marks/marks-outbox-store';
 import { rangesForClips } from '../../src-main/core/marks/range-store';
-import { TeamMarksSync } from '../../src-main/core/marks/team-marks-sync';
+import { TeamMarksSync } from '../../src-main/core/team/syncs/marks-sync';
 import { EventBus } from '../../src-main/core/rpc/event-bus';
 import { upsertSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';

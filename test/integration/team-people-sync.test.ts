@@ -5,7 +5,7 @@ import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { unsentPeopleCount } from '../../src-main/core/people/people-outbox-store';
 import { createPeopleService, type PeopleService } from '../../src-main/core/people/people-service';
 import { allMembers, allPeople } from '../../src-main/core/people/people-store';
-import { TeamPeopleSync } from '../../src-main/core/people/team-people-sync';
+import { TeamPeopleSync } from '../../src-main/core/team/syncs/people-sync';
 import { EventBus } from '../../src-main/core/rpc/event-bus';
 import { readTeamMigrations } from '../../src-main/core/team/server/migrate-team';
 import { upsertSeat } from '../../src-main/core/team/server/seat-store';

@@ -5,7 +5,7 @@ import { AppError, toAppError, type ErrorKind } from '../../../src-shared/errors
 import type { ServiceClient } from '../service';
 import type { Logger } from '../util/logger';
 import type { ClipFile, ClipFiles } from './clip-files';
-import type { TeamVideoState } from '../team/rules/collection-member-merge';
+import type { TeamVideoState } from './collection-member-merge';
 import { type CollectionStore } from './collection-store';
 import { POLL_STATES, UPLOAD_STATES, type VideoKey, type VideoRow } from './collection-video-row';
 import { transcodeProxy } from './proxy-transcode';

@@ -1,5 +1,5 @@
 import type { ClientBase } from 'pg';
-import { mergeMember, sameMember, VIDEO_STATES, type MemberVersion, type TeamVideoState } from '../rules/collection-member-merge';
+import { mergeMember, sameMember, VIDEO_STATES, type MemberVersion, type TeamVideoState } from '../../collections/collection-member-merge';
 
 /**
  * The one owner of `team.collection_videos` (migration 0005): which team clip is in which of the

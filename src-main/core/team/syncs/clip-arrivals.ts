@@ -1,17 +1,17 @@
 import fsp from 'node:fs/promises';
-import { AppError, toAppError } from '../../../src-shared/errors';
-import type { CatalogDb } from '../catalog/open-catalog';
-import { candidateLocations, learnRootMap, rootKeyOf, type RootRule } from '../team/rules/root-map';
-import { sharedPathProblem } from '../team/rules/shared-path';
-import { locationPairs, publishedTeamClips, type PublishedTeamClip } from '../team/server/team-clip-store';
-import type { TeamLink } from '../team/seat/team-link';
-import { localClipOfTeamClip } from '../team/team-replica-store';
-import { silentLogger, type Logger } from '../util/logger';
-import { openVerified } from '../util/open-verified';
-import { joinOnVolume } from './clip-paths';
-import { fingerprintOf } from './fingerprint';
-import { clipsWithContent } from './clip-place-store';
-import { connectedDrives } from './volume-store';
+import { AppError, toAppError } from '../../../../src-shared/errors';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import { candidateLocations, learnRootMap, rootKeyOf, type RootRule } from '../rules/root-map';
+import { sharedPathProblem } from '../rules/shared-path';
+import { locationPairs, publishedTeamClips, type PublishedTeamClip } from '../server/team-clip-store';
+import type { TeamLink } from '../seat/team-link';
+import { localClipOfTeamClip } from '../team-replica-store';
+import { silentLogger, type Logger } from '../../util/logger';
+import { openVerified } from '../../util/open-verified';
+import { joinOnVolume } from '../../library/clip-paths';
+import { fingerprintOf } from '../../library/fingerprint';
+import { clipsWithContent } from '../../library/clip-place-store';
+import { connectedDrives } from '../../library/volume-store';
 
 /**
  * Other seats' clips arriving in this seat's catalog (issue 28, "each workstation keeps its local

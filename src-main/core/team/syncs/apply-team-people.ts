@@ -1,10 +1,10 @@
-import type { CatalogDb } from '../catalog/open-catalog';
-import { compareStamps, type Stamp } from '../team/rules/marks-merge';
-import type { TeamFact, TeamPerson } from '../team/server/team-people-store';
-import { addFact, factById, forgetPerson, heldFactAt, repointFacts, type FacePlace } from './people-facts-store';
-import { currentUuid, doneWaiting, goneOf, linkedClipOrWait, recordGone, teamClipOf, type PeopleOutboxEntry } from './people-outbox-store';
-import type { PeopleService } from './people-service';
-import * as people from './people-store';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import { compareStamps, type Stamp } from '../../marks/marks-merge';
+import type { TeamFact, TeamPerson } from '../server/team-people-store';
+import { addFact, factById, forgetPerson, heldFactAt, repointFacts, type FacePlace } from '../../people/people-facts-store';
+import { currentUuid, doneWaiting, goneOf, linkedClipOrWait, recordGone, teamClipOf, type PeopleOutboxEntry } from '../../people/people-outbox-store';
+import type { PeopleService } from '../../people/people-service';
+import * as people from '../../people/people-store';
 
 /**
  * Other seats' naming applied to this catalog, and this catalog's put in the team's terms. The team

@@ -1,12 +1,12 @@
-import { QUERY_BANK_STAGE } from '../../../src-shared/contract/stage-graph';
-import { toAppError } from '../../../src-shared/errors';
-import { blobToFloat32, float32ToBlob } from '../catalog/vector-blob';
-import { claimTeamwideJob, completeTeamJob, renewTeamLeases, teamwideJobOf } from '../team/server/team-job-store';
-import type { TeamLink } from '../team/seat/team-link';
-import { recordTeamTextVector, teamTextVectors } from '../team/server/text-vector-store';
-import { silentLogger, type Logger } from '../util/logger';
-import type { EmbeddingSpace } from './index/embedding-space';
-import { normalizeQuery } from './query/query-embedding-store';
+import { QUERY_BANK_STAGE } from '../../../../src-shared/contract/stage-graph';
+import { toAppError } from '../../../../src-shared/errors';
+import { blobToFloat32, float32ToBlob } from '../../catalog/vector-blob';
+import { claimTeamwideJob, completeTeamJob, renewTeamLeases, teamwideJobOf } from '../server/team-job-store';
+import type { TeamLink } from '../seat/team-link';
+import { recordTeamTextVector, teamTextVectors } from '../server/text-vector-store';
+import { silentLogger, type Logger } from '../../util/logger';
+import type { EmbeddingSpace } from '../../search/index/embedding-space';
+import { normalizeQuery } from '../../search/query/query-embedding-store';
 
 /**
  * What search asks of a team library: encode_text is billed per call, so a text any seat had the

@@ -1,4 +1,4 @@
-import { compareStamps, type Stamp } from './marks-merge';
+import { compareStamps, type Stamp } from '../marks/marks-merge';
 
 /**
  * The rule of a clip's membership in one of the service's collections, shared by the seats of a team

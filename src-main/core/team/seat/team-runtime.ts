@@ -1,21 +1,21 @@
-import type { CatalogDb } from './catalog/open-catalog';
-import type { CollectionShare } from './collections/collection-stages';
-import type { CollectionsModule } from './collections/collections-module';
-import { TeamCollectionsSync } from './collections/team-collections-sync';
-import { TeamClipArrivals } from './library/team-clip-arrivals';
-import { TeamMarksSync } from './marks/team-marks-sync';
-import type { PeopleService } from './people/people-service';
-import { TeamPeopleSync } from './people/team-people-sync';
-import { ClipSharing } from './pipeline/clip-sharing';
-import type { IndexingPipeline } from './pipeline/indexing-pipeline';
-import type { ClipShare } from './pipeline/pipeline-deps';
-import type { EventBus } from './rpc/event-bus';
-import { TeamTextSharing, type TextShare } from './search/text-sharing';
-import { TeamSeat } from './team/seat/team-seat';
-import type { TeamSettings } from './team/seat/team-settings';
-import { teamClipCounts } from './team/team-replica-store';
-import type { TeamActivity } from '../../src-shared/contract/team';
-import type { Logger } from './util/logger';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import type { CollectionShare } from '../../collections/collection-stages';
+import type { CollectionsModule } from '../../collections/collections-module';
+import { TeamCollectionsSync } from '../syncs/collections-sync';
+import { TeamClipArrivals } from '../syncs/clip-arrivals';
+import { TeamMarksSync } from '../syncs/marks-sync';
+import type { PeopleService } from '../../people/people-service';
+import { TeamPeopleSync } from '../syncs/people-sync';
+import { ClipSharing } from '../syncs/clip-sharing';
+import type { IndexingPipeline } from '../../pipeline/indexing-pipeline';
+import type { ClipShare } from '../../pipeline/pipeline-deps';
+import type { EventBus } from '../../rpc/event-bus';
+import { TeamTextSharing, type TextShare } from '../syncs/text-sharing';
+import { TeamSeat } from './team-seat';
+import type { TeamSettings } from './team-settings';
+import { teamClipCounts } from '../team-replica-store';
+import type { TeamActivity } from '../../../../src-shared/contract/team';
+import type { Logger } from '../../util/logger';
 
 /**
  * The team library while this workstation is joined (docs/notes-team-library.md): the seat's link

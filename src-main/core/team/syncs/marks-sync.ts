@@ -1,14 +1,14 @@
-import type { CatalogDb } from '../catalog/open-catalog';
-import { inTransaction } from '../team/server/pg-transaction';
-import type { EventBus } from '../rpc/event-bus';
-import type { TeamChange } from '../team/server/change-store';
-import type { TeamLink } from '../team/seat/team-link';
-import { TeamRounds } from '../team/seat/team-rounds';
-import { readTeamMarks, readTeamMarksOfClips, upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange, type TeamMarks } from '../team/server/team-marks-store';
-import { silentLogger, type Logger } from '../util/logger';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import { inTransaction } from '../server/pg-transaction';
+import type { EventBus } from '../../rpc/event-bus';
+import type { TeamChange } from '../server/change-store';
+import type { TeamLink } from '../seat/team-link';
+import { TeamRounds } from '../seat/team-rounds';
+import { readTeamMarks, readTeamMarksOfClips, upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange, type TeamMarks } from '../server/team-marks-store';
+import { silentLogger, type Logger } from '../../util/logger';
 import { applyTeamMarks } from './apply-team-marks';
-import { marksSent, unsentMarks, waitingClipsNowLinked } from './marks-outbox-store';
-import { knownRangeUuids } from './range-store';
+import { marksSent, unsentMarks, waitingClipsNowLinked } from '../../marks/marks-outbox-store';
+import { knownRangeUuids } from '../../marks/range-store';
 
 /**
  * A joined seat's marks, offline first (docs/notes-team-library.md section 5). Every edit is already

@@ -1,5 +1,5 @@
-import { toAppError } from '../../../src-shared/errors';
-import type { TeamChange } from '../team/server/change-store';
+import { toAppError } from '../../../../src-shared/errors';
+import type { TeamChange } from '../server/change-store';
 import {
   claimCollectionUpload,
   publishCollectionMember,
@@ -9,17 +9,17 @@ import {
   renewCollectionClaim,
   type TeamMember,
   type TeamMemberKey,
-} from '../team/server/team-collection-store';
-import type { TeamLink } from '../team/seat/team-link';
-import { inTransaction } from '../team/server/pg-transaction';
-import { TeamRounds } from '../team/seat/team-rounds';
-import { localClipOfTeamClip, teamLinkOf } from '../team/team-replica-store';
-import type { CatalogDb } from '../catalog/open-catalog';
-import { fingerprintOf } from '../library/clip-store';
-import { silentLogger, type Logger } from '../util/logger';
-import type { CollectionShare, UploadClaim } from './collection-stages';
-import type { CollectionStore } from './collection-store';
-import type { VideoKey, VideoRow } from './collection-video-row';
+} from '../server/team-collection-store';
+import type { TeamLink } from '../seat/team-link';
+import { inTransaction } from '../server/pg-transaction';
+import { TeamRounds } from '../seat/team-rounds';
+import { localClipOfTeamClip, teamLinkOf } from '../team-replica-store';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import { fingerprintOf } from '../../library/clip-store';
+import { silentLogger, type Logger } from '../../util/logger';
+import type { CollectionShare, UploadClaim } from '../../collections/collection-stages';
+import type { CollectionStore } from '../../collections/collection-store';
+import type { VideoKey, VideoRow } from '../../collections/collection-video-row';
 
 /**
  * A joined seat's collections (docs/notes-team-library.md): the service's collections belong to the

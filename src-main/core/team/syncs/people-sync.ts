@@ -1,14 +1,14 @@
-import type { CatalogDb } from '../catalog/open-catalog';
-import type { EventBus } from '../rpc/event-bus';
-import type { TeamChange } from '../team/server/change-store';
-import { inTransaction } from '../team/server/pg-transaction';
-import { readTeamFacts, readTeamFactsOfClips, readTeamPeople, upsertTeamFact, upsertTeamPerson } from '../team/server/team-people-store';
-import type { TeamLink } from '../team/seat/team-link';
-import { TeamRounds } from '../team/seat/team-rounds';
-import { silentLogger, type Logger } from '../util/logger';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import type { EventBus } from '../../rpc/event-bus';
+import type { TeamChange } from '../server/change-store';
+import { inTransaction } from '../server/pg-transaction';
+import { readTeamFacts, readTeamFactsOfClips, readTeamPeople, upsertTeamFact, upsertTeamPerson } from '../server/team-people-store';
+import type { TeamLink } from '../seat/team-link';
+import { TeamRounds } from '../seat/team-rounds';
+import { silentLogger, type Logger } from '../../util/logger';
 import { applyTeamFacts, applyTeamPeople, unsentPeople } from './apply-team-people';
-import { outboxEntries, outboxSent, waitingClipsNowLinked } from './people-outbox-store';
-import type { PeopleService } from './people-service';
+import { outboxEntries, outboxSent, waitingClipsNowLinked } from '../../people/people-outbox-store';
+import type { PeopleService } from '../../people/people-service';
 
 /**
  * A joined seat's people, offline first (issue 39 part 5; docs/notes-team-library.md). What a team

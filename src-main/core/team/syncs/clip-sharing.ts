@@ -1,26 +1,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { AppError, toAppError } from '../../../src-shared/errors';
-import type { CatalogDb } from '../catalog/open-catalog';
-import { applyClipEvent } from '../library/clips-repository';
-import { getClipRow } from '../library/clip-store';
-import { thumbnailDir } from '../library/clip-paths';
-import { replaceShots, shotFacts, shotsOfClip } from '../library/shot-store';
-import { thumbnailsOf } from '../library/thumbnail-store';
-import { saveCopiedThumbnails } from './stages/clip-media';
-import { publishClipResults, readClipResults, type ClipResults, type PublishedAnalysis, type PublishedShot, type PublishedThumbnail } from '../team/server/clip-results-store';
-import { loadShotAnalysis, storeAnalysisRecords, type AnalysisRecord, type StoredShotAnalysis } from '../analysis/analysis-store';
-import { CAMERA_MOVEMENTS, LOCAL_TAG_CATEGORIES } from '../analysis/analysis-types';
-import { adoptTeamClip, recordTeamClipLocation } from '../team/server/team-clip-store';
-import { rootKeyOf } from '../team/rules/root-map';
-import { failTeamJob, lookAtClipJob, reapExpiredTeamLeases, renewTeamLeases, type TeamLease } from '../team/server/team-job-store';
-import { recordTeamTask, recordTeamUpload, teamTasks, teamUploadKeys } from '../team/server/journal-store';
-import type { TensorService } from '../tensors/chunk-upload';
-import type { TeamLink } from '../team/seat/team-link';
-import { clipIndexedWith, linkTeamClip, localClipOfTeamClip, notePublished, noteResultsFrom, teamLinkOf, unlinkedClipIds, unpublishedClipIds } from '../team/team-replica-store';
-import { silentLogger, type Logger } from '../util/logger';
-import type { ClipShare, ShareDecision } from './pipeline-deps';
-import type { SegmentStore } from './service-cache/segment-store';
+import { AppError, toAppError } from '../../../../src-shared/errors';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import { applyClipEvent } from '../../library/clips-repository';
+import { getClipRow } from '../../library/clip-store';
+import { thumbnailDir } from '../../library/clip-paths';
+import { replaceShots, shotFacts, shotsOfClip } from '../../library/shot-store';
+import { thumbnailsOf } from '../../library/thumbnail-store';
+import { saveCopiedThumbnails } from '../../pipeline/stages/clip-media';
+import { publishClipResults, readClipResults, type ClipResults, type PublishedAnalysis, type PublishedShot, type PublishedThumbnail } from '../server/clip-results-store';
+import { loadShotAnalysis, storeAnalysisRecords, type AnalysisRecord, type StoredShotAnalysis } from '../../analysis/analysis-store';
+import { CAMERA_MOVEMENTS, LOCAL_TAG_CATEGORIES } from '../../analysis/analysis-types';
+import { adoptTeamClip, recordTeamClipLocation } from '../server/team-clip-store';
+import { rootKeyOf } from '../rules/root-map';
+import { failTeamJob, lookAtClipJob, reapExpiredTeamLeases, renewTeamLeases, type TeamLease } from '../server/team-job-store';
+import { recordTeamTask, recordTeamUpload, teamTasks, teamUploadKeys } from '../server/journal-store';
+import type { TensorService } from '../../tensors/chunk-upload';
+import type { TeamLink } from '../seat/team-link';
+import { clipIndexedWith, linkTeamClip, localClipOfTeamClip, notePublished, noteResultsFrom, teamLinkOf, unlinkedClipIds, unpublishedClipIds } from '../team-replica-store';
+import { silentLogger, type Logger } from '../../util/logger';
+import type { ClipShare, ShareDecision } from '../../pipeline/pipeline-deps';
+import type { SegmentStore } from '../../pipeline/service-cache/segment-store';
 
 /**
  * A seat's share of a team library's indexing (docs/notes-team-library.md): each clip is decoded,
