@@ -70,6 +70,21 @@ describe('layers', () => {
     ]);
   });
 
+  it('keeps solo code out of the team room but for the types of its port', async () => {
+    const teamPort = 'local/layers: pipeline is solo code: it knows the team room only through the types of team/port.ts';
+    // A sync, a store of the server, the runtime: all out of reach of a solo module.
+    expect(await problems('src-main/core/pipeline/some-stage.ts', `import { ClipSharing } from '../team/syncs/clip-sharing';\nexport const x = ClipSharing;\n`)).toEqual([expect.stringContaining(teamPort)]);
+    expect(await problems('src-main/core/pipeline/some-stage.ts', `import type { TeamLease } from '../team/server/team-job-store';\nexport type X = TeamLease;\n`)).toEqual([expect.stringContaining(teamPort)]);
+    // The port, by its types only.
+    expect(await problems('src-main/core/pipeline/some-stage.ts', `import { type ClipShare } from '../team/port';\nexport type X = ClipShare;\n`)).toEqual([]);
+    expect(await problems('src-main/core/pipeline/some-stage.ts', `import type { ClipShare } from '../team/port';\nexport type X = ClipShare;\n`)).toEqual([]);
+    expect(await problems('src-main/core/pipeline/some-stage.ts', `import * as port from '../team/port';\nexport const x = port;\n`)).toEqual([expect.stringContaining(teamPort)]);
+    // The room itself works through the solo modules below it.
+    expect(await problems('src-main/core/team/syncs/some-sync.ts', `import { shotsOfClip } from '../../library/shot-store';\nexport const x = shotsOfClip;\n`)).toEqual([]);
+    // And the port loads nothing.
+    expect(await problems('src-main/core/team/port.ts', `import { TEAM_BOUNDS } from './rules/team-bounds';\nexport const x = TEAM_BOUNDS;\n`)).toEqual([expect.stringContaining('local/layers: team/port.ts holds types only')]);
+  });
+
   it('keeps the core off its transports and the renderer off main', async () => {
     expect(await problems('src-main/core/library/some.ts', `import { startWebServer } from '../../web/web-server';\nexport const x = startWebServer;\n`)).toEqual([expect.stringContaining('the core runs without its transports')]);
     expect(await problems('src-renderer/src/some.ts', `import { LAYERS } from '../../src-main/core/app-core';\nexport const x = LAYERS;\n`)).toEqual([expect.stringContaining('renderer code must not import src-main')]);

@@ -1,7 +1,7 @@
 import type { CatalogDb } from '../../catalog/open-catalog';
 import { statement } from '../../catalog/statements';
 import { float32ToBlob } from '../../catalog/vector-blob';
-import type { PublishedSegment } from '../../team/server/clip-results-store';
+import type { PublishedSegment } from '../../team/port';
 import type { TaskStatus } from './segment-rows';
 import { segmentWriter } from './segment-plan-store';
 

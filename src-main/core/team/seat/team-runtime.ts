@@ -1,5 +1,4 @@
 import type { CatalogDb } from '../../catalog/open-catalog';
-import type { CollectionShare } from '../../collections/collection-stages';
 import type { CollectionsModule } from '../../collections/collections-module';
 import { TeamCollectionsSync } from '../syncs/collections-sync';
 import { TeamClipArrivals } from '../syncs/clip-arrivals';
@@ -8,14 +7,13 @@ import type { PeopleService } from '../../people/people-service';
 import { TeamPeopleSync } from '../syncs/people-sync';
 import { ClipSharing } from '../syncs/clip-sharing';
 import type { IndexingPipeline } from '../../pipeline/indexing-pipeline';
-import type { ClipShare } from '../../pipeline/pipeline-deps';
 import type { EventBus } from '../../rpc/event-bus';
-import { TeamTextSharing, type TextShare } from '../syncs/text-sharing';
+import { TeamTextSharing } from '../syncs/text-sharing';
 import { TeamSeat } from './team-seat';
 import type { TeamSettings } from './team-settings';
 import { teamClipCounts } from '../team-replica-store';
-import type { TeamActivity } from '../../../../src-shared/contract/team';
 import type { Logger } from '../../util/logger';
+import type { TeamRuntime } from '../port';
 
 /**
  * The team library while this workstation is joined (docs/notes-team-library.md): the seat's link
@@ -44,22 +42,6 @@ export interface TeamRuntimeOptions {
   people: PeopleService;
 }
 
-
-export interface TeamRuntime {
-  /** The indexing share of the seat while joined; null when solo. */
-  share(): ClipShare | null;
-  /** A mark was edited here: while joined, send it soon. */
-  marksEdited(): void;
-  /** People changed here: while joined, send soon. */
-  peopleEdited(): void;
-  /** The team's encoded texts while joined; null when solo. */
-  textShare(): TextShare | null;
-  /** The collections' uploads and members while joined; null when solo. */
-  collectionShare(): CollectionShare | null;
-  /** This seat's share of the work (team.activity). */
-  activity(): TeamActivity;
-  stop(): Promise<void>;
-}
 
 export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
   let running: { seat: TeamSeat; sharing: ClipSharing; texts: TeamTextSharing; marks: TeamMarksSync; collections: TeamCollectionsSync; arrivals: TeamClipArrivals; people: TeamPeopleSync } | null = null;

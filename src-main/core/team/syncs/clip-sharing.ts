@@ -19,7 +19,7 @@ import type { TensorService } from '../../tensors/chunk-upload';
 import type { TeamLink } from '../seat/team-link';
 import { clipIndexedWith, linkTeamClip, localClipOfTeamClip, notePublished, noteResultsFrom, teamLinkOf, unlinkedClipIds, unpublishedClipIds } from '../team-replica-store';
 import { silentLogger, type Logger } from '../../util/logger';
-import type { ClipShare, ShareDecision } from '../../pipeline/pipeline-deps';
+import type { ClipShare, ShareDecision } from '../port';
 import type { SegmentStore } from '../../pipeline/service-cache/segment-store';
 
 /**

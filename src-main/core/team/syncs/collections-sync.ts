@@ -17,7 +17,7 @@ import { localClipOfTeamClip, teamLinkOf } from '../team-replica-store';
 import type { CatalogDb } from '../../catalog/open-catalog';
 import { fingerprintOf } from '../../library/clip-store';
 import { silentLogger, type Logger } from '../../util/logger';
-import type { CollectionShare, UploadClaim } from '../../collections/collection-stages';
+import type { CollectionShare, UploadClaim } from '../port';
 import type { CollectionStore } from '../../collections/collection-store';
 import type { VideoKey, VideoRow } from '../../collections/collection-video-row';
 

@@ -6,22 +6,8 @@ import type { TeamLink } from '../seat/team-link';
 import { recordTeamTextVector, teamTextVectors } from '../server/text-vector-store';
 import { silentLogger, type Logger } from '../../util/logger';
 import type { EmbeddingSpace } from '../../search/index/embedding-space';
+import type { TextShare } from '../port';
 import { normalizeQuery } from '../../search/query/query-embedding-store';
-
-/**
- * What search asks of a team library: encode_text is billed per call, so a text any seat had the
- * service encode (a reference query, a typed search) is the whole team's. Absent when solo.
- */
-export interface TextShare {
-  /** Whether the team server answered last time (a search someone waits for only asks it then). */
-  online(): boolean;
-  /** Vectors the team has for these texts in the space, by normalised text (empty when it does not answer). */
-  known(space: EmbeddingSpace, texts: readonly string[]): Promise<Map<string, Float32Array>>;
-  /** A text the service encoded for this seat goes to the team (never rejects; a search does not wait for it). */
-  encoded(space: EmbeddingSpace, text: string, vector: ArrayLike<number>): Promise<void>;
-  /** The reference queries are encoded by one seat: this one (call `done` after), or another (wait). */
-  claimBank(): Promise<{ kind: 'here'; done(): Promise<void> } | { kind: 'wait'; delayMs: number; note: string }>;
-}
 
 const MAX_WAIT_MS = 15_000;
 

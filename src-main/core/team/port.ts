@@ -1,0 +1,89 @@
+import type { TeamActivity } from '../../../src-shared/contract/team';
+import type { TeamVideoState } from '../collections/collection-member-merge';
+import type { VideoRow } from '../collections/collection-video-row';
+import type { EmbeddingSpace } from '../search/index/embedding-space';
+import type { TensorService } from '../tensors/chunk-upload';
+
+/**
+ * The team library's port: all that solo code (pipeline, search, collections, the app's composition)
+ * knows of the team room, as types only. Solo code works the same with each of these absent (solo);
+ * a joined seat hands them in (team/seat/team-runtime.ts). Anything else of team/ is out of reach of
+ * the modules below it (eslint-rules/index.mjs, rule `layers`), and this file holds no code: solo code
+ * imports it with `import type` only, so a solo build never loads the team's modules through it.
+ */
+
+/** Whether this seat analyses a clip itself (team libraries divide the work; solo always does). */
+export type ShareDecision =
+  | { kind: 'here' }
+  /** The team had the clip's results: they are in this catalog now, nothing to decode or send. */
+  | { kind: 'adopted'; from: string }
+  /** Another seat holds the clip: look again after the delay (its results may wake the job sooner). */
+  | { kind: 'wait'; delayMs: number; note: string };
+
+/** A seat of a team library's share of the indexing (team/syncs/clip-sharing.ts); absent when solo. */
+export interface ClipShare {
+  beforeAnalysis(clipId: number): Promise<ShareDecision>;
+  /** The clip is indexed in this catalog. */
+  indexed(clipId: number): void;
+  /** Another seat held the clip before this one (it died or lost its lease): what it sent is in the team's journal. */
+  takenOver(clipId: number): boolean;
+  /** Storage keys the team's journal holds for these request ids (empty when the server does not answer). */
+  knownUploads(region: string, requestIds: readonly string[]): Promise<Map<string, string>>;
+  /** Task ids the team's journal holds, by `<kind>:<upload request id>` (empty when the server does not answer). */
+  knownTasks(region: string, uploadRequestIds: readonly string[]): Promise<Map<string, string>>;
+  /** The service answered an upload of the clip: into the team's journal (never throws; nothing while the server is away). */
+  uploaded(requestId: string, region: string, storageKeysJson: string): Promise<void>;
+  /** The service answered a submission of the clip: into the team's journal (never throws). */
+  submitted(uploadRequestId: string, kind: TensorService, region: string, taskId: string): Promise<void>;
+}
+
+/**
+ * What search asks of a team library (team/syncs/text-sharing.ts): encode_text is billed per call, so a
+ * text any seat had the service encode (a reference query, a typed search) is the whole team's.
+ */
+export interface TextShare {
+  /** Whether the team server answered last time (a search someone waits for only asks it then). */
+  online(): boolean;
+  /** Vectors the team has for these texts in the space, by normalised text (empty when it does not answer). */
+  known(space: EmbeddingSpace, texts: readonly string[]): Promise<Map<string, Float32Array>>;
+  /** A text the service encoded for this seat goes to the team (never rejects; a search does not wait for it). */
+  encoded(space: EmbeddingSpace, text: string, vector: ArrayLike<number>): Promise<void>;
+  /** The reference queries are encoded by one seat: this one (call `done` after), or another (wait). */
+  claimBank(): Promise<{ kind: 'here'; done(): Promise<void> } | { kind: 'wait'; delayMs: number; note: string }>;
+}
+
+export type UploadClaim =
+  /** Upload it; `hold` (a claim held for the team, null when solo or detached) is ended with whether a video id came of it. */
+  | { kind: 'upload'; hold: { end(uploaded: boolean): void } | null }
+  /** The team has its video: record it, send nothing. */
+  | { kind: 'adopt'; videoId: string; state: TeamVideoState }
+  /** Another seat is uploading it (or the team does not know the clip yet): look again later. */
+  | { kind: 'wait'; note: string; retryMs: number };
+
+/** The collections' uploads and members shared by the seats (team/syncs/collections-sync.ts); absent when solo. */
+export interface CollectionShare {
+  claim(row: VideoRow): Promise<UploadClaim>;
+  /** A member changed here (added, removed): send it soon. */
+  edited(): void;
+}
+
+/** The team library of one open catalog (team/seat/team-runtime.ts): all the app's composition calls. */
+export interface TeamRuntime {
+  /** The indexing share of the seat while joined; null when solo. */
+  share(): ClipShare | null;
+  /** A mark was edited here: while joined, send it soon. */
+  marksEdited(): void;
+  /** People changed here: while joined, send soon. */
+  peopleEdited(): void;
+  /** The team's encoded texts while joined; null when solo. */
+  textShare(): TextShare | null;
+  /** The collections' uploads and members while joined; null when solo. */
+  collectionShare(): CollectionShare | null;
+  /** This seat's share of the work (team.activity). */
+  activity(): TeamActivity;
+  stop(): Promise<void>;
+}
+
+/** The rows the solo stores keep in the team's shapes (a clip's published segments, a collection member in the outbox). */
+export type { PublishedSegment } from './server/clip-results-store';
+export type { TeamMember } from './server/team-collection-store';
