@@ -14,6 +14,8 @@ import { adoptTeamClip, recordTeamClipLocation } from '../../src-main/core/team/
 import type { Logger } from '../../src-main/core/util/logger';
 import { tempDir } from '../helpers/paths';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+import { SeatScheduler } from '../../src-main/core/team/seat/seat-scheduler';
+import { silentLogger } from '../../src-main/core/util/logger';
 
 const PROFILE = 'default';
 const SIZE = 4000;
@@ -107,7 +109,7 @@ describeWithPostgres('team library: a clip\'s place on a share is confined when 
     const warned: Array<{ msg: string; data?: Record<string, unknown> }> = [];
     const logger: Logger = { debug() {}, info() {}, warn: (msg, data) => warned.push({ msg, data }), error() {}, addSecret() {} };
     const imported: string[][] = [];
-    const arrivals = new TeamClipArrivals({ db, link: link_, profileId: PROFILE, logger, retryEveryMs: 50, importFiles: async (paths) => imported.push(paths) });
+    const arrivals = new TeamClipArrivals({ db, link: link_, scheduler: new SeatScheduler({ link: link_, log: silentLogger }), profileId: PROFILE, logger, retryEveryMs: 50, importFiles: async (paths) => imported.push(paths) });
     arrivals.start();
     // The clips refused are looked for again at every retry: several looks, one log line each.
     await sleep(600);

@@ -9,6 +9,8 @@ import { ClipSharing } from '../syncs/clip-sharing';
 import type { IndexingPipeline } from '../../pipeline/indexing-pipeline';
 import type { EventBus } from '../../rpc/event-bus';
 import { TeamTextSharing } from '../syncs/text-sharing';
+import { LeaseKeeper } from './lease-keeper';
+import { SeatScheduler } from './seat-scheduler';
 import { TeamSeat } from './team-seat';
 import type { TeamSettings } from './team-settings';
 import { teamClipCounts } from '../team-replica-store';
@@ -17,7 +19,8 @@ import type { TeamRuntime } from '../port';
 
 /**
  * The team library while this workstation is joined (docs/notes-team-library.md): the seat's link
- * to the server (team/seat/team-seat.ts) and the modules that work through it, started at once when the
+ * to the server (team/seat/team-seat.ts), its one clock (seat-scheduler.ts) and its lease keeper
+ * (lease-keeper.ts), and the syncs that work through them (team/syncs/), started at once when the
  * catalog opens joined, or when the user joins, and stopped when they leave. Solo, nothing runs.
  */
 
@@ -44,7 +47,7 @@ export interface TeamRuntimeOptions {
 
 
 export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
-  let running: { seat: TeamSeat; sharing: ClipSharing; texts: TeamTextSharing; marks: TeamMarksSync; collections: TeamCollectionsSync; arrivals: TeamClipArrivals; people: TeamPeopleSync } | null = null;
+  let running: { seat: TeamSeat; leases: LeaseKeeper; sharing: ClipSharing; texts: TeamTextSharing; marks: TeamMarksSync; collections: TeamCollectionsSync; arrivals: TeamClipArrivals; people: TeamPeopleSync } | null = null;
   let stopping: Promise<void> = Promise.resolve();
 
   const stopRunning = async () => {
@@ -56,6 +59,8 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
     await r.marks.stop();
     await r.people.stop();
     await r.collections.stop();
+    // Last: what the syncs still hold (a bank of reference queries, an upload's claim) goes back.
+    await r.leases.stop();
     await r.seat.stop();
   };
   const restart = () => {
@@ -73,6 +78,8 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
       // Settings' "Last check" follows the link: a held seat does not show the join's green check.
       onChecked: (check) => o.settings.recordCheck(joined.seatId, check),
     });
+    const scheduler = new SeatScheduler({ link: seat, log: o.logger });
+    const leases = new LeaseKeeper({ link: seat, scheduler, leaseMs: o.leaseMs, log: o.logger });
     const sharing = new ClipSharing({
       db: o.db,
       cacheDir: o.cacheDir,
@@ -80,7 +87,8 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
       link: seat,
       profileId: o.pipeline.profile.id,
       identity: o.identity,
-      leaseMs: o.leaseMs,
+      scheduler,
+      leases,
       wake: (clipId) => o.pipeline.queue.wakeClip(clipId, 'analysis'),
       working: (clipId) => o.pipeline.queue.list({ clipId, states: ['queued', 'running'] }).length > 0,
       onWorkStopped: (listener) =>
@@ -97,27 +105,29 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
       },
       logger: o.logger,
     });
-    const arrivals = new TeamClipArrivals({ db: o.db, link: seat, profileId: o.pipeline.profile.id, importFiles: o.importFiles, logger: o.logger });
-    const marks = new TeamMarksSync({ db: () => o.db, link: seat, events: o.events, logger: o.logger });
-    const people = new TeamPeopleSync({ db: () => o.db, link: seat, service: () => o.people, events: o.events, logger: o.logger });
+    const arrivals = new TeamClipArrivals({ db: o.db, link: seat, scheduler, profileId: o.pipeline.profile.id, importFiles: o.importFiles, logger: o.logger });
+    const marks = new TeamMarksSync({ db: () => o.db, link: seat, scheduler, events: o.events, logger: o.logger });
+    const people = new TeamPeopleSync({ db: () => o.db, link: seat, scheduler, service: () => o.people, events: o.events, logger: o.logger });
     const collections = new TeamCollectionsSync({
       db: () => o.db,
       link: seat,
+      scheduler,
       store: () => o.collections.store,
       notify: o.collections.notify,
       listChanged: o.collections.listChanged,
       schedule: (clipIds) => o.collections.scheduler.schedule(clipIds),
       cancel: (clipIds) => o.collections.scheduler.cancel(clipIds),
-      leaseMs: o.leaseMs,
+      leases,
       logger: o.logger,
     });
+    leases.start();
     sharing.start();
     marks.start();
     people.start();
     collections.start();
     arrivals.start();
     seat.start();
-    running = { seat, sharing, texts: new TeamTextSharing({ link: seat, leaseMs: o.leaseMs, logger: o.logger }), marks, collections, arrivals, people };
+    running = { seat, leases, sharing, texts: new TeamTextSharing({ link: seat, leases, logger: o.logger }), marks, collections, arrivals, people };
   };
   const unsubscribe = o.settings.onChanged(restart);
   startIfJoined();

@@ -4,6 +4,7 @@ import type { CatalogDb } from '../../catalog/open-catalog';
 import { candidateLocations, learnRootMap, rootKeyOf, type RootRule } from '../rules/root-map';
 import { sharedPathProblem } from '../rules/shared-path';
 import { locationPairs, publishedTeamClips, type PublishedTeamClip } from '../server/team-clip-store';
+import type { SeatRound, SeatScheduler } from '../seat/seat-scheduler';
 import type { TeamLink } from '../seat/team-link';
 import { localClipOfTeamClip } from '../team-replica-store';
 import { silentLogger, type Logger } from '../../util/logger';
@@ -27,6 +28,8 @@ import { connectedDrives } from '../../library/volume-store';
 export interface TeamClipArrivalsOptions {
   db: CatalogDb;
   link: TeamLink;
+  /** The seat's one clock: the look for the clips not found here is a round of it. */
+  scheduler: SeatScheduler;
   profileId: string;
   /** The library's import (library/library-handlers.ts importPaths). */
   importFiles: (paths: string[]) => Promise<unknown>;
@@ -56,14 +59,24 @@ export class TeamClipArrivals {
    */
   private rules: RootRule[] | null = null;
   private readonly unsubscribe: Array<() => void> = [];
-  private timer: NodeJS.Timeout | null = null;
-  private soon: NodeJS.Timeout | null = null;
+  /** The look again for the clips not found here: every `retryEveryMs`, and soon after a clip is linked. */
+  private readonly lookAgainRound: SeatRound;
   private work: Promise<void> = Promise.resolve();
   private readonly log: Logger;
   private stopped = false;
 
   constructor(private readonly o: TeamClipArrivalsOptions) {
     this.log = o.logger ?? silentLogger;
+    this.lookAgainRound = o.scheduler.register({
+      what: 'arrivals',
+      run: async () => {
+        if (this.notHere.size > 0) this.then(() => this.lookAgain());
+        await this.work;
+      },
+      everyMs: o.retryEveryMs,
+      // An import links clips one by one: one look after the burst.
+      debounceMs: 1000,
+    });
   }
 
   start(): void {
@@ -79,33 +92,24 @@ export class TeamClipArrivals {
         if (online) this.then(() => this.lookAll());
       }),
     );
-    this.timer = setInterval(() => {
-      if (this.notHere.size > 0 && this.o.link.online()) this.then(() => this.lookAgain());
-    }, this.o.retryEveryMs ?? 30_000);
-    this.timer.unref?.();
     if (this.o.link.online()) this.then(() => this.lookAll());
+    this.lookAgainRound.start();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     for (const u of this.unsubscribe.splice(0)) u();
-    if (this.timer) clearInterval(this.timer);
-    if (this.soon) clearTimeout(this.soon);
+    await this.lookAgainRound.stop();
     await this.work;
   }
 
   /**
    * This seat linked a clip of its own to the team: a root it had no clip of may be known now, so
-   * the clips not found are looked for again soon (debounced: an import links clips one by one).
+   * the clips not found are looked for again soon.
    */
   linked(): void {
     this.rules = null;
-    if (this.notHere.size === 0 || this.soon) return;
-    this.soon = setTimeout(() => {
-      this.soon = null;
-      if (this.o.link.online()) this.then(() => this.lookAgain());
-    }, 1000);
-    this.soon.unref?.();
+    if (this.notHere.size > 0) this.lookAgainRound.soon();
   }
 
   notFound(): ClipsNotHere {

@@ -5,14 +5,13 @@ import {
   publishCollectionMember,
   readCollectionMembers,
   readCollectionMembersOfClips,
-  releaseCollectionClaim,
-  renewCollectionClaim,
   type TeamMember,
   type TeamMemberKey,
 } from '../server/team-collection-store';
 import type { TeamLink } from '../seat/team-link';
 import { inTransaction } from '../server/pg-transaction';
-import { TeamRounds } from '../seat/team-rounds';
+import type { LeaseKeeper } from '../seat/lease-keeper';
+import type { SeatRound, SeatScheduler } from '../seat/seat-scheduler';
 import { localClipOfTeamClip, teamLinkOf } from '../team-replica-store';
 import type { CatalogDb } from '../../catalog/open-catalog';
 import { fingerprintOf } from '../../library/clip-store';
@@ -39,6 +38,8 @@ import type { VideoKey, VideoRow } from '../../collections/collection-video-row'
 export interface TeamCollectionsSyncOptions {
   db: () => CatalogDb;
   link: TeamLink;
+  /** The seat's one clock: this sync's round is registered with it. */
+  scheduler: SeatScheduler;
   store: () => CollectionStore;
   /** A row changed: tell the views. */
   notify: (key: VideoKey) => void;
@@ -48,8 +49,8 @@ export interface TeamCollectionsSyncOptions {
   schedule: (clipIds: readonly number[]) => void;
   /** Stop the open work of these clips (their member was removed elsewhere). */
   cancel: (clipIds: readonly number[]) => void;
-  /** An upload's claim, renewed every third of it while the upload runs. */
-  leaseMs?: number;
+  /** Renews an upload's claim while the upload runs (its length is the keeper's leaseMs). */
+  leases: LeaseKeeper;
   debounceMs?: number;
   everyMs?: number;
   logger?: Logger;
@@ -66,23 +67,19 @@ const UNLINKED_WAIT_MS = 120_000;
 export class TeamCollectionsSync implements CollectionShare {
   private offChanges: (() => void) | null = null;
   private readonly log: Logger;
-  private readonly leaseMs: number;
   /** Members of clips linked since they arrived, then the outbox. */
-  private readonly rounds: TeamRounds;
+  private readonly rounds: SeatRound;
 
   constructor(private readonly o: TeamCollectionsSyncOptions) {
     this.log = o.logger ?? silentLogger;
-    this.leaseMs = o.leaseMs ?? 30_000;
-    this.rounds = new TeamRounds({
-      link: o.link,
-      round: async () => {
+    this.rounds = o.scheduler.register({
+      what: 'collections',
+      run: async () => {
         await this.catchUpLinked();
         await this.push();
       },
       debounceMs: o.debounceMs,
       everyMs: o.everyMs,
-      log: this.log,
-      what: 'collections',
     });
   }
 
@@ -99,7 +96,7 @@ export class TeamCollectionsSync implements CollectionShare {
 
   /** A member changed here, or a clip was linked: a round soon. */
   edited(): void {
-    this.rounds.edited();
+    this.rounds.soon();
   }
 
   async claim(row: VideoRow): Promise<UploadClaim> {
@@ -118,7 +115,7 @@ export class TeamCollectionsSync implements CollectionShare {
     const seat = this.o.link.seatId;
     let outcome;
     try {
-      outcome = await this.o.link.withClient((c) => claimCollectionUpload(c, seat, key, row.attachedAt, this.leaseMs));
+      outcome = await this.o.link.withClient((c) => claimCollectionUpload(c, seat, key, row.attachedAt, this.o.leases.leaseMs));
     } catch (e) {
       this.log.info('team.collections.claim.detached', { kind: toAppError(e).kind, message: toAppError(e).message });
       return solo;
@@ -129,17 +126,15 @@ export class TeamCollectionsSync implements CollectionShare {
       // Its video id wakes this row at once (the feed); the lease's end is when it may be taken over.
       return { kind: 'wait', note: `being uploaded by ${who}`, retryMs: Math.max(1000, Math.ceil(outcome.leftMs) + 200) };
     }
-    const renew = setInterval(() => {
-      void this.o.link.withClient((c) => renewCollectionClaim(c, seat, key, this.leaseMs)).catch(() => undefined);
-    }, Math.max(1000, Math.floor(this.leaseMs / 3)));
-    renew.unref?.();
+    const kept = this.o.leases.keep({ kind: 'upload', key }, { collectionId: key.collectionId, teamClipId: key.teamClipId });
     return {
       kind: 'upload',
       hold: {
         end: (uploaded) => {
-          clearInterval(renew);
-          if (uploaded) this.edited();
-          else void this.o.link.withClient((c) => releaseCollectionClaim(c, seat, key)).catch(() => undefined);
+          if (uploaded) {
+            kept.drop();
+            this.edited();
+          } else void kept.giveBack();
         },
       },
     };
