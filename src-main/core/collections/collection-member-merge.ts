@@ -3,7 +3,7 @@ import { compareStamps, type Stamp } from '../marks/marks-merge';
 /**
  * The rule of a clip's membership in one of the service's collections, shared by the seats of a team
  * (docs/notes-team-library.md), as pure functions: state + incoming version -> state, the same on the
- * server (team-collection-store.ts) and on each seat (collections/team-collections-sync.ts), so the
+ * server (team-collection-store.ts) and on each seat (team/syncs/collections-sync.ts), so the
  * order versions arrive in does not matter.
  * - Membership is the rule of a keyword: the latest add and the latest removal are kept, by (time,
  *   seat); the clip is in the collection while its add is the later.

@@ -11,7 +11,6 @@ import { POLL_STATES, UPLOAD_STATES, type VideoKey, type VideoRow } from './coll
 import { transcodeProxy } from './proxy-transcode';
 import { DIRECT_UPLOAD_MAX_BYTES, planUpload, type UploadPlan } from './upload-rule';
 
-/** What a joined seat's team answers before a clip is uploaded into a collection (team-collections-sync.ts). */
 export interface CollectionStageDeps {
   store: CollectionStore;
   clips: ClipFiles;

@@ -213,7 +213,7 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
 
     /**
      * Another seat's version of a member, merged into this catalog's row by the team's rule
-     * (team/rules/collection-member-merge.ts). A member of a clip not in the collection here is added; a
+     * (collection-member-merge.ts). A member of a clip not in the collection here is added; a
      * removal later than this catalog's add removes it; the team's video is taken unless this seat is
      * uploading its own at this moment.
      */

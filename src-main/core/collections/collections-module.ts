@@ -26,7 +26,7 @@ export interface CollectionsModuleOptions {
   /** Between two status rounds of a video the service is still processing. */
   recheckMs?: number;
   importFolder?: (folder: string) => Promise<void>;
-  /** While joined to a team library: the uploads' claim (team-collections-sync.ts); null when solo. */
+  /** While joined to a team library: the uploads' claim (team/syncs/collections-sync.ts); null when solo. */
   share?: () => CollectionShare | null;
 }
 

@@ -6,7 +6,7 @@ import { statement } from '../catalog/statements';
  * The owner of `people_outbox`, `people_gone` and `people_waiting` (catalog migration 0054). Every
  * change of the editor's naming is offline first: the store that makes it (people-store.ts for a
  * person, people-facts-store.ts for a fact) lists it here in the same transaction, joined to a team or
- * not; people/team-people-sync.ts sends the list when a team server is reachable. A person merged or
+ * not; team/syncs/people-sync.ts sends the list when a team server is reachable. A person merged or
  * forgotten keeps a row in `people_gone` after their `people` row is deleted, so facts about them that
  * arrive later are read as the other person's, or dropped.
  */

@@ -50,7 +50,7 @@ export interface IndexingPipelineOptions {
   onClipAnalysed?: (clipId: number) => void;
   /** Room to write in the data folder: without it every stage waits, and carries on when there is. */
   disk?: DiskRoomCheck;
-  /** The team library's share of the work while this seat is joined (clip-sharing.ts); solo when absent or null. */
+  /** The team library's share of the work while this seat is joined (team/syncs/clip-sharing.ts); solo when absent or null. */
   share?: () => ClipShare | null;
   /** When decodes also write viewing proxies and their space; 'needed' and the default budget when absent. */
   proxySettings?: () => ProxySettings;

@@ -48,7 +48,7 @@ export interface SearchModuleOptions {
   queue?: SearchQueue;
   /** The app's background client, for the reference queries (defaults to one built from serviceConfig). */
   backgroundClient?: () => ServiceClient;
-  /** A team library's encoded texts while this seat is joined (text-sharing.ts); null when solo. */
+  /** A team library's encoded texts while this seat is joined (team/syncs/text-sharing.ts); null when solo. */
   textShare?: () => TextShare | null;
   /**
    * Where named people are visible (`@Name`). By default the presence read model over this catalog,

@@ -52,6 +52,7 @@ export interface TextShare {
   claimBank(): Promise<{ kind: 'here'; done(): Promise<void> } | { kind: 'wait'; delayMs: number; note: string }>;
 }
 
+/** What a joined seat's team answers before a clip is uploaded into a collection (team/syncs/collections-sync.ts). */
 export type UploadClaim =
   /** Upload it; `hold` (a claim held for the team, null when solo or detached) is ended with whether a video id came of it. */
   | { kind: 'upload'; hold: { end(uploaded: boolean): void } | null }

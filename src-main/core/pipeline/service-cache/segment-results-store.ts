@@ -113,7 +113,7 @@ export function createSegmentResultsStore(db: CatalogDb, setTaskStatus: (taskId:
 
     /**
      * Every segment of a clip with its shot's index, embedding and tags: what a seat of a team library
-     * publishes once the clip is indexed (pipeline/clip-sharing.ts).
+     * publishes once the clip is indexed (team/syncs/clip-sharing.ts).
      */
     resultsOf(clipId: number, profileId: string): PublishedSegment[] {
       return statement(

@@ -20,7 +20,7 @@ import { connectedDrives } from '../../library/volume-store';
  * seat's drives, through the share roots learned from the clips both seats have (team/rules/root-map.ts),
  * and, when its file is here, imported as a drop of it would be. The import is the one way a clip
  * enters a catalog: the clip is probed and its poster made here (seconds), then its analysis finds
- * the team's results and copies them (pipeline/clip-sharing.ts): nothing is decoded, uploaded or
+ * the team's results and copies them (syncs/clip-sharing.ts): nothing is decoded, uploaded or
  * billed again. A clip whose file this seat cannot reach (a share it has not mounted, or mounted at a
  * root it has no clip of yet) is counted for Settings and looked for again later.
  */

@@ -27,7 +27,7 @@ import type { VideoKey, VideoRow } from '../../collections/collection-video-row'
  * outbox (collection-store.ts), joined or not; this sends the outbox when the team server answers
  * (when the link comes online, soon after a change, every `everyMs`), and merges what the other seats
  * changed (the feed's `collection_videos`) through the store, by the rule of
- * team/rules/collection-member-merge.ts. Members of a team clip this seat does not have wait and are read
+ * collections/collection-member-merge.ts. Members of a team clip this seat does not have wait and are read
  * again, whole, once the clip is linked here.
  *
  * It is also the upload's claim (CollectionShare): before sending a clip to a collection the stage
@@ -104,7 +104,7 @@ export class TeamCollectionsSync implements CollectionShare {
     if (this.rounds.isStopped() || !this.o.link.online()) return solo;
     const link = teamLinkOf(this.o.db(), row.clipId);
     if (!link) {
-      // A joined seat links each clip with a fingerprint before its analysis (pipeline/clip-sharing.ts):
+      // A joined seat links each clip with a fingerprint before its analysis (syncs/clip-sharing.ts):
       // wait for that a while rather than risk a second upload; a clip without one is not the team's.
       const waited = Date.now() - row.attachedAt;
       return fingerprintOf(this.o.db(), row.clipId) && waited < UNLINKED_WAIT_MS
