@@ -32,7 +32,7 @@ import type { RemoteAccess } from './remote/remote-input';
 import { createRemoteClipStream, type RemoteClipStream } from './remote/remote-clip-stream';
 import type { TeamSettings } from './team/seat/team-settings';
 import type { TeamRuntime } from './team/port';
-import { createTeamRuntime } from './team/seat/team-runtime';
+import { createTeamRuntime } from './team/team-runtime';
 import { createPeopleModule } from './people/people-module';
 
 /** What the app builds on one open catalog (catalog-session.ts rebuilds it when the catalog changes). */

@@ -7,7 +7,7 @@ import type { TensorService } from '../tensors/chunk-upload';
 /**
  * The team library's port: all that solo code (pipeline, search, collections, the app's composition)
  * knows of the team room, as types only. Solo code works the same with each of these absent (solo);
- * a joined seat hands them in (team/seat/team-runtime.ts). Anything else of team/ is out of reach of
+ * a joined seat hands them in (team/team-runtime.ts). Anything else of team/ is out of reach of
  * the modules below it (eslint-rules/index.mjs, rule `layers`), and this file holds no code: solo code
  * imports it with `import type` only, so a solo build never loads the team's modules through it.
  */
@@ -68,7 +68,7 @@ export interface CollectionShare {
   edited(): void;
 }
 
-/** The team library of one open catalog (team/seat/team-runtime.ts): all the app's composition calls. */
+/** The team library of one open catalog (team/team-runtime.ts): all the app's composition calls. */
 export interface TeamRuntime {
   /** The indexing share of the seat while joined; null when solo. */
   share(): ClipShare | null;

@@ -1,21 +1,21 @@
-import type { CatalogDb } from '../../catalog/open-catalog';
-import type { CollectionsModule } from '../../collections/collections-module';
-import { TeamCollectionsSync } from '../syncs/collections-sync';
-import { TeamClipArrivals } from '../syncs/clip-arrivals';
-import { TeamMarksSync } from '../syncs/marks-sync';
-import type { PeopleService } from '../../people/people-service';
-import { TeamPeopleSync } from '../syncs/people-sync';
-import { ClipSharing } from '../syncs/clip-sharing';
-import type { IndexingPipeline } from '../../pipeline/indexing-pipeline';
-import type { EventBus } from '../../rpc/event-bus';
-import { TeamTextSharing } from '../syncs/text-sharing';
-import { LeaseKeeper } from './lease-keeper';
-import { SeatScheduler } from './seat-scheduler';
-import { TeamSeat } from './team-seat';
-import type { TeamSettings } from './team-settings';
-import { teamClipCounts } from '../team-replica-store';
-import type { Logger } from '../../util/logger';
-import type { TeamRuntime } from '../port';
+import type { CatalogDb } from '../catalog/open-catalog';
+import type { CollectionsModule } from '../collections/collections-module';
+import { TeamCollectionsSync } from './syncs/collections-sync';
+import { TeamClipArrivals } from './syncs/clip-arrivals';
+import { TeamMarksSync } from './syncs/marks-sync';
+import type { PeopleService } from '../people/people-service';
+import { TeamPeopleSync } from './syncs/people-sync';
+import { ClipSharing } from './syncs/clip-sharing';
+import type { IndexingPipeline } from '../pipeline/indexing-pipeline';
+import type { EventBus } from '../rpc/event-bus';
+import { TeamTextSharing } from './syncs/text-sharing';
+import { LeaseKeeper } from './seat/lease-keeper';
+import { SeatScheduler } from './seat/seat-scheduler';
+import { TeamSeat } from './seat/team-seat';
+import type { TeamSettings } from './seat/team-settings';
+import { teamClipCounts } from './team-replica-store';
+import type { Logger } from '../util/logger';
+import type { TeamRuntime } from './port';
 
 /**
  * The team library while this workstation is joined (docs/notes-team-library.md): the seat's link
