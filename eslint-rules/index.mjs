@@ -2,7 +2,7 @@
  * The project's own lint rules (as VS Code's .eslint-plugin-local and Signal's .eslint/rules):
  * - layers: a module of src-main/core imports only modules below it (LAYERS), the core never the
  *   transports or the Electron shell, shared code and the renderer never main; the team room sits above
- *   the solo modules, which reach it only through the types of its port (team/port.ts);
+ *   the solo modules, which know it only by the types of its port (team-port.ts, low in the layers);
  * - sql-in-stores: SQL text and statement calls (`.prepare(`, `.exec(`, node-postgres' `.query(`) only in the table owners
  *   (`*-store.ts`, `*-repository.ts`) and the catalog's own files (opening, migrating, migrations).
  * test/unit/lint-rules.test.ts feeds each rule a bad file.
@@ -17,6 +17,8 @@ export const LAYERS = [
   'media',
   'tensors',
   'catalog',
+  // The team library's port: types only, below every module that names it (team-port.ts).
+  'team-port',
   'service',
   'analysis',
   'people',
@@ -30,7 +32,7 @@ export const LAYERS = [
   'files',
   'export',
   'service-actions',
-  // The team library's room: it works through the solo modules; they know it only by team/port.ts.
+  // The team library's room: it works through the solo modules; they know it only by team-port.ts.
   'team',
   'settings',
 ];
@@ -38,8 +40,8 @@ export const LAYERS = [
 const ROOT_RANK = LAYERS.length;
 
 const norm = (f) => f.split(path.sep).join('/');
-/** The team room's port: types only, the one file of team/ the modules below it may name. */
-const TEAM_PORT = /(?:^|\/)src-main\/core\/team\/port(?:\.ts)?$/;
+/** The team room's port, which holds types only. */
+const TEAM_PORT = /(?:^|\/)src-main\/core\/team-port\.ts$/;
 /** An import or re-export that names types only (erased from the build: it loads nothing). */
 const typesOnly = (n) =>
   n.importKind === 'type' || n.exportKind === 'type' || (n.specifiers?.length > 0 && n.specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type'));
@@ -51,7 +53,8 @@ function placeOf(file) {
   if (core) {
     const rest = core[1];
     // `../service` names the module's folder (its index), `./app-core` a file at the root.
-    const mod = rest.includes('/') ? rest.slice(0, rest.indexOf('/')) : LAYERS.includes(rest) ? rest : null;
+    const file = rest.replace(/\.ts$/, '');
+    const mod = rest.includes('/') ? rest.slice(0, rest.indexOf('/')) : LAYERS.includes(file) ? file : null;
     if (mod === null) return { area: 'core', module: '(root)', rank: ROOT_RANK };
     const rank = LAYERS.indexOf(mod);
     return { area: 'core', module: mod, rank: rank < 0 ? -1 : rank };
@@ -74,8 +77,8 @@ const layers = {
       transport: 'the core runs without its transports: src-main/core must not import {{to}}.',
       mainFromShared: '{{area}} code must not import src-main ({{to}}).',
       frozen: 'a migration is frozen text: it must not import live code ({{to}}), which may change after it shipped. Copy what it needs into it.',
-      teamPort: '{{from}} is solo code: it knows the team room only through the types of team/port.ts (`import type`), not {{to}}. Add the interface it needs to the port, and have team/seat/team-runtime.ts hand in its implementation.',
-      portTypes: 'team/port.ts holds types only: `import type` / `export type` ({{to}}), so that naming the port loads nothing of the team.',
+      teamPort: '{{from}} is solo code: it knows the team room only through the types of src-main/core/team-port.ts, not {{to}}. Add the interface it needs to the port, and have team/team-runtime.ts hand in its implementation.',
+      portTypes: 'team-port.ts holds types only: `import type` / `export type` ({{to}}), so that naming the port loads nothing.',
     },
   },
   create(context) {
@@ -86,7 +89,7 @@ const layers = {
     const migration = /\/catalog\/migrations\/(?!index\.ts$)[^/]+\.ts$/.test(norm(file));
     // What a frozen file may import: the Migration type, and the frozen snapshots beside it.
     const frozenSpec = (spec) => spec === '../migration' || /^\.\/(?!index$)[^/]+$/.test(spec);
-    const port = TEAM_PORT.test(norm(file).replace(/\.ts$/, ''));
+    const port = TEAM_PORT.test(norm(file));
     const check = (node, spec) => {
       if (typeof spec !== 'string' || !spec.startsWith('.')) return;
       if (port && !typesOnly(node)) {
@@ -110,11 +113,7 @@ const layers = {
       if (target.area !== 'core' || target.module === from.module) return;
       if (from.rank < 0) return context.report({ node, messageId: 'unknown', data: { module: from.module } });
       if (target.rank < 0) return context.report({ node, messageId: 'unknown', data: { module: target.module } });
-      if (target.module === 'team' && target.rank > from.rank) {
-        const toPort = TEAM_PORT.test(norm(path.resolve(path.dirname(file), spec)));
-        if (!toPort || !typesOnly(node)) context.report({ node, messageId: 'teamPort', data: { from: from.module, to: spec } });
-        return;
-      }
+      if (target.module === 'team' && target.rank > from.rank) return context.report({ node, messageId: 'teamPort', data: { from: from.module, to: spec } });
       if (target.rank > from.rank) context.report({ node, messageId: 'upward', data: { from: from.module, to: target.module, order: `${LAYERS.join(' < ')} < app-core` } });
     };
     return {

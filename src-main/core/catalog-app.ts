@@ -31,7 +31,7 @@ import { createSearchModule, searchServiceBinding } from './search/search-module
 import type { RemoteAccess } from './remote/remote-input';
 import { createRemoteClipStream, type RemoteClipStream } from './remote/remote-clip-stream';
 import type { TeamSettings } from './team/seat/team-settings';
-import type { TeamRuntime } from './team/port';
+import type { TeamRuntime } from './team-port';
 import { createTeamRuntime } from './team/team-runtime';
 import { createPeopleModule } from './people/people-module';
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AppError, toAppError, type ErrorKind } from '../../../src-shared/errors';
 import type { ServiceClient } from '../service';
-import type { CollectionShare, UploadClaim } from '../team/port';
+import type { CollectionShare, UploadClaim } from '../team-port';
 import type { Logger } from '../util/logger';
 import type { ClipFile, ClipFiles } from './clip-files';
 import { type CollectionStore } from './collection-store';

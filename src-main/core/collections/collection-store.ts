@@ -1,6 +1,6 @@
-import type { CollectionVideoState } from '../../../src-shared/contract/collections';
+import type { CollectionVideoState, TeamVideoState } from '../../../src-shared/contract/collections';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { memberPresent, mergeMember, type MemberVersion, type TeamVideoState } from './collection-member-merge';
+import { memberPresent, mergeMember, type MemberVersion } from './collection-member-merge';
 import { createCollectionListStore } from './collection-list-store';
 import { createCollectionOutboxStore } from './collection-outbox-store';
 import { OPEN_STATES, toRow, versionOf, type AppliedMember, type RawRow, type VideoKey, type VideoRow } from './collection-video-row';

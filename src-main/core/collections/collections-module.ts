@@ -5,7 +5,7 @@ import type { ServiceClient } from '../service';
 import type { Logger } from '../util/logger';
 import { createClipFiles } from './clip-files';
 import { COLLECTION_POLL_STAGE, COLLECTION_UPLOAD_STAGE, collectionStageHandlers, createQueueScheduler, type CollectionQueue } from './collection-job-stages';
-import type { CollectionShare } from '../team/port';
+import type { CollectionShare } from '../team-port';
 import type { CollectionStageDeps } from './collection-stages';
 import { createCollectionStore } from './collection-store';
 import { toContractVideo, type VideoKey } from './collection-video-row';

@@ -4,7 +4,7 @@ import type { ProxySettings } from '../proxies/proxy-policy';
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { ServiceClient } from '../service/client';
 import type { TensorProfile } from '../tensors/tensor-profile';
-import type { ClipShare } from '../team/port';
+import type { ClipShare } from '../team-port';
 import type { Logger } from '../util/logger';
 import type { Job } from './queue/job-types';
 import type { InFlight } from './stages/run-pool';

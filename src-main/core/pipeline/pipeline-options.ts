@@ -5,7 +5,7 @@ import type { EventBus } from '../rpc/event-bus';
 import type { ServiceClient } from '../service/client';
 import type { TensorProfile } from '../tensors/tensor-profile';
 import type { Logger } from '../util/logger';
-import type { ClipShare } from '../team/port';
+import type { ClipShare } from '../team-port';
 import type { BackoffOptions } from './queue/error-policy';
 import type { JobResource } from './queue/job-types';
 import type { DiskRoomCheck } from './queue/queue-options';

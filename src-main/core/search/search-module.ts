@@ -21,7 +21,7 @@ import { createPeopleScopeStore } from './query/people-scope-store';
 import { createSearchFilterStore } from './query/search-filter-store';
 import { createTagResolutionStore } from './query/tag-resolution-store';
 import { queryBankStage } from './relevance/query-bank-stage';
-import type { TextShare } from '../team/port';
+import type { TextShare } from '../team-port';
 import { createSearchHandlers } from './search-handlers';
 import { SearchIndexManager, type SearchIndexManagerOptions } from './index/search-index-manager';
 import { createSearchService, type SearchService, type SearchStores } from './search-service';

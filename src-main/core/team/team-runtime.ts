@@ -15,7 +15,7 @@ import { TeamSeat } from './seat/team-seat';
 import type { TeamSettings } from './seat/team-settings';
 import { teamClipCounts } from './team-replica-store';
 import type { Logger } from '../util/logger';
-import type { TeamRuntime } from './port';
+import type { TeamRuntime } from '../team-port';
 
 /**
  * The team library while this workstation is joined (docs/notes-team-library.md): the seat's link

@@ -1,6 +1,6 @@
 import { toAppError, type AppError, type AppErrorData } from '../../../../src-shared/errors';
 import type { EmbeddingSpace } from '../index/embedding-space';
-import type { TextShare } from '../../team/port';
+import type { TextShare } from '../../team-port';
 import { normalizeQuery, type QueryEmbeddingStore } from './query-embedding-store';
 
 export interface QueryVectorDeps {

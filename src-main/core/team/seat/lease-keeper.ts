@@ -1,6 +1,7 @@
 import { toAppError } from '../../../../src-shared/errors';
 import type { Logger } from '../../util/logger';
-import { releaseCollectionClaim, renewCollectionClaim, type TeamMemberKey } from '../server/team-collection-store';
+import type { TeamMemberKey } from '../../collections/collection-member-merge';
+import { releaseCollectionClaim, renewCollectionClaim } from '../server/team-collection-store';
 import { failTeamJob, renewTeamLeases, type TeamLease } from '../server/team-job-store';
 import type { SeatRound, SeatScheduler } from './seat-scheduler';
 import type { TeamLink } from './team-link';

@@ -21,7 +21,7 @@ import type { SeatRound, SeatScheduler } from '../seat/seat-scheduler';
 import type { TeamLink } from '../seat/team-link';
 import { clipIndexedWith, linkTeamClip, localClipOfTeamClip, notePublished, noteResultsFrom, teamLinkOf, unlinkedClipIds, unpublishedClipIds } from '../team-replica-store';
 import { silentLogger, type Logger } from '../../util/logger';
-import type { ClipShare, ShareDecision } from '../port';
+import type { ClipShare, ShareDecision } from '../../team-port';
 import type { SegmentStore } from '../../pipeline/service-cache/segment-store';
 
 /**

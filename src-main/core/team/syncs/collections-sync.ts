@@ -5,9 +5,8 @@ import {
   publishCollectionMember,
   readCollectionMembers,
   readCollectionMembersOfClips,
-  type TeamMember,
-  type TeamMemberKey,
 } from '../server/team-collection-store';
+import type { TeamMember, TeamMemberKey } from '../../collections/collection-member-merge';
 import type { TeamLink } from '../seat/team-link';
 import { inTransaction } from '../server/pg-transaction';
 import type { LeaseKeeper } from '../seat/lease-keeper';
@@ -16,9 +15,9 @@ import { localClipOfTeamClip, teamLinkOf } from '../team-replica-store';
 import type { CatalogDb } from '../../catalog/open-catalog';
 import { fingerprintOf } from '../../library/clip-store';
 import { silentLogger, type Logger } from '../../util/logger';
-import type { CollectionShare, UploadClaim } from '../port';
+import type { CollectionShare, UploadClaim, UploadRow } from '../../team-port';
 import type { CollectionStore } from '../../collections/collection-store';
-import type { VideoKey, VideoRow } from '../../collections/collection-video-row';
+import type { VideoKey } from '../../collections/collection-video-row';
 
 /**
  * A joined seat's collections (docs/notes-team-library.md): the service's collections belong to the
@@ -99,7 +98,7 @@ export class TeamCollectionsSync implements CollectionShare {
     this.rounds.soon();
   }
 
-  async claim(row: VideoRow): Promise<UploadClaim> {
+  async claim(row: UploadRow): Promise<UploadClaim> {
     const solo: UploadClaim = { kind: 'upload', hold: null };
     if (this.rounds.isStopped() || !this.o.link.online()) return solo;
     const link = teamLinkOf(this.o.db(), row.clipId);

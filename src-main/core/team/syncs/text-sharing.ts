@@ -7,7 +7,7 @@ import type { TeamLink } from '../seat/team-link';
 import { recordTeamTextVector, teamTextVectors } from '../server/text-vector-store';
 import { silentLogger, type Logger } from '../../util/logger';
 import type { EmbeddingSpace } from '../../search/index/embedding-space';
-import type { TextShare } from '../port';
+import type { TextShare } from '../../team-port';
 import { normalizeQuery } from '../../search/query/query-embedding-store';
 
 const MAX_WAIT_MS = 15_000;

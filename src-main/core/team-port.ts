@@ -1,16 +1,31 @@
-import type { TeamActivity } from '../../../src-shared/contract/team';
-import type { TeamVideoState } from '../collections/collection-member-merge';
-import type { VideoRow } from '../collections/collection-video-row';
-import type { EmbeddingSpace } from '../search/index/embedding-space';
-import type { TensorService } from '../tensors/chunk-upload';
+import type { TeamVideoState } from '../../src-shared/contract/collections';
+import type { TeamActivity } from '../../src-shared/contract/team';
+import type { TensorService } from './tensors/chunk-upload';
 
 /**
  * The team library's port: all that solo code (pipeline, search, collections, the app's composition)
- * knows of the team room, as types only. Solo code works the same with each of these absent (solo);
- * a joined seat hands them in (team/team-runtime.ts). Anything else of team/ is out of reach of
- * the modules below it (eslint-rules/index.mjs, rule `layers`), and this file holds no code: solo code
- * imports it with `import type` only, so a solo build never loads the team's modules through it.
+ * knows of the team room (src-main/core/team/), as types only. Solo code works the same with each of
+ * these absent (solo); a joined seat hands them in (team/team-runtime.ts implements them). It stands
+ * low in the layers, below every module that uses it, and says in its own words what it needs of
+ * theirs (a space, an upload's row): the room is above them all, and the rule `layers`
+ * (eslint-rules/index.mjs) refuses any import of it from a solo module. Types only: the rule refuses
+ * code here, so naming the port loads nothing.
  */
+
+/** An embedding space, as the team keys the texts it shares (search's EmbeddingSpace is one). */
+export interface TextSpace {
+  model: string;
+  region: string;
+}
+
+/** What the team needs of a collection's row to claim its upload (collections' VideoRow is one). */
+export interface UploadRow {
+  clipId: number;
+  collectionId: string;
+  region: string;
+  /** When the clip was added to the collection (here, or by another seat). */
+  attachedAt: number;
+}
 
 /** Whether this seat analyses a clip itself (team libraries divide the work; solo always does). */
 export type ShareDecision =
@@ -45,9 +60,9 @@ export interface TextShare {
   /** Whether the team server answered last time (a search someone waits for only asks it then). */
   online(): boolean;
   /** Vectors the team has for these texts in the space, by normalised text (empty when it does not answer). */
-  known(space: EmbeddingSpace, texts: readonly string[]): Promise<Map<string, Float32Array>>;
+  known(space: TextSpace, texts: readonly string[]): Promise<Map<string, Float32Array>>;
   /** A text the service encoded for this seat goes to the team (never rejects; a search does not wait for it). */
-  encoded(space: EmbeddingSpace, text: string, vector: ArrayLike<number>): Promise<void>;
+  encoded(space: TextSpace, text: string, vector: ArrayLike<number>): Promise<void>;
   /** The reference queries are encoded by one seat: this one (call `done` after), or another (wait). */
   claimBank(): Promise<{ kind: 'here'; done(): Promise<void> } | { kind: 'wait'; delayMs: number; note: string }>;
 }
@@ -63,7 +78,7 @@ export type UploadClaim =
 
 /** The collections' uploads and members shared by the seats (team/syncs/collections-sync.ts); absent when solo. */
 export interface CollectionShare {
-  claim(row: VideoRow): Promise<UploadClaim>;
+  claim(row: UploadRow): Promise<UploadClaim>;
   /** A member changed here (added, removed): send it soon. */
   edited(): void;
 }
@@ -84,7 +99,3 @@ export interface TeamRuntime {
   activity(): TeamActivity;
   stop(): Promise<void>;
 }
-
-/** The rows the solo stores keep in the team's shapes (a clip's published segments, a collection member in the outbox). */
-export type { PublishedSegment } from './server/clip-results-store';
-export type { TeamMember } from './server/team-collection-store';
