@@ -16,8 +16,11 @@ class FakeLink implements TeamLink {
   withClient<T>(): Promise<T> {
     throw new Error('not used');
   }
-  onChanges(): () => void {
-    return () => undefined;
+  /** The feed's tables read now. */
+  readonly reading = new Set<string>();
+  onChanges(table: string): () => void {
+    this.reading.add(table);
+    return () => this.reading.delete(table);
   }
   online(): boolean {
     return this.up;
@@ -151,11 +154,16 @@ describe('the seat scheduler', () => {
   it('runs nothing of a stopped round, and stops listening with the last one', async () => {
     const link = new FakeLink();
     let n = 0;
-    const r = new SeatScheduler({ link, log }).register({ what: 't', run: async () => void n++, everyMs: 10, debounceMs: 1 });
+    const reads = { ranges: async () => undefined, keywords: async () => undefined };
+    const r = new SeatScheduler({ link, log }).register({ what: 't', run: async () => void n++, reads, everyMs: 10, debounceMs: 1 });
     expect(r.isStopped()).toBe(true);
+    expect(link.reading.size).toBe(0);
     r.start();
+    // What the sync reads of the feed is read while its round is on the schedule.
+    expect([...link.reading].sort()).toEqual(['keywords', 'ranges']);
     await until('the first round', () => n >= 1);
     await r.stop();
+    expect(link.reading.size).toBe(0);
     expect(r.isStopped()).toBe(true);
     const after = n;
     r.soon();

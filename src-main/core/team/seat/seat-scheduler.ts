@@ -1,10 +1,11 @@
 import { toAppError } from '../../../../src-shared/errors';
 import type { Logger } from '../../util/logger';
+import type { TeamChange } from '../server/change-store';
 import type { TeamLink } from './team-link';
 
 /**
  * The one clock of a joined seat (docs/notes-team-library.md): each sync registers its round (what it
- * sends and reads) here instead of keeping timers of its own. A round runs when it starts, when the
+ * sends, and the feed's tables it reads) here instead of keeping timers and subscriptions of its own. A round runs when it starts, when the
  * link comes online, `debounceMs` after `soon()` (a burst of local edits goes together), and every
  * `everyMs`; one at a time per round, and a round asked for while it runs runs once after it. A round
  * due while the link is offline waits for the link's next onOnline(true). One timer serves every
@@ -19,13 +20,15 @@ export interface RoundSpec {
   everyMs?: number;
   /** From `soon()` to the round (default 250 ms). */
   debounceMs?: number;
+  /** What the sync reads: the feed's tables, each with what it does with their changes (subscribed while on the schedule). */
+  reads?: Record<string, (changes: readonly TeamChange[]) => Promise<void>>;
 }
 
 /** A registered round, as its sync drives it. */
 export interface SeatRound {
-  /** On the schedule: a round now, then as RoundSpec says. */
+  /** On the schedule (and reading the feed's tables): a round now, then as RoundSpec says. */
   start(): void;
-  /** Off the schedule; waits for the round running, if any. */
+  /** Off the schedule and the feed; waits for the round running, if any. */
   stop(): Promise<void>;
   isStopped(): boolean;
   /** Something changed here: a round after the debounce. */
@@ -42,6 +45,8 @@ interface Entry {
   nextEvery: number;
   running: Promise<void> | null;
   again: boolean;
+  /** The feed subscriptions of `reads`, undone when the round leaves the schedule. */
+  offs: Array<() => void>;
 }
 
 export class SeatScheduler {
@@ -53,7 +58,7 @@ export class SeatScheduler {
   constructor(private readonly o: { link: TeamLink; log: Logger }) {}
 
   register(spec: RoundSpec): SeatRound {
-    const e: Entry = { spec, due: null, nextEvery: Infinity, running: null, again: false };
+    const e: Entry = { spec, due: null, nextEvery: Infinity, running: null, again: false, offs: [] };
     return {
       start: () => this.begin(e),
       stop: () => this.end(e),
@@ -66,6 +71,7 @@ export class SeatScheduler {
   private begin(e: Entry): void {
     if (this.active.has(e)) return;
     this.active.add(e);
+    for (const [table, handler] of Object.entries(e.spec.reads ?? {})) e.offs.push(this.o.link.onChanges(table, handler));
     // The first round on the schedule listens for the link; the last one off it stops listening.
     this.offOnline ??= this.o.link.onOnline((online) => {
       if (online) for (const a of this.active) this.want(a, Date.now());
@@ -76,6 +82,7 @@ export class SeatScheduler {
 
   private async end(e: Entry): Promise<void> {
     this.active.delete(e);
+    for (const off of e.offs.splice(0)) off();
     e.due = null;
     if (this.active.size === 0) {
       this.offOnline?.();

@@ -64,7 +64,6 @@ const UNLINKED_RETRY_MS = 2000;
 const UNLINKED_WAIT_MS = 120_000;
 
 export class TeamCollectionsSync implements CollectionShare {
-  private offChanges: (() => void) | null = null;
   private readonly log: Logger;
   /** Members of clips linked since they arrived, then the outbox. */
   private readonly rounds: SeatRound;
@@ -77,20 +76,18 @@ export class TeamCollectionsSync implements CollectionShare {
         await this.catchUpLinked();
         await this.push();
       },
+      reads: { [TABLE]: (changes) => this.applyChanges(changes) },
       debounceMs: o.debounceMs,
       everyMs: o.everyMs,
     });
   }
 
   start(): void {
-    this.offChanges = this.o.link.onChanges(TABLE, (changes) => this.applyChanges(changes));
     this.rounds.start();
   }
 
-  async stop(): Promise<void> {
-    this.offChanges?.();
-    this.offChanges = null;
-    await this.rounds.stop();
+  stop(): Promise<void> {
+    return this.rounds.stop();
   }
 
   /** A member changed here, or a clip was linked: a round soon. */

@@ -36,7 +36,6 @@ export interface TeamMarksSyncOptions {
 const MARK_TABLES = ['ranges', 'keywords', 'clip_marks'] as const;
 
 export class TeamMarksSync {
-  private readonly offs: (() => void)[] = [];
   private readonly log: Logger;
   private readonly rounds: SeatRound;
 
@@ -48,19 +47,18 @@ export class TeamMarksSync {
         await this.catchUpLinked();
         await this.push();
       },
+      reads: Object.fromEntries(MARK_TABLES.map((table) => [table, (changes: readonly TeamChange[]) => this.applyChanges(table, changes)])),
       debounceMs: o.debounceMs,
       everyMs: o.everyMs,
     });
   }
 
   start(): void {
-    for (const table of MARK_TABLES) this.offs.push(this.o.link.onChanges(table, (changes) => this.applyChanges(table, changes)));
     this.rounds.start();
   }
 
-  async stop(): Promise<void> {
-    for (const off of this.offs.splice(0)) off();
-    await this.rounds.stop();
+  stop(): Promise<void> {
+    return this.rounds.stop();
   }
 
   /** A mark was edited here: send it soon. */

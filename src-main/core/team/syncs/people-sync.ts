@@ -36,7 +36,6 @@ export interface TeamPeopleSyncOptions {
 }
 
 export class TeamPeopleSync {
-  private readonly offs: (() => void)[] = [];
   private readonly log: Logger;
   private readonly rounds: SeatRound;
   private readonly now: () => number;
@@ -50,20 +49,18 @@ export class TeamPeopleSync {
         await this.catchUpLinked();
         await this.push();
       },
+      reads: { people: (changes) => this.applyPeople(changes), people_facts: (changes) => this.applyFacts(changes) },
       debounceMs: o.debounceMs,
       everyMs: o.everyMs,
     });
   }
 
   start(): void {
-    this.offs.push(this.o.link.onChanges('people', (changes) => this.applyPeople(changes)));
-    this.offs.push(this.o.link.onChanges('people_facts', (changes) => this.applyFacts(changes)));
     this.rounds.start();
   }
 
-  async stop(): Promise<void> {
-    for (const off of this.offs.splice(0)) off();
-    await this.rounds.stop();
+  stop(): Promise<void> {
+    return this.rounds.stop();
   }
 
   /** People were changed here: send soon. */
