@@ -1133,7 +1133,7 @@ INSERT INTO people_gone (uuid, merged_into, at, by_seat) VALUES (?, ?, ?, ?)
 ON CONFLICT (uuid) DO UPDATE SET merged_into = excluded.merged_into, at = excluded.at, by_seat = excluded.by_seat WHERE people_gone.merged_into IS NOT NULL;
 -- r
 SELECT uuid, merged_into, at, by_seat FROM people_gone WHERE uuid = ?;
--- linkedClipOrWait
+-- waitForTeamClip
 INSERT OR IGNORE INTO people_waiting (team_clip_id) VALUES (?);
 -- waitingClipsNowLinked
 SELECT w.team_clip_id FROM people_waiting w JOIN team_clips t ON t.team_clip_id = w.team_clip_id;

@@ -1,7 +1,8 @@
 /**
  * The project's own lint rules (as VS Code's .eslint-plugin-local and Signal's .eslint/rules):
  * - layers: a module of src-main/core imports only modules below it (LAYERS), the core never the
- *   transports or the Electron shell, shared code and the renderer never main;
+ *   transports or the Electron shell, shared code and the renderer never main; the team room sits above
+ *   the solo modules, which know it only by the types of its port (team-port.ts, low in the layers);
  * - sql-in-stores: SQL text and statement calls (`.prepare(`, `.exec(`, node-postgres' `.query(`) only in the table owners
  *   (`*-store.ts`, `*-repository.ts`) and the catalog's own files (opening, migrating, migrations).
  * test/unit/lint-rules.test.ts feeds each rule a bad file.
@@ -16,7 +17,8 @@ export const LAYERS = [
   'media',
   'tensors',
   'catalog',
-  'team',
+  // The team library's port: types only, below every module that names it (team-port.ts).
+  'team-port',
   'service',
   'analysis',
   'people',
@@ -30,12 +32,19 @@ export const LAYERS = [
   'files',
   'export',
   'service-actions',
+  // The team library's room: it works through the solo modules; they know it only by team-port.ts.
+  'team',
   'settings',
 ];
 /** Files at the core's root: the composition (app-core) and what only it uses. Above every module. */
 const ROOT_RANK = LAYERS.length;
 
 const norm = (f) => f.split(path.sep).join('/');
+/** The team room's port, which holds types only. */
+const TEAM_PORT = /(?:^|\/)src-main\/core\/team-port\.ts$/;
+/** An import or re-export that names types only (erased from the build: it loads nothing). */
+const typesOnly = (n) =>
+  n.importKind === 'type' || n.exportKind === 'type' || (n.specifiers?.length > 0 && n.specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type'));
 
 /** Where a file sits: its area of the repository and, inside src-main/core, its module and rank. */
 function placeOf(file) {
@@ -44,7 +53,8 @@ function placeOf(file) {
   if (core) {
     const rest = core[1];
     // `../service` names the module's folder (its index), `./app-core` a file at the root.
-    const mod = rest.includes('/') ? rest.slice(0, rest.indexOf('/')) : LAYERS.includes(rest) ? rest : null;
+    const file = rest.replace(/\.ts$/, '');
+    const mod = rest.includes('/') ? rest.slice(0, rest.indexOf('/')) : LAYERS.includes(file) ? file : null;
     if (mod === null) return { area: 'core', module: '(root)', rank: ROOT_RANK };
     const rank = LAYERS.indexOf(mod);
     return { area: 'core', module: mod, rank: rank < 0 ? -1 : rank };
@@ -67,6 +77,8 @@ const layers = {
       transport: 'the core runs without its transports: src-main/core must not import {{to}}.',
       mainFromShared: '{{area}} code must not import src-main ({{to}}).',
       frozen: 'a migration is frozen text: it must not import live code ({{to}}), which may change after it shipped. Copy what it needs into it.',
+      teamPort: '{{from}} is solo code: it knows the team room only through the types of src-main/core/team-port.ts, not {{to}}. Add the interface it needs to the port, and have team/team-runtime.ts hand in its implementation.',
+      portTypes: 'team-port.ts holds types only: `import type` / `export type` ({{to}}), so that naming the port loads nothing.',
     },
   },
   create(context) {
@@ -77,8 +89,13 @@ const layers = {
     const migration = /\/catalog\/migrations\/(?!index\.ts$)[^/]+\.ts$/.test(norm(file));
     // What a frozen file may import: the Migration type, and the frozen snapshots beside it.
     const frozenSpec = (spec) => spec === '../migration' || /^\.\/(?!index$)[^/]+$/.test(spec);
+    const port = TEAM_PORT.test(norm(file));
     const check = (node, spec) => {
       if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+      if (port && !typesOnly(node)) {
+        context.report({ node, messageId: 'portTypes', data: { to: spec } });
+        return;
+      }
       if (migration && !frozenSpec(spec)) {
         context.report({ node, messageId: 'frozen', data: { to: spec } });
         return;
@@ -96,6 +113,7 @@ const layers = {
       if (target.area !== 'core' || target.module === from.module) return;
       if (from.rank < 0) return context.report({ node, messageId: 'unknown', data: { module: from.module } });
       if (target.rank < 0) return context.report({ node, messageId: 'unknown', data: { module: target.module } });
+      if (target.module === 'team' && target.rank > from.rank) return context.report({ node, messageId: 'teamPort', data: { from: from.module, to: spec } });
       if (target.rank > from.rank) context.report({ node, messageId: 'upward', data: { from: from.module, to: target.module, order: `${LAYERS.join(' < ')} < app-core` } });
     };
     return {

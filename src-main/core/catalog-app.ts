@@ -32,7 +32,8 @@ import { createSearchModule, searchServiceBinding } from './search/search-module
 import type { RemoteAccess } from './remote/remote-input';
 import { createRemoteClipStream, type RemoteClipStream } from './remote/remote-clip-stream';
 import type { TeamSettings } from './team/seat/team-settings';
-import { createTeamRuntime, type TeamRuntime } from './team-runtime';
+import type { TeamRuntime } from './team-port';
+import { createTeamRuntime } from './team/team-runtime';
 import { createPeopleModule } from './people/people-module';
 
 /** What the app builds on one open catalog (catalog-session.ts rebuilds it when the catalog changes). */

@@ -9,6 +9,9 @@ import { absolutePathSchema, safeText } from './safe-strings';
  * file (queued, transcoding, uploading) and with cancelled.
  */
 export const COLLECTION_VIDEO_STATES = ['queued', 'transcoding', 'uploading', 'uploaded', 'processing', 'processed', 'failed', 'cancelled'] as const;
+/** The service's video states a member can be in once a seat has its video id (what a team's seats share of it). */
+export const VIDEO_STATES = ['uploaded', 'processing', 'processed', 'failed'] as const satisfies readonly CollectionVideoState[];
+export type TeamVideoState = (typeof VIDEO_STATES)[number];
 export const collectionVideoStateSchema = z.enum(COLLECTION_VIDEO_STATES);
 export type CollectionVideoState = z.infer<typeof collectionVideoStateSchema>;
 

@@ -72,7 +72,7 @@ export const STAGE_NAMES = Object.keys(STAGE_GRAPH) as StageName[];
 
 /**
  * The one clip-less stage, named here for the modules that enqueue or claim it without running it:
- * search's module enqueues it, a team library's seats lease it (search/text-sharing.ts).
+ * search's module enqueues it, a team library's seats lease it (src-main/core/team/syncs/text-sharing.ts).
  */
 export const QUERY_BANK_STAGE = 'query-bank' satisfies StageName;
 

@@ -11,7 +11,7 @@ import { claimCollectionUpload, publishCollectionMember } from '../../src-main/c
 import { lookAtClipJob, renewTeamLeases, type ClaimedTeamJob } from '../../src-main/core/team/server/team-job-store';
 import { upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange } from '../../src-main/core/team/server/team-marks-store';
 import { upsertTeamFact, upsertTeamPerson } from '../../src-main/core/team/server/team-people-store';
-import type { RangeState } from '../../src-main/core/team/rules/marks-merge';
+import type { RangeState } from '../../src-main/core/marks/marks-merge';
 import { describeWithPostgres, startPgCluster, type PgCluster, type SeatLogin } from '../helpers/pg-cluster';
 
 const STAGE = 'analysis' as const;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
-import { ClipSharing } from '../../src-main/core/pipeline/clip-sharing';
+import { ClipSharing } from '../../src-main/core/team/syncs/clip-sharing';
 import { createSegmentStore } from '../../src-main/core/pipeline/service-cache/segment-store';
 import { joinSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
@@ -14,6 +14,9 @@ import { TeamSeat } from '../../src-main/core/team/seat/team-seat';
 import { tempDir } from '../helpers/paths';
 import { describeWithPostgres, startPgCluster, type PgCluster, type SeatLogin } from '../helpers/pg-cluster';
 import { insertClip, insertVolume, openTestCatalog } from '../helpers/search-catalog';
+import { SeatScheduler } from '../../src-main/core/team/seat/seat-scheduler';
+import { silentLogger } from '../../src-main/core/util/logger';
+import { LeaseKeeper } from '../../src-main/core/team/seat/lease-keeper';
 
 /**
  * The look a seat makes before a clip's analysis (ClipSharing.beforeAnalysis) against a real
@@ -91,6 +94,7 @@ describeWithPostgres('the look before a clip\'s analysis on PostgreSQL', () => {
       link,
       profileId: PROFILE,
       identity: () => ({ region: 'asia', model: 'test-model' }),
+      ...withClock(link),
       wake: () => undefined,
       working: () => true,
     });
@@ -171,3 +175,9 @@ describeWithPostgres('the look before a clip\'s analysis on PostgreSQL', () => {
     await c.end();
   });
 });
+
+/** The seat's clock and lease keeper, not started here (ClipSharing registers its rounds with them). */
+function withClock(link: TeamLink): { scheduler: SeatScheduler; leases: LeaseKeeper } {
+  const scheduler = new SeatScheduler({ link, log: silentLogger });
+  return { scheduler, leases: new LeaseKeeper({ link, scheduler, log: silentLogger }) };
+}

@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openCatalog, type CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { fingerprintFile } from '../../src-main/core/library/fingerprint';
-import { TeamClipArrivals } from '../../src-main/core/library/team-clip-arrivals';
+import { TeamClipArrivals } from '../../src-main/core/team/syncs/clip-arrivals';
 import type { TeamLink } from '../../src-main/core/team/seat/team-link';
 import { migrateTeamSchema, readTeamMigrations } from '../../src-main/core/team/server/migrate-team';
 import { joinSeat } from '../../src-main/core/team/server/seat-store';
@@ -14,6 +14,8 @@ import { adoptTeamClip, recordTeamClipLocation } from '../../src-main/core/team/
 import type { Logger } from '../../src-main/core/util/logger';
 import { tempDir } from '../helpers/paths';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+import { SeatScheduler } from '../../src-main/core/team/seat/seat-scheduler';
+import { silentLogger } from '../../src-main/core/util/logger';
 
 const PROFILE = 'default';
 const SIZE = 4000;
@@ -113,6 +115,7 @@ describeWithPostgres('team library: a clip\'s place on a share is confined when 
     const arrivals = new TeamClipArrivals({
       db,
       link: link_,
+      scheduler: new SeatScheduler({ link: link_, log: silentLogger }),
       profileId: PROFILE,
       logger,
       retryEveryMs: 50,

@@ -7,7 +7,7 @@ import { joinSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import { upsertTeamRange } from '../../src-main/core/team/server/team-marks-store';
 import { TEAM_BOUNDS, utf8Bytes } from '../../src-main/core/team/rules/team-bounds';
-import type { RangeState } from '../../src-main/core/team/rules/marks-merge';
+import type { RangeState } from '../../src-main/core/marks/marks-merge';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 
 const MB = 2 ** 20;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { saveRange } from '../../src-main/core/marks/marks-repository';
 import { rangesForClips } from '../../src-main/core/marks/range-store';
-import { TeamMarksSync } from '../../src-main/core/marks/team-marks-sync';
+import { TeamMarksSync } from '../../src-main/core/team/syncs/marks-sync';
 import { EventBus } from '../../src-main/core/rpc/event-bus';
 import { TeamSeat } from '../../src-main/core/team/seat/team-seat';
 import { pruneTeamFeed } from '../../src-main/core/team/server/change-store';
@@ -19,6 +19,7 @@ import { silentLogger, type Logger } from '../../src-main/core/util/logger';
 import { tempDir } from '../helpers/paths';
 import { describeWithPostgres, startPgCluster, type PgCluster, type SeatLogin } from '../helpers/pg-cluster';
 import { insertClip, insertVolume, openTestCatalog } from '../helpers/search-catalog';
+import { SeatScheduler } from '../../src-main/core/team/seat/seat-scheduler';
 
 const SEAT_A = '00000000-0000-4000-8000-0000000000aa';
 const SEAT_B = '00000000-0000-4000-8000-0000000000bb';
@@ -80,7 +81,7 @@ describeWithPostgres('team library: the feed pruned once every active seat has r
       // first range) would delete the rows the test then looks for, and no seat could be seen reading past them.
       pruneEveryMs,
     });
-    seat.sync = new TeamMarksSync({ db: () => db, link: seat.link, events: new EventBus(), debounceMs: 10, everyMs: 60_000 });
+    seat.sync = new TeamMarksSync({ db: () => db, link: seat.link, scheduler: new SeatScheduler({ link: seat.link, log: silentLogger }), events: new EventBus(), debounceMs: 10, everyMs: 60_000 });
     seat.link.onChanges('clip_results', async (changes) => void changes.forEach((c) => seat.results.add(Number(c.rowKey))));
     seat.sync.start();
     seat.link.start();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { currentTeamCursor, pullTeamChanges } from '../../src-main/core/team/server/change-store';
-import { mergeClipMark, mergeKeyword, mergeRange, type ClipMarkState, type KeywordState, type RangeState, type Stamp } from '../../src-main/core/team/rules/marks-merge';
+import { mergeClipMark, mergeKeyword, mergeRange, type ClipMarkState, type KeywordState, type RangeState, type Stamp } from '../../src-main/core/marks/marks-merge';
 import { readTeamMarks, readTeamMarksOfClips, upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange } from '../../src-main/core/team/server/team-marks-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import { seededRandom } from '../../src-main/core/util/seeded-random';

@@ -6,7 +6,7 @@ import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { addKeywords, clipMarks, deleteRange, rate, removeKeyword, saveRange, updateRange } from '../../src-main/core/marks/marks-repository';
 import { unsentCount } from '../../src-main/core/marks/marks-outbox-store';
 import { rangesForClips } from '../../src-main/core/marks/range-store';
-import { TeamMarksSync } from '../../src-main/core/marks/team-marks-sync';
+import { TeamMarksSync } from '../../src-main/core/team/syncs/marks-sync';
 import { EventBus } from '../../src-main/core/rpc/event-bus';
 import { joinSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
@@ -15,6 +15,8 @@ import { TeamSeat } from '../../src-main/core/team/seat/team-seat';
 import { tempDir } from '../helpers/paths';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 import { insertClip, insertVolume, openTestCatalog } from '../helpers/search-catalog';
+import { SeatScheduler } from '../../src-main/core/team/seat/seat-scheduler';
+import { silentLogger } from '../../src-main/core/util/logger';
 
 /**
  * Marks shared between two seats of a team library, offline first: two real SQLite catalogs, two
@@ -77,7 +79,7 @@ describeWithPostgres('team marks between two seats on PostgreSQL', () => {
       const payload = p as { reason: string; clipIds?: number[] };
       if (e === 'catalog.changed' && payload.reason === 'marks') changed.push(payload.clipIds ?? []);
     });
-    const sync = new TeamMarksSync({ db: () => db, link: l, events, debounceMs: 10, everyMs: 60_000 });
+    const sync = new TeamMarksSync({ db: () => db, link: l, scheduler: new SeatScheduler({ link: l, log: silentLogger }), events, debounceMs: 10, everyMs: 60_000 });
     sync.start();
     l.start();
     return { db, link: l, sync, changed, clips };

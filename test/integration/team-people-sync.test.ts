@@ -5,7 +5,7 @@ import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { unsentPeopleCount } from '../../src-main/core/people/people-outbox-store';
 import { createPeopleService, type PeopleService } from '../../src-main/core/people/people-service';
 import { allMembers, allPeople } from '../../src-main/core/people/people-store';
-import { TeamPeopleSync } from '../../src-main/core/people/team-people-sync';
+import { TeamPeopleSync } from '../../src-main/core/team/syncs/people-sync';
 import { EventBus } from '../../src-main/core/rpc/event-bus';
 import { readTeamMigrations } from '../../src-main/core/team/server/migrate-team';
 import { joinSeat } from '../../src-main/core/team/server/seat-store';
@@ -17,6 +17,8 @@ import { tempDir } from '../helpers/paths';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 import { insertClip, insertShot, insertVolume, openTestCatalog } from '../helpers/search-catalog';
 import { faceSpace, seedFace } from '../helpers/seed-faces';
+import { SeatScheduler } from '../../src-main/core/team/seat/seat-scheduler';
+import { silentLogger } from '../../src-main/core/util/logger';
 
 /**
  * People by name shared between two seats of a team library (issue 39 part 5): two real SQLite
@@ -84,7 +86,7 @@ describeWithPostgres('people named on one seat, shared with another on PostgreSQ
       db,
       appSchemaVersion: readTeamMigrations().at(-1)!.version,
     });
-    const sync = new TeamPeopleSync({ db: () => db, link, service: () => svc, events: new EventBus(), debounceMs: 10, everyMs: 60_000 });
+    const sync = new TeamPeopleSync({ db: () => db, link, scheduler: new SeatScheduler({ link, log: silentLogger }), service: () => svc, events: new EventBus(), debounceMs: 10, everyMs: 60_000 });
     sync.start();
     link.start();
     return { db, link, svc, sync, faces };

@@ -70,6 +70,21 @@ describe('layers', () => {
     ]);
   });
 
+  it('keeps solo code out of the team room: it knows the room only by the port, which holds types only', async () => {
+    const teamPort = 'local/layers: pipeline is solo code: it knows the team room only through the types of src-main/core/team-port.ts';
+    // A sync, a store of the server, the runtime: all out of reach of a solo module, types included.
+    expect(await problems('src-main/core/pipeline/some-stage.ts', `import { ClipSharing } from '../team/syncs/clip-sharing';\nexport const x = ClipSharing;\n`)).toEqual([expect.stringContaining(teamPort)]);
+    expect(await problems('src-main/core/pipeline/some-stage.ts', `import type { TeamLease } from '../team/server/team-job-store';\nexport type X = TeamLease;\n`)).toEqual([expect.stringContaining(teamPort)]);
+    // The port, below them all.
+    expect(await problems('src-main/core/pipeline/some-stage.ts', `import type { ClipShare } from '../team-port';\nexport type X = ClipShare;\n`)).toEqual([]);
+    expect(await problems('src-main/core/library/some.ts', `import type { TeamRuntime } from '../team-port';\nexport type X = TeamRuntime;\n`)).toEqual([]);
+    // The room itself works through the solo modules below it, and implements the port.
+    expect(await problems('src-main/core/team/syncs/some-sync.ts', `import { shotsOfClip } from '../../library/shot-store';\nimport type { ClipShare } from '../../team-port';\nexport const x: ClipShare | typeof shotsOfClip = shotsOfClip;\n`)).toEqual([]);
+    // The port loads nothing, and names nothing above it.
+    expect(await problems('src-main/core/team-port.ts', `import { TEAM_BOUNDS } from './team/rules/team-bounds';\nexport const x = TEAM_BOUNDS;\n`)).toEqual([expect.stringContaining('local/layers: team-port.ts holds types only')]);
+    expect(await problems('src-main/core/team-port.ts', `import type { VideoRow } from './collections/collection-video-row';\nexport type X = VideoRow;\n`)).toEqual([expect.stringContaining('local/layers: team-port is below collections')]);
+  });
+
   it('keeps the core off its transports and the renderer off main', async () => {
     expect(await problems('src-main/core/library/some.ts', `import { startWebServer } from '../../web/web-server';\nexport const x = startWebServer;\n`)).toEqual([expect.stringContaining('the core runs without its transports')]);
     expect(await problems('src-renderer/src/some.ts', `import { LAYERS } from '../../src-main/core/app-core';\nexport const x = LAYERS;\n`)).toEqual([expect.stringContaining('renderer code must not import src-main')]);

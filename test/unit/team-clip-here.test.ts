@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { entryOf, fileHere } from '../../src-main/core/library/team-clip-arrivals';
+import { entryOf, fileHere } from '../../src-main/core/team/syncs/clip-arrivals';
 import { fingerprintFile } from '../../src-main/core/library/fingerprint';
 import type { PublishedTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import { tempDir } from '../helpers/paths';

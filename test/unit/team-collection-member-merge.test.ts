@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { memberPresent, mergeMember, mergeVideo, sameMember, VIDEO_STATES, type MemberVersion } from '../../src-main/core/team/rules/collection-member-merge';
+import { VIDEO_STATES } from '../../src-shared/contract/collections';
+import { memberPresent, mergeMember, mergeVideo, sameMember, type MemberVersion } from '../../src-main/core/collections/collection-member-merge';
 
 const A = '00000000-0000-4000-8000-00000000000a';
 const B = '00000000-0000-4000-8000-00000000000b';

@@ -9,7 +9,7 @@ import {
   type KeywordState,
   type RangeState,
   type Stamp,
-} from '../../src-main/core/team/rules/marks-merge';
+} from '../../src-main/core/marks/marks-merge';
 
 /** The conflict rule of shared marks, rule by rule: state + incoming version -> state. */
 const A = '00000000-0000-4000-8000-00000000000a';

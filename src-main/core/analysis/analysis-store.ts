@@ -45,7 +45,7 @@ export function storeAnalysis(db: Database.Database, shots: readonly ShotAnalysi
   );
 }
 
-/** The one writer of the three tables, for analysis made here or another seat's (pipeline/clip-sharing.ts). */
+/** The one writer of the three tables, for analysis made here or another seat's (team/syncs/clip-sharing.ts). */
 export function storeAnalysisRecords(db: Database.Database, shots: readonly AnalysisRecord[], opts: StoreAnalysisOptions): void {
   const now = opts.now ?? Date.now();
   const model = path.basename(opts.faceModel);

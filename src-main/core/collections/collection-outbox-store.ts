@@ -1,5 +1,5 @@
 import type { CatalogDb } from '../catalog/open-catalog';
-import type { TeamMember } from '../team/server/team-collection-store';
+import type { TeamMember } from './collection-member-merge';
 import { versionOf, type MemberReceipt, type RawRow, type VideoKey } from './collection-video-row';
 
 /**

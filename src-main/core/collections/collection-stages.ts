@@ -3,28 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AppError, toAppError, type ErrorKind } from '../../../src-shared/errors';
 import type { ServiceClient } from '../service';
+import type { CollectionShare, UploadClaim } from '../team-port';
 import type { Logger } from '../util/logger';
 import type { ClipFile, ClipFiles } from './clip-files';
-import type { TeamVideoState } from '../team/rules/collection-member-merge';
 import { type CollectionStore } from './collection-store';
 import { POLL_STATES, UPLOAD_STATES, type VideoKey, type VideoRow } from './collection-video-row';
 import { transcodeProxy } from './proxy-transcode';
 import { DIRECT_UPLOAD_MAX_BYTES, planUpload, type UploadPlan } from './upload-rule';
-
-/** What a joined seat's team answers before a clip is uploaded into a collection (team-collections-sync.ts). */
-export type UploadClaim =
-  /** Upload it; `hold` (a claim held for the team, null when solo or detached) is ended with whether a video id came of it. */
-  | { kind: 'upload'; hold: { end(uploaded: boolean): void } | null }
-  /** The team has its video: record it, send nothing. */
-  | { kind: 'adopt'; videoId: string; state: TeamVideoState }
-  /** Another seat is uploading it (or the team does not know the clip yet): look again later. */
-  | { kind: 'wait'; note: string; retryMs: number };
-
-export interface CollectionShare {
-  claim(row: VideoRow): Promise<UploadClaim>;
-  /** A member changed here (added, removed): send it soon. */
-  edited(): void;
-}
 
 export interface CollectionStageDeps {
   store: CollectionStore;

@@ -1,6 +1,6 @@
-import type { CollectionVideoState } from '../../../src-shared/contract/collections';
+import type { CollectionVideoState, TeamVideoState } from '../../../src-shared/contract/collections';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { memberPresent, mergeMember, type MemberVersion, type TeamVideoState } from '../team/rules/collection-member-merge';
+import { memberPresent, mergeMember, type MemberVersion } from './collection-member-merge';
 import { createCollectionListStore } from './collection-list-store';
 import { createCollectionOutboxStore } from './collection-outbox-store';
 import { OPEN_STATES, toRow, versionOf, type AppliedMember, type RawRow, type VideoKey, type VideoRow } from './collection-video-row';
@@ -213,7 +213,7 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
 
     /**
      * Another seat's version of a member, merged into this catalog's row by the team's rule
-     * (team/rules/collection-member-merge.ts). A member of a clip not in the collection here is added; a
+     * (collection-member-merge.ts). A member of a clip not in the collection here is added; a
      * removal later than this catalog's add removes it; the team's video is taken unless this seat is
      * uploading its own at this moment.
      */

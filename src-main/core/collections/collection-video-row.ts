@@ -1,6 +1,6 @@
 import { ERROR_KINDS, type ErrorKind } from '../../../src-shared/errors';
-import { COLLECTION_VIDEO_STATES, type CollectionVideo, type CollectionVideoState } from '../../../src-shared/contract/collections';
-import { VIDEO_STATES, type MemberVersion, type TeamVideoState } from '../team/rules/collection-member-merge';
+import { COLLECTION_VIDEO_STATES, VIDEO_STATES, type CollectionVideo, type CollectionVideoState, type TeamVideoState } from '../../../src-shared/contract/collections';
+import type { MemberVersion } from './collection-member-merge';
 
 /** One row of collection_videos: a clip in a collection of a region. */
 export interface VideoKey {

@@ -5,7 +5,8 @@ import type { ServiceClient } from '../service';
 import type { Logger } from '../util/logger';
 import { createClipFiles } from './clip-files';
 import { COLLECTION_POLL_STAGE, COLLECTION_UPLOAD_STAGE, collectionStageHandlers, createQueueScheduler, type CollectionQueue } from './collection-job-stages';
-import type { CollectionShare, CollectionStageDeps } from './collection-stages';
+import type { CollectionShare } from '../team-port';
+import type { CollectionStageDeps } from './collection-stages';
 import { createCollectionStore } from './collection-store';
 import { toContractVideo, type VideoKey } from './collection-video-row';
 import { createCollectionsHandlers } from './collections-handlers';
@@ -25,7 +26,7 @@ export interface CollectionsModuleOptions {
   /** Between two status rounds of a video the service is still processing. */
   recheckMs?: number;
   importFolder?: (folder: string) => Promise<void>;
-  /** While joined to a team library: the uploads' claim (team-collections-sync.ts); null when solo. */
+  /** While joined to a team library: the uploads' claim (team/syncs/collections-sync.ts); null when solo. */
   share?: () => CollectionShare | null;
 }
 

@@ -8,7 +8,7 @@ import { teamShareVolume } from './volume-store';
  * it has not mounted, a place refused by the confinement checks) is listed all the same, as a clip of
  * an unplugged drive is: it hangs off an offline volume named after the share (volume-store.ts
  * `teamShareVolume`), at the path the seat that has it recorded, with the team's results copied
- * (pipeline/clip-sharing.ts `placeAway`), so poster, tags, search and marks work. It is footage (status
+ * (team/syncs/clip-sharing.ts `placeAway`), so poster, tags, search and marks work. It is footage (status
  * `probed`, its duration the team's shots') never probed here (`probed_at` NULL): when the file turns
  * up (imported by the editor anywhere, which is the Relink, or found by the arrivals on a share learned
  * later), the importer moves the entry onto it (import-library.ts) and the pipeline probes it, keeping

@@ -1,4 +1,4 @@
-import { keywordNorm, type ClipMarkState, type KeywordState, type RangeState, type Stamp } from '../team/rules/marks-merge';
+import { keywordNorm, type ClipMarkState, type KeywordState, type RangeState, type Stamp } from './marks-merge';
 import type { LocalClipMarkRow } from './clip-mark-store';
 import type { LocalKeywordRow } from './keyword-store';
 import type { LocalRangeRow } from './range-store';

@@ -1,6 +1,6 @@
 import type { CatalogDb } from '../catalog/open-catalog';
 import { statement } from '../catalog/statements';
-import type { ClipMarkState, KeywordState, RangeState } from '../team/rules/marks-merge';
+import type { ClipMarkState, KeywordState, RangeState } from './marks-merge';
 import type { LocalClipMarkRow } from './clip-mark-store';
 import type { LocalKeywordRow } from './keyword-store';
 import type { LocalRangeRow } from './range-store';

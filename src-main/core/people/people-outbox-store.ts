@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { statement } from '../catalog/statements';
-import { localClipOfTeamClip, teamLinkOf } from '../team/team-replica-store';
 
 /**
  * The owner of `people_outbox`, `people_gone` and `people_waiting` (catalog migration 0054). Every
  * change of the editor's naming is offline first: the store that makes it (people-store.ts for a
  * person, people-facts-store.ts for a fact) lists it here in the same transaction, joined to a team or
- * not; people/team-people-sync.ts sends the list when a team server is reachable. A person merged or
+ * not; team/syncs/people-sync.ts sends the list when a team server is reachable. A person merged or
  * forgotten keeps a row in `people_gone` after their `people` row is deleted, so facts about them that
  * arrive later are read as the other person's, or dropped.
  */
@@ -72,11 +71,9 @@ export function currentUuid(db: CatalogDb, uuid: string): string | null {
   }
 }
 
-/** The local clip of a team clip; one this seat does not have linked (yet) is kept waiting and answers null. */
-export function linkedClipOrWait(db: CatalogDb, teamClipId: number): number | null {
-  const clipId = localClipOfTeamClip(db, teamClipId);
-  if (clipId === null) statement(db, 'INSERT OR IGNORE INTO people_waiting (team_clip_id) VALUES (?)').run(teamClipId);
-  return clipId;
+/** A team clip this seat does not have linked (yet): its facts are read again, whole, once it is. */
+export function waitForTeamClip(db: CatalogDb, teamClipId: number): void {
+  statement(db, 'INSERT OR IGNORE INTO people_waiting (team_clip_id) VALUES (?)').run(teamClipId);
 }
 
 /** Team clips whose facts arrived before this seat had the clip, and that it has now. */
@@ -87,9 +84,4 @@ export function waitingClipsNowLinked(db: CatalogDb): number[] {
 export function doneWaiting(db: CatalogDb, teamClipIds: readonly number[]): void {
   const unwait = statement(db, 'DELETE FROM people_waiting WHERE team_clip_id = ?');
   for (const id of teamClipIds) unwait.run(id);
-}
-
-/** The team clip of a local clip, or null when not linked (its facts wait in the outbox until it is). */
-export function teamClipOf(db: CatalogDb, clipId: number): number | null {
-  return teamLinkOf(db, clipId)?.teamClipId ?? null;
 }

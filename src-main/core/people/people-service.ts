@@ -18,7 +18,7 @@ export interface PeopleServiceDeps {
   changed?: (clipIds?: number[]) => void;
 }
 
-/** When and by which seat a change made elsewhere was made (team-people-sync.ts applies it). */
+/** When and by which seat a change made elsewhere was made (team/syncs/people-sync.ts applies it). */
 export interface TeamStamp {
   at: number;
   by: string;

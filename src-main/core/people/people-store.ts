@@ -11,7 +11,7 @@ import { nameKey } from './person-names';
  * which person each face belongs to now. `face_people` is derived (people-service.ts rebuilds it
  * from the editor's facts and the grouping); `people` keeps names and the hidden flag, each with
  * the time and seat of its last change (`*_by` NULL: this catalog's editor, whose changes are listed
- * for the team in the same transaction; another seat's, applied by team-people-sync.ts, are not).
+ * for the team in the same transaction; another seat's, applied by team/syncs/people-sync.ts, are not).
  */
 
 export type FaceHow = 'confirmed' | 'grouped' | 'matched';

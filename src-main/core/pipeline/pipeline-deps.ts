@@ -3,38 +3,13 @@ import type { AnalysisPool } from '../analysis/analysis-pool';
 import type { ProxySettings } from '../proxies/proxy-policy';
 import type { CatalogDb } from '../catalog/open-catalog';
 import type { ServiceClient } from '../service/client';
-import type { TensorService } from '../tensors/chunk-upload';
 import type { TensorProfile } from '../tensors/tensor-profile';
+import type { ClipShare } from '../team-port';
 import type { Logger } from '../util/logger';
 import type { Job } from './queue/job-types';
 import type { InFlight } from './stages/run-pool';
 import type { SegmentStore } from './service-cache/segment-store';
 import type { ShotFrameCache } from './stages/shot-frame-cache';
-
-/** Whether this seat analyses a clip itself (team libraries divide the work; solo always does). */
-export type ShareDecision =
-  | { kind: 'here' }
-  /** The team had the clip's results: they are in this catalog now, nothing to decode or send. */
-  | { kind: 'adopted'; from: string }
-  /** Another seat holds the clip: look again after the delay (its results may wake the job sooner). */
-  | { kind: 'wait'; delayMs: number; note: string };
-
-/** A seat of a team library's share of the indexing (clip-sharing.ts); absent when solo. */
-export interface ClipShare {
-  beforeAnalysis(clipId: number): Promise<ShareDecision>;
-  /** The clip is indexed in this catalog. */
-  indexed(clipId: number): void;
-  /** Another seat held the clip before this one (it died or lost its lease): what it sent is in the team's journal. */
-  takenOver(clipId: number): boolean;
-  /** Storage keys the team's journal holds for these request ids (empty when the server does not answer). */
-  knownUploads(region: string, requestIds: readonly string[]): Promise<Map<string, string>>;
-  /** Task ids the team's journal holds, by `<kind>:<upload request id>` (empty when the server does not answer). */
-  knownTasks(region: string, uploadRequestIds: readonly string[]): Promise<Map<string, string>>;
-  /** The service answered an upload of the clip: into the team's journal (never throws; nothing while the server is away). */
-  uploaded(requestId: string, region: string, storageKeysJson: string): Promise<void>;
-  /** The service answered a submission of the clip: into the team's journal (never throws). */
-  submitted(uploadRequestId: string, kind: TensorService, region: string, taskId: string): Promise<void>;
-}
 
 /** Everything the indexing stages use, handed in by the orchestrator (and by tests). */
 export interface StageDeps {

@@ -5,7 +5,7 @@ import type { EventBus } from '../rpc/event-bus';
 import type { ServiceClient } from '../service/client';
 import type { TensorProfile } from '../tensors/tensor-profile';
 import type { Logger } from '../util/logger';
-import type { ClipShare } from './pipeline-deps';
+import type { ClipShare } from '../team-port';
 import type { BackoffOptions } from './queue/error-policy';
 import type { JobResource } from './queue/job-types';
 import type { DiskRoomCheck } from './queue/queue-options';
@@ -50,7 +50,7 @@ export interface IndexingPipelineOptions {
   onClipAnalysed?: (clipId: number) => void;
   /** Room to write in the data folder: without it every stage waits, and carries on when there is. */
   disk?: DiskRoomCheck;
-  /** The team library's share of the work while this seat is joined (clip-sharing.ts); solo when absent or null. */
+  /** The team library's share of the work while this seat is joined (team/syncs/clip-sharing.ts); solo when absent or null. */
   share?: () => ClipShare | null;
   /** When decodes also write viewing proxies and their space; 'needed' and the default budget when absent. */
   proxySettings?: () => ProxySettings;

@@ -21,7 +21,7 @@ import { createPeopleScopeStore } from './query/people-scope-store';
 import { createSearchFilterStore } from './query/search-filter-store';
 import { createTagResolutionStore } from './query/tag-resolution-store';
 import { queryBankStage } from './relevance/query-bank-stage';
-import type { TextShare } from './text-sharing';
+import type { TextShare } from '../team-port';
 import { createSearchHandlers } from './search-handlers';
 import { SearchIndexManager, type SearchIndexManagerOptions } from './index/search-index-manager';
 import { createSearchService, type SearchService, type SearchStores } from './search-service';
@@ -48,7 +48,7 @@ export interface SearchModuleOptions {
   queue?: SearchQueue;
   /** The app's background client, for the reference queries (defaults to one built from serviceConfig). */
   backgroundClient?: () => ServiceClient;
-  /** A team library's encoded texts while this seat is joined (text-sharing.ts); null when solo. */
+  /** A team library's encoded texts while this seat is joined (team/syncs/text-sharing.ts); null when solo. */
   textShare?: () => TextShare | null;
   /**
    * Where named people are visible (`@Name`). By default the presence read model over this catalog,

@@ -26,7 +26,7 @@ import { fillPage, type IndexSearch, type Page } from './results/paging';
 import type { ResultStore } from './results/result-store';
 import { fileIdentities } from './results/search-results';
 import { createServiceLink } from './service-link';
-import type { TextShare } from './text-sharing';
+import type { TextShare } from '../team-port';
 
 /** The catalog as search reads it: each a store prepared once (search-module.ts makes them). */
 export interface SearchStores {

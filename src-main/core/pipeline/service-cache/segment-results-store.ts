@@ -1,12 +1,37 @@
 import type { CatalogDb } from '../../catalog/open-catalog';
 import { statement } from '../../catalog/statements';
 import { float32ToBlob } from '../../catalog/vector-blob';
-import type { PublishedSegment } from '../../team/server/clip-results-store';
 import type { TaskStatus } from './segment-rows';
 import { segmentWriter } from './segment-plan-store';
 
 type ServiceTags = Record<'shotSize' | 'cameraMovement' | 'shootingAngle', { id: string; confidence: number | null } | null>;
 type ResultMeta = { model: string; region: string; profileId: string };
+
+/**
+ * A segment with its results as published: the columns of `team.segments` in a team library
+ * (team/server/clip-results-store.ts), named as this owner's own rows are: a seat reads them here and
+ * writes another seat's back in this shape, unchanged.
+ */
+export interface PublishedSegment {
+  shot_idx: number;
+  chunk_idx: number;
+  part: string;
+  start_s: number;
+  end_s: number;
+  frames: number | null;
+  budget: number | null;
+  content_sha: string | null;
+  /** float32 little-endian, as the catalog stores it. */
+  vector: Buffer;
+  /** The service's tags as received. */
+  tags_raw: string;
+  shot_size: string | null;
+  camera_movement: string | null;
+  shooting_angle: string | null;
+  shot_size_conf: number | null;
+  camera_movement_conf: number | null;
+  shooting_angle_conf: number | null;
+}
 
 /**
  * The owner of `embeddings` and `service_tags`: what the polls store for a task's segments, and
@@ -113,7 +138,7 @@ export function createSegmentResultsStore(db: CatalogDb, setTaskStatus: (taskId:
 
     /**
      * Every segment of a clip with its shot's index, embedding and tags: what a seat of a team library
-     * publishes once the clip is indexed (pipeline/clip-sharing.ts).
+     * publishes once the clip is indexed (team/syncs/clip-sharing.ts).
      */
     resultsOf(clipId: number, profileId: string): PublishedSegment[] {
       return statement(

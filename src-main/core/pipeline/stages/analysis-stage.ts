@@ -133,7 +133,7 @@ export function analysisStage(d: StageDeps): StageHandler<'analysis'> {
   return {
     ...analyse,
     async run(ctx) {
-      // A seat of a team library analyses a clip only when it claimed it (clip-sharing.ts).
+      // A seat of a team library analyses a clip only when it claimed it (team/syncs/clip-sharing.ts).
       const share = d.share();
       if (share && ctx.job.clipId !== null) {
         const row = footageRow(d, ctx.job.clipId);

@@ -227,7 +227,7 @@ export function planThumbnails(db: CatalogDb, clipId: number, cacheDir: string):
 }
 
 /**
- * Pictures another seat of a team library made of this clip (pipeline/clip-sharing.ts): written as a
+ * Pictures another seat of a team library made of this clip (team/syncs/clip-sharing.ts): written as a
  * new set in the clip's folder and committed as the decode's would be, posters onto this catalog's
  * shot ids by shot index.
  */

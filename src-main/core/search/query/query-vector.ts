@@ -1,18 +1,12 @@
 import { toAppError, type AppError, type AppErrorData } from '../../../../src-shared/errors';
 import type { EmbeddingSpace } from '../index/embedding-space';
+import type { TextShare } from '../../team-port';
 import { normalizeQuery, type QueryEmbeddingStore } from './query-embedding-store';
-
-/** What a typed query asks of a team library (text-sharing.ts's TextShare is one: it imports this folder, so it is not named here). */
-export interface TeamTexts {
-  online(): boolean;
-  known(space: EmbeddingSpace, texts: readonly string[]): Promise<Map<string, Float32Array>>;
-  encoded(space: EmbeddingSpace, text: string, vector: ArrayLike<number>): Promise<void>;
-}
 
 export interface QueryVectorDeps {
   queryEmbeddings: QueryEmbeddingStore;
   /** A team library's encoded texts while this seat is joined; null when solo. */
-  textShare: () => TeamTexts | null;
+  textShare: () => Pick<TextShare, 'online' | 'known' | 'encoded'> | null;
   /** encode_text, someone waiting on it; throws the AppError the call ended with. */
   encode: (text: string) => Promise<number[]>;
   /** A text was encoded: one more query runs offline now (the status line counts them). */

@@ -7,7 +7,7 @@ import type { QueryEmbeddingStore } from '../query/query-embedding-store';
 import { BANK_VERSION } from './query-bank';
 import { readTextBank } from './text-bank';
 import { normalizeQuery } from '../query/query-embedding-store';
-import type { TextShare } from '../text-sharing';
+import type { TextShare } from '../../team-port';
 
 export interface QueryBankStageDeps {
   queryEmbeddings: QueryEmbeddingStore;

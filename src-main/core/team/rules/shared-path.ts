@@ -2,7 +2,7 @@
  * A place on a share as the team stores it (team.clip_locations.rel_path, issue 40 item 2): written by
  * one seat, joined onto a share root by every other. Whatever is not a plain '/'-separated path going
  * down from the root is refused when written, here and by the server (team migration 0007, the same
- * rules); the seat that resolves a place checks again where it really leads (library/team-clip-arrivals.ts),
+ * rules); the seat that resolves a place checks again where it really leads (team/syncs/clip-arrivals.ts),
  * as the row may come from a seat that skipped this. Pure, tested directly (test/unit/team-shared-path.test.ts).
  */
 

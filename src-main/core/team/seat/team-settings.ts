@@ -22,7 +22,7 @@ import { joinSeat } from '../server/seat-store';
  * connection settings, the seat's id and the last check live in their own JSON file (not the
  * preferences: leaving forgets them whole), the password in the secret store beside the API key.
  * Joining and checking connect with the TLS rule (connection-settings.ts), read the schema version
- * and register the seat; while joined, the seat runtime (team-runtime.ts at the core's root) works with it.
+ * and register the seat; while joined, the seat runtime (../team-runtime.ts) works with it.
  */
 
 export const TEAM_PASSWORD_SECRET = 'team.password';

@@ -6,6 +6,7 @@ import { AppError } from '../../../../src-shared/errors';
 import type { LeaseRefusal } from '../rules/lease';
 import { TEAM_BOUNDS, utf8Bytes } from '../rules/team-bounds';
 import type { TeamLease } from './team-job-store';
+import type { PublishedSegment } from '../../pipeline/service-cache/segment-results-store';
 
 /**
  * The one owner of `team.clip_results` and `team.segments` (migration 0003): what indexing a clip
@@ -51,31 +52,6 @@ export const publishedShotSchema = shotSchema.omit({ id: true, poster: true }).e
   analysis: publishedAnalysisSchema.nullable(),
 });
 export type PublishedShot = z.infer<typeof publishedShotSchema>;
-
-/**
- * A segment with its results as published: the columns of `team.segments`, named as the catalog's
- * own rows are (the seat reads them from SQLite and writes them back in this shape, unchanged).
- */
-export interface PublishedSegment {
-  shot_idx: number;
-  chunk_idx: number;
-  part: string;
-  start_s: number;
-  end_s: number;
-  frames: number | null;
-  budget: number | null;
-  content_sha: string | null;
-  /** float32 little-endian, as the catalog stores it. */
-  vector: Buffer;
-  /** The service's tags as received. */
-  tags_raw: string;
-  shot_size: string | null;
-  camera_movement: string | null;
-  shooting_angle: string | null;
-  shot_size_conf: number | null;
-  camera_movement_conf: number | null;
-  shooting_angle_conf: number | null;
-}
 
 /** A picture the decoding seat made, with its bytes. */
 export interface PublishedThumbnail {

@@ -1,21 +1,12 @@
 import type { ClientBase } from 'pg';
-import { mergeMember, sameMember, VIDEO_STATES, type MemberVersion, type TeamVideoState } from '../rules/collection-member-merge';
+import { VIDEO_STATES, type TeamVideoState } from '../../../../src-shared/contract/collections';
+import { mergeMember, sameMember, type TeamMember, type TeamMemberKey } from '../../collections/collection-member-merge';
 
 /**
  * The one owner of `team.collection_videos` (migration 0005): which team clip is in which of the
  * service's collections, the video id one seat's upload got, and the claim that keeps two seats from
  * uploading one clip into one collection. Clip ids here are the team's.
  */
-
-export interface TeamMemberKey {
-  collectionId: string;
-  region: string;
-  teamClipId: number;
-}
-
-export interface TeamMember extends TeamMemberKey {
-  version: MemberVersion;
-}
 
 export type ClaimOutcome =
   /** This seat uploads; it renews while it does and publishes the video id (or releases) after. */

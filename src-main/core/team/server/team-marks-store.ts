@@ -1,7 +1,7 @@
 import type { ClientBase } from 'pg';
 import type { Rating } from '../../../../src-shared/contract/marks';
 import { clipToBytes, TEAM_BOUNDS } from '../rules/team-bounds';
-import type { ClipMarkState, KeywordState, RangeState, Stamp } from '../rules/marks-merge';
+import type { ClipMarkState, KeywordState, RangeState, Stamp } from '../../marks/marks-merge';
 
 /**
  * The one owner of `team.clip_marks`, `team.ranges` and `team.keywords` (migration 0004). Seats send

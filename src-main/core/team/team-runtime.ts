@@ -1,26 +1,27 @@
-import type { CatalogDb } from './catalog/open-catalog';
-import type { CollectionShare } from './collections/collection-stages';
-import type { CollectionsModule } from './collections/collections-module';
-import { TeamCollectionsSync } from './collections/team-collections-sync';
-import { TeamClipArrivals } from './library/team-clip-arrivals';
-import { TeamMarksSync } from './marks/team-marks-sync';
-import type { PeopleService } from './people/people-service';
-import { TeamPeopleSync } from './people/team-people-sync';
-import { ClipSharing } from './pipeline/clip-sharing';
-import type { IndexingPipeline } from './pipeline/indexing-pipeline';
-import type { ClipShare } from './pipeline/pipeline-deps';
-import type { EventBus } from './rpc/event-bus';
-import { TeamTextSharing, type TextShare } from './search/text-sharing';
-import { TeamPace, type SharedKeyPace } from './team/seat/team-pace';
-import { TeamSeat } from './team/seat/team-seat';
-import type { TeamSettings } from './team/seat/team-settings';
-import { teamClipCounts } from './team/team-replica-store';
-import type { TeamActivity } from '../../src-shared/contract/team';
-import type { Logger } from './util/logger';
+import type { CatalogDb } from '../catalog/open-catalog';
+import type { CollectionsModule } from '../collections/collections-module';
+import { TeamCollectionsSync } from './syncs/collections-sync';
+import { TeamClipArrivals } from './syncs/clip-arrivals';
+import { TeamMarksSync } from './syncs/marks-sync';
+import type { PeopleService } from '../people/people-service';
+import { TeamPeopleSync } from './syncs/people-sync';
+import { ClipSharing } from './syncs/clip-sharing';
+import type { IndexingPipeline } from '../pipeline/indexing-pipeline';
+import type { EventBus } from '../rpc/event-bus';
+import { TeamTextSharing } from './syncs/text-sharing';
+import { LeaseKeeper } from './seat/lease-keeper';
+import { TeamPace, type SharedKeyPace } from './seat/team-pace';
+import { SeatScheduler } from './seat/seat-scheduler';
+import { TeamSeat } from './seat/team-seat';
+import type { TeamSettings } from './seat/team-settings';
+import { teamClipCounts } from './team-replica-store';
+import type { Logger } from '../util/logger';
+import type { TeamRuntime } from '../team-port';
 
 /**
  * The team library while this workstation is joined (docs/notes-team-library.md): the seat's link
- * to the server (team/seat/team-seat.ts) and the modules that work through it, started at once when the
+ * to the server (team/seat/team-seat.ts), its one clock (seat-scheduler.ts) and its lease keeper
+ * (lease-keeper.ts), and the syncs that work through them (team/syncs/), started at once when the
  * catalog opens joined, or when the user joins, and stopped when they leave. Solo, nothing runs.
  */
 
@@ -48,24 +49,8 @@ export interface TeamRuntimeOptions {
 }
 
 
-export interface TeamRuntime {
-  /** The indexing share of the seat while joined; null when solo. */
-  share(): ClipShare | null;
-  /** A mark was edited here: while joined, send it soon. */
-  marksEdited(): void;
-  /** People changed here: while joined, send soon. */
-  peopleEdited(): void;
-  /** The team's encoded texts while joined; null when solo. */
-  textShare(): TextShare | null;
-  /** The collections' uploads and members while joined; null when solo. */
-  collectionShare(): CollectionShare | null;
-  /** This seat's share of the work (team.activity). */
-  activity(): TeamActivity;
-  stop(): Promise<void>;
-}
-
 export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
-  let running: { seat: TeamSeat; sharing: ClipSharing; texts: TeamTextSharing; marks: TeamMarksSync; collections: TeamCollectionsSync; arrivals: TeamClipArrivals; people: TeamPeopleSync; pace: TeamPace } | null = null;
+  let running: { seat: TeamSeat; leases: LeaseKeeper; sharing: ClipSharing; texts: TeamTextSharing; marks: TeamMarksSync; collections: TeamCollectionsSync; arrivals: TeamClipArrivals; people: TeamPeopleSync; pace: TeamPace } | null = null;
   let stopping: Promise<void> = Promise.resolve();
 
   const stopRunning = async () => {
@@ -78,6 +63,8 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
     await r.marks.stop();
     await r.people.stop();
     await r.collections.stop();
+    // Last: what the syncs still hold (a bank of reference queries, an upload's claim) goes back.
+    await r.leases.stop();
     await r.seat.stop();
   };
   const restart = () => {
@@ -95,6 +82,8 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
       // Settings' "Last check" follows the link: a held seat does not show the join's green check.
       onChecked: (check) => o.settings.recordCheck(joined.seatId, check),
     });
+    const scheduler = new SeatScheduler({ link: seat, log: o.logger });
+    const leases = new LeaseKeeper({ link: seat, scheduler, leaseMs: o.leaseMs, log: o.logger });
     const sharing = new ClipSharing({
       db: o.db,
       cacheDir: o.cacheDir,
@@ -102,7 +91,8 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
       link: seat,
       profileId: o.pipeline.profile.id,
       identity: o.identity,
-      leaseMs: o.leaseMs,
+      scheduler,
+      leases,
       wake: (clipId) => o.pipeline.queue.wakeClip(clipId, 'analysis'),
       working: (clipId) => o.pipeline.queue.list({ clipId, states: ['queued', 'running'] }).length > 0,
       onWorkStopped: (listener) =>
@@ -122,6 +112,7 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
     const arrivals = new TeamClipArrivals({
       db: o.db,
       link: seat,
+      scheduler,
       profileId: o.pipeline.profile.id,
       importFiles: o.importFiles,
       placeAway: async (teamClipId, entry) => {
@@ -131,28 +122,30 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
       },
       logger: o.logger,
     });
-    const marks = new TeamMarksSync({ db: () => o.db, link: seat, events: o.events, logger: o.logger });
-    const people = new TeamPeopleSync({ db: () => o.db, link: seat, service: () => o.people, events: o.events, logger: o.logger });
+    const marks = new TeamMarksSync({ db: () => o.db, link: seat, scheduler, events: o.events, logger: o.logger });
+    const people = new TeamPeopleSync({ db: () => o.db, link: seat, scheduler, service: () => o.people, events: o.events, logger: o.logger });
     const collections = new TeamCollectionsSync({
       db: () => o.db,
       link: seat,
+      scheduler,
       store: () => o.collections.store,
       notify: o.collections.notify,
       listChanged: o.collections.listChanged,
       schedule: (clipIds) => o.collections.scheduler.schedule(clipIds),
       cancel: (clipIds) => o.collections.scheduler.cancel(clipIds),
-      leaseMs: o.leaseMs,
+      leases,
       logger: o.logger,
     });
     const pace = new TeamPace({ link: seat, key: o.serviceKey, logger: o.logger });
     pace.start();
+    leases.start();
     sharing.start();
     marks.start();
     people.start();
     collections.start();
     arrivals.start();
     seat.start();
-    running = { seat, sharing, texts: new TeamTextSharing({ link: seat, leaseMs: o.leaseMs, logger: o.logger }), marks, collections, arrivals, people, pace };
+    running = { seat, leases, sharing, texts: new TeamTextSharing({ link: seat, leases, logger: o.logger }), marks, collections, arrivals, people, pace };
   };
   const unsubscribe = o.settings.onChanged(restart);
   startIfJoined();

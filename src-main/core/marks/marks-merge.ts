@@ -1,4 +1,4 @@
-import type { Rating } from '../../../../src-shared/contract/marks';
+import type { Rating } from '../../../src-shared/contract/marks';
 
 /**
  * The conflict rule of marks shared by the seats of a team (docs/notes-team-library.md section 5),

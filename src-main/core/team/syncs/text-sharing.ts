@@ -1,37 +1,22 @@
-import { QUERY_BANK_STAGE } from '../../../src-shared/contract/stage-graph';
-import { toAppError } from '../../../src-shared/errors';
-import { blobToFloat32, float32ToBlob } from '../catalog/vector-blob';
-import { claimTeamwideJob, completeTeamJob, renewTeamLeases, teamwideJobOf } from '../team/server/team-job-store';
-import type { TeamLink } from '../team/seat/team-link';
-import { recordTeamTextVector, teamTextVectors } from '../team/server/text-vector-store';
-import { silentLogger, type Logger } from '../util/logger';
-import type { EmbeddingSpace } from './index/embedding-space';
-import { normalizeQuery } from './query/query-embedding-store';
-
-/**
- * What search asks of a team library: encode_text is billed per call, so a text any seat had the
- * service encode (a reference query, a typed search) is the whole team's. Absent when solo.
- */
-export interface TextShare {
-  /** Whether the team server answered last time (a search someone waits for only asks it then). */
-  online(): boolean;
-  /** Vectors the team has for these texts in the space, by normalised text (empty when it does not answer). */
-  known(space: EmbeddingSpace, texts: readonly string[]): Promise<Map<string, Float32Array>>;
-  /** A text the service encoded for this seat goes to the team (never rejects; a search does not wait for it). */
-  encoded(space: EmbeddingSpace, text: string, vector: ArrayLike<number>): Promise<void>;
-  /** The reference queries are encoded by one seat: this one (call `done` after), or another (wait). */
-  claimBank(): Promise<{ kind: 'here'; done(): Promise<void> } | { kind: 'wait'; delayMs: number; note: string }>;
-}
+import { QUERY_BANK_STAGE } from '../../../../src-shared/contract/stage-graph';
+import { toAppError } from '../../../../src-shared/errors';
+import { blobToFloat32, float32ToBlob } from '../../catalog/vector-blob';
+import { claimTeamwideJob, completeTeamJob, teamwideJobOf } from '../server/team-job-store';
+import type { LeaseKeeper } from '../seat/lease-keeper';
+import type { TeamLink } from '../seat/team-link';
+import { recordTeamTextVector, teamTextVectors } from '../server/text-vector-store';
+import { silentLogger, type Logger } from '../../util/logger';
+import type { EmbeddingSpace } from '../../search/index/embedding-space';
+import type { TextShare } from '../../team-port';
+import { normalizeQuery } from '../../search/query/query-embedding-store';
 
 const MAX_WAIT_MS = 15_000;
 
 export class TeamTextSharing implements TextShare {
   private readonly log: Logger;
-  private readonly leaseMs: number;
 
-  constructor(private readonly o: { link: TeamLink; leaseMs?: number; logger?: Logger }) {
+  constructor(private readonly o: { link: TeamLink; leases: LeaseKeeper; logger?: Logger }) {
     this.log = o.logger ?? silentLogger;
-    this.leaseMs = o.leaseMs ?? 30_000;
   }
 
   online(): boolean {
@@ -66,19 +51,18 @@ export class TeamTextSharing implements TextShare {
     const seat = this.o.link.seatId;
     try {
       return await this.o.link.withClient(async (c) => {
-        const lease = await claimTeamwideJob(c, seat, QUERY_BANK_STAGE, this.leaseMs);
+        const lease = await claimTeamwideJob(c, seat, QUERY_BANK_STAGE, this.o.leases.leaseMs);
         if (!lease) {
           const job = await teamwideJobOf(c, QUERY_BANK_STAGE);
           const left = job?.leaseLeftMs ?? MAX_WAIT_MS;
           return { kind: 'wait' as const, delayMs: Math.min(MAX_WAIT_MS, Math.max(1000, left + 500)), note: job?.holder ? `encoded by ${job.holder}` : 'waiting for the team' };
         }
         // Rate limits or a quota stop can make 64 calls outlast one lease: it is renewed meanwhile.
-        const renew = setInterval(() => void this.o.link.withClient((r) => renewTeamLeases(r, seat, [lease], this.leaseMs)).catch(() => undefined), Math.max(1000, this.leaseMs / 3));
-        renew.unref?.();
+        const kept = this.o.leases.keep({ kind: 'job', lease }, { stage: QUERY_BANK_STAGE, jobId: lease.id });
         return {
           kind: 'here' as const,
           done: async () => {
-            clearInterval(renew);
+            kept.drop();
             await this.o.link.withClient((d) => completeTeamJob(d, seat, lease)).catch((e) => this.log.debug('team.bank.unsettled', { message: toAppError(e).message }));
           },
         };

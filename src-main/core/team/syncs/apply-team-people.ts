@@ -1,10 +1,11 @@
-import type { CatalogDb } from '../catalog/open-catalog';
-import { compareStamps, type Stamp } from '../team/rules/marks-merge';
-import type { TeamFact, TeamPerson } from '../team/server/team-people-store';
-import { addFact, factById, forgetPerson, heldFactAt, repointFacts, type FacePlace } from './people-facts-store';
-import { currentUuid, doneWaiting, goneOf, linkedClipOrWait, recordGone, teamClipOf, type PeopleOutboxEntry } from './people-outbox-store';
-import type { PeopleService } from './people-service';
-import * as people from './people-store';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import { compareStamps, type Stamp } from '../../marks/marks-merge';
+import type { TeamFact, TeamPerson } from '../server/team-people-store';
+import { addFact, factById, forgetPerson, heldFactAt, repointFacts, type FacePlace } from '../../people/people-facts-store';
+import { currentUuid, doneWaiting, goneOf, recordGone, waitForTeamClip, type PeopleOutboxEntry } from '../../people/people-outbox-store';
+import type { PeopleService } from '../../people/people-service';
+import * as people from '../../people/people-store';
+import { localClipOfTeamClip, teamLinkOf } from '../team-replica-store';
 
 /**
  * Other seats' naming applied to this catalog, and this catalog's put in the team's terms. The team
@@ -144,7 +145,7 @@ export function unsentPeople(db: CatalogDb, seatId: string, entries: readonly Pe
     }
     const f = factById(db, Number(e.key));
     if (f && f.kind !== 'forget') {
-      const teamClipId = teamClipOf(db, f.clip_id);
+      const teamClipId = teamLinkOf(db, f.clip_id)?.teamClipId ?? null;
       if (teamClipId === null) continue;
       out.facts.push({
         personUuid: f.person_uuid,
@@ -163,4 +164,11 @@ export function unsentPeople(db: CatalogDb, seatId: string, entries: readonly Pe
     out.sent.push(e);
   }
   return out;
+}
+
+/** The local clip of a team clip; one this seat does not have linked (yet) waits, and answers null. */
+function linkedClipOrWait(db: CatalogDb, teamClipId: number): number | null {
+  const clipId = localClipOfTeamClip(db, teamClipId);
+  if (clipId === null) waitForTeamClip(db, teamClipId);
+  return clipId;
 }

@@ -1,10 +1,10 @@
-import type { CatalogDb } from '../catalog/open-catalog';
-import { keywordPresent, mergeClipMark, mergeKeyword, mergeRange, type ClipMarkState, type KeywordState, type RangeState, type Stamp } from '../team/rules/marks-merge';
-import { clipMarkRow, writeTeamClipMark } from './clip-mark-store';
-import { dropRangeKeywords, keywordRow, writeTeamKeyword } from './keyword-store';
-import { clipMarkState, keywordState, mine, rangeFields, rangeState } from './mark-versions';
-import { doneWaiting, linkedClipOrWait, sawMarksUntil } from './marks-outbox-store';
-import { rangeOfUuid, rangeRowByUuid, writeTeamRange } from './range-store';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import { keywordPresent, mergeClipMark, mergeKeyword, mergeRange, type ClipMarkState, type KeywordState, type RangeState, type Stamp } from '../../marks/marks-merge';
+import { clipMarkRow, writeTeamClipMark } from '../../marks/clip-mark-store';
+import { dropRangeKeywords, keywordRow, writeTeamKeyword } from '../../marks/keyword-store';
+import { clipMarkState, keywordState, mine, rangeFields, rangeState } from '../../marks/mark-versions';
+import { doneWaiting, linkedClipOrWait, sawMarksUntil } from '../../marks/marks-outbox-store';
+import { rangeOfUuid, rangeRowByUuid, writeTeamRange } from '../../marks/range-store';
 
 /**
  * Merges versions from the team server into this catalog by the shared rule (marks-merge.ts), in one

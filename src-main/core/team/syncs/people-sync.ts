@@ -1,14 +1,14 @@
-import type { CatalogDb } from '../catalog/open-catalog';
-import type { EventBus } from '../rpc/event-bus';
-import type { TeamChange } from '../team/server/change-store';
-import { inTransaction } from '../team/server/pg-transaction';
-import { readTeamFacts, readTeamFactsOfClips, readTeamPeople, upsertTeamFact, upsertTeamPerson } from '../team/server/team-people-store';
-import type { TeamLink } from '../team/seat/team-link';
-import { TeamRounds } from '../team/seat/team-rounds';
-import { silentLogger, type Logger } from '../util/logger';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import type { EventBus } from '../../rpc/event-bus';
+import type { TeamChange } from '../server/change-store';
+import { inTransaction } from '../server/pg-transaction';
+import { readTeamFacts, readTeamFactsOfClips, readTeamPeople, upsertTeamFact, upsertTeamPerson } from '../server/team-people-store';
+import type { TeamLink } from '../seat/team-link';
+import type { SeatRound, SeatScheduler } from '../seat/seat-scheduler';
+import { silentLogger, type Logger } from '../../util/logger';
 import { applyTeamFacts, applyTeamPeople, unsentPeople } from './apply-team-people';
-import { outboxEntries, outboxSent, waitingClipsNowLinked } from './people-outbox-store';
-import type { PeopleService } from './people-service';
+import { outboxEntries, outboxSent, waitingClipsNowLinked } from '../../people/people-outbox-store';
+import type { PeopleService } from '../../people/people-service';
 
 /**
  * A joined seat's people, offline first (issue 39 part 5; docs/notes-team-library.md). What a team
@@ -20,13 +20,13 @@ import type { PeopleService } from './people-service';
  * this seat's faces at those places), names and hidden flags by the later (time, seat), merges and
  * forgets through the people service (a forget takes this seat's embeddings of the person too). Facts
  * of a team clip not linked here wait (people_waiting) and are read whole once it is.
- *
- * It sits in `people`, not `team`: it writes through the people service, above `team` in the layers.
  */
 export interface TeamPeopleSyncOptions {
   /** The open catalog (a restored backup replaces it). */
   db: () => CatalogDb;
   link: TeamLink;
+  /** The seat's one clock: this sync's round is registered with it. */
+  scheduler: SeatScheduler;
   service: () => PeopleService;
   events: EventBus;
   debounceMs?: number;
@@ -36,41 +36,36 @@ export interface TeamPeopleSyncOptions {
 }
 
 export class TeamPeopleSync {
-  private readonly offs: (() => void)[] = [];
   private readonly log: Logger;
-  private readonly rounds: TeamRounds;
+  private readonly rounds: SeatRound;
   private readonly now: () => number;
 
   constructor(private readonly o: TeamPeopleSyncOptions) {
     this.log = o.logger ?? silentLogger;
     this.now = o.now ?? Date.now;
-    this.rounds = new TeamRounds({
-      link: o.link,
-      round: async () => {
+    this.rounds = o.scheduler.register({
+      what: 'people',
+      run: async () => {
         await this.catchUpLinked();
         await this.push();
       },
+      reads: { people: (changes) => this.applyPeople(changes), people_facts: (changes) => this.applyFacts(changes) },
       debounceMs: o.debounceMs,
       everyMs: o.everyMs,
-      log: this.log,
-      what: 'people',
     });
   }
 
   start(): void {
-    this.offs.push(this.o.link.onChanges('people', (changes) => this.applyPeople(changes)));
-    this.offs.push(this.o.link.onChanges('people_facts', (changes) => this.applyFacts(changes)));
     this.rounds.start();
   }
 
-  async stop(): Promise<void> {
-    for (const off of this.offs.splice(0)) off();
-    await this.rounds.stop();
+  stop(): Promise<void> {
+    return this.rounds.stop();
   }
 
   /** People were changed here: send soon. */
   edited(): void {
-    this.rounds.edited();
+    this.rounds.soon();
   }
 
   /** One round now, or after the one running. Rejects when the server cannot be reached (the outbox stays). */

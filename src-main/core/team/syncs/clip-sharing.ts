@@ -1,25 +1,27 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { AppError, toAppError } from '../../../src-shared/errors';
-import type { CatalogDb } from '../catalog/open-catalog';
-import { clipsWithContent } from '../library/clip-place-store';
-import { catalogueTeamShareEntry, type TeamShareEntry } from '../library/team-share-entries';
-import { getClipRow } from '../library/clip-store';
-import { thumbnailDir } from '../library/clip-paths';
-import { shotFacts, shotsOfClip } from '../library/shot-store';
-import { thumbnailsOf } from '../library/thumbnail-store';
-import { publishClipResults, readClipResults, type ClipResults, type PublishOutcome, type PublishedAnalysis, type PublishedThumbnail } from '../team/server/clip-results-store';
-import { loadShotAnalysis, type StoredShotAnalysis } from '../analysis/analysis-store';
-import { adoptTeamClip, recordTeamClipLocation } from '../team/server/team-clip-store';
-import { rootKeyOf } from '../team/rules/root-map';
-import { failTeamJob, lookAtClipJob, reapExpiredTeamLeases, renewTeamLeases, type TeamLease } from '../team/server/team-job-store';
-import { recordTeamTask, recordTeamUpload, teamTasks, teamUploadKeys } from '../team/server/journal-store';
-import type { TensorService } from '../tensors/chunk-upload';
-import type { TeamLink } from '../team/seat/team-link';
-import { clipIndexedWith, linkTeamClip, localClipOfTeamClip, notePublished, teamLinkOf, unlinkedClipIds, unpublishedClipIds } from '../team/team-replica-store';
-import { silentLogger, type Logger } from '../util/logger';
-import type { ClipShare, ShareDecision } from './pipeline-deps';
-import type { SegmentStore } from './service-cache/segment-store';
+import { AppError, toAppError } from '../../../../src-shared/errors';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import { clipsWithContent } from '../../library/clip-place-store';
+import { catalogueTeamShareEntry, type TeamShareEntry } from '../../library/team-share-entries';
+import { getClipRow } from '../../library/clip-store';
+import { thumbnailDir } from '../../library/clip-paths';
+import { shotFacts, shotsOfClip } from '../../library/shot-store';
+import { thumbnailsOf } from '../../library/thumbnail-store';
+import { publishClipResults, readClipResults, type ClipResults, type PublishOutcome, type PublishedAnalysis, type PublishedThumbnail } from '../server/clip-results-store';
+import { loadShotAnalysis, type StoredShotAnalysis } from '../../analysis/analysis-store';
+import { adoptTeamClip, recordTeamClipLocation } from '../server/team-clip-store';
+import { rootKeyOf } from '../rules/root-map';
+import { lookAtClipJob, reapExpiredTeamLeases, type TeamLease } from '../server/team-job-store';
+import { recordTeamTask, recordTeamUpload, teamTasks, teamUploadKeys } from '../server/journal-store';
+import type { TensorService } from '../../tensors/chunk-upload';
+import type { KeptLease, LeaseKeeper } from '../seat/lease-keeper';
+import type { SeatRound, SeatScheduler } from '../seat/seat-scheduler';
+import type { TeamLink } from '../seat/team-link';
+import { clipIndexedWith, linkTeamClip, localClipOfTeamClip, notePublished, teamLinkOf, unlinkedClipIds, unpublishedClipIds } from '../team-replica-store';
+import { silentLogger, type Logger } from '../../util/logger';
+import type { ClipShare, ShareDecision } from '../../team-port';
+import type { SegmentStore } from '../../pipeline/service-cache/segment-store';
 import { copyTeamResults } from './team-results-copy';
 
 /**
@@ -49,8 +51,10 @@ export interface ClipSharingOptions {
   link: TeamLink;
   profileId: string;
   identity: () => { region: string; model: string };
-  /** Lease of a claimed clip; renewed every third of it. */
-  leaseMs?: number;
+  /** The seat's one clock: the look at the clips held and the reaper are rounds of it. */
+  scheduler: SeatScheduler;
+  /** Renews the leases of the clips claimed here (their length is its leaseMs). */
+  leases: LeaseKeeper;
   /** Expired leases of any seat go back to the queue this often. */
   reapEveryMs?: number;
   /** A clip's waiting job may look again now: another seat's results have arrived. */
@@ -68,17 +72,21 @@ export interface ClipSharingOptions {
 }
 
 export class ClipSharing implements ClipShare {
-  private readonly held = new Map<number, TeamLease>();
+  private readonly held = new Map<number, { lease: TeamLease; kept: KeptLease }>();
   private readonly leaseMs: number;
   private readonly log: Logger;
   private readonly unsubscribe: Array<() => void> = [];
-  private timers: NodeJS.Timeout[] = [];
+  private readonly rounds: SeatRound[];
   private stopped = false;
   private publishing: Promise<void> = Promise.resolve();
 
   constructor(private readonly o: ClipSharingOptions) {
-    this.leaseMs = o.leaseMs ?? 30_000;
+    this.leaseMs = o.leases.leaseMs;
     this.log = o.logger ?? silentLogger;
+    this.rounds = [
+      o.scheduler.register({ what: 'share.held', run: () => this.lookAtHeld(), everyMs: Math.max(1000, Math.floor(this.leaseMs / 3)) }),
+      o.scheduler.register({ what: 'share.reap', run: () => this.o.link.withClient((c) => reapExpiredTeamLeases(c, 20)).then(() => undefined), everyMs: o.reapEveryMs ?? 5000 }),
+    ];
   }
 
   start(): void {
@@ -100,13 +108,7 @@ export class ClipSharing implements ClipShare {
         }),
       );
     }
-    const every = (ms: number, f: () => Promise<unknown>) => {
-      const t = setInterval(() => void f().catch((e) => this.log.debug('team.share.tick', { message: toAppError(e).message })), ms);
-      t.unref?.();
-      this.timers.push(t);
-    };
-    every(Math.max(1000, Math.floor(this.leaseMs / 3)), () => this.renew());
-    every(this.o.reapEveryMs ?? 5000, () => this.o.link.withClient((c) => reapExpiredTeamLeases(c, 20)));
+    for (const r of this.rounds) r.start();
     this.catchUp();
   }
 
@@ -114,7 +116,7 @@ export class ClipSharing implements ClipShare {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const u of this.unsubscribe.splice(0)) u();
-    for (const t of this.timers.splice(0)) clearInterval(t);
+    await Promise.all(this.rounds.map((r) => r.stop()));
     await this.publishing;
     await this.release([...this.held.keys()], 0);
   }
@@ -126,21 +128,12 @@ export class ClipSharing implements ClipShare {
    * given back runs out.
    */
   private async release(clipIds: readonly number[], pauseMs: number): Promise<void> {
-    const leases = clipIds.flatMap((clipId) => {
-      const lease = this.held.get(clipId);
+    const kept = clipIds.flatMap((clipId) => {
+      const h = this.held.get(clipId);
       this.held.delete(clipId);
-      return lease ? [{ clipId, lease }] : [];
+      return h ? [h.kept] : [];
     });
-    if (leases.length === 0 || !this.o.link.online()) return;
-    const why = { retry: true, notBefore: pauseMs > 0 ? new Date(Date.now() + pauseMs) : undefined, errorKind: 'cancelled', message: `stopped on seat ${this.o.link.seatId}` };
-    await this.o.link
-      .withClient(async (c) => {
-        for (const { clipId, lease } of leases) {
-          await failTeamJob(c, this.o.link.seatId, lease, why);
-          this.log.info('team.lease.released', { clipId, jobId: lease.id });
-        }
-      })
-      .catch((e) => this.log.debug('team.lease.unreleased', { message: toAppError(e).message }));
+    await Promise.all(kept.map((k) => k.giveBack(pauseMs)));
   }
 
   /**
@@ -154,7 +147,8 @@ export class ClipSharing implements ClipShare {
         // One round trip while the clip waits for another seat (it looks every few seconds).
         const look = await lookAtClipJob(c, { seat: this.o.link.seatId, clipId: teamClipId, stage: SHARED_STAGE, profileId: this.o.profileId, leaseMs: this.leaseMs });
         if (look.kind === 'claimed') {
-          this.held.set(clipId, { id: look.job.id, token: look.job.token });
+          const lease = { id: look.job.id, token: look.job.token };
+          this.held.set(clipId, { lease, kept: this.o.leases.keep({ kind: 'job', lease }, { clipId, jobId: lease.id }, () => this.held.delete(clipId)) });
           return { kind: 'here' };
         }
         if (look.kind === 'published') {
@@ -194,7 +188,7 @@ export class ClipSharing implements ClipShare {
   }
 
   takenOver(clipId: number): boolean {
-    return (this.held.get(clipId)?.token ?? 0) > 1;
+    return (this.held.get(clipId)?.lease.token ?? 0) > 1;
   }
 
   knownUploads(region: string, requestIds: readonly string[]): Promise<Map<string, string>> {
@@ -242,7 +236,7 @@ export class ClipSharing implements ClipShare {
 
 
   /**
-   * A team clip whose file this seat cannot reach (library/team-clip-arrivals.ts) listed all the same:
+   * A team clip whose file this seat cannot reach (team/syncs/clip-arrivals.ts) listed all the same:
    * an offline entry at the share and path another seat recorded, linked to the team's clip, with the
    * team's results copied as for a clip this seat has (poster, tags, search, and the team's marks once
    * linked), indexed. Returns its id; null when the team has no results of it for this profile.
@@ -317,7 +311,7 @@ export class ClipSharing implements ClipShare {
       // Only the holder of a clip's job publishes its results (team migration 0011). A seat that did
       // the work without a lease (detached from the server, indexed before joining) or whose lease ran
       // out in a long stall takes the job now, unless the team has the results or another seat holds it.
-      const held = this.held.get(clipId);
+      const held = this.held.get(clipId)?.lease;
       const first = held ? await publishClipResults(c, seat, held, results) : null;
       if (first && (first.ok || first.refused === 'too-large')) return first;
       const look = await lookAtClipJob(c, { seat, clipId: link.teamClipId, stage: SHARED_STAGE, profileId: this.o.profileId, leaseMs: this.leaseMs });
@@ -325,6 +319,7 @@ export class ClipSharing implements ClipShare {
       if (look.kind !== 'claimed') return 'elsewhere';
       return publishClipResults(c, seat, { id: look.job.id, token: look.job.token }, results);
     });
+    this.held.get(clipId)?.kept.drop();
     this.held.delete(clipId);
     // Another seat holds the clip: its holder publishes, and this seat's next catch-up finds them.
     if (out === 'elsewhere') return;
@@ -349,28 +344,18 @@ export class ClipSharing implements ClipShare {
   }
 
   /**
-   * Every third of a lease: the clips this seat still works on keep their lease; a clip indexed here
-   * whose results did not reach the team is published again; a clip whose work stopped here (failed,
-   * cancelled, paused) goes back to the team's queue for another seat, after a pause so this seat
-   * does not claim it straight back.
+   * Every third of a lease (the lease keeper renews the clips this seat still works on): a clip indexed
+   * here whose results did not reach the team is published again; a clip whose work stopped here
+   * (failed, cancelled, paused) goes back to the team's queue for another seat, after a pause so this
+   * seat does not claim it straight back.
    */
-  private async renew(): Promise<void> {
-    if (this.held.size === 0) return;
-    const keep: Array<[number, TeamLease]> = [];
+  private async lookAtHeld(): Promise<void> {
     const stopped: number[] = [];
-    for (const [clipId, lease] of this.held) {
+    for (const clipId of this.held.keys()) {
       if (clipIndexedWith(this.o.db, clipId, this.o.profileId)) this.indexed(clipId);
-      else if (this.o.working(clipId)) keep.push([clipId, lease]);
-      else stopped.push(clipId);
+      else if (!this.o.working(clipId)) stopped.push(clipId);
     }
     await this.release(stopped, RELEASE_PAUSE_MS);
-    if (keep.length === 0) return;
-    const renewed = new Set(await this.o.link.withClient((c) => renewTeamLeases(c, this.o.link.seatId, keep.map(([, l]) => l), this.leaseMs)));
-    for (const [clipId, l] of keep) {
-      if (renewed.has(l.id)) continue;
-      this.held.delete(clipId);
-      this.log.warn('team.lease.lost', { clipId, jobId: l.id });
-    }
   }
 
   /** Back in touch: local clips the team does not know yet are linked, and results made meanwhile published. */

@@ -1,25 +1,23 @@
-import { toAppError } from '../../../src-shared/errors';
-import type { TeamChange } from '../team/server/change-store';
+import { toAppError } from '../../../../src-shared/errors';
+import type { TeamChange } from '../server/change-store';
 import {
   claimCollectionUpload,
   publishCollectionMember,
   readCollectionMembers,
   readCollectionMembersOfClips,
-  releaseCollectionClaim,
-  renewCollectionClaim,
-  type TeamMember,
-  type TeamMemberKey,
-} from '../team/server/team-collection-store';
-import type { TeamLink } from '../team/seat/team-link';
-import { inTransaction } from '../team/server/pg-transaction';
-import { TeamRounds } from '../team/seat/team-rounds';
-import { localClipOfTeamClip, teamLinkOf } from '../team/team-replica-store';
-import type { CatalogDb } from '../catalog/open-catalog';
-import { fingerprintOf } from '../library/clip-store';
-import { silentLogger, type Logger } from '../util/logger';
-import type { CollectionShare, UploadClaim } from './collection-stages';
-import type { CollectionStore } from './collection-store';
-import type { VideoKey, VideoRow } from './collection-video-row';
+} from '../server/team-collection-store';
+import type { TeamMember, TeamMemberKey } from '../../collections/collection-member-merge';
+import type { TeamLink } from '../seat/team-link';
+import { inTransaction } from '../server/pg-transaction';
+import type { LeaseKeeper } from '../seat/lease-keeper';
+import type { SeatRound, SeatScheduler } from '../seat/seat-scheduler';
+import { localClipOfTeamClip, teamLinkOf } from '../team-replica-store';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import { fingerprintOf } from '../../library/clip-store';
+import { silentLogger, type Logger } from '../../util/logger';
+import type { CollectionShare, UploadClaim, UploadRow } from '../../team-port';
+import type { CollectionStore } from '../../collections/collection-store';
+import type { VideoKey } from '../../collections/collection-video-row';
 
 /**
  * A joined seat's collections (docs/notes-team-library.md): the service's collections belong to the
@@ -28,7 +26,7 @@ import type { VideoKey, VideoRow } from './collection-video-row';
  * outbox (collection-store.ts), joined or not; this sends the outbox when the team server answers
  * (when the link comes online, soon after a change, every `everyMs`), and merges what the other seats
  * changed (the feed's `collection_videos`) through the store, by the rule of
- * team/rules/collection-member-merge.ts. Members of a team clip this seat does not have wait and are read
+ * collections/collection-member-merge.ts. Members of a team clip this seat does not have wait and are read
  * again, whole, once the clip is linked here.
  *
  * It is also the upload's claim (CollectionShare): before sending a clip to a collection the stage
@@ -39,6 +37,8 @@ import type { VideoKey, VideoRow } from './collection-video-row';
 export interface TeamCollectionsSyncOptions {
   db: () => CatalogDb;
   link: TeamLink;
+  /** The seat's one clock: this sync's round is registered with it. */
+  scheduler: SeatScheduler;
   store: () => CollectionStore;
   /** A row changed: tell the views. */
   notify: (key: VideoKey) => void;
@@ -48,8 +48,8 @@ export interface TeamCollectionsSyncOptions {
   schedule: (clipIds: readonly number[]) => void;
   /** Stop the open work of these clips (their member was removed elsewhere). */
   cancel: (clipIds: readonly number[]) => void;
-  /** An upload's claim, renewed every third of it while the upload runs. */
-  leaseMs?: number;
+  /** Renews an upload's claim while the upload runs (its length is the keeper's leaseMs). */
+  leases: LeaseKeeper;
   debounceMs?: number;
   everyMs?: number;
   logger?: Logger;
@@ -64,50 +64,43 @@ const UNLINKED_RETRY_MS = 2000;
 const UNLINKED_WAIT_MS = 120_000;
 
 export class TeamCollectionsSync implements CollectionShare {
-  private offChanges: (() => void) | null = null;
   private readonly log: Logger;
-  private readonly leaseMs: number;
   /** Members of clips linked since they arrived, then the outbox. */
-  private readonly rounds: TeamRounds;
+  private readonly rounds: SeatRound;
 
   constructor(private readonly o: TeamCollectionsSyncOptions) {
     this.log = o.logger ?? silentLogger;
-    this.leaseMs = o.leaseMs ?? 30_000;
-    this.rounds = new TeamRounds({
-      link: o.link,
-      round: async () => {
+    this.rounds = o.scheduler.register({
+      what: 'collections',
+      run: async () => {
         await this.catchUpLinked();
         await this.push();
       },
+      reads: { [TABLE]: (changes) => this.applyChanges(changes) },
       debounceMs: o.debounceMs,
       everyMs: o.everyMs,
-      log: this.log,
-      what: 'collections',
     });
   }
 
   start(): void {
-    this.offChanges = this.o.link.onChanges(TABLE, (changes) => this.applyChanges(changes));
     this.rounds.start();
   }
 
-  async stop(): Promise<void> {
-    this.offChanges?.();
-    this.offChanges = null;
-    await this.rounds.stop();
+  stop(): Promise<void> {
+    return this.rounds.stop();
   }
 
   /** A member changed here, or a clip was linked: a round soon. */
   edited(): void {
-    this.rounds.edited();
+    this.rounds.soon();
   }
 
-  async claim(row: VideoRow): Promise<UploadClaim> {
+  async claim(row: UploadRow): Promise<UploadClaim> {
     const solo: UploadClaim = { kind: 'upload', hold: null };
     if (this.rounds.isStopped() || !this.o.link.online()) return solo;
     const link = teamLinkOf(this.o.db(), row.clipId);
     if (!link) {
-      // A joined seat links each clip with a fingerprint before its analysis (pipeline/clip-sharing.ts):
+      // A joined seat links each clip with a fingerprint before its analysis (syncs/clip-sharing.ts):
       // wait for that a while rather than risk a second upload; a clip without one is not the team's.
       const waited = Date.now() - row.attachedAt;
       return fingerprintOf(this.o.db(), row.clipId) && waited < UNLINKED_WAIT_MS
@@ -118,7 +111,7 @@ export class TeamCollectionsSync implements CollectionShare {
     const seat = this.o.link.seatId;
     let outcome;
     try {
-      outcome = await this.o.link.withClient((c) => claimCollectionUpload(c, seat, key, row.attachedAt, this.leaseMs));
+      outcome = await this.o.link.withClient((c) => claimCollectionUpload(c, seat, key, row.attachedAt, this.o.leases.leaseMs));
     } catch (e) {
       this.log.info('team.collections.claim.detached', { kind: toAppError(e).kind, message: toAppError(e).message });
       return solo;
@@ -129,17 +122,15 @@ export class TeamCollectionsSync implements CollectionShare {
       // Its video id wakes this row at once (the feed); the lease's end is when it may be taken over.
       return { kind: 'wait', note: `being uploaded by ${who}`, retryMs: Math.max(1000, Math.ceil(outcome.leftMs) + 200) };
     }
-    const renew = setInterval(() => {
-      void this.o.link.withClient((c) => renewCollectionClaim(c, seat, key, this.leaseMs)).catch(() => undefined);
-    }, Math.max(1000, Math.floor(this.leaseMs / 3)));
-    renew.unref?.();
+    const kept = this.o.leases.keep({ kind: 'upload', key }, { collectionId: key.collectionId, teamClipId: key.teamClipId });
     return {
       kind: 'upload',
       hold: {
         end: (uploaded) => {
-          clearInterval(renew);
-          if (uploaded) this.edited();
-          else void this.o.link.withClient((c) => releaseCollectionClaim(c, seat, key)).catch(() => undefined);
+          if (uploaded) {
+            kept.drop();
+            this.edited();
+          } else void kept.giveBack();
         },
       },
     };

@@ -1,15 +1,15 @@
-import type { CatalogDb } from '../catalog/open-catalog';
-import { storeAnalysisRecords, type AnalysisRecord } from '../analysis/analysis-store';
-import { CAMERA_MOVEMENTS, LOCAL_TAG_CATEGORIES } from '../analysis/analysis-types';
-import { applyClipEvent } from '../library/clips-repository';
-import { replaceShots, shotsOfClip } from '../library/shot-store';
-import type { ClipResults, PublishedAnalysis, PublishedShot } from '../team/server/clip-results-store';
-import { noteResultsFrom } from '../team/team-replica-store';
-import type { SegmentStore } from './service-cache/segment-store';
-import { saveCopiedThumbnails } from './stages/clip-media';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import { storeAnalysisRecords, type AnalysisRecord } from '../../analysis/analysis-store';
+import { CAMERA_MOVEMENTS, LOCAL_TAG_CATEGORIES } from '../../analysis/analysis-types';
+import { applyClipEvent } from '../../library/clips-repository';
+import { replaceShots, shotsOfClip } from '../../library/shot-store';
+import type { ClipResults, PublishedAnalysis, PublishedShot } from '../server/clip-results-store';
+import { noteResultsFrom } from '../team-replica-store';
+import type { SegmentStore } from '../../pipeline/service-cache/segment-store';
+import { saveCopiedThumbnails } from '../../pipeline/stages/clip-media';
 
 /**
- * Another seat's published results of a clip (pipeline/clip-sharing.ts: an adoption before the
+ * Another seat's published results of a clip (team/syncs/clip-sharing.ts: an adoption before the
  * analysis, or an offline entry), written through the catalog's owners as if this seat had computed
  * them, in one SQLite transaction: shots, segments with their embeddings and tags, faces (boxes only),
  * motion and local tags, posters and filmstrip; the clip's link notes whose results they are.

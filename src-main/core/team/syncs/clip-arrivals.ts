@@ -1,19 +1,20 @@
 import fsp from 'node:fs/promises';
-import { AppError, toAppError } from '../../../src-shared/errors';
-import type { CatalogDb } from '../catalog/open-catalog';
-import { candidateLocations, learnRootMap, rootKeyOf, type RootRule } from '../team/rules/root-map';
-import { sharedPathProblem } from '../team/rules/shared-path';
-import { locationPairs, publishedTeamClips, type PublishedTeamClip } from '../team/server/team-clip-store';
-import type { TeamLink } from '../team/seat/team-link';
-import { localClipOfTeamClip } from '../team/team-replica-store';
-import { silentLogger, type Logger } from '../util/logger';
-import { openVerified } from '../util/open-verified';
-import { joinOnVolume } from './clip-paths';
-import { fingerprintOf } from './fingerprint';
-import { clipsWithContent } from './clip-place-store';
-import { pathOf } from './clip-store';
-import type { TeamShareEntry } from './team-share-entries';
-import { connectedDrives } from './volume-store';
+import { AppError, toAppError } from '../../../../src-shared/errors';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import { candidateLocations, learnRootMap, rootKeyOf, type RootRule } from '../rules/root-map';
+import { sharedPathProblem } from '../rules/shared-path';
+import { locationPairs, publishedTeamClips, type PublishedTeamClip } from '../server/team-clip-store';
+import type { SeatRound, SeatScheduler } from '../seat/seat-scheduler';
+import type { TeamLink } from '../seat/team-link';
+import { localClipOfTeamClip } from '../team-replica-store';
+import { silentLogger, type Logger } from '../../util/logger';
+import { openVerified } from '../../util/open-verified';
+import { joinOnVolume } from '../../library/clip-paths';
+import { fingerprintOf } from '../../library/fingerprint';
+import { clipsWithContent } from '../../library/clip-place-store';
+import { pathOf } from '../../library/clip-store';
+import type { TeamShareEntry } from '../../library/team-share-entries';
+import { connectedDrives } from '../../library/volume-store';
 
 /**
  * Other seats' clips arriving in this seat's catalog (issue 28, "each workstation keeps its local
@@ -21,7 +22,7 @@ import { connectedDrives } from './volume-store';
  * seat's drives, through the share roots learned from the clips both seats have (team/rules/root-map.ts),
  * and, when its file is here, imported as a drop of it would be. The import is the one way a clip
  * enters a catalog: the clip is probed and its poster made here (seconds), then its analysis finds
- * the team's results and copies them (pipeline/clip-sharing.ts): nothing is decoded, uploaded or
+ * the team's results and copies them (syncs/clip-sharing.ts): nothing is decoded, uploaded or
  * billed again. A clip whose file this seat cannot reach (a share it has not mounted, or mounted at a
  * root it has no clip of yet, or a place refused) is listed as an offline entry (team-share-entries.ts),
  * counted for Settings and looked for again later: found, its import moves the entry onto the file.
@@ -30,11 +31,13 @@ import { connectedDrives } from './volume-store';
 export interface TeamClipArrivalsOptions {
   db: CatalogDb;
   link: TeamLink;
+  /** The seat's one clock: the look for the clips not found here is a round of it. */
+  scheduler: SeatScheduler;
   profileId: string;
   /** The library's import (library/library-handlers.ts importPaths). */
   importFiles: (paths: string[]) => Promise<unknown>;
   /**
-   * A clip not found here listed as an offline entry with the team's results (pipeline/clip-sharing.ts
+   * A clip not found here listed as an offline entry with the team's results (team/syncs/clip-sharing.ts
    * `placeAway`); its id, or null when the team has no results of it for this seat's profile.
    */
   placeAway: (teamClipId: number, entry: Omit<TeamShareEntry, 'durationS'>) => Promise<number | null>;
@@ -64,14 +67,24 @@ export class TeamClipArrivals {
    */
   private rules: RootRule[] | null = null;
   private readonly unsubscribe: Array<() => void> = [];
-  private timer: NodeJS.Timeout | null = null;
-  private soon: NodeJS.Timeout | null = null;
+  /** The look again for the clips not found here: every `retryEveryMs`, and soon after a clip is linked. */
+  private readonly lookAgainRound: SeatRound;
   private work: Promise<void> = Promise.resolve();
   private readonly log: Logger;
   private stopped = false;
 
   constructor(private readonly o: TeamClipArrivalsOptions) {
     this.log = o.logger ?? silentLogger;
+    this.lookAgainRound = o.scheduler.register({
+      what: 'arrivals',
+      run: async () => {
+        if (this.notHere.size > 0) this.then(() => this.lookAgain());
+        await this.work;
+      },
+      everyMs: o.retryEveryMs,
+      // An import links clips one by one: one look after the burst.
+      debounceMs: 1000,
+    });
   }
 
   start(): void {
@@ -87,33 +100,24 @@ export class TeamClipArrivals {
         if (online) this.then(() => this.lookAll());
       }),
     );
-    this.timer = setInterval(() => {
-      if (this.notHere.size > 0 && this.o.link.online()) this.then(() => this.lookAgain());
-    }, this.o.retryEveryMs ?? 30_000);
-    this.timer.unref?.();
     if (this.o.link.online()) this.then(() => this.lookAll());
+    this.lookAgainRound.start();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     for (const u of this.unsubscribe.splice(0)) u();
-    if (this.timer) clearInterval(this.timer);
-    if (this.soon) clearTimeout(this.soon);
+    await this.lookAgainRound.stop();
     await this.work;
   }
 
   /**
    * This seat linked a clip of its own to the team: a root it had no clip of may be known now, so
-   * the clips not found are looked for again soon (debounced: an import links clips one by one).
+   * the clips not found are looked for again soon.
    */
   linked(): void {
     this.rules = null;
-    if (this.notHere.size === 0 || this.soon) return;
-    this.soon = setTimeout(() => {
-      this.soon = null;
-      if (this.o.link.online()) this.then(() => this.lookAgain());
-    }, 1000);
-    this.soon.unref?.();
+    if (this.notHere.size > 0) this.lookAgainRound.soon();
   }
 
   notFound(): ClipsNotHere {

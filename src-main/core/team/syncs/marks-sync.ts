@@ -1,14 +1,14 @@
-import type { CatalogDb } from '../catalog/open-catalog';
-import { inTransaction } from '../team/server/pg-transaction';
-import type { EventBus } from '../rpc/event-bus';
-import type { TeamChange } from '../team/server/change-store';
-import type { TeamLink } from '../team/seat/team-link';
-import { TeamRounds } from '../team/seat/team-rounds';
-import { readTeamMarks, readTeamMarksOfClips, upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange, type TeamMarks } from '../team/server/team-marks-store';
-import { silentLogger, type Logger } from '../util/logger';
+import type { CatalogDb } from '../../catalog/open-catalog';
+import { inTransaction } from '../server/pg-transaction';
+import type { EventBus } from '../../rpc/event-bus';
+import type { TeamChange } from '../server/change-store';
+import type { TeamLink } from '../seat/team-link';
+import type { SeatRound, SeatScheduler } from '../seat/seat-scheduler';
+import { readTeamMarks, readTeamMarksOfClips, upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange, type TeamMarks } from '../server/team-marks-store';
+import { silentLogger, type Logger } from '../../util/logger';
 import { applyTeamMarks } from './apply-team-marks';
-import { marksSent, unsentMarks, waitingClipsNowLinked } from './marks-outbox-store';
-import { knownRangeUuids } from './range-store';
+import { marksSent, unsentMarks, waitingClipsNowLinked } from '../../marks/marks-outbox-store';
+import { knownRangeUuids } from '../../marks/range-store';
 
 /**
  * A joined seat's marks, offline first (docs/notes-team-library.md section 5). Every edit is already
@@ -18,14 +18,13 @@ import { knownRangeUuids } from './range-store';
  * `keywords` and `clip_marks`) into the catalog by the same rule the server applies, then tells the
  * views (`catalog.changed`, reason `marks`). Marks of a team clip this seat does not have wait (the
  * catalog lists its team id) and are read again, whole, once the clip is linked here.
- *
- * It sits in `marks`, not `team`: it writes through the marks repository, which is above `team` in
- * the layers.
  */
 export interface TeamMarksSyncOptions {
   /** The open catalog (a restored backup replaces it). */
   db: () => CatalogDb;
   link: TeamLink;
+  /** The seat's one clock: this sync's round is registered with it. */
+  scheduler: SeatScheduler;
   events: EventBus;
   /** Edits in a burst go together: the wait after an edit before sending. */
   debounceMs?: number;
@@ -37,38 +36,34 @@ export interface TeamMarksSyncOptions {
 const MARK_TABLES = ['ranges', 'keywords', 'clip_marks'] as const;
 
 export class TeamMarksSync {
-  private readonly offs: (() => void)[] = [];
   private readonly log: Logger;
-  private readonly rounds: TeamRounds;
+  private readonly rounds: SeatRound;
 
   constructor(private readonly o: TeamMarksSyncOptions) {
     this.log = o.logger ?? silentLogger;
-    this.rounds = new TeamRounds({
-      link: o.link,
-      round: async () => {
+    this.rounds = o.scheduler.register({
+      what: 'marks',
+      run: async () => {
         await this.catchUpLinked();
         await this.push();
       },
+      reads: Object.fromEntries(MARK_TABLES.map((table) => [table, (changes: readonly TeamChange[]) => this.applyChanges(table, changes)])),
       debounceMs: o.debounceMs,
       everyMs: o.everyMs,
-      log: this.log,
-      what: 'marks',
     });
   }
 
   start(): void {
-    for (const table of MARK_TABLES) this.offs.push(this.o.link.onChanges(table, (changes) => this.applyChanges(table, changes)));
     this.rounds.start();
   }
 
-  async stop(): Promise<void> {
-    for (const off of this.offs.splice(0)) off();
-    await this.rounds.stop();
+  stop(): Promise<void> {
+    return this.rounds.stop();
   }
 
   /** A mark was edited here: send it soon. */
   edited(): void {
-    this.rounds.edited();
+    this.rounds.soon();
   }
 
   /**

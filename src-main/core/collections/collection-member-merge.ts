@@ -1,9 +1,10 @@
-import { compareStamps, type Stamp } from './marks-merge';
+import type { TeamVideoState } from '../../../src-shared/contract/collections';
+import { compareStamps, type Stamp } from '../marks/marks-merge';
 
 /**
  * The rule of a clip's membership in one of the service's collections, shared by the seats of a team
  * (docs/notes-team-library.md), as pure functions: state + incoming version -> state, the same on the
- * server (team-collection-store.ts) and on each seat (collections/team-collections-sync.ts), so the
+ * server (team-collection-store.ts) and on each seat (team/syncs/collections-sync.ts), so the
  * order versions arrive in does not matter.
  * - Membership is the rule of a keyword: the latest add and the latest removal are kept, by (time,
  *   seat); the clip is in the collection while its add is the later.
@@ -13,15 +14,23 @@ import { compareStamps, type Stamp } from './marks-merge';
  *   by a new upload of it.
  */
 
-/** The service's video states a member can be in once a seat has its video id. */
-export const VIDEO_STATES = ['uploaded', 'processing', 'processed', 'failed'] as const;
-export type TeamVideoState = (typeof VIDEO_STATES)[number];
-
 /** What a seat knows of one member and sends: its add, its removal, and the video it has, if any. */
 export interface MemberVersion {
   added: Stamp;
   removed: Stamp | null;
   video: { id: string; state: TeamVideoState; by: string } | null;
+}
+
+/** A member as the team names it: a team clip (not a catalog's clip id) in a collection of a region. */
+export interface TeamMemberKey {
+  collectionId: string;
+  region: string;
+  teamClipId: number;
+}
+
+/** A member and this seat's version of it, as the outbox sends it (collection-outbox-store.ts) and the server keeps it. */
+export interface TeamMember extends TeamMemberKey {
+  version: MemberVersion;
 }
 
 const RANK: Record<TeamVideoState, number> = { uploaded: 1, processing: 2, processed: 3, failed: 3 };
