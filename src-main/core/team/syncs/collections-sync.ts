@@ -1,3 +1,4 @@
+import { OutboxSync } from './outbox-sync';
 import { toAppError } from '../../../../src-shared/errors';
 import type { TeamChange } from '../server/change-store';
 import {
@@ -10,7 +11,7 @@ import type { TeamMember, TeamMemberKey } from '../../collections/collection-mem
 import type { TeamLink } from '../seat/team-link';
 import { inTransaction } from '../server/pg-transaction';
 import type { LeaseKeeper } from '../seat/lease-keeper';
-import type { SeatRound, SeatScheduler } from '../seat/seat-scheduler';
+import type { SeatScheduler } from '../seat/seat-scheduler';
 import { localClipOfTeamClip, teamLinkOf } from '../team-replica-store';
 import type { CatalogDb } from '../../catalog/open-catalog';
 import { fingerprintOf } from '../../library/clip-store';
@@ -63,36 +64,12 @@ const UNLINKED_RETRY_MS = 2000;
 /** for this long after the add; then upload as a solo seat (the video id is sent once the clip is linked). */
 const UNLINKED_WAIT_MS = 120_000;
 
-export class TeamCollectionsSync implements CollectionShare {
+export class TeamCollectionsSync extends OutboxSync implements CollectionShare {
   private readonly log: Logger;
-  /** Members of clips linked since they arrived, then the outbox. */
-  private readonly rounds: SeatRound;
 
   constructor(private readonly o: TeamCollectionsSyncOptions) {
+    super(o.scheduler, { what: 'collections', tables: [TABLE], debounceMs: o.debounceMs, everyMs: o.everyMs });
     this.log = o.logger ?? silentLogger;
-    this.rounds = o.scheduler.register({
-      what: 'collections',
-      run: async () => {
-        await this.catchUpLinked();
-        await this.push();
-      },
-      reads: { [TABLE]: (changes) => this.applyChanges(changes) },
-      debounceMs: o.debounceMs,
-      everyMs: o.everyMs,
-    });
-  }
-
-  start(): void {
-    this.rounds.start();
-  }
-
-  stop(): Promise<void> {
-    return this.rounds.stop();
-  }
-
-  /** A member changed here, or a clip was linked: a round soon. */
-  edited(): void {
-    this.rounds.soon();
   }
 
   async claim(row: UploadRow): Promise<UploadClaim> {
@@ -136,7 +113,7 @@ export class TeamCollectionsSync implements CollectionShare {
     };
   }
 
-  private async push(): Promise<void> {
+  protected async push(): Promise<void> {
     const store = this.o.store();
     for (;;) {
       const out = store.unsentMembers(this.o.link.seatId, PUSH_PAGE);
@@ -155,7 +132,7 @@ export class TeamCollectionsSync implements CollectionShare {
   }
 
   /** Members that arrived before their clip was linked here: read whole now that it is. */
-  private async catchUpLinked(): Promise<void> {
+  protected async catchUpLinked(): Promise<void> {
     const store = this.o.store();
     const teamClipIds = store.waitingClipsNowLinked();
     if (teamClipIds.length === 0) return;
@@ -164,7 +141,7 @@ export class TeamCollectionsSync implements CollectionShare {
     store.doneWaiting(teamClipIds);
   }
 
-  private async applyChanges(changes: readonly TeamChange[]): Promise<void> {
+  protected async apply(_table: string, changes: readonly TeamChange[]): Promise<void> {
     const members = await this.o.link.withClient((c) => readCollectionMembers(c, changes.map((ch) => Number(ch.rowKey))));
     this.merge(members);
   }

@@ -1,9 +1,10 @@
+import { OutboxSync } from './outbox-sync';
 import type { CatalogDb } from '../../catalog/open-catalog';
 import { inTransaction } from '../server/pg-transaction';
 import type { EventBus } from '../../rpc/event-bus';
 import type { TeamChange } from '../server/change-store';
 import type { TeamLink } from '../seat/team-link';
-import type { SeatRound, SeatScheduler } from '../seat/seat-scheduler';
+import type { SeatScheduler } from '../seat/seat-scheduler';
 import { readTeamMarks, readTeamMarksOfClips, upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange, type TeamMarks } from '../server/team-marks-store';
 import { silentLogger, type Logger } from '../../util/logger';
 import { applyTeamMarks } from './apply-team-marks';
@@ -35,46 +36,15 @@ export interface TeamMarksSyncOptions {
 
 const MARK_TABLES = ['ranges', 'keywords', 'clip_marks'] as const;
 
-export class TeamMarksSync {
+export class TeamMarksSync extends OutboxSync {
   private readonly log: Logger;
-  private readonly rounds: SeatRound;
 
   constructor(private readonly o: TeamMarksSyncOptions) {
+    super(o.scheduler, { what: 'marks', tables: MARK_TABLES, debounceMs: o.debounceMs, everyMs: o.everyMs });
     this.log = o.logger ?? silentLogger;
-    this.rounds = o.scheduler.register({
-      what: 'marks',
-      run: async () => {
-        await this.catchUpLinked();
-        await this.push();
-      },
-      reads: Object.fromEntries(MARK_TABLES.map((table) => [table, (changes: readonly TeamChange[]) => this.applyChanges(table, changes)])),
-      debounceMs: o.debounceMs,
-      everyMs: o.everyMs,
-    });
   }
 
-  start(): void {
-    this.rounds.start();
-  }
-
-  stop(): Promise<void> {
-    return this.rounds.stop();
-  }
-
-  /** A mark was edited here: send it soon. */
-  edited(): void {
-    this.rounds.soon();
-  }
-
-  /**
-   * One round now, or after the one running: marks of clips linked since they arrived, then the
-   * outbox. Rejects when the server cannot be reached (the edits stay listed for the next round).
-   */
-  sync(): Promise<void> {
-    return this.rounds.sync();
-  }
-
-  private async push(): Promise<void> {
+  protected async push(): Promise<void> {
     const db = this.o.db();
     const out = unsentMarks(db, this.o.link.seatId);
     if (out.receipts.length === 0) return;
@@ -93,7 +63,7 @@ export class TeamMarksSync {
   }
 
   /** Marks that arrived before their clip was linked here: read whole now that it is. */
-  private async catchUpLinked(): Promise<void> {
+  protected async catchUpLinked(): Promise<void> {
     const teamClipIds = waitingClipsNowLinked(this.o.db());
     if (teamClipIds.length === 0) return;
     const marks = await this.o.link.withClient((c) => readTeamMarksOfClips(c, teamClipIds));
@@ -101,7 +71,7 @@ export class TeamMarksSync {
   }
 
   /** A pull of the feed named these rows of one marks table: read them, and merge them. */
-  private async applyChanges(table: string, changes: readonly TeamChange[]): Promise<void> {
+  protected async apply(table: string, changes: readonly TeamChange[]): Promise<void> {
     const keys = changes.map((c) => c.rowKey);
     const marks = await this.o.link.withClient(async (c) => {
       const read = await readTeamMarks(c, {

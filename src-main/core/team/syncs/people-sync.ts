@@ -1,10 +1,11 @@
+import { OutboxSync } from './outbox-sync';
 import type { CatalogDb } from '../../catalog/open-catalog';
 import type { EventBus } from '../../rpc/event-bus';
 import type { TeamChange } from '../server/change-store';
 import { inTransaction } from '../server/pg-transaction';
 import { readTeamFacts, readTeamFactsOfClips, readTeamPeople, upsertTeamFact, upsertTeamPerson } from '../server/team-people-store';
 import type { TeamLink } from '../seat/team-link';
-import type { SeatRound, SeatScheduler } from '../seat/seat-scheduler';
+import type { SeatScheduler } from '../seat/seat-scheduler';
 import { silentLogger, type Logger } from '../../util/logger';
 import { applyTeamFacts, applyTeamPeople, unsentPeople } from './apply-team-people';
 import { outboxEntries, outboxSent, waitingClipsNowLinked } from '../../people/people-outbox-store';
@@ -35,45 +36,17 @@ export interface TeamPeopleSyncOptions {
   logger?: Logger;
 }
 
-export class TeamPeopleSync {
+export class TeamPeopleSync extends OutboxSync {
   private readonly log: Logger;
-  private readonly rounds: SeatRound;
   private readonly now: () => number;
 
   constructor(private readonly o: TeamPeopleSyncOptions) {
+    super(o.scheduler, { what: 'people', tables: ['people', 'people_facts'], debounceMs: o.debounceMs, everyMs: o.everyMs });
     this.log = o.logger ?? silentLogger;
     this.now = o.now ?? Date.now;
-    this.rounds = o.scheduler.register({
-      what: 'people',
-      run: async () => {
-        await this.catchUpLinked();
-        await this.push();
-      },
-      reads: { people: (changes) => this.applyPeople(changes), people_facts: (changes) => this.applyFacts(changes) },
-      debounceMs: o.debounceMs,
-      everyMs: o.everyMs,
-    });
   }
 
-  start(): void {
-    this.rounds.start();
-  }
-
-  stop(): Promise<void> {
-    return this.rounds.stop();
-  }
-
-  /** People were changed here: send soon. */
-  edited(): void {
-    this.rounds.soon();
-  }
-
-  /** One round now, or after the one running. Rejects when the server cannot be reached (the outbox stays). */
-  sync(): Promise<void> {
-    return this.rounds.sync();
-  }
-
-  private async push(): Promise<void> {
+  protected async push(): Promise<void> {
     const db = this.o.db();
     const entries = outboxEntries(db);
     if (entries.length === 0) return;
@@ -92,11 +65,15 @@ export class TeamPeopleSync {
   }
 
   /** Facts that arrived before their clip was linked here: read whole now that it is. */
-  private async catchUpLinked(): Promise<void> {
+  protected async catchUpLinked(): Promise<void> {
     const teamClipIds = waitingClipsNowLinked(this.o.db());
     if (teamClipIds.length === 0) return;
     const facts = await this.o.link.withClient((c) => readTeamFactsOfClips(c, teamClipIds));
     this.reattach(applyTeamFacts(this.o.db(), this.o.link.seatId, facts, teamClipIds));
+  }
+
+  protected apply(table: string, changes: readonly TeamChange[]): Promise<void> {
+    return table === 'people' ? this.applyPeople(changes) : this.applyFacts(changes);
   }
 
   private async applyPeople(changes: readonly TeamChange[]): Promise<void> {
