@@ -47,7 +47,11 @@ export async function launchApp(
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
   page.on('console', (m) => {
-    if (m.type() === 'error') pageErrors.push(m.text());
+    // Chromium's own line names no address: the response below records it with its address instead.
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) pageErrors.push(m.text());
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400) pageErrors.push(`Failed to load resource: ${r.status()} ${r.url()}`);
   });
   await opts.beforeGoto?.(page);
   await page.goto(app.server.openUrl);
