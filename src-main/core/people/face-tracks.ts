@@ -1,3 +1,5 @@
+import { iou } from '../analysis/workers/yunet.cjs';
+
 /**
  * A face seen over time: the faces of one clip linked sample to sample within a shot when their boxes
  * overlap. A track is one person (nobody swaps places with someone else inside half a second without
@@ -14,17 +16,6 @@ export interface Box {
 export interface TrackFace extends Box {
   shotId: number;
   timeS: number;
-}
-
-/** Intersection over union of two boxes (fractions of the picture). */
-export function iou(a: Box, b: Box): number {
-  const x1 = Math.max(a.x, b.x);
-  const y1 = Math.max(a.y, b.y);
-  const x2 = Math.min(a.x + a.w, b.x + b.w);
-  const y2 = Math.min(a.y + a.h, b.y + b.h);
-  const inter = Math.max(0, x2 - x1) * Math.max(0, y2 - y1);
-  const union = a.w * a.h + b.w * b.h - inter;
-  return union > 0 ? inter / union : 0;
 }
 
 /**
