@@ -34,6 +34,7 @@ export class PoolFeed {
   private carried: Promise<void> = Promise.resolve();
   /** Which faces of the batches (sent with `carry`, in time order) are embedded, which carry an embedding. */
   private readonly carry: IdentityCarry;
+  private task: IdentityFrameTask | null = null;
 
   constructor(
     private readonly pool: AnalysisPool,
@@ -71,10 +72,11 @@ export class PoolFeed {
     return step;
   }
 
+  /** What every identity task of this decode carries (its geometry, floors and model): made once. */
   private identityTask(): IdentityFrameTask {
     const id = this.identity!;
     const s = this.settings;
-    return {
+    return (this.task ??= {
       width: id.geom.outWidth,
       height: id.geom.outHeight,
       sourceWidth: id.sourceWidth,
@@ -85,7 +87,7 @@ export class PoolFeed {
       goodEyePx: s.faceGoodEyePx,
       goodSharpness: s.faceGoodSharpness,
       model: path.basename(this.pool.embeddingModelPath),
-    };
+    });
   }
 
   private async identify(faces: RawFace[][], identityFrames: Uint8Array[], carry: boolean): Promise<RawFace[][]> {

@@ -33,7 +33,11 @@ function landmarkMeasures(face, task) {
  * assignable, its crop never looked at (sharpness and quality 0); null when the face needs its crop.
  */
 function ruledOutByLandmarks(face, task) {
-  const { eyePx, yaw } = landmarkMeasures(face, task);
+  return ruledOut(landmarkMeasures(face, task), task);
+}
+
+/** The identity of a face under a floor its measures show, or null. */
+function ruledOut({ eyePx, yaw }, task) {
   if (eyePx >= task.minEyePx && yaw <= task.maxYaw) return null;
   return { model: task.model, eyePx, sharpness: 0, yaw, quality: 0, assignable: false, embedding: null, thumb: null };
 }
@@ -64,13 +68,14 @@ async function identifyFaces(faces, frame, task, embed) {
   let rgb = null;
   let input = null;
   for (const f of faces) {
-    const ruledOut = ruledOutByLandmarks(f, task);
-    if (ruledOut) {
-      out.push(ruledOut);
+    const measures = landmarkMeasures(f, task);
+    const under = ruledOut(measures, task);
+    if (under) {
+      out.push(under);
       continue;
     }
     const l = f.landmarks;
-    const { eyePx, yaw } = landmarkMeasures(f, task);
+    const { eyePx, yaw } = measures;
     const m = fitSimilarity(
       l.map((v, i) => (i % 2 === 0 ? v * width : v * height)),
       TEMPLATE,
