@@ -33,22 +33,17 @@ export function ProxySettings({ preferences, onSaved }: { preferences: Preferenc
       off();
     };
   }, []);
-  const save = async (patch: { proxies?: ProxyPolicy; proxyBudgetGb?: number }) => {
+  /** One change saved at once; the section says whether it was. */
+  const saving = async (change: () => Promise<void>) => {
     try {
-      onSaved(await api.call('settings.update', patch));
+      await change();
       setStatus({ ok: true, text: 'Saved' });
     } catch (e) {
       setStatus({ ok: false, text: (e as AppError).message });
     }
   };
-  const saveVolume = async (volumeId: number, policy: ProxyPolicy | null) => {
-    try {
-      setSpace(await api.call('playback.volumeProxies', { volumeId, policy }));
-      setStatus({ ok: true, text: 'Saved' });
-    } catch (e) {
-      setStatus({ ok: false, text: (e as AppError).message });
-    }
-  };
+  const save = (patch: { proxies?: ProxyPolicy; proxyBudgetGb?: number }) => saving(async () => onSaved(await api.call('settings.update', patch)));
+  const saveVolume = (volumeId: number, policy: ProxyPolicy | null) => saving(async () => setSpace(await api.call('playback.volumeProxies', { volumeId, policy })));
   const budgetGb = Number(budget);
   return (
     <section className="card" data-testid="proxy-settings">
