@@ -75,7 +75,7 @@ describeWithPostgres('team library: two seats share the service\'s collections',
     tmp.cleanup();
   });
 
-  it('A adds a clip to a collection: B lists it, with the video A uploaded; B adding it uploads nothing', async () => {
+  it('A adds a clip to a collection: B lists it with the one video the team uploaded; B adding it uploads nothing', async () => {
     const c = await collection('Selects');
     await callOk(a.core, 'collections.attach', { collectionId: c, clipIds: [clipOf(a, X)] });
     const listedMs = await until('B to list X in C', async () => (await videoOf(b, c, X)) !== undefined);
@@ -86,7 +86,9 @@ describeWithPostgres('team library: two seats share the service\'s collections',
     await sleep(500);
     const [va, vb] = [(await videoOf(a, c, X))!, (await videoOf(b, c, X))!];
     expect(vb.videoId).toBe(va.videoId);
-    expect([va.uploads, vb.uploads]).toEqual([1, 0]);
+    // One upload for the team. Which seat sends it is the claim's race (B hears of A's add from the feed and may
+    // claim first while A's upload stage is busy), so only the sum is the team's promise.
+    expect(va.uploads + vb.uploads).toBe(1);
     expect(await serviceCount(c)).toBe(1);
   }, 90_000);
 
