@@ -2,7 +2,8 @@
  * The project's own lint rules (as VS Code's .eslint-plugin-local and Signal's .eslint/rules):
  * - layers: a module of src-main/core imports only modules below it (LAYERS), the core never the
  *   transports or the Electron shell, shared code and the renderer never main; the team room sits above
- *   the solo modules, which know it only by the types of its port (team-port.ts, low in the layers);
+ *   the solo modules, and no file outside it names it but its port (team-port.ts, low in the layers):
+ *   solo code imports the port's types only, the composition (settings/, the root) also its door;
  * - sql-in-stores: SQL text and statement calls (`.prepare(`, `.exec(`, node-postgres' `.query(`) only in the table owners
  *   (`*-store.ts`, `*-repository.ts`) and the catalog's own files (opening, migrating, migrations).
  * test/unit/lint-rules.test.ts feeds each rule a bad file.
@@ -17,7 +18,8 @@ export const LAYERS = [
   'media',
   'tensors',
   'catalog',
-  // The team library's port: types only, below every module that names it (team-port.ts).
+  // The team library's port (team-port.ts): types for solo code, below every module that names them,
+  // and the room's one door for the composition (re-exported from team/team-room.ts).
   'team-port',
   'service',
   'analysis',
@@ -32,7 +34,7 @@ export const LAYERS = [
   'files',
   'export',
   'service-actions',
-  // The team library's room: it works through the solo modules; they know it only by team-port.ts.
+  // The team library's room: it works through the solo modules; nothing outside it names it but team-port.ts.
   'team',
   'settings',
 ];
@@ -40,8 +42,12 @@ export const LAYERS = [
 const ROOT_RANK = LAYERS.length;
 
 const norm = (f) => f.split(path.sep).join('/');
-/** The team room's port, which holds types only. */
+/** The team room's port: the one file outside team/ that names the room. */
 const TEAM_PORT = /(?:^|\/)src-main\/core\/team-port\.ts$/;
+/** The room's one door, which only the port re-exports (the composition's way in). */
+const TEAM_DOOR = /(?:^|\/)src-main\/core\/team\/team-room(?:\.ts)?$/;
+/** The team room's rank: modules below it may take only types from the port. */
+const TEAM_RANK = LAYERS.indexOf('team');
 /** An import or re-export that names types only (erased from the build: it loads nothing). */
 const typesOnly = (n) =>
   n.importKind === 'type' || n.exportKind === 'type' || (n.specifiers?.length > 0 && n.specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type'));
@@ -77,8 +83,9 @@ const layers = {
       transport: 'the core runs without its transports: src-main/core must not import {{to}}.',
       mainFromShared: '{{area}} code must not import src-main ({{to}}).',
       frozen: 'a migration is frozen text: it must not import live code ({{to}}), which may change after it shipped. Copy what it needs into it.',
-      teamPort: '{{from}} is solo code: it knows the team room only through the types of src-main/core/team-port.ts, not {{to}}. Add the interface it needs to the port, and have team/team-runtime.ts hand in its implementation.',
-      portTypes: 'team-port.ts holds types only: `import type` / `export type` ({{to}}), so that naming the port loads nothing.',
+      teamPort: '{{from}} is outside the team room: it names the room only through src-main/core/team-port.ts, not {{to}}. Solo code adds the interface it needs to the port (team/team-runtime.ts hands in its implementation); the composition goes through the door the port re-exports (openTeamRoom).',
+      portTypes: 'team-port.ts holds types from below and the room\'s door (team/team-room.ts) only: `import type` / `export type` ({{to}}), so that naming the port from solo code loads nothing.',
+      portValue: '{{from}} is solo code: it takes only types from team-port.ts (`import type`), so that the team room is not loaded by it ({{to}}).',
     },
   },
   create(context) {
@@ -92,6 +99,9 @@ const layers = {
     const port = TEAM_PORT.test(norm(file));
     const check = (node, spec) => {
       if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+      const resolved = norm(path.resolve(path.dirname(file), spec));
+      // The port re-exports the room's door; every other import of the port is of types from below it.
+      if (port && TEAM_DOOR.test(resolved)) return;
       if (port && !typesOnly(node)) {
         context.report({ node, messageId: 'portTypes', data: { to: spec } });
         return;
@@ -100,7 +110,7 @@ const layers = {
         context.report({ node, messageId: 'frozen', data: { to: spec } });
         return;
       }
-      const target = placeOf(path.resolve(path.dirname(file), spec));
+      const target = placeOf(resolved);
       if ((from.area === 'shared' || from.area === 'renderer') && (target.area === 'core' || target.area === 'main')) {
         context.report({ node, messageId: 'mainFromShared', data: { area: from.area, to: spec } });
         return;
@@ -113,7 +123,8 @@ const layers = {
       if (target.area !== 'core' || target.module === from.module) return;
       if (from.rank < 0) return context.report({ node, messageId: 'unknown', data: { module: from.module } });
       if (target.rank < 0) return context.report({ node, messageId: 'unknown', data: { module: target.module } });
-      if (target.module === 'team' && target.rank > from.rank) return context.report({ node, messageId: 'teamPort', data: { from: from.module, to: spec } });
+      if (target.module === 'team') return context.report({ node, messageId: 'teamPort', data: { from: from.module, to: spec } });
+      if (target.module === 'team-port' && from.rank < TEAM_RANK && !typesOnly(node)) return context.report({ node, messageId: 'portValue', data: { from: from.module, to: spec } });
       if (target.rank > from.rank) context.report({ node, messageId: 'upward', data: { from: from.module, to: target.module, order: `${LAYERS.join(' < ')} < app-core` } });
     };
     return {

@@ -89,7 +89,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
   };
   const events = new EventBus();
   const settings = createSettingsModule({ ...o, events });
-  const { preferences, secrets, tools, teamSettings } = settings;
+  const { preferences, secrets, tools } = settings;
   const service = createServiceProvider(preferences, secrets);
   const disk = createDiskGuard(o.dataDir, o.minFreeBytes);
   // Copies of files from servers without range requests (remote-spool.ts); one left by a crash is of no use.
@@ -111,7 +111,7 @@ async function composeAppCore(o: AppCoreOptions, lock: DataDirLock): Promise<App
     service,
     tools,
     disk,
-    teamSettings,
+    team: settings.team,
     remote,
     desktop: o.desktop,
     teamLeaseMs: o.teamLeaseMs,

@@ -3,7 +3,6 @@ import type { CatalogDb } from './catalog/open-catalog';
 import { checkpointAfterSave } from './catalog/checkpoint';
 import type { createCatalogHandlers } from './catalog/catalog-handlers';
 import type { createSettingsHandlers } from './settings/settings-handlers';
-import type { createTeamHandlers } from './team/team-handlers';
 import { createDispatcher, type Dispatch } from './rpc/dispatcher';
 import type { EventBus } from './rpc/event-bus';
 import type { Handlers } from './rpc/handlers';
@@ -31,9 +30,7 @@ import { createCollectionsModule } from './collections/collections-module';
 import { createSearchModule, searchServiceBinding } from './search/search-module';
 import type { RemoteAccess } from './remote/remote-input';
 import { createRemoteClipStream, type RemoteClipStream } from './remote/remote-clip-stream';
-import type { TeamSettings } from './team/seat/team-settings';
-import type { TeamRuntime } from './team-port';
-import { createTeamRuntime } from './team/team-runtime';
+import type { TeamOptInHandlers, TeamRoom, TeamRuntime } from './team-port';
 import { createPeopleModule } from './people/people-module';
 
 /** What the app builds on one open catalog (catalog-session.ts rebuilds it when the catalog changes). */
@@ -45,7 +42,7 @@ export interface CatalogApp {
 }
 
 /** Settings, the team's opt-in and the catalog's own methods: they answer whatever state the catalog is in. */
-export type OwnHandlers = ReturnType<typeof createSettingsHandlers> & ReturnType<typeof createTeamHandlers> & ReturnType<typeof createCatalogHandlers>;
+export type OwnHandlers = ReturnType<typeof createSettingsHandlers> & TeamOptInHandlers & ReturnType<typeof createCatalogHandlers>;
 
 /** What the parts on an open catalog need from the app around them (app-core.ts). */
 export interface CatalogAppNeeds {
@@ -57,7 +54,8 @@ export interface CatalogAppNeeds {
   service: ServiceProvider;
   tools: ToolPaths;
   disk: DiskGuard;
-  teamSettings: TeamSettings;
+  /** The team room (opened by the settings module): the seat's runtime of this catalog comes from it. */
+  team: TeamRoom;
   remote: () => RemoteAccess;
   desktop?: DesktopShell;
   teamLeaseMs?: number;
@@ -135,8 +133,7 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
     share: () => team?.collectionShare() ?? null,
   });
   if (!readOnly) {
-    team = createTeamRuntime({
-      settings: n.teamSettings,
+    team = n.team.runtime({
       db,
       events,
       cacheDir: paths.cacheDir,

@@ -3,14 +3,19 @@ import type { TeamActivity } from '../../src-shared/contract/team';
 import type { TensorService } from './tensors/chunk-upload';
 
 /**
- * The team library's port: all that solo code (pipeline, search, collections, the app's composition)
- * knows of the team room (src-main/core/team/), as types only. Solo code works the same with each of
- * these absent (solo); a joined seat hands them in (team/team-runtime.ts implements them). It stands
- * low in the layers, below every module that uses it, and says in its own words what it needs of
- * theirs (a space, an upload's row): the room is above them all, and the rule `layers`
- * (eslint-rules/index.mjs) refuses any import of it from a solo module. Types only: the rule refuses
- * code here, so naming the port loads nothing.
+ * The team library's port, the one file outside src-main/core/team/ that names the team room. Two faces:
+ * - for solo code (pipeline, search, collections, marks, library, people), the types below: all it
+ *   knows of the room. Solo code works the same with each of these absent (solo); a joined seat hands
+ *   them in (team/team-runtime.ts implements them). They say in their own words what the room needs of
+ *   the solo modules (a space, an upload's row), and solo code imports them as types only, so naming
+ *   the port loads nothing;
+ * - for the app's composition (settings/ and the core's root), the room's one door, `openTeamRoom`
+ *   (team/team-room.ts): the opt-in's handlers and each open catalog's runtime.
+ * The rule `layers` (eslint-rules/index.mjs) refuses any other import of the room from outside it,
+ * a value import of this file from below the room, and anything here but types from below and the door.
  */
+
+export { openTeamRoom, type TeamOptInHandlers, type TeamRoom, type TeamRuntimeNeeds } from './team/team-room';
 
 /** An embedding space, as the team keys the texts it shares (search's EmbeddingSpace is one). */
 export interface TextSpace {

@@ -70,18 +70,30 @@ describe('layers', () => {
     ]);
   });
 
-  it('keeps solo code out of the team room: it knows the room only by the port, which holds types only', async () => {
-    const teamPort = 'local/layers: pipeline is solo code: it knows the team room only through the types of src-main/core/team-port.ts';
+  it('keeps every file outside the team room out of it: only the port names it', async () => {
+    const outside = (from: string) => `local/layers: ${from} is outside the team room: it names the room only through src-main/core/team-port.ts`;
     // A sync, a store of the server, the runtime: all out of reach of a solo module, types included.
-    expect(await problems('src-main/core/pipeline/some-stage.ts', `import { ClipSharing } from '../team/syncs/clip-sharing';\nexport const x = ClipSharing;\n`)).toEqual([expect.stringContaining(teamPort)]);
-    expect(await problems('src-main/core/pipeline/some-stage.ts', `import type { TeamLease } from '../team/server/team-job-store';\nexport type X = TeamLease;\n`)).toEqual([expect.stringContaining(teamPort)]);
-    // The port, below them all.
+    expect(await problems('src-main/core/pipeline/some-stage.ts', `import { ClipSharing } from '../team/syncs/clip-sharing';\nexport const x = ClipSharing;\n`)).toEqual([expect.stringContaining(outside('pipeline'))]);
+    expect(await problems('src-main/core/pipeline/some-stage.ts', `import type { TeamLease } from '../team/server/team-job-store';\nexport type X = TeamLease;\n`)).toEqual([expect.stringContaining(outside('pipeline'))]);
+    // The composition too, though it stands above the room: settings/ and the core's root go through the port's door.
+    expect(await problems('src-main/core/settings/settings-module.ts', `import { createTeamHandlers } from '../team/team-handlers';\nexport const x = createTeamHandlers;\n`)).toEqual([expect.stringContaining(outside('settings'))]);
+    expect(await problems('src-main/core/settings/settings-module.ts', `import type { TeamSettings } from '../team/seat/team-settings';\nexport type X = TeamSettings;\n`)).toEqual([expect.stringContaining(outside('settings'))]);
+    expect(await problems('src-main/core/catalog-app.ts', `import { createTeamRuntime } from './team/team-runtime';\nexport const x = createTeamRuntime;\n`)).toEqual([expect.stringContaining(outside('(root)'))]);
+    expect(await problems('src-main/core/catalog-app.ts', `import { openTeamRoom } from './team/team-room';\nexport const x = openTeamRoom;\n`)).toEqual([expect.stringContaining(outside('(root)'))]);
+    expect(await problems('src-main/core/settings/settings-module.ts', `import { openTeamRoom, type TeamRoom } from '../team-port';\nexport const x: (typeof openTeamRoom) | TeamRoom = openTeamRoom;\n`)).toEqual([]);
+    expect(await problems('src-main/core/catalog-app.ts', `import type { TeamRoom } from './team-port';\nexport type X = TeamRoom;\n`)).toEqual([]);
+    // Solo code takes the port's types only: a value import would load the room.
     expect(await problems('src-main/core/pipeline/some-stage.ts', `import type { ClipShare } from '../team-port';\nexport type X = ClipShare;\n`)).toEqual([]);
     expect(await problems('src-main/core/library/some.ts', `import type { TeamRuntime } from '../team-port';\nexport type X = TeamRuntime;\n`)).toEqual([]);
+    expect(await problems('src-main/core/library/some.ts', `import { openTeamRoom } from '../team-port';\nexport const x = openTeamRoom;\n`)).toEqual([
+      expect.stringContaining('local/layers: library is solo code: it takes only types from team-port.ts'),
+    ]);
     // The room itself works through the solo modules below it, and implements the port.
     expect(await problems('src-main/core/team/syncs/some-sync.ts', `import { shotsOfClip } from '../../library/shot-store';\nimport type { ClipShare } from '../../team-port';\nexport const x: ClipShare | typeof shotsOfClip = shotsOfClip;\n`)).toEqual([]);
-    // The port loads nothing, and names nothing above it.
-    expect(await problems('src-main/core/team-port.ts', `import { TEAM_BOUNDS } from './team/rules/team-bounds';\nexport const x = TEAM_BOUNDS;\n`)).toEqual([expect.stringContaining('local/layers: team-port.ts holds types only')]);
+    // The port re-exports the door and nothing else of the room, and names nothing else above it.
+    expect(await problems('src-main/core/team-port.ts', `export { openTeamRoom, type TeamRoom } from './team/team-room';\n`)).toEqual([]);
+    expect(await problems('src-main/core/team-port.ts', `import { TEAM_BOUNDS } from './team/rules/team-bounds';\nexport const x = TEAM_BOUNDS;\n`)).toEqual([expect.stringContaining("local/layers: team-port.ts holds types from below and the room's door")]);
+    expect(await problems('src-main/core/team-port.ts', `export type { TeamSettings } from './team/seat/team-settings';\n`)).toEqual([expect.stringContaining(outside('team-port'))]);
     expect(await problems('src-main/core/team-port.ts', `import type { VideoRow } from './collections/collection-video-row';\nexport type X = VideoRow;\n`)).toEqual([expect.stringContaining('local/layers: team-port is below collections')]);
   });
 

@@ -3,8 +3,7 @@ import type { FfTool } from '../media/ffmpeg-locate';
 import { verifyTool } from '../media/tool-check';
 import type { EventBus } from '../rpc/event-bus';
 import { createServiceClient } from '../service/client';
-import { createTeamHandlers } from '../team/team-handlers';
-import { createTeamSettings, type TeamSettings } from '../team/seat/team-settings';
+import { openTeamRoom, type TeamOptInHandlers, type TeamRoom } from '../team-port';
 import type { Logger } from '../util/logger';
 import type { JsonStore, SecretCipher, SecretStore } from '../util/persisted-stores';
 import { bindLegacyKey, readStoredKey } from './api-key';
@@ -31,9 +30,10 @@ export interface SettingsModule {
   preferences: PreferencesService;
   secrets: SecretStore;
   tools: ToolPaths;
-  teamSettings: TeamSettings;
+  /** The team room, opened beside Settings: its opt-in answers here, and each open catalog asks it for the seat's runtime. */
+  team: TeamRoom;
   /** settings.* and the team's opt-in (team.* but team.activity): they answer whatever state the catalog is in. */
-  handlers: ReturnType<typeof createSettingsHandlers> & ReturnType<typeof createTeamHandlers>;
+  handlers: ReturnType<typeof createSettingsHandlers> & TeamOptInHandlers;
   /** What a change of key or address means to the parts on the catalog (set while they stand). */
   onChanged(listener: () => void): void;
 }
@@ -77,13 +77,13 @@ export function createSettingsModule(n: SettingsModuleNeeds): SettingsModule {
     verifyTool,
     onChanged: () => changed(),
   });
-  const teamSettings = createTeamSettings({ store: createConfJsonStore(n.dataDir, 'team'), secrets, logger: n.logger });
+  const team = openTeamRoom({ store: createConfJsonStore(n.dataDir, 'team'), secrets, logger: n.logger });
   return {
     preferences,
     secrets,
     tools,
-    teamSettings,
-    handlers: { ...settingsHandlers, ...createTeamHandlers(teamSettings) },
+    team,
+    handlers: { ...settingsHandlers, ...team.handlers },
     onChanged: (listener) => {
       changed = listener;
     },
