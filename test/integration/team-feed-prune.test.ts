@@ -19,7 +19,6 @@ import { silentLogger, type Logger } from '../../src-main/core/util/logger';
 import { tempDir } from '../helpers/paths';
 import { describeWithPostgres, startPgCluster, type PgCluster, type SeatLogin } from '../helpers/pg-cluster';
 import { insertClip, insertVolume, openTestCatalog } from '../helpers/search-catalog';
-import { SeatScheduler } from '../../src-main/core/team/seat/seat-scheduler';
 
 const SEAT_A = '00000000-0000-4000-8000-0000000000aa';
 const SEAT_B = '00000000-0000-4000-8000-0000000000bb';
@@ -81,7 +80,7 @@ describeWithPostgres('team library: the feed pruned once every active seat has r
       // first range) would delete the rows the test then looks for, and no seat could be seen reading past them.
       pruneEveryMs,
     });
-    seat.sync = new TeamMarksSync({ db: () => db, link: seat.link, scheduler: new SeatScheduler({ link: seat.link, log: silentLogger }), events: new EventBus(), debounceMs: 10, everyMs: 60_000 });
+    seat.sync = new TeamMarksSync({ db: () => db, link: seat.link, scheduler: seat.link.scheduler, events: new EventBus(), debounceMs: 10, everyMs: 60_000 });
     seat.link.onChanges('clip_results', async (changes) => void changes.forEach((c) => seat.results.add(Number(c.rowKey))));
     seat.sync.start();
     seat.link.start();

@@ -15,8 +15,6 @@ import { TeamSeat } from '../../src-main/core/team/seat/team-seat';
 import { tempDir } from '../helpers/paths';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 import { insertClip, insertVolume, openTestCatalog } from '../helpers/search-catalog';
-import { SeatScheduler } from '../../src-main/core/team/seat/seat-scheduler';
-import { silentLogger } from '../../src-main/core/util/logger';
 
 /**
  * Marks shared between two seats of a team library, offline first: two real SQLite catalogs, two
@@ -79,7 +77,7 @@ describeWithPostgres('team marks between two seats on PostgreSQL', () => {
       const payload = p as { reason: string; clipIds?: number[] };
       if (e === 'catalog.changed' && payload.reason === 'marks') changed.push(payload.clipIds ?? []);
     });
-    const sync = new TeamMarksSync({ db: () => db, link: l, scheduler: new SeatScheduler({ link: l, log: silentLogger }), events, debounceMs: 10, everyMs: 60_000 });
+    const sync = new TeamMarksSync({ db: () => db, link: l, scheduler: l.scheduler, events, debounceMs: 10, everyMs: 60_000 });
     sync.start();
     l.start();
     return { db, link: l, sync, changed, clips };

@@ -17,8 +17,6 @@ import { tempDir } from '../helpers/paths';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 import { insertClip, insertShot, insertVolume, openTestCatalog } from '../helpers/search-catalog';
 import { faceSpace, seedFace } from '../helpers/seed-faces';
-import { SeatScheduler } from '../../src-main/core/team/seat/seat-scheduler';
-import { silentLogger } from '../../src-main/core/util/logger';
 
 /**
  * People by name shared between two seats of a team library (issue 39 part 5): two real SQLite
@@ -86,7 +84,7 @@ describeWithPostgres('people named on one seat, shared with another on PostgreSQ
       db,
       appSchemaVersion: readTeamMigrations().at(-1)!.version,
     });
-    const sync = new TeamPeopleSync({ db: () => db, link, scheduler: new SeatScheduler({ link, log: silentLogger }), service: () => svc, events: new EventBus(), debounceMs: 10, everyMs: 60_000 });
+    const sync = new TeamPeopleSync({ db: () => db, link, scheduler: link.scheduler, service: () => svc, events: new EventBus(), debounceMs: 10, everyMs: 60_000 });
     sync.start();
     link.start();
     return { db, link, svc, sync, faces };

@@ -59,7 +59,7 @@ describeWithPostgres('team-wide rate on the shared key, on PostgreSQL', () => {
     const client = createServiceClient({ region: 'asia', baseUrls: { asia: emulator.url }, apiKey: KEY, authHeader: 'x-api-key', qps: 50, concurrency: 4, timeoutMs: 20_000, retry: { maxAttempts: 4, baseDelayMs: 20, maxDelayMs: 200 } });
     const login = await cluster.seatLogin(seatId);
     const link = new TeamSeat({ settings: login.settings(`Edit ${name}`), password: login.password, seatId, db, appSchemaVersion: readTeamMigrations().at(-1)!.version });
-    const pace = new TeamPace({ link, key: () => client.transport.keyState, logger: silentLogger });
+    const pace = new TeamPace({ link, scheduler: link.scheduler, key: () => client.transport.keyState, logger: silentLogger });
     pace.start();
     link.start();
     return { db, link, pace, emulator, client };
@@ -81,7 +81,7 @@ describeWithPostgres('team-wide rate on the shared key, on PostgreSQL', () => {
   });
   afterAll(async () => {
     for (const s of [a, b]) {
-      s?.pace.stop();
+      await s?.pace.stop();
       await s?.link.stop();
       s?.db.close();
       await s?.emulator.close();

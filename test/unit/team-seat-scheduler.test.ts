@@ -84,6 +84,23 @@ describe('the seat scheduler', () => {
     await until('a round once online', () => n >= 1);
   });
 
+  it("runs a round marked evenOffline while the link is down (the link's own pull), and holds the others", async () => {
+    const link = new FakeLink();
+    link.set(false);
+    const scheduler = new SeatScheduler({ link, log });
+    let pulls = 0;
+    let syncs = 0;
+    const pull = start(scheduler.register({ what: 'pull', run: async () => void pulls++, everyMs: 20, debounceMs: 1, evenOffline: true }));
+    start(scheduler.register({ what: 't', run: async () => void syncs++, everyMs: 20, debounceMs: 1 }));
+    await until('periodic pulls while offline', () => pulls >= 3);
+    pull.soon();
+    const before = pulls;
+    await until('a pull asked for while offline', () => pulls > before);
+    expect(syncs).toBe(0);
+    link.set(true);
+    await until('the other round once online', () => syncs >= 1);
+  });
+
   it('sends a burst of edits in one round after the debounce', async () => {
     const link = new FakeLink();
     let n = 0;

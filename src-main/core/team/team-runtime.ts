@@ -11,7 +11,6 @@ import type { EventBus } from '../rpc/event-bus';
 import { TeamTextSharing } from './syncs/text-sharing';
 import { LeaseKeeper } from './seat/lease-keeper';
 import { TeamPace, type SharedKeyPace } from './seat/team-pace';
-import { SeatScheduler } from './seat/seat-scheduler';
 import { TeamSeat } from './seat/team-seat';
 import type { TeamSettings } from './seat/team-settings';
 import { teamClipCounts } from './team-replica-store';
@@ -57,7 +56,7 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
     const r = running;
     running = null;
     if (!r) return;
-    r.pace.stop();
+    await r.pace.stop();
     await r.arrivals.stop();
     await r.sharing.stop();
     await r.marks.stop();
@@ -82,7 +81,7 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
       // Settings' "Last check" follows the link: a held seat does not show the join's green check.
       onChecked: (check) => o.settings.recordCheck(joined.seatId, check),
     });
-    const scheduler = new SeatScheduler({ link: seat, log: o.logger });
+    const scheduler = seat.scheduler;
     const leases = new LeaseKeeper({ link: seat, scheduler, leaseMs: o.leaseMs, log: o.logger });
     const sharing = new ClipSharing({
       db: o.db,
@@ -136,7 +135,7 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
       leases,
       logger: o.logger,
     });
-    const pace = new TeamPace({ link: seat, key: o.serviceKey, logger: o.logger });
+    const pace = new TeamPace({ link: seat, scheduler, key: o.serviceKey, logger: o.logger });
     pace.start();
     leases.start();
     sharing.start();

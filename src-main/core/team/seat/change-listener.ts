@@ -89,6 +89,9 @@ export class TeamChangeListener {
     const wait = reconnectDelayMs(this.failures, this.firstMs, this.maxMs);
     this.log.warn(`team change listener: ${e.message}; reconnecting in ${wait} ms`);
     this.o.onDisconnect?.(e);
+    // Its own timer, not a round of the seat's scheduler: a back-off (1 s doubling to 30 s, reset by a
+    // connection), not periodic work, set only while the connection is down, and the rounds wait for a
+    // link online that this reconnection is one of the ways back to.
     this.timer = setTimeout(() => void this.connect(), wait);
   }
 }

@@ -5,11 +5,13 @@ import type { TeamLink } from './team-link';
 
 /**
  * The one clock of a joined seat (docs/notes-team-library.md): each sync registers its round (what it
- * sends, and the feed's tables it reads) here instead of keeping timers and subscriptions of its own. A round runs when it starts, when the
+ * sends, and the feed's tables it reads) here instead of keeping timers and subscriptions of its own,
+ * and so do the link's pull of the feed (team-seat.ts) and the team's rate (team-pace.ts). A round runs when it starts, when the
  * link comes online, `debounceMs` after `soon()` (a burst of local edits goes together), and every
  * `everyMs`; one at a time per round, and a round asked for while it runs runs once after it. A round
- * due while the link is offline waits for the link's next onOnline(true). One timer serves every
- * round of the seat: it is set for the earliest one due.
+ * due while the link is offline waits for the link's next onOnline(true), but one that runs `evenOffline`
+ * (the link's pull, which is how the link finds its server again). One timer serves every round of the
+ * seat: it is set for the earliest one due.
  */
 export interface RoundSpec {
   /** Names the round in the log line of a failed round (`team.<what>.sync.failed`). */
@@ -22,6 +24,8 @@ export interface RoundSpec {
   debounceMs?: number;
   /** What the sync reads: the feed's tables, each with what it does with their changes (subscribed while on the schedule). */
   reads?: Record<string, (changes: readonly TeamChange[]) => Promise<void>>;
+  /** Runs while the link is offline too (default: waits for it): the link's own pull, which brings it back online. */
+  evenOffline?: boolean;
 }
 
 /** A registered round, as its sync drives it. */
@@ -119,7 +123,7 @@ export class SeatScheduler {
       if (Math.min(e.due ?? Infinity, e.nextEvery) > now) continue;
       e.due = null;
       if (e.nextEvery <= now) e.nextEvery = now + (e.spec.everyMs ?? 30_000);
-      if (!this.o.link.online()) continue; // the link's next onOnline(true) asks for it again
+      if (!e.spec.evenOffline && !this.o.link.online()) continue; // the link's next onOnline(true) asks for it again
       this.run(e).catch((err) => this.o.log.warn(`team.${e.spec.what}.sync.failed`, { kind: toAppError(err).kind, message: toAppError(err).message }));
     }
     this.arm();

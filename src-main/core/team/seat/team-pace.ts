@@ -2,6 +2,7 @@ import { toAppError } from '../../../../src-shared/errors';
 import type { Logger } from '../../util/logger';
 import { noteTeamRateLimit, teamPauseLeftMs } from '../server/team-pace-store';
 import type { TeamLink } from './team-link';
+import type { SeatRound, SeatScheduler } from './seat-scheduler';
 
 /**
  * What the team's rate needs of the seat's service key (service/key-state.ts is the one
@@ -17,32 +18,39 @@ export interface SharedKeyPace {
 
 export interface TeamPaceOptions {
   link: TeamLink;
+  /** The seat's one clock: the team's hold is read on it (at start, when the link comes online, at each change of it, and now and then). */
+  scheduler: SeatScheduler;
   /** The key the seat sends with now (null: no key configured); a settings change may give another. */
   key: () => SharedKeyPace | null;
   logger: Logger;
 }
 
+/** A read of the team's hold at least this often: a backstop to the feed's changes of it (one cheap statement). */
+const READ_EVERY_MS = 60_000;
+
 /**
  * The team-wide rate on the shared key (team migration 0012): a 429 this seat hears is written to the
  * server (clamped there, on its clock), and the team's hold, read at each change of it the feed brings
- * (a NOTIFY wakes every seat's pull) and whenever the link comes online, holds this seat's key.
+ * (a NOTIFY wakes every seat's pull), whenever the link comes online and every minute (a round on the
+ * seat's scheduler), holds this seat's key.
  * Nothing new paces the sends: the key's limiter pauses as it does for a Retry-After of its own.
  * With the server away each seat keeps only its own 429s' pauses, as a solo seat does.
  */
 export class TeamPace {
-  private offs: (() => void)[] = [];
+  private readonly round: SeatRound;
   private watched: { key: SharedKeyPace; off: () => void } | null = null;
 
-  constructor(private readonly o: TeamPaceOptions) {}
-
-  start(): void {
-    this.offs = [this.o.link.onChanges('rate_pause', () => this.read()), this.o.link.onOnline((online) => void (online && this.read().catch(() => undefined)))];
-    this.watch();
+  constructor(private readonly o: TeamPaceOptions) {
+    this.round = o.scheduler.register({ what: 'pace', run: () => this.read(), reads: { rate_pause: () => this.read() }, everyMs: READ_EVERY_MS });
   }
 
-  stop(): void {
-    for (const off of this.offs) off();
-    this.offs = [];
+  start(): void {
+    this.watch();
+    this.round.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.round.stop();
     this.watched?.off();
     this.watched = null;
   }

@@ -10,12 +10,14 @@ import { schemaMismatch, serverSchemaVersion } from '../server/migration-store';
 import { teamErrorOf } from '../server/pg-errors';
 import { joinSeat, reportFeedRead } from '../server/seat-store';
 import type { TeamLink } from './team-link';
+import { SeatScheduler, type SeatRound } from './seat-scheduler';
 import { readTeamState, writeTeamState } from '../team-replica-store';
 
 /**
  * A joined seat's live link to the team server (TeamLink): a small pool for the modules' reads and
- * writes, one connection in LISTEN, and the seat's copy of the feed: each wake-up (NOTIFY, every
- * (re)connect, and every `pullEveryMs` whatever happens) pulls the changes since the seat's cursor,
+ * writes, one connection in LISTEN, the seat's one clock (`scheduler`, which the syncs' rounds share),
+ * and the seat's copy of the feed, a round on that clock: each wake-up (NOTIFY, every (re)connect,
+ * 50 ms after, so a burst makes one pull) and every `pullEveryMs` whatever happens, online or not, it pulls the changes since the seat's cursor,
  * hands them to the modules per table, and only then stores the new cursor in the local catalog, so
  * a change a module failed to apply (the server went away half-way) comes again. Then it tells the
  * server how far it has read, and now and then prunes the feed below what every active seat has read.
@@ -72,10 +74,9 @@ export class TeamSeat implements TeamLink {
   /** The server's schema was compared with the app's since the seat last came online. */
   private schemaChecked = false;
   private held: { kind: 'auth' | 'invalid'; message: string; until: number } | null = null;
-  private pulling: Promise<void> | null = null;
-  private pullAgain = false;
-  private wakeTimer: NodeJS.Timeout | null = null;
-  private everyTimer: NodeJS.Timeout | null = null;
+  /** The seat's one clock: the syncs register their rounds on it, and the pull of the feed is one. */
+  readonly scheduler: SeatScheduler;
+  private readonly pullRound: SeatRound;
   private stopped = false;
   private prunedAt = 0;
 
@@ -88,6 +89,12 @@ export class TeamSeat implements TeamLink {
     this.pool = new pg.Pool({ ...config, max: o.poolSize ?? 4, idleTimeoutMillis: 30_000 });
     // An idle client losing its server reports here; the next checkout finds out and says so.
     this.pool.on('error', (e) => this.log.debug('team.pool.error', { message: e.message }));
+    this.scheduler = new SeatScheduler({ link: this, log: this.log });
+    // The pull runs offline too: it is what finds the server again when the listener's connection
+    // stayed up but the pool's did not (the listener's reconnect wakes it as well). A failed pull is
+    // logged here and ends only that pull: one asked for meanwhile still runs after it.
+    const pull = () => this.pullOnce().catch((e) => this.log.warn('team.pull.failed', { kind: toAppError(e).kind, message: toAppError(e).message }));
+    this.pullRound = this.scheduler.register({ what: 'pull', run: pull, everyMs: o.pullEveryMs ?? 30_000, debounceMs: 50, evenOffline: true });
     this.listener = new TeamChangeListener({
       newClient: () => new pg.Client(config),
       onWake: () => this.wake(),
@@ -99,18 +106,15 @@ export class TeamSeat implements TeamLink {
   start(): void {
     this.stopped = false;
     this.listener.start();
-    this.everyTimer = setInterval(() => this.wake(), this.o.pullEveryMs ?? 30_000);
-    this.everyTimer.unref?.();
+    this.pullRound.start();
     void this.withClient((c) => joinSeat(c, { seatId: this.seatId, name: this.o.settings.seatName, roots: [] })).catch(() => undefined);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.wakeTimer) clearTimeout(this.wakeTimer);
-    if (this.everyTimer) clearInterval(this.everyTimer);
-    this.wakeTimer = this.everyTimer = null;
+    // Off the clock first (waits for a pull running), then the listener that wakes it.
+    await this.pullRound.stop();
     await this.listener.stop();
-    await this.pulling?.catch(() => undefined);
     await this.pool.end().catch(() => undefined);
   }
 
@@ -183,30 +187,9 @@ export class TeamSeat implements TeamLink {
     }
   }
 
-  /** Pulls soon: wake-ups arriving together (a burst of NOTIFYs) make one pull. */
+  /** Pulls soon: wake-ups arriving together (a burst of NOTIFYs) make one pull, and one during a pull makes one more after it (the scheduler's round). */
   private wake(): void {
-    if (this.stopped || this.wakeTimer) return;
-    this.wakeTimer = setTimeout(() => {
-      this.wakeTimer = null;
-      void this.pull();
-    }, 50);
-  }
-
-  /** One pull at a time; a wake-up during a pull makes one more after it. */
-  private pull(): Promise<void> {
-    if (this.pulling) {
-      this.pullAgain = true;
-      return this.pulling;
-    }
-    this.pulling = (async () => {
-      do {
-        this.pullAgain = false;
-        await this.pullOnce().catch((e) => this.log.warn('team.pull.failed', { kind: toAppError(e).kind, message: toAppError(e).message }));
-      } while (this.pullAgain && !this.stopped);
-    })().finally(() => {
-      this.pulling = null;
-    });
-    return this.pulling;
+    if (!this.stopped) this.pullRound.soon();
   }
 
   private async pullOnce(): Promise<void> {

@@ -227,6 +227,7 @@ export class ClipSharing implements ClipShare {
         const err = toAppError(e);
         this.log.warn('team.publish.failed', { clipId, kind: err.kind, message: err.message });
         // Held back by the server's write budget: sent again once it holds the write, not at the next reconnection.
+        // A one-off retry after the server's hint, not periodic work: no round of the scheduler.
         if (err.kind === 'rate_limit' && !this.stopped) {
           const t = setTimeout(() => !this.stopped && this.indexed(clipId), Math.max(1000, err.retryAfterMs ?? 1000));
           t.unref?.();
