@@ -210,6 +210,7 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
       profile: pipeline.pipeline.profile,
       cacheDir: paths.cacheDir,
       remote: n.remote,
+      share: () => team?.share() ?? null,
       logger,
     }),
     ...createPlaybackHandlers({ ...playbackFacts, clipFile: clipFiles.check, streams }),
