@@ -31,6 +31,7 @@ import { createCollectionsModule } from './collections/collections-module';
 import { createSearchModule, searchServiceBinding } from './search/search-module';
 import type { RemoteAccess } from './remote/remote-input';
 import { createRemoteClipStream, type RemoteClipStream } from './remote/remote-clip-stream';
+import { remoteUrlRefusal } from './remote/remote-url-policy';
 import type { TeamSettings } from './team/seat/team-settings';
 import type { TeamRuntime } from './team-port';
 import { createTeamRuntime } from './team/team-runtime';
@@ -213,7 +214,7 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
       share: () => team?.share() ?? null,
       logger,
     }),
-    ...createPlaybackHandlers({ ...playbackFacts, clipFile: clipFiles.check, streams }),
+    ...createPlaybackHandlers({ ...playbackFacts, clipFile: clipFiles.check, streams, addressRefusal: (url) => remoteUrlRefusal(url, n.remote().policy) }),
     ...createFilesHandlers(clipFiles.check, n.desktop, async (clipId) => {
       const poster = posterPathOf(db, clipId);
       const bytes = poster ? await readUnder(paths.thumbsDir, poster, MAX_DRAG_ICON) : null;

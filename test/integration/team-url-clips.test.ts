@@ -19,7 +19,8 @@ const FLOWER = mediaFile('mdn_flower.mp4');
  * the service's reading of it with its poster and filmstrip. Seat B, which has no file of it (there is
  * none), lists it at its address: poster, shots, the service's tags, search and A's keyword work from
  * the team's results, with nothing sent to the service by B; it plays through B's own reader of
- * addresses, as B's own URL clips do (main's relay, range requests answered with the address's bytes).
+ * addresses, as B's own URL clips do (main's relay, range requests answered with the address's bytes),
+ * and where B's rules do not read the address it is listed away, saying where it lives and why.
  * Real PostgreSQL, each seat with its own login; the emulator and a review server over real HTTP.
  */
 describeWithPostgres('team library: a clip added by URL on one seat arrives on the others', () => {
@@ -121,5 +122,21 @@ describeWithPostgres('team library: a clip added by URL on one seat arrives on t
     expect(part.status).toBe(206);
     expect(Buffer.from(await part.arrayBuffer()).equals(file.subarray(100, 1100))).toBe(true);
     expect(review.requests.length).toBeGreaterThan(served);
+
+    // A seat whose rules do not read that address (started without --allow-loopback-urls: A's review
+    // server is on A's machine) lists it all the same, away, saying where it lives and why; it reads nothing.
+    await b.close();
+    const strict = await startWebApp({ dataDir: path.join(tmp.dir, 'data-B'), rendererDir: path.join(tmp.dir, 'renderer'), teamLeaseMs: 6000 });
+    apps.B = strict;
+    const before = review.requests.length;
+    const away = await callOk<{ source: string; offline: boolean; why: string | null }>(strict.core, 'playback.get', { clipId: onB.id });
+    expect(away).toMatchObject({ source: 'none', offline: true });
+    expect(away.why).toContain(url);
+    expect(away.why).toMatch(/does not read: .*this computer/);
+    const cards = await callOk<{ sources: { clipId: number; source: string; offline: boolean }[] }>(strict.core, 'playback.sources', { clipIds: [onB.id] });
+    expect(cards.sources).toEqual([expect.objectContaining({ clipId: onB.id, source: 'none', offline: true })]);
+    expect((await fetch(`${strict.server.url}/media/clip/${onB.id}`, { headers: { 'x-reelscout-token': strict.server.token, range: 'bytes=0-99' } })).ok).toBe(false);
+    expect(review.requests.length).toBe(before);
+    expect((await callOk<ClipSummary>(strict.core, 'library.get', { clipId: onB.id })).sourceUrl).toBe(url);
   }, 240_000);
 });
