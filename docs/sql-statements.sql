@@ -1679,12 +1679,17 @@ SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1;
 UPDATE team.seats SET feed_read_to = least(pg_snapshot_xmin($2::pg_snapshot), pg_snapshot_xmin(pg_current_snapshot())), feed_read_at = now(), last_seen_at = now()
 WHERE seat_id = $1;
 
--- ===== src-main/core/team/server/team-clip-store.ts (5)
+-- ===== src-main/core/team/server/team-clip-store.ts (8)
 -- made
 INSERT INTO team.clips (fingerprint, size_bytes, file_name, created_by) VALUES ($1, $2, $3, $4)
 ON CONFLICT (fingerprint) DO NOTHING RETURNING id;
 -- found
 SELECT id FROM team.clips WHERE fingerprint = $1;
+-- made
+INSERT INTO team.clips (source_url, file_name, created_by) VALUES ($1, $2, $3)
+ON CONFLICT (source_url) DO NOTHING RETURNING id;
+-- found
+SELECT id FROM team.clips WHERE source_url = $1;
 -- recordTeamClipLocation
 INSERT INTO team.clip_locations (clip_id, root_key, rel_path, seen_by) VALUES ($1, $2, $3, $4)
 ON CONFLICT (clip_id, root_key, rel_path) DO UPDATE SET seen_by = excluded.seen_by, seen_at = now();
@@ -1699,6 +1704,11 @@ SELECT t.root_key AS their_root, t.rel_path AS their_rel, o.root_key AS our_root
  FROM team.clip_locations o JOIN team.clip_locations t ON t.clip_id = o.clip_id AND t.id <> o.id
 WHERE o.seen_by = $1
 ORDER BY o.seen_at DESC LIMIT $2;
+-- r
+SELECT c.id, c.source_url, c.file_name
+ FROM team.clip_results r JOIN team.clips c ON c.id = r.clip_id
+WHERE r.profile_id = $1 AND c.source_url IS NOT NULL AND c.id > $2 AND ($3::bigint[] IS NULL OR c.id = ANY ($3))
+ORDER BY c.id LIMIT $4;
 
 -- ===== src-main/core/team/server/team-collection-store.ts (9)
 -- claimed
@@ -1919,7 +1929,7 @@ SELECT text_norm, vector FROM team.text_vectors WHERE model = $1 AND region = $2
 INSERT INTO team.text_vectors (text_norm, model, region, dim, vector, seat_id) VALUES ($1, $2, $3, $4, $5, $6)
 ON CONFLICT (text_norm, model, region) DO NOTHING;
 
--- ===== src-main/core/team/team-replica-store.ts (11)
+-- ===== src-main/core/team/team-replica-store.ts (12)
 -- r
 SELECT clip_id, team_clip_id, results_from, published_at FROM team_clips WHERE clip_id = ?;
 -- r
@@ -1935,6 +1945,8 @@ UPDATE team_clips SET results_from = ?, published_at = NULL WHERE clip_id = ?;
 UPDATE team_clips SET published_at = ?, results_from = NULL WHERE clip_id = ?;
 -- unlinkedClipIds
 SELECT id FROM clips WHERE fingerprint IS NOT NULL AND source_url IS NULL AND id NOT IN (SELECT clip_id FROM team_clips) ORDER BY id LIMIT ?;
+-- unlinkedUrlClipIds
+SELECT id FROM clips WHERE source_url IS NOT NULL AND indexed_at IS NOT NULL AND id NOT IN (SELECT clip_id FROM team_clips) ORDER BY id LIMIT ?;
 -- unpublishedClipIds
 SELECT t.clip_id FROM team_clips t JOIN clips c ON c.id = t.clip_id
 WHERE t.results_from IS NULL AND t.published_at IS NULL AND c.indexed_at IS NOT NULL AND c.indexed_profile = ?

@@ -31,6 +31,7 @@ import { createSearchModule, searchServiceBinding } from './search/search-module
 import type { RemoteAccess } from './remote/remote-input';
 import { createRemoteClipStream, type RemoteClipStream } from './remote/remote-clip-stream';
 import type { TeamOptInHandlers, TeamRoom, TeamRuntime } from './team-port';
+import { remoteUrlRefusal } from './remote/remote-url-policy';
 import { createPeopleModule } from './people/people-module';
 
 /** What the app builds on one open catalog (catalog-session.ts rebuilds it when the catalog changes). */
@@ -207,9 +208,10 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
       profile: pipeline.pipeline.profile,
       cacheDir: paths.cacheDir,
       remote: n.remote,
+      share: () => team?.share() ?? null,
       logger,
     }),
-    ...createPlaybackHandlers({ ...playbackFacts, clipFile: clipFiles.check, streams }),
+    ...createPlaybackHandlers({ ...playbackFacts, clipFile: clipFiles.check, streams, addressRefusal: (url) => remoteUrlRefusal(url, n.remote().policy) }),
     ...createFilesHandlers(clipFiles.check, n.desktop, async (clipId) => {
       const poster = posterPathOf(db, clipId);
       const bytes = poster ? await readUnder(paths.thumbsDir, poster, MAX_DRAG_ICON) : null;

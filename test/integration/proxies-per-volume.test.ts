@@ -41,7 +41,7 @@ describe('viewing proxies per drive', () => {
   fs.mkdirSync(cacheDir);
   // No clip here plays from a preview stream: streams are not asked for.
   const streams = { open: async () => new AppError('invalid', 'no stream'), stop: async () => undefined, dispose: async () => undefined };
-  const handlers = createPlaybackHandlers({ db, cacheDir, clipFile: async () => undefined as never, proxyPolicy: () => forAll, volumeProxiesChanged: () => changed++, platform: 'linux', streams });
+  const handlers = createPlaybackHandlers({ db, cacheDir, clipFile: async () => undefined as never, proxyPolicy: () => forAll, volumeProxiesChanged: () => changed++, platform: 'linux', streams, addressRefusal: () => null });
   const missing = () => clipsMissingProxies(db, forAll, 'linux').sort((x, y) => x - y);
 
   it('follows the choice for all until a drive has its own', async () => {

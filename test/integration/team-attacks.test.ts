@@ -6,7 +6,8 @@ import { publishClipResults } from '../../src-main/core/team/server/clip-results
 import { recordTeamTask, recordTeamUpload } from '../../src-main/core/team/server/journal-store';
 import { MIGRATION_LOCK_KEY } from '../../src-main/core/team/server/migration-store';
 import { joinSeat } from '../../src-main/core/team/server/seat-store';
-import { adoptTeamClip, recordTeamClipLocation } from '../../src-main/core/team/server/team-clip-store';
+import { adoptTeamClip, adoptTeamUrlClip, recordTeamClipLocation } from '../../src-main/core/team/server/team-clip-store';
+import { AppError } from '../../src-shared/errors';
 import { claimCollectionUpload, publishCollectionMember } from '../../src-main/core/team/server/team-collection-store';
 import { lookAtClipJob, renewTeamLeases, type ClaimedTeamJob } from '../../src-main/core/team/server/team-job-store';
 import { upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange } from '../../src-main/core/team/server/team-marks-store';
@@ -38,6 +39,8 @@ describeWithPostgres('team library: a seat with its own credentials cannot touch
   const B = randomUUID();
   let clipB = 0; // B holds its job
   let clipFree = 0; // nobody holds its job
+  let urlClipB = 0; // a clip B added by URL
+  const URL_B = 'https://cdn.example/reviews/B%20take.mp4?sig=b';
   let jobB: ClaimedTeamJob;
   const rangeB = randomUUID();
   const personB = randomUUID();
@@ -116,6 +119,9 @@ describeWithPostgres('team library: a seat with its own credentials cannot touch
     if (look.kind !== 'claimed') throw new Error(`B did not claim its clip: ${look.kind}`);
     jobB = look.job;
     await b.query("INSERT INTO team.jobs (clip_id, stage) VALUES ($1, 'analysis')", [clipFree]);
+    const byUrl = await adoptTeamUrlClip(b, { sourceUrl: URL_B, fileName: 'B take.mp4', seatId: B });
+    if (byUrl instanceof AppError) throw byUrl;
+    urlClipB = byUrl.id;
     await upsertTeamRange(b, rangeOfB());
     await upsertTeamKeyword(b, { clipId: clipB, rangeId: null, norm: 'beach', display: 'Beach', added: stampB(), removed: null });
     await upsertTeamClipMark(b, { clipId: clipB, rating: { value: 'favorite', stamp: stampB() } });
@@ -296,6 +302,41 @@ describeWithPostgres('team library: a seat with its own credentials cannot touch
     const pulled = await pullTeamChanges(b, cursor);
     expect(pulled.changes).toEqual([]);
     expect(await ofB()).toEqual(before);
+  });
+
+  it('URL clips: A writes only a plain web address, and only in a clip row of its own', async () => {
+    const addAs = (seat: string, url: string) => (c: pg.Client) => c.query('INSERT INTO team.clips (source_url, file_name, created_by) VALUES ($1, $2, $3)', [url, 'x.mp4', seat]);
+    const unsafe = /violates check constraint "clips_source_url_safe"/;
+    await refused('a javascript: address', addAs(A, 'javascript:alert(document.cookie)'), unsafe);
+    await refused('a file: address', addAs(A, 'file:///etc/passwd'), unsafe);
+    await refused('a data: address', addAs(A, 'data:video/mp4;base64,AAAA'), unsafe);
+    await refused('credentials in the address', addAs(A, 'https://editor:hunter2@cdn.example/a.mp4'), unsafe);
+    await refused('a user in the address (one host shown, another read)', addAs(A, 'https://cdn.example@evil.example/a.mp4'), unsafe);
+    await refused('a newline in the address', addAs(A, 'https://cdn.example/a.mp4\nforged log line'), unsafe);
+    await refused('a backslash in the address', addAs(A, 'https://cdn.example\\@evil.example/a.mp4'), unsafe);
+    await refused('a 3 MB address', addAs(A, `https://cdn.example/${'a'.repeat(3 * 1024 * 1024)}`), unsafe);
+    await refused('an address over 2048 bytes', addAs(A, `https://cdn.example/${'a'.repeat(2048)}`), unsafe);
+    await refused('a URL clip in B\'s name', addAs(B, 'https://cdn.example/mine.mp4'), /created_by is seat .*, but this session is seat/);
+    await refused('rewrite the address of B\'s clip', (c) => c.query("UPDATE team.clips SET source_url = 'https://evil.example/x.mp4' WHERE id = $1", [urlClipB]), /permission denied for table clips/);
+    await refused(
+      'take B\'s address by upsert',
+      (c) => c.query("INSERT INTO team.clips (source_url, file_name, created_by) VALUES ($1, 'evil.mp4', $2) ON CONFLICT (source_url) DO UPDATE SET file_name = excluded.file_name, created_by = excluded.created_by", [URL_B, A]),
+      /permission denied for table clips/,
+    );
+    await refused('give B\'s file clip an address', (c) => c.query("UPDATE team.clips SET fingerprint = NULL, source_url = 'https://evil.example/x.mp4' WHERE id = $1", [clipB]), /permission denied for table clips/);
+    await refused('delete B\'s URL clip to add it again', (c) => c.query('DELETE FROM team.clips WHERE id = $1', [urlClipB]), /permission denied for table clips/);
+    await refused('results for B\'s URL clip', (c) => c.query("INSERT INTO team.clip_results (clip_id, profile_id, model, region, shots, segment_count, published_by) VALUES ($1, 'url', 'm', 'asia', '[]', 0, $2)", [urlClipB, A]), /holds no job of clip/);
+    // The app's own store checks before it sends: a bad address never reaches the server.
+    const bad = await adoptTeamUrlClip(a, { sourceUrl: 'javascript:alert(1)', fileName: 'x', seatId: A });
+    expect(bad).toBeInstanceOf(AppError);
+    expect((bad as AppError).kind).toBe('invalid');
+    // A's own address is A's clip (found again when added again); B's address stays B's clip.
+    const mine = await adoptTeamUrlClip(a, { sourceUrl: 'https://cdn.example/reviews/A001.mp4', fileName: 'A001.mp4', seatId: A });
+    if (mine instanceof AppError) throw mine;
+    expect(mine.created).toBe(true);
+    expect(await adoptTeamUrlClip(a, { sourceUrl: 'https://cdn.example/reviews/A001.mp4', fileName: 'A001.mp4', seatId: A })).toEqual({ id: mine.id, created: false });
+    expect(await adoptTeamUrlClip(a, { sourceUrl: URL_B, fileName: 'other.mp4', seatId: A })).toEqual({ id: urlClipB, created: false });
+    expect((await admin.query('SELECT source_url, file_name, created_by FROM team.clips WHERE id = $1', [urlClipB])).rows).toEqual([{ source_url: URL_B, file_name: 'B take.mp4', created_by: B }]);
   });
 
   it('A still does its own work through the app\'s stores: claim, renew, publish for its job, its marks, its journal', async () => {

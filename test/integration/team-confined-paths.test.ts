@@ -121,6 +121,7 @@ describeWithPostgres('team library: a clip\'s place on a share is confined when 
       retryEveryMs: 50,
       importFiles: async (paths) => imported.push(paths),
       placeAway: async (teamClipId, entry) => (placed.push([teamClipId, entry.rootKey, entry.relPath]), null),
+      placeUrl: async () => null,
     });
     arrivals.start();
     // The clips refused are looked for again at every retry: several looks, one log line each.

@@ -71,8 +71,15 @@ describe('what the viewer plays', () => {
     expect(playbackSource({ ...base, native: { ok: false, why: 'the player does not decode ProRes' } })).toMatchObject({ source: 'none', proxy: 'none', why: 'the player does not decode ProRes' });
     expect(playbackSource({ ...base, reachable: false, unreachableWhy: 'gone' })).toMatchObject({ source: 'none', offline: true, proxy: 'none', why: 'gone' });
   });
-  it('a clip added by URL plays from its address', () => {
-    expect(playbackSource({ ...base, remote: true, reachable: false, native: { ok: false, why: 'x' } })).toMatchObject({ source: 'original', offline: false });
+  it('a clip added by URL plays from its address, unless this workstation does not read that address', () => {
+    expect(playbackSource({ ...base, remote: true, native: { ok: false, why: 'x' } })).toMatchObject({ source: 'original', offline: false, why: null });
+    // Added by another seat of the team, at an address this seat's rules refuse: away, saying why.
+    expect(playbackSource({ ...base, remote: true, reachable: false, unreachableWhy: 'a.mp4 lives at http://127.0.0.1/a.mp4, which this workstation does not read' })).toMatchObject({
+      source: 'none',
+      offline: true,
+      proxy: 'none',
+      why: 'a.mp4 lives at http://127.0.0.1/a.mp4, which this workstation does not read',
+    });
   });
 });
 

@@ -7,7 +7,7 @@ export interface PlaybackInputs {
   reachable: boolean;
   /** Why it is not, in the editor's words (null when reachable). */
   unreachableWhy: string | null;
-  /** A clip added by URL: main streams it from its address, there is no file nor proxy. */
+  /** A clip added by URL: main streams it from its address (reachable: this workstation's rules read it), there is no file nor proxy. */
   remote: boolean;
   /** Frames of the proxy made from the current content, null without one. */
   proxyFrames: number | null;
@@ -23,8 +23,8 @@ export interface PlaybackInputs {
  */
 export function playbackSource(i: PlaybackInputs): Playback {
   const proxy: Playback['proxy'] = i.proxyFrames !== null ? 'ready' : i.proxyPending ? 'pending' : 'none';
-  const base = { offline: !i.remote && !i.reachable, proxy, proxyFrames: i.proxyFrames };
-  if (i.remote || (i.reachable && i.native.ok)) return { ...base, source: 'original', why: null };
+  const base = { offline: !i.reachable, proxy, proxyFrames: i.proxyFrames };
+  if (i.reachable && (i.remote || i.native.ok)) return { ...base, source: 'original', why: null };
   const why = i.reachable ? (i.native.ok ? null : i.native.why) : i.unreachableWhy;
   if (i.proxyFrames !== null) return { ...base, source: 'proxy', why };
   // Its proxy to come and the original there: a preview stream of the stretch watched meanwhile.

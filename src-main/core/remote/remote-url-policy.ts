@@ -74,6 +74,22 @@ const hostOf = (u: URL) => u.hostname.replace(/^\[|\]$/g, '');
 const isLocalName = (host: string) => /^localhost\.?$/i.test(host) || /\.localhost\.?$/i.test(host);
 
 /**
+ * Why this workstation does not read `url` under `policy` (its scheme, a user name in it, its host
+ * literally this computer or a private network), or null when it may try: what playback says of a
+ * clip added by URL, here or by another seat of the team, before reading it. Names are checked again
+ * when connecting, as for every read.
+ */
+export function remoteUrlRefusal(url: string, policy: RemoteUrlPolicy): string | null {
+  try {
+    checkRemoteUrl(url, policy);
+    return null;
+  } catch (e) {
+    if (e instanceof AppError) return e.message;
+    throw e;
+  }
+}
+
+/**
  * The address as main will read it, or `invalid` with the reason. Names are checked again on
  * every connection (remote-fetch.ts resolves them and checks each address), so a name that
  * resolves to this machine or a private network is refused there.

@@ -2,10 +2,13 @@ import type { serviceActionsMethods } from '../../../src-shared/contract/service
 import { AppError } from '../../../src-shared/errors';
 import type { EventBus } from '../rpc/event-bus';
 import type { HandlersFor } from '../rpc/handlers';
+import type { ClipShare } from '../team-port';
 import { addByUrl, addUrlLimitMs, type AddByUrlDeps } from './add-by-url';
 import { tagRangeNow, type TagRangeDeps } from './tag-range-now';
 
-export function createServiceActionsHandlers(d: AddByUrlDeps & TagRangeDeps & { events: EventBus; signal: AbortSignal }): HandlersFor<typeof serviceActionsMethods> {
+export function createServiceActionsHandlers(
+  d: AddByUrlDeps & TagRangeDeps & { events: EventBus; signal: AbortSignal; /** The team's share while joined: a clip added here reaches the other seats. */ share: () => ClipShare | null },
+): HandlersFor<typeof serviceActionsMethods> {
   // Add by URL calls running under a name the renderer gave them: its Cancel aborts that one.
   const attempts = new Map<string, AbortController>();
   return {
@@ -16,6 +19,8 @@ export function createServiceActionsHandlers(d: AddByUrlDeps & TagRangeDeps & { 
       try {
         const r = await addByUrl(d, url, name, AbortSignal.any([d.signal, own.signal]));
         d.events.emit('catalog.changed', { reason: 'addUrl', clipIds: [r.clipId] });
+        // Joined: its results (the service's reading of the address, poster and filmstrip) go to the team.
+        d.share()?.indexed(r.clipId);
         return r;
       } finally {
         if (attempt) attempts.delete(attempt);

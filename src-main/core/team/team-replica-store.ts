@@ -63,6 +63,13 @@ export function unlinkedClipIds(db: CatalogDb, limit: number): number[] {
     .all(limit) as number[];
 }
 
+/** Clips added by URL (Add by URL, here) and indexed, not linked to the team yet. */
+export function unlinkedUrlClipIds(db: CatalogDb, limit: number): number[] {
+  return statement(db, 'SELECT id FROM clips WHERE source_url IS NOT NULL AND indexed_at IS NOT NULL AND id NOT IN (SELECT clip_id FROM team_clips) ORDER BY id LIMIT ?')
+    .pluck()
+    .all(limit) as number[];
+}
+
 /** Linked clips indexed by this seat itself whose results have not gone to the team. */
 export function unpublishedClipIds(db: CatalogDb, profileId: string, limit: number): number[] {
   return statement(

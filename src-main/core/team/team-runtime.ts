@@ -119,6 +119,11 @@ export function createTeamRuntime(o: TeamRuntimeOptions): TeamRuntime {
         if (clipId !== null) o.events.emit('catalog.changed', { reason: 'team', clipIds: [clipId] });
         return clipId;
       },
+      placeUrl: async (teamClipId, clip) => {
+        const clipId = await sharing.placeUrlClip(teamClipId, clip);
+        if (clipId !== null) o.events.emit('catalog.changed', { reason: 'team', clipIds: [clipId] });
+        return clipId;
+      },
       logger: o.logger,
     });
     const marks = new TeamMarksSync({ db: () => o.db, link: seat, scheduler, events: o.events, logger: o.logger });

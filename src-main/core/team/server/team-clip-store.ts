@@ -1,12 +1,14 @@
 import type { ClientBase } from 'pg';
+import { z } from 'zod';
 import { AppError } from '../../../../src-shared/errors';
 import type { LocationPair, ShareLocation } from '../rules/root-map';
 import { sharedPathProblem } from '../rules/shared-path';
+import { sourceUrlProblem, teamSourceUrl } from '../rules/source-url';
 import { clipToBytes, TEAM_BOUNDS } from '../rules/team-bounds';
 
 /**
  * The one owner of `team.clips` and `team.clip_locations`: a clip is its content fingerprint, found
- * at any number of places on the team's shares.
+ * at any number of places on the team's shares, or the address it was added by (Add by URL).
  */
 
 export interface TeamClipInput {
@@ -29,6 +31,24 @@ export async function adoptTeamClip(client: ClientBase, c: TeamClipInput): Promi
   );
   if (made.rows[0]) return { id: Number(made.rows[0].id), created: true };
   const found = await client.query<{ id: string }>('SELECT id FROM team.clips WHERE fingerprint = $1', [c.fingerprint]);
+  return { id: Number(found.rows[0]!.id), created: false };
+}
+
+/**
+ * The team's clip for this address (a clip added by URL): made by the first seat that adds it, found
+ * by every other. An address that is not a plain web address is not written (the server would refuse
+ * it too, team migration 0013): refused as a value, the clip stays this seat's alone.
+ */
+export async function adoptTeamUrlClip(client: ClientBase, c: { sourceUrl: string; fileName: string; seatId: string }): Promise<{ id: number; created: boolean } | AppError> {
+  const problem = sourceUrlProblem(c.sourceUrl);
+  if (problem) return new AppError('invalid', `the address of this clip is not shared with the team (${problem}): ${JSON.stringify(c.sourceUrl.slice(0, 200))}`);
+  const made = await client.query<{ id: string }>(
+    `INSERT INTO team.clips (source_url, file_name, created_by) VALUES ($1, $2, $3)
+     ON CONFLICT (source_url) DO NOTHING RETURNING id`,
+    [c.sourceUrl, clipToBytes(c.fileName, TEAM_BOUNDS.fileName), c.seatId],
+  );
+  if (made.rows[0]) return { id: Number(made.rows[0].id), created: true };
+  const found = await client.query<{ id: string }>('SELECT id FROM team.clips WHERE source_url = $1', [c.sourceUrl]);
   return { id: Number(found.rows[0]!.id), created: false };
 }
 
@@ -59,7 +79,8 @@ export interface PublishedTeamClip {
 
 /**
  * Clips with results for the profile, by id: after `afterId` (a page of the whole library), or only
- * `ids` (the feed's latest). Clips added by URL are left out: they have no place on a share.
+ * `ids` (the feed's latest). Clips added by URL are left out: they have no place on a share
+ * (`publishedUrlClips` lists them).
  */
 export async function publishedTeamClips(
   client: ClientBase,
@@ -89,4 +110,40 @@ export async function locationPairs(client: ClientBase, seatId: string, limit: n
     [seatId, limit],
   );
   return r.rows.map((row) => ({ theirs: { rootKey: row.their_root, relPath: row.their_rel }, ours: { rootKey: row.our_root, relPath: row.our_rel } }));
+}
+
+/** A clip added by URL that the team has results for: where it comes from, and the name it was added under. */
+export interface PublishedUrlClip {
+  id: number;
+  sourceUrl: string;
+  fileName: string;
+}
+
+/** Another seat's row, read at the border: its address passes the same rules it was written by. */
+const urlClipRow = z.object({ id: z.string(), source_url: teamSourceUrl, file_name: z.string() });
+
+/**
+ * Clips added by URL with results for the profile (the service's reading of the address,
+ * library/remote-clips.ts URL_PROFILE_ID), paged or by id as `publishedTeamClips`. A row whose address
+ * fails the rules (written by hand before team migration 0013) is left out; `refused` counts them.
+ */
+export async function publishedUrlClips(
+  client: ClientBase,
+  q: { profileId: string; afterId?: number; ids?: readonly number[]; limit: number },
+): Promise<{ clips: PublishedUrlClip[]; refused: number[]; lastId: number | null }> {
+  const r = await client.query<{ id: string; source_url: string; file_name: string }>(
+    `SELECT c.id, c.source_url, c.file_name
+       FROM team.clip_results r JOIN team.clips c ON c.id = r.clip_id
+      WHERE r.profile_id = $1 AND c.source_url IS NOT NULL AND c.id > $2 AND ($3::bigint[] IS NULL OR c.id = ANY ($3))
+      ORDER BY c.id LIMIT $4`,
+    [q.profileId, q.afterId ?? 0, q.ids ? q.ids.map(String) : null, q.limit],
+  );
+  const clips: PublishedUrlClip[] = [];
+  const refused: number[] = [];
+  for (const row of r.rows) {
+    const ok = urlClipRow.safeParse(row);
+    if (ok.success) clips.push({ id: Number(ok.data.id), sourceUrl: ok.data.source_url, fileName: ok.data.file_name });
+    else refused.push(Number(row.id));
+  }
+  return { clips, refused, lastId: r.rows.length > 0 ? Number(r.rows.at(-1)!.id) : null };
 }

@@ -3,7 +3,7 @@ import { AppError, toAppError } from '../../../../src-shared/errors';
 import type { CatalogDb } from '../../catalog/open-catalog';
 import { candidateLocations, learnRootMap, rootKeyOf, type RootRule } from '../rules/root-map';
 import { sharedPathProblem } from '../rules/shared-path';
-import { locationPairs, publishedTeamClips, type PublishedTeamClip } from '../server/team-clip-store';
+import { locationPairs, publishedTeamClips, publishedUrlClips, type PublishedTeamClip, type PublishedUrlClip } from '../server/team-clip-store';
 import type { SeatRound, SeatScheduler } from '../seat/seat-scheduler';
 import type { TeamLink } from '../seat/team-link';
 import { localClipOfTeamClip } from '../team-replica-store';
@@ -13,6 +13,7 @@ import { joinOnVolume } from '../../library/clip-paths';
 import { fingerprintOf } from '../../library/fingerprint';
 import { clipsWithContent } from '../../library/clip-place-store';
 import { pathOf } from '../../library/clip-store';
+import { nameFromUrl, URL_PROFILE_ID } from '../../library/remote-clips';
 import type { TeamShareEntry } from '../../library/team-share-entries';
 import { connectedDrives } from '../../library/volume-store';
 
@@ -26,6 +27,8 @@ import { connectedDrives } from '../../library/volume-store';
  * billed again. A clip whose file this seat cannot reach (a share it has not mounted, or mounted at a
  * root it has no clip of yet, or a place refused) is listed as an offline entry (team-share-entries.ts),
  * counted for Settings and looked for again later: found, its import moves the entry onto the file.
+ * A clip another seat added by URL has no file to look for: it is listed at its address, as this
+ * seat's own URL clips are (`placeUrl`), with the team's results of the service's reading of it.
  */
 
 export interface TeamClipArrivalsOptions {
@@ -41,6 +44,8 @@ export interface TeamClipArrivalsOptions {
    * `placeAway`); its id, or null when the team has no results of it for this seat's profile.
    */
   placeAway: (teamClipId: number, entry: Omit<TeamShareEntry, 'durationS'>) => Promise<number | null>;
+  /** A clip another seat added by URL listed here at its address (team/syncs/clip-sharing.ts `placeUrlClip`). */
+  placeUrl: (teamClipId: number, clip: PublishedUrlClip & { name: string }) => Promise<number | null>;
   /** Clips not found here are looked for again this often (a share mounted meanwhile, a root learned). */
   retryEveryMs?: number;
   logger?: Logger;
@@ -148,13 +153,37 @@ export class TeamClipArrivals {
     for (let after = 0; !this.stopped; ) {
       const page = await this.o.link.withClient((c) => publishedTeamClips(c, { profileId: this.o.profileId, afterId: after, limit: PAGE }));
       await this.arrive(page);
-      if (page.length < PAGE) return;
+      if (page.length < PAGE) break;
       after = page.at(-1)!.id;
+    }
+    for (let after = 0; !this.stopped; ) {
+      const page = await this.o.link.withClient((c) => publishedUrlClips(c, { profileId: URL_PROFILE_ID, afterId: after, limit: PAGE }));
+      await this.arriveAtAddresses(page);
+      if (page.lastId === null || page.clips.length + page.refused.length < PAGE) return;
+      after = page.lastId;
     }
   }
 
   private async look(q: { ids: number[] }): Promise<void> {
     await this.arrive(await this.o.link.withClient((c) => publishedTeamClips(c, { profileId: this.o.profileId, ids: q.ids, limit: q.ids.length })));
+    await this.arriveAtAddresses(await this.o.link.withClient((c) => publishedUrlClips(c, { profileId: URL_PROFILE_ID, ids: q.ids, limit: q.ids.length })));
+  }
+
+  /**
+   * Clips other seats added by URL, not in this catalog yet, listed at their addresses. A row whose
+   * address the rules refuse (team/rules/source-url.ts; written by hand before team migration 0013)
+   * is not catalogued, and said once.
+   */
+  private async arriveAtAddresses(page: Awaited<ReturnType<typeof publishedUrlClips>>): Promise<void> {
+    for (const id of page.refused) {
+      if (this.refusalsSaid.has(`${id}:unsafe_url`)) continue;
+      this.refusalsSaid.add(`${id}:unsafe_url`);
+      this.log.warn('team.arrivals.refused', { teamClipId: id, reason: 'unsafe_url' });
+    }
+    for (const clip of page.clips) {
+      if (this.stopped) return;
+      if (localClipOfTeamClip(this.o.db, clip.id) === null) await this.o.placeUrl(clip.id, { ...clip, name: urlClipName(clip) });
+    }
   }
 
   private async lookAgain(): Promise<void> {
@@ -219,6 +248,11 @@ export function entryOf(clip: PublishedTeamClip): Omit<TeamShareEntry, 'duration
     sizeBytes: clip.sizeBytes,
     fingerprint: clip.fingerprint,
   };
+}
+
+/** The name a clip added by URL is listed under: the one it was added with, unless it is not a plain file name (then the address's). */
+export function urlClipName(clip: PublishedUrlClip): string {
+  return clip.fileName !== '' && !clip.fileName.includes('/') && sharedPathProblem(clip.fileName) === null ? clip.fileName : nameFromUrl(clip.sourceUrl);
 }
 
 /** Why something at a place a seat was pointed to was not taken as the team's clip. */

@@ -1,16 +1,11 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { AppError, toAppError } from '../../../../src-shared/errors';
 import type { CatalogDb } from '../../catalog/open-catalog';
 import { clipsWithContent } from '../../library/clip-place-store';
 import { catalogueTeamShareEntry, type TeamShareEntry } from '../../library/team-share-entries';
-import { getClipRow } from '../../library/clip-store';
-import { thumbnailDir } from '../../library/clip-paths';
-import { shotFacts, shotsOfClip } from '../../library/shot-store';
-import { thumbnailsOf } from '../../library/thumbnail-store';
-import { publishClipResults, readClipResults, type ClipResults, type PublishOutcome, type PublishedAnalysis, type PublishedThumbnail } from '../server/clip-results-store';
-import { loadShotAnalysis, type StoredShotAnalysis } from '../../analysis/analysis-store';
-import { adoptTeamClip, recordTeamClipLocation } from '../server/team-clip-store';
+import { catalogueTeamUrlClip, URL_PROFILE_ID } from '../../library/remote-clips';
+import { getClipRow, pathOf } from '../../library/clip-store';
+import { publishClipResults, readClipResults, type ClipResults, type PublishOutcome } from '../server/clip-results-store';
+import { adoptTeamClip, adoptTeamUrlClip, recordTeamClipLocation, type PublishedUrlClip } from '../server/team-clip-store';
 import { rootKeyOf } from '../rules/root-map';
 import { lookAtClipJob, reapExpiredTeamLeases, type TeamLease } from '../server/team-job-store';
 import { recordTeamTask, recordTeamUpload, teamTasks, teamUploadKeys } from '../server/journal-store';
@@ -18,11 +13,12 @@ import type { TensorService } from '../../tensors/chunk-upload';
 import type { KeptLease, LeaseKeeper } from '../seat/lease-keeper';
 import type { SeatRound, SeatScheduler } from '../seat/seat-scheduler';
 import type { TeamLink } from '../seat/team-link';
-import { clipIndexedWith, linkTeamClip, localClipOfTeamClip, notePublished, teamLinkOf, unlinkedClipIds, unpublishedClipIds } from '../team-replica-store';
+import { clipIndexedWith, linkTeamClip, localClipOfTeamClip, notePublished, teamLinkOf, unlinkedClipIds, unlinkedUrlClipIds, unpublishedClipIds } from '../team-replica-store';
 import { silentLogger, type Logger } from '../../util/logger';
 import type { ClipShare, ShareDecision } from '../../team-port';
 import type { SegmentStore } from '../../pipeline/service-cache/segment-store';
 import { copyTeamResults } from './team-results-copy';
+import { ownResults } from './own-results';
 
 /**
  * A seat's share of a team library's indexing (docs/notes-team-library.md): each clip is decoded,
@@ -242,29 +238,59 @@ export class ClipSharing implements ClipShare {
    * team's results copied as for a clip this seat has (poster, tags, search, and the team's marks once
    * linked), indexed. Returns its id; null when the team has no results of it for this profile.
    */
-  async placeAway(teamClipId: number, entry: Omit<TeamShareEntry, 'durationS'>): Promise<number | null> {
-    const results = await this.o.link.withClient((c) => readClipResults(c, teamClipId, this.o.profileId));
+  placeAway(teamClipId: number, entry: Omit<TeamShareEntry, 'durationS'>): Promise<number | null> {
+    return this.place(teamClipId, this.o.profileId, (durationS) =>
+      // Imported meanwhile (the editor's drop, while the results were read): that clip is the team's, no entry.
+      clipsWithContent(this.o.db, entry.fingerprint, entry.sizeBytes).length > 0 ? null : catalogueTeamShareEntry(this.o.db, { ...entry, durationS }),
+    );
+  }
+
+  /**
+   * A clip another seat added by URL (team/syncs/clip-arrivals.ts) listed here as a URL clip of this
+   * seat's own: at its address (shown instead of a share's path, played and read through this seat's
+   * address rules), with the team's results of the service's reading of it (poster, tags, search,
+   * marks). Returns its id; null when the team has no results of it, or this seat added the address itself.
+   */
+  placeUrlClip(teamClipId: number, clip: PublishedUrlClip & { name: string }): Promise<number | null> {
+    return this.place(teamClipId, URL_PROFILE_ID, (durationS) => catalogueTeamUrlClip(this.o.db, { url: clip.sourceUrl, name: clip.name, durationS }));
+  }
+
+  /**
+   * A team clip with no file of it here, catalogued by `catalogue` (given where the team's shots end),
+   * linked to the team's clip and indexed with the team's results for the profile, in one transaction.
+   */
+  private async place(teamClipId: number, profileId: string, catalogue: (durationS: number | null) => number | null): Promise<number | null> {
+    const results = await this.o.link.withClient((c) => readClipResults(c, teamClipId, profileId));
     if (!results) return null;
     const { db } = this.o;
     const clipId = db.transaction(() => {
-      // Imported meanwhile (the editor's drop, while the results were read): that clip is the team's, no entry.
-      if (localClipOfTeamClip(db, teamClipId) !== null || clipsWithContent(db, entry.fingerprint, entry.sizeBytes).length > 0) return null;
-      const id = catalogueTeamShareEntry(db, { ...entry, durationS: results.shots.reduce<number | null>((end, s) => Math.max(end ?? 0, s.endS), null) });
+      if (localClipOfTeamClip(db, teamClipId) !== null) return null;
+      const id = catalogue(results.shots.reduce<number | null>((end, s) => Math.max(end ?? 0, s.endS), null));
       if (id === null) return null;
       linkTeamClip(db, id, teamClipId);
       this.adopt(id, results);
-      this.o.store.markIndexed(id, this.o.profileId);
+      this.o.store.markIndexed(id, profileId);
       return id;
     })();
     if (clipId !== null) this.o.linked?.(clipId);
     return clipId;
   }
 
-  /** The team clip of a local clip: found or made by fingerprint, its place recorded, the link kept. */
+  /**
+   * The team clip of a local clip: found or made by fingerprint, its place recorded, or by the address
+   * a clip added by URL comes from (refused: `invalid`, the clip stays this seat's alone); the link kept.
+   */
   private async linked(c: Parameters<Parameters<TeamLink['withClient']>[0]>[0], clipId: number): Promise<number> {
     const known = teamLinkOf(this.o.db, clipId);
     if (known) return known.teamClipId;
     const row = getClipRow(this.o.db, clipId);
+    if (row.source_url !== null) {
+      const team = await adoptTeamUrlClip(c, { sourceUrl: row.source_url, fileName: row.file_name, seatId: this.o.link.seatId });
+      if (team instanceof AppError) throw team;
+      linkTeamClip(this.o.db, clipId, team.id);
+      this.o.linked?.(clipId);
+      return team.id;
+    }
     if (!row.fingerprint) throw new AppError('invalid', `clip ${clipId} has no fingerprint yet: the team knows clips by content`);
     const team = await adoptTeamClip(c, { fingerprint: row.fingerprint, sizeBytes: row.size_bytes, fileName: row.file_name, seatId: this.o.link.seatId });
     await this.recordPlace(c, clipId, team.id);
@@ -289,24 +315,17 @@ export class ClipSharing implements ClipShare {
   }
 
   private async publish(clipId: number): Promise<void> {
-    const link = teamLinkOf(this.o.db, clipId);
+    const clip = pathOf(this.o.db, clipId);
+    if (!clip) return; // deleted meanwhile
+    const url = clip.sourceUrl;
+    // A clip added by URL has no analysis to link it before: it is linked when it is indexed.
+    const link = teamLinkOf(this.o.db, clipId) ?? (url !== null ? await this.linkUrlClip(clipId) : null);
     if (!link || link.resultsFrom !== null) return;
-    if (!clipIndexedWith(this.o.db, clipId, this.o.profileId)) return;
-    const { region, model } = this.o.identity();
-    const results: ClipResults = {
-      clipId: link.teamClipId,
-      profileId: this.o.profileId,
-      model,
-      region,
-      shots: shotsOfClip(this.o.db, clipId).map((s) => ({
-        ...shotFacts(s),
-        analysis: publishedAnalysisOf(loadShotAnalysis(this.o.db, s.id)),
-      })),
-      thumbnails: [],
-      segments: this.o.store.resultsOf(clipId, this.o.profileId),
-    };
-    if (results.segments.length === 0) return;
-    results.thumbnails = this.pictures(clipId);
+    // The service's reading of the address (Add by URL) is the same for every seat, whatever its own profile.
+    const profileId = url !== null ? URL_PROFILE_ID : this.o.profileId;
+    if (!clipIndexedWith(this.o.db, clipId, profileId)) return;
+    const results = ownResults(this.o, clipId, { teamClipId: link.teamClipId, profileId, ...this.o.identity() });
+    if (!results) return;
     const seat = this.o.link.seatId;
     const out = await this.o.link.withClient(async (c): Promise<PublishOutcome | 'elsewhere'> => {
       // Only the holder of a clip's job publishes its results (team migration 0011). A seat that did
@@ -315,7 +334,7 @@ export class ClipSharing implements ClipShare {
       const held = this.held.get(clipId)?.lease;
       const first = held ? await publishClipResults(c, seat, held, results) : null;
       if (first && (first.ok || first.refused === 'too-large')) return first;
-      const look = await lookAtClipJob(c, { seat, clipId: link.teamClipId, stage: SHARED_STAGE, profileId: this.o.profileId, leaseMs: this.leaseMs });
+      const look = await lookAtClipJob(c, { seat, clipId: link.teamClipId, stage: SHARED_STAGE, profileId, leaseMs: this.leaseMs });
       if (look.kind === 'published') return { ok: true, published: false };
       if (look.kind !== 'claimed') return 'elsewhere';
       return publishClipResults(c, seat, { id: look.job.id, token: look.job.token }, results);
@@ -329,19 +348,17 @@ export class ClipSharing implements ClipShare {
     this.log.info('team.results.published', { clipId, teamClipId: link.teamClipId, published: out.ok && out.published, segments: results.segments.length });
   }
 
-  /** The clip's posters and filmstrip as this seat's decode made them, with their bytes. */
-  private pictures(clipId: number): PublishedThumbnail[] {
-    const root = thumbnailDir(this.o.cacheDir);
-    return (thumbnailsOf(this.o.db, [clipId]).get(clipId) ?? []).flatMap((t) => {
-      // The preview lane's keyframe poster is each seat's own; the decode's set is what is shared.
-      if (t.kind === 'poster' && t.shot_id === null) return [];
-      try {
-        const image = fs.readFileSync(path.join(root, ...t.path.split('/')));
-        return [{ shotIdx: t.shot_idx, kind: t.kind, fileName: path.basename(t.path), width: t.width, height: t.height, frames: t.frames, timeS: t.time_s, image }];
-      } catch {
-        return []; // the cache was cleared: the other seats keep their own poster
-      }
-    });
+  /** A clip added by URL here, linked to the team's clip of its address; null when the address is not one the team keeps (logged). */
+  private async linkUrlClip(clipId: number) {
+    try {
+      await this.o.link.withClient((c) => this.linked(c, clipId));
+    } catch (e) {
+      const err = toAppError(e);
+      if (err.kind !== 'invalid') throw err;
+      this.log.warn('team.url.refused', { clipId, message: err.message });
+      return null;
+    }
+    return teamLinkOf(this.o.db, clipId);
   }
 
   /**
@@ -368,13 +385,10 @@ export class ClipSharing implements ClipShare {
             for (const id of ids) await this.linked(c, id);
           });
         }
-        for (const id of unpublishedClipIds(this.o.db, this.o.profileId, 10_000)) await this.publish(id);
+        // Clips added by URL are linked as they are published (one whose address the team refuses stays this seat's).
+        for (const id of unlinkedUrlClipIds(this.o.db, 10_000)) await this.publish(id);
+        for (const profileId of [this.o.profileId, URL_PROFILE_ID]) for (const id of unpublishedClipIds(this.o.db, profileId, 10_000)) await this.publish(id);
       })
       .catch((e) => this.log.debug('team.catchup.deferred', { message: toAppError(e).message }));
   }
-}
-
-function publishedAnalysisOf(a: StoredShotAnalysis | null): PublishedAnalysis | null {
-  if (!a) return null;
-  return { faceModel: a.faceModel, framesSampled: a.framesSampled, faces: a.faces, motion: a.motion, localTags: a.localTags.map(({ category, value, confidence, magnitude }) => ({ category, value, confidence, magnitude })) };
 }
