@@ -297,6 +297,10 @@ describe('playback of every codec, frame-exact', () => {
     const made = proxyOf(e.app.core.db, id)!;
     forgetProxy(e.app.core.db, id);
     fs.rmSync(path.join(cacheDir, made.file));
+    // The card says what the viewer will: a preview stream (the cards in view look again every 5 s).
+    await page.click('[data-nav="library"]');
+    const tag = page.locator(`.clip-card[data-clip-id="${id}"] [data-testid="clip-source"]`);
+    await expect.poll(() => tag.innerText().catch(() => ''), { timeout: 15_000 }).toBe('Preview stream');
     await openViewer(page, id);
     const badge = page.locator('[data-testid="viewer-source"]');
     expect(await badge.getAttribute('data-source')).toBe('stream');
