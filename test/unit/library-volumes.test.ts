@@ -62,6 +62,9 @@ describe('Linux volume identity', () => {
     expect(r.volumeFor('/tmp/x.mp4').key).toBe('tmpfs:/tmp');
     expect(r.volumeFor('/home/me/clips/b.mov').key).toBe('uuid:1234-ABCD#/clips');
     expect(r.volumeFor('/home/me/b.mov').key).toMatch(/^dev:.*vda$/);
+    // The root file system without a label of its own is named for what it is, not "/" (Settings' per-drive list).
+    expect(r.volumeFor('/home/me/b.mov').label).toBe('System disk');
+    expect(r.volumeFor('/tmp/x.mp4').label).toBe('tmp');
   });
 
   it('finds a card again when it is remounted elsewhere, and reports it offline when unplugged', () => {

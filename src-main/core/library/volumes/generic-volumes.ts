@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { VolumeInfo, VolumeResolver } from './volume-resolver';
+import { mountLabel, type VolumeInfo, type VolumeResolver } from './volume-resolver';
 
 /** Walks up until the device number changes: the last folder on the same device is the mount point. */
 export function mountPointByDevice(realPath: string): string {
@@ -33,7 +33,7 @@ export class DeviceWalkVolumeResolver implements VolumeResolver {
 
   volumeFor(realPath: string): VolumeInfo {
     const mp = mountPointByDevice(realPath);
-    return { key: `mount:${mp}`, mountPath: mp, label: path.basename(mp) || mp };
+    return { key: `mount:${mp}`, mountPath: mp, label: mountLabel(mp) };
   }
 
   locate(key: string): string | null {

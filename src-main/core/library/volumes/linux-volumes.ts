@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { mountFor, parseMountinfo, type MountEntry } from './mountinfo';
-import type { VolumeInfo, VolumeResolver } from './volume-resolver';
+import { mountLabel, type VolumeInfo, type VolumeResolver } from './volume-resolver';
 
 export interface LinuxVolumeOptions {
   mountinfoPath?: string;
@@ -76,12 +76,12 @@ export class LinuxVolumeResolver implements VolumeResolver {
     } else {
       key = `${m.fsType}:${m.mountPoint}${sub}`;
     }
-    return { key, mountPath: m.mountPoint, label: label ?? (path.basename(m.mountPoint) || m.mountPoint) };
+    return { key, mountPath: m.mountPoint, label: label ?? mountLabel(m.mountPoint) };
   }
 
   volumeFor(realPath: string): VolumeInfo {
     const m = mountFor(this.table().mounts, realPath);
-    if (!m) return { key: 'mount:/', mountPath: '/', label: '/' };
+    if (!m) return { key: 'mount:/', mountPath: '/', label: mountLabel('/') };
     return this.describe(m);
   }
 

@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 /** A drive, partition or network share as the catalog knows it. */
 export interface VolumeInfo {
   /** Identity that survives unplugging and replugging (filesystem UUID, label, volume serial...). */
@@ -16,4 +18,12 @@ export interface VolumeResolver {
   locate(key: string, lastMountPath: string): string | null;
   /** Forget cached mount tables (after an import, or when the OS reports a mount change). */
   refresh(): void;
+}
+
+/**
+ * What to call a mount with no label of its own: its folder's name, and the system disk (mounted
+ * at the root, where that name would be "/") so.
+ */
+export function mountLabel(mountPoint: string): string {
+  return mountPoint === '/' ? 'System disk' : path.basename(mountPoint) || mountPoint;
 }

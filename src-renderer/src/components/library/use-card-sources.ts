@@ -37,11 +37,12 @@ export function useCardSources(clipIds: readonly number[]): ReadonlyMap<number, 
   return sources;
 }
 
-/** The card's word for it: none for an original that plays (the usual case says nothing). */
+/** The card's word for it, the viewer's badge's (SourceBadge.tsx) in short: none for an original that plays (the usual case says nothing). */
 export function cardSourceTag(s: CardSource | undefined): { label: string; title: string; tone: string } | null {
   if (!s || s.source === 'original') return null;
   if (s.source === 'proxy') return { label: s.offline ? 'Proxy · offline' : 'Proxy', title: s.offline ? 'The original is offline: the viewer plays its proxy' : 'The viewer plays its proxy (the player cannot decode the original)', tone: s.offline ? 'offline' : 'proxy' };
+  if (s.source === 'stream') return { label: 'Preview stream', title: 'The viewer plays a preview stream made from the original; its proxy is made while it is indexed', tone: 'pending' };
   return s.proxy === 'pending'
-    ? { label: 'Proxy soon', title: s.source === 'stream' ? 'Its proxy is made while it is indexed; meanwhile the viewer plays a preview stream made from the original' : 'Its proxy is made while it is indexed', tone: 'pending' }
+    ? { label: 'Preparing proxy', title: 'Its proxy is made while it is indexed', tone: 'pending' }
     : { label: s.offline ? 'Offline' : 'No playback', title: s.offline ? 'The original is offline and has no proxy' : 'The player cannot decode it and it has no proxy', tone: 'none' };
 }

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
 import type { ClipDetail } from '../../../../src-shared/contract/library';
 import { clipFrameCount, frameToSeconds, secondsToFrame, type FrameRate } from '../../../../src-shared/timecode';
 import { startAudioGraph } from './LevelMeter';
-import { presentedFrame, reverseTarget } from './presented-frame';
+import { LOADING, nextPicture, presentedFrame, reverseTarget, seekSeconds, type PictureEvent, type PicturePhase } from './presented-frame';
 import { nextShuttle, STOPPED, type ShuttleEvent } from './shuttle';
 
 export interface Playback {
@@ -25,16 +25,19 @@ type FrameCallbackVideo = HTMLVideoElement & {
 
 /**
  * The <video> driven as an NLE's source monitor. The readout is the frame the browser presented,
- * never a clock: while playing, each presented frame's media time (`requestVideoFrameCallback`)
- * moves the playhead; on a stop, the picture left on screen is sought again by its own frame
- * number, so what is shown, what is read out and what I/O mark are one frame. Frame steps and
- * seeks put the playhead on the frame asked (the middle of its interval, so rounding never lands
- * on a neighbour) and the seek brings the picture there. Reverse play (browsers do not play
- * backwards) is a chain of exact seeks, each asked when the last picture landed, to the frame
- * the shuttle's speed has reached by then: every picture shown is a real frame at its place, as
- * many a second as the decoder can seek (a proxy's short keyframe interval keeps that high).
- * The playhead starts at the range the viewer was opened at; `src` changes when the viewer
- * switches between the original and the proxy, and the playhead stays on its frame.
+ * never a clock: `nextPicture` (presented-frame.ts) is the one place that moves it, fed with each
+ * presented frame's media time (`requestVideoFrameCallback`), the seeks asked and their `seeked`.
+ * While playing the readout follows each presented frame; on a stop it waits until the frames
+ * composited around the pause have reported, then seeks the last one presented exactly and judges
+ * the picture that seek presents (and any presented later): a wrong one is sought again at another
+ * time inside the frame, since Chromium elides a seek to where a paused element stands. Frame steps
+ * and seeks put the readout on the frame asked and the seek brings the picture there, judged the
+ * same way. Reverse play (browsers do not play backwards) is a chain of exact seeks, each asked
+ * when the last picture landed, to the frame the shuttle's speed has reached by then: every
+ * picture shown is a real frame at its place, as many a second as the decoder can seek (a proxy's
+ * short keyframe interval keeps that high). The playhead starts at the range the viewer was opened
+ * at; `src` changes when the viewer switches between the original and the proxy, and the playhead
+ * stays on its frame.
  */
 export function usePlayback(opts: {
   video: RefObject<HTMLVideoElement | null>;
@@ -59,8 +62,9 @@ export function usePlayback(opts: {
   }, []);
   const [speed, setSpeed] = useState(0);
   const shuttle = useRef(STOPPED);
-  /** The last presented frame's media time (null: none presented since the source was set). */
+  /** The last presented frame (null: none presented since the source was set). */
   const presented = useRef<number | null>(null);
+  const picture = useRef<PicturePhase>(LOADING);
 
   const lastFrame = useCallback(() => {
     const length = clip && rate ? clipFrameCount(clip, rate) : null;
@@ -70,46 +74,61 @@ export function usePlayback(opts: {
 
   /**
    * Seeks asked while one is in flight are coalesced (only the latest is sent when one lands), as
-   * scrubbing players do: a burst of seeks can wedge Chromium's decoder in "seeking" for good.
-   * `wanted` is where the paused picture must end up: every landing that is not there (a seek
-   * Chromium dropped under load, one asked between its end and its event) sends it again, a few
-   * times at most (a file shorter than its catalogued duration clamps the seek).
+   * scrubbing players do: a burst of seeks can wedge Chromium's decoder in "seeking" for good. The
+   * `seeked` of a seek that was overtaken so is not the picture machine's.
    */
-  const wanted = useRef<number | null>(null);
-  const resends = useRef(0);
-  /** Counts the playhead's moves, so a settle that waited for the picture yields to a later move. */
-  const moves = useRef(0);
-  const seekFrame = useCallback(
-    (k: number) => {
+  const pendingSeek = useRef<number | null>(null);
+  const sendSeek = useCallback(
+    (t: number) => {
       const v = video.current;
-      if (!v || !rate) return;
-      const t = mid(Math.max(0, Math.min(lastFrame(), k)));
-      moves.current++;
-      setNow(t);
-      wanted.current = t;
-      resends.current = 0;
-      if (!v.seeking) v.currentTime = t;
+      if (!v) return;
+      if (v.seeking) pendingSeek.current = t;
+      else v.currentTime = t;
     },
-    [video, rate, mid, lastFrame, setNow],
+    [video],
   );
 
-  /**
-   * Stopped after play: the picture on screen becomes the playhead, sought exactly (the seek makes
-   * picture and readout one whatever was in flight). The last presented frame, or the one the paused
-   * clock stands in when that is later: a frame composited in the same moment as the pause reports
-   * its callback after it (seen once in ~30 stops, one frame behind). Backwards, the chain's last
-   * asked frame may still land after the stop: the frame presented wins, and a landing elsewhere
-   * is sought again.
-   */
-  const settle = useCallback(
-    (forward: boolean) => {
-      const v = video.current;
-      if (!v || !rate) return;
-      const shown = presented.current !== null ? presentedFrame(presented.current, rate) : null;
-      const clock = secondsToFrame(v.currentTime, rate);
-      seekFrame(shown === null ? clock : forward ? Math.max(shown, clock) : shown);
+  const ticking = useRef(0);
+  const dispatch = useCallback(
+    (e: PictureEvent) => {
+      if (!rate) return;
+      const step = nextPicture(picture.current, e);
+      picture.current = step.state;
+      if (step.readout !== null) setNow(mid(step.readout));
+      if (step.seek) {
+        const { frame, attempt } = step.seek;
+        // A paused element asked for the time it stands at decodes nothing (Chromium elides the seek): the next try's time.
+        const t = seekSeconds(frame, attempt, rate);
+        sendSeek(video.current?.paused && t === video.current.currentTime ? seekSeconds(frame, attempt + 1, rate) : t);
+      }
+      // Stopping: animation frames count the quiet after the pause, one a frame (each tick asks the next while it lasts).
+      if (step.state.phase === 'pausing' && !ticking.current) {
+        ticking.current = requestAnimationFrame(() => {
+          ticking.current = 0;
+          dispatch({ type: 'tick' });
+        });
+      }
     },
-    [video, rate, seekFrame],
+    [video, rate, mid, setNow, sendSeek],
+  );
+  useEffect(() => () => cancelAnimationFrame(ticking.current), []);
+
+  const seekFrame = useCallback(
+    (k: number) => {
+      if (!video.current || !rate) return;
+      dispatch({ type: 'seek', frame: Math.max(0, Math.min(lastFrame(), k)) });
+    },
+    [video, rate, lastFrame, dispatch],
+  );
+
+  /** Play (again): no paused picture left to hold. */
+  const play = useCallback(
+    (v: HTMLVideoElement, speedNow: number) => {
+      dispatch({ type: 'play' });
+      v.playbackRate = speedNow;
+      return v.play();
+    },
+    [dispatch],
   );
 
   const applyShuttle = useCallback(
@@ -126,50 +145,41 @@ export function usePlayback(opts: {
         return;
       }
       if (state.speed > 0) {
-        wanted.current = null;
-        v.playbackRate = state.speed;
-        if (v.paused) {
-          const start = () => {
-            // Rerouting the sound into the meter's graph while a seek is pending stalls Chromium's
-            // pipeline for good, so the graph is made (once) when no seek is in flight.
-            if (!v.muted) startAudioGraph(v);
-            v.play().catch((err: Error) => {
-              // Not an abort by a pause that followed: say why nothing plays.
-              if (err.name !== 'AbortError') onError(`Playback did not start: ${err.message}`);
-              shuttle.current = { ...shuttle.current, speed: 0 };
-              setSpeed(0);
-            });
-          };
-          if (v.seeking) v.addEventListener('seeked', start, { once: true });
-          else start();
+        if (!v.paused) {
+          v.playbackRate = state.speed;
+          return;
         }
+        const start = () => {
+          // Rerouting the sound into the meter's graph while a seek is pending stalls Chromium's
+          // pipeline for good, so the graph is made (once) when no seek is in flight.
+          if (!v.muted) startAudioGraph(v);
+          play(v, state.speed).catch((err: Error) => {
+            // Not an abort by a pause that followed: say why nothing plays.
+            if (err.name !== 'AbortError') onError(`Playback did not start: ${err.message}`);
+            shuttle.current = { ...shuttle.current, speed: 0 };
+            setSpeed(0);
+          });
+        };
+        if (v.seeking) v.addEventListener('seeked', start, { once: true });
+        else start();
         return;
       }
       v.pause();
-      // Backwards: the reverse chain below drives the picture. Stopped: settle on the frame on screen.
-      if (state.speed !== 0 || was === 0) return;
-      if (was < 0) {
-        settle(false);
+      if (state.speed < 0) {
+        // Backwards: the reverse chain below drives the picture, the readout follows what it presents.
+        if (was >= 0) dispatch({ type: 'play' });
         return;
       }
-      // Forward, a frame decoded before the pause can still be composited after it (under load, one
-      // frame ahead of the last callback): two animation frames let it report before the picture
-      // is chosen, unless the editor moved the playhead meanwhile.
-      const at = moves.current;
-      requestAnimationFrame(() =>
-        requestAnimationFrame(() => {
-          if (moves.current === at && shuttle.current.speed === 0) settle(true);
-        }),
-      );
+      // Stopped: settle on the frame last presented (the readout's when none was), never the clock.
+      if (was !== 0) dispatch({ type: 'stop', shown: presented.current ?? secondsToFrame(nowRef.current, rate) });
     },
-    [video, rate, seekFrame, settle, onError],
+    [video, rate, seekFrame, dispatch, play, onError],
   );
 
   // Backwards shuttle: a chain of exact seeks, each to where the speed has taken the playhead.
   useEffect(() => {
     const v = video.current;
     if (speed >= 0 || !v || !rate) return;
-    wanted.current = null;
     const from = secondsToFrame(nowRef.current, rate);
     const t0 = performance.now();
     let asked = from;
@@ -187,7 +197,6 @@ export function usePlayback(opts: {
     };
     const onSeeked = () => {
       if (!live) return;
-      setNow(mid(asked));
       if (asked <= 0) applyShuttle({ type: 'stop' });
       else next();
     };
@@ -200,9 +209,9 @@ export function usePlayback(opts: {
       v.removeEventListener('seeked', onSeeked);
       v.removeEventListener('seeked', next);
     };
-  }, [video, speed, rate, mid, applyShuttle, setNow]);
+  }, [video, speed, rate, mid, applyShuttle]);
 
-  // The frame presented: the playhead while playing forward; a paused landing off target is sought again.
+  // The frame presented: what the picture machine judges.
   useEffect(() => {
     const v = video.current as FrameCallbackVideo | null;
     if (!v || !rate) return;
@@ -217,36 +226,26 @@ export function usePlayback(opts: {
       return () => v.removeEventListener('timeupdate', onTime);
     }
     const onFrame = (_: number, meta: { mediaTime: number }) => {
-      presented.current = meta.mediaTime;
-      if (!v.paused && shuttle.current.speed > 0) setNow(mid(presentedFrame(meta.mediaTime, rate)));
-      // Paused on a target, the picture is the judge: a frame decoded before the stop can still be
-      // presented after the seek landed (seen under load, one frame ahead): seek again, a few times at most.
-      const w = wanted.current;
       const k = presentedFrame(meta.mediaTime, rate);
-      if (v.paused && !v.seeking && w !== null && k !== secondsToFrame(w, rate)) {
-        if (resends.current < 3) {
-          resends.current++;
-          v.currentTime = w;
-        } else {
-          // The picture stays where it is: the readout (and so I/O) follows what is on screen.
-          wanted.current = mid(k);
-          setNow(mid(k));
-        }
-      }
+      presented.current = k;
+      dispatch({ type: 'presented', frame: k });
       id = v.requestVideoFrameCallback!(onFrame);
     };
     id = v.requestVideoFrameCallback(onFrame);
     return () => v.cancelVideoFrameCallback?.(id);
-  }, [video, src, rate, mid, setNow]);
+  }, [video, src, rate, setNow, dispatch]);
 
   useEffect(() => {
     const v = video.current;
     if (!v) return;
     const onSeeked = () => {
-      const w = wanted.current;
-      if (w === null || !v.paused || Math.abs(v.currentTime - w) <= 1e-6 || resends.current >= 3) return;
-      resends.current++;
-      v.currentTime = w;
+      const t = pendingSeek.current;
+      if (t !== null) {
+        pendingSeek.current = null;
+        v.currentTime = t;
+        return;
+      }
+      dispatch({ type: 'seeked' });
     };
     // Stopping from play settles on the last frame (applyShuttle does it for every stop); at the
     // end of a preview stream's window that is not the clip's, the playhead moves on to the next
@@ -255,8 +254,6 @@ export function usePlayback(opts: {
       const next = continueAt.current;
       if (next === null || shuttle.current.speed <= 0) return applyShuttle({ type: 'ended' });
       resume.current = true;
-      moves.current++;
-      wanted.current = null;
       setNow(mid(next));
     };
     v.addEventListener('seeked', onSeeked);
@@ -265,7 +262,7 @@ export function usePlayback(opts: {
       v.removeEventListener('seeked', onSeeked);
       v.removeEventListener('ended', onEnded);
     };
-  }, [video, applyShuttle, mid, setNow]);
+  }, [video, applyShuttle, dispatch, mid, setNow]);
 
   // A new source (the first, or original <-> proxy) is put on the playhead's frame (at first the
   // range's start) once both its metadata and the clip's rate are known, whichever comes last.
@@ -273,9 +270,11 @@ export function usePlayback(opts: {
   useEffect(() => {
     const v = video.current;
     if (!v || !rate || !src) return;
+    if (placed.current !== src) dispatch({ type: 'load' });
     const place = () => {
       if (placed.current === src) return;
       placed.current = src;
+      pendingSeek.current = null;
       seekFrame(secondsToFrame(nowRef.current, rate));
       if (!resume.current) return;
       resume.current = false;
@@ -283,12 +282,8 @@ export function usePlayback(opts: {
       v.addEventListener(
         'seeked',
         () => {
-          if (shuttle.current.speed <= 0) return;
-          // Playing again: no paused target left to seek back to (as when play starts), and a new
-          // source has reset the element's rate to its default.
-          wanted.current = null;
-          v.playbackRate = shuttle.current.speed;
-          v.play().catch(() => undefined);
+          // A new source has reset the element's rate to its default: play sets it again.
+          if (shuttle.current.speed > 0) play(v, shuttle.current.speed).catch(() => undefined);
         },
         { once: true },
       );
@@ -296,7 +291,7 @@ export function usePlayback(opts: {
     if (v.readyState >= 1) place();
     v.addEventListener('loadedmetadata', place);
     return () => v.removeEventListener('loadedmetadata', place);
-  }, [video, src, rate, seekFrame]);
+  }, [video, src, rate, seekFrame, play, dispatch]);
 
   return { now, nowRef, speed, seekFrame, applyShuttle };
 }
