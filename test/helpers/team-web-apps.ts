@@ -21,15 +21,22 @@ export async function joinedWebApps(o: { dir: string; cluster: PgCluster; emulat
   for (const name of o.names) {
     const app = await startWebApp({ dataDir: path.join(o.dir, `data-${name}`), rendererDir: renderer, teamLeaseMs: o.teamLeaseMs });
     apps.push(app);
-    // Each seat with its own login, as the administrator adds it (npm run team:seat -- add).
-    const login = await o.cluster.addSeat();
-    const settings: TeamConnectionSettings = login.settings(`Bay ${name}`);
-    await callOk(app.core, 'team.configure', { settings, password: login.password });
-    await callOk(app.core, 'settings.update', { baseUrls: { asia: o.emulatorUrl } });
-    await callOk(app.core, 'settings.setApiKey', { key: o.apiKey });
+    await joinWebSeat(app, { ...o, name });
     const mount = path.join(o.dir, `mount-${name}`);
     fs.symlinkSync(o.footage, mount);
     mounts.push(mount);
   }
   return { apps, mounts };
+}
+
+/**
+ * Joins one web-mode app core to the team as seat "Bay <name>", with its own login as the administrator
+ * adds it (npm run team:seat -- add), then sets up the emulator's address and key.
+ */
+export async function joinWebSeat(app: WebApp, o: { cluster: PgCluster; emulatorUrl: string; apiKey: string; name: string }): Promise<void> {
+  const login = await o.cluster.addSeat();
+  const settings: TeamConnectionSettings = login.settings(`Bay ${o.name}`);
+  await callOk(app.core, 'team.configure', { settings, password: login.password });
+  await callOk(app.core, 'settings.update', { baseUrls: { asia: o.emulatorUrl } });
+  await callOk(app.core, 'settings.setApiKey', { key: o.apiKey });
 }

@@ -7,6 +7,7 @@ import type { ClipSummary } from '../../src-shared/contract/library';
 import type { TeamActivity } from '../../src-shared/contract/team';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { callOk } from '../helpers/app-call';
+import { joinWebSeat } from '../helpers/team-web-apps';
 import { mediaFile, tempDir } from '../helpers/paths';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 
@@ -38,10 +39,7 @@ describeWithPostgres('team library: other seats\' clips arrive on a seat that mo
     fs.mkdirSync(renderer, { recursive: true });
     const app = await startWebApp({ dataDir: path.join(tmp.dir, `data-${name}`), rendererDir: renderer, teamLeaseMs: 6000 });
     apps[name] = app;
-    const login = await cluster.addSeat();
-    await callOk(app.core, 'team.configure', { settings: login.settings(`Bay ${name}`), password: login.password });
-    await callOk(app.core, 'settings.update', { baseUrls: { asia: emu.url } });
-    await callOk(app.core, 'settings.setApiKey', { key: KEY });
+    await joinWebSeat(app, { cluster, emulatorUrl: emu.url, apiKey: KEY, name });
     return app;
   };
   /** Clips indexed whose file is here (not an offline entry, which holds the team's results too). */

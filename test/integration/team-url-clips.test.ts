@@ -6,6 +6,7 @@ import { startWebApp, type WebApp } from '../../src-main/web/web-app';
 import type { ClipDetail, ClipSummary } from '../../src-shared/contract/library';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { callOk } from '../helpers/app-call';
+import { joinWebSeat } from '../helpers/team-web-apps';
 import { mediaFile, tempDir } from '../helpers/paths';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 import { startReviewServer, type ReviewServer } from '../helpers/review-server';
@@ -37,10 +38,7 @@ describeWithPostgres('team library: a clip added by URL on one seat arrives on t
     // Loopback addresses are read only when allowed: the review server is on this machine.
     const app = await startWebApp({ dataDir: path.join(tmp.dir, `data-${name}`), rendererDir: renderer, teamLeaseMs: 6000, remote: { allowLoopback: true } });
     apps[name] = app;
-    const login = await cluster.addSeat();
-    await callOk(app.core, 'team.configure', { settings: login.settings(`Bay ${name}`), password: login.password });
-    await callOk(app.core, 'settings.update', { baseUrls: { asia: emu.url } });
-    await callOk(app.core, 'settings.setApiKey', { key: KEY });
+    await joinWebSeat(app, { cluster, emulatorUrl: emu.url, apiKey: KEY, name });
     return app;
   };
   const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 60_000) => {
