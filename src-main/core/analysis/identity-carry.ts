@@ -6,12 +6,16 @@ import type { RawFace } from './workers/yunet.cjs';
  * Which faces of the sampled frames are embedded, and which carry an embedding made for the same
  * face in another sample. Running the model on every sample was most of what recognition cost
  * (about 6 ms a face, against a few hundred microseconds to decode its frame). A face seen in
- * consecutive samples (its box overlapping) is a track; a track is embedded at its first face,
- * every `maxAge` samples after, and at its last face; the faces between two embeddings carry the
- * earlier one only when the two agree (the same person at both ends). When they disagree (a cut or a
- * swap in between, or a face too small for its embeddings to agree), each face between is embedded
- * after all, from a copy of its frame kept until then (at most maxAge - 1 frames a track): a carried
- * embedding is never another person's. Samples are given in time order; one batch at a time.
+ * consecutive samples (its box overlapping) is a track; a track is embedded at its first face and
+ * every `maxAge` samples after; the faces between two embeddings carry the earlier one only when the
+ * two agree (the same person at both ends). When they disagree (a cut or a swap in between, or a
+ * face too small for its embeddings to agree), each face between is embedded after all, from a copy
+ * of its frame kept until then (at most maxAge - 1 frames a track): a carried embedding is never
+ * another person's. A track's last face is embedded too only when the track's ends disagree by box
+ * or landmarks (`steady`: it moved, grew or turned, or a cut put someone else there); a steady
+ * track's faces carry its last embedding to the end, which halves the model runs of the short tracks
+ * most shots hold (a track of one 3 s shot was embedded twice). Samples are given in time order;
+ * one batch at a time.
  */
 
 export interface CarryOptions {
@@ -21,6 +25,12 @@ export interface CarryOptions {
   minIou: number;
   /** Cosine at which the two embeddings around carried faces are one person. */
   minAgree: number;
+  /**
+   * How far a track's last face may be from its last embedded one and still carry its embedding
+   * without one of its own: box sides within this ratio, box centre and each landmark (relative to
+   * its box) within this fraction of the box's side.
+   */
+  maxDrift: number;
 }
 
 /**
@@ -32,7 +42,7 @@ export interface CarryOptions {
  * ends fall short (the smallest faces, NTU's at 17-23 px between the eyes, agree at 0.40) costs only
  * the embeddings it would have saved.
  */
-export const CARRY_DEFAULTS: CarryOptions = { maxAge: 8, minIou: 0.5, minAgree: 0.5 };
+export const CARRY_DEFAULTS: CarryOptions = { maxAge: 8, minIou: 0.5, minAgree: 0.5, maxDrift: 0.1 };
 
 interface Track {
   /** The last face embedded; its identity is set once the batch's answer is in. */
@@ -56,10 +66,13 @@ interface Pending {
   frame: Uint8Array;
 }
 
-/** Once the embeddings of `plan` are in: each pending run between `from` and `to` is settled. */
+/**
+ * Once the embeddings of `plan` are in: each pending run between `from` and `to` is settled; with
+ * `to` null (a steady track's end) the run carries `from` alone.
+ */
 interface Closing {
   from: RawFace;
-  to: RawFace;
+  to: RawFace | null;
   pending: Pending[];
 }
 
@@ -140,7 +153,7 @@ export class IdentityCarry {
     const again: Pending[] = [];
     for (const c of this.closing) {
       const a = c.from.identity;
-      const b = c.to.identity;
+      const b = c.to ? c.to.identity : a;
       if (a?.embedding && b?.embedding && dot(a.embedding, b.embedding) >= this.o.minAgree) for (const p of c.pending) p.face.identity = this.carried(a, p.face);
       else again.push(...c.pending);
     }
@@ -154,17 +167,45 @@ export class IdentityCarry {
     return groups;
   }
 
-  /** Each track's last face, when carried, is embedded after all, from the frame it was kept with. */
+  /**
+   * Each track's last face, when carried, is embedded after all, from the frame it was kept with,
+   * unless it is steady with the face last embedded: then the run carries that one to the end (or,
+   * when that one had no embedding, each face of the run is embedded in `settle`).
+   */
   private end(tracks: readonly Track[]): EmbedGroup[] {
     const lasts: Pending[] = [];
     for (const t of tracks) {
       if (t.pending.length === 0) continue;
+      if (steady(t.anchor, t.pending[t.pending.length - 1]!.face, this.o.maxDrift)) {
+        this.closing.push({ from: t.anchor, to: null, pending: t.pending });
+        continue;
+      }
       const last = t.pending.pop()!;
       lasts.push(last);
       this.closing.push({ from: t.anchor, to: last.face, pending: t.pending });
     }
     return groupByFrame(lasts);
   }
+}
+
+/**
+ * Whether two faces of one track are alike in box and landmarks: sides within 1 + maxDrift of each
+ * other, the centre within maxDrift of the box's side, each landmark at the same place in its box
+ * (within maxDrift of the side). A face that moved, grew, turned or changed expression past that is
+ * not (its track's ends are then embedded and compared), nor is a face without landmarks beside
+ * one with.
+ */
+export function steady(a: RawFace, b: RawFace, maxDrift: number): boolean {
+  const ratio = (p: number, q: number) => Math.max(p / q, q / p);
+  if (!(ratio(a.w, b.w) <= 1 + maxDrift && ratio(a.h, b.h) <= 1 + maxDrift)) return false;
+  if (Math.abs(a.x + a.w / 2 - (b.x + b.w / 2)) > maxDrift * a.w || Math.abs(a.y + a.h / 2 - (b.y + b.h / 2)) > maxDrift * a.h) return false;
+  if (a.landmarks.length !== b.landmarks.length) return false;
+  for (let i = 0; i < a.landmarks.length; i += 2) {
+    const dx = (a.landmarks[i]! - a.x) / a.w - (b.landmarks[i]! - b.x) / b.w;
+    const dy = (a.landmarks[i + 1]! - a.y) / a.h - (b.landmarks[i + 1]! - b.y) / b.h;
+    if (Math.abs(dx) > maxDrift || Math.abs(dy) > maxDrift) return false;
+  }
+  return true;
 }
 
 function groupByFrame(faces: readonly Pending[]): EmbedGroup[] {
