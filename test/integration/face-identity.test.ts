@@ -56,8 +56,10 @@ describe('face identities made in the analysis decode (real ffmpeg, YuNet and Mo
         expect(id.quality).toBeLessThanOrEqual(1);
       }
       const embedded = ids.filter((i) => i.embedding);
-      // These faces look at the camera in focus: most clear every floor.
-      expect(embedded.length, name).toBeGreaterThanOrEqual(Math.ceil(ids.length * 0.7));
+      // These faces look at the camera in focus: most clear every floor. A face at a sample without an
+      // identity frame (one in identityEvery) whose track moved on either side is left unassigned
+      // (identity-carry.ts): NTU's signer, moving, keeps 4 of 7.
+      expect(embedded.length, name).toBeGreaterThanOrEqual(Math.ceil(ids.length * 0.55));
       // A face embedded from its own crop has a thumbnail; the faces between two embeddings of its
       // track carry one of them (identity-carry.ts), without a thumbnail of their own.
       const own = embedded.filter((e) => e.thumb);
@@ -161,7 +163,7 @@ describe('face identities made in the analysis decode (real ffmpeg, YuNet and Mo
     // One person in each shot: each shot's best keeps a thumbnail, and a few more of the person over the clip (THUMBS_PER_LOOK, spread over its time), PNGs.
     const thumbs = rows.filter((x) => x.thumb);
     for (const shotId of [first, second]) expect(thumbs.filter((x) => x.shot_id === shotId).length).toBeGreaterThanOrEqual(1);
-    // Only faces embedded from their own crop have one (identity-carry.ts): each track's ends at least.
+    // Only faces whose crop was made have one (identity-carry.ts): each track's first face and its last with a frame at least.
     expect(thumbs.length).toBeGreaterThanOrEqual(2);
     expect(thumbs.length).toBeLessThanOrEqual(2 + THUMBS_PER_LOOK);
     for (const t of thumbs) expect(t.thumb!.subarray(1, 4).toString('latin1')).toBe('PNG');
@@ -182,7 +184,7 @@ describe('face identities made in the analysis decode (real ffmpeg, YuNet and Mo
     const handlers = createPeopleHandlers(db, service, () => true);
     const [person] = (await handlers['people.list']({ hidden: false }, { transport: 'test' })).people;
     const crops = person!.best.filter((f) => f.image !== null);
-    // Crops come from faces embedded from their own frame (identity-carry.ts): a 3 s shot's track at its two ends.
+    // Crops come from faces whose crop was made (identity-carry.ts): a 3 s shot's track at its first face and its last with a frame.
     expect(crops.length).toBeGreaterThanOrEqual(2);
     expect(crops.length).toBeLessThanOrEqual(THUMBS_PER_LOOK);
     // Distinct faces: other samples, other pixels.

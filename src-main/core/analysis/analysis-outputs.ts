@@ -17,8 +17,8 @@ export const OUT_SHOTS = 3;
  * The raw video outputs of a clip's analysis decode, in the OUT_* order: tensor frames, face
  * detector frames, gray motion frames, when the shots are found in the same decode every frame for
  * the detector, and last, with face recognition on, the identity frames (`identityOut`: their index):
- * yuv420p at the face frames' rate, long side up to settings.identityLongSide, faces are aligned from
- * these.
+ * yuv420p at one face frame in settings.identityEvery, long side up to settings.identityLongSide,
+ * faces are aligned from these.
  */
 export function analysisOutputs(
   source: Pick<SourceInfo, 'width' | 'height' | 'sar'>,
@@ -43,6 +43,6 @@ export function analysisOutputs(
   ];
   if (detect) outputs[OUT_SHOTS] = SHOT_OUTPUT;
   const identityGeom = settings.faceRecognition ? identityGeometry(tensor.disp.width, tensor.disp.height, settings.identityLongSide) : null;
-  const identityOut = identityGeom ? outputs.push({ name: 'identity', fps: profile.fps, geometry: identityGeom, pixFmt: 'yuv420p' }) - 1 : null;
+  const identityOut = identityGeom ? outputs.push({ name: 'identity', fps: profile.fps / settings.identityEvery, geometry: identityGeom, pixFmt: 'yuv420p' }) - 1 : null;
   return { outputs, tensor, faceGeom, motionGeom, identityGeom, identityOut };
 }

@@ -37,6 +37,8 @@ export interface FaceTask {
 export interface IdentifyTask extends IdentityFrameTask {
   frames: Uint8Array[];
   faces: RawFace[][];
+  /** Per frame: only a thumbnail of each face, no model run (faces that carry their track's embedding). */
+  thumbOnly: boolean[];
 }
 
 export interface MotionTask {
@@ -138,10 +140,15 @@ export class AnalysisPool {
     return this.submit({ ...task, type: 'faces', frames }, frames, bytes, signal) as Promise<RawFace[][]>;
   }
 
+  /**
+   * Two entries may be one frame (a track's last face embedded and another's crop made, from the
+   * sample both were kept with): each buffer is transferred once, or postMessage throws.
+   */
   identifyFaces(task: IdentifyTask, signal?: AbortSignal): Promise<FaceIdentity[][]> {
     const frames = task.frames.map(ownBuffer);
-    const bytes = frames.reduce((s, b) => s + b.byteLength, 0);
-    return this.submit({ ...task, type: 'identify', frames }, frames, bytes, signal) as Promise<FaceIdentity[][]>;
+    const transfer = [...new Set(frames)];
+    const bytes = transfer.reduce((s, b) => s + b.byteLength, 0);
+    return this.submit({ ...task, type: 'identify', frames }, transfer, bytes, signal) as Promise<FaceIdentity[][]>;
   }
 
   estimateMotion(task: MotionTask, signal?: AbortSignal): Promise<MotionStep[]> {

@@ -32,14 +32,25 @@ export interface AnalysisSettings {
   /**
    * Long side of the identity frames the faces are aligned from (never above the source's): the
    * 320 px detector frame leaves a face of 40 px between the eyes at 1080p about 12 px.
-   * Cost: the identity frames are decoded at the face frames' rate (2 fps) and read, but only those
+   * Cost: the identity frames are decoded at one face frame in identityEvery and read, but only those
    * holding a face the landmarks do not rule out go to the worker (pool-feed.ts), and a face seen in
-   * consecutive samples is embedded about one sample in four (identity-carry.ts). On the five face
-   * clips and friday (short, face in every frame: the worst case), analysis CPU on / off went from
-   * 1.25 to 1.16 with both (same run, load ~6); the rest is per face (~6 ms: alignment, sharpness,
-   * MobileFaceNet 3 ms, thumbnail) and per identity frame (decode output and read, ~0.5 ms).
+   * consecutive samples is embedded at its track's start, every eighth sample and at its end only when
+   * it drifted (identity-carry.ts). Per face embedded ~4.6 ms of CPU (MobileFaceNet 3.5, alignment
+   * 0.75, thumbnail 0.25, sharpness and input 0.15); per 960x540 identity frame ~3 ms in this process
+   * (its ~0.8 MB read from the pipe and the garbage collection that churn brings), which is why the
+   * rate was halved rather than the warp made faster. Smaller frames were measured and not taken:
+   * at 640 px the NTU signer's (1080p, 17-23 px between the eyes) embeddings fell to 0.80 mean cosine
+   * (0.66 at worst) against the 960 px ones, at 720 px 0.89.
    */
   identityLongSide: number;
+  /**
+   * Identity frames are decoded at one face frame in this many (2: 1 fps on the 2 fps grid), the
+   * faces between carrying the embedding of their track (identity-carry.ts); a face seen only where
+   * there is none is kept as a face, not assignable. Reading the identity frames was half of what
+   * recognition cost in the main process (their bytes through the pipe: ~0.8 MB a 960x540 frame,
+   * ~0.2 core-s of reading and ~0.2 of garbage collection for bench:people's batch 1 at 2 fps).
+   */
+  identityEvery: number;
   /**
    * The floors under which a face is kept as a face but never given to a person, and not embedded.
    * Eye distance in source pixels: under 12 px the crop is mostly upscaling (the NTU faces at
@@ -78,6 +89,7 @@ export const DEFAULT_ANALYSIS_SETTINGS: AnalysisSettings = Object.freeze({
   motionThresholds: DEFAULT_MOTION_THRESHOLDS,
   faceRecognition: true,
   identityLongSide: 960,
+  identityEvery: 2,
   faceMinEyePx: 12,
   faceMinSharpness: 3,
   faceMaxYaw: 0.7,

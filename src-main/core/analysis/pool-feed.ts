@@ -4,7 +4,7 @@ import type { AnalysisPool } from './analysis-pool';
 import type { AnalysisSettings } from './analysis-settings';
 import type { MotionStep } from './workers/block-motion.cjs';
 import { IdentityCarry, type EmbedGroup } from './identity-carry';
-import { carriedIdentity, ruledOutByLandmarks, type IdentityFrameTask } from './workers/face-identity.cjs';
+import { carriedIdentity, ruledOutByLandmarks, unembeddedIdentity, type IdentityFrameTask } from './workers/face-identity.cjs';
 import type { RawFace } from './workers/yunet.cjs';
 
 function noop(): void {}
@@ -12,8 +12,9 @@ function noop(): void {}
 /**
  * Faces and motion of a decode's frames, worked out in the analysis pool while the decode goes on
  * (neither depends on the shots): frames are sent in batches and each answer is put in its place.
- * With an identity geometry (recognition on) face frame k goes with identity frame k, the same
- * instant at a size faces can be aligned from, in the same task (both transferred, not copied).
+ * With an identity geometry (recognition on) face frame k * identityEvery goes with identity frame
+ * k, the same instant at a size faces can be aligned from (the face frames between have none: their
+ * faces carry their track's embedding, identity-carry.ts).
  * A failed task goes to `onError` at once (the caller stops the decode); `settled` waits for every
  * answer.
  */
@@ -28,6 +29,8 @@ export class PoolFeed {
   private faceBatch: Uint8Array[] = [];
   private faceBatchStart = 0;
   private identityBatch: Uint8Array[] = [];
+  /** Identity frames received so far (identity frame j is at face frame j * identityEvery). */
+  private identityFrames = 0;
   private motionBatch: Uint8Array[] = [];
   private motionBatchStart = 0;
   /** The identify step of the last batch sent (recognition on): the next waits for it. */
@@ -45,20 +48,24 @@ export class PoolFeed {
     private readonly signal: AbortSignal | undefined,
     private readonly onError: (e: unknown) => void,
   ) {
-    this.carry = new IdentityCarry((src, face) => carriedIdentity(src, face, this.identityTask()));
+    this.carry = new IdentityCarry(
+      (src, face, thumb) => ({ ...carriedIdentity(src, face, this.identityTask()), thumb }),
+      (face) => unembeddedIdentity(face, this.identityTask()),
+    );
   }
 
   /**
    * Faces of these detector-size frames, one list per frame, with their identities from the
-   * identity frames of the same instants when given (not tracked: the caller awaits it). Detection
+   * identity frames of the same instants when given (null where an instant has none; not tracked:
+   * the caller awaits it). Detection
    * first; then only the faces their landmarks do not rule out are embedded, and only the identity
    * frames holding one go to the worker (most sampled frames hold none). `carry`: these frames follow
    * the last ones given with `carry` (in time order), so a face seen there may carry its embedding.
    */
-  async detectFaces(frames: Uint8Array[], identityFrames: Uint8Array[] = [], carry = false): Promise<RawFace[][]> {
+  async detectFaces(frames: Uint8Array[], identityFrames: Array<Uint8Array | null> = [], carry = false): Promise<RawFace[][]> {
     const g = this.faceGeom;
     const s = this.settings;
-    const held = identityFrames.reduce((n, f) => n + f.byteLength, 0);
+    const held = identityFrames.reduce((n, f) => n + (f?.byteLength ?? 0), 0);
     const detected = this.pool.detectFaces(
       { width: g.outWidth, height: g.outHeight, contentWidth: g.content.width, contentHeight: g.content.height, frames, scoreThreshold: s.faceScoreThreshold, nmsThreshold: s.faceNmsThreshold, topK: s.faceTopK },
       this.signal,
@@ -90,13 +97,14 @@ export class PoolFeed {
     });
   }
 
-  private async identify(faces: RawFace[][], identityFrames: Uint8Array[], carry: boolean): Promise<RawFace[][]> {
+  private async identify(faces: RawFace[][], identityFrames: Array<Uint8Array | null>, carry: boolean): Promise<RawFace[][]> {
     const task = this.identityTask();
-    // The last face frames of a decode may have no identity frame: their faces get no identity.
+    // Face frames without an identity frame (between two, or the last of a decode): their faces can
+    // only carry a track's embedding (and get none outside `carry`).
     const samples = faces.map((list, k) => {
       const frame = identityFrames[k] ?? null;
       const embeddable: RawFace[] = [];
-      for (const f of frame ? list : []) {
+      for (const f of frame || carry ? list : []) {
         const ruledOut = ruledOutByLandmarks(f, task);
         if (ruledOut) f.identity = ruledOut;
         else embeddable.push(f);
@@ -111,7 +119,7 @@ export class PoolFeed {
 
   private async embed(groups: readonly EmbedGroup[], task: IdentityFrameTask): Promise<void> {
     if (groups.length === 0) return;
-    const ids = await this.pool.identifyFaces({ ...task, frames: groups.map((g) => g.frame), faces: groups.map((g) => g.faces) }, this.signal);
+    const ids = await this.pool.identifyFaces({ ...task, frames: groups.map((g) => g.frame), faces: groups.map((g) => g.faces), thumbOnly: groups.map((g) => !!g.thumbOnly) }, this.signal);
     groups.forEach((g, i) => g.faces.forEach((f, j) => (f.identity = ids[i]![j]!)));
   }
 
@@ -122,6 +130,7 @@ export class PoolFeed {
 
   pushIdentity(frame: Uint8Array): void {
     this.identityBatch.push(frame);
+    this.identityFrames++;
     this.maybeFlushFaces();
   }
 
@@ -150,9 +159,13 @@ export class PoolFeed {
     this.tasks.push(p);
   }
 
-  /** A batch goes once it is full and, with recognition on, its identity frames have come too. */
+  /**
+   * A batch goes once it is full and, with recognition on, its identity frames have come too (face
+   * frames up to the one of the next identity frame not yet read need none).
+   */
   private maybeFlushFaces(): void {
-    const ready = this.identity ? Math.min(this.faceBatch.length, this.identityBatch.length) : this.faceBatch.length;
+    const every = this.settings.identityEvery;
+    const ready = this.identity ? Math.min(this.faceBatch.length, this.identityFrames * every - this.faceBatchStart) : this.faceBatch.length;
     if (ready >= this.settings.faceBatchFrames) this.flushFaces(ready);
   }
 
@@ -160,8 +173,9 @@ export class PoolFeed {
   private flushFaces(n = this.faceBatch.length): void {
     if (n === 0) return;
     const start = this.faceBatchStart;
+    const every = this.settings.identityEvery;
     const frames = this.faceBatch.splice(0, n);
-    const identityFrames = this.identityBatch.splice(0, n);
+    const identityFrames = frames.map((_, k) => ((start + k) % every === 0 ? (this.identityBatch.shift() ?? null) : null));
     this.faceBatchStart += n;
     this.track(this.detectFaces(frames, identityFrames, true).then((faces) => faces.forEach((list, k) => (this.facesAt[start + k] = list))));
   }

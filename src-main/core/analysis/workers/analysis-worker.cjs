@@ -9,7 +9,7 @@
 const { parentPort, workerData } = require('node:worker_threads');
 const { bgrToPlanar, decodeYunet, nms, normalizeFaces } = require('./yunet.cjs');
 const { estimateSteps } = require('./block-motion.cjs');
-const { identifyFaces } = require('./face-identity.cjs');
+const { identifyFaces, thumbsOf } = require('./face-identity.cjs');
 
 let ort = null;
 let sessionPromise = null;
@@ -65,7 +65,10 @@ async function detectFaces(msg) {
 /** Each face's identity, from the identity frame of its instant (frame k holds faces[k]). */
 async function identify(msg) {
   const out = [];
-  for (let k = 0; k < msg.frames.length; k++) out.push(await identifyFaces(msg.faces[k], new Uint8Array(msg.frames[k]), msg, embed));
+  for (let k = 0; k < msg.frames.length; k++) {
+    const frame = new Uint8Array(msg.frames[k]);
+    out.push(msg.thumbOnly[k] ? thumbsOf(msg.faces[k], frame, msg) : await identifyFaces(msg.faces[k], frame, msg, embed));
+  }
   return out;
 }
 

@@ -42,6 +42,15 @@ function ruledOut({ eyePx, yaw }, task) {
   return { model: task.model, eyePx, sharpness: 0, yaw, quality: 0, assignable: false, embedding: null, thumb: null };
 }
 
+/**
+ * The identity of a face that could not be embedded nor carry an embedding (no identity frame at its
+ * sample, and its track's embeddings do not vouch for it): measured from its landmarks, not assignable.
+ */
+function unembeddedIdentity(face, task) {
+  const { eyePx, yaw } = landmarkMeasures(face, task);
+  return { model: task.model, eyePx, sharpness: 0, yaw, quality: 0, assignable: false, embedding: null, thumb: null };
+}
+
 /** Size, sharpness and pose together, 0..1. */
 function qualityOf(eyePx, sharp, yaw, task) {
   return Math.cbrt(clamp01((eyePx - task.minEyePx) / (task.goodEyePx - task.minEyePx)) * clamp01(sharp / task.goodSharpness) * (1 - yaw));
@@ -100,4 +109,20 @@ async function identifyFaces(faces, frame, task, embed) {
   return out;
 }
 
-module.exports = { THUMB, identifyFaces, ruledOutByLandmarks, carriedIdentity, l2normalize };
+/**
+ * Only the thumbnail of each face (no sharpness, no model run), for faces that carry their track's
+ * embedding: the identity returned holds the thumb alone, the carry fills in the rest.
+ */
+function thumbsOf(faces, frame, task) {
+  const { width, height } = task;
+  return faces.map((f) => {
+    const m = fitSimilarity(
+      f.landmarks.map((v, i) => (i % 2 === 0 ? v * width : v * height)),
+      TEMPLATE,
+    );
+    const thumb = m ? warpToRgb(frame, width, height, scaled(m, THUMB / CROP), THUMB, null) : null;
+    return { ...unembeddedIdentity(f, task), thumb };
+  });
+}
+
+module.exports = { THUMB, thumbsOf, identifyFaces, ruledOutByLandmarks, carriedIdentity, unembeddedIdentity, l2normalize };

@@ -19,5 +19,7 @@ export interface IdentityFrameTask {
 export declare const THUMB: number;
 export declare function identifyFaces(faces: readonly Face[], frame: Uint8Array, task: IdentityFrameTask, embed: (input: Float32Array) => Promise<Float32Array>): Promise<FaceIdentity[]>;
 export declare function ruledOutByLandmarks(face: Face, task: IdentityFrameTask): FaceIdentity | null;
+export declare function thumbsOf(faces: readonly Face[], frame: Uint8Array, task: IdentityFrameTask): FaceIdentity[];
+export declare function unembeddedIdentity(face: Face, task: IdentityFrameTask): FaceIdentity;
 export declare function carriedIdentity(src: FaceIdentity, face: Face, task: IdentityFrameTask): FaceIdentity;
 export declare function l2normalize(v: ArrayLike<number>): Float32Array;
