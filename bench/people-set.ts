@@ -1,6 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { AnalysisPool } from '../src-main/core/analysis/analysis-pool';
+import { DEFAULT_ANALYSIS_SETTINGS } from '../src-main/core/analysis/analysis-settings';
+import { analyzeClip } from '../src-main/core/analysis/analyze-clip';
+import { decodeThreads } from '../src-main/core/media/clip-decoder';
+import { ffPath } from '../src-main/core/media/ffmpeg-locate';
 import { footageFfmpeg, footageFfprobe } from '../test/helpers/footage-ffmpeg';
 
 /**
@@ -8,7 +14,9 @@ import { footageFfmpeg, footageFfprobe } from '../test/helpers/footage-ffmpeg';
  * through, no cuts) and faceless sources. Per person: batch 1 (the whole source re-encoded, a 0.75
  * scale in ProRes, a mirror in MJPEG), batch 2 (a sub-range at H.264 CRF 36, a centre crop, a 0.5
  * scale in MPEG-4 Part 2), a tiny copy (a quarter of the size each way: its faces must never be
- * given to anyone); faceless clips in both batches; files mixing two people with a faceless stretch
+ * given to anyone); a copy whose faces all measure under the eye floor (faceMinEyePx, between the
+ * eyes at every sample, as the analysis measures them) is labelled tiny too, whatever its variant:
+ * a face under the floor must go to nobody, so recall must not ask for it; faceless clips in both batches; files mixing two people with a faceless stretch
  * or a straight cut between them. Every output is 25 fps so ranges are frame-exact; the labels
  * (frame ranges, Out exclusive, counted by ffprobe on the output) are written beside the files as
  * labels.json and read back by the bench, never restated in code. Each batch is a folder (batch1/,
@@ -35,6 +43,8 @@ export interface LabelledFile {
   ranges: LabelRange[];
   /** Faces too small to recognise: anyone given one is counted, and the file is in no recall or precision. */
   tiny: boolean;
+  /** A one-person file's largest eye distance over its samples, in source pixels, as the analysis measures it. */
+  maxEyePx?: number;
   /** The file the bench names its person from (one per person, batch 1). */
   reference?: boolean;
 }
@@ -134,9 +144,28 @@ function mixed(dir: string, a: PersonSource, b: PersonSource, faceless: string, 
   return { file, parts };
 }
 
+/** The largest distance between the eyes of any face at any sample of a file, in source pixels (0: no face). */
+async function maxEyePx(pool: AnalysisPool, file: string): Promise<number> {
+  const r = await analyzeClip({
+    filePath: file,
+    shots: { durationS: null, save: (d) => d.shots.map((s) => ({ id: s.idx, startS: s.startS, endS: s.endS })) },
+    settings: { faceRecognition: true },
+    retainTensors: false,
+    pool,
+    ffmpegPath: ffPath('ffmpeg'),
+    threads: decodeThreads(os.availableParallelism(), 1),
+  });
+  let max = 0;
+  for (const shot of r.shots) for (const sample of shot.faces) for (const face of sample.faces) max = Math.max(max, face.identity?.eyePx ?? 0);
+  return max;
+}
+
+/** Bumped when the labels are worked out differently: a set labelled before is labelled again. */
+const LABELS_VERSION = 'eye-floor-1';
+
 /** Makes the set in `dir` and writes its labels.json, or reads the labels of the set made there before; returns the labels. */
-export function makePeopleSet(dir: string): PeopleSet {
-  const spec = `${process.env.BENCH_PEOPLE_SOURCES ?? DEFAULT_PEOPLE};${process.env.BENCH_FACELESS_SOURCES ?? DEFAULT_FACELESS}`;
+export async function makePeopleSet(dir: string): Promise<PeopleSet> {
+  const spec = `${process.env.BENCH_PEOPLE_SOURCES ?? DEFAULT_PEOPLE};${process.env.BENCH_FACELESS_SOURCES ?? DEFAULT_FACELESS};${LABELS_VERSION}`;
   const labels = path.join(dir, 'labels.json');
   if (fs.existsSync(labels)) {
     const made = JSON.parse(fs.readFileSync(labels, 'utf8')) as PeopleSet;
@@ -145,6 +174,7 @@ export function makePeopleSet(dir: string): PeopleSet {
   }
   for (const b of [1, 2]) fs.mkdirSync(path.join(dir, `batch${b}`), { recursive: true });
   const [peopleSpec, facelessSpec] = spec.split(';');
+  const pool = new AnalysisPool();
   const people = parseSources(peopleSpec!);
   const faceless = facelessSpec!.split(',').map((f) => path.resolve(MEDIA, f));
   const files: LabelledFile[] = [];
@@ -157,7 +187,9 @@ export function makePeopleSet(dir: string): PeopleSet {
       // Output seeking (after -i): an index-less AVI seeks wrong from the input side.
       encode(file, ['-i', p.file, '-ss', from.toFixed(3), '-t', (dur * (v.to - v.from)).toFixed(3), '-vf', `${v.vf},fps=${FPS}`, ...v.codec]);
       const frames = framesOf(file);
-      files.push({ file, batch: v.batch, frames, ranges: [{ person: p.name, inFrame: 0, outFrame: frames }], tiny: !!v.tiny, ...(v.reference && { reference: true }) });
+      const eyes = await maxEyePx(pool, file);
+      const tiny = !!v.tiny || eyes < DEFAULT_ANALYSIS_SETTINGS.faceMinEyePx;
+      files.push({ file, batch: v.batch, frames, ranges: [{ person: p.name, inFrame: 0, outFrame: frames }], tiny, maxEyePx: Number(eyes.toFixed(1)), ...(v.reference && { reference: true }) });
     }
   }
   faceless.forEach((src, i) => {
@@ -183,6 +215,7 @@ export function makePeopleSet(dir: string): PeopleSet {
     if (frames !== at) throw new Error(`${file}: ${frames} frames, the parts add up to ${at}`);
     files.push({ file, batch, frames, ranges, tiny: false });
   }
+  await pool.close();
   const set: PeopleSet = { dir, sources: spec, people: people.map((p) => p.name), files };
   fs.writeFileSync(labels, JSON.stringify(set, null, 1));
   return set;

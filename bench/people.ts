@@ -90,7 +90,7 @@ async function main(): Promise<void> {
   const loadAtStart = os.loadavg()[0]!;
   console.log(`load average at the start: ${loadAtStart.toFixed(2)}`);
   console.log(`the labelled set in ${SET} (made once, reused)...`);
-  const set = makePeopleSet(SET);
+  const set = await makePeopleSet(SET);
   const batch = (b: 1 | 2) => set.files.filter((f) => f.batch === b);
   console.log(`  ${set.files.length} files, ${set.people.length} people: batch 1 ${batch(1).length}, batch 2 ${batch(2).length}, ${set.files.filter((f) => f.tiny).length} tiny, ${set.files.filter((f) => f.ranges.length === 0).length} without faces`);
 
