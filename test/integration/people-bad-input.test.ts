@@ -4,10 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnalysisPool } from '../../src-main/core/analysis/analysis-pool';
 import { DEFAULT_ANALYSIS_SETTINGS } from '../../src-main/core/analysis/analysis-settings';
-import { storeAnalysis } from '../../src-main/core/analysis/analysis-store';
-import { analyzeClip } from '../../src-main/core/analysis/analyze-clip';
 import { EMBEDDING_MODEL_FILE } from '../../src-main/core/analysis/resource-paths';
-import { probeSource } from '../../src-main/core/analysis/source-info';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { createPeopleHandlers } from '../../src-main/core/people/people-handlers';
 import { createPeopleService, type PeopleService } from '../../src-main/core/people/people-service';
@@ -17,7 +14,8 @@ import type { Person } from '../../src-shared/contract/people';
 import { callOk } from '../helpers/app-call';
 import { footageFfmpeg } from '../helpers/footage-ffmpeg';
 import { mediaFile, REPO_ROOT, tempDir } from '../helpers/paths';
-import { insertClip, insertShot, insertVolume, openTestCatalog } from '../helpers/search-catalog';
+import { analyseForPeople } from '../helpers/people-analyse';
+import { insertVolume, openTestCatalog } from '../helpers/search-catalog';
 
 /**
  * Issue 39 item 6, bad input, through the whole path that names people: real ffmpeg makes each input
@@ -68,17 +66,10 @@ interface Analysed {
   maxFacesInFrame: number;
 }
 
-/** A clip catalogued (one shot), analysed with recognition on, stored, and handed to the people service as the pipeline does. */
 async function analyse(file: string): Promise<Analysed> {
-  const src = await probeSource(file);
-  const durationS = src.durationS!;
-  const clipId = insertClip(db, { volumeId: volume, relPath: path.basename(file), durationS, fps: 25, width: src.width, height: src.height });
-  const shotId = insertShot(db, clipId, 0, 0, durationS);
-  const r = await analyzeClip({ filePath: file, shots: [{ id: shotId, startS: 0, endS: durationS }], pool, source: src, settings: {}, retainTensors: false });
-  storeAnalysis(db, r.shots, { profileId: r.profileId, faceModel: pool.modelPath });
-  service.clipAnalysed(clipId);
-  const perFrame = r.shots.flatMap((s) => s.faces.map((f) => f.faces.length));
-  const assignable = r.shots.flatMap((s) => s.faces.flatMap((f) => f.faces)).filter((f) => f.identity?.assignable).length;
+  const { clipId, shots } = await analyseForPeople({ db, volume, pool, service }, file);
+  const perFrame = shots.flatMap((s) => s.faces.map((f) => f.faces.length));
+  const assignable = shots.flatMap((s) => s.faces.flatMap((f) => f.faces)).filter((f) => f.identity?.assignable).length;
   console.log(`${path.basename(file)}: ${perFrame.reduce((a, b) => a + b, 0)} faces in ${perFrame.length} frames, ${assignable} assignable`);
   return { clipId, faces: perFrame.reduce((a, b) => a + b, 0), frames: perFrame.length, maxFacesInFrame: Math.max(0, ...perFrame) };
 }

@@ -3,17 +3,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnalysisPool } from '../../src-main/core/analysis/analysis-pool';
-import { storeAnalysis } from '../../src-main/core/analysis/analysis-store';
-import { analyzeClip } from '../../src-main/core/analysis/analyze-clip';
 import type { FrameFaces } from '../../src-main/core/analysis/analysis-types';
 import { EMBEDDING_MODEL_FILE } from '../../src-main/core/analysis/resource-paths';
-import { probeSource } from '../../src-main/core/analysis/source-info';
 import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { createPeopleService, type PeopleService } from '../../src-main/core/people/people-service';
 import { allPeople, personById } from '../../src-main/core/people/people-store';
 import { footageFfmpeg } from '../helpers/footage-ffmpeg';
 import { mediaFile, REPO_ROOT, tempDir } from '../helpers/paths';
-import { insertClip, insertShot, insertVolume, openTestCatalog } from '../helpers/search-catalog';
+import { analyseForPeople } from '../helpers/people-analyse';
+import { insertVolume, openTestCatalog } from '../helpers/search-catalog';
 
 /**
  * Issue 39 item 6, masks: a named person's face with its lower half covered (a mask drawn by ffmpeg
@@ -43,16 +41,9 @@ interface Analysed {
   durationS: number;
 }
 
-/** A clip catalogued (one shot), analysed with recognition on, stored, and handed to the people service as the pipeline does. */
 async function analyse(file: string): Promise<Analysed> {
-  const src = await probeSource(file);
-  const durationS = src.durationS!;
-  const clipId = insertClip(db, { volumeId: volume, relPath: path.basename(file), durationS, fps: 25, width: src.width, height: src.height });
-  const shotId = insertShot(db, clipId, 0, 0, durationS);
-  const r = await analyzeClip({ filePath: file, shots: [{ id: shotId, startS: 0, endS: durationS }], pool, source: src, settings: {}, retainTensors: false });
-  storeAnalysis(db, r.shots, { profileId: r.profileId, faceModel: pool.modelPath });
-  service.clipAnalysed(clipId);
-  return { clipId, samples: r.shots.flatMap((s) => s.faces), durationS };
+  const r = await analyseForPeople({ db, volume, pool, service }, file);
+  return { clipId: r.clipId, samples: r.shots.flatMap((s) => s.faces), durationS: r.durationS };
 }
 
 /**
