@@ -64,9 +64,9 @@ export function createPlaybackHandlers(
 ): Pick<Handlers, PlaybackMethods> {
   const sourceOf = (row: ClipRow, unreachableWhy: string | null) => playbackOf(o, row, unreachableWhy);
   // A clip added by URL, here or by another seat of the team (whose rules may have read what this one's refuse).
-  const addressWhy = (row: ClipRow & { source_url: string }) => {
-    const refused = o.addressRefusal(row.source_url);
-    return refused && `${row.file_name} lives at ${row.source_url}, which this workstation does not read: ${refused}`;
+  const addressWhy = (fileName: string, url: string) => {
+    const refused = o.addressRefusal(url);
+    return refused && `${fileName} lives at ${url}, which this workstation does not read: ${refused}`;
   };
   const proxyVolumes = () => listVolumes(o.db).filter((v) => v.key !== URL_VOLUME_KEY && !isTeamShareKey(v.key));
   const space = () => {
@@ -92,7 +92,7 @@ export function createPlaybackHandlers(
         await o.clipFile(clipId).catch((e: unknown) => {
           unreachableWhy = e instanceof AppError ? e.message : 'the original cannot be read';
         });
-      } else unreachableWhy = addressWhy({ ...row, source_url: row.source_url });
+      } else unreachableWhy = addressWhy(row.file_name, row.source_url);
       return { ...sourceOf(row, unreachableWhy), teamShare: isTeamShareKey(row.volume_key) ? (row.volume_label ?? row.mount_path) : null };
     },
     // The Library's cards: the catalog's word on each drive and a look for the file (one stat a card
@@ -102,7 +102,7 @@ export function createPlaybackHandlers(
         const row = getClipRowOrNull(o.db, clipId);
         if (!row) return [];
         const away = row.source_url === null && (row.online !== 1 || row.missing_at !== null || !fs.existsSync(clipAbsPath(row)));
-        const why = row.source_url !== null ? addressWhy({ ...row, source_url: row.source_url }) : away ? `${row.file_name} is not reachable (its drive or folder is away)` : null;
+        const why = row.source_url !== null ? addressWhy(row.file_name, row.source_url) : away ? `${row.file_name} is not reachable (its drive or folder is away)` : null;
         const { source, offline, proxy } = sourceOf(row, why);
         return [{ clipId, source, offline, proxy }];
       }),
