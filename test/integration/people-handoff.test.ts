@@ -85,8 +85,10 @@ beforeAll(async () => {
   seedPerson(db, { name: OBRIEN, faces: [...faces(s1, 3.5), ...faces(s2, 4.5, 5.5)] });
   seedPerson(db, { name: ZOE, faces: faces(s2, 6.5) });
   seedPerson(db, { name: SMITH, faces: faces(s2, 9.5) });
-  // A group nobody named: not a name to hand off.
+  // A group nobody named, and a named one the editor hid ("not a person of interest", in the part
+  // nobody is in): neither is a name to hand off.
   seedPerson(db, { name: null, faces: faces(s1, 0.5) });
+  seedPerson(db, { name: 'Boom operator', hidden: true, faces: faces(s2, 7.5) });
 
   const ranges = PARTS.slice(1).map((p) => saveRange(db, { clipId: clipId!, inFrame: p.inFrame, outFrame: p.outFrame, rate: RATE, name: p.name, note: '', rating: null, keywords: [] }).id);
   const handlers = createExportHandlers(db, undefined, createPresenceStore(db, 1 / TEST_PROFILE.fps));

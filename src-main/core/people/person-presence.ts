@@ -29,6 +29,6 @@ export interface PersonPresence {
   personByName(name: string): NamedPerson | null;
   /** Every span of one person, by clip then time. */
   spansOf(personId: number): PersonSpan[];
-  /** Every named person's spans in one clip, by time (the hand-off writers' view). */
+  /** Every named, not hidden person's spans in one clip, by time (the hand-off writers' view). */
   namedSpansInClip(clipId: number): Array<PersonSpan & { name: string }>;
 }

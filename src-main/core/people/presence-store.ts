@@ -42,7 +42,8 @@ export function createPresenceStore(db: CatalogDb, stepS: number): PersonPresenc
     },
     namedSpansInClip(clipId) {
       // The people's names come with their samples: one read of the clip, not a second for the names.
-      const rows = statement(db, `${SAMPLES} WHERE sh.clip_id = ? AND p.name IS NOT NULL ORDER BY fp.person_id, sh.id, f.time_s`).all(clipId) as (PersonSample & { name: string })[];
+      // A hidden person ("not a person of interest") is left out, as the cards and the viewer leave them out.
+      const rows = statement(db, `${SAMPLES} WHERE sh.clip_id = ? AND p.name IS NOT NULL AND p.hidden = 0 ORDER BY fp.person_id, sh.id, f.time_s`).all(clipId) as (PersonSample & { name: string })[];
       const names = new Map(rows.map((r) => [r.personId, r.name]));
       const spans: PersonSpan[] = spansFromSamples(rows, stepS);
       return spans.map((s) => ({ ...s, name: names.get(s.personId)! })).sort((a, b) => a.startS - b.startS || a.name.localeCompare(b.name));
