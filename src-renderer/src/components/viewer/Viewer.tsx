@@ -262,6 +262,7 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
             <ViewerTransport
               speed={speed}
               muted={muted}
+              hasAudio={!!clip?.audioCodec}
               overlay={overlay}
               inTc={tc(inFrame)}
               outTc={tc(outFrame === null ? null : outFrame - 1)}
