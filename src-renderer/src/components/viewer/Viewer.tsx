@@ -65,8 +65,8 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
   useEffect(() => {
     if (!tb || rangeApplied.current) return;
     rangeApplied.current = true;
-    if (range) setMarks(marksOfRange(range, tb.rate));
-  }, [tb, range]);
+    if (range) setMarks(marksOfRange(range, tb.rate, clip?.conformed === true));
+  }, [tb, range, clip]);
 
   const streaming = playback?.source === 'stream';
   const clipFrames = clip && tb ? clipFrameCount(clip, tb.rate) : null;
@@ -76,7 +76,17 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
   // A conformed clip is driven once its presentation times are known (or known to be unreadable).
   const pictureTimes = usePictureTimes(clipId, clip ? clip.conformed === true : undefined);
   const rate = tb && pictureTimes !== undefined ? tb.rate : null;
-  const { now, nowRef, speed, seekFrame, applyShuttle } = usePlayback({ video, src, clip, rate, pictureTimes: pictureTimes ?? null, range, onError: setError, continueAt });
+  const { now, nowRef, speed, seekFrame, applyShuttle } = usePlayback({
+    video,
+    src,
+    clip,
+    rate,
+    pictureTimes: pictureTimes ?? null,
+    range,
+    openAt: range && tb ? marksOfRange(range, tb.rate, clip?.conformed === true).inFrame : null,
+    onError: setError,
+    continueAt,
+  });
   useModalFocus(dialog);
 
   const frame = tb ? secondsToFrame(now, tb.rate) : 0;

@@ -47,11 +47,15 @@ export function usePlayback(opts: {
   /** A conformed clip's presentation times (`playback.pictureTimes`): frames map to pictures by them; null: frame k is the picture at k / rate. */
   pictureTimes: readonly number[] | null;
   range: { startS: number; endS: number } | null | undefined;
+  /** The frame the first source is placed on: the range's In as the marks count it (null: the start). */
+  openAt: number | null;
   onError: (message: string) => void;
   /** A preview stream's window ends before the clip: the frame play runs on to (the next window's first), else null. */
   continueAt?: number | null;
 }): Playback {
   const { video, src, clip, rate, pictureTimes, range, onError } = opts;
+  const openAt = useRef<number | null>(null);
+  openAt.current = opts.openAt;
   const grid = useMemo(() => (rate ? pictureGrid(rate, pictureTimes) : null), [rate, pictureTimes]);
   const continueAt = useRef<number | null>(null);
   continueAt.current = opts.continueAt ?? null;
@@ -282,9 +286,10 @@ export function usePlayback(opts: {
     if (placed.current !== src) dispatch({ type: 'load' });
     const place = () => {
       if (placed.current === src) return;
+      const first = placed.current === null;
       placed.current = src;
       pendingSeek.current = null;
-      seekFrame(secondsToFrame(nowRef.current, rate));
+      seekFrame(first && openAt.current !== null ? openAt.current : secondsToFrame(nowRef.current, rate));
       if (!resume.current) return;
       resume.current = false;
       if (shuttle.current.speed <= 0) return;
