@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { firstGridAt, gridSpanOfPicture, pictureAt, pictureOfGrid, timeInPicture } from '../../src-shared/picture-grid';
 import { MAX_SEEK_TRIES, nextPicture, pictureGrid, type PicturePhase } from '../../src-renderer/src/components/viewer/presented-frame';
+import { parsePictureTimes } from '../../src-main/core/media/probe';
 import { vfrPhoneTimes } from '../helpers/playback-footage';
 
 const r30 = { num: 30, den: 1 };
@@ -76,5 +77,15 @@ describe('the picture grid of a conformed clip', () => {
     const grid = pictureGrid({ num: 25, den: 1 }, null);
     expect(grid.shownAt(5.8)).toEqual({ frame: 145, end: 146 });
     expect(grid.seekTime(145, 0)).toBeCloseTo(145.5 / 25, 9);
+  });
+});
+
+describe("ffprobe's presentation times, read tolerantly", () => {
+  it('puts packets in presentation order on the stream clock, skips untimed ones, and gives null without a clock or a time', () => {
+    expect(parsePictureTimes('packet,3700\nstream,1/90000\npacket,0\npacket,N/A\npacket,7000\n')).toEqual([0, 3700 / 90000, 7000 / 90000]);
+    expect(parsePictureTimes('stream,1001/30000\npacket,2\npacket,1\n')).toEqual([1001 / 30000, 2002 / 30000]);
+    expect(parsePictureTimes('packet,1\n')).toBeNull();
+    expect(parsePictureTimes('stream,0/1\npacket,1\n')).toBeNull();
+    expect(parsePictureTimes('stream,1/90000\n')).toBeNull();
   });
 });
