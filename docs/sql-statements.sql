@@ -704,6 +704,15 @@ CREATE TABLE url_tasks (
   PRIMARY KEY (url, kind, region)
 );
 
+-- ===== src-main/core/catalog/migrations/0057-picture-times.ts (1)
+-- up
+CREATE TABLE picture_times (
+  clip_id     INTEGER PRIMARY KEY REFERENCES clips(id) ON DELETE CASCADE,
+  fingerprint TEXT,
+  times       BLOB NOT NULL
+);
+DELETE FROM proxies WHERE clip_id IN (SELECT id FROM clips WHERE vfr = 1);;
+
 -- ===== src-main/core/collections/collection-list-store.ts (8)
 -- summaries
 SELECT col.id, col.name, col.description, col.synced_at, col.gone_at,
@@ -1411,6 +1420,12 @@ SELECT id FROM clips WHERE source_url IS NULL ORDER BY id;
 -- unindexedLocalClips
 SELECT c.id FROM clips c WHERE c.source_url IS NULL AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.clip_id = c.id AND j.state IN ('queued', 'running', 'paused', 'failed', 'cancelled'))
 AND (c.indexed_at IS NULL OR c.indexed_profile IS NOT ?) ORDER BY c.id;
+
+-- ===== src-main/core/proxies/picture-times-store.ts (2)
+-- row
+SELECT fingerprint, times FROM picture_times WHERE clip_id = ?;
+-- recordPictureTimes
+INSERT INTO picture_times (clip_id, fingerprint, times) VALUES (?, ?, ?) ON CONFLICT (clip_id) DO UPDATE SET fingerprint = excluded.fingerprint, times = excluded.times;
 
 -- ===== src-main/core/proxies/proxy-store.ts (7)
 -- proxyOf

@@ -8,6 +8,8 @@
  * timecode of 29.97 fps material stays within a frame of the wall clock; no picture is dropped.
  */
 
+import { firstGridAt } from './picture-grid';
+
 export interface FrameRate {
   num: number;
   den: number;
@@ -226,12 +228,15 @@ export interface ShotPlace {
 /**
  * Where a shot starts and ends, in frames: a clip counted at its own rate, its decoded frame
  * numbers as they are (what an NLE counts, with nothing to round); a conformed clip (VFR, 12.5 fps:
- * `countingOf`), its presentation times on the grid of the rate it is conformed to, as NLEs place them.
+ * `countingOf`), the grid positions that show its pictures (picture-grid.ts: a picture reads out
+ * as the first grid position at or after its presentation time), so its In shows its first picture.
+ * A clip without decoded frame numbers (a URL clip) has its times on its own grid: the frame shown then.
  */
 export function shotFrames(s: ShotPlace, rate: FrameRate, conformed: boolean): FrameSpan {
   if (!conformed && s.startFrame !== null && s.endFrame !== null) return { inFrame: s.startFrame, outFrame: Math.max(s.startFrame + 1, s.endFrame) };
-  const inFrame = secondsToFrame(s.startS, rate);
-  return { inFrame, outFrame: Math.max(inFrame + 1, secondsToFrame(s.endS, rate)) };
+  const at = conformed ? firstGridAt : secondsToFrame;
+  const inFrame = at(s.startS, rate);
+  return { inFrame, outFrame: Math.max(inFrame + 1, at(s.endS, rate)) };
 }
 
 /**

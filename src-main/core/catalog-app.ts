@@ -211,7 +211,7 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
       share: () => team?.share() ?? null,
       logger,
     }),
-    ...createPlaybackHandlers({ ...playbackFacts, clipFile: clipFiles.check, streams, addressRefusal: (url) => remoteUrlRefusal(url, n.remote().policy) }),
+    ...createPlaybackHandlers({ ...playbackFacts, clipFile: clipFiles.check, streams, addressRefusal: (url) => remoteUrlRefusal(url, n.remote().policy), ffprobe: () => tools.tools().ffprobe }),
     ...createFilesHandlers(clipFiles.check, n.desktop, async (clipId) => {
       const poster = posterPathOf(db, clipId);
       const bytes = poster ? await readUnder(paths.thumbsDir, poster, MAX_DRAG_ICON) : null;

@@ -49,6 +49,12 @@ export const playbackMethods = {
     z.object({ clipIds: z.array(z.number().int().positive()).max(500) }).strict(),
     z.object({ sources: z.array(playbackSchema.pick({ source: true, offline: true, proxy: true }).extend({ clipId: z.number().int() })) }),
   ),
+  /**
+   * A conformed (VFR) clip's presentation times, s, in order: what the viewer maps grid positions
+   * onto (src-shared/picture-grid.ts), the same in the original and its proxy. Null for a clip
+   * counted at its own rate (its frame numbers are its pictures) or whose times cannot be read now.
+   */
+  'playback.pictureTimes': method(z.object({ clipId: z.number().int().positive() }).strict(), z.object({ times: z.array(z.number().finite()).max(5_000_000).nullable() }).strict()),
   /** The viewer closed or plays another source: the clip's preview stream is stopped and its file removed. */
   'playback.stopStream': method(z.object({ clipId: z.number().int().positive() }).strict(), z.object({}).strict()),
   /** The viewing proxies on disk: how many, their size, and where (Settings). */

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { framePatternInstallScript } from '../helpers/frame-pattern';
 import { footageFfmpeg } from '../helpers/footage-ffmpeg';
-import { makePlaybackFootage, type PlaybackClip } from '../helpers/playback-footage';
+import { frameAtSeconds, makePlaybackFootage, type PlaybackClip } from '../helpers/playback-footage';
+import { countingOf, frameToSeconds, type FrameRate } from '../../src-shared/timecode';
 import { launchApp, type E2eApp } from './harness';
 import { forgetProxy, proxyOf } from '../../src-main/core/proxies/proxy-store';
 import { STREAMS_DIR } from '../../src-main/core/proxies/range-streams';
@@ -18,7 +19,9 @@ import { STREAMS_DIR } from '../../src-main/core/proxies/range-streams';
  * random stops (play at 1x and 2x, reverse, frame and second steps, Home/End, shot jumps, clicks on
  * the timeline) the frame the browser presents, the frame read out and the frame I marks are one;
  * reverse play presents at least 10 distinct frames a second; with the footage folder renamed away
- * every clip still plays from its proxy, frame-exact; a clip whose proxy is not made yet plays from
+ * every clip still plays from its proxy, frame-exact (every clip gets one here); the VFR phone clip
+ * is conformed, so its frame k must show the picture a player shows at k / rate (src-shared/picture-grid.ts),
+ * on its original and on its proxy; a clip whose proxy is not made yet plays from
  * a preview stream made on demand, frame-exact, and says so. Screenshots at 1280x720 and 1920x1080.
  */
 const KEY = 'k-playback-e2e';
@@ -27,9 +30,8 @@ let emu: EmulatorHandle;
 let card: string;
 let clips: PlaybackClip[] = [];
 const ids = new Map<string, number>();
-
-/** Constant-rate clips: the VFR phone clip's readout counts its nominal rate (see the closing note of issue 37). */
-const cfr = () => clips.filter((c) => !c.vfr);
+/** The rate each clip counts in, as the app counts it (the VFR clip's conformed rate). */
+const rates = new Map<string, FrameRate>();
 /** The player decodes these from the original; the rest play from their proxy. */
 const NATIVE = new Set(['h264-25', 'h264-2997df', 'h264-23976', 'h264-vfr-phone']);
 
@@ -54,7 +56,8 @@ beforeAll(async () => {
     if (!r.ok) throw new Error(`${m}: ${r.error.message}`);
     return r.value as T;
   };
-  await call('settings.update', { baseUrls: { asia: emu.url }, qps: 1000 });
+  // Every clip gets a proxy (the native ones too), so that every clip plays with its folder away.
+  await call('settings.update', { baseUrls: { asia: emu.url }, qps: 1000, proxies: 'always' });
   await call('settings.setApiKey', { key: KEY });
   await call('library.import', { paths: [card] });
   for (const c of (await call<{ items: { id: number; name: string }[] }>('library.list', { sort: 'name' })).items) ids.set(c.name.replace(/\.[^.]+$/, ''), c.id);
@@ -64,7 +67,19 @@ beforeAll(async () => {
     if (Date.now() > end) throw new Error('the playback card was not indexed in time');
     await new Promise((r) => setTimeout(r, 500));
   }
+  for (const [name, id] of ids) {
+    const row = db.prepare('SELECT fps, vfr FROM clips WHERE id = ?').get(id) as { fps: number; vfr: number };
+    rates.set(name, countingOf(row.fps, row.vfr === 1).rate);
+  }
+  // The proxies are made by the same decode; the offline case needs them all.
+  while ((db.prepare('SELECT COUNT(*) AS n FROM proxies').get() as { n: number }).n < clips.length) {
+    if (Date.now() > end) throw new Error('the playback card did not get its proxies in time');
+    await new Promise((r) => setTimeout(r, 500));
+  }
 }, 400_000);
+
+/** The burnt-in number of the picture frame k of a clip must show: k itself, or for the conformed VFR clip the picture a player shows at k / rate. */
+const pictureOf = (c: PlaybackClip, frame: number) => (c.vfr ? frameAtSeconds(c, frameToSeconds(frame, rates.get(c.name)!)) : frame);
 
 afterAll(async () => {
   await e?.close();
@@ -84,14 +99,14 @@ const shown = (page: Page) =>
     g.drawImage(v, 0, 0);
     return (globalThis as unknown as { __readFramePattern: (d: Uint8ClampedArray, w: number, h: number, ch: number) => number | null }).__readFramePattern(g.getImageData(0, 0, c.width, c.height).data, c.width, c.height, 4);
   });
-/** Stopped and settled: paused, no seek in flight, and the picture on screen is the frame read out. */
-async function settled(page: Page): Promise<{ frame: number; picture: number | null }> {
+/** Stopped and settled: paused, no seek in flight, and the picture on screen is the one the frame read out shows (pictureOf). */
+async function settled(page: Page, c?: PlaybackClip): Promise<{ frame: number; picture: number | null }> {
   let last = { frame: -1, picture: null as number | null };
   const end = Date.now() + 6000;
   while (Date.now() < end) {
     const idle = await video(page).evaluate((v) => (v as HTMLVideoElement).paused && !(v as HTMLVideoElement).seeking);
     last = { frame: await readout(page), picture: await shown(page) };
-    if (idle && last.picture === last.frame) return last;
+    if (idle && last.picture === (c ? pictureOf(c, last.frame) : last.frame)) return last;
     await page.waitForTimeout(50);
   }
   return last;
@@ -156,9 +171,10 @@ describe('playback of every codec, frame-exact', () => {
   it('after 100 random stops at random speeds the frame presented, read out and marked is one', { timeout: 400_000 }, async () => {
     const { page } = e;
     const rnd = prng(37);
-    const set = cfr();
+    const set = clips;
     const perClip = Math.ceil(100 / set.length);
     const misses: string[] = [];
+    const vfrFrames = new Set<number>();
     let stops = 0;
     for (const c of set) {
       await openViewer(page, ids.get(c.name)!);
@@ -199,13 +215,15 @@ describe('playback of every codec, frame-exact', () => {
           await page.mouse.click(box.x + x, box.y + box.height / 2);
           // The click leaves focus on the dialog, so the keys go on working.
         }
-        const { frame, picture } = await settled(page);
+        const { frame, picture } = await settled(page, c);
         await page.keyboard.press('i');
         const tc = await page.locator('[data-testid="viewer-tc"]').innerText();
         const marked = await page.locator('[data-testid="mark-in"]').innerText();
         stops++;
-        if (picture !== frame || marked !== tc) misses.push(`${c.name} after ${what}: picture ${picture}, readout ${frame} (${tc}), In ${marked}`);
+        if (c.vfr) vfrFrames.add(frame);
+        if (picture !== pictureOf(c, frame) || marked !== tc) misses.push(`${c.name} after ${what}: picture ${picture} (wanted ${pictureOf(c, frame)}), readout ${frame} (${tc}), In ${marked}`);
       }
+      if (c.vfr) await e.screenshot('playback-vfr-phone-1280');
       if (c.name === 'dnxhr-hq') {
         await e.screenshot('playback-stops-dnxhr-1280');
         await page.setViewportSize({ width: 1920, height: 1080 });
@@ -217,11 +235,13 @@ describe('playback of every codec, frame-exact', () => {
     console.log(`playback stops: ${stops}, misses ${misses.length}${misses.length ? `: ${misses.join('; ')}` : ''}`);
     expect(stops).toBeGreaterThanOrEqual(100);
     expect(misses).toEqual([]);
+    // The VFR clip's stops were not all at one place.
+    expect(vfrFrames.size).toBeGreaterThan(3);
   });
 
   it('reverse play presents at least 10 distinct frames a second, on a proxy and on an original', async () => {
     const { page } = e;
-    for (const name of ['prores-hq', 'h264-25']) {
+    for (const name of ['prores-hq', 'h264-25', 'h264-vfr-phone']) {
       await openViewer(page, ids.get(name)!);
       await page.keyboard.press('End');
       await settled(page);
@@ -253,10 +273,17 @@ describe('playback of every codec, frame-exact', () => {
       expect(distinct, name).toBeGreaterThanOrEqual(10);
       await closeViewer(page);
     }
-  }, 120_000);
+  }, 150_000);
 
   it('with the footage folder renamed away every clip with a proxy still plays, frame-exact, and says the original is offline', async () => {
     const { page } = e;
+    // One native clip without a proxy, as the default settings ('when needed') leave it: its card says it is offline.
+    const r = await e.app.core.dispatch('settings.update', { proxies: 'needed' }, { transport: 'test' });
+    expect(r.ok).toBe(true);
+    const native = ids.get('h264-25')!;
+    const made = proxyOf(e.app.core.db, native)!;
+    forgetProxy(e.app.core.db, native);
+    fs.rmSync(path.join(e.app.core.paths.cacheDir, made.file));
     const away = `${card}-away`;
     fs.renameSync(card, away);
     try {
@@ -264,10 +291,10 @@ describe('playback of every codec, frame-exact', () => {
       await page.click('[data-nav="library"]');
       const prores = page.locator(`.clip-card[data-clip-id="${ids.get('prores-hq')}"] [data-testid="clip-source"]`);
       await expect.poll(() => prores.innerText().catch(() => ''), { timeout: 20_000 }).toBe('Proxy · offline');
-      const native = page.locator(`.clip-card[data-clip-id="${ids.get('h264-25')}"] [data-testid="clip-source"]`);
-      await expect.poll(() => native.innerText().catch(() => ''), { timeout: 20_000 }).toBe('Offline');
+      const offline = page.locator(`.clip-card[data-clip-id="${native}"] [data-testid="clip-source"]`);
+      await expect.poll(() => offline.innerText().catch(() => ''), { timeout: 20_000 }).toBe('Offline');
       await e.screenshot('playback-library-offline-1280');
-      for (const c of cfr().filter((x) => !NATIVE.has(x.name))) {
+      for (const c of clips.filter((x) => x.name !== 'h264-25')) {
         await openViewer(page, ids.get(c.name)!);
         const badge = page.locator('[data-testid="viewer-source"]');
         expect(await badge.getAttribute('data-source'), c.name).toBe('proxy');
@@ -275,7 +302,25 @@ describe('playback of every codec, frame-exact', () => {
         await page.keyboard.press('ArrowRight');
         await page.keyboard.press('ArrowRight');
         await page.keyboard.press('ArrowRight');
-        expect(await settled(page), c.name).toEqual({ frame: 3, picture: 3 });
+        expect(await settled(page, c), c.name).toEqual({ frame: 3, picture: pictureOf(c, 3) });
+        if (c.vfr) {
+          // The conformed clip on its proxy: stops after play, steps, End and J, each its frame's picture and marked there.
+          const stops: string[] = [];
+          for (const what of ['l', 'ArrowRight', 'End', 'j', 'ArrowLeft', 'Shift+ArrowLeft']) {
+            await page.keyboard.press(what);
+            if (what === 'l' || what === 'j') {
+              await page.waitForTimeout(600);
+              await page.keyboard.press('k');
+            }
+            const { frame, picture } = await settled(page, c);
+            await page.keyboard.press('i');
+            const same = (await page.locator('[data-testid="mark-in"]').innerText()) === (await page.locator('[data-testid="viewer-tc"]').innerText());
+            stops.push(`${what}: readout ${frame}, picture ${picture} (wanted ${pictureOf(c, frame)}), marked ${same ? 'there' : 'elsewhere'}`);
+            expect(picture, `${c.name} proxy after ${what}`).toBe(pictureOf(c, frame));
+            expect(same, `${c.name} proxy after ${what}`).toBe(true);
+          }
+          console.log(`VFR clip on its proxy, offline: ${stops.join('; ')}`);
+        }
         if (c.name === 'prores-hq') {
           await e.screenshot('playback-offline-1280');
           await page.setViewportSize({ width: 1920, height: 1080 });
@@ -288,7 +333,7 @@ describe('playback of every codec, frame-exact', () => {
       fs.renameSync(away, card);
     }
     expect(e.pageErrors.filter((m) => !/Failed to load resource/.test(m))).toEqual([]);
-  }, 180_000);
+  }, 240_000);
 
   it('a ProRes clip whose proxy is not made yet plays from a preview stream of the range watched, frame-exact, and says so', async () => {
     const { page } = e;

@@ -121,6 +121,7 @@ describe('viewer, marks and hand-off', () => {
     expect(await video().evaluate((v) => (v as HTMLVideoElement).playbackRate)).toBe(1);
     // The sound is on, and the meter shows the tone while it plays.
     expect(await video().evaluate((v) => (v as HTMLVideoElement).muted)).toBe(false);
+    expect(await page.locator('[data-action="mute"]').innerText()).toBe('♪ on');
     const level = async () => {
       const db = await page.locator('[data-testid="level-meter"]').getAttribute('data-db');
       return db === '-inf' || db === null ? -Infinity : Number(db);
@@ -360,5 +361,20 @@ describe('viewer, marks and hand-off', () => {
     await expect.poll(() => page.locator('[data-testid="match-count"]').innerText()).toBe('1 match');
     await page.fill('input[aria-label="Filter by name"]', '');
     expect(e.pageErrors.filter((m) => !/Failed to load resource/.test(m))).toEqual([]);
+  });
+
+  it('offers no sound toggle for a clip without sound', async () => {
+    const { page } = e;
+    await page.click('[data-nav="library"]');
+    await page.click('[data-layout="grid"]');
+    await page.locator(`.clip-card[data-clip-id="${ids['B001.mp4']}"]`).click();
+    await press('Enter');
+    await video().waitFor();
+    const sound = page.locator('[data-action="mute"]');
+    expect(await sound.innerText()).toBe('no sound');
+    expect(await sound.isDisabled()).toBe(true);
+    expect(await page.locator('[data-testid="level-meter"]').getAttribute('data-db')).toBe('none');
+    await press('Escape');
+    await page.locator('[data-testid="viewer"]').waitFor({ state: 'detached' });
   });
 });

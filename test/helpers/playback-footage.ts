@@ -127,8 +127,13 @@ function canDrawText(ffmpeg: string): boolean {
 /** A drawtext value: quoted for the graph parser, ':' escaped for the option parser. */
 const dt = (s: string) => `'${s.replace(/:/g, '\\:')}'`;
 
+/** The VFR phone clip's presentation times (s) of its first `frames` frames: also what unit tests of the picture grid run on. */
+export function vfrPhoneTimes(frames: number): number[] {
+  return Array.from({ length: frames }, (_, n) => VFR_PTS.js(n) / VFR_TICKS);
+}
+
 function presentationTimes(s: Spec): number[] | null {
-  return s.vfr ? Array.from({ length: s.frames }, (_, n) => VFR_PTS.js(n) / VFR_TICKS) : null;
+  return s.vfr ? vfrPhoneTimes(s.frames) : null;
 }
 
 /** ffmpeg's arguments for a clip, less the output file: also the clip's cache key. */

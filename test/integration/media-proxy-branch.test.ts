@@ -6,6 +6,7 @@ import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { proxyAudio, proxyGop, type ProxyAudio, type ProxyRequest } from '../../src-main/core/media/proxy-branch';
 import { chooseProxyEncoder, encoderWorks, listedEncoders, proxyEncoderArgs, proxyEncoderCandidates, type ProxyEncoder } from '../../src-main/core/media/proxy-encoder';
 import { tempDir } from '../helpers/paths';
+import { makePlaybackFootage } from '../helpers/playback-footage';
 
 /**
  * Two seconds at 25 fps of a test picture, `size` stored with sample aspect `sar`, and sound that
@@ -37,8 +38,19 @@ function videoOf(file: string): { width: number; height: number; sample_aspect_r
   return (JSON.parse(out.toString()) as { streams: ReturnType<typeof videoOf>[] }).streams[0]!;
 }
 
-async function proxyOf(src: string, out: string, audio: ProxyAudio = 'aac'): Promise<void> {
-  const proxy: ProxyRequest = { outFile: out, height: 540, videoKbps: 1500, gop: proxyGop(25), audio, threads: 1, encoder: 'libx264' };
+/** Every presentation time of the video, in order, as exact fractions of a second: [ticks, ticks per second]. */
+function presentationTimes(file: string): [bigint, bigint][] {
+  const probe = (entries: string) => execFileSync(ffPath('ffprobe'), ['-v', 'error', '-select_streams', 'v:0', '-show_entries', entries, '-of', 'csv=p=0', file]).toString().trim();
+  const [num, den] = probe('stream=time_base').split('/').map(BigInt) as [bigint, bigint];
+  return probe('packet=pts')
+    .split('\n')
+    .map((l) => BigInt(l.trim()) * num)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    .map((t) => [t, den]);
+}
+
+async function proxyOf(src: string, out: string, audio: ProxyAudio = 'aac', fps: 25 | 'vfr' = 25): Promise<void> {
+  const proxy: ProxyRequest = { outFile: out, height: 540, videoKbps: 1500, gop: proxyGop(fps === 25 ? 25 : 30), audio, threads: 1, encoder: 'libx264', vfr: fps !== 25 };
   await new ClipDecoder({ filePath: src, startS: 0, outputs: [], audioRate: null, proxy }, { onFrame: () => {}, onAudio: () => {} }).run();
 }
 
@@ -78,6 +90,29 @@ describe('the proxy branch on real ffmpeg', () => {
       expect(beepAt(out), name).toBe(at);
       expect(videoOf(out).nb_read_packets, name).toBe(videoOf(src).nb_read_packets);
     }
+  });
+});
+
+describe('the proxy of a variable-rate clip', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  beforeAll(() => {
+    tmp = tempDir('reelscout-proxy-vfr-');
+  });
+  afterAll(() => tmp?.cleanup());
+
+  it("keeps every presentation time of a VFR phone clip (30 fps with jitter, 20 fps half way, 1/90000 clock) exactly", async () => {
+    const [phone] = await makePlaybackFootage(undefined, ['h264-vfr-phone']);
+    const out = path.join(tmp.dir, 'proxy-vfr.mp4');
+    await proxyOf(phone!.file, out, 'copy', 'vfr');
+    const original = presentationTimes(phone!.file);
+    const proxy = presentationTimes(out);
+    expect(original).toHaveLength(phone!.frames);
+    // The generator's own times: the original is what the test thinks it is.
+    expect(original.map(([t, d]) => Number(t) / Number(d))).toEqual(phone!.ptsSeconds!.map((s) => expect.closeTo(s, 9)));
+    expect(proxy).toHaveLength(original.length);
+    // Equal as fractions (a/b = c/d when ad = cb), whatever each file's time base.
+    const off = proxy.flatMap(([t, d], i) => (t * original[i]![1] === original[i]![0] * d ? [] : [`${i}: ${t}/${d} vs ${original[i]![0]}/${original[i]![1]}`]));
+    expect(off).toEqual([]);
   });
 });
 

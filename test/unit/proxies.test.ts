@@ -84,7 +84,7 @@ describe('what the viewer plays', () => {
 });
 
 describe('the proxy in the one decode', () => {
-  const req = { outFile: '/cache/proxies/7-abc.mp4.part', height: 540, videoKbps: 1500, gop: proxyGop(25), audio: 'aac' as const, threads: 1, encoder: 'libx264' as const };
+  const req = { outFile: '/cache/proxies/7-abc.mp4.part', height: 540, videoKbps: 1500, gop: proxyGop(25), audio: 'aac' as const, threads: 1, encoder: 'libx264' as const, vfr: false };
   it('is one more branch of the split, every frame kept with its time, the first audio as AAC', () => {
     const { args } = buildDecodeArgs({
       filePath: '/card/A001.mov',
@@ -102,6 +102,10 @@ describe('the proxy in the one decode', () => {
     const tail = args.slice(at, args.indexOf(req.outFile) + 1);
     expect(tail).toEqual(expect.arrayContaining(['-vsync', 'passthrough', 'libx264', '-map', '0:a:0', 'aac', '+faststart', req.outFile]));
     expect(tail[tail.indexOf('-g') + 1]).toBe('8');
+    // A constant-rate source keeps the encoder's default clock (1/rate); a VFR one counts on its own.
+    expect(tail).not.toContain('-enc_time_base');
+    const vfr = proxyBranch({ ...req, vfr: true }).outputArgs;
+    expect(vfr.slice(vfr.indexOf('-enc_time_base'), vfr.indexOf('-enc_time_base') + 2)).toEqual(['-enc_time_base', '-1']);
   });
   it('no sound mapped for a clip without any', () => {
     const { args } = buildDecodeArgs({ filePath: '/a.mov', startS: 0, audioRate: null, outputs: [{ name: 't', fps: 2, geometry: { outWidth: 8, outHeight: 8, filter: 'scale=8:8' }, pixFmt: 'rgb24' }], proxy: { ...req, audio: null } });

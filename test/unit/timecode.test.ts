@@ -134,7 +134,10 @@ describe('SMPTE timecode', () => {
     const rounded = { startS: 9.20833, endS: 12.5, startFrame: 221, endFrame: 300 };
     expect(secondsToFrame(rounded.startS, { num: 24, den: 1 })).toBe(220);
     expect(shotFrames(rounded, { num: 24, den: 1 }, false)).toEqual({ inFrame: 221, outFrame: 300 });
-    expect(shotFrames({ startS: 1, endS: 2, startFrame: 28, endFrame: 55 }, r2997, true)).toEqual({ inFrame: 29, outFrame: 59 });
+    // Conformed: the first grid position at or after each time (grid 29 is at 0.968 s, before the shot's first picture at 1 s, and shows the picture before it).
+    expect(shotFrames({ startS: 1, endS: 2, startFrame: 28, endFrame: 55 }, r2997, true)).toEqual({ inFrame: 30, outFrame: 60 });
+    // A picture on a grid time is that grid position (within float error).
+    expect(shotFrames({ startS: (30 * 1001) / 30000, endS: (60 * 1001) / 30000, startFrame: 28, endFrame: 55 }, r2997, true)).toEqual({ inFrame: 30, outFrame: 60 });
     expect(shotFrames({ startS: 0, endS: 4.2, startFrame: null, endFrame: null }, r25, false)).toEqual({ inFrame: 0, outFrame: 105 });
   });
 

@@ -97,6 +97,10 @@ describe('viewer marks', () => {
   it('a range opened from frames comes back as the same frames', () => {
     const r = { num: 30000, den: 1001 };
     expect(marksOfRange(rangeOfFrames({ inFrame: 47, outFrame: 101 }, r), r)).toEqual({ inFrame: 47, outFrame: 101 });
+    // A conformed clip's shot opened at its first picture's time (1.0 s at 29.97): In is the first frame showing it (30, at 1.001 s), as the shot list counts.
+    expect(marksOfRange({ startS: 1, endS: 2 }, r, true)).toEqual({ inFrame: 30, outFrame: 60 });
+    expect(marksOfRange({ startS: 1, endS: 2 }, r)).toEqual({ inFrame: 29, outFrame: 59 });
+    expect(marksOfRange(rangeOfFrames({ inFrame: 47, outFrame: 101 }, r), r, true)).toEqual({ inFrame: 47, outFrame: 101 });
   });
 });
 

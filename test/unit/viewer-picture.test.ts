@@ -13,7 +13,7 @@ function run(from: PicturePhase, events: PictureEvent[], readout: number | null 
   }
   return { state, readout, seeks };
 }
-const presented = (frame: number): PictureEvent => ({ type: 'presented', frame });
+const presented = (frame: number): PictureEvent => ({ type: 'presented', frame, end: frame + 1 });
 const ticks = (n: number): PictureEvent[] => Array.from({ length: n }, () => ({ type: 'tick' }) as const);
 
 describe('the picture after play, pause and seeks (playing -> pausing -> settled)', () => {

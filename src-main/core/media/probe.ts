@@ -97,3 +97,35 @@ export async function countVideoPackets(file: string, opts: { ffprobe?: string; 
   const n = Number(res.stdout.toString('utf8').trim());
   return res.code === 0 && Number.isInteger(n) && n >= 0 ? n : null;
 }
+
+/**
+ * Every presentation time (s) of a file's first video stream, in presentation order, read from the
+ * container without decoding (`packet=pts` on the stream's `time_base`, times as a player's media
+ * time counts them). What the viewer maps a conformed (VFR) clip's grid positions onto. Packets
+ * without a time are skipped; null when ffprobe cannot read the file or finds no timed packet.
+ */
+export async function readPictureTimes(file: string, opts: { ffprobe?: string; signal?: AbortSignal } = {}): Promise<number[] | null> {
+  const res = await runTool(
+    opts.ffprobe ?? ffPath('ffprobe'),
+    ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=time_base:packet=pts', '-of', 'csv', file],
+    { signal: opts.signal, maxStdoutBytes: 64 * 1024 * 1024 },
+  );
+  if (res.code !== 0) return null;
+  return parsePictureTimes(res.stdout.toString('utf8'));
+}
+
+/** ffprobe's csv of `stream=time_base:packet=pts` ("stream,1/90000", "packet,3700"...) -> sorted seconds; null without a time base or a time. */
+export function parsePictureTimes(csv: string): number[] | null {
+  let tb: [number, number] | null = null;
+  const ticks: number[] = [];
+  for (const line of csv.split('\n')) {
+    const [section, value] = line.trim().split(',');
+    if (section === 'stream' && value) {
+      const m = /^(\d+)\/(\d+)$/.exec(value);
+      if (m && Number(m[1]) > 0 && Number(m[2]) > 0) tb = [Number(m[1]), Number(m[2])];
+    } else if (section === 'packet' && value && /^-?\d+$/.test(value)) ticks.push(Number(value));
+  }
+  if (!tb || ticks.length === 0) return null;
+  const [num, den] = tb;
+  return ticks.sort((a, b) => a - b).map((t) => (t * num) / den);
+}

@@ -22,7 +22,7 @@ export interface ProxyPlan {
 
 export function planProxy(
   cacheDir: string,
-  clip: { id: number; fingerprint: string | null; fps: number | null; audioCodec: string | null; audioChannels: number | null },
+  clip: { id: number; fingerprint: string | null; fps: number | null; vfr: boolean; audioCodec: string | null; audioChannels: number | null },
   encoder: ProxyEncoder,
   threads?: number,
 ): ProxyPlan {
@@ -33,7 +33,7 @@ export function planProxy(
     clipId: clip.id,
     fingerprint: clip.fingerprint,
     rel,
-    request: { outFile: `${abs}.part`, height: PROXY_DEFAULTS.height, videoKbps: PROXY_DEFAULTS.videoKbps, gop: proxyGop(clip.fps), audio: proxyAudio(clip.audioCodec, clip.audioChannels), threads, encoder },
+    request: { outFile: `${abs}.part`, height: PROXY_DEFAULTS.height, videoKbps: PROXY_DEFAULTS.videoKbps, gop: proxyGop(clip.fps), audio: proxyAudio(clip.audioCodec, clip.audioChannels), threads, encoder, vfr: clip.vfr },
   };
 }
 

@@ -12,6 +12,8 @@ import { playbackSource } from './playback-source';
 import { isDetachableMount, PROXY_RESERVE_BYTES, roomForProxy, volumeProxyPolicy, wantsProxy, type ProxyPolicy } from './proxy-policy';
 import { formatBytes, freeBytes } from '../util/disk-space';
 import { proxyBytes, proxyOf, touchProxy } from './proxy-store';
+import { pictureTimesOf, recordPictureTimes } from './picture-times-store';
+import { readPictureTimes } from '../media/probe';
 import type { RangeStreams, StreamSource } from './range-streams';
 import { clipFrameCount, countingOf } from '../../../src-shared/timecode';
 
@@ -52,7 +54,7 @@ interface PlaybackFacts {
   platform?: NodeJS.Platform;
 }
 
-type PlaybackMethods = 'playback.get' | 'playback.sources' | 'playback.proxySpace' | 'playback.volumeProxies' | 'playback.stopStream';
+type PlaybackMethods = 'playback.get' | 'playback.sources' | 'playback.proxySpace' | 'playback.volumeProxies' | 'playback.stopStream' | 'playback.pictureTimes';
 
 export function createPlaybackHandlers(
   o: PlaybackFacts & {
@@ -60,6 +62,8 @@ export function createPlaybackHandlers(
     streams: RangeStreams;
     /** Why main does not read this address under its rules now (remote/remote-url-policy.ts remoteUrlRefusal), or null. */
     addressRefusal: (url: string) => string | null;
+    /** The chosen ffprobe (Settings), undefined: the bundled one. */
+    ffprobe?: () => string | undefined;
   },
 ): Pick<Handlers, PlaybackMethods> {
   const sourceOf = (row: ClipRow, unreachableWhy: string | null) => playbackOf(o, row, unreachableWhy);
@@ -85,6 +89,20 @@ export function createPlaybackHandlers(
       return space();
     },
     'playback.proxySpace': () => space(),
+    // Read once from the container (the original, or its proxy while the original is away: the
+    // proxy keeps a VFR clip's times exactly) and kept in the catalog for that content.
+    'playback.pictureTimes': async ({ clipId }) => {
+      const row = getClipRow(o.db, clipId);
+      if (row.source_url !== null || !countingOf(row.fps, row.vfr === 1).conformed) return { times: null };
+      const kept = pictureTimesOf(o.db, clipId, row.fingerprint);
+      if (kept) return { times: kept };
+      const original = await o.clipFile(clipId).catch(() => null);
+      const proxy = currentProxy(o.db, clipId, row.fingerprint);
+      const file = original ?? (proxy && path.join(o.cacheDir, proxy.file));
+      const times = file ? await readPictureTimes(file, { ffprobe: o.ffprobe?.() }) : null;
+      if (times) recordPictureTimes(o.db, clipId, row.fingerprint, times);
+      return { times };
+    },
     'playback.get': async ({ clipId }) => {
       const row = getClipRow(o.db, clipId);
       let unreachableWhy: string | null = null;

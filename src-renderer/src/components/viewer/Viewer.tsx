@@ -14,7 +14,7 @@ import { SourceBadge, sourceUrl } from './SourceBadge';
 import { TagOverlay } from './TagOverlay';
 import { ViewerKeysHelp } from './ViewerKeysHelp';
 import { tabWithin, useModalFocus } from './useModalFocus';
-import { useClipView, useShotFaces } from './useClipView';
+import { useClipView, usePictureTimes, useShotFaces } from './useClipView';
 import { usePlayback } from './usePlayback';
 import { RelinkCopy } from './RelinkCopy';
 import { ViewerTimeline } from './ViewerTimeline';
@@ -65,15 +65,28 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
   useEffect(() => {
     if (!tb || rangeApplied.current) return;
     rangeApplied.current = true;
-    if (range) setMarks(marksOfRange(range, tb.rate));
-  }, [tb, range]);
+    if (range) setMarks(marksOfRange(range, tb.rate, clip?.conformed === true));
+  }, [tb, range, clip]);
 
   const streaming = playback?.source === 'stream';
   const clipFrames = clip && tb ? clipFrameCount(clip, tb.rate) : null;
   const streamWindow = streaming && tb && streamFrom !== null ? streamWindowOf(streamFrom, tb.rate, clipFrames) : null;
   // Play runs on from a window's end into the next (none after the clip's last window).
   const continueAt = streamWindow && clipFrames !== null && streamWindow.to < clipFrames ? streamWindow.to : null;
-  const { now, nowRef, speed, seekFrame, applyShuttle } = usePlayback({ video, src, clip, rate: tb?.rate ?? null, range, onError: setError, continueAt });
+  // A conformed clip is driven once its presentation times are known (or known to be unreadable).
+  const pictureTimes = usePictureTimes(clipId, clip ? clip.conformed === true : undefined);
+  const rate = tb && pictureTimes !== undefined ? tb.rate : null;
+  const { now, nowRef, speed, seekFrame, applyShuttle } = usePlayback({
+    video,
+    src,
+    clip,
+    rate,
+    pictureTimes: pictureTimes ?? null,
+    range,
+    openAt: range && tb ? marksOfRange(range, tb.rate, clip?.conformed === true).inFrame : null,
+    onError: setError,
+    continueAt,
+  });
   useModalFocus(dialog);
 
   const frame = tb ? secondsToFrame(now, tb.rate) : 0;
@@ -262,6 +275,7 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
             <ViewerTransport
               speed={speed}
               muted={muted}
+              hasAudio={!!clip?.audioCodec}
               overlay={overlay}
               inTc={tc(inFrame)}
               outTc={tc(outFrame === null ? null : outFrame - 1)}

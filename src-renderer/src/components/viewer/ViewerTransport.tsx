@@ -7,9 +7,11 @@ import { OVERLAY_POSITION_LABEL, OVERLAY_POSITIONS, type OverlayPosition, type O
  * key, so a click and a key press cannot differ), the In/Out marks and their duration, and where
  * the tags show over the picture.
  */
-export function ViewerTransport({ speed, muted, overlay, inTc, outTc, durationTc, run, onMoveOverlay }: {
+export function ViewerTransport({ speed, muted, hasAudio, overlay, inTc, outTc, durationTc, run, onMoveOverlay }: {
   speed: number;
   muted: boolean;
+  /** The clip has a sound track: without one the sound button says so and does nothing (LevelMeter too). */
+  hasAudio: boolean;
   overlay: OverlaySettings;
   inTc: string;
   /** The range's last frame (Out is exclusive). */
@@ -29,9 +31,15 @@ export function ViewerTransport({ speed, muted, overlay, inTc, outTc, durationTc
       <button type="button" className="btn" title="Play forward, again for faster (L)" onClick={() => run({ type: 'shuttle', event: { type: 'L' } })} aria-label="Play faster">▶▶</button>
       <button type="button" className="btn" title="Forward one frame (→)" onClick={() => run({ type: 'step', frames: 1 })} aria-label="Forward one frame">|▷</button>
       <button type="button" className="btn" title="Next shot (↓)" onClick={() => run({ type: 'shot', dir: 1 })} aria-label="Next shot">▼ shot</button>
-      <button type="button" className="btn" onClick={() => run({ type: 'mute' })} aria-pressed={muted} title="Sound on/off" data-action="mute">
-        {muted ? '♪ off' : '♪ on'}
-      </button>
+      {hasAudio ? (
+        <button type="button" className="btn" onClick={() => run({ type: 'mute' })} aria-pressed={muted} title="Sound on/off" data-action="mute">
+          {muted ? '♪ off' : '♪ on'}
+        </button>
+      ) : (
+        <button type="button" className="btn" disabled title="This clip has no sound" data-action="mute">
+          no sound
+        </button>
+      )}
       <span className="viewer-marks">
         <button type="button" className="btn" onClick={() => run({ type: 'markIn' })} title="Mark In (I); Shift+I goes to it" data-action="mark-in">
           In

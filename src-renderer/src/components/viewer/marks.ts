@@ -1,9 +1,11 @@
-import { frameToSeconds, secondsToFrame, type FrameRate, type FrameSpan } from '../../../../src-shared/timecode';
+import { frameToSeconds, shotFrames, type FrameRate, type FrameSpan } from '../../../../src-shared/timecode';
 
-/** The viewer opens a range (a shot, a search result) with its In and Out marked (Out exclusive). */
-export function marksOfRange(range: { startS: number; endS: number }, rate: FrameRate): FrameSpan {
-  const inFrame = secondsToFrame(range.startS, rate);
-  return { inFrame, outFrame: Math.max(inFrame + 1, secondsToFrame(range.endS, rate)) };
+/**
+ * The viewer opens a range (a shot, a search result) with its In and Out marked (Out exclusive),
+ * placed as a shot is (`shotFrames`): on a conformed clip In is the first frame showing the picture at its start.
+ */
+export function marksOfRange(range: { startS: number; endS: number }, rate: FrameRate, conformed = false): FrameSpan {
+  return shotFrames({ startS: range.startS, endS: range.endS, startFrame: null, endFrame: null }, rate, conformed);
 }
 
 /** Frames as the moments the viewer is opened at: each frame's exact start, so nothing rounds on the way back. */

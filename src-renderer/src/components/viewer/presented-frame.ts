@@ -1,3 +1,4 @@
+import { gridSpanOfPicture, pictureAt, pictureOfGrid, timeInPicture } from '../../../../src-shared/picture-grid';
 import type { FrameRate } from '../../../../src-shared/timecode';
 
 /**
@@ -25,7 +26,7 @@ export type PicturePhase =
   /** Just stopped: a frame composited around the pause may still report; the last one presented is sought once `quiet` animation frames passed without one. */
   | { phase: 'pausing'; shown: number; quiet: number }
   /** A seek to `target` is in flight (`landed` false; `seen` the last frame presented meanwhile) or has landed; `tries` seeks sent for it. */
-  | { phase: 'seeking'; target: number; tries: number; landed: boolean; seen: number | null }
+  | { phase: 'seeking'; target: number; tries: number; landed: boolean; seen: Shown | null }
   /** Paused with `frame` on screen and read out. */
   | { phase: 'settled'; frame: number; tries: number }
   /** A source is loading: nothing presented is judged, nothing sought, until it is placed (a seek). */
@@ -35,8 +36,8 @@ export type PictureEvent =
   | { type: 'play' }
   /** Play stopped; `shown` the last frame presented (the readout's frame when none was). */
   | { type: 'stop'; shown: number }
-  /** `requestVideoFrameCallback`: the frame now on screen. */
-  | { type: 'presented'; frame: number }
+  /** `requestVideoFrameCallback`: the picture now on screen, as the frames that show it: [frame, end) (`PictureGrid.shownAt`). */
+  | { type: 'presented'; frame: number; end: number }
   /** An animation frame passed. */
   | { type: 'tick' }
   /** The editor asks for a frame (step, jump, click, a new source placed). */
@@ -63,11 +64,19 @@ export const LOADING: PicturePhase = { phase: 'loading' };
 
 const stay = (state: PicturePhase): PictureStep => ({ state, readout: null, seek: null });
 
-/** The picture is judged against `target`: there, settled; elsewhere, sought again (a few times), then read out as it is. */
-function judge(target: number, frame: number, tries: number): PictureStep {
-  if (frame === target) return { state: { phase: 'settled', frame, tries }, readout: null, seek: null };
+/** The frames a presented picture is shown at: one on a clip counted at its own rate, one or more (or none) on a conformed clip. */
+export interface Shown {
+  frame: number;
+  end: number;
+}
+
+const shows = (p: Shown, frame: number) => frame >= p.frame && frame < p.end;
+
+/** The picture is judged against `target`: the picture that frame shows, settled; another, sought again (a few times), then read out as it is. */
+function judge(target: number, picture: Shown, tries: number): PictureStep {
+  if (shows(picture, target)) return { state: { phase: 'settled', frame: target, tries }, readout: null, seek: null };
   if (tries < MAX_SEEK_TRIES) return { state: { phase: 'seeking', target, tries: tries + 1, landed: false, seen: null }, readout: null, seek: { frame: target, attempt: tries } };
-  return { state: { phase: 'settled', frame, tries }, readout: frame, seek: null };
+  return { state: { phase: 'settled', frame: picture.frame, tries }, readout: picture.frame, seek: null };
 }
 
 export function nextPicture(s: PicturePhase, e: PictureEvent): PictureStep {
@@ -96,15 +105,17 @@ export function nextPicture(s: PicturePhase, e: PictureEvent): PictureStep {
         case 'pausing':
           return { state: { ...s, shown: e.frame, quiet: 0 }, readout: e.frame, seek: null };
         case 'seeking':
-          return s.landed ? judge(s.target, e.frame, s.tries) : stay({ ...s, seen: e.frame });
+          return s.landed ? judge(s.target, e, s.tries) : stay({ ...s, seen: { frame: e.frame, end: e.end } });
         case 'settled':
           // A frame decoded before the stop presented after the seek landed (seen under load): sought again.
-          return s.frame === e.frame ? stay(s) : judge(s.frame, e.frame, s.tries);
+          return shows(e, s.frame) ? stay(s) : judge(s.frame, e, s.tries);
         case 'loading':
           return stay(s);
       }
   }
 }
+
+const SEEK_OFFSETS = [0.5, 0.35, 0.65, 0.25];
 
 /**
  * The time a seek to frame k asks for on its `attempt`-th try: the middle of the frame's interval
@@ -113,6 +124,36 @@ export function nextPicture(s: PicturePhase, e: PictureEvent): PictureStep {
  * the last asked time would leave a wrong picture on screen.
  */
 export function seekSeconds(k: number, attempt: number, rate: FrameRate): number {
-  const offsets = [0.5, 0.35, 0.65, 0.25];
-  return ((k + offsets[attempt % offsets.length]!) * rate.den) / rate.num;
+  return ((k + SEEK_OFFSETS[attempt % SEEK_OFFSETS.length]!) * rate.den) / rate.num;
+}
+
+/**
+ * Frames <-> pictures for the player. A clip counted at its own rate: frame k is the picture
+ * presented at k / rate (`presentedFrame`), sought inside its interval (`seekSeconds`). A conformed
+ * clip with its presentation times (`playback.pictureTimes`): the rule of src-shared/picture-grid.ts
+ * (grid position k shows the last picture at or before k / rate; a picture reads out as the first
+ * grid position showing it), a frame sought inside its picture's interval on screen, so that the
+ * picture the player shows is the one the exports hand over for that frame.
+ */
+export interface PictureGrid {
+  /** The frames the picture presented at `mediaTimeS` is shown at. */
+  shownAt: (mediaTimeS: number) => Shown;
+  /** The time a seek to frame k asks on its `attempt`-th try. */
+  seekTime: (k: number, attempt: number) => number;
+}
+
+export function pictureGrid(rate: FrameRate, times: readonly number[] | null): PictureGrid {
+  if (!times || times.length === 0) {
+    return {
+      shownAt: (t) => {
+        const frame = presentedFrame(t, rate);
+        return { frame, end: frame + 1 };
+      },
+      seekTime: (k, attempt) => seekSeconds(k, attempt, rate),
+    };
+  }
+  return {
+    shownAt: (t) => gridSpanOfPicture(times, pictureAt(times, t), rate),
+    seekTime: (k, attempt) => timeInPicture(times, pictureOfGrid(times, k, rate), SEEK_OFFSETS[attempt % SEEK_OFFSETS.length]!),
+  };
 }

@@ -50,6 +50,29 @@ export function useClipView(
   return { clip, spans, playback, reloadPlayback };
 }
 
+/**
+ * A conformed clip's presentation times (`playback.pictureTimes`, read once by main): undefined
+ * while they are asked for, null for a clip counted at its own rate or when they cannot be read
+ * (its frames are then taken as pictures at k / rate, as before the times were known).
+ */
+export function usePictureTimes(clipId: number, conformed: boolean | null | undefined): readonly number[] | null | undefined {
+  const [times, setTimes] = useState<readonly number[] | null | undefined>(undefined);
+  useEffect(() => {
+    setTimes(undefined);
+    if (conformed === undefined) return;
+    if (!conformed) return setTimes(null);
+    let live = true;
+    api
+      .call('playback.pictureTimes', { clipId })
+      .then((r) => live && setTimes(r.times))
+      .catch(() => live && setTimes(null));
+    return () => {
+      live = false;
+    };
+  }, [clipId, conformed]);
+  return times;
+}
+
 /** The faces found in the shot under the playhead (none until they arrive, none between shots). */
 export function useShotFaces(shotId: number | null): FaceFrames {
   const [faces, setFaces] = useState<FaceFrames>([]);

@@ -1,8 +1,8 @@
-import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { ClipDetail } from '../../../../src-shared/contract/library';
 import { clipFrameCount, frameToSeconds, secondsToFrame, type FrameRate } from '../../../../src-shared/timecode';
 import { startAudioGraph } from './LevelMeter';
-import { LOADING, nextPicture, presentedFrame, reverseTarget, seekSeconds, type PictureEvent, type PicturePhase } from './presented-frame';
+import { LOADING, nextPicture, pictureGrid, reverseTarget, type PictureEvent, type PicturePhase } from './presented-frame';
 import { nextShuttle, STOPPED, type ShuttleEvent } from './shuttle';
 
 export interface Playback {
@@ -44,12 +44,19 @@ export function usePlayback(opts: {
   src: string | null;
   clip: ClipDetail | null;
   rate: FrameRate | null;
+  /** A conformed clip's presentation times (`playback.pictureTimes`): frames map to pictures by them; null: frame k is the picture at k / rate. */
+  pictureTimes: readonly number[] | null;
   range: { startS: number; endS: number } | null | undefined;
+  /** The frame the first source is placed on: the range's In as the marks count it (null: the start). */
+  openAt: number | null;
   onError: (message: string) => void;
   /** A preview stream's window ends before the clip: the frame play runs on to (the next window's first), else null. */
   continueAt?: number | null;
 }): Playback {
-  const { video, src, clip, rate, range, onError } = opts;
+  const { video, src, clip, rate, pictureTimes, range, onError } = opts;
+  const openAt = useRef<number | null>(null);
+  openAt.current = opts.openAt;
+  const grid = useMemo(() => (rate ? pictureGrid(rate, pictureTimes) : null), [rate, pictureTimes]);
   const continueAt = useRef<number | null>(null);
   continueAt.current = opts.continueAt ?? null;
   /** Play reached a window's end and goes on once the next window is placed. */
@@ -91,15 +98,15 @@ export function usePlayback(opts: {
   const ticking = useRef(0);
   const dispatch = useCallback(
     (e: PictureEvent) => {
-      if (!rate) return;
+      if (!grid) return;
       const step = nextPicture(picture.current, e);
       picture.current = step.state;
       if (step.readout !== null) setNow(mid(step.readout));
       if (step.seek) {
         const { frame, attempt } = step.seek;
         // A paused element asked for the time it stands at decodes nothing (Chromium elides the seek): the next try's time.
-        const t = seekSeconds(frame, attempt, rate);
-        sendSeek(video.current?.paused && t === video.current.currentTime ? seekSeconds(frame, attempt + 1, rate) : t);
+        const t = grid.seekTime(frame, attempt);
+        sendSeek(video.current?.paused && t === video.current.currentTime ? grid.seekTime(frame, attempt + 1) : t);
       }
       // Stopping: animation frames count the quiet after the pause, one a frame (each tick asks the next while it lasts).
       if (step.state.phase === 'pausing' && !ticking.current) {
@@ -109,7 +116,7 @@ export function usePlayback(opts: {
         });
       }
     },
-    [video, rate, mid, setNow, sendSeek],
+    [video, grid, mid, setNow, sendSeek],
   );
   useEffect(() => () => cancelAnimationFrame(ticking.current), []);
 
@@ -179,7 +186,7 @@ export function usePlayback(opts: {
   // Backwards shuttle: a chain of exact seeks, each to where the speed has taken the playhead.
   useEffect(() => {
     const v = video.current;
-    if (speed >= 0 || !v || !rate) return;
+    if (speed >= 0 || !v || !rate || !grid) return;
     const from = secondsToFrame(nowRef.current, rate);
     const t0 = performance.now();
     let asked = from;
@@ -193,7 +200,13 @@ export function usePlayback(opts: {
         return;
       }
       asked = target;
-      v.currentTime = mid(target);
+      const t = grid.seekTime(target, 0);
+      // A conformed clip's picture can hold for two frames: the same time again would not be sought.
+      if (t === v.currentTime) {
+        raf = requestAnimationFrame(next);
+        return;
+      }
+      v.currentTime = t;
     };
     const onSeeked = () => {
       if (!live) return;
@@ -209,12 +222,12 @@ export function usePlayback(opts: {
       v.removeEventListener('seeked', onSeeked);
       v.removeEventListener('seeked', next);
     };
-  }, [video, speed, rate, mid, applyShuttle]);
+  }, [video, speed, rate, grid, applyShuttle]);
 
   // The frame presented: what the picture machine judges.
   useEffect(() => {
     const v = video.current as FrameCallbackVideo | null;
-    if (!v || !rate) return;
+    if (!v || !grid) return;
     presented.current = null;
     let id = 0;
     const onTime = () => {
@@ -226,14 +239,14 @@ export function usePlayback(opts: {
       return () => v.removeEventListener('timeupdate', onTime);
     }
     const onFrame = (_: number, meta: { mediaTime: number }) => {
-      const k = presentedFrame(meta.mediaTime, rate);
-      presented.current = k;
-      dispatch({ type: 'presented', frame: k });
+      const shown = grid.shownAt(meta.mediaTime);
+      presented.current = shown.frame;
+      dispatch({ type: 'presented', ...shown });
       id = v.requestVideoFrameCallback!(onFrame);
     };
     id = v.requestVideoFrameCallback(onFrame);
     return () => v.cancelVideoFrameCallback?.(id);
-  }, [video, src, rate, setNow, dispatch]);
+  }, [video, src, grid, setNow, dispatch]);
 
   useEffect(() => {
     const v = video.current;
@@ -273,9 +286,10 @@ export function usePlayback(opts: {
     if (placed.current !== src) dispatch({ type: 'load' });
     const place = () => {
       if (placed.current === src) return;
+      const first = placed.current === null;
       placed.current = src;
       pendingSeek.current = null;
-      seekFrame(secondsToFrame(nowRef.current, rate));
+      seekFrame(first && openAt.current !== null ? openAt.current : secondsToFrame(nowRef.current, rate));
       if (!resume.current) return;
       resume.current = false;
       if (shuttle.current.speed <= 0) return;
