@@ -58,7 +58,8 @@ const within = (value: number, r: FrameRate) => Math.abs(fps(r) - value) / fps(r
 /**
  * The counting of a probed rate, as an NLE counts it:
  * - a standard rate, or within 0.1% of one: that rate (its frame numbers as decoded);
- * - variable-rate footage (phones, screen recordings: `vfr`): the nearest standard rate, conformed
+ * - variable-rate footage (phones, screen recordings: `vfr`; `value` is the rate it was shot at,
+ *   probe-parse.ts `nominalRate`): the nearest standard rate, conformed
  *   (NLEs conform it on import; its presentation times are kept for frame lookups);
  * - a whole rate NLEs have no name for (10, 12, 15 fps): its own rate, one timecode frame a picture
  *   (Premiere and Resolve show such clips' timecode at their own rate);

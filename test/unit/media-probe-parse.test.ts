@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { explainProbeFailure, startsLikeIsoMedia } from '../../src-main/core/media/probe';
-import { isVariableFrameRate, parseProbeJson, parseRate, rotationOf } from '../../src-main/core/media/probe-parse';
+import { isVariableFrameRate, nominalRate, parseProbeJson, parseRate, rotationOf } from '../../src-main/core/media/probe-parse';
 
 describe('ffprobe JSON parsing', () => {
   it('parses rates and tells variable frame rate apart from rounding', () => {
@@ -11,6 +11,24 @@ describe('ffprobe JSON parsing', () => {
     expect(isVariableFrameRate(30, 22.5)).toBe(true);
     expect(isVariableFrameRate(90000, 29.87)).toBe(true);
     expect(isVariableFrameRate(null, 25)).toBe(false);
+  });
+
+  it('counts a variable-rate clip at the rate it was shot at, not at its average or its clock', () => {
+    // A phone at 30 fps dropping to 20 in low light: 30, so no picture falls between two frames.
+    expect(nominalRate(30, 24.2)).toBe(30);
+    // A timestamp clock (a screen recorder's 1/90000, a millisecond container) is no camera's rate.
+    expect(nominalRate(90000, 29.87)).toBe(29.87);
+    expect(nominalRate(1000, 59.6)).toBe(59.6);
+    expect(nominalRate(null, 24.2)).toBe(24.2);
+    expect(nominalRate(30, null)).toBe(30);
+    const probed = parseProbeJson(
+      { streams: [{ codec_type: 'video', codec_name: 'h264', width: 1920, height: 1080, r_frame_rate: '30/1', avg_frame_rate: '2250/93', duration: '3.72' }], format: { format_name: 'mov,mp4', duration: '3.72' } },
+      'phone.mp4',
+    );
+    expect(probed.vfr).toBe(true);
+    expect(probed.fps).toBe(30);
+    // A container without a frame count: estimated from the average, the pictures there are.
+    expect(probed.frameCount).toBe(Math.round((2250 / 93) * 3.72));
   });
 
   it('reads rotation clockwise from the display matrix first, then the legacy tag', () => {
@@ -42,7 +60,7 @@ describe('ffprobe JSON parsing', () => {
       container: 'mov', videoCodec: 'hevc', audioCodec: 'aac', audioChannels: 2, width: 1080, height: 1920, codedWidth: 1920,
       rotation: 90, vfr: true, timecode: '01:02:03:04', frameCount: 300, hasVideo: true, bitRate: 12000000,
     });
-    expect(info.fps).toBeCloseTo(29.5, 2);
+    expect(info.fps).toBe(30); // variable: the rate it was shot at (its average is 29.5)
     expect(info.durationS).toBeCloseTo(10.01, 3);
   });
 

@@ -67,6 +67,20 @@ export function isVariableFrameRate(rFrameRate: number | null, avgFrameRate: num
   return Math.abs(rFrameRate - avgFrameRate) / Math.max(rFrameRate, avgFrameRate) > 0.005;
 }
 
+/**
+ * The rate a variable-rate clip is counted at (conformed to the nearest standard one): the rate it
+ * was shot at, not its average. A phone shooting "30 fps" drops to 20 in low light; counted at its
+ * average (24) a fifth of its 30 fps pictures would fall between two frames and no frame would show
+ * them, where a project at 30 shows each (NLEs take the stream's nominal rate too). ffprobe's
+ * r_frame_rate is that rate when it is a camera's (at most twice the average and 120); a timestamp
+ * clock's tick (1000, 90000 for some screen recorders) is not, and the average stands.
+ */
+export function nominalRate(rFrameRate: number | null, avgFrameRate: number | null): number | null {
+  if (avgFrameRate === null) return rFrameRate;
+  if (rFrameRate !== null && rFrameRate > avgFrameRate && rFrameRate <= Math.min(120, 2 * avgFrameRate)) return rFrameRate;
+  return avgFrameRate;
+}
+
 /** "128:117" -> 1.094; "0:1", "N/A", missing -> 1. */
 function parseSar(s: string | undefined): number {
   if (!s) return 1;
@@ -149,12 +163,14 @@ export function parseProbeJson(raw: unknown, file: string): MediaInfo {
   const rRate = parseRate(video?.r_frame_rate);
   const avgRate = parseRate(video?.avg_frame_rate);
   const durationS = num(json.format?.duration) ?? num(video?.duration) ?? num(audio?.duration);
-  const fps = avgRate ?? rRate;
+  const vfr = isVariableFrameRate(rRate, avgRate);
+  const fps = vfr ? nominalRate(rRate, avgRate) : (avgRate ?? rRate);
   const nbFrames = num(video?.nb_frames);
   // The video's own length when the container does not count frames (Matroska, WebM): the
   // container's duration runs to the end of the longest stream, often the audio.
   const videoS = num(video?.duration) ?? durationS;
-  const frameCount = nbFrames ?? (fps && videoS ? Math.round(fps * videoS) : null);
+  const perSecond = avgRate ?? rRate;
+  const frameCount = nbFrames ?? (perSecond && videoS ? Math.round(perSecond * videoS) : null);
 
   return {
     container: containerName(formatName, file),
@@ -163,7 +179,7 @@ export function parseProbeJson(raw: unknown, file: string): MediaInfo {
     audioCodec: audio?.codec_name ?? null,
     durationS: durationS !== null && durationS >= 0 ? durationS : null,
     fps,
-    vfr: isVariableFrameRate(rRate, avgRate),
+    vfr,
     width: swap ? codedH : codedW,
     height: swap ? codedW : codedH,
     codedWidth: codedW,
