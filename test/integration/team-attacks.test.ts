@@ -218,8 +218,11 @@ describeWithPostgres('team library: a seat with its own credentials cannot touch
   it('marks: every stamp is the server\'s; a stamp a seat sends wins no conflict and changes nothing of B', async () => {
     const r = rangeOfB();
     const Y9999 = Date.parse('9999-01-01T00:00:00Z');
-    // Stale or forged bases: the server keeps B's values and stamps (nothing of B changes).
-    for (const base of [Y9999, 0, Date.now(), SB.at]) {
+    // Stale or forged bases: the server keeps B's values and stamps (nothing of B changes). (A base of
+    // the server's stamp or later, up to now, is a change over the version held: what A may do anyway
+    // by reading the row first.)
+    const heldStamp = (await readTeamMarks(a, { rangeIds: [rangeB], keywordIds: [], clipIds: [] })).ranges[0]!.name.stamp.at;
+    for (const base of [Y9999, 0, SB.at, heldStamp - 1]) {
       const before = await ofB();
       await upsertTeamRange(a, { ...r, name: { value: 'mine forever', stamp: { at: base, by: A } } });
       await upsertTeamClipMark(a, { clipId: clipB, rating: { value: 'reject', stamp: { at: base, by: B } } });

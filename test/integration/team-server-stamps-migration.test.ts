@@ -75,6 +75,14 @@ describeWithPostgres('team library: an existing team moves to server-stamped mar
     expect(await everything()).toEqual(before);
     expect(await micros()).toBe('0');
 
+    // An edit A had waiting at the upgrade carries its edit time as the base (the old rule's stamp): later
+    // than the field's last change, it lands, stamped by the server
+    const waiting = (await readTeamMarksOfClips(a, [clip])).ranges.find((r) => r.id !== byHand)!;
+    const t = (await admin.query<{ t: Date }>('SELECT clock_timestamp() AS t')).rows[0]!.t.getTime();
+    await upsertTeamRange(a, { ...waiting, rating: { value: 'reject', stamp: { at: t - 1000, by: A } } });
+    const landed = (await readTeamMarksOfClips(a, [clip])).ranges.find((r) => r.id === waiting.id)!.rating;
+    expect([landed.value, landed.stamp.by, landed.stamp.at >= t]).toEqual(['reject', A, true]);
+
     // B renames both ranges over the versions it reads, and sends a stale note for A's: the renames land, the note does not
     const held = await readTeamMarksOfClips(b, [clip]);
     const t0 = (await admin.query<{ t: Date }>('SELECT clock_timestamp() AS t')).rows[0]!.t.getTime();
@@ -88,6 +96,7 @@ describeWithPostgres('team library: an existing team moves to server-stamped mar
       expect(r.note).toEqual(was.note);
     }
     expect(after.keywords).toEqual(held.keywords);
+    expect(after.ranges.find((r) => r.id === waiting.id)!.rating).toEqual(landed);
     expect(after.clipMarks).toEqual(held.clipMarks);
   });
 });

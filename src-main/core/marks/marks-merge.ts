@@ -4,7 +4,7 @@ import type { Rating } from '../../../src-shared/contract/marks';
  * The conflict rule of marks shared by the seats of a team (docs/notes-team-library.md section 5),
  * on the seat's side, as pure functions: held state + a version from the server -> held state.
  * Every stamp is the server's (team migration 0014): the server takes a seat's change of a field only
- * when the seat's base (the server's stamp of the version it last saw) is still the field's stamp,
+ * when the seat's base (the server's stamp of the version it last saw) is not older than the field's stamp,
  * and stamps it by its own clock. So a seat holds, per field, the last server version it saw and
  * whether a local edit of it waits to be sent (`pending`, the edit's base being the held stamp):
  * - a version from the server replaces the field, unless an edit of it is pending over that very

@@ -5,11 +5,12 @@
 -- produces is the server's `clock_timestamp()`, and a conflict is settled by optimistic concurrency:
 --   - the stamp a seat sends with a field is only its base, the server's stamp of the version it last
 --     saw of that field (an epoch value for a field it made itself);
---   - a field whose value the seat changed is taken only when the base is the field's current stamp
---     (nobody changed it on the server since the seat saw it); it is then stamped now, by the session's
---     seat. Otherwise the server keeps its newer value: the edit lost, which is no error (the seat
---     reads the row back, takes the server's value and drops its edit). A forged base (9999, 1970)
---     matches nothing and so wins nothing; an unchanged value keeps its stamp;
+--   - a field whose value the seat changed is taken only when the base is not older than the field's
+--     stamp (nobody changed it on the server since the seat saw it; team.base_holds); it is then
+--     stamped now, by the session's seat. Otherwise the server keeps its newer value: the edit lost,
+--     which is no error (the seat reads the row back, takes the server's value and drops its edit). A
+--     forged base wins nothing: 1970 is older than every stamp, 9999 later than the server's clock;
+--     an unchanged value keeps its stamp;
 --   - a range's delete is a tombstone as before: the first one stays, stamped by the server;
 --   - a keyword is one field, present or not, stamped by the later of its add and its removal.
 -- Stamps are whole milliseconds (what a seat's number holds, so a base read back compares equal) and
@@ -20,6 +21,17 @@
 CREATE FUNCTION team.server_stamp(after timestamptz) RETURNS timestamptz
   LANGUAGE sql VOLATILE SET search_path = pg_catalog AS $$
   SELECT greatest(date_trunc('milliseconds', clock_timestamp()), after + interval '1 millisecond')
+$$;
+
+-- A seat's base still holds over the field's stamp: nobody changed the field since the version the
+-- seat saw. Stamps only grow, so an honest base is the current stamp; a later one (up to now) is an
+-- edit made over a version at least as new, what a seat that reads the row first may do anyway; a
+-- base after the server's clock is no version at all and holds over nothing. Edits a seat had waiting
+-- when this migration came carry their edit time as the base, so they land when they are later than
+-- the field's last change, as they did before.
+CREATE FUNCTION team.base_holds(base timestamptz, current_stamp timestamptz) RETURNS boolean
+  LANGUAGE sql VOLATILE SET search_path = pg_catalog AS $$
+  SELECT base >= current_stamp AND base <= clock_timestamp()
 $$;
 
 -- The stamped fields of ranges and clip ratings. TG_ARGV[0] names the row's key ('key:col,col'), then
@@ -72,7 +84,7 @@ BEGIN
       patch := patch || jsonb_build_object(at_col, team.server_stamp(NULL), by_col, coalesce(me::text, n ->> by_col));
     ELSIF NOT EXISTS (SELECT 1 FROM unnest(vals) v WHERE n -> v IS DISTINCT FROM o -> v) THEN
       patch := patch || jsonb_build_object(at_col, o -> at_col, by_col, o -> by_col);
-    ELSIF (n ->> at_col)::timestamptz = (o ->> at_col)::timestamptz THEN
+    ELSIF team.base_holds((n ->> at_col)::timestamptz, (o ->> at_col)::timestamptz) THEN
       patch := patch || jsonb_build_object(at_col, team.server_stamp((o ->> at_col)::timestamptz), by_col, coalesce(me::text, n ->> by_col));
     ELSE
       -- changed on the server since the seat's base: the server's value stays
@@ -108,7 +120,7 @@ BEGIN
   END IF;
   had := OLD.removed_at IS NULL OR OLD.added_at > OLD.removed_at;
   cur := greatest(OLD.added_at, OLD.removed_at);
-  IF had = (NEW.removed_at IS NULL) OR NEW.added_at IS DISTINCT FROM cur THEN
+  IF had = (NEW.removed_at IS NULL) OR NOT team.base_holds(NEW.added_at, cur) THEN
     RETURN OLD;
   END IF;
   s := team.server_stamp(cur);
@@ -125,7 +137,7 @@ BEGIN
   RETURN NEW;
 END $$;
 
-REVOKE ALL ON FUNCTION team.server_stamp(timestamptz), team.stamp_fields(), team.stamp_keyword() FROM PUBLIC;
+REVOKE ALL ON FUNCTION team.server_stamp(timestamptz), team.base_holds(timestamptz, timestamptz), team.stamp_fields(), team.stamp_keyword() FROM PUBLIC;
 
 DROP TRIGGER guard_stamps ON team.ranges;
 DROP TRIGGER guard_stamps ON team.keywords;
