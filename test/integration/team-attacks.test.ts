@@ -202,56 +202,8 @@ describeWithPostgres('team library: a seat with its own credentials cannot touch
     expect(await ofB()).toEqual(before);
   });
 
-  /** As A, in a transaction rolled back after `check`: what the server made of A's write. */
-  const asA = async <T>(attempt: (c: pg.Client) => Promise<unknown>, check: () => Promise<T>): Promise<T> => {
-    await a.query('BEGIN');
-    try {
-      await attempt(a);
-      return await check();
-    } finally {
-      await a.query('ROLLBACK');
-    }
-  };
-  const serverNow = async () => (await admin.query<{ t: Date }>('SELECT clock_timestamp() AS t')).rows[0]!.t.getTime();
-  const rangeRow = async (id: string) => (await a.query('SELECT name, name_at, name_by, deleted_at, deleted_by FROM team.ranges WHERE id = $1', [id])).rows[0];
-
-  it('marks: every stamp is the server\'s; a stamp a seat sends wins no conflict and changes nothing of B', async () => {
-    const r = rangeOfB();
-    const Y9999 = Date.parse('9999-01-01T00:00:00Z');
-    // Stale or forged bases: the server keeps B's values and stamps (nothing of B changes). (A base of
-    // the server's stamp or later, up to now, is a change over the version held: what A may do anyway
-    // by reading the row first.)
-    const heldStamp = (await readTeamMarks(a, { rangeIds: [rangeB], keywordIds: [], clipIds: [] })).ranges[0]!.name.stamp.at;
-    for (const base of [Y9999, 0, SB.at, heldStamp - 1]) {
-      const before = await ofB();
-      await upsertTeamRange(a, { ...r, name: { value: 'mine forever', stamp: { at: base, by: A } } });
-      await upsertTeamClipMark(a, { clipId: clipB, rating: { value: 'reject', stamp: { at: base, by: B } } });
-      await upsertTeamKeyword(a, { clipId: clipB, rangeId: null, norm: 'beach', display: 'Beach', added: { at: base, by: B }, removed: { at: base, by: B } });
-      expect(await ofB(), `base ${new Date(base).toISOString()}`).toEqual(before);
-    }
-    // A's new marks dated 9999 or 1970 get the server's time, under A's seat.
-    for (const at of [Y9999, 0]) {
-      const id = randomUUID();
-      const t0 = await serverNow();
-      const row = await asA(
-        (c) => upsertTeamRange(c, { ...r, id, name: { value: 'new', stamp: { at, by: B } }, created: { at, by: B } }),
-        async () => (await a.query('SELECT name_at, name_by, created_at, created_by, span_by FROM team.ranges WHERE id = $1', [id])).rows[0],
-      );
-      const t1 = await serverNow();
-      expect([row.name_by, row.created_by, row.span_by]).toEqual([A, A, A]);
-      for (const t of [row.name_at as Date, row.created_at as Date]) {
-        expect(t.getTime()).toBeGreaterThanOrEqual(t0);
-        expect(t.getTime()).toBeLessThanOrEqual(t1);
-      }
-    }
-    // A rename or delete over the version the server holds is an editor's right: it is A's, now, whatever A writes in the stamp columns.
-    const t0 = await serverNow();
-    const renamed = await asA((c) => c.query("UPDATE team.ranges SET name = 'forged', name_by = $1, name_at = name_at WHERE id = $2", [B, rangeB]), () => rangeRow(rangeB));
-    expect([renamed.name, renamed.name_by]).toEqual(['forged', A]);
-    expect((renamed.name_at as Date).getTime()).toBeGreaterThanOrEqual(t0);
-    const deleted = await asA((c) => c.query("UPDATE team.ranges SET deleted_at = '9999-01-01', deleted_by = $1 WHERE id = $2", [B, rangeB]), () => rangeRow(rangeB));
-    expect(deleted.deleted_by).toBe(A);
-    expect((deleted.deleted_at as Date).getTime()).toBeLessThanOrEqual(await serverNow());
+  // Marks (server stamps, team migration 0014): team-marks-attacks.test.ts.
+  it('marks: no keyword repointed, no mark deleted', async () => {
     await refused('repoint B\'s keyword to another clip', (c) => c.query('UPDATE team.keywords SET clip_id = $1 WHERE clip_id = $2', [clipFree, clipB]), /permission denied for table keywords/);
     await refused('delete B\'s marks', (c) => c.query('DELETE FROM team.ranges'), /permission denied for table ranges/);
   });
