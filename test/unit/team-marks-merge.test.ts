@@ -64,6 +64,10 @@ describe('marks merge on a seat: one field', () => {
     expect(takeField(mine, { value: 'a', stamp: at(10) })).toEqual({ field: mine, lost: false });
   });
 
+  it('a push answered with the very version the edit was made over, holding the edit\'s value: nothing is left pending', () => {
+    expect(takeField(field('a', 10, A, true), { value: 'a', stamp: at(10) }, { value: 'a' })).toEqual({ field: field('a', 10), lost: false });
+  });
+
   it('a pending edit over an older version than the server now holds gives way, and says it lost', () => {
     expect(takeField(field('mine', 10, A, true), { value: 'theirs', stamp: at(20, B) })).toEqual({ field: field('theirs', 20, B), lost: true });
   });

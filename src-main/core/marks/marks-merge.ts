@@ -125,7 +125,9 @@ export function takeField<T>(held: Held<T> | null, incoming: Versioned<T>, sent?
   if (!held) return taken;
   if (incoming.stamp.at < held.stamp.at) return { field: held, lost: false };
   if (!held.pending) return incoming.stamp.at === held.stamp.at && same(incoming.value, held.value) ? { field: held, lost: false } : taken;
-  if (incoming.stamp.at === held.stamp.at) return { field: held, lost: false };
+  // the version the edit was made over: the edit waits to be sent, unless this answers its push and the
+  // server holds the same value already (an edit back to what the server had: nothing is left to send)
+  if (incoming.stamp.at === held.stamp.at) return sent && same(incoming.value, held.value) ? taken : { field: held, lost: false };
   if (sent && same(incoming.value, sent.value) && !same(held.value, sent.value)) return { field: { ...held, stamp: incoming.stamp }, lost: false };
   return { field: taken.field, lost: !same(incoming.value, held.value) };
 }
