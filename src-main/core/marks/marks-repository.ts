@@ -9,8 +9,8 @@ import { getRange, insertRange, knownRanges, moveRanges, patchRange, rangeCounts
 /**
  * The editor's marks: each edit on clips and ranges in one transaction over the owners of its tables
  * (clip-mark-store.ts, range-store.ts, keyword-store.ts), its fields marked pending over the server's
- * version they were made on, and listed in the outbox under a tick of the marks clock (marks-outbox-store.ts); the reads that gather a clip's marks; and the Library's and
- * search's mark filters and rating sort, as SQL on clips `c`. Targets are clip ids and range ids;
+ * version they were made on, and listed in the outbox (marks-outbox-store.ts); the reads that gather
+ * a clip's marks; and the Library's and search's mark filters and rating sort, as SQL on clips `c`. Targets are clip ids and range ids;
  * unknown ids are skipped (a clip removed while the menu was open), counted out of `updated`.
  */
 export interface MarkTargets {
