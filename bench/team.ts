@@ -39,7 +39,7 @@ import pg from 'pg';
 import { pruneTeamFeed, pullTeamChanges, type TeamCursor } from '../src-main/core/team/server/change-store';
 import { readClipResults } from '../src-main/core/team/server/clip-results-store';
 import { reportFeedRead, joinSeat } from '../src-main/core/team/server/seat-store';
-import { upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange } from '../src-main/core/team/server/team-marks-store';
+import { readTeamMarks, upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange } from '../src-main/core/team/server/team-marks-store';
 import type { RangeState } from '../src-main/core/marks/marks-merge';
 import { adoptTeamClip } from '../src-main/core/team/server/team-clip-store';
 import { completeTeamJob, enqueueTeamJob, lookAtClipJob } from '../src-main/core/team/server/team-job-store';
@@ -441,7 +441,9 @@ async function dayOfMarks(admin: pg.Client, writers: pg.Client[], seats: string[
         if (i % 4 === 0) await upsertTeamClipMark(client, { clipId, rating: { value: i % 8 === 0 ? 'favorite' : 'reject', stamp: stamp(by) } });
       }
       if (hour === 0 && w === 0) {
-        const renamed = ranges.map((r) => ({ ...r, name: { value: `${r.name.value} (renamed)`, stamp: stamp(by) } }));
+        // over the name's stamp the server gave it (team migration 0014: a change lands only over the version held)
+        const held = (await readTeamMarks(client, { rangeIds: ranges.map((r) => r.id), keywordIds: [], clipIds: [] })).ranges;
+        const renamed = held.map((r) => ({ ...r, name: { value: `${r.name.value} (renamed)`, stamp: r.name.stamp } }));
         const r0 = await feedRows(admin);
         for (const r of renamed) await upsertTeamRange(client, r);
         const r1 = await feedRows(admin);

@@ -965,8 +965,8 @@ SELECT rating FROM clip_marks WHERE clip_id = ?;
 -- ratingsOfClips
 SELECT clip_id, rating FROM clip_marks WHERE clip_id IN (SELECT value FROM json_each(?));
 -- rateClip
-INSERT INTO clip_marks (clip_id, rating, rating_at, rating_by) VALUES (?, ?, ?, NULL)
-ON CONFLICT(clip_id) DO UPDATE SET rating = excluded.rating, rating_at = excluded.rating_at, rating_by = NULL;
+INSERT INTO clip_marks (clip_id, rating, rating_at, rating_by) VALUES (?, ?, 0, NULL)
+ON CONFLICT(clip_id) DO UPDATE SET rating = excluded.rating, rating_by = NULL;
 -- moveClipMark
 INSERT INTO clip_marks (clip_id, rating, rating_at, rating_by) SELECT ?, rating, rating_at, rating_by FROM clip_marks WHERE clip_id = ?
 ON CONFLICT(clip_id) DO UPDATE SET rating = COALESCE(clip_marks.rating, excluded.rating);
@@ -985,15 +985,15 @@ WHERE clip_id IN (SELECT value FROM json_each(?)) AND range_id IN (SELECT value 
 -- keywordsOfClips
 SELECT clip_id, keyword FROM keywords WHERE range_id IS NULL AND removed_at IS NULL AND clip_id IN (SELECT value FROM json_each(?)) ORDER BY keyword COLLATE NOCASE;
 -- { id }
-INSERT INTO keywords (clip_id, range_id, keyword, added_at) VALUES (?, ?, ?, ?)
+INSERT INTO keywords (clip_id, range_id, keyword, added_at) VALUES (?, ?, ?, 0)
 ON CONFLICT(clip_id, IFNULL(range_id, 0), keyword) DO UPDATE SET
   keyword = CASE WHEN keywords.removed_at IS NULL THEN keywords.keyword ELSE excluded.keyword END,
-  added_at = excluded.added_at, added_by = NULL, removed_at = NULL, removed_by = NULL
+  added_by = CASE WHEN keywords.removed_at IS NULL THEN keywords.added_by END, removed_at = NULL, removed_by = NULL
 RETURNING id;
 -- removeClipKeyword
-UPDATE keywords SET removed_at = ?, removed_by = NULL WHERE clip_id = ? AND range_id IS NULL AND keyword = ? AND removed_at IS NULL RETURNING id;
+UPDATE keywords SET ${set} WHERE clip_id = ? AND range_id IS NULL AND keyword = ? AND removed_at IS NULL RETURNING id;
 -- removeRangeKeyword
-UPDATE keywords SET removed_at = ?, removed_by = NULL WHERE range_id = ? AND keyword = ? AND removed_at IS NULL RETURNING id;
+UPDATE keywords SET ${set} WHERE range_id = ? AND keyword = ? AND removed_at IS NULL RETURNING id;
 -- dropRangeKeywords
 DELETE FROM keywords WHERE range_id = ?;
 -- keywordCounts
@@ -1005,13 +1005,11 @@ INSERT INTO keywords (clip_id, range_id, keyword, added_at, added_by, removed_at
 ON CONFLICT(clip_id, IFNULL(range_id, 0), keyword) DO UPDATE SET keyword = excluded.keyword, added_at = excluded.added_at,
   added_by = excluded.added_by, removed_at = excluded.removed_at, removed_by = excluded.removed_by;
 
--- ===== src-main/core/marks/marks-outbox-store.ts (14)
+-- ===== src-main/core/marks/marks-outbox-store.ts (13)
 -- { last_at }
 SELECT last_at FROM marks_clock WHERE id = 1;
 -- tick
 UPDATE marks_clock SET last_at = ? WHERE id = 1;
--- sawMarksUntil
-UPDATE marks_clock SET last_at = MAX(last_at, ?) WHERE id = 1;
 -- unsent
 INSERT INTO marks_outbox (kind, row_id, at) VALUES (?, ?, ?) ON CONFLICT(kind, row_id) DO UPDATE SET at = excluded.at;
 -- unsentMarks
@@ -1059,13 +1057,13 @@ SELECT clip_id, COUNT(*) AS n FROM ranges WHERE deleted_at IS NULL AND clip_id I
 SELECT id, clip_id FROM ranges WHERE deleted_at IS NULL AND id IN (SELECT value FROM json_each(?));
 -- insert
 INSERT INTO ranges (uuid, clip_id, in_frame, out_frame, rate_num, rate_den, span_at, name, name_at, note, note_at, rating, rating_at, created_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+VALUES (?, ?, ?, ?, ?, ?, 0, ?, 0, ?, 0, ?, 0, ?);
 -- rateRange
-UPDATE ranges SET rating = ?, rating_at = ?, rating_by = NULL WHERE id = ?;
+UPDATE ranges SET rating = ?, rating_by = NULL WHERE id = ?;
 -- patchRange
-UPDATE ranges SET name = ?, name_at = ?, name_by = NULL WHERE id = ?;
+UPDATE ranges SET name = ?, name_by = NULL WHERE id = ?;
 -- patchRange
-UPDATE ranges SET note = ?, note_at = ?, note_by = NULL WHERE id = ?;
+UPDATE ranges SET note = ?, note_by = NULL WHERE id = ?;
 -- tombstoneRange
 UPDATE ranges SET deleted_at = ?, deleted_by = NULL WHERE id = ?;
 -- moveRanges
@@ -1847,47 +1845,22 @@ RETURNING id, lease_token, payload, lease_expires_at;
 INSERT INTO team.ranges AS r (id, clip_id, in_frame, out_frame, rate_num, rate_den, span_at, span_by, name, name_at, name_by,
   note, note_at, note_by, rating, rating_at, rating_by, created_at, created_by, deleted_at, deleted_by)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
-ON CONFLICT (id) DO UPDATE SET
-  in_frame   = CASE WHEN (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by) THEN excluded.in_frame ELSE r.in_frame END,
-  out_frame  = CASE WHEN (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by) THEN excluded.out_frame ELSE r.out_frame END,
-  rate_num   = CASE WHEN (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by) THEN excluded.rate_num ELSE r.rate_num END,
-  rate_den   = CASE WHEN (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by) THEN excluded.rate_den ELSE r.rate_den END,
-  span_by    = CASE WHEN (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by) THEN excluded.span_by ELSE r.span_by END,
-  span_at    = CASE WHEN (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by) THEN excluded.span_at ELSE r.span_at END,
-  name       = CASE WHEN (excluded.name_at, excluded.name_by) > (r.name_at, r.name_by) THEN excluded.name ELSE r.name END,
-  name_by    = CASE WHEN (excluded.name_at, excluded.name_by) > (r.name_at, r.name_by) THEN excluded.name_by ELSE r.name_by END,
-  name_at    = CASE WHEN (excluded.name_at, excluded.name_by) > (r.name_at, r.name_by) THEN excluded.name_at ELSE r.name_at END,
-  note       = CASE WHEN (excluded.note_at, excluded.note_by) > (r.note_at, r.note_by) THEN excluded.note ELSE r.note END,
-  note_by    = CASE WHEN (excluded.note_at, excluded.note_by) > (r.note_at, r.note_by) THEN excluded.note_by ELSE r.note_by END,
-  note_at    = CASE WHEN (excluded.note_at, excluded.note_by) > (r.note_at, r.note_by) THEN excluded.note_at ELSE r.note_at END,
-  rating     = CASE WHEN (excluded.rating_at, excluded.rating_by) > (r.rating_at, r.rating_by) THEN excluded.rating ELSE r.rating END,
-  rating_by  = CASE WHEN (excluded.rating_at, excluded.rating_by) > (r.rating_at, r.rating_by) THEN excluded.rating_by ELSE r.rating_by END,
-  rating_at  = CASE WHEN (excluded.rating_at, excluded.rating_by) > (r.rating_at, r.rating_by) THEN excluded.rating_at ELSE r.rating_at END,
-  created_by = CASE WHEN (excluded.created_at, excluded.created_by) < (r.created_at, r.created_by) THEN excluded.created_by ELSE r.created_by END,
-  created_at = CASE WHEN (excluded.created_at, excluded.created_by) < (r.created_at, r.created_by) THEN excluded.created_at ELSE r.created_at END,
-  deleted_by = CASE WHEN r.deleted_at IS NULL OR (excluded.deleted_at, excluded.deleted_by) < (r.deleted_at, r.deleted_by) THEN COALESCE(excluded.deleted_by, r.deleted_by) ELSE r.deleted_by END,
-  deleted_at = CASE WHEN r.deleted_at IS NULL OR (excluded.deleted_at, excluded.deleted_by) < (r.deleted_at, r.deleted_by) THEN COALESCE(excluded.deleted_at, r.deleted_at) ELSE r.deleted_at END
-WHERE (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by)
-   OR (excluded.name_at, excluded.name_by) > (r.name_at, r.name_by)
-   OR (excluded.note_at, excluded.note_by) > (r.note_at, r.note_by)
-   OR (excluded.rating_at, excluded.rating_by) > (r.rating_at, r.rating_by)
-   OR (excluded.created_at, excluded.created_by) < (r.created_at, r.created_by)
-   OR (excluded.deleted_at IS NOT NULL AND (r.deleted_at IS NULL OR (excluded.deleted_at, excluded.deleted_by) < (r.deleted_at, r.deleted_by)));
+ON CONFLICT (id) DO UPDATE SET in_frame = excluded.in_frame, out_frame = excluded.out_frame, rate_num = excluded.rate_num,
+  rate_den = excluded.rate_den, span_at = excluded.span_at, span_by = excluded.span_by, name = excluded.name, name_at = excluded.name_at,
+  name_by = excluded.name_by, note = excluded.note, note_at = excluded.note_at, note_by = excluded.note_by, rating = excluded.rating,
+  rating_at = excluded.rating_at, rating_by = excluded.rating_by, deleted_at = excluded.deleted_at, deleted_by = excluded.deleted_by
+WHERE (excluded.in_frame, excluded.out_frame, excluded.rate_num, excluded.rate_den, excluded.name, excluded.note, excluded.rating, excluded.deleted_at IS NULL)
+   IS DISTINCT FROM (r.in_frame, r.out_frame, r.rate_num, r.rate_den, r.name, r.note, r.rating, r.deleted_at IS NULL);
 -- upsertTeamKeyword
 INSERT INTO team.keywords AS k (clip_id, range_id, keyword_norm, keyword, added_at, added_by, removed_at, removed_by)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-ON CONFLICT (clip_id, range_id, keyword_norm) DO UPDATE SET
-  keyword    = CASE WHEN (excluded.added_at, excluded.added_by) > (k.added_at, k.added_by) THEN excluded.keyword ELSE k.keyword END,
-  added_by   = CASE WHEN (excluded.added_at, excluded.added_by) > (k.added_at, k.added_by) THEN excluded.added_by ELSE k.added_by END,
-  added_at   = CASE WHEN (excluded.added_at, excluded.added_by) > (k.added_at, k.added_by) THEN excluded.added_at ELSE k.added_at END,
-  removed_by = CASE WHEN k.removed_at IS NULL OR (excluded.removed_at, excluded.removed_by) > (k.removed_at, k.removed_by) THEN COALESCE(excluded.removed_by, k.removed_by) ELSE k.removed_by END,
-  removed_at = CASE WHEN k.removed_at IS NULL OR (excluded.removed_at, excluded.removed_by) > (k.removed_at, k.removed_by) THEN COALESCE(excluded.removed_at, k.removed_at) ELSE k.removed_at END
-WHERE (excluded.added_at, excluded.added_by) > (k.added_at, k.added_by)
-   OR (excluded.removed_at IS NOT NULL AND (k.removed_at IS NULL OR (excluded.removed_at, excluded.removed_by) > (k.removed_at, k.removed_by)));
+ON CONFLICT (clip_id, range_id, keyword_norm) DO UPDATE SET keyword = excluded.keyword, added_at = excluded.added_at, added_by = excluded.added_by,
+  removed_at = excluded.removed_at, removed_by = excluded.removed_by
+WHERE (excluded.removed_at IS NULL) <> (k.removed_at IS NULL OR k.added_at > k.removed_at);
 -- upsertTeamClipMark
 INSERT INTO team.clip_marks AS m (clip_id, rating, rating_at, rating_by) VALUES ($1, $2, $3, $4)
 ON CONFLICT (clip_id) DO UPDATE SET rating = excluded.rating, rating_at = excluded.rating_at, rating_by = excluded.rating_by
-WHERE (excluded.rating_at, excluded.rating_by) > (m.rating_at, m.rating_by);
+WHERE excluded.rating IS DISTINCT FROM m.rating;
 -- ranges
 SELECT id, clip_id, in_frame, out_frame, rate_num, rate_den, span_at, span_by, name, name_at, name_by,
   note, note_at, note_by, rating, rating_at, rating_by, created_at, created_by, deleted_at, deleted_by

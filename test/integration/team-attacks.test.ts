@@ -10,7 +10,7 @@ import { adoptTeamClip, adoptTeamUrlClip, recordTeamClipLocation } from '../../s
 import { AppError } from '../../src-shared/errors';
 import { claimCollectionUpload, publishCollectionMember } from '../../src-main/core/team/server/team-collection-store';
 import { lookAtClipJob, renewTeamLeases, type ClaimedTeamJob } from '../../src-main/core/team/server/team-job-store';
-import { upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange } from '../../src-main/core/team/server/team-marks-store';
+import { readTeamMarks, upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange } from '../../src-main/core/team/server/team-marks-store';
 import { upsertTeamFact, upsertTeamPerson } from '../../src-main/core/team/server/team-people-store';
 import type { RangeState } from '../../src-main/core/marks/marks-merge';
 import { describeWithPostgres, startPgCluster, type PgCluster, type SeatLogin } from '../helpers/pg-cluster';
@@ -202,22 +202,19 @@ describeWithPostgres('team library: a seat with its own credentials cannot touch
     expect(await ofB()).toEqual(before);
   });
 
-  it('marks and people: nothing stamped as B, nothing dated after the server\'s clock', async () => {
-    const r = rangeOfB();
-    const now = Date.now() + 1000;
-    await refused('delete B\'s range "by" B', (c) => upsertTeamRange(c, { ...r, deleted: { at: now, by: B } }), /stamped by seat .*: a seat writes only its own changes/);
-    await refused('delete by hand "by" B', (c) => c.query('UPDATE team.ranges SET deleted_at = now(), deleted_by = $1 WHERE id = $2', [B, rangeB]), /a seat writes only its own changes/);
-    await refused('rename B\'s range dated 9999', (c) => upsertTeamRange(c, { ...r, name: { value: 'mine forever', stamp: { at: Date.parse('9999-01-01T00:00:00Z'), by: A } } }), /later than the server's clock/);
-    await refused('rename keeping B\'s stamp', (c) => c.query("UPDATE team.ranges SET name = 'forged' WHERE id = $1", [rangeB]), /changed without a new name_by stamp/);
-    await refused('rate B\'s clip as B', (c) => upsertTeamClipMark(c, { clipId: clipB, rating: { value: 'reject', stamp: { at: now, by: B } } }), /a seat writes only its own changes/);
-    await refused('remove B\'s keyword as B', (c) => upsertTeamKeyword(c, { clipId: clipB, rangeId: null, norm: 'beach', display: 'Beach', added: stampB(), removed: { at: now, by: B } }), /a seat writes only its own changes/);
+  // Marks (server stamps, team migration 0014): team-marks-attacks.test.ts.
+  it('marks: no keyword repointed, no mark deleted', async () => {
     await refused('repoint B\'s keyword to another clip', (c) => c.query('UPDATE team.keywords SET clip_id = $1 WHERE clip_id = $2', [clipFree, clipB]), /permission denied for table keywords/);
+    await refused('delete B\'s marks', (c) => c.query('DELETE FROM team.ranges'), /permission denied for table ranges/);
+  });
+
+  it('people: nothing stamped as B, nothing dated after the server\'s clock', async () => {
+    const now = Date.now() + 1000;
     await refused('rename B\'s person as B', (c) => upsertTeamPerson(c, { uuid: personB, name: 'Eve', nameAt: now, nameBy: B, hidden: false, hiddenAt: now - 2000, hiddenBy: B, merged: null, forgotten: null }), /a seat writes only its own changes/);
     await refused('forget B\'s person as B', (c) => c.query('UPDATE team.people SET forgotten_at = now(), forgotten_by = $1 WHERE uuid = $2', [B, personB]), /a seat writes only its own changes/);
     await refused('flip B\'s fact as B', (c) => c.query("UPDATE team.people_facts SET kind = 'is_not', at = now(), seat = $1 WHERE seat = $1", [B]), /a seat writes only its own changes/);
     await refused('a fact dated 9999', (c) => upsertTeamFact(c, { personUuid: personB, clipId: clipB, kind: 'is_not', timeMs: 1000, frame: 25, x: 100, y: 100, w: 500, h: 500, at: Date.parse('9999-01-01T00:00:00Z'), seat: A }), /later than the server's clock/);
     await refused('move B\'s fact to another clip', (c) => c.query('UPDATE team.people_facts SET clip_id = $1', [clipFree]), /permission denied for table people_facts/);
-    await refused('delete B\'s marks', (c) => c.query('DELETE FROM team.ranges'), /permission denied for table ranges/);
   });
 
   it('collection members and the journal: B\'s claim, video and rows stay B\'s', async () => {
@@ -358,9 +355,9 @@ describeWithPostgres('team library: a seat with its own credentials cannot touch
       thumbnails: [{ shotIdx: 0, kind: 'poster', fileName: 'p.jpg', width: 1, height: 1, frames: null, timeS: 0, image: Buffer.from([0xff]) }],
     });
     expect(published).toEqual({ ok: true, published: true });
-    // A edits B's range under its own name and now: that is an editor's right; the stamp says A.
-    const r = rangeOfB();
-    await upsertTeamRange(a, { ...r, name: { value: 'renamed by A', stamp: { at: Date.now(), by: A } } });
+    // A edits B's range over the version it read: that is an editor's right; the stamp says A.
+    const [r] = (await readTeamMarks(a, { rangeIds: [rangeB], keywordIds: [], clipIds: [] })).ranges;
+    await upsertTeamRange(a, { ...r!, name: { value: 'renamed by A', stamp: r!.name.stamp } });
     await upsertTeamKeyword(a, { clipId: clipA, rangeId: null, norm: 'day', display: 'Day', added: { at: Date.now(), by: A }, removed: null });
     await upsertTeamClipMark(a, { clipId: clipA, rating: { value: 'favorite', stamp: { at: Date.now(), by: A } } });
     const row = (await admin.query('SELECT name, name_by FROM team.ranges WHERE id = $1', [rangeB])).rows[0];

@@ -112,7 +112,8 @@ describeWithPostgres('team library: sizes and each seat\'s write rate checked by
     // B's rows are as they were, and B's budget is its own: B writes at once.
     expect(await ofB()).toEqual(before);
     await b.query("INSERT INTO team.jobs (clip_id, stage) SELECT NULL, 'b-work-' || g FROM generate_series(1, 1000) g");
-    await upsertTeamRange(b, { ...rB, note: { value: 'B again', stamp: { at: Date.now() + 1, by: B } } });
+    const noteAt = (await admin.query<{ t: Date }>('SELECT note_at AS t FROM team.ranges WHERE id = $1', [rB.id])).rows[0]!.t.getTime();
+    await upsertTeamRange(b, { ...rB, note: { value: 'B again', stamp: { at: noteAt, by: B } } });
     expect((await admin.query<{ note: string }>('SELECT note FROM team.ranges WHERE id = $1', [rB.id])).rows[0]!.note).toBe('B again');
     // A's refused statement cost it nothing: a normal write of A's passes straight after.
     await upsertTeamRange(a, range(clipA, A, 'A goes on'));

@@ -1,213 +1,148 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { currentTeamCursor, pullTeamChanges } from '../../src-main/core/team/server/change-store';
-import { mergeClipMark, mergeKeyword, mergeRange, type ClipMarkState, type KeywordState, type RangeState, type Stamp } from '../../src-main/core/marks/marks-merge';
+import type { ClipMarkState, KeywordState, RangeState, Stamp } from '../../src-main/core/marks/marks-merge';
 import { readTeamMarks, readTeamMarksOfClips, upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange } from '../../src-main/core/team/server/team-marks-store';
+import { joinSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
-import { seededRandom } from '../../src-main/core/util/seeded-random';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 
 /**
- * The server's one-statement upserts of shared marks (team-marks-store.ts) keep what the pure rule
- * (marks-merge.ts) keeps, over random edits from two seats delivered in random orders, repeated.
+ * The server's rule for shared marks (team migration 0014), as two seats with their own logins meet
+ * it through the app's upserts (team-marks-store.ts): every stamp is the server's clock; a changed
+ * field is taken only over the base the server still holds; an unchanged resend writes nothing.
  */
-const SEATS = ['00000000-0000-4000-8000-0000000000a1', '00000000-0000-4000-8000-0000000000b2'] as const;
+const A = '00000000-0000-4000-8000-0000000000a1';
+const B = '00000000-0000-4000-8000-0000000000b2';
 
-interface Versions {
-  ranges: RangeState[];
-  keywords: KeywordState[];
-  clipMarks: ClipMarkState[];
-}
-
-/**
- * Two seats editing their own copies without seeing each other (the hard case: every conflict is
- * real), each change a whole version of its row as a seat sends it. Clocks of the two seats overlap
- * on purpose (same milliseconds), so ties between seats are exercised.
- */
-function randomEdits(seed: number, clipIds: readonly number[], n: number): Versions {
-  const r = seededRandom(seed);
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
-  const out: Versions = { ranges: [], keywords: [], clipMarks: [] };
-  const clocks = [1_700_000_000_000, 1_700_000_000_000];
-  const views = SEATS.map(() => ({ ranges: new Map<string, RangeState>(), keywords: new Map<string, KeywordState>(), clips: new Map<number, ClipMarkState>() }));
-  const sharedRangeIds: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const s = Math.floor(r() * 2);
-    // a seat's marks clock only goes forward; the two seats' clocks overlap, so they meet at the same millisecond
-    clocks[s] = clocks[s]! + 1 + Math.floor(r() * 2);
-    const stamp: Stamp = { at: clocks[s]!, by: SEATS[s]! };
-    const v = views[s]!;
-    const op = r();
-    if (op < 0.15 || sharedRangeIds.length === 0) {
-      const id = randomUUID();
-      const inFrame = Math.floor(r() * 100);
-      const range: RangeState = {
-        id,
-        clipId: pick(clipIds),
-        span: { value: { inFrame, outFrame: inFrame + 1 + Math.floor(r() * 50), rateNum: 25, rateDen: 1 }, stamp },
-        name: { value: `range ${i}`, stamp },
-        note: { value: '', stamp },
-        rating: { value: null, stamp },
-        created: stamp,
-        deleted: null,
-      };
-      sharedRangeIds.push(id);
-      // both seats come to know the range (it was sent before they went their own ways)
-      for (const w of views) w.ranges.set(id, range);
-      out.ranges.push(range);
-    } else if (op < 0.55) {
-      const id = pick(sharedRangeIds);
-      const held = v.ranges.get(id)!;
-      const field = pick(['span', 'name', 'note', 'rating', 'delete'] as const);
-      let next: RangeState;
-      if (field === 'delete') next = { ...held, deleted: held.deleted ?? stamp };
-      else if (field === 'span') {
-        const inFrame = Math.floor(r() * 100);
-        next = { ...held, span: { value: { inFrame, outFrame: inFrame + 1 + Math.floor(r() * 50), rateNum: pick([25, 24, 30000]), rateDen: pick([1, 1001]) }, stamp } };
-      } else if (field === 'name') next = { ...held, name: { value: `name ${i} by ${s}`, stamp } };
-      else if (field === 'note') next = { ...held, note: { value: `note ${i}`, stamp } };
-      else next = { ...held, rating: { value: pick(['favorite', 'reject', null] as const), stamp } };
-      v.ranges.set(id, next);
-      out.ranges.push(next);
-    } else if (op < 0.85) {
-      const range = r() < 0.4 ? v.ranges.get(pick(sharedRangeIds))! : null;
-      const clipId = range ? range.clipId : pick(clipIds);
-      const norm = pick(['beach', 'day 1', 'hero']);
-      const key = `${clipId}/${range?.id ?? ''}/${norm}`;
-      const held = v.keywords.get(key);
-      const add = r() < 0.6 || !held;
-      const display = pick([norm, norm.toUpperCase(), norm[0]!.toUpperCase() + norm.slice(1)]);
-      const next: KeywordState = add
-        ? { clipId, rangeId: range?.id ?? null, norm, display, added: stamp, removed: held?.removed ?? null }
-        : { ...held, removed: stamp };
-      v.keywords.set(key, next);
-      out.keywords.push(next);
-    } else {
-      const clipId = pick(clipIds);
-      const next: ClipMarkState = { clipId, rating: { value: pick(['favorite', 'reject', null] as const), stamp } };
-      v.clips.set(clipId, next);
-      out.clipMarks.push(next);
-    }
-  }
-  return out;
-}
-
-function shuffled<T>(xs: readonly T[], r: () => number): T[] {
-  const a = [...xs];
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(r() * (i + 1));
-    [a[i], a[j]] = [a[j]!, a[i]!];
-  }
-  return a;
-}
-
-/** What the pure rule holds after every version, in the order given. */
-function fold(v: Versions): Versions {
-  const ranges = new Map<string, RangeState>();
-  const keywords = new Map<string, KeywordState>();
-  const clips = new Map<number, ClipMarkState>();
-  for (const x of v.ranges) ranges.set(x.id, mergeRange(ranges.get(x.id) ?? null, x));
-  for (const x of v.keywords) {
-    const key = `${x.clipId}/${x.rangeId ?? ''}/${x.norm}`;
-    keywords.set(key, mergeKeyword(keywords.get(key) ?? null, x));
-  }
-  for (const x of v.clipMarks) clips.set(x.clipId, mergeClipMark(clips.get(x.clipId) ?? null, x));
-  return { ranges: [...ranges.values()], keywords: [...keywords.values()], clipMarks: [...clips.values()] };
-}
-
-const sorted = (v: Versions): Versions => ({
-  ranges: [...v.ranges].sort((a, b) => a.id.localeCompare(b.id)),
-  keywords: [...v.keywords].sort((a, b) => `${a.clipId}/${a.rangeId ?? ''}/${a.norm}`.localeCompare(`${b.clipId}/${b.rangeId ?? ''}/${b.norm}`)),
-  clipMarks: [...v.clipMarks].sort((a, b) => a.clipId - b.clipId),
-});
-
-describeWithPostgres('shared marks on PostgreSQL: the upserts and the pure rule agree', () => {
+describeWithPostgres('shared marks on PostgreSQL: server stamps and optimistic concurrency', () => {
   let cluster: PgCluster;
-  let seat: pg.Client;
+  let a: pg.Client;
+  let b: pg.Client;
   const clipIds: number[] = [];
+  const serverNow = async () => (await a.query<{ t: Date }>('SELECT clock_timestamp() AS t')).rows[0]!.t.getTime();
+  const read = async (c: pg.Client, clipId: number) => readTeamMarksOfClips(c, [clipId]);
+
   beforeAll(async () => {
     cluster = await startPgCluster();
     await cluster.migrate();
-    // The merge rule, checked as the administrator: each version here mixes both seats' stamps (what a
-    // seat sends once it holds the other's edits), which a seat's own login may only send when the
-    // other's fields are as the server holds them (team migration 0011, team-attacks.test.ts).
-    seat = await cluster.connect(cluster.adminConfig());
-    for (const [i, s] of SEATS.entries()) await seat.query('INSERT INTO team.seats (seat_id, name) VALUES ($1, $2)', [s, `Edit ${i}`]);
-    for (let i = 0; i < 4; i++) clipIds.push((await adoptTeamClip(seat, { fingerprint: (i + 1).toString(16).padStart(64, 'd'), sizeBytes: i, fileName: `M${i}.mov`, seatId: SEATS[0] })).id);
+    a = await cluster.connectSeat(A);
+    b = await cluster.connectSeat(B);
+    await joinSeat(a, { seatId: A, name: 'Edit A', roots: [] });
+    await joinSeat(b, { seatId: B, name: 'Edit B', roots: [] });
+    for (let i = 0; i < 4; i++) clipIds.push((await adoptTeamClip(a, { fingerprint: (i + 1).toString(16).padStart(64, 'd'), sizeBytes: i, fileName: `M${i}.mov`, seatId: A })).id);
   });
   afterAll(async () => {
+    for (const c of [a, b]) await c?.end().catch(() => undefined);
     await cluster?.stop();
   });
 
-  const send = async (v: Versions) => {
-    // ranges before the keywords that name them (the foreign key); otherwise any order
-    for (const x of v.ranges) await upsertTeamRange(seat, x);
-    for (const x of v.clipMarks) await upsertTeamClipMark(seat, x);
-    for (const x of v.keywords) await upsertTeamKeyword(seat, x);
-  };
+  const newRange = (clipId: number, base: Stamp): RangeState => ({
+    id: randomUUID(),
+    clipId,
+    span: { value: { inFrame: 0, outFrame: 10, rateNum: 25, rateDen: 1 }, stamp: base },
+    name: { value: 'one', stamp: base },
+    note: { value: '', stamp: base },
+    rating: { value: null, stamp: base },
+    created: base,
+    deleted: null,
+  });
 
-  it('random edits of two seats, delivered in random orders and twice over: the server holds what the rule holds', async () => {
-    for (const seed of [1, 2, 3, 4, 5]) {
-      // fresh clips for each round, so rounds do not see each other's rows
-      const round: number[] = [];
-      for (let i = 0; i < 3; i++) round.push((await adoptTeamClip(seat, { fingerprint: `${seed}${i}`.padStart(64, 'e'), sizeBytes: i, fileName: `R${seed}-${i}.mov`, seatId: SEATS[1] })).id);
-      const edits = randomEdits(seed, round, 300);
-      const r = seededRandom(seed * 7919);
-      const order1: Versions = { ranges: shuffled(edits.ranges, r), keywords: shuffled(edits.keywords, r), clipMarks: shuffled(edits.clipMarks, r) };
-      const order2: Versions = { ranges: shuffled(edits.ranges, r), keywords: shuffled(edits.keywords, r), clipMarks: shuffled(edits.clipMarks, r) };
-      await send(order1);
-      await send(order2); // every version again, in another order: changes nothing
-
-      const expected = sorted(fold(order1));
-      // the rule itself does not depend on the order (the premise of sending offline edits later)
-      expect(sorted(fold(order2))).toEqual(expected);
-      const onServer = sorted(await readTeamMarksOfClips(seat, round));
-      expect(onServer.ranges.length, `seed ${seed}`).toBeGreaterThan(10);
-      expect(onServer.ranges.some((x) => x.deleted), `seed ${seed}: some range deleted`).toBe(true);
-      expect(onServer.keywords.some((x) => x.removed), `seed ${seed}: some keyword removed`).toBe(true);
-      expect(onServer, `seed ${seed}`).toEqual(expected);
+  it('a new range, keyword and rating are stamped by the server\'s clock and the writing seat, whatever stamp came with them', async () => {
+    const clipId = clipIds[0]!;
+    const t0 = await serverNow();
+    const far: Stamp = { at: Date.parse('9999-01-01T00:00:00Z'), by: B };
+    const range = newRange(clipId, far);
+    await upsertTeamRange(a, range);
+    await upsertTeamKeyword(a, { clipId, rangeId: range.id, norm: 'beach', display: 'Beach', added: { at: 0, by: B }, removed: null });
+    await upsertTeamClipMark(a, { clipId, rating: { value: 'favorite', stamp: far } });
+    const t1 = await serverNow();
+    const got = await read(a, clipId);
+    const stamps = [got.ranges[0]!.name.stamp, got.ranges[0]!.span.stamp, got.ranges[0]!.created, got.keywords[0]!.added, got.clipMarks[0]!.rating.stamp];
+    for (const s of stamps) {
+      expect(s.by).toBe(A);
+      expect(s.at).toBeGreaterThanOrEqual(t0);
+      expect(s.at).toBeLessThanOrEqual(t1);
     }
   });
 
-  it('sending a version the server already holds writes no feed row; a change writes one, keyed as the feed names it', async () => {
-    const [clipId] = clipIds;
-    const s: Stamp = { at: 1_700_000_100_000, by: SEATS[0] };
-    const range: RangeState = {
-      id: randomUUID(),
-      clipId: clipId!,
-      span: { value: { inFrame: 0, outFrame: 10, rateNum: 25, rateDen: 1 }, stamp: s },
-      name: { value: 'one', stamp: s },
-      note: { value: '', stamp: s },
-      rating: { value: null, stamp: s },
-      created: s,
-      deleted: null,
-    };
-    const kw: KeywordState = { clipId: clipId!, rangeId: range.id, norm: 'beach', display: 'Beach', added: s, removed: null };
-    const mark: ClipMarkState = { clipId: clipId!, rating: { value: 'favorite', stamp: s } };
-    await send({ ranges: [range], keywords: [kw], clipMarks: [mark] });
-    const cursor = await currentTeamCursor(seat);
-    await send({ ranges: [range], keywords: [kw], clipMarks: [mark] });
-    await send({ ranges: [{ ...range, name: { value: 'older', stamp: { ...s, at: s.at - 1 } } }], keywords: [], clipMarks: [] });
-    expect((await pullTeamChanges(seat, cursor)).changes).toEqual([]);
+  it('a change over the stamp the server holds is taken and stamped later; one over an older base is not, and writes nothing', async () => {
+    const clipId = clipIds[1]!;
+    const range = newRange(clipId, { at: 0, by: A });
+    await upsertTeamRange(a, range);
+    const [v1] = (await read(a, clipId)).ranges;
+    // B saw v1 and renames: taken, stamped after v1's stamp, by B
+    await upsertTeamRange(b, { ...v1!, name: { value: 'by B', stamp: v1!.name.stamp } });
+    const [v2] = (await read(b, clipId)).ranges;
+    expect(v2!.name.value).toBe('by B');
+    expect(v2!.name.stamp.by).toBe(B);
+    expect(v2!.name.stamp.at).toBeGreaterThan(v1!.name.stamp.at);
+    // A, still on v1, renames and changes the note: the name stays B's (changed since A's base), the note (untouched since) lands
+    const cursor = await currentTeamCursor(a);
+    await upsertTeamRange(a, { ...v1!, name: { value: 'by A, late', stamp: v1!.name.stamp }, note: { value: 'note by A', stamp: v1!.note.stamp } });
+    const [v3] = (await read(a, clipId)).ranges;
+    expect([v3!.name.value, v3!.name.stamp]).toEqual(['by B', v2!.name.stamp]);
+    expect([v3!.note.value, v3!.note.stamp.by]).toEqual(['note by A', A]);
+    expect((await pullTeamChanges(a, cursor)).changes.map((c) => [c.table, c.op, c.rowKey])).toEqual([['ranges', 'UPDATE', range.id]]);
 
-    const later = { ...s, at: s.at + 5 };
-    await send({ ranges: [{ ...range, name: { value: 'two', stamp: later } }], keywords: [{ ...kw, removed: later }], clipMarks: [] });
-    const changes = (await pullTeamChanges(seat, cursor)).changes;
-    expect(changes.map((c) => [c.table, c.op])).toEqual([
-      ['ranges', 'UPDATE'],
-      ['keywords', 'UPDATE'],
-    ]);
-    const read = await readTeamMarks(seat, { rangeIds: [changes[0]!.rowKey], keywordIds: [Number(changes[1]!.rowKey)], clipIds: [clipId!] });
-    expect(read.ranges[0]!.name.value).toBe('two');
-    expect(read.keywords[0]).toEqual({ ...kw, removed: later });
-    expect(read.clipMarks).toEqual([mark]);
+    // resending what the server holds (any base) writes no feed row; a stale change of the name alone writes none either
+    const quiet = await currentTeamCursor(a);
+    await upsertTeamRange(a, v3!);
+    await upsertTeamRange(b, { ...v3!, name: { value: 'by A, late', stamp: v1!.name.stamp } });
+    expect((await pullTeamChanges(a, quiet)).changes).toEqual([]);
+    expect((await read(a, clipId)).ranges).toEqual([v3]);
+  });
+
+  it('a delete is a tombstone stamped by the server, and stays whatever later versions say', async () => {
+    const clipId = clipIds[2]!;
+    const range = newRange(clipId, { at: 0, by: A });
+    await upsertTeamRange(a, range);
+    const [v1] = (await read(a, clipId)).ranges;
+    await upsertTeamRange(b, { ...v1!, deleted: { at: 1, by: A } });
+    const [gone] = (await read(a, clipId)).ranges;
+    expect(gone!.deleted!.by).toBe(B);
+    expect(gone!.deleted!.at).toBeGreaterThanOrEqual(v1!.created.at);
+    await upsertTeamRange(a, { ...gone!, deleted: null, name: { value: 'back?', stamp: gone!.name.stamp } });
+    const [after] = (await read(a, clipId)).ranges;
+    expect(after!.deleted).toEqual(gone!.deleted);
+  });
+
+  it('keywords: one field, present or not; a removal over the current state lands, a stale add after it does not', async () => {
+    const clipId = clipIds[3]!;
+    const kw: KeywordState = { clipId, rangeId: null, norm: 'dusk', display: 'Dusk', added: { at: 0, by: A }, removed: null };
+    await upsertTeamKeyword(a, kw);
+    // B adds the same keyword from its own side, never having seen A's: one keyword, as A spelt it
+    await upsertTeamKeyword(b, { ...kw, display: 'DUSK', added: { at: 0, by: B } });
+    const [k1] = (await read(a, clipId)).keywords;
+    expect([k1!.display, k1!.added.by, k1!.removed]).toEqual(['Dusk', A, null]);
+    await upsertTeamKeyword(b, { ...kw, added: k1!.added, removed: k1!.added });
+    const [k2] = (await read(a, clipId)).keywords;
+    expect(k2!.removed!.by).toBe(B);
+    expect(k2!.removed!.at).toBeGreaterThan(k1!.added.at);
+    // A re-adds over its old view (k1's stamp): the removal is newer, so it stays removed
+    await upsertTeamKeyword(a, { ...kw, added: k1!.added });
+    expect((await read(a, clipId)).keywords).toEqual([k2]);
+    // over the removal's stamp the re-add lands, spelt as now
+    await upsertTeamKeyword(a, { ...kw, display: 'dusk', added: k2!.removed! });
+    const [k3] = (await read(a, clipId)).keywords;
+    expect([k3!.display, k3!.added.by, k3!.added.at > k2!.removed!.at]).toEqual(['dusk', A, true]);
+  });
+
+  it('a clip\'s rating: over the held stamp it lands, over an older one it does not; the feed names the row once', async () => {
+    const clipId = clipIds[0]!;
+    const [m1] = (await read(a, clipId)).clipMarks;
+    const cursor = await currentTeamCursor(a);
+    const mark: ClipMarkState = { clipId, rating: { value: 'reject', stamp: m1!.rating.stamp } };
+    await upsertTeamClipMark(b, mark);
+    await upsertTeamClipMark(a, { clipId, rating: { value: null, stamp: m1!.rating.stamp } });
+    const [m2] = (await readTeamMarks(a, { rangeIds: [], keywordIds: [], clipIds: [clipId] })).clipMarks;
+    expect([m2!.rating.value, m2!.rating.stamp.by]).toEqual(['reject', B]);
+    expect((await pullTeamChanges(a, cursor)).changes.map((c) => [c.table, c.rowKey])).toEqual([['clip_marks', String(clipId)]]);
   });
 
   it('a seat\'s own login cannot delete marks (tombstones instead)', async () => {
-    const own = await cluster.connectSeat(SEATS[0]);
-    await expect(own.query('DELETE FROM team.ranges')).rejects.toMatchObject({ code: '42501' });
-    await expect(own.query('DELETE FROM team.keywords')).rejects.toMatchObject({ code: '42501' });
-    await own.end();
+    await expect(a.query('DELETE FROM team.ranges')).rejects.toMatchObject({ code: '42501' });
+    await expect(a.query('DELETE FROM team.keywords')).rejects.toMatchObject({ code: '42501' });
   });
 });

@@ -12,6 +12,7 @@ import { joinSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import { linkTeamClip } from '../../src-main/core/team/team-replica-store';
 import { TeamSeat } from '../../src-main/core/team/seat/team-seat';
+import { silentLogger } from '../../src-main/core/util/logger';
 import { tempDir } from '../helpers/paths';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 import { insertClip, insertVolume, openTestCatalog } from '../helpers/search-catalog';
@@ -36,6 +37,8 @@ interface Seat {
   /** clipIds of every `catalog.changed` with reason `marks` the sync emitted. */
   changed: number[][];
   clips: number[];
+  /** What the sync logged of edits that lost a conflict. */
+  lost: unknown[];
 }
 
 describeWithPostgres('team marks between two seats on PostgreSQL', () => {
@@ -64,6 +67,11 @@ describeWithPostgres('team marks between two seats on PostgreSQL', () => {
     const vol = insertVolume(db, `/mnt/${name}`);
     const clips = teamClips.map((_, i) => insertClip(db, { volumeId: vol, relPath: `C${i}.mov` }));
     clips.slice(0, linkedClips).forEach((id, i) => link(db, id, teamClips[i]!));
+    return { ...(await online(seatId, name, db)), db, clips };
+  }
+
+  /** A seat's link to the team and its marks sync, over its catalog (again after it was offline). */
+  async function online(seatId: string, name: string, db: CatalogDb): Promise<Pick<Seat, 'link' | 'sync' | 'changed' | 'lost'>> {
     const l = new TeamSeat({
       settings: (await cluster.seatLogin(seatId)).settings(`Edit ${name}`),
       password: (await cluster.seatLogin(seatId)).password,
@@ -77,10 +85,12 @@ describeWithPostgres('team marks between two seats on PostgreSQL', () => {
       const payload = p as { reason: string; clipIds?: number[] };
       if (e === 'catalog.changed' && payload.reason === 'marks') changed.push(payload.clipIds ?? []);
     });
-    const sync = new TeamMarksSync({ db: () => db, link: l, scheduler: l.scheduler, events, debounceMs: 10, everyMs: 60_000 });
+    const lost: unknown[] = [];
+    const logger = { ...silentLogger, info: (msg: string, data?: Record<string, unknown>) => void (msg === 'team.marks.lost' && lost.push(...(data?.lost as unknown[]))) };
+    const sync = new TeamMarksSync({ db: () => db, link: l, scheduler: l.scheduler, events, debounceMs: 10, everyMs: 60_000, logger });
     sync.start();
     l.start();
-    return { db, link: l, sync, changed, clips };
+    return { link: l, sync, changed, lost };
   }
 
   /** Both seats send what they have (B first when `bFirst`), then each waits until it holds `expected(seat)`. */
@@ -144,12 +154,13 @@ describeWithPostgres('team marks between two seats on PostgreSQL', () => {
     await exchange('name from A, note and rating from B', both);
   });
 
-  it('A and B change the same field: the later change wins on both seats, whichever is sent first', async () => {
+  // Before server stamps the later edit by the editors' clocks won; now the first to reach the server over the version both saw.
+  it('A and B change the same field over the same version: the first to reach the server wins on both seats, the other is told it lost', async () => {
     const [onA] = byName(a, 0);
     const [onB] = byName(b, 0);
     updateRange(a.db, onA!.id, { name: 'from A' });
     rate(a.db, { clipIds: [a.clips[1]!], rangeIds: [] }, 'favorite');
-    await sleep(5); // B's edits are later than A's by the clock, not only by the seat-id tie-break
+    await sleep(5); // B's edits are later than A's by the clock: that no longer matters
     updateRange(b.db, onB!.id, { name: 'from B' });
     rate(b.db, { clipIds: [b.clips[1]!], rangeIds: [] }, 'reject');
     // B sends first, A (the older edit) after
@@ -157,6 +168,38 @@ describeWithPostgres('team marks between two seats on PostgreSQL', () => {
     // and A's older edit, sent last, did not win anywhere afterwards
     await sleep(300);
     for (const s of [a, b]) expect([byName(s, 0)[0]?.name, clipMarks(s.db, s.clips[1]!).rating]).toEqual(['from B', 'reject']);
+    expect(a.lost).toEqual([
+      { kind: 'range', key: (a.db.prepare('SELECT uuid FROM ranges WHERE id = ?').get(onA!.id) as { uuid: string }).uuid, fields: ['name'] },
+      { kind: 'clip', key: String(teamClips[1]), fields: ['rating'] },
+    ]);
+    expect(unsentCount(a.db)).toBe(0);
+  });
+
+  it('B offline edits a name A changed meanwhile, and a note nobody touched: A\'s name stands on both seats, B\'s note lands on both', async () => {
+    const made = saveRange(a.db, { clipId: a.clips[5]!, inFrame: 0, outFrame: 50, rate: RATE, name: 'first', note: '', rating: null, keywords: [] });
+    await exchange('the range on both', (s) => byName(s, 5).length === 1);
+    // B's link goes down (its app is away from the office); A renames, and the server has it
+    await b.sync.stop();
+    await b.link.stop();
+    updateRange(a.db, made.id, { name: 'office, earlier' });
+    await a.sync.sync();
+    // B, offline and later than A by any clock, renames and writes a note over the version it last saw
+    await sleep(5);
+    const [onB] = byName(b, 5);
+    updateRange(b.db, onB!.id, { name: 'laptop, later', note: 'from the laptop' });
+    expect(byName(b, 5)[0]?.name).toBe('laptop, later');
+    // B comes back
+    Object.assign(b, await online(SEAT_B, 'b', b.db));
+    await b.sync.sync();
+    const settled = (s: Seat) => JSON.stringify(byName(s, 5).map((x) => [x.name, x.note])) === JSON.stringify([['office, earlier', 'from the laptop']]);
+    await until('on B', () => settled(b));
+    await until('on A', () => settled(a));
+    expect(b.lost).toEqual([{ kind: 'range', key: (b.db.prepare('SELECT uuid FROM ranges WHERE id = ?').get(onB!.id) as { uuid: string }).uuid, fields: ['name'] }]);
+    expect(unsentCount(b.db)).toBe(0);
+    const c = await cluster.connectSeat(SEAT_A);
+    const row = (await c.query('SELECT name, name_by, note, note_by FROM team.ranges WHERE clip_id = $1', [teamClips[5]])).rows;
+    await c.end();
+    expect(row).toEqual([{ name: 'office, earlier', name_by: SEAT_A, note: 'from the laptop', note_by: SEAT_B }]);
   });
 
   it('keywords added on both seats while apart are one set after; a removal later than the add removes on both', async () => {

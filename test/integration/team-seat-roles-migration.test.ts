@@ -73,8 +73,9 @@ describeWithPostgres('team library: an existing team moves to a role per seat in
     const a = await cluster.connect({ host: '127.0.0.1', port: cluster.port, user: login.role, password: login.password, database: TEAM_DATABASE });
     await joinSeat(a, { seatId: A, name: 'Bay A', roots: [] });
     expect((await admin.query('SELECT seat_id FROM team.seat_logins WHERE role_name = $1', [login.role])).rows).toEqual([{ seat_id: A }]);
-    const range = (await admin.query('SELECT id, clip_id, span_at FROM team.ranges')).rows[0]!;
-    const s = { at: Date.now(), by: A };
+    const range = (await admin.query('SELECT id, clip_id, span_at, name_at FROM team.ranges')).rows[0]!;
+    // over the name's stamp as the seat reads it (team migration 0014: a change lands only over the version the server holds)
+    const s = { at: range.name_at.getTime(), by: A };
     await upsertTeamRange(a, {
       id: range.id,
       clipId: Number(range.clip_id),

@@ -1,22 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import {
   compareStamps,
+  keywordField,
   keywordNorm,
-  keywordPresent,
   mergeClipMark,
   mergeKeyword,
   mergeRange,
+  takeField,
+  type Held,
+  type HeldRange,
   type KeywordState,
   type RangeState,
   type Stamp,
 } from '../../src-main/core/marks/marks-merge';
 
-/** The conflict rule of shared marks, rule by rule: state + incoming version -> state. */
+/**
+ * The seat's rule for shared marks, case by case: held state + the server's version -> held state
+ * (stamps are the server's, team migration 0014; a pending field is a local edit over its stamp).
+ */
 const A = '00000000-0000-4000-8000-00000000000a';
 const B = '00000000-0000-4000-8000-00000000000b';
 const at = (t: number, by = A): Stamp => ({ at: t, by });
+const field = <T>(value: T, t: number, by = A, pending = false): Held<T> => ({ value, stamp: at(t, by), pending });
 
-function range(t: number, by = A, over: Partial<RangeState> = {}): RangeState {
+function server(t: number, by = A, over: Partial<RangeState> = {}): RangeState {
   const s = at(t, by);
   return {
     id: 'r1',
@@ -31,74 +38,92 @@ function range(t: number, by = A, over: Partial<RangeState> = {}): RangeState {
   };
 }
 
-describe('marks merge: ranges', () => {
+const held = (r: RangeState, pending: Partial<Record<'span' | 'name' | 'note' | 'rating', unknown>> = {}): HeldRange => ({
+  id: r.id,
+  clipId: r.clipId,
+  span: { ...r.span, pending: false },
+  name: 'name' in pending ? { value: pending.name as string, stamp: r.name.stamp, pending: true } : { ...r.name, pending: false },
+  note: 'note' in pending ? { value: pending.note as string, stamp: r.note.stamp, pending: true } : { ...r.note, pending: false },
+  rating: { ...r.rating, pending: false },
+  created: r.created,
+  deleted: r.deleted ? { stamp: r.deleted, pending: false } : null,
+});
+
+describe('marks merge on a seat: one field', () => {
+  it('a field not held is taken as the server has it', () => {
+    expect(takeField(null, { value: 'x', stamp: at(10) })).toEqual({ field: field('x', 10), lost: false });
+  });
+
+  it('no local edit: a newer server version replaces, an older one (a crossed read) does not', () => {
+    expect(takeField(field('a', 10), { value: 'b', stamp: at(20, B) })).toEqual({ field: field('b', 20, B), lost: false });
+    expect(takeField(field('b', 20, B), { value: 'a', stamp: at(10) })).toEqual({ field: field('b', 20, B), lost: false });
+  });
+
+  it('a pending edit over the version the server still holds stays (it will be sent)', () => {
+    const mine = field('mine', 10, A, true);
+    expect(takeField(mine, { value: 'a', stamp: at(10) })).toEqual({ field: mine, lost: false });
+  });
+
+  it('a push answered with the very version the edit was made over, holding the edit\'s value: nothing is left pending', () => {
+    expect(takeField(field('a', 10, A, true), { value: 'a', stamp: at(10) }, { value: 'a' })).toEqual({ field: field('a', 10), lost: false });
+  });
+
+  it('a pending edit over an older version than the server now holds gives way, and says it lost', () => {
+    expect(takeField(field('mine', 10, A, true), { value: 'theirs', stamp: at(20, B) })).toEqual({ field: field('theirs', 20, B), lost: true });
+  });
+
+  it('the server took the pending edit (or holds the same value): taken with its stamp, nothing lost', () => {
+    expect(takeField(field('mine', 10, A, true), { value: 'mine', stamp: at(20, A) })).toEqual({ field: field('mine', 20, A), lost: false });
+  });
+
+  it('edited again while the push was in flight: the sent value landed, so the newer edit stays pending over the new stamp', () => {
+    const again = field('second', 10, A, true);
+    expect(takeField(again, { value: 'first', stamp: at(20, A) }, { value: 'first' })).toEqual({ field: field('second', 20, A, true), lost: false });
+    // and when the sent value did not land, the edit lost
+    expect(takeField(again, { value: 'theirs', stamp: at(20, B) }, { value: 'first' })).toEqual({ field: field('theirs', 20, B), lost: true });
+  });
+});
+
+describe('marks merge on a seat: ranges', () => {
   it('a range not held yet is taken as it comes', () => {
-    const r = range(10);
-    expect(mergeRange(null, r)).toBe(r);
+    expect(mergeRange(null, server(10))).toEqual({ range: held(server(10)), lost: [] });
   });
 
-  it('last writer wins per field: a later name replaces, an older one does not', () => {
-    const held = range(10);
-    const renamed = mergeRange(held, { ...range(10), name: { value: 'hero', stamp: at(20, B) } });
-    expect(renamed.name).toEqual({ value: 'hero', stamp: at(20, B) });
-    expect(mergeRange(renamed, { ...range(10), name: { value: 'stale', stamp: at(15, A) } }).name.value).toBe('hero');
+  it('field by field: a pending name survives a newer note from another seat; a pending note over an older version loses', () => {
+    const base = server(10);
+    const mine = held(base, { name: 'my name' });
+    const onServer = server(10, A, { note: { value: 'their note', stamp: at(30, B) } });
+    const m = mergeRange(mine, onServer);
+    expect([m.range.name, m.range.note]).toEqual([field('my name', 10, A, true), field('their note', 30, B)]);
+    expect(m.lost).toEqual([]);
+    const lost = mergeRange(held(base, { note: 'my note' }), onServer);
+    expect(lost.range.note).toEqual(field('their note', 30, B));
+    expect(lost.lost).toEqual(['note']);
   });
 
-  it('two seats changing different fields of one range both keep their change, whichever arrives first', () => {
-    const base = range(10);
-    const onA = { ...base, name: { value: 'hero', stamp: at(20, A) } };
-    const onB = { ...base, note: { value: 'soft focus', stamp: at(21, B) }, rating: { value: 'favorite' as const, stamp: at(21, B) } };
-    const ab = mergeRange(mergeRange(base, onA), onB);
-    const ba = mergeRange(mergeRange(base, onB), onA);
-    expect(ab).toEqual(ba);
-    expect([ab.name.value, ab.note.value, ab.rating.value]).toEqual(['hero', 'soft focus', 'favorite']);
+  it('a day-old offline rename over a version someone has since renamed: the newer name stands, whatever the edit\'s own time', () => {
+    const offline = held(server(10), { name: 'offline, yesterday' });
+    const m = mergeRange(offline, server(10, A, { name: { value: 'office, today', stamp: at(50, B) } }));
+    expect(m.range.name).toEqual(field('office, today', 50, B));
+    expect(m.lost).toEqual(['name']);
   });
 
-  it('the same field changed at the same millisecond: the greater seat id wins on every seat', () => {
-    const base = range(10);
-    const onA = { ...base, name: { value: 'from A', stamp: at(20, A) } };
-    const onB = { ...base, name: { value: 'from B', stamp: at(20, B) } };
-    expect(mergeRange(mergeRange(base, onA), onB).name.value).toBe('from B');
-    expect(mergeRange(mergeRange(base, onB), onA).name.value).toBe('from B');
+  it('a delete stays: a later version without it does not bring the range back; a pending delete takes the server\'s stamp', () => {
+    const deleted = mergeRange(held(server(10)), server(10, A, { deleted: at(30, B) })).range;
+    expect(deleted.deleted).toEqual({ stamp: at(30, B), pending: false });
+    expect(mergeRange(deleted, server(40, A)).range.deleted).toEqual({ stamp: at(30, B), pending: false });
+    const pending: HeldRange = { ...held(server(10)), deleted: { stamp: at(5), pending: true } };
+    expect(mergeRange(pending, server(10)).range.deleted).toEqual({ stamp: at(5), pending: true });
+    expect(mergeRange(pending, server(10, A, { deleted: at(31, A) })).range.deleted).toEqual({ stamp: at(31, A), pending: false });
   });
 
-  it('in, out and rate change together (the span): a later span replaces all three', () => {
-    const held = range(10);
-    const moved = mergeRange(held, { ...range(10), span: { value: { inFrame: 5, outFrame: 60, rateNum: 30000, rateDen: 1001 }, stamp: at(30, B) } });
-    expect(moved.span.value).toEqual({ inFrame: 5, outFrame: 60, rateNum: 30000, rateDen: 1001 });
+  it('the same version again changes nothing', () => {
+    const once = mergeRange(null, server(10)).range;
+    expect(mergeRange(once, server(10))).toEqual({ range: once, lost: [] });
   });
 
-  it('a delete wins over any field change older than it', () => {
-    const deleted = mergeRange(range(10), { ...range(10), deleted: at(30, B) });
-    const withOlderEdit = mergeRange(deleted, { ...range(10), name: { value: 'renamed', stamp: at(20, A) } });
-    expect(withOlderEdit.deleted).toEqual(at(30, B));
-  });
-
-  it('an edit made after the delete by a seat that had not seen it does not resurrect the range', () => {
-    const deleted = mergeRange(range(10), { ...range(10), deleted: at(30, B) });
-    // A edits later than the delete, from its own copy that has no tombstone.
-    const lateEdit = { ...range(10), name: { value: 'renamed offline', stamp: at(40, A) } };
-    const onServer = mergeRange(deleted, lateEdit);
-    expect(onServer.deleted).toEqual(at(30, B));
-    // ...and in the other order (the late edit reached the server first, the delete after).
-    expect(mergeRange(mergeRange(range(10), lateEdit), { ...range(10), deleted: at(30, B) }).deleted).toEqual(at(30, B));
-  });
-
-  it('two deletes: the first one is kept, in either order', () => {
-    const d1 = { ...range(10), deleted: at(30, A) };
-    const d2 = { ...range(10), deleted: at(35, B) };
-    expect(mergeRange(d1, d2).deleted).toEqual(at(30, A));
-    expect(mergeRange(d2, d1).deleted).toEqual(at(30, A));
-  });
-
-  it('the clip a range is on and its id never change with a merge', () => {
-    const m = mergeRange(range(10), { ...range(50), id: 'other', clipId: 99 });
-    expect([m.id, m.clipId]).toEqual(['r1', 7]);
-  });
-
-  it('merging a version already held changes nothing (an echo)', () => {
-    const r = mergeRange(range(10), { ...range(10), name: { value: 'hero', stamp: at(20, B) } });
-    expect(mergeRange(r, r)).toEqual(r);
+  it('the clip a range is on stays the holder\'s', () => {
+    expect(mergeRange(held(server(10)), { ...server(20), clipId: 99 }).range.clipId).toBe(7);
   });
 });
 
@@ -106,38 +131,25 @@ function keyword(over: Partial<KeywordState>): KeywordState {
   return { clipId: 7, rangeId: null, norm: 'beach', display: 'beach', added: at(10), removed: null, ...over };
 }
 
-describe('marks merge: keywords as a set', () => {
-  it('present when the last add is later than the last removal', () => {
-    expect(keywordPresent(keyword({}))).toBe(true);
-    expect(keywordPresent(keyword({ added: at(10), removed: at(20) }))).toBe(false);
-    expect(keywordPresent(keyword({ added: at(30), removed: at(20) }))).toBe(true);
-    // a removal at the same stamp as the add is later than nothing: absent (the same seat cannot do both at one stamp)
-    expect(keywordPresent(keyword({ added: at(20), removed: at(20) }))).toBe(false);
+describe('marks merge on a seat: keywords', () => {
+  it('the server\'s keyword is one field: present unless removed after its last add, stamped by the later', () => {
+    expect(keywordField(keyword({}))).toEqual({ value: { present: true, display: 'beach' }, stamp: at(10) });
+    expect(keywordField(keyword({ removed: at(20, B) }))).toEqual({ value: { present: false, display: 'beach' }, stamp: at(20, B) });
+    expect(keywordField(keyword({ added: at(30), removed: at(20, B) }))).toEqual({ value: { present: true, display: 'beach' }, stamp: at(30) });
   });
 
-  it('an offline add and another seat\'s add are one keyword (spelt as the later add)', () => {
-    const onA = keyword({ display: 'Beach', added: at(10, A) });
-    const onB = keyword({ display: 'BEACH', added: at(12, B) });
-    const m = mergeKeyword(onA, onB);
-    expect(m).toEqual({ ...onA, display: 'BEACH', added: at(12, B) });
-    expect(mergeKeyword(onB, onA)).toEqual(m);
+  it('a pending removal over the version held stays; over an older one, the server\'s newer state wins', () => {
+    const pendingRemoval = { clipId: 7, rangeId: null, norm: 'beach', state: field({ present: false, display: 'beach' }, 10, A, true) };
+    expect(mergeKeyword(pendingRemoval, keyword({})).keyword).toEqual(pendingRemoval);
+    const re = mergeKeyword(pendingRemoval, keyword({ added: at(30, B), removed: at(20, B) }));
+    expect(re.keyword.state).toEqual(field({ present: true, display: 'beach' }, 30, B));
+    expect(re.lost).toBe(true);
   });
 
-  it('a removal later than every add removes; an add later than the removal brings it back', () => {
-    const removed = mergeKeyword(keyword({}), keyword({ removed: at(20, B) }));
-    expect(keywordPresent(removed)).toBe(false);
-    const back = mergeKeyword(removed, keyword({ added: at(25, A) }));
-    expect(keywordPresent(back)).toBe(true);
-    expect(back.removed).toEqual(at(20, B));
-    // an older add arriving late does not undo the removal
-    expect(keywordPresent(mergeKeyword(removed, keyword({ added: at(15, A) })))).toBe(false);
-  });
-
-  it('the latest removal is kept, in either order', () => {
-    const r1 = keyword({ removed: at(20, A) });
-    const r2 = keyword({ removed: at(22, B) });
-    expect(mergeKeyword(r1, r2).removed).toEqual(at(22, B));
-    expect(mergeKeyword(r2, r1).removed).toEqual(at(22, B));
+  it('the spelling is no conflict: another add of the same keyword is taken as the server spells it', () => {
+    const mine = { clipId: 7, rangeId: null, norm: 'beach', state: field({ present: true, display: 'Beach' }, 0, A, true) };
+    const m = mergeKeyword(mine, keyword({ display: 'BEACH', added: at(12, B) }));
+    expect(m).toEqual({ keyword: { ...mine, state: field({ present: true, display: 'BEACH' }, 12, B) }, lost: false });
   });
 
   it('case aside in ASCII letters, as the catalog compares keywords', () => {
@@ -146,13 +158,11 @@ describe('marks merge: keywords as a set', () => {
   });
 });
 
-describe('marks merge: clip ratings and stamps', () => {
-  it("a clip's rating: the later wins, a cleared rating is a value too", () => {
-    const fav = { clipId: 7, rating: { value: 'favorite' as const, stamp: at(10, A) } };
-    const cleared = { clipId: 7, rating: { value: null, stamp: at(20, B) } };
-    expect(mergeClipMark(fav, cleared).rating.value).toBeNull();
-    expect(mergeClipMark(cleared, fav).rating.value).toBeNull();
-    expect(mergeClipMark(null, fav)).toBe(fav);
+describe('marks merge on a seat: clip ratings, and the stamps people and collections still order by', () => {
+  it("a clip's rating: a cleared rating is a value too", () => {
+    const fav = { clipId: 7, rating: field<'favorite' | null>('favorite', 10) };
+    expect(mergeClipMark(fav, { clipId: 7, rating: { value: null, stamp: at(20, B) } })).toEqual({ mark: { clipId: 7, rating: field(null, 20, B) }, lost: false });
+    expect(mergeClipMark({ clipId: 7, rating: field<'favorite' | null>('favorite', 10, A, true) }, { clipId: 7, rating: { value: null, stamp: at(20, B) } }).lost).toBe(true);
   });
 
   it('stamps order by time, then by seat id', () => {

@@ -2,7 +2,7 @@ import type { Rating } from '../../../src-shared/contract/marks';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { statement } from '../catalog/statements';
 
-/** The owner of `clip_marks`: a clip's own rating, with its time and seat (NULL: this catalog's own). */
+/** The owner of `clip_marks`: a clip's own rating, with the server's stamp of its version and its seat (NULL: a local edit waiting to be sent). */
 
 export interface LocalClipMarkRow {
   clip_id: number;
@@ -20,13 +20,13 @@ export function ratingsOfClips(db: CatalogDb, clipIds: readonly number[]): { cli
   return statement(db, 'SELECT clip_id, rating FROM clip_marks WHERE clip_id IN (SELECT value FROM json_each(?))').all(JSON.stringify(clipIds)) as { clip_id: number; rating: Rating }[];
 }
 
-/** This catalog's rating of these clips, at `at`. */
-export function rateClips(db: CatalogDb, clipIds: readonly number[], rating: Rating, at: number): void {
+/** This catalog's rating of these clips: pending over the version held (its stamp kept as the base; 0: none). */
+export function rateClips(db: CatalogDb, clipIds: readonly number[], rating: Rating): void {
   const rateClip = db.prepare(
-    `INSERT INTO clip_marks (clip_id, rating, rating_at, rating_by) VALUES (?, ?, ?, NULL)
-     ON CONFLICT(clip_id) DO UPDATE SET rating = excluded.rating, rating_at = excluded.rating_at, rating_by = NULL`,
+    `INSERT INTO clip_marks (clip_id, rating, rating_at, rating_by) VALUES (?, ?, 0, NULL)
+     ON CONFLICT(clip_id) DO UPDATE SET rating = excluded.rating, rating_by = NULL`,
   );
-  for (const id of clipIds) rateClip.run(id, rating, at);
+  for (const id of clipIds) rateClip.run(id, rating);
 }
 
 /** A relink's merge: the other clip's rating moves over only where this clip has none. */
@@ -41,7 +41,7 @@ export function clipMarkRow(db: CatalogDb, clipId: number): LocalClipMarkRow | u
   return statement(db, 'SELECT clip_id, rating, rating_at, rating_by FROM clip_marks WHERE clip_id = ?').get(clipId) as LocalClipMarkRow | undefined;
 }
 
-/** Writes another seat's merged version of a clip's rating. */
+/** Writes a clip's rating as merged with the server's version. */
 export function writeTeamClipMark(db: CatalogDb, m: LocalClipMarkRow): void {
   statement(
     db,

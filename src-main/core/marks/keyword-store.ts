@@ -3,8 +3,9 @@ import { statement } from '../catalog/statements';
 
 /**
  * The owner of `keywords`: a clip's own keywords and its ranges'. A removed keyword keeps its row as
- * a removal (removed_at), so an older add made elsewhere cannot bring it back. Writers take the
- * time of the edit (marks-outbox-store.ts's `tick`) and return the rows they touched, for the outbox.
+ * a removal (removed_at), to be sent. An edit keeps the row's base (`added_at`, the server's stamp of
+ * the version it was made over, 0 for none) and marks it pending (`added_by` NULL); writers return
+ * the rows they touched, for the outbox (marks-outbox-store.ts).
  */
 
 /** A clip's own keywords (not its ranges'), case aside in alphabetical order. */
@@ -43,25 +44,26 @@ export function keywordsOfClips(db: CatalogDb, clipIds: readonly number[]): { cl
  * Adds a keyword to a clip or a range: one present, it stays spelt as it was (and its add is newer);
  * one removed earlier comes back spelt as now. Returns its row.
  */
-export function addKeyword(db: CatalogDb, clipId: number, rangeId: number | null, keyword: string, at: number): number {
+export function addKeyword(db: CatalogDb, clipId: number, rangeId: number | null, keyword: string): number {
   const { id } = statement(
     db,
-    `INSERT INTO keywords (clip_id, range_id, keyword, added_at) VALUES (?, ?, ?, ?)
+    `INSERT INTO keywords (clip_id, range_id, keyword, added_at) VALUES (?, ?, ?, 0)
      ON CONFLICT(clip_id, IFNULL(range_id, 0), keyword) DO UPDATE SET
        keyword = CASE WHEN keywords.removed_at IS NULL THEN keywords.keyword ELSE excluded.keyword END,
-       added_at = excluded.added_at, added_by = NULL, removed_at = NULL, removed_by = NULL
+       added_by = CASE WHEN keywords.removed_at IS NULL THEN keywords.added_by END, removed_at = NULL, removed_by = NULL
      RETURNING id`,
-  ).get(clipId, rangeId, keyword, at) as { id: number };
+  ).get(clipId, rangeId, keyword) as { id: number };
   return id;
 }
 
 /** Marks the keyword removed from these clips (their own) and ranges; returns the rows removed. */
-export function removeKeywordFrom(db: CatalogDb, clipIds: readonly number[], rangeIds: readonly number[], keyword: string, at: number): number[] {
-  const removeClipKeyword = db.prepare('UPDATE keywords SET removed_at = ?, removed_by = NULL WHERE clip_id = ? AND range_id IS NULL AND keyword = ? AND removed_at IS NULL RETURNING id');
-  const removeRangeKeyword = db.prepare('UPDATE keywords SET removed_at = ?, removed_by = NULL WHERE range_id = ? AND keyword = ? AND removed_at IS NULL RETURNING id');
+export function removeKeywordFrom(db: CatalogDb, clipIds: readonly number[], rangeIds: readonly number[], keyword: string): number[] {
+  const set = 'removed_at = added_at, removed_by = NULL, added_by = NULL';
+  const removeClipKeyword = db.prepare(`UPDATE keywords SET ${set} WHERE clip_id = ? AND range_id IS NULL AND keyword = ? AND removed_at IS NULL RETURNING id`);
+  const removeRangeKeyword = db.prepare(`UPDATE keywords SET ${set} WHERE range_id = ? AND keyword = ? AND removed_at IS NULL RETURNING id`);
   return [
-    ...clipIds.flatMap((id) => removeClipKeyword.all(at, id, keyword) as { id: number }[]),
-    ...rangeIds.flatMap((id) => removeRangeKeyword.all(at, id, keyword) as { id: number }[]),
+    ...clipIds.flatMap((id) => removeClipKeyword.all(id, keyword) as { id: number }[]),
+    ...rangeIds.flatMap((id) => removeRangeKeyword.all(id, keyword) as { id: number }[]),
   ].map((r) => r.id);
 }
 
@@ -81,7 +83,7 @@ export function moveKeywords(db: CatalogDb, fromClipId: number, toClipId: number
   db.prepare('UPDATE OR IGNORE keywords SET clip_id = ? WHERE clip_id = ?').run(toClipId, fromClipId);
 }
 
-/** A keyword row with its per-field times and seats (NULL: this catalog's own), as team marks sync reads it. */
+/** A keyword row with its base and seat (NULL: a local edit waiting to be sent), as team marks sync reads it. */
 export interface LocalKeywordRow {
   id: number;
   clip_id: number;
@@ -100,7 +102,7 @@ export function keywordRow(db: CatalogDb, clipId: number, rangeId: number | null
   ).get(clipId, rangeId ?? 0, keyword) as LocalKeywordRow | undefined;
 }
 
-/** Writes another seat's merged version of a keyword (times and seats as merged). */
+/** Writes a keyword as merged with the server's version. */
 export function writeTeamKeyword(
   db: CatalogDb,
   k: { clipId: number; rangeId: number | null; keyword: string; addedAt: number; addedBy: string | null; removedAt: number | null; removedBy: string | null },

@@ -2,50 +2,44 @@ import type { Rating } from '../../../src-shared/contract/marks';
 
 /**
  * The conflict rule of marks shared by the seats of a team (docs/notes-team-library.md section 5),
- * as pure functions: state + incoming version -> state. Every seat and the server apply the same rule
- * (the server in one upsert, team-marks-store.ts), so the order versions arrive in does not matter:
- * each merge is commutative, associative and idempotent.
- * - Each field (a range's span, name, note, rating; a clip's rating) keeps the value of its latest
- *   change by (time, seat): last writer wins per field, and two seats changing different fields
- *   both keep their change.
- * - A deleted range stays deleted: the first delete is kept, and no later edit clears it (an edit made
- *   after the delete by a seat that had not seen it does not resurrect the range).
- * - Keywords are a set: the latest add and the latest removal are kept; the keyword is present when
- *   the add is later. An offline add and another seat's add of the same keyword are one keyword.
+ * on the seat's side, as pure functions: held state + a version from the server -> held state.
+ * Every stamp is the server's (team migration 0014): the server takes a seat's change of a field only
+ * when the seat's base (the server's stamp of the version it last saw) is not older than the field's stamp,
+ * and stamps it by its own clock. So a seat holds, per field, the last server version it saw and
+ * whether a local edit of it waits to be sent (`pending`, the edit's base being the held stamp):
+ * - a version from the server replaces the field, unless an edit of it is pending over that very
+ *   version (the server has not taken the edit yet: it will be sent) or the version is older than the
+ *   one held (a read that crossed a newer one);
+ * - a pending edit replaced by a newer server version of another value lost its conflict: the edit is
+ *   dropped and reported (`lost`), once;
+ * - a range's delete is a tombstone: once held it stays (the server's first delete keeps its stamp);
+ * - a keyword is one field, present or not, stamped by the later of its add and removal.
  */
 
-/** When and by which seat a change was made: ms since the epoch on the writer's marks clock, seat uuid (lower case). */
+/** When and by which seat a change was made: ms since the epoch, seat uuid (lower case). */
 export interface Stamp {
   at: number;
   by: string;
 }
 
-/** Orders changes: by time, then by seat id, so two seats' changes at the same millisecond still have one winner. */
+/**
+ * Orders changes by time, then by seat id: people and collection members still merge by the later
+ * (time, seat) of the editor's clock (team migrations 0005, 0010; not moved to server stamps yet).
+ */
 export function compareStamps(a: Stamp, b: Stamp): number {
   if (a.at !== b.at) return a.at < b.at ? -1 : 1;
   return a.by < b.by ? -1 : a.by > b.by ? 1 : 0;
 }
 
+/** A field as the server holds it, or as a seat sends it (then `stamp.at` is the seat's base). */
 export interface Versioned<T> {
   value: T;
   stamp: Stamp;
 }
 
-/** The later of two versions of a field; the one held wins a tie (a tie is the same change seen twice). */
-function later<T>(held: Versioned<T>, incoming: Versioned<T>): Versioned<T> {
-  return compareStamps(incoming.stamp, held.stamp) > 0 ? incoming : held;
-}
-
-function earlier(held: Stamp | null, incoming: Stamp | null): Stamp | null {
-  if (!held) return incoming;
-  if (!incoming) return held;
-  return compareStamps(incoming, held) < 0 ? incoming : held;
-}
-
-function latest(held: Stamp | null, incoming: Stamp | null): Stamp | null {
-  if (!held) return incoming;
-  if (!incoming) return held;
-  return compareStamps(incoming, held) > 0 ? incoming : held;
+/** A field as a seat holds it: the server's stamp it last saw, and whether `value` is a local edit waiting to be sent. */
+export interface Held<T> extends Versioned<T> {
+  pending: boolean;
 }
 
 /** In and out (exclusive) frames, of the rate the range was marked at: they change together. */
@@ -56,7 +50,7 @@ export interface RangeSpan {
   rateDen: number;
 }
 
-/** A range as seats exchange it. `clipId` is whatever the holder calls the clip (a team id on the server, a local id on a seat). */
+/** A range as the server holds it and seats send it. `clipId` is whatever the holder calls the clip (a team id on the server, a local id on a seat). */
 export interface RangeState {
   id: string;
   clipId: number;
@@ -68,22 +62,21 @@ export interface RangeState {
   deleted: Stamp | null;
 }
 
-/** A range's state after another version of it arrives (the clip a range is on never changes). */
-export function mergeRange(state: RangeState | null, incoming: RangeState): RangeState {
-  if (!state) return incoming;
-  return {
-    id: state.id,
-    clipId: state.clipId,
-    span: later(state.span, incoming.span),
-    name: later(state.name, incoming.name),
-    note: later(state.note, incoming.note),
-    rating: later(state.rating, incoming.rating),
-    created: earlier(state.created, incoming.created)!,
-    deleted: earlier(state.deleted, incoming.deleted),
-  };
+export interface HeldRange {
+  id: string;
+  clipId: number;
+  span: Held<RangeSpan>;
+  name: Held<string>;
+  note: Held<string>;
+  rating: Held<Rating>;
+  created: Stamp;
+  deleted: { stamp: Stamp; pending: boolean } | null;
 }
 
-/** One keyword on a clip (rangeId null) or on a range, identified case aside by `norm` (keywordNorm). */
+/**
+ * One keyword on a clip (rangeId null) or on a range, identified case aside by `norm` (keywordNorm),
+ * as the server holds it: present when never removed or added after its removal.
+ */
 export interface KeywordState {
   clipId: number;
   rangeId: string | null;
@@ -94,6 +87,24 @@ export interface KeywordState {
   removed: Stamp | null;
 }
 
+/** A keyword as a seat holds it: one field, present or not. */
+export interface HeldKeyword {
+  clipId: number;
+  rangeId: string | null;
+  norm: string;
+  state: Held<{ present: boolean; display: string }>;
+}
+
+export interface ClipMarkState {
+  clipId: number;
+  rating: Versioned<Rating>;
+}
+
+export interface HeldClipMark {
+  clipId: number;
+  rating: Held<Rating>;
+}
+
 /**
  * The one spelling of a keyword that identifies it: ASCII letters in lower case, as the local catalog's
  * NOCASE collation compares them (so "Beach" and "beach" are one keyword on every seat and on the server).
@@ -102,27 +113,62 @@ export function keywordNorm(keyword: string): string {
   return keyword.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
-export function keywordPresent(k: Pick<KeywordState, 'added' | 'removed'>): boolean {
-  return k.removed === null || compareStamps(k.added, k.removed) > 0;
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The rule for one field. `sent`: the value this seat sent in the push the version answers (an edit
+ * made again since is kept, over the new stamp, when the sent one landed). `lost`: a pending edit gave
+ * way to another value the server took after the edit's base.
+ */
+export function takeField<T>(held: Held<T> | null, incoming: Versioned<T>, sent?: { value: T }, same: (a: T, b: T) => boolean = sameJson): { field: Held<T>; lost: boolean } {
+  const taken = { field: { ...incoming, pending: false }, lost: false };
+  if (!held) return taken;
+  if (incoming.stamp.at < held.stamp.at) return { field: held, lost: false };
+  if (!held.pending) return incoming.stamp.at === held.stamp.at && same(incoming.value, held.value) ? { field: held, lost: false } : taken;
+  // the version the edit was made over: the edit waits to be sent, unless this answers its push and the
+  // server holds the same value already (an edit back to what the server had: nothing is left to send)
+  if (incoming.stamp.at === held.stamp.at) return sent && same(incoming.value, held.value) ? taken : { field: held, lost: false };
+  if (sent && same(incoming.value, sent.value) && !same(held.value, sent.value)) return { field: { ...held, stamp: incoming.stamp }, lost: false };
+  return { field: taken.field, lost: !same(incoming.value, held.value) };
 }
 
-export function mergeKeyword(state: KeywordState | null, incoming: KeywordState): KeywordState {
-  if (!state) return incoming;
-  const addedLater = compareStamps(incoming.added, state.added) > 0;
+/** A range held here after the server's version of it (`sent`: what this seat's push sent of it). Names the fields whose edit lost. */
+export function mergeRange(held: HeldRange | null, incoming: RangeState, sent?: RangeState): { range: HeldRange; lost: string[] } {
+  const lost: string[] = [];
+  const field = <T>(name: 'span' | 'name' | 'note' | 'rating', h: Held<T> | null, v: Versioned<T>, s: Versioned<T> | undefined): Held<T> => {
+    const r = takeField(h, v, s);
+    if (r.lost) lost.push(name);
+    return r.field;
+  };
+  const deleted = held?.deleted && !(held.deleted.pending && incoming.deleted) ? held.deleted : incoming.deleted ? { stamp: incoming.deleted, pending: false } : null;
   return {
-    ...state,
-    display: addedLater ? incoming.display : state.display,
-    added: addedLater ? incoming.added : state.added,
-    removed: latest(state.removed, incoming.removed),
+    range: {
+      id: incoming.id,
+      clipId: held?.clipId ?? incoming.clipId,
+      span: field('span', held?.span ?? null, incoming.span, sent?.span),
+      name: field('name', held?.name ?? null, incoming.name, sent?.name),
+      note: field('note', held?.note ?? null, incoming.note, sent?.note),
+      rating: field('rating', held?.rating ?? null, incoming.rating, sent?.rating),
+      created: incoming.created,
+      deleted,
+    },
+    lost,
   };
 }
 
-export interface ClipMarkState {
-  clipId: number;
-  rating: Versioned<Rating>;
+/** The server's keyword as one field: present or not, stamped by the later of its add and removal. */
+export function keywordField(k: KeywordState): Versioned<{ present: boolean; display: string }> {
+  const present = k.removed === null || k.added.at > k.removed.at;
+  return { value: { present, display: k.display }, stamp: present ? k.added : k.removed! };
 }
 
-export function mergeClipMark(state: ClipMarkState | null, incoming: ClipMarkState): ClipMarkState {
-  if (!state) return incoming;
-  return { clipId: state.clipId, rating: later(state.rating, incoming.rating) };
+export function mergeKeyword(held: HeldKeyword | null, incoming: KeywordState, sent?: KeywordState): { keyword: HeldKeyword; lost: boolean } {
+  // the spelling is not a conflict: the server keeps the one that made the keyword present
+  const r = takeField(held?.state ?? null, keywordField(incoming), sent && keywordField(sent), (a, b) => a.present === b.present);
+  return { keyword: { clipId: held?.clipId ?? incoming.clipId, rangeId: incoming.rangeId, norm: incoming.norm, state: r.field }, lost: r.lost };
+}
+
+export function mergeClipMark(held: HeldClipMark | null, incoming: ClipMarkState, sent?: ClipMarkState): { mark: HeldClipMark; lost: boolean } {
+  const r = takeField(held?.rating ?? null, incoming.rating, sent?.rating);
+  return { mark: { clipId: held?.clipId ?? incoming.clipId, rating: r.field }, lost: r.lost };
 }

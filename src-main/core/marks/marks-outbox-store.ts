@@ -4,30 +4,25 @@ import type { ClipMarkState, KeywordState, RangeState } from './marks-merge';
 import type { LocalClipMarkRow } from './clip-mark-store';
 import type { LocalKeywordRow } from './keyword-store';
 import type { LocalRangeRow } from './range-store';
-import { clipMarkState, keywordState, rangeState } from './mark-versions';
+import { clipMarkToSend, heldClipMark, heldKeyword, heldRange, keywordToSend, rangeToSend } from './mark-versions';
 
 /*
  * The owner of `marks_clock`, `marks_outbox` and `marks_waiting`. Every edit is offline first: in
- * the same transaction it stamps the fields it changed with a time from the catalog's marks clock
- * (later than any edit this catalog made or saw, so two edits in one millisecond keep their order)
- * and `*_by` NULL (this catalog's own), and lists its row in marks_outbox, joined to a team or not;
+ * the same transaction it marks the fields it changed pending (`*_by` NULL, their stamp kept as the
+ * base the server checks, mark-versions.ts) and lists its row in marks_outbox under a tick of the
+ * catalog's marks clock (so a row edited again while it was being sent stays listed), joined to a team or not;
  * team marks sync sends the outbox when a team server is reachable (docs/notes-team-library.md
  * section 5). Clips are the team's ids outside, mapped through team_clips: a clip this seat does
  * not have (yet) is not written, and its team id is kept in marks_waiting until it is linked.
  */
 export type OutboxKind = 'range' | 'keyword' | 'clip';
 
-/** The time of an edit now: later than every one this catalog made or saw. */
+/** The outbox's version of an edit now: later than every one this catalog made. */
 export function tick(db: CatalogDb): number {
   const { last_at } = statement(db, 'SELECT last_at FROM marks_clock WHERE id = 1').get() as { last_at: number };
   const at = Math.max(Date.now(), last_at + 1);
   statement(db, 'UPDATE marks_clock SET last_at = ? WHERE id = 1').run(at);
   return at;
-}
-
-/** This catalog's next edit is later than every change it has seen, whatever its own clock says. */
-export function sawMarksUntil(db: CatalogDb, latestAt: number): void {
-  statement(db, 'UPDATE marks_clock SET last_at = MAX(last_at, ?) WHERE id = 1').run(latestAt);
 }
 
 /** Lists a row edited at `at` for the team. */
@@ -62,7 +57,7 @@ export function unsentMarks(db: CatalogDb, seatId: string): UnsentMarks {
   r.note, r.note_at, r.note_by, r.rating, r.rating_at, r.rating_by, r.created_at, r.created_by, r.deleted_at, r.deleted_by, o.at AS o_at, t.team_clip_id FROM marks_outbox o
        JOIN ranges r ON r.id = o.row_id JOIN team_clips t ON t.clip_id = r.clip_id WHERE o.kind = 'range'`,
   ).all() as (LocalRangeRow & { o_at: number; team_clip_id: number })[]) {
-    out.ranges.push(rangeState(r, seatId, r.team_clip_id));
+    out.ranges.push(rangeToSend(heldRange(r, seatId, r.team_clip_id)));
     out.receipts.push({ kind: 'range', rowId: r.id, at: r.o_at });
   }
   for (const k of statement(
@@ -71,7 +66,7 @@ export function unsentMarks(db: CatalogDb, seatId: string): UnsentMarks {
        FROM marks_outbox o JOIN keywords k ON k.id = o.row_id JOIN team_clips t ON t.clip_id = k.clip_id LEFT JOIN ranges r ON r.id = k.range_id
       WHERE o.kind = 'keyword'`,
   ).all() as (LocalKeywordRow & { o_at: number; team_clip_id: number; range_uuid: string | null })[]) {
-    out.keywords.push(keywordState(k, seatId, k.team_clip_id, k.range_uuid));
+    out.keywords.push(keywordToSend(heldKeyword(k, seatId, k.team_clip_id, k.range_uuid)));
     out.receipts.push({ kind: 'keyword', rowId: k.id, at: k.o_at });
   }
   for (const m of statement(
@@ -79,7 +74,7 @@ export function unsentMarks(db: CatalogDb, seatId: string): UnsentMarks {
     `SELECT m.clip_id, m.rating, m.rating_at, m.rating_by, o.at AS o_at, t.team_clip_id FROM marks_outbox o
        JOIN clip_marks m ON m.clip_id = o.row_id JOIN team_clips t ON t.clip_id = m.clip_id WHERE o.kind = 'clip'`,
   ).all() as (LocalClipMarkRow & { o_at: number; team_clip_id: number })[]) {
-    out.clipMarks.push(clipMarkState(m, seatId, m.team_clip_id));
+    out.clipMarks.push(clipMarkToSend(heldClipMark(m, seatId, m.team_clip_id)));
     out.receipts.push({ kind: 'clip', rowId: m.clip_id, at: m.o_at });
   }
   for (const o of statement(

@@ -8,9 +8,9 @@ import { getRange, insertRange, knownRanges, moveRanges, patchRange, rangeCounts
 
 /**
  * The editor's marks: each edit on clips and ranges in one transaction over the owners of its tables
- * (clip-mark-store.ts, range-store.ts, keyword-store.ts), stamped by the marks clock and listed in
- * the outbox (marks-outbox-store.ts); the reads that gather a clip's marks; and the Library's and
- * search's mark filters and rating sort, as SQL on clips `c`. Targets are clip ids and range ids;
+ * (clip-mark-store.ts, range-store.ts, keyword-store.ts), its fields marked pending over the server's
+ * version they were made on, and listed in the outbox (marks-outbox-store.ts); the reads that gather
+ * a clip's marks; and the Library's and search's mark filters and rating sort, as SQL on clips `c`. Targets are clip ids and range ids;
  * unknown ids are skipped (a clip removed while the menu was open), counted out of `updated`.
  */
 export interface MarkTargets {
@@ -41,10 +41,10 @@ export function rate(db: CatalogDb, targets: MarkTargets, rating: Rating): numbe
   return db.transaction(() => {
     const at = tick(db);
     const clips = knownClips(db, targets.clipIds);
-    rateClips(db, clips, rating, at);
+    rateClips(db, clips, rating);
     for (const id of clips) unsent(db, 'clip', id, at);
     const ranges = knownRanges(db, targets.rangeIds);
-    rateRanges(db, ranges.map((r) => r.id), rating, at);
+    rateRanges(db, ranges.map((r) => r.id), rating);
     for (const r of ranges) unsent(db, 'range', r.id, at);
     return clips.length + ranges.length;
   })();
@@ -56,8 +56,8 @@ export function addKeywords(db: CatalogDb, targets: MarkTargets, keywords: reado
     const clips = knownClips(db, targets.clipIds);
     const ranges = knownRanges(db, targets.rangeIds);
     for (const k of keywords) {
-      for (const id of clips) unsent(db, 'keyword', addKeyword(db, id, null, k, at), at);
-      for (const r of ranges) unsent(db, 'keyword', addKeyword(db, r.clip_id, r.id, k, at), at);
+      for (const id of clips) unsent(db, 'keyword', addKeyword(db, id, null, k), at);
+      for (const r of ranges) unsent(db, 'keyword', addKeyword(db, r.clip_id, r.id, k), at);
     }
     return clips.length + ranges.length;
   })();
@@ -67,7 +67,7 @@ export function addKeywords(db: CatalogDb, targets: MarkTargets, keywords: reado
 export function removeKeyword(db: CatalogDb, targets: MarkTargets, keyword: string): number {
   return db.transaction(() => {
     const at = tick(db);
-    const removed = removeKeywordFrom(db, targets.clipIds, targets.rangeIds, keyword, at);
+    const removed = removeKeywordFrom(db, targets.clipIds, targets.rangeIds, keyword);
     for (const id of removed) unsent(db, 'keyword', id, at);
     return removed.length;
   })();
@@ -79,7 +79,7 @@ export function saveRange(db: CatalogDb, r: NewRange): Range {
     const at = tick(db);
     const rangeId = insertRange(db, r, at);
     unsent(db, 'range', rangeId, at);
-    for (const k of r.keywords) unsent(db, 'keyword', addKeyword(db, r.clipId, rangeId, k, at), at);
+    for (const k of r.keywords) unsent(db, 'keyword', addKeyword(db, r.clipId, rangeId, k), at);
     return rangeId;
   })();
   return getRange(db, id);
@@ -89,7 +89,7 @@ export function updateRange(db: CatalogDb, rangeId: number, patch: { name?: stri
   getRange(db, rangeId);
   db.transaction(() => {
     const at = tick(db);
-    patchRange(db, rangeId, patch, at);
+    patchRange(db, rangeId, patch);
     unsent(db, 'range', rangeId, at);
   })();
   return getRange(db, rangeId);

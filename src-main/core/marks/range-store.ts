@@ -102,25 +102,26 @@ export interface NewRange {
   keywords: readonly string[];
 }
 
-/** A new range, every field stamped `at`; returns its id. */
+/** A new range, its fields this catalog's edits with no server version yet (stamp 0), made at `at`; returns its id. */
 export function insertRange(db: CatalogDb, r: NewRange, at: number): number {
   const insert = db
     .prepare(
       `INSERT INTO ranges (uuid, clip_id, in_frame, out_frame, rate_num, rate_den, span_at, name, name_at, note, note_at, rating, rating_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, 0, ?, 0, ?, 0, ?, 0, ?)`,
     )
-    .run(randomUUID(), r.clipId, r.inFrame, r.outFrame, r.rate.num, r.rate.den, at, r.name, at, r.note, at, r.rating, at, at);
+    .run(randomUUID(), r.clipId, r.inFrame, r.outFrame, r.rate.num, r.rate.den, r.name, r.note, r.rating, at);
   return Number(insert.lastInsertRowid);
 }
 
-export function rateRanges(db: CatalogDb, rangeIds: readonly number[], rating: Rating, at: number): void {
-  const rateRange = db.prepare('UPDATE ranges SET rating = ?, rating_at = ?, rating_by = NULL WHERE id = ?');
-  for (const id of rangeIds) rateRange.run(rating, at, id);
+/* An edit keeps the field's stamp (the server's version it was made over: its base) and marks it pending (`*_by` NULL). */
+export function rateRanges(db: CatalogDb, rangeIds: readonly number[], rating: Rating): void {
+  const rateRange = db.prepare('UPDATE ranges SET rating = ?, rating_by = NULL WHERE id = ?');
+  for (const id of rangeIds) rateRange.run(rating, id);
 }
 
-export function patchRange(db: CatalogDb, rangeId: number, patch: { name?: string; note?: string }, at: number): void {
-  if (patch.name !== undefined) db.prepare('UPDATE ranges SET name = ?, name_at = ?, name_by = NULL WHERE id = ?').run(patch.name, at, rangeId);
-  if (patch.note !== undefined) db.prepare('UPDATE ranges SET note = ?, note_at = ?, note_by = NULL WHERE id = ?').run(patch.note, at, rangeId);
+export function patchRange(db: CatalogDb, rangeId: number, patch: { name?: string; note?: string }): void {
+  if (patch.name !== undefined) db.prepare('UPDATE ranges SET name = ?, name_by = NULL WHERE id = ?').run(patch.name, rangeId);
+  if (patch.note !== undefined) db.prepare('UPDATE ranges SET note = ?, note_by = NULL WHERE id = ?').run(patch.note, rangeId);
 }
 
 export function tombstoneRange(db: CatalogDb, rangeId: number, at: number): void {
@@ -132,7 +133,7 @@ export function moveRanges(db: CatalogDb, fromClipId: number, toClipId: number):
   db.prepare('UPDATE ranges SET clip_id = ? WHERE clip_id = ?').run(toClipId, fromClipId);
 }
 
-/** A range row with its per-field times and seats (NULL: this catalog's own), as team marks sync reads it. */
+/** A range row with its per-field server stamps and seats (NULL: a local edit waiting to be sent), as team marks sync reads it. */
 export interface LocalRangeRow {
   id: number;
   uuid: string;
@@ -175,7 +176,7 @@ export function rangeOfUuid(db: CatalogDb, uuid: string): { id: number; deleted_
   return statement(db, 'SELECT id, deleted_at FROM ranges WHERE uuid = ?').get(uuid) as { id: number; deleted_at: number | null } | undefined;
 }
 
-/** Writes another seat's merged version of a range: a new row (`localId` null) or over the one held. Fields in LocalRangeRow's order from in_frame. */
+/** Writes a range as merged with the server's version: a new row (`localId` null) or over the one held. Fields in LocalRangeRow's order from in_frame. */
 export function writeTeamRange(db: CatalogDb, localId: number | null, uuid: string, clipId: number, fields: readonly unknown[]): void {
   if (localId === null) {
     statement(

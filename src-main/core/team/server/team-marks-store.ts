@@ -4,13 +4,14 @@ import { clipToBytes, TEAM_BOUNDS } from '../rules/team-bounds';
 import type { ClipMarkState, KeywordState, RangeState, Stamp } from '../../marks/marks-merge';
 
 /**
- * The one owner of `team.clip_marks`, `team.ranges` and `team.keywords` (migration 0004). Seats send
- * whole versions of a row with a time and a seat per field; each upsert keeps, field by field, what
- * marks-merge.ts's rule keeps (later (time, seat) wins, the first delete stays, keyword adds and
- * removals each keep their latest), in one statement, so two seats sending at once cannot interleave.
- * An upsert that changes nothing updates no row, so it writes nothing to the feed. Clip ids here are
- * the team's. Texts longer than the server keeps (team migration 0009; far above what the marks
- * contract lets an editor type) are cut to fit rather than held back forever.
+ * The one owner of `team.clip_marks`, `team.ranges` and `team.keywords` (migrations 0004, 0014). A
+ * seat sends whole versions of a row, each field with its base: the server's stamp of the version
+ * the seat last saw (0 for a field it made). The server's trigger (0014) decides field by field: a
+ * changed value is taken only over an unchanged base and stamped by the server's clock, else the
+ * server's newer value stays; so these upserts only hand the row over, and skip it when no value
+ * differs (it writes nothing then, and nothing to the feed). Clip ids here are the team's. Texts
+ * longer than the server keeps (team migration 0009; far above what the marks contract lets an
+ * editor type) are cut to fit rather than held back forever.
  */
 
 const time = (ms: number) => new Date(ms);
@@ -22,32 +23,12 @@ export async function upsertTeamRange(client: ClientBase, r: RangeState): Promis
     `INSERT INTO team.ranges AS r (id, clip_id, in_frame, out_frame, rate_num, rate_den, span_at, span_by, name, name_at, name_by,
        note, note_at, note_by, rating, rating_at, rating_by, created_at, created_by, deleted_at, deleted_by)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
-     ON CONFLICT (id) DO UPDATE SET
-       in_frame   = CASE WHEN (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by) THEN excluded.in_frame ELSE r.in_frame END,
-       out_frame  = CASE WHEN (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by) THEN excluded.out_frame ELSE r.out_frame END,
-       rate_num   = CASE WHEN (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by) THEN excluded.rate_num ELSE r.rate_num END,
-       rate_den   = CASE WHEN (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by) THEN excluded.rate_den ELSE r.rate_den END,
-       span_by    = CASE WHEN (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by) THEN excluded.span_by ELSE r.span_by END,
-       span_at    = CASE WHEN (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by) THEN excluded.span_at ELSE r.span_at END,
-       name       = CASE WHEN (excluded.name_at, excluded.name_by) > (r.name_at, r.name_by) THEN excluded.name ELSE r.name END,
-       name_by    = CASE WHEN (excluded.name_at, excluded.name_by) > (r.name_at, r.name_by) THEN excluded.name_by ELSE r.name_by END,
-       name_at    = CASE WHEN (excluded.name_at, excluded.name_by) > (r.name_at, r.name_by) THEN excluded.name_at ELSE r.name_at END,
-       note       = CASE WHEN (excluded.note_at, excluded.note_by) > (r.note_at, r.note_by) THEN excluded.note ELSE r.note END,
-       note_by    = CASE WHEN (excluded.note_at, excluded.note_by) > (r.note_at, r.note_by) THEN excluded.note_by ELSE r.note_by END,
-       note_at    = CASE WHEN (excluded.note_at, excluded.note_by) > (r.note_at, r.note_by) THEN excluded.note_at ELSE r.note_at END,
-       rating     = CASE WHEN (excluded.rating_at, excluded.rating_by) > (r.rating_at, r.rating_by) THEN excluded.rating ELSE r.rating END,
-       rating_by  = CASE WHEN (excluded.rating_at, excluded.rating_by) > (r.rating_at, r.rating_by) THEN excluded.rating_by ELSE r.rating_by END,
-       rating_at  = CASE WHEN (excluded.rating_at, excluded.rating_by) > (r.rating_at, r.rating_by) THEN excluded.rating_at ELSE r.rating_at END,
-       created_by = CASE WHEN (excluded.created_at, excluded.created_by) < (r.created_at, r.created_by) THEN excluded.created_by ELSE r.created_by END,
-       created_at = CASE WHEN (excluded.created_at, excluded.created_by) < (r.created_at, r.created_by) THEN excluded.created_at ELSE r.created_at END,
-       deleted_by = CASE WHEN r.deleted_at IS NULL OR (excluded.deleted_at, excluded.deleted_by) < (r.deleted_at, r.deleted_by) THEN COALESCE(excluded.deleted_by, r.deleted_by) ELSE r.deleted_by END,
-       deleted_at = CASE WHEN r.deleted_at IS NULL OR (excluded.deleted_at, excluded.deleted_by) < (r.deleted_at, r.deleted_by) THEN COALESCE(excluded.deleted_at, r.deleted_at) ELSE r.deleted_at END
-     WHERE (excluded.span_at, excluded.span_by) > (r.span_at, r.span_by)
-        OR (excluded.name_at, excluded.name_by) > (r.name_at, r.name_by)
-        OR (excluded.note_at, excluded.note_by) > (r.note_at, r.note_by)
-        OR (excluded.rating_at, excluded.rating_by) > (r.rating_at, r.rating_by)
-        OR (excluded.created_at, excluded.created_by) < (r.created_at, r.created_by)
-        OR (excluded.deleted_at IS NOT NULL AND (r.deleted_at IS NULL OR (excluded.deleted_at, excluded.deleted_by) < (r.deleted_at, r.deleted_by)))`,
+     ON CONFLICT (id) DO UPDATE SET in_frame = excluded.in_frame, out_frame = excluded.out_frame, rate_num = excluded.rate_num,
+       rate_den = excluded.rate_den, span_at = excluded.span_at, span_by = excluded.span_by, name = excluded.name, name_at = excluded.name_at,
+       name_by = excluded.name_by, note = excluded.note, note_at = excluded.note_at, note_by = excluded.note_by, rating = excluded.rating,
+       rating_at = excluded.rating_at, rating_by = excluded.rating_by, deleted_at = excluded.deleted_at, deleted_by = excluded.deleted_by
+     WHERE (excluded.in_frame, excluded.out_frame, excluded.rate_num, excluded.rate_den, excluded.name, excluded.note, excluded.rating, excluded.deleted_at IS NULL)
+        IS DISTINCT FROM (r.in_frame, r.out_frame, r.rate_num, r.rate_den, r.name, r.note, r.rating, r.deleted_at IS NULL)`,
     [
       r.id,
       r.clipId,
@@ -74,18 +55,14 @@ export async function upsertTeamRange(client: ClientBase, r: RangeState): Promis
   );
 }
 
+/** A keyword's base is `added.at`; `removed` non-null says the seat holds it removed. */
 export async function upsertTeamKeyword(client: ClientBase, k: KeywordState): Promise<void> {
   await client.query(
     `INSERT INTO team.keywords AS k (clip_id, range_id, keyword_norm, keyword, added_at, added_by, removed_at, removed_by)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-     ON CONFLICT (clip_id, range_id, keyword_norm) DO UPDATE SET
-       keyword    = CASE WHEN (excluded.added_at, excluded.added_by) > (k.added_at, k.added_by) THEN excluded.keyword ELSE k.keyword END,
-       added_by   = CASE WHEN (excluded.added_at, excluded.added_by) > (k.added_at, k.added_by) THEN excluded.added_by ELSE k.added_by END,
-       added_at   = CASE WHEN (excluded.added_at, excluded.added_by) > (k.added_at, k.added_by) THEN excluded.added_at ELSE k.added_at END,
-       removed_by = CASE WHEN k.removed_at IS NULL OR (excluded.removed_at, excluded.removed_by) > (k.removed_at, k.removed_by) THEN COALESCE(excluded.removed_by, k.removed_by) ELSE k.removed_by END,
-       removed_at = CASE WHEN k.removed_at IS NULL OR (excluded.removed_at, excluded.removed_by) > (k.removed_at, k.removed_by) THEN COALESCE(excluded.removed_at, k.removed_at) ELSE k.removed_at END
-     WHERE (excluded.added_at, excluded.added_by) > (k.added_at, k.added_by)
-        OR (excluded.removed_at IS NOT NULL AND (k.removed_at IS NULL OR (excluded.removed_at, excluded.removed_by) > (k.removed_at, k.removed_by)))`,
+     ON CONFLICT (clip_id, range_id, keyword_norm) DO UPDATE SET keyword = excluded.keyword, added_at = excluded.added_at, added_by = excluded.added_by,
+       removed_at = excluded.removed_at, removed_by = excluded.removed_by
+     WHERE (excluded.removed_at IS NULL) <> (k.removed_at IS NULL OR k.added_at > k.removed_at)`,
     [k.clipId, k.rangeId, k.norm, clipToBytes(k.display, TEAM_BOUNDS.keyword), time(k.added.at), k.added.by, k.removed ? time(k.removed.at) : null, k.removed?.by ?? null],
   );
 }
@@ -94,7 +71,7 @@ export async function upsertTeamClipMark(client: ClientBase, m: ClipMarkState): 
   await client.query(
     `INSERT INTO team.clip_marks AS m (clip_id, rating, rating_at, rating_by) VALUES ($1, $2, $3, $4)
      ON CONFLICT (clip_id) DO UPDATE SET rating = excluded.rating, rating_at = excluded.rating_at, rating_by = excluded.rating_by
-     WHERE (excluded.rating_at, excluded.rating_by) > (m.rating_at, m.rating_by)`,
+     WHERE excluded.rating IS DISTINCT FROM m.rating`,
     [m.clipId, m.rating.value, time(m.rating.stamp.at), m.rating.stamp.by],
   );
 }

@@ -4,8 +4,8 @@ import { z } from 'zod';
 /**
  * The one owner of `team.people` and `team.people_facts` (migration 0009): the editors' naming of
  * people, shared; never a face's embedding or crop. A seat sends whole versions of a person with a
- * time and a seat per field; the upsert keeps, field by field, the later (time, seat) (the marks'
- * rule), the first forget stays, and a person once forgotten takes no more changes. A fact is keyed
+ * time and a seat per field; the upsert keeps, field by field, the later (time, seat) (the rule marks
+ * had before team migration 0014 stamped them by the server; people are not moved yet), the first forget stays, and a person once forgotten takes no more changes. A fact is keyed
  * by its person and rounded place, so a resend updates nothing and writes nothing to the feed; facts
  * about a forgotten person are not written. Clip ids here are the team's; times are ms since epoch.
  */

@@ -1,43 +1,64 @@
 import type { CatalogDb } from '../../catalog/open-catalog';
-import { keywordPresent, mergeClipMark, mergeKeyword, mergeRange, type ClipMarkState, type KeywordState, type RangeState, type Stamp } from '../../marks/marks-merge';
+import { mergeClipMark, mergeKeyword, mergeRange, type ClipMarkState, type KeywordState, type RangeState } from '../../marks/marks-merge';
 import { clipMarkRow, writeTeamClipMark } from '../../marks/clip-mark-store';
 import { dropRangeKeywords, keywordRow, writeTeamKeyword } from '../../marks/keyword-store';
-import { clipMarkState, keywordState, mine, rangeFields, rangeState } from '../../marks/mark-versions';
-import { doneWaiting, linkedClipOrWait, sawMarksUntil } from '../../marks/marks-outbox-store';
+import { clipMarkRowOf, heldClipMark, heldKeyword, heldRange, keywordRowOf, rangeFields } from '../../marks/mark-versions';
+import { doneWaiting, linkedClipOrWait } from '../../marks/marks-outbox-store';
 import { rangeOfUuid, rangeRowByUuid, writeTeamRange } from '../../marks/range-store';
 
+/** The server's marks, as read from it (stamps are the server's). */
+export interface ServerMarks {
+  ranges: readonly RangeState[];
+  keywords: readonly KeywordState[];
+  clipMarks: readonly ClipMarkState[];
+}
+
+/** A local edit that gave way to a newer server version (the editor is told once, by the sync's log). */
+export interface LostEdit {
+  kind: 'range' | 'keyword' | 'clip';
+  /** The range's uuid, the keyword, or the team clip id. */
+  key: string;
+  fields: string[];
+}
+
+/** What the views show of a held mark: its values, not the stamps or whether an edit is pending. */
+const shown = (x: unknown): string =>
+  JSON.stringify(x, (k, v: unknown) => (k === 'stamp' || k === 'pending' || k === 'created' ? undefined : k === 'deleted' ? v !== null : v));
+
+const keywordKey = (k: { clipId: number; rangeId: string | null; norm: string }) => `${k.clipId}/${k.rangeId ?? ''}/${k.norm}`;
+
 /**
- * Merges versions from the team server into this catalog by the shared rule (marks-merge.ts), in one
+ * Merges the server's versions into this catalog by the seat's rule (marks-merge.ts), in one
  * transaction: rows of clips not linked here are skipped and their team clip kept in marks_waiting;
- * keywords of a range this catalog has not got (or has deleted) are skipped. A version equal to what
- * is held (this seat's own, echoed back) writes nothing. `caughtUp`: waiting team clips these versions
- * are all the marks of (they wait no more). Returns the local clips whose marks changed.
+ * keywords of a range this catalog has not got (or has deleted) are skipped. A version that leaves
+ * what is held as it is writes nothing. `sent`: what this seat's push sent, when these versions are
+ * its answer. `caughtUp`: waiting team clips these versions are all the marks of (they wait no more).
+ * Returns the local clips whose marks the views show differently now, and the local edits that lost.
  */
-export function applyTeamMarks(db: CatalogDb, seatId: string, marks: { ranges: readonly RangeState[]; keywords: readonly KeywordState[]; clipMarks: readonly ClipMarkState[] }, caughtUp: readonly number[] = []): number[] {
+export function applyTeamMarks(db: CatalogDb, seatId: string, marks: ServerMarks, caughtUp: readonly number[] = [], sent?: ServerMarks): { clipIds: number[]; lost: LostEdit[] } {
+  const sentRanges = new Map(sent?.ranges.map((r) => [r.id, r]));
+  const sentKeywords = new Map(sent?.keywords.map((k) => [keywordKey(k), k]));
+  const sentClips = new Map(sent?.clipMarks.map((m) => [m.clipId, m]));
   return db.transaction(() => {
     const changed = new Set<number>();
-    let latestAt = 0;
-    const seen = (...stamps: (Stamp | null)[]) => {
-      for (const s of stamps) if (s && s.at > latestAt) latestAt = s.at;
-    };
+    const lost: LostEdit[] = [];
 
     for (const incoming of marks.ranges) {
       const clipId = linkedClipOrWait(db, incoming.clipId);
       if (clipId === null) continue;
-      seen(incoming.span.stamp, incoming.name.stamp, incoming.note.stamp, incoming.rating.stamp, incoming.created, incoming.deleted);
       const row = rangeRowByUuid(db, incoming.id);
-      const held = row ? rangeState(row, seatId, row.clip_id) : null;
-      const merged = mergeRange(held, { ...incoming, clipId });
-      if (held && JSON.stringify(merged) === JSON.stringify(held)) continue;
-      writeTeamRange(db, row?.id ?? null, merged.id, merged.clipId, rangeFields(merged, seatId));
-      if (merged.deleted && row) dropRangeKeywords(db, row.id);
-      changed.add(merged.clipId);
+      const held = row ? heldRange(row, seatId, row.clip_id) : null;
+      const merged = mergeRange(held, { ...incoming, clipId }, sentRanges.get(incoming.id));
+      if (merged.lost.length > 0) lost.push({ kind: 'range', key: incoming.id, fields: merged.lost });
+      if (held && JSON.stringify(merged.range) === JSON.stringify(held)) continue;
+      writeTeamRange(db, row?.id ?? null, merged.range.id, merged.range.clipId, rangeFields(merged.range));
+      if (merged.range.deleted && row) dropRangeKeywords(db, row.id);
+      if (!held || shown(merged.range) !== shown(held)) changed.add(merged.range.clipId);
     }
 
     for (const incoming of marks.keywords) {
       const clipId = linkedClipOrWait(db, incoming.clipId);
       if (clipId === null) continue;
-      seen(incoming.added, incoming.removed);
       let rangeId: number | null = null;
       if (incoming.rangeId !== null) {
         const range = rangeOfUuid(db, incoming.rangeId);
@@ -45,37 +66,27 @@ export function applyTeamMarks(db: CatalogDb, seatId: string, marks: { ranges: r
         rangeId = range.id;
       }
       const row = keywordRow(db, clipId, rangeId, incoming.norm);
-      const held = row ? keywordState(row, seatId, clipId, incoming.rangeId) : null;
-      const merged = mergeKeyword(held, { ...incoming, clipId });
-      // A present keyword forgets its last removal: the add is later, and only a later removal can matter.
-      const removed = keywordPresent(merged) ? null : merged.removed;
-      if (held && held.display === merged.display && JSON.stringify([held.added, held.removed]) === JSON.stringify([merged.added, removed])) continue;
-      writeTeamKeyword(db, {
-        clipId,
-        rangeId,
-        keyword: merged.display,
-        addedAt: merged.added.at,
-        addedBy: mine(merged.added.by, seatId),
-        removedAt: removed?.at ?? null,
-        removedBy: removed ? mine(removed.by, seatId) : null,
-      });
-      changed.add(clipId);
+      const held = row ? heldKeyword(row, seatId, clipId, incoming.rangeId) : null;
+      const merged = mergeKeyword(held, { ...incoming, clipId }, sentKeywords.get(keywordKey(incoming)));
+      if (merged.lost) lost.push({ kind: 'keyword', key: incoming.display, fields: ['present'] });
+      if (held && JSON.stringify(merged.keyword) === JSON.stringify(held)) continue;
+      writeTeamKeyword(db, keywordRowOf(merged.keyword, clipId, rangeId));
+      if (!held || shown(merged.keyword) !== shown(held)) changed.add(clipId);
     }
 
     for (const incoming of marks.clipMarks) {
       const clipId = linkedClipOrWait(db, incoming.clipId);
       if (clipId === null) continue;
-      seen(incoming.rating.stamp);
       const row = clipMarkRow(db, clipId);
-      const held = row ? clipMarkState(row, seatId, clipId) : null;
-      const merged = mergeClipMark(held, { ...incoming, clipId });
-      if (held && JSON.stringify(merged) === JSON.stringify(held)) continue;
-      writeTeamClipMark(db, { clip_id: clipId, rating: merged.rating.value, rating_at: merged.rating.stamp.at, rating_by: mine(merged.rating.stamp.by, seatId) });
-      changed.add(clipId);
+      const held = row ? heldClipMark(row, seatId, clipId) : null;
+      const merged = mergeClipMark(held, { ...incoming, clipId }, sentClips.get(incoming.clipId));
+      if (merged.lost) lost.push({ kind: 'clip', key: String(incoming.clipId), fields: ['rating'] });
+      if (held && JSON.stringify(merged.mark) === JSON.stringify(held)) continue;
+      writeTeamClipMark(db, clipMarkRowOf(merged.mark, clipId));
+      if (!held || shown(merged.mark) !== shown(held)) changed.add(clipId);
     }
 
-    sawMarksUntil(db, latestAt);
     doneWaiting(db, caughtUp);
-    return [...changed];
+    return { clipIds: [...changed], lost };
   })();
 }

@@ -15,8 +15,8 @@ import { knownRangeUuids } from '../../marks/range-store';
  * A joined seat's marks, offline first (docs/notes-team-library.md section 5). Every edit is already
  * in the catalog with its times and listed in its outbox (marks-repository.ts), joined or not; this
  * sends the outbox when the team server is reachable (when the link comes online, soon after each
- * local edit, and every `everyMs`), and merges what other seats changed (the feed's `ranges`,
- * `keywords` and `clip_marks`) into the catalog by the same rule the server applies, then tells the
+ * local edit, and every `everyMs`), and merges what the server holds (its answer to a push, and the
+ * feed's `ranges`, `keywords` and `clip_marks`) into the catalog by the seat's rule, then tells the
  * views (`catalog.changed`, reason `marks`). Marks of a team clip this seat does not have wait (the
  * catalog lists its team id) and are read again, whole, once the clip is linked here.
  */
@@ -44,21 +44,28 @@ export class TeamMarksSync extends OutboxSync {
     this.log = o.logger ?? silentLogger;
   }
 
+  /**
+   * Sends the outbox and reads the rows back in the same transaction: the answer carries the
+   * server's stamps of the edits it took (the next edit's base) and its value of those it kept.
+   */
   protected async push(): Promise<void> {
     const db = this.o.db();
     const out = unsentMarks(db, this.o.link.seatId);
     if (out.receipts.length === 0) return;
+    let answer: TeamMarks | null = null;
     if (out.ranges.length + out.keywords.length + out.clipMarks.length > 0) {
-      await this.o.link.withClient((c) =>
+      answer = await this.o.link.withClient((c) =>
         inTransaction(c, async () => {
           // ranges before the keywords that name them
           for (const r of out.ranges) await upsertTeamRange(c, r);
           for (const k of out.keywords) await upsertTeamKeyword(c, k);
           for (const m of out.clipMarks) await upsertTeamClipMark(c, m);
+          return readTeamMarksOfClips(c, [...new Set([...out.ranges, ...out.keywords, ...out.clipMarks].map((x) => x.clipId))]);
         }),
       );
     }
     marksSent(db, out.receipts);
+    if (answer) this.merge(answer, [], out);
     this.log.debug('team.marks.sent', { ranges: out.ranges.length, keywords: out.keywords.length, clipMarks: out.clipMarks.length });
   }
 
@@ -89,8 +96,10 @@ export class TeamMarksSync extends OutboxSync {
     this.merge(marks, []);
   }
 
-  private merge(marks: TeamMarks, caughtUp: readonly number[]): void {
-    const clipIds = applyTeamMarks(this.o.db(), this.o.link.seatId, marks, caughtUp);
+  private merge(marks: TeamMarks, caughtUp: readonly number[], sent?: TeamMarks): void {
+    const { clipIds, lost } = applyTeamMarks(this.o.db(), this.o.link.seatId, marks, caughtUp, sent);
+    // the edit is dropped as it is told, so each is told once
+    if (lost.length > 0) this.log.info('team.marks.lost', { why: 'changed on the server after the version this seat edited; the server\'s value stands', lost });
     if (clipIds.length === 0) return;
     this.o.events.emit('catalog.changed', { reason: 'marks', clipIds });
   }
