@@ -1654,15 +1654,15 @@ SELECT shot_idx, kind, file_name, width, height, frames, time_s, image FROM team
 
 -- ===== src-main/core/team/server/journal-store.ts (4)
 -- recordTeamUpload
-INSERT INTO team.uploads (request_id, region, storage_keys, seat_id) VALUES ($1, $2, $3::jsonb, $4)
-ON CONFLICT (request_id, region) DO UPDATE SET storage_keys = excluded.storage_keys, at = now() WHERE team.uploads.seat_id = excluded.seat_id;
+INSERT INTO team.uploads (clip_id, request_id, region, storage_keys, seat_id) VALUES ($1, $2, $3, $4::jsonb, $5)
+ON CONFLICT (clip_id, request_id, region) DO UPDATE SET storage_keys = excluded.storage_keys, at = now() WHERE team.uploads.seat_id = excluded.seat_id;
 -- found
-SELECT request_id, storage_keys::text AS keys FROM team.uploads WHERE region = $1 AND request_id = ANY($2::text[]);
+SELECT request_id, storage_keys::text AS keys FROM team.uploads WHERE clip_id = $1 AND region = $2 AND request_id = ANY($3::text[]);
 -- recordTeamTask
-INSERT INTO team.tasks (upload_request_id, kind, region, task_id, seat_id) VALUES ($1, $2, $3, $4, $5)
-ON CONFLICT (upload_request_id, kind, region) DO UPDATE SET task_id = excluded.task_id, at = now() WHERE team.tasks.seat_id = excluded.seat_id;
+INSERT INTO team.tasks (clip_id, upload_request_id, kind, region, task_id, seat_id) VALUES ($1, $2, $3, $4, $5, $6)
+ON CONFLICT (clip_id, upload_request_id, kind, region) DO UPDATE SET task_id = excluded.task_id, at = now() WHERE team.tasks.seat_id = excluded.seat_id;
 -- found
-SELECT upload_request_id, kind, task_id FROM team.tasks WHERE region = $1 AND upload_request_id = ANY($2::text[]);
+SELECT upload_request_id, kind, task_id FROM team.tasks WHERE clip_id = $1 AND region = $2 AND upload_request_id = ANY($3::text[]);
 
 -- ===== src-main/core/team/server/migration-store.ts (4)
 -- appliedMigrations

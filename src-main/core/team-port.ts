@@ -47,14 +47,17 @@ export interface ClipShare {
   indexed(clipId: number): void;
   /** Another seat held the clip before this one (it died or lost its lease): what it sent is in the team's journal. */
   takenOver(clipId: number): boolean;
-  /** Storage keys the team's journal holds for these request ids (empty when the server does not answer). */
-  knownUploads(region: string, requestIds: readonly string[]): Promise<Map<string, string>>;
-  /** Task ids the team's journal holds, by `<kind>:<upload request id>` (empty when the server does not answer). */
-  knownTasks(region: string, uploadRequestIds: readonly string[]): Promise<Map<string, string>>;
+  /**
+   * Storage keys the team's journal holds for these request ids of the clip: only rows recorded under
+   * its team clip (empty when the server does not answer or the clip is not linked to the team's).
+   */
+  knownUploads(clipId: number, region: string, requestIds: readonly string[]): Promise<Map<string, string>>;
+  /** Task ids the team's journal holds for the clip, by `<kind>:<upload request id>` (empty as for knownUploads). */
+  knownTasks(clipId: number, region: string, uploadRequestIds: readonly string[]): Promise<Map<string, string>>;
   /** The service answered an upload of the clip: into the team's journal (never throws; nothing while the server is away). */
-  uploaded(requestId: string, region: string, storageKeysJson: string): Promise<void>;
+  uploaded(clipId: number, requestId: string, region: string, storageKeysJson: string): Promise<void>;
   /** The service answered a submission of the clip: into the team's journal (never throws). */
-  submitted(uploadRequestId: string, kind: TensorService, region: string, taskId: string): Promise<void>;
+  submitted(clipId: number, uploadRequestId: string, kind: TensorService, region: string, taskId: string): Promise<void>;
 }
 
 /**

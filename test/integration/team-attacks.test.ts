@@ -129,8 +129,8 @@ describeWithPostgres('team library: a seat with its own credentials cannot touch
     await upsertTeamPerson(b, { uuid: personB, name: 'Ana', nameAt: s.at, nameBy: B, hidden: false, hiddenAt: s.at, hiddenBy: B, merged: null, forgotten: null });
     await upsertTeamFact(b, { personUuid: personB, clipId: clipB, kind: 'is', timeMs: 1000, frame: 25, x: 100, y: 100, w: 500, h: 500, at: s.at, seat: B });
     expect(await claimCollectionUpload(b, B, { collectionId: 'col-1', region: 'asia', teamClipId: clipB }, s.at, LEASE_MS)).toEqual({ kind: 'claimed' });
-    await recordTeamUpload(b, B, { requestId: 'req-b', region: 'asia', storageKeysJson: '["key-b"]' });
-    await recordTeamTask(b, B, { uploadRequestId: 'req-b', kind: 'embedding', region: 'asia', taskId: 'task-b' });
+    await recordTeamUpload(b, B, { teamClipId: clipB, requestId: 'req-b', region: 'asia', storageKeysJson: '["key-b"]' });
+    await recordTeamTask(b, B, { teamClipId: clipB, uploadRequestId: 'req-b', kind: 'embedding', region: 'asia', taskId: 'task-b' });
   }, 120_000);
 
   afterAll(async () => {
@@ -227,13 +227,11 @@ describeWithPostgres('team library: a seat with its own credentials cannot touch
     await refused('an upload claim for a year', (c) => claimCollectionUpload(c, A, { ...key, collectionId: 'col-2' }, Date.now(), YEAR_MS), /an upload claim runs at most/);
     await refused('repoint B\'s storage keys', (c) => c.query("UPDATE team.uploads SET storage_keys = '[\"evil\"]', seat_id = $1 WHERE request_id = 'req-b'", [A]), /this row is seat .*'s, not this session's/);
     await refused('repoint B\'s task id', (c) => c.query("UPDATE team.tasks SET task_id = 'task-evil' WHERE upload_request_id = 'req-b'"), /this row is seat .*'s, not this session's/);
-    await refused('repoint by upsert', (c) => c.query("INSERT INTO team.tasks (upload_request_id, kind, region, task_id, seat_id) VALUES ('req-b', 'embedding', 'asia', 'task-evil', $1) ON CONFLICT (upload_request_id, kind, region) DO UPDATE SET task_id = excluded.task_id, seat_id = excluded.seat_id", [A]), /this row is seat .*'s, not this session's/);
-    await refused('a journal row in B\'s name', (c) => c.query("INSERT INTO team.uploads (request_id, region, storage_keys, seat_id) VALUES ('req-new', 'asia', '[]', $1)", [B]), /seat_id is seat .*, but this session is seat/);
+    await refused('repoint by upsert', (c) => c.query("INSERT INTO team.tasks (clip_id, upload_request_id, kind, region, task_id, seat_id) VALUES ($1, 'req-b', 'embedding', 'asia', 'task-evil', $2) ON CONFLICT (clip_id, upload_request_id, kind, region) DO UPDATE SET task_id = excluded.task_id, seat_id = excluded.seat_id", [clipB, A]), /holds no job of clip/);
+    await refused('a journal row in B\'s name', (c) => c.query("INSERT INTO team.uploads (clip_id, request_id, region, storage_keys, seat_id) VALUES ($1, 'req-new', 'asia', '[]', $2)", [clipB, B]), /seat_id is seat .*, but this session is seat/);
     await refused('delete B\'s journal', (c) => c.query('DELETE FROM team.tasks'), /permission denied for table tasks/);
-    // Through the app's store, A's resend of the same request leaves B's row as B wrote it.
-    const before = await ofB();
-    await recordTeamTask(a, A, { uploadRequestId: 'req-b', kind: 'embedding', region: 'asia', taskId: 'task-a' });
-    expect(await ofB()).toEqual(before);
+    // Through the app's store: A holds no job of B's clip, so it writes nothing of its journal (team-journal-by-clip.test.ts).
+    await refused('a task for B\'s clip through the store', (c) => recordTeamTask(c, A, { teamClipId: clipB, uploadRequestId: 'req-b', kind: 'embedding', region: 'asia', taskId: 'task-a' }), /holds no job of clip/);
   });
 
   it('clips and places: no rewriting who made a clip, no path out of the share in any spelling, no huge values', async () => {
@@ -342,8 +340,8 @@ describeWithPostgres('team library: a seat with its own credentials cannot touch
     const look = await lookAtClipJob(a, { seat: A, clipId: clipA, stage: STAGE, profileId: PROFILE, leaseMs: LEASE_MS });
     if (look.kind !== 'claimed') throw new Error(`A did not claim its clip: ${look.kind}`);
     expect(await renewTeamLeases(a, A, [look.job], LEASE_MS)).toEqual([look.job.id]);
-    await recordTeamUpload(a, A, { requestId: 'req-a', region: 'asia', storageKeysJson: '["key-a"]' });
-    await recordTeamTask(a, A, { uploadRequestId: 'req-a', kind: 'embedding', region: 'asia', taskId: 'task-a' });
+    await recordTeamUpload(a, A, { teamClipId: clipA, requestId: 'req-a', region: 'asia', storageKeysJson: '["key-a"]' });
+    await recordTeamTask(a, A, { teamClipId: clipA, uploadRequestId: 'req-a', kind: 'embedding', region: 'asia', taskId: 'task-a' });
     const vector = Buffer.alloc(8);
     const published = await publishClipResults(a, A, look.job, {
       clipId: clipA,

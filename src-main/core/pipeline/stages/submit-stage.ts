@@ -63,7 +63,7 @@ export function submitStage(d: StageDeps): StageHandler<'submit'> {
       // asked of the service before sending again.
       const share = d.share();
       const takenOver = share?.takenOver(clipId) ?? false;
-      const teamTasks = share ? await share.knownTasks(region, items.map((i) => i.up.request_id)) : new Map<string, string>();
+      const teamTasks = share ? await share.knownTasks(clipId, region, items.map((i) => i.up.request_id)) : new Map<string, string>();
       const total = uploads.length;
       let done = total - items.length;
       let keysLost = false;
@@ -86,7 +86,7 @@ export function submitStage(d: StageDeps): StageHandler<'submit'> {
               // The task found under the upload's id: recorded as submitted (by this seat before, or by the seat that died).
               if (prior) d.store.recordSubmitted(item.seg.id, item.kind, region, item.up.request_id);
               else d.store.recordTeamTask(item.seg.id, item.kind, region, item.up.request_id, item.up.request_id);
-              await share?.submitted(item.up.request_id, item.kind, region, item.up.request_id);
+              await share?.submitted(clipId, item.up.request_id, item.kind, region, item.up.request_id);
               done++;
               ctx.progress(done / Math.max(1, total), `${done}/${total} tasks submitted`);
               return;
@@ -112,7 +112,7 @@ export function submitStage(d: StageDeps): StageHandler<'submit'> {
           }
           if (!d.store.task(item.seg.id, item.kind, region)) d.store.beginSubmit(item.seg.id, item.kind, region, item.up.request_id);
           d.store.recordSubmitted(item.seg.id, item.kind, region, res.requestId);
-          await share?.submitted(item.up.request_id, item.kind, region, res.requestId);
+          await share?.submitted(clipId, item.up.request_id, item.kind, region, res.requestId);
         }
         done++;
         ctx.progress(done / Math.max(1, total), `${done}/${total} tasks submitted`);

@@ -52,7 +52,7 @@ export function uploadStage(d: StageDeps): StageHandler<'upload'> {
       // one's work resumed after another seat took the clip) is in the team's journal.
       const share = d.share();
       if (share) {
-        const team = await share.knownUploads(region, rows.filter((r) => r.storage_keys_json === null).map((r) => r.request_id));
+        const team = await share.knownUploads(clipId, region, rows.filter((r) => r.storage_keys_json === null).map((r) => r.request_id));
         for (const r of rows) {
           const keys = r.storage_keys_json === null ? team.get(r.request_id) : undefined;
           if (!keys) continue;
@@ -146,7 +146,7 @@ export function uploadStage(d: StageDeps): StageHandler<'upload'> {
         });
         const keys = JSON.stringify(storedKeysOf(res));
         d.store.recordKeys(up.id, keys);
-        await share?.uploaded(up.request_id, region, keys);
+        await share?.uploaded(clipId, up.request_id, region, keys);
       }
 
       /** 413: two halves replace the segment (new rows, new request ids), each uploaded in turn. */

@@ -1,3 +1,4 @@
+import type { ClientBase } from 'pg';
 import { AppError, toAppError } from '../../../../src-shared/errors';
 import type { CatalogDb } from '../../catalog/open-catalog';
 import { clipsWithContent } from '../../library/clip-place-store';
@@ -187,30 +188,34 @@ export class ClipSharing implements ClipShare {
     return (this.held.get(clipId)?.lease.token ?? 0) > 1;
   }
 
-  knownUploads(region: string, requestIds: readonly string[]): Promise<Map<string, string>> {
-    return this.orNothing(() => this.o.link.withClient((c) => teamUploadKeys(c, region, requestIds)), new Map());
+  knownUploads(clipId: number, region: string, requestIds: readonly string[]): Promise<Map<string, string>> {
+    return this.journal(clipId, (c, teamClipId) => teamUploadKeys(c, teamClipId, region, requestIds), new Map());
   }
 
-  knownTasks(region: string, uploadRequestIds: readonly string[]): Promise<Map<string, string>> {
-    return this.orNothing(() => this.o.link.withClient((c) => teamTasks(c, region, uploadRequestIds)), new Map());
+  knownTasks(clipId: number, region: string, uploadRequestIds: readonly string[]): Promise<Map<string, string>> {
+    return this.journal(clipId, (c, teamClipId) => teamTasks(c, teamClipId, region, uploadRequestIds), new Map());
   }
 
-  async uploaded(requestId: string, region: string, storageKeysJson: string): Promise<void> {
-    await this.orNothing(() => this.o.link.withClient((c) => recordTeamUpload(c, this.o.link.seatId, { requestId, region, storageKeysJson })), undefined);
+  async uploaded(clipId: number, requestId: string, region: string, storageKeysJson: string): Promise<void> {
+    await this.journal(clipId, (c, teamClipId) => recordTeamUpload(c, this.o.link.seatId, { teamClipId, requestId, region, storageKeysJson }), undefined);
   }
 
-  async submitted(uploadRequestId: string, kind: TensorService, region: string, taskId: string): Promise<void> {
-    await this.orNothing(() => this.o.link.withClient((c) => recordTeamTask(c, this.o.link.seatId, { uploadRequestId, kind, region, taskId })), undefined);
+  async submitted(clipId: number, uploadRequestId: string, kind: TensorService, region: string, taskId: string): Promise<void> {
+    await this.journal(clipId, (c, teamClipId) => recordTeamTask(c, this.o.link.seatId, { teamClipId, uploadRequestId, kind, region, taskId }), undefined);
   }
 
-  /** The journal is a help, never a condition: a server that does not answer makes the stage work as a solo seat's. */
-  private async orNothing<T>(f: () => Promise<T>, fallback: T): Promise<T> {
-    // A seat working detached does not wait on a server that is away at every segment.
-    if (!this.o.link.online()) return fallback;
+  /**
+   * The team's journal of the local clip's team clip (rows of other clips are never read: team
+   * migration 0015; an unlinked clip has none there). A help, never a condition: a server that does not
+   * answer makes the stage work as a solo seat's, and a detached seat does not wait on it at every segment.
+   */
+  private async journal<T>(clipId: number, f: (c: ClientBase, teamClipId: number) => Promise<T>, fallback: T): Promise<T> {
+    const link = teamLinkOf(this.o.db, clipId);
+    if (!link || !this.o.link.online()) return fallback;
     try {
-      return await f();
+      return await this.o.link.withClient((c) => f(c, link.teamClipId));
     } catch (e) {
-      this.log.debug('team.journal.unavailable', { message: toAppError(e).message });
+      this.log.debug('team.journal.unavailable', { clipId, message: toAppError(e).message });
       return fallback;
     }
   }
@@ -280,7 +285,7 @@ export class ClipSharing implements ClipShare {
    * The team clip of a local clip: found or made by fingerprint, its place recorded, or by the address
    * a clip added by URL comes from (refused: `invalid`, the clip stays this seat's alone); the link kept.
    */
-  private async linked(c: Parameters<Parameters<TeamLink['withClient']>[0]>[0], clipId: number): Promise<number> {
+  private async linked(c: ClientBase, clipId: number): Promise<number> {
     const known = teamLinkOf(this.o.db, clipId);
     if (known) return known.teamClipId;
     const row = getClipRow(this.o.db, clipId);
@@ -300,7 +305,7 @@ export class ClipSharing implements ClipShare {
   }
 
   /** Where this seat has the clip, for the team (other seats find their copies, and learn their share roots, from it). */
-  private async recordPlace(c: Parameters<Parameters<TeamLink['withClient']>[0]>[0], clipId: number, teamClipId: number): Promise<void> {
+  private async recordPlace(c: ClientBase, clipId: number, teamClipId: number): Promise<void> {
     const row = getClipRow(this.o.db, clipId);
     const rootKey = rootKeyOf({ label: row.volume_label, mountPath: row.mount_path });
     const refused = await recordTeamClipLocation(c, { clipId: teamClipId, rootKey, relPath: row.rel_path.replace(/^\/+/, '') || row.file_name, seatId: this.o.link.seatId });
