@@ -28,6 +28,9 @@ describe('people grouping', () => {
     const two = [around(centres[0]!, 0.05, r), around(centres[0]!, 0.05, r)];
     expect(dbscan(two, DEFAULT_THRESHOLDS)).toEqual([]);
     expect(dbscan(two, { ...DEFAULT_THRESHOLDS, minFaces: 2 })).toEqual([[0, 1]]);
+    // A point standing for a track of several faces counts them: two tracks of 2 and 1 faces are 3.
+    expect(dbscan(two, DEFAULT_THRESHOLDS, [2, 1])).toEqual([[0, 1]]);
+    expect(dbscan(two.slice(0, 1), DEFAULT_THRESHOLDS, [2])).toEqual([]);
   });
 
   it('matches a face to the closest prototype, unless refused or ambiguous', () => {

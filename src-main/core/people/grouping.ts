@@ -74,10 +74,12 @@ export function matchFace(face: Float32Array, prototypes: readonly Prototype[], 
 
 /**
  * DBSCAN over cosine: the groups of `vectors` (indices into it), each of at least `minFaces`
- * faces; faces in no group are left out. Deterministic: points are visited in order.
+ * faces; faces in no group are left out. Deterministic: points are visited in order. A point may
+ * stand for several faces (`weights`: a track's mean for its faces): a point is a core when it and
+ * its neighbours hold `minFaces` faces.
  * O(n^2) dot products: the pool it runs on is the faces nobody claimed, kept small by matching first.
  */
-export function dbscan(vectors: readonly Float32Array[], t: Pick<GroupingThresholds, 'groupCosine' | 'minFaces'>): number[][] {
+export function dbscan(vectors: readonly Float32Array[], t: Pick<GroupingThresholds, 'groupCosine' | 'minFaces'>, weights?: readonly number[]): number[][] {
   const n = vectors.length;
   const neighbours: number[][] = Array.from({ length: n }, () => []);
   for (let i = 0; i < n; i++) {
@@ -88,7 +90,8 @@ export function dbscan(vectors: readonly Float32Array[], t: Pick<GroupingThresho
       }
     }
   }
-  const core = neighbours.map((nb) => nb.length + 1 >= t.minFaces);
+  const w = (i: number) => weights?.[i] ?? 1;
+  const core = neighbours.map((nb, i) => nb.reduce((sum, j) => sum + w(j), w(i)) >= t.minFaces);
   const label = new Int32Array(n).fill(-1);
   const groups: number[][] = [];
   for (let i = 0; i < n; i++) {

@@ -159,10 +159,15 @@ export function createPeopleService(d: PeopleServiceDeps) {
     for (const f of pool) if (f.personId !== null) before.set(f.faceId, f.personId);
     const inPool = new Set(pool.map((f) => f.clipId));
     const refused = refusalsOf(clipsWithRefusals(db).filter((c) => inPool.has(c)));
+    // Grouped track by track (a track is one person), each by its mean: a small or turning face's
+    // samples agree with each other less than their mean agrees with the same person's other tracks.
+    const tracks = faceTracks(pool, TRACK_GAP_S, TRACK_IOU).sort((a, b) => Math.min(...a) - Math.min(...b));
+    const means = tracks.map((tr) => prototypeOf(tr.map((k) => pool[k]!.embedding))!);
     const clusters = dbscan(
-      pool.map((f) => f.embedding),
+      means,
       t,
-    ).map((members) => members.map((k) => pool[k]!.faceId));
+      tracks.map((tr) => tr.length),
+    ).map((units) => units.flatMap((u) => tracks[u]!.map((k) => pool[k]!.faceId)));
     const after = new Map<number, number>();
     for (const g of keepGroupIds(clusters, before, refused, t.minFaces)) {
       const personId = g.personId ?? people.createPerson(db, { now: now() }).id;
