@@ -1108,7 +1108,7 @@ SELECT f.id AS faceId, f.time_s AS timeS, fi.frame, f.x, f.y, f.w, f.h, p.name
  LEFT JOIN face_identity fi ON fi.face_id = f.id LEFT JOIN face_people fp ON fp.face_id = f.id LEFT JOIN people p ON p.id = fp.person_id AND p.hidden = 0
 WHERE sh.clip_id = ? ORDER BY f.time_s;
 
--- ===== src-main/core/people/people-facts-store.ts (8)
+-- ===== src-main/core/people/people-facts-store.ts (9)
 -- addFact
 DELETE FROM people_facts WHERE ${SAME_PLACE};
 -- info
@@ -1119,6 +1119,8 @@ SELECT MAX(at) AS at FROM people_facts WHERE ${SAME_PLACE};
 SELECT * FROM people_facts WHERE id = ?;
 -- factsOfClip
 SELECT * FROM people_facts WHERE clip_id = ? ORDER BY at, id;
+-- clipsWithRefusals
+SELECT DISTINCT clip_id FROM people_facts WHERE kind = 'is_not' ORDER BY clip_id;
 -- allFacts
 SELECT * FROM people_facts ORDER BY at, id;
 -- repointFacts
@@ -1147,7 +1149,11 @@ SELECT w.team_clip_id FROM people_waiting w JOIN team_clips t ON t.team_clip_id 
 -- unwait
 DELETE FROM people_waiting WHERE team_clip_id = ?;
 
--- ===== src-main/core/people/people-store.ts (20)
+-- ===== src-main/core/people/people-store.ts (22)
+-- heldPeople
+SELECT p.id FROM people p WHERE ${HELD_SQL};
+-- holdMembers
+UPDATE face_people SET how = 'confirmed', similarity = 1 WHERE person_id = ?;
 -- allPeople
 SELECT id, uuid, name, hidden, named_at, name_by, hidden_at, hidden_by FROM people ORDER BY id;
 -- r

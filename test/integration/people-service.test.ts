@@ -152,6 +152,28 @@ describe('people service', () => {
     expect(allMembers(db)).toEqual([]);
   });
 
+  it('keeps the editor’s word on proposed groups when the pool is grouped again', () => {
+    const lib = library(7);
+    const svc = createPeopleService({ db, model: () => EMBEDDING_MODEL_FILE });
+    const a = lib.clip('a.mov', [0, 1]);
+    svc.clipAnalysed(a.clipId);
+    const g0 = personOf(a.faces[0]![0]!)!;
+    const g1 = personOf(a.faces[1]![0]!)!;
+    // "Not this person" for one face of an unnamed group; the other group hidden.
+    svc.confirm(a.faces[0]![5]!, g0, false);
+    svc.hide(g1, true);
+    const b = lib.clip('b.mov', [0, 1, 2]);
+    svc.clipAnalysed(b.clipId);
+    // The regrouped pool: group 0 grew and kept its id, the refused face stays out of it.
+    expect([...a.faces[0]!.slice(0, 5), ...b.faces[0]!].map(personOf)).toEqual(Array(11).fill(g0));
+    expect(personOf(a.faces[0]![5]!)).not.toBe(g0);
+    // The hidden group is held: new faces of that person join it, it stays hidden.
+    expect(b.faces[1]!.map(personOf)).toEqual(Array(6).fill(g1));
+    expect(allPeople(db).find((p) => p.id === g1)?.hidden).toBe(1);
+    expect(new Set(b.faces[2]!.map(personOf)).size).toBe(1);
+    expect([g0, g1, null]).not.toContain(personOf(b.faces[2]![0]!));
+  });
+
   it('finds a person by name with or without accents, and where they are', () => {
     const lib = library(11);
     const svc = createPeopleService({ db, model: () => EMBEDDING_MODEL_FILE });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dbscan, DEFAULT_THRESHOLDS, dot, matchFace, prototypeOf } from '../../src-main/core/people/grouping';
+import { dbscan, DEFAULT_THRESHOLDS, dot, keepGroupIds, matchFace, prototypeOf } from '../../src-main/core/people/grouping';
 
 /** Unit vectors around a few random centres: `spread` noise per dimension. */
 function rng(seed: number) {
@@ -28,6 +28,9 @@ describe('people grouping', () => {
     const two = [around(centres[0]!, 0.05, r), around(centres[0]!, 0.05, r)];
     expect(dbscan(two, DEFAULT_THRESHOLDS)).toEqual([]);
     expect(dbscan(two, { ...DEFAULT_THRESHOLDS, minFaces: 2 })).toEqual([[0, 1]]);
+    // A point standing for a track of several faces counts them: two tracks of 2 and 1 faces are 3.
+    expect(dbscan(two, DEFAULT_THRESHOLDS, [2, 1])).toEqual([[0, 1]]);
+    expect(dbscan(two.slice(0, 1), DEFAULT_THRESHOLDS, [2])).toEqual([]);
   });
 
   it('matches a face to the closest prototype, unless refused or ambiguous', () => {
@@ -40,5 +43,24 @@ describe('people grouping', () => {
     expect(matchFace(face, twins, new Set(), DEFAULT_THRESHOLDS)).toBeNull();
     const stranger = unit(Float32Array.from({ length: 128 }, () => r()));
     expect(matchFace(stranger, protos, new Set(), DEFAULT_THRESHOLDS)).toBeNull();
+  });
+
+  it('keeps a proposed group’s id where most of its faces stay together, and leaves refused faces out', () => {
+    // Faces 1-4 were group 10, 5-7 group 11; the pool regrouped: 10's faces with two new ones, 11 split 2 + 1.
+    const before = new Map([[1, 10], [2, 10], [3, 10], [4, 10], [5, 11], [6, 11], [7, 11]]);
+    const clusters = [[1, 2, 3, 4, 8, 9], [5, 6, 20], [7, 21, 22]];
+    expect(keepGroupIds(clusters, before, new Map(), 3)).toEqual([
+      { personId: 10, faces: [1, 2, 3, 4, 8, 9] },
+      { personId: 11, faces: [5, 6, 20] },
+      { personId: null, faces: [7, 21, 22] },
+    ]);
+    // Half of a group is not most of it: two clusters of 2 + 2 faces of group 10, both new.
+    expect(keepGroupIds([[1, 2, 30], [3, 4, 31]], before, new Map(), 3).map((g) => g.personId)).toEqual([null, null]);
+    // A face the editor said is not person 10 stays out of 10, and a group left too small is none.
+    const refused = new Map([[8, new Set([10])], [20, new Set([11])]]);
+    expect(keepGroupIds(clusters, before, refused, 3)).toEqual([
+      { personId: 10, faces: [1, 2, 3, 4, 9] },
+      { personId: null, faces: [7, 21, 22] },
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { statement } from '../catalog/statements';
 import type { FacePlace } from './people-facts-store';
+import { HELD_SQL } from './people-store';
 
 /**
  * The faces as people reads them (it writes none of these tables): `face_identity` with its
@@ -56,6 +57,25 @@ export function unassignedFaces(db: CatalogDb, model: string, limit: number): Fa
   )
     .all(model, limit)
     .map(toRecord);
+}
+
+/**
+ * The grouping's pool: assignable faces nobody holds (unassigned, or in a proposed group the editor
+ * has not named, hidden or confirmed a face of), with the group each is in now. Ordered by the faces
+ * themselves (quality, then the embedding's bytes), never by when they arrived, so the same faces
+ * make the same pool and the same groups whatever order their clips were analysed in; the best
+ * `limit` when there are more.
+ */
+export function poolFaces(db: CatalogDb, model: string, limit: number): Array<FaceRecord & { personId: number | null }> {
+  return statement(
+    db,
+    `${SELECT.replace('SELECT ', 'SELECT fp.person_id AS personId, ')} LEFT JOIN face_people fp ON fp.face_id = fi.face_id LEFT JOIN people p ON p.id = fp.person_id
+      WHERE fi.assignable = 1 AND fi.embedding IS NOT NULL AND fi.model = ?
+        AND (fp.face_id IS NULL OR NOT ${HELD_SQL})
+      ORDER BY fi.quality DESC, fi.embedding LIMIT ?`,
+  )
+    .all(model, limit)
+    .map((r) => ({ ...toRecord(r), personId: (r as { personId: number | null }).personId }));
 }
 
 /** A person's faces with embeddings: confirmed only, or all. */

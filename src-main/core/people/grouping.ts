@@ -4,10 +4,12 @@
  * - A face joins a known person when it is close to that person's prototype (the mean of their
  *   confirmed faces for a named person, of all their faces for a proposed group), clearly closer
  *   than to anyone else, and the editor has not said it is not them (`matchFace`).
- * - Faces that join nobody wait in a pool; the pool is grouped density-based (DBSCAN over cosine
- *   distance, `dbscan`): a group needs `minFaces` faces each with `minFaces - 1` neighbours closer
- *   than `eps`, so a stray face never founds a person. Only the pool is grouped: a named person is
- *   never re-grouped by new footage, only joined.
+ * - Faces that join nobody wait in a pool with the faces of proposed groups the editor has not
+ *   touched; the pool is grouped again as a whole, density-based (DBSCAN over cosine distance,
+ *   `dbscan`), in the faces' own order, so the groups do not depend on the order clips arrive in: a
+ *   group needs `minFaces` faces each with `minFaces - 1` neighbours closer than `eps`, so a stray
+ *   face never founds a person. A named person is never re-grouped by new footage, only joined; a
+ *   proposed group keeps its id where most of its faces stay together (`keepGroupIds`).
  *
  * The thresholds come from MobileFaceNet's cosines on the sample clips (models/face-embedding
  * README: same person mean 0.75, the closest two different people 0.37) and from bench:people.
@@ -72,10 +74,12 @@ export function matchFace(face: Float32Array, prototypes: readonly Prototype[], 
 
 /**
  * DBSCAN over cosine: the groups of `vectors` (indices into it), each of at least `minFaces`
- * faces; faces in no group are left out. Deterministic: points are visited in order.
+ * faces; faces in no group are left out. Deterministic: points are visited in order. A point may
+ * stand for several faces (`weights`: a track's mean for its faces): a point is a core when it and
+ * its neighbours hold `minFaces` faces.
  * O(n^2) dot products: the pool it runs on is the faces nobody claimed, kept small by matching first.
  */
-export function dbscan(vectors: readonly Float32Array[], t: Pick<GroupingThresholds, 'groupCosine' | 'minFaces'>): number[][] {
+export function dbscan(vectors: readonly Float32Array[], t: Pick<GroupingThresholds, 'groupCosine' | 'minFaces'>, weights?: readonly number[]): number[][] {
   const n = vectors.length;
   const neighbours: number[][] = Array.from({ length: n }, () => []);
   for (let i = 0; i < n; i++) {
@@ -86,7 +90,8 @@ export function dbscan(vectors: readonly Float32Array[], t: Pick<GroupingThresho
       }
     }
   }
-  const core = neighbours.map((nb) => nb.length + 1 >= t.minFaces);
+  const w = (i: number) => weights?.[i] ?? 1;
+  const core = neighbours.map((nb, i) => nb.reduce((sum, j) => sum + w(j), w(i)) >= t.minFaces);
   const label = new Int32Array(n).fill(-1);
   const groups: number[][] = [];
   for (let i = 0; i < n; i++) {
@@ -108,4 +113,46 @@ export function dbscan(vectors: readonly Float32Array[], t: Pick<GroupingThresho
     groups.push(members.sort((a, b) => a - b));
   }
   return groups;
+}
+
+/** A group the pool's regroup proposes: an existing proposed group's id kept, or null for a new group. */
+export interface ProposedGroup {
+  personId: number | null;
+  faces: number[];
+}
+
+/**
+ * The pool's new groups (`clusters`, face ids, in the pool's content order) given ids: a cluster keeps
+ * the id of the proposed group that had more than half of its faces in it (pairs taken by overlap,
+ * largest first), so the People view does not reshuffle under the editor when a group only grows or
+ * loses a few faces. A face the editor said is not that person (`refused`) is left out of it; a group
+ * left with fewer than `minFaces` faces is no group. Pure: the same clusters and groups give the same ids.
+ */
+export function keepGroupIds(clusters: readonly number[][], before: ReadonlyMap<number, number>, refused: ReadonlyMap<number, ReadonlySet<number>>, minFaces: number): ProposedGroup[] {
+  const sizeBefore = new Map<number, number>();
+  for (const p of before.values()) sizeBefore.set(p, (sizeBefore.get(p) ?? 0) + 1);
+  const pairs: Array<{ c: number; p: number; n: number }> = [];
+  clusters.forEach((faces, c) => {
+    const n = new Map<number, number>();
+    for (const f of faces) {
+      const p = before.get(f);
+      if (p !== undefined) n.set(p, (n.get(p) ?? 0) + 1);
+    }
+    for (const [p, k] of n) if (2 * k > sizeBefore.get(p)!) pairs.push({ c, p, n: k });
+  });
+  pairs.sort((a, b) => b.n - a.n || a.p - b.p || a.c - b.c);
+  const idOf = new Map<number, number>();
+  const taken = new Set<number>();
+  for (const { c, p } of pairs) {
+    if (idOf.has(c) || taken.has(p)) continue;
+    idOf.set(c, p);
+    taken.add(p);
+  }
+  const out: ProposedGroup[] = [];
+  clusters.forEach((faces, c) => {
+    const personId = idOf.get(c) ?? null;
+    const kept = personId === null ? faces : faces.filter((f) => !refused.get(f)?.has(personId));
+    if (kept.length >= minFaces) out.push({ personId, faces: kept });
+  });
+  return out;
 }

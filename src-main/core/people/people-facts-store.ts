@@ -80,6 +80,11 @@ export function factsOfClip(db: CatalogDb, clipId: number): FactRow[] {
   return statement(db, 'SELECT * FROM people_facts WHERE clip_id = ? ORDER BY at, id').all(clipId).map((r) => factRow.parse(r));
 }
 
+/** Clips where the editor said a face is not someone (the pool's regroup keeps those faces out of them). */
+export function clipsWithRefusals(db: CatalogDb): number[] {
+  return (statement(db, "SELECT DISTINCT clip_id FROM people_facts WHERE kind = 'is_not' ORDER BY clip_id").all() as { clip_id: number }[]).map((r) => r.clip_id);
+}
+
 export function allFacts(db: CatalogDb): FactRow[] {
   return statement(db, 'SELECT * FROM people_facts ORDER BY at, id').all().map((r) => factRow.parse(r));
 }

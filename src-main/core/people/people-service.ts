@@ -1,11 +1,11 @@
 import { AppError } from '../../../src-shared/errors';
 import { forgetFaces } from '../analysis/face-identity-store';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { assignableFacesOfClip, clipsWithFaces, faceViews, placesOf, placesOfClip, unassignedFaces, type FaceRecord } from './face-read-store';
+import { assignableFacesOfClip, clipsWithFaces, faceViews, placesOf, placesOfClip, poolFaces, unassignedFaces, type FaceRecord } from './face-read-store';
 import { iou } from '../analysis/workers/yunet.cjs';
 import { faceTracks } from './face-tracks';
-import { dbscan, DEFAULT_THRESHOLDS, dot, matchFace, prototypeOf, type GroupingThresholds } from './grouping';
-import { addFact, factsOfClip, forgetPerson, repointFacts } from './people-facts-store';
+import { dbscan, DEFAULT_THRESHOLDS, dot, keepGroupIds, matchFace, prototypeOf, type GroupingThresholds } from './grouping';
+import { addFact, clipsWithRefusals, factsOfClip, forgetPerson, repointFacts } from './people-facts-store';
 import * as people from './people-store';
 import { PrototypeCache } from './prototypes';
 
@@ -27,7 +27,7 @@ export interface TeamStamp {
 
 /** Most faces the editor's naming of a group records as facts: the best ones carry the name through any regroup. */
 const FACTS_PER_NAMING = 200;
-/** The grouping's pool: the newest faces nobody has. DBSCAN is quadratic: 1,000 faces are 0.5 M dot products, ~70 ms in the analysis stage that calls it. */
+/** The grouping's pool: the best faces nobody holds. DBSCAN is quadratic: 1,000 faces are 0.5 M dot products, ~70 ms in the analysis stage that calls it. */
 const POOL_LIMIT = 1000;
 
 /** Samples of one track are at most this far apart (two missed detections at 2 samples a second). */
@@ -51,10 +51,10 @@ export function createPeopleService(d: PeopleServiceDeps) {
   const protos = new PrototypeCache(db, d.model);
   const changed = (clipIds?: number[]) => d.changed?.(clipIds);
 
-  /** The facts about a clip's faces applied to the faces there now; returns each face's refused people. */
-  function applyFacts(clipId: number): Map<number, Set<number>> {
+  /** The facts about a clip's faces, each with the face it is about now (the same sample, the box that overlaps most). */
+  function attachedFacts(clipId: number) {
     const places = placesOfClip(db, clipId);
-    const refused = new Map<number, Set<number>>();
+    const out: Array<{ fact: ReturnType<typeof factsOfClip>[number]; face: (typeof places)[number] }> = [];
     for (const f of factsOfClip(db, clipId)) {
       let best: (typeof places)[number] | null = null;
       let bestIou = SAME_FACE_IOU;
@@ -66,7 +66,27 @@ export function createPeopleService(d: PeopleServiceDeps) {
           bestIou = o;
         }
       }
-      if (!best) continue;
+      if (best) out.push({ fact: f, face: best });
+    }
+    return out;
+  }
+
+  /** The people the editor said each face of these clips is not. */
+  function refusalsOf(clipIds: Iterable<number>, into = new Map<number, Set<number>>()): Map<number, Set<number>> {
+    for (const clipId of clipIds) {
+      for (const { fact, face } of attachedFacts(clipId)) {
+        if (fact.kind !== 'is_not') continue;
+        const person = people.personByUuid(db, fact.person_uuid);
+        if (person) (into.get(face.faceId) ?? into.set(face.faceId, new Set()).get(face.faceId)!).add(person.id);
+      }
+    }
+    return into;
+  }
+
+  /** The facts about a clip's faces applied to the faces there now; returns each face's refused people. */
+  function applyFacts(clipId: number): Map<number, Set<number>> {
+    const refused = new Map<number, Set<number>>();
+    for (const { fact: f, face: best } of attachedFacts(clipId)) {
       if (f.kind === 'forget') {
         forgetFaces(db, [best.faceId]);
         people.unassignFace(db, best.faceId);
@@ -86,20 +106,23 @@ export function createPeopleService(d: PeopleServiceDeps) {
   }
 
   /**
-   * New faces of a clip join the people they match; the rest wait in the pool. Faces already someone's
-   * stay. Each track (one face seen over consecutive samples, face-tracks.ts) is judged by its mean
-   * embedding first, then its faces one by one: a face too small or turned to match alone joins the
-   * person its track is.
+   * New faces of a clip join the people the editor holds (named, hidden, or with confirmed faces)
+   * they match; the rest go to the pool. Faces already someone's stay. Only held people are matched:
+   * a proposed group is the pool's, made again with it (`regroupPool`), so which clip came first
+   * does not decide it. Each track (one face seen over consecutive samples, face-tracks.ts) is judged
+   * by its mean embedding first, then its faces one by one: a face too small or turned to match
+   * alone joins the person its track is.
    */
-  function matchClip(clipId: number): void {
+  function matchClip(clipId: number): number {
     const refused = applyFacts(clipId);
     const taken = new Set(people.allMembersOfClip(db, clipId));
-    const prototypes = protos.list();
+    const prototypes = protos.list(people.heldPeople(db));
     const named = new Set(people.allPeople(db).filter((p) => p.name !== null).map((p) => p.id));
     const faces = assignableFacesOfClip(db, clipId, d.model()).filter((f) => !taken.has(f.faceId));
+    let left = 0;
     const assign = (face: FaceRecord, personId: number, similarity: number) => {
       people.assignFace(db, face.faceId, personId, named.has(personId) ? 'matched' : 'grouped', similarity);
-      // A proposed group's prototype is all its faces; a named person's only what the editor confirmed.
+      // A hidden group's prototype is all its faces; a named person's only what the editor confirmed.
       if (!named.has(personId)) protos.stale(personId);
     };
     for (const track of faceTracks(faces, TRACK_GAP_S, TRACK_IOU)) {
@@ -108,26 +131,54 @@ export function createPeopleService(d: PeopleServiceDeps) {
       const mean = prototypeOf(members.map((f) => f.embedding));
       const m = mean ? matchFace(mean, prototypes, noes, t) : null;
       if (m) {
-        for (const f of members) if (!refused.get(f.faceId)?.has(m.personId)) assign(f, m.personId, dot(f.embedding, prototypes.find((p) => p.personId === m.personId)!.vector));
+        for (const f of members) {
+          if (!refused.get(f.faceId)?.has(m.personId)) assign(f, m.personId, dot(f.embedding, prototypes.find((p) => p.personId === m.personId)!.vector));
+          else left++;
+        }
         continue;
       }
       for (const f of members) {
         const one = matchFace(f.embedding, prototypes, refused.get(f.faceId) ?? new Set(), t);
         if (one) assign(f, one.personId, one.similarity);
+        else left++;
       }
     }
+    return left;
   }
 
-  /** The pool grouped: each dense group of faces nobody has becomes a proposed person. */
-  function groupPool(): number {
-    const pool = unassignedFaces(db, d.model(), POOL_LIMIT);
-    let made = 0;
-    for (const members of dbscan(pool.map((f) => f.embedding), t)) {
-      const person = people.createPerson(db, { now: now() });
-      for (const k of members) people.assignFace(db, pool[k]!.faceId, person.id, 'grouped', 1);
-      made++;
+  /**
+   * The pool (faces nobody holds: unassigned or in a proposed group) grouped again as a whole, in
+   * the faces' own order (face-read-store.ts `poolFaces`), so the groups depend on which faces there
+   * are, not on the order their clips arrived in. A group keeps its id where most of its faces stay
+   * together (`keepGroupIds`); a face the editor refused stays out of that person. Costs at most
+   * POOL_LIMIT^2 / 2 dot products, once per clip that left faces in the pool.
+   */
+  function regroupPool(): void {
+    const pool = poolFaces(db, d.model(), POOL_LIMIT);
+    const before = new Map<number, number>();
+    for (const f of pool) if (f.personId !== null) before.set(f.faceId, f.personId);
+    const inPool = new Set(pool.map((f) => f.clipId));
+    const refused = refusalsOf(clipsWithRefusals(db).filter((c) => inPool.has(c)));
+    // Grouped track by track (a track is one person), each by its mean: a small or turning face's
+    // samples agree with each other less than their mean agrees with the same person's other tracks.
+    const tracks = faceTracks(pool, TRACK_GAP_S, TRACK_IOU).sort((a, b) => Math.min(...a) - Math.min(...b));
+    const means = tracks.map((tr) => prototypeOf(tr.map((k) => pool[k]!.embedding))!);
+    const clusters = dbscan(
+      means,
+      t,
+      tracks.map((tr) => tr.length),
+    ).map((units) => units.flatMap((u) => tracks[u]!.map((k) => pool[k]!.faceId)));
+    const after = new Map<number, number>();
+    for (const g of keepGroupIds(clusters, before, refused, t.minFaces)) {
+      const personId = g.personId ?? people.createPerson(db, { now: now() }).id;
+      for (const f of g.faces) after.set(f, personId);
     }
-    return made;
+    for (const f of pool) {
+      const p = after.get(f.faceId);
+      if (p === f.personId || (p === undefined && f.personId === null)) continue;
+      if (p === undefined) people.unassignFace(db, f.faceId);
+      else people.assignFace(db, f.faceId, p, 'grouped', 1);
+    }
   }
 
   function recordIs(personUuid: string, faceIds: readonly number[]): void {
@@ -139,8 +190,7 @@ export function createPeopleService(d: PeopleServiceDeps) {
     /** A clip's faces were stored (analysed here, or re-analysed): match them, then group what is left. */
     clipAnalysed(clipId: number): void {
       db.transaction(() => {
-        matchClip(clipId);
-        groupPool();
+        if (matchClip(clipId) > 0) regroupPool();
         people.deleteEmptyGroups(db);
       })();
       changed([clipId]);
@@ -152,7 +202,7 @@ export function createPeopleService(d: PeopleServiceDeps) {
         people.clearDerived(db);
         protos.clear();
         for (const clipId of clipsWithFaces(db, d.model())) matchClip(clipId);
-        groupPool();
+        regroupPool();
         people.deleteEmptyGroups(db);
       })();
       changed();
@@ -190,6 +240,8 @@ export function createPeopleService(d: PeopleServiceDeps) {
             recordIs(b.uuid, best);
             for (const id of best) people.assignFace(db, id, into, 'confirmed', 1);
           }
+          // Two proposed groups merged are one person by the editor's word: the pool's regroup leaves them be.
+          else people.holdMembers(db, into);
         }
         protos.stale(from);
         protos.stale(into);
@@ -207,7 +259,8 @@ export function createPeopleService(d: PeopleServiceDeps) {
         const places = placesOf(db, moving);
         for (const [, place] of places) addFact(db, 'is_not', p.uuid, place, now());
         const target = into === null ? people.createPerson(db, { now: now() }) : people.personById(db, into);
-        for (const id of moving) people.assignFace(db, id, target.id, into === null ? 'grouped' : 'confirmed', 1);
+        // Confirmed, in a new group too: the editor put these faces together, the pool's regroup leaves them be.
+        for (const id of moving) people.assignFace(db, id, target.id, 'confirmed', 1);
         if (into !== null) recordIs(target.uuid, moving);
         protos.stale(personId);
         protos.stale(target.id);
@@ -264,9 +317,9 @@ export function createPeopleService(d: PeopleServiceDeps) {
 
     /** "Is this <name>?": faces nobody has that look most like the person, then the matcher's least sure. */
     suggestions(personId: number, limit: number): number[] {
-      const proto = protos.list().find((x) => x.personId === personId);
+      const prototypes = protos.list(new Set([...people.heldPeople(db), personId]));
+      const proto = prototypes.find((x) => x.personId === personId);
       if (!proto) return [];
-      const prototypes = protos.list();
       const near = unassignedFaces(db, d.model(), POOL_LIMIT)
         .map((f: FaceRecord) => ({ f, s: dot(f.embedding, proto.vector) }))
         .filter(({ f, s }) => s >= t.suggest && prototypes.every((o) => o.personId === personId || dot(f.embedding, o.vector) < s))

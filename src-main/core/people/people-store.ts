@@ -31,6 +31,22 @@ export type PersonRow = z.infer<typeof personRow>;
 const memberRow = z.object({ face_id: z.number(), person_id: z.number(), how: z.enum(['confirmed', 'grouped', 'matched']), similarity: z.number() });
 export type MemberRow = z.infer<typeof memberRow>;
 
+/**
+ * A person the editor holds, as SQL over `people` aliased `p`: named, hidden, or with a face the editor
+ * confirmed (a split's or a merge's group). New footage only joins them (people-service.ts matches
+ * faces to them); every other proposed group is the grouping's and is made again with the pool.
+ */
+export const HELD_SQL = "(p.name IS NOT NULL OR p.hidden = 1 OR EXISTS (SELECT 1 FROM face_people c WHERE c.person_id = p.id AND c.how = 'confirmed'))";
+
+export function heldPeople(db: CatalogDb): Set<number> {
+  return new Set((statement(db, `SELECT p.id FROM people p WHERE ${HELD_SQL}`).all() as { id: number }[]).map((r) => r.id));
+}
+
+/** The editor said these faces are one person (merged two unnamed groups): they hold as they are. */
+export function holdMembers(db: CatalogDb, personId: number): void {
+  statement(db, "UPDATE face_people SET how = 'confirmed', similarity = 1 WHERE person_id = ?").run(personId);
+}
+
 export function allPeople(db: CatalogDb): PersonRow[] {
   return statement(db, 'SELECT id, uuid, name, hidden, named_at, name_by, hidden_at, hidden_by FROM people ORDER BY id').all().map((r) => personRow.parse(r));
 }
