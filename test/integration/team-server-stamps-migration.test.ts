@@ -70,7 +70,7 @@ describeWithPostgres('team library: an existing team moves to server-stamped mar
     const before = await everything();
     expect(before.ranges).toHaveLength(2);
     expect(await micros()).toBe('1');
-    expect((await migrateTeamSchema(admin, readTeamMigrations())).applied).toEqual([14]);
+    expect((await migrateTeamSchema(admin, readTeamMigrations())).applied).toEqual(readTeamMigrations().filter((m) => m.version >= 14).map((m) => m.version));
     // read through node-postgres (whole milliseconds) nothing differs, and no stamp keeps a fraction of one
     expect(await everything()).toEqual(before);
     expect(await micros()).toBe('0');

@@ -55,7 +55,7 @@ describe('when a clip gets a proxy', () => {
 });
 
 describe('what the viewer plays', () => {
-  const base: PlaybackInputs = { native: { ok: true }, reachable: true, unreachableWhy: null, remote: false, proxyFrames: null, proxyPending: false };
+  const base: PlaybackInputs = { native: { ok: true }, reachable: true, unreachableWhy: null, remote: false, proxyFrames: null, proxyPending: false, probed: true };
   it('the original whenever it plays and is there, a proxy or not', () => {
     expect(playbackSource({ ...base, proxyFrames: 120 })).toMatchObject({ source: 'original', offline: false, proxy: 'ready', why: null });
   });
@@ -65,6 +65,11 @@ describe('what the viewer plays', () => {
   });
   it('a preview stream of the original while its proxy is to come, saying so', () => {
     expect(playbackSource({ ...base, native: { ok: false, why: 'the player does not decode ProRes' }, proxyPending: true })).toMatchObject({ source: 'stream', offline: false, proxy: 'pending', why: expect.stringMatching(/ProRes.*preview stream.*proxy is made/) });
+  });
+  it('no preview stream of a file not probed yet (just relinked): nothing until its format is known', () => {
+    const unread = { ...base, native: { ok: false, why: 'the player cannot open this container' }, proxyPending: true, probed: false };
+    expect(playbackSource(unread)).toMatchObject({ source: 'none', offline: false, why: expect.stringMatching(/being read/) });
+    expect(playbackSource({ ...unread, probed: true })).toMatchObject({ source: 'stream' });
   });
   it('nothing, with the reason and whether a proxy is coming: the original away or no proxy wanted', () => {
     expect(playbackSource({ ...base, native: { ok: false, why: 'the player does not decode ProRes' }, reachable: false, unreachableWhy: 'the drive "CARD" is not connected', proxyPending: true })).toMatchObject({ source: 'none', offline: true, proxy: 'pending', why: expect.stringMatching(/CARD.*proxy is made/) });

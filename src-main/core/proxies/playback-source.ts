@@ -13,6 +13,8 @@ export interface PlaybackInputs {
   proxyFrames: number | null;
   /** Settings want a proxy for the clip and its indexing has not written it yet. */
   proxyPending: boolean;
+  /** The file has been probed: its codecs are known (a relinked or just imported file is not, for a moment). */
+  probed: boolean;
 }
 
 /**
@@ -27,6 +29,10 @@ export function playbackSource(i: PlaybackInputs): Playback {
   if (i.reachable && (i.remote || i.native.ok)) return { ...base, source: 'original', why: null };
   const why = i.reachable ? (i.native.ok ? null : i.native.why) : i.unreachableWhy;
   if (i.proxyFrames !== null) return { ...base, source: 'proxy', why };
+  // A file not probed yet (just imported or relinked) may well play as it is: nothing until its
+  // codecs are known (the probe's catalog change asks again), rather than a stream the answer
+  // after the probe would then refuse.
+  if (!i.probed && !i.remote && i.reachable) return { ...base, source: 'none', why: 'it is being read; it plays once its format is known' };
   // Its proxy to come and the original there: a preview stream of the stretch watched meanwhile.
   if (proxy === 'pending' && i.reachable) return { ...base, source: 'stream', why: `${why ?? 'the original cannot be played'}; a preview stream plays until its proxy is made while it is indexed` };
   const waiting = proxy === 'pending' ? '; its proxy is made while it is indexed' : '';

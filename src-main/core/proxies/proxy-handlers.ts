@@ -163,6 +163,7 @@ function playbackOf(o: PlaybackFacts, row: ClipRow, unreachableWhy: string | nul
     reachable: unreachableWhy === null,
     unreachableWhy,
     remote,
+    probed: row.probed_at !== null,
     proxyFrames: proxy?.frames ?? null,
     // A team clip listed offline has no file here to make one from until it is relinked.
     proxyPending: !remote && !proxy && row.status !== 'error' && !isTeamShareKey(row.volume_key) && wantsProxy(volumeProxyPolicy(o.proxyPolicy(), row.volume_proxy_policy), facts, detachable),
