@@ -32,6 +32,7 @@ import { openPeopleLibrary, type PeopleLibrary } from './people-index';
 import { score, type Found } from './people-score';
 import { timeNameLookups } from './people-search';
 import { makePeopleSet, type PeopleSet } from './people-set';
+import { locateTool } from '../src-main/core/media/ffmpeg-locate';
 
 const SET = path.resolve(__dirname, '..', '.tmp', 'bench-people-set');
 
@@ -176,6 +177,8 @@ async function main(): Promise<void> {
         batch2_s: Number(b2.wallS.toFixed(1)),
         failed: b1.failed.length + b2.failed.length,
         load_at_start: Number(loadAtStart.toFixed(2)),
+        // Which ffmpeg decoded the set: the detector's faces depend on it (a checkout without the bundled pair uses PATH's).
+        ffmpeg: locateTool('ffmpeg').source,
       }),
     );
   } finally {
