@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dbscan, DEFAULT_THRESHOLDS, dot, keepGroupIds, matchFace, prototypeOf } from '../../src-main/core/people/grouping';
+import { dbscan, DEFAULT_THRESHOLDS, dot, keepGroupIds, linkGroups, matchFace, prototypeOf } from '../../src-main/core/people/grouping';
 
 /** Unit vectors around a few random centres: `spread` noise per dimension. */
 function rng(seed: number) {
@@ -31,6 +31,23 @@ describe('people grouping', () => {
     // A point standing for a track of several faces counts them: two tracks of 2 and 1 faces are 3.
     expect(dbscan(two, DEFAULT_THRESHOLDS, [2, 1])).toEqual([[0, 1]]);
     expect(dbscan(two.slice(0, 1), DEFAULT_THRESHOLDS, [2])).toEqual([]);
+  });
+
+  it('joins two groups of one person when their prototypes are close and each is the other’s clearly nearest', () => {
+    // A unit vector at cosine `c` to `a` (a and `ortho` orthogonal unit vectors).
+    const at = (a: Float32Array, ortho: Float32Array, c: number) => unit(a.map((x, i) => c * x + Math.sqrt(1 - c * c) * ortho[i]!));
+    const [a, b, c] = [0, 1, 2].map((k) => Float32Array.from({ length: 128 }, (_, i) => (i === k ? 1 : 0)));
+    const d = Float32Array.from({ length: 128 }, (_, i) => (i === 3 ? 1 : 0));
+    // Group 1 is group 0 seen worse (0.45 to it); group 2 someone else, 0.2 to both.
+    const groups = [a!, at(a!, b!, 0.45), at(c!, d, 1)];
+    expect(linkGroups(groups, DEFAULT_THRESHOLDS)).toEqual([[0, 1], [2]]);
+    // The same groups in another order join the same way.
+    expect(linkGroups([groups[2]!, groups[1]!, groups[0]!], DEFAULT_THRESHOLDS)).toEqual([[0], [1, 2]]);
+    // Under the link cosine (0.35: as close as two different people can be), no join.
+    expect(linkGroups([a!, at(a!, b!, 0.35)], DEFAULT_THRESHOLDS)).toEqual([[0], [1]]);
+    // A group as close to two others (a face between two people) joins neither.
+    const between = unit(a!.map((x, i) => x + c![i]!));
+    expect(linkGroups([a!, between, c!], DEFAULT_THRESHOLDS)).toEqual([[0], [1], [2]]);
   });
 
   it('matches a face to the closest prototype, unless refused or ambiguous', () => {

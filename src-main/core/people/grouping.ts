@@ -23,11 +23,23 @@ export interface GroupingThresholds {
   groupCosine: number;
   /** DBSCAN's core size: faces a group needs (the face itself counted). */
   minFaces: number;
+  /**
+   * Two of DBSCAN's groups are one person when their prototypes are at least this close and each is
+   * the other's clearly nearest group (`margin`): `linkGroups`.
+   */
+  linkCosine: number;
   /** Least cosine for "Is this <name>?" (below `match`: the matcher was not sure). */
   suggest: number;
 }
 
-export const DEFAULT_THRESHOLDS: GroupingThresholds = Object.freeze({ match: 0.5, margin: 0.06, groupCosine: 0.55, minFaces: 3, suggest: 0.32 });
+/**
+ * `linkCosine` 0.39: halfway between the highest cosine the model README measured between two
+ * different people's faces (0.367) and its mean between the same person's small faces (0.416, the NTU
+ * signer at 12-18 px between the eyes, whose faces DBSCAN's 0.55 leaves in pieces). A group's
+ * prototype averages the noise of its faces away, so two different people's prototypes sit nearer
+ * their mean (0.055) than their worst pair; the mutual margin guards the rest.
+ */
+export const DEFAULT_THRESHOLDS: GroupingThresholds = Object.freeze({ match: 0.5, margin: 0.06, groupCosine: 0.55, minFaces: 3, linkCosine: 0.39, suggest: 0.32 });
 
 export function dot(a: Float32Array, b: Float32Array): number {
   let s = 0;
@@ -113,6 +125,43 @@ export function dbscan(vectors: readonly Float32Array[], t: Pick<GroupingThresho
     groups.push(members.sort((a, b) => a - b));
   }
   return groups;
+}
+
+/**
+ * DBSCAN's groups (`prototypes`: each group's prototype) joined where two are one person seen in
+ * worse conditions (a small, compressed or mirrored copy): groups A and B join when their prototypes'
+ * cosine is at least `linkCosine` and B is A's nearest group by at least `margin` over A's second
+ * nearest, and A is B's likewise (mutual: a group between two people joins neither). Each pair is
+ * judged on the prototypes alone, so the answer depends on the groups, not on their order. Returns
+ * the joined groups as lists of indices into `prototypes`, ascending, ordered by their first index.
+ */
+export function linkGroups(prototypes: readonly Float32Array[], t: Pick<GroupingThresholds, 'linkCosine' | 'margin'>): number[][] {
+  const n = prototypes.length;
+  const sim = prototypes.map((a) => prototypes.map((b) => dot(a, b)));
+  // Each group's nearest other group, if clearly nearest.
+  const nearest = sim.map((row, i) => {
+    let best = -1;
+    let bestSim = -Infinity;
+    let second = -Infinity;
+    row.forEach((s, j) => {
+      if (j === i) return;
+      if (s > bestSim) {
+        second = bestSim;
+        bestSim = s;
+        best = j;
+      } else if (s > second) second = s;
+    });
+    return best >= 0 && bestSim >= t.linkCosine && bestSim - second >= t.margin ? best : -1;
+  });
+  // Mutual nearest pairs: a group has one nearest, so a join is of two groups, never a chain.
+  const out: number[][] = [];
+  for (let i = 0; i < n; i++) {
+    const j = nearest[i]!;
+    if (j >= 0 && nearest[j] === i) {
+      if (j > i) out.push([i, j]);
+    } else out.push([i]);
+  }
+  return out;
 }
 
 /** A group the pool's regroup proposes: an existing proposed group's id kept, or null for a new group. */

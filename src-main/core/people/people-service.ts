@@ -4,7 +4,7 @@ import type { CatalogDb } from '../catalog/open-catalog';
 import { assignableFacesOfClip, clipsWithFaces, faceViews, placesOf, placesOfClip, poolFaces, unassignedFaces, type FaceRecord } from './face-read-store';
 import { iou } from '../analysis/workers/yunet.cjs';
 import { faceTracks } from './face-tracks';
-import { dbscan, DEFAULT_THRESHOLDS, dot, keepGroupIds, matchFace, prototypeOf, type GroupingThresholds } from './grouping';
+import { dbscan, DEFAULT_THRESHOLDS, dot, keepGroupIds, linkGroups, matchFace, prototypeOf, type GroupingThresholds } from './grouping';
 import { addFact, clipsWithRefusals, factsOfClip, forgetPerson, repointFacts } from './people-facts-store';
 import * as people from './people-store';
 import { PrototypeCache } from './prototypes';
@@ -163,11 +163,17 @@ export function createPeopleService(d: PeopleServiceDeps) {
     // samples agree with each other less than their mean agrees with the same person's other tracks.
     const tracks = faceTracks(pool, TRACK_GAP_S, TRACK_IOU).sort((a, b) => Math.min(...a) - Math.min(...b));
     const means = tracks.map((tr) => prototypeOf(tr.map((k) => pool[k]!.embedding))!);
-    const clusters = dbscan(
+    const dense = dbscan(
       means,
       t,
       tracks.map((tr) => tr.length),
-    ).map((units) => units.flatMap((u) => tracks[u]!.map((k) => pool[k]!.faceId)));
+    ).map((units) => units.flatMap((u) => tracks[u]!));
+    // One person's worse copies (small, compressed, mirrored) can make a group of their own: joined
+    // to their clearly nearest group when close enough (`linkGroups`).
+    const clusters = linkGroups(
+      dense.map((g) => prototypeOf(g.map((k) => pool[k]!.embedding))!),
+      t,
+    ).map((joined) => joined.flatMap((c) => dense[c]!).sort((a, b) => a - b).map((k) => pool[k]!.faceId));
     const after = new Map<number, number>();
     for (const g of keepGroupIds(clusters, before, refused, t.minFaces)) {
       const personId = g.personId ?? people.createPerson(db, { now: now() }).id;
