@@ -69,8 +69,27 @@ describe('IdentityCarry: which faces are embedded and which carry an embedding',
     embedAll(groups, (f) => (a.includes(f as never) ? 0 : 1), log);
     expect(carry.settle()).toEqual([]);
     expect(log.sort()).toEqual(['a0@0', 'a2@2', 'b0@1', 'b1@2']);
-    expect(groups.find((g) => g.faces.includes(a[2]!))!.frame).not.toBe(samples[2]!.frame);
+    // Sample 2's frame was sent with no face of its own (b1 and a2 carried): a2 is embedded from that frame itself, no copy made.
+    expect(groups.find((g) => g.faces.includes(a[2]!))!.frame).toBe(samples[2]!.frame);
     expect(a[1]!.identity!.embedding).toEqual(unit(0));
+  });
+
+  it('keeps a copy of a frame sent with a fresh face for the faces carried at that sample', () => {
+    const carry = new IdentityCarry(carriedFrom, unembedded, EVERY_FOURTH);
+    const a = [face(0.1, 'a0'), face(0.12, 'a1'), face(0.14, 'a2')];
+    const b = [face(0.6, 'b0')];
+    const samples = [{ faces: [a[0]!] }, { faces: [a[1]!, b[0]!] }, { faces: [a[2]!] }, { faces: [] }].map((s, k) => ({ frame: frameOf(k), ...s }));
+    const groups = carry.plan(samples);
+    // b0 is fresh at sample 1: its frame is sent (transferred, here spoilt); a1, carried there, kept a copy.
+    expect(groups.find((g) => g.faces.includes(b[0]!))!.frame).toBe(samples[1]!.frame);
+    for (const g of groups) g.frame.fill(99, 1);
+    const log: string[] = [];
+    // a's ends disagree (a0 and a2 two people's embeddings): a1 is embedded after all, from its copy.
+    embedAll(groups, (f) => (f === a[2] ? 2 : 0), log);
+    const again = carry.settle();
+    expect(again.map((g) => g.faces)).toEqual([[a[1]]]);
+    expect(again[0]!.frame).not.toBe(samples[1]!.frame);
+    expect([...again[0]!.frame]).toEqual([1, 1, 1]);
   });
 
   it('a track that ends before a sample without an identity frame ends as any other', () => {

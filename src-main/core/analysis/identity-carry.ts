@@ -70,7 +70,7 @@ export interface EmbedGroup {
 
 interface Pending {
   face: RawFace;
-  /** The sample's identity frame (a copy, shared by the sample's carried faces); null: the sample had none, the face can only carry. */
+  /** The sample's identity frame (or a copy of it when the frame itself was sent), shared by the sample's carried faces; null: the sample had none, the face can only carry. */
   frame: Uint8Array | null;
 }
 
@@ -114,8 +114,9 @@ export class IdentityCarry {
       for (const face of faces) for (const track of this.tracks) pairs.push({ face, track, o: iou(track.last, face) });
       pairs.sort((a, b) => b.o - a.o);
       const placed = new Set<RawFace>();
-      let kept: Uint8Array | null = null;
-      const keep = () => (frame ? (kept ??= frame.slice()) : null);
+      // Carried faces keep this sample's frame itself; only when the frame is sent now (a fresh face:
+      // transferred to the worker, detached here) do they get a copy, one for them all.
+      const carried: Pending[] = [];
       for (const p of pairs) {
         if (p.o < this.o.minIou || placed.has(p.face) || continued.has(p.track)) continue;
         placed.add(p.face);
@@ -132,7 +133,9 @@ export class IdentityCarry {
           t.pending = [];
           t.age = 0;
         } else if (t.age < this.o.maxAge || !frame) {
-          t.pending.push({ face: p.face, frame: keep() });
+          const c = { face: p.face, frame };
+          if (frame) carried.push(c);
+          t.pending.push(c);
         } else {
           fresh.push(p.face);
           this.closing.push({ from: t.anchor!, to: p.face, pending: t.pending });
@@ -155,8 +158,12 @@ export class IdentityCarry {
         }
       }
       this.tracks = next;
-      // Sent (transferred) after every sample of the batch is planned: the carried faces read their copies.
-      if (frame && fresh.length > 0) groups.push({ frame, faces: fresh });
+      // Sent (transferred) after every sample of the batch is planned: the carried faces read their copy.
+      if (frame && fresh.length > 0) {
+        const copy = carried.length > 0 ? frame.slice() : null;
+        for (const c of carried) c.frame = copy;
+        groups.push({ frame, faces: fresh });
+      }
     });
     return groups;
   }
