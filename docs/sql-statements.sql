@@ -1171,7 +1171,7 @@ SELECT id, uuid, name, hidden, named_at, name_by, hidden_at, hidden_by FROM peop
 -- r
 SELECT id, uuid, name, hidden, named_at, name_by, hidden_at, hidden_by FROM people WHERE uuid = ?;
 -- info
-INSERT INTO people (uuid, name, name_key, hidden, named_at, created_at) VALUES (?, ?, ?, 0, ?, ?);
+INSERT INTO people (uuid, name, name_key, hidden, named_at, created_at) VALUES (?, NULL, NULL, 0, NULL, ?);
 -- r
 SELECT id FROM people WHERE name_key = ? AND id <> ?;
 -- setPersonName

@@ -64,11 +64,9 @@ export function personByUuid(db: CatalogDb, uuid: string): PersonRow | null {
   return r ? personRow.parse(r) : null;
 }
 
-/** A new person (a proposed group when unnamed); `uuid` when the person is known elsewhere already (a fact, a seat). */
-export function createPerson(db: CatalogDb, o: { uuid?: string; name?: string | null; now: number }): PersonRow {
-  const uuid = o.uuid ?? randomUUID();
-  const name = o.name ?? null;
-  const info = statement(db, 'INSERT INTO people (uuid, name, name_key, hidden, named_at, created_at) VALUES (?, ?, ?, 0, ?, ?)').run(uuid, name, name === null ? null : nameKey(name), name === null ? null : o.now, o.now);
+/** A new person, unnamed (a proposed group until named); `uuid` when the person is known elsewhere already (a fact, a seat). */
+export function createPerson(db: CatalogDb, o: { uuid?: string; now: number }): PersonRow {
+  const info = statement(db, 'INSERT INTO people (uuid, name, name_key, hidden, named_at, created_at) VALUES (?, NULL, NULL, 0, NULL, ?)').run(o.uuid ?? randomUUID(), o.now);
   return personById(db, Number(info.lastInsertRowid));
 }
 
