@@ -7,8 +7,10 @@ import type { Migration } from '../migration';
  * team's answer (it is sent with `presence_at` as its base; collections/collection-member-merge.ts).
  * `attached_at` stays the add's time here, which the upload's claim and the views use.
  *
- * Rows another seat's version made carry that version's stamp (the later of its add and removal);
- * this catalog's own rows are pending over no version, as they were unsent until answered.
+ * Existing rows take the stamp of their presence as held (the removal's when removed, else the
+ * add's) and its seat: another seat's version keeps its stamp; this catalog's own add or removal stays
+ * pending with its own time as its base, so one still waiting lands when it is later than the
+ * member's last change on the server, as under the old rule (team migration 0014 did so for marks).
  */
 export const m0058MemberPresenceBase: Migration = {
   version: 58,
@@ -17,8 +19,8 @@ export const m0058MemberPresenceBase: Migration = {
     db.exec(`
       ALTER TABLE collection_videos ADD COLUMN presence_at INTEGER NOT NULL DEFAULT 0;
       ALTER TABLE collection_videos ADD COLUMN presence_by TEXT;
-      UPDATE collection_videos SET presence_at = removed_at, presence_by = removed_by WHERE removed_by IS NOT NULL;
-      UPDATE collection_videos SET presence_at = attached_at, presence_by = added_by WHERE removed_at IS NULL AND added_by IS NOT NULL;
+      UPDATE collection_videos SET presence_at = COALESCE(removed_at, attached_at, 0),
+                                   presence_by = CASE WHEN removed_at IS NOT NULL THEN removed_by ELSE added_by END;
     `);
   },
 };
