@@ -253,6 +253,23 @@ describeWithPostgres('people named on one seat, shared with another on PostgreSQ
     expect(await row(personAt(a, 2)!.uuid)).toMatchObject({ hidden: true, hidden_by: SEAT_B });
   });
 
+  // A fact has no base: stamped when it reaches the server, the latest there holds on every seat.
+  it('A and B say opposite things about one face of Zoe: the later to reach the server holds on both seats', async () => {
+    const [zoeA, zoeB] = [personAt(a, 2)!, personAt(b, 2)!];
+    expect(zoeB.uuid).toBe(zoeA.uuid);
+    // Zoe's first face in clip 1 (sample 0, box at x 0.65) on each seat
+    const factHere = (s: Seat) => s.db.prepare("SELECT kind, by_seat FROM people_facts WHERE person_uuid = ? AND time_s = 0 AND abs(x - 0.65) < 0.002 AND kind <> 'forget'").all(zoeA.uuid);
+    a.svc.confirm(a.faces[1]![2]![0]!, zoeA.id, false);
+    await a.sync.sync();
+    await until("A's refusal on B", () => JSON.stringify(factHere(b)) === JSON.stringify([{ kind: 'is_not', by_seat: SEAT_A }]));
+    b.svc.confirm(b.faces[1]![2]![0]!, zoeB.id, true);
+    await b.sync.sync();
+    await until("B's later confirmation on A", () => JSON.stringify(factHere(a)) === JSON.stringify([{ kind: 'is', by_seat: SEAT_B }]));
+    expect(factHere(b)).toEqual([{ kind: 'is', by_seat: null }]);
+    const onServer = await admin<{ kind: string; seat: string }>('SELECT kind, seat FROM team.people_facts WHERE person_uuid = $1 AND time_ms = 0 AND x = 6500', [zoeA.uuid]);
+    expect(onServer).toEqual([{ kind: 'is', seat: SEAT_B }]);
+  });
+
   it('forgotten on A: forgotten on B too (no person, no naming fact, no embedding of those faces), and on the server', async () => {
     const maria = personAt(a, 0)!;
     const anaUuid = (await admin<{ uuid: string }>("SELECT uuid FROM team.people WHERE merged_into = $1", [maria.uuid]))[0]!.uuid;
