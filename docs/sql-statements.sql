@@ -713,6 +713,13 @@ CREATE TABLE picture_times (
 );
 DELETE FROM proxies WHERE clip_id IN (SELECT id FROM clips WHERE vfr = 1);;
 
+-- ===== src-main/core/catalog/migrations/0058-member-presence-base.ts (1)
+-- up
+ALTER TABLE collection_videos ADD COLUMN presence_at INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE collection_videos ADD COLUMN presence_by TEXT;
+UPDATE collection_videos SET presence_at = removed_at, presence_by = removed_by WHERE removed_by IS NOT NULL;
+UPDATE collection_videos SET presence_at = attached_at, presence_by = added_by WHERE removed_at IS NULL AND added_by IS NOT NULL;;
+
 -- ===== src-main/core/collections/collection-list-store.ts (8)
 -- summaries
 SELECT col.id, col.name, col.description, col.synced_at, col.gone_at,
@@ -776,10 +783,10 @@ VALUES (?, ?, ?, 'queued', 0, ?, ?);
 UPDATE collection_videos SET status = @status, video_id = @videoId, progress = NULL, error_kind = NULL, error_message = NULL, updated_at = @t
 WHERE collection_id = @collectionId AND region = @region AND clip_id = @clipId;
 -- revive
-UPDATE collection_videos SET removed_at = NULL, removed_by = NULL, added_by = NULL, attached_at = @t, updated_at = @t
+UPDATE collection_videos SET removed_at = NULL, removed_by = NULL, added_by = NULL, attached_at = @t, presence_by = NULL, updated_at = @t
 WHERE collection_id = @collectionId AND region = @region AND clip_id = @clipId;
 -- remove
-UPDATE collection_videos SET removed_at = @t, removed_by = NULL, progress = NULL, updated_at = @t
+UPDATE collection_videos SET removed_at = @t, removed_by = NULL, presence_by = NULL, progress = NULL, updated_at = @t
 WHERE collection_id = @collectionId AND region = @region AND clip_id = @clipId AND removed_at IS NULL;
 -- startUpload
 UPDATE collection_videos SET status = 'uploading', uploads = uploads + 1, progress = 0, error_kind = NULL, error_message = NULL, updated_at = ?
@@ -788,11 +795,12 @@ WHERE collection_id = ? AND region = ? AND clip_id = ? AND video_id IS NULL AND 
 UPDATE collection_videos SET video_id = @videoId, status = @status, source = NULL, progress = NULL, error_kind = @errorKind, error_message = @errorMessage, updated_at = @t
 WHERE collection_id = @collectionId AND region = @region AND clip_id = @clipId;
 -- mergeTeam
-UPDATE collection_videos SET attached_at = @addedAt, added_by = @addedBy, removed_at = @removedAt, removed_by = @removedBy, updated_at = @t
+UPDATE collection_videos SET attached_at = @addedAt, added_by = @addedBy, removed_at = @removedAt, removed_by = @removedBy,
+  presence_at = @presenceAt, presence_by = @presenceBy, updated_at = @t
 WHERE collection_id = @collectionId AND region = @region AND clip_id = @clipId;
 -- insertTeam
-INSERT INTO collection_videos (collection_id, region, clip_id, video_id, status, uploads, attached_at, added_by, updated_at)
-VALUES (@collectionId, @region, @clipId, NULL, 'queued', 0, @addedAt, @addedBy, @t);
+INSERT INTO collection_videos (collection_id, region, clip_id, video_id, status, uploads, attached_at, added_by, presence_at, presence_by, updated_at)
+VALUES (@collectionId, @region, @clipId, NULL, 'queued', 0, @addedAt, @addedBy, @addedAt, @presenceBy, @t);
 -- searchable
 SELECT collection_id FROM collection_videos WHERE region = ? AND status = 'processed' AND video_id IS NOT NULL AND removed_at IS NULL
 GROUP BY collection_id ORDER BY COUNT(*) DESC, collection_id LIMIT ?;
@@ -1114,7 +1122,7 @@ DELETE FROM people_facts WHERE ${SAME_PLACE};
 -- info
 INSERT INTO people_facts (kind, person_uuid, clip_id, frame, time_s, x, y, w, h, at, by_seat) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 -- r
-SELECT MAX(at) AS at FROM people_facts WHERE ${SAME_PLACE};
+SELECT * FROM people_facts WHERE ${SAME_PLACE} ORDER BY id DESC LIMIT 1;
 -- r
 SELECT * FROM people_facts WHERE id = ?;
 -- factsOfClip
@@ -1128,13 +1136,15 @@ UPDATE people_facts SET person_uuid = ? WHERE person_uuid = ?;
 -- forgetPerson
 DELETE FROM people_facts WHERE person_uuid = ? AND kind <> 'forget';
 
--- ===== src-main/core/people/people-outbox-store.ts (9)
+-- ===== src-main/core/people/people-outbox-store.ts (10)
 -- listForTeam
 INSERT INTO people_outbox (kind, key, at) VALUES (?, ?, ?) ON CONFLICT (kind, key) DO UPDATE SET at = excluded.at;
 -- outboxEntries
 SELECT kind, key, at FROM people_outbox ORDER BY kind DESC, at;
 -- clear
 DELETE FROM people_outbox WHERE kind = ? AND key = ? AND at = ?;
+-- isListed
+SELECT 1 FROM people_outbox WHERE kind = ? AND key = ?;
 -- unsentPeopleCount
 SELECT COUNT(*) AS n FROM people_outbox;
 -- recordGone
@@ -1149,7 +1159,7 @@ SELECT w.team_clip_id FROM people_waiting w JOIN team_clips t ON t.team_clip_id 
 -- unwait
 DELETE FROM people_waiting WHERE team_clip_id = ?;
 
--- ===== src-main/core/people/people-store.ts (22)
+-- ===== src-main/core/people/people-store.ts (23)
 -- heldPeople
 SELECT p.id FROM people p WHERE ${HELD_SQL};
 -- holdMembers
@@ -1161,13 +1171,15 @@ SELECT id, uuid, name, hidden, named_at, name_by, hidden_at, hidden_by FROM peop
 -- r
 SELECT id, uuid, name, hidden, named_at, name_by, hidden_at, hidden_by FROM people WHERE uuid = ?;
 -- info
-INSERT INTO people (uuid, name, name_key, hidden, named_at, created_at) VALUES (?, ?, ?, 0, ?, ?);
+INSERT INTO people (uuid, name, name_key, hidden, named_at, created_at) VALUES (?, NULL, NULL, 0, NULL, ?);
 -- r
 SELECT id FROM people WHERE name_key = ? AND id <> ?;
 -- setPersonName
-UPDATE people SET name = ?, name_key = ?, named_at = ?, name_by = ? WHERE id = ?;
+UPDATE people SET name = ?, name_key = ?, named_at = COALESCE(named_at, 0), name_by = NULL WHERE id = ?;
 -- setPersonHidden
-UPDATE people SET hidden = ?, hidden_at = ?, hidden_by = ? WHERE id = ?;
+UPDATE people SET hidden = ?, hidden_by = NULL WHERE id = ?;
+-- writeTeamPersonFields
+UPDATE people SET name = ?, name_key = ?, named_at = ?, name_by = ?, hidden = ?, hidden_at = ?, hidden_by = ? WHERE id = ?;
 -- personGone
 DELETE FROM people WHERE id = ?;
 -- membersOf
@@ -1729,7 +1741,9 @@ SELECT c.id, c.source_url, c.file_name
 WHERE r.profile_id = $1 AND c.source_url IS NOT NULL AND c.id > $2 AND ($3::bigint[] IS NULL OR c.id = ANY ($3))
 ORDER BY c.id LIMIT $4;
 
--- ===== src-main/core/team/server/team-collection-store.ts (9)
+-- ===== src-main/core/team/server/team-collection-store.ts (7)
+-- SELECT_MEMBERS
+SELECT collection_id, region, clip_id, video_id, status, uploaded_by, added_at, added_by, removed_at, removed_by FROM team.collection_videos;
 -- claimed
 INSERT INTO team.collection_videos AS t (collection_id, region, clip_id, status, uploaded_by, upload_expires_at, added_at, added_by)
 VALUES ($1, $2, $3, 'uploading', $4, now() + make_interval(secs => $5), $6, $4)
@@ -1753,20 +1767,16 @@ WHERE collection_id = $1 AND region = $2 AND clip_id = $3 AND status = 'uploadin
 INSERT INTO team.collection_videos (collection_id, region, clip_id, video_id, status, uploaded_by, added_at, added_by, removed_at, removed_by)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 ON CONFLICT (collection_id, region, clip_id) DO NOTHING;
--- held
-SELECT collection_id, region, clip_id, video_id, status, uploaded_by, added_at, added_by, removed_at, removed_by FROM team.collection_videos WHERE collection_id = $1 AND region = $2 AND clip_id = $3 FOR UPDATE;
 -- publishCollectionMember
-UPDATE team.collection_videos SET added_at = $4, added_by = $5, removed_at = $6, removed_by = $7,
-      video_id = CASE WHEN $8 THEN $9 ELSE video_id END,
-      status = CASE WHEN $8 THEN $10 ELSE status END,
-      uploaded_by = CASE WHEN $8 THEN $11::uuid ELSE uploaded_by END,
-      upload_expires_at = CASE WHEN $8 THEN NULL ELSE upload_expires_at END,
-      status_at = CASE WHEN $8 THEN now() ELSE status_at END
+UPDATE team.collection_videos SET
+      added_at = CASE WHEN $4 THEN $5 ELSE added_at END, added_by = CASE WHEN $4 THEN $6::uuid ELSE added_by END,
+      removed_at = CASE WHEN $4 THEN $7 ELSE removed_at END, removed_by = CASE WHEN $4 THEN $8::uuid ELSE removed_by END,
+      video_id = CASE WHEN $9 THEN $10 ELSE video_id END,
+      status = CASE WHEN $9 THEN $11 ELSE status END,
+      uploaded_by = CASE WHEN $9 THEN $12::uuid ELSE uploaded_by END,
+      upload_expires_at = CASE WHEN $9 THEN NULL ELSE upload_expires_at END,
+      status_at = CASE WHEN $9 THEN now() ELSE status_at END
 WHERE collection_id = $1 AND region = $2 AND clip_id = $3;
--- r
-SELECT collection_id, region, clip_id, video_id, status, uploaded_by, added_at, added_by, removed_at, removed_by FROM team.collection_videos WHERE id = ANY($1::bigint[]);
--- r
-SELECT collection_id, region, clip_id, video_id, status, uploaded_by, added_at, added_by, removed_at, removed_by FROM team.collection_videos WHERE clip_id = ANY($1::bigint[]);
 
 -- ===== src-main/core/team/server/team-job-store.ts (10)
 -- added
@@ -1888,29 +1898,19 @@ SELECT clip_id, rating, rating_at, rating_by FROM team.clip_marks WHERE clip_id 
 -- upsertTeamPerson
 INSERT INTO team.people AS p (uuid, name, name_at, name_by, hidden, hidden_at, hidden_by, merged_into, merged_at, merged_by, forgotten_at, forgotten_by)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-ON CONFLICT (uuid) DO UPDATE SET
-  name        = CASE WHEN (excluded.name_at, excluded.name_by) > (p.name_at, p.name_by) THEN excluded.name ELSE p.name END,
-  name_by     = CASE WHEN (excluded.name_at, excluded.name_by) > (p.name_at, p.name_by) THEN excluded.name_by ELSE p.name_by END,
-  name_at     = CASE WHEN (excluded.name_at, excluded.name_by) > (p.name_at, p.name_by) THEN excluded.name_at ELSE p.name_at END,
-  hidden      = CASE WHEN (excluded.hidden_at, excluded.hidden_by) > (p.hidden_at, p.hidden_by) THEN excluded.hidden ELSE p.hidden END,
-  hidden_by   = CASE WHEN (excluded.hidden_at, excluded.hidden_by) > (p.hidden_at, p.hidden_by) THEN excluded.hidden_by ELSE p.hidden_by END,
-  hidden_at   = CASE WHEN (excluded.hidden_at, excluded.hidden_by) > (p.hidden_at, p.hidden_by) THEN excluded.hidden_at ELSE p.hidden_at END,
-  merged_into = CASE WHEN excluded.merged_at IS NOT NULL AND (p.merged_at IS NULL OR (excluded.merged_at, excluded.merged_by) > (p.merged_at, p.merged_by)) THEN excluded.merged_into ELSE p.merged_into END,
-  merged_by   = CASE WHEN excluded.merged_at IS NOT NULL AND (p.merged_at IS NULL OR (excluded.merged_at, excluded.merged_by) > (p.merged_at, p.merged_by)) THEN excluded.merged_by ELSE p.merged_by END,
-  merged_at   = CASE WHEN excluded.merged_at IS NOT NULL AND (p.merged_at IS NULL OR (excluded.merged_at, excluded.merged_by) > (p.merged_at, p.merged_by)) THEN excluded.merged_at ELSE p.merged_at END,
-  forgotten_by = COALESCE(excluded.forgotten_by, p.forgotten_by),
-  forgotten_at = COALESCE(excluded.forgotten_at, p.forgotten_at)
-WHERE p.forgotten_at IS NULL AND (
-      (excluded.name_at, excluded.name_by) > (p.name_at, p.name_by)
-   OR (excluded.hidden_at, excluded.hidden_by) > (p.hidden_at, p.hidden_by)
-   OR (excluded.merged_at IS NOT NULL AND (p.merged_at IS NULL OR (excluded.merged_at, excluded.merged_by) > (p.merged_at, p.merged_by)))
-   OR excluded.forgotten_at IS NOT NULL);
+ON CONFLICT (uuid) DO UPDATE SET name = excluded.name, name_at = excluded.name_at, name_by = excluded.name_by,
+  hidden = excluded.hidden, hidden_at = excluded.hidden_at, hidden_by = excluded.hidden_by,
+  merged_into = excluded.merged_into, merged_at = excluded.merged_at, merged_by = excluded.merged_by,
+  forgotten_at = excluded.forgotten_at, forgotten_by = excluded.forgotten_by
+WHERE p.forgotten_at IS NULL
+  AND (excluded.name, excluded.hidden, excluded.merged_into IS NULL OR p.merged_into IS NOT NULL, excluded.forgotten_at IS NULL)
+      IS DISTINCT FROM (p.name, p.hidden, true, true);
 -- upsertTeamFact
 INSERT INTO team.people_facts AS f (person_uuid, clip_id, kind, time_ms, frame, x, y, w, h, at, seat)
 SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11
  WHERE NOT EXISTS (SELECT 1 FROM team.people p WHERE p.uuid = $1 AND p.forgotten_at IS NOT NULL)
 ON CONFLICT (person_uuid, clip_id, time_ms, x, y, w, h) DO UPDATE SET kind = excluded.kind, frame = excluded.frame, at = excluded.at, seat = excluded.seat
-WHERE (excluded.at, excluded.seat) > (f.at, f.seat);
+WHERE (excluded.kind, excluded.frame) IS DISTINCT FROM (f.kind, f.frame);
 -- PEOPLE
 SELECT uuid, name, name_at, name_by, hidden, hidden_at, hidden_by, merged_into, merged_at, merged_by, forgotten_at, forgotten_by FROM team.people;
 -- FACTS

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { RangeState, Stamp } from '../../src-main/core/marks/marks-merge';
+import type { RangeState } from '../../src-main/core/marks/marks-merge';
+import type { Stamp } from '../../src-main/core/util/take-field';
 import { joinSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import { readTeamMarks, upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange } from '../../src-main/core/team/server/team-marks-store';

@@ -7,6 +7,7 @@ import { createPeopleService, type PeopleService } from '../../src-main/core/peo
 import { allMembers, allPeople } from '../../src-main/core/people/people-store';
 import { TeamPeopleSync } from '../../src-main/core/team/syncs/people-sync';
 import { EventBus } from '../../src-main/core/rpc/event-bus';
+import { silentLogger } from '../../src-main/core/util/logger';
 import { readTeamMigrations } from '../../src-main/core/team/server/migrate-team';
 import { joinSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
@@ -36,6 +37,8 @@ interface Seat {
   link: TeamSeat;
   svc: PeopleService;
   sync: TeamPeopleSync;
+  /** The edits this seat was told lost (the sync's `team.people.lost`). */
+  lost: unknown[];
   /** faces[clip][person]: the face ids of that person in that clip, in place order. */
   faces: number[][][];
 }
@@ -77,6 +80,11 @@ describeWithPostgres('people named on one seat, shared with another on PostgreSQ
     });
     const svc = createPeopleService({ db, model: () => MODEL });
     for (const clipId of (db.prepare('SELECT id FROM clips ORDER BY id').all() as { id: number }[]).map((r) => r.id)) svc.clipAnalysed(clipId);
+    return { ...(await online(seatId, name, db, svc)), db, svc, faces };
+  }
+
+  /** A seat's link to the team and its people sync, over its catalog (again after it was offline). */
+  async function online(seatId: string, name: string, db: CatalogDb, svc: PeopleService): Promise<Pick<Seat, 'link' | 'sync' | 'lost'>> {
     const link = new TeamSeat({
       settings: (await cluster.seatLogin(seatId)).settings(`Edit ${name}`),
       password: (await cluster.seatLogin(seatId)).password,
@@ -84,10 +92,12 @@ describeWithPostgres('people named on one seat, shared with another on PostgreSQ
       db,
       appSchemaVersion: readTeamMigrations().at(-1)!.version,
     });
-    const sync = new TeamPeopleSync({ db: () => db, link, scheduler: link.scheduler, service: () => svc, events: new EventBus(), debounceMs: 10, everyMs: 60_000 });
+    const lost: unknown[] = [];
+    const logger = { ...silentLogger, info: (msg: string, data?: Record<string, unknown>) => void (msg === 'team.people.lost' && lost.push(...(data?.lost as unknown[]))) };
+    const sync = new TeamPeopleSync({ db: () => db, link, scheduler: link.scheduler, service: () => svc, events: new EventBus(), debounceMs: 10, everyMs: 60_000, logger });
     sync.start();
     link.start();
-    return { db, link, svc, sync, faces };
+    return { link, sync, lost };
   }
 
   const personOf = (s: Seat, faceId: number) => allMembers(s.db).find((m) => m.face_id === faceId)?.person_id ?? null;
@@ -214,6 +224,50 @@ describeWithPostgres('people named on one seat, shared with another on PostgreSQ
     await b.sync.sync();
     expect(personAt(b, 3)?.name).toBe('Lee');
     expect(waiting()).toEqual([]);
+  });
+
+  // Before server stamps the later editor's clock won; now an edit lands only over the version the server still holds.
+  it('B offline renames a person A renamed meanwhile, and hides one nobody changed: A\'s name stands on both, B\'s hide lands on both, B is told once', async () => {
+    const lee = personAt(a, 3)!;
+    expect(personAt(b, 3)!.uuid).toBe(lee.uuid);
+    // B's link goes down; A renames, and the server has it
+    await b.sync.stop();
+    await b.link.stop();
+    a.svc.name(lee.id, 'Lee Chen');
+    await a.sync.sync();
+    // B, offline and later than A by any clock, renames over the version it last saw, and hides Zoe
+    await sleep(5);
+    b.svc.name(personAt(b, 3)!.id, 'Lee Park');
+    b.svc.hide(personAt(b, 2)!.id, true);
+    expect(personAt(b, 3)!.name).toBe('Lee Park');
+    // B comes back
+    Object.assign(b, await online(SEAT_B, 'b', b.db, b.svc));
+    await b.sync.sync();
+    await until('on B', () => personAt(b, 3)?.name === 'Lee Chen' && personAt(b, 2)?.hidden === 1);
+    await until('on A', () => personAt(a, 2)?.hidden === 1);
+    expect(personAt(a, 3)!.name).toBe('Lee Chen');
+    expect(b.lost).toEqual([{ uuid: lee.uuid, field: 'name' }]);
+    expect(unsentPeopleCount(b.db)).toBe(0);
+    const row = async (uuid: string) => (await admin<Record<string, unknown>>('SELECT name, name_by, hidden, hidden_by FROM team.people WHERE uuid = $1', [uuid]))[0];
+    expect(await row(lee.uuid)).toMatchObject({ name: 'Lee Chen', name_by: SEAT_A, hidden: false });
+    expect(await row(personAt(a, 2)!.uuid)).toMatchObject({ hidden: true, hidden_by: SEAT_B });
+  });
+
+  // A fact has no base: stamped when it reaches the server, the latest there holds on every seat.
+  it('A and B say opposite things about one face of Zoe: the later to reach the server holds on both seats', async () => {
+    const [zoeA, zoeB] = [personAt(a, 2)!, personAt(b, 2)!];
+    expect(zoeB.uuid).toBe(zoeA.uuid);
+    // Zoe's first face in clip 1 (sample 0, box at x 0.65) on each seat
+    const factHere = (s: Seat) => s.db.prepare("SELECT kind, by_seat FROM people_facts WHERE person_uuid = ? AND time_s = 0 AND abs(x - 0.65) < 0.002 AND kind <> 'forget'").all(zoeA.uuid);
+    a.svc.confirm(a.faces[1]![2]![0]!, zoeA.id, false);
+    await a.sync.sync();
+    await until("A's refusal on B", () => JSON.stringify(factHere(b)) === JSON.stringify([{ kind: 'is_not', by_seat: SEAT_A }]));
+    b.svc.confirm(b.faces[1]![2]![0]!, zoeB.id, true);
+    await b.sync.sync();
+    await until("B's later confirmation on A", () => JSON.stringify(factHere(a)) === JSON.stringify([{ kind: 'is', by_seat: SEAT_B }]));
+    expect(factHere(b)).toEqual([{ kind: 'is', by_seat: null }]);
+    const onServer = await admin<{ kind: string; seat: string }>('SELECT kind, seat FROM team.people_facts WHERE person_uuid = $1 AND time_ms = 0 AND x = 6500', [zoeA.uuid]);
+    expect(onServer).toEqual([{ kind: 'is', seat: SEAT_B }]);
   });
 
   it('forgotten on A: forgotten on B too (no person, no naming fact, no embedding of those faces), and on the server', async () => {

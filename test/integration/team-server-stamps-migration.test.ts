@@ -5,7 +5,8 @@ import { migrateTeamSchema, readTeamMigrations } from '../../src-main/core/team/
 import { joinSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import { readTeamMarksOfClips, upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange } from '../../src-main/core/team/server/team-marks-store';
-import type { RangeState, Stamp } from '../../src-main/core/marks/marks-merge';
+import type { RangeState } from '../../src-main/core/marks/marks-merge';
+import type { Stamp } from '../../src-main/core/util/take-field';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 
 /**

@@ -1,22 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import {
-  compareStamps,
   keywordField,
   keywordNorm,
   mergeClipMark,
   mergeKeyword,
   mergeRange,
-  takeField,
-  type Held,
   type HeldRange,
   type KeywordState,
   type RangeState,
-  type Stamp,
 } from '../../src-main/core/marks/marks-merge';
+import type { Held, Stamp } from '../../src-main/core/util/take-field';
 
 /**
  * The seat's rule for shared marks, case by case: held state + the server's version -> held state
- * (stamps are the server's, team migration 0014; a pending field is a local edit over its stamp).
+ * (stamps are the server's, team migration 0014; a pending field is a local edit over its stamp; the
+ * one-field rule itself: take-field.test.ts).
  */
 const A = '00000000-0000-4000-8000-00000000000a';
 const B = '00000000-0000-4000-8000-00000000000b';
@@ -47,41 +45,6 @@ const held = (r: RangeState, pending: Partial<Record<'span' | 'name' | 'note' | 
   rating: { ...r.rating, pending: false },
   created: r.created,
   deleted: r.deleted ? { stamp: r.deleted, pending: false } : null,
-});
-
-describe('marks merge on a seat: one field', () => {
-  it('a field not held is taken as the server has it', () => {
-    expect(takeField(null, { value: 'x', stamp: at(10) })).toEqual({ field: field('x', 10), lost: false });
-  });
-
-  it('no local edit: a newer server version replaces, an older one (a crossed read) does not', () => {
-    expect(takeField(field('a', 10), { value: 'b', stamp: at(20, B) })).toEqual({ field: field('b', 20, B), lost: false });
-    expect(takeField(field('b', 20, B), { value: 'a', stamp: at(10) })).toEqual({ field: field('b', 20, B), lost: false });
-  });
-
-  it('a pending edit over the version the server still holds stays (it will be sent)', () => {
-    const mine = field('mine', 10, A, true);
-    expect(takeField(mine, { value: 'a', stamp: at(10) })).toEqual({ field: mine, lost: false });
-  });
-
-  it('a push answered with the very version the edit was made over, holding the edit\'s value: nothing is left pending', () => {
-    expect(takeField(field('a', 10, A, true), { value: 'a', stamp: at(10) }, { value: 'a' })).toEqual({ field: field('a', 10), lost: false });
-  });
-
-  it('a pending edit over an older version than the server now holds gives way, and says it lost', () => {
-    expect(takeField(field('mine', 10, A, true), { value: 'theirs', stamp: at(20, B) })).toEqual({ field: field('theirs', 20, B), lost: true });
-  });
-
-  it('the server took the pending edit (or holds the same value): taken with its stamp, nothing lost', () => {
-    expect(takeField(field('mine', 10, A, true), { value: 'mine', stamp: at(20, A) })).toEqual({ field: field('mine', 20, A), lost: false });
-  });
-
-  it('edited again while the push was in flight: the sent value landed, so the newer edit stays pending over the new stamp', () => {
-    const again = field('second', 10, A, true);
-    expect(takeField(again, { value: 'first', stamp: at(20, A) }, { value: 'first' })).toEqual({ field: field('second', 20, A, true), lost: false });
-    // and when the sent value did not land, the edit lost
-    expect(takeField(again, { value: 'theirs', stamp: at(20, B) }, { value: 'first' })).toEqual({ field: field('theirs', 20, B), lost: true });
-  });
 });
 
 describe('marks merge on a seat: ranges', () => {
@@ -158,16 +121,10 @@ describe('marks merge on a seat: keywords', () => {
   });
 });
 
-describe('marks merge on a seat: clip ratings, and the stamps people and collections still order by', () => {
+describe('marks merge on a seat: clip ratings', () => {
   it("a clip's rating: a cleared rating is a value too", () => {
     const fav = { clipId: 7, rating: field<'favorite' | null>('favorite', 10) };
     expect(mergeClipMark(fav, { clipId: 7, rating: { value: null, stamp: at(20, B) } })).toEqual({ mark: { clipId: 7, rating: field(null, 20, B) }, lost: false });
     expect(mergeClipMark({ clipId: 7, rating: field<'favorite' | null>('favorite', 10, A, true) }, { clipId: 7, rating: { value: null, stamp: at(20, B) } }).lost).toBe(true);
-  });
-
-  it('stamps order by time, then by seat id', () => {
-    expect(compareStamps(at(1, B), at(2, A))).toBeLessThan(0);
-    expect(compareStamps(at(2, A), at(2, B))).toBeLessThan(0);
-    expect(compareStamps(at(2, B), at(2, B))).toBe(0);
   });
 });

@@ -1,9 +1,9 @@
 import type { CollectionVideoState, TeamVideoState } from '../../../src-shared/contract/collections';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { memberPresent, mergeMember, type MemberVersion } from './collection-member-merge';
+import { memberPresent, mergeVideo, takePresence, type MemberVersion } from './collection-member-merge';
 import { createCollectionListStore } from './collection-list-store';
 import { createCollectionOutboxStore } from './collection-outbox-store';
-import { OPEN_STATES, toRow, versionOf, type AppliedMember, type RawRow, type VideoKey, type VideoRow } from './collection-video-row';
+import { heldPresence, OPEN_STATES, toRow, versionOf, type AppliedMember, type RawRow, type VideoKey, type VideoRow } from './collection-video-row';
 
 export type RowPatch = Partial<Pick<VideoRow, 'status' | 'progress' | 'errorKind' | 'errorMessage' | 'source' | 'proxyPath' | 'videoId'>>;
 
@@ -43,12 +43,12 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
     reset: db.prepare(`
       UPDATE collection_videos SET status = @status, video_id = @videoId, progress = NULL, error_kind = NULL, error_message = NULL, updated_at = @t
       WHERE collection_id = @collectionId AND region = @region AND clip_id = @clipId`),
-    // A removed clip added again: this catalog's add, now.
+    // A removed clip added again: this catalog's add, now, pending over the presence held (its base).
     revive: db.prepare(`
-      UPDATE collection_videos SET removed_at = NULL, removed_by = NULL, added_by = NULL, attached_at = @t, updated_at = @t
+      UPDATE collection_videos SET removed_at = NULL, removed_by = NULL, added_by = NULL, attached_at = @t, presence_by = NULL, updated_at = @t
       WHERE collection_id = @collectionId AND region = @region AND clip_id = @clipId`),
     remove: db.prepare(`
-      UPDATE collection_videos SET removed_at = @t, removed_by = NULL, progress = NULL, updated_at = @t
+      UPDATE collection_videos SET removed_at = @t, removed_by = NULL, presence_by = NULL, progress = NULL, updated_at = @t
       WHERE collection_id = @collectionId AND region = @region AND clip_id = @clipId AND removed_at IS NULL`),
     startUpload: db.prepare(`
       UPDATE collection_videos SET status = 'uploading', uploads = uploads + 1, progress = 0, error_kind = NULL, error_message = NULL, updated_at = ?
@@ -57,11 +57,12 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
       UPDATE collection_videos SET video_id = @videoId, status = @status, source = NULL, progress = NULL, error_kind = @errorKind, error_message = @errorMessage, updated_at = @t
       WHERE collection_id = @collectionId AND region = @region AND clip_id = @clipId`),
     mergeTeam: db.prepare(`
-      UPDATE collection_videos SET attached_at = @addedAt, added_by = @addedBy, removed_at = @removedAt, removed_by = @removedBy, updated_at = @t
+      UPDATE collection_videos SET attached_at = @addedAt, added_by = @addedBy, removed_at = @removedAt, removed_by = @removedBy,
+        presence_at = @presenceAt, presence_by = @presenceBy, updated_at = @t
       WHERE collection_id = @collectionId AND region = @region AND clip_id = @clipId`),
     insertTeam: db.prepare(`
-      INSERT INTO collection_videos (collection_id, region, clip_id, video_id, status, uploads, attached_at, added_by, updated_at)
-      VALUES (@collectionId, @region, @clipId, NULL, 'queued', 0, @addedAt, @addedBy, @t)`),
+      INSERT INTO collection_videos (collection_id, region, clip_id, video_id, status, uploads, attached_at, added_by, presence_at, presence_by, updated_at)
+      VALUES (@collectionId, @region, @clipId, NULL, 'queued', 0, @addedAt, @addedBy, @addedAt, @presenceBy, @t)`),
     // Processed videos uploaded from this catalog, counted per collection: what a search can ask.
     searchable: db
       .prepare(
@@ -212,44 +213,52 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
     },
 
     /**
-     * Another seat's version of a member, merged into this catalog's row by the team's rule
-     * (collection-member-merge.ts). A member of a clip not in the collection here is added; a
-     * removal later than this catalog's add removes it; the team's video is taken unless this seat is
-     * uploading its own at this moment.
+     * The server's version of a member, merged into this catalog's row by the team's rule
+     * (collection-member-merge.ts; `sent`: what this seat's push sent of it, when this is its answer). A
+     * member of a clip not in the collection here is added; a removal taken over the presence held
+     * removes it; a pending add or removal over an older version gives way (`lost`); the team's video
+     * is taken unless this seat is uploading its own at this moment.
      */
-    applyTeamMember(seatId: string, key: VideoKey, incoming: MemberVersion): AppliedMember {
-      const result: AppliedMember = { key, changed: false, schedule: false, cancel: false };
+    applyTeamMember(seatId: string, key: VideoKey, incoming: MemberVersion, sent?: MemberVersion): AppliedMember & { lost: boolean } {
+      const result = { key, changed: false, schedule: false, cancel: false, lost: false };
       const t = now();
       const mine = (by: string) => (by === seatId ? null : by);
       db.transaction(() => {
         let raw = q.anyRow.get(key.collectionId, key.region, key.clipId) as RawRow | undefined;
         if (!raw) {
           if (!memberPresent(incoming)) return;
-          q.insertTeam.run({ ...key, addedAt: incoming.added.at, addedBy: mine(incoming.added.by), t });
+          q.insertTeam.run({ ...key, addedAt: incoming.added.at, addedBy: mine(incoming.added.by), presenceBy: incoming.added.by, t });
           raw = q.anyRow.get(key.collectionId, key.region, key.clipId) as RawRow;
           result.changed = result.schedule = true;
+        } else {
+          const held = heldPresence(raw, seatId);
+          const taken = takePresence(held, incoming, sent);
+          result.lost = taken.lost;
+          const p = taken.field;
+          if (JSON.stringify(p) !== JSON.stringify(held)) {
+            const added = p.value && !held.value;
+            const removed = !p.value && held.value;
+            q.mergeTeam.run({
+              ...key,
+              addedAt: added ? incoming.added.at : raw.attached_at,
+              addedBy: added ? mine(incoming.added.by) : raw.added_by,
+              removedAt: p.value ? null : removed ? incoming.removed!.at : raw.removed_at,
+              removedBy: p.value ? null : removed ? mine(incoming.removed!.by) : raw.removed_by,
+              presenceAt: p.stamp.at,
+              presenceBy: p.pending ? null : p.stamp.by,
+              t,
+            });
+            result.changed = true;
+            if (removed) result.cancel = OPEN_STATES.includes(raw.status as CollectionVideoState);
+            if (added) result.schedule = true;
+          }
         }
-        const held = versionOf(raw, seatId);
-        const merged = mergeMember(held, incoming);
-        const present = memberPresent(merged);
-        const wasPresent = raw.removed_at === null;
-        if (merged.added.at !== held.added.at || merged.added.by !== held.added.by || present !== wasPresent) {
-          q.mergeTeam.run({
-            ...key,
-            addedAt: merged.added.at,
-            addedBy: mine(merged.added.by),
-            removedAt: present ? null : merged.removed!.at,
-            removedBy: present ? null : mine(merged.removed!.by),
-            t,
-          });
-          result.changed = true;
-          if (wasPresent && !present) result.cancel = OPEN_STATES.includes(raw.status as CollectionVideoState);
-          if (!wasPresent && present) result.schedule = true;
-        }
-        const video = merged.video;
+        const present = (q.anyRow.get(key.collectionId, key.region, key.clipId) as RawRow).removed_at === null;
+        const heldVideo = versionOf(raw, seatId).video;
+        const video = mergeVideo(heldVideo, incoming.video);
         // This seat's own upload in flight records its own answer; the team keeps the first video.
         if (video && raw.status !== 'uploading') {
-          const adopt = held.video === null || held.video.id !== video.id || held.video.state !== video.state;
+          const adopt = heldVideo === null || heldVideo.id !== video.id || heldVideo.state !== video.state;
           if (adopt) {
             store.adoptVideo(key, video.id, video.state);
             result.changed = true;

@@ -1,6 +1,7 @@
 import { ERROR_KINDS, type ErrorKind } from '../../../src-shared/errors';
 import { COLLECTION_VIDEO_STATES, VIDEO_STATES, type CollectionVideo, type CollectionVideoState, type TeamVideoState } from '../../../src-shared/contract/collections';
-import type { MemberVersion } from './collection-member-merge';
+import { presenceToSend, type MemberVersion } from './collection-member-merge';
+import type { Held } from '../util/take-field';
 
 /** One row of collection_videos: a clip in a collection of a region. */
 export interface VideoKey {
@@ -52,6 +53,8 @@ export interface RawRow {
   added_by: string | null;
   removed_at: number | null;
   removed_by: string | null;
+  presence_at: number;
+  presence_by: string | null;
 }
 
 export function toRow(r: RawRow): VideoRow {
@@ -116,14 +119,12 @@ function videoOf(r: RawRow, seatId: string): MemberVersion['video'] {
   return { id: r.video_id, state, by: seatId };
 }
 
-/**
- * The row as a version of the team's member. NULL seats are this catalog's own changes. A present row
- * keeps no removal: its add is later than any removal it survived, so an older one arriving changes nothing.
- */
+/** The row's presence as the seat holds it: the server's stamp last seen, pending while this catalog's add or removal waits (catalog migration 0058). */
+export function heldPresence(r: RawRow, seatId: string): Held<boolean> {
+  return { value: r.removed_at === null, stamp: { at: r.presence_at, by: r.presence_by ?? seatId }, pending: r.presence_by === null };
+}
+
+/** The row as a version of the team's member, as this seat sends it: its presence over its base, and its video. */
 export function versionOf(r: RawRow, seatId: string): MemberVersion {
-  return {
-    added: { at: r.attached_at ?? r.updated_at, by: r.added_by ?? seatId },
-    removed: r.removed_at === null ? null : { at: r.removed_at, by: r.removed_by ?? seatId },
-    video: videoOf(r, seatId),
-  };
+  return { ...presenceToSend(heldPresence(r, seatId), seatId), video: videoOf(r, seatId) };
 }

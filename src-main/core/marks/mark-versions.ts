@@ -1,4 +1,5 @@
-import { keywordNorm, type ClipMarkState, type Held, type HeldClipMark, type HeldKeyword, type HeldRange, type KeywordState, type RangeState, type Stamp } from './marks-merge';
+import { keywordNorm, type ClipMarkState, type HeldClipMark, type HeldKeyword, type HeldRange, type KeywordState, type RangeState } from './marks-merge';
+import type { Held, Stamp } from '../util/take-field';
 import type { LocalClipMarkRow } from './clip-mark-store';
 import type { LocalKeywordRow } from './keyword-store';
 import type { LocalRangeRow } from './range-store';

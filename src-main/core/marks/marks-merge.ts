@@ -1,46 +1,13 @@
+import { takeField, type Held, type Stamp, type Versioned } from '../util/take-field';
 import type { Rating } from '../../../src-shared/contract/marks';
 
 /**
  * The conflict rule of marks shared by the seats of a team (docs/notes-team-library.md section 5),
- * on the seat's side, as pure functions: held state + a version from the server -> held state.
- * Every stamp is the server's (team migration 0014): the server takes a seat's change of a field only
- * when the seat's base (the server's stamp of the version it last saw) is not older than the field's stamp,
- * and stamps it by its own clock. So a seat holds, per field, the last server version it saw and
- * whether a local edit of it waits to be sent (`pending`, the edit's base being the held stamp):
- * - a version from the server replaces the field, unless an edit of it is pending over that very
- *   version (the server has not taken the edit yet: it will be sent) or the version is older than the
- *   one held (a read that crossed a newer one);
- * - a pending edit replaced by a newer server version of another value lost its conflict: the edit is
- *   dropped and reported (`lost`), once;
+ * on the seat's side, as pure functions: held state + a version from the server -> held state, field
+ * by field by the team's one rule (util/take-field.ts), and:
  * - a range's delete is a tombstone: once held it stays (the server's first delete keeps its stamp);
  * - a keyword is one field, present or not, stamped by the later of its add and removal.
  */
-
-/** When and by which seat a change was made: ms since the epoch, seat uuid (lower case). */
-export interface Stamp {
-  at: number;
-  by: string;
-}
-
-/**
- * Orders changes by time, then by seat id: people and collection members still merge by the later
- * (time, seat) of the editor's clock (team migrations 0005, 0010; not moved to server stamps yet).
- */
-export function compareStamps(a: Stamp, b: Stamp): number {
-  if (a.at !== b.at) return a.at < b.at ? -1 : 1;
-  return a.by < b.by ? -1 : a.by > b.by ? 1 : 0;
-}
-
-/** A field as the server holds it, or as a seat sends it (then `stamp.at` is the seat's base). */
-export interface Versioned<T> {
-  value: T;
-  stamp: Stamp;
-}
-
-/** A field as a seat holds it: the server's stamp it last saw, and whether `value` is a local edit waiting to be sent. */
-export interface Held<T> extends Versioned<T> {
-  pending: boolean;
-}
 
 /** In and out (exclusive) frames, of the rate the range was marked at: they change together. */
 export interface RangeSpan {
@@ -111,25 +78,6 @@ export interface HeldClipMark {
  */
 export function keywordNorm(keyword: string): string {
   return keyword.replace(/[A-Z]/g, (c) => c.toLowerCase());
-}
-
-const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
-
-/**
- * The rule for one field. `sent`: the value this seat sent in the push the version answers (an edit
- * made again since is kept, over the new stamp, when the sent one landed). `lost`: a pending edit gave
- * way to another value the server took after the edit's base.
- */
-export function takeField<T>(held: Held<T> | null, incoming: Versioned<T>, sent?: { value: T }, same: (a: T, b: T) => boolean = sameJson): { field: Held<T>; lost: boolean } {
-  const taken = { field: { ...incoming, pending: false }, lost: false };
-  if (!held) return taken;
-  if (incoming.stamp.at < held.stamp.at) return { field: held, lost: false };
-  if (!held.pending) return incoming.stamp.at === held.stamp.at && same(incoming.value, held.value) ? { field: held, lost: false } : taken;
-  // the version the edit was made over: the edit waits to be sent, unless this answers its push and the
-  // server holds the same value already (an edit back to what the server had: nothing is left to send)
-  if (incoming.stamp.at === held.stamp.at) return sent && same(incoming.value, held.value) ? taken : { field: held, lost: false };
-  if (sent && same(incoming.value, sent.value) && !same(held.value, sent.value)) return { field: { ...held, stamp: incoming.stamp }, lost: false };
-  return { field: taken.field, lost: !same(incoming.value, held.value) };
 }
 
 /** A range held here after the server's version of it (`sent`: what this seat's push sent of it). Names the fields whose edit lost. */

@@ -65,10 +65,10 @@ export function addFact(db: CatalogDb, kind: FactKind, personUuid: string, place
   if (bySeat === null && kind !== 'forget') listForTeam(db, 'fact', Number(info.lastInsertRowid), at);
 }
 
-/** The time of the fact held about this person at this place, if any (a fact from another seat replaces only an older one). */
-export function heldFactAt(db: CatalogDb, personUuid: string, place: FacePlace): number | null {
-  const r = statement(db, `SELECT MAX(at) AS at FROM people_facts WHERE ${SAME_PLACE}`).get(personUuid, place.clipId, place.timeS, place.x, place.y) as { at: number | null };
-  return r.at;
+/** The fact held about this person at this place, if any (the latest, should two be there). */
+export function heldFactAt(db: CatalogDb, personUuid: string, place: FacePlace): FactRow | null {
+  const r = statement(db, `SELECT * FROM people_facts WHERE ${SAME_PLACE} ORDER BY id DESC LIMIT 1`).get(personUuid, place.clipId, place.timeS, place.x, place.y);
+  return r ? factRow.parse(r) : null;
 }
 
 export function factById(db: CatalogDb, id: number): FactRow | null {

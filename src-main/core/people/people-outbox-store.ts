@@ -32,6 +32,11 @@ export function outboxSent(db: CatalogDb, entries: readonly PeopleOutboxEntry[])
   })();
 }
 
+/** A change listed and not sent yet: the team has not heard of it. */
+export function isListed(db: CatalogDb, kind: PeopleOutboxKind, key: string | number): boolean {
+  return statement(db, 'SELECT 1 FROM people_outbox WHERE kind = ? AND key = ?').get(kind, String(key)) !== undefined;
+}
+
 export function unsentPeopleCount(db: CatalogDb): number {
   return (statement(db, 'SELECT COUNT(*) AS n FROM people_outbox').get() as { n: number }).n;
 }

@@ -8,6 +8,7 @@ import { dbscan, DEFAULT_THRESHOLDS, dot, keepGroupIds, linkGroups, matchFace, p
 import { addFact, clipsWithRefusals, factsOfClip, forgetPerson, repointFacts } from './people-facts-store';
 import * as people from './people-store';
 import { PrototypeCache } from './prototypes';
+import type { Held } from '../util/take-field';
 
 export interface PeopleServiceDeps {
   db: CatalogDb;
@@ -311,10 +312,10 @@ export function createPeopleService(d: PeopleServiceDeps) {
       changed();
     },
 
-    /** Another seat's name for a person, applied here (a person named so here is merged into them first, by the caller). */
-    nameFromTeam(personId: number, name: string, team: TeamStamp): void {
+    /** The team's name and hidden flag for a person, as the team's rule left them (a person named so here is merged into them first, by the caller). */
+    takeTeamFields(personId: number, fields: { name: Held<string | null>; hidden: Held<boolean> }): void {
       db.transaction(() => {
-        people.setPersonName(db, personId, name, team.at, team.by);
+        people.writeTeamPersonFields(db, personId, fields);
         // a named person's prototype is their confirmed faces only
         protos.stale(personId);
       })();

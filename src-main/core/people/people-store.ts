@@ -5,13 +5,15 @@ import type { CatalogDb } from '../catalog/open-catalog';
 import { statement } from '../catalog/statements';
 import { listForTeam, recordGone } from './people-outbox-store';
 import { nameKey } from './person-names';
+import type { Held } from '../util/take-field';
 
 /**
  * The one writer of `people` and `face_people` (catalog migration 0053): who the people are, and
  * which person each face belongs to now. `face_people` is derived (people-service.ts rebuilds it
  * from the editor's facts and the grouping); `people` keeps names and the hidden flag, each with
- * the time and seat of its last change (`*_by` NULL: this catalog's editor, whose changes are listed
- * for the team in the same transaction; another seat's, applied by team/syncs/people-sync.ts, are not).
+ * the server's stamp of the version this catalog last saw (`named_at`, `hidden_at`; 0 or NULL: none)
+ * and that version's seat, NULL while the editor's change of it waits for the team's answer (it is
+ * listed for the team in the same transaction; team/syncs/people-sync.ts applies the answers).
  */
 
 export type FaceHow = 'confirmed' | 'grouped' | 'matched';
@@ -62,11 +64,9 @@ export function personByUuid(db: CatalogDb, uuid: string): PersonRow | null {
   return r ? personRow.parse(r) : null;
 }
 
-/** A new person (a proposed group when unnamed); `uuid` when the person is known elsewhere already (a fact, a seat). */
-export function createPerson(db: CatalogDb, o: { uuid?: string; name?: string | null; now: number }): PersonRow {
-  const uuid = o.uuid ?? randomUUID();
-  const name = o.name ?? null;
-  const info = statement(db, 'INSERT INTO people (uuid, name, name_key, hidden, named_at, created_at) VALUES (?, ?, ?, 0, ?, ?)').run(uuid, name, name === null ? null : nameKey(name), name === null ? null : o.now, o.now);
+/** A new person, unnamed (a proposed group until named); `uuid` when the person is known elsewhere already (a fact, a seat). */
+export function createPerson(db: CatalogDb, o: { uuid?: string; now: number }): PersonRow {
+  const info = statement(db, 'INSERT INTO people (uuid, name, name_key, hidden, named_at, created_at) VALUES (?, NULL, NULL, 0, NULL, ?)').run(o.uuid ?? randomUUID(), o.now);
   return personById(db, Number(info.lastInsertRowid));
 }
 
@@ -76,16 +76,44 @@ export function otherWithName(db: CatalogDb, name: string, id: number): number |
   return r?.id ?? null;
 }
 
-/** Names a person; a name another person has is refused (the editor merges them instead). `by`: another seat's name. */
-export function setPersonName(db: CatalogDb, id: number, name: string, at: number, by: string | null = null): void {
+/**
+ * The editor names a person; a name another person has is refused (the editor merges them instead).
+ * The name is pending over the server's stamp held (its base: `named_at`, 0 for none) until the
+ * team's answer takes it (`name_by` NULL: pending), and listed for the team at `at`.
+ */
+export function setPersonName(db: CatalogDb, id: number, name: string, at: number): void {
   if (otherWithName(db, name, id) !== null) throw new AppError('invalid', `Someone is already called “${name}”: merge the two instead.`);
-  statement(db, 'UPDATE people SET name = ?, name_key = ?, named_at = ?, name_by = ? WHERE id = ?').run(name, nameKey(name), at, by, id);
-  if (by === null) listForTeam(db, 'person', personById(db, id).uuid, at);
+  statement(db, 'UPDATE people SET name = ?, name_key = ?, named_at = COALESCE(named_at, 0), name_by = NULL WHERE id = ?').run(name, nameKey(name), id);
+  listForTeam(db, 'person', personById(db, id).uuid, at);
 }
 
-export function setPersonHidden(db: CatalogDb, id: number, hidden: boolean, at: number, by: string | null = null): void {
-  statement(db, 'UPDATE people SET hidden = ?, hidden_at = ?, hidden_by = ? WHERE id = ?').run(hidden ? 1 : 0, at, by, id);
-  if (by === null) listForTeam(db, 'person', personById(db, id).uuid, at);
+/** The editor hides or shows a person: pending over the stamp held, as a name. */
+export function setPersonHidden(db: CatalogDb, id: number, hidden: boolean, at: number): void {
+  statement(db, 'UPDATE people SET hidden = ?, hidden_by = NULL WHERE id = ?').run(hidden ? 1 : 0, id);
+  listForTeam(db, 'person', personById(db, id).uuid, at);
+}
+
+/** A person's name and hidden flag as the seat holds them (util/take-field.ts): the server's stamp last seen, and whether an edit waits. */
+export function heldPersonFields(p: PersonRow, seatId: string): { name: Held<string | null>; hidden: Held<boolean> } {
+  return {
+    name: { value: p.name, stamp: { at: p.named_at ?? 0, by: p.name_by ?? seatId }, pending: p.name_by === null && p.named_at !== null },
+    hidden: { value: p.hidden === 1, stamp: { at: p.hidden_at, by: p.hidden_by ?? seatId }, pending: p.hidden_by === null && (p.hidden === 1 || p.hidden_at > 0) },
+  };
+}
+
+/** The team's version of a person's fields, as the rule left them (a pending edit kept stays pending): not listed again. A name taken is free here (the caller merged its holder). */
+export function writeTeamPersonFields(db: CatalogDb, id: number, f: { name: Held<string | null>; hidden: Held<boolean> }): void {
+  const by = (h: Held<unknown>) => (h.pending ? null : h.stamp.by);
+  statement(db, 'UPDATE people SET name = ?, name_key = ?, named_at = ?, name_by = ?, hidden = ?, hidden_at = ?, hidden_by = ? WHERE id = ?').run(
+    f.name.value,
+    f.name.value === null ? null : nameKey(f.name.value),
+    f.name.value === null && f.name.stamp.at === 0 ? null : f.name.stamp.at,
+    by(f.name),
+    f.hidden.value ? 1 : 0,
+    f.hidden.stamp.at,
+    by(f.hidden),
+    id,
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ClientBase } from 'pg';
 import { VIDEO_STATES, type TeamVideoState } from '../../../../src-shared/contract/collections';
-import { mergeMember, sameMember, type TeamMember, type TeamMemberKey } from '../../collections/collection-member-merge';
+import { memberPresent, mergeVideo, type TeamMember, type TeamMemberKey } from '../../collections/collection-member-merge';
 
 /**
  * The one owner of `team.collection_videos` (migration 0005): which team clip is in which of the
@@ -32,6 +32,8 @@ interface Row {
   removed_at: Date | null;
   removed_by: string | null;
 }
+
+const SELECT_MEMBERS = 'SELECT collection_id, region, clip_id, video_id, status, uploaded_by, added_at, added_by, removed_at, removed_by FROM team.collection_videos';
 
 function toMember(r: Row): TeamMember {
   return {
@@ -95,9 +97,10 @@ export async function releaseCollectionClaim(client: ClientBase, seat: string, k
 }
 
 /**
- * A seat's version of a member, merged into the team's by collection-member-merge.ts's rule. Run inside
- * the caller's transaction (the row is locked between the read and the write). A version that
- * changes nothing writes nothing (no feed row).
+ * A seat's version of a member handed over. Its presence (sent with its base) goes to the server's
+ * guard (team migration 0016), which takes a change over a base it still holds and stamps it; its
+ * video is merged here by collection-member-merge.ts's rule (inside the caller's transaction: the row
+ * is locked between the read and the write). A version that changes nothing writes nothing (no feed row).
  */
 export async function publishCollectionMember(client: ClientBase, m: TeamMember): Promise<void> {
   const v = m.version;
@@ -119,35 +122,35 @@ export async function publishCollectionMember(client: ClientBase, m: TeamMember)
     ],
   );
   if (inserted.rowCount === 1) return;
-  const held = await client.query<Row>(`SELECT collection_id, region, clip_id, video_id, status, uploaded_by, added_at, added_by, removed_at, removed_by FROM team.collection_videos WHERE collection_id = $1 AND region = $2 AND clip_id = $3 FOR UPDATE`, [
-    m.collectionId,
-    m.region,
-    m.teamClipId,
-  ]);
+  const held = await client.query<Row>(`${SELECT_MEMBERS} WHERE collection_id = $1 AND region = $2 AND clip_id = $3 FOR UPDATE`, [m.collectionId, m.region, m.teamClipId]);
   const state = toMember(held.rows[0]!).version;
-  const merged = mergeMember(state, v);
-  if (sameMember(state, merged)) return;
-  const videoChanged = merged.video !== null && (state.video === null || state.video.id !== merged.video.id || state.video.state !== merged.video.state);
+  const video = mergeVideo(state.video, v.video);
+  const videoChanged = video !== null && (state.video === null || state.video.id !== video.id || state.video.state !== video.state);
+  const presenceChanged = memberPresent(state) !== memberPresent(v);
+  if (!videoChanged && !presenceChanged) return;
   await client.query(
-    `UPDATE team.collection_videos SET added_at = $4, added_by = $5, removed_at = $6, removed_by = $7,
-            video_id = CASE WHEN $8 THEN $9 ELSE video_id END,
-            status = CASE WHEN $8 THEN $10 ELSE status END,
-            uploaded_by = CASE WHEN $8 THEN $11::uuid ELSE uploaded_by END,
-            upload_expires_at = CASE WHEN $8 THEN NULL ELSE upload_expires_at END,
-            status_at = CASE WHEN $8 THEN now() ELSE status_at END
+    `UPDATE team.collection_videos SET
+            added_at = CASE WHEN $4 THEN $5 ELSE added_at END, added_by = CASE WHEN $4 THEN $6::uuid ELSE added_by END,
+            removed_at = CASE WHEN $4 THEN $7 ELSE removed_at END, removed_by = CASE WHEN $4 THEN $8::uuid ELSE removed_by END,
+            video_id = CASE WHEN $9 THEN $10 ELSE video_id END,
+            status = CASE WHEN $9 THEN $11 ELSE status END,
+            uploaded_by = CASE WHEN $9 THEN $12::uuid ELSE uploaded_by END,
+            upload_expires_at = CASE WHEN $9 THEN NULL ELSE upload_expires_at END,
+            status_at = CASE WHEN $9 THEN now() ELSE status_at END
       WHERE collection_id = $1 AND region = $2 AND clip_id = $3`,
     [
       m.collectionId,
       m.region,
       m.teamClipId,
-      time(merged.added.at),
-      merged.added.by,
-      merged.removed ? time(merged.removed.at) : null,
-      merged.removed?.by ?? null,
+      presenceChanged,
+      time(v.added.at),
+      v.added.by,
+      v.removed ? time(v.removed.at) : null,
+      v.removed?.by ?? null,
       videoChanged,
-      merged.video?.id ?? null,
-      merged.video?.state ?? null,
-      merged.video?.by ?? null,
+      video?.id ?? null,
+      video?.state ?? null,
+      video?.by ?? null,
     ],
   );
 }
@@ -155,13 +158,23 @@ export async function publishCollectionMember(client: ClientBase, m: TeamMember)
 /** Members by feed row key (team.collection_videos.id). */
 export async function readCollectionMembers(client: ClientBase, ids: readonly number[]): Promise<TeamMember[]> {
   if (ids.length === 0) return [];
-  const r = await client.query<Row>(`SELECT collection_id, region, clip_id, video_id, status, uploaded_by, added_at, added_by, removed_at, removed_by FROM team.collection_videos WHERE id = ANY($1::bigint[])`, [ids]);
+  const r = await client.query<Row>(`${SELECT_MEMBERS} WHERE id = ANY($1::bigint[])`, [ids]);
   return r.rows.map(toMember);
 }
 
 /** Every member of these team clips (a clip this seat has just linked). */
 export async function readCollectionMembersOfClips(client: ClientBase, teamClipIds: readonly number[]): Promise<TeamMember[]> {
   if (teamClipIds.length === 0) return [];
-  const r = await client.query<Row>(`SELECT collection_id, region, clip_id, video_id, status, uploaded_by, added_at, added_by, removed_at, removed_by FROM team.collection_videos WHERE clip_id = ANY($1::bigint[])`, [teamClipIds]);
+  const r = await client.query<Row>(`${SELECT_MEMBERS} WHERE clip_id = ANY($1::bigint[])`, [teamClipIds]);
+  return r.rows.map(toMember);
+}
+
+/** These members as the server holds them now (the answer to a push: the stamps of what it took, its value of what it kept). */
+export async function readCollectionMembersByKey(client: ClientBase, keys: readonly TeamMemberKey[]): Promise<TeamMember[]> {
+  if (keys.length === 0) return [];
+  const r = await client.query<Row>(
+    `${SELECT_MEMBERS} WHERE (collection_id, region, clip_id) IN (SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[]))`,
+    [keys.map((k) => k.collectionId), keys.map((k) => k.region), keys.map((k) => k.teamClipId)],
+  );
   return r.rows.map(toMember);
 }

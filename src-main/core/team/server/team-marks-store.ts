@@ -1,7 +1,8 @@
 import type { ClientBase } from 'pg';
 import type { Rating } from '../../../../src-shared/contract/marks';
 import { clipToBytes, TEAM_BOUNDS } from '../rules/team-bounds';
-import type { ClipMarkState, KeywordState, RangeState, Stamp } from '../../marks/marks-merge';
+import type { ClipMarkState, KeywordState, RangeState } from '../../marks/marks-merge';
+import type { Stamp } from '../../util/take-field';
 
 /**
  * The one owner of `team.clip_marks`, `team.ranges` and `team.keywords` (migrations 0004, 0014). A

@@ -2,12 +2,12 @@ import type { ClientBase } from 'pg';
 import { z } from 'zod';
 
 /**
- * The one owner of `team.people` and `team.people_facts` (migration 0009): the editors' naming of
- * people, shared; never a face's embedding or crop. A seat sends whole versions of a person with a
- * time and a seat per field; the upsert keeps, field by field, the later (time, seat) (the rule marks
- * had before team migration 0014 stamped them by the server; people are not moved yet), the first forget stays, and a person once forgotten takes no more changes. A fact is keyed
- * by its person and rounded place, so a resend updates nothing and writes nothing to the feed; facts
- * about a forgotten person are not written. Clip ids here are the team's; times are ms since epoch.
+ * The one owner of `team.people` and `team.people_facts` (team migrations 0010, 0016): the editors'
+ * naming of people, shared; never a face's embedding or crop. Every stamp is the server's: a seat
+ * sends a person's name and hidden flag each with its base (the server's stamp of the version it last
+ * saw, 0 for none), and the server's guard decides; a fact is keyed by its person and rounded place,
+ * so a resend updates nothing and writes nothing to the feed; facts about a forgotten person are not
+ * written. Clip ids here are the team's; times are ms since epoch.
  */
 
 export interface TeamPerson {
@@ -39,27 +39,23 @@ export interface TeamFact {
 
 const time = (ms: number) => new Date(ms);
 
+/**
+ * Hands a seat's version of a person over: the server's guard (team migration 0016) takes a changed
+ * name or hidden flag only over the base it still holds and stamps it, keeps the first merge and the
+ * first forget, and stamps each by its own clock. A version whose values the server holds already
+ * writes nothing (and nothing to the feed); a forgotten person takes no more changes.
+ */
 export async function upsertTeamPerson(client: ClientBase, p: TeamPerson): Promise<void> {
   await client.query(
     `INSERT INTO team.people AS p (uuid, name, name_at, name_by, hidden, hidden_at, hidden_by, merged_into, merged_at, merged_by, forgotten_at, forgotten_by)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-     ON CONFLICT (uuid) DO UPDATE SET
-       name        = CASE WHEN (excluded.name_at, excluded.name_by) > (p.name_at, p.name_by) THEN excluded.name ELSE p.name END,
-       name_by     = CASE WHEN (excluded.name_at, excluded.name_by) > (p.name_at, p.name_by) THEN excluded.name_by ELSE p.name_by END,
-       name_at     = CASE WHEN (excluded.name_at, excluded.name_by) > (p.name_at, p.name_by) THEN excluded.name_at ELSE p.name_at END,
-       hidden      = CASE WHEN (excluded.hidden_at, excluded.hidden_by) > (p.hidden_at, p.hidden_by) THEN excluded.hidden ELSE p.hidden END,
-       hidden_by   = CASE WHEN (excluded.hidden_at, excluded.hidden_by) > (p.hidden_at, p.hidden_by) THEN excluded.hidden_by ELSE p.hidden_by END,
-       hidden_at   = CASE WHEN (excluded.hidden_at, excluded.hidden_by) > (p.hidden_at, p.hidden_by) THEN excluded.hidden_at ELSE p.hidden_at END,
-       merged_into = CASE WHEN excluded.merged_at IS NOT NULL AND (p.merged_at IS NULL OR (excluded.merged_at, excluded.merged_by) > (p.merged_at, p.merged_by)) THEN excluded.merged_into ELSE p.merged_into END,
-       merged_by   = CASE WHEN excluded.merged_at IS NOT NULL AND (p.merged_at IS NULL OR (excluded.merged_at, excluded.merged_by) > (p.merged_at, p.merged_by)) THEN excluded.merged_by ELSE p.merged_by END,
-       merged_at   = CASE WHEN excluded.merged_at IS NOT NULL AND (p.merged_at IS NULL OR (excluded.merged_at, excluded.merged_by) > (p.merged_at, p.merged_by)) THEN excluded.merged_at ELSE p.merged_at END,
-       forgotten_by = COALESCE(excluded.forgotten_by, p.forgotten_by),
-       forgotten_at = COALESCE(excluded.forgotten_at, p.forgotten_at)
-     WHERE p.forgotten_at IS NULL AND (
-           (excluded.name_at, excluded.name_by) > (p.name_at, p.name_by)
-        OR (excluded.hidden_at, excluded.hidden_by) > (p.hidden_at, p.hidden_by)
-        OR (excluded.merged_at IS NOT NULL AND (p.merged_at IS NULL OR (excluded.merged_at, excluded.merged_by) > (p.merged_at, p.merged_by)))
-        OR excluded.forgotten_at IS NOT NULL)`,
+     ON CONFLICT (uuid) DO UPDATE SET name = excluded.name, name_at = excluded.name_at, name_by = excluded.name_by,
+       hidden = excluded.hidden, hidden_at = excluded.hidden_at, hidden_by = excluded.hidden_by,
+       merged_into = excluded.merged_into, merged_at = excluded.merged_at, merged_by = excluded.merged_by,
+       forgotten_at = excluded.forgotten_at, forgotten_by = excluded.forgotten_by
+     WHERE p.forgotten_at IS NULL
+       AND (excluded.name, excluded.hidden, excluded.merged_into IS NULL OR p.merged_into IS NOT NULL, excluded.forgotten_at IS NULL)
+           IS DISTINCT FROM (p.name, p.hidden, true, true)`,
     [
       p.uuid,
       p.name,
@@ -77,13 +73,14 @@ export async function upsertTeamPerson(client: ClientBase, p: TeamPerson): Promi
   );
 }
 
+/** A fact is stamped on its arrival (team migration 0016): a resend of the kind the server holds writes nothing. */
 export async function upsertTeamFact(client: ClientBase, f: TeamFact): Promise<void> {
   await client.query(
     `INSERT INTO team.people_facts AS f (person_uuid, clip_id, kind, time_ms, frame, x, y, w, h, at, seat)
      SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11
       WHERE NOT EXISTS (SELECT 1 FROM team.people p WHERE p.uuid = $1 AND p.forgotten_at IS NOT NULL)
      ON CONFLICT (person_uuid, clip_id, time_ms, x, y, w, h) DO UPDATE SET kind = excluded.kind, frame = excluded.frame, at = excluded.at, seat = excluded.seat
-     WHERE (excluded.at, excluded.seat) > (f.at, f.seat)`,
+     WHERE (excluded.kind, excluded.frame) IS DISTINCT FROM (f.kind, f.frame)`,
     [f.personUuid, f.clipId, f.kind, f.timeMs, f.frame, f.x, f.y, f.w, f.h, time(f.at), f.seat],
   );
 }

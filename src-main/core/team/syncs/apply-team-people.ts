@@ -1,28 +1,44 @@
 import type { CatalogDb } from '../../catalog/open-catalog';
-import { compareStamps, type Stamp } from '../../marks/marks-merge';
+import { takeField } from '../../util/take-field';
 import type { TeamFact, TeamPerson } from '../server/team-people-store';
 import { addFact, factById, forgetPerson, heldFactAt, repointFacts, type FacePlace } from '../../people/people-facts-store';
-import { currentUuid, doneWaiting, goneOf, recordGone, waitForTeamClip, type PeopleOutboxEntry } from '../../people/people-outbox-store';
+import { currentUuid, doneWaiting, goneOf, isListed, recordGone, waitForTeamClip, type PeopleOutboxEntry } from '../../people/people-outbox-store';
 import type { PeopleService } from '../../people/people-service';
 import * as people from '../../people/people-store';
 import { localClipOfTeamClip, teamLinkOf } from '../team-replica-store';
 
 /**
- * Other seats' naming applied to this catalog, and this catalog's put in the team's terms. The team
+ * The team's naming applied to this catalog, and this catalog's put in the team's terms. The team
  * names a face by its place on the team's clip (milliseconds, a box in 1/10,000 of the frame); a fact
- * here by its place on the local clip. A change stamped by this seat is its own, echoed back: it
- * changes nothing (its stamp is not later than the one held).
+ * here by its place on the local clip. Stamps are the server's (team migration 0016): a name and a
+ * hidden flag go by the team's one rule (util/take-field.ts) over the version held; a merge and a
+ * forget are tombstones; a fact is the latest to reach the server, unless this seat's own is waiting.
  */
 
 const BOX = 10_000;
 const toUnit = (v: number) => Math.round(Math.min(1, Math.max(0, v)) * BOX);
 
+/** A pending edit of a person's field that gave way to a newer server version (told once, by the sync's log). */
+export interface LostPersonEdit {
+  uuid: string;
+  field: 'name' | 'hidden';
+}
+
 /**
- * People of the team applied here, each by its stamps: a forget forgets this seat's faces of the
- * person too (their embeddings go); a merge merges; a later name or hidden flag replaces the one held.
- * Returns whether anything changed here.
+ * People of the team applied here: a forget forgets this seat's faces of the person too (their
+ * embeddings go); a merge merges; a name and a hidden flag by the rule (`sent`: what this seat's push
+ * sent, when these are its answer). Returns whether anything shown changed here, and the edits that lost.
  */
-export function applyTeamPeople(db: CatalogDb, service: PeopleService, seatId: string, incoming: readonly TeamPerson[], now: number): boolean {
+export function applyTeamPeople(
+  db: CatalogDb,
+  service: PeopleService,
+  seatId: string,
+  incoming: readonly TeamPerson[],
+  now: number,
+  sent: readonly TeamPerson[] = [],
+): { changed: boolean; lost: LostPersonEdit[] } {
+  const sentByUuid = new Map(sent.map((p) => [p.uuid, p]));
+  const lost: LostPersonEdit[] = [];
   let changed = false;
   for (const p of incoming) {
     const gone = goneOf(db, p.uuid);
@@ -58,32 +74,35 @@ export function applyTeamPeople(db: CatalogDb, service: PeopleService, seatId: s
       continue;
     }
     if (gone) continue; // merged or forgotten here: the server hears of it from this seat's outbox
-    const held = (at: number, by: string | null): Stamp => ({ at, by: by ?? seatId });
-    const nameWins = p.name !== null && (!local || (local.name !== p.name && compareStamps({ at: p.nameAt, by: p.nameBy }, held(local.named_at ?? 0, local.name_by)) > 0));
-    const hiddenWins = local ? (local.hidden === 1) !== p.hidden && compareStamps({ at: p.hiddenAt, by: p.hiddenBy }, held(local.hidden_at, local.hidden_by)) > 0 : p.hidden;
-    if (!nameWins && !hiddenWins) continue;
-    changed = true;
+    if (!local && p.name === null && !p.hidden) continue; // nobody to show here
+    const held = local ? people.heldPersonFields(local, seatId) : null;
+    const s = sentByUuid.get(p.uuid);
+    const name = takeField(held?.name ?? null, { value: p.name, stamp: { at: p.nameAt, by: p.nameBy } }, s && { value: s.name });
+    const hidden = takeField(held?.hidden ?? null, { value: p.hidden, stamp: { at: p.hiddenAt, by: p.hiddenBy } }, s && { value: s.hidden });
+    if (name.lost) lost.push({ uuid: p.uuid, field: 'name' });
+    if (hidden.lost) lost.push({ uuid: p.uuid, field: 'hidden' });
+    if (held && JSON.stringify([name.field, hidden.field]) === JSON.stringify([held.name, held.hidden])) continue;
     const person = local ?? people.createPerson(db, { uuid: p.uuid, now });
-    if (nameWins && p.name !== null) {
+    changed ||= !local || name.field.value !== local.name || hidden.field.value !== (local.hidden === 1);
+    if (name.field.value !== null && name.field.value !== person.name) {
       // One person per name: someone already called so here is the same person (two seats named one
       // person while apart). Every seat keeps the smaller uuid of the two, so their merges agree.
-      const holder = people.otherWithName(db, p.name, person.id);
+      const holder = people.otherWithName(db, name.field.value, person.id);
       if (holder !== null && people.personById(db, holder).uuid < person.uuid) {
         service.merge(person.id, holder);
         continue;
       }
       if (holder !== null) service.merge(holder, person.id);
-      service.nameFromTeam(person.id, p.name, { at: p.nameAt, by: p.nameBy });
     }
-    if (hiddenWins) people.setPersonHidden(db, person.id, p.hidden, p.hiddenAt, p.hiddenBy);
+    service.takeTeamFields(person.id, { name: name.field, hidden: hidden.field });
   }
-  return changed;
+  return { changed, lost };
 }
 
 /**
- * Facts of the team stored here with their seat (the person resolved through merges; a forgotten
- * person's dropped; a fact of a clip not linked here waits), each only over an older one about the
- * same face and person. `caughtUp`: waiting team clips these are all the facts of. Returns the local
+ * Facts of the team stored here with their seat and server stamp (the person resolved through merges;
+ * a forgotten person's dropped; a fact of a clip not linked here waits), each replacing the one held
+ * about the same face and person unless that one is this seat's, not sent yet. `caughtUp`: waiting team clips these are all the facts of. Returns the local
  * clips whose facts changed (their faces are matched again).
  */
 export function applyTeamFacts(db: CatalogDb, seatId: string, facts: readonly TeamFact[], caughtUp: readonly number[]): number[] {
@@ -96,8 +115,9 @@ export function applyTeamFacts(db: CatalogDb, seatId: string, facts: readonly Te
       const uuid = currentUuid(db, f.personUuid);
       if (uuid === null) continue;
       const place: FacePlace = { clipId, frame: f.frame, timeS: f.timeMs / 1000, x: f.x / BOX, y: f.y / BOX, w: f.w / BOX, h: f.h / BOX };
+      // the latest to reach the server holds, unless this seat's own fact here waits to be sent (it will be the latest)
       const held = heldFactAt(db, uuid, place);
-      if (held !== null && held >= f.at) continue;
+      if (held && (isListed(db, 'fact', held.id) || (held.kind === f.kind && held.at === f.at && held.by_seat === f.seat))) continue;
       addFact(db, f.kind, uuid, place, f.at, f.seat);
       touched.add(clipId);
     }

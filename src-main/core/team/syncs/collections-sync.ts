@@ -5,6 +5,7 @@ import {
   claimCollectionUpload,
   publishCollectionMember,
   readCollectionMembers,
+  readCollectionMembersByKey,
   readCollectionMembersOfClips,
 } from '../server/team-collection-store';
 import type { TeamMember, TeamMemberKey } from '../../collections/collection-member-merge';
@@ -26,8 +27,9 @@ import type { VideoKey } from '../../collections/collection-video-row';
  * first, as marks are: every add, removal, video id and verdict is in the catalog and listed in its
  * outbox (collection-store.ts), joined or not; this sends the outbox when the team server answers
  * (when the link comes online, soon after a change, every `everyMs`), and merges what the other seats
- * changed (the feed's `collection_videos`) through the store, by the rule of
- * collections/collection-member-merge.ts. Members of a team clip this seat does not have wait and are read
+ * changed (the feed's `collection_videos`, and the server's answer to each push) through the
+ * store, by the rule of collections/collection-member-merge.ts: stamps are the server's, an add or
+ * removal lands over the version it was made on, and one that lost is dropped and logged once. Members of a team clip this seat does not have wait and are read
  * again, whole, once the clip is linked here.
  *
  * It is also the upload's claim (CollectionShare): before sending a clip to a collection the stage
@@ -57,6 +59,7 @@ export interface TeamCollectionsSyncOptions {
 }
 
 const TABLE = 'collection_videos';
+const memberKey = (m: TeamMemberKey) => `${m.region}/${m.collectionId}/${m.teamClipId}`;
 /** Outbox entries sent in one transaction. */
 const PUSH_PAGE = 500;
 /** While the team does not know the clip yet (it is linked before its analysis), look again this often, */
@@ -113,19 +116,27 @@ export class TeamCollectionsSync extends OutboxSync implements CollectionShare {
     };
   }
 
+  /**
+   * Sends the outbox, a page at a time, and reads the members back in the same transaction: the
+   * answer carries the server's stamps of the adds and removals it took (the next change's base) and
+   * its presence where it kept its own.
+   */
   protected async push(): Promise<void> {
     const store = this.o.store();
     for (;;) {
       const out = store.unsentMembers(this.o.link.seatId, PUSH_PAGE);
       if (out.receipts.length === 0) return;
+      let answer: TeamMember[] = [];
       if (out.members.length > 0) {
-        await this.o.link.withClient((c) =>
+        answer = await this.o.link.withClient((c) =>
           inTransaction(c, async () => {
             for (const m of out.members) await publishCollectionMember(c, m);
+            return readCollectionMembersByKey(c, out.members);
           }),
         );
       }
       store.membersSent(out.receipts);
+      this.merge(answer, out.members);
       this.log.debug('team.collections.sent', { members: out.members.length });
       if (out.receipts.length < PUSH_PAGE) return;
     }
@@ -146,7 +157,10 @@ export class TeamCollectionsSync extends OutboxSync implements CollectionShare {
     this.merge(members);
   }
 
-  private merge(members: readonly TeamMember[]): void {
+  /** `sent`: what this seat's push sent, when these members are its answer. */
+  private merge(members: readonly TeamMember[], sent: readonly TeamMember[] = []): void {
+    const sentByKey = new Map(sent.map((m) => [memberKey(m), m.version]));
+    const lost: string[] = [];
     const db = this.o.db();
     const store = this.o.store();
     const waiting: number[] = [];
@@ -160,13 +174,16 @@ export class TeamCollectionsSync extends OutboxSync implements CollectionShare {
         continue;
       }
       const key = { collectionId: m.collectionId, region: m.region, clipId };
-      const applied = store.applyTeamMember(this.o.link.seatId, key, m.version);
+      const applied = store.applyTeamMember(this.o.link.seatId, key, m.version, sentByKey.get(memberKey(m)));
+      if (applied.lost) lost.push(memberKey(m));
       if (!applied.changed) continue;
       changed = true;
       this.o.notify(key);
       if (applied.schedule) schedule.add(clipId);
       if (applied.cancel) cancel.add(clipId);
     }
+    // the change is dropped as it is told, so each is told once
+    if (lost.length > 0) this.log.info('team.collections.lost', { why: "changed on the server after the version this seat changed; the server's value stands", members: lost });
     if (waiting.length > 0) store.waitForClips(waiting);
     if (cancel.size > 0) this.o.cancel([...cancel]);
     if (schedule.size > 0) this.o.schedule([...schedule]);

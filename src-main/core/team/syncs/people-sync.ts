@@ -3,7 +3,7 @@ import type { CatalogDb } from '../../catalog/open-catalog';
 import type { EventBus } from '../../rpc/event-bus';
 import type { TeamChange } from '../server/change-store';
 import { inTransaction } from '../server/pg-transaction';
-import { readTeamFacts, readTeamFactsOfClips, readTeamPeople, upsertTeamFact, upsertTeamPerson } from '../server/team-people-store';
+import { readTeamFacts, readTeamFactsOfClips, readTeamPeople, upsertTeamFact, upsertTeamPerson, type TeamPerson } from '../server/team-people-store';
 import type { TeamLink } from '../seat/team-link';
 import type { SeatScheduler } from '../seat/seat-scheduler';
 import { silentLogger, type Logger } from '../../util/logger';
@@ -18,7 +18,8 @@ import type { PeopleService } from '../../people/people-service';
  * people-facts-store.ts), joined or not; this sends the outbox when the server is reachable, and
  * applies what other seats changed (the feed's `people` and `people_facts`): facts stored with their
  * seat and the faces of their clips matched again at once (so a name given on another seat shows on
- * this seat's faces at those places), names and hidden flags by the later (time, seat), merges and
+ * this seat's faces at those places), names and hidden flags by the team's rule over the version
+ * held (server stamps; an edit that lost is dropped and logged once), merges and
  * forgets through the people service (a forget takes this seat's embeddings of the person too). Facts
  * of a team clip not linked here wait (people_waiting) and are read whole once it is.
  */
@@ -46,21 +47,28 @@ export class TeamPeopleSync extends OutboxSync {
     this.now = o.now ?? Date.now;
   }
 
+  /**
+   * Sends the outbox and reads the people back in the same transaction: the answer carries the
+   * server's stamps of the changes it took (the next change's base) and its values of those it kept.
+   */
   protected async push(): Promise<void> {
     const db = this.o.db();
     const entries = outboxEntries(db);
     if (entries.length === 0) return;
     const out = unsentPeople(db, this.o.link.seatId, entries);
+    let answer: TeamPerson[] = [];
     if (out.people.length + out.facts.length > 0) {
-      await this.o.link.withClient((c) =>
+      answer = await this.o.link.withClient((c) =>
         inTransaction(c, async () => {
           // people first: a fact about a person forgotten in the same round is then not written
           for (const p of out.people) await upsertTeamPerson(c, p);
           for (const f of out.facts) await upsertTeamFact(c, f);
+          return readTeamPeople(c, out.people.map((p) => p.uuid));
         }),
       );
     }
     outboxSent(db, out.sent);
+    this.take(answer, out.people);
     this.log.debug('team.people.sent', { people: out.people.length, facts: out.facts.length });
   }
 
@@ -77,8 +85,15 @@ export class TeamPeopleSync extends OutboxSync {
   }
 
   private async applyPeople(changes: readonly TeamChange[]): Promise<void> {
-    const read = await this.o.link.withClient((c) => readTeamPeople(c, changes.map((x) => x.rowKey)));
-    if (!applyTeamPeople(this.o.db(), this.o.service(), this.o.link.seatId, read, this.now())) return;
+    this.take(await this.o.link.withClient((c) => readTeamPeople(c, changes.map((x) => x.rowKey))), []);
+  }
+
+  private take(read: readonly TeamPerson[], sent: readonly TeamPerson[]): void {
+    if (read.length === 0) return;
+    const { changed, lost } = applyTeamPeople(this.o.db(), this.o.service(), this.o.link.seatId, read, this.now(), sent);
+    // the edit is dropped as it is told, so each is told once
+    if (lost.length > 0) this.log.info('team.people.lost', { why: "changed on the server after the version this seat edited; the server's value stands", lost });
+    if (!changed) return;
     this.o.events.emit('catalog.changed', { reason: 'people' });
     // a name met here under another uuid was merged here: that merge is this seat's to send
     this.edited();
