@@ -713,12 +713,12 @@ CREATE TABLE picture_times (
 );
 DELETE FROM proxies WHERE clip_id IN (SELECT id FROM clips WHERE vfr = 1);;
 
--- ===== src-main/core/catalog/migrations/0058-member-presence-base.ts (1)
+-- ===== src-main/core/catalog/migrations/0059-member-presence-base.ts (1)
 -- up
 ALTER TABLE collection_videos ADD COLUMN presence_at INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE collection_videos ADD COLUMN presence_by TEXT;
-UPDATE collection_videos SET presence_at = removed_at, presence_by = removed_by WHERE removed_by IS NOT NULL;
-UPDATE collection_videos SET presence_at = attached_at, presence_by = added_by WHERE removed_at IS NULL AND added_by IS NOT NULL;;
+UPDATE collection_videos SET presence_at = COALESCE(removed_at, attached_at, 0),
+                             presence_by = CASE WHEN removed_at IS NOT NULL THEN removed_by ELSE added_by END;;
 
 -- ===== src-main/core/collections/collection-list-store.ts (8)
 -- summaries

@@ -9,7 +9,7 @@ afterEach(() => cleanups.splice(0).forEach((c) => c()));
 const SEAT = '00000000-0000-4000-8000-00000000000a';
 const OTHER = '00000000-0000-4000-8000-00000000000b';
 
-describe('migration 0058: the server stamp of a collection member\'s presence', () => {
+describe('migration 0059: the server stamp of a collection member\'s presence', () => {
   it('rows another seat\'s version made hold its stamp; this catalog\'s own adds and removals are pending, their own time as their base (one still waiting lands if later than the server\'s last change)', () => {
     const { file, old } = catalogAtVersion(57, cleanups);
     old.prepare(`INSERT INTO volumes (id, volume_key, mount_path, online, last_seen_at) VALUES (1, 'k', '/m', 1, 1)`).run();

@@ -119,7 +119,7 @@ function videoOf(r: RawRow, seatId: string): MemberVersion['video'] {
   return { id: r.video_id, state, by: seatId };
 }
 
-/** The row's presence as the seat holds it: the server's stamp last seen, pending while this catalog's add or removal waits (catalog migration 0058). */
+/** The row's presence as the seat holds it: the server's stamp last seen, pending while this catalog's add or removal waits (catalog migration 0059). */
 export function heldPresence(r: RawRow, seatId: string): Held<boolean> {
   return { value: r.removed_at === null, stamp: { at: r.presence_at, by: r.presence_by ?? seatId }, pending: r.presence_by === null };
 }

@@ -12,8 +12,8 @@ import type { Migration } from '../migration';
  * pending with its own time as its base, so one still waiting lands when it is later than the
  * member's last change on the server, as under the old rule (team migration 0014 did so for marks).
  */
-export const m0058MemberPresenceBase: Migration = {
-  version: 58,
+export const m0059MemberPresenceBase: Migration = {
+  version: 59,
   name: 'collection members: the server stamp of the presence last seen',
   up(db) {
     db.exec(`
