@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnalysisPool } from '../../src-main/core/analysis/analysis-pool';
 import { storeAnalysis } from '../../src-main/core/analysis/analysis-store';
 import type { Face, FaceIdentity } from '../../src-main/core/analysis/analysis-types';
+import { DEFAULT_ANALYSIS_SETTINGS } from '../../src-main/core/analysis/analysis-settings';
 import { analyzeClip } from '../../src-main/core/analysis/analyze-clip';
 import type { AnalyzeShotInput } from '../../src-main/core/analysis/analyze-clip-options';
 import { THUMBS_PER_LOOK } from '../../src-main/core/analysis/face-identity-store';
@@ -91,6 +92,28 @@ describe('face identities made in the analysis decode (real ffmpeg, YuNet and Mo
     // Each side's embeddings are of its own person: nothing after the cut is close to anything before it.
     for (const a of after.filter((i) => i.embedding)) for (const b of before.filter((i) => i.embedding)) expect(cosine(a.embedding!, b.embedding!)).toBeLessThan(0.4);
   }, 60_000);
+
+  it('a frame asked for again by a later call (a carried face embedded after all) is the same picture: the pool copies identity frames, never transfers them', async () => {
+    const [w, h] = [640, 352]; // YuNet takes sides that are multiples of 32
+    const frameOf = (pixFmt: string) => {
+      const out = spawnSync('ffmpeg', ['-v', 'error', '-ss', '1', '-i', mediaFile(CLIPS[0]!), '-frames:v', '1', '-vf', `scale=${w}:${h},setsar=1`, '-pix_fmt', pixFmt, '-f', 'rawvideo', '-']);
+      expect(out.status, String(out.stderr)).toBe(0);
+      return new Uint8Array(out.stdout);
+    };
+    const d = DEFAULT_ANALYSIS_SETTINGS;
+    const [faces] = await pool.detectFaces({ width: w, height: h, contentWidth: w, contentHeight: h, frames: [frameOf('bgr24')], scoreThreshold: d.faceScoreThreshold, nmsThreshold: d.faceNmsThreshold, topK: d.faceTopK });
+    expect(faces!.length).toBe(1);
+    const frame = frameOf('yuv420p');
+    const task = { width: w, height: h, sourceWidth: w, sourceHeight: h, minEyePx: d.faceMinEyePx, minSharpness: d.faceMinSharpness, maxYaw: d.faceMaxYaw, goodEyePx: d.faceGoodEyePx, goodSharpness: d.faceGoodSharpness, model: path.basename(pool.embeddingModelPath) };
+    const ask = () => pool.identifyFaces({ ...task, frames: [frame, frame], faces: [faces!, faces!], thumbOnly: [false, true] });
+    const first = await ask();
+    // A transferred frame would be detached here (0 bytes) and the second call would throw.
+    expect(frame.byteLength).toBe((w * h * 3) / 2);
+    const second = await ask();
+    expect(first[0]![0]!.embedding).not.toBeNull();
+    expect(second[0]![0]!.embedding).toEqual(first[0]![0]!.embedding);
+    expect(second[1]![0]!.thumb).toEqual(first[1]![0]!.thumb);
+  });
 
   it('tells the five people apart: same clip close, different clips far', () => {
     const same: number[] = [];

@@ -31,7 +31,7 @@ export interface FaceTask {
 }
 
 /**
- * Recognition on: the identity frames (yuv420p, transferred) of the face frames where detection
+ * Recognition on: the identity frames (yuv420p, copied: see identifyFaces) of the face frames where detection
  * found a face worth measuring, each with its faces; the answer is each face's identity.
  */
 export interface IdentifyTask extends IdentityFrameTask {
@@ -141,14 +141,17 @@ export class AnalysisPool {
   }
 
   /**
-   * Two entries may be one frame (a track's last face embedded and another's crop made, from the
-   * sample both were kept with): each buffer is transferred once, or postMessage throws.
+   * Identity frames are copied to the worker (structured clone), never transferred: IdentityCarry
+   * keeps a sample's frame for the faces that wait on their track's next embedding, and a later call
+   * may ask for the same frame again (a run whose ends disagree, another track ending there); a
+   * transferred frame would be detached by then (postMessage throws, the clip's analysis fails).
+   * Two entries of one call may be one frame: the clone sends it once. At one identity frame a
+   * second the copy costs microseconds against a model run's milliseconds.
    */
   identifyFaces(task: IdentifyTask, signal?: AbortSignal): Promise<FaceIdentity[][]> {
     const frames = task.frames.map(ownBuffer);
-    const transfer = [...new Set(frames)];
-    const bytes = transfer.reduce((s, b) => s + b.byteLength, 0);
-    return this.submit({ ...task, type: 'identify', frames }, transfer, bytes, signal) as Promise<FaceIdentity[][]>;
+    const bytes = [...new Set(frames)].reduce((s, b) => s + b.byteLength, 0);
+    return this.submit({ ...task, type: 'identify', frames }, [], bytes, signal) as Promise<FaceIdentity[][]>;
   }
 
   estimateMotion(task: MotionTask, signal?: AbortSignal): Promise<MotionStep[]> {

@@ -9,8 +9,8 @@ import type { RawFace } from './workers/yunet.cjs';
  * consecutive samples (its box overlapping) is a track; a track is embedded at its first face and
  * every `maxAge` samples after; the faces between two embeddings carry the earlier one only when the
  * two agree (the same person at both ends). When they disagree (a cut or a swap in between, or a
- * face too small for its embeddings to agree), each face between is embedded after all, from a copy
- * of its frame kept until then (at most maxAge - 1 frames a track): a carried embedding is never
+ * face too small for its embeddings to agree), each face between is embedded after all, from its
+ * frame, kept until then (at most maxAge - 1 frames a track): a carried embedding is never
  * another person's. A track's last face is embedded too only when the track's ends disagree by box
  * or landmarks (`steady`: it moved, grew or turned, or a cut put someone else there); a steady
  * track's faces carry its last embedding to the end, which halves the model runs of the short tracks
@@ -70,7 +70,10 @@ export interface EmbedGroup {
 
 interface Pending {
   face: RawFace;
-  /** The sample's identity frame (or a copy of it when the frame itself was sent), shared by the sample's carried faces; null: the sample had none, the face can only carry. */
+  /**
+   * The sample's identity frame, shared by its faces (the pool copies it to the worker, never
+   * transfers it: it may be sent again by a later batch); null: the sample had none, the face can only carry.
+   */
   frame: Uint8Array | null;
 }
 
@@ -114,9 +117,6 @@ export class IdentityCarry {
       for (const face of faces) for (const track of this.tracks) pairs.push({ face, track, o: iou(track.last, face) });
       pairs.sort((a, b) => b.o - a.o);
       const placed = new Set<RawFace>();
-      // Carried faces keep this sample's frame itself; only when the frame is sent now (a fresh face:
-      // transferred to the worker, detached here) do they get a copy, one for them all.
-      const carried: Pending[] = [];
       for (const p of pairs) {
         if (p.o < this.o.minIou || placed.has(p.face) || continued.has(p.track)) continue;
         placed.add(p.face);
@@ -133,9 +133,7 @@ export class IdentityCarry {
           t.pending = [];
           t.age = 0;
         } else if (t.age < this.o.maxAge || !frame) {
-          const c = { face: p.face, frame };
-          if (frame) carried.push(c);
-          t.pending.push(c);
+          t.pending.push({ face: p.face, frame });
         } else {
           fresh.push(p.face);
           this.closing.push({ from: t.anchor!, to: p.face, pending: t.pending });
@@ -158,12 +156,7 @@ export class IdentityCarry {
         }
       }
       this.tracks = next;
-      // Sent (transferred) after every sample of the batch is planned: the carried faces read their copy.
-      if (frame && fresh.length > 0) {
-        const copy = carried.length > 0 ? frame.slice() : null;
-        for (const c of carried) c.frame = copy;
-        groups.push({ frame, faces: fresh });
-      }
+      if (frame && fresh.length > 0) groups.push({ frame, faces: fresh });
     });
     return groups;
   }
