@@ -110,6 +110,22 @@ describe('the preview stream of a clip whose proxy is not made yet', () => {
     }
   });
 
+  it('keeps no file but the window served and the one after it when requests come faster than ffmpeg ends (steps, a drag)', async () => {
+    const asked = [[0, 24], [24, 48], [48, 72], [0, 24], [24, 48], [48, 72], [24, 48]] as const;
+    const answers = await Promise.all(asked.map(([from, to]) => streams.open(CLIP_ID, { from, to })));
+    const served = answers.flatMap((a, i) => (a instanceof AppError ? [] : [asked[i]!]));
+    for (const a of answers) if (!(a instanceof AppError)) await a.handle.close();
+    // Every other request was answered "cancelled" (replaced), none failed otherwise.
+    for (const a of answers) if (a instanceof AppError) expect(a.kind).toBe('cancelled');
+    expect(served.length).toBeGreaterThan(0);
+    const last = served.at(-1)!;
+    const kept = [`${last[0]}-${last[1]}`, ...(last[1] < 72 ? [`${last[1]}-72`] : [])];
+    expect(filesHere().filter((n) => !kept.some((w) => n.startsWith(`${CLIP_ID}-${w}-`)))).toEqual([]);
+    await streams.stop(CLIP_ID);
+    expect(filesHere()).toEqual([]);
+    expect(ffmpegsHere()).toEqual([]);
+  }, 60_000);
+
   it('is killed when the viewer closes, mid-transcode or done, with the window made ahead, and leaves no file', async () => {
     await opened(0, 24);
     expect(filesHere().length).toBeGreaterThanOrEqual(1);

@@ -128,15 +128,15 @@ export function createRangeStreams(o: {
         ahead = null;
         if (before) await end(before);
       }
-      if (!job) {
-        await endAll();
-        // Another request may have started this window while the others were ending.
-        job = same(current, clipId, window) ? current : null;
-        if (!job) {
-          await endAll();
+      // The others end first. Requests come faster than ffmpeg ends (steps, a drag): one that started
+      // this window meanwhile is joined, any other is ended in turn, and this one starts only once
+      // nothing runs, with no wait between that look and the start (two starting at once would leave one's file).
+      while (!job) {
+        if (same(current, clipId, window)) job = current;
+        else if (!current && !ahead) {
           job = start(clipId, window, src);
           current = job;
-        }
+        } else await endAll();
       }
       const failed = await job.done;
       if (failed) return failed;
