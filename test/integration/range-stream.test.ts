@@ -126,6 +126,31 @@ describe('the preview stream of a clip whose proxy is not made yet', () => {
     expect(ffmpegsHere()).toEqual([]);
   }, 60_000);
 
+  it('serves the window asked last when the clip\'s checks answer an earlier request after a later one', async () => {
+    // Its own streams: the first look at the clip (the request for frames 0-23) answers after the second (24-47).
+    const delays = [300, 0];
+    const late = createRangeStreams({
+      cacheDir: tmp.dir,
+      ffmpeg: () => ffPath('ffmpeg'),
+      source: async () => {
+        await new Promise((r) => setTimeout(r, delays.shift() ?? 0));
+        return { path: clip.file, rate: clip.rate, frames: clip.frames, audio: clip.audio !== null };
+      },
+    });
+    try {
+      const [first, second] = await Promise.all([late.open(CLIP_ID, { from: 0, to: 24 }), late.open(CLIP_ID, { from: 24, to: 48 })]);
+      expect(first).toBeInstanceOf(AppError);
+      expect((first as AppError).kind).toBe('cancelled');
+      expect(second).not.toBeInstanceOf(AppError);
+      await (second as OpenedFile).handle.close();
+      expect(path.basename((second as OpenedFile).real)).toMatch(new RegExp(`^${CLIP_ID}-24-48-`));
+      expect(filesHere().filter((n) => !/^7-(24-48|48-72)-/.test(n))).toEqual([]);
+    } finally {
+      await late.stop(CLIP_ID);
+    }
+    expect(filesHere()).toEqual([]);
+  }, 60_000);
+
   it('is killed when the viewer closes, mid-transcode or done, with the window made ahead, and leaves no file', async () => {
     await opened(0, 24);
     expect(filesHere().length).toBeGreaterThanOrEqual(1);

@@ -66,6 +66,9 @@ export function createRangeStreams(o: {
   /** The window served, and the one made ahead of it (null until the served one is written). */
   let current: Job | null = null;
   let ahead: Job | null = null;
+  /** Requests numbered as they arrive, and the number of the last one that started or promoted a window. */
+  let asked = 0;
+  let changedBy = 0;
 
   async function end(job: Job): Promise<void> {
     if (current === job) current = null;
@@ -116,12 +119,19 @@ export function createRangeStreams(o: {
 
   return {
     async open(clipId, window) {
+      // Its number before any wait: the clip's checks take their time, and a request that arrived
+      // before another one which has already moved the stream must not move it back (the viewer
+      // plays the later one's window; a step back would leave it a refused request and no picture).
+      const n = ++asked;
+      const stale = () => new AppError('cancelled', `the preview stream of clip ${clipId} for frames ${window.from}-${window.to - 1} was asked before another window`);
       const src = await o.source(clipId);
       if (src instanceof AppError) return src;
       if (!isStreamWindow(window, src.rate, src.frames, o.headS)) return new AppError('invalid', `frames ${window.from}-${window.to - 1} are not a preview window of clip ${clipId}`);
       let job: Job | null = same(current, clipId, window) ? current : null;
+      if (!job && n < changedBy) return stale();
       if (!job && same(ahead, clipId, window)) {
         // Play ran on into the window made ahead: it is served now, the one before is done with.
+        changedBy = n;
         const before = current;
         job = ahead;
         current = job;
@@ -133,7 +143,9 @@ export function createRangeStreams(o: {
       // nothing runs, with no wait between that look and the start (two starting at once would leave one's file).
       while (!job) {
         if (same(current, clipId, window)) job = current;
+        else if (n < changedBy) return stale();
         else if (!current && !ahead) {
+          changedBy = n;
           job = start(clipId, window, src);
           current = job;
         } else await endAll();
@@ -145,7 +157,10 @@ export function createRangeStreams(o: {
       return openUnder(o.cacheDir, job.rel);
     },
     async stop(clipId) {
-      if (current?.clipId === clipId || ahead?.clipId === clipId) await endAll();
+      if (current?.clipId !== clipId && ahead?.clipId !== clipId) return;
+      // Requests still on their way (the viewer closed meanwhile) start nothing after this.
+      changedBy = ++asked;
+      await endAll();
     },
     async dispose() {
       await endAll();
