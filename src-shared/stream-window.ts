@@ -5,7 +5,7 @@ import type { FrameRate } from './timecode';
  * main transcodes the stretch being watched, one window at a time, each served once written whole.
  * The first window at a playhead is a short head (STREAM_HEAD_S, on a grid of the clip's frames:
  * 0, n, 2n...) so that its first picture comes after a second's transcode, not a long window's;
- * each window play runs on into is twice the one before, up to STREAM_RAMP heads, so that main,
+ * each window play runs on into (reverse play back into) is twice the one before, up to STREAM_RAMP heads, so that main,
  * making it while the one before plays (range-streams.ts), finishes it in time whenever it
  * transcodes at least twice as fast as playing, and play stalls less and less often. A window is
  * named by its first and last frames; both sides check it with `isStreamWindow`.
@@ -46,24 +46,33 @@ export function streamWindowAfter(w: StreamWindow, rate: FrameRate, clipFrames: 
   return { from: w.to, to: Math.min(w.to + length, end) };
 }
 
-/** Whether main makes this window: its start on the heads' grid, its length a head times a power of two up to the ramp's, or cut at the clip's end. */
+/** The window reverse play runs back into before `w`: twice as long, up to STREAM_RAMP heads, cut at the clip's start; null before its first. */
+export function streamWindowBefore(w: StreamWindow, rate: FrameRate, seconds: number = STREAM_HEAD_S): StreamWindow | null {
+  const n = streamHeadFrames(rate, seconds);
+  if (w.from <= 0) return null;
+  const length = Math.min(2 * Math.max(n, w.to - w.from), STREAM_RAMP * n);
+  return { from: Math.max(0, w.from - length), to: w.from };
+}
+
+/** Whether main makes this window: both ends on the heads' grid (or the clip's end), its length a head times a power of two up to the ramp's, or cut at the clip's start or end. */
 export function isStreamWindow(w: StreamWindow, rate: FrameRate, clipFrames: number | null, seconds: number = STREAM_HEAD_S): boolean {
   const n = streamHeadFrames(rate, seconds);
   const end = endOf(clipFrames);
   const length = w.to - w.from;
-  if (w.from % n !== 0 || length <= 0 || w.to > end) return false;
-  for (let k = n; k <= STREAM_RAMP * n; k *= 2) if (length === k || (w.to === end && length < k)) return true;
+  if (w.from % n !== 0 || length <= 0 || w.to > end || (w.to !== end && w.to % n !== 0)) return false;
+  for (let k = n; k <= STREAM_RAMP * n; k *= 2) if (length === k || ((w.to === end || w.from === 0) && length < k)) return true;
   return false;
 }
 
 /**
- * The window the viewer plays with its playhead at `frame`: the one it has while the playhead is
- * in it; while playing forwards, the one after it (play ran past its end); else a head at the
- * playhead (a seek, a step, reverse play out of it, the first look).
+ * The window the viewer plays with its playhead at `frame` and its shuttle at `speed`: the one it
+ * has while the playhead is in it; while playing forwards, the one after it (play ran past its
+ * end), backwards the one before it (reverse play ran past its start); else a head at the playhead
+ * (a seek, a step, the first look).
  */
-export function streamWindowFor(current: StreamWindow | null, frame: number, playing: boolean, rate: FrameRate, clipFrames: number | null): StreamWindow {
+export function streamWindowFor(current: StreamWindow | null, frame: number, speed: number, rate: FrameRate, clipFrames: number | null): StreamWindow {
   if (current && frame >= current.from && frame < current.to) return current;
-  const after = current && playing ? streamWindowAfter(current, rate, clipFrames) : null;
-  if (after && frame >= after.from && frame < after.to) return after;
+  const next = !current || speed === 0 ? null : speed > 0 ? streamWindowAfter(current, rate, clipFrames) : streamWindowBefore(current, rate);
+  if (next && frame >= next.from && frame < next.to) return next;
   return streamHeadAt(frame, rate, clipFrames);
 }

@@ -11,6 +11,7 @@ import { countingOf, frameToSeconds, type FrameRate } from '../../src-shared/tim
 import { launchApp, type E2eApp } from './harness';
 import { forgetProxy, proxyOf } from '../../src-main/core/proxies/proxy-store';
 import { STREAMS_DIR } from '../../src-main/core/proxies/range-streams';
+import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 
 /**
  * Issue 37 in real Chromium over footage with the frame number burnt in as a machine-readable
@@ -303,6 +304,10 @@ describe('playback of every codec, frame-exact', () => {
         await page.keyboard.press('ArrowRight');
         expect(await settled(page, c), c.name).toEqual({ frame: 3, picture: pictureOf(c, 3) });
         if (c.vfr) {
+          // Its proxy, made by the indexing with the bundled ffmpeg, decodes to every picture of the original (the last one too: mp4-last-sample.ts).
+          const proxyFile = path.join(e.app.core.paths.cacheDir, proxyOf(e.app.core.db, ids.get(c.name)!)!.file);
+          const decoded = execFileSync(ffPath('ffprobe'), ['-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', proxyFile]).toString().trim();
+          expect(Number(decoded), `${c.name} proxy's decoded pictures`).toBe(c.frames);
           // The conformed clip on its proxy: stops after play, steps, End and J, each its frame's picture and marked there.
           const stops: string[] = [];
           for (const what of ['l', 'ArrowRight', 'End', 'j', 'ArrowLeft', 'Shift+ArrowLeft']) {
@@ -419,6 +424,8 @@ describe('playback of every codec, frame-exact', () => {
     // 19 s in (frame 456: its head is frames 456-479), then play past the head's end into the window after it (480-527).
     for (let i = 0; i < 19; i++) await page.keyboard.press('Shift+ArrowRight');
     expect(await settled(page)).toMatchObject({ frame: 456 });
+    // Its picture too: the head at 456 is the window served (a step answered out of order once left the one before it).
+    await expect.poll(() => shown(page), { timeout: 10_000, message: 'frame 456 on screen' }).toBe(456 % 72);
     await page.keyboard.press('l');
     await expect.poll(() => readout(page), { timeout: 60_000, message: 'play ran on into the second window' }).toBeGreaterThan(490);
     await page.keyboard.press('k');
@@ -432,6 +439,15 @@ describe('playback of every codec, frame-exact', () => {
     const left = fs.readdirSync(path.join(e.app.core.paths.cacheDir, STREAMS_DIR));
     expect(left).toContainEqual(expect.stringMatching(new RegExp(`^${id}-480-528-`)));
     expect(left.filter((n) => !new RegExp(`^${id}-(480-528|528-576)-`).test(n))).toEqual([]);
+    // Reverse play back out of that window's start: the window before it (frames 384-479), frame-exact where it stops.
+    await page.keyboard.press('j');
+    await expect.poll(() => readout(page), { timeout: 60_000, message: 'reverse play ran back past frame 480' }).toBeLessThan(476);
+    await page.keyboard.press('k');
+    const back = await settled(page);
+    console.log(`preview stream reversed across windows: readout ${back.frame}, burnt-in ${await shown(page)}`);
+    expect(back.frame).toBeLessThan(480);
+    await expect.poll(() => shown(page), { timeout: 10_000 }).toBe(back.frame % 72);
+    expect(await video(page).getAttribute('src')).toMatch(new RegExp(`/stream/${id}/384/480$`));
     await closeViewer(page);
   }, 300_000);
 });

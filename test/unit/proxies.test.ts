@@ -7,7 +7,7 @@ import { playbackSource, type PlaybackInputs } from '../../src-main/core/proxies
 import { isDetachableMount, PROXY_RESERVE_BYTES, proxyBytesFor, roomForProxy, wantsProxy } from '../../src-main/core/proxies/proxy-policy';
 import { proxyRelPath } from '../../src-main/core/proxies/proxy-files';
 import { rangeStreamArgs, rangeStreamSeekS } from '../../src-main/core/proxies/range-stream-args';
-import { isStreamWindow, streamHeadAt, streamHeadFrames, streamWindowAfter, streamWindowFor } from '../../src-shared/stream-window';
+import { isStreamWindow, streamHeadAt, streamHeadFrames, streamWindowAfter, streamWindowBefore, streamWindowFor } from '../../src-shared/stream-window';
 
 const facts = (container: string | null, videoCodec: string | null, pixFmt: string | null, audioCodec: string | null = 'aac') => ({ container, videoCodec, pixFmt, audioCodec });
 
@@ -175,7 +175,13 @@ describe('preview stream windows', () => {
     expect(w.to - w.from).toBe(16 * 24);
     expect(isStreamWindow(w, r2398, null)).toBe(true);
   });
-  it('are only those main makes: on the heads\' grid, a head times a power of two, cut only at the end', () => {
+  it('run back from a head in windows twice as long each, cut at the clip\'s start', () => {
+    const run: { from: number; to: number }[] = [streamHeadAt(456, r2398, 1000)];
+    for (let w = streamWindowBefore(run[0]!, r2398); w; w = streamWindowBefore(w, r2398)) run.push(w);
+    expect(run.map((w) => [w.from, w.to])).toEqual([[456, 480], [408, 456], [312, 408], [120, 312], [0, 120]]);
+    for (const w of run) expect(isStreamWindow(w, r2398, 1000)).toBe(true);
+  });
+  it('are only those main makes: on the heads\' grid, a head times a power of two, cut only at the start or the end', () => {
     expect(isStreamWindow({ from: 5, to: 29 }, r2398, 1000)).toBe(false);
     expect(isStreamWindow({ from: 24, to: 60 }, r2398, 1000)).toBe(false);
     expect(isStreamWindow({ from: 0, to: 32 * 24 }, r2398, null)).toBe(false);
@@ -184,13 +190,15 @@ describe('preview stream windows', () => {
   });
   it('the viewer keeps its window while the playhead is in it, runs on into the next while playing, else asks a head', () => {
     const head = streamHeadAt(456, r2398, 1000);
-    expect(streamWindowFor(null, 456, false, r2398, 1000)).toEqual(head);
-    expect(streamWindowFor(head, 470, true, r2398, 1000)).toBe(head);
-    expect(streamWindowFor(head, 480, true, r2398, 1000)).toEqual({ from: 480, to: 528 });
-    // A step or a seek past the end while paused, reverse play out of it: a head where it lands.
-    expect(streamWindowFor(head, 480, false, r2398, 1000)).toEqual({ from: 480, to: 504 });
-    expect(streamWindowFor(head, 455, true, r2398, 1000)).toEqual({ from: 432, to: 456 });
-    expect(streamWindowFor(head, 700, true, r2398, 1000)).toEqual({ from: 696, to: 720 });
+    expect(streamWindowFor(null, 456, 0, r2398, 1000)).toEqual(head);
+    expect(streamWindowFor(head, 470, 1, r2398, 1000)).toBe(head);
+    expect(streamWindowFor(head, 480, 1, r2398, 1000)).toEqual({ from: 480, to: 528 });
+    // Reverse play out of its start: the window before it, twice as long.
+    expect(streamWindowFor(head, 455, -1, r2398, 1000)).toEqual({ from: 408, to: 456 });
+    // A step or a seek past an end while paused, play landing beyond the next window: a head where it lands.
+    expect(streamWindowFor(head, 480, 0, r2398, 1000)).toEqual({ from: 480, to: 504 });
+    expect(streamWindowFor(head, 455, 0, r2398, 1000)).toEqual({ from: 432, to: 456 });
+    expect(streamWindowFor(head, 700, 1, r2398, 1000)).toEqual({ from: 696, to: 720 });
   });
   it('transcode from a millisecond before the window\'s first frame, its times shifted back by as much', () => {
     const args = rangeStreamArgs({ input: '/card/A.mov', rate: r2398, from: 480, frames: 480, audio: true, outFile: '/cache/streams/x.mp4' });

@@ -85,17 +85,18 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
     openAt: range && tb ? marksOfRange(range, tb.rate, clip?.conformed === true).inFrame : null,
     onError: setError,
     continueAt,
+    reverseFloor: streaming && streamWindow && streamWindow.from > 0 ? streamWindow.from : null,
   });
   useModalFocus(dialog);
 
   const frame = tb ? secondsToFrame(now, tb.rate) : 0;
   // The playhead left the window (played on, stepped, sought): the window holding it is asked for,
-  // the next (longer) one when play ran on into it, else a short head at the playhead.
-  const playing = speed > 0;
+  // the next (longer) one when play ran on or back into it, else a short head at the playhead.
+  const direction = Math.sign(speed);
   useEffect(() => {
     if (!streaming || !tb) return setStreamWindow(null);
-    setStreamWindow((w) => streamWindowFor(w, frame, playing, tb.rate, clipFrames));
-  }, [streaming, tb, frame, playing, clipFrames]);
+    setStreamWindow((w) => streamWindowFor(w, frame, direction, tb.rate, clipFrames));
+  }, [streaming, tb, frame, direction, clipFrames]);
   // Main makes the stream while it is watched: closing the viewer, or its proxy arriving, stops it.
   useEffect(() => {
     if (!streaming) return;
