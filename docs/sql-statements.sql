@@ -713,6 +713,14 @@ CREATE TABLE picture_times (
 );
 DELETE FROM proxies WHERE clip_id IN (SELECT id FROM clips WHERE vfr = 1);;
 
+-- ===== src-main/core/catalog/migrations/0058-vfr-shot-rate.ts (3)
+-- rows
+SELECT id, fps, probe_json FROM clips WHERE vfr = 1 AND probe_json IS NOT NULL;
+-- set
+UPDATE clips SET fps = ? WHERE id = ?;
+-- up
+DELETE FROM proxies WHERE clip_id IN (SELECT id FROM clips WHERE vfr = 1);
+
 -- ===== src-main/core/catalog/migrations/0059-member-presence-base.ts (1)
 -- up
 ALTER TABLE collection_videos ADD COLUMN presence_at INTEGER NOT NULL DEFAULT 0;

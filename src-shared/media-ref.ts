@@ -3,21 +3,21 @@ import { safeText } from './contract/safe-strings';
 
 /**
  * Something the renderer may display: a cached thumbnail/sprite, a catalogued clip, its viewing
- * proxy, or the preview stream of one window of it (by its first frame: stream-window.ts) while
- * its proxy is not made yet, for playback.
+ * proxy, or the preview stream of one window of it (by its first frame and the frame after its
+ * last: stream-window.ts) while its proxy is not made yet, for playback.
  */
 export const mediaRefSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('thumb'), path: safeText(1024).min(1) }),
   z.object({ kind: z.literal('clip'), clipId: z.number().int().positive() }),
   z.object({ kind: z.literal('proxy'), clipId: z.number().int().positive() }),
-  z.object({ kind: z.literal('stream'), clipId: z.number().int().positive(), from: z.number().int().nonnegative() }),
+  z.object({ kind: z.literal('stream'), clipId: z.number().int().positive(), from: z.number().int().nonnegative(), to: z.number().int().positive() }),
 ]);
 export type MediaRef = z.infer<typeof mediaRefSchema>;
 
 /** The URL path both transports understand (web: under http://host/, Electron: rs-media://). */
 export function mediaPath(ref: MediaRef): string {
   if (ref.kind === 'thumb') return `thumb/${ref.path.split('/').map(encodeURIComponent).join('/')}`;
-  return ref.kind === 'stream' ? `stream/${ref.clipId}/${ref.from}` : `${ref.kind}/${ref.clipId}`;
+  return ref.kind === 'stream' ? `stream/${ref.clipId}/${ref.from}/${ref.to}` : `${ref.kind}/${ref.clipId}`;
 }
 
 const wholeNumber = (text: string, min: number): number | null => {
@@ -33,10 +33,11 @@ export function parseMediaPath(p: string): MediaRef | null {
     return id !== null ? { kind: m[1], clipId: id } : null;
   }
   if (m[1] === 'stream') {
-    const [idText, fromText, ...rest] = m[2]!.split('/');
+    const [idText, fromText, toText, ...rest] = m[2]!.split('/');
     const id = wholeNumber(idText ?? '', 1);
     const from = wholeNumber(fromText ?? '', 0);
-    return id !== null && from !== null && rest.length === 0 ? { kind: 'stream', clipId: id, from } : null;
+    const to = wholeNumber(toText ?? '', 1);
+    return id !== null && from !== null && to !== null && to > from && rest.length === 0 ? { kind: 'stream', clipId: id, from, to } : null;
   }
   try {
     const parsed = mediaRefSchema.safeParse({ kind: 'thumb', path: m[2]!.split('/').map(decodeURIComponent).join('/') });

@@ -1,5 +1,6 @@
 import type { MediaRef } from '../../src-shared/media-ref';
 import { AppError } from '../../src-shared/errors';
+import type { StreamWindow } from '../../src-shared/stream-window';
 import type { ClipFileOpen } from './library/clip-file';
 import { contentType } from './util/content-type';
 import { openUnder, type OpenedFile } from './util/open-verified';
@@ -27,13 +28,13 @@ export function createMediaResolver(
   clipFile: ClipFileOpen,
   thumbsDir: string,
   proxyFile: (clipId: number) => Promise<OpenedFile | AppError>,
-  streamFile: (clipId: number, from: number) => Promise<OpenedFile | AppError>,
+  streamFile: (clipId: number, window: StreamWindow) => Promise<OpenedFile | AppError>,
 ): MediaResolver {
   const openers: Openers = {
     thumb: (ref) => openUnder(thumbsDir, ref.path),
     clip: (ref) => clipFile(ref.clipId),
     proxy: (ref) => proxyFile(ref.clipId),
-    stream: (ref) => streamFile(ref.clipId, ref.from),
+    stream: (ref) => streamFile(ref.clipId, { from: ref.from, to: ref.to }),
   };
   return async (ref) => {
     const file = await (openers[ref.kind] as (r: MediaRef) => Promise<OpenedFile | AppError>)(ref);

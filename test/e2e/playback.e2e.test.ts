@@ -11,6 +11,7 @@ import { countingOf, frameToSeconds, type FrameRate } from '../../src-shared/tim
 import { launchApp, type E2eApp } from './harness';
 import { forgetProxy, proxyOf } from '../../src-main/core/proxies/proxy-store';
 import { STREAMS_DIR } from '../../src-main/core/proxies/range-streams';
+import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 
 /**
  * Issue 37 in real Chromium over footage with the frame number burnt in as a machine-readable
@@ -121,8 +122,7 @@ async function openViewer(page: Page, clipId: number): Promise<void> {
   await card.click();
   await page.keyboard.press('Enter');
   await video(page).waitFor();
-  // A bound, not a timing: a preview stream sends its window once it is transcoded whole (about 17 s of one window
-  // on a machine loaded to 12, a few seconds when quiet).
+  // A bound, not a timing: a preview stream sends its first window (a 1 s head) once it is transcoded whole.
   await expect.poll(() => video(page).evaluate((v) => (v as HTMLVideoElement).readyState), { timeout: 45_000 }).toBeGreaterThanOrEqual(2);
 }
 
@@ -304,6 +304,10 @@ describe('playback of every codec, frame-exact', () => {
         await page.keyboard.press('ArrowRight');
         expect(await settled(page, c), c.name).toEqual({ frame: 3, picture: pictureOf(c, 3) });
         if (c.vfr) {
+          // Its proxy, made by the indexing with the bundled ffmpeg, decodes to every picture of the original (the last one too: mp4-last-sample.ts).
+          const proxyFile = path.join(e.app.core.paths.cacheDir, proxyOf(e.app.core.db, ids.get(c.name)!)!.file);
+          const decoded = execFileSync(ffPath('ffprobe'), ['-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', proxyFile]).toString().trim();
+          expect(Number(decoded), `${c.name} proxy's decoded pictures`).toBe(c.frames);
           // The conformed clip on its proxy: stops after play, steps, End and J, each its frame's picture and marked there.
           const stops: string[] = [];
           for (const what of ['l', 'ArrowRight', 'End', 'j', 'ArrowLeft', 'Shift+ArrowLeft']) {
@@ -348,13 +352,18 @@ describe('playback of every codec, frame-exact', () => {
     await page.click('[data-nav="library"]');
     const tag = page.locator(`.clip-card[data-clip-id="${id}"] [data-testid="clip-source"]`);
     await expect.poll(() => tag.innerText().catch(() => ''), { timeout: 15_000 }).toBe('Preview stream');
+    const asked = Date.now();
     await openViewer(page, id);
+    // Reported, not asserted: from the viewer's opening to a picture to show (readyState 2).
+    console.log(`preview stream: first picture ${((Date.now() - asked) / 1000).toFixed(2)} s after the viewer opened`);
     const badge = page.locator('[data-testid="viewer-source"]');
     expect(await badge.getAttribute('data-source')).toBe('stream');
     expect(await badge.innerText()).toBe('Preview stream · proxy not made yet');
-    expect(await video(page).getAttribute('src')).toMatch(new RegExp(`/stream/${id}/0$`));
+    // The 1 s head at the playhead (24 frames at 23.976).
+    expect(await video(page).getAttribute('src')).toMatch(new RegExp(`/stream/${id}/0/24$`));
     await expect.poll(() => shown(page), { timeout: 10_000, message: 'frame 0 on screen' }).toBe(0);
-    expect(fs.readdirSync(streams)).toHaveLength(1);
+    // The head, and at most the window after it (frames 24-71: the clip's end) made ahead.
+    expect(fs.readdirSync(streams).filter((n) => !new RegExp(`^${id}-(0-24|24-72)-`).test(n))).toEqual([]);
     await e.screenshot('playback-prores-stream-1280');
     const stops: { what: string; frame: number; picture: number | null; marked: string; tc: string }[] = [];
     const stop = async (what: string) => {
@@ -412,9 +421,11 @@ describe('playback of every codec, frame-exact', () => {
     if (made) fs.rmSync(path.join(e.app.core.paths.cacheDir, made.file), { force: true });
     await openViewer(page, id);
     expect(await page.locator('[data-testid="viewer-source"]').getAttribute('data-source')).toBe('stream');
-    // 19 s in (frame 456), then play past the window's end at frame 480.
+    // 19 s in (frame 456: its head is frames 456-479), then play past the head's end into the window after it (480-527).
     for (let i = 0; i < 19; i++) await page.keyboard.press('Shift+ArrowRight');
     expect(await settled(page)).toMatchObject({ frame: 456 });
+    // Its picture too: the head at 456 is the window served (a step answered out of order once left the one before it).
+    await expect.poll(() => shown(page), { timeout: 10_000, message: 'frame 456 on screen' }).toBe(456 % 72);
     await page.keyboard.press('l');
     await expect.poll(() => readout(page), { timeout: 60_000, message: 'play ran on into the second window' }).toBeGreaterThan(490);
     await page.keyboard.press('k');
@@ -423,9 +434,20 @@ describe('playback of every codec, frame-exact', () => {
     console.log(`preview stream across windows: readout ${frame}, burnt-in ${picture} (frame modulo 72)`);
     expect(frame).toBeGreaterThan(490);
     expect(picture).toBe(frame % 72);
-    expect(await video(page).getAttribute('src')).toMatch(new RegExp(`/stream/${id}/480$`));
-    // One window at a time: the first one's file is gone.
-    expect(fs.readdirSync(path.join(e.app.core.paths.cacheDir, STREAMS_DIR))).toEqual([expect.stringMatching(new RegExp(`^${id}-480-`))]);
+    expect(await video(page).getAttribute('src')).toMatch(new RegExp(`/stream/${id}/480/528$`));
+    // The window served and the one after it made ahead (528-575, the clip's end); the head's file is gone.
+    const left = fs.readdirSync(path.join(e.app.core.paths.cacheDir, STREAMS_DIR));
+    expect(left).toContainEqual(expect.stringMatching(new RegExp(`^${id}-480-528-`)));
+    expect(left.filter((n) => !new RegExp(`^${id}-(480-528|528-576)-`).test(n))).toEqual([]);
+    // Reverse play back out of that window's start: the window before it (frames 384-479), frame-exact where it stops.
+    await page.keyboard.press('j');
+    await expect.poll(() => readout(page), { timeout: 60_000, message: 'reverse play ran back past frame 480' }).toBeLessThan(476);
+    await page.keyboard.press('k');
+    const back = await settled(page);
+    console.log(`preview stream reversed across windows: readout ${back.frame}, burnt-in ${await shown(page)}`);
+    expect(back.frame).toBeLessThan(480);
+    await expect.poll(() => shown(page), { timeout: 10_000 }).toBe(back.frame % 72);
+    expect(await video(page).getAttribute('src')).toMatch(new RegExp(`/stream/${id}/384/480$`));
     await closeViewer(page);
   }, 300_000);
 });

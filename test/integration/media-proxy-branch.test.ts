@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClipDecoder } from '../../src-main/core/media/clip-decoder';
+import { closeLastSample } from '../../src-main/core/media/mp4-last-sample';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { proxyAudio, proxyGop, type ProxyAudio, type ProxyRequest } from '../../src-main/core/media/proxy-branch';
 import { chooseProxyEncoder, encoderWorks, listedEncoders, proxyEncoderArgs, proxyEncoderCandidates, type ProxyEncoder } from '../../src-main/core/media/proxy-encoder';
@@ -49,6 +50,17 @@ function presentationTimes(file: string): [bigint, bigint][] {
     .map((t) => [t, den]);
 }
 
+/** Frames a decoder gets from the file (the bundled ffprobe decoding it: what the edit list lets through). */
+function decodedFrames(file: string): number {
+  return Number(execFileSync(ffPath('ffprobe'), ['-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', file]).toString().trim());
+}
+
+/** The video's last two packets in presentation order: pts and duration (null when the file gives it none). */
+function lastPackets(file: string): { pts: number; duration: number | null }[] {
+  const out = execFileSync(ffPath('ffprobe'), ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts,duration', '-of', 'csv=p=0', file]).toString().trim();
+  return out.split('\n').map((l) => l.split(',')).map(([pts, d]) => ({ pts: Number(pts), duration: d === undefined || d === 'N/A' ? null : Number(d) })).sort((a, b) => a.pts - b.pts).slice(-2);
+}
+
 async function proxyOf(src: string, out: string, audio: ProxyAudio = 'aac', fps: 25 | 'vfr' = 25): Promise<void> {
   const proxy: ProxyRequest = { outFile: out, height: 540, videoKbps: 1500, gop: proxyGop(fps === 25 ? 25 : 30), audio, threads: 1, encoder: 'libx264', vfr: fps !== 25 };
   await new ClipDecoder({ filePath: src, startS: 0, outputs: [], audioRate: null, proxy }, { onFrame: () => {}, onAudio: () => {} }).run();
@@ -72,6 +84,9 @@ describe('the proxy branch on real ffmpeg', () => {
       expect([v.width, v.height], size).toEqual(want);
       expect(v.sample_aspect_ratio ?? '1:1', size).toBe('1:1');
       expect(v.nb_read_packets, size).toBe(videoOf(src).nb_read_packets);
+      // A constant-rate proxy's last picture has its duration (one frame on 1/rate): finishing it changes nothing.
+      expect(await closeLastSample(out), size).toBe(false);
+      expect(decodedFrames(out), size).toBe(Number(v.nb_read_packets));
     }
   });
 
@@ -100,11 +115,23 @@ describe('the proxy of a variable-rate clip', () => {
   });
   afterAll(() => tmp?.cleanup());
 
-  it("keeps every presentation time of a VFR phone clip (30 fps with jitter, 20 fps half way, 1/90000 clock) exactly", async () => {
+  it("keeps every presentation time of a VFR phone clip (30 fps with jitter, 20 fps half way, 1/90000 clock) exactly, and every picture once finished", async () => {
     const [phone] = await makePlaybackFootage(undefined, ['h264-vfr-phone']);
     const out = path.join(tmp.dir, 'proxy-vfr.mp4');
     await proxyOf(phone!.file, out, 'copy', 'vfr');
     const original = presentationTimes(phone!.file);
+    // As the decode leaves it, the bundled ffmpeg 4.1 gives the last picture no duration (its clock is
+    // finer than a millisecond) and the edit list hides it; the proxy's finish gives it one (finishProxy).
+    const before = lastPackets(out);
+    expect(before.at(-1)!.duration).toBeNull();
+    expect(await closeLastSample(out)).toBe(true);
+    const after = lastPackets(out);
+    expect(after.at(-1)!.duration).toBe(after.at(-2)!.duration);
+    expect(after.map((p) => p.pts)).toEqual(before.map((p) => p.pts));
+    // Every picture is decoded now, as the original's; closing it again changes nothing.
+    expect(decodedFrames(out)).toBe(phone!.frames);
+    expect(decodedFrames(out)).toBe(decodedFrames(phone!.file));
+    expect(await closeLastSample(out)).toBe(false);
     const proxy = presentationTimes(out);
     expect(original).toHaveLength(phone!.frames);
     // The generator's own times: the original is what the test thinks it is.

@@ -114,12 +114,14 @@ describe('viewing proxies made in the one decode', () => {
     // Until it is made again, a preview stream of the window watched plays, served by the media route like a proxy.
     const dnxhr = ids['B001_dnxhr.mxf']!;
     expect(await playback('B001_dnxhr.mxf')).toMatchObject({ source: 'stream', proxy: 'pending', why: expect.stringMatching(/DNxHD\/DNxHR|MXF/) });
-    const stream = await app.core.resolveMedia({ kind: 'stream', clipId: dnxhr, from: 0 });
+    // The window after the 1 s head at 0 (frames 25-74, the clip's end), not a window main makes (frames 5-29) refused.
+    expect(await app.core.resolveMedia({ kind: 'stream', clipId: dnxhr, from: 5, to: 30 })).toBeNull();
+    const stream = await app.core.resolveMedia({ kind: 'stream', clipId: dnxhr, from: 25, to: 75 });
     expect(stream?.contentType).toBe('video/mp4');
     await stream!.handle.close();
-    expect(videoStream(stream!.real)).toMatchObject({ codec_name: 'h264', pix_fmt: 'yuv420p', nb_read_packets: '75' });
+    expect(videoStream(stream!.real)).toMatchObject({ codec_name: 'h264', pix_fmt: 'yuv420p', nb_read_packets: '50' });
     // Only for a clip whose playback is a stream: a native clip or one with its proxy is never transcoded.
-    expect(await app.core.resolveMedia({ kind: 'stream', clipId: ids['E001_h264.mp4']!, from: 0 })).toBeNull();
+    expect(await app.core.resolveMedia({ kind: 'stream', clipId: ids['E001_h264.mp4']!, from: 0, to: 25 })).toBeNull();
     await call('playback.stopStream', { clipId: dnxhr });
     expect(fs.readdirSync(path.join(tmp.dir, 'data', 'cache', 'streams'))).toEqual([]);
     fs.writeFileSync(file, bytes);

@@ -14,7 +14,8 @@ import { tempDir } from '../helpers/paths';
  * Issue 37's preview stream on real ffmpeg: a ProRes 422 HQ clip (no proxy yet) is transcoded one
  * window at a time; each window holds the clip's frames of that range at the clip's own times
  * (ffprobe: first pts = the window's start, one packet a frame; the burnt-in frame numbers read
- * back in order), one window at a time, killed and removed when the viewer stops or moves away.
+ * back in order); the window play runs on into is made ahead once the one served is written, and
+ * both are killed and removed when the viewer stops or moves elsewhere.
  */
 const CLIP_ID = 7;
 const tmp = tempDir('rs-range-stream-');
@@ -60,8 +61,6 @@ beforeAll(async () => {
     ffmpeg: () => ffPath('ffmpeg'),
     // What the catalog hands over for a clip whose stream plays (proxy-handlers.ts createStreamSource).
     source: async (id) => (id === CLIP_ID ? { path: clip.file, rate: clip.rate, frames: clip.frames, audio: clip.audio !== null } : new AppError('not_found', `clip ${id}`)),
-    // 1 s windows (24 frames at 23.976) so that the 72-frame clip has three.
-    windowS: 1,
   });
 }, 120_000);
 
@@ -70,42 +69,102 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-async function opened(from: number): Promise<OpenedFile> {
-  const f = await streams.open(CLIP_ID, from);
+async function opened(from: number, to: number): Promise<OpenedFile> {
+  const f = await streams.open(CLIP_ID, { from, to });
   if (f instanceof AppError) throw f;
   await f.handle.close();
   return f;
 }
 
 describe('the preview stream of a clip whose proxy is not made yet', () => {
-  it('holds the window\'s frames of the clip at the clip\'s times, frame for frame', async () => {
+  it('holds the window\'s frames of the clip at the clip\'s times, frame for frame, the next one made ahead', async () => {
     expect(clip.probe.codec).toBe('prores');
     const rate = clip.rate.num / clip.rate.den;
-    for (const from of [24, 48]) {
-      const f = await opened(from);
+    // The 1 s head at frame 24 (24 frames at 23.976), then the window play runs on into: twice as long, cut at the clip's end (72).
+    let before: string | null = null;
+    for (const [from, to] of [[24, 48], [48, 72]] as const) {
+      const f = await opened(from, to);
       const pts = videoPts(f.real);
-      expect(pts.length, `window ${from}`).toBe(24);
+      expect(pts.length, `window ${from}`).toBe(to - from);
       // First pts = the window's start (within the millisecond the seek leaves), each frame at its own time.
       pts.forEach((t, i) => expect(Math.abs(t - (from + i) / rate), `frame ${from + i} at ${t}`).toBeLessThan(0.0015));
-      expect(await burntIn(f.real)).toEqual(Array.from({ length: 24 }, (_, i) => from + i));
-      // One window at a time: moving on removed the one before.
-      expect(filesHere()).toEqual([path.basename(f.real)]);
+      expect(await burntIn(f.real)).toEqual(Array.from({ length: to - from }, (_, i) => from + i));
+      if (to < 72) {
+        // Written: the next window is being made ahead (its ffmpeg runs, its file is named by its frames).
+        expect(ffmpegsHere().length + filesHere().filter((n) => n.startsWith(`${CLIP_ID}-${to}-72-`)).length).toBeGreaterThan(0);
+      } else {
+        // Play ran on into it: served from what was made ahead, the one before removed, nothing after the clip's end.
+        expect(filesHere()).toEqual([path.basename(f.real)]);
+        expect(before).not.toBeNull();
+        expect(ffmpegsHere()).toEqual([]);
+      }
+      before = f.real;
     }
   }, 120_000);
 
-  it('refuses a frame that does not start a window', async () => {
-    const r = await streams.open(CLIP_ID, 30);
-    expect(r).toBeInstanceOf(AppError);
-    expect((r as AppError).kind).toBe('invalid');
+  it('refuses frames that are not a window main makes', async () => {
+    for (const w of [{ from: 30, to: 54 }, { from: 24, to: 60 }, { from: 48, to: 96 }]) {
+      const r = await streams.open(CLIP_ID, w);
+      expect(r).toBeInstanceOf(AppError);
+      expect((r as AppError).kind).toBe('invalid');
+    }
   });
 
-  it('is killed when the viewer closes, mid-transcode or done, and leaves no file', async () => {
-    await opened(0);
-    expect(filesHere()).toHaveLength(1);
+  it('keeps no file but the window served and the one after it when requests come faster than ffmpeg ends (steps, a drag)', async () => {
+    const asked = [[0, 24], [24, 48], [48, 72], [0, 24], [24, 48], [48, 72], [24, 48]] as const;
+    const answers = await Promise.all(asked.map(([from, to]) => streams.open(CLIP_ID, { from, to })));
+    const served = answers.flatMap((a, i) => (a instanceof AppError ? [] : [asked[i]!]));
+    for (const a of answers) if (!(a instanceof AppError)) await a.handle.close();
+    // Every other request was answered "cancelled" (replaced), none failed otherwise.
+    for (const a of answers) if (a instanceof AppError) expect(a.kind).toBe('cancelled');
+    expect(served.length).toBeGreaterThan(0);
+    const last = served.at(-1)!;
+    const kept = [`${last[0]}-${last[1]}`, ...(last[1] < 72 ? [`${last[1]}-72`] : [])];
+    expect(filesHere().filter((n) => !kept.some((w) => n.startsWith(`${CLIP_ID}-${w}-`)))).toEqual([]);
     await streams.stop(CLIP_ID);
     expect(filesHere()).toEqual([]);
+    expect(ffmpegsHere()).toEqual([]);
+  }, 60_000);
+
+  it('serves the window asked last when the clip\'s checks answer an earlier request after a later one', async () => {
+    // Its own streams: the first look at the clip (the request for frames 0-23) answers after the second (24-47).
+    const delays = [300, 0];
+    const late = createRangeStreams({
+      cacheDir: tmp.dir,
+      ffmpeg: () => ffPath('ffmpeg'),
+      source: async () => {
+        await new Promise((r) => setTimeout(r, delays.shift() ?? 0));
+        return { path: clip.file, rate: clip.rate, frames: clip.frames, audio: clip.audio !== null };
+      },
+    });
+    try {
+      const [first, second] = await Promise.all([late.open(CLIP_ID, { from: 0, to: 24 }), late.open(CLIP_ID, { from: 24, to: 48 })]);
+      expect(first).toBeInstanceOf(AppError);
+      expect((first as AppError).kind).toBe('cancelled');
+      expect(second).not.toBeInstanceOf(AppError);
+      await (second as OpenedFile).handle.close();
+      expect(path.basename((second as OpenedFile).real)).toMatch(new RegExp(`^${CLIP_ID}-24-48-`));
+      expect(filesHere().filter((n) => !/^7-(24-48|48-72)-/.test(n))).toEqual([]);
+    } finally {
+      await late.stop(CLIP_ID);
+    }
+    expect(filesHere()).toEqual([]);
+  }, 60_000);
+
+  it('is killed when the viewer closes, mid-transcode or done, with the window made ahead, and leaves no file', async () => {
+    await opened(0, 24);
+    expect(filesHere().length).toBeGreaterThanOrEqual(1);
+    await streams.stop(CLIP_ID);
+    expect(filesHere()).toEqual([]);
+    expect(ffmpegsHere()).toEqual([]);
+    // A seek elsewhere: the window served goes, only the new one (and the one after it, being made) is left.
+    await opened(48, 72);
+    const head = await opened(0, 24);
+    expect(path.basename(head.real)).toMatch(new RegExp(`^${CLIP_ID}-0-24-`));
+    expect(filesHere().filter((n) => !/^7-(0-24|24-72)-/.test(n))).toEqual([]);
+    await streams.stop(CLIP_ID);
     // Mid-transcode: the request in flight is answered "cancelled", the ffmpeg is gone, nothing left.
-    const pending = streams.open(CLIP_ID, 24);
+    const pending = streams.open(CLIP_ID, { from: 24, to: 48 });
     await new Promise((r) => setTimeout(r, 50));
     expect(ffmpegsHere().length).toBe(1);
     await streams.stop(CLIP_ID);

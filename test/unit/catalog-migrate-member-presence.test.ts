@@ -11,7 +11,7 @@ const OTHER = '00000000-0000-4000-8000-00000000000b';
 
 describe('migration 0059: the server stamp of a collection member\'s presence', () => {
   it('rows another seat\'s version made hold its stamp; this catalog\'s own adds and removals are pending, their own time as their base (one still waiting lands if later than the server\'s last change)', () => {
-    const { file, old } = catalogAtVersion(57, cleanups);
+    const { file, old } = catalogAtVersion(58, cleanups);
     old.prepare(`INSERT INTO volumes (id, volume_key, mount_path, online, last_seen_at) VALUES (1, 'k', '/m', 1, 1)`).run();
     const clip = old.prepare(`INSERT INTO clips (id, volume_id, rel_path, file_name, size_bytes, mtime_ms, status, created_at, updated_at) VALUES (?, 1, ?, ?, 1, 1, 'done', 1, 1)`);
     for (const id of [1, 2, 3, 4]) clip.run(id, `c${id}.mov`, `c${id}.mov`);

@@ -7,7 +7,7 @@ import { playbackSource, type PlaybackInputs } from '../../src-main/core/proxies
 import { isDetachableMount, PROXY_RESERVE_BYTES, proxyBytesFor, roomForProxy, wantsProxy } from '../../src-main/core/proxies/proxy-policy';
 import { proxyRelPath } from '../../src-main/core/proxies/proxy-files';
 import { rangeStreamArgs, rangeStreamSeekS } from '../../src-main/core/proxies/range-stream-args';
-import { streamWindowFrames, streamWindowOf } from '../../src-shared/stream-window';
+import { isStreamWindow, streamHeadAt, streamHeadFrames, streamWindowAfter, streamWindowBefore, streamWindowFor } from '../../src-shared/stream-window';
 
 const facts = (container: string | null, videoCodec: string | null, pixFmt: string | null, audioCodec: string | null = 'aac') => ({ container, videoCodec, pixFmt, audioCodec });
 
@@ -137,28 +137,68 @@ describe('media paths', () => {
     expect(parseMediaPath('/proxy/0')).toBeNull();
     expect(parseMediaPath('/proxy/../../etc/passwd')).toBeNull();
   });
-  it('carry a preview stream by clip id and its window\'s first frame, and nothing else under that name', () => {
-    expect(parseMediaPath(mediaPath({ kind: 'stream', clipId: 12, from: 480 }))).toEqual({ kind: 'stream', clipId: 12, from: 480 });
-    expect(parseMediaPath('/stream/12/0')).toEqual({ kind: 'stream', clipId: 12, from: 0 });
+  it('carry a preview stream by clip id and its window\'s first frame and the one after its last, and nothing else under that name', () => {
+    expect(parseMediaPath(mediaPath({ kind: 'stream', clipId: 12, from: 480, to: 528 }))).toEqual({ kind: 'stream', clipId: 12, from: 480, to: 528 });
+    expect(parseMediaPath('/stream/12/0/24')).toEqual({ kind: 'stream', clipId: 12, from: 0, to: 24 });
     expect(parseMediaPath('/stream/12')).toBeNull();
-    expect(parseMediaPath('/stream/0/0')).toBeNull();
-    expect(parseMediaPath('/stream/12/-1')).toBeNull();
-    expect(parseMediaPath('/stream/12/4/x')).toBeNull();
+    expect(parseMediaPath('/stream/12/0')).toBeNull();
+    expect(parseMediaPath('/stream/0/0/24')).toBeNull();
+    expect(parseMediaPath('/stream/12/-1/24')).toBeNull();
+    expect(parseMediaPath('/stream/12/24/24')).toBeNull();
+    expect(parseMediaPath('/stream/12/4/28/x')).toBeNull();
     expect(parseMediaPath('/stream/12/../../etc/passwd')).toBeNull();
   });
 });
 
 describe('preview stream windows', () => {
   const r2398 = { num: 24000, den: 1001 };
-  it('lie on a grid of the clip\'s frames, 20 s each, the last cut at the clip\'s end', () => {
-    expect(streamWindowFrames(r2398)).toBe(480);
-    expect(streamWindowOf(0, r2398, 1000)).toEqual({ from: 0, to: 480 });
-    expect(streamWindowOf(479, r2398, 1000)).toEqual({ from: 0, to: 480 });
-    expect(streamWindowOf(480, r2398, 1000)).toEqual({ from: 480, to: 960 });
-    expect(streamWindowOf(999, r2398, 1000)).toEqual({ from: 960, to: 1000 });
-    // Past the end (seekFrame clamps there too): the last window.
-    expect(streamWindowOf(5000, r2398, 1000)).toEqual({ from: 960, to: 1000 });
-    expect(streamWindowOf(500, { num: 25, den: 1 }, null)).toEqual({ from: 500, to: 1000 });
+  it('start with a 1 s head on a grid of the clip\'s frames, the last cut at the clip\'s end', () => {
+    expect(streamHeadFrames(r2398)).toBe(24);
+    expect(streamHeadAt(0, r2398, 1000)).toEqual({ from: 0, to: 24 });
+    expect(streamHeadAt(23, r2398, 1000)).toEqual({ from: 0, to: 24 });
+    expect(streamHeadAt(480, r2398, 1000)).toEqual({ from: 480, to: 504 });
+    expect(streamHeadAt(999, r2398, 1000)).toEqual({ from: 984, to: 1000 });
+    // Past the end (seekFrame clamps there too): the last head.
+    expect(streamHeadAt(5000, r2398, 1000)).toEqual({ from: 984, to: 1000 });
+    expect(streamHeadAt(510, { num: 25, den: 1 }, null)).toEqual({ from: 500, to: 525 });
+  });
+  it('play on into windows twice as long each, up to 16 heads, none after the clip\'s end', () => {
+    const run: { from: number; to: number }[] = [streamHeadAt(456, r2398, 1000)];
+    for (let w = streamWindowAfter(run[0]!, r2398, 1000); w; w = streamWindowAfter(w, r2398, 1000)) run.push(w);
+    expect(run.map((w) => w.to - w.from)).toEqual([24, 48, 96, 192, 184]);
+    expect(run.at(-1)!.to).toBe(1000);
+    // Contiguous, and every one is a window main makes.
+    run.slice(1).forEach((w, i) => expect(w.from).toBe(run[i]!.to));
+    for (const w of run) expect(isStreamWindow(w, r2398, 1000)).toBe(true);
+    let w = streamHeadAt(0, r2398, null);
+    for (let i = 0; i < 8; i++) w = streamWindowAfter(w, r2398, null)!;
+    expect(w.to - w.from).toBe(16 * 24);
+    expect(isStreamWindow(w, r2398, null)).toBe(true);
+  });
+  it('run back from a head in windows twice as long each, cut at the clip\'s start', () => {
+    const run: { from: number; to: number }[] = [streamHeadAt(456, r2398, 1000)];
+    for (let w = streamWindowBefore(run[0]!, r2398); w; w = streamWindowBefore(w, r2398)) run.push(w);
+    expect(run.map((w) => [w.from, w.to])).toEqual([[456, 480], [408, 456], [312, 408], [120, 312], [0, 120]]);
+    for (const w of run) expect(isStreamWindow(w, r2398, 1000)).toBe(true);
+  });
+  it('are only those main makes: on the heads\' grid, a head times a power of two, cut only at the start or the end', () => {
+    expect(isStreamWindow({ from: 5, to: 29 }, r2398, 1000)).toBe(false);
+    expect(isStreamWindow({ from: 24, to: 60 }, r2398, 1000)).toBe(false);
+    expect(isStreamWindow({ from: 0, to: 32 * 24 }, r2398, null)).toBe(false);
+    expect(isStreamWindow({ from: 984, to: 1008 }, r2398, 1000)).toBe(false);
+    expect(isStreamWindow({ from: 984, to: 1000 }, r2398, 1000)).toBe(true);
+  });
+  it('the viewer keeps its window while the playhead is in it, runs on into the next while playing, else asks a head', () => {
+    const head = streamHeadAt(456, r2398, 1000);
+    expect(streamWindowFor(null, 456, 0, r2398, 1000)).toEqual(head);
+    expect(streamWindowFor(head, 470, 1, r2398, 1000)).toBe(head);
+    expect(streamWindowFor(head, 480, 1, r2398, 1000)).toEqual({ from: 480, to: 528 });
+    // Reverse play out of its start: the window before it, twice as long.
+    expect(streamWindowFor(head, 455, -1, r2398, 1000)).toEqual({ from: 408, to: 456 });
+    // A step or a seek past an end while paused, play landing beyond the next window: a head where it lands.
+    expect(streamWindowFor(head, 480, 0, r2398, 1000)).toEqual({ from: 480, to: 504 });
+    expect(streamWindowFor(head, 455, 0, r2398, 1000)).toEqual({ from: 432, to: 456 });
+    expect(streamWindowFor(head, 700, 1, r2398, 1000)).toEqual({ from: 696, to: 720 });
   });
   it('transcode from a millisecond before the window\'s first frame, its times shifted back by as much', () => {
     const args = rangeStreamArgs({ input: '/card/A.mov', rate: r2398, from: 480, frames: 480, audio: true, outFile: '/cache/streams/x.mp4' });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CatalogDb } from '../catalog/open-catalog';
+import { closeLastSample } from '../media/mp4-last-sample';
 import { countVideoPackets } from '../media/probe';
 import type { ProxyEncoder } from '../media/proxy-encoder';
 import { PROXY_DEFAULTS, proxyAudio, proxyGop, type ProxyRequest } from '../media/proxy-branch';
@@ -42,13 +43,16 @@ export function discardProxy(plan: ProxyPlan): void {
 }
 
 /**
- * The decode is over: the proxy's frames are counted from its container, the file takes its name
+ * The decode is over: a last picture written without a duration gets one (a VFR proxy's, which
+ * players would leave out otherwise: media/mp4-last-sample.ts), the proxy's frames are counted
+ * from its container, the file takes its name
  * and the catalog its row. An empty or unreadable file is dropped (the clip plays as before).
  * Returns the frames the proxy holds, or null when nothing was kept.
  */
 export async function finishProxy(db: CatalogDb, cacheDir: string, plan: ProxyPlan, opts: { ffprobe?: string; signal?: AbortSignal; now?: number } = {}): Promise<number | null> {
   const part = plan.request.outFile;
   const size = fs.statSync(part, { throwIfNoEntry: false })?.size ?? 0;
+  if (size > 0) await closeLastSample(part).catch(() => false);
   const frames = size > 0 ? await countVideoPackets(part, opts).catch(() => null) : null;
   if (!frames) {
     discardProxy(plan);

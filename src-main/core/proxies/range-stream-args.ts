@@ -31,8 +31,11 @@ export function rangeStreamSeekS(rate: FrameRate, from: number): number {
  * its time (`-vsync passthrough`), and the times shifted back by the seek (`-output_ts_offset`) so
  * that the stream's times are the clip's: frame k is presented at k / rate as in the proxy and the
  * viewer's presented-frame reading needs nothing else. A plain MP4 with its index first, served
- * once written: the bundled ffmpeg 4.1 writes a fragmented MP4's first fragment from 0 whatever
- * the offset (measured: first pts 0.000 instead of 1.251 for frame 30 at 23.976).
+ * once written (windows start short so that the first is written soon: stream-window.ts). The
+ * bundled ffmpeg 4.1 writes a fragmented MP4's first fragment from 0 whatever the offset (first pts
+ * 0.000 instead of 1.251 for frame 30 at 23.976) unless `-movflags +delay_moov` lets it write an
+ * edit list (then the same times as here, measured on a 25 fps ProRes window); a growing file
+ * served while written is what that would take, not tried.
  */
 export function rangeStreamArgs(j: RangeStreamJob): string[] {
   const seek = rangeStreamSeekS(j.rate, j.from);

@@ -33,7 +33,8 @@ import { m0054PeopleTeam } from './0054-people-team';
 import { m0055VolumeProxies } from './0055-volume-proxies';
 import { m0056UrlTasks } from './0056-url-tasks';
 import { m0057PictureTimes } from './0057-picture-times';
+import { m0058VfrShotRate } from './0058-vfr-shot-rate';
 import { m0059MemberPresenceBase } from './0059-member-presence-base';
 
 /** Numbered, append-only. Never edit a migration that has shipped: add the next number. */
-export const MIGRATIONS: readonly Migration[] = [m0001Library, m0002ImportLog, m0003Analysis, m0004ServiceCache, m0005Search, m0006Pipeline, m0007CollectionUploads, m0008ServiceLosses, m0013ShotTransitions, m0014CanonicalTags, m0015TagResolution, m0016Marks, m0017RemoteClips, m0018AnalysisDecodesOnce, m0019ShotsInAnalysisDecode, m0020ImportClips, m0021ShotTimesOnFrames, m0022ExchangeFacts, m0025QueryBank, m0035CollectionSyncs, m0041ClipSampleAspect, m0045OneWordForFinished, m0046TeamReplica, m0047MarksOfflineFirst, m0048CollectionMembersOfflineFirst, m0049ImportOrigin, m0050Proxies, m0051DecodedPart, m0052SegmentFrames, m0053People, m0054PeopleTeam, m0055VolumeProxies, m0056UrlTasks, m0057PictureTimes, m0059MemberPresenceBase];
+export const MIGRATIONS: readonly Migration[] = [m0001Library, m0002ImportLog, m0003Analysis, m0004ServiceCache, m0005Search, m0006Pipeline, m0007CollectionUploads, m0008ServiceLosses, m0013ShotTransitions, m0014CanonicalTags, m0015TagResolution, m0016Marks, m0017RemoteClips, m0018AnalysisDecodesOnce, m0019ShotsInAnalysisDecode, m0020ImportClips, m0021ShotTimesOnFrames, m0022ExchangeFacts, m0025QueryBank, m0035CollectionSyncs, m0041ClipSampleAspect, m0045OneWordForFinished, m0046TeamReplica, m0047MarksOfflineFirst, m0048CollectionMembersOfflineFirst, m0049ImportOrigin, m0050Proxies, m0051DecodedPart, m0052SegmentFrames, m0053People, m0054PeopleTeam, m0055VolumeProxies, m0056UrlTasks, m0057PictureTimes, m0058VfrShotRate, m0059MemberPresenceBase];

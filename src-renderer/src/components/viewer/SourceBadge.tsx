@@ -1,14 +1,15 @@
 import type { ReactNode } from 'react';
 import type { Playback } from '../../../../src-shared/contract/playback';
+import type { StreamWindow } from '../../../../src-shared/stream-window';
 import { api } from '../../api/client';
 
 /**
  * The file the <video> reads: the original, the clip's proxy (made by its indexing), or the
- * preview stream of the window starting at frame `streamFrom` (stream-window.ts) while that proxy is to come.
+ * preview stream of the window `stream` (stream-window.ts) while that proxy is to come.
  */
-export function sourceUrl(clipId: number, p: Playback, streamFrom: number | null): string | null {
+export function sourceUrl(clipId: number, p: Playback, stream: StreamWindow | null): string | null {
   if (p.source === 'none') return null;
-  if (p.source === 'stream') return streamFrom === null ? null : api.mediaUrl({ kind: 'stream', clipId, from: streamFrom });
+  if (p.source === 'stream') return stream === null ? null : api.mediaUrl({ kind: 'stream', clipId, from: stream.from, to: stream.to });
   return api.mediaUrl({ kind: p.source === 'proxy' ? 'proxy' : 'clip', clipId });
 }
 

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { clipFrameCount, framesToTimecode, nominalFps, rateLabel, secondsToFrame, shotFrames } from '../../../../src-shared/timecode';
-import { streamWindowOf } from '../../../../src-shared/stream-window';
+import { streamWindowFor, type StreamWindow } from '../../../../src-shared/stream-window';
 import { api } from '../../api/client';
 import { timebaseOf } from '../timecode-format';
 import { FaceBoxes } from './FaceBoxes';
@@ -46,8 +46,8 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
   const [error, setError] = useState<string | null>(null);
   const { clip, spans, playback, reloadPlayback } = useClipView(clipId, setError);
   // A preview stream plays one window of the clip at a time: the one under the playhead (set below).
-  const [streamFrom, setStreamFrom] = useState<number | null>(null);
-  const src = playback ? sourceUrl(clipId, playback, streamFrom) : null;
+  const [streamWindow, setStreamWindow] = useState<StreamWindow | null>(null);
+  const src = playback ? sourceUrl(clipId, playback, streamWindow) : null;
   const [muted, setMuted] = useState(false);
   const [help, setHelp] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
@@ -70,9 +70,8 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
 
   const streaming = playback?.source === 'stream';
   const clipFrames = clip && tb ? clipFrameCount(clip, tb.rate) : null;
-  const streamWindow = streaming && tb && streamFrom !== null ? streamWindowOf(streamFrom, tb.rate, clipFrames) : null;
   // Play runs on from a window's end into the next (none after the clip's last window).
-  const continueAt = streamWindow && clipFrames !== null && streamWindow.to < clipFrames ? streamWindow.to : null;
+  const continueAt = streaming && streamWindow && clipFrames !== null && streamWindow.to < clipFrames ? streamWindow.to : null;
   // A conformed clip is driven once its presentation times are known (or known to be unreadable).
   const pictureTimes = usePictureTimes(clipId, clip ? clip.conformed === true : undefined);
   const rate = tb && pictureTimes !== undefined ? tb.rate : null;
@@ -86,13 +85,18 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
     openAt: range && tb ? marksOfRange(range, tb.rate, clip?.conformed === true).inFrame : null,
     onError: setError,
     continueAt,
+    reverseFloor: streaming && streamWindow && streamWindow.from > 0 ? streamWindow.from : null,
   });
   useModalFocus(dialog);
 
   const frame = tb ? secondsToFrame(now, tb.rate) : 0;
-  // The playhead left the window (played on, stepped, sought): the window holding it is asked for.
-  const wantedFrom = streaming && tb ? streamWindowOf(frame, tb.rate, clipFrames).from : null;
-  useEffect(() => setStreamFrom(wantedFrom), [wantedFrom]);
+  // The playhead left the window (played on, stepped, sought): the window holding it is asked for,
+  // the next (longer) one when play ran on or back into it, else a short head at the playhead.
+  const direction = Math.sign(speed);
+  useEffect(() => {
+    if (!streaming || !tb) return setStreamWindow(null);
+    setStreamWindow((w) => streamWindowFor(w, frame, direction, tb.rate, clipFrames));
+  }, [streaming, tb, frame, direction, clipFrames]);
   // Main makes the stream while it is watched: closing the viewer, or its proxy arriving, stops it.
   useEffect(() => {
     if (!streaming) return;

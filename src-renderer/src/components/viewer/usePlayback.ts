@@ -52,6 +52,8 @@ export function usePlayback(opts: {
   onError: (message: string) => void;
   /** A preview stream's window ends before the clip: the frame play runs on to (the next window's first), else null. */
   continueAt?: number | null;
+  /** A preview stream's window starts after the clip's: its first frame, which reverse play runs back past into the window before, else null. */
+  reverseFloor?: number | null;
 }): Playback {
   const { video, src, clip, rate, pictureTimes, range, onError } = opts;
   const openAt = useRef<number | null>(null);
@@ -59,6 +61,8 @@ export function usePlayback(opts: {
   const grid = useMemo(() => (rate ? pictureGrid(rate, pictureTimes) : null), [rate, pictureTimes]);
   const continueAt = useRef<number | null>(null);
   continueAt.current = opts.continueAt ?? null;
+  const reverseFloor = useRef<number | null>(null);
+  reverseFloor.current = opts.reverseFloor ?? null;
   /** Play reached a window's end and goes on once the next window is placed. */
   const resume = useRef(false);
   const [now, setNowState] = useState(range?.startS ?? 0);
@@ -200,6 +204,13 @@ export function usePlayback(opts: {
         return;
       }
       asked = target;
+      // Before the preview window's first frame (the element cannot seek there): the playhead moves
+      // there, the viewer asks the window before, and the chain goes on once it is placed (its seek's `seeked`).
+      const floor = reverseFloor.current;
+      if (floor !== null && target < floor) {
+        setNow(mid(target));
+        return;
+      }
       const t = grid.seekTime(target, 0);
       // A conformed clip's picture can hold for two frames: the same time again would not be sought.
       if (t === v.currentTime) {
@@ -222,7 +233,7 @@ export function usePlayback(opts: {
       v.removeEventListener('seeked', onSeeked);
       v.removeEventListener('seeked', next);
     };
-  }, [video, speed, rate, grid, applyShuttle]);
+  }, [video, speed, rate, grid, applyShuttle, setNow, mid]);
 
   // The frame presented: what the picture machine judges.
   useEffect(() => {
