@@ -7,6 +7,7 @@ import { joinSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import { readTeamMarks, upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange } from '../../src-main/core/team/server/team-marks-store';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+import { serverNow, rolledBack } from '../helpers/pg-seat-attempts';
 
 /**
  * Issue 40's attacks on marks (item 1: "timestamps taken from the server's clock, never the client's"),
@@ -41,17 +42,8 @@ describeWithPostgres('team marks: a seat\'s stamps are the server\'s, and win it
     keywords: (await admin.query('SELECT * FROM team.keywords WHERE clip_id = $1 ORDER BY id', [clipB])).rows,
     marks: (await admin.query('SELECT * FROM team.clip_marks WHERE clip_id = $1', [clipB])).rows,
   });
-  const serverNow = async () => (await admin.query<{ t: Date }>('SELECT clock_timestamp() AS t')).rows[0]!.t.getTime();
   /** As A, in a transaction rolled back after `check`: what the server made of A's write. */
-  const asA = async <T>(attempt: (c: pg.Client) => Promise<unknown>, check: () => Promise<T>): Promise<T> => {
-    await a.query('BEGIN');
-    try {
-      await attempt(a);
-      return await check();
-    } finally {
-      await a.query('ROLLBACK');
-    }
-  };
+  const asA = <T>(attempt: (c: pg.Client) => Promise<unknown>, check: () => Promise<T>): Promise<T> => rolledBack(a, attempt, check);
   const rangeRow = async (id: string) => (await a.query('SELECT name, name_at, name_by, deleted_at, deleted_by FROM team.ranges WHERE id = $1', [id])).rows[0];
 
   beforeAll(async () => {
@@ -88,12 +80,12 @@ describeWithPostgres('team marks: a seat\'s stamps are the server\'s, and win it
   it('A\'s new marks dated 9999 or 1970, or named as B\'s, get the server\'s time and A\'s seat', async () => {
     for (const at of [Y9999, 0]) {
       const id = randomUUID();
-      const t0 = await serverNow();
+      const t0 = await serverNow(admin);
       const row = await asA(
         (c) => upsertTeamRange(c, { ...rangeOfB(), id, name: { value: 'new', stamp: { at, by: B } }, created: { at, by: B } }),
         async () => (await a.query('SELECT name_at, name_by, created_at, created_by, span_by FROM team.ranges WHERE id = $1', [id])).rows[0],
       );
-      const t1 = await serverNow();
+      const t1 = await serverNow(admin);
       expect([row.name_by, row.created_by, row.span_by]).toEqual([A, A, A]);
       for (const t of [row.name_at as Date, row.created_at as Date]) {
         expect(t.getTime()).toBeGreaterThanOrEqual(t0);
@@ -103,13 +95,13 @@ describeWithPostgres('team marks: a seat\'s stamps are the server\'s, and win it
   });
 
   it('a rename or delete by hand over the version held is an editor\'s right: A\'s, now, whatever A writes in the stamp columns', async () => {
-    const t0 = await serverNow();
+    const t0 = await serverNow(admin);
     const renamed = await asA((c) => c.query("UPDATE team.ranges SET name = 'forged', name_by = $1, name_at = name_at WHERE id = $2", [B, rangeB]), () => rangeRow(rangeB));
     expect([renamed.name, renamed.name_by]).toEqual(['forged', A]);
     expect((renamed.name_at as Date).getTime()).toBeGreaterThanOrEqual(t0);
     const deleted = await asA((c) => c.query("UPDATE team.ranges SET deleted_at = '9999-01-01', deleted_by = $1 WHERE id = $2", [B, rangeB]), () => rangeRow(rangeB));
     expect(deleted.deleted_by).toBe(A);
-    expect((deleted.deleted_at as Date).getTime()).toBeLessThanOrEqual(await serverNow());
+    expect((deleted.deleted_at as Date).getTime()).toBeLessThanOrEqual(await serverNow(admin));
     // a rename keeping an older stamp by hand: not taken
     const before = await ofB();
     await a.query("UPDATE team.ranges SET name = 'forged', name_at = name_at - interval '1 hour' WHERE id = $1", [rangeB]);

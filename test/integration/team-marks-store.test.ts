@@ -8,6 +8,7 @@ import { readTeamMarks, readTeamMarksOfClips, upsertTeamClipMark, upsertTeamKeyw
 import { joinSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+import { serverNow } from '../helpers/pg-seat-attempts';
 
 /**
  * The server's rule for shared marks (team migration 0014), as two seats with their own logins meet
@@ -22,7 +23,6 @@ describeWithPostgres('shared marks on PostgreSQL: server stamps and optimistic c
   let a: pg.Client;
   let b: pg.Client;
   const clipIds: number[] = [];
-  const serverNow = async () => (await a.query<{ t: Date }>('SELECT clock_timestamp() AS t')).rows[0]!.t.getTime();
   const read = async (c: pg.Client, clipId: number) => readTeamMarksOfClips(c, [clipId]);
 
   beforeAll(async () => {
@@ -52,13 +52,13 @@ describeWithPostgres('shared marks on PostgreSQL: server stamps and optimistic c
 
   it('a new range, keyword and rating are stamped by the server\'s clock and the writing seat, whatever stamp came with them', async () => {
     const clipId = clipIds[0]!;
-    const t0 = await serverNow();
+    const t0 = await serverNow(a);
     const far: Stamp = { at: Date.parse('9999-01-01T00:00:00Z'), by: B };
     const range = newRange(clipId, far);
     await upsertTeamRange(a, range);
     await upsertTeamKeyword(a, { clipId, rangeId: range.id, norm: 'beach', display: 'Beach', added: { at: 0, by: B }, removed: null });
     await upsertTeamClipMark(a, { clipId, rating: { value: 'favorite', stamp: far } });
-    const t1 = await serverNow();
+    const t1 = await serverNow(a);
     const got = await read(a, clipId);
     const stamps = [got.ranges[0]!.name.stamp, got.ranges[0]!.span.stamp, got.ranges[0]!.created, got.keywords[0]!.added, got.clipMarks[0]!.rating.stamp];
     for (const s of stamps) {

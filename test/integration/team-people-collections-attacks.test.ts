@@ -6,6 +6,7 @@ import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import { publishCollectionMember, readCollectionMembersByKey } from '../../src-main/core/team/server/team-collection-store';
 import { readTeamPeople, upsertTeamFact, upsertTeamPerson, type TeamFact, type TeamPerson } from '../../src-main/core/team/server/team-people-store';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+import { serverNow, rolledBack } from '../helpers/pg-seat-attempts';
 
 /**
  * Issue 40's attacks on people and collection members (item 1: "timestamps taken from the server's
@@ -33,17 +34,8 @@ describeWithPostgres('team people and collection members: a seat\'s stamps are t
     facts: (await admin.query('SELECT * FROM team.people_facts WHERE clip_id = $1 ORDER BY id', [clipB])).rows,
     members: (await admin.query('SELECT * FROM team.collection_videos WHERE clip_id = $1 ORDER BY id', [clipB])).rows,
   });
-  const serverNow = async () => (await admin.query<{ t: Date }>('SELECT clock_timestamp() AS t')).rows[0]!.t.getTime();
   /** As A, in a transaction rolled back after `check`: what the server made of A's write. */
-  const asA = async <T>(attempt: (c: pg.Client) => Promise<unknown>, check: () => Promise<T>): Promise<T> => {
-    await a.query('BEGIN');
-    try {
-      await attempt(a);
-      return await check();
-    } finally {
-      await a.query('ROLLBACK');
-    }
-  };
+  const asA = <T>(attempt: (c: pg.Client) => Promise<unknown>, check: () => Promise<T>): Promise<T> => rolledBack(a, attempt, check);
   const within = (t: Date, t0: number, t1: number) => t.getTime() >= t0 && t.getTime() <= t1;
 
   beforeAll(async () => {
@@ -88,7 +80,7 @@ describeWithPostgres('team people and collection members: a seat\'s stamps are t
   it('A\'s new person, fact and member dated 9999 or 1970, or named as B\'s, get the server\'s time and A\'s seat', async () => {
     for (const at of [Y9999, 0]) {
       const uuid = randomUUID();
-      const t0 = await serverNow();
+      const t0 = await serverNow(admin);
       const rows = await asA(
         async (c) => {
           await upsertTeamPerson(c, { ...personOfB(), uuid, name: 'Eve', nameAt: at, hiddenAt: at, merged: null, forgotten: null });
@@ -101,14 +93,14 @@ describeWithPostgres('team people and collection members: a seat\'s stamps are t
           member: (await a.query("SELECT added_at, added_by FROM team.collection_videos WHERE collection_id = 'col-2'")).rows[0],
         }),
       );
-      const t1 = await serverNow();
+      const t1 = await serverNow(admin);
       expect([rows.person.name_by, rows.person.hidden_by, rows.fact.seat, rows.member.added_by]).toEqual([A, A, A, A]);
       for (const t of [rows.person.name_at, rows.person.hidden_at, rows.fact.at, rows.member.added_at] as Date[]) expect(within(t, t0, t1), t.toISOString()).toBe(true);
     }
   });
 
   it('by hand over the version held, an editor\'s right: A\'s, now, whatever A writes in the stamp columns; the first merge and forget stay', async () => {
-    const t0 = await serverNow();
+    const t0 = await serverNow(admin);
     const renamed = await asA(
       (c) => c.query("UPDATE team.people SET name = 'Eve', name_by = $1 WHERE uuid = $2", [B, personB]),
       async () => (await a.query('SELECT name, name_at, name_by FROM team.people WHERE uuid = $1', [personB])).rows[0],
@@ -118,12 +110,12 @@ describeWithPostgres('team people and collection members: a seat\'s stamps are t
       (c) => c.query("UPDATE team.people_facts SET kind = 'is_not', at = '1970-01-01', seat = $1 WHERE clip_id = $2", [B, clipB]),
       async () => (await a.query('SELECT kind, at, seat FROM team.people_facts WHERE clip_id = $1', [clipB])).rows[0],
     );
-    expect([flipped.kind, flipped.seat, within(flipped.at, t0, await serverNow())]).toEqual(['is_not', A, true]);
+    expect([flipped.kind, flipped.seat, within(flipped.at, t0, await serverNow(admin))]).toEqual(['is_not', A, true]);
     const removed = await asA(
       (c) => c.query("UPDATE team.collection_videos SET removed_at = '9999-01-01', removed_by = $1, added_at = added_at WHERE clip_id = $2", [B, clipB]),
       async () => (await a.query('SELECT removed_at, removed_by FROM team.collection_videos WHERE clip_id = $1', [clipB])).rows[0],
     );
-    expect([removed.removed_by, within(removed.removed_at, t0, await serverNow())]).toEqual([A, true]);
+    expect([removed.removed_by, within(removed.removed_at, t0, await serverNow(admin))]).toEqual([A, true]);
     const other = randomUUID();
     const merged = await asA(
       async (c) => {
@@ -133,7 +125,7 @@ describeWithPostgres('team people and collection members: a seat\'s stamps are t
       },
       async () => (await a.query('SELECT merged_into, merged_at, merged_by, forgotten_at, forgotten_by FROM team.people WHERE uuid = $1', [personB])).rows[0],
     );
-    const t1 = await serverNow();
+    const t1 = await serverNow(admin);
     expect([merged.merged_into, merged.merged_by, merged.forgotten_by]).toEqual([other, A, A]);
     expect([within(merged.merged_at, t0, t1), within(merged.forgotten_at, t0, t1)]).toEqual([true, true]);
     // a change by hand keeping an older stamp: not taken

@@ -8,6 +8,7 @@ import { readTeamMarksOfClips, upsertTeamClipMark, upsertTeamKeyword, upsertTeam
 import type { RangeState } from '../../src-main/core/marks/marks-merge';
 import type { Stamp } from '../../src-main/core/util/take-field';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+import { serverNow } from '../helpers/pg-seat-attempts';
 
 /**
  * Team migration 0014 (marks stamped by the server's clock) on a team at 0013 whose seats wrote marks
@@ -79,14 +80,14 @@ describeWithPostgres('team library: an existing team moves to server-stamped mar
     // An edit A had waiting at the upgrade carries its edit time as the base (the old rule's stamp): later
     // than the field's last change, it lands, stamped by the server
     const waiting = (await readTeamMarksOfClips(a, [clip])).ranges.find((r) => r.id !== byHand)!;
-    const t = (await admin.query<{ t: Date }>('SELECT clock_timestamp() AS t')).rows[0]!.t.getTime();
+    const t = await serverNow(admin);
     await upsertTeamRange(a, { ...waiting, rating: { value: 'reject', stamp: { at: t - 1000, by: A } } });
     const landed = (await readTeamMarksOfClips(a, [clip])).ranges.find((r) => r.id === waiting.id)!.rating;
     expect([landed.value, landed.stamp.by, landed.stamp.at >= t]).toEqual(['reject', A, true]);
 
     // B renames both ranges over the versions it reads, and sends a stale note for A's: the renames land, the note does not
     const held = await readTeamMarksOfClips(b, [clip]);
-    const t0 = (await admin.query<{ t: Date }>('SELECT clock_timestamp() AS t')).rows[0]!.t.getTime();
+    const t0 = await serverNow(admin);
     for (const r of held.ranges) await upsertTeamRange(b, { ...r, name: { value: `${r.name.value}, renamed`, stamp: r.name.stamp }, note: { value: 'stale', stamp: { at: r.note.stamp.at - 1, by: B } } });
     const after = await readTeamMarksOfClips(b, [clip]);
     for (const r of after.ranges) {

@@ -7,6 +7,7 @@ import { publishCollectionMember, readCollectionMembersByKey } from '../../src-m
 import { readTeamPeople, upsertTeamFact, upsertTeamPerson } from '../../src-main/core/team/server/team-people-store';
 import { memberPresent } from '../../src-main/core/collections/collection-member-merge';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+import { serverNow } from '../helpers/pg-seat-attempts';
 
 /**
  * Team migration 0016 (people and collection members stamped by the server's clock) on a team at
@@ -44,7 +45,6 @@ describeWithPostgres('team library: an existing team moves to server-stamped peo
     ).rows;
   const fractions = async () =>
     (await admin.query<{ n: string }>("SELECT (SELECT count(*) FROM team.people WHERE name_at <> date_trunc('milliseconds', name_at)) + (SELECT count(*) FROM team.collection_videos WHERE added_at <> date_trunc('milliseconds', added_at)) AS n")).rows[0]!.n;
-  const serverNow = async () => (await admin.query<{ t: Date }>('SELECT clock_timestamp() AS t')).rows[0]!.t.getTime();
 
   beforeAll(async () => {
     cluster = await startPgCluster();
@@ -93,12 +93,12 @@ describeWithPostgres('team library: an existing team moves to server-stamped peo
     expect(ms(after.members[2], 'added_at')).toBe(ms(before.members[2], 'added_at') - 1);
 
     // An edit A had waiting at the upgrade carries its edit time as its base: later than the field's last change, it lands, stamped by the server
-    const t0 = await serverNow();
+    const t0 = await serverNow(admin);
     await upsertTeamPerson(a, { uuid: ana, name: 'Ana', nameAt: hourAgo, nameBy: A, hidden: true, hiddenAt: t0 - 1000, hiddenBy: A, merged: null, forgotten: null });
     let [held] = await readTeamPeople(b, [ana]);
     expect([held!.hidden, held!.hiddenBy, held!.hiddenAt >= t0]).toEqual([true, A, true]);
     // B renames over the version it read and sends a stale hidden flag: the rename lands, the flag does not
-    const t1 = await serverNow();
+    const t1 = await serverNow(admin);
     await upsertTeamPerson(b, { ...held!, name: 'Ana Lima', hidden: false, hiddenAt: held!.hiddenAt - 1 });
     [held] = await readTeamPeople(b, [ana]);
     expect([held!.name, held!.nameBy, held!.nameAt >= t1, held!.hidden]).toEqual(['Ana Lima', B, true, true]);
