@@ -14,6 +14,7 @@ import { silentLogger } from '../../src-main/core/util/logger';
 import { tempDir } from '../helpers/paths';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 import { insertClip, insertVolume, openTestCatalog } from '../helpers/search-catalog';
+import { closeSeats } from '../helpers/sync-seats';
 
 /**
  * A clip's presence in a collection between two seats, stamped by the server (team migration 0016):
@@ -103,15 +104,7 @@ describeWithPostgres('a clip added to and removed from a collection on two seats
     a = await seat(SEAT_A, 'a', Date.now);
     b = await seat(SEAT_B, 'b', () => Y9999);
   });
-  afterAll(async () => {
-    for (const s of [a, b]) {
-      await s?.sync.stop();
-      await s?.link.stop();
-      s?.db.close();
-    }
-    await cluster?.stop();
-    tmp.cleanup();
-  });
+  afterAll(() => closeSeats([a, b], cluster, tmp));
 
   it('B, offline and its clock in 9999, removes a clip A removed and added again meanwhile: it stays in on both, B is told once; B\'s removal over the version it holds lands, by the server\'s clock', async () => {
     a.store.attach(REGION, COLLECTION, [a.clipId]);

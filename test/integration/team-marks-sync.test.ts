@@ -16,6 +16,7 @@ import { silentLogger } from '../../src-main/core/util/logger';
 import { tempDir } from '../helpers/paths';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 import { insertClip, insertVolume, openTestCatalog } from '../helpers/search-catalog';
+import { closeSeats } from '../helpers/sync-seats';
 
 /**
  * Marks shared between two seats of a team library, offline first: two real SQLite catalogs, two
@@ -115,15 +116,7 @@ describeWithPostgres('team marks between two seats on PostgreSQL', () => {
     a = await seat(SEAT_A, 'a', 8);
     b = await seat(SEAT_B, 'b', 6); // B has clips 6 and 7 in its catalog, not linked yet
   });
-  afterAll(async () => {
-    for (const s of [a, b]) {
-      await s?.sync.stop();
-      await s?.link.stop();
-      s?.db.close();
-    }
-    await cluster?.stop();
-    tmp.cleanup();
-  });
+  afterAll(() => closeSeats([a, b], cluster, tmp));
 
   it('a range made on A is listed by B, with its keywords; B\'s views are told; A\'s own echo changes nothing on A', async () => {
     // A's own changes come back through A's feed: a handler after the sync's tells when A has taken them.

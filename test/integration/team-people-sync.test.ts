@@ -18,6 +18,7 @@ import { tempDir } from '../helpers/paths';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 import { insertClip, insertShot, insertVolume, openTestCatalog } from '../helpers/search-catalog';
 import { faceSpace, seedFace } from '../helpers/seed-faces';
+import { closeSeats } from '../helpers/sync-seats';
 
 /**
  * People by name shared between two seats of a team library (issue 39 part 5): two real SQLite
@@ -131,15 +132,7 @@ describeWithPostgres('people named on one seat, shared with another on PostgreSQ
     a = await seat(SEAT_A, 'a', 3, 3);
     b = await seat(SEAT_B, 'b', 17, 2);
   });
-  afterAll(async () => {
-    for (const s of [a, b]) {
-      await s?.sync.stop();
-      await s?.link.stop();
-      s?.db.close();
-    }
-    await cluster?.stop();
-    tmp.cleanup();
-  });
+  afterAll(() => closeSeats([a, b], cluster, tmp));
 
   it('a group named on A: B\'s faces at the same places are that person, by name and uuid; the team holds no face data', async () => {
     // Each seat grouped its own faces: person 0 is one group on each, under a uuid of its own.
