@@ -368,6 +368,8 @@ describe('playback of every codec, frame-exact', () => {
     const stops: { what: string; frame: number; picture: number | null; marked: string; tc: string }[] = [];
     const stop = async (what: string) => {
       const { frame, picture } = await settled(page);
+      // The picture is there: nothing says it is still coming.
+      expect(await page.locator('[data-testid="viewer-loading"]').count(), what).toBe(0);
       await page.keyboard.press('i');
       stops.push({ what, frame, picture, tc: await page.locator('[data-testid="viewer-tc"]').innerText(), marked: await page.locator('[data-testid="mark-in"]').innerText() });
     };
@@ -378,6 +380,9 @@ describe('playback of every codec, frame-exact', () => {
     for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
     await stop('3 x ArrowRight');
     await page.keyboard.press('End');
+    // A window not made yet (its transcode starts now): the black stage says what it waits for.
+    await page.locator('[data-testid="viewer-loading"]').waitFor({ timeout: 5_000 });
+    expect(await page.locator('[data-testid="viewer-loading"]').innerText()).toBe('Making the preview of this part…');
     await stop('End');
     await page.keyboard.press('j');
     await page.waitForTimeout(500);

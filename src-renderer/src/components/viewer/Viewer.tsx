@@ -51,6 +51,9 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
   const [muted, setMuted] = useState(false);
   const [help, setHelp] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+  // The player has no picture to show yet for where it stands (a preview window being made, a slow
+  // share): said over the picture, so a black frame never reads as the clip's picture.
+  const [loading, setLoading] = useState(false);
   const tb = useMemo(() => (clip ? timebaseOf(clip) : null), [clip]);
   const [marks, setMarks] = useState<Marks>(NO_MARKS);
   const { inFrame, outFrame } = marks;
@@ -247,7 +250,14 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
                   playsInline
                   preload="auto"
                   onClick={() => applyShuttle({ type: 'space' })}
+                  onLoadStart={() => setLoading(true)}
+                  onWaiting={() => setLoading(true)}
+                  onLoadedData={() => setLoading(false)}
+                  onCanPlay={() => setLoading(false)}
+                  onPlaying={() => setLoading(false)}
+                  onSeeked={() => setLoading(false)}
                   onError={() => {
+                setLoading(false);
                 // Another source may play (the original gone while playing: its proxy); the same one failing again is said.
                 const failed = playback?.source;
                 void reloadPlayback().then((p) => {
@@ -258,6 +268,11 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
                   data-testid="viewer-video"
                   data-source={playback?.source ?? ''}
                 />
+                {loading && playback && playback.source !== 'none' && (
+                  <div className="viewer-loading" role="status" data-testid="viewer-loading">
+                    {streaming ? 'Making the preview of this part…' : 'Loading the picture…'}
+                  </div>
+                )}
                 {playback?.source === 'none' && (
                   <div className="viewer-unplayable" data-testid="viewer-unplayable">
                     <div>Cannot be played here: {playback.why}</div>
