@@ -63,7 +63,7 @@ function addToField(buf: Buffer, f: { at: number; wide: boolean }, add: number):
 }
 
 /** Patches a moov box's content in `buf` (see above). True when a last sample was given its duration. */
-export function closeLastSampleIn(buf: Buffer, moov: Box): boolean {
+function closeLastSampleIn(buf: Buffer, moov: Box): boolean {
   const mvhd = child(buf, moov, 'mvhd');
   if (!mvhd) return false;
   const movieScale = buf.readUInt32BE(durationField(buf, mvhd, { v0: 12, v1: 20 }).at - 4);
