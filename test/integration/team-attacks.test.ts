@@ -13,7 +13,7 @@ import { lookAtClipJob, renewTeamLeases, type ClaimedTeamJob } from '../../src-m
 import { readTeamMarks, upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange } from '../../src-main/core/team/server/team-marks-store';
 import { upsertTeamFact, upsertTeamPerson } from '../../src-main/core/team/server/team-people-store';
 import type { RangeState } from '../../src-main/core/marks/marks-merge';
-import { describeWithPostgres, startPgCluster, type PgCluster, type SeatLogin } from '../helpers/pg-cluster';
+import { closePg, describeWithPostgres, startPgCluster, type PgCluster, type SeatLogin } from '../helpers/pg-cluster';
 
 const STAGE = 'analysis' as const;
 const PROFILE = 'default';
@@ -133,10 +133,7 @@ describeWithPostgres('team library: a seat with its own credentials cannot touch
     await recordTeamTask(b, B, { teamClipId: clipB, uploadRequestId: 'req-b', kind: 'embedding', region: 'asia', taskId: 'task-b' });
   }, 120_000);
 
-  afterAll(async () => {
-    for (const c of [a, b, admin]) await c?.end().catch(() => undefined);
-    await cluster?.stop();
-  });
+  afterAll(() => closePg([a, b, admin], cluster));
 
   it('roles: A can alter neither B\'s role nor the group, nor raise its own limits', async () => {
     await refused('ALTER ROLE B PASSWORD', (c) => c.query(`ALTER ROLE ${loginB.role} PASSWORD 'taken'`), /permission denied/);

@@ -6,7 +6,7 @@ import type { Stamp } from '../../src-main/core/util/take-field';
 import { joinSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import { readTeamMarks, upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange } from '../../src-main/core/team/server/team-marks-store';
-import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+import { closePg, describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 import { serverNow, rolledBack } from '../helpers/pg-seat-attempts';
 
 /**
@@ -60,10 +60,7 @@ describeWithPostgres('team marks: a seat\'s stamps are the server\'s, and win it
     await upsertTeamClipMark(b, { clipId: clipB, rating: { value: 'favorite', stamp: SB } });
   }, 120_000);
 
-  afterAll(async () => {
-    for (const c of [a, b, admin]) await c?.end().catch(() => undefined);
-    await cluster?.stop();
-  });
+  afterAll(() => closePg([a, b, admin], cluster));
 
   it('stale or forged bases (9999, 1970, B\'s own stamp as B sent it, just before the held one) change nothing of B', async () => {
     // (A base of the server's stamp or later, up to now, is a change over the version held: what A may do anyway by reading the row first.)

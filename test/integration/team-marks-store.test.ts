@@ -7,7 +7,7 @@ import type { Stamp } from '../../src-main/core/util/take-field';
 import { readTeamMarks, readTeamMarksOfClips, upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange } from '../../src-main/core/team/server/team-marks-store';
 import { joinSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
-import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+import { closePg, describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 import { serverNow } from '../helpers/pg-seat-attempts';
 
 /**
@@ -34,10 +34,7 @@ describeWithPostgres('shared marks on PostgreSQL: server stamps and optimistic c
     await joinSeat(b, { seatId: B, name: 'Edit B', roots: [] });
     for (let i = 0; i < 4; i++) clipIds.push((await adoptTeamClip(a, { fingerprint: (i + 1).toString(16).padStart(64, 'd'), sizeBytes: i, fileName: `M${i}.mov`, seatId: A })).id);
   });
-  afterAll(async () => {
-    for (const c of [a, b]) await c?.end().catch(() => undefined);
-    await cluster?.stop();
-  });
+  afterAll(() => closePg([a, b], cluster));
 
   const newRange = (clipId: number, base: Stamp): RangeState => ({
     id: randomUUID(),

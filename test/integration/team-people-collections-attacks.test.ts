@@ -5,7 +5,7 @@ import { joinSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import { publishCollectionMember, readCollectionMembersByKey } from '../../src-main/core/team/server/team-collection-store';
 import { readTeamPeople, upsertTeamFact, upsertTeamPerson, type TeamFact, type TeamPerson } from '../../src-main/core/team/server/team-people-store';
-import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+import { closePg, describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 import { serverNow, rolledBack } from '../helpers/pg-seat-attempts';
 
 /**
@@ -52,10 +52,7 @@ describeWithPostgres('team people and collection members: a seat\'s stamps are t
     await publishCollectionMember(b, { ...memberB(), version: { added: SB, removed: null, video: null } });
   }, 120_000);
 
-  afterAll(async () => {
-    for (const c of [a, b, admin]) await c?.end().catch(() => undefined);
-    await cluster?.stop();
-  });
+  afterAll(() => closePg([a, b, admin], cluster));
 
   it('B\'s own rows carry the server\'s stamps, not the time B sent', async () => {
     const rows = await ofB();

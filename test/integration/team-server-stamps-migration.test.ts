@@ -7,7 +7,7 @@ import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import { readTeamMarksOfClips, upsertTeamClipMark, upsertTeamKeyword, upsertTeamRange } from '../../src-main/core/team/server/team-marks-store';
 import type { RangeState } from '../../src-main/core/marks/marks-merge';
 import type { Stamp } from '../../src-main/core/util/take-field';
-import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+import { closePg, describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 import { serverNow } from '../helpers/pg-seat-attempts';
 
 /**
@@ -63,10 +63,7 @@ describeWithPostgres('team library: an existing team moves to server-stamped mar
     );
   }, 120_000);
 
-  afterAll(async () => {
-    for (const c of [a, b, admin]) await c?.end().catch(() => undefined);
-    await cluster?.stop();
-  });
+  afterAll(() => closePg([a, b, admin], cluster));
 
   it('team:migrate applies 0014: every mark and stamp kept; then a change over the held stamp lands by the server\'s clock and a stale one does not', async () => {
     const before = await everything();

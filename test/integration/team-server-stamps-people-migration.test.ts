@@ -6,7 +6,7 @@ import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import { publishCollectionMember, readCollectionMembersByKey } from '../../src-main/core/team/server/team-collection-store';
 import { readTeamPeople, upsertTeamFact, upsertTeamPerson } from '../../src-main/core/team/server/team-people-store';
 import { memberPresent } from '../../src-main/core/collections/collection-member-merge';
-import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+import { closePg, describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 import { serverNow } from '../helpers/pg-seat-attempts';
 
 /**
@@ -71,10 +71,7 @@ describeWithPostgres('team library: an existing team moves to server-stamped peo
     );
   }, 120_000);
 
-  afterAll(async () => {
-    for (const c of [a, b, admin]) await c?.end().catch(() => undefined);
-    await cluster?.stop();
-  });
+  afterAll(() => closePg([a, b, admin], cluster));
 
   it('team:migrate applies 0016: every person, fact and member kept with its stamps and presence; then the new rule holds', async () => {
     const before = await everything();
