@@ -2,11 +2,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type EmulatorHandle } from '../emulator/server';
-import { framePatternInstallScript } from '../helpers/frame-pattern';
 import { footageFfmpeg } from '../helpers/footage-ffmpeg';
 import { makePlaybackFootage, type PlaybackClip } from '../helpers/playback-footage';
-import { launchApp, type E2eApp } from './harness';
+import type { E2eApp } from './harness';
+import { startPlaybackApp } from './playback-app';
 import { closeViewer, openViewer, readout, settled, shown, video } from './viewer-page';
 import { forgetProxy, proxyOf } from '../../src-main/core/proxies/proxy-store';
 import { STREAMS_DIR } from '../../src-main/core/proxies/range-streams';
@@ -21,39 +20,17 @@ import { STREAMS_DIR } from '../../src-main/core/proxies/range-streams';
  */
 const KEY = 'k-preview-stream-e2e';
 let e: E2eApp;
-let emu: EmulatorHandle;
+let close: (() => Promise<void>) | undefined;
 let prores: PlaybackClip;
-const ids = new Map<string, number>();
+let ids = new Map<string, number>();
 
 beforeAll(async () => {
   prores = (await makePlaybackFootage(undefined, ['prores-hq']))[0]!;
-  emu = await startEmulator({ keys: [KEY], asyncPendingMs: 5, asyncProcessingMs: 5 });
-  e = await launchApp({ viewport: { width: 1280, height: 720 }, beforeGoto: (page) => page.addInitScript({ content: framePatternInstallScript() }) });
-  const card = path.join(e.dataDir, 'card');
-  fs.mkdirSync(card, { recursive: true });
-  fs.copyFileSync(prores!.file, path.join(card, `${prores!.name}${path.extname(prores!.file)}`));
-  const call = async <T,>(m: string, a: unknown): Promise<T> => {
-    const r = await e.app.core.dispatch(m, a, { transport: 'test' });
-    if (!r.ok) throw new Error(`${m}: ${r.error.message}`);
-    return r.value as T;
-  };
-  await call('settings.update', { baseUrls: { asia: emu.url }, qps: 1000, proxies: 'always' });
-  await call('settings.setApiKey', { key: KEY });
-  await call('library.import', { paths: [card] });
-  for (const c of (await call<{ items: { id: number; name: string }[] }>('library.list', { sort: 'name' })).items) ids.set(c.name.replace(/\.[^.]+$/, ''), c.id);
-  const db = e.app.core.db;
-  const end = Date.now() + 240_000;
-  // Indexed whole (a proxy forgotten before then would be made again when its indexing ends) and with its proxy.
-  const ready = () => (db.prepare('SELECT COUNT(*) AS n FROM clips c JOIN proxies p ON p.clip_id = c.id WHERE c.indexed_at IS NOT NULL').get() as { n: number }).n;
-  while (ready() < 1) {
-    if (Date.now() > end) throw new Error('the clip was not indexed with its proxy in time');
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  ({ e, ids, close } = await startPlaybackApp([prores], KEY));
 }, 400_000);
 
 afterAll(async () => {
-  await e?.close();
-  await emu?.close();
+  await close?.();
 });
 
 describe('the preview stream of a clip without its proxy, frame-exact', () => {

@@ -2,11 +2,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type EmulatorHandle } from '../emulator/server';
-import { framePatternInstallScript } from '../helpers/frame-pattern';
 import { frameAtSeconds, makePlaybackFootage, type PlaybackClip } from '../helpers/playback-footage';
 import { countingOf, frameToSeconds, type FrameRate } from '../../src-shared/timecode';
-import { launchApp, type E2eApp } from './harness';
+import type { E2eApp } from './harness';
+import { startPlaybackApp } from './playback-app';
 import { closeViewer, openViewer, settled, shown, video } from './viewer-page';
 import { forgetProxy, proxyOf } from '../../src-main/core/proxies/proxy-store';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
@@ -25,10 +24,10 @@ import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
  */
 const KEY = 'k-playback-e2e';
 let e: E2eApp;
-let emu: EmulatorHandle;
 let card: string;
+let close: (() => Promise<void>) | undefined;
 let clips: PlaybackClip[] = [];
-const ids = new Map<string, number>();
+let ids = new Map<string, number>();
 /** The rate each clip counts in, as the app counts it (the VFR clip's conformed rate). */
 const rates = new Map<string, FrameRate>();
 /** The player decodes these from the original; the rest play from their proxy. */
@@ -45,35 +44,10 @@ function prng(seed: number): () => number {
 
 beforeAll(async () => {
   clips = await makePlaybackFootage();
-  emu = await startEmulator({ keys: [KEY], asyncPendingMs: 5, asyncProcessingMs: 5 });
-  e = await launchApp({ viewport: { width: 1280, height: 720 }, beforeGoto: (page) => page.addInitScript({ content: framePatternInstallScript() }) });
-  card = path.join(e.dataDir, 'card');
-  fs.mkdirSync(card, { recursive: true });
-  for (const c of clips) fs.copyFileSync(c.file, path.join(card, `${c.name}${path.extname(c.file)}`));
-  const call = async <T,>(m: string, a: unknown): Promise<T> => {
-    const r = await e.app.core.dispatch(m, a, { transport: 'test' });
-    if (!r.ok) throw new Error(`${m}: ${r.error.message}`);
-    return r.value as T;
-  };
-  // Every clip gets a proxy (the native ones too), so that every clip plays with its folder away.
-  await call('settings.update', { baseUrls: { asia: emu.url }, qps: 1000, proxies: 'always' });
-  await call('settings.setApiKey', { key: KEY });
-  await call('library.import', { paths: [card] });
-  for (const c of (await call<{ items: { id: number; name: string }[] }>('library.list', { sort: 'name' })).items) ids.set(c.name.replace(/\.[^.]+$/, ''), c.id);
-  const end = Date.now() + 240_000;
-  const db = e.app.core.db;
-  while ((db.prepare('SELECT COUNT(*) AS n FROM clips WHERE indexed_at IS NOT NULL').get() as { n: number }).n < clips.length) {
-    if (Date.now() > end) throw new Error('the playback card was not indexed in time');
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  ({ e, card, ids, close } = await startPlaybackApp(clips, KEY));
   for (const [name, id] of ids) {
-    const row = db.prepare('SELECT fps, vfr FROM clips WHERE id = ?').get(id) as { fps: number; vfr: number };
+    const row = e.app.core.db.prepare('SELECT fps, vfr FROM clips WHERE id = ?').get(id) as { fps: number; vfr: number };
     rates.set(name, countingOf(row.fps, row.vfr === 1).rate);
-  }
-  // The proxies are made by the same decode; the offline case needs them all.
-  while ((db.prepare('SELECT COUNT(*) AS n FROM proxies').get() as { n: number }).n < clips.length) {
-    if (Date.now() > end) throw new Error('the playback card did not get its proxies in time');
-    await new Promise((r) => setTimeout(r, 500));
   }
 }, 400_000);
 
@@ -81,8 +55,7 @@ beforeAll(async () => {
 const pictureOf = (c: PlaybackClip, frame: number) => (c.vfr ? frameAtSeconds(c, frameToSeconds(frame, rates.get(c.name)!)) : frame);
 
 afterAll(async () => {
-  await e?.close();
-  await emu?.close();
+  await close?.();
 });
 
 describe('playback of every codec, frame-exact', () => {
