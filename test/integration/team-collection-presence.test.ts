@@ -5,7 +5,6 @@ import type { CatalogDb } from '../../src-main/core/catalog/open-catalog';
 import { createCollectionStore, type CollectionStore } from '../../src-main/core/collections/collection-store';
 import { LeaseKeeper } from '../../src-main/core/team/seat/lease-keeper';
 import { TeamSeat } from '../../src-main/core/team/seat/team-seat';
-import { readTeamMigrations } from '../../src-main/core/team/server/migrate-team';
 import { joinSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import { TeamCollectionsSync } from '../../src-main/core/team/syncs/collections-sync';
@@ -14,7 +13,7 @@ import { silentLogger } from '../../src-main/core/util/logger';
 import { tempDir } from '../helpers/paths';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 import { insertClip, insertVolume, openTestCatalog } from '../helpers/search-catalog';
-import { closeSeats } from '../helpers/sync-seats';
+import { closeSeats, seatLinkOf } from '../helpers/sync-seats';
 
 /**
  * A clip's presence in a collection between two seats, stamped by the server (team migration 0016):
@@ -55,13 +54,7 @@ describeWithPostgres('a clip added to and removed from a collection on two seats
   }
 
   async function online(seatId: string, name: string, db: CatalogDb, store: CollectionStore): Promise<Pick<Seat, 'link' | 'sync' | 'lost'>> {
-    const link = new TeamSeat({
-      settings: (await cluster.seatLogin(seatId)).settings(`Edit ${name}`),
-      password: (await cluster.seatLogin(seatId)).password,
-      seatId,
-      db,
-      appSchemaVersion: readTeamMigrations().at(-1)!.version,
-    });
+    const link = await seatLinkOf(cluster, seatId, name, db);
     const lost: string[] = [];
     const logger = { ...silentLogger, info: (msg: string, data?: Record<string, unknown>) => void (msg === 'team.collections.lost' && lost.push(...(data?.members as string[]))) };
     const leases = new LeaseKeeper({ link, scheduler: link.scheduler, log: silentLogger });

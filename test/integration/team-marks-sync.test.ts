@@ -1,4 +1,3 @@
-import { readTeamMigrations } from '../../src-main/core/team/server/migrate-team';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -16,7 +15,7 @@ import { silentLogger } from '../../src-main/core/util/logger';
 import { tempDir } from '../helpers/paths';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 import { insertClip, insertVolume, openTestCatalog } from '../helpers/search-catalog';
-import { closeSeats } from '../helpers/sync-seats';
+import { closeSeats, seatLinkOf } from '../helpers/sync-seats';
 
 /**
  * Marks shared between two seats of a team library, offline first: two real SQLite catalogs, two
@@ -73,13 +72,7 @@ describeWithPostgres('team marks between two seats on PostgreSQL', () => {
 
   /** A seat's link to the team and its marks sync, over its catalog (again after it was offline). */
   async function online(seatId: string, name: string, db: CatalogDb): Promise<Pick<Seat, 'link' | 'sync' | 'changed' | 'lost'>> {
-    const l = new TeamSeat({
-      settings: (await cluster.seatLogin(seatId)).settings(`Edit ${name}`),
-      password: (await cluster.seatLogin(seatId)).password,
-      seatId,
-      db,
-      appSchemaVersion: readTeamMigrations().at(-1)!.version,
-    });
+    const l = await seatLinkOf(cluster, seatId, name, db);
     const events = new EventBus();
     const changed: number[][] = [];
     events.subscribe((e, p) => {

@@ -8,7 +8,6 @@ import { allMembers, allPeople } from '../../src-main/core/people/people-store';
 import { TeamPeopleSync } from '../../src-main/core/team/syncs/people-sync';
 import { EventBus } from '../../src-main/core/rpc/event-bus';
 import { silentLogger } from '../../src-main/core/util/logger';
-import { readTeamMigrations } from '../../src-main/core/team/server/migrate-team';
 import { joinSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
 import { upsertTeamFact, upsertTeamPerson } from '../../src-main/core/team/server/team-people-store';
@@ -18,7 +17,7 @@ import { tempDir } from '../helpers/paths';
 import { describeWithPostgres, startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 import { insertClip, insertShot, insertVolume, openTestCatalog } from '../helpers/search-catalog';
 import { faceSpace, seedFace } from '../helpers/seed-faces';
-import { closeSeats } from '../helpers/sync-seats';
+import { closeSeats, seatLinkOf } from '../helpers/sync-seats';
 
 /**
  * People by name shared between two seats of a team library (issue 39 part 5): two real SQLite
@@ -86,13 +85,7 @@ describeWithPostgres('people named on one seat, shared with another on PostgreSQ
 
   /** A seat's link to the team and its people sync, over its catalog (again after it was offline). */
   async function online(seatId: string, name: string, db: CatalogDb, svc: PeopleService): Promise<Pick<Seat, 'link' | 'sync' | 'lost'>> {
-    const link = new TeamSeat({
-      settings: (await cluster.seatLogin(seatId)).settings(`Edit ${name}`),
-      password: (await cluster.seatLogin(seatId)).password,
-      seatId,
-      db,
-      appSchemaVersion: readTeamMigrations().at(-1)!.version,
-    });
+    const link = await seatLinkOf(cluster, seatId, name, db);
     const lost: unknown[] = [];
     const logger = { ...silentLogger, info: (msg: string, data?: Record<string, unknown>) => void (msg === 'team.people.lost' && lost.push(...(data?.lost as unknown[]))) };
     const sync = new TeamPeopleSync({ db: () => db, link, scheduler: link.scheduler, service: () => svc, events: new EventBus(), debounceMs: 10, everyMs: 60_000, logger });
