@@ -728,6 +728,10 @@ ALTER TABLE collection_videos ADD COLUMN presence_by TEXT;
 UPDATE collection_videos SET presence_at = COALESCE(removed_at, attached_at, 0),
                              presence_by = CASE WHEN removed_at IS NOT NULL THEN removed_by ELSE added_by END;;
 
+-- ===== src-main/core/catalog/migrations/0060-member-retry-of.ts (1)
+-- up
+ALTER TABLE collection_videos ADD COLUMN replaces_video_id TEXT;
+
 -- ===== src-main/core/collections/collection-list-store.ts (8)
 -- summaries
 SELECT col.id, col.name, col.description, col.synced_at, col.gone_at,
@@ -788,7 +792,7 @@ SELECT DISTINCT clip_id FROM collection_videos WHERE region = ? AND removed_at I
 INSERT INTO collection_videos (collection_id, region, clip_id, status, uploads, attached_at, updated_at)
 VALUES (?, ?, ?, 'queued', 0, ?, ?);
 -- reset
-UPDATE collection_videos SET status = @status, video_id = @videoId, progress = NULL, error_kind = NULL, error_message = NULL, updated_at = @t
+UPDATE collection_videos SET status = @status, video_id = @videoId, replaces_video_id = @replaces, progress = NULL, error_kind = NULL, error_message = NULL, updated_at = @t
 WHERE collection_id = @collectionId AND region = @region AND clip_id = @clipId;
 -- revive
 UPDATE collection_videos SET removed_at = NULL, removed_by = NULL, added_by = NULL, attached_at = @t, presence_by = NULL, updated_at = @t
@@ -800,7 +804,7 @@ WHERE collection_id = @collectionId AND region = @region AND clip_id = @clipId A
 UPDATE collection_videos SET status = 'uploading', uploads = uploads + 1, progress = 0, error_kind = NULL, error_message = NULL, updated_at = ?
 WHERE collection_id = ? AND region = ? AND clip_id = ? AND video_id IS NULL AND removed_at IS NULL;
 -- adopt
-UPDATE collection_videos SET video_id = @videoId, status = @status, source = NULL, progress = NULL, error_kind = @errorKind, error_message = @errorMessage, updated_at = @t
+UPDATE collection_videos SET video_id = @videoId, replaces_video_id = NULL, status = @status, source = NULL, progress = NULL, error_kind = @errorKind, error_message = @errorMessage, updated_at = @t
 WHERE collection_id = @collectionId AND region = @region AND clip_id = @clipId;
 -- mergeTeam
 UPDATE collection_videos SET attached_at = @addedAt, added_by = @addedBy, removed_at = @removedAt, removed_by = @removedBy,
@@ -1754,11 +1758,11 @@ ORDER BY c.id LIMIT $4;
 SELECT collection_id, region, clip_id, video_id, status, uploaded_by, added_at, added_by, removed_at, removed_by FROM team.collection_videos;
 -- claimed
 INSERT INTO team.collection_videos AS t (collection_id, region, clip_id, status, uploaded_by, upload_expires_at, added_at, added_by)
-VALUES ($1, $2, $3, 'uploading', $4, now() + make_interval(secs => $5), $6, $4)
+VALUES ($1, $2, $3, 'uploading', $4, now() + make_interval(secs => $5), now(), $4)
 ON CONFLICT (collection_id, region, clip_id) DO UPDATE SET
   status = 'uploading', video_id = NULL, uploaded_by = excluded.uploaded_by, upload_expires_at = excluded.upload_expires_at, status_at = now()
 WHERE (t.video_id IS NULL AND (t.status = 'queued' OR t.upload_expires_at <= now() OR t.uploaded_by = excluded.uploaded_by))
-   OR (t.status = 'failed' AND t.status_at < $6)
+   OR (t.status = 'failed' AND t.video_id = $6)
 RETURNING t.id;
 -- found
 SELECT t.video_id, t.status, t.uploaded_by, s.name AS holder,

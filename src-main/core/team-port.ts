@@ -30,6 +30,8 @@ export interface UploadRow {
   region: string;
   /** When the clip was added to the collection (here, or by another seat). */
   attachedAt: number;
+  /** The team's video the service failed that this upload replaces (the editor's Retry); null otherwise. */
+  replacesVideoId: string | null;
 }
 
 /** Whether this seat analyses a clip itself (team libraries divide the work; solo always does). */

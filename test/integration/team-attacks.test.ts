@@ -128,7 +128,7 @@ describeWithPostgres('team library: a seat with its own credentials cannot touch
     const s = stampB();
     await upsertTeamPerson(b, { uuid: personB, name: 'Ana', nameAt: s.at, nameBy: B, hidden: false, hiddenAt: s.at, hiddenBy: B, merged: null, forgotten: null });
     await upsertTeamFact(b, { personUuid: personB, clipId: clipB, kind: 'is', timeMs: 1000, frame: 25, x: 100, y: 100, w: 500, h: 500, at: s.at, seat: B });
-    expect(await claimCollectionUpload(b, B, { collectionId: 'col-1', region: 'asia', teamClipId: clipB }, s.at, LEASE_MS)).toEqual({ kind: 'claimed' });
+    expect(await claimCollectionUpload(b, B, { collectionId: 'col-1', region: 'asia', teamClipId: clipB }, null, LEASE_MS)).toEqual({ kind: 'claimed' });
     await recordTeamUpload(b, B, { teamClipId: clipB, requestId: 'req-b', region: 'asia', storageKeysJson: '["key-b"]' });
     await recordTeamTask(b, B, { teamClipId: clipB, uploadRequestId: 'req-b', kind: 'embedding', region: 'asia', taskId: 'task-b' });
   }, 120_000);
@@ -217,7 +217,7 @@ describeWithPostgres('team library: a seat with its own credentials cannot touch
     // An add older than B's leaves B's add as it is: only the video (or the removal) is new.
     const old = { at: 0, by: A };
     await refused('publish a video id over B\'s claim', (c) => publishCollectionMember(c, { ...key, version: { added: old, removed: null, video: { id: 'vid-evil', state: 'processed', by: A } } }), /holds its upload until/);
-    await refused('an upload claim for a year', (c) => claimCollectionUpload(c, A, { ...key, collectionId: 'col-2' }, Date.now(), YEAR_MS), /an upload claim runs at most/);
+    await refused('an upload claim for a year', (c) => claimCollectionUpload(c, A, { ...key, collectionId: 'col-2' }, null, YEAR_MS), /an upload claim runs at most/);
     await refused('repoint B\'s storage keys', (c) => c.query("UPDATE team.uploads SET storage_keys = '[\"evil\"]', seat_id = $1 WHERE request_id = 'req-b'", [A]), /this row is seat .*'s, not this session's/);
     await refused('repoint B\'s task id', (c) => c.query("UPDATE team.tasks SET task_id = 'task-evil' WHERE upload_request_id = 'req-b'"), /this row is seat .*'s, not this session's/);
     await refused('repoint by upsert', (c) => c.query("INSERT INTO team.tasks (clip_id, upload_request_id, kind, region, task_id, seat_id) VALUES ($1, 'req-b', 'embedding', 'asia', 'task-evil', $2) ON CONFLICT (clip_id, upload_request_id, kind, region) DO UPDATE SET task_id = excluded.task_id, seat_id = excluded.seat_id", [clipB, A]), /holds no job of clip/);

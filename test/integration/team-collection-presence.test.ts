@@ -7,6 +7,7 @@ import { LeaseKeeper } from '../../src-main/core/team/seat/lease-keeper';
 import { TeamSeat } from '../../src-main/core/team/seat/team-seat';
 import { joinSeat } from '../../src-main/core/team/server/seat-store';
 import { adoptTeamClip } from '../../src-main/core/team/server/team-clip-store';
+import { claimCollectionUpload } from '../../src-main/core/team/server/team-collection-store';
 import { TeamCollectionsSync } from '../../src-main/core/team/syncs/collections-sync';
 import { linkTeamClip } from '../../src-main/core/team/team-replica-store';
 import { silentLogger } from '../../src-main/core/util/logger';
@@ -18,8 +19,9 @@ import { closeSeats, seatLinkOf } from '../helpers/sync-seats';
 /**
  * A clip's presence in a collection between two seats, stamped by the server (team migration 0016):
  * two real SQLite catalogs, two seat links (TeamSeat), their collections syncs, one PostgreSQL. No
- * upload runs (the syncs' work hooks are left empty): what travels is the add and the removal. B's
- * clock is years ahead, as a seat's clock may be; the server's clock is the one that counts.
+ * upload runs (the syncs' work hooks are left empty): what travels is the add and the removal, and the
+ * claims and video ids a test plays by hand. B's clock is years ahead, A's set back where a test says,
+ * as a seat's clock may be; the server's clock is the one that counts.
  */
 const SEAT_A = '00000000-0000-4000-8000-00000000000a';
 const SEAT_B = '00000000-0000-4000-8000-00000000000b';
@@ -27,6 +29,9 @@ const Y9999 = Date.parse('9999-01-01T00:00:00Z');
 const REGION = 'asia';
 const COLLECTION = 'col-1';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const LEASE_MS = 30_000;
+/** How far A's clock is behind (a test sets it). */
+let aSkewMs = 0;
 
 interface Seat {
   db: CatalogDb;
@@ -94,7 +99,7 @@ describeWithPostgres('a clip added to and removed from a collection on two seats
       if (id === SEAT_A) teamClip = (await adoptTeamClip(c, { fingerprint: 'd'.repeat(64), sizeBytes: 1, fileName: 'C.mov', seatId: SEAT_A })).id;
       await c.end();
     }
-    a = await seat(SEAT_A, 'a', Date.now);
+    a = await seat(SEAT_A, 'a', () => Date.now() - aSkewMs);
     b = await seat(SEAT_B, 'b', () => Y9999);
   });
   afterAll(() => closeSeats([a, b], cluster, tmp));
@@ -132,5 +137,57 @@ describeWithPostgres('a clip added to and removed from a collection on two seats
     expect(removed.removed_at.getTime()).toBeLessThanOrEqual(removed.now.getTime());
     expect(removed.removed_at.getTime()).toBeGreaterThan(kept.added_at.getTime());
     expect(b.lost).toHaveLength(1);
+  });
+
+  it("the service fails the team's video: A's Retry, its clock an hour behind the server's, names that video and takes the upload; B's retry waits for A's, then adopts it; a retry naming a video already replaced uploads nothing", async () => {
+    const col = 'col-2';
+    const keyOf = (s: Seat) => ({ collectionId: col, region: REGION, clipId: s.clipId });
+    const rowOf = (s: Seat) => s.store.row(keyOf(s));
+    const claim = async (s: Seat) => s.sync.claim(rowOf(s)!);
+
+    // A uploads vid-1 into the collection for the team; the service fails it; B learns both
+    a.store.attach(REGION, col, [a.clipId]);
+    const first = await claim(a);
+    if (first.kind !== 'upload' || !first.hold) throw new Error(`A's first claim: ${first.kind}`);
+    expect(a.store.startUpload(keyOf(a))).toBe(true);
+    a.store.recordVideoId(keyOf(a), 'vid-1', 'original');
+    first.hold.end(true);
+    a.store.update(keyOf(a), { status: 'failed', errorKind: 'media', errorMessage: 'the service could not read it' });
+    await a.sync.sync();
+    await until('vid-1 failed on B', () => rowOf(b)?.videoId === 'vid-1' && rowOf(b)?.status === 'failed');
+
+    // both editors press Retry; A's clock is an hour behind the server's (the failure's time there is later than A's "now")
+    aSkewMs = 3_600_000;
+    a.store.attach(REGION, col, [a.clipId]);
+    b.store.attach(REGION, col, [b.clipId]);
+    expect([rowOf(a)?.status, rowOf(a)?.videoId, rowOf(a)?.replacesVideoId]).toEqual(['queued', null, 'vid-1']);
+    await a.sync.sync();
+    await b.sync.sync();
+    // the team's member, sent back with vid-1 failed, does not undo either retry
+    expect([rowOf(a)?.status, rowOf(a)?.replacesVideoId]).toEqual(['queued', 'vid-1']);
+    expect([rowOf(b)?.status, rowOf(b)?.replacesVideoId]).toEqual(['queued', 'vid-1']);
+
+    const retryA = await claim(a);
+    if (retryA.kind !== 'upload' || !retryA.hold) throw new Error(`A's retry claim: ${retryA.kind}`);
+    const retryB = await claim(b);
+    expect(retryB.kind).toBe('wait');
+    expect(retryB.kind === 'wait' && retryB.note).toMatch(/^being uploaded by Edit a$/i);
+
+    expect(a.store.startUpload(keyOf(a))).toBe(true);
+    a.store.recordVideoId(keyOf(a), 'vid-2', 'original');
+    retryA.hold.end(true);
+    await until('vid-2 on B', () => rowOf(b)?.videoId === 'vid-2');
+    expect([rowOf(a)?.videoId, rowOf(a)?.replacesVideoId]).toEqual(['vid-2', null]);
+    expect([rowOf(b)?.status, rowOf(b)?.replacesVideoId]).toEqual(['uploaded', null]);
+
+    // a late retry of vid-1 (a third seat's view, offline meanwhile) finds vid-2: adopted, nothing uploaded
+    const c = await cluster.connectSeat(SEAT_B);
+    try {
+      const key = { collectionId: col, region: REGION, teamClipId: teamClip };
+      expect(await claimCollectionUpload(c, SEAT_B, key, 'vid-1', LEASE_MS)).toEqual({ kind: 'adopt', videoId: 'vid-2', state: 'uploaded', by: SEAT_A });
+      expect(await claimCollectionUpload(c, SEAT_B, key, null, LEASE_MS)).toEqual({ kind: 'adopt', videoId: 'vid-2', state: 'uploaded', by: SEAT_A });
+    } finally {
+      await c.end();
+    }
   });
 });

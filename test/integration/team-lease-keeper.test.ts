@@ -62,7 +62,7 @@ describeWithPostgres('the lease keeper on PostgreSQL', () => {
   }
   async function uploadClaim(): Promise<TeamMemberKey> {
     const key = { collectionId: 'col-1', region: 'asia', teamClipId };
-    expect((await claimCollectionUpload(seat, A, key, Date.now(), LEASE_MS)).kind).toBe('claimed');
+    expect((await claimCollectionUpload(seat, A, key, null, LEASE_MS)).kind).toBe('claimed');
     return key;
   }
   const jobRow = async (id: number) => (await admin.query<{ state: string; lease_owner: string | null }>('SELECT state, lease_owner FROM team.jobs WHERE id = $1', [id])).rows[0]!;

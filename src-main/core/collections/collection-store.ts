@@ -41,7 +41,7 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
       INSERT INTO collection_videos (collection_id, region, clip_id, status, uploads, attached_at, updated_at)
       VALUES (?, ?, ?, 'queued', 0, ?, ?)`),
     reset: db.prepare(`
-      UPDATE collection_videos SET status = @status, video_id = @videoId, progress = NULL, error_kind = NULL, error_message = NULL, updated_at = @t
+      UPDATE collection_videos SET status = @status, video_id = @videoId, replaces_video_id = @replaces, progress = NULL, error_kind = NULL, error_message = NULL, updated_at = @t
       WHERE collection_id = @collectionId AND region = @region AND clip_id = @clipId`),
     // A removed clip added again: this catalog's add, now, pending over the presence held (its base).
     revive: db.prepare(`
@@ -54,7 +54,7 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
       UPDATE collection_videos SET status = 'uploading', uploads = uploads + 1, progress = 0, error_kind = NULL, error_message = NULL, updated_at = ?
       WHERE collection_id = ? AND region = ? AND clip_id = ? AND video_id IS NULL AND removed_at IS NULL`),
     adopt: db.prepare(`
-      UPDATE collection_videos SET video_id = @videoId, status = @status, source = NULL, progress = NULL, error_kind = @errorKind, error_message = @errorMessage, updated_at = @t
+      UPDATE collection_videos SET video_id = @videoId, replaces_video_id = NULL, status = @status, source = NULL, progress = NULL, error_kind = @errorKind, error_message = @errorMessage, updated_at = @t
       WHERE collection_id = @collectionId AND region = @region AND clip_id = @clipId`),
     mergeTeam: db.prepare(`
       UPDATE collection_videos SET attached_at = @addedAt, added_by = @addedBy, removed_at = @removedAt, removed_by = @removedBy,
@@ -106,7 +106,8 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
      * cancelled: then it is queued again. A video the service itself failed is uploaded anew; one
      * that only stopped being polled (cancel, a local deadline) is polled again. A clip removed
      * before is added again, keeping the video the service has. Adds and retries are listed for the
-     * team (the retry's time tells the team's claim that this seat saw the failure).
+     * team; a retry of a video the service failed names that video, which is how the team's claim
+     * knows this seat saw the failure (no clocks compared).
      */
     attach(region: string, collectionId: string, clipIds: readonly number[]): { queued: number[]; already: number[] } {
       const queued: number[] = [];
@@ -124,13 +125,13 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
             already.push(clipId);
             continue;
           } else {
-            // Added again after a removal, or retried: this catalog's add, now (a retry's time tells the
-            // team's claim that this seat saw the failure). The video the service has is kept.
+            // Added again after a removal, or retried: this catalog's add, now. The video the service
+            // has is kept; one it failed is uploaded anew, in the team's place of the one named.
             q.revive.run({ ...key, t });
             if (retry) {
               const serviceFailed = existing.status === 'failed' && existing.errorKind === 'media';
               const repoll = existing.videoId !== null && !serviceFailed;
-              q.reset.run({ ...key, t, status: repoll ? 'uploaded' : 'queued', videoId: repoll ? existing.videoId : null });
+              q.reset.run({ ...key, t, status: repoll ? 'uploaded' : 'queued', videoId: repoll ? existing.videoId : null, replaces: serviceFailed ? existing.videoId : null });
             }
           }
           queued.push(clipId);
@@ -170,6 +171,8 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
       const t = now();
       sets.push('updated_at = ?');
       values.push(t);
+      // A video id of this row's own ends the retry of the one it replaced.
+      if (patch.videoId !== undefined) sets.push('replaces_video_id = NULL');
       // A video id and the service's verdict are the team's business; progress and local steps are not.
       const publish = patch.videoId !== undefined || patch.status === 'processed' || patch.status === 'failed';
       db.transaction(() => {
@@ -255,7 +258,9 @@ export function createCollectionStore(db: CatalogDb, now: () => number = Date.no
         }
         const present = (q.anyRow.get(key.collectionId, key.region, key.clipId) as RawRow).removed_at === null;
         const heldVideo = versionOf(raw, seatId).video;
-        const video = mergeVideo(heldVideo, incoming.video);
+        // The failed video this row's retry replaces, sent again by the team: known, not taken back.
+        const retried = incoming.video !== null && incoming.video.id === raw.replaces_video_id;
+        const video = retried ? heldVideo : mergeVideo(heldVideo, incoming.video);
         // This seat's own upload in flight records its own answer; the team keeps the first video.
         if (video && raw.status !== 'uploading') {
           const adopt = heldVideo === null || heldVideo.id !== video.id || heldVideo.state !== video.state;

@@ -25,6 +25,8 @@ export interface VideoRow extends VideoKey {
   attachedAt: number;
   /** The team seat whose add this row is; null: this catalog's own. */
   addedBy: string | null;
+  /** The video the service failed that this row's retry uploads anew (catalog migration 0060); null: not a retry. */
+  replacesVideoId: string | null;
 }
 
 /** States in which the app still has work to do for the row (upload or poll). */
@@ -55,6 +57,7 @@ export interface RawRow {
   removed_by: string | null;
   presence_at: number;
   presence_by: string | null;
+  replaces_video_id: string | null;
 }
 
 export function toRow(r: RawRow): VideoRow {
@@ -74,6 +77,7 @@ export function toRow(r: RawRow): VideoRow {
     updatedAt: r.updated_at,
     attachedAt: r.attached_at ?? r.updated_at,
     addedBy: r.added_by,
+    replacesVideoId: r.replaces_video_id,
   };
 }
 

@@ -50,19 +50,22 @@ function toMember(r: Row): TeamMember {
 
 /**
  * The upload of a clip into a collection, for `seat`: claimed when nobody has a video id for it and
- * nobody else holds an unexpired claim (or the service failed the team's video and this add is later
- * than that failure: a retry). One statement, so two seats claiming at once get one winner.
+ * nobody else holds an unexpired claim, or when the service failed the team's video and this seat's
+ * retry names that very video (`replacing`): the first retry of a failure wins, a seat that has not
+ * seen it (or retries one already replaced) adopts or waits, and no seat's clock is compared with the
+ * server's. One statement, so two seats claiming at once get one winner. The add's stamp is the
+ * server's (team migration 0016's trigger).
  */
-export async function claimCollectionUpload(client: ClientBase, seat: string, key: TeamMemberKey, addedAt: number, leaseMs: number): Promise<ClaimOutcome> {
+export async function claimCollectionUpload(client: ClientBase, seat: string, key: TeamMemberKey, replacing: string | null, leaseMs: number): Promise<ClaimOutcome> {
   const claimed = await client.query(
     `INSERT INTO team.collection_videos AS t (collection_id, region, clip_id, status, uploaded_by, upload_expires_at, added_at, added_by)
-     VALUES ($1, $2, $3, 'uploading', $4, now() + make_interval(secs => $5), $6, $4)
+     VALUES ($1, $2, $3, 'uploading', $4, now() + make_interval(secs => $5), now(), $4)
      ON CONFLICT (collection_id, region, clip_id) DO UPDATE SET
        status = 'uploading', video_id = NULL, uploaded_by = excluded.uploaded_by, upload_expires_at = excluded.upload_expires_at, status_at = now()
      WHERE (t.video_id IS NULL AND (t.status = 'queued' OR t.upload_expires_at <= now() OR t.uploaded_by = excluded.uploaded_by))
-        OR (t.status = 'failed' AND t.status_at < $6)
+        OR (t.status = 'failed' AND t.video_id = $6)
      RETURNING t.id`,
-    [key.collectionId, key.region, key.teamClipId, seat, seconds(leaseMs), time(addedAt)],
+    [key.collectionId, key.region, key.teamClipId, seat, seconds(leaseMs), replacing],
   );
   if (claimed.rowCount === 1) return { kind: 'claimed' };
   const found = await client.query<{ video_id: string | null; status: string; uploaded_by: string | null; holder: string | null; left_ms: number | null }>(

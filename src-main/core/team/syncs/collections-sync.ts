@@ -91,7 +91,7 @@ export class TeamCollectionsSync extends OutboxSync implements CollectionShare {
     const seat = this.o.link.seatId;
     let outcome;
     try {
-      outcome = await this.o.link.withClient((c) => claimCollectionUpload(c, seat, key, row.attachedAt, this.o.leases.leaseMs));
+      outcome = await this.o.link.withClient((c) => claimCollectionUpload(c, seat, key, row.replacesVideoId, this.o.leases.leaseMs));
     } catch (e) {
       this.log.info('team.collections.claim.detached', { kind: toAppError(e).kind, message: toAppError(e).message });
       return solo;
