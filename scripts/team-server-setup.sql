@@ -49,3 +49,8 @@ BEGIN
     EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO reelscout_owner', f);
   END LOOP;
 END $$;
+
+-- A seat's session that holds another seat on a lock is ended by the owner (team migration 0017,
+-- team.end_stalling_sessions): ending another role's session needs pg_signal_backend. A team set up
+-- before that migration runs this script again (the migration checks the grant).
+GRANT pg_signal_backend TO reelscout_owner;

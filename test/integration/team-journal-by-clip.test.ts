@@ -132,7 +132,7 @@ describeWithPostgres('team library: the journal is written by the holder of the 
 
   it('rows the rogue wrote under its own clip Y with X\'s request ids are not what the seat taking X over reads; the dead holder\'s are', async () => {
     // The rogue holds Y's job, so it may write Y's journal: with X's request ids and keys of its own.
-    const look = await lookAtClipJob(rogue, { seat: ROGUE, clipId: teamY, stage: 'analysis', profileId: PROFILE, leaseMs: 60_000 });
+    const look = await lookAtClipJob(rogue, { seat: ROGUE, clipId: teamY, stage: 'analysis', profileId: PROFILE, leaseMs: 30_000 });
     expect(look.kind).toBe('claimed');
     for (const requestId of REQUESTS) {
       await recordTeamUpload(rogue, ROGUE, { teamClipId: teamY, requestId, region: REGION, storageKeysJson: '{"video_input_key":"poisoned"}' });

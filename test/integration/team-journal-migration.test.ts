@@ -56,7 +56,7 @@ describeWithPostgres('team library: the journal\'s rows from before team migrati
     expect(kept.tasks).toHaveLength(2);
 
     // The seat holds the clip's job now: the old rows (written by this very seat) are still not its clip's journal.
-    expect((await lookAtClipJob(seat, { seat: A, clipId: clip, stage: 'analysis', profileId: 'p', leaseMs: 60_000 })).kind).toBe('claimed');
+    expect((await lookAtClipJob(seat, { seat: A, clipId: clip, stage: 'analysis', profileId: 'p', leaseMs: 30_000 })).kind).toBe('claimed');
     expect(await teamUploadKeys(seat, clip, 'asia', ['req-1', 'req-2'])).toEqual(new Map());
     expect(await teamTasks(seat, clip, 'asia', ['req-1', 'req-2'])).toEqual(new Map());
     await expect(seat.query("UPDATE team.uploads SET storage_keys = '{}' WHERE request_id = 'req-1'")).rejects.toMatchObject({ code: '42501', message: expect.stringContaining('holds no job of clip <NULL>') });

@@ -37,6 +37,7 @@ describeWithPostgres('team job leases on PostgreSQL', () => {
   beforeAll(async () => {
     cluster = await startPgCluster();
     await cluster.migrate();
+    await cluster.setLeaseLength(600); // the random walk's long leases (LONG_MS) never expire during it
     admin = await cluster.connect(cluster.adminConfig());
     // Every seat with its own login, joined once; `seat` is the first one's connection.
     for (const [i, seatId] of seatIds.entries()) {

@@ -36,6 +36,7 @@ describeWithPostgres('team library: a clip stopped on the seat that holds it goe
   beforeAll(async () => {
     cluster = await startPgCluster();
     await cluster.migrate();
+    await cluster.setLeaseLength(LEASE_MS / 1000);
     admin = await cluster.connect(cluster.adminConfig());
     emu = await startEmulator({ keys: [KEY], taskIds: 'upload-request-id', asyncProcessingMs: 600_000 });
     const footage = path.join(tmp.dir, 'footage');

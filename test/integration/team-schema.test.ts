@@ -73,7 +73,8 @@ describeWithPostgres('team schema on PostgreSQL', () => {
       kind: 'claimed',
       job: { clipId: clip.id, stage: 'analysis', token: 1 },
     });
-    await seat.query('LISTEN team_changes');
+    const channel = (await seat.query<{ channel: string }>('SELECT team.seat_feed_channel() AS channel')).rows[0]!.channel;
+    await seat.query(`LISTEN ${channel}`);
 
     const refused = async (sql: string) => {
       const e = await seat.query(sql).then(

@@ -2,13 +2,18 @@ import type { Client } from 'pg';
 import { silentLogger, type Logger } from '../../util/logger';
 
 /**
- * One connection per seat in LISTEN on the feed's channel. A notification is a wake-up, not data, and
- * never trusted for completeness: every (re)connect also wakes the seat, so it pulls with its cursor
- * whatever was missed while the connection was down. Reconnects back off from 1 s, doubling to 30 s.
+ * One connection per seat in LISTEN on the seat's own feed channel. A notification is a wake-up, not
+ * data, and never trusted for completeness: every (re)connect also wakes the seat, so it pulls with
+ * its cursor whatever was missed while the connection was down. Reconnects back off from 1 s,
+ * doubling to 30 s.
  */
 
-/** The channel `team.record_changes()` notifies (migration 0001). */
-export const TEAM_CHANGES_CHANNEL = 'team_changes';
+/**
+ * The seat's channel as the server names it (team migration 0017, `team.seat_feed_channel()`): random,
+ * told only to this seat, so no other session can wake it. Checked before it goes into LISTEN, which
+ * takes no parameters.
+ */
+const SEAT_CHANNEL = /^team_feed_[0-9a-f]{32}$/;
 
 export type TeamWake = { reason: 'connected' } | { reason: 'notified'; table: string };
 
@@ -64,13 +69,17 @@ export class TeamChangeListener {
     // Without a listener an 'error' event (server gone, backend terminated) would crash the process.
     c.on('error', (e) => this.lost(c, e));
     c.on('end', () => this.lost(c, new Error('the team server closed the connection')));
+    let channel: string | null = null;
     c.on('notification', (n) => {
-      if (n.channel === TEAM_CHANGES_CHANNEL) this.o.onWake({ reason: 'notified', table: n.payload ?? '' });
+      if (n.channel === channel) this.o.onWake({ reason: 'notified', table: n.payload ?? '' });
     });
     this.client = c;
     try {
       await c.connect();
-      await c.query('LISTEN team_changes'); // LISTEN takes no parameters: the channel is TEAM_CHANGES_CHANNEL
+      const named = (await c.query<{ channel: unknown }>('SELECT team.seat_feed_channel() AS channel')).rows[0]?.channel;
+      if (typeof named !== 'string' || !SEAT_CHANNEL.test(named)) throw new Error(`the team server named this seat's channel ${JSON.stringify(named)}`);
+      channel = named;
+      await c.query(`LISTEN ${named}`);
     } catch (e) {
       this.lost(c, e instanceof Error ? e : new Error(String(e)));
       return;

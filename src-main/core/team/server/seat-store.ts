@@ -34,3 +34,13 @@ export async function reportFeedRead(client: ClientBase, seatId: string, cursor:
     [seatId, cursor],
   );
 }
+
+/**
+ * Ends the sessions of seats that have kept another seat waiting on a lock for over 10 s (team
+ * migration 0017): a seat's `SELECT ... FOR UPDATE` left open would otherwise hold every other seat's
+ * lease renewals. Any seat's reaper round calls it; returns how many sessions were ended.
+ */
+export async function endStallingSessions(client: ClientBase): Promise<number> {
+  const r = await client.query<{ ended: number }>('SELECT team.end_stalling_sessions() AS ended');
+  return Number(r.rows[0]?.ended ?? 0);
+}

@@ -8,6 +8,7 @@ import { getClipRow, pathOf } from '../../library/clip-store';
 import { publishClipResults, readClipResults, type ClipResults, type PublishOutcome } from '../server/clip-results-store';
 import { adoptTeamClip, adoptTeamUrlClip, recordTeamClipLocation, type PublishedUrlClip } from '../server/team-clip-store';
 import { rootKeyOf } from '../rules/root-map';
+import { endStallingSessions } from '../server/seat-store';
 import { lookAtClipJob, reapExpiredTeamLeases, type TeamLease } from '../server/team-job-store';
 import { recordTeamTask, recordTeamUpload, teamTasks, teamUploadKeys } from '../server/journal-store';
 import type { TensorService } from '../../tensors/chunk-upload';
@@ -82,8 +83,18 @@ export class ClipSharing implements ClipShare {
     this.log = o.logger ?? silentLogger;
     this.rounds = [
       o.scheduler.register({ what: 'share.held', run: () => this.lookAtHeld(), everyMs: Math.max(1000, Math.floor(this.leaseMs / 3)) }),
-      o.scheduler.register({ what: 'share.reap', run: () => this.o.link.withClient((c) => reapExpiredTeamLeases(c, 20)).then(() => undefined), everyMs: o.reapEveryMs ?? 5000 }),
+      o.scheduler.register({ what: 'share.reap', run: () => this.reap(), everyMs: o.reapEveryMs ?? 5000 }),
     ];
+  }
+
+  /** Sessions holding other seats on a lock are ended first (their leases could not be renewed), then expired leases go back to the queue. */
+  private async reap(): Promise<void> {
+    const ended = await this.o.link.withClient(async (c) => {
+      const n = await endStallingSessions(c);
+      await reapExpiredTeamLeases(c, 20);
+      return n;
+    });
+    if (ended > 0) this.log.warn('team.stalls.ended', { sessions: ended });
   }
 
   start(): void {
