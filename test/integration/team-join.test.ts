@@ -178,4 +178,16 @@ describeWithPostgres('team library: join, check and leave over the web transport
     expect(await value('team.configure', { settings, password })).toMatchObject({ mode: 'configured', seatId: joinedSeatId });
     expect(await value('team.leave')).toEqual({ mode: 'solo' });
   });
+
+  it('the administrator removes the seat as README says (npm run team:seat -- remove NAME): its role is gone, its password refused, what it wrote kept', async () => {
+    const admin = cluster.adminConfig();
+    const env = { ...process.env, PGHOST: String(admin.host), PGPORT: String(admin.port), PGUSER: String(admin.user), PGDATABASE: String(admin.database) };
+    const out = execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), [path.join(REPO_ROOT, 'scripts', 'team-seat.ts'), 'remove', 'edit_bay_2'], { env, encoding: 'utf8' });
+    expect(out.trim()).toBe('seat edit_bay_2 removed: 0 job lease(s) and 0 upload claim(s) back in the queue');
+    const c = await cluster.connect(cluster.adminConfig());
+    expect((await c.query("SELECT count(*)::int AS n FROM pg_roles WHERE rolname = 'edit_bay_2'")).rows[0].n).toBe(0);
+    expect((await c.query('SELECT count(*)::int AS n FROM team.seats WHERE seat_id = $1', [joinedSeatId])).rows[0].n).toBe(1);
+    await c.end();
+    expect(await value('team.check', { form: { settings, password } })).toMatchObject({ ok: false, error: { kind: 'auth' } });
+  }, 60_000);
 });
