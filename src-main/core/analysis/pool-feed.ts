@@ -47,6 +47,8 @@ export class PoolFeed {
     private readonly settings: AnalysisSettings,
     private readonly signal: AbortSignal | undefined,
     private readonly onError: (e: unknown) => void,
+    /** Takes back an identity frame pushed here once its patches are cut (the decoder reads a later one into it). */
+    private readonly recycle: (identityFrame: Uint8Array) => void = noop,
   ) {
     this.carry = new IdentityCarry(
       (src, face, thumb) => ({ ...carriedIdentity(src, face, this.identityTask()), thumb }),
@@ -113,6 +115,8 @@ export class PoolFeed {
       }
       return { frame: whole && identityPatch(whole, embeddable, task), faces: embeddable };
     });
+    // Nothing holds the decode's identity frames now (the carry keeps patches): they go back to be read into again.
+    if (carry) for (const f of identityFrames) if (f) this.recycle(f);
     const groups = carry ? this.carry.plan(samples) : samples.flatMap((x) => (x.frame && x.faces.length > 0 ? [{ frame: x.frame, faces: [...x.faces] }] : []));
     await this.embed(groups, task);
     if (carry) await this.embed(this.carry.settle(), task);
