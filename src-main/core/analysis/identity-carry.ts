@@ -11,7 +11,7 @@ import type { FramePatch } from './workers/face-align.cjs';
  * every `maxAge` samples after; the faces between two embeddings carry the earlier one only when the
  * two agree (the same person at both ends). When they disagree (a cut or a swap in between, or a
  * face too small for its embeddings to agree), each face between is embedded after all, from its
- * frame, kept until then (at most maxAge - 1 frames a track): a carried embedding is never
+ * frame's patch, kept until then (at most maxAge - 1 patches a track): a carried embedding is never
  * another person's. A track's last face is embedded too only when the track's ends disagree by box
  * or landmarks (`steady`: it moved, grew or turned, or a cut put someone else there); a steady
  * track's faces carry its last embedding to the end, which halves the model runs of the short tracks
@@ -51,7 +51,7 @@ interface Track {
    * reaches a sample with an identity frame (its faces so far wait in `pending`, frameless).
    */
   anchor: RawFace | null;
-  /** Faces carried since the anchor, in time order, each with its frame. */
+  /** Faces carried since the anchor, in time order, each with its frame's patch. */
   pending: Pending[];
   /** The track's newest face, and samples since the anchor. */
   last: RawFace;
@@ -204,7 +204,7 @@ export class IdentityCarry {
   }
 
   /**
-   * Each track's last face, when carried, is embedded after all, from the frame it was kept with,
+   * Each track's last face, when carried, is embedded after all, from the patch it was kept with,
    * unless it is steady with the face last embedded: then the run carries that one to the end (or,
    * when that one had no embedding, each face of the run is embedded in `settle`). Without a frame
    * at its last face, the last face that has one is embedded, and the frameless ones after it carry
