@@ -8,6 +8,8 @@ import { DEFAULT_ANALYSIS_SETTINGS } from '../../src-main/core/analysis/analysis
 import { analyzeClip } from '../../src-main/core/analysis/analyze-clip';
 import type { AnalyzeShotInput } from '../../src-main/core/analysis/analyze-clip-options';
 import { THUMBS_PER_LOOK } from '../../src-main/core/analysis/face-identity-store';
+import { wholeFrame, type FramePatch } from '../../src-main/core/analysis/workers/face-align.cjs';
+import { identityPatch } from '../../src-main/core/analysis/workers/face-identity.cjs';
 import { EMBEDDING_MODEL_FILE } from '../../src-main/core/analysis/resource-paths';
 import { createPeopleHandlers } from '../../src-main/core/people/people-handlers';
 import { createPeopleService } from '../../src-main/core/people/people-service';
@@ -93,7 +95,7 @@ describe('face identities made in the analysis decode (real ffmpeg, YuNet and Mo
     for (const a of after.filter((i) => i.embedding)) for (const b of before.filter((i) => i.embedding)) expect(cosine(a.embedding!, b.embedding!)).toBeLessThan(0.4);
   }, 60_000);
 
-  it('a frame asked for again by a later call (a carried face embedded after all) is the same picture: the pool copies identity frames, never transfers them', async () => {
+  it('a patch asked for again by a later call (a carried face embedded after all) is the same picture: the pool copies patches, never transfers them; a patch gives the embedding the whole frame gives', async () => {
     const [w, h] = [640, 352]; // YuNet takes sides that are multiples of 32
     const frameOf = (pixFmt: string) => {
       const out = spawnSync('ffmpeg', ['-v', 'error', '-ss', '1', '-i', mediaFile(CLIPS[0]!), '-frames:v', '1', '-vf', `scale=${w}:${h},setsar=1`, '-pix_fmt', pixFmt, '-f', 'rawvideo', '-']);
@@ -105,14 +107,21 @@ describe('face identities made in the analysis decode (real ffmpeg, YuNet and Mo
     expect(faces!.length).toBe(1);
     const frame = frameOf('yuv420p');
     const task = { width: w, height: h, sourceWidth: w, sourceHeight: h, minEyePx: d.faceMinEyePx, minSharpness: d.faceMinSharpness, maxYaw: d.faceMaxYaw, goodEyePx: d.faceGoodEyePx, goodSharpness: d.faceGoodSharpness, model: path.basename(pool.embeddingModelPath) };
-    const ask = () => pool.identifyFaces({ ...task, frames: [frame, frame], faces: [faces!, faces!], thumbOnly: [false, true] });
-    const first = await ask();
-    // A transferred frame would be detached here (0 bytes) and the second call would throw.
-    expect(frame.byteLength).toBe((w * h * 3) / 2);
-    const second = await ask();
+    const patch = identityPatch(frame, faces!, task);
+    // The face's box alone: a fraction of the frame.
+    expect(patch.data.byteLength).toBeLessThan(frame.byteLength / 4);
+    const ask = (p: FramePatch) => pool.identifyFaces({ ...task, patches: [p, p], faces: [faces!, faces!], thumbOnly: [false, true] });
+    const first = await ask(patch);
+    // A transferred patch would be detached here (0 bytes) and the second call would throw.
+    expect(patch.data.byteLength).toBe((patch.w * patch.h * 3) / 2);
+    const second = await ask(patch);
     expect(first[0]![0]!.embedding).not.toBeNull();
     expect(second[0]![0]!.embedding).toEqual(first[0]![0]!.embedding);
     expect(second[1]![0]!.thumb).toEqual(first[1]![0]!.thumb);
+    // The whole frame as a patch: the same crop, so the same embedding and thumbnail, bit for bit.
+    const whole = await ask(wholeFrame(frame, w, h));
+    expect(whole[0]![0]!.embedding).toEqual(first[0]![0]!.embedding);
+    expect(whole[1]![0]!.thumb).toEqual(first[1]![0]!.thumb);
   });
 
   it('tells the five people apart: same clip close, different clips far', () => {

@@ -98,3 +98,43 @@ describe('ClipDecoder: thread count', () => {
     expect(await digests(3)).toEqual(own);
   });
 });
+
+describe('ClipDecoder: frames given back', () => {
+  it('reads later frames into buffers given back, with the same bytes as fresh ones, and never one that is not its own size', async () => {
+    const file = mediaFile('mdn_friday.mp4');
+    const src = await probeSource(file);
+    const t = tensorOutput(src, DEFAULT_TENSOR_PROFILE);
+    const faces: VideoOutput = { name: 'faces', fps: 2, geometry: detectorGeometry(t.disp.width, t.disp.height, 320), pixFmt: 'yuv420p' };
+    const run = async (giveBack: boolean) => {
+      const digests: string[] = [];
+      const seen = new Set<ArrayBufferLike>();
+      let reused = 0;
+      const decoder: ClipDecoder = new ClipDecoder(
+        { filePath: file, startS: 0, outputs: [faces], audioRate: null },
+        {
+          onFrame: (_o, f) => {
+            if (seen.has(f.buffer)) reused++;
+            seen.add(f.buffer);
+            digests.push(crypto.createHash('sha256').update(f).digest('hex'));
+            if (giveBack) {
+              decoder.reuse(0, f);
+              // Another size (a view of part of it) is not taken: it could not hold a frame.
+              decoder.reuse(0, f.subarray(1));
+            }
+          },
+          onAudio: () => {},
+        },
+      );
+      await decoder.run();
+      return { digests, reused, buffers: seen.size };
+    };
+    const fresh = await run(false);
+    const given = await run(true);
+    expect(fresh.digests.length).toBeGreaterThan(4);
+    expect(fresh.reused).toBe(0);
+    expect(given.digests).toEqual(fresh.digests);
+    // Each frame given back as soon as it came: its buffer holds the next one.
+    expect(given.reused).toBe(given.digests.length - 1);
+    expect(given.buffers).toBe(1);
+  });
+});

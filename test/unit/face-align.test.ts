@@ -2,8 +2,8 @@ import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { frameOfSample, THUMBS_PER_LOOK, thumbsOfClip, thumbsToKeep } from '../../src-main/core/analysis/face-identity-store';
 import type { FaceIdentity } from '../../src-main/core/analysis/analysis-types';
-import { CROP, TEMPLATE, fitSimilarity, rgbToInput, scaled, sharpness, warpToRgb, yawOf } from '../../src-main/core/analysis/workers/face-align.cjs';
-import { identifyFaces, l2normalize } from '../../src-main/core/analysis/workers/face-identity.cjs';
+import { CROP, TEMPLATE, cutPatch, fitSimilarity, rgbToInput, scaled, sharpness, warpBox, warpToRgb, wholeFrame, yawOf } from '../../src-main/core/analysis/workers/face-align.cjs';
+import { THUMB, identifyFaces, identityPatch, l2normalize } from '../../src-main/core/analysis/workers/face-identity.cjs';
 import { encodePngRgb } from '../../src-main/core/util/png';
 
 /** Applies x' = a x - b y + tx, y' = b x + a y + ty to every point. */
@@ -71,16 +71,16 @@ describe('warpToRgb', () => {
     const h = 200;
     const frame = coordFrame(w, h);
     // crop = frame scaled by 0.5 then shifted by (-10, -20): crop (u, v) samples frame (2(u + 10), 2(v + 20)).
-    const crop = warpToRgb(frame, w, h, { a: 0.5, b: 0, tx: -10, ty: -20 }, CROP, null);
+    const crop = warpToRgb(wholeFrame(frame, w, h), w, h, { a: 0.5, b: 0, tx: -10, ty: -20 }, CROP, null);
     for (const [u, v] of [[0, 0], [30, 25], [5, 2]] as const) expect(Math.abs(gray(crop, CROP, u, v) - level(2 * (u + 10), 2 * (v + 20)))).toBeLessThanOrEqual(1);
     // Gray stays gray: R = G = B.
     expect(crop[3 * 40]).toBe(crop[3 * 40 + 1]);
     expect(crop[3 * 40 + 1]).toBe(crop[3 * 40 + 2]);
     // Half a frame pixel between samples (crop scale 2): the mean of two neighbours.
-    const half = warpToRgb(frame, w, h, { a: 2, b: 0, tx: -1, ty: 0 }, 8, null);
+    const half = warpToRgb(wholeFrame(frame, w, h), w, h, { a: 2, b: 0, tx: -1, ty: 0 }, 8, null);
     expect(Math.abs(gray(half, 8, 1, 0) - 0.5)).toBeLessThanOrEqual(1);
     // Shifted left past the frame's right edge: black where the frame ends (x >= 300 from u = 50).
-    const shifted = warpToRgb(frame, w, h, { a: 1, b: 0, tx: -250, ty: 0 }, CROP, null);
+    const shifted = warpToRgb(wholeFrame(frame, w, h), w, h, { a: 1, b: 0, tx: -250, ty: 0 }, CROP, null);
     expect(Array.from(shifted.subarray((10 * CROP + 100) * 3, (10 * CROP + 100) * 3 + 3))).toEqual([0, 0, 0]);
     expect(Math.abs(gray(shifted, CROP, 40, 10) - level(290, 10))).toBeLessThanOrEqual(1);
   });
@@ -92,7 +92,7 @@ describe('warpToRgb', () => {
     red.fill(81, 0, w * h);
     red.fill(90, w * h, w * h * 1.25);
     red.fill(240, w * h * 1.25);
-    const crop = warpToRgb(red, w, h, { a: 1, b: 0, tx: 0, ty: 0 }, 16, null);
+    const crop = warpToRgb(wholeFrame(red, w, h), w, h, { a: 1, b: 0, tx: 0, ty: 0 }, 16, null);
     const [r, g, b] = Array.from(crop.subarray((8 * 16 + 8) * 3, (8 * 16 + 8) * 3 + 3));
     expect(r).toBeGreaterThan(240);
     expect(g).toBeLessThan(10);
@@ -102,9 +102,50 @@ describe('warpToRgb', () => {
   it('scaled() draws the same crop at another size', () => {
     const frame = coordFrame(256, 256);
     const m = { a: 0.5, b: 0, tx: 0, ty: 0 };
-    const small = warpToRgb(frame, 256, 256, scaled(m, 0.5), 56, null);
+    const small = warpToRgb(wholeFrame(frame, 256, 256), 256, 256, scaled(m, 0.5), 56, null);
     // small (u, v) = big crop (2u, 2v) = frame (4u, 4v)
     expect(Math.abs(gray(small, 56, 5, 7) - level(20, 28))).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('the patch of a frame a warp reads (warpBox, cutPatch)', () => {
+  // Noise: every pixel differs from its neighbours, so a pixel the patch missed would change the crop.
+  let seed = 7;
+  const noise = (w: number, h: number) => new Uint8Array(w * h * 1.5).map(() => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), 16 + (seed % 220)));
+
+  it('gives the same crop, byte for byte, as the whole frame: rotated, scaled, at the edges and partly outside', () => {
+    const [w, h] = [320, 180];
+    const frame = noise(w, h);
+    const transforms = [];
+    for (const angle of [0, 0.3, -0.9, Math.PI / 2, 2.5]) {
+      for (const scale of [0.37, 1, 2.8, 6]) {
+        // Face centres inside, at the corners and past the edges of the frame.
+        for (const [cx, cy] of [[160, 90], [3, 4], [317, 177], [-20, 90], [330, 200], [101.37, 66.61]] as const) {
+          const a = scale * Math.cos(angle), b = scale * Math.sin(angle);
+          transforms.push({ a, b, tx: 56 - (a * cx - b * cy), ty: 56 - (b * cx + a * cy) });
+        }
+      }
+    }
+    for (const m of transforms) {
+      for (const [mm, size] of [[m, CROP], [scaled(m, THUMB / CROP), THUMB]] as const) {
+        const patch = cutPatch(frame, w, h, warpBox(mm, size, w, h));
+        expect(Buffer.from(warpToRgb(patch, w, h, mm, size, null)).equals(warpToRgb(wholeFrame(frame, w, h), w, h, mm, size, null))).toBe(true);
+      }
+    }
+  });
+
+  it("holds a small face's box only, and nothing of a crop wholly outside the frame", () => {
+    const [w, h] = [960, 540];
+    // A face 40 px between the eyes, upright: its 112 px crop reads about 100 x 100 frame pixels.
+    const box = warpBox({ a: 35 / 40, b: 0, tx: 56 - (35 / 40) * 480, ty: 56 - (35 / 40) * 270 }, CROP, w, h);
+    expect(box.w * box.h).toBeLessThan(150 * 150);
+    expect(box.x % 2 + box.y % 2 + box.w % 2 + box.h % 2).toBe(0);
+    const patch = cutPatch(noise(w, h), w, h, box);
+    expect(patch.data.byteLength).toBe(box.w * box.h * 1.5);
+    const outside = { a: 1, b: 0, tx: 5000, ty: 0 };
+    expect(warpBox(outside, CROP, w, h)).toEqual({ x: 0, y: 0, w: 0, h: 0 });
+    const black = warpToRgb(cutPatch(noise(w, h), w, h, warpBox(outside, CROP, w, h)), w, h, outside, CROP, null);
+    expect(new Set(black)).toEqual(new Set([0]));
   });
 });
 
@@ -160,7 +201,7 @@ describe('identifyFaces (the model replaced by a stub)', () => {
   it('embeds a face above the floors (unit length) and not one under 12 px between the eyes', async () => {
     let runs = 0;
     const embed = async () => (runs++, new Float32Array(128).fill(2));
-    const [big, tiny] = await identifyFaces([face(0.05), face(0.005)], checker, task, embed);
+    const [big, tiny] = await identifyFaces([face(0.05), face(0.005)], identityPatch(checker, [face(0.05), face(0.005)], task), task, embed);
     expect(big!.eyePx).toBeCloseTo(60, 5);
     expect(big!.model).toBe('m.onnx');
     expect(big!.assignable).toBe(true);
@@ -175,7 +216,7 @@ describe('identifyFaces (the model replaced by a stub)', () => {
 
   it('does not embed a blurred face', async () => {
     const flat = new Uint8Array(300 * 200 * 1.5).fill(90);
-    const [id] = await identifyFaces([face(0.05)], flat, task, async () => new Float32Array(128).fill(1));
+    const [id] = await identifyFaces([face(0.05)], identityPatch(flat, [face(0.05)], task), task, async () => new Float32Array(128).fill(1));
     expect(id!.sharpness).toBe(0);
     expect(id!.assignable).toBe(false);
   });

@@ -4,7 +4,8 @@ import { IdentityCarry, steady, type CarryOptions, type EmbedGroup } from '../..
 import type { RawFace } from '../../src-main/core/analysis/workers/yunet.cjs';
 
 const face = (x: number, tag: string): RawFace & { tag: string } => ({ x, y: 0.2, w: 0.2, h: 0.3, score: 0.9, landmarks: [], tag });
-const frameOf = (n: number) => new Uint8Array([n, n, n]);
+/** A sample's identity patch, told apart by its first byte. */
+const frameOf = (n: number) => ({ data: new Uint8Array([n, n, n]), x: 0, y: 0, w: 0, h: 0 });
 const unit = (axis: number) => Float32Array.from({ length: 4 }, (_, i) => (i === axis ? 1 : 0));
 const identity = (embedding: Float32Array): FaceIdentity => ({ model: 'm', eyePx: 30, sharpness: 10, yaw: 0, quality: 0.8, assignable: true, embedding, thumb: new Uint8Array(1) });
 const carriedFrom = (src: FaceIdentity, _face: RawFace, thumb: Uint8Array | null): FaceIdentity => ({ ...src, thumb });
@@ -17,7 +18,7 @@ const EVERY_FOURTH: CarryOptions = { maxAge: 4, minIou: 0.5, minAgree: 0.5, maxD
 function embedAll(groups: readonly EmbedGroup[], who: (f: RawFace) => number, log: string[]): void {
   for (const g of groups) for (const f of g.faces) {
     f.identity = g.thumbOnly ? { ...NOBODY, thumb: new Uint8Array(1) } : identity(unit(who(f)));
-    log.push(`${g.thumbOnly ? 'thumb ' : ''}${(f as RawFace & { tag: string }).tag}@${g.frame[0]}`);
+    log.push(`${g.thumbOnly ? 'thumb ' : ''}${(f as RawFace & { tag: string }).tag}@${g.frame.data[0]}`);
   }
 }
 
@@ -46,7 +47,7 @@ describe('IdentityCarry: which faces are embedded and which carry an embedding',
     const who = (f: RawFace) => (faces.indexOf(f as never) < 3 ? 0 : 1);
     embedAll(carry.plan(faces.map((f, k) => ({ frame: frameOf(k), faces: [f] }))), who, log);
     const again = carry.settle();
-    expect(again.map((g) => [g.frame[0], g.faces.length])).toEqual([
+    expect(again.map((g) => [g.frame.data[0], g.faces.length])).toEqual([
       [1, 1],
       [2, 1],
       [3, 1],
@@ -109,7 +110,7 @@ describe('IdentityCarry: which faces are embedded and which carry an embedding',
     expect(carry.settle()).toEqual([]);
     embedAll(carry.finish(), () => 0, log);
     const each = carry.settle();
-    expect(each.map((g) => [g.frame[0], g.faces.length])).toEqual([
+    expect(each.map((g) => [g.frame.data[0], g.faces.length])).toEqual([
       [1, 1],
       [2, 1],
     ]);

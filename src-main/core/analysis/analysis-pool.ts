@@ -5,6 +5,7 @@ import type { ResourceLocations } from '../util/app-resources';
 import { resolveEmbeddingModelPath, resolveFaceModelPath, resolveOrtPath, resolveWorkerScript } from './resource-paths';
 import type { MotionStep } from './workers/block-motion.cjs';
 import type { FaceIdentity } from './analysis-types';
+import type { FramePatch } from './workers/face-align.cjs';
 import type { IdentityFrameTask } from './workers/face-identity.cjs';
 import type { RawFace } from './workers/yunet.cjs';
 
@@ -31,13 +32,14 @@ export interface FaceTask {
 }
 
 /**
- * Recognition on: the identity frames (yuv420p, copied: see identifyFaces) of the face frames where detection
- * found a face worth measuring, each with its faces; the answer is each face's identity.
+ * Recognition on: per sampled instant where detection found a face worth measuring, the patch of its
+ * identity frame that the faces' alignments read (face-identity.cjs identityPatch), with those faces;
+ * the answer is each face's identity.
  */
 export interface IdentifyTask extends IdentityFrameTask {
-  frames: Uint8Array[];
+  patches: FramePatch[];
   faces: RawFace[][];
-  /** Per frame: only a thumbnail of each face, no model run (faces that carry their track's embedding). */
+  /** Per patch: only a thumbnail of each face, no model run (faces that carry their track's embedding). */
   thumbOnly: boolean[];
 }
 
@@ -141,17 +143,15 @@ export class AnalysisPool {
   }
 
   /**
-   * Identity frames are copied to the worker (structured clone), never transferred: IdentityCarry
-   * keeps a sample's frame for the faces that wait on their track's next embedding, and a later call
-   * may ask for the same frame again (a run whose ends disagree, another track ending there); a
-   * transferred frame would be detached by then (postMessage throws, the clip's analysis fails).
-   * Two entries of one call may be one frame: the clone sends it once. At one identity frame a
-   * second the copy costs microseconds against a model run's milliseconds.
+   * Patches are copied to the worker (structured clone: a few kilobytes each), never transferred:
+   * IdentityCarry keeps a sample's patch for the faces that wait on their track's next embedding,
+   * and a later call may ask for the same patch again (a run whose ends disagree, another track
+   * ending there); a transferred one would be detached by then (postMessage throws, the clip's
+   * analysis fails). Two entries of one call may be one patch: the clone sends it once.
    */
   identifyFaces(task: IdentifyTask, signal?: AbortSignal): Promise<FaceIdentity[][]> {
-    const frames = task.frames.map(ownBuffer);
-    const bytes = [...new Set(frames)].reduce((s, b) => s + b.byteLength, 0);
-    return this.submit({ ...task, type: 'identify', frames }, [], bytes, signal) as Promise<FaceIdentity[][]>;
+    const bytes = [...new Set(task.patches)].reduce((s, p) => s + p.data.byteLength, 0);
+    return this.submit({ ...task, type: 'identify' }, [], bytes, signal) as Promise<FaceIdentity[][]>;
   }
 
   estimateMotion(task: MotionTask, signal?: AbortSignal): Promise<MotionStep[]> {

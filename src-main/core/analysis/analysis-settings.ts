@@ -32,8 +32,9 @@ export interface AnalysisSettings {
   /**
    * Long side of the identity frames the faces are aligned from (never above the source's): the
    * 320 px detector frame leaves a face of 40 px between the eyes at 1080p about 12 px.
-   * Cost: the identity frames are decoded at one face frame in identityEvery and read, but only those
-   * holding a face the landmarks do not rule out go to the worker (pool-feed.ts), and a face seen in
+   * Cost: the identity frames are decoded at one face frame in identityEvery and read (into reused
+   * buffers: ClipDecoder.reuse), but only the patches of those holding a face the landmarks do not
+   * rule out go to the worker (pool-feed.ts, face-identity.cjs identityPatch), and a face seen in
    * consecutive samples is embedded at its track's start, every eighth sample and at its end only when
    * it drifted (identity-carry.ts). Per face embedded ~4.6 ms of CPU (MobileFaceNet 3.5, alignment
    * 0.75, thumbnail 0.25, sharpness and input 0.15); per 960x540 identity frame ~3 ms in this process

@@ -68,7 +68,7 @@ export async function analyzeClip(opts: AnalyzeClipOptions): Promise<AnalyzeClip
     decoder?.kill();
   };
   const identity = identityGeom && { geom: identityGeom, sourceWidth: disp.width, sourceHeight: disp.height };
-  const feed = new PoolFeed(pool, faceGeom, motionGeom, identity, settings, signal, fail);
+  const feed = new PoolFeed(pool, faceGeom, motionGeom, identity, settings, signal, fail, (f) => decoder?.reuse(identityOut!, f));
 
   let lastProgress = -1;
   const progress = (fraction: number, shotsTotal: number | null) => {

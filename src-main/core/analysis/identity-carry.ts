@@ -1,6 +1,7 @@
 import type { FaceIdentity } from './analysis-types';
 import { iou } from './workers/yunet.cjs';
 import type { RawFace } from './workers/yunet.cjs';
+import type { FramePatch } from './workers/face-align.cjs';
 
 /**
  * Which faces of the sampled frames are embedded, and which carry an embedding made for the same
@@ -10,7 +11,7 @@ import type { RawFace } from './workers/yunet.cjs';
  * every `maxAge` samples after; the faces between two embeddings carry the earlier one only when the
  * two agree (the same person at both ends). When they disagree (a cut or a swap in between, or a
  * face too small for its embeddings to agree), each face between is embedded after all, from its
- * frame, kept until then (at most maxAge - 1 frames a track): a carried embedding is never
+ * frame's patch, kept until then (at most maxAge - 1 patches a track): a carried embedding is never
  * another person's. A track's last face is embedded too only when the track's ends disagree by box
  * or landmarks (`steady`: it moved, grew or turned, or a cut put someone else there); a steady
  * track's faces carry its last embedding to the end, which halves the model runs of the short tracks
@@ -50,7 +51,7 @@ interface Track {
    * reaches a sample with an identity frame (its faces so far wait in `pending`, frameless).
    */
   anchor: RawFace | null;
-  /** Faces carried since the anchor, in time order, each with its frame. */
+  /** Faces carried since the anchor, in time order, each with its frame's patch. */
   pending: Pending[];
   /** The track's newest face, and samples since the anchor. */
   last: RawFace;
@@ -58,12 +59,14 @@ interface Track {
 }
 
 /**
- * What to embed: faces of one frame (a frame of this batch or the one kept from the last). With
+ * What to embed: faces of one sample, with the patch of its identity frame their alignments read
+ * (face-identity.cjs identityPatch: the patch holds every face of the sample that may be embedded,
+ * so any of them can be embedded from it later; the whole frame is not kept). With
  * `thumbOnly` the model is not run: the faces carry their track's embedding and only their crop is
  * kept (the People strip shows several faces of a one-shot clip, not one).
  */
 export interface EmbedGroup {
-  frame: Uint8Array;
+  frame: FramePatch;
   faces: RawFace[];
   thumbOnly?: boolean;
 }
@@ -71,10 +74,10 @@ export interface EmbedGroup {
 interface Pending {
   face: RawFace;
   /**
-   * The sample's identity frame, shared by its faces (the pool copies it to the worker, never
+   * The sample's identity patch, shared by its faces (the pool copies it to the worker, never
    * transfers it: it may be sent again by a later batch); null: the sample had none, the face can only carry.
    */
-  frame: Uint8Array | null;
+  frame: FramePatch | null;
 }
 
 /**
@@ -103,11 +106,11 @@ export class IdentityCarry {
   ) {}
 
   /**
-   * Plans a batch: `samples[k]` is frame k's identity frame (null: none, the track chain breaks) and
+   * Plans a batch: `samples[k]` is frame k's identity patch (null: none, the track chain breaks) and
    * its faces that may be embedded (the landmarks did not rule them out). Returns what to embed;
    * call `settle` once their identities are set.
    */
-  plan(samples: ReadonlyArray<{ frame: Uint8Array | null; faces: readonly RawFace[] }>): EmbedGroup[] {
+  plan(samples: ReadonlyArray<{ frame: FramePatch | null; faces: readonly RawFace[] }>): EmbedGroup[] {
     const groups: EmbedGroup[] = [];
     samples.forEach(({ frame, faces }) => {
       const fresh: RawFace[] = [];
@@ -201,7 +204,7 @@ export class IdentityCarry {
   }
 
   /**
-   * Each track's last face, when carried, is embedded after all, from the frame it was kept with,
+   * Each track's last face, when carried, is embedded after all, from the patch it was kept with,
    * unless it is steady with the face last embedded: then the run carries that one to the end (or,
    * when that one had no embedding, each face of the run is embedded in `settle`). Without a frame
    * at its last face, the last face that has one is embedded, and the frameless ones after it carry
@@ -240,7 +243,7 @@ export class IdentityCarry {
 
   /** Faces to embed, one group per frame; those without a frame cannot be, and are nobody's. */
   private groupByFrame(faces: readonly Pending[]): EmbedGroup[] {
-    const groups = new Map<Uint8Array, RawFace[]>();
+    const groups = new Map<FramePatch, RawFace[]>();
     for (const p of faces) {
       if (p.frame) (groups.get(p.frame) ?? groups.set(p.frame, []).get(p.frame)!).push(p.face);
       else p.face.identity = this.unembedded(p.face);

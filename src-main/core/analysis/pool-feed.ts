@@ -4,7 +4,7 @@ import type { AnalysisPool } from './analysis-pool';
 import type { AnalysisSettings } from './analysis-settings';
 import type { MotionStep } from './workers/block-motion.cjs';
 import { IdentityCarry, type EmbedGroup } from './identity-carry';
-import { carriedIdentity, ruledOutByLandmarks, unembeddedIdentity, type IdentityFrameTask } from './workers/face-identity.cjs';
+import { carriedIdentity, identityPatch, ruledOutByLandmarks, unembeddedIdentity, type IdentityFrameTask } from './workers/face-identity.cjs';
 import type { RawFace } from './workers/yunet.cjs';
 
 function noop(): void {}
@@ -47,6 +47,8 @@ export class PoolFeed {
     private readonly settings: AnalysisSettings,
     private readonly signal: AbortSignal | undefined,
     private readonly onError: (e: unknown) => void,
+    /** Takes back an identity frame pushed here once its patches are cut (the decoder reads a later one into it). */
+    private readonly recycle: (identityFrame: Uint8Array) => void = noop,
   ) {
     this.carry = new IdentityCarry(
       (src, face, thumb) => ({ ...carriedIdentity(src, face, this.identityTask()), thumb }),
@@ -58,8 +60,8 @@ export class PoolFeed {
    * Faces of these detector-size frames, one list per frame, with their identities from the
    * identity frames of the same instants when given (null where an instant has none; not tracked:
    * the caller awaits it). Detection
-   * first; then only the faces their landmarks do not rule out are embedded, and only the identity
-   * frames holding one go to the worker (most sampled frames hold none). `carry`: these frames follow
+   * first; then only the faces their landmarks do not rule out are embedded, and only the patches of
+   * the identity frames that their alignments read go to the worker (most sampled frames hold none). `carry`: these frames follow
    * the last ones given with `carry` (in time order), so a face seen there may carry its embedding.
    */
   async detectFaces(frames: Uint8Array[], identityFrames: Array<Uint8Array | null> = [], carry = false): Promise<RawFace[][]> {
@@ -101,16 +103,20 @@ export class PoolFeed {
     const task = this.identityTask();
     // Face frames without an identity frame (between two, or the last of a decode): their faces can
     // only carry a track's embedding (and get none outside `carry`).
+    // Each sample's identity frame is cut down here to the patch its faces' alignments read: only
+    // that goes to the worker and waits in the carry (kilobytes, not the frame's ~0.8 MB).
     const samples = faces.map((list, k) => {
-      const frame = identityFrames[k] ?? null;
+      const whole = identityFrames[k] ?? null;
       const embeddable: RawFace[] = [];
-      for (const f of frame || carry ? list : []) {
+      for (const f of whole || carry ? list : []) {
         const ruledOut = ruledOutByLandmarks(f, task);
         if (ruledOut) f.identity = ruledOut;
         else embeddable.push(f);
       }
-      return { frame, faces: embeddable };
+      return { frame: whole && identityPatch(whole, embeddable, task), faces: embeddable };
     });
+    // Nothing holds the decode's identity frames now (the carry keeps patches): they go back to be read into again.
+    if (carry) for (const f of identityFrames) if (f) this.recycle(f);
     const groups = carry ? this.carry.plan(samples) : samples.flatMap((x) => (x.frame && x.faces.length > 0 ? [{ frame: x.frame, faces: [...x.faces] }] : []));
     await this.embed(groups, task);
     if (carry) await this.embed(this.carry.settle(), task);
@@ -119,7 +125,7 @@ export class PoolFeed {
 
   private async embed(groups: readonly EmbedGroup[], task: IdentityFrameTask): Promise<void> {
     if (groups.length === 0) return;
-    const ids = await this.pool.identifyFaces({ ...task, frames: groups.map((g) => g.frame), faces: groups.map((g) => g.faces), thumbOnly: groups.map((g) => !!g.thumbOnly) }, this.signal);
+    const ids = await this.pool.identifyFaces({ ...task, patches: groups.map((g) => g.frame), faces: groups.map((g) => g.faces), thumbOnly: groups.map((g) => !!g.thumbOnly) }, this.signal);
     groups.forEach((g, i) => g.faces.forEach((f, j) => (f.identity = ids[i]![j]!)));
   }
 

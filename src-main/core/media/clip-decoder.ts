@@ -52,7 +52,10 @@ export interface DecodeRequest {
 }
 
 export interface DecodeSinks {
-  /** A new buffer per frame (it owns its ArrayBuffer, so it can be kept or transferred). */
+  /**
+   * A buffer per frame that owns its ArrayBuffer (it can be kept or transferred): a new one, or one
+   * given back with ClipDecoder.reuse.
+   */
   onFrame: (output: number, frame: Uint8Array, index: number) => void;
   /** Consecutive samples; sample 0 of the stream is at startS. */
   onAudio: (samples: Float32Array) => void;
@@ -60,6 +63,13 @@ export interface DecodeSinks {
 
 /** yuv420p: a full-size Y plane and quarter-size U and V (even sizes only). */
 const BYTES_PER_PIXEL: Record<PixelFormat, number> = { rgb24: 3, bgr24: 3, gray: 1, yuv420p: 1.5 };
+
+function frameBytes(o: VideoOutput): number {
+  return o.geometry.outWidth * o.geometry.outHeight * BYTES_PER_PIXEL[o.pixFmt];
+}
+
+/** Buffers kept per output for reuse: the frames of a few batches in flight. */
+const SPARE_FRAMES = 8;
 
 /**
  * Threads for a decode that shares the machine with `decodesAtOnce - 1` others: the cores split
@@ -150,6 +160,8 @@ export class ClipDecoder {
   private paused = false;
   /** Frames delivered per output. */
   private readonly counts: number[] = [];
+  /** Per output, buffers given back (reuse) for its next frames. */
+  private readonly spare: Uint8Array[][] = [];
 
   constructor(
     private readonly req: DecodeRequest,
@@ -166,6 +178,19 @@ export class ClipDecoder {
     if (!this.paused) return;
     this.paused = false;
     for (const s of this.streams) s.resume();
+  }
+
+  /**
+   * Gives back a frame of output `o` its reader is done with (nothing else holds it): a later frame of
+   * that output is read into it. A frame of the identity output is ~0.8 MB at 1 fps per clip; each new
+   * one is fresh memory from the system, zeroed and faulted in, then garbage to collect, where a
+   * reused one costs nothing. At most SPARE_FRAMES are kept per output.
+   */
+  reuse(o: number, frame: Uint8Array): void {
+    const out = this.req.outputs[o];
+    if (!out || frame.byteLength !== frameBytes(out) || frame.byteLength !== frame.buffer.byteLength) return;
+    const spare = (this.spare[o] ??= []);
+    if (spare.length < SPARE_FRAMES) spare.push(frame);
   }
 
   run(): Promise<DecodeResult> {
@@ -192,8 +217,9 @@ export class ClipDecoder {
 
       this.req.outputs.forEach((o, i) => {
         const stream = child.stdio[fds[i]!] as Readable;
-        const size = o.geometry.outWidth * o.geometry.outHeight * BYTES_PER_PIXEL[o.pixFmt];
-        let frame = new Uint8Array(size);
+        const size = frameBytes(o);
+        // Taken when the frame's first bytes come, so a frame given back meanwhile is read into.
+        let frame: Uint8Array | null = null;
         let filled = 0;
         let index = 0;
         stream.on('data', (chunk: Buffer) => {
@@ -201,12 +227,13 @@ export class ClipDecoder {
           let off = 0;
           while (off < chunk.length) {
             const take = Math.min(size - filled, chunk.length - off);
+            frame ??= this.spare[i]?.pop() ?? new Uint8Array(size);
             frame.set(chunk.subarray(off, off + take), filled);
             filled += take;
             off += take;
             if (filled === size) {
               const done = frame;
-              frame = new Uint8Array(size);
+              frame = null;
               filled = 0;
               this.counts[i] = index + 1;
               try {

@@ -62,12 +62,12 @@ async function detectFaces(msg) {
   return out;
 }
 
-/** Each face's identity, from the identity frame of its instant (frame k holds faces[k]). */
+/** Each face's identity, from the patch of the identity frame of its instant that its alignment reads (patch k holds faces[k]). */
 async function identify(msg) {
   const out = [];
-  for (let k = 0; k < msg.frames.length; k++) {
-    const frame = new Uint8Array(msg.frames[k]);
-    out.push(msg.thumbOnly[k] ? thumbsOf(msg.faces[k], frame, msg) : await identifyFaces(msg.faces[k], frame, msg, embed));
+  for (let k = 0; k < msg.patches.length; k++) {
+    const patch = msg.patches[k];
+    out.push(msg.thumbOnly[k] ? thumbsOf(msg.faces[k], patch, msg) : await identifyFaces(msg.faces[k], patch, msg, embed));
   }
   return out;
 }

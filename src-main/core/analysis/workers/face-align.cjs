@@ -1,6 +1,7 @@
 'use strict';
 // Face alignment for the identity embedding: the similarity transform that puts a face's five
-// landmarks on the ArcFace template, the bilinear warp of a yuv420p frame through it, and the
+// landmarks on the ArcFace template, the bilinear warp of a yuv420p frame (or the patch of it the
+// warp reads: warpBox, cutPatch) through it, and the
 // measures of a crop's worth (pose from the landmarks, sharpness of the crop). Plain CommonJS: it
 // runs in the analysis worker threads. Types: face-align.d.cts.
 
@@ -46,15 +47,20 @@ function fitSimilarity(src, dst) {
   return { a, b, tx: qsx - (a * psx - b * psy), ty: qsy - (b * psx + a * psy) };
 }
 
-/** Bilinear sample of a plane (pw x ph) at (x, y); neighbours outside the plane count as `outside`. */
-function sample(plane, offset, pw, ph, x, y, outside) {
+/**
+ * Bilinear sample at frame point (x, y) of one plane of a patch: the plane is fw x fh in the whole
+ * frame, the patch holds its box from (px, py), `stride` wide. Neighbours outside the frame count as
+ * `outside`; the box holds every neighbour inside it the warp reads (warpBox), so a patch gives the
+ * same values as its whole frame.
+ */
+function sample(plane, offset, stride, px, py, fw, fh, x, y, outside) {
   const x0 = Math.floor(x), y0 = Math.floor(y);
   const fx = x - x0, fy = y - y0;
   let v = 0;
   for (let k = 0; k < 4; k++) {
     const xi = x0 + (k & 1), yi = y0 + (k >> 1);
     const w = ((k & 1) ? fx : 1 - fx) * ((k >> 1) ? fy : 1 - fy);
-    v += w * (xi < 0 || yi < 0 || xi >= pw || yi >= ph ? outside : plane[offset + yi * pw + xi]);
+    v += w * (xi < 0 || yi < 0 || xi >= fw || yi >= fh ? outside : plane[offset + (yi - py) * stride + (xi - px)]);
   }
   return v;
 }
@@ -64,28 +70,87 @@ function byte(v) {
 }
 
 /**
- * Warps a yuv420p frame (width x height, both even: Y, then U and V at half size) through the
- * similarity `m` (frame -> crop) into a size x size interleaved RGB crop: each crop pixel samples
- * the planes bilinearly at the inverse-mapped point (chroma at half the coordinates, centred
- * between luma rows as MPEG chroma is) and is converted with BT.601 limited-range coefficients,
- * what ffmpeg assumes for untagged video. Outside the frame is black (Y 16, U and V 128).
- * yuv420p rather than bgr24 from ffmpeg: half the bytes through the pipe and no colour conversion
- * of whole frames for the few pixels of the faces.
+ * A whole yuv420p frame (width x height, both even: Y, then U and V at half size) as a patch: a box
+ * of a frame with its planes cut out alone (x, y, w, h even; Y w x h, then U and V at w/2 x h/2).
  */
-function warpToRgb(frame, width, height, m, size, out) {
+function wholeFrame(data, width, height) {
+  return { data, x: 0, y: 0, w: width, h: height };
+}
+
+/**
+ * The box of a width x height frame (even x, y, w, h; empty when the crop lies wholly outside) that
+ * holds every pixel the warp through `m` into a size x size crop reads. The crop's inverse image is
+ * a parallelogram: its corners bound it. Bilinear sampling reads floor(s) and floor(s) + 1, chroma
+ * at half the coordinates up to 3 luma pixels either side; 4 and 5 cover both and the rounding
+ * between the corners' arithmetic and each pixel's.
+ */
+function warpBox(m, size, width, height) {
+  const det = m.a * m.a + m.b * m.b;
+  const ia = m.a / det, ib = m.b / det;
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (const [u, v] of [[0, 0], [size - 1, 0], [0, size - 1], [size - 1, size - 1]]) {
+    const du = u - m.tx, dv = v - m.ty;
+    const sx = ia * du + ib * dv, sy = -ib * du + ia * dv;
+    minX = Math.min(minX, sx);
+    maxX = Math.max(maxX, sx);
+    minY = Math.min(minY, sy);
+    maxY = Math.max(maxY, sy);
+  }
+  const even = (v, lo, hi) => Math.min(hi, Math.max(lo, v)) & ~1;
+  const x0 = even(Math.floor(minX) - 4, 0, width), y0 = even(Math.floor(minY) - 4, 0, height);
+  const x1 = even(Math.floor(maxX) + 7, 0, width), y1 = even(Math.floor(maxY) + 7, 0, height);
+  return x1 > x0 && y1 > y0 ? { x: x0, y: y0, w: x1 - x0, h: y1 - y0 } : { x: 0, y: 0, w: 0, h: 0 };
+}
+
+/** The smallest box holding both (an empty box holds nothing). */
+function unionBox(p, q) {
+  if (p.w === 0 || p.h === 0) return q;
+  if (q.w === 0 || q.h === 0) return p;
+  const x = Math.min(p.x, q.x), y = Math.min(p.y, q.y);
+  return { x, y, w: Math.max(p.x + p.w, q.x + q.w) - x, h: Math.max(p.y + p.h, q.y + q.h) - y };
+}
+
+/** The patch of a whole yuv420p frame in `box` (from warpBox): its three planes' rows copied out. */
+function cutPatch(frame, width, height, box) {
+  const { x, y, w, h } = box;
+  const cw = width >> 1, chh = height >> 1;
+  const data = new Uint8Array((w * h * 3) / 2);
+  for (let r = 0; r < h; r++) data.set(frame.subarray((y + r) * width + x, (y + r) * width + x + w), r * w);
+  const uAt = width * height, vAt = uAt + cw * chh;
+  const pw = w >> 1, ph = h >> 1, pu = w * h, pv = pu + pw * ph;
+  for (let r = 0; r < ph; r++) {
+    const from = ((y >> 1) + r) * cw + (x >> 1);
+    data.set(frame.subarray(uAt + from, uAt + from + pw), pu + r * pw);
+    data.set(frame.subarray(vAt + from, vAt + from + pw), pv + r * pw);
+  }
+  return { data, x, y, w, h };
+}
+
+/**
+ * Warps a yuv420p frame (width x height, both even), given as a patch holding at least warpBox's
+ * box of it, through the similarity `m` (frame -> crop) into a size x size interleaved RGB crop:
+ * each crop pixel samples the planes bilinearly at the inverse-mapped point (chroma at half the
+ * coordinates, centred between luma rows as MPEG chroma is) and is converted with BT.601
+ * limited-range coefficients, what ffmpeg assumes for untagged video. Outside the frame is black
+ * (Y 16, U and V 128). yuv420p rather than bgr24 from ffmpeg: half the bytes through the pipe and
+ * no colour conversion of whole frames for the few pixels of the faces.
+ */
+function warpToRgb(patch, width, height, m, size, out) {
   const dst = out && out.length === size * size * 3 ? out : new Uint8Array(size * size * 3);
   const det = m.a * m.a + m.b * m.b;
   const ia = m.a / det, ib = m.b / det;
   const cw = width >> 1, ch = height >> 1;
-  const uAt = width * height, vAt = uAt + cw * ch;
+  const { data, x: px, y: py, w: pw, h: ph } = patch;
+  const cpx = px >> 1, cpy = py >> 1, cstride = pw >> 1;
+  const uAt = pw * ph, vAt = uAt + cstride * (ph >> 1);
   for (let v = 0, o = 0; v < size; v++) {
     for (let u = 0; u < size; u++, o += 3) {
       const du = u - m.tx, dv = v - m.ty;
       const sx = ia * du + ib * dv;
       const sy = -ib * du + ia * dv;
-      const y = 1.164 * (sample(frame, 0, width, height, sx, sy, 16) - 16);
-      const cb = sample(frame, uAt, cw, ch, sx / 2, (sy - 0.5) / 2, 128) - 128;
-      const cr = sample(frame, vAt, cw, ch, sx / 2, (sy - 0.5) / 2, 128) - 128;
+      const y = 1.164 * (sample(data, 0, pw, px, py, width, height, sx, sy, 16) - 16);
+      const cb = sample(data, uAt, cstride, cpx, cpy, cw, ch, sx / 2, (sy - 0.5) / 2, 128) - 128;
+      const cr = sample(data, vAt, cstride, cpx, cpy, cw, ch, sx / 2, (sy - 0.5) / 2, 128) - 128;
       dst[o] = byte(y + 1.596 * cr);
       dst[o + 1] = byte(y - 0.392 * cb - 0.813 * cr);
       dst[o + 2] = byte(y + 2.017 * cb);
@@ -164,4 +229,4 @@ function yawOf(p) {
   return clamp01(Math.max(nose, width));
 }
 
-module.exports = { TEMPLATE, CROP, fitSimilarity, warpToRgb, scaled, rgbToInput, sharpness, yawOf };
+module.exports = { TEMPLATE, CROP, fitSimilarity, wholeFrame, warpBox, unionBox, cutPatch, warpToRgb, scaled, rgbToInput, sharpness, yawOf };

@@ -1,9 +1,10 @@
 'use strict';
 // What a detected face is worth for recognition, and its identity embedding when it is worth one.
-// Runs in the analysis worker after YuNet, on the decode's identity frame (yuv420p, long side up to
-// 960 px) of the same instant. Plain CommonJS; types: face-identity.d.cts.
+// Runs in the analysis worker after YuNet, on the patch of the decode's identity frame (yuv420p,
+// long side up to 960 px) of the same instant that its faces' alignments read (identityPatch, cut
+// on the main thread). Plain CommonJS; types: face-identity.d.cts.
 
-const { TEMPLATE, CROP, fitSimilarity, warpToRgb, scaled, rgbToInput, sharpness, yawOf } = require('./face-align.cjs');
+const { TEMPLATE, CROP, fitSimilarity, warpBox, unionBox, cutPatch, warpToRgb, scaled, rgbToInput, sharpness, yawOf } = require('./face-align.cjs');
 
 /** Side of the thumbnail kept of a face (RGB, interleaved): 12 KB raw, a few KB as PNG. */
 const THUMB = 64;
@@ -65,13 +66,37 @@ function carriedIdentity(src, face, task) {
   return { ...src, eyePx, yaw, quality: qualityOf(eyePx, src.sharpness, yaw, task), thumb: null };
 }
 
+/** The similarity putting a face's landmarks (fractions of the picture) on the template, in identity-frame pixels; null when they coincide. */
+function alignmentOf(face, task) {
+  return fitSimilarity(
+    face.landmarks.map((v, i) => (i % 2 === 0 ? v * task.width : v * task.height)),
+    TEMPLATE,
+  );
+}
+
+/**
+ * The patch of a whole identity frame that the alignments of these faces read (crop and thumbnail:
+ * the thumbnail's box lies inside the crop's), for identifyFaces and thumbsOf: the worker is sent
+ * kilobytes instead of the whole frame, and the crops are the same pixels. Faces the landmarks rule
+ * out are never warped, and add nothing.
+ */
+function identityPatch(frame, faces, task) {
+  let box = { x: 0, y: 0, w: 0, h: 0 };
+  for (const f of faces) {
+    if (ruledOutByLandmarks(f, task)) continue;
+    const m = alignmentOf(f, task);
+    if (m) box = unionBox(box, unionBox(warpBox(m, CROP, task.width, task.height), warpBox(scaled(m, THUMB / CROP), THUMB, task.width, task.height)));
+  }
+  return cutPatch(frame, task.width, task.height, box);
+}
+
 /**
  * The identity of each face (fractions of the picture) in one frame: eye distance in source
  * pixels, yaw, sharpness, quality, and, for faces above every floor, the L2-normalised embedding
  * (`embed`: the model on a planar float32 input) and a thumbnail of the aligned crop. Faces under
  * a floor are not embedded at all: that is the CPU the floors save.
  */
-async function identifyFaces(faces, frame, task, embed) {
+async function identifyFaces(faces, patch, task, embed) {
   const { width, height } = task;
   const out = [];
   let rgb = null;
@@ -83,17 +108,13 @@ async function identifyFaces(faces, frame, task, embed) {
       out.push(under);
       continue;
     }
-    const l = f.landmarks;
     const { eyePx, yaw } = measures;
-    const m = fitSimilarity(
-      l.map((v, i) => (i % 2 === 0 ? v * width : v * height)),
-      TEMPLATE,
-    );
+    const m = alignmentOf(f, task);
     if (!m) {
       out.push({ model: task.model, eyePx, sharpness: 0, yaw, quality: 0, assignable: false, embedding: null, thumb: null });
       continue;
     }
-    rgb = warpToRgb(frame, width, height, m, CROP, rgb);
+    rgb = warpToRgb(patch, width, height, m, CROP, rgb);
     const sharp = sharpness(rgb, CROP);
     const quality = qualityOf(eyePx, sharp, yaw, task);
     const assignable = sharp >= task.minSharpness;
@@ -102,7 +123,7 @@ async function identifyFaces(faces, frame, task, embed) {
     if (assignable) {
       input = rgbToInput(rgb, CROP, input);
       embedding = l2normalize(await embed(input));
-      thumb = warpToRgb(frame, width, height, scaled(m, THUMB / CROP), THUMB, null);
+      thumb = warpToRgb(patch, width, height, scaled(m, THUMB / CROP), THUMB, null);
     }
     out.push({ model: task.model, eyePx, sharpness: sharp, yaw, quality, assignable, embedding, thumb });
   }
@@ -113,16 +134,13 @@ async function identifyFaces(faces, frame, task, embed) {
  * Only the thumbnail of each face (no sharpness, no model run), for faces that carry their track's
  * embedding: the identity returned holds the thumb alone, the carry fills in the rest.
  */
-function thumbsOf(faces, frame, task) {
+function thumbsOf(faces, patch, task) {
   const { width, height } = task;
   return faces.map((f) => {
-    const m = fitSimilarity(
-      f.landmarks.map((v, i) => (i % 2 === 0 ? v * width : v * height)),
-      TEMPLATE,
-    );
-    const thumb = m ? warpToRgb(frame, width, height, scaled(m, THUMB / CROP), THUMB, null) : null;
+    const m = alignmentOf(f, task);
+    const thumb = m ? warpToRgb(patch, width, height, scaled(m, THUMB / CROP), THUMB, null) : null;
     return { ...unembeddedIdentity(f, task), thumb };
   });
 }
 
-module.exports = { THUMB, thumbsOf, identifyFaces, ruledOutByLandmarks, carriedIdentity, unembeddedIdentity, l2normalize };
+module.exports = { THUMB, identityPatch, thumbsOf, identifyFaces, ruledOutByLandmarks, carriedIdentity, unembeddedIdentity, l2normalize };

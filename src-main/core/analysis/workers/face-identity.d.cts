@@ -1,4 +1,5 @@
 import type { Face, FaceIdentity } from '../analysis-types';
+import type { FramePatch } from './face-align.cjs';
 
 /** The identity frame a face task carries and the floors its faces are held to (analysis-settings.ts). */
 export interface IdentityFrameTask {
@@ -17,9 +18,10 @@ export interface IdentityFrameTask {
 }
 
 export declare const THUMB: number;
-export declare function identifyFaces(faces: readonly Face[], frame: Uint8Array, task: IdentityFrameTask, embed: (input: Float32Array) => Promise<Float32Array>): Promise<FaceIdentity[]>;
+export declare function identityPatch(frame: Uint8Array, faces: readonly Face[], task: IdentityFrameTask): FramePatch;
+export declare function identifyFaces(faces: readonly Face[], patch: FramePatch, task: IdentityFrameTask, embed: (input: Float32Array) => Promise<Float32Array>): Promise<FaceIdentity[]>;
 export declare function ruledOutByLandmarks(face: Face, task: IdentityFrameTask): FaceIdentity | null;
-export declare function thumbsOf(faces: readonly Face[], frame: Uint8Array, task: IdentityFrameTask): FaceIdentity[];
+export declare function thumbsOf(faces: readonly Face[], patch: FramePatch, task: IdentityFrameTask): FaceIdentity[];
 export declare function unembeddedIdentity(face: Face, task: IdentityFrameTask): FaceIdentity;
 export declare function carriedIdentity(src: FaceIdentity, face: Face, task: IdentityFrameTask): FaceIdentity;
 export declare function l2normalize(v: ArrayLike<number>): Float32Array;
