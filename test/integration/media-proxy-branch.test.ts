@@ -7,6 +7,7 @@ import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { proxyAudio, proxyGop, type ProxyAudio, type ProxyRequest } from '../../src-main/core/media/proxy-branch';
 import { chooseProxyEncoder, encoderWorks, listedEncoders, proxyEncoderArgs, proxyEncoderCandidates, type ProxyEncoder } from '../../src-main/core/media/proxy-encoder';
 import { tempDir } from '../helpers/paths';
+import { x264Options } from '../helpers/x264-options';
 import { makePlaybackFootage } from '../helpers/playback-footage';
 
 /**
@@ -88,6 +89,20 @@ describe('the proxy branch on real ffmpeg', () => {
       expect(await closeLastSample(out), size).toBe(false);
       expect(decodedFrames(out), size).toBe(Number(v.nb_read_packets));
     }
+  });
+
+  it("encodes with x264's ultrafast as the preset defines it, trellis off (the bundled ffmpeg 4.1 turns it on over the preset)", async () => {
+    const src = path.join(tmp.dir, 'src-x264.mp4');
+    const out = path.join(tmp.dir, 'proxy-x264.mp4');
+    clip(src, '640x360', '1/1');
+    await proxyOf(src, out);
+    const o = x264Options(out);
+    // x264's own ultrafast (common/base.c): no CABAC, deblocking, partitions, B-frames, mb-tree, AQ, trellis.
+    const ultrafast = { cabac: '0', ref: '1', analyse: '0:0', me: 'dia', subme: '0', mixed_ref: '0', trellis: '0', '8x8dct': '0', bframes: '0', weightp: '0', rc_lookahead: '0', mbtree: '0', aq: '0' };
+    expect(Object.fromEntries(Object.keys(ultrafast).map((k) => [k, o.get(k)]))).toEqual(ultrafast);
+    expect(o.get('deblock')?.startsWith('0:')).toBe(true);
+    // The proxy's own: its bitrate ceiling and keyframe interval (a third of a second at 25 fps), one thread.
+    expect([o.get('bitrate'), o.get('vbv_maxrate'), o.get('keyint'), o.get('threads')]).toEqual(['1500', '2250', '8', '1']);
   });
 
   it('carries stereo AAC as it is and encodes PCM, the sound starting with the picture as in the original either way', async () => {
