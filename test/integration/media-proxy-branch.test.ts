@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClipDecoder } from '../../src-main/core/media/clip-decoder';
+import { ClipDecoder, type VideoOutput } from '../../src-main/core/media/clip-decoder';
 import { closeLastSample } from '../../src-main/core/media/mp4-last-sample';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
-import { proxyAudio, proxyGop, type ProxyAudio, type ProxyRequest } from '../../src-main/core/media/proxy-branch';
+import { proxyAudio, proxyGop, type ProxyAudio, type ProxyPicture, type ProxyRequest } from '../../src-main/core/media/proxy-branch';
 import { chooseProxyEncoder, encoderWorks, listedEncoders, proxyEncoderArgs, proxyEncoderCandidates, type ProxyEncoder } from '../../src-main/core/media/proxy-encoder';
 import { tempDir } from '../helpers/paths';
 import { x264Options } from '../helpers/x264-options';
@@ -62,9 +62,15 @@ function lastPackets(file: string): { pts: number; duration: number | null }[] {
   return out.split('\n').map((l) => l.split(',')).map(([pts, d]) => ({ pts: Number(pts), duration: d === undefined || d === 'N/A' ? null : Number(d) })).sort((a, b) => a.pts - b.pts).slice(-2);
 }
 
-async function proxyOf(src: string, out: string, audio: ProxyAudio = 'aac', fps: 25 | 'vfr' = 25): Promise<void> {
-  const proxy: ProxyRequest = { outFile: out, height: 540, videoKbps: 1500, gop: proxyGop(fps === 25 ? 25 : 30), audio, threads: 1, encoder: 'libx264', vfr: fps !== 25 };
-  await new ClipDecoder({ filePath: src, startS: 0, outputs: [], audioRate: null, proxy }, { onFrame: () => {}, onAudio: () => {} }).run();
+async function proxyOf(src: string, out: string, audio: ProxyAudio = 'aac', fps: 25 | 'vfr' = 25, picture: ProxyPicture = 'encode', outputs: VideoOutput[] = []): Promise<void> {
+  const proxy: ProxyRequest = { outFile: out, height: 540, videoKbps: 1500, gop: proxyGop(fps === 25 ? 25 : 30), audio, threads: 1, encoder: 'libx264', vfr: fps !== 25, picture };
+  await new ClipDecoder({ filePath: src, startS: 0, outputs, audioRate: null, proxy }, { onFrame: () => {}, onAudio: () => {} }).run();
+}
+
+/** Each video packet's size and checksum, in file order (ffmpeg copying them to framemd5): the coded picture itself. */
+function packetHashes(file: string): string[] {
+  const out = execFileSync(ffPath('ffmpeg'), ['-v', 'error', '-i', file, '-map', '0:v:0', '-c', 'copy', '-f', 'framemd5', '-']).toString();
+  return out.split('\n').filter((l) => /^\d+,/.test(l)).map((l) => l.split(',').slice(4).map((x) => x.trim()).join(' '));
 }
 
 describe('the proxy branch on real ffmpeg', () => {
@@ -155,6 +161,38 @@ describe('the proxy of a variable-rate clip', () => {
     // Equal as fractions (a/b = c/d when ad = cb), whatever each file's time base.
     const off = proxy.flatMap(([t, d], i) => (t * original[i]![1] === original[i]![0] * d ? [] : [`${i}: ${t}/${d} vs ${original[i]![0]}/${original[i]![1]}`]));
     expect(off).toEqual([]);
+  });
+});
+
+describe('a proxy whose picture is copied (the source already is one: proxies/proxy-picture.ts)', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  beforeAll(() => {
+    tmp = tempDir('reelscout-proxy-copy-');
+  });
+  afterAll(() => tmp?.cleanup());
+
+  it('holds the original\'s coded pictures at its presentation times, B-frames and VFR alike, inside the analysis decode or alone', async () => {
+    const footage = await makePlaybackFootage(undefined, ['h264-25', 'h264-vfr-phone']);
+    const every: VideoOutput = { name: 'every', fps: 'every', geometry: { outWidth: 64, outHeight: 36, filter: 'scale=64:36' }, pixFmt: 'gray' };
+    for (const c of footage) {
+      for (const [how, outputs] of [['beside the analysis', [every]], ['alone', []]] as const) {
+        const out = path.join(tmp.dir, `copy-${c.name}-${outputs.length}.mp4`);
+        await proxyOf(c.file, out, 'copy', c.vfr ? 'vfr' : 25, 'copy', [...outputs]);
+        const what = `${c.name} ${how}`;
+        // No encode: the packets are the original's, byte for byte (x264 veryfast's, with B-frames).
+        expect(packetHashes(out), what).toEqual(packetHashes(c.file));
+        expect(x264Options(out).get('bframes'), what).not.toBe('0');
+        const [proxy, original] = [presentationTimes(out), presentationTimes(c.file)];
+        expect(proxy, what).toHaveLength(c.frames);
+        const off = proxy.flatMap(([t, d], i) => (t * original[i]![1] === original[i]![0] * d ? [] : [`${i}: ${t}/${d} vs ${original[i]![0]}/${original[i]![1]}`]));
+        expect(off, what).toEqual([]);
+        // 4.1 writes a copied VFR picture's last sample with 1 tick, which hides it as a missing duration would: finishing the proxy gives it one.
+        expect(await closeLastSample(out), what).toBe(c.vfr);
+        expect(decodedFrames(out), what).toBe(c.frames);
+        expect(await closeLastSample(out), what).toBe(false);
+        expect(audioOf(out), what).toMatchObject({ codec_name: 'aac' });
+      }
+    }
   });
 });
 

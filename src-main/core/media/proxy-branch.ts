@@ -25,7 +25,12 @@ export interface ProxyRequest {
   encoder: ProxyEncoder;
   /** The source is variable-rate: the proxy counts time on its clock (`SOURCE_CLOCK`), not its average rate's. */
   vfr: boolean;
+  /** The picture encoded from the decoded frames, or the source's own packets copied (proxies/proxy-picture.ts says when). */
+  picture: ProxyPicture;
 }
+
+/** How the proxy gets its picture: scaled and encoded, or the source's H.264 packets as they are. */
+export type ProxyPicture = 'encode' | 'copy';
 
 /** How the proxy carries the source's first audio stream. */
 export type ProxyAudio = 'copy' | 'aac' | null;
@@ -72,9 +77,10 @@ export function proxyGop(fps: number | null): number {
  * `ultrafast`: a viewing proxy at 1.5 Mbit/s stays watchable without CABAC and B-frames.
  * `+faststart` puts the index first so the player starts at once.
  */
-export function proxyBranch(req: ProxyRequest): { filter: string; outputArgs: string[] } {
-  const filter = proxyPictureFilter(req.height);
-  const args = [...frameSync('passthrough'), ...(req.vfr ? SOURCE_CLOCK : []), ...proxyEncoderArgs(req.encoder, req)];
+export function proxyBranch(req: ProxyRequest): { filter: string | null; outputArgs: string[] } {
+  // A copied picture takes no branch of the split: its packets go from the demuxer to the file.
+  const filter = req.picture === 'copy' ? null : proxyPictureFilter(req.height);
+  const args = req.picture === 'copy' ? ['-map', '0:v:0', '-c:v', 'copy'] : [...frameSync('passthrough'), ...(req.vfr ? SOURCE_CLOCK : []), ...proxyEncoderArgs(req.encoder, req)];
   if (req.audio === 'copy') args.push('-map', '0:a:0', '-c:a', 'copy');
   if (req.audio === 'aac') args.push('-map', '0:a:0', '-c:a', 'aac', '-b:a', `${PROXY_DEFAULTS.audioKbps}k`, '-ac', '2');
   args.push('-map_metadata', '-1', '-movflags', '+faststart', '-f', 'mp4', req.outFile);
