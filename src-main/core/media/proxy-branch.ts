@@ -71,10 +71,12 @@ export function proxyGop(fps: number | null): number {
  * HDV-like 1440x1080 SAR 4:3 clip (bundled ffmpeg 4.1, one thread, CPU) the decode took 2.7 s,
  * with the two scales 4.4, with the one 3.4 (square pixels cost the same either way: scale passes
  * an unchanged frame through).
- * libx264 at `ultrafast` with a bitrate ceiling: the encoder is the proxy's whole cost, and on a
+ * libx264 at `ultrafast` with a bitrate ceiling: the encoder is the proxy's largest cost, and on a
  * 1080p H.264 source (CPU of one thread, bundled ffmpeg 4.1) the decode alone took 0.5 s, with the
  * 540p scale 0.7-0.8, and with the encode 2.1 at `veryfast`, 1.5 at `superfast`, 1.3-1.4 at
- * `ultrafast`: a viewing proxy at 1.5 Mbit/s stays watchable without CABAC and B-frames.
+ * `ultrafast` (before trellis was turned off as the preset has it: proxy-encoder.ts): a viewing
+ * proxy at 1.5 Mbit/s stays watchable without CABAC and B-frames. A source that already is a
+ * proxy's picture skips all of it: its packets are copied (proxies/proxy-picture.ts).
  * `+faststart` puts the index first so the player starts at once.
  */
 export function proxyBranch(req: ProxyRequest): { filter: string | null; outputArgs: string[] } {
