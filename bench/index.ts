@@ -23,7 +23,7 @@
  * above is of that run), then with a viewing proxy for every clip written by the same decodes
  * (`proxy_wall_ratio`: with / without; `proxy_cpu_ratio`: the core-seconds of tools, app and emulator,
  * with / without, what a machine shared with other work leaves measurable; `proxy_bytes_per_hour`;
- * `proxy_frames_equal`: every proxy holds its original's decoded frame count). Last line: one JSON object (`ratio`, `footage_per_s`,
+ * `proxy_frames_equal`: every proxy holds its original's decoded frame count; `proxies_copied`: those whose picture was copied, not encoded). Last line: one JSON object (`ratio`, `footage_per_s`,
  * `tool_startup_cpu_s`, `decode_cpu_s`, `app_cpu_s`, `emulator_cpu_s`, `startup_ms`, `load_at_start`,
  * `proxy_wall_ratio`, `proxy_bytes_per_hour`, `proxy_frames_equal`...).
  */
@@ -44,6 +44,7 @@ import { tensorSourceOf } from '../src-main/core/pipeline/stages/analysis-stage'
 import { createLibraryService } from '../src-main/core/library/library-handlers';
 import { ffPath, locateTool } from '../src-main/core/media/ffmpeg-locate';
 import { chooseProxyEncoder } from '../src-main/core/media/proxy-encoder';
+import { proxyPicture } from '../src-main/core/proxies/proxy-picture';
 import { toolsSpawned } from '../src-main/core/media/run-process';
 import { footageFfmpeg } from '../test/helpers/footage-ffmpeg';
 import { appCpuSlots } from '../src-main/core/pipeline/app-pipeline';
@@ -256,9 +257,11 @@ async function indexCard(proxies: ProxyPolicy, cpus: number, cpuSlots: number, s
   const indexed = n(counts.indexed);
   const failures = db.prepare("SELECT c.file_name, j.stage, j.last_error_message AS msg FROM jobs j JOIN clips c ON c.id = j.clip_id WHERE j.state = 'failed' LIMIT 5").all();
   // The proxies the run wrote: their bytes, and whether each holds every frame its original decoded to.
-  const proxyRows = db.prepare('SELECT p.frames, p.bytes, c.frame_count, c.duration_s FROM proxies p JOIN clips c ON c.id = p.clip_id').all() as { frames: number; bytes: number; frame_count: number | null; duration_s: number | null }[];
+  const proxyRows = db.prepare('SELECT p.frames, p.bytes, c.frame_count, c.duration_s, c.id FROM proxies p JOIN clips c ON c.id = p.clip_id').all() as { frames: number; bytes: number; frame_count: number | null; duration_s: number | null; id: number }[];
   const proxy = {
     count: proxyRows.length,
+    // Those whose picture was copied, not encoded (proxies/proxy-picture.ts, by the clip's catalogued facts).
+    copied: proxyRows.filter(({ id }) => { const c = getClipRow(db, id); return proxyPicture({ container: c.container, videoCodec: c.video_codec, pixFmt: c.pix_fmt, height: c.height, rotation: c.rotation, bitRate: c.bit_rate }) === 'copy'; }).length,
     bytes: proxyRows.reduce((a, r) => a + r.bytes, 0),
     footageS: proxyRows.reduce((a, r) => a + (r.duration_s ?? 0), 0),
     framesEqual: proxyRows.every((r) => r.frames === r.frame_count),
@@ -346,6 +349,7 @@ async function main(): Promise<void> {
   console.log(`event-loop delay p99 ${(loop.p99 / 1e6).toFixed(0)} ms, max ${(loop.max / 1e6).toFixed(0)} ms`);
   if (failures.length) console.log('failed jobs:', JSON.stringify(failures));
   if (on.failures.length) console.log('failed jobs with proxies:', JSON.stringify(on.failures));
+  if (cpu && on.cpu) console.log(`proxies' CPU (core-s without -> with): tools ${cpu.tools.toFixed(1)} -> ${on.cpu.tools.toFixed(1)}, app ${cpu.app.toFixed(1)} -> ${on.cpu.app.toFixed(1)}, emulator ${cpu.emulator.toFixed(1)} -> ${on.cpu.emulator.toFixed(1)}; ${on.proxy.copied} of ${on.proxy.count} pictures copied`);
   console.log(
     `proxies: all searchable in ${on.all.toFixed(1)} s with, ${off.all.toFixed(1)} s without (ratio ${(on.all / off.all).toFixed(2)}, goal <= 1.2; CPU ${coreS(on.cpu)?.toFixed(1)} core-s with, ${coreS(off.cpu)?.toFixed(1)} without, ratio ${proxyCpuRatio?.toFixed(2)}); ${((on.proxy.bytes / Math.max(1, on.proxy.footageS)) * 3600 / 1e9).toFixed(2)} GB per hour of footage; every proxy has its original's frame count: ${on.proxy.framesEqual && on.proxy.count === on.indexed}`,
   );
@@ -382,6 +386,8 @@ async function main(): Promise<void> {
       proxy_bytes_per_hour: on.proxy.footageS > 0 ? Math.round((on.proxy.bytes / on.proxy.footageS) * 3600) : null,
       proxy_frames_equal: on.proxy.count === on.indexed && on.proxy.framesEqual,
       proxies: on.proxy.count,
+      proxies_copied: on.proxy.copied,
+      proxy_tools_cpu_s: on.cpu ? Number(on.cpu.tools.toFixed(1)) : null,
       // What wrote them here (media/proxy-encoder.ts): the platform's encoder where it runs, else x264.
       proxy_encoder: await chooseProxyEncoder(ffPath('ffmpeg')),
       proxies_all_searchable_s: Number(on.all.toFixed(1)),

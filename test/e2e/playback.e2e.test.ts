@@ -9,6 +9,7 @@ import { startPlaybackApp } from './playback-app';
 import { closeViewer, openViewer, settled, shown, video } from './viewer-page';
 import { forgetProxy, proxyOf } from '../../src-main/core/proxies/proxy-store';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
+import { x264Options } from '../helpers/x264-options';
 
 /**
  * Issue 37 in real Chromium over footage with the frame number burnt in as a machine-readable
@@ -235,6 +236,8 @@ describe('playback of every codec, frame-exact', () => {
           const proxyFile = path.join(e.app.core.paths.cacheDir, proxyOf(e.app.core.db, ids.get(c.name)!)!.file);
           const decoded = execFileSync(ffPath('ffprobe'), ['-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', proxyFile]).toString().trim();
           expect(Number(decoded), `${c.name} proxy's decoded pictures`).toBe(c.frames);
+          // Its picture already is a proxy's (360p H.264 under 1 Mbit/s): copied, so its x264 options are the original's, B-frames and all (proxy-picture.ts).
+          expect(x264Options(proxyFile).get('bframes'), `${c.name} proxy copied`).toBe(x264Options(c.file).get('bframes'));
           // The conformed clip on its proxy: stops after play, steps, End and J, each its frame's picture and marked there.
           const stops: string[] = [];
           for (const what of ['l', 'ArrowRight', 'End', 'j', 'ArrowLeft', 'Shift+ArrowLeft']) {

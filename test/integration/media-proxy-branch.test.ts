@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClipDecoder } from '../../src-main/core/media/clip-decoder';
+import { ClipDecoder, type VideoOutput } from '../../src-main/core/media/clip-decoder';
 import { closeLastSample } from '../../src-main/core/media/mp4-last-sample';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
-import { proxyAudio, proxyGop, type ProxyAudio, type ProxyRequest } from '../../src-main/core/media/proxy-branch';
+import { proxyAudio, proxyGop, type ProxyAudio, type ProxyPicture, type ProxyRequest } from '../../src-main/core/media/proxy-branch';
 import { chooseProxyEncoder, encoderWorks, listedEncoders, proxyEncoderArgs, proxyEncoderCandidates, type ProxyEncoder } from '../../src-main/core/media/proxy-encoder';
 import { tempDir } from '../helpers/paths';
+import { x264Options } from '../helpers/x264-options';
 import { makePlaybackFootage } from '../helpers/playback-footage';
 
 /**
@@ -61,9 +62,15 @@ function lastPackets(file: string): { pts: number; duration: number | null }[] {
   return out.split('\n').map((l) => l.split(',')).map(([pts, d]) => ({ pts: Number(pts), duration: d === undefined || d === 'N/A' ? null : Number(d) })).sort((a, b) => a.pts - b.pts).slice(-2);
 }
 
-async function proxyOf(src: string, out: string, audio: ProxyAudio = 'aac', fps: 25 | 'vfr' = 25): Promise<void> {
-  const proxy: ProxyRequest = { outFile: out, height: 540, videoKbps: 1500, gop: proxyGop(fps === 25 ? 25 : 30), audio, threads: 1, encoder: 'libx264', vfr: fps !== 25 };
-  await new ClipDecoder({ filePath: src, startS: 0, outputs: [], audioRate: null, proxy }, { onFrame: () => {}, onAudio: () => {} }).run();
+async function proxyOf(src: string, out: string, audio: ProxyAudio = 'aac', fps: 25 | 'vfr' = 25, picture: ProxyPicture = 'encode', outputs: VideoOutput[] = []): Promise<void> {
+  const proxy: ProxyRequest = { outFile: out, height: 540, videoKbps: 1500, gop: proxyGop(fps === 25 ? 25 : 30), audio, threads: 1, encoder: 'libx264', vfr: fps !== 25, picture };
+  await new ClipDecoder({ filePath: src, startS: 0, outputs, audioRate: null, proxy }, { onFrame: () => {}, onAudio: () => {} }).run();
+}
+
+/** Each video packet's size and checksum, in file order (ffmpeg copying them to framemd5): the coded picture itself. */
+function packetHashes(file: string): string[] {
+  const out = execFileSync(ffPath('ffmpeg'), ['-v', 'error', '-i', file, '-map', '0:v:0', '-c', 'copy', '-f', 'framemd5', '-']).toString();
+  return out.split('\n').filter((l) => /^\d+,/.test(l)).map((l) => l.split(',').slice(4).map((x) => x.trim()).join(' '));
 }
 
 describe('the proxy branch on real ffmpeg', () => {
@@ -88,6 +95,20 @@ describe('the proxy branch on real ffmpeg', () => {
       expect(await closeLastSample(out), size).toBe(false);
       expect(decodedFrames(out), size).toBe(Number(v.nb_read_packets));
     }
+  });
+
+  it("encodes with x264's ultrafast as the preset defines it, trellis off (the bundled ffmpeg 4.1 turns it on over the preset)", async () => {
+    const src = path.join(tmp.dir, 'src-x264.mp4');
+    const out = path.join(tmp.dir, 'proxy-x264.mp4');
+    clip(src, '640x360', '1/1');
+    await proxyOf(src, out);
+    const o = x264Options(out);
+    // x264's own ultrafast (common/base.c): no CABAC, deblocking, partitions, B-frames, mb-tree, AQ, trellis.
+    const ultrafast = { cabac: '0', ref: '1', analyse: '0:0', me: 'dia', subme: '0', mixed_ref: '0', trellis: '0', '8x8dct': '0', bframes: '0', weightp: '0', rc_lookahead: '0', mbtree: '0', aq: '0' };
+    expect(Object.fromEntries(Object.keys(ultrafast).map((k) => [k, o.get(k)]))).toEqual(ultrafast);
+    expect(o.get('deblock')?.startsWith('0:')).toBe(true);
+    // The proxy's own: its bitrate ceiling and keyframe interval (a third of a second at 25 fps), one thread.
+    expect([o.get('bitrate'), o.get('vbv_maxrate'), o.get('keyint'), o.get('threads')]).toEqual(['1500', '2250', '8', '1']);
   });
 
   it('carries stereo AAC as it is and encodes PCM, the sound starting with the picture as in the original either way', async () => {
@@ -140,6 +161,38 @@ describe('the proxy of a variable-rate clip', () => {
     // Equal as fractions (a/b = c/d when ad = cb), whatever each file's time base.
     const off = proxy.flatMap(([t, d], i) => (t * original[i]![1] === original[i]![0] * d ? [] : [`${i}: ${t}/${d} vs ${original[i]![0]}/${original[i]![1]}`]));
     expect(off).toEqual([]);
+  });
+});
+
+describe('a proxy whose picture is copied (the source already is one: proxies/proxy-picture.ts)', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  beforeAll(() => {
+    tmp = tempDir('reelscout-proxy-copy-');
+  });
+  afterAll(() => tmp?.cleanup());
+
+  it('holds the original\'s coded pictures at its presentation times, B-frames and VFR alike, inside the analysis decode or alone', async () => {
+    const footage = await makePlaybackFootage(undefined, ['h264-25', 'h264-vfr-phone']);
+    const every: VideoOutput = { name: 'every', fps: 'every', geometry: { outWidth: 64, outHeight: 36, filter: 'scale=64:36' }, pixFmt: 'gray' };
+    for (const c of footage) {
+      for (const [how, outputs] of [['beside the analysis', [every]], ['alone', []]] as const) {
+        const out = path.join(tmp.dir, `copy-${c.name}-${outputs.length}.mp4`);
+        await proxyOf(c.file, out, 'copy', c.vfr ? 'vfr' : 25, 'copy', [...outputs]);
+        const what = `${c.name} ${how}`;
+        // No encode: the packets are the original's, byte for byte (x264 veryfast's, with B-frames).
+        expect(packetHashes(out), what).toEqual(packetHashes(c.file));
+        expect(x264Options(out).get('bframes'), what).not.toBe('0');
+        const [proxy, original] = [presentationTimes(out), presentationTimes(c.file)];
+        expect(proxy, what).toHaveLength(c.frames);
+        const off = proxy.flatMap(([t, d], i) => (t * original[i]![1] === original[i]![0] * d ? [] : [`${i}: ${t}/${d} vs ${original[i]![0]}/${original[i]![1]}`]));
+        expect(off, what).toEqual([]);
+        // 4.1 writes a copied VFR picture's last sample with 1 tick, which hides it as a missing duration would: finishing the proxy gives it one.
+        expect(await closeLastSample(out), what).toBe(c.vfr);
+        expect(decodedFrames(out), what).toBe(c.frames);
+        expect(await closeLastSample(out), what).toBe(false);
+        expect(audioOf(out), what).toMatchObject({ codec_name: 'aac' });
+      }
+    }
   });
 });
 

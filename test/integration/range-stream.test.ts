@@ -9,6 +9,7 @@ import type { OpenedFile } from '../../src-main/core/util/open-verified';
 import { readFramePattern } from '../helpers/frame-pattern';
 import { makePlaybackFootage, type PlaybackClip } from '../helpers/playback-footage';
 import { tempDir } from '../helpers/paths';
+import { x264Options } from '../helpers/x264-options';
 
 /**
  * Issue 37's preview stream on real ffmpeg: a ProRes 422 HQ clip (no proxy yet) is transcoded one
@@ -89,6 +90,8 @@ describe('the preview stream of a clip whose proxy is not made yet', () => {
       // First pts = the window's start (within the millisecond the seek leaves), each frame at its own time.
       pts.forEach((t, i) => expect(Math.abs(t - (from + i) / rate), `frame ${from + i} at ${t}`).toBeLessThan(0.0015));
       expect(await burntIn(f.real)).toEqual(Array.from({ length: to - from }, (_, i) => from + i));
+      // The proxy's encoder settings, trellis off as ultrafast has it (proxy-encoder.ts).
+      expect(x264Options(f.real).get('trellis')).toBe('0');
       if (to < 72) {
         // Written: the next window is being made ahead (its ffmpeg runs, its file is named by its frames).
         expect(ffmpegsHere().length + filesHere().filter((n) => n.startsWith(`${CLIP_ID}-${to}-72-`)).length).toBeGreaterThan(0);

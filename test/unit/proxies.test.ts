@@ -6,6 +6,7 @@ import { nativePlayback } from '../../src-main/core/proxies/native-playback';
 import { playbackSource, type PlaybackInputs } from '../../src-main/core/proxies/playback-source';
 import { isDetachableMount, PROXY_RESERVE_BYTES, proxyBytesFor, roomForProxy, wantsProxy } from '../../src-main/core/proxies/proxy-policy';
 import { proxyRelPath } from '../../src-main/core/proxies/proxy-files';
+import { proxyPicture } from '../../src-main/core/proxies/proxy-picture';
 import { rangeStreamArgs, rangeStreamSeekS } from '../../src-main/core/proxies/range-stream-args';
 import { isStreamWindow, streamHeadAt, streamHeadFrames, streamWindowAfter, streamWindowBefore, streamWindowFor } from '../../src-shared/stream-window';
 
@@ -89,7 +90,7 @@ describe('what the viewer plays', () => {
 });
 
 describe('the proxy in the one decode', () => {
-  const req = { outFile: '/cache/proxies/7-abc.mp4.part', height: 540, videoKbps: 1500, gop: proxyGop(25), audio: 'aac' as const, threads: 1, encoder: 'libx264' as const, vfr: false };
+  const req = { outFile: '/cache/proxies/7-abc.mp4.part', height: 540, videoKbps: 1500, gop: proxyGop(25), audio: 'aac' as const, threads: 1, encoder: 'libx264' as const, vfr: false, picture: 'encode' as const };
   it('is one more branch of the split, every frame kept with its time, the first audio as AAC', () => {
     const { args } = buildDecodeArgs({
       filePath: '/card/A001.mov',
@@ -123,6 +124,27 @@ describe('the proxy in the one decode', () => {
     const tail = args.slice(args.indexOf('[p0]'));
     expect(tail.slice(tail.indexOf('0:a:0') - 1, tail.indexOf('0:a:0') + 3)).toEqual(['-map', '0:a:0', '-c:a', 'copy']);
     expect(tail).not.toContain('aac');
+  });
+  it("copies a picture that already is a proxy's: its packets mapped from the input, no branch of the split, no filter graph when nothing else is decoded", () => {
+    const every = { name: 'every', fps: 'every' as const, geometry: { outWidth: 64, outHeight: 36, filter: 'scale=64:36' }, pixFmt: 'gray' as const };
+    const withAnalysis = buildDecodeArgs({ filePath: '/a.mp4', startS: 0, audioRate: null, outputs: [every], proxy: { ...req, picture: 'copy', audio: 'copy' } }).args;
+    expect(withAnalysis[withAnalysis.indexOf('-filter_complex') + 1]).toBe('[0:v:0]null[s0];[s0]scale=64:36,format=gray,showinfo[v0]');
+    const tail = withAnalysis.slice(withAnalysis.indexOf('pipe:1') + 1);
+    expect(tail.slice(0, 8)).toEqual(['-map', '0:v:0', '-c:v', 'copy', '-map', '0:a:0', '-c:a', 'copy']);
+    expect(tail).not.toContain('libx264');
+    // The proxy stage's decode of a clip indexed before: a remux, nothing decoded.
+    const alone = buildDecodeArgs({ filePath: '/a.mp4', startS: 0, audioRate: null, outputs: [], proxy: { ...req, picture: 'copy' } }).args;
+    expect(alone).not.toContain('-filter_complex');
+    expect(alone.slice(alone.indexOf('-i') + 2, alone.indexOf('-i') + 6)).toEqual(['-map', '0:v:0', '-c:v', 'copy']);
+  });
+  it('copies the picture of H.264 8-bit 4:2:0 MP4/MOV within 540 lines and the proxy\'s bitrate, unrotated; encodes any other', () => {
+    const small = { container: 'mp4', videoCodec: 'h264', pixFmt: 'yuv420p', height: 540, rotation: 0, bitRate: 1_628_000 };
+    expect(proxyPicture(small)).toBe('copy');
+    expect(proxyPicture({ ...small, container: 'mov', height: 360, bitRate: 400_000 })).toBe('copy');
+    for (const other of [
+      { height: 542 }, { bitRate: 1_628_001 }, { bitRate: null }, { rotation: 90 }, { rotation: null }, { pixFmt: 'yuv422p10le' }, { pixFmt: 'yuv420p10le' },
+      { videoCodec: 'vp9' }, { videoCodec: 'hevc' }, { container: 'matroska' }, { container: 'avi' }, { height: null },
+    ]) expect(proxyPicture({ ...small, ...other }), JSON.stringify(other)).toBe('encode');
   });
   it('is named by clip and content, under proxies/', () => {
     expect(proxyRelPath(7, 'ab:cd/ef')).toBe('proxies/7-abcdef.mp4');

@@ -125,15 +125,16 @@ export function buildDecodeArgs(req: DecodeRequest): { args: string[]; fds: numb
   args.push(...(req.inputArgs ?? []), '-i', req.filePath);
   const stills = req.stills ? stillsBranches(req.stills) : [];
   const proxy = req.proxy ? proxyBranch(req.proxy) : null;
-  const n = req.outputs.length + stills.length + (proxy ? 1 : 0);
+  const n = req.outputs.length + stills.length + (proxy?.filter ? 1 : 0);
   const labels = req.outputs.map((_, i) => `v${i}`);
   const branches = req.outputs.map((o, i) =>
     o.fps === 'every' ? `[s${i}]${o.geometry.filter},format=${o.pixFmt},showinfo[${labels[i]}]` : `[s${i}]${gridFilter(o.fps)},${o.geometry.filter},format=${o.pixFmt}[${labels[i]}]`,
   );
   stills.forEach((b, i) => branches.push(`[s${req.outputs.length + i}]${b.filter}[j${i}]`));
-  if (proxy) branches.push(`[s${n - 1}]${proxy.filter}[p0]`);
+  if (proxy?.filter) branches.push(`[s${n - 1}]${proxy.filter}[p0]`);
   const split = n === 1 ? '[0:v:0]null[s0]' : `[0:v:0]split=${n}${Array.from({ length: n }, (_, i) => `[s${i}]`).join('')}`;
-  args.push('-filter_complex', [split, ...branches].join(';'));
+  // A copied proxy alone (the proxy stage's remux) decodes nothing: no filter graph.
+  if (n > 0) args.push('-filter_complex', [split, ...branches].join(';'));
   req.outputs.forEach((o, i) => {
     args.push('-map', `[${labels[i]}]`);
     if (req.maxFramesPerOutput) args.push('-frames:v', String(req.maxFramesPerOutput));
@@ -141,7 +142,7 @@ export function buildDecodeArgs(req: DecodeRequest): { args: string[]; fds: numb
     args.push('-f', 'rawvideo', '-pix_fmt', o.pixFmt, `pipe:${fds[i]}`);
   });
   stills.forEach((b, i) => args.push('-map', `[j${i}]`, ...b.outputArgs));
-  if (proxy) args.push('-map', '[p0]', ...proxy.outputArgs);
+  if (proxy) args.push(...(proxy.filter ? ['-map', '[p0]'] : []), ...proxy.outputArgs);
   if (audioFd !== null) {
     args.push('-map', '0:a:0', '-ac', '1', '-ar', String(req.audioRate), '-c:a', 'pcm_f32le', '-f', 'f32le', `pipe:${audioFd}`);
   }

@@ -7,7 +7,9 @@ import fsp from 'node:fs/promises';
  * on its source's clock (`-enc_time_base -1`, 1/90000 for a phone), so its last packet has none:
  * the MP4 writes the last sample with duration 0, the edit list (the sum of the durations) ends
  * where that picture starts, and decoders and players leave it out (89 of the phone clip's 90).
- * Constant-rate proxies are encoded on 1/rate and get a duration of one frame.
+ * Constant-rate proxies are encoded on 1/rate and get a duration of one frame. A VFR picture
+ * copied into its proxy (proxies/proxy-picture.ts) comes from 4.1's MP4 demuxer without a
+ * duration too and is written with 1 tick: the same last picture left out.
  *
  * `closeLastSample` gives the video track's last sample of such a file the duration of the one
  * before it (what the viewer assumes of a last picture, picture-grid.ts `timeInPicture`) and
@@ -77,11 +79,14 @@ function closeLastSampleIn(buf: Buffer, moov: Box): boolean {
     const entries = buf.readUInt32BE(stts.body + 4);
     if (entries < 2 || stts.body + 8 + entries * 8 > stts.end) return false;
     const last = stts.body + 8 + (entries - 1) * 8;
-    // Only a lone last sample without a duration: anything else was written with durations.
-    if (buf.readUInt32BE(last) !== 1 || buf.readUInt32BE(last + 4) !== 0) return false;
-    const delta = buf.readUInt32BE(last - 4);
-    if (delta === 0) return false;
-    buf.writeUInt32BE(delta, last + 4);
+    // Only a lone last sample without a duration (0, or the 1 tick 4.1 writes for a copied
+    // packet without one: never a picture's on a clock ffmpeg's MP4 muxer keeps >= 10000 a second)
+    // and shorter than the one before: anything else was written with durations.
+    const lastDuration = buf.readUInt32BE(last + 4);
+    const before = buf.readUInt32BE(last - 4);
+    if (buf.readUInt32BE(last) !== 1 || lastDuration > 1 || before <= lastDuration) return false;
+    const delta = before - lastDuration;
+    buf.writeUInt32BE(before, last + 4);
     const mdhdDuration = durationField(buf, mdhd, { v0: 12, v1: 20 });
     const mediaScale = buf.readUInt32BE(mdhdDuration.at - 4);
     addToField(buf, mdhdDuration, delta);

@@ -25,7 +25,12 @@ export interface ProxyRequest {
   encoder: ProxyEncoder;
   /** The source is variable-rate: the proxy counts time on its clock (`SOURCE_CLOCK`), not its average rate's. */
   vfr: boolean;
+  /** The picture encoded from the decoded frames, or the source's own packets copied (proxies/proxy-picture.ts says when). */
+  picture: ProxyPicture;
 }
+
+/** How the proxy gets its picture: scaled and encoded, or the source's H.264 packets as they are. */
+export type ProxyPicture = 'encode' | 'copy';
 
 /** How the proxy carries the source's first audio stream. */
 export type ProxyAudio = 'copy' | 'aac' | null;
@@ -66,15 +71,18 @@ export function proxyGop(fps: number | null): number {
  * HDV-like 1440x1080 SAR 4:3 clip (bundled ffmpeg 4.1, one thread, CPU) the decode took 2.7 s,
  * with the two scales 4.4, with the one 3.4 (square pixels cost the same either way: scale passes
  * an unchanged frame through).
- * libx264 at `ultrafast` with a bitrate ceiling: the encoder is the proxy's whole cost, and on a
+ * libx264 at `ultrafast` with a bitrate ceiling: the encoder is the proxy's largest cost, and on a
  * 1080p H.264 source (CPU of one thread, bundled ffmpeg 4.1) the decode alone took 0.5 s, with the
  * 540p scale 0.7-0.8, and with the encode 2.1 at `veryfast`, 1.5 at `superfast`, 1.3-1.4 at
- * `ultrafast`: a viewing proxy at 1.5 Mbit/s stays watchable without CABAC and B-frames.
+ * `ultrafast` (before trellis was turned off as the preset has it: proxy-encoder.ts): a viewing
+ * proxy at 1.5 Mbit/s stays watchable without CABAC and B-frames. A source that already is a
+ * proxy's picture skips all of it: its packets are copied (proxies/proxy-picture.ts).
  * `+faststart` puts the index first so the player starts at once.
  */
-export function proxyBranch(req: ProxyRequest): { filter: string; outputArgs: string[] } {
-  const filter = proxyPictureFilter(req.height);
-  const args = [...frameSync('passthrough'), ...(req.vfr ? SOURCE_CLOCK : []), ...proxyEncoderArgs(req.encoder, req)];
+export function proxyBranch(req: ProxyRequest): { filter: string | null; outputArgs: string[] } {
+  // A copied picture takes no branch of the split: its packets go from the demuxer to the file.
+  const filter = req.picture === 'copy' ? null : proxyPictureFilter(req.height);
+  const args = req.picture === 'copy' ? ['-map', '0:v:0', '-c:v', 'copy'] : [...frameSync('passthrough'), ...(req.vfr ? SOURCE_CLOCK : []), ...proxyEncoderArgs(req.encoder, req)];
   if (req.audio === 'copy') args.push('-map', '0:a:0', '-c:a', 'copy');
   if (req.audio === 'aac') args.push('-map', '0:a:0', '-c:a', 'aac', '-b:a', `${PROXY_DEFAULTS.audioKbps}k`, '-ac', '2');
   args.push('-map_metadata', '-1', '-movflags', '+faststart', '-f', 'mp4', req.outFile);

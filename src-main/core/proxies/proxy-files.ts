@@ -5,6 +5,7 @@ import { closeLastSample } from '../media/mp4-last-sample';
 import { countVideoPackets } from '../media/probe';
 import type { ProxyEncoder } from '../media/proxy-encoder';
 import { PROXY_DEFAULTS, proxyAudio, proxyGop, type ProxyRequest } from '../media/proxy-branch';
+import { proxyPicture, type PictureFacts } from './proxy-picture';
 import { forgetProxy, proxiesByUse, proxyBytes, proxyOf, recordProxy } from './proxy-store';
 
 /** Proxies live in the cache folder, named by clip and content, so a changed file never meets an old proxy. */
@@ -23,7 +24,7 @@ export interface ProxyPlan {
 
 export function planProxy(
   cacheDir: string,
-  clip: { id: number; fingerprint: string | null; fps: number | null; vfr: boolean; audioCodec: string | null; audioChannels: number | null },
+  clip: { id: number; fingerprint: string | null; fps: number | null; vfr: boolean; audioCodec: string | null; audioChannels: number | null; picture: PictureFacts },
   encoder: ProxyEncoder,
   threads?: number,
 ): ProxyPlan {
@@ -34,7 +35,7 @@ export function planProxy(
     clipId: clip.id,
     fingerprint: clip.fingerprint,
     rel,
-    request: { outFile: `${abs}.part`, height: PROXY_DEFAULTS.height, videoKbps: PROXY_DEFAULTS.videoKbps, gop: proxyGop(clip.fps), audio: proxyAudio(clip.audioCodec, clip.audioChannels), threads, encoder, vfr: clip.vfr },
+    request: { outFile: `${abs}.part`, height: PROXY_DEFAULTS.height, videoKbps: PROXY_DEFAULTS.videoKbps, gop: proxyGop(clip.fps), audio: proxyAudio(clip.audioCodec, clip.audioChannels), threads, encoder, vfr: clip.vfr, picture: proxyPicture(clip.picture) },
   };
 }
 

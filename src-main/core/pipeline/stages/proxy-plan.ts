@@ -22,7 +22,8 @@ export async function proxyPlanFor(d: StageDeps, row: ClipRow, threads: number):
     d.logger?.warn('proxy.no_room', { clipId: row.id, free: formatBytes(free) });
     return null;
   }
-  const clip = { id: row.id, fingerprint: row.fingerprint, fps: row.fps, vfr: row.vfr === 1, audioCodec: row.audio_codec, audioChannels: row.audio_channels };
+  const picture = { container: row.container, videoCodec: row.video_codec, pixFmt: row.pix_fmt, height: row.height, rotation: row.rotation, bitRate: row.bit_rate };
+  const clip = { id: row.id, fingerprint: row.fingerprint, fps: row.fps, vfr: row.vfr === 1, audioCodec: row.audio_codec, audioChannels: row.audio_channels, picture };
   return { ...planProxy(d.cacheDir, clip, await d.proxyEncoder(), threads), filePath: clipAbsPath(row) };
 }
 
