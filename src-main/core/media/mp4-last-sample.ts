@@ -1,4 +1,4 @@
-import fsp from 'node:fs/promises';
+import { addToField, boxes, child, durationField, editsOf, isVideoTrack, movieClock, patchMoov, path, readField, type Box } from './mp4-boxes';
 
 /**
  * Why a VFR proxy's last picture needs this: the bundled ffmpeg 4.1 gives an encoded packet no
@@ -15,61 +15,13 @@ import fsp from 'node:fs/promises';
  * bytes count, no sample moved. A file whose last sample has a duration is left as it is.
  */
 
-interface Box {
-  type: string;
-  /** Offsets in the buffer: where the box starts, where its content starts, where it ends. */
-  start: number;
-  body: number;
-  end: number;
-}
-
-function boxes(buf: Buffer, from: number, to: number): Box[] {
-  const out: Box[] = [];
-  let at = from;
-  while (at + 8 <= to) {
-    let size = buf.readUInt32BE(at);
-    const type = buf.toString('latin1', at + 4, at + 8);
-    let body = at + 8;
-    if (size === 1) {
-      if (at + 16 > to) break;
-      size = Number(buf.readBigUInt64BE(at + 8));
-      body = at + 16;
-    } else if (size === 0) size = to - at;
-    if (size < body - at || at + size > to) break;
-    out.push({ type, start: at, body, end: at + size });
-    at += size;
-  }
-  return out;
-}
-
-const child = (buf: Buffer, parent: Box, type: string) => boxes(buf, parent.body, parent.end).find((b) => b.type === type) ?? null;
-
-function path(buf: Buffer, parent: Box, ...types: string[]): Box | null {
-  let at: Box | null = parent;
-  for (const t of types) at = at ? child(buf, at, t) : null;
-  return at;
-}
-
-/** A full box's duration field: after version/flags and the fields before it (4 or 8 bytes each by version). */
-function durationField(buf: Buffer, b: Box, before: { v0: number; v1: number }): { at: number; wide: boolean } {
-  const wide = buf.readUInt8(b.body) === 1;
-  return { at: b.body + 4 + (wide ? before.v1 : before.v0), wide };
-}
-const readField = (buf: Buffer, f: { at: number; wide: boolean }) => (f.wide ? Number(buf.readBigUInt64BE(f.at)) : buf.readUInt32BE(f.at));
-function addToField(buf: Buffer, f: { at: number; wide: boolean }, add: number): void {
-  const v = readField(buf, f) + add;
-  if (f.wide) buf.writeBigUInt64BE(BigInt(v), f.at);
-  else buf.writeUInt32BE(Math.min(v, 0xffffffff), f.at);
-}
-
 /** Patches a moov box's content in `buf` (see above). True when a last sample was given its duration. */
 function closeLastSampleIn(buf: Buffer, moov: Box): boolean {
   const mvhd = child(buf, moov, 'mvhd');
   if (!mvhd) return false;
-  const movieScale = buf.readUInt32BE(durationField(buf, mvhd, { v0: 12, v1: 20 }).at - 4);
+  const { scale: movieScale, duration: mvhdDuration } = movieClock(buf, mvhd);
   for (const trak of boxes(buf, moov.body, moov.end).filter((b) => b.type === 'trak')) {
-    const hdlr = path(buf, trak, 'mdia', 'hdlr');
-    if (!hdlr || buf.toString('latin1', hdlr.body + 8, hdlr.body + 12) !== 'vide') continue;
+    if (!isVideoTrack(buf, trak)) continue;
     const stts = path(buf, trak, 'mdia', 'minf', 'stbl', 'stts');
     const mdhd = path(buf, trak, 'mdia', 'mdhd');
     const tkhd = child(buf, trak, 'tkhd');
@@ -90,21 +42,9 @@ function closeLastSampleIn(buf: Buffer, moov: Box): boolean {
     const tkhdDuration = durationField(buf, tkhd, { v0: 16, v1: 24 });
     addToField(buf, tkhdDuration, movieDelta);
     const elst = path(buf, trak, 'edts', 'elst');
-    if (elst) {
-      // The edit that plays the media (an empty edit, media_time -1, only delays it): the last such.
-      const wide = buf.readUInt8(elst.body) === 1;
-      const n = buf.readUInt32BE(elst.body + 4);
-      const size = wide ? 20 : 12;
-      for (let i = n - 1; i >= 0; i--) {
-        const e = elst.body + 8 + i * size;
-        if (e + size > elst.end) break;
-        const mediaTime = wide ? Number(buf.readBigInt64BE(e + 8)) : buf.readInt32BE(e + 4);
-        if (mediaTime === -1) continue;
-        addToField(buf, { at: e, wide }, movieDelta);
-        break;
-      }
-    }
-    const mvhdDuration = durationField(buf, mvhd, { v0: 12, v1: 20 });
+    // The edit that plays the media (an empty edit, media_time -1, only delays it): the last such.
+    const playing = elst ? editsOf(buf, elst).filter((e) => e.mediaTime !== -1).at(-1) : undefined;
+    if (playing) addToField(buf, playing.duration, movieDelta);
     const trackEnd = readField(buf, tkhdDuration);
     if (readField(buf, mvhdDuration) < trackEnd) addToField(buf, mvhdDuration, trackEnd - readField(buf, mvhdDuration));
     return true;
@@ -113,31 +53,6 @@ function closeLastSampleIn(buf: Buffer, moov: Box): boolean {
 }
 
 /** Gives the last video sample of an MP4 written by ffmpeg its duration, in place (see above). True when it lacked one. */
-export async function closeLastSample(file: string): Promise<boolean> {
-  const fh = await fsp.open(file, 'r+');
-  try {
-    const size = (await fh.stat()).size;
-    // Top-level boxes, read one header at a time (mdat is not read).
-    let at = 0;
-    const head = Buffer.alloc(16);
-    while (at + 8 <= size) {
-      await fh.read(head, 0, 16, at);
-      let boxSize = head.readUInt32BE(0);
-      if (boxSize === 1) boxSize = Number(head.readBigUInt64BE(8));
-      else if (boxSize === 0) boxSize = size - at;
-      if (boxSize < 8 || at + boxSize > size) return false;
-      if (head.toString('latin1', 4, 8) === 'moov') {
-        const buf = Buffer.alloc(boxSize);
-        await fh.read(buf, 0, boxSize, at);
-        const moov = boxes(buf, 0, boxSize)[0];
-        if (!moov || !closeLastSampleIn(buf, moov)) return false;
-        await fh.write(buf, 0, boxSize, at);
-        return true;
-      }
-      at += boxSize;
-    }
-    return false;
-  } finally {
-    await fh.close();
-  }
+export function closeLastSample(file: string): Promise<boolean> {
+  return patchMoov(file, closeLastSampleIn);
 }
