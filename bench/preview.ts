@@ -52,7 +52,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function withStreams<T>(file: string, headS: number, run: (open: (w: StreamWindow) => Promise<number>) => Promise<T>): Promise<T> {
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rs-bench-preview-'));
-  const src: StreamSource = { path: file, rate: RATE, frames: FRAMES, audio: true };
+  const src: StreamSource = { path: file, rate: RATE, frames: FRAMES, audio: true, pictureTimes: null };
   const streams = createRangeStreams({ cacheDir, ffmpeg: () => ffPath('ffmpeg'), source: async () => src, headS });
   try {
     return await run(async (w) => {
