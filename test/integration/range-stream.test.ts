@@ -9,6 +9,7 @@ import type { OpenedFile } from '../../src-main/core/util/open-verified';
 import { readFramePattern } from '../helpers/frame-pattern';
 import { makePlaybackFootage, type PlaybackClip } from '../helpers/playback-footage';
 import { tempDir } from '../helpers/paths';
+import { processesUsing } from '../helpers/processes';
 
 /**
  * Issue 37's preview stream on real ffmpeg: a ProRes 422 HQ clip (no proxy yet) is transcoded one
@@ -26,17 +27,8 @@ let streams: RangeStreams;
 const dir = () => path.join(tmp.dir, STREAMS_DIR);
 const filesHere = () => (fs.existsSync(dir()) ? fs.readdirSync(dir()) : []);
 
-/** ffmpeg processes writing under this test's cache folder (Linux: /proc). */
-function ffmpegsHere(): number[] {
-  if (!fs.existsSync('/proc/self/cmdline')) return [];
-  return fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
-    try {
-      return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(dir());
-    } catch {
-      return false;
-    }
-  }).map(Number);
-}
+/** ffmpeg processes writing under this test's cache folder. */
+const ffmpegsHere = () => processesUsing(dir());
 
 function videoPts(file: string): number[] {
   const out = execFileSync(ffPath('ffprobe'), ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time', '-of', 'csv=p=0', file]).toString();
