@@ -8,6 +8,7 @@ import { createRangeStreams, STREAMS_DIR, type RangeStreams } from '../../src-ma
 import type { OpenedFile } from '../../src-main/core/util/open-verified';
 import { readFramePattern } from '../helpers/frame-pattern';
 import { makePlaybackFootage, type PlaybackClip } from '../helpers/playback-footage';
+import { footageFfmpeg } from '../helpers/footage-ffmpeg';
 import { tempDir } from '../helpers/paths';
 import { processesUsing } from '../helpers/processes';
 
@@ -153,6 +154,26 @@ describe('the preview stream of a clip whose proxy is not made yet', () => {
       await phone.stop(CLIP_ID);
     }
     expect(filesHere()).toEqual([]);
+  }, 60_000);
+
+  it('makes its windows at the size it is at: the proxy\'s height, or smaller while the machine cannot keep up (stream-size.ts)', async () => {
+    // A 720p ProRes clip (the test clip is 270 lines: every size is its full one).
+    const hd = path.join(tmp.dir, 'hd.mov');
+    execFileSync(footageFfmpeg(), ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=1280x720:r=24', '-frames:v', '48', '-c:v', 'prores_ks', '-profile:v', '0', '-y', hd]);
+    const heights: number[] = [];
+    for (const step of [0, 1, 2]) {
+      const sized = createRangeStreams({ cacheDir: tmp.dir, ffmpeg: () => ffPath('ffmpeg'), size: { step }, source: async () => ({ path: hd, rate: { num: 24, den: 1 }, frames: 48, audio: false, pictureTimes: null }) });
+      try {
+        const f = await sized.open(CLIP_ID, { from: 0, to: 24 });
+        if (f instanceof AppError) throw f;
+        await f.handle.close();
+        heights.push(Number(execFileSync(ffPath('ffprobe'), ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=height', '-of', 'csv=p=0', f.real]).toString().trim()));
+      } finally {
+        await sized.stop(CLIP_ID);
+      }
+    }
+    expect(heights).toEqual([540, 360, 270]);
+    fs.rmSync(hd);
   }, 60_000);
 
   it('refuses frames that are not a window main makes', async () => {
