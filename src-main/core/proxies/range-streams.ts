@@ -83,6 +83,8 @@ export function createRangeStreams(o: {
   headS?: number;
   /** The size windows start at (stream-size.ts): only tests change it. */
   size?: StreamSize;
+  /** Windows stay at their first size whatever the pace: only bench:preview's side-by-side of the full size alone sets it. */
+  fixedSize?: boolean;
 }): RangeStreams {
   const dir = path.join(o.cacheDir, STREAMS_DIR);
   emptyFolder(dir);
@@ -144,7 +146,7 @@ export function createRangeStreams(o: {
       await closeLastSample(file);
       await setMp4Start(file, pictures.startS);
       // The pace of this machine now: the clip's seconds written per second of transcode.
-      size = nextStreamSize(size, pictures.seconds / Math.max(1e-3, (performance.now() - began) / 1000));
+      if (!o.fixedSize) size = nextStreamSize(size, pictures.seconds / Math.max(1e-3, (performance.now() - began) / 1000));
       job.written = true;
       return null;
     }).catch((e: unknown) => new AppError('io', `${what} could not be finished`, { cause: e }));
