@@ -65,7 +65,7 @@ export function rangeStreamSeekS(startS: number): number {
  * The MP4 muxer writes that shift as an empty edit on the movie's millisecond clock, which would
  * move every picture by up to a millisecond (a VFR picture then reads as the one before it):
  * range-streams.ts sets the movie's clock and that edit exactly once the file is written
- * (media/mp4-start.ts), and closes a VFR window's last sample (media/mp4-last-sample.ts) as the
+ * (media/mp4/start.ts), and closes a VFR window's last sample (media/mp4/last-sample.ts) as the
  * proxy's. A plain MP4 with its index first, served once written (windows start short so that the
  * first is written soon: stream-window.ts). The bundled ffmpeg 4.1 writes a fragmented MP4's first
  * fragment from 0 whatever the offset unless `-movflags +delay_moov` lets it write an edit list; a

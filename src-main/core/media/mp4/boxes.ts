@@ -1,8 +1,8 @@
 import fsp from 'node:fs/promises';
 
 /**
- * Reading and patching an MP4's index in place (ISO BMFF boxes): what mp4-last-sample.ts and
- * mp4-start.ts change in the files ffmpeg 4.1 writes, fields of the same size, no sample moved.
+ * Reading and patching an MP4's index in place (ISO BMFF boxes): what last-sample.ts and
+ * start.ts change in the files ffmpeg 4.1 writes, fields of the same size, no sample moved.
  */
 
 export interface Box {

@@ -1,4 +1,4 @@
-import { addToField, boxes, child, durationField, editsOf, isVideoTrack, movieClock, patchMoov, path, readField, type Box } from './mp4-boxes';
+import { addToField, boxes, child, durationField, editsOf, isVideoTrack, movieClock, patchMoov, path, readField, type Box } from './boxes';
 
 /**
  * Why a VFR proxy's last picture needs this: the bundled ffmpeg 4.1 gives an encoded packet no

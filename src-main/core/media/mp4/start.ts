@@ -1,4 +1,4 @@
-import { boxes, child, durationField, editsOf, isVideoTrack, movieClock, patchMoov, path, readField, type Box } from './mp4-boxes';
+import { boxes, child, durationField, editsOf, isVideoTrack, movieClock, patchMoov, path, readField, type Box } from './boxes';
 
 /**
  * Why a preview window needs this (proxies/range-streams.ts): its pictures are presented at the
