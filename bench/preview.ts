@@ -8,8 +8,11 @@
  * - first picture: from the request of the window at a playhead to its file served (the player
  *   shows its first picture a few tens of ms later: the e2e test prints that whole wait);
  * - play at 1x for the first 20 s: the time play waits at window ends (the next window not written
- *   yet), the viewer asking the next window when the one before has played out.
- * Last line: one JSON object (medians per clip; `first_picture_ratio` new / old, lower is better).
+ *   yet), the viewer asking the next window when the one before has played out; with the windows
+ *   kept at full size (540 lines) beside windows made smaller while their transcode runs slower
+ *   than real time (stream-size.ts), alternating.
+ * Last line: one JSON object (medians per clip; `first_picture_ratio` new / old, lower is better;
+ * `play_waits_new_s` with sizes that follow the pace, `play_waits_full_size_s` without).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -50,10 +53,10 @@ function makeClip(c: (typeof CLIPS)[number]): string {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function withStreams<T>(file: string, headS: number, run: (open: (w: StreamWindow) => Promise<number>) => Promise<T>): Promise<T> {
+async function withStreams<T>(file: string, headS: number, run: (open: (w: StreamWindow) => Promise<number>) => Promise<T>, fixedSize = true): Promise<T> {
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rs-bench-preview-'));
-  const src: StreamSource = { path: file, rate: RATE, frames: FRAMES, audio: true };
-  const streams = createRangeStreams({ cacheDir, ffmpeg: () => ffPath('ffmpeg'), source: async () => src, headS });
+  const src: StreamSource = { path: file, rate: RATE, frames: FRAMES, audio: true, pictureTimes: null };
+  const streams = createRangeStreams({ cacheDir, ffmpeg: () => ffPath('ffmpeg'), source: async () => src, headS, fixedSize });
   try {
     return await run(async (w) => {
       const t0 = performance.now();
@@ -76,7 +79,7 @@ async function firstPictures(file: string, headS: number): Promise<number[]> {
 }
 
 /** Play at 1x from frame 0 for 20 s: the seconds waited before the first picture and at window ends after it. */
-function playOn(file: string, headS: number): Promise<{ first: number; stalls: number }> {
+function playOn(file: string, headS: number, fixedSize = true): Promise<{ first: number; stalls: number }> {
   return withStreams(file, headS, async (open) => {
     let w: StreamWindow | null = streamHeadAt(0, RATE, FRAMES, headS);
     const first = await open(w);
@@ -90,7 +93,7 @@ function playOn(file: string, headS: number): Promise<{ first: number; stalls: n
       if (w && played < 20) stalls += await open(w);
     }
     return { first, stalls };
-  });
+  }, fixedSize);
 }
 
 async function main(): Promise<void> {
@@ -104,15 +107,17 @@ async function main(): Promise<void> {
       now.push(...(await firstPictures(file, 1)));
     }
     const playOld = await playOn(file, 20);
-    const playNew = await playOn(file, 1);
+    const playFull = await playOn(file, 1);
+    const playNew = await playOn(file, 1, false);
     const o = median(old);
     const n = median(now);
     console.log(`${c.name}: first picture, 20 s window ${o.toFixed(2)} s (${old.map((x) => x.toFixed(2)).join(' ')}), 1 s head ${n.toFixed(2)} s (${now.map((x) => x.toFixed(2)).join(' ')}), ratio ${(n / o).toFixed(3)}`);
-    console.log(`${c.name}: play 20 s from 0: 20 s window first ${playOld.first.toFixed(2)} s, then waits ${playOld.stalls.toFixed(2)} s; head and ramp first ${playNew.first.toFixed(2)} s, then waits ${playNew.stalls.toFixed(2)} s`);
+    console.log(`${c.name}: play 20 s from 0: 20 s window first ${playOld.first.toFixed(2)} s, then waits ${playOld.stalls.toFixed(2)} s; head and ramp at full size first ${playFull.first.toFixed(2)} s, then waits ${playFull.stalls.toFixed(2)} s; sizes following the pace first ${playNew.first.toFixed(2)} s, then waits ${playNew.stalls.toFixed(2)} s`);
     Object.assign(result, {
       [`${c.name}_first_old_s`]: +o.toFixed(3),
       [`${c.name}_first_new_s`]: +n.toFixed(3),
       [`${c.name}_first_picture_ratio`]: +(n / o).toFixed(3),
+      [`${c.name}_play_waits_full_size_s`]: +playFull.stalls.toFixed(3),
       [`${c.name}_play_waits_new_s`]: +playNew.stalls.toFixed(3),
     });
   }

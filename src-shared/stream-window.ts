@@ -15,6 +15,21 @@ export const STREAM_HEAD_S = 1;
 /** The longest window, in heads: bounds the transcode ahead of the playhead (16 s). */
 export const STREAM_RAMP = 16;
 
+/**
+ * The picture heights a window is made at, largest first: the proxy's (540, proxy-branch.ts
+ * PROXY_DEFAULTS.height; test/unit/stream-size.test.ts keeps them one), then the smaller ones an
+ * NLE drops its playback resolution to when the machine cannot keep up (main's choice:
+ * src-main/core/proxies/stream-size.ts). Never above the clip's own height.
+ */
+export const STREAM_HEIGHTS = [540, 360, 270] as const;
+
+/** Whether a window whose picture is `videoHeight` lines tall was made smaller than a full-size one of a clip `clipHeight` tall (unknown: its full size is the proxy's). */
+export function isReducedStream(videoHeight: number, clipHeight: number | null): boolean {
+  const full = Math.min(STREAM_HEIGHTS[0], clipHeight ?? STREAM_HEIGHTS[0]);
+  // Heights are kept even (proxyPictureFilter): a clip 1081 lines tall is 540 at full size.
+  return videoHeight > 0 && videoHeight < Math.floor(full / 2) * 2;
+}
+
 export interface StreamWindow {
   /** First frame of the window. */
   from: number;

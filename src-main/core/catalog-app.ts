@@ -184,7 +184,7 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
     team?.marksEdited();
   };
   // A clip still without its proxy plays from a preview stream of the stretch watched, made on demand.
-  const playbackFacts = { db, cacheDir: paths.cacheDir, proxyPolicy: () => preferences.get().proxies, volumeProxiesChanged: () => pipeline.pipeline.enqueueProxies() };
+  const playbackFacts = { db, cacheDir: paths.cacheDir, proxyPolicy: () => preferences.get().proxies, volumeProxiesChanged: () => pipeline.pipeline.enqueueProxies(), ffprobe: () => tools.tools().ffprobe };
   const streams = createRangeStreams({ cacheDir: paths.cacheDir, ffmpeg: tools.ffmpegBinary, source: createStreamSource({ ...playbackFacts, clipFile: clipFiles.check }) });
   const handlers: Handlers = {
     ...n.own,
@@ -211,7 +211,7 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
       share: () => team?.share() ?? null,
       logger,
     }),
-    ...createPlaybackHandlers({ ...playbackFacts, clipFile: clipFiles.check, streams, addressRefusal: (url) => remoteUrlRefusal(url, n.remote().policy), ffprobe: () => tools.tools().ffprobe }),
+    ...createPlaybackHandlers({ ...playbackFacts, clipFile: clipFiles.check, streams, addressRefusal: (url) => remoteUrlRefusal(url, n.remote().policy) }),
     ...createFilesHandlers(clipFiles.check, n.desktop, async (clipId) => {
       const poster = posterPathOf(db, clipId);
       const bytes = poster ? await readUnder(paths.thumbsDir, poster, MAX_DRAG_ICON) : null;

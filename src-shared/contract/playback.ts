@@ -55,6 +55,15 @@ export const playbackMethods = {
    * counted at its own rate (its frame numbers are its pictures) or whose times cannot be read now.
    */
   'playback.pictureTimes': method(z.object({ clipId: z.number().int().positive() }).strict(), z.object({ times: z.array(z.number().finite()).max(5_000_000).nullable() }).strict()),
+  /**
+   * The viewer plays the preview-stream window `from`-`to` of the clip going `toward` (on: play or
+   * standing; back: reverse play): main makes the window it goes into next ahead, the one after it
+   * or the one before it (proxies/range-streams.ts).
+   */
+  'playback.streamToward': method(
+    z.object({ clipId: z.number().int().positive(), from: z.number().int().nonnegative(), to: z.number().int().positive(), toward: z.enum(['on', 'back']) }).strict(),
+    z.object({}).strict(),
+  ),
   /** The viewer closed or plays another source: the clip's preview stream is stopped and its file removed. */
   'playback.stopStream': method(z.object({ clipId: z.number().int().positive() }).strict(), z.object({}).strict()),
   /** The viewing proxies on disk: how many, their size, and where (Settings). */

@@ -232,7 +232,7 @@ describe('playback of every codec, frame-exact', () => {
         await page.keyboard.press('ArrowRight');
         expect(await settled(page, (f) => pictureOf(c, f)), c.name).toEqual({ frame: 3, picture: pictureOf(c, 3) });
         if (c.vfr) {
-          // Its proxy, made by the indexing with the bundled ffmpeg, decodes to every picture of the original (the last one too: mp4-last-sample.ts).
+          // Its proxy, made by the indexing with the bundled ffmpeg, decodes to every picture of the original (the last one too: media/mp4/last-sample.ts).
           const proxyFile = path.join(e.app.core.paths.cacheDir, proxyOf(e.app.core.db, ids.get(c.name)!)!.file);
           const decoded = execFileSync(ffPath('ffprobe'), ['-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', proxyFile]).toString().trim();
           expect(Number(decoded), `${c.name} proxy's decoded pictures`).toBe(c.frames);

@@ -6,25 +6,12 @@ import { transcodeProxy } from '../../src-main/core/collections/proxy-transcode'
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { startEmulator, type EmulatorHandle } from '../emulator/server';
 import { mediaFile, tempDir } from '../helpers/paths';
+import { processesUsing } from '../helpers/processes';
 import { API_KEY, catalogue, harness, UPLOAD_ROUTE, waitFor } from './collections-fixture';
 
 function probe(file: string): { streams: { codec_type: string; codec_name: string; width?: number; height?: number }[]; format: { format_name: string } } {
   const out = execFileSync(ffPath('ffprobe'), ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', file]);
   return JSON.parse(out.toString('utf8')) as ReturnType<typeof probe>;
-}
-
-/** ffmpeg processes whose command line mentions `needle` (read from /proc; nothing is killed here). */
-function ffmpegProcessesWith(needle: string): number[] {
-  const out: number[] = [];
-  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (cmd.includes('ffmpeg') && cmd.includes(needle)) out.push(Number(pid));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
 }
 
 describe('proxy transcode', () => {
@@ -91,14 +78,14 @@ describe('proxy transcode', () => {
       signal: ac.signal,
       onProgress: (f) => {
         if (f > 0 && !ac.signal.aborted) {
-          sawRunning = ffmpegProcessesWith(out).length;
+          sawRunning = processesUsing(out).length;
           ac.abort();
         }
       },
     });
     await expect(run).rejects.toMatchObject({ kind: 'cancelled' });
     expect(sawRunning).toBe(1);
-    await waitFor('ffmpeg to exit', () => ffmpegProcessesWith(out).length === 0, 5000);
+    await waitFor('ffmpeg to exit', () => processesUsing(out).length === 0, 5000);
     expect(fs.existsSync(out)).toBe(false);
     expect(fs.readdirSync(tmp.dir).filter((f) => f.startsWith('long.mp4'))).toEqual([]);
   });
@@ -124,10 +111,10 @@ describe('collections.cancel during a proxy transcode', () => {
       await h.call('collections.attach', { collectionId: col.id, clipIds: [clipId!] });
       await waitFor('transcode progress', () => h.seen.some((e) => e.status === 'transcoding' && (e.progress ?? 0) > 0), 30_000);
       const proxyDir = path.join(tmp.dir, 'cache', 'collection-proxies');
-      expect(ffmpegProcessesWith(proxyDir).length).toBe(1);
+      expect(processesUsing(proxyDir).length).toBe(1);
       expect(await h.call('collections.cancel', { collectionId: col.id })).toEqual({ cancelled: 1 });
       await h.idle();
-      await waitFor('ffmpeg to exit', () => ffmpegProcessesWith(proxyDir).length === 0, 5000);
+      await waitFor('ffmpeg to exit', () => processesUsing(proxyDir).length === 0, 5000);
       expect(fs.readdirSync(proxyDir)).toEqual([]);
       expect(emu.stats().byEndpoint[UPLOAD_ROUTE]).toBeUndefined();
       const row = (await h.call('collections.videos', { collectionId: col.id })).videos[0];
@@ -138,7 +125,7 @@ describe('collections.cancel during a proxy transcode', () => {
       await waitFor('transcoding again', () => h.seen.filter((e) => e.status === 'transcoding').length >= 2 || undefined, 30_000);
       expect(await h.call('collections.cancel', { collectionId: col.id, clipIds: [clipId!] })).toEqual({ cancelled: 1 });
       await h.idle();
-      await waitFor('ffmpeg to exit', () => ffmpegProcessesWith(proxyDir).length === 0, 5000);
+      await waitFor('ffmpeg to exit', () => processesUsing(proxyDir).length === 0, 5000);
       expect(emu.stats().byEndpoint[UPLOAD_ROUTE]).toBeUndefined();
     } finally {
       await h.close();

@@ -6,19 +6,7 @@ import { ClipDecoder } from '../../src-main/core/media/clip-decoder';
 import { TOOL_PRIORITY } from '../../src-main/core/media/run-process';
 import { fitGeometry } from '../../src-main/core/media/frame-geometry';
 import { mediaFile, tempDir } from '../helpers/paths';
-
-/** Processes whose command line mentions `needle` (Linux /proc). */
-function processesUsing(needle: string): number[] {
-  const out: number[] = [];
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(needle)) out.push(Number(pid));
-    } catch {
-      /* exited meanwhile */
-    }
-  }
-  return out;
-}
+import { processesUsing } from '../helpers/processes';
 
 async function waitFor(cond: () => boolean, ms = 5000): Promise<boolean> {
   const end = Date.now() + ms;

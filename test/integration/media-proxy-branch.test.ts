@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClipDecoder, type VideoOutput } from '../../src-main/core/media/clip-decoder';
-import { closeLastSample } from '../../src-main/core/media/mp4-last-sample';
+import { closeLastSample } from '../../src-main/core/media/mp4/last-sample';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { proxyAudio, proxyGop, type ProxyAudio, type ProxyPicture, type ProxyRequest } from '../../src-main/core/media/proxy-branch';
 import { chooseProxyEncoder, encoderWorks, listedEncoders, proxyEncoderArgs, proxyEncoderCandidates, type ProxyEncoder } from '../../src-main/core/media/proxy-encoder';

@@ -40,7 +40,7 @@ describe('viewing proxies per drive', () => {
   const cacheDir = path.join(tmp.dir, 'cache');
   fs.mkdirSync(cacheDir);
   // No clip here plays from a preview stream: streams are not asked for.
-  const streams = { open: async () => new AppError('invalid', 'no stream'), stop: async () => undefined, dispose: async () => undefined };
+  const streams = { open: async () => new AppError('invalid', 'no stream'), toward: async () => undefined, stop: async () => undefined, dispose: async () => undefined };
   const handlers = createPlaybackHandlers({ db, cacheDir, clipFile: async () => undefined as never, proxyPolicy: () => forAll, volumeProxiesChanged: () => changed++, platform: 'linux', streams, addressRefusal: () => null });
   const missing = () => clipsMissingProxies(db, forAll, 'linux').sort((x, y) => x - y);
 

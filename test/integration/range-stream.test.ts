@@ -8,38 +8,39 @@ import { createRangeStreams, STREAMS_DIR, type RangeStreams } from '../../src-ma
 import type { OpenedFile } from '../../src-main/core/util/open-verified';
 import { readFramePattern } from '../helpers/frame-pattern';
 import { makePlaybackFootage, type PlaybackClip } from '../helpers/playback-footage';
+import { footageFfmpeg } from '../helpers/footage-ffmpeg';
 import { tempDir } from '../helpers/paths';
+import { processesUsing } from '../helpers/processes';
 import { x264Options } from '../helpers/x264-options';
 
 /**
  * Issue 37's preview stream on real ffmpeg: a ProRes 422 HQ clip (no proxy yet) is transcoded one
  * window at a time; each window holds the clip's frames of that range at the clip's own times
  * (ffprobe: first pts = the window's start, one packet a frame; the burnt-in frame numbers read
- * back in order); the window play runs on into is made ahead once the one served is written, and
- * both are killed and removed when the viewer stops or moves elsewhere.
+ * back in order); the window play runs on into (reverse play back into) is made ahead once the one
+ * served is written, and both are killed and removed when the viewer stops or moves elsewhere. A VFR
+ * phone clip's windows keep its pictures' own times, to the microsecond, and show their last picture.
  */
 const CLIP_ID = 7;
 const tmp = tempDir('rs-range-stream-');
 let clip: PlaybackClip;
+let vfr: PlaybackClip;
 let streams: RangeStreams;
 const dir = () => path.join(tmp.dir, STREAMS_DIR);
 const filesHere = () => (fs.existsSync(dir()) ? fs.readdirSync(dir()) : []);
 
-/** ffmpeg processes writing under this test's cache folder (Linux: /proc). */
-function ffmpegsHere(): number[] {
-  if (!fs.existsSync('/proc/self/cmdline')) return [];
-  return fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
-    try {
-      return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(dir());
-    } catch {
-      return false;
-    }
-  }).map(Number);
-}
+/** ffmpeg processes writing under this test's cache folder. */
+const ffmpegsHere = () => processesUsing(dir());
 
 function videoPts(file: string): number[] {
   const out = execFileSync(ffPath('ffprobe'), ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time', '-of', 'csv=p=0', file]).toString();
   return out.trim().split('\n').map(Number).sort((a, b) => a - b);
+}
+
+/** The pictures a player decodes from a file, the edit list applied (ffmpeg -vsync passthrough counts them). */
+function decodedPictures(file: string): number {
+  const out = execFileSync(ffPath('ffprobe'), ['-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', file]).toString();
+  return Number(out.trim());
 }
 
 /** The burnt-in frame number of every frame of a file, decoded at its own size. */
@@ -56,12 +57,12 @@ async function burntIn(file: string): Promise<(number | null)[]> {
 }
 
 beforeAll(async () => {
-  [clip] = await makePlaybackFootage(undefined, ['prores-hq']) as [PlaybackClip];
+  [clip, vfr] = await makePlaybackFootage(undefined, ['prores-hq', 'h264-vfr-phone']) as [PlaybackClip, PlaybackClip];
   streams = createRangeStreams({
     cacheDir: tmp.dir,
     ffmpeg: () => ffPath('ffmpeg'),
     // What the catalog hands over for a clip whose stream plays (proxy-handlers.ts createStreamSource).
-    source: async (id) => (id === CLIP_ID ? { path: clip.file, rate: clip.rate, frames: clip.frames, audio: clip.audio !== null } : new AppError('not_found', `clip ${id}`)),
+    source: async (id) => (id === CLIP_ID ? { path: clip.file, rate: clip.rate, frames: clip.frames, audio: clip.audio !== null, pictureTimes: null } : new AppError('not_found', `clip ${id}`)),
   });
 }, 120_000);
 
@@ -87,8 +88,8 @@ describe('the preview stream of a clip whose proxy is not made yet', () => {
       const f = await opened(from, to);
       const pts = videoPts(f.real);
       expect(pts.length, `window ${from}`).toBe(to - from);
-      // First pts = the window's start (within the millisecond the seek leaves), each frame at its own time.
-      pts.forEach((t, i) => expect(Math.abs(t - (from + i) / rate), `frame ${from + i} at ${t}`).toBeLessThan(0.0015));
+      // First pts = the window's start, each frame at its own time: exactly (ffprobe prints microseconds), not on the movie's millisecond clock.
+      pts.forEach((t, i) => expect(Math.abs(t - (from + i) / rate), `frame ${from + i} at ${t}`).toBeLessThan(1.5e-6));
       expect(await burntIn(f.real)).toEqual(Array.from({ length: to - from }, (_, i) => from + i));
       // The proxy's encoder settings, trellis off as ultrafast has it (proxy-encoder.ts).
       expect(x264Options(f.real).get('trellis')).toBe('0');
@@ -104,6 +105,79 @@ describe('the preview stream of a clip whose proxy is not made yet', () => {
       before = f.real;
     }
   }, 120_000);
+
+  it('makes the window before ahead instead of the one after while reverse play runs, still one window ahead at most', async () => {
+    // Standing in the head 24-47: the window after it (48-71) is made ahead.
+    const head = await opened(24, 48);
+    await expect.poll(() => filesHere().some((n) => n.startsWith(`${CLIP_ID}-48-72-`)), { timeout: 10_000 }).toBe(true);
+    // J: the viewer says it goes back; the one after goes, the one before (0-23: twice as long, cut at the start) is made.
+    await streams.toward(CLIP_ID, { from: 24, to: 48 }, 'back');
+    expect(filesHere().filter((n) => !/^7-(24-48|0-24)-/.test(n))).toEqual([]);
+    expect(ffmpegsHere().length).toBeLessThanOrEqual(1);
+    await expect.poll(() => filesHere().some((n) => n.startsWith(`${CLIP_ID}-0-24-`)), { timeout: 10_000 }).toBe(true);
+    const madeAhead = filesHere().find((n) => n.startsWith(`${CLIP_ID}-0-24-`))!;
+    // Reverse play runs back into it: served from what was made ahead (the same file), the one left removed; nothing before the clip's start.
+    const before = await opened(0, 24);
+    expect(path.basename(before.real)).toBe(madeAhead);
+    expect(filesHere()).toEqual([madeAhead]);
+    expect(ffmpegsHere()).toEqual([]);
+    expect(await burntIn(before.real)).toEqual(Array.from({ length: 24 }, (_, i) => i));
+    // L again: the window after it is made ahead once more, the way the playhead now goes.
+    await streams.toward(CLIP_ID, { from: 0, to: 24 }, 'on');
+    await expect.poll(() => filesHere().some((n) => n.startsWith(`${CLIP_ID}-24-72-`)), { timeout: 10_000 }).toBe(true);
+    expect(path.basename(head.real)).not.toBe(madeAhead);
+    await streams.stop(CLIP_ID);
+    expect(filesHere()).toEqual([]);
+  }, 60_000);
+
+  it('keeps a VFR clip\'s presentation times: picture k of a window is picture k of the original, at its own time, the last one shown', async () => {
+    const times = vfr.ptsSeconds!;
+    const r30 = { num: 30, den: 1 };
+    const phone = createRangeStreams({
+      cacheDir: tmp.dir,
+      ffmpeg: () => ffPath('ffmpeg'),
+      source: async () => ({ path: vfr.file, rate: r30, frames: 113, audio: true, pictureTimes: times }),
+    });
+    try {
+      // Grid 30-59 (1.000-1.967 s) shows pictures 29-54; grid 60-119 (the window after, cut at the clip's end) shows 54-89.
+      for (const [from, to, first, last] of [[30, 60, 29, 54], [60, 113, 54, 89]] as const) {
+        const f = await phone.open(CLIP_ID, { from, to });
+        if (f instanceof AppError) throw f;
+        await f.handle.close();
+        const pts = videoPts(f.real);
+        const want = times.slice(first, last + 1);
+        expect(pts.length, `window ${from}`).toBe(want.length);
+        // ffprobe prints microseconds: each picture at its original time, not rounded to the average rate or the movie's millisecond.
+        pts.forEach((t, i) => expect(Math.abs(t - want[i]!), `picture ${first + i} at ${t}, not ${want[i]}`).toBeLessThan(1.5e-6));
+        expect(await burntIn(f.real)).toEqual(Array.from({ length: want.length }, (_, i) => first + i));
+        // Every picture decodes, the last one too (its sample given a duration).
+        expect(decodedPictures(f.real), `window ${from}`).toBe(want.length);
+      }
+    } finally {
+      await phone.stop(CLIP_ID);
+    }
+    expect(filesHere()).toEqual([]);
+  }, 60_000);
+
+  it('makes its windows at the size it is at: the proxy\'s height, or smaller while the machine cannot keep up (stream-size.ts)', async () => {
+    // A 720p ProRes clip (the test clip is 270 lines: every size is its full one).
+    const hd = path.join(tmp.dir, 'hd.mov');
+    execFileSync(footageFfmpeg(), ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=1280x720:r=24', '-frames:v', '48', '-c:v', 'prores_ks', '-profile:v', '0', '-y', hd]);
+    const heights: number[] = [];
+    for (const step of [0, 1, 2]) {
+      const sized = createRangeStreams({ cacheDir: tmp.dir, ffmpeg: () => ffPath('ffmpeg'), size: { step }, source: async () => ({ path: hd, rate: { num: 24, den: 1 }, frames: 48, audio: false, pictureTimes: null }) });
+      try {
+        const f = await sized.open(CLIP_ID, { from: 0, to: 24 });
+        if (f instanceof AppError) throw f;
+        await f.handle.close();
+        heights.push(Number(execFileSync(ffPath('ffprobe'), ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=height', '-of', 'csv=p=0', f.real]).toString().trim()));
+      } finally {
+        await sized.stop(CLIP_ID);
+      }
+    }
+    expect(heights).toEqual([540, 360, 270]);
+    fs.rmSync(hd);
+  }, 60_000);
 
   it('refuses frames that are not a window main makes', async () => {
     for (const w of [{ from: 30, to: 54 }, { from: 24, to: 60 }, { from: 48, to: 96 }]) {
@@ -137,7 +211,7 @@ describe('the preview stream of a clip whose proxy is not made yet', () => {
       ffmpeg: () => ffPath('ffmpeg'),
       source: async () => {
         await new Promise((r) => setTimeout(r, delays.shift() ?? 0));
-        return { path: clip.file, rate: clip.rate, frames: clip.frames, audio: clip.audio !== null };
+        return { path: clip.file, rate: clip.rate, frames: clip.frames, audio: clip.audio !== null, pictureTimes: null };
       },
     });
     try {

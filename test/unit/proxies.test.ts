@@ -7,7 +7,8 @@ import { playbackSource, type PlaybackInputs } from '../../src-main/core/proxies
 import { isDetachableMount, PROXY_RESERVE_BYTES, proxyBytesFor, roomForProxy, wantsProxy } from '../../src-main/core/proxies/proxy-policy';
 import { proxyRelPath } from '../../src-main/core/proxies/proxy-files';
 import { proxyPicture } from '../../src-main/core/proxies/proxy-picture';
-import { rangeStreamArgs, rangeStreamSeekS } from '../../src-main/core/proxies/range-stream-args';
+import { rangeStreamArgs, rangeStreamSeekS, windowPictures } from '../../src-main/core/proxies/range-stream-args';
+import { vfrPhoneTimes } from '../helpers/playback-footage';
 import { isStreamWindow, streamHeadAt, streamHeadFrames, streamWindowAfter, streamWindowBefore, streamWindowFor } from '../../src-shared/stream-window';
 
 const facts = (container: string | null, videoCodec: string | null, pixFmt: string | null, audioCodec: string | null = 'aac') => ({ container, videoCodec, pixFmt, audioCodec });
@@ -222,14 +223,36 @@ describe('preview stream windows', () => {
     expect(streamWindowFor(head, 455, 0, r2398, 1000)).toEqual({ from: 432, to: 456 });
     expect(streamWindowFor(head, 700, 1, r2398, 1000)).toEqual({ from: 696, to: 720 });
   });
-  it('transcode from a millisecond before the window\'s first frame, its times shifted back by as much', () => {
-    const args = rangeStreamArgs({ input: '/card/A.mov', rate: r2398, from: 480, frames: 480, audio: true, outFile: '/cache/streams/x.mp4' });
-    const seek = rangeStreamSeekS(r2398, 480);
+  it('transcode from a millisecond before the window\'s first picture, its times shifted back by as much, at the height asked', () => {
+    const pictures = windowPictures({ from: 480, to: 960 }, r2398, null);
+    expect(pictures).toEqual({ startS: (480 * 1001) / 24000, pictures: 480, seconds: expect.closeTo((480 * 1001) / 24000, 9) });
+    const args = rangeStreamArgs({ input: '/card/A.mov', rate: r2398, pictures, vfr: false, height: 360, audio: true, outFile: '/cache/streams/x.mp4' });
+    const seek = rangeStreamSeekS(pictures.startS);
     expect(seek).toBeCloseTo((480 * 1001) / 24000 - 0.001, 9);
     expect(args.slice(args.indexOf('-ss'), args.indexOf('-ss') + 2)).toEqual(['-ss', seek.toFixed(6)]);
     expect(args.slice(args.indexOf('-output_ts_offset'), args.indexOf('-output_ts_offset') + 2)).toEqual(['-output_ts_offset', seek.toFixed(6)]);
     expect(args).toEqual(expect.arrayContaining(['-frames:v', '480', '-vsync', 'passthrough', 'libx264', 'ultrafast', '-map', '0:a:0']));
-    expect(rangeStreamArgs({ input: 'a', rate: r2398, from: 0, frames: 10, audio: false, outFile: 'b' })).not.toContain('0:a:0');
+    expect(args[args.indexOf('-vf') + 1]).toContain('min(ih,360)');
+    // Constant rate: the encoder's default clock (1/rate); a VFR clip's own clock keeps its times.
+    expect(args).not.toContain('-enc_time_base');
+    expect(rangeStreamArgs({ input: 'a', rate: r2398, pictures, vfr: true, height: 540, audio: false, outFile: 'b' })).toEqual(expect.arrayContaining(['-enc_time_base', '-1']));
+    expect(rangeStreamArgs({ input: 'a', rate: r2398, pictures, vfr: false, height: 540, audio: false, outFile: 'b' })).not.toContain('0:a:0');
+  });
+  it('a VFR clip\'s window holds the pictures its grid positions show, from the one held across its start, each at its own time', () => {
+    // The phone clip's times (30 fps with jitter, 20 fps after picture 45) on its 30 fps grid.
+    const times = vfrPhoneTimes(90);
+    const r30 = { num: 30, den: 1 };
+    // Grid 30 (1.000 s) shows picture 29 (0.9767 s); grid 59 (1.9667 s) shows picture 54 (1.9589 s).
+    expect(windowPictures({ from: 30, to: 60 }, r30, times)).toEqual({ startS: times[29], pictures: 26, seconds: expect.closeTo(times[55]! - times[29]!, 9) });
+    // The first window starts at 0 whatever its first picture's time; grid 29 (0.9667 s) still shows picture 28.
+    expect(windowPictures({ from: 0, to: 30 }, r30, times)).toMatchObject({ startS: 0, pictures: 29 });
+    // Adjacent windows share the picture held across their boundary, and nothing is left out.
+    const a = windowPictures({ from: 60, to: 90 }, r30, times);
+    // The last picture (3.7100 s) first shows at grid 112.
+    const b = windowPictures({ from: 90, to: 113 }, r30, times);
+    const firstOf = (w: { startS: number }) => times.findIndex((t) => Math.abs(t - w.startS) < 1e-9);
+    expect(firstOf(b)).toBeLessThanOrEqual(firstOf(a) + a.pictures);
+    expect(firstOf(b) + b.pictures).toBe(90);
   });
 });
 

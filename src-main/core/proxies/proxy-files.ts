@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CatalogDb } from '../catalog/open-catalog';
-import { closeLastSample } from '../media/mp4-last-sample';
+import { closeLastSample } from '../media/mp4/last-sample';
 import { countVideoPackets } from '../media/probe';
 import type { ProxyEncoder } from '../media/proxy-encoder';
 import { PROXY_DEFAULTS, proxyAudio, proxyGop, type ProxyRequest } from '../media/proxy-branch';
@@ -45,7 +45,7 @@ export function discardProxy(plan: ProxyPlan): void {
 
 /**
  * The decode is over: a last picture written without a duration gets one (a VFR proxy's, which
- * players would leave out otherwise: media/mp4-last-sample.ts), the proxy's frames are counted
+ * players would leave out otherwise: media/mp4/last-sample.ts), the proxy's frames are counted
  * from its container, the file takes its name
  * and the catalog its row. An empty or unreadable file is dropped (the clip plays as before).
  * Returns the frames the proxy holds, or null when nothing was kept.

@@ -52,9 +52,11 @@ interface PlaybackFacts {
   /** A volume's choice changed: its clips get their proxies (or stop wanting them) in the background. */
   volumeProxiesChanged?: () => void;
   platform?: NodeJS.Platform;
+  /** The chosen ffprobe (Settings), undefined: the bundled one. */
+  ffprobe?: () => string | undefined;
 }
 
-type PlaybackMethods = 'playback.get' | 'playback.sources' | 'playback.proxySpace' | 'playback.volumeProxies' | 'playback.stopStream' | 'playback.pictureTimes';
+type PlaybackMethods = 'playback.get' | 'playback.sources' | 'playback.proxySpace' | 'playback.volumeProxies' | 'playback.stopStream' | 'playback.streamToward' | 'playback.pictureTimes';
 
 export function createPlaybackHandlers(
   o: PlaybackFacts & {
@@ -62,8 +64,6 @@ export function createPlaybackHandlers(
     streams: RangeStreams;
     /** Why main does not read this address under its rules now (remote/remote-url-policy.ts remoteUrlRefusal), or null. */
     addressRefusal: (url: string) => string | null;
-    /** The chosen ffprobe (Settings), undefined: the bundled one. */
-    ffprobe?: () => string | undefined;
   },
 ): Pick<Handlers, PlaybackMethods> {
   const sourceOf = (row: ClipRow, unreachableWhy: string | null) => playbackOf(o, row, unreachableWhy);
@@ -83,6 +83,10 @@ export function createPlaybackHandlers(
       await o.streams.stop(clipId);
       return {};
     },
+    'playback.streamToward': async ({ clipId, from, to, toward }) => {
+      await o.streams.toward(clipId, { from, to }, toward);
+      return {};
+    },
     'playback.volumeProxies': ({ volumeId, policy }) => {
       if (!proxyVolumes().some((v) => v.id === volumeId) || !setVolumeProxyPolicy(o.db, volumeId, policy)) throw new AppError('not_found', `no drive ${volumeId} whose clips can have proxies`);
       o.volumeProxiesChanged?.();
@@ -93,15 +97,7 @@ export function createPlaybackHandlers(
     // proxy keeps a VFR clip's times exactly) and kept in the catalog for that content.
     'playback.pictureTimes': async ({ clipId }) => {
       const row = getClipRow(o.db, clipId);
-      if (row.source_url !== null || !countingOf(row.fps, row.vfr === 1).conformed) return { times: null };
-      const kept = pictureTimesOf(o.db, clipId, row.fingerprint);
-      if (kept) return { times: kept };
-      const original = await o.clipFile(clipId).catch(() => null);
-      const proxy = currentProxy(o.db, clipId, row.fingerprint);
-      const file = original ?? (proxy && path.join(o.cacheDir, proxy.file));
-      const times = file ? await readPictureTimes(file, { ffprobe: o.ffprobe?.() }) : null;
-      if (times) recordPictureTimes(o.db, clipId, row.fingerprint, times);
-      return { times };
+      return { times: await clipPictureTimes(o, row, () => o.clipFile(clipId).catch(() => null)) };
     },
     'playback.get': async ({ clipId }) => {
       const row = getClipRow(o.db, clipId);
@@ -130,6 +126,22 @@ export function createPlaybackHandlers(
 }
 
 /**
+ * A conformed (VFR) clip's presentation times (null for a clip counted at its own rate, or one
+ * whose times cannot be read now): read once from the container (the original, or its proxy while
+ * the original is away: the proxy keeps them exactly) and kept in the catalog for that content.
+ */
+async function clipPictureTimes(o: PlaybackFacts, row: ClipRow, original: () => Promise<string | null>): Promise<number[] | null> {
+  if (row.source_url !== null || !countingOf(row.fps, row.vfr === 1).conformed) return null;
+  const kept = pictureTimesOf(o.db, row.id, row.fingerprint);
+  if (kept) return kept;
+  const proxy = currentProxy(o.db, row.id, row.fingerprint);
+  const file = (await original()) ?? (proxy && path.join(o.cacheDir, proxy.file));
+  const times = file ? await readPictureTimes(file, { ffprobe: o.ffprobe?.() }) : null;
+  if (times) recordPictureTimes(o.db, row.id, row.fingerprint, times);
+  return times;
+}
+
+/**
  * What a preview stream is made from (proxies/range-streams.ts): the checked original of a clip
  * whose playback is a stream now (its proxy still to come); any other clip is refused, so the
  * media route never transcodes a clip that plays otherwise.
@@ -146,7 +158,8 @@ export function createStreamSource(o: PlaybackFacts & { clipFile: ClipFileCheck 
     }
     if (playbackOf(o, row, null).source !== 'stream') return new AppError('invalid', `clip ${clipId} does not play from a preview stream`);
     const { rate, conformed } = countingOf(row.fps, row.vfr === 1);
-    return { path: real, rate, frames: clipFrameCount({ frameCount: row.frame_count, durationS: row.duration_s, conformed }, rate), audio: row.audio_codec !== null };
+    const pictureTimes = await clipPictureTimes(o, row, async () => real);
+    return { path: real, rate, frames: clipFrameCount({ frameCount: row.frame_count, durationS: row.duration_s, conformed }, rate), audio: row.audio_codec !== null, pictureTimes };
   };
 }
 

@@ -3,11 +3,14 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../../src-shared/errors';
-import { isStreamWindow, streamWindowAfter, type StreamWindow } from '../../../src-shared/stream-window';
+import { isStreamWindow, streamWindowAfter, streamWindowBefore, type StreamWindow } from '../../../src-shared/stream-window';
 import type { FrameRate } from '../../../src-shared/timecode';
+import { closeLastSample } from '../media/mp4/last-sample';
+import { setMp4Start } from '../media/mp4/start';
 import { killChild, spawnTool, toolStartFailure } from '../media/run-process';
 import { openUnder, type OpenedFile } from '../util/open-verified';
-import { rangeStreamArgs } from './range-stream-args';
+import { rangeStreamArgs, windowPictures } from './range-stream-args';
+import { FULL_SIZE, nextStreamSize, streamHeight, type StreamSize } from './stream-size';
 
 /** What a clip's preview stream is made from: its checked original, its rate and length, its sound. */
 export interface StreamSource {
@@ -16,11 +19,21 @@ export interface StreamSource {
   /** Frames in the clip (null: unknown, the window is cut at its full length). */
   frames: number | null;
   audio: boolean;
+  /** A conformed (VFR) clip's presentation times (s), which its windows keep; null for a clip counted at its own rate. */
+  pictureTimes: readonly number[] | null;
 }
 
+/** Which way the viewer's playhead goes: on (play, or standing), back (reverse play). */
+export type StreamToward = 'on' | 'back';
+
 export interface RangeStreams {
-  /** The window of the clip, transcoded if it is not yet (waits until it is written); the one play runs on into is then made ahead. */
+  /** The window of the clip, transcoded if it is not yet (waits until it is written); the one play runs on (or back) into is then made ahead. */
   open(clipId: number, window: StreamWindow): Promise<OpenedFile | AppError>;
+  /**
+   * The viewer plays `window` of the clip going `toward`: the window made ahead is the one after it
+   * or, in reverse play, the one before it (the other is ended: still one window ahead at most).
+   */
+  toward(clipId: number, window: StreamWindow, toward: StreamToward): Promise<void>;
   /** The viewer closed or plays something else: the clip's stream is killed and its files removed. */
   stop(clipId: number): Promise<void>;
   /** The catalog closes: whatever stream runs is killed, the folder emptied. */
@@ -30,13 +43,19 @@ export interface RangeStreams {
 interface Job {
   clipId: number;
   window: StreamWindow;
+  /** What it is made from. */
+  src: StreamSource;
   /** Under the cache folder. */
   rel: string;
   child: ChildProcess;
   /** Stopped by us (ffmpeg answers SIGTERM by finishing with exit code 255, not by the signal). */
   killed: boolean;
+  /** Written whole and finished (done resolved with null). */
+  written: boolean;
   /** Null once the window is written whole; the reason otherwise (killed, ffmpeg failed). */
   done: Promise<AppError | null>;
+  /** The picture's height it is made at (stream-size.ts). */
+  height: number;
 }
 
 /** Where the windows are written, under the cache folder (emptied at start: nothing in it outlives a run). */
@@ -48,11 +67,13 @@ export const STREAMS_DIR = 'streams';
  * so the first picture comes quickly), transcoded on demand by the bundled ffmpeg
  * (range-stream-args.ts) into a temporary MP4 under the cache folder and served by the same media
  * route as proxies (opened under the cache folder, media-resolver.ts). Bounded: the window served
- * and, once it is written, the one play runs on into (twice as long), made ahead so that playing on
- * does not wait for it; never more, so the transcode never runs more than a window ahead of the
- * playhead. Asking that one makes it the window served; asking any other (the editor sought away,
- * played backwards out of it, or opened another clip) kills both and removes their files, and so
- * does the viewer closing (`stop`).
+ * and, once it is written, the one the playhead goes into next (the one after it, twice as long;
+ * in reverse play, which the viewer says with `toward`, the one before it), made ahead so that
+ * playing on or back does not wait for it; never more, so the transcode never runs more than a
+ * window ahead of the playhead. Asking that one makes it the window served; asking any other (the
+ * editor sought away, or opened another clip) kills both and removes their files, and so does the
+ * viewer closing (`stop`). Each window's transcode is timed: one written slower than real time
+ * makes the next ones smaller, one written well ahead of it brings the size back up (stream-size.ts).
  */
 export function createRangeStreams(o: {
   cacheDir: string;
@@ -60,6 +81,10 @@ export function createRangeStreams(o: {
   source: (clipId: number) => Promise<StreamSource | AppError>;
   /** Head length in seconds (stream-window.ts; the viewer asks on the same grid): only tests change it. */
   headS?: number;
+  /** The size windows start at (stream-size.ts): only tests change it. */
+  size?: StreamSize;
+  /** Windows stay at their first size whatever the pace: only bench:preview's side-by-side of the full size alone sets it. */
+  fixedSize?: boolean;
 }): RangeStreams {
   const dir = path.join(o.cacheDir, STREAMS_DIR);
   emptyFolder(dir);
@@ -69,6 +94,10 @@ export function createRangeStreams(o: {
   /** Requests numbered as they arrive, and the number of the last one that started or promoted a window. */
   let asked = 0;
   let changedBy = 0;
+  /** Which way the viewer goes (`toward`): which window is made ahead. */
+  let going: StreamToward = 'on';
+  /** The height of the next window started: the machine's pace, so it outlives a clip's stream. */
+  let size: StreamSize = o.size ?? FULL_SIZE;
 
   async function end(job: Job): Promise<void> {
     if (current === job) current = null;
@@ -83,13 +112,17 @@ export function createRangeStreams(o: {
     await Promise.all([current, ahead].filter((j): j is Job => j !== null).map(end));
   }
 
-  const same = (job: Job | null, clipId: number, w: StreamWindow): job is Job => job !== null && job.clipId === clipId && job.window.from === w.from && job.window.to === w.to;
+  const same = (job: Job | null, clipId: number, w: StreamWindow | null): job is Job => job !== null && w !== null && job.clipId === clipId && job.window.from === w.from && job.window.to === w.to;
 
   function start(clipId: number, window: StreamWindow, src: StreamSource): Job {
     const rel = path.posix.join(STREAMS_DIR, `${clipId}-${window.from}-${window.to}-${randomBytes(4).toString('hex')}.mp4`);
+    const file = path.join(o.cacheDir, rel);
     fs.mkdirSync(dir, { recursive: true });
-    const args = rangeStreamArgs({ input: src.path, rate: src.rate, from: window.from, frames: window.to - window.from, audio: src.audio, outFile: path.join(o.cacheDir, rel) });
+    const pictures = windowPictures(window, src.rate, src.pictureTimes);
+    const height = streamHeight(size);
+    const args = rangeStreamArgs({ input: src.path, rate: src.rate, pictures, vfr: src.pictureTimes !== null, height, audio: src.audio, outFile: file });
     const ffmpeg = o.ffmpeg();
+    const began = performance.now();
     const child = spawnTool(ffmpeg, args);
     let stderr = '';
     child.stdout!.resume();
@@ -98,8 +131,8 @@ export function createRangeStreams(o: {
       stderr = (stderr + c.toString('utf8')).slice(-4000);
     });
     const what = `the preview stream of clip ${clipId} for frames ${window.from}-${window.to - 1}`;
-    const job: Job = { clipId, window, rel, child, killed: false, done: Promise.resolve(null) };
-    job.done = new Promise<AppError | null>((resolve) => {
+    const job: Job = { clipId, window, src, rel, child, killed: false, written: false, done: Promise.resolve(null), height };
+    const exited = new Promise<AppError | null>((resolve) => {
       child.once('error', (e: NodeJS.ErrnoException) => resolve(toolStartFailure(ffmpeg, e)));
       child.once('close', (code, signal) => {
         if (job.killed || signal) resolve(new AppError('cancelled', `${what} was stopped`));
@@ -107,15 +140,29 @@ export function createRangeStreams(o: {
         else resolve(new AppError('media', `ffmpeg could not make ${what}: ${stderr.trim().split('\n').at(-1) ?? `exit ${code}`}`));
       });
     });
+    job.done = exited.then(async (failed) => {
+      if (failed) return failed;
+      // Its last picture given its length (a VFR window's has none) and its first presented at the clip's time exactly.
+      await closeLastSample(file);
+      await setMp4Start(file, pictures.startS);
+      // The pace of this machine now: the clip's seconds written per second of transcode.
+      if (!o.fixedSize) size = nextStreamSize(size, pictures.seconds / Math.max(1e-3, (performance.now() - began) / 1000));
+      job.written = true;
+      return null;
+    }).catch((e: unknown) => new AppError('io', `${what} could not be finished`, { cause: e }));
     return job;
   }
 
-  /** The window served is written: the one play runs on into is started, unless it runs already or the clip ends here. */
-  function makeAhead(job: Job, src: StreamSource): void {
-    if (current !== job || ahead !== null) return;
-    const next = streamWindowAfter(job.window, src.rate, src.frames, o.headS);
-    if (next) ahead = start(job.clipId, next, src);
+  /** The window served is written: the one the playhead goes into next is started, unless one runs already or the clip ends there. */
+  function makeAhead(job: Job): void {
+    if (current !== job || ahead !== null || !job.written) return;
+    const next = nextWindow(job);
+    if (next) ahead = start(job.clipId, next, job.src);
   }
+
+  /** The window the playhead goes into from `job`'s, the way it goes: null past the clip's start or end. */
+  const nextWindow = (job: Job): StreamWindow | null =>
+    going === 'back' ? streamWindowBefore(job.window, job.src.rate, o.headS) : streamWindowAfter(job.window, job.src.rate, job.src.frames, o.headS);
 
   return {
     async open(clipId, window) {
@@ -130,7 +177,7 @@ export function createRangeStreams(o: {
       let job: Job | null = same(current, clipId, window) ? current : null;
       if (!job && n < changedBy) return stale();
       if (!job && same(ahead, clipId, window)) {
-        // Play ran on into the window made ahead: it is served now, the one before is done with.
+        // The playhead ran on (or back) into the window made ahead: it is served now, the one before is done with.
         changedBy = n;
         const before = current;
         job = ahead;
@@ -153,13 +200,26 @@ export function createRangeStreams(o: {
       const failed = await job.done;
       if (failed) return failed;
       if (current !== job) return new AppError('cancelled', `the preview stream of clip ${clipId} for frames ${window.from}-${window.to - 1} was replaced`);
-      makeAhead(job, src);
+      makeAhead(job);
       return openUnder(o.cacheDir, job.rel);
+    },
+    async toward(clipId, window, toward) {
+      going = toward;
+      const job = current;
+      // Not served yet (or no longer): open() makes the window ahead this way once it is written.
+      if (!same(job, clipId, window) || !job.written) return;
+      if (ahead) {
+        if (same(ahead, clipId, nextWindow(job))) return;
+        // Made ahead the other way: ended, and the one this way started in its place.
+        await end(ahead);
+      }
+      makeAhead(job);
     },
     async stop(clipId) {
       if (current?.clipId !== clipId && ahead?.clipId !== clipId) return;
       // Requests still on their way (the viewer closed meanwhile) start nothing after this.
       changedBy = ++asked;
+      going = 'on';
       await endAll();
     },
     async dispose() {

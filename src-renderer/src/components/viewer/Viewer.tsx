@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { clipFrameCount, framesToTimecode, nominalFps, rateLabel, secondsToFrame, shotFrames } from '../../../../src-shared/timecode';
-import { streamWindowFor, type StreamWindow } from '../../../../src-shared/stream-window';
+import { isReducedStream, streamWindowFor, type StreamWindow } from '../../../../src-shared/stream-window';
 import { api } from '../../api/client';
 import { timebaseOf } from '../timecode-format';
 import { FaceBoxes } from './FaceBoxes';
@@ -100,6 +100,14 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
     if (!streaming || !tb) return setStreamWindow(null);
     setStreamWindow((w) => streamWindowFor(w, frame, direction, tb.rate, clipFrames));
   }, [streaming, tb, frame, direction, clipFrames]);
+  // Main makes ahead the window the playhead goes into next: the one after, or in reverse play the one before.
+  useEffect(() => {
+    if (!streaming || !streamWindow || direction === 0) return;
+    void api.call('playback.streamToward', { clipId, from: streamWindow.from, to: streamWindow.to, toward: direction < 0 ? 'back' : 'on' }).catch(() => undefined);
+  }, [clipId, streaming, streamWindow, direction]);
+  // A window main made smaller (its transcode did not keep up at full size): the badge says so.
+  const [reduced, setReduced] = useState(false);
+  const measureStream = () => setReduced(streaming && isReducedStream(video.current?.videoHeight ?? 0, clip?.height ?? null));
   // Main makes the stream while it is watched: closing the viewer, or its proxy arriving, stops it.
   useEffect(() => {
     if (!streaming) return;
@@ -225,7 +233,7 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
           <strong className="viewer-name" title={clip?.path}>
             {clip?.name ?? '…'}
           </strong>
-          {playback && <SourceBadge playback={playback} />}
+          {playback && <SourceBadge playback={playback} reduced={reduced} />}
           {tb && <span className="muted">{rateLabel(tb.rate)} fps{tb.dropFrame ? ' DF' : ''}{clip?.conformed ? (clip.vfr ? ' (VFR, conformed)' : ` (${Number((clip.fps ?? 0).toFixed(3))} fps source, conformed)`) : ''}</span>}
           <span className="spacer" />
           <span className="viewer-tc" data-testid="viewer-tc" data-frame={frame} aria-label="Timecode">
@@ -251,6 +259,8 @@ export function Viewer({ clipId, range, onClose, extra }: ViewerProps): ReactNod
                   preload="auto"
                   onClick={() => applyShuttle({ type: 'space' })}
                   onLoadStart={() => setLoading(true)}
+                  onLoadedMetadata={measureStream}
+                  onResize={measureStream}
                   onWaiting={() => setLoading(true)}
                   onLoadedData={() => setLoading(false)}
                   onCanPlay={() => setLoading(false)}
