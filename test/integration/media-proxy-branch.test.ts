@@ -8,6 +8,7 @@ import { proxyAudio, proxyGop, type ProxyAudio, type ProxyPicture, type ProxyReq
 import { chooseProxyEncoder, encoderWorks, listedEncoders, proxyEncoderArgs, proxyEncoderCandidates, type ProxyEncoder } from '../../src-main/core/media/proxy-encoder';
 import { tempDir } from '../helpers/paths';
 import { x264Options } from '../helpers/x264-options';
+import { burntInNumbers } from '../helpers/burnt-in';
 import { makePlaybackFootage } from '../helpers/playback-footage';
 
 /**
@@ -63,7 +64,7 @@ function lastPackets(file: string): { pts: number; duration: number | null }[] {
 }
 
 async function proxyOf(src: string, out: string, audio: ProxyAudio = 'aac', fps: 25 | 'vfr' = 25, picture: ProxyPicture = 'encode', outputs: VideoOutput[] = []): Promise<void> {
-  const proxy: ProxyRequest = { outFile: out, height: 540, videoKbps: 1500, gop: proxyGop(fps === 25 ? 25 : 30), audio, threads: 1, encoder: 'libx264', vfr: fps !== 25, picture };
+  const proxy: ProxyRequest = { outFile: out, height: 540, videoKbps: 1500, gop: proxyGop(fps === 25 ? 25 : 30), audio, threads: 1, encoder: 'libx264', vfr: fps !== 25, fps: fps === 25 ? 25 : 30, picture };
   await new ClipDecoder({ filePath: src, startS: 0, outputs, audioRate: null, proxy }, { onFrame: () => {}, onAudio: () => {} }).run();
 }
 
@@ -151,6 +152,9 @@ describe('the proxy of a variable-rate clip', () => {
     expect(after.map((p) => p.pts)).toEqual(before.map((p) => p.pts));
     // Every picture is decoded now, as the original's; closing it again changes nothing.
     expect(decodedFrames(out)).toBe(phone!.frames);
+    // Every picture carries its own: on the phone's 1/90000 clock x264 took 90,000 pictures a second for
+    // its budget's pace, and the first pictures came out flat grey until its buffer filled.
+    expect(await burntInNumbers(out)).toEqual(Array.from({ length: phone!.frames }, (_, i) => i));
     expect(decodedFrames(out)).toBe(decodedFrames(phone!.file));
     expect(await closeLastSample(out)).toBe(false);
     const proxy = presentationTimes(out);

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { AppError } from '../../src-shared/errors';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { createRangeStreams, STREAMS_DIR, type RangeStreams } from '../../src-main/core/proxies/range-streams';
 import type { OpenedFile } from '../../src-main/core/util/open-verified';
-import { readFramePattern } from '../helpers/frame-pattern';
+import { burntInNumbers as burntIn } from '../helpers/burnt-in';
 import { makePlaybackFootage, type PlaybackClip } from '../helpers/playback-footage';
 import { footageFfmpeg } from '../helpers/footage-ffmpeg';
 import { tempDir } from '../helpers/paths';
@@ -43,18 +43,6 @@ function decodedPictures(file: string): number {
   return Number(out.trim());
 }
 
-/** The burnt-in frame number of every frame of a file, decoded at its own size. */
-async function burntIn(file: string): Promise<(number | null)[]> {
-  const [w, h] = execFileSync(ffPath('ffprobe'), ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', file]).toString().trim().split(',').map(Number) as [number, number];
-  const ff = spawn(ffPath('ffmpeg'), ['-v', 'error', '-i', file, '-map', '0:v:0', '-vsync', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const chunks: Buffer[] = [];
-  for await (const c of ff.stdout as AsyncIterable<Buffer>) chunks.push(c);
-  const all = Buffer.concat(chunks);
-  const size = w * h * 3;
-  const read: (number | null)[] = [];
-  for (let o = 0; o + size <= all.length; o += size) read.push(readFramePattern(new Uint8Array(all.subarray(o, o + size)), w, h, 3));
-  return read;
-}
 
 beforeAll(async () => {
   [clip, vfr] = await makePlaybackFootage(undefined, ['prores-hq', 'h264-vfr-phone']) as [PlaybackClip, PlaybackClip];

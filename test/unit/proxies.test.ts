@@ -91,7 +91,7 @@ describe('what the viewer plays', () => {
 });
 
 describe('the proxy in the one decode', () => {
-  const req = { outFile: '/cache/proxies/7-abc.mp4.part', height: 540, videoKbps: 1500, gop: proxyGop(25), audio: 'aac' as const, threads: 1, encoder: 'libx264' as const, vfr: false, picture: 'encode' as const };
+  const req = { outFile: '/cache/proxies/7-abc.mp4.part', height: 540, videoKbps: 1500, gop: proxyGop(25), audio: 'aac' as const, threads: 1, encoder: 'libx264' as const, vfr: false, fps: 25, picture: 'encode' as const };
   it('is one more branch of the split, every frame kept with its time, the first audio as AAC', () => {
     const { args } = buildDecodeArgs({
       filePath: '/card/A001.mov',
@@ -113,6 +113,9 @@ describe('the proxy in the one decode', () => {
     expect(tail).not.toContain('-enc_time_base');
     const vfr = proxyBranch({ ...req, vfr: true }).outputArgs;
     expect(vfr.slice(vfr.indexOf('-enc_time_base'), vfr.indexOf('-enc_time_base') + 2)).toEqual(['-enc_time_base', '-1']);
+    // ... and x264 paces its budget by the rate it was shot at, not by that clock's ticks
+    expect(vfr.slice(vfr.indexOf('-x264-params'), vfr.indexOf('-x264-params') + 2)).toEqual(['-x264-params', 'fps=25']);
+    expect(tail).not.toContain('-x264-params');
   });
   it('no sound mapped for a clip without any', () => {
     const { args } = buildDecodeArgs({ filePath: '/a.mov', startS: 0, audioRate: null, outputs: [{ name: 't', fps: 2, geometry: { outWidth: 8, outHeight: 8, filter: 'scale=8:8' }, pixFmt: 'rgb24' }], proxy: { ...req, audio: null } });

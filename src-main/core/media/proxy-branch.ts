@@ -25,6 +25,8 @@ export interface ProxyRequest {
   encoder: ProxyEncoder;
   /** The source is variable-rate: the proxy counts time on its clock (`SOURCE_CLOCK`), not its average rate's. */
   vfr: boolean;
+  /** The source's frame rate (a VFR source's, the one it was shot at): the encoder's budget pace on a VFR clock (proxyEncoderArgs). */
+  fps: number | null;
   /** The picture encoded from the decoded frames, or the source's own packets copied (proxies/proxy-picture.ts says when). */
   picture: ProxyPicture;
 }
@@ -82,7 +84,7 @@ export function proxyGop(fps: number | null): number {
 export function proxyBranch(req: ProxyRequest): { filter: string | null; outputArgs: string[] } {
   // A copied picture takes no branch of the split: its packets go from the demuxer to the file.
   const filter = req.picture === 'copy' ? null : proxyPictureFilter(req.height);
-  const args = req.picture === 'copy' ? ['-map', '0:v:0', '-c:v', 'copy'] : [...frameSync('passthrough'), ...(req.vfr ? SOURCE_CLOCK : []), ...proxyEncoderArgs(req.encoder, req)];
+  const args = req.picture === 'copy' ? ['-map', '0:v:0', '-c:v', 'copy'] : [...frameSync('passthrough'), ...(req.vfr ? SOURCE_CLOCK : []), ...proxyEncoderArgs(req.encoder, { ...req, vfrRate: req.vfr && req.fps ? String(Number(req.fps.toFixed(6))) : null })];
   if (req.audio === 'copy') args.push('-map', '0:a:0', '-c:a', 'copy');
   if (req.audio === 'aac') args.push('-map', '0:a:0', '-c:a', 'aac', '-b:a', `${PROXY_DEFAULTS.audioKbps}k`, '-ac', '2');
   args.push('-map_metadata', '-1', '-movflags', '+faststart', '-f', 'mp4', req.outFile);

@@ -20,8 +20,14 @@ export function proxyEncoderCandidates(platform: NodeJS.Platform): ProxyEncoder[
   return ['libx264'];
 }
 
-/** The encoder's own arguments for a proxy (bitrate ceiling and keyframe interval as x264's). */
-export function proxyEncoderArgs(encoder: ProxyEncoder, o: { videoKbps: number; gop: number; threads?: number }): string[] {
+/**
+ * The encoder's own arguments for a proxy (bitrate ceiling and keyframe interval as x264's).
+ * `vfrRate`: a VFR source's frame rate ("N/D" or a number), whose pictures are counted on their own
+ * clock (proxy-branch.ts SOURCE_CLOCK, 1/90000 for a phone): x264 took that clock's 90,000 a second
+ * for its budget's pace and gave each picture almost no bits, so the first pictures came out flat
+ * grey until its buffer filled. Told the rate, it paces the budget by it; the times stay the pictures' own.
+ */
+export function proxyEncoderArgs(encoder: ProxyEncoder, o: { videoKbps: number; gop: number; threads?: number; vfrRate?: string | null }): string[] {
   const rate = ['-b:v', `${o.videoKbps}k`, '-maxrate', `${Math.round(o.videoKbps * 1.5)}k`, '-bufsize', `${o.videoKbps * 2}k`];
   const gop = ['-g', String(o.gop), '-bf', '0'];
   switch (encoder) {
@@ -33,6 +39,7 @@ export function proxyEncoderArgs(encoder: ProxyEncoder, o: { videoKbps: number; 
       return [
         '-c:v', 'libx264', '-preset', 'ultrafast', '-trellis', '0', '-profile:v', 'high', '-pix_fmt', 'yuv420p', ...rate, '-g', String(o.gop), '-keyint_min', '1', '-sc_threshold', '0',
         ...(o.threads !== undefined ? ['-threads:v', String(o.threads)] : []),
+        ...(o.vfrRate ? ['-x264-params', `fps=${o.vfrRate}`] : []),
       ];
     case 'h264_videotoolbox':
       // Hardware only: a software fallback inside VideoToolbox would be slower than x264.

@@ -35,7 +35,7 @@ export function planProxy(
     clipId: clip.id,
     fingerprint: clip.fingerprint,
     rel,
-    request: { outFile: `${abs}.part`, height: PROXY_DEFAULTS.height, videoKbps: PROXY_DEFAULTS.videoKbps, gop: proxyGop(clip.fps), audio: proxyAudio(clip.audioCodec, clip.audioChannels), threads, encoder, vfr: clip.vfr, picture: proxyPicture(clip.picture) },
+    request: { outFile: `${abs}.part`, height: PROXY_DEFAULTS.height, videoKbps: PROXY_DEFAULTS.videoKbps, gop: proxyGop(clip.fps), audio: proxyAudio(clip.audioCodec, clip.audioChannels), threads, encoder, vfr: clip.vfr, fps: clip.fps, picture: proxyPicture(clip.picture) },
   };
 }
 

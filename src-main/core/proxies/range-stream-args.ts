@@ -81,12 +81,7 @@ export function rangeStreamArgs(j: RangeStreamJob): string[] {
     '-vf', proxyPictureFilter(j.height),
     ...frameSync('passthrough'),
     ...(j.vfr ? SOURCE_CLOCK : []),
-    ...proxyEncoderArgs('libx264', { videoKbps: PROXY_DEFAULTS.videoKbps, gop: proxyGop(j.rate.num / j.rate.den) }),
-    // On a VFR clip's clock (1/90000 for a phone) x264 takes the stream's nominal rate (90k tbr) for
-    // its frame rate and gives each picture 1/90000 of a second's bits: the first pictures came out
-    // flat grey until its buffer filled. The rate it is counted in is only its budget's pace (the
-    // times are the pictures' own).
-    ...(j.vfr ? ['-x264-params', `fps=${j.rate.num}/${j.rate.den}`] : []),
+    ...proxyEncoderArgs('libx264', { videoKbps: PROXY_DEFAULTS.videoKbps, gop: proxyGop(j.rate.num / j.rate.den), vfrRate: j.vfr ? `${j.rate.num}/${j.rate.den}` : null }),
     ...(j.audio ? ['-c:a', 'aac', '-b:a', `${PROXY_DEFAULTS.audioKbps}k`, '-ac', '2'] : []),
     '-output_ts_offset', seek,
     '-map_metadata', '-1', '-movflags', '+faststart', '-f', 'mp4', '-y', j.outFile,
