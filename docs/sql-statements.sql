@@ -732,6 +732,10 @@ UPDATE collection_videos SET presence_at = COALESCE(removed_at, attached_at, 0),
 -- up
 ALTER TABLE collection_videos ADD COLUMN replaces_video_id TEXT;
 
+-- ===== src-main/core/catalog/migrations/0061-vfr-proxies-paced.ts (1)
+-- up
+DELETE FROM proxies WHERE clip_id IN (SELECT id FROM clips WHERE vfr = 1);
+
 -- ===== src-main/core/collections/collection-list-store.ts (8)
 -- summaries
 SELECT col.id, col.name, col.description, col.synced_at, col.gone_at,
