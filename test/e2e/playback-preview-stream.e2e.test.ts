@@ -8,7 +8,7 @@ import { processesUsing } from '../helpers/processes';
 import { countingOf, frameToSeconds } from '../../src-shared/timecode';
 import type { E2eApp } from './harness';
 import { startPlaybackApp } from './playback-app';
-import { closeViewer, openViewer, readout, settled, shown, video } from './viewer-page';
+import { closeViewer, countPresentedPictures, openViewer, readout, settled, shown, video } from './viewer-page';
 import { forgetProxy, proxyOf } from '../../src-main/core/proxies/proxy-store';
 import { STREAMS_DIR } from '../../src-main/core/proxies/range-streams';
 
@@ -194,38 +194,7 @@ describe('the preview stream of a clip without its proxy, frame-exact', () => {
     expect(fs.readdirSync(streams).filter((n) => !new RegExp(`^${id}-(240-264|192-240)-`).test(n))).toEqual([]);
     // In the page: the distinct burnt-in pictures presented while J runs back past 240 (the window before
     // it made ahead and written), and each time the stage said it waits, down to frame 200.
-    const counting = page.evaluate(async (stopAt) => {
-      const v = document.querySelector('[data-testid="viewer-video"]') as HTMLVideoElement & { requestVideoFrameCallback: (cb: () => void) => number };
-      const read = (globalThis as unknown as { __readFramePattern: (d: Uint8ClampedArray, w: number, h: number, ch: number) => number | null }).__readFramePattern;
-      const c = document.createElement('canvas');
-      [c.width, c.height] = [v.videoWidth, v.videoHeight];
-      const g = c.getContext('2d', { willReadFrequently: true })!;
-      const seen = new Set<number>();
-      // The stage's "Making the preview of this part…" shows once the player has waited 300 ms (its fade-in starts then).
-      let waits = 0;
-      const said = (ev: AnimationEvent) => {
-        if (ev.animationName === 'viewer-loading-in') waits++;
-      };
-      document.addEventListener('animationstart', said);
-      const t0 = performance.now();
-      await new Promise<void>((done) => {
-        const bound = setTimeout(done, 60_000);
-        const cb = () => {
-          g.drawImage(v, 0, 0);
-          const n = read(g.getImageData(0, 0, c.width, c.height).data, c.width, c.height, 4);
-          if (n !== null) seen.add(n);
-          const frame = Number(document.querySelector('[data-testid="viewer-tc"]')!.getAttribute('data-frame'));
-          if (frame > stopAt) v.requestVideoFrameCallback(cb);
-          else {
-            clearTimeout(bound);
-            done();
-          }
-        };
-        v.requestVideoFrameCallback(cb);
-      });
-      document.removeEventListener('animationstart', said);
-      return { perSecond: seen.size / ((performance.now() - t0) / 1000), waits };
-    }, 200);
+    const counting = countPresentedPictures(page, { frameAtOrBelow: 200 });
     await page.keyboard.press('j');
     // In 192-239 the window before it (96-191, twice as long) is made while the playhead is still there, not once it gets there.
     await expect.poll(() => video(page).getAttribute('src'), { timeout: 30_000 }).toMatch(new RegExp(`/stream/${id}/192/240$`));

@@ -6,7 +6,7 @@ import { frameAtSeconds, makePlaybackFootage, type PlaybackClip } from '../helpe
 import { countingOf, frameToSeconds, type FrameRate } from '../../src-shared/timecode';
 import type { E2eApp } from './harness';
 import { startPlaybackApp } from './playback-app';
-import { closeViewer, openViewer, settled, shown, video } from './viewer-page';
+import { closeViewer, countPresentedPictures, openViewer, settled, shown, video } from './viewer-page';
 import { forgetProxy, proxyOf } from '../../src-main/core/proxies/proxy-store';
 import { ffPath } from '../../src-main/core/media/ffmpeg-locate';
 import { x264Options } from '../helpers/x264-options';
@@ -174,28 +174,9 @@ describe('playback of every codec, frame-exact', () => {
       await page.keyboard.press('End');
       await settled(page);
       // The count runs in the page, one read per presented frame, while J plays backwards.
-      const counting = page.evaluate(async () => {
-        const v = document.querySelector('[data-testid="viewer-video"]') as HTMLVideoElement & { requestVideoFrameCallback: (cb: () => void) => number };
-        const read = (globalThis as unknown as { __readFramePattern: (d: Uint8ClampedArray, w: number, h: number, ch: number) => number | null }).__readFramePattern;
-        const c = document.createElement('canvas');
-        [c.width, c.height] = [v.videoWidth, v.videoHeight];
-        const g = c.getContext('2d', { willReadFrequently: true })!;
-        const seen = new Set<number>();
-        const t0 = performance.now();
-        await new Promise<void>((done) => {
-          const cb = () => {
-            g.drawImage(v, 0, 0);
-            const n = read(g.getImageData(0, 0, c.width, c.height).data, c.width, c.height, 4);
-            if (n !== null) seen.add(n);
-            if (performance.now() - t0 < 1500) v.requestVideoFrameCallback(cb);
-            else done();
-          };
-          v.requestVideoFrameCallback(cb);
-        });
-        return seen.size / ((performance.now() - t0) / 1000);
-      });
+      const counting = countPresentedPictures(page, { ms: 1500 });
       await page.keyboard.press('j');
-      const distinct = await counting;
+      const distinct = (await counting).perSecond;
       await page.keyboard.press('k');
       console.log(`reverse play, ${name}: ${distinct.toFixed(1)} distinct frames a second`);
       expect(distinct, name).toBeGreaterThanOrEqual(10);

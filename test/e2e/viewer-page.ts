@@ -53,3 +53,45 @@ export async function closeViewer(page: Page): Promise<void> {
   await page.keyboard.press('Escape');
   await page.locator('[data-testid="viewer"]').waitFor({ state: 'detached' });
 }
+
+/**
+ * Counts, in the page, the distinct burnt-in pictures the viewer presents (one read per presented
+ * frame, `requestVideoFrameCallback`) from now until `until`: for `ms` milliseconds, or until the
+ * readout reaches `frameAtOrBelow` (bounded by a minute). `waits`: how many times the stage said it
+ * waits ("Making the preview of this part…" starts its fade-in once the player has waited 300 ms).
+ * Start it, then press the key that plays; await it for the count.
+ */
+export function countPresentedPictures(page: Page, until: { ms: number } | { frameAtOrBelow: number }): Promise<{ perSecond: number; waits: number }> {
+  return page.evaluate(async (u) => {
+    const v = document.querySelector('[data-testid="viewer-video"]') as HTMLVideoElement & { requestVideoFrameCallback: (cb: () => void) => number };
+    const read = (globalThis as unknown as { __readFramePattern: (d: Uint8ClampedArray, w: number, h: number, ch: number) => number | null }).__readFramePattern;
+    const c = document.createElement('canvas');
+    [c.width, c.height] = [v.videoWidth, v.videoHeight];
+    const g = c.getContext('2d', { willReadFrequently: true })!;
+    const seen = new Set<number>();
+    let waits = 0;
+    const said = (ev: AnimationEvent) => {
+      if (ev.animationName === 'viewer-loading-in') waits++;
+    };
+    document.addEventListener('animationstart', said);
+    const t0 = performance.now();
+    const more = () =>
+      'ms' in u ? performance.now() - t0 < u.ms : Number(document.querySelector('[data-testid="viewer-tc"]')!.getAttribute('data-frame')) > u.frameAtOrBelow;
+    await new Promise<void>((done) => {
+      const bound = setTimeout(done, 60_000);
+      const cb = () => {
+        g.drawImage(v, 0, 0);
+        const n = read(g.getImageData(0, 0, c.width, c.height).data, c.width, c.height, 4);
+        if (n !== null) seen.add(n);
+        if (more()) v.requestVideoFrameCallback(cb);
+        else {
+          clearTimeout(bound);
+          done();
+        }
+      };
+      v.requestVideoFrameCallback(cb);
+    });
+    document.removeEventListener('animationstart', said);
+    return { perSecond: seen.size / ((performance.now() - t0) / 1000), waits };
+  }, until);
+}
