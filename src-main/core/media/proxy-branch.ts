@@ -23,7 +23,7 @@ export interface ProxyRequest {
   threads?: number;
   /** The H.264 encoder (proxy-encoder.ts: the platform's where it works, else x264). */
   encoder: ProxyEncoder;
-  /** The source is variable-rate: the proxy counts time on its clock (`SOURCE_CLOCK`), not its average rate's. */
+  /** The source is variable-rate: the proxy counts time on its clock (proxy-encoder.ts `SOURCE_CLOCK`), not its average rate's. */
   vfr: boolean;
   /** The source's frame rate (a VFR source's, the one it was shot at): the encoder's budget pace on a VFR clock (proxyEncoderArgs). */
   fps: number | null;
@@ -84,24 +84,13 @@ export function proxyGop(fps: number | null): number {
 export function proxyBranch(req: ProxyRequest): { filter: string | null; outputArgs: string[] } {
   // A copied picture takes no branch of the split: its packets go from the demuxer to the file.
   const filter = req.picture === 'copy' ? null : proxyPictureFilter(req.height);
-  const args = req.picture === 'copy' ? ['-map', '0:v:0', '-c:v', 'copy'] : [...frameSync('passthrough'), ...(req.vfr ? SOURCE_CLOCK : []), ...proxyEncoderArgs(req.encoder, { ...req, vfrRate: req.vfr && req.fps ? String(Number(req.fps.toFixed(6))) : null })];
+  const args = req.picture === 'copy' ? ['-map', '0:v:0', '-c:v', 'copy'] : [...frameSync('passthrough'), ...proxyEncoderArgs(req.encoder, { ...req, vfr: req.vfr ? { rate: req.fps ? String(Number(req.fps.toFixed(6))) : null } : null })];
   if (req.audio === 'copy') args.push('-map', '0:a:0', '-c:a', 'copy');
   if (req.audio === 'aac') args.push('-map', '0:a:0', '-c:a', 'aac', '-b:a', `${PROXY_DEFAULTS.audioKbps}k`, '-ac', '2');
   args.push('-map_metadata', '-1', '-movflags', '+faststart', '-f', 'mp4', req.outFile);
   return { filter, outputArgs: args };
 }
 
-/**
- * A VFR source's encoder counts time on the source's own clock (`-enc_time_base -1`; the MP4
- * track's timescale follows it): under passthrough its default is 1 / the filter graph's frame
- * rate, for a VFR clip its average rate (81000/3349 for the phone test clip), which moved every
- * presentation time by up to half a tick of it (3700/90000 s became 0.041346 s) and the viewer's
- * picture lookups with it. On the source's clock every original time survives exactly, whatever its
- * time base (1/90000, 1/600, 1/1000...). Constant-rate sources keep the default: their frames sit
- * on 1/rate already, and the bundled ffmpeg 4.1 given any encoder time base for a 25 fps MP4 with
- * a 1/12800 clock dropped its last frame (49 of 50; 5.1 kept all).
- */
-export const SOURCE_CLOCK = ['-enc_time_base', '-1'] as const;
 
 /** The proxy's picture: square pixels at `height` (never upscaled), 8-bit 4:2:0 (see proxyBranch). Also the preview stream's (proxies/range-stream-args.ts). */
 export function proxyPictureFilter(height: number): string {

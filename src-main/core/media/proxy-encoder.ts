@@ -21,13 +21,30 @@ export function proxyEncoderCandidates(platform: NodeJS.Platform): ProxyEncoder[
 }
 
 /**
- * The encoder's own arguments for a proxy (bitrate ceiling and keyframe interval as x264's).
- * `vfrRate`: a VFR source's frame rate ("N/D" or a number), whose pictures are counted on their own
- * clock (proxy-branch.ts SOURCE_CLOCK, 1/90000 for a phone): x264 took that clock's 90,000 a second
- * for its budget's pace and gave each picture almost no bits, so the first pictures came out flat
- * grey until its buffer filled. Told the rate, it paces the budget by it; the times stay the pictures' own.
+ * A VFR source's encoder counts time on the source's own clock (`-enc_time_base -1`; the MP4
+ * track's timescale follows it): under passthrough its default is 1 / the filter graph's frame
+ * rate, for a VFR clip its average rate (81000/3349 for the phone test clip), which moved every
+ * presentation time by up to half a tick of it (3700/90000 s became 0.041346 s) and the viewer's
+ * picture lookups with it. On the source's clock every original time survives exactly, whatever its
+ * time base (1/90000, 1/600, 1/1000...). Constant-rate sources keep the default: their frames sit
+ * on 1/rate already, and the bundled ffmpeg 4.1 given any encoder time base for a 25 fps MP4 with
+ * a 1/12800 clock dropped its last frame (49 of 50; 5.1 kept all).
  */
-export function proxyEncoderArgs(encoder: ProxyEncoder, o: { videoKbps: number; gop: number; threads?: number; vfrRate?: string | null }): string[] {
+const SOURCE_CLOCK = ['-enc_time_base', '-1'] as const;
+
+/**
+ * The encoder's own arguments for a proxy or a preview window (bitrate ceiling and keyframe
+ * interval as x264's). `vfr`: the source is variable-rate, its pictures counted on its own clock
+ * (SOURCE_CLOCK, 1/90000 for a phone), and `rate` its frame rate ("N/D" or a number) when known:
+ * x264 took that clock's 90,000 a second for its budget's pace and gave each picture almost no
+ * bits, so the first pictures came out flat grey until its buffer filled. Told the rate, it paces
+ * the budget by it; the times stay the pictures' own.
+ */
+export function proxyEncoderArgs(encoder: ProxyEncoder, o: { videoKbps: number; gop: number; threads?: number; vfr?: { rate: string | null } | null }): string[] {
+  return [...(o.vfr ? SOURCE_CLOCK : []), ...encoderArgs(encoder, o)];
+}
+
+function encoderArgs(encoder: ProxyEncoder, o: { videoKbps: number; gop: number; threads?: number; vfr?: { rate: string | null } | null }): string[] {
   const rate = ['-b:v', `${o.videoKbps}k`, '-maxrate', `${Math.round(o.videoKbps * 1.5)}k`, '-bufsize', `${o.videoKbps * 2}k`];
   const gop = ['-g', String(o.gop), '-bf', '0'];
   switch (encoder) {
@@ -39,7 +56,7 @@ export function proxyEncoderArgs(encoder: ProxyEncoder, o: { videoKbps: number; 
       return [
         '-c:v', 'libx264', '-preset', 'ultrafast', '-trellis', '0', '-profile:v', 'high', '-pix_fmt', 'yuv420p', ...rate, '-g', String(o.gop), '-keyint_min', '1', '-sc_threshold', '0',
         ...(o.threads !== undefined ? ['-threads:v', String(o.threads)] : []),
-        ...(o.vfrRate ? ['-x264-params', `fps=${o.vfrRate}`] : []),
+        ...(o.vfr?.rate ? ['-x264-params', `fps=${o.vfr.rate}`] : []),
       ];
     case 'h264_videotoolbox':
       // Hardware only: a software fallback inside VideoToolbox would be slower than x264.

@@ -2,7 +2,7 @@ import { pictureOfGrid } from '../../../src-shared/picture-grid';
 import type { StreamWindow } from '../../../src-shared/stream-window';
 import { frameToSeconds, type FrameRate } from '../../../src-shared/timecode';
 import { frameSync } from '../media/frame-sync';
-import { PROXY_DEFAULTS, proxyGop, proxyPictureFilter, SOURCE_CLOCK } from '../media/proxy-branch';
+import { PROXY_DEFAULTS, proxyGop, proxyPictureFilter } from '../media/proxy-branch';
 import { proxyEncoderArgs } from '../media/proxy-encoder';
 
 /** The pictures of the original a window holds: where the first is presented, how many, and how long they last. */
@@ -39,7 +39,7 @@ export interface RangeStreamJob {
   rate: FrameRate;
   /** The window's pictures (windowPictures). */
   pictures: WindowPictures;
-  /** A VFR clip: its times are kept on its own clock (SOURCE_CLOCK), as its proxy's are. */
+  /** A VFR clip: its times are kept on its own clock (proxy-encoder.ts SOURCE_CLOCK), as its proxy's are. */
   vfr: boolean;
   /** The picture's height (stream-size.ts: the proxy's, or smaller while the transcode cannot keep up). */
   height: number;
@@ -80,8 +80,7 @@ export function rangeStreamArgs(j: RangeStreamJob): string[] {
     '-frames:v', String(j.pictures.pictures), '-t', j.pictures.seconds.toFixed(6),
     '-vf', proxyPictureFilter(j.height),
     ...frameSync('passthrough'),
-    ...(j.vfr ? SOURCE_CLOCK : []),
-    ...proxyEncoderArgs('libx264', { videoKbps: PROXY_DEFAULTS.videoKbps, gop: proxyGop(j.rate.num / j.rate.den), vfrRate: j.vfr ? `${j.rate.num}/${j.rate.den}` : null }),
+    ...proxyEncoderArgs('libx264', { videoKbps: PROXY_DEFAULTS.videoKbps, gop: proxyGop(j.rate.num / j.rate.den), vfr: j.vfr ? { rate: `${j.rate.num}/${j.rate.den}` } : null }),
     ...(j.audio ? ['-c:a', 'aac', '-b:a', `${PROXY_DEFAULTS.audioKbps}k`, '-ac', '2'] : []),
     '-output_ts_offset', seek,
     '-map_metadata', '-1', '-movflags', '+faststart', '-f', 'mp4', '-y', j.outFile,

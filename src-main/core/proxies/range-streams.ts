@@ -54,8 +54,6 @@ interface Job {
   written: boolean;
   /** Null once the window is written whole; the reason otherwise (killed, ffmpeg failed). */
   done: Promise<AppError | null>;
-  /** The picture's height it is made at (stream-size.ts). */
-  height: number;
 }
 
 /** Where the windows are written, under the cache folder (emptied at start: nothing in it outlives a run). */
@@ -131,7 +129,7 @@ export function createRangeStreams(o: {
       stderr = (stderr + c.toString('utf8')).slice(-4000);
     });
     const what = `the preview stream of clip ${clipId} for frames ${window.from}-${window.to - 1}`;
-    const job: Job = { clipId, window, src, rel, child, killed: false, written: false, done: Promise.resolve(null), height };
+    const job: Job = { clipId, window, src, rel, child, killed: false, written: false, done: Promise.resolve(null) };
     const exited = new Promise<AppError | null>((resolve) => {
       child.once('error', (e: NodeJS.ErrnoException) => resolve(toolStartFailure(ffmpeg, e)));
       child.once('close', (code, signal) => {
