@@ -2,11 +2,12 @@
  * A card dump through the whole app pipeline against the emulator at zero latency, side by side
  * with bare decoding of the same files.
  *
- *   npm run bench:index [-- --clips N]
+ *   npm run bench:index [-- --clips N] [--card consumer|camera]
  *
- * The card: N (default 306) distinct clips re-encoded from the sample clips with ffmpeg (lengths
- * 2-8 s from different offsets, 640x360 to 1920x1080 and every 30th in 3840x2160, H.264 and a few
- * MPEG-4 Part 2 and VP9), generated once into .tmp/bench-index-card/ and reused. The run imports the
+ * The card: N (default 306) distinct clips re-encoded from the sample clips (index-card.ts: the
+ * `consumer` card, the default, H.264 and a few MPEG-4 Part 2 and VP9 at 360p to 4K; the `camera`
+ * card, ProRes, DNxHR, MPEG-2 and H.264 4:2:2 in MXF and MOV, camera H.264 and HEVC at HD and UHD),
+ * generated once into .tmp/ and reused. The run imports the
  * card as the Library does (it catalogues), the pipeline then probes, makes posters and, in one decode per clip, shots, thumbnails,
  * local analysis and tensors and indexes every clip against the emulator. Measured: time to the first
  * and the last poster, to the first and the last searchable clip, seconds of footage indexed per wall second, and
@@ -46,74 +47,18 @@ import { ffPath, locateTool } from '../src-main/core/media/ffmpeg-locate';
 import { chooseProxyEncoder } from '../src-main/core/media/proxy-encoder';
 import { proxyPicture } from '../src-main/core/proxies/proxy-picture';
 import { toolsSpawned } from '../src-main/core/media/run-process';
-import { footageFfmpeg } from '../test/helpers/footage-ffmpeg';
 import { appCpuSlots } from '../src-main/core/pipeline/app-pipeline';
 import { IndexingPipeline } from '../src-main/core/pipeline/indexing-pipeline';
 import { EventBus } from '../src-main/core/rpc/event-bus';
 import { createServiceClient, type ServiceClient } from '../src-main/core/service/client';
 import { cpuSeconds, startEmulatorProcess } from './emulator-process';
+import { cardDir, makeCard, type CardKind } from './index-card';
 
-const MEDIA = path.resolve(__dirname, '..', '..', 'shared', 'media', 'videos');
 const argv = process.argv.slice(2);
 const CLIPS = Number(argv[argv.indexOf('--clips') + 1] ?? 0) || 306;
-// One folder per card size: the import takes the whole folder, so a smaller card must not see a bigger one's files.
-const CARD = path.resolve(__dirname, '..', '.tmp', CLIPS === 306 ? 'bench-index-card' : `bench-index-card-${CLIPS}`);
+const KIND: CardKind = argv.includes('--card') && argv[argv.indexOf('--card') + 1] === 'camera' ? 'camera' : 'consumer';
+const CARD = cardDir(CLIPS, KIND);
 const KEY = 'bench-index-key-0123456789';
-
-const SIZES = ['640x360', '960x540', '1280x720', '1920x1080'];
-const LENGTHS = [2, 3, 4, 5, 6, 8];
-
-function sources(): { file: string; durationS: number }[] {
-  const ffprobe = ffPath('ffprobe');
-  return fs
-    .readdirSync(MEDIA)
-    .filter((f) => /\.(mp4|mkv|webm|avi)$/.test(f))
-    .sort()
-    .map((f) => {
-      const out = execFileSync(ffprobe, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', path.join(MEDIA, f)]).toString();
-      return { file: path.join(MEDIA, f), durationS: Number(out.trim()) || 0 };
-    })
-    .filter((s) => s.durationS >= 2);
-}
-
-/** Clip i of the card: which source, where in it, how long, what size and codec. Deterministic. */
-function makeCard(n: number): string[] {
-  fs.mkdirSync(CARD, { recursive: true });
-  const src = sources();
-  // The card is footage, not the app's work: the system's ffmpeg makes it, as it always has.
-  const ffmpeg = footageFfmpeg();
-  const files: string[] = [];
-  const t0 = performance.now();
-  for (let i = 0; i < n; i++) {
-    const s = src[i % src.length]!;
-    const len = Math.min(LENGTHS[(i * 7) % LENGTHS.length]!, Math.floor(s.durationS));
-    const start = ((i * 1.37) % Math.max(0.01, s.durationS - len)).toFixed(2);
-    const size = i % 30 === 29 ? '3840x2160' : SIZES[(i * 5) % SIZES.length]!;
-    const codec = i % 23 === 11 ? 'mpeg4' : i % 19 === 7 ? 'vp9' : 'h264';
-    const ext = codec === 'vp9' ? 'webm' : codec === 'mpeg4' ? 'avi' : 'mp4';
-    const out = path.join(CARD, `A${String(i + 1).padStart(3, '0')}_C${String(i % 7).padStart(3, '0')}.${ext}`);
-    files.push(out);
-    if (fs.existsSync(out) && fs.statSync(out).size > 4096) continue;
-    const [w, h] = size.split('x');
-    const vcodec =
-      codec === 'h264' ? ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p']
-      : codec === 'vp9' ? ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '1M']
-      : ['-c:v', 'mpeg4', '-q:v', '5'];
-    const acodec = codec === 'vp9' ? ['-c:a', 'libopus'] : codec === 'mpeg4' ? ['-c:a', 'mp3'] : ['-c:a', 'aac'];
-    const tmp = `${out}.part.${ext}`;
-    execFileSync(ffmpeg, [
-      // Output seeking (after -i): some sources (an index-less AVI) seek wrong from the input side.
-      '-hide_banner', '-loglevel', 'error', '-y', '-i', s.file, '-ss', start, '-t', String(len),
-      // The hue turn makes every clip distinct even where the same stretch of a source recurs.
-      '-vf', `scale=${w}:${h}:force_original_aspect_ratio=decrease,pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2,hue=h=${(i * 11) % 360},fps=${i % 4 === 0 ? '30000/1001' : '25'}`,
-      ...vcodec, ...acodec, '-ac', '2', '-ar', '48000', tmp,
-    ]);
-    if (fs.statSync(tmp).size <= 4096) throw new Error(`ffmpeg made an empty clip from ${s.file} at ${start} s`);
-    fs.renameSync(tmp, out);
-    if ((i + 1) % 50 === 0) console.log(`  generated ${i + 1}/${n} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
-  }
-  return files;
-}
 
 /** Runs ffmpeg once per argument list, `parallel` at a time, every output on /dev/null; wall seconds and ffmpeg's CPU seconds. */
 async function timeFfmpeg(runs: ReadonlyArray<{ args: string[]; fds?: number[] }>, parallel: number): Promise<{ wallS: number; cpuS: number | null }> {
@@ -295,8 +240,8 @@ async function indexCard(proxies: ProxyPolicy, cpus: number, cpuSlots: number, s
 }
 
 async function main(): Promise<void> {
-  console.log(`card: ${CLIPS} clips in ${CARD}`);
-  const files = makeCard(CLIPS);
+  console.log(`card: ${CLIPS} ${KIND} clips in ${CARD}`);
+  const files = makeCard(CLIPS, KIND);
   const loadAtStart = os.loadavg();
   console.log(`load average at the start: ${loadAtStart.map((l) => l.toFixed(2)).join(' ')}`);
   const startup = measureStartup();
@@ -356,6 +301,7 @@ async function main(): Promise<void> {
   console.log(
     JSON.stringify({
       clips: CLIPS,
+      card: KIND,
       indexed,
       first_poster_s: Number((marks.first_poster_s ?? NaN).toFixed(1)),
       posters_all_s: Number((marks.posters_all_s ?? NaN).toFixed(1)),
