@@ -46,7 +46,7 @@ import { ffPath, locateTool } from '../src-main/core/media/ffmpeg-locate';
 import { chooseProxyEncoder } from '../src-main/core/media/proxy-encoder';
 import { proxyPicture } from '../src-main/core/proxies/proxy-picture';
 import { toolsSpawned } from '../src-main/core/media/run-process';
-import { footageFfmpeg } from '../test/helpers/footage-ffmpeg';
+import { footageFfmpeg } from '../test/helpers/footage/footage-ffmpeg';
 import { appCpuSlots } from '../src-main/core/pipeline/app-pipeline';
 import { IndexingPipeline } from '../src-main/core/pipeline/indexing-pipeline';
 import { EventBus } from '../src-main/core/rpc/event-bus';
