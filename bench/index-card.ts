@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ffPath } from '../src-main/core/media/ffmpeg-locate';
-import { footageFfmpeg } from '../test/helpers/footage-ffmpeg';
+import { footageFfmpeg } from '../test/helpers/footage/footage-ffmpeg';
 
 /**
  * The cards bench:index imports, generated once from the sample clips into .tmp/ and reused. The

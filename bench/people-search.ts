@@ -5,8 +5,8 @@ import { openCatalog } from '../src-main/core/catalog/open-catalog';
 import { createPresenceStore } from '../src-main/core/people/presence-store';
 import { nameKey } from '../src-main/core/people/person-names';
 import { DEFAULT_TENSOR_PROFILE } from '../src-main/core/tensors/tensor-profile';
-import { insertClip, insertShot, insertVolume } from '../test/helpers/search-catalog';
-import { faceSpace } from '../test/helpers/seed-faces';
+import { insertClip, insertShot, insertVolume } from '../test/helpers/catalog/search-catalog';
+import { faceSpace } from '../test/helpers/people/seed-faces';
 
 /**
  * `@Name` at scale: a catalog of its own with `faces` synthetic faces (the rows the analysis and

@@ -7,7 +7,7 @@ import { DEFAULT_ANALYSIS_SETTINGS } from '../src-main/core/analysis/analysis-se
 import { analyzeClip } from '../src-main/core/analysis/analyze-clip';
 import { decodeThreads } from '../src-main/core/media/clip-decoder';
 import { ffPath } from '../src-main/core/media/ffmpeg-locate';
-import { footageFfmpeg, footageFfprobe } from '../test/helpers/footage-ffmpeg';
+import { footageFfmpeg, footageFfprobe } from '../test/helpers/footage/footage-ffmpeg';
 
 /**
  * The labelled set of bench:people, made with ffmpeg from face sources (one person in view all

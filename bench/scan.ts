@@ -17,7 +17,7 @@ import { appCpuSlots } from '../src-main/core/pipeline/app-pipeline';
 import { runPool } from '../src-main/core/pipeline/stages/run-pool';
 import { defaultVolumeResolver } from '../src-main/core/library/volumes/default-resolver';
 import { ffPath } from '../src-main/core/media/ffmpeg-locate';
-import { freeBox } from '../test/helpers/distinct-copies';
+import { freeBox } from '../test/helpers/footage/distinct-copies';
 
 const FILES = Number(process.env.SCAN_FILES ?? 5000);
 const DISTINCT = 20;

@@ -27,7 +27,7 @@ import { createServiceClient } from '../src-main/core/service/client';
 import { INTERACTIVE_RESERVE_MS } from '../src-main/core/service/http/rate-limiter';
 import { startWebApp, type WebApp } from '../src-main/web/web-app';
 import { startEmulatorProcess } from './emulator-process';
-import { callOk } from '../test/helpers/app-call';
+import { callOk } from '../test/helpers/app/app-call';
 
 const argv = process.argv.slice(2);
 const arg = (name: string, dflt: number) => Number(argv[argv.indexOf(name) + 1] ?? 0) || dflt;

@@ -6,7 +6,7 @@ import type { VectorBank } from '../src-main/core/search/relevance/baselines';
 import { TextRelevance, type IndexView } from '../src-main/core/search/relevance/relevance-model';
 import { groupResults, type Hit } from '../src-main/core/search/results/result-groups';
 import { candidatesFor } from '../src-main/core/search/results/paging';
-import { ClusteredVectors, realisticSpec } from '../test/helpers/vector-synthetic';
+import { ClusteredVectors, realisticSpec } from '../test/helpers/catalog/vector-synthetic';
 
 /**
  * What bench:search and bench:team measure the same way: query latency percentiles, recall@10, and

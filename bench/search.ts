@@ -24,7 +24,7 @@ import { ExactVectorIndex } from '../src-main/core/search/index/exact-search';
 import { saveIndex, tryLoadIndex } from '../src-main/core/search/index/index-store';
 import { DEFAULT_HNSW_OPTIONS, HnswVectorIndex, type HnswOptions } from '../src-main/core/search/index/vector-index';
 import { normalizeVector } from '../src-main/core/search/index/vector-math';
-import { ClusteredVectors, realisticSpec, type ClusterSpec } from '../test/helpers/vector-synthetic';
+import { ClusteredVectors, realisticSpec, type ClusterSpec } from '../test/helpers/catalog/vector-synthetic';
 import type { SearchFilter, SearchHit, VectorIndex } from '../src-main/core/search/index/vector-types';
 import { BENCH_CLUSTERS, BENCH_DIM, measure, measureAppPath, pct, recallAt10, time, type Latency } from './search-path';
 

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { analyseShots } from '../src-main/core/media/detect-shots-in-file';
 import { ffPath } from '../src-main/core/media/ffmpeg-locate';
-import { footageFfmpeg } from '../test/helpers/footage-ffmpeg';
+import { footageFfmpeg } from '../test/helpers/footage/footage-ffmpeg';
 
 const VIDEOS = path.resolve(__dirname, '../../shared/media/videos');
 const CACHE = path.resolve(__dirname, '../.tmp/bench-shots');

@@ -2,7 +2,7 @@
  * npm run bench:team — a team library (issue 28) at work and at scale, on a real PostgreSQL.
  *
  * 1. Seats: the same folder of distinct short clips indexed by one solo instance, then by three
- *    seats of a team (web-mode app instances as child processes, test/helpers/team-seats.ts), each
+ *    seats of a team (web-mode app instances as child processes, test/helpers/team/team-seats.ts), each
  *    against its own service emulator: wall time, duplicate uploads and submissions, billable calls
  *    side by side.
  * 2. The catalog alone at BENCH_SEGMENTS segments (512-d embeddings), on a fresh cluster with fsync
@@ -46,10 +46,10 @@ import { completeTeamJob, enqueueTeamJob, lookAtClipJob } from '../src-main/core
 import { DEFAULT_HNSW_OPTIONS, HnswVectorIndex } from '../src-main/core/search/index/vector-index';
 import { normalizeVector } from '../src-main/core/search/index/vector-math';
 import buildIfStale from '../test/helpers/global-setup';
-import { makeDistinctClips } from '../test/helpers/distinct-copies';
-import { startPgCluster, type PgCluster } from '../test/helpers/pg-server';
-import { startTeamSeats, type SeatProcess, type ServiceCounts } from '../test/helpers/team-seats';
-import { ClusteredVectors, realisticSpec } from '../test/helpers/vector-synthetic';
+import { makeDistinctClips } from '../test/helpers/footage/distinct-copies';
+import { startPgCluster, type PgCluster } from '../test/helpers/team/pg-server';
+import { startTeamSeats, type SeatProcess, type ServiceCounts } from '../test/helpers/team/team-seats';
+import { ClusteredVectors, realisticSpec } from '../test/helpers/catalog/vector-synthetic';
 import { BENCH_CLUSTERS, measure, measureAppPath, pct, time } from './search-path';
 import { DIM, PER_CLIP, PROFILE, pictures, publishAll, publishGuardCost, publishesHeldByBudget } from './team-publish';
 

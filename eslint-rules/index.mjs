@@ -6,7 +6,7 @@
  *   solo code imports the port's types only, the composition (settings/, the root) also its door;
  * - sql-in-stores: SQL text and statement calls (`.prepare(`, `.exec(`, node-postgres' `.query(`) only in the table owners
  *   (`*-store.ts`, `*-repository.ts`) and the catalog's own files (opening, migrating, migrations).
- * test/unit/lint-rules.test.ts feeds each rule a bad file.
+ * test/unit/project/lint-rules.test.ts feeds each rule a bad file.
  */
 import path from 'node:path';
 

@@ -9,7 +9,7 @@
  *   node scripts/sql-listing.mjs --check  exits 1 when the file is not current
  *   (--root DIR: the same for another tree laid out as the repository)
  *
- * test/unit/sql-listing.test.ts runs the check.
+ * test/unit/project/sql-listing.test.ts runs the check.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -17,7 +17,7 @@ export const STREAM_RAMP = 16;
 
 /**
  * The picture heights a window is made at, largest first: the proxy's (540, proxy-branch.ts
- * PROXY_DEFAULTS.height; test/unit/stream-size.test.ts keeps them one), then the smaller ones an
+ * PROXY_DEFAULTS.height; test/unit/media/stream-size.test.ts keeps them one), then the smaller ones an
  * NLE drops its playback resolution to when the machine cannot keep up (main's choice:
  * src-main/core/proxies/stream-size.ts). Never above the clip's own height.
  */

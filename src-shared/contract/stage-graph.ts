@@ -2,7 +2,7 @@
  * The stage graph, declared once. The pipeline registers one handler per stage named here (a
  * handler for an undeclared stage, or a `next` to one, does not compile), the queue orders its
  * work by `lane`, the Jobs view labels stages from it, and docs/notes-pipeline.md's graph is
- * checked against it by test/unit/pipeline-stage-graph.test.ts.
+ * checked against it by test/unit/pipeline/pipeline-stage-graph.test.ts.
  *
  * Lanes: every clip goes through the `preview` lane (probe, poster: a keyframe seek) before any
  * clip starts the `local` lane, so a dropped card shows all its posters within seconds; the local

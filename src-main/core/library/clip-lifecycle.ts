@@ -1,7 +1,7 @@
 /**
  * A clip's lifecycle as a pure function: state + event -> state (a new row's first state is
  * cataloguedState). The clips repository (clips-repository.ts) is the only writer of these columns
- * and computes every write with it; the tests drive it directly (test/unit/library-clip-lifecycle.test.ts).
+ * and computes every write with it; the tests drive it directly (test/unit/library/library-clip-lifecycle.test.ts).
  *
  * `status` is what the Library shows of the media: pending (catalogued, not probed), probed (footage,
  * shots or thumbnails missing), done (shots and thumbnails made: `done` is the app's one word for

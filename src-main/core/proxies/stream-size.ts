@@ -30,7 +30,7 @@ export const streamHeight = (s: StreamSize): number => STREAM_HEIGHTS[s.step]!;
  * The size after a window was written at `speed` (its length in the clip's seconds over the
  * seconds its transcode took): one step smaller when it ran slower than real time (play would wait
  * at its end), one step back up when it ran comfortably faster, else unchanged. Pure, so that the
- * rule is tested as it is (test/unit/stream-size.test.ts); range-streams.ts measures and applies it.
+ * rule is tested as it is (test/unit/media/stream-size.test.ts); range-streams.ts measures and applies it.
  */
 export function nextStreamSize(s: StreamSize, speed: number): StreamSize {
   if (!Number.isFinite(speed) || speed <= 0) return s;

@@ -6,7 +6,7 @@ import type { Job, JobResource, JobState } from '../queue/job-types';
 /**
  * The Jobs view's fold: a clip's jobs folded into where the clip is (ClipJobs in the contract
  * documents the states). Pure: the pipeline reads the rows (jobs-view-store.ts) and the gate, this
- * says what they mean; test/unit/pipeline-clip-jobs-fold.test.ts drives it directly.
+ * says what they mean; test/unit/pipeline/pipeline-clip-jobs-fold.test.ts drives it directly.
  */
 
 export const STAGE_INDEX = new Map<string, number>(INDEX_STAGES.map((s, i) => [s, i]));

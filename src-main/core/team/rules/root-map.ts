@@ -5,7 +5,7 @@
  * the clips two seats both have. Seat A saw a clip at (nas, `Jobs/Tide/Day1/A001.mov`), this seat at
  * (footage, `Tide/Day1/A001.mov`): the common tail `Tide/Day1/A001.mov` says that A's `Jobs/` under
  * `nas` is this seat's root of `footage`, and any other clip A saw under `nas/Jobs/` is looked for
- * there. Pure functions, tested directly (test/unit/team-root-map.test.ts).
+ * there. Pure functions, tested directly (test/unit/team/team-root-map.test.ts).
  */
 
 /** A clip's place on a share as the team stores it: a share key and a '/'-separated path under it. */

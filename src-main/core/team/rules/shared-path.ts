@@ -3,7 +3,7 @@
  * one seat, joined onto a share root by every other. Whatever is not a plain '/'-separated path going
  * down from the root is refused when written, here and by the server (team migration 0007, the same
  * rules); the seat that resolves a place checks again where it really leads (team/syncs/clip-arrivals.ts),
- * as the row may come from a seat that skipped this. Pure, tested directly (test/unit/team-shared-path.test.ts).
+ * as the row may come from a seat that skipped this. Pure, tested directly (test/unit/team/team-shared-path.test.ts).
  */
 
 /** The longest place kept: macOS's PATH_MAX, so any real path of a seat fits, and no row carries megabytes. */

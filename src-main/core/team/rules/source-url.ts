@@ -6,7 +6,7 @@ import { z } from 'zod';
  * own address rules, remote/remote-url-policy.ts) by every other seat. What is not a plain web address
  * is refused when written, here and by the server (team migration 0013, the same rules), and again
  * when a seat reads another's row (`teamSourceUrl`, the zod border of team-clip-store.ts), as the row
- * may come from a seat that skipped this. Pure, tested directly (test/unit/team-source-url.test.ts).
+ * may come from a seat that skipped this. Pure, tested directly (test/unit/team/team-source-url.test.ts).
  */
 
 /** The longest address kept: far past any review link or signed bucket URL, and no row carries megabytes. */

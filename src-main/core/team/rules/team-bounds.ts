@@ -2,7 +2,7 @@
  * The sizes in bytes the team server refuses beyond (team migration 0009, CHECK octet_length): the
  * seat's writers clip a text that is only a name or a hint, and refuse a payload, before sending, so an
  * editor's work never meets the server's check by accident. Each is far above what the app itself
- * makes (the migration says what, per column). Pure, tested directly (test/unit/team-bounds.test.ts).
+ * makes (the migration says what, per column). Pure, tested directly (test/unit/team/team-bounds.test.ts).
  */
 export const TEAM_BOUNDS = {
   /** team.clips.file_name: the name a clip was first seen under. */
