@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { AppError } from '../../../src-shared/errors';
 import { ffPath } from './ffmpeg-locate';
 import type { MediaInfo } from './media-info';
-import { parseProbeJson } from './probe-parse';
+import { NOMINAL_RATE_PICTURES, nominalRateOfTimes, parseProbeJson } from './probe-parse';
 import { runTool } from './run-process';
 
 export interface ProbeOptions {
@@ -81,7 +81,11 @@ export async function probeFile(file: string, opts: ProbeOptions = {}): Promise<
   }
   const info = parseProbeJson(raw, file);
   if (!info.hasVideo && !info.hasAudio) throw new AppError('media', explainProbeFailure(res.stderr || 'Invalid data found when processing input'));
-  return { info, raw };
+  // A variable-rate clip counts at the rate it was shot at: its first pictures tell it (a second
+  // read of the container, no decode); ffprobe's rates stand when they do not (nominalRateOfTimes).
+  if (!info.vfr) return { info, raw };
+  const times = await readPictureTimes(file, { ffprobe: bin, signal: opts.signal, inputArgs: opts.inputArgs, firstPackets: NOMINAL_RATE_PICTURES });
+  return { info: { ...info, fps: (times && nominalRateOfTimes(times)) ?? info.fps }, raw };
 }
 
 export interface PictureTimesOptions {
