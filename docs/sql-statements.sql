@@ -736,6 +736,14 @@ ALTER TABLE collection_videos ADD COLUMN replaces_video_id TEXT;
 -- up
 DELETE FROM proxies WHERE clip_id IN (SELECT id FROM clips WHERE vfr = 1);
 
+-- ===== src-main/core/catalog/migrations/0063-vfr-nominal-rate.ts (3)
+-- rows
+SELECT c.id, c.fps, p.times FROM clips c JOIN picture_times p ON p.clip_id = c.id WHERE c.vfr = 1 AND p.fingerprint IS c.fingerprint;
+-- set
+UPDATE clips SET fps = ? WHERE id = ?;
+-- up
+DELETE FROM picture_times;
+
 -- ===== src-main/core/collections/collection-list-store.ts (8)
 -- summaries
 SELECT col.id, col.name, col.description, col.synced_at, col.gone_at,

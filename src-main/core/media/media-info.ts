@@ -6,7 +6,7 @@ export interface MediaInfo {
   videoCodec: string | null;
   audioCodec: string | null;
   durationS: number | null;
-  /** Frame rate: the average of a constant-rate clip; of a variable-rate one the rate it was shot at (`nominalRate`), which its counting conforms to. */
+  /** Frame rate: the average of a constant-rate clip; of a variable-rate one the rate it was shot at (probe.ts: `nominalRateOfTimes` from its first pictures, else `nominalRate`), which its counting conforms to. */
   fps: number | null;
   /** r_frame_rate and avg_frame_rate disagree: timestamps are not a fixed grid. */
   vfr: boolean;

@@ -73,12 +73,60 @@ export function isVariableFrameRate(rFrameRate: number | null, avgFrameRate: num
  * average (24) a fifth of its 30 fps pictures would fall between two frames and no frame would show
  * them, where a project at 30 shows each (NLEs take the stream's nominal rate too). ffprobe's
  * r_frame_rate is that rate when it is a camera's (at most twice the average and 120); a timestamp
- * clock's tick (1000, 90000 for some screen recorders) is not, and the average stands.
+ * clock's tick (1000, 90000 for some screen recorders) is not, and the average stands. What the
+ * probe keeps only when the clip's first pictures show no camera's rate (nominalRateOfTimes, probe.ts).
  */
 export function nominalRate(rFrameRate: number | null, avgFrameRate: number | null): number | null {
   if (avgFrameRate === null) return rFrameRate;
   if (rFrameRate !== null && rFrameRate > avgFrameRate && rFrameRate <= Math.min(120, 2 * avgFrameRate)) return rFrameRate;
   return avgFrameRate;
+}
+
+/** The pictures a VFR clip's nominal rate is read from (nominalRateOfTimes): the first ones, enough to find a stretch at the camera's rate. */
+export const NOMINAL_RATE_PICTURES = 300;
+/** Pictures' intervals averaged into one local rate: a phone's timestamps jitter by up to a few ms a picture. */
+const RATE_WINDOW = 10;
+/** How far a local rate may be from a standard one to count as it (the jitter left after averaging RATE_WINDOW intervals). */
+const RATE_TOLERANCE = 0.02;
+/** The rates cameras shoot at, grouped as a local rate cannot tell them apart (29.97 and 30 are 0.1% apart). */
+const CAMERA_RATES: readonly (readonly number[])[] = [[24000 / 1001, 24], [25], [30000 / 1001, 30], [48], [50], [60000 / 1001, 60], [120]];
+
+/**
+ * The rate a variable-rate clip was shot at, read from its pictures' presentation times (s,
+ * ascending), or null when they show none. A phone shooting "30 fps" stamps its pictures on a clock
+ * of its own (1/90000, 1/600): ffprobe's r_frame_rate is then that clock's tick, not a rate, and the
+ * average (24.19 for the test phone clip, 30 fps with jitter dropping to 20 in low light) names no
+ * camera's rate; NLEs show such a clip at the rate it was shot at. Every window of RATE_WINDOW
+ * intervals gives a local rate; the standard rates (CAMERA_RATES) within RATE_TOLERANCE of most
+ * windows win (of the rates found, the faster on a tie; at least a quarter of the windows, else
+ * null: no rate stands out), and within that group the one nearest the least-squares rate over the
+ * longest stretch of its windows (a fit, not the stretch's ends, each of which jitters).
+ */
+export function nominalRateOfTimes(times: readonly number[]): number | null {
+  const t = times.slice(0, NOMINAL_RATE_PICTURES);
+  const windows = t.length - RATE_WINDOW;
+  if (windows < 1) return null;
+  const near = (rate: number, r: number) => Math.abs(rate / r - 1) <= RATE_TOLERANCE;
+  const group = Array.from({ length: windows }, (_, k) => {
+    const span = t[k + RATE_WINDOW]! - t[k]!;
+    return span > 0 ? CAMERA_RATES.findIndex((g) => g.some((r) => near(RATE_WINDOW / span, r))) : -1;
+  });
+  const votes = CAMERA_RATES.map((_, g) => group.filter((x) => x === g).length);
+  const best = votes.reduce((b, v, g) => (v >= votes[b]! ? g : b), 0);
+  if (votes[best]! * 4 < windows) return null;
+  // The longest run of windows in that group: the pictures [from, to] a line is fitted through.
+  let [from, to, runFrom] = [0, -1, 0];
+  group.forEach((x, k) => {
+    if (x !== best) runFrom = k + 1;
+    else if (k - runFrom > to - from) [from, to] = [runFrom, k];
+  });
+  const xs = Array.from({ length: to + RATE_WINDOW - from + 1 }, (_, i) => i);
+  const ys = xs.map((i) => t[from + i]!);
+  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
+  const slope = xs.reduce((a, x, i) => a + (x - mx) * (ys[i]! - my), 0) / xs.reduce((a, x) => a + (x - mx) ** 2, 0);
+  const fitted = 1 / slope;
+  return CAMERA_RATES[best]!.reduce((a, b) => (Math.abs(b - fitted) < Math.abs(a - fitted) ? b : a));
 }
 
 /** "128:117" -> 1.094; "0:1", "N/A", missing -> 1. */

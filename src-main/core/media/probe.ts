@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { AppError } from '../../../src-shared/errors';
 import { ffPath } from './ffmpeg-locate';
 import type { MediaInfo } from './media-info';
-import { parseProbeJson } from './probe-parse';
+import { NOMINAL_RATE_PICTURES, nominalRateOfTimes, parseProbeJson } from './probe-parse';
 import { runTool } from './run-process';
 
 export interface ProbeOptions {
@@ -81,49 +81,50 @@ export async function probeFile(file: string, opts: ProbeOptions = {}): Promise<
   }
   const info = parseProbeJson(raw, file);
   if (!info.hasVideo && !info.hasAudio) throw new AppError('media', explainProbeFailure(res.stderr || 'Invalid data found when processing input'));
-  return { info, raw };
+  // A variable-rate clip counts at the rate it was shot at: its first pictures tell it (a second
+  // read of the container, no decode); ffprobe's rates stand when they do not (nominalRateOfTimes).
+  if (!info.vfr) return { info, raw };
+  const times = await readPictureTimes(file, { ffprobe: bin, signal: opts.signal, inputArgs: opts.inputArgs, firstPackets: NOMINAL_RATE_PICTURES });
+  return { info: { ...info, fps: (times && nominalRateOfTimes(times)) ?? info.fps }, raw };
+}
+
+export interface PictureTimesOptions {
+  ffprobe?: string;
+  signal?: AbortSignal;
+  /** Options before -i (a remote clip's relay: probeFile's). */
+  inputArgs?: readonly string[];
+  /** Only the first this many packets (in file order): enough to tell a rate, without reading a long file whole. */
+  firstPackets?: number;
 }
 
 /**
- * Video packets of a file's first video stream, read from the container without decoding (one
- * packet is one frame for every codec the app writes). Null when ffprobe cannot tell.
+ * Every presentation time (s) of a file's first video stream a player presents, in presentation
+ * order, read from the container without decoding (`packet=pts` on the stream's `time_base`, times
+ * as a player's media time counts them; packets an edit list hides, flagged D, left out). What the
+ * viewer maps a conformed (VFR) clip's grid positions onto. Packets without a time are skipped;
+ * null when ffprobe cannot read the file or finds no timed packet.
  */
-export async function countVideoPackets(file: string, opts: { ffprobe?: string; signal?: AbortSignal } = {}): Promise<number | null> {
+export async function readPictureTimes(file: string, opts: PictureTimesOptions = {}): Promise<number[] | null> {
+  const first = opts.firstPackets ? ['-read_intervals', `%+#${opts.firstPackets}`] : [];
   const res = await runTool(
     opts.ffprobe ?? ffPath('ffprobe'),
-    ['-v', 'error', '-select_streams', 'v:0', '-count_packets', '-show_entries', 'stream=nb_read_packets', '-of', 'csv=p=0', file],
-    { signal: opts.signal, maxStdoutBytes: 4096 },
-  );
-  const n = Number(res.stdout.toString('utf8').trim());
-  return res.code === 0 && Number.isInteger(n) && n >= 0 ? n : null;
-}
-
-/**
- * Every presentation time (s) of a file's first video stream, in presentation order, read from the
- * container without decoding (`packet=pts` on the stream's `time_base`, times as a player's media
- * time counts them). What the viewer maps a conformed (VFR) clip's grid positions onto. Packets
- * without a time are skipped; null when ffprobe cannot read the file or finds no timed packet.
- */
-export async function readPictureTimes(file: string, opts: { ffprobe?: string; signal?: AbortSignal } = {}): Promise<number[] | null> {
-  const res = await runTool(
-    opts.ffprobe ?? ffPath('ffprobe'),
-    ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=time_base:packet=pts', '-of', 'csv', file],
+    ['-v', 'error', '-select_streams', 'v:0', ...first, '-show_entries', 'stream=time_base:packet=pts,flags', '-of', 'csv', ...(opts.inputArgs ?? []), '-i', file],
     { signal: opts.signal, maxStdoutBytes: 64 * 1024 * 1024 },
   );
   if (res.code !== 0) return null;
   return parsePictureTimes(res.stdout.toString('utf8'));
 }
 
-/** ffprobe's csv of `stream=time_base:packet=pts` ("stream,1/90000", "packet,3700"...) -> sorted seconds; null without a time base or a time. */
+/** ffprobe's csv of `stream=time_base:packet=pts,flags` ("stream,1/90000", "packet,3700,K__"...) -> sorted seconds of the packets not discarded; null without a time base or a time. */
 export function parsePictureTimes(csv: string): number[] | null {
   let tb: [number, number] | null = null;
   const ticks: number[] = [];
   for (const line of csv.split('\n')) {
-    const [section, value] = line.trim().split(',');
+    const [section, value, flags] = line.trim().split(',');
     if (section === 'stream' && value) {
       const m = /^(\d+)\/(\d+)$/.exec(value);
       if (m && Number(m[1]) > 0 && Number(m[2]) > 0) tb = [Number(m[1]), Number(m[2])];
-    } else if (section === 'packet' && value && /^-?\d+$/.test(value)) ticks.push(Number(value));
+    } else if (section === 'packet' && value && /^-?\d+$/.test(value) && !flags?.includes('D')) ticks.push(Number(value));
   }
   if (!tb || ticks.length === 0) return null;
   const [num, den] = tb;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { closeLastSample } from '../media/mp4/last-sample';
-import { countVideoPackets } from '../media/probe';
+import { readPictureTimes } from '../media/probe';
 import type { ProxyEncoder } from '../media/proxy-encoder';
 import { PROXY_DEFAULTS, proxyAudio, proxyGop, type ProxyRequest } from '../media/proxy-branch';
 import { proxyPicture, type PictureFacts } from './proxy-picture';
@@ -46,7 +46,10 @@ export function discardProxy(plan: ProxyPlan): void {
 /**
  * The decode is over: a last picture written without a duration gets one (a VFR proxy's, which
  * players would leave out otherwise: media/mp4/last-sample.ts), the proxy's frames are counted
- * from its container, the file takes its name
+ * from its container as a player presents them (readPictureTimes: not the packets an edit list
+ * hides; a MOV trimmed with `-ss` and `-c copy` keeps the pictures from the keyframe before its cut
+ * behind such an edit, and its copied proxy counted as packets held 45 frames where the decode of
+ * the original, the clip's frame_count, has 37: test/integration/proxy-edit-lists.test.ts), the file takes its name
  * and the catalog its row. An empty or unreadable file is dropped (the clip plays as before).
  * Returns the frames the proxy holds, or null when nothing was kept.
  */
@@ -54,7 +57,7 @@ export async function finishProxy(db: CatalogDb, cacheDir: string, plan: ProxyPl
   const part = plan.request.outFile;
   const size = fs.statSync(part, { throwIfNoEntry: false })?.size ?? 0;
   if (size > 0) await closeLastSample(part).catch(() => false);
-  const frames = size > 0 ? await countVideoPackets(part, opts).catch(() => null) : null;
+  const frames = size > 0 ? ((await readPictureTimes(part, opts).catch(() => null))?.length ?? null) : null;
   if (!frames) {
     discardProxy(plan);
     return null;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { explainProbeFailure, startsLikeIsoMedia } from '../../../src-main/core/media/probe';
-import { isVariableFrameRate, nominalRate, parseProbeJson, parseRate, rotationOf } from '../../../src-main/core/media/probe-parse';
+import { isVariableFrameRate, nominalRate, nominalRateOfTimes, parseProbeJson, parseRate, rotationOf } from '../../../src-main/core/media/probe-parse';
+import { vfrPhoneTimes } from '../../helpers/footage/playback-footage';
 
 describe('ffprobe JSON parsing', () => {
   it('parses rates and tells variable frame rate apart from rounding', () => {
@@ -29,6 +30,28 @@ describe('ffprobe JSON parsing', () => {
     expect(probed.fps).toBe(30);
     // A container without a frame count: estimated from the average, the pictures there are.
     expect(probed.frameCount).toBe(Math.round((2250 / 93) * 3.72));
+  });
+
+  it("reads a VFR clip's nominal rate from its pictures' times: the camera's rate, not its clock's tick nor its average", () => {
+    const at = (n: number, rate: number, from = 0) => Array.from({ length: n }, (_, i) => from + i / rate);
+    // The phone clip: 30 fps with up to 12 ms of jitter, 20 fps after 45 pictures; its average is 24.19, its clock 1/90000.
+    const phone = vfrPhoneTimes(90);
+    expect((phone.length - 1) / (phone.at(-1)! - phone[0]!)).toBeLessThan(24.5);
+    expect(nominalRateOfTimes(phone)).toBe(30);
+    // 29.97 and 30 (0.1% apart) are told apart by the fit over the stretch, not by a window's jitter.
+    expect(nominalRateOfTimes(at(120, 30000 / 1001))).toBe(30000 / 1001);
+    expect(nominalRateOfTimes(at(120, 24000 / 1001))).toBe(24000 / 1001);
+    expect(nominalRateOfTimes(at(120, 50))).toBe(50);
+    // A held picture (a dropped frame) here and there does not move it.
+    expect(nominalRateOfTimes(at(120, 60).filter((_, i) => i % 17 !== 5))).toBe(60);
+    // A camera slowing in low light: the rate it ran at before, though most of the time is slower.
+    expect(nominalRateOfTimes([...at(40, 25), ...at(80, 12.5, 40 / 25)])).toBe(25);
+    // No stretch at a camera's rate (a 15 fps screen recording), too few pictures, no span: no rate; the probe keeps ffprobe's.
+    expect(nominalRateOfTimes(at(120, 15))).toBeNull();
+    expect(nominalRateOfTimes(at(8, 30))).toBeNull();
+    expect(nominalRateOfTimes(Array.from({ length: 40 }, () => 1))).toBeNull();
+    // Only the first pictures are read: what comes after does not count.
+    expect(nominalRateOfTimes([...at(300, 30), ...at(900, 25, 10)])).toBe(30);
   });
 
   it('reads rotation clockwise from the display matrix first, then the legacy tag', () => {

@@ -42,4 +42,15 @@ describe('the viewer\'s word for a reduced preview window', () => {
     expect(isReducedStream(0, 1080)).toBe(false);
     expect(isReducedStream(360, null)).toBe(true);
   });
+
+  it('is said of the windows the size rule made smaller than the clip, and only of them', () => {
+    // Two windows slower than real time, then two well ahead: the heights main makes windows at, never above the clip's own.
+    const heights = [0.5, 0.5, 5, 5].reduce<StreamSize[]>((acc, v) => [...acc, nextStreamSize(acc.at(-1)!, v)], [FULL_SIZE]).map(streamHeight);
+    expect(heights).toEqual([540, 360, 270, 360, 540]);
+    const said = (clip: number) => heights.map((h) => isReducedStream(Math.min(h, clip), clip));
+    expect(said(720)).toEqual([false, true, true, true, false]);
+    // A 360-line clip's full size is its own: only the smallest size is a reduction; a 270-line one is never reduced.
+    expect(said(360)).toEqual([false, false, true, false, false]);
+    expect(said(270)).toEqual([false, false, false, false, false]);
+  });
 });

@@ -84,6 +84,8 @@ describe("ffprobe's presentation times, read tolerantly", () => {
   it('puts packets in presentation order on the stream clock, skips untimed ones, and gives null without a clock or a time', () => {
     expect(parsePictureTimes('packet,3700\nstream,1/90000\npacket,0\npacket,N/A\npacket,7000\n')).toEqual([0, 3700 / 90000, 7000 / 90000]);
     expect(parsePictureTimes('stream,1001/30000\npacket,2\npacket,1\n')).toEqual([1001 / 30000, 2002 / 30000]);
+    // Packets an edit list hides (flagged D, discard: a MOV trimmed with -c copy) are no picture a player presents.
+    expect(parsePictureTimes('stream,1/12800\npacket,-1024,KD_\npacket,512,___\npacket,-512,_D_\npacket,0,___\n')).toEqual([0, 512 / 12800]);
     expect(parsePictureTimes('packet,1\n')).toBeNull();
     expect(parsePictureTimes('stream,0/1\npacket,1\n')).toBeNull();
     expect(parsePictureTimes('stream,1/90000\n')).toBeNull();
