@@ -60,6 +60,8 @@ export async function measureRecognitionCpu(files: readonly string[], rounds = 2
 export interface CpuParts {
   /** The main thread: the pipeline, the stores, the people service, reading the decodes' pipes. */
   main: number;
+  /** Of `main`, the people service (matching, grouping: `clipAnalysed`). */
+  peopleService: number;
   /** Threads started after the library was opened: the analysis workers (YuNet, MobileFaceNet, crops, motion). */
   started: number;
   /** The other threads the process had before: V8's platform threads (garbage collection, compilation) and libuv's pool. */
@@ -90,8 +92,8 @@ function threadCpu(tick: number): Map<number, number> {
  * threads alive before the library was opened, is one the library started), what ended meanwhile as
  * the process's total less the parts, and the reaped children.
  */
-function threadParts(before: ReadonlySet<number>, t0: Map<number, number>, t1: Map<number, number>, own: number, children: number): CpuParts {
-  const parts: CpuParts = { main: 0, started: 0, platform: 0, ended: 0, children };
+function threadParts(before: ReadonlySet<number>, t0: Map<number, number>, t1: Map<number, number>, own: number, children: number, peopleService: number): CpuParts {
+  const parts: CpuParts = { main: 0, peopleService, started: 0, platform: 0, ended: 0, children };
   for (const [tid, s] of t1) {
     const d = s - (t0.get(tid) ?? 0);
     if (tid === process.pid) parts.main += d;
@@ -125,7 +127,7 @@ export interface IndexingCpu {
  */
 export async function measureIndexingCpu(
   folder: string,
-  open: (work: string, recognition: boolean) => Promise<{ importAndWait: (f: string) => Promise<unknown>; close: () => Promise<void> }>,
+  open: (work: string, recognition: boolean) => Promise<{ importAndWait: (f: string) => Promise<unknown>; peopleServiceS: () => number; close: () => Promise<void> }>,
   rounds = 4,
 ): Promise<IndexingCpu> {
   const tick = Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100;
@@ -145,7 +147,7 @@ export async function measureIndexingCpu(
         const c1 = cpuSeconds();
         const t1 = threadCpu(tick);
         if (!c0 || !c1) throw new Error('CPU time is read from /proc: Linux only');
-        const p = threadParts(before, t0, t1, c1.own - c0.own, c1.children - c0.children);
+        const p = threadParts(before, t0, t1, c1.own - c0.own, c1.children - c0.children, lib.peopleServiceS());
         const s = c1.own - c0.own + p.children;
         (recognition ? on : off).push(s);
         parts[recognition ? 'on' : 'off'].push(p);
@@ -163,5 +165,5 @@ export async function measureIndexingCpu(
 }
 
 export function describeParts(p: CpuParts): string {
-  return `main ${p.main.toFixed(2)}, started threads ${p.started.toFixed(2)}, platform ${p.platform.toFixed(2)}, ended ${p.ended.toFixed(2)}, children ${p.children.toFixed(2)}`;
+  return `main ${p.main.toFixed(2)} (people service ${p.peopleService.toFixed(2)}), started threads ${p.started.toFixed(2)}, platform ${p.platform.toFixed(2)}, ended ${p.ended.toFixed(2)}, children ${p.children.toFixed(2)}`;
 }
