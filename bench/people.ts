@@ -14,7 +14,9 @@
  * - moved_by_batch: faces of batch 1 in a named person after the naming whose person batch 2 changed (goal 0);
  * - search_p95_ms: `@Name` lookups on a catalog of its own with 100k faces (bench/people-search.ts);
  * - cpu_ratio: the indexing's CPU with recognition on / off on batch 1, the whole pipeline as the
- *   issue measures it; analysis_cpu_ratio: the analysis decodes alone, stricter (bench/people-cpu.ts).
+ *   issue measures it, four rounds alternating, each round's ratio (cpu_round_ratios) and on - off by
+ *   part (cpu_on_minus_off_s: main thread, analysis workers, V8's threads, ffmpeg children);
+ *   analysis_cpu_ratio: the analysis decodes alone, stricter (bench/people-cpu.ts).
  * `@Name` is typed into search (the search service, segments cut to where the person is); the
  * 100k timing reads the presence read model search reads (`search_via`).
  * Last line: one JSON object.
@@ -27,7 +29,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { personById } from '../src-main/core/people/people-store';
-import { measureIndexingCpu, measureRecognitionCpu } from './people-cpu';
+import { describeParts, measureIndexingCpu, measureRecognitionCpu } from './people-cpu';
 import { openPeopleLibrary, type PeopleLibrary } from './people-index';
 import { score, type Found } from './people-score';
 import { timeNameLookups } from './people-search';
@@ -149,6 +151,7 @@ async function main(): Promise<void> {
     console.log('indexing CPU of batch 1 (the whole pipeline, fresh libraries), recognition on and off alternately...');
     const indexing = await measureIndexingCpu(path.join(SET, 'batch1'), openPeopleLibrary);
     console.log(`  on ${indexing.on.map((x) => x.toFixed(1)).join(', ')} core-s; off ${indexing.off.map((x) => x.toFixed(1)).join(', ')} core-s; ratio ${indexing.ratio.toFixed(3)} (goal <= 1.05)`);
+    console.log(`  each round's on / off: ${indexing.roundRatios.map((x) => x.toFixed(3)).join(', ')}; on - off a round by part: ${describeParts(indexing.partsOnMinusOff)}`);
 
     console.log(
       JSON.stringify({
@@ -166,6 +169,9 @@ async function main(): Promise<void> {
         cpu_ratio: r3(indexing.ratio),
         cpu_on_s: indexing.on.map((x) => Number(x.toFixed(1))),
         cpu_off_s: indexing.off.map((x) => Number(x.toFixed(1))),
+        cpu_round_ratios: indexing.roundRatios.map(r3),
+        // Mean on - off a round, core-s, by part (bench/people-cpu.ts threadParts).
+        cpu_on_minus_off_s: Object.fromEntries(Object.entries(indexing.partsOnMinusOff).map(([k, v]) => [k, Number(v.toFixed(2))])),
         analysis_cpu_ratio: r3(cpu.ratio),
         analysis_cpu_on_s: cpu.on.map((x) => Number(x.toFixed(1))),
         analysis_cpu_off_s: cpu.off.map((x) => Number(x.toFixed(1))),
