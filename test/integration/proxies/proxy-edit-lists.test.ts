@@ -10,6 +10,7 @@ import { startEmulator, type EmulatorHandle } from '../../emulator/server';
 import { burntInNumbers } from '../../helpers/footage/burnt-in';
 import { footageFfmpeg } from '../../helpers/footage/footage-ffmpeg';
 import { makePlaybackFootage } from '../../helpers/footage/playback-footage';
+import { callOk } from '../../helpers/app/app-call';
 import { tempDir } from '../../helpers/paths';
 import { x264Options } from '../../helpers/footage/x264-options';
 import { waitUntil } from '../fixtures/pipeline-harness';
@@ -44,11 +45,7 @@ describe('a copied proxy of an original with an edit list', () => {
   const card = path.join(tmp.dir, 'card');
   let emu: EmulatorHandle;
   let app: WebApp;
-  const call = async <T = unknown>(m: MethodName, a: unknown): Promise<T> => {
-    const env = await app.core.dispatch(m, a, { transport: 'test' });
-    if (!env.ok) throw new Error(`${m}: ${env.error.message}`);
-    return env.value as T;
-  };
+  const call = <T = unknown>(m: MethodName, a: unknown): Promise<T> => callOk<T>(app.core, m, a);
 
   beforeAll(async () => {
     const [h264] = await makePlaybackFootage(undefined, ['h264-25']);
