@@ -198,6 +198,16 @@ export function frameToSeconds(frame: number, rate: FrameRate): number {
 }
 
 /**
+ * A frame number marked at one rate, at another: a range keeps the rate it was saved at, and a
+ * re-probe can count its clip at another since (catalog 0063: a VFR clip at the rate it was shot
+ * at, no longer its average). The frame whose span holds the marked frame's start.
+ */
+export function convertFrame(frame: number, from: FrameRate, to: FrameRate): number {
+  if (from.num === to.num && from.den === to.den) return frame;
+  return secondsToFrame(frameToSeconds(frame, from), to);
+}
+
+/**
  * A clip's timebase from what the catalog holds: its probed rate and start timecode label.
  * A label decides drop-frame by its separator; a clip without one counts from 00:00:00:00, in
  * drop-frame at 29.97 and 59.94 (what Premiere and Resolve default to for NTSC rates).

@@ -1,5 +1,5 @@
 import type { ExportSelection } from '../../../src-shared/contract/export';
-import { clipFrameCount, clipTimebase, framesToTimecode, frameToSeconds, rateLabel, countingOf, secondsToFrame, shotFrames, type FrameRate } from '../../../src-shared/timecode';
+import { clipFrameCount, clipTimebase, convertFrame, framesToTimecode, rateLabel, countingOf, secondsToFrame, shotFrames, type FrameRate } from '../../../src-shared/timecode';
 import type { CatalogDb } from '../catalog/open-catalog';
 import { clipForExport, type ClipForExport } from '../library/clip-store';
 import { shotPlace, shotsById, shotsOfClip } from '../library/shot-store';
@@ -86,12 +86,6 @@ function factsOf(db: CatalogDb, reads: ExportReads, clipId: number): ClipFacts |
     keywords: marks.keywords,
     people: clipPeople(reads.presence, clipId, rate, conformed),
   };
-}
-
-/** A frame count marked at one rate, at another (a range saved before a re-probe changed the rate). */
-function convertFrame(frame: number, from: FrameRate, to: FrameRate): number {
-  if (from.num === to.num && from.den === to.den) return frame;
-  return secondsToFrame(frameToSeconds(frame, from), to);
 }
 
 /** What an item's note says of a source counted at another rate than its own. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { trapTab, VIEWER_KEYS, viewerKeyDown, viewerKeyUp, type KeyPress } from '../../../src-renderer/src/components/viewer/keys';
 import { presentedFrame, reverseTarget } from '../../../src-renderer/src/components/viewer/presented-frame';
-import { clearIn, clearOut, markedFrames, markIn, marksOfRange, markOut, NO_MARKS, rangeOfFrames, shotJumpTarget } from '../../../src-renderer/src/components/viewer/marks';
+import { clearIn, clearOut, markedFrames, markIn, marksOfRange, markOut, NO_MARKS, rangeOfFrames, rangeOnGrid, shotJumpTarget } from '../../../src-renderer/src/components/viewer/marks';
 import { DEFAULT_OVERLAY, loadOverlay, moveOverlay, parseOverlay, saveOverlay, toggleOverlay } from '../../../src-renderer/src/components/viewer/overlay';
 
 const press = (key: string, over: Partial<KeyPress> = {}): KeyPress => ({ key, shiftKey: false, metaKey: false, ctrlKey: false, altKey: false, repeat: false, typing: false, ...over });
@@ -137,5 +137,19 @@ describe('viewer marks and shot jumps', () => {
     expect(shotJumpTarget(starts, 61, 1)).toBe(130);
     expect(shotJumpTarget(starts, 130, 1)).toBeNull();
     expect(shotJumpTarget(starts, 0, -1)).toBeNull();
+  });
+});
+
+describe('a saved range on the viewer grid', () => {
+  const r25 = { num: 25, den: 1 };
+  const r30 = { num: 30, den: 1 };
+  it('is unchanged at the rate it was saved at', () => {
+    expect(rangeOnGrid({ inFrame: 48, outFrame: 49, rate: r25 }, r25)).toEqual({ inFrame: 48, outFrame: 49 });
+  });
+  it('keeps its moments when the clip is counted at another rate since (a VFR clip re-probed at 30)', () => {
+    // Frame 48 at 25 fps starts at 1.92 s: frame 57 at 30 fps (1.9 s to 1.933 s) holds it, not 48 (1.6 s).
+    expect(rangeOnGrid({ inFrame: 48, outFrame: 49, rate: r25 }, r30)).toEqual({ inFrame: 57, outFrame: 58 });
+    expect(rangeOnGrid({ inFrame: 0, outFrame: 50, rate: r25 }, r30)).toEqual({ inFrame: 0, outFrame: 60 });
+    expect(rangeOnGrid({ inFrame: 24, outFrame: 25, rate: { num: 24000, den: 1001 } }, { num: 30000, den: 1001 })).toEqual({ inFrame: 30, outFrame: 31 });
   });
 });

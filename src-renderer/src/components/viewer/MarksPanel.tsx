@@ -8,6 +8,7 @@ import { ExportMenu } from '../ExportMenu';
 import { dragOutHandler, HandOff, useHandOffCapabilities } from '../HandOff';
 import { KeywordEditor, RatingButtons } from '../marks/MarkControls';
 import { tcLength } from '../timecode-format';
+import { rangeOnGrid } from './marks';
 import { TagRangeNow } from './TagRangeNow';
 
 /**
@@ -69,7 +70,11 @@ export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, ext
   };
   const rateClip = (rating: Rating) => void api.call('marks.rate', { clipIds: [clip.id], rating }).catch((e: AppError) => setStatus(e.message));
   // In to its last frame (the Out the viewer shows), and the length counted as the clip counts (";" when drop-frame).
-  const rangeSpan = (r: Range) => `${tc(r.inFrame)} – ${tc(r.outFrame - 1)} · ${tcLength(clip, r.outFrame - r.inFrame)}`;
+  const onGrid = (r: Range) => rangeOnGrid(r, rate);
+  const rangeSpan = (r: Range) => {
+    const g = onGrid(r);
+    return `${tc(g.inFrame)} – ${tc(g.outFrame - 1)} · ${tcLength(clip, g.outFrame - g.inFrame)}`;
+  };
   // What the export holds, and the name its files get: the saved range, In to Out, or the clip.
   const { selection, exportTitle } =
     selected !== null
@@ -120,7 +125,8 @@ export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, ext
                 className="btn link"
                 onClick={() => {
                   setActiveRange(r.id);
-                  onLoadRange(r.inFrame, r.outFrame);
+                  const g = onGrid(r);
+                  onLoadRange(g.inFrame, g.outFrame);
                 }}
                 title="Load its In and Out"
               >

@@ -1,4 +1,4 @@
-import { frameToSeconds, shotFrames, type FrameRate, type FrameSpan } from '../../../../src-shared/timecode';
+import { convertFrame, frameToSeconds, shotFrames, type FrameRate, type FrameSpan } from '../../../../src-shared/timecode';
 
 /**
  * The viewer opens a range (a shot, a search result) with its In and Out marked (Out exclusive),
@@ -6,6 +6,16 @@ import { frameToSeconds, shotFrames, type FrameRate, type FrameSpan } from '../.
  */
 export function marksOfRange(range: { startS: number; endS: number }, rate: FrameRate, conformed = false): FrameSpan {
   return shotFrames({ startS: range.startS, endS: range.endS, startFrame: null, endFrame: null }, rate, conformed);
+}
+
+/**
+ * A saved range on the viewer's frame grid: a range keeps the rate it was saved at, and a re-probe
+ * can count its clip at another since (a VFR clip at the rate it was shot at: catalog 0063), so its
+ * frames are the same moments counted at the clip's rate now; at least one frame long.
+ */
+export function rangeOnGrid(r: FrameSpan & { rate: FrameRate }, rate: FrameRate): FrameSpan {
+  const inFrame = convertFrame(r.inFrame, r.rate, rate);
+  return { inFrame, outFrame: Math.max(inFrame + 1, convertFrame(r.outFrame, r.rate, rate)) };
 }
 
 /** Frames as the moments the viewer is opened at: each frame's exact start, so nothing rounds on the way back. */
