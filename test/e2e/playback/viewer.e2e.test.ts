@@ -114,6 +114,16 @@ describe('viewer, marks and hand-off', () => {
     await page.keyboard.up('k');
     await atFrame(4);
     expect(await video().evaluate((v) => (v as HTMLVideoElement).paused)).toBe(true);
+    // L then K while a step's seek is still on its way: the start put off until the seek ends sees
+    // the K and stays stopped (it played on at the L's speed: an L L there ended at 1x, not 2x).
+    await press('ArrowRight');
+    await press('l');
+    await press('k');
+    await page.waitForTimeout(800);
+    expect(await video().evaluate((v) => (v as HTMLVideoElement).paused)).toBe(true);
+    await atFrame(5);
+    await press('ArrowLeft');
+    await atFrame(4);
 
     // L plays; K stops.
     const t0 = await now();

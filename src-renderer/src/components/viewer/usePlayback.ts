@@ -161,10 +161,18 @@ export function usePlayback(opts: {
           return;
         }
         const start = () => {
+          // The speed of now, not of the press that asked: a start put off until a seek ends runs
+          // after any L, K or J pressed meanwhile (L L within one seek is 2x, not 1x; K stops it).
+          const speedNow = shuttle.current.speed;
+          if (speedNow <= 0) return;
+          if (!v.paused) {
+            v.playbackRate = speedNow;
+            return;
+          }
           // Rerouting the sound into the meter's graph while a seek is pending stalls Chromium's
           // pipeline for good, so the graph is made (once) when no seek is in flight.
           if (!v.muted) startAudioGraph(v);
-          play(v, state.speed).catch((err: Error) => {
+          play(v, speedNow).catch((err: Error) => {
             // Not an abort by a pause that followed: say why nothing plays.
             if (err.name !== 'AbortError') onError(`Playback did not start: ${err.message}`);
             shuttle.current = { ...shuttle.current, speed: 0 };
