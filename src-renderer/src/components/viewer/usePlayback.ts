@@ -156,10 +156,6 @@ export function usePlayback(opts: {
         return;
       }
       if (state.speed > 0) {
-        if (!v.paused) {
-          v.playbackRate = state.speed;
-          return;
-        }
         const start = () => {
           // The speed of now, not of the press that asked: a start put off until a seek ends runs
           // after any L, K or J pressed meanwhile (L L within one seek is 2x, not 1x; K stops it).
@@ -179,7 +175,8 @@ export function usePlayback(opts: {
             setSpeed(0);
           });
         };
-        if (v.seeking) v.addEventListener('seeked', start, { once: true });
+        // Playing already: a new speed at once. Paused: started now, or once a pending seek has ended.
+        if (v.paused && v.seeking) v.addEventListener('seeked', start, { once: true });
         else start();
         return;
       }
