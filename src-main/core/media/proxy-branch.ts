@@ -92,7 +92,14 @@ export function proxyBranch(req: ProxyRequest): { filter: string | null; outputA
 }
 
 
-/** The proxy's picture: square pixels at `height` (never upscaled), 8-bit 4:2:0 (see proxyBranch). Also the preview stream's (proxies/range-stream-args.ts). */
+/**
+ * The proxy's picture: square pixels at `height` (never upscaled), 8-bit 4:2:0 (see proxyBranch). Also
+ * the preview stream's (proxies/range-stream-args.ts). Area averaging, not bilinear: swscale widens a
+ * bilinear filter with the ratio, so a UHD source cost 0.6 s of scale per 200 frames against area's
+ * 0.35 (bundled ffmpeg 4.1, one thread), and area's pictures were the closer to a Lanczos scale
+ * (PSNR 53.5 against 48.7 dB from UHD, 54.4 against 53.2 from 1080p, 41.8 against 39.8 from 720p).
+ * swscale upscales (an anamorphic source's width) bilinearly under either flag.
+ */
 export function proxyPictureFilter(height: number): string {
-  return `scale='trunc(iw*sar*oh/ih/2)*2':'trunc(min(ih,${height})/2)*2':flags=bilinear,setsar=1,format=yuv420p`;
+  return `scale='trunc(iw*sar*oh/ih/2)*2':'trunc(min(ih,${height})/2)*2':flags=area,setsar=1,format=yuv420p`;
 }

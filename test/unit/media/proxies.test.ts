@@ -141,12 +141,14 @@ describe('the proxy in the one decode', () => {
     expect(alone).not.toContain('-filter_complex');
     expect(alone.slice(alone.indexOf('-i') + 2, alone.indexOf('-i') + 6)).toEqual(['-map', '0:v:0', '-c:v', 'copy']);
   });
-  it('copies the picture of H.264 8-bit 4:2:0 MP4/MOV within 540 lines and the proxy\'s bitrate, unrotated; encodes any other', () => {
+  it('copies the picture of H.264 8-bit 4:2:0 MP4/MOV within 1080 lines and the proxy\'s bitrate, unrotated; encodes any other', () => {
     const small = { container: 'mp4', videoCodec: 'h264', pixFmt: 'yuv420p', height: 540, rotation: 0, bitRate: 1_628_000 };
     expect(proxyPicture(small)).toBe('copy');
     expect(proxyPicture({ ...small, container: 'mov', height: 360, bitRate: 400_000 })).toBe('copy');
+    // A web-delivered 1080p file under the proxy's bitrate: its copy is no larger than an encode, and keeps its lines.
+    expect(proxyPicture({ ...small, height: 1080, bitRate: 1_200_000 })).toBe('copy');
     for (const other of [
-      { height: 542 }, { bitRate: 1_628_001 }, { bitRate: null }, { rotation: 90 }, { rotation: null }, { pixFmt: 'yuv422p10le' }, { pixFmt: 'yuv420p10le' },
+      { height: 1082 }, { height: 2160, bitRate: 1_000_000 }, { bitRate: 1_628_001 }, { bitRate: null }, { rotation: 90 }, { rotation: null }, { pixFmt: 'yuv422p10le' }, { pixFmt: 'yuv420p10le' },
       { videoCodec: 'vp9' }, { videoCodec: 'hevc' }, { container: 'matroska' }, { container: 'avi' }, { height: null },
     ]) expect(proxyPicture({ ...small, ...other }), JSON.stringify(other)).toBe('encode');
   });
