@@ -234,6 +234,22 @@ describe('viewer, marks and hand-off', () => {
     await expect.poll(() => row.locator('.rating-buttons').getAttribute('data-rating')).toBe('favorite');
     const marks = await call<{ ranges: { name: string; inFrame: number; outFrame: number; rating: string }[] }>('marks.forClip', { clipId: ids['A001.mp4'] });
     expect(marks.ranges).toEqual([expect.objectContaining({ name: 'Across the cut', inFrame: 75, outFrame: 150, rating: 'favorite' })]);
+    // A second range: the first folds to its name, span and rating, the new one (loaded) carries the actions; the list
+    // takes the side column's room and scrolls there, so save and export stay in view at 1280x720. Deleting it leaves the first.
+    await page.fill('[data-testid="range-name"]', 'Second look');
+    await page.click('[data-action="save-range"]');
+    const second = page.locator('[data-testid="saved-ranges"] li').nth(1);
+    await second.waitFor();
+    expect(await row.locator('[data-action="favorite"]').count()).toBe(0);
+    expect(await row.locator('[data-testid="range-summary"]').innerText()).toBe('★');
+    expect(await second.locator('[aria-label="Delete range Second look"]').count()).toBe(1);
+    for (const sel of ['[data-action="save-range"]', '[data-testid="export-scope"]']) {
+      const box = (await page.locator(sel).boundingBox())!;
+      expect(box.y + box.height, sel).toBeLessThanOrEqual(720);
+    }
+    expect(await page.locator('.viewer-side').evaluate((el) => el.scrollHeight <= el.clientHeight)).toBe(true);
+    await second.locator('[aria-label="Delete range Second look"]').click();
+    await expect.poll(() => page.locator('[data-testid="saved-ranges"] li').count()).toBe(1);
 
     const taggings = emu.stats().byEndpoint['POST /video_tagging']?.requests ?? 0;
     await page.click('[data-action="tag-range"]');

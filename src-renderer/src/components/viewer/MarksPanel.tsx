@@ -134,11 +134,20 @@ export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, ext
               </button>
               <span className="mono muted sv-small">{rangeSpan(r)}</span>
               {r.note && <span className="muted sv-small viewer-range-note">{r.note}</span>}
-              <RatingButtons rating={r.rating} onRate={(rating) => void api.call('marks.rate', { rangeIds: [r.id], rating })} label={r.name} />
-              <KeywordEditor keywords={r.keywords} targets={{ rangeIds: [r.id] }} label={r.name} />
-              <button type="button" className="btn link" aria-label={`Delete range ${r.name}`} onClick={() => void api.call('marks.deleteRange', { rangeId: r.id })}>
-                Delete
-              </button>
+              {/* The loaded range carries its rating, keywords and delete; the others one line each, so a clip's ranges fit beside the picture. */}
+              {activeRangeId === r.id ? (
+                <>
+                  <RatingButtons rating={r.rating} onRate={(rating) => void api.call('marks.rate', { rangeIds: [r.id], rating })} label={r.name} />
+                  <KeywordEditor keywords={r.keywords} targets={{ rangeIds: [r.id] }} label={r.name} />
+                  <button type="button" className="btn link" aria-label={`Delete range ${r.name}`} onClick={() => void api.call('marks.deleteRange', { rangeId: r.id })}>
+                    Delete
+                  </button>
+                </>
+              ) : (
+                <span className="muted sv-small" data-testid="range-summary">
+                  {[r.rating === 'favorite' ? '★' : r.rating === 'reject' ? '⊘ rejected' : null, r.keywords.length > 0 ? r.keywords.join(', ') : null].filter(Boolean).join(' · ')}
+                </span>
+              )}
             </li>
           ))}
         </ul>
