@@ -744,6 +744,11 @@ UPDATE clips SET fps = ? WHERE id = ?;
 -- up
 DELETE FROM picture_times;
 
+-- ===== src-main/core/catalog/migrations/0064-vfr-rate-unread.ts (1)
+-- up
+ALTER TABLE clips ADD COLUMN rate_unread INTEGER NOT NULL DEFAULT 0 CHECK (rate_unread IN (0, 1));
+UPDATE clips SET rate_unread = 1 WHERE vfr = 1 AND source_url IS NULL;;
+
 -- ===== src-main/core/collections/collection-list-store.ts (8)
 -- summaries
 SELECT col.id, col.name, col.description, col.synced_at, col.gone_at,

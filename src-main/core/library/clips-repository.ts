@@ -151,6 +151,8 @@ export function recordProbe(db: CatalogDb, row: ClipRow, outcome: ProbeOutcome):
       status_reason: verdict.reason,
       error_kind: verdict.errorKind,
       ...probeFacts(info, outcome.raw, frameCount),
+      // The probe reads a VFR clip's rate from its pictures: nothing is left for the background rate job.
+      rate_unread: 0,
     }).status;
   })();
 }
