@@ -247,3 +247,8 @@ export function clipIdAtUrl(db: CatalogDb, url: string): number | null {
 export function clipCount(db: CatalogDb): number {
   return (db.prepare('SELECT COUNT(*) AS n FROM clips').get() as { n: number }).n;
 }
+
+/** VFR clips whose rate has not been read from their pictures (catalog 0064), online or not: the background rate job's work. */
+export function clipsWithRateUnread(db: CatalogDb): number[] {
+  return (statement(db, 'SELECT id FROM clips WHERE rate_unread = 1 ORDER BY id').all() as { id: number }[]).map((r) => r.id);
+}

@@ -157,6 +157,21 @@ export function recordProbe(db: CatalogDb, row: ClipRow, outcome: ProbeOutcome):
   })();
 }
 
+/**
+ * A VFR clip probed before its rate was read from its pictures, read now (the background rate job):
+ * the rate they show (`fps`; null: they show none, or ffprobe could not read them, and the rate
+ * stands), and it is not read again. Refused if the file changed since `row` was read. Returns
+ * whether the rate changed.
+ */
+export function recordPictureRate(db: CatalogDb, row: ClipRow, fps: number | null, at = Date.now()): boolean {
+  return db.transaction(() => {
+    assertSameFile(db, row.id, row.fingerprint);
+    const changed = fps !== null && fps !== row.fps;
+    statement(db, 'UPDATE clips SET fps = COALESCE(?, fps), rate_unread = 0, updated_at = ? WHERE id = ?').run(changed ? fps : null, at, row.id);
+    return changed;
+  })();
+}
+
 /** The media cannot be read (a decode failed, ffprobe refused it, the file is empty): the card says why. */
 export function recordClipFailure(db: CatalogDb, clipId: number, status: 'error' | 'unsupported', kind: string, reason: string): void {
   applyClipEvent(db, clipId, { type: 'failed', status }, { error_kind: kind, status_reason: reason });
