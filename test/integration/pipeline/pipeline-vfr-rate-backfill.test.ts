@@ -50,7 +50,7 @@ class FolderDrives implements VolumeResolver {
  * ffprobe cannot read keeps its rate and loses its mark.
  */
 describe('VFR clips of an older catalog read at their shot rate in the background (catalog 0064)', () => {
-  it('moves the phone clip from 24.19 to 30, leaves the CFR and unreadable clips their rate, and waits for the one away', async () => {
+  it('moves the phone clip from 24.19 to 30, leaves the CFR and unreadable clips their rate, and waits for the ones away', async () => {
     const [phone, cfr] = await makePlaybackFootage(undefined, ['h264-vfr-phone', 'h264-25']);
     const tmp = tempDir('rs-rate-backfill-');
     cleanups.push(tmp.cleanup);
@@ -134,6 +134,12 @@ describe('VFR clips of an older catalog read at their shot rate in the backgroun
     expect(row(3).missing_at).not.toBeNull();
     expect(row(5)).toMatchObject({ fps: average, rate_unread: 1 });
     expect([job(3), job(5)]).toMatchObject([{ state: 'queued', attempts: 0 }, { state: 'queued', attempts: 0 }]);
+    // Paused and resumed in Jobs as one, as the other background work.
+    expect(pipeline.pause({ background: 'rate' })).toBe(2);
+    expect(pipeline.summary().background).toEqual([{ stage: 'rate', queued: 0, running: 0, paused: 2, failed: 0 }]);
+    expect(pipeline.resume({ background: 'rate' })).toBe(2);
+    const waiting = (id: number) => job(id)?.state === 'queued' && job(id)?.lastErrorKind === 'unplugged' && job(id)?.notBefore !== null;
+    await waitUntil(() => waiting(3) && waiting(5), 30_000, 'the resumed jobs waiting for their files again');
 
     // The Library's drive check (pollVolumes) finds the file and the drive back and hands their clips
     // over, indexed as they are: the waiting jobs run now, not at their next look a minute later.
