@@ -744,6 +744,11 @@ UPDATE clips SET fps = ? WHERE id = ?;
 -- up
 DELETE FROM picture_times;
 
+-- ===== src-main/core/catalog/migrations/0064-vfr-rate-unread.ts (1)
+-- up
+ALTER TABLE clips ADD COLUMN rate_unread INTEGER NOT NULL DEFAULT 0 CHECK (rate_unread IN (0, 1));
+UPDATE clips SET rate_unread = 1 WHERE vfr = 1 AND source_url IS NULL;;
+
 -- ===== src-main/core/collections/collection-list-store.ts (8)
 -- summaries
 SELECT col.id, col.name, col.description, col.synced_at, col.gone_at,
@@ -851,13 +856,13 @@ SELECT c.id, v.mount_path, c.rel_path FROM clips c JOIN volumes v ON v.id = c.vo
 WHERE c.missing_at IS NOT NULL AND v.online = 1 AND c.source_url IS NULL AND c.id > ? ORDER BY c.id LIMIT ?;
 -- resumable
 SELECT c.id FROM clips c JOIN volumes v ON v.id = c.volume_id
-WHERE c.indexed_at IS NULL AND c.missing_at IS NULL AND c.source_url IS NULL AND v.online = 1
+WHERE (c.indexed_at IS NULL OR c.rate_unread = 1) AND c.missing_at IS NULL AND c.source_url IS NULL AND v.online = 1
   AND (c.volume_id IN (SELECT value FROM json_each(?)) OR c.id IN (SELECT value FROM json_each(?)))
 ORDER BY c.id;
 -- fileVolumes
 SELECT id, mount_path FROM volumes WHERE mount_path <> '';
 
--- ===== src-main/core/library/clip-store.ts (7)
+-- ===== src-main/core/library/clip-store.ts (8)
 -- clipExportFacts
 SELECT c.id, c.file_name, c.rel_path, c.source_url, c.fps, c.vfr, c.duration_s, c.frame_count, c.timecode, c.width, c.height,
      c.reel_name, c.audio_layout, c.audio_channels, c.audio_rate, v.mount_path, v.volume_key, v.label AS volume_label
@@ -875,8 +880,10 @@ SELECT id, file_name FROM clips WHERE id IN (SELECT value FROM json_each(?)) ORD
 SELECT id FROM clips WHERE source_url = ?;
 -- clipCount
 SELECT COUNT(*) AS n FROM clips;
+-- clipsWithRateUnread
+SELECT id FROM clips WHERE rate_unread = 1 ORDER BY id;
 
--- ===== src-main/core/library/clips-repository.ts (9)
+-- ===== src-main/core/library/clips-repository.ts (10)
 -- lifecycle
 SELECT status, shots_at, thumbs_at, indexed_at FROM clips WHERE id = ?;
 -- applyClipEvent
@@ -884,6 +891,8 @@ UPDATE clips SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @id;
 -- inserted
 INSERT INTO clips (volume_id, rel_path, file_name, size_bytes, mtime_ms, fingerprint, status, status_reason, error_kind, source_url, created_at, updated_at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id;
+-- recordPictureRate
+UPDATE clips SET fps = COALESCE(?, fps), rate_unread = 0, updated_at = ? WHERE id = ?;
 -- moveClip
 UPDATE clips SET volume_id = ?, rel_path = ?, file_name = ?, mtime_ms = ?, missing_at = NULL, updated_at = ? WHERE id = ?;
 -- recordSameContent

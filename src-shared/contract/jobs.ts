@@ -84,8 +84,8 @@ export const otherJobSchema = z.object({
 });
 export type OtherJob = z.infer<typeof otherJobSchema>;
 
-/** The background lane's stages (viewing proxies, face prints): work for clips already indexed, each stage paused and resumed as one. */
-export const BACKGROUND_STAGES = ['proxy', 'identities'] as const;
+/** The background lane's stages (viewing proxies, face prints, frame rates read again): work for clips already indexed, each stage paused and resumed as one. */
+export const BACKGROUND_STAGES = ['proxy', 'identities', 'rate'] as const;
 export const backgroundStageSchema = z.enum(BACKGROUND_STAGES);
 export type BackgroundStage = z.infer<typeof backgroundStageSchema>;
 

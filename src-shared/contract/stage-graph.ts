@@ -59,6 +59,11 @@ export const STAGE_GRAPH = {
    * was off, or adopted from another seat of a team, which shares boxes only): its own decode, last.
    */
   identities: { label: 'Face print', resource: 'cpu', lane: 'background', next: null, indexing: false },
+  /**
+   * The rate a VFR clip probed before catalog 0063 was shot at, read from its first pictures (a read
+   * of the container, no decode): marked by catalog 0064; a clip probed since never needs it.
+   */
+  rate: { label: 'Frame rate reading', resource: 'cpu', lane: 'background', next: null, indexing: false },
 } as const satisfies Record<string, StageDecl>;
 
 export type StageName = keyof typeof STAGE_GRAPH;

@@ -95,12 +95,16 @@ export function missingClipsOnline(db: CatalogDb, afterId: number, batch: number
   return missing.map((r) => ({ id: r.id, path: clipAbsPath(r) }));
 }
 
-/** Unindexed clips present on connected drives, of these volumes or among these clips: what a drive or file that came back resumes. */
+/**
+ * Clips present on connected drives, of these volumes or among these clips, with work waiting for
+ * their file: unindexed ones, and VFR ones whose rate the background has yet to read (catalog 0064).
+ * What a drive or file that came back resumes.
+ */
 export function clipsToResume(db: CatalogDb, volumeIds: readonly number[], clipIds: readonly number[]): number[] {
   const resumable = statement(
     db,
     `SELECT c.id FROM clips c JOIN volumes v ON v.id = c.volume_id
-     WHERE c.indexed_at IS NULL AND c.missing_at IS NULL AND c.source_url IS NULL AND v.online = 1
+     WHERE (c.indexed_at IS NULL OR c.rate_unread = 1) AND c.missing_at IS NULL AND c.source_url IS NULL AND v.online = 1
        AND (c.volume_id IN (SELECT value FROM json_each(?)) OR c.id IN (SELECT value FROM json_each(?)))
      ORDER BY c.id`,
   ).all(JSON.stringify(volumeIds), JSON.stringify(clipIds)) as { id: number }[];

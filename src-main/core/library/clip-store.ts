@@ -49,6 +49,8 @@ export interface ClipRow {
   /** The picture's pixel format as probed (whether the player can show it: proxies/native-playback.ts). */
   pix_fmt: string | null;
   probed_at: number | null;
+  /** 1: a VFR clip probed before its rate was read from its pictures (catalog 0064); the background rate job reads it. */
+  rate_unread: number;
   shots_at: number | null;
   thumbs_at: number | null;
   created_at: number;
@@ -65,7 +67,7 @@ export interface ClipRow {
 
 export const CLIP_COLUMNS = `c.id, c.volume_id, c.rel_path, c.file_name, c.size_bytes, c.mtime_ms, c.fingerprint, c.status,
   c.status_reason, c.error_kind, c.missing_at, c.container, c.video_codec, c.audio_codec, c.duration_s, c.fps, c.vfr,
-  c.width, c.height, c.rotation, c.sar, c.audio_channels, c.audio_rate, c.audio_layout, c.reel_name, c.timecode, c.bit_rate, c.frame_count, c.decoded_s, c.pix_fmt, c.probed_at, c.shots_at,
+  c.width, c.height, c.rotation, c.sar, c.audio_channels, c.audio_rate, c.audio_layout, c.reel_name, c.timecode, c.bit_rate, c.frame_count, c.decoded_s, c.pix_fmt, c.probed_at, c.rate_unread, c.shots_at,
   c.thumbs_at, c.created_at, c.updated_at, c.source_url, v.volume_key, v.mount_path, v.label AS volume_label, v.online, v.proxy_policy AS volume_proxy_policy`;
 
 /** Where a clip's file is: its path on its volume's mount now, or the address of a clip added by URL. The one place a path is made from the catalog. */
@@ -244,4 +246,9 @@ export function clipIdAtUrl(db: CatalogDb, url: string): number | null {
 /** Clips in a catalog, all of them (what a backup is said to hold). */
 export function clipCount(db: CatalogDb): number {
   return (db.prepare('SELECT COUNT(*) AS n FROM clips').get() as { n: number }).n;
+}
+
+/** VFR clips whose rate has not been read from their pictures (catalog 0064), online or not: the background rate job's work. */
+export function clipsWithRateUnread(db: CatalogDb): number[] {
+  return (statement(db, 'SELECT id FROM clips WHERE rate_unread = 1 ORDER BY id').all() as { id: number }[]).map((r) => r.id);
 }

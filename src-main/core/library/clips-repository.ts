@@ -151,7 +151,24 @@ export function recordProbe(db: CatalogDb, row: ClipRow, outcome: ProbeOutcome):
       status_reason: verdict.reason,
       error_kind: verdict.errorKind,
       ...probeFacts(info, outcome.raw, frameCount),
+      // The probe reads a VFR clip's rate from its pictures: nothing is left for the background rate job.
+      rate_unread: 0,
     }).status;
+  })();
+}
+
+/**
+ * A VFR clip probed before its rate was read from its pictures, read now (the background rate job):
+ * the rate they show (`fps`; null: they show none, or ffprobe could not read them, and the rate
+ * stands), and it is not read again. Refused if the file changed since `row` was read. Returns
+ * whether the rate changed.
+ */
+export function recordPictureRate(db: CatalogDb, row: ClipRow, fps: number | null, at = Date.now()): boolean {
+  return db.transaction(() => {
+    assertSameFile(db, row.id, row.fingerprint);
+    const changed = fps !== null && fps !== row.fps;
+    statement(db, 'UPDATE clips SET fps = COALESCE(?, fps), rate_unread = 0, updated_at = ? WHERE id = ?').run(changed ? fps : null, at, row.id);
+    return changed;
   })();
 }
 

@@ -74,7 +74,8 @@ export function createLibraryService(deps: LibraryDeps): LibraryService {
       if (changed.length > 0 || returned.back.length > 0) {
         events.emit('catalog.changed', { reason: 'volumes' });
         // A drive or folder that came back: every clip it interrupted carries on, whatever its
-        // stage (the pipeline wakes the jobs that wait for the file, and leaves indexed clips be).
+        // stage (the pipeline wakes the jobs that wait for the file, and leaves indexed clips be: an
+        // indexed one is handed over only while its background rate reading waits for the file).
         schedule(clipsToResume(db, changed, returned.back));
       }
     } catch (e) {

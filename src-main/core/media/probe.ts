@@ -84,8 +84,17 @@ export async function probeFile(file: string, opts: ProbeOptions = {}): Promise<
   // A variable-rate clip counts at the rate it was shot at: its first pictures tell it (a second
   // read of the container, no decode); ffprobe's rates stand when they do not (nominalRateOfTimes).
   if (!info.vfr) return { info, raw };
-  const times = await readPictureTimes(file, { ffprobe: bin, signal: opts.signal, inputArgs: opts.inputArgs, firstPackets: NOMINAL_RATE_PICTURES });
-  return { info: { ...info, fps: (times && nominalRateOfTimes(times)) ?? info.fps }, raw };
+  return { info: { ...info, fps: (await readNominalRate(file, { ffprobe: bin, signal: opts.signal, inputArgs: opts.inputArgs })) ?? info.fps }, raw };
+}
+
+/**
+ * The rate a VFR file's first pictures show it was shot at (nominalRateOfTimes on their times, read
+ * from the container without decoding); null when they show none or ffprobe cannot read them. The
+ * probe's reading, and the background rate job's for clips probed before it (pipeline/stages/rate-stage.ts).
+ */
+export async function readNominalRate(file: string, opts: Omit<PictureTimesOptions, 'firstPackets'> = {}): Promise<number | null> {
+  const times = await readPictureTimes(file, { ...opts, firstPackets: NOMINAL_RATE_PICTURES });
+  return times && nominalRateOfTimes(times);
 }
 
 export interface PictureTimesOptions {

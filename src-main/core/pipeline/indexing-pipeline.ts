@@ -31,6 +31,8 @@ import { analysisStage } from './stages/analysis-stage';
 import { uploadStage } from './stages/upload-stage';
 import { identityStage } from './stages/identity-stage';
 import { proxyStage } from './stages/proxy-stage';
+import { rateStage } from './stages/rate-stage';
+import { clipsWithRateUnread } from '../library/clip-store';
 
 /** Priority of the first clip of an enqueued batch (a clip the user opens gets the queue's HIGH_PRIORITY, 100). */
 const LEAD_PRIORITY = 1;
@@ -46,7 +48,7 @@ export function decodesAtOnce(running: ReadonlyArray<Pick<Job, 'id' | 'resource'
 }
 
 /**
- * The indexing pipeline: the durable queue with the nine stages registered, the network watch,
+ * The indexing pipeline: the durable queue with its stages registered, the network watch,
  * and the report (ETA, events) the Jobs view and the banner live on. One per app.
  */
 export class IndexingPipeline {
@@ -101,7 +103,7 @@ export class IndexingPipeline {
       logger: o.logger,
     };
     const d = this.deps;
-    for (const h of [probeStage(d), posterStage(d), analysisStage(d), uploadStage(d), submitStage(d), pollStage(d), indexStage(d, (c, n) => this.clipIndexed(c, n)), proxyStage(d), identityStage(d)]) {
+    for (const h of [probeStage(d), posterStage(d), analysisStage(d), uploadStage(d), submitStage(d), pollStage(d), indexStage(d, (c, n) => this.clipIndexed(c, n)), proxyStage(d), identityStage(d), rateStage(d)]) {
       this.queue.register(h);
     }
     this.watch = watchNetwork(this.queue, {
@@ -139,6 +141,7 @@ export class IndexingPipeline {
       this.enqueueClips();
       this.enqueueProxies();
       this.enqueueIdentities();
+      this.enqueueRates();
     }
     this.report.scheduleFlush(true);
   }
@@ -222,6 +225,21 @@ export class IndexingPipeline {
       if (last && last.state !== 'done') continue;
       if (last) this.queue.store.remove(last.id);
       this.queue.enqueue({ clipId: id, stage: 'identities' });
+      n++;
+    }
+    return n;
+  }
+
+  /**
+   * Background rate readings (the lowest lane: after all indexing) for VFR clips probed before their
+   * rate was read from their pictures (catalog 0064). A clip whose file is away keeps its job waiting
+   * for it; one stopped by the editor (failed, cancelled) is left to their retry.
+   */
+  enqueueRates(): number {
+    let n = 0;
+    for (const id of clipsWithRateUnread(this.o.db)) {
+      if (this.queue.find(id, 'rate')) continue;
+      this.queue.enqueue({ clipId: id, stage: 'rate' });
       n++;
     }
     return n;

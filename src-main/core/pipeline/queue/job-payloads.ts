@@ -24,6 +24,7 @@ export const JOB_PAYLOADS = {
   'query-bank': NONE,
   proxy: NONE,
   identities: NONE,
+  rate: NONE,
 } as const satisfies Record<StageName, z.ZodType>;
 
 export type PayloadOf<S extends StageName> = z.infer<(typeof JOB_PAYLOADS)[S]>;

@@ -1,0 +1,39 @@
+import { clipWhere, fileWentAway, reachClipFile } from '../../library/clip-reach';
+import { getClipRow } from '../../library/clip-store';
+import { recordPictureRate } from '../../library/clips-repository';
+import { readNominalRate } from '../../media/probe';
+import type { StageHandler } from '../queue/job-types';
+import type { StageDeps } from '../pipeline-deps';
+
+/**
+ * The rate a VFR clip probed before catalog 0063 was shot at, read from its first pictures the way
+ * the probe reads it (readNominalRate), for a clip catalog 0064 marked: the rate is set when it
+ * differs (the Library and the viewer read the clip again on `mediaChanged`; saved ranges keep the
+ * rate they were saved at) and the mark cleared. On the background lane, after all indexing;
+ * pausable and cancellable in Jobs. A file that is away (its drive unplugged) is `unplugged`: the
+ * job waits for it, marked, and runs when the Library finds it back. One ffprobe cannot read keeps
+ * its rate and loses its mark: reading it again would fail the same way.
+ */
+export function rateStage(d: StageDeps): StageHandler<'rate'> {
+  return {
+    stage: 'rate',
+    maxAttempts: 2,
+    async run(ctx) {
+      const row = getClipRow(d.db, ctx.job.clipId!);
+      if (row.rate_unread !== 1) return {};
+      const where = clipWhere(row);
+      const st = reachClipFile(d.db, where);
+      // Changed since it was catalogued: its next probe reads the file as it is now, rate included (and clears the mark).
+      if (st.size !== row.size_bytes || Math.floor(st.mtimeMs) !== row.mtime_ms) return {};
+      const fps = await readNominalRate(where.path, { ffprobe: d.tools().ffprobe, signal: ctx.signal });
+      ctx.signal.throwIfAborted();
+      if (fps === null) {
+        const away = fileWentAway(d.db, where);
+        if (away) throw away;
+        d.logger?.info('rate.kept', { clipId: row.id });
+      }
+      if (recordPictureRate(d.db, row, fps)) d.mediaChanged(row.id);
+      return {};
+    },
+  };
+}
