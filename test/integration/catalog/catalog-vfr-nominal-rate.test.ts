@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openCatalog } from '../../../src-main/core/catalog/open-catalog';
 import { parseRate } from '../../../src-main/core/media/probe-parse';
 import { probeFile, readPictureTimes, type ProbeOutcome } from '../../../src-main/core/media/probe';
+import { verdictFor } from '../../../src-main/core/library/probe-outcome';
 import { pictureTimesOf } from '../../../src-main/core/proxies/picture-times-store';
 import { firstGridAt } from '../../../src-shared/picture-grid';
 import { countingOf, framesToTimecode } from '../../../src-shared/timecode';
@@ -31,6 +32,9 @@ describe("a VFR clip's nominal rate, from its pictures", () => {
     expect(p.info.fps).toBe(30);
     const counting = countingOf(p.info.fps, p.info.vfr);
     expect(counting).toEqual({ rate: { num: 30, den: 1 }, conformed: true });
+    // The card's note gives the average (the frames over the duration), the rate it is counted at beside it: not 30 called an average.
+    expect(verdictFor(p.info).reason).toBe(`variable frame rate (${((p.info.frameCount ?? 0) / (p.info.durationS ?? 1)).toFixed(2)} fps average)`);
+    expect(verdictFor(p.info).reason).toMatch(/^variable frame rate \(2[0-9]\.\d\d fps average\)$/);
     // Positions stay the pictures' times; the timecode is read on the 30 grid: the last picture, at 3.71 s, first shows at 00:00:03:22 (at 24, 03:18).
     const last = phone!.ptsSeconds!.at(-1)!;
     expect(last).toBeCloseTo(3.71, 6);
