@@ -881,7 +881,7 @@ SELECT id FROM clips WHERE source_url = ?;
 -- clipCount
 SELECT COUNT(*) AS n FROM clips;
 -- clipsWithRateUnread
-SELECT id FROM clips WHERE rate_unread = 1 ORDER BY id;
+SELECT id FROM clips WHERE rate_unread = 1 AND vfr = 1 AND source_url IS NULL AND status = 'done' AND (? IS NULL OR id = ?) ORDER BY id;
 
 -- ===== src-main/core/library/clips-repository.ts (10)
 -- lifecycle
@@ -891,8 +891,8 @@ UPDATE clips SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @id;
 -- inserted
 INSERT INTO clips (volume_id, rel_path, file_name, size_bytes, mtime_ms, fingerprint, status, status_reason, error_kind, source_url, created_at, updated_at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id;
--- recordPictureRate
-UPDATE clips SET fps = COALESCE(?, fps), rate_unread = 0, updated_at = ? WHERE id = ?;
+-- updated
+UPDATE clips SET fps = COALESCE(?, fps), rate_unread = 0, updated_at = ? WHERE id = ? AND rate_unread = 1 AND vfr = 1;
 -- moveClip
 UPDATE clips SET volume_id = ?, rel_path = ?, file_name = ?, mtime_ms = ?, missing_at = NULL, updated_at = ? WHERE id = ?;
 -- recordSameContent

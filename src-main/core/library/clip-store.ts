@@ -248,7 +248,13 @@ export function clipCount(db: CatalogDb): number {
   return (db.prepare('SELECT COUNT(*) AS n FROM clips').get() as { n: number }).n;
 }
 
-/** VFR clips whose rate has not been read from their pictures (catalog 0064), online or not: the background rate job's work. */
-export function clipsWithRateUnread(db: CatalogDb): number[] {
-  return (statement(db, 'SELECT id FROM clips WHERE rate_unread = 1 ORDER BY id').all() as { id: number }[]).map((r) => r.id);
+/**
+ * Indexed VFR clips of files whose rate has not been read from their pictures (catalog 0064), online
+ * or not: the background rate job's work. A clip still being indexed is left to its indexing's end
+ * (pipeline `clipIndexed`), so a background job never holds up its indexing.
+ */
+export function clipsWithRateUnread(db: CatalogDb, onlyClip: number | null = null): number[] {
+  return (
+    statement(db, `SELECT id FROM clips WHERE rate_unread = 1 AND vfr = 1 AND source_url IS NULL AND status = 'done' AND (? IS NULL OR id = ?) ORDER BY id`).all(onlyClip, onlyClip) as { id: number }[]
+  ).map((r) => r.id);
 }

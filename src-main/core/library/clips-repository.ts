@@ -135,6 +135,8 @@ export function resetClipContent(db: CatalogDb, clipId: number, file: { size: nu
       status_reason: empty ? EMPTY_FILE.reason : null,
       error_kind: empty ? EMPTY_FILE.kind : null,
       missing_at: null,
+      // The new content's probe reads its rate from its pictures: nothing left for the background.
+      rate_unread: 0,
     });
   })();
 }
@@ -167,8 +169,9 @@ export function recordPictureRate(db: CatalogDb, row: ClipRow, fps: number | nul
   return db.transaction(() => {
     assertSameFile(db, row.id, row.fingerprint);
     const changed = fps !== null && fps !== row.fps;
-    statement(db, 'UPDATE clips SET fps = COALESCE(?, fps), rate_unread = 0, updated_at = ? WHERE id = ?').run(changed ? fps : null, at, row.id);
-    return changed;
+    // Only a clip still marked and VFR: one whose content was reset (and probed again) since `row` was read keeps what its probe wrote.
+    const updated = statement(db, 'UPDATE clips SET fps = COALESCE(?, fps), rate_unread = 0, updated_at = ? WHERE id = ? AND rate_unread = 1 AND vfr = 1').run(changed ? fps : null, at, row.id);
+    return changed && updated.changes > 0;
   })();
 }
 

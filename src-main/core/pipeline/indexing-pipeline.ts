@@ -233,12 +233,15 @@ export class IndexingPipeline {
   /**
    * Background rate readings (the lowest lane: after all indexing) for VFR clips probed before their
    * rate was read from their pictures (catalog 0064). A clip whose file is away keeps its job waiting
-   * for it; one stopped by the editor (failed, cancelled) is left to their retry.
+   * for it; one stopped by the editor (failed, cancelled) is left to their retry; one done and still
+   * marked (its content reset and probed again by an older path) gets a new one.
    */
-  enqueueRates(): number {
+  enqueueRates(onlyClip: number | null = null): number {
     let n = 0;
-    for (const id of clipsWithRateUnread(this.o.db)) {
-      if (this.queue.find(id, 'rate')) continue;
+    for (const id of clipsWithRateUnread(this.o.db, onlyClip)) {
+      const last = this.queue.find(id, 'rate');
+      if (last && last.state !== 'done') continue;
+      if (last) this.queue.store.remove(last.id);
       this.queue.enqueue({ clipId: id, stage: 'rate' });
       n++;
     }
@@ -363,6 +366,7 @@ export class IndexingPipeline {
     if (clipsMissingProxies(this.o.db, this.deps.proxySettings().policy, process.platform, clipId).length > 0 && !this.queue.find(clipId, 'proxy')) this.queue.enqueue({ clipId, stage: 'proxy' });
     // Its faces without identities (adopted from another seat): the background makes them.
     this.enqueueIdentities(clipId);
+    this.enqueueRates(clipId);
     this.o.events?.emit('jobs.clipIndexed', { clipId, segments });
     this.o.onClipIndexed?.(clipId, segments);
   }

@@ -241,13 +241,35 @@ describe('viewer, marks and hand-off', () => {
     const second = page.locator('[data-testid="saved-ranges"] li').nth(1);
     await second.waitFor();
     expect(await row.locator('[data-action="favorite"]').count()).toBe(0);
-    expect(await row.locator('[data-testid="range-summary"]').innerText()).toBe('★');
+    expect(await row.locator('[data-testid="range-summary"]').innerText()).toBe('★ favourite');
     expect(await second.locator('[aria-label="Delete range Second look"]').count()).toBe(1);
     for (const sel of ['[data-action="save-range"]', '[data-testid="export-scope"]']) {
       const box = (await page.locator(sel).boundingBox())!;
       expect(box.y + box.height, sel).toBeLessThanOrEqual(720);
     }
     expect(await page.locator('.viewer-side').evaluate((el) => el.scrollHeight <= el.clientHeight)).toBe(true);
+    // The keyboard while the loaded range's buttons have the focus: Out moved (the range no longer the selection)
+    // leaves them in place, so the focus stays in the viewer and the keys keep working.
+    await second.locator('[data-action="favorite"]').focus();
+    await press('ArrowLeft');
+    await press('o');
+    expect(await page.locator('[data-testid="export-scope"]').innerText()).toBe('In to Out');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-action'))).toBe('favorite');
+    await press('ArrowRight');
+    await press('o');
+    expect(await page.locator('[data-testid="mark-out"]').innerText()).toBe('10:00:05:24');
+    // Eight more: the list scrolls in the room it has, nothing else moves out of view.
+    const more: { id: number }[] = [];
+    for (let i = 0; i < 8; i++) more.push(await call<{ id: number }>('marks.saveRange', { clipId: ids['A001.mp4'], inFrame: i * 10, outFrame: i * 10 + 5, rate: { num: FPS, den: 1 }, name: `Take ${i + 1}` }));
+    await expect.poll(() => page.locator('[data-testid="saved-ranges"] li').count()).toBe(10);
+    expect(await page.locator('[data-testid="saved-ranges"]').evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+    for (const sel of ['[data-action="save-range"]', '[data-testid="export-scope"]']) {
+      const box = (await page.locator(sel).boundingBox())!;
+      expect(box.y + box.height, sel).toBeLessThanOrEqual(720);
+    }
+    expect(await page.locator('.viewer-side').evaluate((el) => el.scrollHeight <= el.clientHeight)).toBe(true);
+    await e.screenshot('viewer-ranges-many-1280');
+    for (const r of more) await call('marks.deleteRange', { rangeId: r.id });
     await second.locator('[aria-label="Delete range Second look"]').click();
     await expect.poll(() => page.locator('[data-testid="saved-ranges"] li').count()).toBe(1);
 

@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openCatalog } from '../../../src-main/core/catalog/open-catalog';
 import { fingerprintFile } from '../../../src-main/core/library/fingerprint';
 import { URL_VOLUME_KEY } from '../../../src-main/core/library/volume-store';
+import { clipsWithRateUnread, getClipRow } from '../../../src-main/core/library/clip-store';
+import { recordPictureRate, resetClipContent } from '../../../src-main/core/library/clips-repository';
 import { probeClip } from '../../../src-main/core/pipeline/stages/clip-media';
 import { catalogAtVersion } from '../../helpers/catalog/old-catalog';
 import { makePlaybackFootage } from '../../helpers/footage/playback-footage';
@@ -55,4 +57,31 @@ describe('migration 0064: VFR clips whose rate was not read from their pictures 
     expect(await probeClip(db, 1)).toBe('probed');
     expect(rows()[0]).toEqual({ id: 1, fps: 30, rate_unread: 0 });
   }, 60_000);
+
+  it('hands the background only indexed clips, and a content reset leaves it nothing to write', () => {
+    const { file: catalog, old } = catalogAtVersion(63, cleanups);
+    old.prepare(`INSERT INTO volumes (id, volume_key, mount_path, online, last_seen_at) VALUES (1, 'k', '/media', 1, 1)`).run();
+    const clip = old.prepare(
+      `INSERT INTO clips (id, volume_id, rel_path, file_name, size_bytes, mtime_ms, status, fps, vfr, fingerprint, probed_at, created_at, updated_at)
+       VALUES (?, 1, ?, ?, 10, 1, ?, 24.19, 1, ?, 1, 1, 1)`,
+    );
+    clip.run(1, 'a.mp4', 'a.mp4', 'done', 'fp-a');
+    clip.run(2, 'b.mp4', 'b.mp4', 'probed', 'fp-b');
+    old.close();
+    const db = openCatalog(catalog);
+    cleanups.unshift(() => db.close());
+    // Clip 2 is still being indexed: its rate is read once its indexing is over, never ahead of it.
+    expect(clipsWithRateUnread(db)).toEqual([1]);
+    expect(clipsWithRateUnread(db, 2)).toEqual([]);
+    db.prepare(`UPDATE clips SET status = 'done' WHERE id = 2`).run();
+    expect(clipsWithRateUnread(db, 2)).toEqual([2]);
+    // A reading that started before the file's content was replaced: the reset clears the mark, the reading writes nothing.
+    const before = getClipRow(db, 1);
+    resetClipContent(db, 1, { size: 20, mtimeMs: 2, fingerprint: 'fp-a' });
+    expect(db.prepare('SELECT fps, vfr, rate_unread FROM clips WHERE id = 1').get()).toEqual({ fps: null, vfr: null, rate_unread: 0 });
+    expect(recordPictureRate(db, before, 30)).toBe(false);
+    expect(db.prepare('SELECT fps FROM clips WHERE id = 1').get()).toEqual({ fps: null });
+    expect(recordPictureRate(db, getClipRow(db, 2), 30)).toBe(true);
+    expect(db.prepare('SELECT fps, rate_unread FROM clips WHERE id = 2').get()).toEqual({ fps: 30, rate_unread: 0 });
+  });
 });

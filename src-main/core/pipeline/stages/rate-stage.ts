@@ -20,11 +20,12 @@ export function rateStage(d: StageDeps): StageHandler<'rate'> {
     maxAttempts: 2,
     async run(ctx) {
       const row = getClipRow(d.db, ctx.job.clipId!);
-      if (row.rate_unread !== 1) return {};
+      // A reset content clears the mark (its probe reads the rate); a clip not probed or not VFR has no rate to read here.
+      if (row.rate_unread !== 1 || row.vfr !== 1 || row.probed_at === null) return {};
       const where = clipWhere(row);
-      const st = reachClipFile(d.db, where);
-      // Changed since it was catalogued: its next probe reads the file as it is now, rate included (and clears the mark).
-      if (st.size !== row.size_bytes || Math.floor(st.mtimeMs) !== row.mtime_ms) return {};
+      // Away: `unplugged`, the job waits for the file. A file touched or rewritten since is read as it is: a changed content is
+      // probed again when the Library finds it (the reset clears the mark, recordPictureRate then writes nothing).
+      reachClipFile(d.db, where);
       const fps = await readNominalRate(where.path, { ffprobe: d.tools().ffprobe, signal: ctx.signal });
       ctx.signal.throwIfAborted();
       if (fps === null) {

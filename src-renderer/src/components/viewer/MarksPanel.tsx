@@ -45,8 +45,10 @@ export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, ext
   }, [clip.id]);
 
   const hasRange = inFrame !== null && outFrame !== null && outFrame > inFrame;
-  // A saved range stays "the selection" only while the marks are still its In and Out.
-  const selected = marks?.ranges.find((r) => r.id === activeRange && r.inFrame === inFrame && r.outFrame === outFrame) ?? null;
+  // In to its last frame (the Out the viewer shows), and the length counted as the clip counts (";" when drop-frame).
+  const onGrid = (r: Range) => rangeOnGrid(r, rate);
+  // A saved range stays "the selection" only while the marks are still its In and Out, on this clip's grid (a range saved at another rate was loaded there).
+  const selected = marks?.ranges.find((r) => r.id === activeRange && onGrid(r).inFrame === inFrame && onGrid(r).outFrame === outFrame) ?? null;
   const activeRangeId = selected?.id ?? null;
   const baseName = clip.name.replace(/\.[^.]+$/, '');
   const saveRange = async () => {
@@ -69,8 +71,6 @@ export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, ext
     }
   };
   const rateClip = (rating: Rating) => void api.call('marks.rate', { clipIds: [clip.id], rating }).catch((e: AppError) => setStatus(e.message));
-  // In to its last frame (the Out the viewer shows), and the length counted as the clip counts (";" when drop-frame).
-  const onGrid = (r: Range) => rangeOnGrid(r, rate);
   const rangeSpan = (r: Range) => {
     const g = onGrid(r);
     return `${tc(g.inFrame)} – ${tc(g.outFrame - 1)} · ${tcLength(clip, g.outFrame - g.inFrame)}`;
@@ -128,14 +128,15 @@ export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, ext
                   const g = onGrid(r);
                   onLoadRange(g.inFrame, g.outFrame);
                 }}
-                title="Load its In and Out"
+                title={`${r.name}: load its In and Out`}
               >
                 {r.name}
               </button>
               <span className="mono muted sv-small">{rangeSpan(r)}</span>
               {r.note && <span className="muted sv-small viewer-range-note">{r.note}</span>}
-              {/* The loaded range carries its rating, keywords and delete; the others one line each, so a clip's ranges fit beside the picture. */}
-              {activeRangeId === r.id ? (
+              {/* The range last loaded or saved carries its rating, keywords and delete (they stay while In and Out move, so the
+                  focus never falls out of the viewer); the others fold to name, span and a summary, so a clip's ranges fit beside the picture. */}
+              {activeRange === r.id ? (
                 <>
                   <RatingButtons rating={r.rating} onRate={(rating) => void api.call('marks.rate', { rangeIds: [r.id], rating })} label={r.name} />
                   <KeywordEditor keywords={r.keywords} targets={{ rangeIds: [r.id] }} label={r.name} />
@@ -144,8 +145,8 @@ export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, ext
                   </button>
                 </>
               ) : (
-                <span className="muted sv-small" data-testid="range-summary">
-                  {[r.rating === 'favorite' ? '★' : r.rating === 'reject' ? '⊘ rejected' : null, r.keywords.length > 0 ? r.keywords.join(', ') : null].filter(Boolean).join(' · ')}
+                <span className="muted sv-small viewer-range-note" data-testid="range-summary">
+                  {[r.rating === 'favorite' ? '★ favourite' : r.rating === 'reject' ? '⊘ rejected' : null, r.keywords.length > 0 ? r.keywords.join(', ') : null].filter(Boolean).join(' · ')}
                 </span>
               )}
             </li>
