@@ -219,15 +219,7 @@ export class IndexingPipeline {
    */
   enqueueIdentities(onlyClip: number | null = null): number {
     if (!this.deps.faceRecognition()) return 0;
-    let n = 0;
-    for (const id of clipsMissingIdentities(this.o.db, onlyClip)) {
-      const last = this.queue.find(id, 'identities');
-      if (last && last.state !== 'done') continue;
-      if (last) this.queue.store.remove(last.id);
-      this.queue.enqueue({ clipId: id, stage: 'identities' });
-      n++;
-    }
-    return n;
+    return this.enqueueUnlessStopped('identities', clipsMissingIdentities(this.o.db, onlyClip));
   }
 
   /**
@@ -237,12 +229,17 @@ export class IndexingPipeline {
    * marked (its content reset and probed again by an older path) gets a new one.
    */
   enqueueRates(onlyClip: number | null = null): number {
+    return this.enqueueUnlessStopped('rate', clipsWithRateUnread(this.o.db, onlyClip));
+  }
+
+  /** A background job for each clip: one whose last such job waits or was stopped by the editor is left be; a done one is replaced. */
+  private enqueueUnlessStopped(stage: 'identities' | 'rate', clipIds: readonly number[]): number {
     let n = 0;
-    for (const id of clipsWithRateUnread(this.o.db, onlyClip)) {
-      const last = this.queue.find(id, 'rate');
+    for (const id of clipIds) {
+      const last = this.queue.find(id, stage);
       if (last && last.state !== 'done') continue;
       if (last) this.queue.store.remove(last.id);
-      this.queue.enqueue({ clipId: id, stage: 'rate' });
+      this.queue.enqueue({ clipId: id, stage });
       n++;
     }
     return n;
