@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INDEX_STAGES, STAGE_GRAPH, STAGE_NAMES, type StageDecl } from '../../../src-shared/contract/stage-graph';
+import { BACKGROUND_STAGES } from '../../../src-shared/contract/jobs';
 import { REPO_ROOT } from '../../helpers/paths';
 
 /** The stage table of docs/notes-pipeline.md, parsed as a reader would. */
@@ -41,5 +42,9 @@ describe('stage graph', () => {
     // The preview lane comes first in the chain: posters never wait for analysis.
     const lanes = INDEX_STAGES.map((s) => STAGE_GRAPH[s].lane);
     expect(lanes.lastIndexOf('preview')).toBeLessThan(lanes.indexOf('local'));
+  });
+  it("the stages Jobs pauses as one in the background are the graph's background lane, no more, no fewer", () => {
+    // The contract keeps them as a literal (zod's enum wants one): this ties it to the graph.
+    expect([...BACKGROUND_STAGES].sort()).toEqual(STAGE_NAMES.filter((s) => STAGE_GRAPH[s].lane === 'background').sort());
   });
 });
