@@ -1467,7 +1467,8 @@ SELECT id, file_name, source_url, status, duration_s, probed_at, indexed_at, ind
 -- everyLocalClip
 SELECT id FROM clips WHERE source_url IS NULL ORDER BY id;
 -- unindexedLocalClips
-SELECT c.id FROM clips c WHERE c.source_url IS NULL AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.clip_id = c.id AND j.state IN ('queued', 'running', 'paused', 'failed', 'cancelled'))
+SELECT c.id FROM clips c WHERE c.source_url IS NULL
+AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.clip_id = c.id AND j.stage IN (${INDEX_STAGE_LIST}) AND j.state IN ('queued', 'running', 'paused', 'failed', 'cancelled'))
 AND (c.indexed_at IS NULL OR c.indexed_profile IS NOT ?) ORDER BY c.id;
 
 -- ===== src-main/core/proxies/picture-times-store.ts (2)

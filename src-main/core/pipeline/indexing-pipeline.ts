@@ -170,13 +170,18 @@ export class IndexingPipeline {
     for (const id of ids) {
       const meta = this.view.clipForJobs(id);
       if (!meta || meta.source_url !== null) continue;
-      const jobs = this.queue.list({ clipId: id });
+      // Its indexing jobs only: background work (a proxy, a face print, a rate reading) and collection uploads paused or
+      // stopped by the editor neither hold up its indexing nor count as it.
+      const all = this.queue.list({ clipId: id });
+      // Handed over because its file came back: background work that waits for the file (a rate reading) runs now.
+      if (all.some((j) => j.state === 'queued' && !STAGE_INDEX.has(j.stage))) this.queue.wakeClip(id);
+      const jobs = all.filter((j) => STAGE_INDEX.has(j.stage));
       // A `pending` row holds nothing derived: a job past the probe belongs to content the import
       // found changed and reset (it would run on a row with no size), and a failed or cancelled
       // probe (the card was pulled, ffprobe was wrong) is worth another try when the clip is handed
       // over again (a re-import, the drive back). Both start again from the probe.
       const stopped = jobs.some((j) => j.state === 'failed' || j.state === 'cancelled');
-      const stale = meta.status === 'pending' && (stopped || jobs.some((j) => STAGE_INDEX.has(j.stage) && j.stage !== 'probe'));
+      const stale = meta.status === 'pending' && (stopped || jobs.some((j) => j.stage !== 'probe'));
       const restart = opts.restart === true || stale;
       const active = jobs.some((j) => j.state === 'queued' || j.state === 'running' || j.state === 'paused');
       if (!restart && active) {

@@ -40,7 +40,8 @@ export function createJobsViewStore(db: CatalogDb) {
   const everyLocalClip = db.prepare('SELECT id FROM clips WHERE source_url IS NULL ORDER BY id').pluck();
   const unindexedLocalClips = db
     .prepare(
-      `SELECT c.id FROM clips c WHERE c.source_url IS NULL AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.clip_id = c.id AND j.state IN ('queued', 'running', 'paused', 'failed', 'cancelled'))
+      `SELECT c.id FROM clips c WHERE c.source_url IS NULL
+       AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.clip_id = c.id AND j.stage IN (${INDEX_STAGE_LIST}) AND j.state IN ('queued', 'running', 'paused', 'failed', 'cancelled'))
        AND (c.indexed_at IS NULL OR c.indexed_profile IS NOT ?) ORDER BY c.id`,
     )
     .pluck();
@@ -54,7 +55,8 @@ export function createJobsViewStore(db: CatalogDb) {
     clipForJobs: (clipId: number) => clip.get(clipId) as ClipForJobs | undefined,
     /**
      * The clips "index everything" hands over: with `restart` every local clip; otherwise those
-     * without work queued, failed or cancelled and not indexed with `profileId`.
+     * without indexing work queued, failed or cancelled and not indexed with `profileId` (a paused
+     * background proxy or a collection upload does not keep a clip from its indexing).
      */
     clipsToIndex: (o: { restart: boolean; profileId: string }) => (o.restart ? everyLocalClip.all() : unindexedLocalClips.all(o.profileId)) as number[],
   };
