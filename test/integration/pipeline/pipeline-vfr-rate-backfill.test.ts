@@ -4,7 +4,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openCatalog } from '../../../src-main/core/catalog/open-catalog';
 import { getClipDetail } from '../../../src-main/core/library/library-page-store';
 import { createLibraryService } from '../../../src-main/core/library/library-handlers';
-import type { VolumeInfo, VolumeResolver } from '../../../src-main/core/library/volumes/volume-resolver';
 import { clipMarks } from '../../../src-main/core/marks/marks-repository';
 import { insertRange } from '../../../src-main/core/marks/range-store';
 import { parseRate } from '../../../src-main/core/media/probe-parse';
@@ -13,6 +12,7 @@ import { IndexingPipeline } from '../../../src-main/core/pipeline/indexing-pipel
 import { EventBus } from '../../../src-main/core/rpc/event-bus';
 import { rangeOnGrid } from '../../../src-renderer/src/components/viewer/marks';
 import { countingOf } from '../../../src-shared/timecode';
+import { MarkerVolumes } from '../../helpers/catalog/marker-volumes';
 import { catalogAtVersion } from '../../helpers/catalog/old-catalog';
 import { makePlaybackFootage } from '../../helpers/footage/playback-footage';
 import { tempDir } from '../../helpers/paths';
@@ -25,20 +25,6 @@ afterEach(async () => {
 
 /** The mtime (ms) the catalog holds for the clips whose files are away, and their files get when they come back. */
 const AWAY_MTIME_MS = 1_700_000_000_000;
-
-/** Drives as folders holding a `.volume-id` file: a drive is connected while its folder is at its mount path. */
-class FolderDrives implements VolumeResolver {
-  constructor(private readonly mounts: readonly string[]) {}
-  volumeFor(p: string): VolumeInfo {
-    const m = this.mounts.find((d) => p === d || p.startsWith(d + path.sep));
-    if (!m) throw new Error(`no drive holds ${p}`);
-    return { key: fs.readFileSync(path.join(m, '.volume-id'), 'utf8'), mountPath: m, label: path.basename(m) };
-  }
-  locate(key: string): string | null {
-    return this.mounts.find((d) => fs.existsSync(path.join(d, '.volume-id')) && fs.readFileSync(path.join(d, '.volume-id'), 'utf8') === key) ?? null;
-  }
-  refresh(): void {}
-}
 
 /**
  * Issue 37: a catalog an app before 0063 left, its VFR phone clip (30 fps on a 1/90000 clock)
@@ -108,7 +94,7 @@ describe('VFR clips of an older catalog read at their shot rate in the backgroun
       db.close();
     });
     const job = (id: number) => pipeline.queue.find(id, 'rate');
-    const library = createLibraryService({ db, events, cacheDir: path.join(tmp.dir, 'cache'), resolver: new FolderDrives([card, drive]), indexClips: (ids) => pipeline.enqueueClips(ids), pollOnStart: false, volumePollMs: 0 });
+    const library = createLibraryService({ db, events, cacheDir: path.join(tmp.dir, 'cache'), resolver: new MarkerVolumes([card, drive]), indexClips: (ids) => pipeline.enqueueClips(ids), pollOnStart: false, volumePollMs: 0 });
     cleanups.unshift(() => library.dispose());
     pipeline.start();
     expect([1, 2, 3, 4, 5].map((id) => job(id) !== undefined)).toEqual([true, false, true, true, true]);
