@@ -170,11 +170,9 @@ export class IndexingPipeline {
     for (const id of ids) {
       const meta = this.view.clipForJobs(id);
       if (!meta || meta.source_url !== null) continue;
-      // Its indexing jobs only: background work (a proxy, a face print, a rate reading) and collection uploads paused or
-      // stopped by the editor neither hold up its indexing nor count as it.
       const all = this.queue.list({ clipId: id });
-      // Handed over because its file came back: background work that waits for the file (a rate reading) runs now.
-      if (all.some((j) => j.state === 'queued' && !STAGE_INDEX.has(j.stage))) this.queue.wakeClip(id);
+      // Its indexing jobs only decide its indexing: background work (a proxy, a face print, a rate reading) and collection
+      // uploads paused or stopped by the editor neither hold it up nor count as it.
       const jobs = all.filter((j) => STAGE_INDEX.has(j.stage));
       // A `pending` row holds nothing derived: a job past the probe belongs to content the import
       // found changed and reset (it would run on a row with no size), and a failed or cancelled
@@ -184,11 +182,10 @@ export class IndexingPipeline {
       const stale = meta.status === 'pending' && (stopped || jobs.some((j) => j.stage !== 'probe'));
       const restart = opts.restart === true || stale;
       const active = jobs.some((j) => j.state === 'queued' || j.state === 'running' || j.state === 'paused');
-      if (!restart && active) {
-        // Handed over again while it waits: a probe held back by a drive that was away runs now.
-        this.queue.wakeClip(id);
-        continue;
-      }
+      // Handed over again while work of it waits (its file came back): a probe held back by a drive that was away, or
+      // background work such as a rate reading, runs now. One started over is queued afresh below.
+      if (!restart && all.some((j) => j.state === 'queued')) this.queue.wakeClip(id);
+      if (!restart && active) continue;
       if (!restart && this.isIndexed(meta)) continue;
       if (!restart && stopped) continue;
       if (restart) this.restartClip(id);
@@ -229,9 +226,8 @@ export class IndexingPipeline {
 
   /**
    * Background rate readings (the lowest lane: after all indexing) for VFR clips probed before their
-   * rate was read from their pictures (catalog 0064). A clip whose file is away keeps its job waiting
-   * for it; one stopped by the editor (failed, cancelled) is left to their retry; one done and still
-   * marked (its content reset and probed again by an older path) gets a new one.
+   * rate was read from their pictures (catalog 0064), by the face prints' rule (enqueueUnlessStopped).
+   * A clip whose file is away keeps its job waiting for it.
    */
   enqueueRates(onlyClip: number | null = null): number {
     return this.enqueueUnlessStopped('rate', clipsWithRateUnread(this.o.db, onlyClip));
