@@ -45,10 +45,11 @@ export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, ext
   }, [clip.id]);
 
   const hasRange = inFrame !== null && outFrame !== null && outFrame > inFrame;
-  // In to its last frame (the Out the viewer shows), and the length counted as the clip counts (";" when drop-frame).
+  // A saved range on this clip's grid (it keeps the rate it was saved at): where it loads, and what it spans.
   const onGrid = (r: Range) => rangeOnGrid(r, rate);
-  // A saved range stays "the selection" only while the marks are still its In and Out, on this clip's grid (a range saved at another rate was loaded there).
-  const selected = marks?.ranges.find((r) => r.id === activeRange && onGrid(r).inFrame === inFrame && onGrid(r).outFrame === outFrame) ?? null;
+  // A saved range stays "the selection" only while the marks are still its In and Out on that grid.
+  const isMarked = (g: { inFrame: number; outFrame: number }) => g.inFrame === inFrame && g.outFrame === outFrame;
+  const selected = marks?.ranges.find((r) => r.id === activeRange && isMarked(onGrid(r))) ?? null;
   const activeRangeId = selected?.id ?? null;
   const baseName = clip.name.replace(/\.[^.]+$/, '');
   const saveRange = async () => {
@@ -71,6 +72,7 @@ export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, ext
     }
   };
   const rateClip = (rating: Rating) => void api.call('marks.rate', { clipIds: [clip.id], rating }).catch((e: AppError) => setStatus(e.message));
+  // In to its last frame (the Out the viewer shows), and the length counted as the clip counts (";" when drop-frame).
   const rangeSpan = (r: Range) => {
     const g = onGrid(r);
     return `${tc(g.inFrame)} – ${tc(g.outFrame - 1)} · ${tcLength(clip, g.outFrame - g.inFrame)}`;
@@ -146,7 +148,7 @@ export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, ext
                 </>
               ) : (
                 <span className="muted sv-small viewer-range-note" data-testid="range-summary">
-                  {[r.rating === 'favorite' ? '★ favourite' : r.rating === 'reject' ? '⊘ rejected' : null, r.keywords.length > 0 ? r.keywords.join(', ') : null].filter(Boolean).join(' · ')}
+                  {rangeSummary(r)}
                 </span>
               )}
             </li>
@@ -168,4 +170,10 @@ export function MarksPanel({ clip, rate, inFrame, outFrame, onLoadRange, tc, ext
       </div>
     </div>
   );
+}
+
+/** A folded range's rating and keywords in words ("★ favourite · interview, wide"). */
+function rangeSummary(r: Pick<Range, 'rating' | 'keywords'>): string {
+  const rating = r.rating === 'favorite' ? '★ favourite' : r.rating === 'reject' ? '⊘ rejected' : null;
+  return [rating, r.keywords.join(', ')].filter(Boolean).join(' · ');
 }
