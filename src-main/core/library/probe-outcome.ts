@@ -25,9 +25,11 @@ export function verdictFor(info: MediaInfo): ProbeVerdict {
   if (info.width && info.height && info.width * info.height > LARGE_PIXELS) {
     notes.push(`very large frame ${info.width}x${info.height}: thumbnails are downscaled`);
   }
-  // The average from the frames over the duration: a VFR clip's `fps` is the rate it was shot at (probe.ts), which the card shows beside this.
-  const average = info.vfr && info.frameCount && info.durationS ? info.frameCount / info.durationS : null;
-  if (info.vfr) notes.push(average ? `variable frame rate (${average.toFixed(2)} fps average)` : 'variable frame rate');
+  if (info.vfr) {
+    // The average from the frames over the duration: a VFR clip's `fps` is the rate it was shot at (probe.ts), which the card shows beside this.
+    const average = info.frameCount && info.durationS ? info.frameCount / info.durationS : null;
+    notes.push(average ? `variable frame rate (${average.toFixed(2)} fps average)` : 'variable frame rate');
+  }
   if (info.rotation) notes.push(`rotated ${info.rotation}° for display`);
   return { status: 'probed', reason: notes.length ? notes.join('; ') : null, errorKind: null };
 }
