@@ -148,9 +148,32 @@ function warpToRgb(patch, width, height, m, size, out) {
       const du = u - m.tx, dv = v - m.ty;
       const sx = ia * du + ib * dv;
       const sy = -ib * du + ia * dv;
-      const y = 1.164 * (sample(data, 0, pw, px, py, width, height, sx, sy, 16) - 16);
-      const cb = sample(data, uAt, cstride, cpx, cpy, cw, ch, sx / 2, (sy - 0.5) / 2, 128) - 128;
-      const cr = sample(data, vAt, cstride, cpx, cpy, cw, ch, sx / 2, (sy - 0.5) / 2, 128) - 128;
+      // Where all four neighbours lie inside the frame (nearly every pixel of a face), the bilinear
+      // sums are written out with sample()'s weights in its order (the same values to the bit), and
+      // U and V share theirs: the warp was most of a face's CPU outside the model.
+      let y;
+      const x0 = Math.floor(sx), y0 = Math.floor(sy);
+      if (x0 >= 0 && y0 >= 0 && x0 + 1 < width && y0 + 1 < height) {
+        const fx = sx - x0, fy = sy - y0, gx = 1 - fx, gy = 1 - fy;
+        const i = (y0 - py) * pw + (x0 - px);
+        y = 1.164 * (gx * gy * data[i] + fx * gy * data[i + 1] + gx * fy * data[i + pw] + fx * fy * data[i + pw + 1] - 16);
+      } else {
+        y = 1.164 * (sample(data, 0, pw, px, py, width, height, sx, sy, 16) - 16);
+      }
+      const csx = sx / 2, csy = (sy - 0.5) / 2;
+      let cb, cr;
+      const c0 = Math.floor(csx), r0 = Math.floor(csy);
+      if (c0 >= 0 && r0 >= 0 && c0 + 1 < cw && r0 + 1 < ch) {
+        const fx = csx - c0, fy = csy - r0, gx = 1 - fx, gy = 1 - fy;
+        const w00 = gx * gy, w01 = fx * gy, w10 = gx * fy, w11 = fx * fy;
+        const i = (r0 - cpy) * cstride + (c0 - cpx);
+        const iu = uAt + i, iv = vAt + i;
+        cb = w00 * data[iu] + w01 * data[iu + 1] + w10 * data[iu + cstride] + w11 * data[iu + cstride + 1] - 128;
+        cr = w00 * data[iv] + w01 * data[iv + 1] + w10 * data[iv + cstride] + w11 * data[iv + cstride + 1] - 128;
+      } else {
+        cb = sample(data, uAt, cstride, cpx, cpy, cw, ch, csx, csy, 128) - 128;
+        cr = sample(data, vAt, cstride, cpx, cpy, cw, ch, csx, csy, 128) - 128;
+      }
       dst[o] = byte(y + 1.596 * cr);
       dst[o + 1] = byte(y - 0.392 * cb - 0.813 * cr);
       dst[o + 2] = byte(y + 2.017 * cb);
@@ -167,12 +190,21 @@ function scaled(m, f) {
 const MEAN = [0.485, 0.456, 0.406];
 const STD = [0.229, 0.224, 0.225];
 
+/** (v / 255 - mean) / std of each channel's 256 values, as float32: the per-pixel arithmetic done once. */
+const INPUT_OF = (() => {
+  const t = new Float32Array(3 * 256);
+  for (let c = 0; c < 3; c++) for (let v = 0; v < 256; v++) t[c * 256 + v] = (v / 255 - MEAN[c]) / STD[c];
+  return t;
+})();
+
 /** RGB crop -> planar float32 (3, size, size): /255, then the ImageNet mean and std MobileFaceNet was trained with. */
 function rgbToInput(rgb, size, out) {
   const plane = size * size;
   const dst = out && out.length === plane * 3 ? out : new Float32Array(plane * 3);
   for (let i = 0; i < plane; i++) {
-    for (let c = 0; c < 3; c++) dst[c * plane + i] = (rgb[i * 3 + c] / 255 - MEAN[c]) / STD[c];
+    dst[i] = INPUT_OF[rgb[i * 3]];
+    dst[plane + i] = INPUT_OF[256 + rgb[i * 3 + 1]];
+    dst[2 * plane + i] = INPUT_OF[512 + rgb[i * 3 + 2]];
   }
   return dst;
 }
@@ -188,15 +220,19 @@ function rgbToInput(rgb, size, out) {
 function sharpness(rgb, size) {
   const s = size / CROP;
   const x0 = Math.round(28 * s), x1 = Math.round(84 * s), y0 = Math.round(36 * s), y1 = Math.round(100 * s);
-  const gray = (x, y) => {
-    const p = (y * size + x) * 3;
-    return 0.299 * rgb[p] + 0.587 * rgb[p + 1] + 0.114 * rgb[p + 2];
-  };
+  // The gray of the box and its one-pixel rim, each pixel once (the Laplacian reads each five times).
+  const gw = x1 - x0 + 2, gh = y1 - y0 + 2;
+  const g = new Float64Array(gw * gh);
+  for (let y = 0; y < gh; y++) {
+    for (let x = 0; x < gw; x++) {
+      const p = ((y0 - 1 + y) * size + (x0 - 1 + x)) * 3;
+      g[y * gw + x] = 0.299 * rgb[p] + 0.587 * rgb[p + 1] + 0.114 * rgb[p + 2];
+    }
+  }
   let n = 0, sl = 0, sl2 = 0;
-  for (let y = y0; y < y1; y++) {
-    for (let x = x0; x < x1; x++) {
-      const g = gray(x, y);
-      const l = gray(x - 1, y) + gray(x + 1, y) + gray(x, y - 1) + gray(x, y + 1) - 4 * g;
+  for (let y = 1; y < gh - 1; y++) {
+    for (let x = 1, i = y * gw + 1; x < gw - 1; x++, i++) {
+      const l = g[i - 1] + g[i + 1] + g[i - gw] + g[i + gw] - 4 * g[i];
       n++;
       sl += l;
       sl2 += l * l;
