@@ -37,7 +37,8 @@ INSERT INTO face_identity (face_id, clip_id, frame, model, eye_px, sharpness, ya
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 -- clipsMissingIdentities
 SELECT DISTINCT sh.clip_id FROM shot_faces f JOIN shots sh ON sh.id = f.shot_id
-WHERE (? IS NULL OR sh.clip_id = ?) AND NOT EXISTS (SELECT 1 FROM face_identity fi WHERE fi.face_id = f.id)
+ LEFT JOIN face_identity fi ON fi.face_id = f.id
+WHERE (? IS NULL OR sh.clip_id = ?) AND (fi.face_id IS NULL OR (fi.embedding IS NOT NULL AND fi.model <> ?))
 ORDER BY sh.clip_id;
 -- forgetFaces
 UPDATE face_identity SET embedding = NULL, thumb = NULL, assignable = 0 WHERE face_id IN (SELECT value FROM json_each(?));

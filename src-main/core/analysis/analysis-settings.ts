@@ -36,8 +36,8 @@ export interface AnalysisSettings {
    * buffers: ClipDecoder.reuse), but only the patches of those holding a face the landmarks do not
    * rule out go to the worker (pool-feed.ts, face-identity.cjs identityPatch), and a face seen in
    * consecutive samples is embedded at its track's start, every eighth sample and at its end only when
-   * it drifted (identity-carry.ts). Per face embedded ~4.6 ms of CPU (MobileFaceNet 3.5, alignment
-   * 0.75, thumbnail 0.25, sharpness and input 0.15); per 960x540 identity frame ~3 ms in this process
+   * it drifted (identity-carry.ts). Per face embedded ~3 ms of CPU (MobileFaceNet's int8 copy 2.0-2.4,
+   * alignment 0.75, thumbnail 0.25, sharpness and input 0.1); per 960x540 identity frame ~3 ms in this process
    * (its ~0.8 MB read from the pipe and the garbage collection that churn brings), which is why the
    * rate was halved rather than the warp made faster. Smaller frames were measured and not taken:
    * at 640 px the NTU signer's (1080p, 17-23 px between the eyes) embeddings fell to 0.80 mean cosine

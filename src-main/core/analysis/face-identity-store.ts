@@ -125,19 +125,22 @@ export function insertFaceIdentity(db: Database.Database, row: FaceIdentityInser
 }
 
 /**
- * Clips with a face stored without its identity (`onlyClip`: that one alone): analysed while face
- * recognition was off, or their analysis adopted from another seat (boxes only). A forgotten face
- * keeps its row (no embedding, not assignable), so it is not one of these.
+ * Clips with a face stored without an identity of `model` (`onlyClip`: that one alone): analysed while
+ * face recognition was off, their analysis adopted from another seat (boxes only), or embedded by
+ * another model (an update of the app that changed it: faces of another model are never compared, so
+ * they are embedded again). A forgotten face keeps its row (no embedding, not assignable), so it is not
+ * one of these, whichever model measured it.
  */
-export function clipsMissingIdentities(db: Database.Database, onlyClip: number | null = null): number[] {
+export function clipsMissingIdentities(db: Database.Database, model: string, onlyClip: number | null = null): number[] {
   return statement(
     db,
     `SELECT DISTINCT sh.clip_id FROM shot_faces f JOIN shots sh ON sh.id = f.shot_id
-      WHERE (? IS NULL OR sh.clip_id = ?) AND NOT EXISTS (SELECT 1 FROM face_identity fi WHERE fi.face_id = f.id)
+       LEFT JOIN face_identity fi ON fi.face_id = f.id
+      WHERE (? IS NULL OR sh.clip_id = ?) AND (fi.face_id IS NULL OR (fi.embedding IS NOT NULL AND fi.model <> ?))
       ORDER BY sh.clip_id`,
   )
     .pluck()
-    .all(onlyClip, onlyClip) as number[];
+    .all(onlyClip, onlyClip, model) as number[];
 }
 
 /**

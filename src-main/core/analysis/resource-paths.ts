@@ -6,7 +6,7 @@ import { electronResourcesPath, findAppRoot, type ResourceLocations } from '../u
 
 export const FACE_MODEL_FILE = 'yunet_n_dynamic.onnx';
 /** The face identity model; its file name is the model id stored with each embedding. */
-export const EMBEDDING_MODEL_FILE = 'mobilefacenet.onnx';
+export const EMBEDDING_MODEL_FILE = 'mobilefacenet-int8.onnx';
 export const WORKER_FILE = 'analysis-worker.cjs';
 
 // In the package the build copies resources/models -> <resources>/models and

@@ -17,6 +17,7 @@ import { watchNetwork } from './watch/network-watch';
 import { ServiceRecovery } from './watch/service-recovery';
 import { DEFAULT_PROXY_BUDGET_GB } from '../../../src-shared/contract/settings';
 import { clipsMissingIdentities } from '../analysis/face-identity-store';
+import { EMBEDDING_MODEL_FILE } from '../analysis/resource-paths';
 import { clipsMissingProxies } from '../proxies/proxy-backfill';
 import type { IndexingPipelineOptions } from './pipeline-options';
 import type { StageDeps } from './pipeline-deps';
@@ -214,14 +215,15 @@ export class IndexingPipeline {
   }
 
   /**
-   * Background face identities (the lowest lane: after all indexing) for clips whose faces have none,
-   * while face recognition is on: turned on after they were indexed, or adopted from another seat.
+   * Background face identities (the lowest lane: after all indexing) for clips whose faces have none
+   * of the model the analysis runs now, while face recognition is on: turned on after they were
+   * indexed, adopted from another seat, or embedded by an earlier model.
    * A clip whose last such job stopped (failed, cancelled) is left to the editor's retry; one done
    * whose faces were stored again without identities since (analysed while off) gets a new one.
    */
   enqueueIdentities(onlyClip: number | null = null): number {
     if (!this.deps.faceRecognition()) return 0;
-    return this.enqueueUnlessStopped('identities', clipsMissingIdentities(this.o.db, onlyClip));
+    return this.enqueueUnlessStopped('identities', clipsMissingIdentities(this.o.db, EMBEDDING_MODEL_FILE, onlyClip));
   }
 
   /**
