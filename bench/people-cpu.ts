@@ -124,11 +124,14 @@ export interface IndexingCpu {
  * adds ~5 % to ~7 core-s, and two rounds of the same configuration differed by up to 1 core-s: so
  * several rounds, each round's ratio, and where the difference goes by part (threads of this
  * process from /proc/self/task, the ffmpeg children), so a change's effect is seen where it falls.
+ * Eight rounds: on a quiet 2-core machine one round's on / off still ranged 0.90-1.24 (the same ffmpeg
+ * work took 4.0-5.1 core-s from one round to the next), so four left the pooled ratio within a few
+ * percent of chance, the size of the goal's margin.
  */
 export async function measureIndexingCpu(
   folder: string,
   open: (work: string, recognition: boolean) => Promise<{ importAndWait: (f: string) => Promise<unknown>; peopleServiceS: () => number; close: () => Promise<void> }>,
-  rounds = 4,
+  rounds = 8,
 ): Promise<IndexingCpu> {
   const tick = Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100;
   const on: number[] = [];

@@ -14,7 +14,7 @@
  * - moved_by_batch: faces of batch 1 in a named person after the naming whose person batch 2 changed (goal 0);
  * - search_p95_ms: `@Name` lookups on a catalog of its own with 100k faces (bench/people-search.ts);
  * - cpu_ratio: the indexing's CPU with recognition on / off on batch 1, the whole pipeline as the
- *   issue measures it, four rounds alternating, each round's ratio (cpu_round_ratios) and on - off by
+ *   issue measures it, eight rounds alternating, each round's ratio (cpu_round_ratios) and on - off by
  *   part (cpu_on_minus_off_s: main thread, analysis workers, V8's threads, ffmpeg children);
  *   analysis_cpu_ratio: the analysis decodes alone, stricter (bench/people-cpu.ts).
  * `@Name` is typed into search (the search service, segments cut to where the person is); the
