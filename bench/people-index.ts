@@ -98,11 +98,6 @@ export async function openPeopleLibrary(work: string, recognition = true) {
         }, 200);
       });
       await imported;
-      // The pool's regroup waits for the arrivals to pause (people-module.ts): done here, inside the
-      // measured round and the people service's time, as the app does it once the card is in.
-      const t1 = threadCpuS();
-      people.service.settle();
-      peopleServiceS += threadCpuS() - t1;
       const failed = db.prepare("SELECT DISTINCT c.file_name AS file, j.last_error_message AS msg FROM jobs j JOIN clips c ON c.id = j.clip_id WHERE j.state = 'failed'").all() as Array<{ file: string; msg: string }>;
       return { wallS: (performance.now() - t0) / 1000, failed };
     },

@@ -239,8 +239,6 @@ export function composeCatalogApp(n: CatalogAppNeeds, db: CatalogDb, readOnly: b
       library.dispose();
       await team?.stop();
       await pipeline.stop();
-      // Faces the last clips left in the pool are grouped before the catalog closes.
-      people.service.settle();
       await streams.dispose();
       await search.dispose();
     },

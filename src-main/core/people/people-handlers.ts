@@ -23,7 +23,6 @@ const toFace = (f: FaceView): PersonFace => ({
 export function createPeopleHandlers(db: CatalogDb, service: PeopleService, recognition: () => boolean): HandlersFor<typeof peopleMethods> {
   return {
     'people.list': ({ hidden }) => {
-      service.settle();
       const counts = people.personCounts(db);
       const list = people
         .allPeople(db)
@@ -47,7 +46,6 @@ export function createPeopleHandlers(db: CatalogDb, service: PeopleService, reco
       return { people: list, recognition: recognition() };
     },
     'people.faces': ({ personId, offset, limit }) => {
-      service.settle();
       people.personById(db, personId);
       const page = faceViews(db, personId, offset, limit);
       return { faces: page.faces.map(toFace), total: page.total };

@@ -6,12 +6,6 @@ import { createPeopleHandlers } from './people-handlers';
 import { createPeopleService } from './people-service';
 import { createPresenceStore } from './presence-store';
 
-/**
- * The pool grouped again once a card's clips pause for 1.5 s, and every 10 s while they keep coming:
- * proposed groups appear during an import, not after each clip's analysis.
- */
-const REGROUP_TIMING = { quietMs: 1500, maxWaitMs: 10_000 };
-
 export interface PeopleModuleDeps {
   db: CatalogDb;
   events: EventBus;
@@ -27,7 +21,6 @@ export function createPeopleModule(d: PeopleModuleDeps) {
     db: d.db,
     // Faces carry the embedding model's file name (analysis/pool-feed.ts): another file is another space.
     model: () => EMBEDDING_MODEL_FILE,
-    regroupTiming: REGROUP_TIMING,
     changed: (clipIds) => {
       d.events.emit('catalog.changed', { reason: 'people', ...(clipIds ? { clipIds } : {}) });
       d.edited?.();

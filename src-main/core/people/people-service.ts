@@ -18,16 +18,6 @@ export interface PeopleServiceDeps {
   now?: () => number;
   /** People or their faces changed (the views read them again). */
   changed?: (clipIds?: number[]) => void;
-  /**
-   * When the pool is grouped again after clips arrive: absent, with each clip (one clip, a test);
-   * given, once the arrivals pause for `quietMs`, and at least every `maxWaitMs` while they go on.
-   */
-  regroupTiming?: RegroupTiming;
-}
-
-export interface RegroupTiming {
-  quietMs: number;
-  maxWaitMs: number;
 }
 
 /** When and by which seat a change made elsewhere was made (team/syncs/people-sync.ts applies it). */
@@ -61,46 +51,6 @@ export function createPeopleService(d: PeopleServiceDeps) {
   const now = d.now ?? Date.now;
   const protos = new PrototypeCache(db, d.model);
   const changed = (clipIds?: number[]) => d.changed?.(clipIds);
-  /** The pool has faces not grouped yet, since this time (null: none). */
-  let poolStaleSince: number | null = null;
-  let regroupTimer: ReturnType<typeof setTimeout> | null = null;
-
-  /**
-   * Groups the pool again if clips left faces in it since the last time. Regrouping reads and
-   * clusters the whole pool (up to POOL_LIMIT faces, ~70 ms when full): once per clip, a card of
-   * hundreds of clips paid that hundreds of times for groups nobody looked at in between.
-   */
-  function settle(): void {
-    if (regroupTimer) clearTimeout(regroupTimer);
-    regroupTimer = null;
-    if (poolStaleSince === null) return;
-    poolStaleSince = null;
-    db.transaction(() => {
-      regroupPool();
-      people.deleteEmptyGroups(db);
-    })();
-    changed();
-  }
-
-  function poolChanged(): void {
-    const timing = d.regroupTiming;
-    if (!timing) {
-      poolStaleSince = now();
-      settle();
-      return;
-    }
-    poolStaleSince ??= now();
-    if (regroupTimer) clearTimeout(regroupTimer);
-    const wait = Math.max(0, Math.min(timing.quietMs, poolStaleSince + timing.maxWaitMs - now()));
-    regroupTimer = setTimeout(() => {
-      try {
-        settle();
-      } catch {
-        // The catalog closed meanwhile: the next clip or reader groups the pool.
-      }
-    }, wait);
-    regroupTimer.unref?.();
-  }
 
   /** The facts about a clip's faces, each with the face it is about now (the same sample, the box that overlaps most). */
   function attachedFacts(clipId: number) {
@@ -244,26 +194,17 @@ export function createPeopleService(d: PeopleServiceDeps) {
   }
 
   return {
-    /**
-     * A clip's faces were stored (analysed here, or re-analysed): matched to the people the editor
-     * holds now (so `@Name` finds them at once), what is left grouped with the pool (`regroupTiming`).
-     */
+    /** A clip's faces were stored (analysed here, or re-analysed): match them, then group what is left. */
     clipAnalysed(clipId: number): void {
-      const left = db.transaction(() => {
-        const n = matchClip(clipId);
+      db.transaction(() => {
+        if (matchClip(clipId) > 0) regroupPool();
         people.deleteEmptyGroups(db);
-        return n;
       })();
       changed([clipId]);
-      if (left > 0) poolChanged();
     },
-
-    /** The pool grouped now if clips left faces in it: before the groups are read or edited. */
-    settle,
 
     /** Another threshold or model: every derived assignment is made again from the facts. */
     regroupAll(): void {
-      settle();
       db.transaction(() => {
         people.clearDerived(db);
         protos.clear();
@@ -275,7 +216,6 @@ export function createPeopleService(d: PeopleServiceDeps) {
     },
 
     name(personId: number, name: string): void {
-      settle();
       db.transaction(() => {
         const p = people.personById(db, personId);
         people.setPersonName(db, personId, name, now());
@@ -291,7 +231,6 @@ export function createPeopleService(d: PeopleServiceDeps) {
     /** `team`: another seat's merge, applied here (its name and facts come as that seat sent them). */
     merge(from: number, into: number, team?: TeamStamp): void {
       if (from === into) throw new AppError('invalid', 'A person cannot be merged into itself.');
-      settle();
       db.transaction(() => {
         const a = people.personById(db, from);
         const b = people.personById(db, into);
@@ -319,7 +258,6 @@ export function createPeopleService(d: PeopleServiceDeps) {
 
     split(personId: number, faceIds: readonly number[], into: number | null): number {
       if (into === personId) throw new AppError('invalid', 'Those faces are already this person’s.');
-      settle();
       const target = db.transaction(() => {
         const p = people.personById(db, personId);
         const members = new Set(people.membersOf(db, personId).map((m) => m.face_id));
@@ -340,7 +278,6 @@ export function createPeopleService(d: PeopleServiceDeps) {
     },
 
     hide(personId: number, hidden: boolean): void {
-      settle();
       db.transaction(() => {
         people.personById(db, personId);
         people.setPersonHidden(db, personId, hidden, now());
@@ -349,7 +286,6 @@ export function createPeopleService(d: PeopleServiceDeps) {
     },
 
     confirm(faceId: number, personId: number, yes: boolean): void {
-      settle();
       const place = db.transaction(() => {
         const p = people.personById(db, personId);
         const at = placesOf(db, [faceId]).get(faceId);
@@ -365,7 +301,6 @@ export function createPeopleService(d: PeopleServiceDeps) {
 
     /** `team`: another seat's forget, applied here: this seat's faces of the person lose their embeddings too. */
     forget(personId: number, team?: TeamStamp): void {
-      settle();
       db.transaction(() => {
         const p = people.personById(db, personId);
         const faceIds = people.membersOf(db, personId).map((m) => m.face_id);
@@ -379,7 +314,6 @@ export function createPeopleService(d: PeopleServiceDeps) {
 
     /** The team's name and hidden flag for a person, as the team's rule left them (a person named so here is merged into them first, by the caller). */
     takeTeamFields(personId: number, fields: { name: Held<string | null>; hidden: Held<boolean> }): void {
-      settle();
       db.transaction(() => {
         people.writeTeamPersonFields(db, personId, fields);
         // a named person's prototype is their confirmed faces only
@@ -390,7 +324,6 @@ export function createPeopleService(d: PeopleServiceDeps) {
 
     /** "Is this <name>?": faces nobody has that look most like the person, then the matcher's least sure. */
     suggestions(personId: number, limit: number): number[] {
-      settle();
       const prototypes = protos.list(new Set([...people.heldPeople(db), personId]));
       const proto = prototypes.find((x) => x.personId === personId);
       if (!proto) return [];

@@ -188,42 +188,4 @@ describe('people service', () => {
     // Six samples 0.5 s apart from 0 s: one span from 0 to 2.75 s, frames 0-69 at 25 fps.
     expect(spans.map((s) => [s.startS, s.endS, s.inFrame, s.outFrame])).toEqual([[0, 2.75, 0, 69]]);
   });
-
-  it('with a regroup timing, the clips of a card are matched at once and the pool grouped once they pause, or when a reader asks', async () => {
-    const lib = library(21);
-    const changes: Array<number[] | undefined> = [];
-    const svc = createPeopleService({ db, model: () => EMBEDDING_MODEL_FILE, regroupTiming: { quietMs: 80, maxWaitMs: 400 }, changed: (ids) => changes.push(ids) });
-    const a = lib.clip('a.mov', [0, 1]);
-    svc.clipAnalysed(a.clipId);
-    // The editor reads the People view (it settles the pool) and names a group.
-    svc.settle();
-    svc.name(personOf(a.faces[0]![0]!)!, 'Maria');
-    // A card arrives: Maria's faces join her with each clip (what `@Maria` finds), the rest wait for the pool's regroup.
-    const clips = ['b.mov', 'c.mov', 'd.mov'].map((n) => lib.clip(n, [0, 2]));
-    for (const c of clips) svc.clipAnalysed(c.clipId);
-    for (const c of clips) expect(c.faces[0]!.map(personOf).every((p) => p === named('Maria').id)).toBe(true);
-    expect(clips.flatMap((c) => c.faces[2]!).map(personOf).every((p) => p === null)).toBe(true);
-    const regroups = () => changes.filter((c) => c === undefined).length;
-    const before = regroups();
-    // The arrivals pause: one regroup for the three clips, and person 2 is one proposed group.
-    await new Promise((r) => setTimeout(r, 200));
-    expect(regroups()).toBe(before + 1);
-    const group = new Set(clips.flatMap((c) => c.faces[2]!).map(personOf));
-    expect(group.size).toBe(1);
-    expect([...group][0]).not.toBeNull();
-    // Clips that never pause still get grouped, by maxWaitMs.
-    const steady = Array.from({ length: 8 }, (_, k) => lib.clip(`s${k}.mov`, [1]));
-    for (const c of steady) {
-      svc.clipAnalysed(c.clipId);
-      await new Promise((r) => setTimeout(r, 60));
-    }
-    expect(regroups()).toBeGreaterThanOrEqual(before + 2);
-    // A reader settles what is pending at once (the People view never shows a pool not grouped).
-    const late = lib.clip('late.mov', [1]);
-    svc.clipAnalysed(late.clipId);
-    expect(late.faces[1]!.map(personOf).every((p) => p === null)).toBe(true);
-    svc.settle();
-    expect(late.faces[1]!.map(personOf).every((p) => p !== null)).toBe(true);
-  });
 });
-
