@@ -5,7 +5,9 @@ import { AnalysisPool } from '../../src-main/core/analysis/analysis-pool';
 import { analysisOutputs, OUT_FACES } from '../../src-main/core/analysis/analysis-outputs';
 import { DEFAULT_ANALYSIS_SETTINGS } from '../../src-main/core/analysis/analysis-settings';
 import { probeSource } from '../../src-main/core/analysis/source-info';
-import { identifyFaces, identityPatch, type IdentityFrameTask } from '../../src-main/core/analysis/workers/face-identity.cjs';
+import { identityFrameTask } from '../../src-main/core/analysis/pool-feed';
+import { identifyFaces, identityPatch, l2normalize } from '../../src-main/core/analysis/workers/face-identity.cjs';
+import { dot } from '../../src-main/core/people/grouping';
 import { ClipDecoder } from '../../src-main/core/media/clip-decoder';
 import { DEFAULT_TENSOR_PROFILE } from '../../src-main/core/tensors/tensor-profile';
 
@@ -45,18 +47,7 @@ async function cropsOf(clips: readonly string[]): Promise<Float32Array[]> {
         nmsThreshold: settings.faceNmsThreshold,
         topK: settings.faceTopK,
       });
-      const task: IdentityFrameTask = {
-        width: identityGeom!.outWidth,
-        height: identityGeom!.outHeight,
-        sourceWidth: tensor.disp.width,
-        sourceHeight: tensor.disp.height,
-        minEyePx: settings.faceMinEyePx,
-        minSharpness: settings.faceMinSharpness,
-        maxYaw: settings.faceMaxYaw,
-        goodEyePx: settings.faceGoodEyePx,
-        goodSharpness: settings.faceGoodSharpness,
-        model: 'calibration',
-      };
+      const task = identityFrameTask(identityGeom!, tensor.disp.width, tensor.disp.height, settings, 'calibration');
       const before = crops.length;
       for (let k = 0; k < faces.length && k < identityFrames.length; k++) {
         if (faces[k]!.length === 0) continue;
@@ -102,25 +93,12 @@ async function calibrate(allOutputsModel: string, out: string, clips: readonly s
   console.log(`${Object.keys(ranges).length} tensors calibrated on ${crops.length} crops -> ${out}`);
 }
 
-function unit(v: ArrayLike<number>): Float32Array {
-  let s = 0;
-  for (let i = 0; i < v.length; i++) s += v[i]! * v[i]!;
-  const n = Math.sqrt(s) || 1;
-  return Float32Array.from(v, (x) => x / n);
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
-}
-
 async function check(floatModel: string, int8Model: string, clips: readonly string[]): Promise<void> {
   const crops = (await cropsOf(clips)).filter((_, i) => i % 2 === 1);
   const embed = async (model: string) => {
     const s = await session(model);
     const out: Float32Array[] = [];
-    for (const c of crops) out.push(unit((await s.run({ [s.inputNames[0]!]: input(c) }))[s.outputNames[0]!]!.data as Float32Array));
+    for (const c of crops) out.push(l2normalize((await s.run({ [s.inputNames[0]!]: input(c) }))[s.outputNames[0]!]!.data as Float32Array));
     const t0 = process.cpuUsage();
     for (const c of crops) await s.run({ [s.inputNames[0]!]: input(c) });
     const t = process.cpuUsage(t0);

@@ -9,6 +9,22 @@ import type { RawFace } from './workers/yunet.cjs';
 
 function noop(): void {}
 
+/** The identity frames' geometry, the picture's display size, the floors of `settings` and the model's id, as face-identity.cjs takes them. */
+export function identityFrameTask(geom: FitGeometry, sourceWidth: number, sourceHeight: number, settings: AnalysisSettings, model: string): IdentityFrameTask {
+  return {
+    width: geom.outWidth,
+    height: geom.outHeight,
+    sourceWidth,
+    sourceHeight,
+    minEyePx: settings.faceMinEyePx,
+    minSharpness: settings.faceMinSharpness,
+    maxYaw: settings.faceMaxYaw,
+    goodEyePx: settings.faceGoodEyePx,
+    goodSharpness: settings.faceGoodSharpness,
+    model,
+  };
+}
+
 /**
  * Faces and motion of a decode's frames, worked out in the analysis pool while the decode goes on
  * (neither depends on the shots): frames are sent in batches and each answer is put in its place.
@@ -84,19 +100,7 @@ export class PoolFeed {
   /** What every identity task of this decode carries (its geometry, floors and model): made once. */
   private identityTask(): IdentityFrameTask {
     const id = this.identity!;
-    const s = this.settings;
-    return (this.task ??= {
-      width: id.geom.outWidth,
-      height: id.geom.outHeight,
-      sourceWidth: id.sourceWidth,
-      sourceHeight: id.sourceHeight,
-      minEyePx: s.faceMinEyePx,
-      minSharpness: s.faceMinSharpness,
-      maxYaw: s.faceMaxYaw,
-      goodEyePx: s.faceGoodEyePx,
-      goodSharpness: s.faceGoodSharpness,
-      model: path.basename(this.pool.embeddingModelPath),
-    });
+    return (this.task ??= identityFrameTask(id.geom, id.sourceWidth, id.sourceHeight, this.settings, path.basename(this.pool.embeddingModelPath)));
   }
 
   private async identify(faces: RawFace[][], identityFrames: Array<Uint8Array | null>, carry: boolean): Promise<RawFace[][]> {
